@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Ferry: move Core Data era records between formats and model versions, and prove nothing was lost.
+/// Dependencies point one way: ferry → Ferry → FerryMigration/FerryVerify → FerryStore, FerryFormats → FerryModel → C shims.
+let package = Package(
+    name: "Ferry",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Ferry", targets: ["Ferry"]),
+        .executable(name: "ferry", targets: ["ferry"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        .target(name: "FerryModel", dependencies: ["CLibXML2"]),
+        .target(name: "FerryFormats", dependencies: ["CLibXML2", "CZlib"]),
+        .target(name: "FerryStore", dependencies: ["FerryModel", "FerryFormats", "CSQLite"]),
+        .target(name: "FerryMigration", dependencies: ["FerryModel", "FerryFormats", "FerryStore"]),
+        .target(name: "FerryVerify", dependencies: ["FerryModel", "FerryStore"]),
+        .target(name: "FerryFixtures", dependencies: []),
+        .target(name: "Ferry", dependencies: ["FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures"]),
+        .executableTarget(name: "ferry", dependencies: ["Ferry"]),
+
+        .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryFormats"]),
+        .testTarget(name: "FerryFormatsTests", dependencies: ["FerryFormats"]),
+        .testTarget(name: "FerryStoreTests", dependencies: ["FerryStore", "FerryModel", "FerryFormats"]),
+        .testTarget(name: "FerryMigrationTests", dependencies: ["FerryMigration", "FerryFixtures"]),
+        .testTarget(name: "FerryTests", dependencies: ["Ferry", "FerryFixtures"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,117 @@
+/// One version of a managed object model: its entities and the model-level settings.
+///
+/// Entities are kept in name order (byte order, as Core Data sorts them). Inherited properties and
+/// the inheritance tree are computed on demand from the declared ones.
+public struct ManagedObjectModel: Sendable, Equatable, Codable {
+    /// The version name (`Workspace 2` for `Workspace 2.xcdatamodel`), or the file name of a lone model.
+    public var name: String
+    /// Xcode's `userDefinedModelVersionIdentifier`; nil when the model has none.
+    public var versionIdentifier: String?
+    public private(set) var entities: [Entity]
+    public var configurations: [Configuration]
+    public var fetchRequests: [FetchRequestTemplate]
+    public var userInfo: [String: String]
+
+    public init(name: String, versionIdentifier: String? = nil, entities: [Entity],
+                configurations: [Configuration] = [], fetchRequests: [FetchRequestTemplate] = [],
+                userInfo: [String: String] = [:]) {
+        self.name = name
+        self.versionIdentifier = versionIdentifier
+        self.entities = entities.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        self.configurations = configurations
+        self.fetchRequests = fetchRequests
+        self.userInfo = userInfo
+    }
+
+    /// The entity with this name.
+    public func entity(named name: String) -> Entity? {
+        entities.first { $0.name == name }
+    }
+
+    /// The direct sub-entities of an entity, in name order.
+    public func subentities(of name: String) -> [Entity] {
+        entities.filter { $0.parentName == name }
+    }
+
+    /// The chain from an entity up to its root, starting with the entity itself.
+    public func ancestry(of name: String) -> [Entity] {
+        var chain: [Entity] = []
+        var next: String? = name
+        while let current = next, let entity = entity(named: current), !chain.contains(where: { $0.name == current }) {
+            chain.append(entity)
+            next = entity.parentName
+        }
+        return chain
+    }
+
+    /// The root of an entity's inheritance tree (the entity itself when it has no parent).
+    public func rootEntity(of name: String) -> Entity? {
+        ancestry(of: name).last
+    }
+
+    /// The entity and all entities below it, in pre-order (the entity first).
+    public func hierarchy(below name: String) -> [Entity] {
+        guard let top = entity(named: name) else { return [] }
+        return [top] + subentities(of: name).flatMap { hierarchy(below: $0.name) }
+    }
+
+    /// All attributes of an entity, inherited ones first (root down), as Core Data sees them.
+    public func allAttributes(of name: String) -> [Attribute] {
+        ancestry(of: name).reversed().flatMap(\.attributes)
+    }
+
+    /// All relationships of an entity, inherited ones first.
+    public func allRelationships(of name: String) -> [Relationship] {
+        ancestry(of: name).reversed().flatMap(\.relationships)
+    }
+
+    /// The inverse of a relationship, if the model names one.
+    public func inverse(of relationship: Relationship) -> Relationship? {
+        guard let inverseName = relationship.inverseName else { return nil }
+        return allRelationships(of: relationship.destinationEntity).first { $0.name == inverseName }
+    }
+
+    /// Entity numbers as Core Data assigns them (`Z_ENT`): a pre-order walk of the inheritance
+    /// forest, roots in name order, each followed by its sub-entities in name order, from 1.
+    public var entityNumbers: [String: Int] {
+        var numbers: [String: Int] = [:]
+        var next = 1
+        for root in entities where root.parentName == nil || entity(named: root.parentName!) == nil {
+            for member in hierarchy(below: root.name) where numbers[member.name] == nil {
+                numbers[member.name] = next
+                next += 1
+            }
+        }
+        return numbers
+    }
+
+    /// Entities in `Z_ENT` order.
+    public var entitiesInStoreOrder: [Entity] {
+        let numbers = entityNumbers
+        return entities.sorted { (numbers[$0.name] ?? .max) < (numbers[$1.name] ?? .max) }
+    }
+}
+
+/// A named configuration: a subset of a model's entities.
+public struct Configuration: Sendable, Equatable, Codable {
+    public var name: String
+    public var entityNames: [String]
+
+    public init(name: String, entityNames: [String]) {
+        self.name = name
+        self.entityNames = entityNames
+    }
+}
+
+/// A fetch request stored in the model (Xcode's model-level `<fetchRequest>`).
+public struct FetchRequestTemplate: Sendable, Equatable, Codable {
+    public var name: String
+    public var entity: String
+    public var predicateString: String?
+
+    public init(name: String, entity: String, predicateString: String? = nil) {
+        self.name = name
+        self.entity = entity
+        self.predicateString = predicateString
+    }
+}
