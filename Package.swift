@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// Ferry: move Core Data era records between formats and model versions, and prove nothing was lost.
-/// Dependencies point one way: ferry → Ferry → FerryMigration/FerryVerify → FerryStore, FerryFormats → FerryModel → C shims.
+/// Dependencies point one way: ferry → Ferry → FerryMigration/FerryVerify → FerryStore → FerryModel → FerryFormats → C shims.
+/// FerryFormats is the lowest layer (raw values of files, no models), so the model loader can use its XML and plist code.
 let package = Package(
     name: "Ferry",
     platforms: [.macOS(.v15)],
@@ -15,7 +16,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-        .target(name: "FerryModel", dependencies: ["CLibXML2"]),
+        .target(name: "FerryModel", dependencies: ["FerryFormats"]),
         .target(name: "FerryFormats", dependencies: ["CLibXML2", "CZlib"]),
         .target(name: "FerryStore", dependencies: ["FerryModel", "FerryFormats", "CSQLite"]),
         .target(name: "FerryMigration", dependencies: ["FerryModel", "FerryFormats", "FerryStore"]),

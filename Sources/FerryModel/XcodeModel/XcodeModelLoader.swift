@@ -1,0 +1,74 @@
+import FerryFormats
+
+/// Loads Core Data models written by Xcode: a versioned `.xcdatamodeld` bundle, a single
+/// `.xcdatamodel` folder, or its `contents` XML file.
+public enum XcodeModelLoader {
+    /// Loads any model path as a bundle. A lone `.xcdatamodel` becomes a bundle of one version.
+    public static func loadBundle(at path: String) throws(ModelLoadError) -> ModelBundle {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        if trimmed.hasSuffix(".xcdatamodeld") {
+            return try loadVersionedBundle(at: trimmed)
+        }
+        let model = try loadModel(at: trimmed)
+        return ModelBundle(name: model.name, versions: [model], currentVersionName: model.name)
+    }
+
+    /// Loads one model version from an `.xcdatamodel` folder or a `contents` file.
+    public static func loadModel(at path: String) throws(ModelLoadError) -> ManagedObjectModel {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        if ModelFiles.isDirectory(trimmed) {
+            let contents = ModelFiles.join(trimmed, "contents")
+            guard ModelFiles.exists(contents) else {
+                if ModelFiles.exists(ModelFiles.join(trimmed, "elements")) { throw .xcode3Format(path: trimmed) }
+                throw .notAModel(path: trimmed, reason: "the folder has no 'contents' file")
+            }
+            return try ModelXMLParser.parse(ModelFiles.read(contents), file: contents, versionName: ModelFiles.baseName(trimmed))
+        }
+        guard ModelFiles.exists(trimmed) else { throw .unreadable(path: trimmed, reason: "no such file") }
+        let parent = trimmed.split(separator: "/").dropLast().last.map(String.init) ?? ""
+        let versionName = parent.hasSuffix(".xcdatamodel") ? ModelFiles.baseName(parent) : ModelFiles.baseName(trimmed)
+        return try ModelXMLParser.parse(ModelFiles.read(trimmed), file: trimmed, versionName: versionName)
+    }
+
+    private static func loadVersionedBundle(at path: String) throws(ModelLoadError) -> ModelBundle {
+        guard ModelFiles.isDirectory(path) else { throw .notAModel(path: path, reason: "not a folder") }
+        var versions: [ManagedObjectModel] = []
+        for entry in try ModelFiles.contents(ofDirectory: path) where entry.hasSuffix(".xcdatamodel") {
+            versions.append(try loadModel(at: ModelFiles.join(path, entry)))
+        }
+        guard !versions.isEmpty else { throw .notAModel(path: path, reason: "the bundle holds no .xcdatamodel version") }
+        let bundle = ModelBundle(name: ModelFiles.baseName(path), versions: versions, currentVersionName: "")
+        let currentFile = ModelFiles.join(path, ".xccurrentversion")
+        let named = ModelFiles.exists(currentFile) ? try CurrentVersionFile.versionName(ModelFiles.read(currentFile), file: currentFile) : nil
+        if let named {
+            guard bundle.version(named: named) != nil else {
+                throw .inconsistent(file: currentFile, reason: "current version '\(named)' is not in the bundle")
+            }
+            return ModelBundle(name: bundle.name, versions: versions, currentVersionName: named)
+        }
+        // Xcode treats a bundle without a named current version as current = its newest version.
+        return ModelBundle(name: bundle.name, versions: versions, currentVersionName: bundle.versions.last?.name ?? "")
+    }
+}
+
+/// Reads `.xccurrentversion`: an XML plist whose `_XCCurrentVersionName` names the current version folder.
+enum CurrentVersionFile {
+    static func versionName(_ bytes: [UInt8], file: String) throws(ModelLoadError) -> String? {
+        let root: XMLElementTree
+        do { root = try SafeXMLParser.parse(bytes, source: file) } catch { throw .xml(error) }
+        guard let dict = root.children(named: "dict").first else { return nil }
+        var pendingKey: String?
+        for child in dict.children {
+            if child.name == "key" {
+                pendingKey = child.text
+            } else {
+                if pendingKey == "_XCCurrentVersionName", child.name == "string" {
+                    let name = child.text
+                    return name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
+                }
+                pendingKey = nil
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,75 @@
+import Ferry
+
+/// A verb of the `ferry` command.
+protocol Command {
+    static var name: String { get }
+    static var summary: String { get }
+    /// The usage line and explanation shown by `--help`.
+    static var usage: String { get }
+    static var options: [OptionSpec] { get }
+    /// Runs the verb and returns its exit code. Usage errors are thrown; other failures are
+    /// reported by the verb itself.
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode
+}
+
+extension Command {
+    static var help: String {
+        var text = usage.hasSuffix("\n") ? usage : usage + "\n"
+        let rows = options.map { ["--\($0.name)" + ($0.value.map { " \($0)" } ?? ""), $0.help] } + [["--help", "show this help"]]
+        let width = rows.map { $0[0].count }.max() ?? 0
+        text += "\noptions:\n"
+        for row in rows {
+            text += "  " + row[0] + String(repeating: " ", count: width - row[0].count) + "  " + row[1] + "\n"
+        }
+        return text
+    }
+}
+
+/// Chooses the verb, handles `--help`, and turns outcomes into exit codes.
+enum Dispatcher {
+    static let commands: [any Command.Type] = [InspectCommand.self]
+
+    static func run(_ arguments: [String]) -> ExitCode {
+        guard let verb = arguments.first, verb != "--help", verb != "-h", verb != "help" else {
+            Terminal.out(overview)
+            return arguments.isEmpty ? .usage : .success
+        }
+        if verb == "--version" {
+            Terminal.out("ferry \(FerryVersion.current)\n")
+            return .success
+        }
+        guard let command = commands.first(where: { $0.name == verb }) else {
+            Terminal.error("ferry: unknown verb '\(verb)'. Run 'ferry --help' for the list.")
+            return .usage
+        }
+        let rest = Array(arguments.dropFirst())
+        let beforeEnd = rest.prefix { $0 != "--" }
+        if beforeEnd.contains("--help") || beforeEnd.contains("-h") {
+            Terminal.out(command.help)
+            return .success
+        }
+        do {
+            return try command.run(ArgumentParser.parse(rest, options: command.options))
+        } catch {
+            Terminal.error("ferry \(verb): \(error.description)\nRun 'ferry \(verb) --help' for usage.")
+            return .usage
+        }
+    }
+
+    static var overview: String {
+        let width = commands.map { $0.name.count }.max() ?? 0
+        let verbs = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + "  " + $0.summary }
+        return """
+        ferry: move Core Data era records between formats and model versions, and prove nothing was lost.
+
+        usage: ferry <verb> [options] [files]
+
+        verbs:
+        \(verbs.joined(separator: "\n"))
+
+        Run 'ferry <verb> --help' for a verb's options. Exit codes: 0 ok, 1 some records rejected,
+        2 usage error, 3 unreadable or invalid input, 4 destination not written, 5 verification failed.
+
+        """
+    }
+}
