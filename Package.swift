@@ -25,11 +25,12 @@ let package = Package(
         .target(name: "Ferry", dependencies: ["FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures"]),
         .executableTarget(name: "ferry", dependencies: ["Ferry"]),
 
-        .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryFormats"]),
-        .testTarget(name: "FerryFormatsTests", dependencies: ["FerryFormats"]),
-        .testTarget(name: "FerryStoreTests", dependencies: ["FerryStore", "FerryModel", "FerryFormats"]),
-        .testTarget(name: "FerryMigrationTests", dependencies: ["FerryMigration", "FerryFixtures"]),
-        .testTarget(name: "FerryTests", dependencies: ["Ferry", "FerryFixtures"]),
+        .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
+        .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryFormats", "FerryTestSupport"]),
+        .testTarget(name: "FerryFormatsTests", dependencies: ["FerryFormats", "FerryTestSupport"]),
+        .testTarget(name: "FerryStoreTests", dependencies: ["FerryStore", "FerryModel", "FerryFormats", "FerryTestSupport"]),
+        .testTarget(name: "FerryMigrationTests", dependencies: ["FerryMigration", "FerryFixtures", "FerryTestSupport"]),
+        .testTarget(name: "FerryTests", dependencies: ["Ferry", "FerryFixtures", "FerryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

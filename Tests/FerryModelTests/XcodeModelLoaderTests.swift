@@ -1,0 +1,130 @@
+import FerryFormats
+import FerryModel
+import FerryTestSupport
+import FoundationEssentials
+import Testing
+
+@Suite("Xcode model loader")
+struct XcodeModelLoaderTests {
+    /// Writes a `contents` file into a fresh `.xcdatamodel` folder and returns the folder.
+    private func modelFolder(_ xml: String, name: String = "Test") throws -> String {
+        let folder = try TestPaths.temporaryFolder("model") + "/\(name).xcdatamodel"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: folder + "/contents"))
+        return folder
+    }
+
+    private let header = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#
+
+    @Test("every contents file in the corpus loads", .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func corpusModelsLoad() throws {
+        let files = TestPaths.files(under: TestPaths.corpus + "/coredata") { $0.hasSuffix(".xcdatamodel/contents") }
+        #expect(files.count >= 26)
+        for file in files {
+            let model = try XcodeModelLoader.loadModel(at: file)
+            #expect(!model.entities.isEmpty, "\(file) has no entities")
+        }
+    }
+
+    @Test("every .xcdatamodeld in the corpus loads with its current version", .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func corpusBundlesLoad() throws {
+        let bundles = Set(TestPaths.files(under: TestPaths.corpus + "/coredata") { $0.contains(".xcdatamodeld/") }
+            .map { String($0[..<$0.range(of: ".xcdatamodeld/")!.lowerBound]) + ".xcdatamodeld" })
+        #expect(bundles.count >= 9)
+        for path in bundles {
+            let bundle = try XcodeModelLoader.loadBundle(at: path)
+            #expect(bundle.current != nil, "\(path) has no current version")
+        }
+        let xcserver = try XcodeModelLoader.loadBundle(
+            at: TestPaths.corpus + "/coredata/richardpiazza__XCServerCoreData/Resources/XCServerCoreData.xcdatamodeld")
+        #expect(xcserver.versions.map(\.name) == ["XCServerCoreData", "XCServerCoreData1.1.0", "XCServerCoreData1.2.0",
+                                                 "XCServerCoreData2.0.0", "XCServerCoreData2.0.1", "XCServerCoreData2.0.2",
+                                                 "XCServerCoreData2.0.3"])
+        #expect(xcserver.currentVersionName == "XCServerCoreData2.0.3")
+    }
+
+    @Test("the CoreDataPlus sample model reads inheritance, constraints, transients and renaming identifiers",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func sampleModelDetails() throws {
+        let bundle = try XcodeModelLoader.loadBundle(
+            at: TestPaths.corpus + "/coredata/alemar11__CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld")
+        let v1 = try #require(bundle.version(named: "SampleModel"))
+        #expect(v1.versionIdentifier == "1")
+        #expect(v1.entityNumbers == ["Car": 1, "SportCar": 2, "ExpensiveSportCar": 3, "Person": 4])
+        let car = try #require(v1.entity(named: "Car"))
+        #expect(car.uniquenessConstraints == [["numberPlate"]])
+        #expect(car.attribute(named: "currentDrivingSpeed")?.isTransient == true)
+        #expect(car.attribute(named: "color")?.valueTransformerName == "ColorTransformer")
+        let owner = try #require(car.relationship(named: "owner"))
+        #expect(owner.destinationEntity == "Person" && owner.inverseName == "cars" && !owner.isToMany && owner.maxCount == 1)
+        #expect(v1.allAttributes(of: "ExpensiveSportCar").map(\.name).contains("numberPlate"))
+        let person = try #require(v1.entity(named: "Person"))
+        #expect(person.attribute(named: "id")?.preserveAfterDeletion == true)
+        #expect(person.relationship(named: "cars")?.isToMany == true)
+        let v2 = try #require(bundle.version(named: "SampleModel2.xcdatamodel"))
+        #expect(v2.entity(named: "LuxuryCar")?.renamingIdentifier == "ExpensiveSportCar")
+    }
+
+    @Test("unknown elements and attributes do not fail a load")
+    func unknownElementsTolerated() throws {
+        let folder = try modelFolder(header + """
+            <model type="com.apple.IDECoreDataModeler.DataModel" futureAttribute="x">
+                <futureElement><nested/></futureElement>
+                <entity name="A" syncable="YES" brandNewFlag="YES">
+                    <attribute name="a" optional="YES" attributeType="String" sparkle="7"/>
+                    <someNewThing/>
+                </entity>
+            </model>
+            """)
+        let model = try XcodeModelLoader.loadModel(at: folder)
+        #expect(model.entity(named: "A")?.attributes.map(\.name) == ["a"])
+    }
+
+    @Test("a malformed model names the file, the line and the element")
+    func malformedModelHasLocation() throws {
+        let missingName = try modelFolder(header + """
+            <model>
+                <entity name="A">
+                    <attribute optional="YES" attributeType="String"/>
+                </entity>
+            </model>
+            """)
+        #expect(throws: ModelLoadError.invalidElement(file: missingName + "/contents", line: 3, element: "attribute",
+                                                      reason: "missing 'name' attribute")) {
+            try XcodeModelLoader.loadModel(at: missingName)
+        }
+        let badType = try modelFolder(header + "\n<model>\n<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"Integer 12\"/>\n</entity>\n</model>")
+        let error = try #require(throws: ModelLoadError.self) { try XcodeModelLoader.loadModel(at: badType) }
+        #expect(error.description.contains("contents:4: <attribute>: attribute 'x' has unknown attributeType 'Integer 12'"))
+
+        let broken = try modelFolder(header + "\n<model>\n<entity name=\"A\">\n</model>")
+        let xmlError = try #require(throws: ModelLoadError.self) { try XcodeModelLoader.loadModel(at: broken) }
+        guard case let .xml(.malformed(source, line, _)) = xmlError else {
+            Issue.record("expected a malformed-XML error, got \(xmlError)")
+            return
+        }
+        #expect(source.hasSuffix("/contents") && line == 4)
+    }
+
+    @Test("dangling references are refused")
+    func danglingReferences() throws {
+        let folder = try modelFolder(header + """
+            <model><entity name="A"><relationship name="b" maxCount="1" destinationEntity="Missing"/></entity></model>
+            """)
+        let error = try #require(throws: ModelLoadError.self) { try XcodeModelLoader.loadModel(at: folder) }
+        #expect(error.description.contains("points at unknown entity 'Missing'"))
+        let cycle = try modelFolder(header + #"<model><entity name="A" parentEntity="B"/><entity name="B" parentEntity="A"/></model>"#)
+        #expect(throws: ModelLoadError.self) { try XcodeModelLoader.loadModel(at: cycle) }
+    }
+
+    @Test("a missing path and an Xcode 3 model are clear errors")
+    func notAModel() throws {
+        #expect(throws: ModelLoadError.unreadable(path: "/nonexistent/x.xcdatamodel", reason: "no such file")) {
+            try XcodeModelLoader.loadModel(at: "/nonexistent/x.xcdatamodel")
+        }
+        let folder = try TestPaths.temporaryFolder("xcode3") + "/Old.xcdatamodel"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("bplist00".utf8).write(to: URL(fileURLWithPath: folder + "/elements"))
+        #expect(throws: ModelLoadError.xcode3Format(path: folder)) { try XcodeModelLoader.loadModel(at: folder) }
+    }
+}
