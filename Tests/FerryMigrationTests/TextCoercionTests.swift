@@ -1,0 +1,99 @@
+import FerryMigration
+import FerryModel
+import Testing
+
+@Suite("text to attribute values")
+struct TextCoercionTests {
+    private func value(_ text: String, _ type: AttributeType, _ options: CoercionOptions = .init()) -> AttributeValue? {
+        try? TextCoercion.value(text, as: type, options: options).get()
+    }
+
+    private func failure(_ text: String, _ type: AttributeType) -> String? {
+        if case let .failure(failure) = TextCoercion.value(text, as: type) { return failure.reason }
+        return nil
+    }
+
+    @Test("integers are range-checked per type")
+    func integers() {
+        #expect(value("42", .integer16) == .integer(42))
+        #expect(value(" -7 ", .integer32) == .integer(-7))
+        #expect(value("+5", .integer64) == .integer(5))
+        #expect(value("9223372036854775807", .integer64) == .integer(.max))
+        #expect(value("-9223372036854775808", .integer64) == .integer(.min))
+        #expect(failure("32768", .integer16) == "32768 is out of range for Integer 16")
+        #expect(failure("9223372036854775808", .integer64) == "9223372036854775808 is out of range for Integer 64")
+        #expect(failure("abc", .integer32) == "'abc' is not an integer")
+        #expect(failure("12.5", .integer32) == "'12.5' is not an integer")
+        #expect(failure("0x10", .integer32) != nil)
+    }
+
+    @Test("booleans accept 1/0, true/false, yes/no in any case")
+    func booleans() {
+        for text in ["1", "true", "TRUE", "Yes", "YES"] { #expect(value(text, .boolean) == .bool(true)) }
+        for text in ["0", "false", "No", "NO"] { #expect(value(text, .boolean) == .bool(false)) }
+        #expect(failure("maybe", .boolean) != nil)
+        #expect(failure("2", .boolean) != nil)
+    }
+
+    @Test("floating point must be finite and numeric")
+    func floats() {
+        #expect(value("12.50", .double) == .double(12.5))
+        #expect(value("-1e3", .float) == .double(-1000))
+        #expect(failure("nan", .double) != nil)
+        #expect(failure("inf", .double) != nil)
+        #expect(failure("1e39", .float) == "1e39 is out of range for Float")
+        #expect(failure("n/a", .double) == "'n/a' is not a number")
+    }
+
+    @Test("decimals keep their exact digits")
+    func decimals() {
+        #expect(value("0.1", .decimal) == .decimal("0.1"))
+        #expect(value("-012.500", .decimal) == .decimal("-12.5"))
+        #expect(value("1.5e3", .decimal) == .decimal("1500"))
+        #expect(value("12345678901234567890.123456789", .decimal) == .decimal("12345678901234567890.123456789"))
+        #expect(value("-0.0", .decimal) == .decimal("0"))
+        #expect(value("2e-3", .decimal) == .decimal("0.002"))
+        #expect(failure("1.2.3", .decimal) != nil)
+        #expect(failure(".", .decimal) != nil)
+    }
+
+    @Test("dates: ISO 8601 forms and numbers on the chosen epoch")
+    func dates() {
+        #expect(value("2001-01-01T00:00:00Z", .date) == .date(0))
+        #expect(value("2001-01-01", .date) == .date(0))
+        #expect(value("2001-01-01T01:00:00+01:00", .date) == .date(0))
+        #expect(value("2000-12-31T19:00:00-0500", .date) == .date(0))
+        #expect(value("2001-01-01 00:00:01.5", .date) == .date(1.5))
+        #expect(value("1970-01-01T00:00:00Z", .date) == .date(-978_307_200))
+        #expect(value("2024-02-29T12:00:00Z", .date) == .date(1_709_208_000 - 978_307_200))
+        #expect(value("978307200", .date) == .date(0))
+        #expect(value("978307200000", .date, .init(numericDateEpoch: .unixMilliseconds)) == .date(0))
+        #expect(value("60", .date, .init(numericDateEpoch: .referenceSeconds)) == .date(60))
+        #expect(failure("2023-02-29", .date) != nil)
+        #expect(failure("2023-13-01", .date) != nil)
+        #expect(failure("yesterday", .date) != nil)
+        #expect(failure("2023-01-01T10:00:00+25:00", .date) != nil)
+    }
+
+    @Test("UUIDs, URIs and base64")
+    func identifiersAndBytes() throws {
+        let uuid = try #require(UUIDBytes(string: "e621e1f8-c36c-495a-93fc-0c247a3e6e5f"))
+        #expect(value("E621E1F8-C36C-495A-93FC-0C247A3E6E5F", .uuid) == .uuid(uuid))
+        #expect(uuid.description == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        #expect(failure("E621E1F8C36C495A93FC0C247A3E6E5F", .uuid) != nil)
+        #expect(failure("E621E1F8-C36C-495A-93FC-0C247A3E6E5G", .uuid) != nil)
+        #expect(value("https://example.com/a?b=1", .uri) == .uri("https://example.com/a?b=1"))
+        #expect(value("x-coredata://1/Upload/p1", .uri) == .uri("x-coredata://1/Upload/p1"))
+        #expect(failure("/relative/path", .uri) != nil)
+        #expect(failure("has space:x y", .uri) != nil)
+        #expect(value("AAEC/w==", .binary) == .binary([0, 1, 2, 255]))
+        #expect(value("AAEC\n/w==", .binary) == .binary([0, 1, 2, 255]))
+        #expect(failure("***", .binary) != nil)
+        #expect(failure("AAE*C/w==", .binary) != nil)
+    }
+
+    @Test("strings are kept exactly, spaces included")
+    func strings() {
+        #expect(value("  a, \"b\"\n中文 🚀 ", .string) == .string("  a, \"b\"\n中文 🚀 "))
+    }
+}
