@@ -1,0 +1,66 @@
+/// The parts of a SHA-2 hash function (FIPS 180-4) that differ between SHA-256 and SHA-512:
+/// the word size, the constants and the four sigma functions. Everything else — message schedule,
+/// compression rounds, buffering and padding — is shared by ``SHA2Engine``.
+protocol SHA2Variant {
+    associatedtype Word: FixedWidthInteger & UnsignedInteger
+
+    /// Bytes per message block: 64 for SHA-256, 128 for SHA-512.
+    static var blockByteCount: Int { get }
+    /// Bytes of the big-endian message length that ends the padding: 8 or 16.
+    static var lengthByteCount: Int { get }
+    /// The eight initial hash words H(0).
+    static var initialHash: [Word] { get }
+    /// The round constants K; their count is the number of rounds (64 or 80).
+    static var roundConstants: [Word] { get }
+
+    static func bigSigma0(_ x: Word) -> Word
+    static func bigSigma1(_ x: Word) -> Word
+    static func smallSigma0(_ x: Word) -> Word
+    static func smallSigma1(_ x: Word) -> Word
+}
+
+extension FixedWidthInteger {
+    /// Rotates right by `count` bits (0 < count < bitWidth).
+    @inline(__always)
+    func rotatedRight(by count: Int) -> Self {
+        (self &>> count) | (self &<< (Self.bitWidth - count))
+    }
+}
+
+extension SHA2Variant {
+    /// Runs the compression function over `blocks`, whose size is a multiple of the block size,
+    /// updating `state` (eight words).
+    static func compress(_ state: inout [Word], blocks: UnsafeRawBufferPointer) {
+        let rounds = roundConstants.count
+        let wordBytes = Word.bitWidth / 8
+        let wordsPerBlock = blockByteCount / wordBytes
+        roundConstants.withUnsafeBufferPointer { k in
+            withUnsafeTemporaryAllocation(of: Word.self, capacity: rounds) { w in
+                var h0 = state[0], h1 = state[1], h2 = state[2], h3 = state[3]
+                var h4 = state[4], h5 = state[5], h6 = state[6], h7 = state[7]
+                var offset = 0
+                while offset + blockByteCount <= blocks.count {
+                    for t in 0..<wordsPerBlock {
+                        w[t] = Word(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + t * wordBytes, as: Word.self))
+                    }
+                    for t in wordsPerBlock..<rounds {
+                        w[t] = smallSigma1(w[t - 2]) &+ w[t - 7] &+ smallSigma0(w[t - 15]) &+ w[t - 16]
+                    }
+                    var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7
+                    for t in 0..<rounds {
+                        let choose = (e & f) ^ (~e & g)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        let t1 = h &+ bigSigma1(e) &+ choose &+ k[t] &+ w[t]
+                        let t2 = bigSigma0(a) &+ majority
+                        h = g; g = f; f = e; e = d &+ t1
+                        d = c; c = b; b = a; a = t1 &+ t2
+                    }
+                    h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d
+                    h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
+                    offset += blockByteCount
+                }
+                state = [h0, h1, h2, h3, h4, h5, h6, h7]
+            }
+        }
+    }
+}
