@@ -24,7 +24,7 @@ enum CSVTestSupport {
         }
     }
 
-    static func rows<S: ByteSource>(_ reader: inout CSVReader<S>) throws -> [Row] {
+    static func rows(_ reader: inout CSVReader) throws -> [Row] {
         var rows: [Row] = []
         while let row = try reader.nextRow() {
             rows.append(Row(
@@ -40,7 +40,7 @@ enum CSVTestSupport {
         return try rows(&reader)
     }
 
-    static func strings<S: ByteSource>(_ reader: inout CSVReader<S>) throws -> [[String]] {
+    static func strings(_ reader: inout CSVReader) throws -> [[String]] {
         var rows: [[String]] = []
         while let row = try reader.nextRow() {
             rows.append(try row.strings())

@@ -1,5 +1,8 @@
 /// Streams the rows of a CSV file from a ``ByteSource`` in bounded memory.
 ///
+/// The reader is deliberately not generic over its source, so that its scanning loop is compiled
+/// once, specialized, inside this module.
+///
 /// The input is read through a fixed-size buffer; only the current row is accumulated, so memory
 /// follows the longest row, not the file. Parsing follows RFC 4180 with these decisions:
 /// - Rows end with CRLF, LF or CR alone. Empty lines are skipped. Line numbers count physical
@@ -11,13 +14,13 @@
 /// - A quoted field still open at the end of the input is ``CSVError/unterminatedQuote(source:line:)``
 ///   with the line where the field began.
 /// - Rows may have different field counts; checking them is the caller's business.
-public struct CSVReader<Source: ByteSource>: ~Copyable {
+public struct CSVReader: ~Copyable {
     /// The column names, when the dialect has a header and the input is not empty.
     public private(set) var header: [String]?
     public let dialect: CSVDialect
     public let textPolicy: CSVTextPolicy
 
-    private var source: UTF8TranscodingByteSource<Source>
+    private var source: UTF8TranscodingByteSource
     private let buffer: UnsafeMutableRawBufferPointer
     private var position = 0
     private var filled = 0
@@ -36,7 +39,7 @@ public struct CSVReader<Source: ByteSource>: ~Copyable {
     ///   - bufferSize: bytes read from `source` at a time (at least 1).
     /// - Throws: source errors, or ``CSVError`` for a malformed or undecodable header.
     public init(
-        source: Source,
+        source: some ByteSource,
         dialect: CSVDialect = .rfc4180,
         textPolicy: CSVTextPolicy = .strictUTF8,
         bufferSize: Int = 256 * 1024

@@ -1,28 +1,29 @@
 /// One row of a CSV file: its fields as bytes, decoded to strings only on request.
 ///
-/// Field indexes are 0-based and must be less than ``count``.
+/// Field indexes are 0-based and must be less than ``count``. The byte accessors are inlinable:
+/// they run once per field on every caller's hot path.
 public struct CSVRow: Sendable {
     /// The physical line (1-based) where the row starts.
     public let line: Int
     /// All field bytes of the row, back to back, unescaped.
-    let bytes: [UInt8]
+    @usableFromInline let bytes: [UInt8]
     /// `fieldEnds[i]` is the end of field `i` in `bytes`; it starts where field `i - 1` ends.
-    let fieldEnds: [Int]
-    let quotedFlags: [Bool]
+    @usableFromInline let fieldEnds: [Int]
+    @usableFromInline let quotedFlags: [Bool]
     let source: String
     let textPolicy: CSVTextPolicy
 
     /// The number of fields.
-    public var count: Int { fieldEnds.count }
+    @inlinable public var count: Int { fieldEnds.count }
 
     /// The bytes of field `index`, quotes removed and escapes resolved.
-    public func field(_ index: Int) -> ArraySlice<UInt8> {
+    @inlinable public func field(_ index: Int) -> ArraySlice<UInt8> {
         bytes[(index == 0 ? 0 : fieldEnds[index - 1])..<fieldEnds[index]]
     }
 
     /// Whether field `index` was enclosed in quotes: tells `""` (an empty string) from an
     /// empty unquoted field (often NULL).
-    public func wasQuoted(_ index: Int) -> Bool {
+    @inlinable public func wasQuoted(_ index: Int) -> Bool {
         quotedFlags[index]
     }
 

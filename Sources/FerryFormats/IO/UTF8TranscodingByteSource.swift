@@ -4,7 +4,7 @@
 /// - A UTF-16 BOM (`FF FE` little-endian, `FE FF` big-endian) is dropped and the rest is
 ///   transcoded to UTF-8 as it streams; unpaired surrogates and a truncated end are errors.
 /// - Anything else passes through untouched (UTF-8, ASCII, or legacy 8-bit text).
-public struct UTF8TranscodingByteSource<Base: ByteSource>: ByteSource {
+public struct UTF8TranscodingByteSource: ByteSource {
     /// The encoding found at the start of the stream.
     public enum Encoding: Sendable, Equatable {
         /// No BOM: bytes pass through.
@@ -18,7 +18,9 @@ public struct UTF8TranscodingByteSource<Base: ByteSource>: ByteSource {
     /// The detected encoding; `nil` until the first read.
     public private(set) var encoding: Encoding?
 
-    private var base: Base
+    /// Not generic: the wrapped source is read once per chunk, so the existential costs nothing,
+    /// and readers built on this type stay non-generic (fully optimized across modules).
+    private var base: any ByteSource
     /// Bytes read from `base` but not yet used (the BOM probe, or UTF-16 input).
     private var input: [UInt8] = []
     private var inputStart = 0
@@ -31,7 +33,7 @@ public struct UTF8TranscodingByteSource<Base: ByteSource>: ByteSource {
     private let chunkSize: Int
 
     /// Wraps `base`; UTF-16 input is read from it `chunkSize` bytes at a time.
-    public init(_ base: Base, chunkSize: Int = 64 * 1024) {
+    public init(_ base: some ByteSource, chunkSize: Int = 64 * 1024) {
         self.base = base
         self.chunkSize = max(chunkSize, 4)
     }
