@@ -1,0 +1,240 @@
+/// Streams the rows of a CSV file from a ``ByteSource`` in bounded memory.
+///
+/// The reader is deliberately not generic over its source, so that its scanning loop is compiled
+/// once, specialized, inside this module.
+///
+/// The input is read through a fixed-size buffer; only the current row is accumulated, so memory
+/// follows the longest row, not the file. Parsing follows RFC 4180 with these decisions:
+/// - Rows end with CRLF, LF or CR alone. Empty lines are skipped. Line numbers count physical
+///   lines, including line breaks inside quoted fields.
+/// - A UTF-8 byte order mark is skipped; UTF-16 with a byte order mark is transcoded to UTF-8
+///   (see ``UTF8TranscodingByteSource``).
+/// - A quote inside an unquoted field is an ordinary byte (`5'10"` stays as written). Text after a
+///   closing quote is appended to the field (`"ab"cd` reads as `abcd`).
+/// - A quoted field still open at the end of the input is ``CSVError/unterminatedQuote(source:line:)``
+///   with the line where the field began.
+/// - Rows may have different field counts; checking them is the caller's business.
+public struct CSVReader: ~Copyable {
+    /// The column names, when the dialect has a header and the input is not empty.
+    public private(set) var header: [String]?
+    public let dialect: CSVDialect
+    public let textPolicy: CSVTextPolicy
+
+    private var source: UTF8TranscodingByteSource
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var position = 0
+    private var filled = 0
+    /// The current physical line.
+    private var line = 1
+    /// The previous row or skipped line ended with CR: an LF right after it belongs to it.
+    private var pendingLF = false
+
+    // The row being assembled (see `CSVRow`).
+    private var rowBytes: [UInt8] = []
+    private var fieldEnds: [Int] = []
+    private var quotedFlags: [Bool] = []
+
+    /// Opens a reader and, when `dialect.hasHeader`, reads the header row.
+    /// - Parameters:
+    ///   - bufferSize: bytes read from `source` at a time (at least 1).
+    /// - Throws: source errors, or ``CSVError`` for a malformed or undecodable header.
+    public init(
+        source: some ByteSource,
+        dialect: CSVDialect = .rfc4180,
+        textPolicy: CSVTextPolicy = .strictUTF8,
+        bufferSize: Int = 256 * 1024
+    ) throws {
+        self.source = UTF8TranscodingByteSource(source)
+        self.dialect = dialect
+        self.textPolicy = textPolicy
+        buffer = .allocate(byteCount: max(bufferSize, 1), alignment: 16)
+        if dialect.hasHeader, let row = try nextRow() {
+            header = try row.strings()
+        }
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// The name of the source, for messages.
+    public var sourceName: String { source.name }
+
+    private enum State {
+        case rowStart, fieldStart, unquoted, quoted, quotedAfterCR, quoteInQuoted, escapeInQuoted, comment
+    }
+
+    /// The next row, or `nil` at the end of the input.
+    /// - Throws: source errors and ``CSVError/unterminatedQuote(source:line:)``.
+    public mutating func nextRow() throws -> CSVRow? {
+        rowBytes.removeAll(keepingCapacity: true)
+        fieldEnds.removeAll(keepingCapacity: true)
+        quotedFlags.removeAll(keepingCapacity: true)
+        var state = State.rowStart
+        var rowLine = line
+        var fieldLine = line
+        var fieldQuoted = false
+
+        let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        let delimiter = dialect.delimiter, quote = dialect.quote
+        let comment = dialect.comment
+        // Without an escape byte, the quote stands in: quotes are tested first, so it never matches.
+        let escape = dialect.escape ?? quote
+        guard let p = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+
+        while true {
+            if position == filled {
+                position = 0
+                filled = try source.read(into: buffer)
+                if filled == 0 { break }
+            }
+            var i = position
+            let n = filled
+            scan: while i < n {
+                switch state {
+                case .rowStart:
+                    let byte = p[i]
+                    if pendingLF {
+                        pendingLF = false
+                        if byte == lf { i += 1; continue scan }
+                    }
+                    if byte == lf || byte == cr {  // an empty line
+                        line += 1
+                        pendingLF = byte == cr
+                        i += 1
+                    } else if byte == comment {
+                        state = .comment
+                        i += 1
+                    } else {
+                        rowLine = line
+                        state = .fieldStart
+                    }
+
+                case .fieldStart:
+                    fieldLine = line
+                    if p[i] == quote {
+                        fieldQuoted = true
+                        state = .quoted
+                        i += 1
+                    } else {
+                        state = .unquoted
+                    }
+
+                case .unquoted:
+                    let start = i
+                    while i < n {
+                        let byte = p[i]
+                        if byte == delimiter || byte == lf || byte == cr { break }
+                        i += 1
+                    }
+                    rowBytes.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
+                    if i == n { break scan }
+                    let byte = p[i]
+                    i += 1
+                    fieldEnds.append(rowBytes.count)
+                    quotedFlags.append(fieldQuoted)
+                    fieldQuoted = false
+                    if byte == delimiter {
+                        state = .fieldStart
+                    } else {
+                        line += 1
+                        pendingLF = byte == cr
+                        position = i
+                        return makeRow(line: rowLine)
+                    }
+
+                case .quoted:
+                    let start = i
+                    while i < n {
+                        let byte = p[i]
+                        if byte == quote || byte == escape || byte == lf || byte == cr { break }
+                        i += 1
+                    }
+                    rowBytes.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
+                    if i == n { break scan }
+                    let byte = p[i]
+                    i += 1
+                    if byte == quote {
+                        state = .quoteInQuoted
+                    } else if byte == escape {
+                        state = .escapeInQuoted
+                    } else {
+                        rowBytes.append(byte)
+                        line += 1
+                        if byte == cr { state = .quotedAfterCR }
+                    }
+
+                case .quotedAfterCR:
+                    if p[i] == lf {
+                        rowBytes.append(lf)
+                        i += 1
+                    }
+                    state = .quoted
+
+                case .escapeInQuoted:
+                    // An escaped line break is left to `.quoted`, which counts lines.
+                    let byte = p[i]
+                    if byte != lf && byte != cr {
+                        rowBytes.append(byte)
+                        i += 1
+                    }
+                    state = .quoted
+
+                case .quoteInQuoted:
+                    let byte = p[i]
+                    if byte == quote {
+                        rowBytes.append(quote)
+                        i += 1
+                        state = .quoted
+                    } else if byte == delimiter || byte == lf || byte == cr {
+                        i += 1
+                        fieldEnds.append(rowBytes.count)
+                        quotedFlags.append(fieldQuoted)
+                        fieldQuoted = false
+                        if byte == delimiter {
+                            state = .fieldStart
+                        } else {
+                            line += 1
+                            pendingLF = byte == cr
+                            position = i
+                            return makeRow(line: rowLine)
+                        }
+                    } else {
+                        state = .unquoted
+                    }
+
+                case .comment:
+                    while i < n {
+                        let byte = p[i]
+                        if byte == lf || byte == cr { break }
+                        i += 1
+                    }
+                    if i == n { break scan }
+                    line += 1
+                    pendingLF = p[i] == cr
+                    i += 1
+                    state = .rowStart
+                }
+            }
+            position = i
+        }
+
+        // End of input.
+        switch state {
+        case .rowStart, .comment:
+            return nil
+        case .quoted, .quotedAfterCR, .escapeInQuoted:
+            throw CSVError.unterminatedQuote(source: source.name, line: fieldLine)
+        case .fieldStart, .unquoted, .quoteInQuoted:
+            fieldEnds.append(rowBytes.count)
+            quotedFlags.append(fieldQuoted)
+            return makeRow(line: rowLine)
+        }
+    }
+
+    private func makeRow(line: Int) -> CSVRow {
+        CSVRow(
+            line: line, bytes: rowBytes, fieldEnds: fieldEnds, quotedFlags: quotedFlags,
+            source: source.name, textPolicy: textPolicy)
+    }
+}

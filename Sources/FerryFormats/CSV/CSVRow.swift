@@ -1,0 +1,48 @@
+/// One row of a CSV file: its fields as bytes, decoded to strings only on request.
+///
+/// Field indexes are 0-based and must be less than ``count``. The byte accessors are inlinable:
+/// they run once per field on every caller's hot path.
+public struct CSVRow: Sendable {
+    /// The physical line (1-based) where the row starts.
+    public let line: Int
+    /// All field bytes of the row, back to back, unescaped.
+    @usableFromInline let bytes: [UInt8]
+    /// `fieldEnds[i]` is the end of field `i` in `bytes`; it starts where field `i - 1` ends.
+    @usableFromInline let fieldEnds: [Int]
+    @usableFromInline let quotedFlags: [Bool]
+    let source: String
+    let textPolicy: CSVTextPolicy
+
+    /// The number of fields.
+    @inlinable public var count: Int { fieldEnds.count }
+
+    /// The bytes of field `index`, quotes removed and escapes resolved.
+    @inlinable public func field(_ index: Int) -> ArraySlice<UInt8> {
+        bytes[(index == 0 ? 0 : fieldEnds[index - 1])..<fieldEnds[index]]
+    }
+
+    /// Whether field `index` was enclosed in quotes: tells `""` (an empty string) from an
+    /// empty unquoted field (often NULL).
+    @inlinable public func wasQuoted(_ index: Int) -> Bool {
+        quotedFlags[index]
+    }
+
+    /// Field `index` as a string.
+    /// - Throws: ``CSVError/invalidUTF8(source:line:field:)`` when the field is not UTF-8 and
+    ///   the reader's policy is ``CSVTextPolicy/strictUTF8``.
+    public func string(_ index: Int) throws -> String {
+        let slice = field(index)
+        if let text = String(validating: slice, as: UTF8.self) { return text }
+        switch textPolicy {
+        case .strictUTF8:
+            throw CSVError.invalidUTF8(source: source, line: line, field: index + 1)
+        case .latin1Fallback:
+            return String(decoding: slice.lazy.map { UInt16($0) }, as: UTF16.self)
+        }
+    }
+
+    /// All fields as strings.
+    public func strings() throws -> [String] {
+        try (0..<count).map { try string($0) }
+    }
+}

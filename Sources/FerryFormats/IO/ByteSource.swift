@@ -1,0 +1,12 @@
+/// A stream of bytes read in chunks into a buffer the caller owns.
+///
+/// Sources stack: a file or memory source at the bottom, decoding layers on top
+/// (``UTF8TranscodingByteSource`` today; a decompressing source fits the same shape).
+public protocol ByteSource {
+    /// A human-readable name for error messages: a path, `<stdin>`, `<memory>`.
+    var name: String { get }
+
+    /// Reads up to `buffer.count` bytes into `buffer` and returns how many were read.
+    /// Returns 0 only at the end of the stream; `buffer` must not be empty.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}

@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a ``ByteSource`` could not deliver its bytes.
+public enum ByteSourceError: Error, Equatable, CustomStringConvertible {
+    /// `open(2)` failed; `code` is the `errno` value.
+    case openFailed(path: String, code: Int32)
+    /// `read(2)` failed; `code` is the `errno` value.
+    case readFailed(path: String, code: Int32)
+    /// A UTF-16 stream held an unpaired surrogate at `byteOffset` (counted in the UTF-16 input).
+    case invalidUTF16(source: String, byteOffset: Int)
+    /// A UTF-16 stream ended in the middle of a code unit or of a surrogate pair.
+    case truncatedUTF16(source: String, byteOffset: Int)
+
+    public var description: String {
+        switch self {
+        case let .openFailed(path, code):
+            "\(path): cannot open: \(Self.message(for: code))"
+        case let .readFailed(path, code):
+            "\(path): cannot read: \(Self.message(for: code))"
+        case let .invalidUTF16(source, byteOffset):
+            "\(source): invalid UTF-16 (unpaired surrogate) at byte offset \(byteOffset)"
+        case let .truncatedUTF16(source, byteOffset):
+            "\(source): UTF-16 text ends inside a character at byte offset \(byteOffset)"
+        }
+    }
+
+    private static func message(for code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+}

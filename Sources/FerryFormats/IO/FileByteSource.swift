@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a file with POSIX `open`/`read`; the path `-` means standard input.
+///
+/// The file is opened read-only and closed when the source is released (standard input is
+/// left open).
+public final class FileByteSource: ByteSource {
+    public let name: String
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+
+    /// Opens `path` for reading (`-` for standard input).
+    /// - Throws: ``ByteSourceError/openFailed(path:code:)``.
+    public init(path: String) throws {
+        if path == "-" {
+            name = "<stdin>"
+            descriptor = STDIN_FILENO
+            ownsDescriptor = false
+        } else {
+            name = path
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw ByteSourceError.openFailed(path: path, code: errno) }
+            descriptor = fd
+            ownsDescriptor = true
+        }
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// Reads the next chunk, retrying when interrupted by a signal.
+    /// - Throws: ``ByteSourceError/readFailed(path:code:)``.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
+        while true {
+            let count = systemRead(descriptor, base, buffer.count)
+            if count >= 0 { return count }
+            if errno != EINTR { throw ByteSourceError.readFailed(path: name, code: errno) }
+        }
+    }
+}
+
+/// `read(2)`, named apart from ``FileByteSource/read(into:)``.
+private func systemRead(_ fd: Int32, _ base: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(fd, base, count)
+    #else
+    Darwin.read(fd, base, count)
+    #endif
+}
