@@ -1,5 +1,6 @@
 /// Deterministic legacy task records at any count, whose attachments name the `urlPath`s of
-/// records an `UploadRecordGenerator` makes (canonical ones, so they survive an import), except
+/// records an `UploadRecordGenerator` makes (canonical ones, which an import keeps unless its
+/// strict policy rejects a `badSize` record), except
 /// where the `danglingAttachment` quirk adds one that no upload has.
 ///
 /// Record `i` depends only on (seed, rates, uploads, i). Record 0 never reuses an id or is

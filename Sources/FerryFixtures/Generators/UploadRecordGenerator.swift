@@ -49,7 +49,8 @@ public struct UploadRecordGenerator: RandomAccessCollection, Sendable {
     }
 
     /// The `urlPath` of the canonical record at or before `index`, without building the record:
-    /// the path a task attachment can name knowing an importer keeps that record.
+    /// the path a task attachment can name knowing an importer keeps that record (unless its
+    /// strict policy rejects the record for `.badSize`).
     public func canonicalURLPath(atOrBefore index: Int) -> String {
         let j = canonicalIndex(atOrBefore: index)
         var rng = SplitMix64(seed: seed, stream: UInt64(j))

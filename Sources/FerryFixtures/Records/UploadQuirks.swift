@@ -18,7 +18,8 @@ public struct UploadQuirks: OptionSet, Sendable, Hashable {
     public static let awkwardName = UploadQuirks(rawValue: 1 << 3)
     /// `fileName` holds CJK text or emoji.
     public static let cjkName = UploadQuirks(rawValue: 1 << 4)
-    /// `fileSize` is present but not "digits.two digits" ("", "n/a", garbage).
+    /// `fileSize` is present but not "digits.two digits" ("", "n/a", garbage): rejected under
+    /// the strict policy, `byteCount` nil under the lenient one.
     public static let badSize = UploadQuirks(rawValue: 1 << 5)
     /// `fileType` is an integer outside 0…5.
     public static let outOfRangeType = UploadQuirks(rawValue: 1 << 6)
