@@ -1,0 +1,38 @@
+/// How often the task generator injects each quirk: every rate is a fraction of all records
+/// in `0...1`.
+public struct TaskQuirkRates: Sendable, Hashable {
+    /// Records reusing an earlier record's `taskID` with different content.
+    public var duplicateID: Double
+    /// Titles with CJK text or emoji.
+    public var cjkTitle: Double
+    /// `taskLevel` integers outside 0…3.
+    public var outOfRangeLevel: Double
+    /// Records with one attachment naming a urlPath that no upload has.
+    public var danglingAttachment: Double
+    /// Records that must be rejected (bad `taskID`, `taskDate` or `remindTime`, a third each).
+    public var reject: Double
+
+    /// Rates with the given values; the defaults resemble the field data.
+    public init(
+        duplicateID: Double = 0.02, cjkTitle: Double = 0.15, outOfRangeLevel: Double = 0.01,
+        danglingAttachment: Double = 0.01, reject: Double = 0.01
+    ) {
+        self.duplicateID = duplicateID
+        self.cjkTitle = cjkTitle
+        self.outOfRangeLevel = outOfRangeLevel
+        self.danglingAttachment = danglingAttachment
+        self.reject = reject
+    }
+
+    /// No quirks at all: every record is clean, with a unique id.
+    public static let none = TaskQuirkRates(
+        duplicateID: 0, cjkTitle: 0, outOfRangeLevel: 0, danglingAttachment: 0, reject: 0)
+
+    /// Throws when a rate is outside `0...1`.
+    public func validate() throws(FixtureConfigurationError) {
+        try FixtureConfigurationError.check([
+            ("duplicateID", duplicateID), ("cjkTitle", cjkTitle), ("outOfRangeLevel", outOfRangeLevel),
+            ("danglingAttachment", danglingAttachment), ("reject", reject),
+        ])
+    }
+}
