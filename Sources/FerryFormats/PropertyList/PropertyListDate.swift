@@ -1,6 +1,6 @@
 /// Converts plist dates (seconds since 2001-01-01 00:00:00 UTC) to and from the XML form
 /// `yyyy-MM-ddTHH:mm:ssZ`, using the proleptic Gregorian calendar in UTC (no time zones, no
-/// Foundation calendar). Years 1...9999 are supported, as four digits allow.
+/// Foundation calendar). Years 0...9999 are supported, as four digits allow.
 enum PropertyListDate {
     /// Days from 1970-01-01 to 2001-01-01.
     private static let referenceDay = 11_323
@@ -28,20 +28,21 @@ enum PropertyListDate {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              year >= 1, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
               hour < 24, minute < 60, second < 60 else { return nil }
         return seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
     /// `yyyy-MM-ddTHH:mm:ssZ` for `seconds`, with the fraction dropped (rounded down) as Apple's
-    /// writer does; nil when the date is not finite or falls outside years 1...9999.
+    /// writer does; nil when the date is not finite or falls outside years 0...9999.
     static func format(_ seconds: Double) -> String? {
         guard seconds.isFinite, abs(seconds) < 1e12 else { return nil }
-        let whole = Int(seconds.rounded(.down))
+        var whole = Int(seconds) // truncates toward zero; step down for negative fractions
+        if Double(whole) > seconds { whole -= 1 }
         let days = whole.floorDivided(by: secondsPerDay)
         let timeOfDay = whole - days * secondsPerDay
         let (year, month, day) = civilDate(daysSince1970: days + referenceDay)
-        guard (1...9999).contains(year) else { return nil }
+        guard (0...9999).contains(year) else { return nil }
         func pad(_ value: Int, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits

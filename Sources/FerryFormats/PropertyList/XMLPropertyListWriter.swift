@@ -7,7 +7,7 @@
 /// Beyond Apple's writer, a carriage return in text is written as `&#13;` so that it survives
 /// XML line-end normalisation. Values XML cannot hold are errors rather than broken output:
 /// sets, strings with characters XML 1.0 forbids (most C0 controls, U+FFFE, U+FFFF), and dates
-/// outside years 1...9999.
+/// outside years 0...9999.
 public struct XMLPropertyListWriter: Sendable {
     /// The deepest nesting of arrays and dictionaries that is written.
     public var maxDepth: Int
@@ -44,7 +44,7 @@ public struct XMLPropertyListWriter: Sendable {
             Self.appendLine(bool ? "<true/>" : "<false/>", indent: indent, to: &output)
         case .date(let seconds):
             guard let text = PropertyListDate.format(seconds) else {
-                throw .unencodable(reason: "date \(seconds) is outside years 1...9999 or not finite", keyPath: "/")
+                throw .unencodable(reason: "date \(seconds) is outside years 0...9999 or not finite", keyPath: "/")
             }
             Self.appendElement("date", text: text, indent: indent, to: &output)
         case .data(let bytes):
