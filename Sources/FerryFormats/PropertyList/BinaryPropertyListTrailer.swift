@@ -27,11 +27,11 @@ struct BinaryPropertyListTrailer {
         guard (1...8).contains(offsetSize), offsetSize == 8 || tableStart >> (8 * offsetSize) == 0 else {
             throw .binary(.invalidOffsetSize(offsetSize), offset: start + 6)
         }
-        guard (1...8).contains(referenceSize), referenceSize == 8 || (objectCount - 1) >> (8 * referenceSize) == 0 else {
-            throw .binary(.invalidObjectReferenceSize(referenceSize), offset: start + 7)
-        }
         guard objectCount >= 1, objectCount <= UInt64(start) else {
             throw .binary(.invalidTrailer("object count \(objectCount)"), offset: start + 8)
+        }
+        guard (1...8).contains(referenceSize), referenceSize == 8 || (objectCount - 1) >> (8 * referenceSize) == 0 else {
+            throw .binary(.invalidObjectReferenceSize(referenceSize), offset: start + 7)
         }
         guard topObject < objectCount else {
             throw .binary(.invalidTrailer("top object \(topObject) of \(objectCount)"), offset: start + 16)
