@@ -1,0 +1,32 @@
+/// Reads Apple's binary property list format (`bplist00`; any `bplist0?` version byte is accepted).
+///
+/// Decoding works on the contiguous input with index arithmetic and checks every offset, count and
+/// reference against the bounds of the input. It rejects: cycles, nesting deeper than `maxDepth`,
+/// non-string dictionary keys, null and fill objects (`PropertyListValue` has no case for them),
+/// unpaired UTF-16 surrogates and non-finite dates. 16-byte integers are read as `Int128`.
+/// ASCII-typed strings that hold non-ASCII bytes decode as UTF-8 when valid, else as Latin-1.
+public struct BinaryPropertyListReader: Sendable {
+    /// The default limit on nested containers.
+    public static let defaultMaxDepth = 512
+
+    /// The deepest nesting of arrays, sets and dictionaries that is accepted.
+    public var maxDepth: Int
+
+    public init(maxDepth: Int = BinaryPropertyListReader.defaultMaxDepth) {
+        self.maxDepth = maxDepth
+    }
+
+    /// Whether `bytes` start with the binary property list magic `bplist0`.
+    public static func hasBinaryHeader(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: BinaryPropertyListFormat.magic)
+    }
+
+    /// Decodes a whole binary property list.
+    /// - Throws: `PropertyListError.binary` with the byte offset of the problem.
+    public func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) -> PropertyListValue in
+            var parser = try BinaryPropertyListParser(bytes: buffer, maxDepth: maxDepth)
+            return try parser.decodeTopObject()
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import CLibXML2
+
+/// A libxml2 document parsed with options that are safe for untrusted input.
+///
+/// No network (`XML_PARSE_NONET`), no external DTD loading, no entity substitution
+/// (`XML_PARSE_NOENT` is not set), libxml2's default size and depth limits (no `XML_PARSE_HUGE`).
+/// A DTD that declares any entity stops the parse at the declaration, before anything can be
+/// expanded; this refuses external-entity and entity-expansion ("billion laughs") documents.
+/// Only UTF-8 and UTF-16 documents are accepted; bad UTF-8 is a parse error.
+final class XMLPropertyListDocument {
+    let document: xmlDocPtr
+
+    private static let options: Int32 = Int32(bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+        | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue)
+
+    /// `xmlInitParser` once per process, before any concurrent parse.
+    private static let libraryInitialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    init(_ bytes: [UInt8]) throws(PropertyListError) {
+        guard Self.libraryInitialized, let length = Int32(exactly: bytes.count) else {
+            throw .xml(.malformed("document larger than 2 GiB"), line: 0)
+        }
+        guard let context = xmlNewParserCtxt() else { throw .xml(.malformed("libxml2 could not allocate a parser"), line: 0) }
+        defer { xmlFreeParserCtxt(context) }
+        var entityLine = 0
+        let parsed = withUnsafeMutablePointer(to: &entityLine) { linePointer in
+            context.pointee._private = UnsafeMutableRawPointer(linePointer)
+            context.pointee.sax.pointee.entityDecl = refuseEntityDeclaration
+            context.pointee.sax.pointee.unparsedEntityDecl = refuseUnparsedEntityDeclaration
+            defer { context.pointee._private = nil }
+            return bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    xmlCtxtReadMemory(context, chars.baseAddress, length, nil, nil, Self.options)
+                }
+            }
+        }
+        if entityLine > 0 {
+            if let parsed { xmlFreeDoc(parsed) }
+            throw .xml(.entityDeclaration, line: entityLine)
+        }
+        guard let parsed else { throw Self.lastError(context) }
+        if let declared = parsed.pointee.encoding {
+            let name = String(cString: declared)
+            guard ["UTF-8", "UTF8", "UTF-16", "UTF16", "UTF-16LE", "UTF-16BE"].contains(name.uppercased()) else {
+                xmlFreeDoc(parsed)
+                throw .xml(.unsupportedEncoding(name), line: 1)
+            }
+        }
+        document = parsed
+    }
+
+    deinit { xmlFreeDoc(document) }
+
+    private static func lastError(_ context: xmlParserCtxtPtr) -> PropertyListError {
+        guard let error = xmlCtxtGetLastError(context) else { return .xml(.malformed("unknown libxml2 error"), line: 0) }
+        let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
+        let trimmed = String(message.reversed().drop { $0 == "\n" || $0 == " " }.reversed())
+        if error.pointee.code == Int32(XML_ERR_UNSUPPORTED_ENCODING.rawValue) {
+            return .xml(.unsupportedEncoding(trimmed), line: Int(error.pointee.line))
+        }
+        return .xml(.malformed(trimmed), line: Int(error.pointee.line))
+    }
+}
+
+/// SAX `entityDecl` replacement: records the line in the context's `_private` and stops the parser.
+private func refuseEntityDeclaration(
+    _ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ type: Int32,
+    _ publicID: UnsafePointer<xmlChar>?, _ systemID: UnsafePointer<xmlChar>?, _ content: UnsafeMutablePointer<xmlChar>?
+) {
+    stopAtEntityDeclaration(context)
+}
+
+/// SAX `unparsedEntityDecl` replacement, same as `refuseEntityDeclaration`.
+private func refuseUnparsedEntityDeclaration(
+    _ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?,
+    _ publicID: UnsafePointer<xmlChar>?, _ systemID: UnsafePointer<xmlChar>?, _ notation: UnsafePointer<xmlChar>?
+) {
+    stopAtEntityDeclaration(context)
+}
+
+private func stopAtEntityDeclaration(_ context: UnsafeMutableRawPointer?) {
+    guard let context else { return }
+    let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+    if let line = parser.pointee._private?.assumingMemoryBound(to: Int.self) {
+        line.pointee = max(1, Int(xmlSAX2GetLineNumber(context)))
+    }
+    xmlStopParser(parser)
+}
