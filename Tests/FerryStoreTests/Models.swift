@@ -54,6 +54,21 @@ enum Models {
         Entity(name: "SportCar", parentName: "Car"),
     ])
 
+    /// wibosco/CoreDataMigration-Example `CoreDataMigration_Example 3.xcdatamodel`: a one-to-one,
+    /// stored as a foreign key on both sides.
+    static let wiboscoV3 = ManagedObjectModel(name: "CoreDataMigration_Example 3", versionIdentifier: "", entities: [
+        Entity(name: "Color", attributes: [
+            Attribute(name: "colorID", type: .string), Attribute(name: "hex", type: .string),
+        ], relationships: [
+            Relationship(name: "post", destinationEntity: "Post", inverseName: "color", inverseEntity: "Post"),
+        ]),
+        Entity(name: "Post", attributes: [
+            Attribute(name: "date", type: .date), Attribute(name: "postID", type: .string),
+        ], relationships: [
+            Relationship(name: "color", destinationEntity: "Color", inverseName: "post", inverseEntity: "Color", isOptional: false),
+        ]),
+    ])
+
     /// richardpiazza/XCServerCoreData 2.0.1: every entity (so `Z_ENT` numbers match the store),
     /// with only the three many-to-many relationships.
     static let xcServerManyToMany: ManagedObjectModel = {

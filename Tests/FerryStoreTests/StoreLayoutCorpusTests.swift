@@ -7,6 +7,7 @@ import Testing
 @Suite struct StoreLayoutCorpusTests {
     static let sampleV1 = "alemar11__CoreDataPlus/Tests/Resources/SampleModel/Fixtures/SampleModel_V1.sqlite"
     static let sampleV2 = "alemar11__CoreDataPlus/Tests/Resources/SampleModel/Fixtures/SampleModel_V2.sqlite"
+    static let wibosco = "wibosco__CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_3.sqlite"
     static let xcServer = "richardpiazza__XCServerCoreData/Tests/XCServerCoreData_2.0.1.sqlite"
 
     @Test(.enabled(if: Corpus.exists(sampleV1), "needs the corpus store SampleModel_V1.sqlite"))
@@ -28,6 +29,13 @@ import Testing
         #expect(expected.tables == store.tables)
         #expect(expected.indexes == store.indexes)
         #expect(store.indexes["Z_Car_byMakerAndNumberPlate"] != nil)
+    }
+
+    @Test(.enabled(if: Corpus.exists(wibosco), "needs the corpus store CoreDataMigration_Example_3.sqlite"))
+    func oneToOneMatchesStore() throws {
+        let layout = try StoreLayout(model: Models.wiboscoV3)
+        let store = try SchemaSnapshot(path: Corpus.path(Self.wibosco))
+        #expect(SchemaSnapshot(layout: layout) == store)
     }
 
     @Test(.enabled(if: Corpus.exists(xcServer), "needs the corpus store XCServerCoreData_2.0.1.sqlite"))
