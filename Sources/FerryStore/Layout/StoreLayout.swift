@@ -1,0 +1,63 @@
+import FerryModel
+
+/// The SQLite schema Core Data uses for a model: entity tables, join tables, bookkeeping tables
+/// and indexes, each with its exact `CREATE` statement. Readers, writers and verifiers share it.
+public struct StoreLayout: Sendable, Equatable {
+    /// `Z_ENT` of every entity.
+    public let entityNumbers: [String: Int]
+    /// Entity tables (roots in `Z_ENT` order), each followed by the join tables named after it,
+    /// then the bookkeeping tables.
+    public let tables: [TableLayout]
+    /// Every index, grouped by table in table order.
+    public let indexes: [IndexLayout]
+    /// Each entity's ancestry (itself first, root last).
+    private let ancestries: [String: [String]]
+
+    /// Lays a model out as Core Data would.
+    public init(model: ManagedObjectModel) throws(StoreLayoutError) {
+        var builder = StoreLayoutBuilder(model: model)
+        try builder.build()
+        entityNumbers = builder.entityNumbers
+        tables = builder.tables + BookkeepingTables.all
+        indexes = builder.indexes
+        ancestries = Dictionary(uniqueKeysWithValues: model.entities.map { entity in
+            (entity.name, model.ancestry(of: entity.name).map(\.name))
+        })
+    }
+
+    /// The table with this name.
+    public func table(named name: String) -> TableLayout? { tables.first { $0.name == name } }
+
+    /// The table that holds rows of this entity (its root's table).
+    public func table(forEntity name: String) -> TableLayout? {
+        guard let root = ancestries[name]?.last else { return nil }
+        return tables.first { $0.kind.isEntityTable(root: root) }
+    }
+
+    /// The columns a row of this entity uses: `Z_PK`, `Z_ENT`, `Z_OPT` and the columns of the
+    /// entity's own and inherited properties, in table order. Columns of sibling and
+    /// sub-entities are left out (they stay NULL for this entity's rows).
+    public func columns(forEntity name: String) -> [ColumnLayout] {
+        guard let table = table(forEntity: name), let ancestry = ancestries[name] else { return [] }
+        return table.columns.filter { column in
+            guard let entity = column.role.declaringEntity else { return true }
+            return ancestry.contains(entity)
+        }
+    }
+
+    /// The join tables, in table order.
+    public var joinTables: [TableLayout] {
+        tables.filter { if case .join = $0.kind { true } else { false } }
+    }
+
+    /// Every `CREATE` statement, tables first, then indexes.
+    public var createStatements: [String] {
+        tables.map(\.createStatement) + indexes.map(\.createStatement)
+    }
+}
+
+extension TableKind {
+    func isEntityTable(root: String) -> Bool {
+        if case .entity(let tableRoot, _) = self { tableRoot == root } else { false }
+    }
+}

@@ -1,0 +1,32 @@
+/// Why a model cannot be laid out as a Core Data SQLite store.
+public enum StoreLayoutError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A name that would reach SQL is not a plain identifier (ASCII letters, digits, `_`).
+    case invalidName(entity: String, name: String)
+    /// Two root entities (or join tables) map to the same table name.
+    case tableNameCollision(table: String, first: String, second: String)
+    /// A relationship names an entity that the model does not have.
+    case unknownDestination(entity: String, relationship: String, destination: String)
+    /// A to-many relationship has no inverse; its storage is not documented, so it is refused.
+    case toManyWithoutInverse(entity: String, relationship: String)
+    /// An index or uniqueness constraint names a property that has no column.
+    case unknownIndexProperty(entity: String, index: String, property: String)
+    /// R-tree fetch indexes need virtual tables, which this writer does not create.
+    case unsupportedRTreeIndex(entity: String, index: String)
+
+    public var description: String {
+        switch self {
+        case let .invalidName(entity, name):
+            "entity \(entity): the name \"\(name)\" cannot be used in a store (only ASCII letters, digits and _)"
+        case let .tableNameCollision(table, first, second):
+            "\(first) and \(second) would both be stored in table \(table)"
+        case let .unknownDestination(entity, relationship, destination):
+            "entity \(entity), relationship \(relationship): destination entity \(destination) is not in the model"
+        case let .toManyWithoutInverse(entity, relationship):
+            "entity \(entity), relationship \(relationship): a to-many relationship without an inverse cannot be stored"
+        case let .unknownIndexProperty(entity, index, property):
+            "entity \(entity), index \(index): property \(property) has no column"
+        case let .unsupportedRTreeIndex(entity, index):
+            "entity \(entity), index \(index): R-tree indexes are not supported"
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import CSQLite
+
+/// One connection to an SQLite database file.
+///
+/// A connection is used by one thread at a time (it is opened with `SQLITE_OPEN_NOMUTEX` and is
+/// not `Sendable`). Statements prepared on it keep it alive; the handle is closed when the last of
+/// them is gone, or earlier by `close()`.
+public final class SQLiteDatabase {
+    /// The file this connection opened.
+    public let path: String
+    private(set) var handle: OpaquePointer?
+
+    /// Opens (or creates) a database and checks that it really is one: SQLite opens files lazily,
+    /// so a non-database file is reported here (`SQLITE_NOTADB`) rather than at first use.
+    /// - Parameter busyTimeoutMilliseconds: how long to wait for another connection's lock.
+    public init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+        self.path = path
+        var opened: OpaquePointer?
+        let status = sqlite3_open_v2(path, &opened, mode.flags, nil)
+        guard status == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_close_v2(opened)
+            throw SQLiteError(path: path, code: status, message: message)
+        }
+        handle = opened
+        sqlite3_busy_timeout(opened, busyTimeoutMilliseconds)
+        try execute("SELECT count(*) FROM sqlite_master")
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Closes the connection now. Fails with `SQLITE_BUSY` while statements are still prepared.
+    public func close() throws(SQLiteError) {
+        guard let handle else { return }
+        let status = sqlite3_close(handle)
+        guard status == SQLITE_OK else { throw error(status) }
+        self.handle = nil
+    }
+
+    /// Runs one or more SQL statements that return no rows of interest.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        let handle = try openHandle(sql: sql)
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard status == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw SQLiteError(path: path, code: status, message: text, sql: sql)
+        }
+    }
+
+    /// Prepares a statement for repeated use.
+    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        try SQLiteStatement(database: self, sql: sql)
+    }
+
+    /// The value of the first column of the first row of a query, as an integer (nil when no row
+    /// or NULL). Meant for pragmas and counts.
+    public func scalarInteger(_ sql: String) throws(SQLiteError) -> Int64? {
+        let statement = try prepare(sql)
+        guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+        return statement.int64(at: 0)
+    }
+
+    /// The first column of the first row of a query, as text (nil when no row or NULL).
+    public func scalarText(_ sql: String) throws(SQLiteError) -> String? {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return nil }
+        return statement.string(at: 0)
+    }
+
+    // MARK: Transactions
+
+    /// Starts a write transaction that takes the write lock at once (`BEGIN IMMEDIATE`).
+    public func beginImmediate() throws(SQLiteError) { try execute("BEGIN IMMEDIATE") }
+
+    public func commit() throws(SQLiteError) { try execute("COMMIT") }
+
+    public func rollback() throws(SQLiteError) { try execute("ROLLBACK") }
+
+    /// Whether a transaction is open (SQLite is not in autocommit mode).
+    public var isInTransaction: Bool {
+        guard let handle else { return false }
+        return sqlite3_get_autocommit(handle) == 0
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE` … `COMMIT`, rolling back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try beginImmediate()
+        do {
+            let result = try body()
+            try commit()
+            return result
+        } catch {
+            if isInTransaction { try? rollback() }
+            throw error
+        }
+    }
+
+    // MARK: Internal
+
+    /// The live handle, or a misuse error when the connection was closed.
+    func openHandle(sql: String?) throws(SQLiteError) -> OpaquePointer {
+        guard let handle else {
+            throw SQLiteError(path: path, code: SQLITE_MISUSE, message: "the connection is closed", sql: sql)
+        }
+        return handle
+    }
+
+    /// The error SQLite reports for a failed call on this connection.
+    func error(_ status: Int32, sql: String? = nil) -> SQLiteError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+        return SQLiteError(path: path, code: status, message: message, sql: sql)
+    }
+}

@@ -1,0 +1,30 @@
+import CSQLite
+
+/// A failure reported by SQLite, with everything needed to find its cause: the database file,
+/// the SQLite result code (extended when available), SQLite's message and the statement involved.
+public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The database file (`:memory:` for in-memory databases).
+    public var path: String
+    /// The SQLite result code (`SQLITE_CANTOPEN`, `SQLITE_NOTADB`, …), possibly extended.
+    public var code: Int32
+    /// SQLite's own explanation.
+    public var message: String
+    /// The SQL text involved, when the failure is tied to a statement.
+    public var sql: String?
+
+    public init(path: String, code: Int32, message: String, sql: String? = nil) {
+        self.path = path
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The primary result code (the low 8 bits of an extended code), e.g. `SQLITE_CONSTRAINT`.
+    public var primaryCode: Int32 { code & 0xFF }
+
+    public var description: String {
+        var text = "SQLite error \(code) (\(String(cString: sqlite3_errstr(code)))) in \(path): \(message)"
+        if let sql { text += " [SQL: \(sql)]" }
+        return text
+    }
+}

@@ -1,0 +1,229 @@
+import FerryModel
+import FoundationEssentials
+
+/// Writes a new Core Data SQLite store, all or nothing.
+///
+/// The store is built in a temporary file beside the target (`<path>.ferry-<UUID>.tmp`) with an
+/// in-memory rollback journal and no syncs: nothing else reads it while it is built, and a crash
+/// leaves only the temporary file behind. Rows go in through `EntityInserter`s, one transaction
+/// per `batchSize` rows. `finish()` commits, switches the file to WAL journaling (what Core Data
+/// uses; the mode is stored in the file), closes it (which checkpoints and removes the `-wal`),
+/// syncs it to disk and renames it over the target. A stale `-wal`/`-shm` of an earlier target is
+/// removed first, as it would otherwise be replayed into the new file.
+///
+/// One writer, its inserters and its connection are used by one thread.
+public final class CoreDataStoreWriter {
+    /// The final store path.
+    public let path: String
+    /// Where the store is built until `finish()`.
+    public let temporaryPath: String
+    public let layout: StoreLayout
+    /// Rows per transaction.
+    public let batchSize: Int
+
+    private let model: ManagedObjectModel
+    private var database: SQLiteDatabase?
+    /// Statements to finalize before closing.
+    private var statements: [SQLiteStatement] = []
+    /// Highest `Z_PK` handed out per root entity.
+    private var maxPrimaryKeys: [String: Int64] = [:]
+    private var changedRoots: Set<String> = []
+    private var rowsInBatch = 0
+
+    /// Creates the store file with every table, index and bookkeeping row, ready for rows.
+    public static func create(
+        at path: String, model: ManagedObjectModel, versionHashes: [String: [UInt8]],
+        versionIdentifiers: [String], storeUUID: UUID = UUID(),
+        hashesDigest: [UInt8]? = nil, checksum: [UInt8]? = nil, batchSize: Int = 10_000
+    ) throws(StoreWriterError) -> CoreDataStoreWriter {
+        let metadata = StoreMetadata(storeUUID: storeUUID, versionHashes: versionHashes,
+                                     versionIdentifiers: versionIdentifiers,
+                                     hashesDigest: hashesDigest, checksum: checksum)
+        return try create(at: path, model: model, metadata: metadata, batchSize: batchSize)
+    }
+
+    /// Creates the store file from ready-made metadata.
+    public static func create(at path: String, model: ManagedObjectModel, metadata: StoreMetadata,
+                              batchSize: Int = 10_000) throws(StoreWriterError) -> CoreDataStoreWriter {
+        let layout: StoreLayout
+        do { layout = try StoreLayout(model: model) } catch { throw .layout(error) }
+        try checkVersionHashes(metadata.versionHashes, model: model)
+        let plist = try encodeMetadataPlist(metadata)
+        let writer = try CoreDataStoreWriter(path: path, model: model, layout: layout, batchSize: batchSize)
+        do {
+            try writer.createSchema(metadata: metadata, plist: plist)
+        } catch {
+            writer.discard()
+            throw error
+        }
+        return writer
+    }
+
+    private init(path: String, model: ManagedObjectModel, layout: StoreLayout, batchSize: Int) throws(StoreWriterError) {
+        self.path = path
+        self.temporaryPath = "\(path).ferry-\(UUID().uuidString).tmp"
+        self.model = model
+        self.layout = layout
+        self.batchSize = max(1, batchSize)
+        do {
+            database = try SQLiteDatabase(path: temporaryPath, mode: .create)
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+
+    deinit {
+        discard()
+    }
+
+    // MARK: Rows
+
+    /// An inserter for rows of one concrete entity. Several may be used in turn or interleaved.
+    public func inserter(for entityName: String) throws(StoreWriterError) -> EntityInserter {
+        guard let entity = model.entity(named: entityName), let number = layout.entityNumbers[entityName],
+              let table = layout.table(forEntity: entityName), case .entity(let root, _) = table.kind else {
+            throw .unknownEntity(entityName)
+        }
+        guard !entity.isAbstract else { throw .abstractEntity(entityName) }
+        let columns = layout.columns(forEntity: entityName)
+        let names = columns.map(\.name).joined(separator: ", ")
+        let parameters = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let statement = try prepare("INSERT INTO \(table.name) (\(names)) VALUES (\(parameters))")
+        let valueColumns = columns.filter { ![.primaryKey, .entityNumber, .optimisticLock].contains($0.role) }
+        return EntityInserter(writer: self, entityName: entityName, entityNumber: Int64(number), root: root,
+                              columns: valueColumns, statement: statement)
+    }
+
+    /// The next `Z_PK` of a root entity's hierarchy, without handing it out.
+    func nextPrimaryKey(root: String) -> Int64 { (maxPrimaryKeys[root] ?? 0) + 1 }
+
+    /// Opens the batch transaction when none is open.
+    func beginRow() throws(StoreWriterError) {
+        let database = try openDatabase()
+        guard !database.isInTransaction else { return }
+        do { try database.beginImmediate() } catch { throw .sqlite(error) }
+    }
+
+    /// Records a written row and commits when the batch is full.
+    func rowWritten(root: String, primaryKey: Int64) throws(StoreWriterError) {
+        maxPrimaryKeys[root] = primaryKey
+        changedRoots.insert(root)
+        rowsInBatch += 1
+        if rowsInBatch >= batchSize { try commitBatch() }
+    }
+
+    /// Commits the open batch, `Z_MAX` of the changed roots included, so every commit is consistent.
+    private func commitBatch() throws(StoreWriterError) {
+        let database = try openDatabase()
+        guard database.isInTransaction else { return }
+        do {
+            let update = try database.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+            for root in changedRoots.sorted() {
+                guard let number = layout.entityNumbers[root], let max = maxPrimaryKeys[root] else { continue }
+                try update.bind(max, at: 1)
+                try update.bind(Int64(number), at: 2)
+                try update.run()
+                try update.reset()
+            }
+            update.finalize()
+            try database.commit()
+        } catch {
+            throw .sqlite(error)
+        }
+        changedRoots.removeAll()
+        rowsInBatch = 0
+    }
+
+    // MARK: Finishing
+
+    /// Commits the last batch, switches the store to WAL, makes it durable and renames it over
+    /// the target. Inserters of this writer stop working.
+    public func finish() throws(StoreWriterError) {
+        try commitBatch()
+        let database = try openDatabase()
+        statements.forEach { $0.finalize() }
+        statements.removeAll()
+        let wal = "PRAGMA journal_mode=WAL"
+        let mode = try StoreWriterError.sqlite { () throws(SQLiteError) in try database.scalarText(wal) }
+        guard mode == "wal" else {
+            throw .sqlite(SQLiteError(path: temporaryPath, code: 1, message: "journal mode stayed \(mode ?? "unknown")", sql: wal))
+        }
+        try StoreWriterError.sqlite { () throws(SQLiteError) in try database.close() }
+        self.database = nil
+        try DurableFile.sync(temporaryPath)
+        try DurableFile.remove(path + "-wal")
+        try DurableFile.remove(path + "-shm")
+        try DurableFile.replace(path, with: temporaryPath)
+        try DurableFile.sync(DurableFile.directory(of: path))
+    }
+
+    /// Abandons the store: closes it and removes the temporary file. The target is untouched.
+    public func discard() {
+        guard let database else { return }
+        statements.forEach { $0.finalize() }
+        statements.removeAll()
+        try? database.close()
+        self.database = nil
+        for suffix in ["", "-journal", "-wal", "-shm"] {
+            try? DurableFile.remove(temporaryPath + suffix)
+        }
+    }
+
+    // MARK: Private
+
+    private func openDatabase() throws(StoreWriterError) -> SQLiteDatabase {
+        guard let database else { throw .writerClosed(path: path) }
+        return database
+    }
+
+    private func prepare(_ sql: String) throws(StoreWriterError) -> SQLiteStatement {
+        let database = try openDatabase()
+        let statement = try StoreWriterError.sqlite { () throws(SQLiteError) in try database.prepare(sql) }
+        statements.append(statement)
+        return statement
+    }
+
+    /// Page size and auto-vacuum first (they only apply before the first table), then every
+    /// table, index and bookkeeping row in one transaction.
+    private func createSchema(metadata: StoreMetadata, plist: [UInt8]) throws(StoreWriterError) {
+        let database = try openDatabase()
+        do {
+            try database.execute("PRAGMA page_size=4096; PRAGMA auto_vacuum=2; PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF")
+            try database.beginImmediate()
+            for statement in layout.createStatements { try database.execute(statement) }
+            let primaryKeys = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+            for entity in model.entitiesInStoreOrder {
+                guard let number = layout.entityNumbers[entity.name] else { continue }
+                let parent = entity.parentName.flatMap { layout.entityNumbers[$0] } ?? 0
+                try primaryKeys.bind(Int64(number), at: 1)
+                try primaryKeys.bind(entity.name, at: 2)
+                try primaryKeys.bind(Int64(parent), at: 3)
+                try primaryKeys.run()
+                try primaryKeys.reset()
+            }
+            primaryKeys.finalize()
+            let row = try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+            try row.bind(metadata.uuidString, at: 1)
+            try row.bindBlob(plist, at: 2)
+            try row.run()
+            row.finalize()
+            try database.commit()
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+
+    private static func checkVersionHashes(_ hashes: [String: [UInt8]], model: ManagedObjectModel) throws(StoreWriterError) {
+        for entity in model.entities {
+            guard let hash = hashes[entity.name] else {
+                throw .versionHashMismatch(entity: entity.name, reason: "missing")
+            }
+            guard hash.count == 32 else {
+                throw .versionHashMismatch(entity: entity.name, reason: "\(hash.count) bytes instead of 32")
+            }
+        }
+        for name in hashes.keys.sorted() where model.entity(named: name) == nil {
+            throw .versionHashMismatch(entity: name, reason: "not an entity of the model")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The few file-system calls that make a finished store durable and put it in place atomically.
+enum DurableFile {
+    /// Flushes a file (or directory) to disk.
+    static func sync(_ path: String) throws(StoreWriterError) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw .fileSystem(path: path, operation: "open", errno: errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw .fileSystem(path: path, operation: "fsync", errno: errno) }
+    }
+
+    /// Renames `source` over `destination` in one step (same directory, same file system).
+    static func replace(_ destination: String, with source: String) throws(StoreWriterError) {
+        guard rename(source, destination) == 0 else {
+            throw .fileSystem(path: destination, operation: "rename", errno: errno)
+        }
+    }
+
+    /// Removes a file; a missing file is fine.
+    static func remove(_ path: String) throws(StoreWriterError) {
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw .fileSystem(path: path, operation: "unlink", errno: errno)
+        }
+    }
+
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// The directory part of a path (`.` when there is none).
+    static func directory(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        let directory = String(path[..<slash])
+        return directory.isEmpty ? "/" : directory
+    }
+}

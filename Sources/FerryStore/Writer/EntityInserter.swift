@@ -1,0 +1,54 @@
+/// Inserts rows of one concrete entity through one prepared statement.
+///
+/// Each row gets the next `Z_PK` of its root entity's hierarchy (sub-entities share the root's
+/// counter), its entity's `Z_ENT` and `Z_OPT` 1. Rows are committed in batches by the writer.
+public final class EntityInserter {
+    public let entityName: String
+    /// The entity's `Z_ENT`.
+    public let entityNumber: Int64
+    /// The columns `insert` takes values for, in order: the entity's own and inherited attribute
+    /// and relationship columns (everything but `Z_PK`, `Z_ENT`, `Z_OPT`).
+    public let columns: [ColumnLayout]
+
+    private let writer: CoreDataStoreWriter
+    private let root: String
+    private let statement: SQLiteStatement
+
+    init(writer: CoreDataStoreWriter, entityName: String, entityNumber: Int64, root: String,
+         columns: [ColumnLayout], statement: SQLiteStatement) {
+        self.writer = writer
+        self.entityName = entityName
+        self.entityNumber = entityNumber
+        self.root = root
+        self.columns = columns
+        self.statement = statement
+    }
+
+    /// The position of a column in `columns`.
+    public func columnIndex(named name: String) -> Int? { columns.firstIndex { $0.name == name } }
+
+    /// The position of the column of an attribute or relationship (declared or inherited).
+    public func columnIndex(for role: ColumnRole) -> Int? { columns.firstIndex { $0.role == role } }
+
+    /// Inserts one row and returns its `Z_PK`. `values` follow `columns`.
+    @discardableResult
+    public func insert(_ values: [StoreValue]) throws(StoreWriterError) -> Int64 {
+        guard values.count == columns.count else {
+            throw .valueCount(entity: entityName, expected: columns.count, got: values.count)
+        }
+        try writer.beginRow()
+        let primaryKey = writer.nextPrimaryKey(root: root)
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { try? statement.reset() }
+            try statement.bind(primaryKey, at: 1)
+            try statement.bind(entityNumber, at: 2)
+            try statement.bind(Int64(1), at: 3)
+            for (offset, value) in values.enumerated() {
+                try statement.bind(value, at: Int32(offset + 4))
+            }
+            try statement.run()
+        }
+        try writer.rowWritten(root: root, primaryKey: primaryKey)
+        return primaryKey
+    }
+}

@@ -1,0 +1,39 @@
+/// Why writing a Core Data store failed.
+public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertible {
+    case layout(StoreLayoutError)
+    case sqlite(SQLiteError)
+    /// The binary plist writer refused the metadata.
+    case metadataEncoding(String)
+    /// The version hashes do not cover the model's entities with 32 bytes each.
+    case versionHashMismatch(entity: String, reason: String)
+    case unknownEntity(String)
+    /// Abstract entities have no rows of their own.
+    case abstractEntity(String)
+    /// A row had the wrong number of values.
+    case valueCount(entity: String, expected: Int, got: Int)
+    /// The writer was already finished or discarded.
+    case writerClosed(path: String)
+    /// A file operation failed with this `errno`.
+    case fileSystem(path: String, operation: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .layout(let error): "store layout: \(error)"
+        case .sqlite(let error): "\(error)"
+        case .metadataEncoding(let reason): "cannot encode the store metadata plist: \(reason)"
+        case let .versionHashMismatch(entity, reason): "version hash of entity \(entity): \(reason)"
+        case .unknownEntity(let name): "entity \(name) is not in the model"
+        case .abstractEntity(let name): "entity \(name) is abstract and cannot have rows"
+        case let .valueCount(entity, expected, got): "entity \(entity): expected \(expected) values per row, got \(got)"
+        case .writerClosed(let path): "the writer for \(path) is already finished or discarded"
+        case let .fileSystem(path, operation, code): "\(operation) \(path) failed (errno \(code))"
+        }
+    }
+}
+
+extension StoreWriterError {
+    /// Runs SQLite work, reporting its failure as `.sqlite`.
+    static func sqlite<T>(_ body: () throws(SQLiteError) -> T) throws(StoreWriterError) -> T {
+        do { return try body() } catch { throw .sqlite(error) }
+    }
+}
