@@ -4,7 +4,7 @@ import FerryFormats
 /// plist writer of FerryFormats.
 func encodeMetadataPlist(_ metadata: StoreMetadata) throws(StoreWriterError) -> [UInt8] {
     do {
-        return try BinaryPropertyListWriter.encode(metadata.propertyList)
+        return try BinaryPropertyListWriter().encode(metadata.propertyList)
     } catch {
         throw .metadataEncoding(String(describing: error))
     }
