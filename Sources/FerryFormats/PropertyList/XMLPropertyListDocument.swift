@@ -25,23 +25,26 @@ final class XMLPropertyListDocument {
         }
         guard let context = xmlNewParserCtxt() else { throw .xml(.malformed("libxml2 could not allocate a parser"), line: 0) }
         defer { xmlFreeParserCtxt(context) }
-        var entityLine = 0
-        let parsed = withUnsafeMutablePointer(to: &entityLine) { linePointer in
-            context.pointee._private = UnsafeMutableRawPointer(linePointer)
-            context.pointee.sax.pointee.entityDecl = refuseEntityDeclaration
-            context.pointee.sax.pointee.unparsedEntityDecl = refuseUnparsedEntityDeclaration
-            defer { context.pointee._private = nil }
-            return bytes.withUnsafeBufferPointer { buffer in
+        let state = ParseState()
+        context.pointee._private = Unmanaged.passUnretained(state).toOpaque()
+        context.pointee.sax.pointee.entityDecl = refuseEntityDeclaration
+        context.pointee.sax.pointee.unparsedEntityDecl = refuseUnparsedEntityDeclaration
+        context.pointee.sax.pointee.serror = recordFirstError
+        let parsed = withExtendedLifetime(state) {
+            bytes.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { chars in
                     xmlCtxtReadMemory(context, chars.baseAddress, length, nil, nil, Self.options)
                 }
             }
         }
-        if entityLine > 0 {
+        context.pointee._private = nil
+        if state.entityLine > 0 {
             if let parsed { xmlFreeDoc(parsed) }
-            throw .xml(.entityDeclaration, line: entityLine)
+            throw .xml(.entityDeclaration, line: state.entityLine)
         }
-        guard let parsed else { throw Self.lastError(context) }
+        guard let parsed else {
+            throw state.firstError ?? .xml(.malformed("libxml2 returned no document"), line: 0)
+        }
         if let declared = parsed.pointee.encoding {
             let name = String(cString: declared)
             guard ["UTF-8", "UTF8", "UTF-16", "UTF16", "UTF-16LE", "UTF-16BE"].contains(name.uppercased()) else {
@@ -53,19 +56,36 @@ final class XMLPropertyListDocument {
     }
 
     deinit { xmlFreeDoc(document) }
+}
 
-    private static func lastError(_ context: xmlParserCtxtPtr) -> PropertyListError {
-        guard let error = xmlCtxtGetLastError(context) else { return .xml(.malformed("unknown libxml2 error"), line: 0) }
-        let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
-        let trimmed = String(message.reversed().drop { $0 == "\n" || $0 == " " }.reversed())
-        if error.pointee.code == Int32(XML_ERR_UNSUPPORTED_ENCODING.rawValue) {
-            return .xml(.unsupportedEncoding(trimmed), line: Int(error.pointee.line))
-        }
-        return .xml(.malformed(trimmed), line: Int(error.pointee.line))
+/// What the SAX callbacks saw during one parse; reached through the parser context's `_private`.
+private final class ParseState {
+    /// The line of the first entity declaration, 0 when there was none.
+    var entityLine = 0
+    /// libxml2's first error (later ones are usually consequences of it).
+    var firstError: PropertyListError?
+
+    static func of(_ context: UnsafeMutableRawPointer?) -> (xmlParserCtxtPtr, ParseState)? {
+        guard let context else { return nil }
+        let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+        guard let state = parser.pointee._private else { return nil }
+        return (parser, Unmanaged<ParseState>.fromOpaque(state).takeUnretainedValue())
     }
 }
 
-/// SAX `entityDecl` replacement: records the line in the context's `_private` and stops the parser.
+/// SAX structured-error handler: keeps the first error or fatal error as a `PropertyListError`.
+private func recordFirstError(_ context: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<xmlError>?) {
+    guard let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue,
+          let (_, state) = ParseState.of(context), state.firstError == nil else { return }
+    let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
+    let trimmed = String(message.reversed().drop { $0 == "\n" || $0 == " " }.reversed())
+    let line = Int(error.pointee.line)
+    state.firstError = error.pointee.code == Int32(XML_ERR_UNSUPPORTED_ENCODING.rawValue)
+        ? .xml(.unsupportedEncoding(trimmed), line: line)
+        : .xml(.malformed(trimmed), line: line)
+}
+
+/// SAX `entityDecl` replacement: records the line and stops the parser before any expansion.
 private func refuseEntityDeclaration(
     _ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ type: Int32,
     _ publicID: UnsafePointer<xmlChar>?, _ systemID: UnsafePointer<xmlChar>?, _ content: UnsafeMutablePointer<xmlChar>?
@@ -82,10 +102,7 @@ private func refuseUnparsedEntityDeclaration(
 }
 
 private func stopAtEntityDeclaration(_ context: UnsafeMutableRawPointer?) {
-    guard let context else { return }
-    let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
-    if let line = parser.pointee._private?.assumingMemoryBound(to: Int.self) {
-        line.pointee = max(1, Int(xmlSAX2GetLineNumber(context)))
-    }
+    guard let (parser, state) = ParseState.of(context) else { return }
+    if state.entityLine == 0 { state.entityLine = max(1, Int(xmlSAX2GetLineNumber(context))) }
     xmlStopParser(parser)
 }
