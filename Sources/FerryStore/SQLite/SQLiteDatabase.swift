@@ -1,4 +1,5 @@
 import CSQLite
+import FoundationEssentials
 
 /// One connection to an SQLite database file.
 ///
@@ -9,26 +10,64 @@ public final class SQLiteDatabase {
     /// The file this connection opened.
     public let path: String
     private(set) var handle: OpaquePointer?
+    /// The private copy a read-only source is read from, removed with the connection.
+    private var snapshotFolder: String?
 
     /// Opens (or creates) a database and checks that it really is one: SQLite opens files lazily,
     /// so a non-database file is reported here (`SQLITE_NOTADB`) rather than at first use.
+    ///
+    /// `.readOnly` never changes the file or the folder it is in: see `ReadOnlySource` for how
+    /// committed data in a `-wal` is still read.
     /// - Parameter busyTimeoutMilliseconds: how long to wait for another connection's lock.
     public init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
         self.path = path
+        var target = path
+        var flags = mode.flags
+        if mode == .readOnly {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw SQLiteError(path: path, code: SQLITE_CANTOPEN, message: "no such file")
+            }
+            switch ReadOnlySource.plan(for: path) {
+            case .live:
+                break
+            case .immutable:
+                target = ReadOnlySource.immutableURI(path)
+                flags |= SQLITE_OPEN_URI
+            case .snapshot:
+                let snapshot = try ReadOnlySource.makeSnapshot(of: path)
+                target = snapshot.copy
+                snapshotFolder = snapshot.folder
+                flags = SQLiteOpenMode.readWrite.flags
+            }
+        }
         var opened: OpaquePointer?
-        let status = sqlite3_open_v2(path, &opened, mode.flags, nil)
+        let status = sqlite3_open_v2(target, &opened, flags, nil)
         guard status == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_close_v2(opened)
+            removeSnapshot()
             throw SQLiteError(path: path, code: status, message: message)
         }
         handle = opened
         sqlite3_busy_timeout(opened, busyTimeoutMilliseconds)
-        try execute("SELECT count(*) FROM sqlite_master")
+        do {
+            try execute("SELECT count(*) FROM sqlite_master")
+        } catch {
+            sqlite3_close_v2(opened)
+            handle = nil
+            removeSnapshot()
+            throw error
+        }
     }
 
     deinit {
         sqlite3_close_v2(handle)
+        removeSnapshot()
+    }
+
+    private func removeSnapshot() {
+        if let snapshotFolder { try? FileManager.default.removeItem(atPath: snapshotFolder) }
+        snapshotFolder = nil
     }
 
     /// Closes the connection now. Fails with `SQLITE_BUSY` while statements are still prepared.
@@ -37,6 +76,7 @@ public final class SQLiteDatabase {
         let status = sqlite3_close(handle)
         guard status == SQLITE_OK else { throw error(status) }
         self.handle = nil
+        removeSnapshot()
     }
 
     /// Runs one or more SQL statements that return no rows of interest.

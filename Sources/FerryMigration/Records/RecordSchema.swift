@@ -1,0 +1,20 @@
+import FerryModel
+
+/// The stored attributes of one entity in a fixed order, so records can carry their values in
+/// an array instead of a dictionary.
+public struct RecordSchema: Sendable {
+    public let entity: Entity
+    /// Every non-transient attribute, inherited ones first.
+    public let attributes: [Attribute]
+    private let indexByName: [String: Int]
+
+    public init?(model: ManagedObjectModel, entityName: String) {
+        guard let entity = model.entity(named: entityName) else { return nil }
+        self.entity = entity
+        attributes = model.allAttributes(of: entityName).filter { !$0.isTransient && $0.type.sqlColumnType != nil }
+        indexByName = Dictionary(attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The position of an attribute by exact name.
+    public func index(of name: String) -> Int? { indexByName[name] }
+}

@@ -1,0 +1,73 @@
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+@Suite("read-only sources are never changed")
+struct ReadOnlySourceTests {
+    /// Name, size and modification time of every file in a folder.
+    private func listing(_ folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).sorted().map { name in
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            return "\(name) \(attributes[.size] as? Int ?? -1) \(modified)"
+        }
+    }
+
+    private var corpusStores: [String] {
+        TestPaths.files(under: TestPaths.corpus + "/coredata") { $0.hasSuffix(".sqlite") }
+    }
+
+    @Test("reading every corpus store leaves its folder exactly as it was", .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func corpusUntouched() throws {
+        #expect(corpusStores.count >= 13)
+        for store in corpusStores {
+            let folder = String(store[..<store.lastIndex(of: "/")!])
+            let before = try listing(folder)
+            let database = try SQLiteDatabase(path: store, mode: .readOnly)
+            #expect(try database.scalarInteger("SELECT count(*) FROM Z_PRIMARYKEY") ?? 0 > 0, "\(store)")
+            try database.close()
+            #expect(try listing(folder) == before, "\(store) or its folder changed")
+        }
+    }
+
+    @Test("committed rows that live only in the -wal are read", .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func walOnlyRows() throws {
+        let store = TestPaths.corpus
+            + "/coredata/wibosco__CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_WAL.sqlite"
+        // The main file alone has no posts: copy just it and look.
+        let folder = try TestPaths.temporaryFolder("walonly")
+        try FileManager.default.copyItem(atPath: store, toPath: folder + "/main.sqlite")
+        let mainOnly = try SQLiteDatabase(path: folder + "/main.sqlite", mode: .readOnly)
+        #expect(try mainOnly.scalarInteger("SELECT count(*) FROM ZPOST") == 0)
+        #expect(try mainOnly.scalarInteger("SELECT max(Z_MAX) FROM Z_PRIMARYKEY") == 0)
+        // With its -wal the store holds the committed posts.
+        let withWAL = try SQLiteDatabase(path: store, mode: .readOnly)
+        let posts = try #require(try withWAL.scalarInteger("SELECT count(*) FROM ZPOST"))
+        #expect(posts > 0)
+        #expect(try withWAL.scalarInteger("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Post'") ?? 0 >= posts)
+    }
+
+    @Test("a store another connection is writing is joined read-only and sees committed rows")
+    func liveStore() throws {
+        let path = try TestPaths.temporaryFolder("live") + "/live.sqlite"
+        let writer = try SQLiteDatabase(path: path, mode: .create)
+        try writer.execute("PRAGMA journal_mode=WAL; CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2);")
+        let reader = try SQLiteDatabase(path: path, mode: .readOnly)
+        #expect(try reader.scalarInteger("SELECT count(*) FROM t") == 2)
+        try writer.execute("INSERT INTO t VALUES (3)")
+        #expect(try reader.scalarInteger("SELECT count(*) FROM t") == 3)
+        #expect(throws: SQLiteError.self) { try reader.execute("INSERT INTO t VALUES (4)") }
+    }
+
+    @Test("a path with spaces, unicode and URI characters opens read-only")
+    func awkwardPath() throws {
+        let path = try TestPaths.temporaryFolder("uri") + "/my store #1 ?x=%20 中文.sqlite"
+        let writer = try SQLiteDatabase(path: path, mode: .create)
+        try writer.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (7);")
+        try writer.close()
+        let reader = try SQLiteDatabase(path: path, mode: .readOnly)
+        #expect(try reader.scalarInteger("SELECT x FROM t") == 7)
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+    }
+}
