@@ -2,6 +2,7 @@ import CSQLite
 import FerryFormats
 import FerryModel
 import FerryStore
+import FerryTestSupport
 import FoundationEssentials
 import Testing
 
@@ -33,7 +34,9 @@ import Testing
         #expect(try database.scalarText("PRAGMA integrity_check") == "ok")
         #expect(try database.scalarInteger("PRAGMA page_size") == 4096)
         #expect(try database.scalarInteger("PRAGMA auto_vacuum") == 2)
-        #expect(try database.scalarText("PRAGMA journal_mode") == "wal")
+        // WAL mode is persistent: the header's read and write format versions (bytes 18 and 19) are 2.
+        let header = try TestPaths.read(path).prefix(20)
+        #expect(header.suffix(2) == [2, 2])
 
         let keys = try database.prepare("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
         var rows: [String] = []
