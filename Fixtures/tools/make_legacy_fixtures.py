@@ -5,7 +5,7 @@ Deterministic (fixed seed, no clock): running it again gives byte-identical file
 outcome of each file is listed in Fixtures/README.md; edit both together.
 Usage: python3 Fixtures/tools/make_legacy_fixtures.py   (from the package root)
 """
-import base64, csv, io, json, os, random, struct, zlib
+import base64, io, json, os, random, struct, zlib
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "legacy")
 rng = random.Random(20240601)
@@ -80,6 +80,16 @@ def csv_cell(value):
     return str(value)
 
 
+def csv_field(value):
+    """RFC 4180 field; an empty string is written quoted (`""`) so readers can tell it from nil."""
+    if value is None:
+        return ""
+    text = csv_cell(value)
+    if text == "" or any(c in text for c in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
 def write_uploads_csv():
     rows = list(UPLOADS)
     rows.insert(3, UPLOADS[1])     # exact duplicate of row IMG_0002 (right after)
@@ -88,10 +98,9 @@ def write_uploads_csv():
     rows[12:12] = [BAD_UPLOADS[0][0]]
     rows[25:25] = [BAD_UPLOADS[1][0]]
     buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\r\n")
-    writer.writerow(FIELDS)
+    buf.write(",".join(FIELDS) + "\r\n")
     for row in rows:
-        writer.writerow([csv_cell(v) for v in row])
+        buf.write(",".join(csv_field(v) for v in row) + "\r\n")
     # A row cut short (5 of 7 fields): a structural error to reject with its line number.
     buf.write("short row.txt,0.10,5,1,\r\n")
     with open(os.path.join(OUT, "uploads.csv"), "w", encoding="utf-8", newline="") as f:

@@ -21,6 +21,11 @@ enum Terminal {
     /// Whether colour may be used: a terminal, and `NO_COLOR` unset.
     static var colorAllowed: Bool { stderrIsTerminal && getenv("NO_COLOR") == nil }
 
+    /// Shows a one-line progress report in place on standard error, or clears it (nil).
+    static func progress(_ line: String?) {
+        write("\r\u{1B}[K" + (line ?? ""), to: 2)
+    }
+
     private static func write(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { buffer in

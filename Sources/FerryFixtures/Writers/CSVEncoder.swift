@@ -23,11 +23,12 @@ enum CSVEncoder {
         out += [13, 10]
     }
 
-    /// Appends `text`, quoted (with quotes doubled) when it holds a comma, quote, CR or LF.
+    /// Appends `text`, quoted (with quotes doubled) when it holds a comma, quote, CR or LF, and
+    /// as `""` when it is empty, so that readers can tell the empty string from an absent value.
     private static func appendField(_ text: String, into out: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
-            let needsQuotes = bytes.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
+            let needsQuotes = bytes.isEmpty || bytes.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
             guard needsQuotes else {
                 out.append(contentsOf: bytes)
                 return

@@ -44,12 +44,3 @@ public final class FileByteSource: ByteSource {
         }
     }
 }
-
-/// `read(2)`, named apart from ``FileByteSource/read(into:)``.
-private func systemRead(_ fd: Int32, _ base: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.read(fd, base, count)
-    #else
-    Darwin.read(fd, base, count)
-    #endif
-}

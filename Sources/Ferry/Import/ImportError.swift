@@ -1,0 +1,34 @@
+import FerryMigration
+import FerryModel
+import FerryStore
+
+/// Why an import could not run or could not finish. Nothing is left at the destination.
+public enum ImportError: Error, CustomStringConvertible {
+    case model(ModelLoadError)
+    case unknownVersion(String, available: [String])
+    case unknownEntity(String, version: String, available: [String])
+    case abstractEntity(String)
+    case destinationExists(String)
+    case unsupportedSource(String, reason: String)
+    case source(RecordSourceError)
+    case store(StoreWriterError)
+    case rejectLog(path: String, reason: String)
+    case modelDefault(String)
+
+    public var description: String {
+        switch self {
+        case let .model(error): error.description
+        case let .unknownVersion(name, available):
+            "the model has no version '\(name)'; versions: \(available.joined(separator: ", "))"
+        case let .unknownEntity(name, version, available):
+            "model version '\(version)' has no entity '\(name)'; entities: \(available.joined(separator: ", "))"
+        case let .abstractEntity(name): "entity '\(name)' is abstract: import into one of its sub-entities"
+        case let .destinationExists(path): "\(path) exists; use --force to replace it"
+        case let .unsupportedSource(path, reason): "\(path): \(reason)"
+        case let .source(error): error.description
+        case let .store(error): "\(error)"
+        case let .rejectLog(path, reason): "\(path): cannot write the reject log: \(reason)"
+        case let .modelDefault(reason): reason
+        }
+    }
+}

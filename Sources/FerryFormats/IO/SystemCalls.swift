@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The C library's I/O calls under names that do not clash with the `read`, `write` and `close`
+// methods of the types that use them.
+
+/// `read(2)`.
+func systemRead(_ descriptor: Int32, _ base: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(descriptor, base, count)
+    #else
+    Darwin.read(descriptor, base, count)
+    #endif
+}
+
+/// `write(2)`.
+func systemWrite(_ descriptor: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(descriptor, base, count)
+    #else
+    Darwin.write(descriptor, base, count)
+    #endif
+}
+
+/// `close(2)`.
+func systemClose(_ descriptor: Int32) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.close(descriptor)
+    #else
+    Darwin.close(descriptor)
+    #endif
+}

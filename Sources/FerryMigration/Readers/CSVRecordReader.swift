@@ -1,0 +1,120 @@
+import FerryFormats
+import FerryModel
+
+/// Reads records of one entity from CSV with a header row: columns are matched to attributes by
+/// `PropertyKeyMatcher`, fields become typed values by `TextCoercion`, and each row becomes a
+/// record or a reject that names its line, attribute and reason.
+public struct CSVRecordReader: RecordReader, ~Copyable {
+    public let sourceName: String
+    public private(set) var unknownKeys: [String]
+    private var csv: CSVReader
+    private let schema: RecordSchema
+    private let assembler: RecordAssembler
+    private let options: CoercionOptions
+    /// For each CSV column, the attribute it feeds (nil: unknown column).
+    private let columnAttributes: [Int?]
+    /// For each attribute, whether some column feeds it.
+    private let provided: [Bool]
+
+    /// Opens the reader and matches the header; fails when the input has no header or a required
+    /// attribute without a default has no column.
+    public init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String] = [:],
+                options: CoercionOptions = .init()) throws(RecordSourceError) {
+        let match = try HeaderMatch(header: csv.header, source: csv.sourceName, schema: schema, keyMap: keyMap)
+        sourceName = csv.sourceName
+        unknownKeys = match.unknownKeys
+        columnAttributes = match.columnAttributes
+        provided = match.provided
+        assembler = match.assembler
+        self.schema = schema
+        self.options = options
+        self.csv = csv
+    }
+
+    public mutating func next() throws(RecordSourceError) -> RecordReadResult? {
+        let row: CSVRow
+        do {
+            guard let next = try csv.nextRow() else { return nil }
+            row = next
+        } catch {
+            throw RecordSourceError(source: sourceName, reason: "\(error)")
+        }
+        let location = SourceLocation(file: sourceName, line: row.line)
+        let entity = schema.entity.name
+        guard row.count == columnAttributes.count else {
+            return .reject(Reject(location: location, entity: entity,
+                                  reason: "the row has \(row.count) fields, the header has \(columnAttributes.count)"))
+        }
+        var values = [AttributeValue](repeating: .null, count: schema.attributes.count)
+        for column in 0..<row.count {
+            guard let index = columnAttributes[column] else { continue }
+            let attribute = schema.attributes[index]
+            let text: String
+            do { text = try row.string(column) } catch {
+                return .reject(Reject(location: location, entity: entity, attribute: attribute.name, reason: "\(error)"))
+            }
+            if text.isEmpty, isNull(quoted: row.wasQuoted(column), type: attribute.type) { continue }
+            switch TextCoercion.value(text, as: attribute.type, options: options) {
+            case .success(let value):
+                values[index] = value
+            case .failure(let failure):
+                return .reject(Reject(location: location, entity: entity, attribute: attribute.name,
+                                      value: TextCoercion.clipped(text), reason: failure.reason))
+            }
+        }
+        switch assembler.complete(values, provided: provided) {
+        case let .record(values, defaulted):
+            return .record(Record(values: values, location: location), defaulted: defaulted)
+        case let .missingRequired(attribute):
+            return .reject(Reject(location: location, entity: entity, attribute: attribute,
+                                  reason: "required attribute is empty and has no default"))
+        }
+    }
+
+    /// Whether an empty field is NULL under the empty-field policy.
+    private func isNull(quoted: Bool, type: AttributeType) -> Bool {
+        guard type == .string else { return true }
+        switch options.emptyField {
+        case .nullUnlessQuoted: return !quoted
+        case .null: return true
+        case .empty: return false
+        }
+    }
+}
+
+/// How a CSV header's columns map onto a schema's attributes.
+struct HeaderMatch {
+    var columnAttributes: [Int?] = []
+    var provided: [Bool]
+    var unknownKeys: [String] = []
+    let assembler: RecordAssembler
+
+    init(header: [String]?, source: String, schema: RecordSchema, keyMap: [String: String]) throws(RecordSourceError) {
+        guard let header else {
+            throw RecordSourceError(source: source, line: 1, reason: "the file is empty: a header row naming the attributes is needed")
+        }
+        let matcher = PropertyKeyMatcher(schema: schema, keyMap: keyMap)
+        provided = [Bool](repeating: false, count: schema.attributes.count)
+        for key in header {
+            let index = matcher.attributeIndex(forKey: key)
+            if let index {
+                guard !provided[index] else {
+                    throw RecordSourceError(source: source, line: 1,
+                                            reason: "two columns feed attribute '\(schema.attributes[index].name)' (the second is '\(key)')")
+                }
+                provided[index] = true
+            } else {
+                unknownKeys.append(key)
+            }
+            columnAttributes.append(index)
+        }
+        do { assembler = try RecordAssembler(schema: schema) } catch {
+            throw RecordSourceError(source: source, reason: error.description)
+        }
+        for (index, attribute) in schema.attributes.enumerated()
+        where !provided[index] && !attribute.isOptional && attribute.defaultValueString == nil && attribute.defaultDateTimeInterval == nil {
+            throw RecordSourceError(source: source, line: 1,
+                                    reason: "no column for required attribute '\(attribute.name)' of \(schema.entity.name), and it has no default")
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// What a record reader hands out for each source record: a complete record, or a reject.
+public enum RecordReadResult: Sendable, Equatable {
+    case record(Record, defaulted: Int)
+    case reject(Reject)
+}
+
+/// A source of records of one entity. Readers stream: memory does not grow with the input.
+public protocol RecordReader: ~Copyable {
+    /// The source's name for messages (a path, or `-` for standard input).
+    var sourceName: String { get }
+    /// Keys of the source that match no attribute, each reported once.
+    var unknownKeys: [String] { get }
+    /// The next record or reject; nil at the end of the source.
+    mutating func next() throws(RecordSourceError) -> RecordReadResult?
+}
+
+/// A source that cannot be read on at all (as opposed to one bad record, which is a reject).
+public struct RecordSourceError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let source: String
+    public let line: Int?
+    public let reason: String
+
+    public init(source: String, line: Int? = nil, reason: String) {
+        self.source = source
+        self.line = line
+        self.reason = reason
+    }
+
+    public var description: String {
+        "\(source)\(line.map { ":\($0)" } ?? ""): \(reason)"
+    }
+}

@@ -1,0 +1,28 @@
+import FerryModel
+
+/// Finds the attribute a source key (a CSV column, a JSON or plist key) stands for.
+///
+/// In order: an explicit key map entry, the exact attribute name, the name ignoring case, then
+/// the attribute's renaming identifier (exactly, then ignoring case), so that files written by
+/// an older app version still match after a rename.
+public struct PropertyKeyMatcher: Sendable {
+    private let schema: RecordSchema
+    private let keyMap: [String: String]
+
+    /// - Parameter keyMap: source key → attribute name, for keys nothing else would match.
+    public init(schema: RecordSchema, keyMap: [String: String] = [:]) {
+        self.schema = schema
+        self.keyMap = keyMap
+    }
+
+    /// The attribute position for a key, or nil when no attribute matches.
+    public func attributeIndex(forKey key: String) -> Int? {
+        if let mapped = keyMap[key] { return schema.index(of: mapped) }
+        if let exact = schema.index(of: key) { return exact }
+        let folded = key.lowercased()
+        let attributes = schema.attributes
+        if let index = attributes.firstIndex(where: { $0.name.lowercased() == folded }) { return index }
+        if let index = attributes.firstIndex(where: { $0.renamingIdentifier == key }) { return index }
+        return attributes.firstIndex { $0.renamingIdentifier?.lowercased() == folded }
+    }
+}

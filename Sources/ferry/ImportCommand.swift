@@ -1,0 +1,124 @@
+import Ferry
+import FerryMigration
+import FoundationEssentials
+
+/// `ferry import FILE... --model M [--model-version V] --entity E --out STORE`.
+enum ImportCommand: Command {
+    static let name = "import"
+    static let summary = "read legacy files into a new store of one model version"
+    static let usage = """
+        usage: ferry import FILE... --model MODEL [--model-version V] --entity E --out STORE [options]
+
+        Reads records of entity E from each FILE (CSV with a header row; - is standard input) and
+        writes them into a new SQLite store in Core Data's layout for that model version. Columns
+        match attributes by name, ignoring case, or by renaming identifier. A value that cannot
+        become its attribute's type rejects the record, with its line and reason. The store is
+        written beside STORE and renamed into place only when complete.
+
+        example:
+          ferry import Fixtures/legacy/uploads.csv --model Migrations/Workspace.xcdatamodeld \\
+              --model-version "Workspace 1" --entity UploadEntity --out Upload.sqlite
+
+        exit codes: 0 all records written, 1 some rejected (the store holds the rest),
+        2 usage, 3 unreadable input or model, 4 destination not written.
+        """
+    static let options = [
+        OptionSpec(name: "model", value: "MODEL", help: ".xcdatamodeld bundle, .xcdatamodel folder or contents file"),
+        OptionSpec(name: "model-version", value: "V", help: "model version to write (default: the current version)"),
+        OptionSpec(name: "entity", value: "E", help: "entity the records belong to"),
+        OptionSpec(name: "out", value: "STORE", help: "the store to create"),
+        OptionSpec(name: "force", value: nil, help: "replace STORE if it exists (atomically)"),
+        OptionSpec(name: "delimiter", value: "C", help: "CSV delimiter, e.g. ';' or 'tab' (default: sniffed)"),
+        OptionSpec(name: "key", value: "COLUMN=ATTRIBUTE", help: "map a source column to an attribute", repeatable: true),
+        OptionSpec(name: "empty", value: "POLICY", help: "empty fields: null-unless-quoted (default), null, empty"),
+        OptionSpec(name: "date-epoch", value: "EPOCH", help: "numbers in Date columns: unix (default), unix-ms, reference"),
+        OptionSpec(name: "rejects", value: "FILE", help: "write every reject as one JSON line to FILE"),
+        OptionSpec(name: "max-errors", value: "N", help: "stop (and write nothing) after N rejects"),
+        OptionSpec(name: "batch-size", value: "N", help: "rows per transaction (default 10000)"),
+        OptionSpec(name: "json", value: nil, help: "print the summary as JSON"),
+    ]
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        guard !arguments.positionals.isEmpty else { throw UsageError("import needs at least one FILE") }
+        let request = try makeRequest(arguments)
+        let showProgress = Terminal.stderrIsTerminal && !arguments.has("json")
+        let summary: ImportSummary
+        do {
+            summary = try ImportJob(request: request).run { running in
+                if showProgress { Terminal.progress("read \(running.read), written \(running.written), rejected \(running.rejected)") }
+            }
+        } catch {
+            if showProgress { Terminal.progress(nil) }
+            Terminal.error("ferry import: \(error.description)")
+            switch error {
+            case .destinationExists, .store, .rejectLog: return .destination
+            default: return .badInput
+            }
+        }
+        if showProgress { Terminal.progress(nil) }
+        report(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath)
+        return summary.rejected > 0 ? .rejects : .success
+    }
+
+    private static func makeRequest(_ arguments: ParsedArguments) throws(UsageError) -> ImportRequest {
+        var request = ImportRequest(
+            sources: arguments.positionals, modelPath: try arguments.required("model"),
+            modelVersion: arguments.value("model-version"), entity: try arguments.required("entity"),
+            outputPath: try arguments.required("out"), replaceExisting: arguments.has("force"))
+        if let text = arguments.value("delimiter") {
+            let delimiter: UInt8? = text == "tab" || text == "\\t" ? 9 : (text.utf8.count == 1 ? text.utf8.first : nil)
+            guard let delimiter else { throw UsageError("--delimiter takes one ASCII character or 'tab'") }
+            request.delimiter = delimiter
+        }
+        for pair in arguments.values["key"] ?? [] {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw UsageError("--key takes COLUMN=ATTRIBUTE, not '\(pair)'") }
+            request.keyMap[parts[0]] = parts[1]
+        }
+        if let text = arguments.value("empty") {
+            guard let policy = CoercionOptions.EmptyField(rawValue: text) else {
+                throw UsageError("--empty takes null-unless-quoted, null or empty")
+            }
+            request.coercion.emptyField = policy
+        }
+        if let text = arguments.value("date-epoch") {
+            guard let epoch = CoercionOptions.NumericDateEpoch(rawValue: text) else {
+                throw UsageError("--date-epoch takes unix, unix-ms or reference")
+            }
+            request.coercion.numericDateEpoch = epoch
+        }
+        request.rejectLogPath = arguments.value("rejects")
+        if let limit = try arguments.integer("max-errors") {
+            guard limit > 0 else { throw UsageError("--max-errors must be at least 1") }
+            request.maxErrors = limit
+        }
+        if let size = try arguments.integer("batch-size") {
+            guard size > 0 else { throw UsageError("--batch-size must be at least 1") }
+            request.batchSize = size
+        }
+        return request
+    }
+
+    private static func report(_ summary: ImportSummary, json: Bool, rejectLog: String?) {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            if let data = try? encoder.encode(summary) { Terminal.out(String(decoding: data, as: UTF8.self) + "\n") }
+            return
+        }
+        for (source, keys) in summary.unknownKeys.sorted(by: { $0.key < $1.key }) {
+            Terminal.error("warning: \(source): columns matching no attribute of \(summary.entity), ignored: \(keys.joined(separator: ", "))")
+        }
+        for reject in summary.sampleRejects { Terminal.error("reject: \(reject.summary)") }
+        if summary.rejected > summary.sampleRejects.count {
+            Terminal.error("… \(summary.rejected - summary.sampleRejects.count) more rejects\(rejectLog.map { " in \($0)" } ?? " (use --rejects FILE to keep them all)")")
+        }
+        if summary.stoppedEarly {
+            Terminal.error("stopped after \(summary.rejected) rejects (--max-errors); nothing was written")
+        }
+        let target = summary.stoppedEarly ? "nothing written" : summary.outputPath
+        var line = "\(summary.entity) (\(summary.modelVersion)): read \(summary.read), written \(summary.written), rejected \(summary.rejected)"
+        if summary.defaulted > 0 { line += ", defaulted \(summary.defaulted)" }
+        Terminal.out(line + " → \(target)\n")
+    }
+}
