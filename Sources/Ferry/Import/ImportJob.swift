@@ -43,7 +43,7 @@ public struct ImportJob {
             for source in request.sources where !summary.stoppedEarly {
                 var reader = try openReader(source, schema: schema)
                 summary.unknownKeys[source] = reader.unknownKeys.isEmpty ? nil : reader.unknownKeys
-                while let result = try readNext(&reader) {
+                reading: while let result = try readNext(&reader) {
                     summary.read += 1
                     switch result {
                     case let .record(record, defaulted):
@@ -56,7 +56,7 @@ public struct ImportJob {
                         try rejectLog?.append(reject)
                         if let limit = request.maxErrors, summary.rejected >= limit {
                             summary.stoppedEarly = true
-                            break
+                            break reading
                         }
                     }
                     if summary.read % 50_000 == 0 { progress(summary) }
