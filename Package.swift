@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "FerryVerify", dependencies: ["FerryModel", "FerryStore"]),
         .target(name: "FerryFixtures", dependencies: []),
         .target(name: "Ferry", dependencies: ["FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures"]),
-        .executableTarget(name: "ferry", dependencies: ["Ferry"]),
+        .executableTarget(name: "ferry", dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryMigration", "FerryFixtures"]),
 
         .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
         .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryFormats", "FerryTestSupport"]),
