@@ -24,6 +24,10 @@ let package = Package(
         .target(name: "FerryFixtures", dependencies: []),
         .target(name: "Ferry", dependencies: ["FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures"]),
         .executableTarget(name: "ferry", dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryMigration", "FerryFixtures"]),
+        .executableTarget(
+            name: "FerryBenchmarks",
+            dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryFixtures"],
+            path: "Benchmarks"),
 
         .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
         .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryFormats", "FerryTestSupport"]),

@@ -1,0 +1,1 @@
+print("ferry benchmarks: not yet written")
