@@ -120,13 +120,15 @@ public struct JSONReader: ~Copyable {
                 throw JSONError.recordsNotFound(keyPath: keyPath, at: scanner.position(at: scanner.position))
             }
             scanner.position += 1
-            while true {
-                if try scanner.peekToken() == UInt8(ascii: "}") {
-                    throw JSONError.recordsNotFound(keyPath: keyPath, at: scanner.position(at: scanner.position))
-                }
-                if try scanner.parseKey() == key { break }
+            if try scanner.peekToken() == UInt8(ascii: "}") {
+                throw JSONError.recordsNotFound(keyPath: keyPath, at: scanner.position(at: scanner.position))
+            }
+            while try scanner.parseKey() != key {
                 _ = try scanner.parseValue(depth: level + 1)
-                _ = try scanner.separator(closing: UInt8(ascii: "}"), expected: "',' or '}'")
+                guard try scanner.separator(closing: UInt8(ascii: "}"), expected: "',' or '}'") else {
+                    // The object closed without the key: point at its closing brace.
+                    throw JSONError.recordsNotFound(keyPath: keyPath, at: scanner.position(at: scanner.position - 1))
+                }
             }
         }
         if keyPath.isEmpty {
@@ -160,6 +162,7 @@ public struct JSONReader: ~Copyable {
     private mutating func closeRecords(keyPath: [String]) throws {
         for level in keyPath.indices.reversed() {
             while try scanner.separator(closing: UInt8(ascii: "}"), expected: "',' or '}'") {
+                _ = try scanner.peekToken()
                 let keyPosition = scanner.position(at: scanner.position)
                 if try scanner.parseKey() == keyPath[level] {
                     throw JSONError.duplicateRecordsKey(keyPath: keyPath, at: keyPosition)

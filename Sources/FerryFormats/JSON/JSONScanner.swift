@@ -27,7 +27,8 @@ struct JSONScanner: ~Copyable {
     var scratch: [UInt8] = []
 
     init(source: some ByteSource, maxDepth: Int, bufferSize: Int) {
-        self.source = UTF8TranscodingByteSource(source)
+        // The transcoder's chunk size bounds its first read (the byte order mark probe) too.
+        self.source = UTF8TranscodingByteSource(source, chunkSize: max(bufferSize, 4))
         self.maxDepth = maxDepth
         capacity = max(bufferSize, 1)
         bytes = .allocate(capacity: capacity)
