@@ -2,12 +2,9 @@ extension JSONValue {
     /// Parses a whole JSON text: exactly one value, with only whitespace around it.
     /// - Throws: ``JSONError`` (see ``JSONReader`` for the rules), and source errors.
     public init(parsing source: some ByteSource, maxDepth: Int = 512, bufferSize: Int = 64 * 1024) throws {
-        var reader = JSONReader(source: source, layout: .single, maxDepth: maxDepth, bufferSize: bufferSize)
-        guard let record = try reader.nextRecord() else {
-            // `.single` throws on empty input rather than ending; this is never reached.
-            throw JSONError.syntax(.unexpectedEnd(expected: "a value"), at: JSONPosition(source: reader.sourceName, line: 1, column: 1, byteOffset: 0))
-        }
-        self = record.value
+        var scanner = JSONScanner(source: source, maxDepth: maxDepth, bufferSize: bufferSize)
+        self = try scanner.parseValue(depth: 0)
+        try scanner.expectEnd()
     }
 
     /// Parses a whole JSON text held in memory.

@@ -3,7 +3,8 @@
 /// Objects keep their members in input order as `(key, value)` pairs, including duplicate keys:
 /// nothing the input held is dropped while reading. Where a single value per key is needed,
 /// ``subscript(_:)`` (and record decoding built on it) takes the **last** member with that key,
-/// as most JSON parsers do.
+/// as most JSON parsers do. Keys compare as Swift strings, that is by canonical equivalence: a key
+/// in NFC and the same key in NFD are both kept as written, but the lookup treats them as equal.
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
