@@ -80,7 +80,8 @@ struct JSONTestSuiteTests {
 
     @Test(arguments: files(prefix: "i_"))
     func implementationDefinedChoice(_ name: String) throws {
-        let expected = try #require(Self.implementationDefined[name])
+        let expected: Bool? = Self.implementationDefined[name]
+        #expect(expected != nil, "no pinned choice for \(name)")
         #expect(try JSONTestSupport.accepts(Self.parsing + "/" + name) == expected)
     }
 
