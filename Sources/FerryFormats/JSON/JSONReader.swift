@@ -1,0 +1,183 @@
+/// Streams the records of a JSON or NDJSON input from a ``ByteSource`` in bounded memory.
+///
+/// Records come one at a time, so memory follows the largest record, never the whole file, even
+/// when the records are elements of one huge top-level array. See ``JSONRecordLayout`` for the
+/// arrangements understood.
+///
+/// Parsing is strict RFC 8259, with these decisions:
+/// - Any value may be the top-level value (a bare string is a valid JSON text).
+/// - Strings must be valid UTF-8 and escapes must be well formed; a `\u` escape of half a surrogate
+///   pair without the other half is rejected (``JSONError/Reason/loneSurrogate(_:)``), because it
+///   cannot become Unicode text without loss.
+/// - Numbers must follow the grammar (no leading zeros, `+`, `.5`, `1.`, hex, `NaN`), but any
+///   magnitude is accepted: ``JSONNumber`` keeps the exact text (`1e99999`, 30-digit integers).
+/// - No comments, no trailing commas, no single quotes.
+/// - A UTF-8 byte order mark is skipped and UTF-16 with a byte order mark is transcoded (see
+///   ``UTF8TranscodingByteSource``); UTF-16 or UTF-32 without one is rejected.
+/// - Containers may nest `maxDepth` levels deep (512 by default), counting the records array and
+///   the objects around it.
+/// - Duplicate keys are kept, in order (see ``JSONValue``).
+public struct JSONReader: ~Copyable {
+    /// The layout asked for.
+    public let layout: JSONRecordLayout
+
+    private var scanner: JSONScanner
+    private var state = State.start
+
+    private enum State {
+        case start
+        /// Inside the records array reached by `keyPath`; `next` is the index of the next element.
+        case inArray(keyPath: [String], next: Int)
+        case lines
+        case finished
+    }
+
+    /// - Parameters:
+    ///   - maxDepth: the deepest container nesting accepted.
+    ///   - bufferSize: bytes read from `source` at a time (at least 1); a longer token enlarges it.
+    public init(
+        source: some ByteSource,
+        layout: JSONRecordLayout = .automatic,
+        maxDepth: Int = 512,
+        bufferSize: Int = 256 * 1024
+    ) {
+        self.layout = layout
+        scanner = JSONScanner(source: source, maxDepth: maxDepth, bufferSize: bufferSize)
+    }
+
+    /// The name of the source, for messages.
+    public var sourceName: String { scanner.sourceName }
+
+    /// The next record, or `nil` after the last one.
+    /// - Throws: ``JSONError`` for malformed input, and source errors.
+    public mutating func nextRecord() throws -> JSONRecord? {
+        switch state {
+        case .start:
+            return try firstRecord()
+        case let .inArray(keyPath, next):
+            return try arrayElement(keyPath: keyPath, index: next)
+        case .lines:
+            return try nextLine()
+        case .finished:
+            return nil
+        }
+    }
+
+    private mutating func firstRecord() throws -> JSONRecord? {
+        switch layout {
+        case .automatic:
+            guard let byte = try scanner.peekToken() else {
+                state = .finished
+                return nil
+            }
+            if byte == UInt8(ascii: "[") { return try openRecords(keyPath: []) }
+            return try firstOfSingleOrLines()
+        case .array:
+            return try openRecords(keyPath: [])
+        case let .nested(keyPath):
+            return try openRecords(keyPath: keyPath)
+        case .single:
+            let record = try readRecord(depth: 0, index: nil)
+            try scanner.expectEnd()
+            state = .finished
+            return record
+        case .lines:
+            state = .lines
+            return try nextLine()
+        }
+    }
+
+    /// Reads the first value; what follows it tells a single value from NDJSON.
+    private mutating func firstOfSingleOrLines() throws -> JSONRecord? {
+        let record = try readRecord(depth: 0, index: nil)
+        let endLine = scanner.line
+        if try scanner.peekToken() == nil {
+            state = .finished
+        } else if record.location.line == endLine && scanner.line > endLine {
+            state = .lines
+        } else {
+            throw scanner.syntaxError(.trailingContent, at: scanner.position)
+        }
+        return record
+    }
+
+    private mutating func nextLine() throws -> JSONRecord? {
+        guard try scanner.peekToken() != nil else {
+            state = .finished
+            return nil
+        }
+        scanner.lineBreaksAreWhitespace = false
+        defer { scanner.lineBreaksAreWhitespace = true }
+        let record = try readRecord(depth: 0, index: nil)
+        try scanner.finishLine()
+        return record
+    }
+
+    /// Follows `keyPath` through nested objects, opens the array there and reads its first element.
+    private mutating func openRecords(keyPath: [String]) throws -> JSONRecord? {
+        for (level, key) in keyPath.enumerated() {
+            guard try scanner.peekToken() == UInt8(ascii: "{") else {
+                throw JSONError.recordsNotFound(keyPath: keyPath, at: scanner.position(at: scanner.position))
+            }
+            scanner.position += 1
+            if try scanner.peekToken() == UInt8(ascii: "}") {
+                throw JSONError.recordsNotFound(keyPath: keyPath, at: scanner.position(at: scanner.position))
+            }
+            while try scanner.parseKey() != key {
+                _ = try scanner.parseValue(depth: level + 1)
+                guard try scanner.separator(closing: UInt8(ascii: "}"), expected: "',' or '}'") else {
+                    // The object closed without the key: point at its closing brace.
+                    throw JSONError.recordsNotFound(keyPath: keyPath, at: scanner.position(at: scanner.position - 1))
+                }
+            }
+        }
+        if keyPath.isEmpty {
+            try scanner.expect(UInt8(ascii: "["), "'['")
+        } else {
+            guard try scanner.peekToken() == UInt8(ascii: "[") else {
+                throw JSONError.recordsNotAnArray(keyPath: keyPath, at: scanner.position(at: scanner.position))
+            }
+            scanner.position += 1
+        }
+        if try scanner.peekToken() == UInt8(ascii: "]") {
+            scanner.position += 1
+            try closeRecords(keyPath: keyPath)
+            return nil
+        }
+        return try arrayElement(keyPath: keyPath, index: 0)
+    }
+
+    /// Reads element `index` of the records array; after the first, a comma or the end comes first.
+    private mutating func arrayElement(keyPath: [String], index: Int) throws -> JSONRecord? {
+        if index > 0, try !scanner.separator(closing: UInt8(ascii: "]"), expected: "',' or ']'") {
+            try closeRecords(keyPath: keyPath)
+            return nil
+        }
+        let record = try readRecord(depth: keyPath.count + 1, index: index)
+        state = .inArray(keyPath: keyPath, next: index + 1)
+        return record
+    }
+
+    /// After the records array: checks the rest of each enclosing object, then the end of input.
+    private mutating func closeRecords(keyPath: [String]) throws {
+        for level in keyPath.indices.reversed() {
+            while try scanner.separator(closing: UInt8(ascii: "}"), expected: "',' or '}'") {
+                _ = try scanner.peekToken()
+                let keyPosition = scanner.position(at: scanner.position)
+                if try scanner.parseKey() == keyPath[level] {
+                    throw JSONError.duplicateRecordsKey(keyPath: keyPath, at: keyPosition)
+                }
+                _ = try scanner.parseValue(depth: level + 1)
+            }
+        }
+        try scanner.expectEnd()
+        state = .finished
+    }
+
+    private mutating func readRecord(depth: Int, index: Int?) throws -> JSONRecord {
+        _ = try scanner.peekToken()
+        let start = scanner.position(at: scanner.position)
+        let value = try scanner.parseValue(depth: depth)
+        return JSONRecord(value: value, location: JSONRecordLocation(position: start, index: index))
+    }
+}

@@ -1,0 +1,112 @@
+extension JSONScanner {
+    /// Reads the string whose opening quote is at `position`.
+    ///
+    /// The whole string is brought into the window first, so it is decoded from one span:
+    /// plain ASCII is copied as is, other text is checked as UTF-8 by the standard library, and
+    /// escapes are decoded into `scratch`.
+    mutating func parseString() throws -> String {
+        var length = 1  // bytes of the string scanned so far, from the opening quote
+        var escaped = false
+        var highBits: UInt8 = 0
+        scan: while true {
+            let available = filled - position
+            let start = bytes + position
+            while length < available {
+                let byte = start[length]
+                if byte == UInt8(ascii: "\"") { break scan }
+                if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                    length += 2
+                } else if byte < 0x20 {
+                    throw syntaxError(.controlCharacterInString(byte), at: position + length)
+                } else {
+                    highBits |= byte
+                    length += 1
+                }
+            }
+            guard try refill() else { throw syntaxError(.unterminatedString, at: position) }
+        }
+        let body = UnsafeBufferPointer(start: bytes + position + 1, count: length - 1)
+        let quote = position
+        position += length + 1
+        if escaped { return try decodeEscapes(body, quote: quote) }
+        if highBits < 0x80 { return String(decoding: body, as: UTF8.self) }
+        guard let text = String(validating: body, as: UTF8.self) else {
+            throw syntaxError(.invalidUTF8, at: quote)
+        }
+        return text
+    }
+
+    /// Decodes `body` (the bytes between the quotes, at `quote + 1` in the window) with its escapes.
+    private mutating func decodeEscapes(_ body: UnsafeBufferPointer<UInt8>, quote: Int) throws -> String {
+        scratch.removeAll(keepingCapacity: true)
+        var index = 0
+        while index < body.count {
+            let byte = body[index]
+            guard byte == UInt8(ascii: "\\") else {
+                scratch.append(byte)
+                index += 1
+                continue
+            }
+            let escapeIndex = quote + 1 + index
+            let kind = body[index + 1]  // the scan stepped over it, so it is inside the body
+            index += 2
+            switch kind {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(kind)
+            case UInt8(ascii: "b"): scratch.append(0x08)
+            case UInt8(ascii: "f"): scratch.append(0x0C)
+            case UInt8(ascii: "n"): scratch.append(0x0A)
+            case UInt8(ascii: "r"): scratch.append(0x0D)
+            case UInt8(ascii: "t"): scratch.append(0x09)
+            case UInt8(ascii: "u"):
+                let unit = try hexUnit(body, at: index, escapeIndex: escapeIndex)
+                index += 4
+                var scalar = UInt32(unit)
+                if unit & 0xFC00 == 0xD800 {
+                    // A high surrogate must be followed at once by an escaped low surrogate.
+                    let low = try lowSurrogate(body, at: index, escapeIndex: escapeIndex + 6)
+                    guard let low else { throw syntaxError(.loneSurrogate(unit), at: escapeIndex) }
+                    index += 6
+                    scalar = 0x10000 + ((UInt32(unit) & 0x3FF) << 10 | (UInt32(low) & 0x3FF))
+                }
+                // Unicode.Scalar refuses the surrogate range: here only a lone low surrogate.
+                guard let decoded = Unicode.Scalar(scalar) else {
+                    throw syntaxError(.loneSurrogate(unit), at: escapeIndex)
+                }
+                UTF8.encode(decoded) { scratch.append($0) }
+            default:
+                throw syntaxError(.invalidEscape(kind), at: escapeIndex)
+            }
+        }
+        guard let text = String(validating: scratch, as: UTF8.self) else {
+            throw syntaxError(.invalidUTF8, at: quote)
+        }
+        return text
+    }
+
+    /// The low surrogate escaped at `body[index...]`, or `nil` when no `\uDC00`…`\uDFFF` is there.
+    private func lowSurrogate(_ body: UnsafeBufferPointer<UInt8>, at index: Int, escapeIndex: Int) throws -> UInt16? {
+        guard index + 1 < body.count, body[index] == UInt8(ascii: "\\"), body[index + 1] == UInt8(ascii: "u") else {
+            return nil
+        }
+        let unit = try hexUnit(body, at: index + 2, escapeIndex: escapeIndex)
+        return unit & 0xFC00 == 0xDC00 ? unit : nil
+    }
+
+    /// The four hexadecimal digits at `body[index...]` as a UTF-16 code unit.
+    private func hexUnit(_ body: UnsafeBufferPointer<UInt8>, at index: Int, escapeIndex: Int) throws -> UInt16 {
+        guard index + 4 <= body.count else { throw syntaxError(.invalidUnicodeEscape, at: escapeIndex) }
+        var unit: UInt16 = 0
+        for byte in body[index..<index + 4] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw syntaxError(.invalidUnicodeEscape, at: escapeIndex)
+            }
+            unit = unit << 4 | UInt16(digit)
+        }
+        return unit
+    }
+}

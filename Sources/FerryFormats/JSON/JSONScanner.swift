@@ -1,0 +1,132 @@
+/// The byte level of the JSON reader: a buffer over the source, whitespace, positions, and the
+/// scanners for single tokens (in the `JSONScanner+…` files).
+///
+/// Between tokens the buffer is a fixed-size window that is refilled as the input streams. A token
+/// in progress (a string, a number, a literal) is kept whole: when it reaches the end of the
+/// window its start moves to the front, and when it fills the window the window doubles. So every
+/// token is scanned and decoded from one contiguous span, and memory follows the longest token.
+struct JSONScanner: ~Copyable {
+    private var source: UTF8TranscodingByteSource
+    /// The window: `bytes[position..<filled]` is read and not yet consumed.
+    private(set) var bytes: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    var position = 0
+    private(set) var filled = 0
+    /// Stream offset of `bytes[0]`.
+    private var windowOffset = 0
+    /// The current line (1-based) and the stream offset where it starts.
+    private(set) var line = 1
+    private var lineStart = 0
+    /// Deepest container nesting allowed.
+    let maxDepth: Int
+    /// When false (inside an NDJSON record), a line feed is not whitespace: it ends the record.
+    var lineBreaksAreWhitespace = true
+    /// Containers under construction by `parseValue`, kept to reuse their storage.
+    var containers: [JSONContainer] = []
+    /// Decoded bytes of a string with escapes.
+    var scratch: [UInt8] = []
+
+    init(source: some ByteSource, maxDepth: Int, bufferSize: Int) {
+        // The transcoder's chunk size bounds its first read (the byte order mark probe) too.
+        self.source = UTF8TranscodingByteSource(source, chunkSize: max(bufferSize, 4))
+        self.maxDepth = maxDepth
+        capacity = max(bufferSize, 1)
+        bytes = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        bytes.deallocate()
+    }
+
+    var sourceName: String { source.name }
+
+    /// The position of `bytes[index]`.
+    func position(at index: Int) -> JSONPosition {
+        let offset = windowOffset + index
+        return JSONPosition(source: source.name, line: line, column: offset - lineStart + 1, byteOffset: offset)
+    }
+
+    func syntaxError(_ reason: JSONError.Reason, at index: Int) -> JSONError {
+        .syntax(reason, at: position(at: index))
+    }
+
+    /// Reads more input after `filled`, keeping `bytes[position...]` (moved to the front, and the
+    /// window doubled when it is full). Returns false at the end of the input.
+    mutating func refill() throws -> Bool {
+        if position > 0 {
+            let kept = filled - position
+            if kept > 0 { bytes.update(from: bytes + position, count: kept) }
+            windowOffset += position
+            filled = kept
+            position = 0
+        }
+        if filled == capacity {
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            larger.update(from: bytes, count: filled)
+            bytes.deallocate()
+            bytes = larger
+            capacity *= 2
+        }
+        let count = try source.read(into: UnsafeMutableRawBufferPointer(start: bytes + filled, count: capacity - filled))
+        filled += count
+        return count > 0
+    }
+
+    /// Skips whitespace and returns the next byte without consuming it; `nil` at the end of input.
+    /// With `lineBreaksAreWhitespace` off, a line feed is returned instead of skipped.
+    mutating func peekToken() throws -> UInt8? {
+        while true {
+            var index = position
+            while index < filled {
+                let byte = bytes[index]
+                if byte > 0x20 {
+                    position = index
+                    return byte
+                }
+                switch byte {
+                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                    index += 1
+                case UInt8(ascii: "\n") where lineBreaksAreWhitespace:
+                    index += 1
+                    line += 1
+                    lineStart = windowOffset + index
+                default:
+                    position = index
+                    return byte
+                }
+            }
+            position = index
+            guard try refill() else { return nil }
+        }
+    }
+
+    /// Consumes `expected` as the next token, or throws naming `description`.
+    mutating func expect(_ expected: UInt8, _ description: String) throws {
+        guard let byte = try peekToken() else {
+            throw syntaxError(.unexpectedEnd(expected: description), at: position)
+        }
+        guard byte == expected else {
+            throw syntaxError(.unexpectedByte(byte, expected: description), at: position)
+        }
+        position += 1
+    }
+
+    /// Consumes an NDJSON line end: spaces, tabs and CRs, then a line feed or the end of input.
+    mutating func finishLine() throws {
+        let wasWhitespace = lineBreaksAreWhitespace
+        lineBreaksAreWhitespace = false
+        defer { lineBreaksAreWhitespace = wasWhitespace }
+        guard let byte = try peekToken() else { return }
+        guard byte == UInt8(ascii: "\n") else {
+            throw syntaxError(.unexpectedByte(byte, expected: "the end of the line"), at: position)
+        }
+        position += 1
+        line += 1
+        lineStart = windowOffset + position
+    }
+
+    /// Throws unless only whitespace is left.
+    mutating func expectEnd() throws {
+        if try peekToken() != nil { throw syntaxError(.trailingContent, at: position) }
+    }
+}
