@@ -134,6 +134,34 @@ public final class CoreDataStoreWriter {
         rowsInBatch = 0
     }
 
+    // MARK: Working with the connection
+
+    /// Runs SQL on the store inside the current batch transaction (opening one when needed):
+    /// for set-based work such as resolving relationships after the rows are in.
+    public func execute(_ sql: String) throws(StoreWriterError) {
+        try beginRow()
+        let database = try openDatabase()
+        try StoreWriterError.sqlite { () throws(SQLiteError) in try database.execute(sql) }
+    }
+
+    /// Prepares a statement on the store's connection; it is finalized when the writer finishes.
+    /// Run it inside `execute`d work or between inserts (a batch transaction is opened on demand).
+    public func prepareStatement(_ sql: String) throws(StoreWriterError) -> SQLiteStatement {
+        try beginRow()
+        return try prepare(sql)
+    }
+
+    /// Hands out `count` consecutive `Z_PK`s of a root entity for rows inserted with plain SQL,
+    /// and records them in `Z_MAX` with the next commit.
+    public func reservePrimaryKeys(root: String, count: Int) throws(StoreWriterError) -> Range<Int64> {
+        let first = nextPrimaryKey(root: root)
+        guard count > 0 else { return first..<first }
+        try beginRow()
+        maxPrimaryKeys[root] = first + Int64(count) - 1
+        changedRoots.insert(root)
+        return first..<(first + Int64(count))
+    }
+
     // MARK: Finishing
 
     /// Commits the last batch, switches the store to WAL, makes it durable and renames it over
