@@ -79,4 +79,24 @@ struct ModelArchiveRoundTripTests {
            fetchRequests: [FetchRequestTemplate(name: "all", entity: "Child", predicateString: "name == nil")])
         try roundTrip(model, "hand-made")
     }
+
+    @Test("models an archive cannot hold are rejected with the element's path")
+    func unencodable() throws {
+        func path(_ model: ManagedObjectModel) -> String? {
+            do { _ = try ModelArchiveEncoder.encodeModel(model); return nil } catch {
+                guard case .unencodable(_, let path) = error else { return "wrong error \(error)" }
+                return path
+            }
+        }
+        #expect(path(ManagedObjectModel(name: "M", entities: [Entity(name: "A", parentName: "Nope")])) == "A")
+        #expect(path(ManagedObjectModel(name: "M", entities: [
+            Entity(name: "A", attributes: [Attribute(name: "n", type: .integer16, defaultValueString: "many")])])) == "A.n")
+        #expect(path(ManagedObjectModel(name: "M", entities: [Entity(name: "A", fetchedProperties: [
+            FetchedProperty(name: "f", fetchEntity: "A", predicateString: "a ~~ b")])])) == "A.f")
+        #expect(path(ManagedObjectModel(name: "M", entities: [Entity(name: "A")],
+                                        configurations: [Configuration(name: "C", entityNames: ["B"])])) == "configuration C")
+        #expect(path(ManagedObjectModel(name: "M", entities: [
+            Entity(name: "A", attributes: [Attribute(name: "x", type: .string)]),
+            Entity(name: "B", parentName: "A", attributes: [Attribute(name: "x", type: .string)])])) == "B")
+    }
 }

@@ -2,16 +2,16 @@
 /// (modelcache-format.md §4.4): integers as bare integers, reals as bare reals, Booleans as bare
 /// booleans (YES/NO in the XML; bare 0/1 also occur), strings as strings.
 enum ArchivedDefaultValue {
-    /// The XML spelling of an archived default, or nil when it has none (or is an opaque object).
+    /// The XML spelling of an archived default, or nil when it has none or none that XML can spell
+    /// (objects of app classes, data; date defaults go to `defaultDateTimeInterval` instead).
     static func text(of value: ArchivedValue, type: AttributeType) -> String? {
         switch value {
-        case .null, .opaque, .array, .set, .dictionary, .date: return nil
+        case .null, .opaque, .array, .set, .dictionary, .date, .data: return nil
         case .string(let text): return text
         case .integer(let number): return type == .boolean ? (number != 0 ? "YES" : "NO") : String(number)
         case .bool(let flag): return type == .boolean ? (flag ? "YES" : "NO") : (flag ? "1" : "0")
         case .real(let number): return text(of: number)
         case .uuid(let bytes): return uuidText(bytes)
-        case .data(let bytes): return String(decoding: bytes, as: UTF8.self)
         }
     }
 
@@ -42,7 +42,6 @@ enum ArchivedDefaultValue {
         case real(Double)
         case string(String)
         case uuid([UInt8])
-        case date(Double)
     }
 
     private static func uuidText(_ bytes: [UInt8]) -> String {

@@ -97,7 +97,6 @@ extension ArchivedModelWriter {
         case .real(let number): return builder.scalar(.real(number))
         case .string(let string): return builder.string(string)
         case .uuid(let bytes): return builder.add("NSUUID", ["NS.uuidbytes": .data(bytes)])
-        case .date(let seconds): return builder.add("NSDate", ["NS.time": .real(seconds)])
         }
     }
 

@@ -90,9 +90,14 @@ struct ArchivedModelWriter {
     }
 
     /// The archive needs a well-formed graph: known parents without loops, unique property names
-    /// along each inheritance chain, known destinations.
+    /// along each inheritance chain, known destinations and configuration members.
     private func validate() throws(ModelArchiveError) {
         let known = Set(model.entities.map(\.name))
+        for configuration in model.configurations {
+            for member in configuration.entityNames where !known.contains(member) {
+                throw .unencodable(reason: "unknown entity '\(member)'", path: "configuration \(configuration.name)")
+            }
+        }
         for entity in model.entities {
             if let parent = entity.parentName {
                 guard known.contains(parent) else { throw .unencodable(reason: "unknown parent entity '\(parent)'", path: entity.name) }
