@@ -1,0 +1,122 @@
+/// Decodes the property objects of one entity: attributes (plain and derived), relationships and
+/// fetched properties (modelcache-format.md §4.3–4.7).
+struct ArchivedPropertyReader {
+    let archive: KeyedArchive
+    let entityNames: [Int: String]
+    let reader: ArchivedModelReader
+
+    /// The flags common to all properties: `_P` when present and marked valid, else the boolean keys.
+    struct CommonFlags {
+        var isOptional: Bool
+        var isReadOnly: Bool
+        var isTransient: Bool
+        var isOrdered: Bool
+        var isIndexedBySpotlight: Bool
+    }
+
+    func flags(_ property: ArchivedObject) throws -> CommonFlags {
+        if let word = try property.integer("_P"), PropertyFlags(rawValue: word).contains(.present) {
+            let bits = PropertyFlags(rawValue: word)
+            return CommonFlags(isOptional: bits.contains(.optional), isReadOnly: bits.contains(.readOnly),
+                               isTransient: bits.contains(.transient), isOrdered: bits.contains(.ordered),
+                               isIndexedBySpotlight: bits.contains(.indexedBySpotlight))
+        }
+        return CommonFlags(isOptional: try property.flag("NSIsOptional"), isReadOnly: try property.flag("NSIsReadOnly"),
+                           isTransient: try property.flag("NSIsTransient"), isOrdered: try property.flag("NSIsOrdered"),
+                           isIndexedBySpotlight: try property.flag("NSIndexedBySpotlight"))
+    }
+
+    /// The renaming identifier, nil when it is the name itself (as the XML has no `elementID` then).
+    private func renamingIdentifier(_ property: ArchivedObject, name: String) throws -> String? {
+        try property.string("NSRenamingIdentifier").flatMap { $0 == name ? nil : $0 }
+    }
+
+    func attribute(_ property: ArchivedObject, name: String) throws -> Attribute {
+        let code = try property.integer("NSAttributeType") ?? 0
+        guard let type = AttributeType(rawValue: code) else {
+            throw ModelArchiveError.invalid(reason: "attribute '\(name)' has the unknown NSAttributeType \(code)",
+                                            keyPath: property.path("NSAttributeType"))
+        }
+        let common = try flags(property)
+        let bits = try property.integer("NSFlagsKey") ?? 0
+        let defaultValue = try archive.value(of: property, key: "NSDefaultValue")
+        var attribute = Attribute(
+            name: name, type: type, isOptional: common.isOptional, isTransient: common.isTransient, isReadOnly: common.isReadOnly,
+            allowsExternalBinaryDataStorage: bits & AttributeFlags.externalStorage != 0,
+            preserveAfterDeletion: bits & AttributeFlags.preserveAfterDeletion != 0,
+            valueTransformerName: try property.string("NSValueTransformerName"),
+            customClassName: type == .transformable ? try property.string("NSAttributeValueClassName") : nil,
+            isIndexed: try property.flag("NSIsIndexed"), isIndexedBySpotlight: common.isIndexedBySpotlight,
+            renamingIdentifier: try renamingIdentifier(property, name: name),
+            versionHashModifier: try property.string("NSVersionHashModifier"),
+            userInfo: try reader.userInfo(property, key: "NSUserInfo"))
+        if case .date(let seconds) = defaultValue, type == .date {
+            attribute.defaultDateTimeInterval = seconds
+        } else {
+            attribute.defaultValueString = ArchivedDefaultValue.text(of: defaultValue, type: type)
+        }
+        if bits & AttributeFlags.hasMinimum != 0 { attribute.minValueString = try bound(property, "NSMinValueName", type: type) }
+        if bits & AttributeFlags.hasMaximum != 0 { attribute.maxValueString = try bound(property, "NSMaxValueName", type: type) }
+        if property.className == "NSDerivedAttributeDescription" {
+            attribute.isDerived = true
+            if let expression = try property.reference("NSDerivationExpression") {
+                attribute.derivationExpression = try ArchivedPredicateFormat(archive: archive)
+                    .text(at: expression, keyPath: property.path("NSDerivationExpression"))
+            }
+        }
+        return attribute
+    }
+
+    /// A min/max bound: inline int64 for integer and string types, inline double otherwise.
+    private func bound(_ property: ArchivedObject, _ key: String, type: AttributeType) throws -> String? {
+        if type.isInteger || type == .string { return try property.integer(key).map { String($0) } }
+        return try property.real(key).map { ArchivedDefaultValue.text(of: $0) }
+    }
+
+    func relationship(_ property: ArchivedObject, name: String) throws -> Relationship {
+        let common = try flags(property)
+        let destination: String
+        if let named = try property.string("_NSDestinationEntityName") {
+            destination = named
+        } else if let target = try property.reference("NSDestinationEntity") {
+            destination = try reader.entityName(target, entityNames, keyPath: property.path("NSDestinationEntity"))
+        } else {
+            throw ModelArchiveError.invalid(reason: "relationship '\(name)' has no destination", keyPath: property.keyPath)
+        }
+        guard entityNames.values.contains(destination) else {
+            throw ModelArchiveError.invalid(reason: "relationship '\(name)' points at the unknown entity '\(destination)'",
+                                            keyPath: property.keyPath)
+        }
+        var inverse = try property.string("_NSInverseRelationshipName")
+        if inverse == nil, let inverseObject = try property.object("NSInverseRelationship") {
+            inverse = try inverseObject.string("NSPropertyName")
+        }
+        let ruleCode = try property.integer("NSDeleteRule") ?? DeleteRule.nullify.code
+        guard let rule = DeleteRule(code: ruleCode) else {
+            throw ModelArchiveError.invalid(reason: "relationship '\(name)' has the unknown NSDeleteRule \(ruleCode)",
+                                            keyPath: property.path("NSDeleteRule"))
+        }
+        let maxCount = try property.integer("NSMaxCount") ?? 1
+        let isOrdered = try common.isOrdered || property.flag("NSIsOrdered")
+        return Relationship(
+            name: name, destinationEntity: destination, inverseName: inverse, inverseEntity: inverse == nil ? nil : destination,
+            isOptional: common.isOptional, isTransient: common.isTransient, isToMany: maxCount != 1,
+            minCount: try property.integer("NSMinCount") ?? 0, maxCount: maxCount,
+            isOrdered: isOrdered, deleteRule: rule,
+            renamingIdentifier: try renamingIdentifier(property, name: name),
+            versionHashModifier: try property.string("NSVersionHashModifier"),
+            userInfo: try reader.userInfo(property, key: "NSUserInfo"))
+    }
+
+    func fetchedProperty(_ property: ArchivedObject, name: String) throws -> FetchedProperty {
+        let request = try property.object("NSFetchRequest")
+        var entity = try property.string("_NSFetchRequestEntityName")
+        if entity == nil, let request, let target = try request.reference("NSEntity") {
+            entity = try reader.entityName(target, entityNames, keyPath: request.path("NSEntity"))
+        }
+        return FetchedProperty(
+            name: name, isOptional: try flags(property).isOptional, fetchEntity: entity,
+            predicateString: try request.flatMap { request throws in try reader.predicate(of: request) },
+            userInfo: try reader.userInfo(property, key: "NSUserInfo"))
+    }
+}

@@ -1,0 +1,162 @@
+import FerryFormats
+import FerryModel
+import Testing
+
+/// Malformed and hostile archives: each gets a typed error, none crashes or loops.
+@Suite("Model archive hostile input")
+struct ModelArchiveHostileTests {
+    /// A binary plist keyed archive of `objects` with root UID 1.
+    private func archive(_ objects: [PropertyListValue]) throws -> [UInt8] {
+        try BinaryPropertyListWriter().encode(.dictionary([
+            "$archiver": .string("NSKeyedArchiver"), "$version": .integer(100_000),
+            "$top": .dictionary(["root": .uid(1)]), "$objects": .array(objects),
+        ]))
+    }
+
+    private func cls(_ name: String) -> PropertyListValue { .dictionary(["$classname": .string(name)]) }
+
+    /// A minimal valid model: one entity `A` with no properties. Tests mutate single objects of it.
+    private var minimal: [PropertyListValue] {
+        [
+            .string("$null"),
+            .dictionary(["$class": .uid(2), "NSEntities": .uid(3)]),
+            cls("NSManagedObjectModel"),
+            .dictionary(["$class": .uid(4), "NS.keys": .array([.uid(5)]), "NS.objects": .array([.uid(6)])]),
+            cls("NSMutableDictionary"),
+            .string("A"),
+            .dictionary(["$class": .uid(7), "NSEntityName": .uid(5), "NSProperties": .uid(0), "NSSuperentity": .uid(0),
+                         "NSUserInfo": .uid(0)]),
+            cls("NSEntityDescription"),
+        ]
+    }
+
+    private func decode(_ objects: [PropertyListValue]) throws(ModelArchiveError) -> ManagedObjectModel {
+        let bytes: [UInt8]
+        do { bytes = try archive(objects) } catch { throw .invalid(reason: "test archive did not encode: \(error)", keyPath: "") }
+        return try ModelArchiveDecoder.decodeModel(archive: bytes, name: "M")
+    }
+
+    @Test("the minimal archive decodes (control for the mutations below)")
+    func minimalDecodes() throws {
+        #expect(try decode(minimal).entities.map(\.name) == ["A"])
+    }
+
+    @Test("a truncated model cache is a deflate error")
+    func truncatedDeflate() throws {
+        let cache = try RawDeflate.deflate(archive(minimal))
+        let error = #expect(throws: ModelArchiveError.self) {
+            try ModelArchiveDecoder.decodeModelCache(Array(cache.dropLast(cache.count / 2)), name: "M")
+        }
+        guard case .deflate(.truncated)? = error else { Issue.record("expected .deflate(.truncated), got \(String(describing: error))"); return }
+    }
+
+    @Test("a model cache that inflates beyond the limit stops at the limit")
+    func bomb() throws {
+        let bomb = try RawDeflate.deflate([UInt8](repeating: 0, count: 4 * 1024 * 1024))
+        #expect(bomb.count < 10_000)
+        let error = #expect(throws: ModelArchiveError.self) {
+            try ModelArchiveDecoder.decodeModelCache(bomb, name: "M", limit: 1024 * 1024)
+        }
+        // It stops as soon as the output passes the limit, before reading all of the input.
+        guard case .deflate(.outputLimitExceeded(1024 * 1024, let offset))? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(offset < bomb.count)
+    }
+
+    @Test("a root class other than NSManagedObjectModel is rejected by name")
+    func wrongRootClass() throws {
+        var objects = minimal
+        objects[2] = cls("XDPMModel")
+        #expect(throws: ModelArchiveError.notAManagedObjectModel(rootClass: "XDPMModel")) { try decode(objects) }
+    }
+
+    @Test("a UID past the end of $objects is a typed error with its key path")
+    func uidOutOfRange() throws {
+        var objects = minimal
+        objects[3] = .dictionary(["$class": .uid(4), "NS.keys": .array([.uid(5)]), "NS.objects": .array([.uid(999)])])
+        let error = #expect(throws: ModelArchiveError.self) { try decode(objects) }
+        guard case .archive(.uidOutOfRange(999, 8, let keyPath))? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(keyPath.contains("NSEntities.NS.objects[0]"))
+    }
+
+    @Test("a collection that contains itself is a cycle, not a stack overflow")
+    func collectionCycle() throws {
+        var objects = minimal
+        // The entity's userInfo is a dictionary whose only value is the dictionary itself.
+        objects[6] = .dictionary(["$class": .uid(7), "NSEntityName": .uid(5), "NSProperties": .uid(0), "NSUserInfo": .uid(8)])
+        objects.append(.dictionary(["$class": .uid(9), "NS.keys": .array([.uid(5)]), "NS.objects": .array([.uid(8)])]))
+        objects.append(cls("NSDictionary"))
+        let error = #expect(throws: ModelArchiveError.self) { try decode(objects) }
+        guard case .archive(.cycle(8, _))? = error else { Issue.record("got \(String(describing: error))"); return }
+    }
+
+    @Test("an entity that is its own super-entity is rejected")
+    func superentityLoop() throws {
+        var objects = minimal
+        objects[6] = .dictionary(["$class": .uid(7), "NSEntityName": .uid(5), "NSProperties": .uid(0), "NSSuperentity": .uid(6)])
+        let error = #expect(throws: ModelArchiveError.self) { try decode(objects) }
+        guard case .invalid(let reason, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(reason.contains("loops"))
+    }
+
+    @Test("a predicate that contains itself ends in a depth error")
+    func predicateCycle() throws {
+        var objects = minimal
+        objects[6] = .dictionary(["$class": .uid(7), "NSEntityName": .uid(5), "NSProperties": .uid(8)])
+        objects += [
+            .dictionary(["$class": .uid(4), "NS.keys": .array([.uid(9)]), "NS.objects": .array([.uid(10)])]),   // 8
+            .string("p"),                                                                                           // 9
+            .dictionary(["$class": .uid(11), "NSPropertyName": .uid(9), "NSFetchRequest": .uid(12), "_P": .integer(255),
+                         "_NSFetchRequestEntityName": .uid(5)]),                                                    // 10
+            cls("NSFetchedPropertyDescription"),                                                                    // 11
+            .dictionary(["$class": .uid(13), "NSEntity": .uid(6), "NSPredicate": .uid(14)]),                        // 12
+            cls("NSFetchRequest"),                                                                                  // 13
+            .dictionary(["$class": .uid(15), "NSCompoundPredicateType": .integer(1), "NSSubpredicates": .uid(16)]), // 14
+            cls("NSCompoundPredicate"),                                                                             // 15
+            .dictionary(["$class": .uid(17), "NS.objects": .array([.uid(14)])]),                                    // 16
+            cls("NSArray"),                                                                                         // 17
+        ]
+        let error = #expect(throws: ModelArchiveError.self) { try decode(objects) }
+        guard case .invalid(let reason, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(reason.contains("deeper"))
+    }
+
+    @Test("wrong types, bad class descriptions and mismatched counts are typed errors")
+    func structuralDamage() throws {
+        var scalarWhereUID = minimal
+        scalarWhereUID[1] = .dictionary(["$class": .uid(2), "NSEntities": .integer(3)])
+        #expect(throws: ModelArchiveError.archive(.unexpectedType(expected: "a UID", found: "integer", keyPath: "$top.root.NSEntities"))) {
+            try decode(scalarWhereUID)
+        }
+        var badClass = minimal
+        badClass[2] = .string("NSManagedObjectModel")
+        #expect(throws: ModelArchiveError.archive(.badClassDescription(object: 1, keyPath: "$top.root.$class"))) { try decode(badClass) }
+        var counts = minimal
+        counts[3] = .dictionary(["$class": .uid(4), "NS.keys": .array([.uid(5)]), "NS.objects": .array([])])
+        let error = #expect(throws: ModelArchiveError.self) { try decode(counts) }
+        guard case .archive(.countMismatch(1, 0, _))? = error else { Issue.record("got \(String(describing: error))"); return }
+    }
+
+    @Test("bytes that are not a keyed archive are rejected")
+    func notAnArchive() throws {
+        #expect(throws: ModelArchiveError.self) { try ModelArchiveDecoder.decodeModel(archive: Array("hello".utf8), name: "M") }
+        let plain = try BinaryPropertyListWriter().encode(.dictionary(["a": .integer(1)]))
+        #expect(throws: ModelArchiveError.archive(.notAKeyedArchive(reason: "$archiver is not \"NSKeyedArchiver\""))) {
+            try ModelArchiveDecoder.decodeModel(archive: plain, name: "M")
+        }
+    }
+
+    @Test("an unknown attribute type code is a typed error naming the property")
+    func unknownAttributeType() throws {
+        var objects = minimal
+        objects[6] = .dictionary(["$class": .uid(7), "NSEntityName": .uid(5), "NSProperties": .uid(8)])
+        objects += [
+            .dictionary(["$class": .uid(4), "NS.keys": .array([.uid(9)]), "NS.objects": .array([.uid(10)])]),
+            .string("x"),
+            .dictionary(["$class": .uid(11), "NSPropertyName": .uid(9), "NSAttributeType": .integer(4242), "_P": .integer(241)]),
+            cls("NSAttributeDescription"),
+        ]
+        let error = #expect(throws: ModelArchiveError.self) { try decode(objects) }
+        guard case .invalid(let reason, let keyPath)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(reason.contains("4242") && keyPath.hasSuffix("NSAttributeType"))
+    }
+}
