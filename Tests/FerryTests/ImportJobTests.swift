@@ -79,6 +79,12 @@ struct ImportJobTests {
         var rows: [String] = []
         while try tables.step() { rows.append("\(tables.int64(at: 0)) \(tables.string(at: 1) ?? "") \(tables.int64(at: 2))") }
         #expect(rows == ["1 KYTask 0", "2 UploadEntity 0"])
+        // Z_MODELCACHE holds the model, as Core Data keeps it: it decodes to the same hashes.
+        let cache = try store.prepare("SELECT Z_CONTENT FROM Z_MODELCACHE")
+        #expect(try cache.step())
+        let archived = try ModelArchiveDecoder.decodeModelCache(try #require(cache.bytes(at: 0)), name: "cache")
+        #expect(VersionHasher.hashes(of: archived) == hashes)
+        #expect(try !cache.step())
     }
 
     @Test("an existing destination is refused, and replaced atomically with replaceExisting")

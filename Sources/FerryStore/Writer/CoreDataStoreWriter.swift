@@ -49,9 +49,13 @@ public final class CoreDataStoreWriter {
         do { layout = try StoreLayout(model: model) } catch { throw .layout(error) }
         try checkVersionHashes(metadata.versionHashes, model: model)
         let plist = try encodeMetadataPlist(metadata)
+        let modelCache: [UInt8]
+        do { modelCache = try ModelArchiveEncoder.encodeModelCache(model) } catch {
+            throw .modelCacheEncoding(error.description)
+        }
         let writer = try CoreDataStoreWriter(path: path, model: model, layout: layout, batchSize: batchSize)
         do {
-            try writer.createSchema(metadata: metadata, plist: plist)
+            try writer.createSchema(metadata: metadata, plist: plist, modelCache: modelCache)
         } catch {
             writer.discard()
             throw error
@@ -212,8 +216,8 @@ public final class CoreDataStoreWriter {
     }
 
     /// Page size and auto-vacuum first (they only apply before the first table), then every
-    /// table, index and bookkeeping row in one transaction.
-    private func createSchema(metadata: StoreMetadata, plist: [UInt8]) throws(StoreWriterError) {
+    /// table, index and bookkeeping row (the metadata plist and the archived model) in one transaction.
+    private func createSchema(metadata: StoreMetadata, plist: [UInt8], modelCache: [UInt8]) throws(StoreWriterError) {
         let database = try openDatabase()
         do {
             try database.execute("PRAGMA page_size=4096; PRAGMA auto_vacuum=2; PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF")
@@ -235,6 +239,10 @@ public final class CoreDataStoreWriter {
             try row.bindBlob(plist, at: 2)
             try row.run()
             row.finalize()
+            let cache = try database.prepare("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)")
+            try cache.bindBlob(modelCache, at: 1)
+            try cache.run()
+            cache.finalize()
             try database.commit()
         } catch {
             throw .sqlite(error)
