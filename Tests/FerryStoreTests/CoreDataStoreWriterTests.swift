@@ -51,7 +51,7 @@ import Testing
         #expect(metadata.string(at: 1) == "A4832D9A-596A-48CD-A2AA-D1D3152E62A9")
         #expect(metadata.bytes(at: 2)?.starts(with: Array("bplist00".utf8)) == true)
         #expect(try !metadata.step())
-        #expect(try database.scalarInteger("SELECT count(*) FROM Z_MODELCACHE") == 0)
+        #expect(try database.scalarInteger("SELECT count(*) FROM Z_MODELCACHE") == 1)
     }
 
     @Test func bulkInsertSharesTheRootCounterAndCommitsInBatches() throws {
