@@ -65,6 +65,13 @@ public struct ManagedObjectModel: Sendable, Equatable, Codable {
         ancestry(of: name).reversed().flatMap(\.relationships)
     }
 
+    /// The entity that declares a property an entity has (itself or the nearest ancestor).
+    public func declaringEntity(ofProperty property: String, in entity: String) -> Entity? {
+        ancestry(of: entity).first { owner in
+            owner.attributes.contains { $0.name == property } || owner.relationships.contains { $0.name == property }
+        }
+    }
+
     /// The inverse of a relationship, if the model names one.
     public func inverse(of relationship: Relationship) -> Relationship? {
         guard let inverseName = relationship.inverseName else { return nil }

@@ -155,6 +155,15 @@ public final class CoreDataStoreWriter {
         return try prepare(sql)
     }
 
+    /// Attaches an empty scratch database under `name` for working tables (key maps, staged
+    /// links). SQLite keeps it in a private temporary file that disappears with the connection,
+    /// so nothing of it reaches the store.
+    public func attachScratchDatabase(named name: String) throws(StoreWriterError) {
+        try commitBatch()
+        let database = try openDatabase()
+        try StoreWriterError.sqlite { () throws(SQLiteError) in try database.execute("ATTACH DATABASE '' AS \(name)") }
+    }
+
     /// Hands out `count` consecutive `Z_PK`s of a root entity for rows inserted with plain SQL,
     /// and records them in `Z_MAX` with the next commit.
     public func reservePrimaryKeys(root: String, count: Int) throws(StoreWriterError) -> Range<Int64> {

@@ -1,0 +1,21 @@
+/// What resolving the links of one relationship found.
+public struct LinkReport: Sendable, Equatable, Codable {
+    /// `Entity.relationship`.
+    public var relationship: String
+    /// How the destinations were found: by source key, or by a destination attribute.
+    public var matchedBy: String
+    public var links = 0
+    public var resolved = 0
+    /// Destinations that did not exist and were created (find-or-create by an attribute).
+    public var created = 0
+    /// Links whose destination was not found, with a few examples.
+    public var unresolved = 0
+    public var unresolvedSamples: [String] = []
+    /// To-one destinations claimed by more than one source (the last one wins), or duplicate pairs.
+    public var conflicts = 0
+
+    public init(relationship: String, matchedBy: String) {
+        self.relationship = relationship
+        self.matchedBy = matchedBy
+    }
+}

@@ -1,0 +1,269 @@
+import FerryModel
+import FerryStore
+
+/// Turns staged links of one kind into foreign keys, join-table rows and order keys, with
+/// set-based SQL in the store's batch transaction. Every name in the SQL comes from the store
+/// layout; every value stays in the store or the scratch tables (nothing user-typed is spliced).
+struct LinkResolver {
+    let writer: CoreDataStoreWriter
+    let model: ManagedObjectModel
+    let createMissing: Set<String>
+    private var layout: StoreLayout { writer.layout }
+    private let work = LinkStaging.schema
+
+    init(writer: CoreDataStoreWriter, model: ManagedObjectModel, createMissing: Set<String>) {
+        self.writer = writer
+        self.model = model
+        self.createMissing = createMissing
+    }
+
+    func resolve(_ kind: LinkKind) throws(GraphWriteError) -> LinkReport {
+        let relationship = kind.relationship
+        let destination = relationship.destinationEntity
+        var report = LinkReport(relationship: "\(kind.entity).\(relationship.name)",
+                                matchedBy: kind.matchAttribute.map { "\(destination).\($0)" } ?? "source key")
+        let target = try tableInfo(destination)
+        if let attribute = kind.matchAttribute, createMissing.contains("\(kind.entity).\(relationship.name)") {
+            report.created = try createMissingDestinations(kind, attribute: attribute, in: target)
+        }
+        try stageResolved(kind, target: target)
+        report.links = try count("SELECT count(*) FROM \(work).r")
+        report.unresolved = try count("SELECT count(*) FROM \(work).r WHERE dst IS NULL")
+        report.resolved = report.links - report.unresolved
+        report.unresolvedSamples = try unresolvedSamples(kind)
+        report.conflicts = try apply(kind, target: target)
+        try execute("DROP TABLE \(work).r; DROP TABLE IF EXISTS \(work).m")
+        return report
+    }
+
+    // MARK: Resolution
+
+    /// `ferry_work.r (src, pos, dst, label)`: each staged link with its destination `Z_PK` (or NULL).
+    private func stageResolved(_ kind: LinkKind, target: TableInfo) throws(GraphWriteError) {
+        if let attribute = kind.matchAttribute {
+            let column = try attributeColumn(attribute, of: kind.relationship.destinationEntity, in: target)
+            try execute("""
+                CREATE TABLE \(work).m AS SELECT \(column) AS value, min(Z_PK) AS pk, count(*) AS n FROM \(target.table)
+                    WHERE Z_ENT IN (\(target.members)) AND \(column) IS NOT NULL GROUP BY \(column);
+                CREATE INDEX \(work).m_value ON m (value);
+                CREATE TABLE \(work).r AS SELECT l.pk AS src, l.pos AS pos, m.pk AS dst, l.value AS label, m.n AS n
+                    FROM \(work).links l LEFT JOIN \(work).m m ON m.value = l.value WHERE l.kind = \(kind.id);
+                """)
+        } else {
+            try execute("""
+                CREATE TABLE \(work).r AS SELECT l.pk AS src, l.pos AS pos, t.Z_PK AS dst, l.key AS label, 1 AS n
+                    FROM \(work).links l LEFT JOIN \(work).keys k ON k.ns = l.ns AND k.root = \(target.rootNumber) AND k.key = l.key
+                    LEFT JOIN \(target.table) t ON t.Z_PK = k.pk AND t.Z_ENT IN (\(target.members))
+                    WHERE l.kind = \(kind.id);
+                """)
+        }
+        try execute("CREATE INDEX \(work).r_src ON r (src); CREATE INDEX \(work).r_dst ON r (dst)")
+    }
+
+    /// Writes the resolved links into the store; returns the number of conflicts (a to-one
+    /// destination claimed twice, a duplicate pair, an ambiguous match).
+    private func apply(_ kind: LinkKind, target: TableInfo) throws(GraphWriteError) -> Int {
+        let relationship = kind.relationship
+        let source = try tableInfo(kind.entity)
+        let inverse = model.inverse(of: relationship)
+        var conflicts = try count("SELECT count(*) FROM \(work).r WHERE n > 1")
+        let owner = declaringEntity(of: relationship.name, in: kind.entity)
+        if !relationship.isToMany {
+            try setForeignKey(in: source, owner: owner, relationship: relationship.name, destination: target, pairs: ("src", "dst"))
+            if let inverse, !inverse.isToMany {
+                let inverseOwner = declaringEntity(of: inverse.name, in: relationship.destinationEntity)
+                try setForeignKey(in: target, owner: inverseOwner, relationship: inverse.name, destination: source, pairs: ("dst", "src"))
+            } else if let inverse, inverse.isOrdered {
+                try renumberOrderKeys(in: source, owner: owner, relationship: relationship.name)
+            }
+            return conflicts
+        }
+        guard let inverse else {
+            throw .unsupportedLink(entity: kind.entity, relationship: relationship.name, reason: "a to-many relationship needs an inverse")
+        }
+        let inverseOwner = declaringEntity(of: inverse.name, in: relationship.destinationEntity)
+        if !inverse.isToMany {
+            conflicts += try count("SELECT count(*) FROM (SELECT dst FROM \(work).r WHERE dst IS NOT NULL GROUP BY dst HAVING count(DISTINCT src) > 1)")
+            try setForeignKey(in: target, owner: inverseOwner, relationship: inverse.name, destination: source, pairs: ("dst", "src"))
+            if relationship.isOrdered,
+               let orderColumn = target.layout.column(for: .orderKey(entity: inverseOwner, relationship: inverse.name))?.name {
+                try execute("""
+                    UPDATE \(target.table) SET \(orderColumn) = (SELECT 2048 + 1024 * r.pos FROM \(work).r r WHERE r.dst = \(target.table).Z_PK
+                        ORDER BY r.rowid DESC LIMIT 1) WHERE Z_PK IN (SELECT dst FROM \(work).r WHERE dst IS NOT NULL)
+                    """)
+            }
+            return conflicts
+        }
+        return conflicts + (try insertJoinRows(kind, owner: owner, inverse: inverse, inverseOwner: inverseOwner))
+    }
+
+    /// Sets `Z<REL>` of the rows named by the first of `pairs` to the second (and `Z<n>_<REL>`
+    /// to the destination's `Z_ENT` when the destination has sub-entities).
+    private func setForeignKey(in table: TableInfo, owner: String, relationship: String, destination: TableInfo,
+                               pairs: (row: String, value: String)) throws(GraphWriteError) {
+        guard let key = table.layout.column(for: .toOne(entity: owner, relationship: relationship))?.name else {
+            throw .unsupportedLink(entity: owner, relationship: relationship, reason: "no foreign-key column in \(table.table)")
+        }
+        try execute("""
+            UPDATE \(table.table) SET \(key) = (SELECT r.\(pairs.value) FROM \(work).r r WHERE r.\(pairs.row) = \(table.table).Z_PK
+                AND r.dst IS NOT NULL ORDER BY r.rowid DESC LIMIT 1)
+                WHERE Z_PK IN (SELECT \(pairs.row) FROM \(work).r WHERE dst IS NOT NULL)
+            """)
+        if let entityColumn = table.layout.column(for: .toOneEntityNumber(entity: owner, relationship: relationship))?.name {
+            try execute("""
+                UPDATE \(table.table) SET \(entityColumn) = (SELECT d.Z_ENT FROM \(destination.table) d WHERE d.Z_PK = \(table.table).\(key))
+                    WHERE Z_PK IN (SELECT \(pairs.row) FROM \(work).r WHERE dst IS NOT NULL)
+                """)
+        }
+    }
+
+    /// Order keys of the children of an ordered to-many, when the links came from the to-one side:
+    /// 2048, 3072, … per parent, in `Z_PK` order.
+    private func renumberOrderKeys(in table: TableInfo, owner: String, relationship: String) throws(GraphWriteError) {
+        guard let order = table.layout.column(for: .orderKey(entity: owner, relationship: relationship))?.name,
+              let key = table.layout.column(for: .toOne(entity: owner, relationship: relationship))?.name else { return }
+        try execute("""
+            CREATE TABLE \(work).o AS SELECT Z_PK AS pk, 1024 * (1 + row_number() OVER (PARTITION BY \(key) ORDER BY Z_PK)) AS ok
+                FROM \(table.table) WHERE \(key) IS NOT NULL;
+            CREATE INDEX \(work).o_pk ON o (pk);
+            UPDATE \(table.table) SET \(order) = (SELECT ok FROM \(work).o WHERE o.pk = \(table.table).Z_PK) WHERE Z_PK IN (SELECT pk FROM \(work).o);
+            DROP TABLE \(work).o;
+            """)
+    }
+
+    /// Inserts many-to-many pairs; returns how many were duplicates.
+    private func insertJoinRows(_ kind: LinkKind, owner: String, inverse: Relationship, inverseOwner: String) throws(GraphWriteError) -> Int {
+        let relationship = kind.relationship
+        guard let join = layout.joinTables.first(where: { $0.column(for: .joinKey(entity: owner, relationship: inverse.name)) != nil
+                  && $0.column(for: .joinKey(entity: inverseOwner, relationship: relationship.name)) != nil }),
+              let sourceColumn = join.column(for: .joinKey(entity: owner, relationship: inverse.name))?.name,
+              let destinationColumn = join.column(for: .joinKey(entity: inverseOwner, relationship: relationship.name))?.name else {
+            throw .unsupportedLink(entity: kind.entity, relationship: relationship.name, reason: "no join table in the store layout")
+        }
+        var columns = [sourceColumn, destinationColumn]
+        var values = ["src", "dst"]
+        if let order = join.column(for: .joinOrderKey(entity: owner, relationship: relationship.name))?.name {
+            columns.append(order)
+            values.append("2048 + 1024 * pos")
+        }
+        if let order = join.column(for: .joinOrderKey(entity: inverseOwner, relationship: inverse.name))?.name {
+            columns.append(order)
+            values.append("1024 * (1 + row_number() OVER (PARTITION BY dst ORDER BY src))")
+        }
+        let before = try count("SELECT count(*) FROM \(join.name)")
+        try execute("""
+            INSERT OR IGNORE INTO \(join.name) (\(columns.joined(separator: ", ")))
+                SELECT \(values.joined(separator: ", ")) FROM \(work).r WHERE dst IS NOT NULL ORDER BY rowid
+            """)
+        let inserted = try count("SELECT count(*) FROM \(join.name)") - before
+        return try count("SELECT count(*) FROM \(work).r WHERE dst IS NOT NULL") - inserted
+    }
+
+    /// Find or create: inserts a destination row for each matched value no row has yet, with
+    /// the model defaults for its other attributes. Returns how many were created.
+    private func createMissingDestinations(_ kind: LinkKind, attribute: String, in target: TableInfo) throws(GraphWriteError) -> Int {
+        let destination = kind.relationship.destinationEntity
+        guard let entity = model.entity(named: destination), !entity.isAbstract, let number = layout.entityNumbers[destination] else {
+            throw .unsupportedLink(entity: kind.entity, relationship: kind.relationship.name,
+                                   reason: "cannot create \(destination) records (abstract or unknown)")
+        }
+        let column = try attributeColumn(attribute, of: destination, in: target)
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT", column]
+        var values: [StoreValue] = []
+        for other in model.allAttributes(of: destination) where other.name != attribute && !other.isTransient {
+            let value: AttributeValue
+            do { value = try RecordAssembler.defaultValue(of: other, entity: destination) } catch {
+                throw .unsupportedLink(entity: kind.entity, relationship: kind.relationship.name, reason: error.description)
+            }
+            if value == .null {
+                guard other.isOptional else {
+                    throw .unsupportedLink(entity: kind.entity, relationship: kind.relationship.name,
+                                           reason: "cannot create \(destination) records: '\(other.name)' is required and has no default")
+                }
+                continue
+            }
+            guard let otherColumn = try? attributeColumn(other.name, of: destination, in: target) else { continue }
+            columns.append(otherColumn)
+            values.append(StoreValue(value))
+        }
+        try execute("""
+            CREATE TABLE \(work).new AS SELECT value FROM \(work).links WHERE kind = \(kind.id) AND value IS NOT NULL
+                AND value NOT IN (SELECT \(column) FROM \(target.table) WHERE Z_ENT IN (\(target.members)) AND \(column) IS NOT NULL)
+                GROUP BY value ORDER BY min(rowid)
+            """)
+        let created = try count("SELECT count(*) FROM \(work).new")
+        if created > 0 {
+            let keys = try GraphWriteError.wrap { () throws(StoreWriterError) in
+                try writer.reservePrimaryKeys(root: target.root, count: created)
+            }
+            let defaults = Array(repeating: "?", count: values.count)
+            let insert = try GraphWriteError.wrap { () throws(StoreWriterError) in
+                try writer.prepareStatement("""
+                    INSERT INTO \(target.table) (\(columns.joined(separator: ", ")))
+                        SELECT \(keys.lowerBound - 1) + rowid, \(number), 1, value\(defaults.map { ", " + $0 }.joined()) FROM \(work).new ORDER BY rowid
+                    """)
+            }
+            try GraphWriteError.sqlite { () throws(SQLiteError) in
+                for (position, value) in values.enumerated() { try insert.bind(value, at: Int32(position + 1)) }
+                try insert.run()
+                insert.finalize()
+            }
+        }
+        try execute("DROP TABLE \(work).new")
+        return created
+    }
+
+    private func unresolvedSamples(_ kind: LinkKind) throws(GraphWriteError) -> [String] {
+        let statement = try GraphWriteError.wrap { () throws(StoreWriterError) in
+            try writer.prepareStatement("SELECT src, label FROM \(work).r WHERE dst IS NULL ORDER BY rowid LIMIT 5")
+        }
+        defer { statement.finalize() }
+        return try GraphWriteError.sqlite { () throws(SQLiteError) in
+            var samples: [String] = []
+            while try statement.step() {
+                samples.append("\(kind.entity) Z_PK \(statement.int64(at: 0)) → \(statement.string(at: 1) ?? "NULL")")
+            }
+            return samples
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The table of an entity's root, its concrete members' `Z_ENT`s, and the root's number.
+    struct TableInfo {
+        let layout: TableLayout
+        let root: String
+        let rootNumber: Int
+        let members: String
+        var table: String { layout.name }
+    }
+
+    private func tableInfo(_ entity: String) throws(GraphWriteError) -> TableInfo {
+        guard let table = layout.table(forEntity: entity), case let .entity(root, _) = table.kind,
+              let rootNumber = layout.entityNumbers[root] else { throw .unknownEntity(entity) }
+        let members = model.hierarchy(below: entity).compactMap { layout.entityNumbers[$0.name] }.map(String.init)
+        return TableInfo(layout: table, root: root, rootNumber: rootNumber, members: members.joined(separator: ", "))
+    }
+
+    private func attributeColumn(_ attribute: String, of entity: String, in table: TableInfo) throws(GraphWriteError) -> String {
+        let owner = declaringEntity(of: attribute, in: entity)
+        guard let column = table.layout.column(for: .attribute(entity: owner, name: attribute))?.name else {
+            throw .unsupportedLink(entity: entity, relationship: attribute, reason: "no column for attribute '\(attribute)'")
+        }
+        return column
+    }
+
+    private func declaringEntity(of property: String, in entity: String) -> String {
+        model.declaringEntity(ofProperty: property, in: entity)?.name ?? entity
+    }
+
+    private func execute(_ sql: String) throws(GraphWriteError) {
+        try GraphWriteError.wrap { () throws(StoreWriterError) in try writer.execute(sql) }
+    }
+
+    private func count(_ sql: String) throws(GraphWriteError) -> Int {
+        let statement = try GraphWriteError.wrap { () throws(StoreWriterError) in try writer.prepareStatement(sql) }
+        defer { statement.finalize() }
+        return try GraphWriteError.sqlite { () throws(SQLiteError) in try statement.step() ? Int(statement.int64(at: 0)) : 0 }
+    }
+}

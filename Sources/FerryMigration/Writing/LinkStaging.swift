@@ -1,0 +1,119 @@
+import FerryModel
+import FerryStore
+
+/// One kind of staged link: a relationship of an entity, with destinations found by source key
+/// or by one destination attribute.
+struct LinkKind {
+    let id: Int
+    /// The entity whose records carry the links (the relationship is declared or inherited there).
+    let entity: String
+    let relationship: Relationship
+    /// The destination attribute that finds destinations, or nil for source keys.
+    let matchAttribute: String?
+}
+
+/// The scratch tables that hold source keys and links until they are resolved:
+/// `ferry_work.keys (ns, root, key → pk)` and `ferry_work.links (kind, pk, pos, ns, key, value)`.
+final class LinkStaging {
+    static let schema = "ferry_work"
+    private(set) var kinds: [LinkKind] = []
+    private var kindIDs: [String: Int] = [:]
+    private let model: ManagedObjectModel
+    private let layout: StoreLayout
+    private let insertKey: SQLiteStatement
+    private let insertLink: SQLiteStatement
+
+    init(writer: CoreDataStoreWriter, model: ManagedObjectModel) throws(GraphWriteError) {
+        self.model = model
+        layout = writer.layout
+        let work = Self.schema
+        try GraphWriteError.wrap { () throws(StoreWriterError) in
+            try writer.attachScratchDatabase(named: work)
+            try writer.execute("""
+                CREATE TABLE \(work).keys (ns INTEGER, root INTEGER, key, pk INTEGER, PRIMARY KEY (ns, root, key)) WITHOUT ROWID;
+                CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, value);
+                """)
+        }
+        insertKey = try GraphWriteError.wrap { () throws(StoreWriterError) in
+            try writer.prepareStatement("INSERT OR REPLACE INTO \(work).keys (ns, root, key, pk) VALUES (?, ?, ?, ?)")
+        }
+        insertLink = try GraphWriteError.wrap { () throws(StoreWriterError) in
+            try writer.prepareStatement("INSERT INTO \(work).links (kind, pk, pos, ns, key, value) VALUES (?, ?, ?, ?, ?, ?)")
+        }
+    }
+
+    /// Remembers that `key` of `entity` in source `namespace` is the row `pk`.
+    func mapKey(_ key: RecordKey, namespace: Int, entity: String, to pk: Int64) throws(GraphWriteError) {
+        let root = try rootNumber(of: entity)
+        let statement = insertKey
+        try GraphWriteError.sqlite { () throws(SQLiteError) in
+            defer { try? statement.reset() }
+            try statement.bind(Int64(namespace), at: 1)
+            try statement.bind(root, at: 2)
+            try Self.bind(key, to: statement, at: 3)
+            try statement.bind(pk, at: 4)
+            try statement.run()
+        }
+    }
+
+    /// Stages the targets of one link of the record `pk`.
+    func stage(_ link: RecordLink, from entity: String, primaryKey pk: Int64, namespace: Int) throws(GraphWriteError) {
+        guard let relationship = model.allRelationships(of: entity).first(where: { $0.name == link.relationship }) else {
+            throw .unknownRelationship(entity: entity, relationship: link.relationship)
+        }
+        if !relationship.isToMany, link.targets.count > 1 {
+            throw .unsupportedLink(entity: entity, relationship: relationship.name,
+                                   reason: "a to-one relationship takes one destination, not \(link.targets.count)")
+        }
+        let statement = insertLink
+        for (position, target) in link.targets.enumerated() {
+            let matchAttribute: String?
+            if case let .match(attribute, _) = target { matchAttribute = attribute } else { matchAttribute = nil }
+            let kind = try kindID(entity: entity, relationship: relationship, matchAttribute: matchAttribute)
+            try GraphWriteError.sqlite { () throws(SQLiteError) in
+                defer { try? statement.reset() }
+                try statement.bind(Int64(kind), at: 1)
+                try statement.bind(pk, at: 2)
+                try statement.bind(Int64(position), at: 3)
+                try statement.bind(Int64(namespace), at: 4)
+                switch target {
+                case .key(let key):
+                    try Self.bind(key, to: statement, at: 5)
+                    try statement.bindNull(at: 6)
+                case .match(_, let value):
+                    try statement.bindNull(at: 5)
+                    try statement.bind(StoreValue(value), at: 6)
+                }
+                try statement.run()
+            }
+        }
+    }
+
+    private func kindID(entity: String, relationship: Relationship, matchAttribute: String?) throws(GraphWriteError) -> Int {
+        let name = "\(entity).\(relationship.name).\(matchAttribute ?? "")"
+        if let id = kindIDs[name] { return id }
+        if let attribute = matchAttribute,
+           !model.allAttributes(of: relationship.destinationEntity).contains(where: { $0.name == attribute }) {
+            throw .unsupportedLink(entity: entity, relationship: relationship.name,
+                                   reason: "\(relationship.destinationEntity) has no attribute '\(attribute)' to match")
+        }
+        let id = kinds.count
+        kinds.append(LinkKind(id: id, entity: entity, relationship: relationship, matchAttribute: matchAttribute))
+        kindIDs[name] = id
+        return id
+    }
+
+    private func rootNumber(of entity: String) throws(GraphWriteError) -> Int64 {
+        guard let root = model.rootEntity(of: entity), let number = layout.entityNumbers[root.name] else {
+            throw .unknownEntity(entity)
+        }
+        return Int64(number)
+    }
+
+    private static func bind(_ key: RecordKey, to statement: SQLiteStatement, at index: Int32) throws(SQLiteError) {
+        switch key {
+        case .integer(let number): try statement.bind(number, at: index)
+        case .text(let text): try statement.bind(text, at: index)
+        }
+    }
+}

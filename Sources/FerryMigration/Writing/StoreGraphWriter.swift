@@ -1,0 +1,95 @@
+import FerryModel
+import FerryStore
+
+/// Writes records of several entities into a new store and links them, without holding the
+/// object graph in memory.
+///
+/// Rows go in as they come. A record's source key and the `Z_PK` it got are kept in a key map,
+/// and its links are staged, both in a scratch database beside the store's connection. When
+/// every record is in, `resolveLinks()` turns the staged links into foreign keys, join-table
+/// rows and order keys with set-based SQL. Records that collide on a uniqueness constraint are
+/// handled by a `DuplicatePolicy`.
+public final class StoreGraphWriter {
+    /// What became of one record.
+    public enum Outcome: Sendable, Equatable {
+        case inserted
+        /// Merged into the record already there (a duplicate on `constraint`).
+        case merged(constraint: [String])
+        case rejected(reason: String)
+    }
+
+    public let writer: CoreDataStoreWriter
+    let model: ManagedObjectModel
+    let duplicates: DuplicatePolicy
+    /// `Entity.relationship` whose match destinations are created when missing.
+    let createMissing: Set<String>
+    private var rowWriters: [String: EntityRowWriter] = [:]
+    private var staging: LinkStaging?
+
+    /// - Parameters:
+    ///   - duplicates: what to do with records that collide on a uniqueness constraint.
+    ///   - createMissing: relationships (`Entity.relationship`) whose destinations found by an
+    ///     attribute value are created when no record has that value (find or create).
+    public init(writer: CoreDataStoreWriter, model: ManagedObjectModel, duplicates: DuplicatePolicy = .reject,
+                createMissing: Set<String> = []) {
+        self.writer = writer
+        self.model = model
+        self.duplicates = duplicates
+        self.createMissing = createMissing
+    }
+
+    /// Writes one record of the schema's entity. `namespace` tells sources apart, so the same key
+    /// in two sources names two records.
+    public func write(_ record: Record, schema: RecordSchema, namespace: Int) throws(GraphWriteError) -> Outcome {
+        let rows = try rowWriter(for: schema)
+        let primaryKey: Int64
+        var outcome = Outcome.inserted
+        switch try rows.insert(record.values) {
+        case .inserted(let key):
+            primaryKey = key
+        case let .duplicate(existing, constraint):
+            switch duplicates {
+            case .reject:
+                return .rejected(reason: "duplicate of an earlier record on unique (\(constraint.joined(separator: ", ")))")
+            case .keepFirst:
+                break
+            case .keepNewest:
+                try rows.replace(existing, with: record.values)
+            }
+            primaryKey = existing
+            outcome = .merged(constraint: constraint)
+        }
+        if record.key != nil || !record.links.isEmpty {
+            let staging = try linkStaging()
+            if let key = record.key {
+                try staging.mapKey(key, namespace: namespace, entity: schema.entity.name, to: primaryKey)
+            }
+            for link in record.links where !link.targets.isEmpty {
+                try staging.stage(link, from: schema.entity.name, primaryKey: primaryKey, namespace: namespace)
+            }
+        }
+        return outcome
+    }
+
+    /// Resolves every staged link into foreign keys, join rows and order keys; one report per
+    /// relationship that had links. Call once, after the last record and before `writer.finish()`.
+    public func resolveLinks() throws(GraphWriteError) -> [LinkReport] {
+        guard let staging else { return [] }
+        let resolver = LinkResolver(writer: writer, model: model, createMissing: createMissing)
+        return try staging.kinds.map { kind throws(GraphWriteError) in try resolver.resolve(kind) }
+    }
+
+    private func rowWriter(for schema: RecordSchema) throws(GraphWriteError) -> EntityRowWriter {
+        if let existing = rowWriters[schema.entity.name] { return existing }
+        let created = try EntityRowWriter(writer: writer, model: model, schema: schema)
+        rowWriters[schema.entity.name] = created
+        return created
+    }
+
+    private func linkStaging() throws(GraphWriteError) -> LinkStaging {
+        if let staging { return staging }
+        let created = try LinkStaging(writer: writer, model: model)
+        staging = created
+        return created
+    }
+}
