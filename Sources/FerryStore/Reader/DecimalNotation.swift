@@ -13,7 +13,7 @@ enum DecimalNotation {
         var exponent = 0
         if let marker = bytes.firstIndex(where: { $0 | 0x20 == UInt8(ascii: "e") }) {
             guard let value = Int(String(decoding: bytes[bytes.index(after: marker)...], as: UTF8.self)),
-                  abs(value) <= 400 else { return nil }
+                  (-400...400).contains(value) else { return nil }
             exponent = value
             bytes = bytes[..<marker]
         }

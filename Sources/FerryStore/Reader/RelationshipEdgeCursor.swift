@@ -30,15 +30,16 @@ public final class RelationshipEdgeCursor {
             statement.finalize()
             return nil
         }
-        let source = try key(0)
-        let destination = try key(1)
-        let order = isOrdered && !statement.isNull(at: 2) ? try key(2) : nil
+        let source = try key(0, row: 0)
+        let destination = try key(1, row: source)
+        let order = isOrdered && !statement.isNull(at: 2) ? try key(2, row: source) : nil
         return RelationshipEdge(source: source, destination: destination, order: order)
     }
 
-    private func key(_ index: Int32) throws(StoreReaderError) -> Int64 {
+    /// An integer key; `row` is the source key for errors (0 when the source itself is bad).
+    private func key(_ index: Int32, row: Int64) throws(StoreReaderError) -> Int64 {
         guard statement.storageClass(at: index) == SQLITE_INTEGER else {
-            throw .invalidValue(path: path, table: table, primaryKey: 0,
+            throw .invalidValue(path: path, table: table, primaryKey: row,
                                 column: statement.columnName(at: index) ?? "\(index)", reason: "the key is not an integer")
         }
         return statement.int64(at: index)

@@ -7,7 +7,8 @@ public enum StoreReaderError: Error, Equatable, Sendable, CustomStringConvertibl
     case cannotOpen(path: String, reason: String)
     /// The file is not an SQLite database (empty, wrong header, `SQLITE_NOTADB`).
     case notSQLite(path: String, reason: String)
-    /// The file is an SQLite database but truncated or damaged (`SQLITE_CORRUPT`, short reads).
+    /// The file is an SQLite database but truncated or damaged (`SQLITE_CORRUPT`, `SQLITE_FORMAT`,
+    /// short reads, or a header that promises more pages than the file has).
     case corrupt(path: String, reason: String)
     /// The database lacks the bookkeeping tables of a Core Data store.
     case notCoreDataStore(path: String, missingTables: [String])
@@ -63,7 +64,9 @@ public enum StoreReaderError: Error, Equatable, Sendable, CustomStringConvertibl
     init(_ error: SQLiteError) {
         switch error.primaryCode {
         case SQLITE_NOTADB: self = .notSQLite(path: error.path, reason: error.message)
-        case SQLITE_CORRUPT, SQLITE_IOERR, SQLITE_FORMAT: self = .corrupt(path: error.path, reason: error.message)
+        case SQLITE_CORRUPT, SQLITE_FORMAT: self = .corrupt(path: error.path, reason: error.message)
+        case SQLITE_IOERR where error.code == SQLITE_IOERR | 2 << 8: // SQLITE_IOERR_SHORT_READ (not imported)
+            self = .corrupt(path: error.path, reason: error.message)
         case SQLITE_CANTOPEN: self = .cannotOpen(path: error.path, reason: error.message)
         default: self = .sqlite(error)
         }
