@@ -1,0 +1,108 @@
+/// The tables and indexes of a database, as `sqlite_master` and the schema pragmas report them.
+public struct DatabaseSchema: Sendable, Equatable {
+    /// User tables in `sqlite_master` order (`sqlite_*` internal tables left out).
+    public var tables: [Table]
+    /// Indexes in `sqlite_master` order, automatic ones (`sqlite_autoindex_*`) included.
+    public var indexes: [Index]
+
+    /// One table: its name, `CREATE` statement and columns.
+    public struct Table: Sendable, Equatable {
+        public var name: String
+        public var createStatement: String
+        public var columns: [Column]
+        /// Whether the table was declared `WITHOUT ROWID`.
+        public var isWithoutRowID: Bool
+
+        /// The column with this name (SQLite compares names without regard to ASCII case).
+        public func column(named name: String) -> Column? {
+            columns.first { $0.name.lowercased() == name.lowercased() }
+        }
+    }
+
+    /// One column of a table.
+    public struct Column: Sendable, Equatable {
+        public var name: String
+        /// The declared type as written (empty when none).
+        public var declaredType: String
+        /// The 1-based position in the primary key, 0 when not part of it.
+        public var primaryKeyPosition: Int
+        public var isNotNull: Bool
+    }
+
+    /// One index and the columns it covers (expressions show as empty names).
+    public struct Index: Sendable, Equatable {
+        public var name: String
+        public var table: String
+        /// The `CREATE INDEX` statement; nil for automatic indexes.
+        public var createStatement: String?
+        public var columns: [String]
+        public var isUnique: Bool
+    }
+
+    /// The table with this name (ASCII case ignored, as SQLite does).
+    public func table(named name: String) -> Table? {
+        tables.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// Reads the schema of an open database.
+    static func read(from database: SQLiteDatabase) throws(SQLiteError) -> DatabaseSchema {
+        var tables: [Table] = []
+        var indexes: [(name: String, table: String, sql: String?)] = []
+        let master = try database.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'index')")
+        while try master.step() {
+            guard let type = master.string(at: 0), let name = master.string(at: 1) else { continue }
+            if type == "table" {
+                guard !name.hasPrefix("sqlite_") else { continue }
+                let sql = master.string(at: 3) ?? ""
+                tables.append(Table(name: name, createStatement: sql, columns: [], isWithoutRowID: false))
+            } else {
+                indexes.append((name, master.string(at: 2) ?? "", master.string(at: 3)))
+            }
+        }
+        master.finalize()
+        for position in tables.indices {
+            tables[position].columns = try columns(of: tables[position].name, in: database)
+            tables[position].isWithoutRowID = try isWithoutRowID(tables[position].name, in: database)
+        }
+        var result: [Index] = []
+        for index in indexes {
+            let (columns, unique) = try indexDetails(index.name, table: index.table, in: database)
+            result.append(Index(name: index.name, table: index.table, createStatement: index.sql, columns: columns, isUnique: unique))
+        }
+        return DatabaseSchema(tables: tables, indexes: result)
+    }
+
+    private static func columns(of table: String, in database: SQLiteDatabase) throws(SQLiteError) -> [Column] {
+        let info = try database.prepare("PRAGMA table_info(\(SQLIdentifier.quoted(table)))")
+        var columns: [Column] = []
+        while try info.step() {
+            columns.append(Column(name: info.string(at: 1) ?? "", declaredType: info.string(at: 2) ?? "",
+                                  primaryKeyPosition: Int(info.int64(at: 5)), isNotNull: info.int64(at: 3) != 0))
+        }
+        return columns
+    }
+
+    /// A rowid table has no index of origin `pk` unless its key is not a rowid alias; a
+    /// `WITHOUT ROWID` table has no rowid to select, which is what is asked here.
+    private static func isWithoutRowID(_ table: String, in database: SQLiteDatabase) throws(SQLiteError) -> Bool {
+        do {
+            _ = try database.prepare("SELECT _rowid_ FROM \(SQLIdentifier.quoted(table)) LIMIT 0")
+            return false
+        } catch where error.primaryCode == 1 {
+            return true
+        }
+    }
+
+    private static func indexDetails(_ index: String, table: String,
+                                     in database: SQLiteDatabase) throws(SQLiteError) -> ([String], Bool) {
+        let info = try database.prepare("PRAGMA index_info(\(SQLIdentifier.quoted(index)))")
+        var columns: [String] = []
+        while try info.step() { columns.append(info.string(at: 2) ?? "") }
+        let list = try database.prepare("PRAGMA index_list(\(SQLIdentifier.quoted(table)))")
+        var unique = false
+        while try list.step() {
+            if list.string(at: 1) == index { unique = list.int64(at: 2) != 0 }
+        }
+        return (columns, unique)
+    }
+}

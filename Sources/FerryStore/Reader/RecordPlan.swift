@@ -1,0 +1,53 @@
+import FerryModel
+
+/// How the rows of one query become records: which result column holds what, per concrete entity.
+/// Result column 0 is always the primary key.
+struct RecordPlan {
+    /// The database file, for errors.
+    let path: String
+    let table: String
+    let sql: String
+    /// The result column holding the concrete entity number (`Z_ENT`); nil for plain tables.
+    let entityColumn: Int32?
+    /// The shape of each concrete entity by number (plain tables use 0).
+    let shapes: [Int64: RecordShape]
+    /// Entity names by number, for `Z<n>_` columns.
+    let entityNames: [Int64: String]
+}
+
+/// The columns of one concrete entity.
+struct RecordShape {
+    let entity: String
+    let attributes: [AttributeColumn]
+    let toOne: [ToOneColumns]
+}
+
+/// An attribute and the result column it is read from.
+struct AttributeColumn {
+    let index: Int32
+    let column: String
+    let name: String
+    let type: AttributeType
+}
+
+/// A to-one relationship and its result columns: the key, and optionally the destination's
+/// entity number (`Z<n>_<REL>`) and the order key (`Z_FOK_<REL>`).
+struct ToOneColumns {
+    let name: String
+    let keyIndex: Int32
+    let keyColumn: String
+    let entityIndex: Int32?
+    let orderIndex: Int32?
+    let destination: String
+}
+
+/// Selected columns, numbered in the order they are added; a column named twice is selected once.
+struct ColumnSelection {
+    private(set) var names: [String] = []
+
+    mutating func index(of name: String) -> Int32 {
+        if let existing = names.firstIndex(of: name) { return Int32(existing) }
+        names.append(name)
+        return Int32(names.count - 1)
+    }
+}

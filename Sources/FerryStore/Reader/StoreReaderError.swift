@@ -1,0 +1,79 @@
+import CSQLite
+
+/// Why a store (Core Data or plain SQLite) could not be read. Every case names the file and
+/// what is wrong with it; row-level cases also name the table, the row's key and the column.
+public enum StoreReaderError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file is missing or cannot be opened.
+    case cannotOpen(path: String, reason: String)
+    /// The file is not an SQLite database (empty, wrong header, `SQLITE_NOTADB`).
+    case notSQLite(path: String, reason: String)
+    /// The file is an SQLite database but truncated or damaged (`SQLITE_CORRUPT`, `SQLITE_FORMAT`,
+    /// short reads, or a header that promises more pages than the file has).
+    case corrupt(path: String, reason: String)
+    /// The database lacks the bookkeeping tables of a Core Data store.
+    case notCoreDataStore(path: String, missingTables: [String])
+    /// `Z_METADATA` has no usable row, or its plist does not have the expected shape.
+    case invalidMetadata(path: String, reason: String)
+    /// The model cannot be laid out as a store, so its records cannot be found.
+    case invalidModel(path: String, reason: String)
+    /// A table the model needs is not in the store (`owner` is the entity or relationship).
+    case missingTable(path: String, table: String, owner: String)
+    /// A column the model needs is not in its table.
+    case missingColumn(path: String, table: String, column: String, owner: String)
+    /// The entity is not in the model (or the database) being read.
+    case unknownEntity(path: String, entity: String)
+    /// The relationship is not declared by the entity or its ancestors.
+    case unknownRelationship(path: String, entity: String, relationship: String)
+    /// A stored value does not fit the attribute type or key it is read as.
+    case invalidValue(path: String, table: String, primaryKey: Int64, column: String, reason: String)
+    /// Any other SQLite failure.
+    case sqlite(SQLiteError)
+
+    /// The file the error is about.
+    public var path: String {
+        switch self {
+        case .cannotOpen(let path, _), .notSQLite(let path, _), .corrupt(let path, _), .notCoreDataStore(let path, _),
+             .invalidMetadata(let path, _), .invalidModel(let path, _), .missingTable(let path, _, _), .missingColumn(let path, _, _, _),
+             .unknownEntity(let path, _), .unknownRelationship(let path, _, _), .invalidValue(let path, _, _, _, _):
+            path
+        case .sqlite(let error):
+            error.path
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .cannotOpen(path, reason): "\(path): cannot open: \(reason)"
+        case let .notSQLite(path, reason): "\(path): not an SQLite database: \(reason)"
+        case let .corrupt(path, reason): "\(path): the database is truncated or corrupt: \(reason)"
+        case let .notCoreDataStore(path, missing):
+            "\(path): not a Core Data store: no \(missing.joined(separator: " or ")) table"
+        case let .invalidMetadata(path, reason): "\(path): Z_METADATA: \(reason)"
+        case let .invalidModel(path, reason): "\(path): the model cannot be read from a store: \(reason)"
+        case let .missingTable(path, table, owner): "\(path): no table \(table) for \(owner)"
+        case let .missingColumn(path, table, column, owner): "\(path): table \(table) has no column \(column) for \(owner)"
+        case let .unknownEntity(path, entity): "\(path): entity \(entity) is not in the model read"
+        case let .unknownRelationship(path, entity, relationship):
+            "\(path): entity \(entity) has no relationship \(relationship)"
+        case let .invalidValue(path, table, key, column, reason): "\(path): table \(table), row \(key), column \(column): \(reason)"
+        case .sqlite(let error): "\(error)"
+        }
+    }
+
+    /// Classifies an SQLite failure: damaged files and non-databases get their own cases.
+    init(_ error: SQLiteError) {
+        switch error.primaryCode {
+        case SQLITE_NOTADB: self = .notSQLite(path: error.path, reason: error.message)
+        case SQLITE_CORRUPT, SQLITE_FORMAT: self = .corrupt(path: error.path, reason: error.message)
+        case SQLITE_IOERR where error.code == SQLITE_IOERR | 2 << 8: // SQLITE_IOERR_SHORT_READ (not imported)
+            self = .corrupt(path: error.path, reason: error.message)
+        case SQLITE_CANTOPEN: self = .cannotOpen(path: error.path, reason: error.message)
+        default: self = .sqlite(error)
+        }
+    }
+
+    /// Runs SQLite work, classifying its failure.
+    static func sqlite<T>(_ body: () throws(SQLiteError) -> T) throws(StoreReaderError) -> T {
+        do { return try body() } catch { throw StoreReaderError(error) }
+    }
+}
