@@ -23,27 +23,6 @@ struct VersionHashOracleTests {
         ]
     }
 
-    /// Each store with an XML model, and that model (per the corpus README).
-    private var storeModels: [(store: String, model: String)] {
-        let wibosco = "wibosco__CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld/"
-        let wiboscoStores = "wibosco__CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/"
-        let plus = "alemar11__CoreDataPlus/Tests/Resources/"
-        let xcs = "richardpiazza__XCServerCoreData/"
-        return [
-            (wiboscoStores + "CoreDataMigration_Example_1.sqlite", wibosco + "CoreDataMigration_Example.xcdatamodel"),
-            (wiboscoStores + "CoreDataMigration_Example_2.sqlite", wibosco + "CoreDataMigration_Example 2.xcdatamodel"),
-            (wiboscoStores + "CoreDataMigration_Example_3.sqlite", wibosco + "CoreDataMigration_Example 3.xcdatamodel"),
-            (wiboscoStores + "CoreDataMigration_Example_WAL.sqlite", wibosco + "CoreDataMigration_Example 4.xcdatamodel"),
-            (plus + "SampleModel/Fixtures/SampleModel_V1.sqlite", plus + "SampleModel/SampleModel.xcdatamodeld/SampleModel.xcdatamodel"),
-            (plus + "SampleModel/Fixtures/SampleModel_V2.sqlite", plus + "SampleModel/SampleModel.xcdatamodeld/SampleModel2.xcdatamodel"),
-            (plus + "SampleModel3/Fixtures/SampleModel3_V1.sqlite", plus + "SampleModel3/SampleModel3.xcdatamodeld/SampleModel3.xcdatamodel"),
-            (xcs + "Tests/XCServerCoreData_1.2.0.sqlite", xcs + "Resources/XCServerCoreData.xcdatamodeld/XCServerCoreData1.2.0.xcdatamodel"),
-            (xcs + "Tests/XCServerCoreData_1.2.0_empty.sqlite", xcs + "Resources/XCServerCoreData.xcdatamodeld/XCServerCoreData1.2.0.xcdatamodel"),
-            (xcs + "Tests/XCServerCoreData_2.0.0_empty.sqlite", xcs + "Resources/XCServerCoreData.xcdatamodeld/XCServerCoreData2.0.0.xcdatamodel"),
-            (xcs + "Tests/XCServerCoreData_2.0.1.sqlite", xcs + "Resources/XCServerCoreData.xcdatamodeld/XCServerCoreData2.0.1.xcdatamodel"),
-        ]
-    }
-
     private func dictionary(_ value: PropertyListValue?) -> [String: PropertyListValue]? {
         if case let .dictionary(dictionary) = value { return dictionary }
         return nil
@@ -86,7 +65,7 @@ struct VersionHashOracleTests {
     @Test("every store with an XML model: entity hashes, digest and checksum of Z_METADATA")
     func stores() throws {
         var digests = 0
-        for (store, modelPath) in storeModels {
+        for (store, modelPath) in CorpusStores.withModels {
             let database = try SQLiteDatabase(path: "\(coredata)/\(store)", mode: .readOnly)
             let statement = try database.prepare("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
             #expect(try statement.step())

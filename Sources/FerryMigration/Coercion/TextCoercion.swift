@@ -23,7 +23,7 @@ public enum TextCoercion {
         case .double, .float:
             return floating(trimmed, as: type)
         case .decimal:
-            return DecimalText.canonical(trimmed).map { .success(.decimal($0)) }
+            return DecimalNotation.plain(trimmed.utf8).map { .success(.decimal($0)) }
                 ?? .failure(CoercionFailure("'\(clipped(text))' is not a decimal number"))
         case .date:
             return date(trimmed, epoch: options.numericDateEpoch)

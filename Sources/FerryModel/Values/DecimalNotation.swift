@@ -1,9 +1,9 @@
 /// Decimal numbers as plain text, the form `AttributeValue.decimal` carries: optional `-`, no
 /// exponent, no leading zeros before the point, no trailing zeros after it (`-12.50` → `-12.5`,
 /// `1e-05` → `0.00001`, `-0` → `0`).
-enum DecimalNotation {
+public enum DecimalNotation {
     /// The plain form of a decimal literal (`[+-]digits[.digits][e[+-]digits]`), or nil.
-    static func plain(_ literal: some Collection<UInt8>) -> String? {
+    public static func plain(_ literal: some Collection<UInt8>) -> String? {
         var bytes = literal[...]
         var negative = false
         if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
@@ -42,7 +42,7 @@ enum DecimalNotation {
     }
 
     /// The shortest decimal that reads back as `value`, in plain form; nil for NaN and infinities.
-    static func plain(_ value: Double) -> String? {
+    public static func plain(_ value: Double) -> String? {
         guard value.isFinite else { return nil }
         return plain(value.description.utf8)
     }
