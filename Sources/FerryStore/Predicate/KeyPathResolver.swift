@@ -93,28 +93,37 @@ struct KeyPathResolver {
     /// Follows to-one steps from `place` (joining as needed) and compiles the last step.
     func scalar(_ steps: ArraySlice<KeyStep>, at place: SQLPlace, joins: SQLJoins,
                 keyPath: String) throws(PredicateError) -> KeyPathTerm {
-        var place = place
-        for (offset, step) in zip(steps.indices, steps) {
-            let isLast = offset == steps.index(before: steps.endIndex)
-            switch step {
-            case let .attribute(attribute, owner):
-                let table = try table(of: place.entity)
-                guard let column = table.column(for: .attribute(entity: owner, name: attribute.name)) else {
-                    throw .unsupported("\(keyPath): \(attribute.name) has no column in \(table.name)")
-                }
-                return .column("\(place.alias).\(column.name)", attribute.type)
-            case let .toOne(relationship, owner):
-                let foreignKey = try foreignKey(relationship, declaredBy: owner, in: place, keyPath: keyPath)
-                if isLast { return .reference(foreignKey) }
-                let destination = try table(of: relationship.destinationEntity)
-                place = SQLPlace(alias: joins.join(table: destination.name, on: foreignKey), entity: relationship.destinationEntity)
-            case .toMany(let relationship, _):
-                throw .unsupported("\(keyPath): to-many relationship \(relationship.name) needs ANY, ALL, NONE or @count")
-            case .count:
-                throw .unsupported("\(keyPath): @count must follow a to-many relationship")
+        guard let last = steps.last else { throw .unsupported("empty key path") }
+        let place = try follow(steps.dropLast(), from: place, joins: joins, keyPath: keyPath)
+        switch last {
+        case let .attribute(attribute, owner):
+            let table = try table(of: place.entity)
+            guard let column = table.column(for: .attribute(entity: owner, name: attribute.name)) else {
+                throw .unsupported("\(keyPath): \(attribute.name) has no column in \(table.name)")
             }
+            return .column("\(place.alias).\(column.name)", attribute.type)
+        case let .toOne(relationship, owner):
+            return .reference(try foreignKey(relationship, declaredBy: owner, in: place, keyPath: keyPath))
+        case .toMany(let relationship, _):
+            throw .unsupported("\(keyPath): to-many relationship \(relationship.name) needs ANY, ALL, NONE or @count")
+        case .count:
+            throw .unsupported("\(keyPath): @count must follow a to-many relationship")
         }
-        throw .unsupported("empty key path")
+    }
+
+    /// The place reached from `place` through to-one steps, each joined once in `joins`.
+    func follow(_ steps: ArraySlice<KeyStep>, from place: SQLPlace, joins: SQLJoins,
+                keyPath: String) throws(PredicateError) -> SQLPlace {
+        var place = place
+        for step in steps {
+            guard case let .toOne(relationship, owner) = step else {
+                throw .unsupported("\(keyPath): only to-one relationships can lead to a key here")
+            }
+            let foreignKey = try foreignKey(relationship, declaredBy: owner, in: place, keyPath: keyPath)
+            let destination = try table(of: relationship.destinationEntity)
+            place = SQLPlace(alias: joins.join(table: destination.name, on: foreignKey), entity: relationship.destinationEntity)
+        }
+        return place
     }
 
     /// The qualified foreign-key column of a to-one relationship.

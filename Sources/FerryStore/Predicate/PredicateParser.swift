@@ -52,7 +52,7 @@ struct PredicateParser {
         switch current.keyword {
         case "ANY", "SOME": quantifier = .any
         case "ALL": quantifier = .all
-        case "NONE": quantifier = .none
+        case "NONE": quantifier = Quantifier.none
         default: break
         }
         if quantifier != nil { position += 1 }
