@@ -9,7 +9,7 @@ public struct FetchSort: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses `key[,-key…]`: comma-separated key paths, `-` in front for descending.
-    public static func parse(_ text: String) throws(PredicateError) -> [FetchSort] {
+    public static func parse(_ text: String) throws(FetchPredicateError) -> [FetchSort] {
         var result: [FetchSort] = []
         var column = 1
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {

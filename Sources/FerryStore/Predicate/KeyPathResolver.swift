@@ -31,7 +31,7 @@ struct KeyPathResolver {
 
     /// The steps of `components` starting at `entity`. At most one to-many step; `@count` only right
     /// after it, at the end; attributes only at the end.
-    func steps(_ components: [String], from entity: String) throws(PredicateError) -> [KeyStep] {
+    func steps(_ components: [String], from entity: String) throws(FetchPredicateError) -> [KeyStep] {
         let keyPath = components.joined(separator: ".")
         var current = entity
         var steps: [KeyStep] = []
@@ -73,7 +73,7 @@ struct KeyPathResolver {
     }
 
     /// The table of an entity.
-    func table(of entity: String) throws(PredicateError) -> TableLayout {
+    func table(of entity: String) throws(FetchPredicateError) -> TableLayout {
         guard model.entity(named: entity) != nil, let table = layout.table(forEntity: entity) else {
             throw .unknownEntity(entity)
         }
@@ -82,7 +82,7 @@ struct KeyPathResolver {
 
     /// `alias.Z_ENT = n` or `alias.Z_ENT IN (…)` when the entity's table also holds rows of other
     /// entities; nil when every row of the table belongs to the entity.
-    func entityRestriction(_ place: SQLPlace) throws(PredicateError) -> String? {
+    func entityRestriction(_ place: SQLPlace) throws(FetchPredicateError) -> String? {
         let table = try table(of: place.entity)
         let numbers = model.hierarchy(below: place.entity).compactMap { layout.entityNumbers[$0.name] }
         guard case .entity(_, let members) = table.kind, members.count > numbers.count else { return nil }
@@ -92,7 +92,7 @@ struct KeyPathResolver {
 
     /// Follows to-one steps from `place` (joining as needed) and compiles the last step.
     func scalar(_ steps: ArraySlice<KeyStep>, at place: SQLPlace, joins: SQLJoins,
-                keyPath: String) throws(PredicateError) -> KeyPathTerm {
+                keyPath: String) throws(FetchPredicateError) -> KeyPathTerm {
         guard let last = steps.last else { throw .unsupported("empty key path") }
         let place = try follow(steps.dropLast(), from: place, joins: joins, keyPath: keyPath)
         switch last {
@@ -113,7 +113,7 @@ struct KeyPathResolver {
 
     /// The place reached from `place` through to-one steps, each joined once in `joins`.
     func follow(_ steps: ArraySlice<KeyStep>, from place: SQLPlace, joins: SQLJoins,
-                keyPath: String) throws(PredicateError) -> SQLPlace {
+                keyPath: String) throws(FetchPredicateError) -> SQLPlace {
         var place = place
         for step in steps {
             guard case let .toOne(relationship, owner) = step else {
@@ -128,7 +128,7 @@ struct KeyPathResolver {
 
     /// The qualified foreign-key column of a to-one relationship.
     private func foreignKey(_ relationship: Relationship, declaredBy owner: String, in place: SQLPlace,
-                            keyPath: String) throws(PredicateError) -> String {
+                            keyPath: String) throws(FetchPredicateError) -> String {
         let table = try table(of: place.entity)
         guard let column = table.column(for: .toOne(entity: owner, relationship: relationship.name)) else {
             throw .unsupported("\(keyPath): \(relationship.name) has no column in \(table.name)")
@@ -140,7 +140,7 @@ struct KeyPathResolver {
     /// the condition tying it to `place`, and the destination rows. With `countOnly`, a
     /// many-to-many source reads only its join table (no destination rows to look at).
     func toMany(_ relationship: Relationship, declaredBy owner: String, from place: SQLPlace, aliases: SQLAliases,
-                countOnly: Bool, keyPath: String) throws(PredicateError) -> (from: String, link: String, destination: SQLPlace) {
+                countOnly: Bool, keyPath: String) throws(FetchPredicateError) -> (from: String, link: String, destination: SQLPlace) {
         let destinationName = relationship.destinationEntity
         guard let inverse = model.inverse(of: relationship),
               let inverseOwner = model.ancestry(of: destinationName).first(where: { $0.relationship(named: inverse.name) != nil }) else {

@@ -30,7 +30,7 @@ public struct PredicateCompiler: Sendable {
     /// Compiles `predicate` for the rows of `entity` (and its sub-entities), replacing `$NAME`
     /// variables by `variables["NAME"]` (a missing one is an error).
     public func compile(_ predicate: FetchPredicate, entity: String,
-                        variables: [String: PredicateValue] = [:]) throws(PredicateError) -> CompiledPredicate {
+                        variables: [String: PredicateValue] = [:]) throws(FetchPredicateError) -> CompiledPredicate {
         let scope = try SQLQueryScope(resolver: KeyPathResolver(model: model, layout: layout), entity: entity)
         let condition = try condition(predicate, in: scope, variables: variables)
         return CompiledPredicate(entity: entity, fromClause: scope.fromClause, whereClause: condition.text,
@@ -39,13 +39,13 @@ public struct PredicateCompiler: Sendable {
 
     /// Parses and compiles a format string.
     public func compile(format: String, entity: String,
-                        variables: [String: PredicateValue] = [:]) throws(PredicateError) -> CompiledPredicate {
+                        variables: [String: PredicateValue] = [:]) throws(FetchPredicateError) -> CompiledPredicate {
         try compile(FetchPredicate(format: format), entity: entity, variables: variables)
     }
 
     /// The condition of `predicate` in `scope`, with the entity restriction in front.
     func condition(_ predicate: FetchPredicate?, in scope: SQLQueryScope,
-                   variables: [String: PredicateValue]) throws(PredicateError) -> SQLFragment {
+                   variables: [String: PredicateValue]) throws(FetchPredicateError) -> SQLFragment {
         var parts: [SQLFragment] = []
         if let restriction = try scope.resolver.entityRestriction(scope.root) { parts.append(SQLFragment(restriction)) }
         if let predicate {

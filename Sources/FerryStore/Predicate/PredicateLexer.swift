@@ -9,7 +9,7 @@ struct PredicateLexer {
 
     /// Every token, ending with `.end`. Characters that start no token become `.invalid` tokens so
     /// that the parser can say what it expected there; malformed strings and numbers throw.
-    static func tokens(of text: String) throws(PredicateError) -> [PredicateToken] {
+    static func tokens(of text: String) throws(FetchPredicateError) -> [PredicateToken] {
         var lexer = PredicateLexer(text)
         var result: [PredicateToken] = []
         while true {
@@ -24,7 +24,7 @@ struct PredicateLexer {
         1 + text.utf8.prefix(offset).reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     }
 
-    private mutating func next() throws(PredicateError) -> PredicateToken {
+    private mutating func next() throws(FetchPredicateError) -> PredicateToken {
         while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
         let start = index
         guard index < bytes.count else { return PredicateToken(kind: .end, offset: start) }
@@ -89,7 +89,7 @@ struct PredicateLexer {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    private mutating func number() throws(PredicateError) -> PredicateToken.Kind {
+    private mutating func number() throws(FetchPredicateError) -> PredicateToken.Kind {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         var isReal = false
@@ -124,7 +124,7 @@ struct PredicateLexer {
     }
 
     /// A quoted string; `\\`, `\"`, `\'`, `\n`, `\r`, `\t`, `\0` and `\uXXXX` escapes.
-    private mutating func string(quote: UInt8) throws(PredicateError) -> String {
+    private mutating func string(quote: UInt8) throws(FetchPredicateError) -> String {
         let start = index
         index += 1
         var text: [UInt8] = []
@@ -165,7 +165,7 @@ struct PredicateLexer {
                      found: "end of input")
     }
 
-    private func syntax(at offset: Int, expected: String, found: String) -> PredicateError {
+    private func syntax(at offset: Int, expected: String, found: String) -> FetchPredicateError {
         .syntax(column: Self.column(ofOffset: offset, in: String(decoding: bytes, as: UTF8.self)),
                 expected: expected, found: found)
     }

@@ -7,13 +7,13 @@ struct PredicateParser {
     private let tokens: [PredicateToken]
     private var position = 0
 
-    init(_ text: String) throws(PredicateError) {
+    init(_ text: String) throws(FetchPredicateError) {
         self.text = text
         tokens = try PredicateLexer.tokens(of: text)
     }
 
     /// Parses the whole text as one predicate.
-    mutating func parsePredicate() throws(PredicateError) -> FetchPredicate {
+    mutating func parsePredicate() throws(FetchPredicateError) -> FetchPredicate {
         let predicate = try orPredicate()
         try expectEnd("AND, OR or the end of the predicate")
         return predicate
@@ -21,19 +21,19 @@ struct PredicateParser {
 
     // MARK: Predicates
 
-    private mutating func orPredicate() throws(PredicateError) -> FetchPredicate {
+    private mutating func orPredicate() throws(FetchPredicateError) -> FetchPredicate {
         var parts = [try andPredicate()]
         while take(keyword: "OR", symbol: "||") { parts.append(try andPredicate()) }
         return parts.count == 1 ? parts[0] : .or(parts.flatMap { if case .or(let inner) = $0 { inner } else { [$0] } })
     }
 
-    private mutating func andPredicate() throws(PredicateError) -> FetchPredicate {
+    private mutating func andPredicate() throws(FetchPredicateError) -> FetchPredicate {
         var parts = [try notPredicate()]
         while take(keyword: "AND", symbol: "&&") { parts.append(try notPredicate()) }
         return parts.count == 1 ? parts[0] : .and(parts.flatMap { if case .and(let inner) = $0 { inner } else { [$0] } })
     }
 
-    private mutating func notPredicate() throws(PredicateError) -> FetchPredicate {
+    private mutating func notPredicate() throws(FetchPredicateError) -> FetchPredicate {
         if take(keyword: "NOT", symbol: "!") { return .not(try notPredicate()) }
         if take(punctuation: "(") {
             let inner = try orPredicate()
@@ -47,7 +47,7 @@ struct PredicateParser {
         }
     }
 
-    private mutating func comparison() throws(PredicateError) -> Comparison {
+    private mutating func comparison() throws(FetchPredicateError) -> Comparison {
         var quantifier: Quantifier?
         switch current.keyword {
         case "ANY", "SOME": quantifier = .any
@@ -63,7 +63,7 @@ struct PredicateParser {
         return Comparison(quantifier: quantifier, left, comparisonOperator, options: options, right)
     }
 
-    private mutating func operatorToken() throws(PredicateError) -> ComparisonOperator {
+    private mutating func operatorToken() throws(FetchPredicateError) -> ComparisonOperator {
         let token = current
         let found: ComparisonOperator?
         switch token.kind {
@@ -78,7 +78,7 @@ struct PredicateParser {
     }
 
     /// `[c]`, `[d]`, `[cd]` (or `[dc]`) right after an operator.
-    private mutating func modifiers() throws(PredicateError) -> ComparisonOptions {
+    private mutating func modifiers() throws(FetchPredicateError) -> ComparisonOptions {
         guard take(punctuation: "[") else { return [] }
         let token = current
         guard case .identifier(let letters, false) = token.kind, !letters.isEmpty else {
@@ -99,7 +99,7 @@ struct PredicateParser {
 
     // MARK: Operands
 
-    private mutating func operand() throws(PredicateError) -> PredicateOperand {
+    private mutating func operand() throws(FetchPredicateError) -> PredicateOperand {
         let token = current
         switch token.kind {
         case .integer(let value): position += 1; return .value(.integer(value))
@@ -121,7 +121,7 @@ struct PredicateParser {
         }
     }
 
-    private mutating func keyPath(first: String) throws(PredicateError) -> PredicateOperand {
+    private mutating func keyPath(first: String) throws(FetchPredicateError) -> PredicateOperand {
         position += 1
         var components = [first]
         while take(punctuation: ".") {
@@ -135,7 +135,7 @@ struct PredicateParser {
         return .keyPath(components)
     }
 
-    private mutating func aggregate() throws(PredicateError) -> PredicateOperand {
+    private mutating func aggregate() throws(FetchPredicateError) -> PredicateOperand {
         position += 1
         var elements: [PredicateOperand] = []
         if take(punctuation: "}") { return .aggregate(elements) }
@@ -147,7 +147,7 @@ struct PredicateParser {
     }
 
     /// `CAST('2014-01-01T00:00:00Z', 'NSDate')` or `CAST(410227200, 'NSDate')`.
-    private mutating func cast() throws(PredicateError) -> PredicateOperand {
+    private mutating func cast() throws(FetchPredicateError) -> PredicateOperand {
         position += 1
         try expect(punctuation: "(", "'(' after CAST")
         let valueToken = current
@@ -187,22 +187,22 @@ struct PredicateParser {
         return true
     }
 
-    private mutating func expect(punctuation: Unicode.Scalar, _ expected: String) throws(PredicateError) {
+    private mutating func expect(punctuation: Unicode.Scalar, _ expected: String) throws(FetchPredicateError) {
         guard take(punctuation: punctuation) else { throw error(at: current, expected: expected) }
     }
 
-    mutating func expectEnd(_ expected: String) throws(PredicateError) {
+    mutating func expectEnd(_ expected: String) throws(FetchPredicateError) {
         guard current.kind == .end else { throw error(at: current, expected: expected) }
     }
 
-    func error(at token: PredicateToken, expected: String) -> PredicateError {
+    func error(at token: PredicateToken, expected: String) -> FetchPredicateError {
         .syntax(column: PredicateLexer.column(ofOffset: token.offset, in: text), expected: expected, found: token.summary)
     }
 }
 
 extension FetchPredicate {
     /// Parses a predicate format string (`title BEGINSWITH[c] "a" AND ANY tags.name == $TAG`).
-    public init(format: String) throws(PredicateError) {
+    public init(format: String) throws(FetchPredicateError) {
         var parser = try PredicateParser(format)
         self = try parser.parsePredicate()
     }

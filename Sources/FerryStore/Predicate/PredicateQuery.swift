@@ -19,7 +19,7 @@ public struct PredicateQuery: Sendable, Equatable {
     /// to-one columns, inherited ones included, in table order). Rows come in sort order, ties
     /// broken by `Z_PK`.
     public func compile(with compiler: PredicateCompiler,
-                        variables: [String: PredicateValue] = [:]) throws(PredicateError) -> CompiledQuery {
+                        variables: [String: PredicateValue] = [:]) throws(FetchPredicateError) -> CompiledQuery {
         let scope = try SQLQueryScope(resolver: KeyPathResolver(model: compiler.model, layout: compiler.layout), entity: entity)
         let condition = try compiler.condition(predicate, in: scope, variables: variables)
         var order: [String] = []

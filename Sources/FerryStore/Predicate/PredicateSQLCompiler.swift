@@ -10,7 +10,7 @@ struct PredicateSQLCompiler {
     let scope: SQLQueryScope
     let variables: [String: PredicateValue]
 
-    func compile(_ predicate: FetchPredicate) throws(PredicateError) -> SQLFragment {
+    func compile(_ predicate: FetchPredicate) throws(FetchPredicateError) -> SQLFragment {
         switch predicate {
         case .constant(let value): return SQLFragment(value ? "1" : "0")
         case .not(let inner): return "(" + (try compile(inner)) + ") IS NOT 1"
@@ -25,7 +25,7 @@ struct PredicateSQLCompiler {
 
     // MARK: Comparisons
 
-    private func compile(_ original: Comparison) throws(PredicateError) -> SQLFragment {
+    private func compile(_ original: Comparison) throws(FetchPredicateError) -> SQLFragment {
         var comparison = original
         if case .keyPath = comparison.left {} else if case .keyPath = comparison.right {
             guard let flipped = comparison.comparisonOperator.flipped else {
@@ -79,7 +79,7 @@ struct PredicateSQLCompiler {
     }
 
     /// The condition `term operator right` for a key path term.
-    private func compare(_ term: KeyPathTerm, _ comparison: Comparison, keyPath: String) throws(PredicateError) -> SQLFragment {
+    private func compare(_ term: KeyPathTerm, _ comparison: Comparison, keyPath: String) throws(FetchPredicateError) -> SQLFragment {
         let op = comparison.comparisonOperator
         let options = comparison.options
         switch term {
@@ -100,12 +100,12 @@ struct PredicateSQLCompiler {
     }
 
     private func compareValue(_ expression: String, _ type: AttributeType, _ comparison: Comparison,
-                              keyPath: String) throws(PredicateError) -> SQLFragment {
+                              keyPath: String) throws(FetchPredicateError) -> SQLFragment {
         let op = comparison.comparisonOperator
         let options = comparison.options
         let right = try value(of: comparison.right)
         let subject = folded(expression, options)
-        func convert(_ value: PredicateValue) throws(PredicateError) -> StoreValue {
+        func convert(_ value: PredicateValue) throws(FetchPredicateError) -> StoreValue {
             try PredicateValueConversion.storeValue(value, for: type, keyPath: keyPath, options: options)
         }
         switch op {
@@ -156,7 +156,7 @@ struct PredicateSQLCompiler {
 
     /// `key operator key`: both scalar key paths of the same type family, plain comparisons only.
     private func compareKeys(_ expression: String, _ type: AttributeType, _ comparison: Comparison,
-                             rightComponents: [String], keyPath: String) throws(PredicateError) -> SQLFragment {
+                             rightComponents: [String], keyPath: String) throws(FetchPredicateError) -> SQLFragment {
         let op = comparison.comparisonOperator
         let rightPath = rightComponents.joined(separator: ".")
         let steps = try scope.resolver.steps(rightComponents, from: scope.root.entity)
@@ -179,7 +179,7 @@ struct PredicateSQLCompiler {
     }
 
     /// The value of a non-key-path operand, variables substituted.
-    private func value(of operand: PredicateOperand) throws(PredicateError) -> PredicateValue {
+    private func value(of operand: PredicateOperand) throws(FetchPredicateError) -> PredicateValue {
         switch operand {
         case .value(let value): return value
         case .variable(let name):

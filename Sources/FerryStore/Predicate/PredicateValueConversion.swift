@@ -15,9 +15,9 @@ enum PredicateValueConversion {
     /// - Binary and transformable attributes compare with nil only.
     /// `nil` becomes NULL (meaningful inside `IN` lists; `== nil` is compiled to `IS NULL` before).
     static func storeValue(_ value: PredicateValue, for type: AttributeType, keyPath: String,
-                           options: ComparisonOptions) throws(PredicateError) -> StoreValue {
+                           options: ComparisonOptions) throws(FetchPredicateError) -> StoreValue {
         if value == .null { return .null }
-        func mismatch(_ expectation: String) -> PredicateError {
+        func mismatch(_ expectation: String) -> FetchPredicateError {
             .typeMismatch(keyPath: keyPath, reason: "a \(type.xcodeName) attribute \(expectation), not \(value)")
         }
         switch type {

@@ -6,7 +6,7 @@ final class SQLQueryScope {
     let aliases = SQLAliases()
     let joins: SQLJoins
 
-    init(resolver: KeyPathResolver, entity: String) throws(PredicateError) {
+    init(resolver: KeyPathResolver, entity: String) throws(FetchPredicateError) {
         self.resolver = resolver
         table = try resolver.table(of: entity)
         root = SQLPlace(alias: aliases.next(), entity: entity)

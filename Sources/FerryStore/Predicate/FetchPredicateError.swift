@@ -1,5 +1,5 @@
 /// Why a predicate or sort string cannot be parsed or compiled against a model.
-public enum PredicateError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum FetchPredicateError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The text is not valid predicate syntax: at 1-based `column` (in characters), `expected`
     /// was expected and `found` was there.
     case syntax(column: Int, expected: String, found: String)
