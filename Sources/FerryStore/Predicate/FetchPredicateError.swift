@@ -1,0 +1,38 @@
+/// Why a predicate or sort string cannot be parsed or compiled against a model.
+public enum FetchPredicateError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The text is not valid predicate syntax: at 1-based `column` (in characters), `expected`
+    /// was expected and `found` was there.
+    case syntax(column: Int, expected: String, found: String)
+    /// The model has no entity of this name, or the entity has no table in the layout.
+    case unknownEntity(String)
+    /// `key` (a key path component) is not an attribute or relationship of `entity`.
+    case unknownKey(key: String, entity: String)
+    /// A value or operator does not fit the type at `keyPath`.
+    case typeMismatch(keyPath: String, reason: String)
+    /// `$name` has no value among the variables given.
+    case missingVariable(String)
+    /// A valid construct that cannot be run in SQL (for example a key path through two to-many
+    /// relationships, or a comparison of two constants).
+    case unsupported(String)
+    /// A `MATCHES` pattern that is not a valid regular expression.
+    case invalidPattern(pattern: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .syntax(column, expected, found):
+            "predicate syntax error at column \(column): expected \(expected), found \(found)"
+        case let .unknownEntity(name):
+            "unknown entity \(name)"
+        case let .unknownKey(key, entity):
+            "entity \(entity) has no attribute or relationship \"\(key)\""
+        case let .typeMismatch(keyPath, reason):
+            "\(keyPath): \(reason)"
+        case let .missingVariable(name):
+            "no value given for variable $\(name)"
+        case let .unsupported(reason):
+            "unsupported predicate: \(reason)"
+        case let .invalidPattern(pattern, reason):
+            "invalid MATCHES pattern \"\(pattern)\": \(reason)"
+        }
+    }
+}

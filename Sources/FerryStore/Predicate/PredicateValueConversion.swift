@@ -1,0 +1,70 @@
+import FerryModel
+
+/// The type rules of comparisons: which predicate values an attribute type accepts, and the store
+/// value each becomes (Core Data's storage form: dates as reference-date seconds, booleans 0/1,
+/// UUIDs as 16-byte blobs).
+enum PredicateValueConversion {
+    /// `value` as a parameter compared with a column of `type`; strings folded by `options`.
+    ///
+    /// - Strings and URIs take strings only.
+    /// - Numbers take integers, reals, YES/NO (1/0) and strings that read as numbers (`"42"`).
+    /// - Booleans take YES/NO/TRUE/FALSE and the integers 0 and 1.
+    /// - Dates take `CAST(…, 'NSDate')` and plain numbers (seconds since 2001-01-01 UTC); date
+    ///   strings must be written as a `CAST`.
+    /// - UUIDs take their canonical text (`"A4832D9A-596A-48CD-A2AA-D1D3152E62A9"`).
+    /// - Binary and transformable attributes compare with nil only.
+    /// `nil` becomes NULL (meaningful inside `IN` lists; `== nil` is compiled to `IS NULL` before).
+    static func storeValue(_ value: PredicateValue, for type: AttributeType, keyPath: String,
+                           options: ComparisonOptions) throws(FetchPredicateError) -> StoreValue {
+        if value == .null { return .null }
+        func mismatch(_ expectation: String) -> FetchPredicateError {
+            .typeMismatch(keyPath: keyPath, reason: "a \(type.xcodeName) attribute \(expectation), not \(value)")
+        }
+        switch type {
+        case .string, .uri:
+            guard case .string(let text) = value else { throw mismatch("is compared with strings") }
+            return .text(options.isEmpty ? text : StringFolding.fold(text, options))
+        case .boolean:
+            switch value {
+            case .bool(let flag): return .integer(flag ? 1 : 0)
+            case .integer(let number) where number == 0 || number == 1: return .integer(number)
+            default: throw mismatch("takes YES, NO, 1 or 0")
+            }
+        case .integer16, .integer32, .integer64, .decimal, .double, .float:
+            switch value {
+            case .integer(let number): return .integer(number)
+            case .real(let number): return .real(number)
+            case .bool(let flag): return .integer(flag ? 1 : 0)
+            case .string(let text):
+                if let number = Int64(text) { return .integer(number) }
+                if let number = Double(text), number.isFinite { return .real(number) }
+                throw mismatch("is compared with numbers")
+            default: throw mismatch("is compared with numbers")
+            }
+        case .date:
+            switch value {
+            case .date(let seconds), .real(let seconds): return .real(seconds)
+            case .integer(let seconds): return .real(Double(seconds))
+            default: throw mismatch("is compared with CAST('…', 'NSDate') or seconds since 2001-01-01")
+            }
+        case .uuid:
+            guard case .string(let text) = value, let uuid = UUIDBytes(string: text) else {
+                throw mismatch("is compared with UUID text")
+            }
+            return .blob(uuid.bytes)
+        case .binary, .transformable, .undefined, .objectID, .composite:
+            throw mismatch("can only be compared with nil")
+        }
+    }
+
+    /// The family of a type for key-to-key comparisons; nil for types that cannot be compared.
+    static func family(of type: AttributeType) -> Int? {
+        switch type {
+        case .integer16, .integer32, .integer64, .decimal, .double, .float, .boolean: 0
+        case .date: 1
+        case .string, .uri: 2
+        case .uuid: 3
+        case .binary, .transformable, .undefined, .objectID, .composite: nil
+        }
+    }
+}
