@@ -27,7 +27,8 @@ let package = Package(
         .executableTarget(
             name: "FerryBenchmarks",
             dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryFixtures"],
-            path: "Benchmarks"),
+            path: "Benchmarks",
+            exclude: ["README.md"]),
 
         .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
         .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryFormats", "FerryTestSupport"]),

@@ -9,15 +9,23 @@ enum ImportCommand: Command {
     static let usage = """
         usage: ferry import FILE... --model MODEL [--model-version V] --entity E --out STORE [options]
 
-        Reads records of entity E from each FILE (CSV with a header row; - is standard input) and
-        writes them into a new SQLite store in Core Data's layout for that model version. Columns
-        match attributes by name, ignoring case, or by renaming identifier. A value that cannot
-        become its attribute's type rejects the record, with its line and reason. The store is
-        written beside STORE and renamed into place only when complete.
+        Reads records of entity E from each FILE (CSV with a header row, JSON or NDJSON, an XML or
+        binary property list; gzip-compressed or not; - is standard input) and writes them into a
+        SQLite store in Core Data's layout for that model version: a new one, or with --append an
+        existing store of that version. Keys match attributes by name, ignoring case, or by
+        renaming identifier. A value that cannot become its attribute's type rejects the record,
+        with its line and reason. Relationship keys list destination values: --link names the
+        destination attribute they match (a destination's only unique attribute is the default,
+        and missing destinations are then created). The store is written beside STORE and renamed
+        into place only when complete.
 
-        example:
+        examples:
           ferry import Fixtures/legacy/uploads.csv --model Migrations/Workspace.xcdatamodeld \\
               --model-version "Workspace 1" --entity UploadEntity --out Upload.sqlite
+          ferry import Fixtures/legacy/tasks.json --model Migrations/Workspace.xcdatamodeld \\
+              --model-version "Workspace 2" --entity Task --out Workspace2.sqlite --append \\
+              --map taskTitle=title --map taskDesc=notes --map taskLevel=priority \\
+              --link attachments=remotePath --create-missing tags
 
         exit codes: 0 all records written, 1 some rejected (the store holds the rest),
         2 usage, 3 unreadable input or model, 4 destination not written.
@@ -28,8 +36,14 @@ enum ImportCommand: Command {
         OptionSpec(name: "entity", value: "E", help: "entity the records belong to"),
         OptionSpec(name: "out", value: "STORE", help: "the store to create"),
         OptionSpec(name: "force", value: nil, help: "replace STORE if it exists (atomically)"),
+        OptionSpec(name: "append", value: nil, help: "add to STORE if it exists (it must be of the same model version)"),
+        OptionSpec(name: "format", value: "F", help: "csv, json or plist (default: from the file name or its first bytes)"),
         OptionSpec(name: "delimiter", value: "C", help: "CSV delimiter, e.g. ';' or 'tab' (default: sniffed)"),
-        OptionSpec(name: "key", value: "COLUMN=ATTRIBUTE", help: "map a source column to an attribute", repeatable: true),
+        OptionSpec(name: "map", value: "KEY=ATTRIBUTE", help: "map a source column or key to an attribute", repeatable: true),
+        OptionSpec(name: "link", value: "REL=ATTRIBUTE", help: "values of relationship REL match this destination attribute",
+                   repeatable: true),
+        OptionSpec(name: "create-missing", value: "REL", help: "create destinations of REL that no record matches", repeatable: true),
+        OptionSpec(name: "on-duplicate", value: "POLICY", help: "records colliding on a unique key: reject (default), keep-first, keep-newest"),
         OptionSpec(name: "empty", value: "POLICY", help: "empty fields: null-unless-quoted (default), null, empty"),
         OptionSpec(name: "date-epoch", value: "EPOCH", help: "numbers in Date columns: unix (default), unix-ms, reference"),
         OptionSpec(name: "rejects", value: "FILE", help: "write every reject as one JSON line to FILE"),
@@ -61,19 +75,27 @@ enum ImportCommand: Command {
     }
 
     private static func makeRequest(_ arguments: ParsedArguments) throws(UsageError) -> ImportRequest {
+        guard !(arguments.has("force") && arguments.has("append")) else { throw UsageError("--force and --append exclude each other") }
         var request = ImportRequest(
             sources: arguments.positionals, modelPath: try arguments.required("model"),
             modelVersion: arguments.value("model-version"), entity: try arguments.required("entity"),
-            outputPath: try arguments.required("out"), replaceExisting: arguments.has("force"))
+            outputPath: try arguments.required("out"),
+            existingStore: arguments.has("force") ? .replace : arguments.has("append") ? .append : .refuse)
+        if let text = arguments.value("format") {
+            guard let format = SourceFormat(rawValue: text) else { throw UsageError("--format takes csv, json or plist") }
+            request.format = format
+        }
+        request.keyMap = try pairs(arguments, "map")
+        request.linkAttributes = try pairs(arguments, "link")
+        request.createMissing = Set(arguments.values["create-missing"] ?? [])
+        if let text = arguments.value("on-duplicate") {
+            guard let policy = DuplicatePolicy(rawValue: text) else { throw UsageError("--on-duplicate takes reject, keep-first or keep-newest") }
+            request.duplicates = policy
+        }
         if let text = arguments.value("delimiter") {
             let delimiter: UInt8? = text == "tab" || text == "\\t" ? 9 : (text.utf8.count == 1 ? text.utf8.first : nil)
             guard let delimiter else { throw UsageError("--delimiter takes one ASCII character or 'tab'") }
             request.delimiter = delimiter
-        }
-        for pair in arguments.values["key"] ?? [] {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw UsageError("--key takes COLUMN=ATTRIBUTE, not '\(pair)'") }
-            request.keyMap[parts[0]] = parts[1]
         }
         if let text = arguments.value("empty") {
             guard let policy = CoercionOptions.EmptyField(rawValue: text) else {
@@ -99,6 +121,17 @@ enum ImportCommand: Command {
         return request
     }
 
+    /// `NAME=VALUE` options as a dictionary.
+    private static func pairs(_ arguments: ParsedArguments, _ option: String) throws(UsageError) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in arguments.values[option] ?? [] {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw UsageError("--\(option) takes NAME=VALUE, not '\(pair)'") }
+            result[parts[0]] = parts[1]
+        }
+        return result
+    }
+
     private static func report(_ summary: ImportSummary, json: Bool, rejectLog: String?) {
         if json {
             let encoder = JSONEncoder()
@@ -117,8 +150,20 @@ enum ImportCommand: Command {
             Terminal.error("stopped after \(summary.rejected) rejects (--max-errors); nothing was written")
         }
         let target = summary.stoppedEarly ? "nothing written" : summary.outputPath
-        var line = "\(summary.entity) (\(summary.modelVersion)): read \(summary.read), written \(summary.written), rejected \(summary.rejected)"
+        var line = "\(summary.entity) (\(summary.modelVersion)): read \(summary.read), written \(summary.written)"
+        if summary.merged > 0 { line += ", merged \(summary.merged)" }
+        line += ", rejected \(summary.rejected)"
         if summary.defaulted > 0 { line += ", defaulted \(summary.defaulted)" }
         Terminal.out(line + " → \(target)\n")
+        for link in summary.links {
+            var text = "  \(link.relationship) by \(link.matchedBy): \(link.resolved) of \(link.links) links resolved"
+            if link.created > 0 { text += ", \(link.created) destinations created" }
+            if link.conflicts > 0 { text += ", \(link.conflicts) conflicts" }
+            Terminal.out(text + "\n")
+            for sample in link.unresolvedSamples { Terminal.error("unresolved: \(link.relationship): \(sample)") }
+            if link.unresolved > link.unresolvedSamples.count {
+                Terminal.error("… \(link.unresolved - link.unresolvedSamples.count) more unresolved links of \(link.relationship)")
+            }
+        }
     }
 }

@@ -13,6 +13,7 @@ public enum ImportError: Error, CustomStringConvertible {
     case source(RecordSourceError)
     case store(StoreWriterError)
     case rejectLog(path: String, reason: String)
+    case links(GraphWriteError)
     case modelDefault(String)
 
     public var description: String {
@@ -28,6 +29,7 @@ public enum ImportError: Error, CustomStringConvertible {
         case let .source(error): error.description
         case let .store(error): "\(error)"
         case let .rejectLog(path, reason): "\(path): cannot write the reject log: \(reason)"
+        case let .links(error): error.description
         case let .modelDefault(reason): reason
         }
     }

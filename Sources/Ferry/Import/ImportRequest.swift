@@ -3,7 +3,17 @@ import FerryMigration
 
 /// What `ferry import` is asked to do.
 public struct ImportRequest: Sendable {
-    /// Source files; `-` is standard input.
+    /// What to do when the destination store exists.
+    public enum ExistingStore: String, Sendable {
+        /// Refuse to run.
+        case refuse
+        /// Replace it (atomically) with a new store.
+        case replace
+        /// Add the records to it (all or nothing); it must be a store of the same model version.
+        case append
+    }
+
+    /// Source files; `-` is standard input. Gzip-compressed files are read as they are.
     public var sources: [String]
     /// An `.xcdatamodeld`, `.xcdatamodel` or `contents` path.
     public var modelPath: String
@@ -11,13 +21,21 @@ public struct ImportRequest: Sendable {
     public var modelVersion: String?
     public var entity: String
     public var outputPath: String
-    /// Replace an existing destination (atomically) instead of refusing.
-    public var replaceExisting: Bool
+    public var existingStore: ExistingStore
+    /// The sources' format; nil means detected per source (`SourceFormat.detect`).
+    public var format: SourceFormat?
     public var coercion: CoercionOptions
     /// A CSV delimiter that overrides sniffing.
     public var delimiter: UInt8?
     /// Source key → attribute name, for keys that match nothing by themselves.
     public var keyMap: [String: String]
+    /// Relationship → the destination attribute its values match (`attachments` → `remotePath`).
+    public var linkAttributes: [String: String]
+    /// Relationships whose missing destinations are created. Matching on the destination's
+    /// single-attribute uniqueness constraint (`Tag.name`) always creates them.
+    public var createMissing: Set<String>
+    /// Records that collide on a uniqueness constraint, in the input or with the store.
+    public var duplicates: DuplicatePolicy
     /// Stop after this many rejects (nil: never).
     public var maxErrors: Int?
     /// Where to write one JSON object per reject, if anywhere.
@@ -26,17 +44,23 @@ public struct ImportRequest: Sendable {
     public var batchSize: Int
 
     public init(sources: [String], modelPath: String, modelVersion: String? = nil, entity: String, outputPath: String,
-                replaceExisting: Bool = false, coercion: CoercionOptions = .init(), delimiter: UInt8? = nil,
-                keyMap: [String: String] = [:], maxErrors: Int? = nil, rejectLogPath: String? = nil, batchSize: Int = 10_000) {
+                existingStore: ExistingStore = .refuse, format: SourceFormat? = nil, coercion: CoercionOptions = .init(),
+                delimiter: UInt8? = nil, keyMap: [String: String] = [:], linkAttributes: [String: String] = [:],
+                createMissing: Set<String> = [], duplicates: DuplicatePolicy = .reject, maxErrors: Int? = nil,
+                rejectLogPath: String? = nil, batchSize: Int = 10_000) {
         self.sources = sources
         self.modelPath = modelPath
         self.modelVersion = modelVersion
         self.entity = entity
         self.outputPath = outputPath
-        self.replaceExisting = replaceExisting
+        self.existingStore = existingStore
+        self.format = format
         self.coercion = coercion
         self.delimiter = delimiter
         self.keyMap = keyMap
+        self.linkAttributes = linkAttributes
+        self.createMissing = createMissing
+        self.duplicates = duplicates
         self.maxErrors = maxErrors
         self.rejectLogPath = rejectLogPath
         self.batchSize = batchSize

@@ -7,6 +7,8 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     public var outputPath: String
     public var read: Int = 0
     public var written: Int = 0
+    /// Records merged into another on a uniqueness constraint (kept first or newest).
+    public var merged: Int = 0
     public var rejected: Int = 0
     /// Records where a required attribute was empty and its model default was used.
     public var defaulted: Int = 0
@@ -16,7 +18,9 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     public var sampleRejects: [Reject] = []
     /// Whether the run stopped early because `maxErrors` was reached.
     public var stoppedEarly = false
+    /// How each relationship's links were resolved.
+    public var links: [LinkReport] = []
 
     /// The accounting equation every run must satisfy.
-    public var isBalanced: Bool { read == written + rejected }
+    public var isBalanced: Bool { read == written + merged + rejected }
 }

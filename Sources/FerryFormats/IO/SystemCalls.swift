@@ -33,3 +33,13 @@ func systemClose(_ descriptor: Int32) -> Int32 {
     Darwin.close(descriptor)
     #endif
 }
+
+/// Facts about files, straight from `stat(2)`.
+public enum FileInfo {
+    /// The size in bytes of the file at `path`, or nil when it does not exist or cannot be read.
+    public static func size(atPath path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+}

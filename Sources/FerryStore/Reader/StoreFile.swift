@@ -59,6 +59,6 @@ enum StoreFile {
     }
 
     private static func fileSize(_ path: String) -> Int {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        FileInfo.size(atPath: path) ?? 0
     }
 }

@@ -1,3 +1,4 @@
+import FerryFormats
 import FoundationEssentials
 
 /// How to open a database that must not be changed, not even by the `-wal` and `-shm` files
@@ -17,7 +18,7 @@ enum ReadOnlySource {
     static func plan(for path: String) -> ReadOnlySource {
         let files = FileManager.default
         if files.fileExists(atPath: path + "-shm") { return .live }
-        if size(of: path + "-wal", using: files) > 0 || size(of: path + "-journal", using: files) > 0 { return .snapshot }
+        if (FileInfo.size(atPath: path + "-wal") ?? 0) > 0 || (FileInfo.size(atPath: path + "-journal") ?? 0) > 0 { return .snapshot }
         return .immutable
     }
 
@@ -55,9 +56,5 @@ enum ReadOnlySource {
             throw SQLiteError(path: path, code: 14, message: "could not copy the store to read its journal safely: \(error)")
         }
         return (copy, folder)
-    }
-
-    private static func size(of path: String, using files: FileManager) -> Int {
-        (try? files.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 }

@@ -63,14 +63,59 @@ public final class CoreDataStoreWriter {
         return writer
     }
 
-    private init(path: String, model: ManagedObjectModel, layout: StoreLayout, batchSize: Int) throws(StoreWriterError) {
+    /// Opens an existing store of exactly this model version to add rows to it, all or nothing:
+    /// the store (with its `-wal`) is copied beside itself, rows go into the copy, and `finish()`
+    /// renames the copy over the original. `Z_PK`s continue from `Z_MAX`; the store UUID stays.
+    public static func append(to path: String, model: ManagedObjectModel, batchSize: Int = 10_000)
+        throws(StoreWriterError) -> CoreDataStoreWriter
+    {
+        let layout: StoreLayout
+        do { layout = try StoreLayout(model: model) } catch { throw .layout(error) }
+        let store: CoreDataStoreReader
+        do { store = try CoreDataStoreReader(path: path) } catch { throw .existingStore(path: path, reason: error.description) }
+        let expected = VersionHasher.hashes(of: model)
+        let differing = expected.differingEntities(from: store.metadata.versionHashes)
+        guard differing.isEmpty else {
+            throw .existingStore(path: path, reason: "it is not a store of model version '\(model.name)' (entities that differ: \(differing.joined(separator: ", ")))")
+        }
+        let temporary = "\(path).ferry-\(UUID().uuidString).tmp"
+        do {
+            try FileManager.default.copyItem(atPath: path, toPath: temporary)
+            if FileManager.default.fileExists(atPath: path + "-wal") {
+                try FileManager.default.copyItem(atPath: path + "-wal", toPath: temporary + "-wal")
+            }
+        } catch {
+            try? DurableFile.remove(temporary)
+            try? DurableFile.remove(temporary + "-wal")
+            throw .existingStore(path: path, reason: "cannot copy it to write beside it: \(error)")
+        }
+        let writer = try CoreDataStoreWriter(path: path, temporaryPath: temporary, model: model, layout: layout, batchSize: batchSize)
+        do {
+            let database = try writer.openDatabase()
+            try StoreWriterError.sqlite { () throws(SQLiteError) in
+                try database.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF")
+            }
+            for entry in store.primaryKeys where entry.superNumber == 0 {
+                if let name = layout.entityNumbers.first(where: { $0.value == Int(entry.entityNumber) })?.key {
+                    writer.maxPrimaryKeys[name] = entry.maxPrimaryKey
+                }
+            }
+        } catch {
+            writer.discard()
+            throw error
+        }
+        return writer
+    }
+
+    private init(path: String, temporaryPath: String? = nil, model: ManagedObjectModel, layout: StoreLayout,
+                 batchSize: Int) throws(StoreWriterError) {
         self.path = path
-        self.temporaryPath = "\(path).ferry-\(UUID().uuidString).tmp"
+        self.temporaryPath = temporaryPath ?? "\(path).ferry-\(UUID().uuidString).tmp"
         self.model = model
         self.layout = layout
         self.batchSize = max(1, batchSize)
         do {
-            database = try SQLiteDatabase(path: temporaryPath, mode: .create)
+            database = try SQLiteDatabase(path: self.temporaryPath, mode: .create)
         } catch {
             throw .sqlite(error)
         }
@@ -212,7 +257,7 @@ public final class CoreDataStoreWriter {
 
     // MARK: Private
 
-    private func openDatabase() throws(StoreWriterError) -> SQLiteDatabase {
+    fileprivate func openDatabase() throws(StoreWriterError) -> SQLiteDatabase {
         guard let database else { throw .writerClosed(path: path) }
         return database
     }

@@ -4,6 +4,8 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
     case sqlite(SQLiteError)
     /// The binary plist writer refused the metadata.
     case metadataEncoding(String)
+    /// A store to append to cannot be used.
+    case existingStore(path: String, reason: String)
     /// The model could not be archived into `Z_MODELCACHE`.
     case modelCacheEncoding(String)
     /// The version hashes do not cover the model's entities with 32 bytes each.
@@ -23,6 +25,7 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
         case .layout(let error): "store layout: \(error)"
         case .sqlite(let error): "\(error)"
         case .metadataEncoding(let reason): "cannot encode the store metadata plist: \(reason)"
+        case let .existingStore(path, reason): "\(path): cannot append: \(reason)"
         case .modelCacheEncoding(let reason): "cannot archive the model into Z_MODELCACHE: \(reason)"
         case let .versionHashMismatch(entity, reason): "version hash of entity \(entity): \(reason)"
         case .unknownEntity(let name): "entity \(name) is not in the model"

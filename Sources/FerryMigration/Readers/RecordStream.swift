@@ -1,0 +1,23 @@
+/// A record reader of any kind behind one reference type, so a job can hold readers of different
+/// formats in turn.
+public protocol RecordStream: AnyObject {
+    var sourceName: String { get }
+    var unknownKeys: [String] { get }
+    func next() throws(RecordSourceError) -> RecordReadResult?
+}
+
+/// Holds a (non-copyable) record reader as a `RecordStream`.
+public final class RecordReaderBox<Reader: RecordReader & ~Copyable>: RecordStream {
+    private var reader: Reader
+
+    public init(_ reader: consuming Reader) {
+        self.reader = reader
+    }
+
+    public var sourceName: String { reader.sourceName }
+    public var unknownKeys: [String] { reader.unknownKeys }
+
+    public func next() throws(RecordSourceError) -> RecordReadResult? {
+        try reader.next()
+    }
+}
