@@ -20,7 +20,7 @@ enum Catalog {
                 throughputBasis: { try $0.cleanUploads(.csv) },
                 ferry: { w in
                     .process([
-                        w.ferry, "import", w.path("uploads-clean.csv"), "--model", w.workspaceModel,
+                        w.ferry, "import", w.cleanUploadsPath(.csv), "--model", w.workspaceModel,
                         "--model-version", "Workspace 1", "--entity", "UploadEntity", "--out", w.path("ferry.sqlite"),
                     ])
                 },
@@ -28,7 +28,7 @@ enum Catalog {
                     .process([
                         "sqlite3", w.path("reference.sqlite"),
                         "CREATE TABLE ZUPLOADENTITY (ZFILENAME VARCHAR, ZFILESIZE VARCHAR, ZFILETYPE INTEGER, ZFINISHSTATUS INTEGER, ZIMAGEDATA BLOB, ZTIME INTEGER, ZURLPATH VARCHAR)",
-                        ".mode csv", ".import --skip 1 \(w.path("uploads-clean.csv")) ZUPLOADENTITY",
+                        ".mode csv", ".import --skip 1 \(w.cleanUploadsPath(.csv)) ZUPLOADENTITY",
                     ])
                 }),
 
@@ -41,10 +41,10 @@ enum Catalog {
                 prepare: { try $0.cleanUploads(.csv) },
                 throughputBasis: { try $0.cleanUploads(.csv) },
                 ferry: { w in
-                    let file = w.path("uploads-clean.csv")
+                    let file = w.cleanUploadsPath(.csv)
                     return .inProcess(label: "CSVReader(FileByteSource(\(file))) reading every field") { _ = try CSVParseProbe.parse(file) }
                 },
-                reference: { w in .process(["wc", "-l", w.path("uploads-clean.csv")]) }),
+                reference: { w in .process(["wc", "-l", w.cleanUploadsPath(.csv)]) }),
 
             // MARK: Fixtures
 
@@ -60,7 +60,7 @@ enum Catalog {
                         "--seed", String(w.seed), "--out", w.path("generated.csv"),
                     ])
                 },
-                reference: { w in .shell("cat \(w.path("uploads-clean.csv")) > \(w.path("copied.csv"))") }),
+                reference: { w in .shell("cat \(w.cleanUploadsPath(.csv)) > \(w.path("copied.csv"))") }),
 
             // MARK: Later (not yet implemented in Ferry; add entries here when the features land)
             // - read-store: reading a store back, target 1,000,000 records/s.

@@ -19,7 +19,7 @@ final class Workspace {
     /// The seed every dataset is generated with (the `ferry generate` default).
     let seed: UInt64 = 1
 
-    private var generated: [String: String] = [:]
+    private var generated: Set<String> = []
 
     init(folder: String, ferry: String, repository: String, rows: Int) {
         self.folder = folder
@@ -34,19 +34,23 @@ final class Workspace {
     /// The Workspace model bundle of the repository.
     var workspaceModel: String { repository + "/Migrations/Workspace.xcdatamodeld" }
 
-    /// `rows` clean upload records as CSV (generated on first use).
+    /// Where `cleanUploads(format)` puts its file.
+    func cleanUploadsPath(_ format: FixtureFormat) -> String {
+        path("uploads-clean.\(format.fileExtension)")
+    }
+
+    /// `rows` clean upload records in `format` (generated on first use); returns the path.
     @discardableResult
     func cleanUploads(_ format: FixtureFormat) throws -> String {
-        let name = "uploads-clean.\(format.fileExtension)"
-        if let existing = generated[name] { return existing }
-        let target = path(name)
+        let target = cleanUploadsPath(format)
+        if generated.contains(target) { return target }
         let file = try FileByteSink(path: target)
         var writer = FixtureWriter<UploadRecord, ClosureByteSink>(
             format: format, sink: ClosureByteSink { chunk in try file.write(chunk) })
         try writer.write(contentsOf: try UploadRecordGenerator(seed: seed, count: rows, rates: .none))
         try writer.finish()
         try file.close()
-        generated[name] = target
+        generated.insert(target)
         return target
     }
 
