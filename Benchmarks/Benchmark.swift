@@ -1,0 +1,87 @@
+import Foundation
+
+/// One benchmark: a Ferry side and a reference side run on the same prepared data.
+///
+/// Sides are built from the `Workspace` (which knows the temp folder, the `ferry` binary and the
+/// repository), so a benchmark is a few lines in `Catalog`.
+struct Benchmark {
+    /// The name `--only` selects and the table shows.
+    let name: String
+    /// What is compared, for `--verbose` and the README.
+    let summary: String
+    /// Goals from the issues; empty means informational.
+    let targets: [Target]
+    /// Creates the inputs (not timed); generated datasets are shared between benchmarks.
+    let prepare: (Workspace) throws -> Void
+    /// Files in the workspace removed before every run of either side (not timed).
+    let outputs: [String]
+    /// A file whose size is the amount of data processed, for MB/s figures.
+    let throughputBasis: ((Workspace) throws -> String)?
+    let ferry: (Workspace) -> Side
+    let reference: (Workspace) -> Side
+
+    init(
+        name: String, summary: String, targets: [Target] = [],
+        prepare: @escaping (Workspace) throws -> Void, outputs: [String] = [],
+        throughputBasis: ((Workspace) throws -> String)? = nil,
+        ferry: @escaping (Workspace) -> Side, reference: @escaping (Workspace) -> Side
+    ) {
+        self.name = name
+        self.summary = summary
+        self.targets = targets
+        self.prepare = prepare
+        self.outputs = outputs
+        self.throughputBasis = throughputBasis
+        self.ferry = ferry
+        self.reference = reference
+    }
+}
+
+/// How one side of a benchmark runs.
+enum Side {
+    /// A child process: `arguments[0]` is an absolute path or a name looked up in `PATH`.
+    case process([String])
+    /// A `/bin/sh -c` command line, for pipelines and redirections.
+    case shell(String)
+    /// Code run inside the driver (no separate peak memory); `label` names it in `--verbose`.
+    case inProcess(label: String, body: () throws -> Void)
+
+    /// The command line as one could paste it into a shell.
+    var commandLine: String {
+        switch self {
+        case .process(let arguments): return arguments.map(ShellQuote.quote).joined(separator: " ")
+        case .shell(let script): return "/bin/sh -c " + ShellQuote.quote(script)
+        case .inProcess(let label, _): return "(in-process) " + label
+        }
+    }
+}
+
+/// A goal a benchmark is checked against.
+enum Target {
+    /// reference time / Ferry time at least `ratio` (`issue` names where the goal comes from).
+    case speedup(atLeast: Double, issue: String)
+    /// Ferry's peak RSS below `megabytes`.
+    case ferryPeak(below: Double, issue: String)
+    /// Ferry processes the throughput basis at `megabytesPerSecond` or more.
+    case ferryThroughput(atLeast: Double, issue: String)
+
+    /// The goal as the table shows it.
+    var label: String {
+        switch self {
+        case .speedup(let ratio, let issue): return "≥\(Format.trimmed(ratio))× (\(issue))"
+        case .ferryPeak(let megabytes, let issue): return "<\(Format.trimmed(megabytes)) MB (\(issue))"
+        case .ferryThroughput(let rate, let issue): return "≥\(Format.trimmed(rate)) MB/s (\(issue))"
+        }
+    }
+}
+
+/// Single-quotes words for a POSIX shell when they need it.
+enum ShellQuote {
+    static func quote(_ word: String) -> String {
+        let plain = word.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "/._-=,:+@%".unicodeScalars.contains(scalar))
+        }
+        if plain && !word.isEmpty { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

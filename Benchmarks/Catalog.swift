@@ -1,0 +1,70 @@
+/// Every benchmark the driver knows, in the order they run.
+///
+/// Adding one is a few lines: a name, the targets from its issue, what to prepare, and the two
+/// sides (`.process([...])` argv, `.shell("...")` for pipelines, or `.inProcess`).
+enum Catalog {
+    static func all() -> [Benchmark] {
+        [
+            // MARK: Import
+
+            Benchmark(
+                name: "import-csv",
+                summary: "clean upload rows from CSV into a Workspace 1 store: ferry import vs sqlite3 .import into a typed table of the CSV's 7 columns (one transaction)",
+                targets: [
+                    .speedup(atLeast: 1.5, issue: "#4"),
+                    .speedup(atLeast: 1.0, issue: "#3"),
+                    .ferryPeak(below: 64, issue: "#3"),
+                ],
+                prepare: { try $0.cleanUploads(.csv) },
+                outputs: ["ferry.sqlite", "reference.sqlite"],
+                throughputBasis: { try $0.cleanUploads(.csv) },
+                ferry: { w in
+                    .process([
+                        w.ferry, "import", w.cleanUploadsPath(.csv), "--model", w.workspaceModel,
+                        "--model-version", "Workspace 1", "--entity", "UploadEntity", "--out", w.path("ferry.sqlite"),
+                    ])
+                },
+                reference: { w in
+                    .process([
+                        "sqlite3", w.path("reference.sqlite"),
+                        "CREATE TABLE ZUPLOADENTITY (ZFILENAME VARCHAR, ZFILESIZE VARCHAR, ZFILETYPE INTEGER, ZFINISHSTATUS INTEGER, ZIMAGEDATA BLOB, ZTIME INTEGER, ZURLPATH VARCHAR)",
+                        ".mode csv", ".import --skip 1 \(w.cleanUploadsPath(.csv)) ZUPLOADENTITY",
+                    ])
+                }),
+
+            // MARK: Formats
+
+            Benchmark(
+                name: "csv-parse",
+                summary: "CSVReader over FileByteSource touching every field (in the driver) vs wc -l over the same file",
+                targets: [.ferryThroughput(atLeast: 300, issue: "#3")],
+                prepare: { try $0.cleanUploads(.csv) },
+                throughputBasis: { try $0.cleanUploads(.csv) },
+                ferry: { w in
+                    let file = w.cleanUploadsPath(.csv)
+                    return .inProcess(label: "CSVReader(FileByteSource(\(file))) reading every field") { _ = try CSVParseProbe.parse(file) }
+                },
+                reference: { w in .process(["wc", "-l", w.cleanUploadsPath(.csv)]) }),
+
+            // MARK: Fixtures
+
+            Benchmark(
+                name: "generate-csv",
+                summary: "ferry generate of the clean upload CSV vs cat copying a file of the same size (informational)",
+                prepare: { try $0.cleanUploads(.csv) },
+                outputs: ["generated.csv", "copied.csv"],
+                throughputBasis: { try $0.cleanUploads(.csv) },
+                ferry: { w in
+                    .process([
+                        w.ferry, "generate", "uploads", "--count", String(w.rows), "--format", "csv", "--clean",
+                        "--seed", String(w.seed), "--out", w.path("generated.csv"),
+                    ])
+                },
+                reference: { w in .shell("cat \(w.cleanUploadsPath(.csv)) > \(w.path("copied.csv"))") }),
+
+            // MARK: Later (not yet implemented in Ferry; add entries here when the features land)
+            // - read-store: reading a store back, target 1,000,000 records/s.
+            // - import-ndjson: NDJSON import, `try $0.cleanUploads(.ndjson)` already generates the input.
+        ]
+    }
+}

@@ -1,0 +1,78 @@
+import FerryFixtures
+import FerryFormats
+import Foundation
+
+/// The temp folder a run works in, the binaries it compares, and the datasets it generated.
+///
+/// Datasets are generated once per run (the first benchmark that needs one pays for it, untimed)
+/// with the same generator `ferry generate` uses, so the files are byte-identical to
+/// `ferry generate uploads --count N --clean --seed 1`.
+final class Workspace {
+    /// The temp folder (absolute, no trailing slash).
+    let folder: String
+    /// The release `ferry` binary next to the driver.
+    let ferry: String
+    /// The package root (holds `Migrations/`).
+    let repository: String
+    /// Records per dataset.
+    let rows: Int
+    /// The seed every dataset is generated with (the `ferry generate` default).
+    let seed: UInt64 = 1
+
+    private var generated: Set<String> = []
+
+    init(folder: String, ferry: String, repository: String, rows: Int) {
+        self.folder = folder
+        self.ferry = ferry
+        self.repository = repository
+        self.rows = rows
+    }
+
+    /// The absolute path of `name` in the temp folder.
+    func path(_ name: String) -> String { folder + "/" + name }
+
+    /// The Workspace model bundle of the repository.
+    var workspaceModel: String { repository + "/Migrations/Workspace.xcdatamodeld" }
+
+    /// Where `cleanUploads(format)` puts its file.
+    func cleanUploadsPath(_ format: FixtureFormat) -> String {
+        path("uploads-clean.\(format.fileExtension)")
+    }
+
+    /// `rows` clean upload records in `format` (generated on first use); returns the path.
+    @discardableResult
+    func cleanUploads(_ format: FixtureFormat) throws -> String {
+        let target = cleanUploadsPath(format)
+        if generated.contains(target) { return target }
+        let file = try FileByteSink(path: target)
+        var writer = FixtureWriter<UploadRecord, ClosureByteSink>(
+            format: format, sink: ClosureByteSink { chunk in try file.write(chunk) })
+        try writer.write(contentsOf: try UploadRecordGenerator(seed: seed, count: rows, rates: .none))
+        try writer.finish()
+        try file.close()
+        generated.insert(target)
+        return target
+    }
+
+    /// The size of a file in bytes.
+    func size(of path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// Removes a file of the workspace if present.
+    func remove(_ name: String) {
+        try? FileManager.default.removeItem(atPath: path(name))
+    }
+}
+
+extension FixtureFormat {
+    var fileExtension: String {
+        switch self {
+        case .csv: return "csv"
+        case .ndjson: return "ndjson"
+        case .jsonArray: return "json"
+        case .xmlPlist: return "plist"
+        }
+    }
+}
