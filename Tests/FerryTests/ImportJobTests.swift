@@ -94,7 +94,7 @@ struct ImportJobTests {
         #expect(throws: ImportError.self) { try ImportJob(request: request([uploadsCSV], out: out)).run() }
         #expect(try TestPaths.read(out) == Array("keep me".utf8))
         var replacing = request([uploadsCSV], out: out)
-        replacing.replaceExisting = true
+        replacing.existingStore = .replace
         #expect(try ImportJob(request: replacing).run().written == 31)
         #expect(try SQLiteDatabase(path: out, mode: .readOnly).scalarInteger("SELECT count(*) FROM ZUPLOADENTITY") == 31)
     }
@@ -128,7 +128,10 @@ struct ImportJobTests {
         try Data("taskTitle\nBuy milk\n".utf8).write(to: URL(fileURLWithPath: tasks))
         let error = try #require(throws: ImportError.self) { try ImportJob(request: request([tasks], out: out, entity: "KYTask")).run() }
         #expect(error.description.contains("no column for required attribute 'taskID'"))
-        #expect(throws: ImportError.self) { try ImportJob(request: request([TestPaths.fixtures + "/legacy/tasks.json"], out: out)).run() }
+        let binary = folder + "/garbage.bin"
+        try Data([0xFF, 0xFE, 0xFD, 0x00, 0x81, 0x0A, 0x41]).write(to: URL(fileURLWithPath: binary))
+        let garbage = try #require(throws: ImportError.self) { try ImportJob(request: request([binary], out: out)).run() }
+        #expect(garbage.description.contains(binary))
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
@@ -173,5 +176,109 @@ struct ImportJobTests {
         let store = try SQLiteDatabase(path: folder + "/out.sqlite", mode: .readOnly)
         #expect(try store.scalarInteger("SELECT count(*) FROM ZUPLOADENTITY") == Int64(summary.written))
         #expect(try store.scalarInteger("SELECT max(Z_PK) FROM ZUPLOADENTITY") == Int64(summary.written))
+    }
+}
+
+@Suite("ferry import: JSON, NDJSON, property lists, links and appending")
+struct ImportDocumentsTests {
+    private let workspace = TestPaths.migrations + "/Workspace.xcdatamodeld"
+    private let legacy = TestPaths.fixtures + "/legacy"
+
+    private func rows(_ path: String, _ sql: String) throws -> [String] {
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        let statement = try database.prepare(sql)
+        var result: [String] = []
+        while try statement.step() {
+            result.append((0..<statement.columnCount).map { statement.string(at: $0) ?? "NULL" }.joined(separator: "|"))
+        }
+        return result
+    }
+
+    /// Uploads from CSV and plist into Workspace 2, then tasks from JSON and NDJSON appended with links.
+    private func workspace2(_ folder: String) throws -> (uploads: ImportSummary, tasks: ImportSummary, path: String) {
+        let path = folder + "/W2.sqlite"
+        let uploads = try ImportJob(request: ImportRequest(
+            sources: [legacy + "/uploads.csv", legacy + "/uploads.plist"], modelPath: workspace, modelVersion: "Workspace 2",
+            entity: "Upload", outputPath: path)).run()
+        let tasks = try ImportJob(request: ImportRequest(
+            sources: [legacy + "/tasks.json", legacy + "/tasks.ndjson"], modelPath: workspace, modelVersion: "Workspace 2",
+            entity: "Task", outputPath: path, existingStore: .append, linkAttributes: ["attachments": "remotePath", "tags": "name"],
+            createMissing: ["tags"])).run()
+        return (uploads, tasks, path)
+    }
+
+    @Test("legacy uploads and tasks land in one Workspace 2 store, renamed keys matched by renaming identifier")
+    func flagshipFiles() throws {
+        let (uploads, tasks, path) = try workspace2(try TestPaths.temporaryFolder("docs"))
+        // uploads.csv: 34 rows, 3 rejects; uploads.plist: 21 elements, 3 rejects (Fixtures/README.md).
+        #expect(uploads.read == 55 && uploads.written == 49 && uploads.rejected == 6 && uploads.isBalanced)
+        #expect(uploads.sampleRejects.map(\.location.description).contains("\(legacy)/uploads.plist [20]"))
+        // tasks.json: 30 objects, 2 rejects in Workspace 2 (dates are still strings); tasks.ndjson: 23 lines, line 5 is not JSON.
+        #expect(tasks.read == 53 && tasks.written == 50 && tasks.rejected == 3 && tasks.isBalanced)
+        #expect(tasks.sampleRejects.last?.location.line == 5)
+        #expect(tasks.sampleRejects.last?.reason.hasPrefix("not valid JSON") == true)
+        // finishStatus, urlPath and imageData reached isFinished, remotePath and thumbnail (renaming identifiers).
+        #expect(try rows(path, "SELECT count(ZISFINISHED), count(ZREMOTEPATH), count(ZTHUMBNAIL) FROM ZUPLOAD") == ["47|49|16"])
+
+        let attachments = try #require(tasks.links.first { $0.relationship == "Task.attachments" })
+        #expect(attachments.unresolved == 1 && attachments.unresolvedSamples.first?.hasSuffix("/remote/uploads/2014/09/ghost.jpg") == true)
+        let tags = try #require(tasks.links.first { $0.relationship == "Task.tags" })
+        #expect(tags.created == 9 && tags.unresolved == 0)
+        #expect(try rows(path, "SELECT count(*) FROM ZTAG") == ["9"])
+        #expect(try rows(path, "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") == ["Tag|9", "Task|50", "Upload|49"])
+        // Every tag link of the files is a join row; task 1 of tasks.json has its tags.
+        #expect(try rows(path, "SELECT count(*) FROM Z_1TASKS") == [String(tags.resolved - tags.conflicts)])
+        #expect(try rows(path, "PRAGMA integrity_check") == ["ok"])
+    }
+
+    @Test("appending refuses a store of another model version and leaves it untouched")
+    func appendWrongVersion() throws {
+        let folder = try TestPaths.temporaryFolder("docs")
+        let path = folder + "/W1.sqlite"
+        _ = try ImportJob(request: ImportRequest(sources: [legacy + "/uploads.csv"], modelPath: workspace, modelVersion: "Workspace 1",
+                                                 entity: "UploadEntity", outputPath: path)).run()
+        let before = try TestPaths.read(path)
+        let append = ImportRequest(sources: [legacy + "/tasks.json"], modelPath: workspace, modelVersion: "Workspace 2",
+                                   entity: "Task", outputPath: path, existingStore: .append)
+        let error = try #require(throws: ImportError.self) { try ImportJob(request: append).run() }
+        #expect(error.description.contains("not a store of model version 'Workspace 2'"))
+        #expect(try TestPaths.read(path) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["W1.sqlite"])
+    }
+
+    @Test("duplicates on a uniqueness constraint follow the policy, also against records already in the store")
+    func duplicatesAgainstStore() throws {
+        let folder = try TestPaths.temporaryFolder("docs")
+        let path = folder + "/W3.sqlite"
+        let first = folder + "/a.ndjson", second = folder + "/b.ndjson"
+        try Data("{\"taskID\": 1, \"title\": \"old\"}\n{\"taskID\": 2, \"title\": \"two\"}\n".utf8).write(to: URL(fileURLWithPath: first))
+        try Data("{\"taskID\": 1, \"title\": \"new\"}\n{\"taskID\": 1, \"title\": \"newer\"}\n".utf8).write(to: URL(fileURLWithPath: second))
+        var request = ImportRequest(sources: [first], modelPath: workspace, modelVersion: "Workspace 3", entity: "Task", outputPath: path)
+        #expect(try ImportJob(request: request).run().written == 2)
+        request.sources = [second]
+        request.existingStore = .append
+        let rejected = try ImportJob(request: request).run()
+        #expect(rejected.rejected == 2 && rejected.written == 0)
+        request.duplicates = .keepFirst
+        #expect(try ImportJob(request: request).run().merged == 2)
+        #expect(try rows(path, "SELECT ZTITLE FROM ZTASK WHERE ZTASKID = 1") == ["old"])
+        request.duplicates = .keepNewest
+        let newest = try ImportJob(request: request).run()
+        #expect(newest.merged == 2 && newest.isBalanced)
+        #expect(try rows(path, "SELECT ZTITLE FROM ZTASK ORDER BY ZTASKID") == ["newer", "two"])
+    }
+
+    @Test("gzip sources and format detection by content")
+    func gzipAndSniffing() throws {
+        let folder = try TestPaths.temporaryFolder("docs")
+        let json = try TestPaths.read(legacy + "/tasks.ndjson")
+        let compressed = try GzipWriter.compress(json)
+        try Data(compressed).write(to: URL(fileURLWithPath: folder + "/export.data"))
+        let summary = try ImportJob(request: ImportRequest(
+            sources: [folder + "/export.data"], modelPath: workspace, modelVersion: "Workspace 1", entity: "KYTask",
+            outputPath: folder + "/t.sqlite")).run()
+        // Detected as JSON from the decompressed bytes; the NDJSON layout found by its lines.
+        #expect(summary.read == 23 && summary.written == 22)
+        #expect(summary.unknownKeys.values.first?.sorted() == ["attachments", "tags"])
     }
 }

@@ -138,7 +138,9 @@ public struct ImportJob {
                 let csv = try CSVReader(source: source, dialect: try dialect(for: path))
                 return RecordReaderBox(try CSVRecordReader(csv: csv, schema: schema, keyMap: request.keyMap, options: request.coercion))
             case .json:
-                let json = JSONReader(source: try GzipDetectingByteSource(path: path))
+                let name = path.lowercased()
+                let isLines = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains(where: name.hasSuffix)
+                let json = JSONReader(source: try GzipDetectingByteSource(path: path), layout: isLines ? .lines : .automatic)
                 return RecordReaderBox(JSONRecordReader(json: json, decoder: try decoder(model: model, schema: schema)))
             case .plist:
                 let bytes = try Self.readAll(GzipDetectingByteSource(path: path))

@@ -63,6 +63,16 @@ public struct JSONReader: ~Copyable {
         }
     }
 
+    /// After `nextRecord()` threw on a malformed NDJSON line, skips the rest of that line so the
+    /// following lines can still be read, and returns true. Returns false (and skips nothing) in
+    /// the other layouts, where a syntax error ends the document.
+    public mutating func skipMalformedLine() throws -> Bool {
+        guard case .lines = state else { return false }
+        scanner.lineBreaksAreWhitespace = true
+        try scanner.skipRestOfLine()
+        return true
+    }
+
     private mutating func firstRecord() throws -> JSONRecord? {
         switch layout {
         case .automatic:

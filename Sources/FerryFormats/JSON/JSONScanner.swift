@@ -125,6 +125,24 @@ struct JSONScanner: ~Copyable {
         lineStart = windowOffset + position
     }
 
+    /// Discards everything up to and including the next line feed (or to the end of the input),
+    /// so that reading goes on after a malformed NDJSON line.
+    mutating func skipRestOfLine() throws {
+        while true {
+            if position == filled, try !refill() { return }
+            var index = position
+            while index < filled, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+            guard index < filled else {
+                position = filled
+                continue
+            }
+            position = index + 1
+            line += 1
+            lineStart = windowOffset + position
+            return
+        }
+    }
+
     /// Throws unless only whitespace is left.
     mutating func expectEnd() throws {
         if try peekToken() != nil { throw syntaxError(.trailingContent, at: position) }

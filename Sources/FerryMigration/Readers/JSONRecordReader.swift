@@ -22,6 +22,12 @@ public struct JSONRecordReader: RecordReader, ~Copyable {
         do {
             guard let next = try json.nextRecord() else { return nil }
             record = next
+        } catch let error as JSONError {
+            // A malformed NDJSON line is one bad record; in any other layout the document is broken.
+            guard (try? json.skipMalformedLine()) == true else { throw RecordSourceError(source: sourceName, reason: "\(error)") }
+            let position = error.position
+            return .reject(Reject(location: SourceLocation(file: sourceName, line: position.line),
+                                  entity: decoder.schema.entity.name, reason: "not valid JSON: \(error)"))
         } catch {
             throw RecordSourceError(source: sourceName, reason: "\(error)")
         }

@@ -11,6 +11,8 @@ public struct LinkReport: Sendable, Equatable, Codable {
     /// Links whose destination was not found, with a few examples.
     public var unresolved = 0
     public var unresolvedSamples: [String] = []
+    /// Links whose value matched several destinations (the one with the lowest `Z_PK` is used).
+    public var ambiguous = 0
     /// To-one destinations claimed by more than one source (the last one wins), or duplicate pairs.
     public var conflicts = 0
 

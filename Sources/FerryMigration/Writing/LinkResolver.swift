@@ -31,6 +31,7 @@ struct LinkResolver {
         report.unresolved = try count("SELECT count(*) FROM \(work).r WHERE dst IS NULL")
         report.resolved = report.links - report.unresolved
         report.unresolvedSamples = try unresolvedSamples(kind)
+        report.ambiguous = try count("SELECT count(*) FROM \(work).r WHERE n > 1")
         report.conflicts = try apply(kind, target: target)
         try execute("DROP TABLE \(work).r; DROP TABLE IF EXISTS \(work).m")
         return report
@@ -61,12 +62,12 @@ struct LinkResolver {
     }
 
     /// Writes the resolved links into the store; returns the number of conflicts (a to-one
-    /// destination claimed twice, a duplicate pair, an ambiguous match).
+    /// destination claimed twice, a duplicate pair).
     private func apply(_ kind: LinkKind, target: TableInfo) throws(GraphWriteError) -> Int {
         let relationship = kind.relationship
         let source = try tableInfo(kind.entity)
         let inverse = model.inverse(of: relationship)
-        var conflicts = try count("SELECT count(*) FROM \(work).r WHERE n > 1")
+        var conflicts = 0
         let owner = declaringEntity(of: relationship.name, in: kind.entity)
         if !relationship.isToMany {
             try setForeignKey(in: source, owner: owner, relationship: relationship.name, destination: target, pairs: ("src", "dst"))
