@@ -122,23 +122,25 @@ struct StreamingPlistReaderTests {
 
     // MARK: errors
 
-    @Test func malformedXMLAfterSomeRecordsFailsWhenReached() {
-        let outcome = StreamingPlistOutcome(Self.plist("""
-            <array>
-            <dict><key>a</key><integer>1</integer></dict>
-            <dict><key>a</key><integer>2</integer></dict>
-            <dict><key>a</key><integer>3</integer></dict
-            <dict><key>a</key><integer>4</integer></dict>
-            </array>
-            """), bufferSize: 64)
-        #expect(outcome.values == [.dictionary(["a": .integer(1)]), .dictionary(["a": .integer(2)])])
-        let error = outcome.plistError
-        #expect(error?.source == "<memory>")
-        #expect(error?.line == 8)
-        guard case .xml(.malformed, _)? = error?.problem else {
-            Issue.record("expected a malformed-XML error, got \(String(describing: outcome.error))"); return
+    /// libxml2 reads ahead (a few kilobytes), so the records just before the error may not come
+    /// out; the earlier ones do, in order, before the error.
+    @Test func malformedXMLAfterSomeRecordsFailsWhenReached() throws {
+        var body = "<array>\n"
+        for index in 0..<2000 { body += "<dict><key>a</key><integer>\(index)</integer></dict>\n" }
+        body += "<dict><key>a</key><integer>2000</integer></dict\n<dict/>\n</array>"
+        let text = Self.plist(body)
+        let outcome = StreamingPlistOutcome(text, bufferSize: 64)
+        #expect(outcome.records.count > 1000)
+        #expect(outcome.values == (0..<outcome.records.count).map { .dictionary(["a": .integer(Int128($0))]) })
+        let error = try #require(outcome.plistError)
+        #expect(error.source == "<memory>")
+        // libxml2 notices the unclosed `</dict` on the next line, as the tree reader reports it.
+        #expect(error.line == 2006)
+        #expect(throws: error.problem) { try XMLPropertyListReader().decode(Array(text.utf8)) }
+        guard case .xml(.malformed, _) = error.problem else {
+            Issue.record("expected a malformed-XML error, got \(error)"); return
         }
-        #expect(error?.description.hasPrefix("<memory>: XML property list, line 8: not well-formed XML:") == true)
+        #expect(error.description.hasPrefix("<memory>: XML property list, line 2006: not well-formed XML:") == true)
     }
 
     @Test func invalidElementValueFailsWithItsDocumentLine() {
@@ -152,7 +154,7 @@ struct StreamingPlistReaderTests {
             </array>
             """))
         #expect(outcome.values == [.dictionary(["a": .integer(1)])])
-        #expect(outcome.plistError == PlistRecordError(source: "<memory>", problem: .xml(.invalidInteger("12x"), line: 9)))
+        #expect(outcome.plistError == PlistRecordError(source: "<memory>", problem: .xml(.invalidInteger("12x"), line: 8)))
     }
 
     @Test func whatFollowsTheRootArrayIsCheckedAfterTheLastRecord() {
@@ -170,9 +172,12 @@ struct StreamingPlistReaderTests {
     }
 
     @Test func textInsideTheRootArrayIsRefused() {
-        let outcome = StreamingPlistOutcome("<plist><array>\n<true/>\noops\n<false/></array></plist>")
+        let text = "<plist><array>\n<true/>\noops\n<false/></array></plist>"
+        let outcome = StreamingPlistOutcome(text)
         #expect(outcome.values == [.bool(true)])
-        #expect(outcome.plistError?.problem == .xml(.unexpectedText, line: 2))
+        // libxml2 dates a text node by the line where the text ends, for both readers.
+        #expect(outcome.plistError?.problem == .xml(.unexpectedText, line: 4))
+        #expect(throws: PropertyListError.xml(.unexpectedText, line: 4)) { try XMLPropertyListReader().decode(Array(text.utf8)) }
     }
 
     @Test func nestingBeyondTheLimitIsRefused() {
@@ -200,7 +205,7 @@ struct StreamingPlistReaderTests {
     }
 
     @Test func sourceErrorsArePassedThrough() {
-        let bytes = Array(Self.plist("<array>\n<true/>\n<false/>").utf8)
+        let bytes = Array(Self.plist("<array>\n<true/>\n<false/>\n</array>").utf8.dropLast(20))
         let outcome = StreamingPlistOutcome(FailingByteSource(bytes))
         #expect(outcome.error is FailingByteSource.Failure)
     }

@@ -145,7 +145,7 @@ final class XMLPlistStream {
 
     /// The 1-based line of the current node (with `XML_PARSE_BIG_LINES`, also past 65,535).
     private var currentLine: Int {
-        xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 0
+        xmlTextReaderCurrentNode(reader).map(XMLElementLine.of) ?? 0
     }
 
     private func failure(_ problem: XMLPropertyListProblem, line: Int) -> PlistRecordError {
