@@ -241,3 +241,17 @@ struct StreamingPlistReaderTests {
         #expect(counter.bytesRead == bytes.count)
     }
 }
+
+extension StreamingPlistReaderTests {
+    @Test func errorsAreThrownAgainOnLaterCalls() throws {
+        var reader = PlistRecordReader(source: MemoryByteSource(Array("<plist><array><true/>\n<integer>x</integer></array></plist>".utf8)))
+        #expect(try reader.nextRecord()?.value == .bool(true))
+        let expected = PlistRecordError(source: "<memory>", problem: .xml(.invalidInteger("x"), line: 2))
+        #expect(throws: expected) { try reader.nextRecord() }
+        #expect(throws: expected) { try reader.nextRecord() }
+
+        var unrecognized = PlistRecordReader(source: MemoryByteSource([1, 2, 3]))
+        #expect(throws: PlistRecordError(source: "<memory>", problem: .unrecognizedFormat)) { try unrecognized.nextRecord() }
+        #expect(throws: PlistRecordError(source: "<memory>", problem: .unrecognizedFormat)) { try unrecognized.nextRecord() }
+    }
+}

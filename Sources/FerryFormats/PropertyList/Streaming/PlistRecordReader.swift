@@ -44,6 +44,7 @@ public struct PlistRecordReader: ~Copyable {
         case xml(XMLPlistStream, next: Int)
         case values([PropertyListValue], line: Int?, indexed: Bool, next: Int)
         case finished
+        case failed(any Error)
     }
 
     /// - Parameters:
@@ -59,13 +60,23 @@ public struct PlistRecordReader: ~Copyable {
     /// The next record, or `nil` after the last one (and once the rest of the document has been
     /// checked).
     /// - Throws: ``PlistRecordError`` for a malformed, hostile or unrecognized property list, and
-    ///   the errors of the source.
+    ///   the errors of the source. After an error, every call throws it again.
     public mutating func nextRecord() throws -> PlistRecord? {
+        if case .failed(let error) = state { throw error }
+        do {
+            return try advance()
+        } catch {
+            state = .failed(error)
+            throw error
+        }
+    }
+
+    private mutating func advance() throws -> PlistRecord? {
         switch state {
         case .start(let source):
             state = .finished
             try open(source)
-            return try nextRecord()
+            return try advance()
         case let .xml(stream, next):
             guard let (value, line) = try stream.nextArrayElement() else {
                 state = .finished
@@ -81,7 +92,7 @@ public struct PlistRecordReader: ~Copyable {
             }
             state = .values(values, line: line, indexed: indexed, next: next + 1)
             return record(values[next], line: line, index: indexed ? next : nil)
-        case .finished:
+        case .finished, .failed:
             return nil
         }
     }

@@ -14,6 +14,12 @@ import CLibXML2
 /// normally a few hundred bytes). Malformed prologs are left to the reader to report.
 enum XMLPrologGuard {
     /// Declared encodings that are accepted, as by ``XMLPropertyListReader`` (compared uppercased).
+    /// `xmlInitParser` once per process, before any concurrent parse.
+    private static let libraryInitialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
     static let supportedEncodings: Set<String> = ["UTF-8", "UTF8", "UTF-16", "UTF16", "UTF-16LE", "UTF-16BE"]
 
     /// Reads `source` (after the already-read `prefix`) until the root element starts, the input
@@ -22,7 +28,7 @@ enum XMLPrologGuard {
     /// - Throws: ``PlistRecordError`` for an entity declaration or an unsupported encoding, and
     ///   errors of `source`.
     static func read(_ source: inout any ByteSource, prefix: [UInt8], chunkSize: Int) throws -> [UInt8] {
-        guard let context = makeContext(name: source.name) else {
+        guard libraryInitialized, let context = makeContext(name: source.name) else {
             throw PlistRecordError(source: source.name, problem: .xml(.malformed("libxml2 could not allocate a parser"), line: 0))
         }
         defer { xmlFreeParserCtxt(context) }
