@@ -212,7 +212,7 @@ struct ImportDocumentsTests {
         let (uploads, tasks, path) = try workspace2(try TestPaths.temporaryFolder("docs"))
         // uploads.csv: 34 rows, 3 rejects; uploads.plist: 21 elements, 3 rejects (Fixtures/README.md).
         #expect(uploads.read == 55 && uploads.written == 49 && uploads.rejected == 6 && uploads.isBalanced)
-        #expect(uploads.sampleRejects.map(\.location.description).contains("\(legacy)/uploads.plist [20]"))
+        #expect(uploads.sampleRejects.map(\.location.description).contains("\(legacy)/uploads.plist:342 [20]"))
         // tasks.json: 30 objects, 2 rejects in Workspace 2 (dates are still strings); tasks.ndjson: 23 lines, line 5 is not JSON.
         #expect(tasks.read == 53 && tasks.written == 50 && tasks.rejected == 3 && tasks.isBalanced)
         #expect(tasks.sampleRejects.last?.location.line == 5)

@@ -143,9 +143,8 @@ public struct ImportJob {
                 let json = JSONReader(source: try GzipDetectingByteSource(path: path), layout: isLines ? .lines : .automatic)
                 return RecordReaderBox(JSONRecordReader(json: json, decoder: try decoder(model: model, schema: schema)))
             case .plist:
-                let bytes = try Self.readAll(GzipDetectingByteSource(path: path))
-                return RecordReaderBox(try PropertyListRecordReader(bytes: bytes, sourceName: path,
-                                                                    decoder: try decoder(model: model, schema: schema)))
+                let plist = PlistRecordReader(source: try GzipDetectingByteSource(path: path))
+                return RecordReaderBox(PropertyListRecordReader(plist: plist, decoder: try decoder(model: model, schema: schema)))
             }
         } catch let error as RecordSourceError {
             throw .source(error)
@@ -173,17 +172,6 @@ public struct ImportJob {
             dialect = CSVDialect.sniff(sample: Array(bytes.prefix(count)), base: dialect)
         }
         return dialect
-    }
-
-    private static func readAll(_ source: some ByteSource) throws -> [UInt8] {
-        var source = source
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
-            if count == 0 { return bytes }
-            bytes += chunk.prefix(count)
-        }
     }
 
     private func next(_ reader: any RecordStream) throws(ImportError) -> RecordReadResult? {

@@ -33,7 +33,9 @@ public struct XMLPropertyListReader: Sendable {
         return try value(of: children[0], depth: 0)
     }
 
-    private func value(of element: xmlNodePtr, depth: Int) throws(PropertyListError) -> PropertyListValue {
+    /// The value of one element (and its children); also used by the streaming reader on the
+    /// subtrees it expands.
+    func value(of element: xmlNodePtr, depth: Int) throws(PropertyListError) -> PropertyListValue {
         let name = Self.name(of: element)
         switch name {
         case "string":

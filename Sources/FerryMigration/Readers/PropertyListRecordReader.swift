@@ -2,37 +2,35 @@ import FerryFormats
 import FerryModel
 
 /// Reads records of one entity from a property list whose root is an array of dictionaries (or
-/// one dictionary), XML or binary. Each element that is not a dictionary is a reject.
+/// one dictionary). XML streams (memory follows the largest record); binary plists are read
+/// whole, as their offset table is at the end. An element that is not a dictionary is a reject.
 public struct PropertyListRecordReader: RecordReader, ~Copyable {
     public let sourceName: String
-    private let elements: [PropertyListValue]
-    private var position = 0
+    private var plist: PlistRecordReader
     private var decoder: DocumentRecordDecoder
 
-    /// Decodes the whole document (binary plists cannot be read piecewise).
-    public init(bytes: [UInt8], sourceName: String, decoder: DocumentRecordDecoder) throws(RecordSourceError) {
-        self.sourceName = sourceName
+    public init(plist: consuming PlistRecordReader, decoder: DocumentRecordDecoder) {
+        sourceName = plist.sourceName
+        self.plist = plist
         self.decoder = decoder
-        let root: PropertyListValue
-        do { root = try PropertyList.decode(bytes) } catch {
-            throw RecordSourceError(source: sourceName, reason: error.description)
-        }
-        switch root {
-        case .array(let elements): self.elements = elements
-        case .dictionary: elements = [root]
-        default: throw RecordSourceError(source: sourceName, reason: "the property list's root must be an array of dictionaries or a dictionary")
-        }
     }
 
     public var unknownKeys: [String] { decoder.unknownKeys }
 
     public mutating func next() throws(RecordSourceError) -> RecordReadResult? {
-        guard position < elements.count else { return nil }
-        defer { position += 1 }
-        let location = SourceLocation(file: sourceName, path: "[\(position)]")
-        guard case let .object(members) = DocumentValue(elements[position]) else {
+        let record: PlistRecord
+        do {
+            guard let next = try plist.nextRecord() else { return nil }
+            record = next
+        } catch let error as PlistRecordError {
+            throw RecordSourceError(source: sourceName, line: error.line, reason: error.problem.description)
+        } catch {
+            throw RecordSourceError(source: sourceName, reason: "\(error)")
+        }
+        let location = SourceLocation(file: sourceName, line: record.location.line, path: record.location.index.map { "[\($0)]" })
+        guard case let .object(members) = DocumentValue(record.value) else {
             return .reject(Reject(location: location, entity: decoder.schema.entity.name,
-                                  reason: "a record must be a dictionary, not \(DocumentValue(elements[position]).kindName)"))
+                                  reason: "a record must be a dictionary, not \(DocumentValue(record.value).kindName)"))
         }
         return try decoder.decode(members, at: location)
     }

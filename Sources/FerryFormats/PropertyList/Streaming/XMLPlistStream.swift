@@ -24,7 +24,6 @@ final class XMLPlistStream {
     private let maxDepth: Int
     private let feed: XMLInputFeed
     private let reader: xmlTextReaderPtr
-    private let decoder: ExpandedElementDecoder
     /// The line of `<plist>`, when the value is wrapped in one.
     private var plistLine: Int?
     /// Whether the reader is on an element already decoded, to be skipped rather than entered.
@@ -37,11 +36,9 @@ final class XMLPlistStream {
         sourceName = source.name
         self.maxDepth = maxDepth
         feed = XMLInputFeed(source: source, replaying: replay)
-        guard let decoder = ExpandedElementDecoder(),
-              let reader = xmlReaderForIO(xmlInputFeedRead, nil, feed.pointer, sourceName, nil, Self.options) else {
+        guard let reader = xmlReaderForIO(xmlInputFeedRead, nil, feed.pointer, sourceName, nil, Self.options) else {
             throw PlistRecordError(source: source.name, problem: .xml(.malformed("libxml2 could not allocate a reader"), line: 0))
         }
-        self.decoder = decoder
         self.reader = reader
         xmlTextReaderSetStructuredErrorHandler(reader, xmlInputFeedRecordError, feed.pointer)
     }
@@ -129,7 +126,8 @@ final class XMLPlistStream {
         guard let element = xmlTextReaderExpand(reader) else { try throwReaderFailure() }
         onDecodedElement = true
         do {
-            return try decoder.decode(element, in: xmlTextReaderCurrentDoc(reader), line: currentLine, depth: depth, maxDepth: maxDepth)
+            // The tree reader's element rules, applied to the subtree libxml2 expanded in place.
+            return try XMLPropertyListReader(maxDepth: maxDepth).value(of: element, depth: depth)
         } catch {
             throw PlistRecordError(source: sourceName, problem: error)
         }
