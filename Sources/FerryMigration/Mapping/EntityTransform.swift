@@ -1,0 +1,131 @@
+import FerryModel
+import FerryStore
+
+/// An entity mapping made ready to run: records of the source schema in, records of the
+/// destination schema out (or a reject, or filtered out).
+public final class EntityTransform {
+    /// What became of one record.
+    public enum Outcome {
+        case record(Record, converted: Int)
+        case reject(Reject)
+        case filtered
+    }
+
+    public let mapping: EntityMapping
+    public let source: RecordSchema
+    public let destination: RecordSchema
+    private let rules: [CompiledRule]
+    private let defaults: [AttributeValue]
+    private let relationshipNames: [String: String]
+    private let filter: PredicateEvaluator?
+    private let options: CoercionOptions
+
+    private enum CompiledRule {
+        case copy(Int)
+        case convert(Int, from: AttributeType, to: AttributeType)
+        case defaultValue
+    }
+
+    public init(mapping: EntityMapping, source: RecordSchema, destination: RecordSchema,
+                options: CoercionOptions = .init()) throws(MappingError) {
+        self.mapping = mapping
+        self.source = source
+        self.destination = destination
+        self.options = options
+        var rules: [CompiledRule] = []
+        var defaults: [AttributeValue] = []
+        for attribute in destination.attributes {
+            do { defaults.append(try RecordAssembler.defaultValue(of: attribute, entity: destination.entity.name)) } catch {
+                throw MappingError.model(error.description)
+            }
+            switch mapping.rule(for: attribute.name)?.rule ?? .defaultValue {
+            case .defaultValue:
+                rules.append(.defaultValue)
+            case .copy(let name):
+                guard let index = source.index(of: name) else { throw MappingError.unknownSourceAttribute(entity: source.entity.name, name: name) }
+                rules.append(.copy(index))
+            case let .convert(name, from, to):
+                guard let index = source.index(of: name) else { throw MappingError.unknownSourceAttribute(entity: source.entity.name, name: name) }
+                rules.append(.convert(index, from: from, to: to))
+            }
+        }
+        self.rules = rules
+        self.defaults = defaults
+        relationshipNames = Dictionary(mapping.relationships.map { ($0.source, $0.destination) }, uniquingKeysWith: { first, _ in first })
+        if let filter = mapping.filter {
+            do {
+                self.filter = try PredicateEvaluator(filter.predicate, attributes: Set(source.attributes.map(\.name)),
+                                                     entity: source.entity.name)
+            } catch {
+                throw MappingError.filter(entity: source.entity.name, text: filter.text, reason: error.description)
+            }
+        } else {
+            filter = nil
+        }
+    }
+
+    /// Maps one record. Keys carry over; links are renamed, and links of relationships the
+    /// destination does not have are dropped.
+    public func apply(_ record: Record) -> Outcome {
+        if let filter {
+            let matched = (try? filter.matches { name in self.source.index(of: name).map { record.values[$0] } }) ?? false
+            guard matched else { return .filtered }
+        }
+        var values = [AttributeValue](repeating: .null, count: rules.count)
+        var converted = 0
+        for (index, rule) in rules.enumerated() {
+            let policy = mapping.attributes.first { $0.destination == destination.attributes[index].name }?.onFailure ?? .reject
+            switch rule {
+            case .defaultValue:
+                values[index] = defaults[index]
+            case .copy(let sourceIndex):
+                values[index] = record.values[sourceIndex]
+            case let .convert(sourceIndex, from, to):
+                switch ValueConversion.convert(record.values[sourceIndex], from: from, to: to, options: options) {
+                case .success(let value):
+                    values[index] = value
+                case .failure(let failure):
+                    guard policy == .null else {
+                        return .reject(Reject(location: record.location, entity: source.entity.name,
+                                              attribute: source.attributes[sourceIndex].name,
+                                              value: ValueConversion.text(of: record.values[sourceIndex]),
+                                              reason: "\(destination.entity.name).\(destination.attributes[index].name): \(failure.reason)"))
+                    }
+                    converted += 1
+                }
+            }
+            if values[index] == .null, !destination.attributes[index].isOptional {
+                values[index] = defaults[index]
+                guard values[index] != .null else {
+                    return .reject(Reject(location: record.location, entity: source.entity.name,
+                                          attribute: destination.attributes[index].name,
+                                          reason: "\(destination.entity.name).\(destination.attributes[index].name) is required and has no value or default"))
+                }
+            }
+        }
+        let links = record.links.compactMap { link in
+            relationshipNames[link.relationship].map { RecordLink(relationship: $0, targets: link.targets) }
+        }
+        return .record(Record(values: values, location: record.location, key: record.key, links: links), converted: converted)
+    }
+}
+
+/// Why a mapping cannot be used.
+public enum MappingError: Error, CustomStringConvertible, Equatable {
+    case model(String)
+    case unknownSourceAttribute(entity: String, name: String)
+    case filter(entity: String, text: String, reason: String)
+    /// A problem in a written mapping file, at a line and column.
+    case file(path: String, line: Int, column: Int, reason: String)
+    case chain(String)
+
+    public var description: String {
+        switch self {
+        case .model(let reason): reason
+        case let .unknownSourceAttribute(entity, name): "source entity \(entity) has no attribute '\(name)'"
+        case let .filter(entity, text, reason): "filter of \(entity) '\(text)': \(reason)"
+        case let .file(path, line, column, reason): "\(path):\(line):\(column): \(reason)"
+        case .chain(let reason): reason
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import FerryModel
+
+/// Evaluates a predicate on one record in memory, with `NSPredicate`'s semantics, for records
+/// that are not in a store (mapping source filters over file records).
+///
+/// Only key paths of one component (an attribute of the record) are available. A comparison with
+/// nil is false except `== nil` (true when nil) and `!= nil`; numbers compare across integer and
+/// real, booleans with 0/1, dates with dates or numbers (seconds since 2001); `[c]`/`[d]` fold as
+/// the SQL side does; `LIKE` takes `*` and `?`; `MATCHES` is a whole-string regular expression.
+public final class PredicateEvaluator {
+    public let predicate: FetchPredicate
+    private let regexes = RegexCache()
+    private let variables: [String: PredicateValue]
+
+    /// Checks the predicate once: key paths must be single attributes of `attributes`, variables given.
+    public init(_ predicate: FetchPredicate, attributes: Set<String>, entity: String,
+                variables: [String: PredicateValue] = [:]) throws(FetchPredicateError) {
+        self.predicate = predicate
+        self.variables = variables
+        try Self.check(predicate, attributes: attributes, entity: entity, variables: variables)
+    }
+
+    /// Whether the record (attribute name → value) satisfies the predicate.
+    public func matches(_ value: (String) -> AttributeValue?) throws(FetchPredicateError) -> Bool {
+        try evaluate(predicate, value)
+    }
+
+    private func evaluate(_ predicate: FetchPredicate, _ record: (String) -> AttributeValue?) throws(FetchPredicateError) -> Bool {
+        switch predicate {
+        case .constant(let flag): return flag
+        case .not(let inner): return try !evaluate(inner, record)
+        case .and(let parts):
+            for part in parts where try !evaluate(part, record) { return false }
+            return true
+        case .or(let parts):
+            for part in parts where try evaluate(part, record) { return true }
+            return false
+        case .comparison(let comparison):
+            return try compare(comparison, record)
+        }
+    }
+
+    private func operand(_ operand: PredicateOperand, _ record: (String) -> AttributeValue?) -> PredicateValue {
+        switch operand {
+        case .keyPath(let path): return path.first.flatMap(record).map(Self.predicateValue) ?? .null
+        case .value(let value): return value
+        case .variable(let name): return variables[name] ?? .null
+        case .aggregate(let items): return .list(items.map { self.operand($0, record) })
+        }
+    }
+
+    private func compare(_ comparison: Comparison, _ record: (String) -> AttributeValue?) throws(FetchPredicateError) -> Bool {
+        let left = operand(comparison.left, record)
+        let right = operand(comparison.right, record)
+        let options = comparison.options
+        switch comparison.comparisonOperator {
+        case .equal: return Self.equal(left, right, options)
+        case .notEqual: return !Self.equal(left, right, options)
+        case .less: return Self.order(left, right, options).map { $0 < 0 } ?? false
+        case .lessOrEqual: return Self.order(left, right, options).map { $0 <= 0 } ?? false
+        case .greater: return Self.order(left, right, options).map { $0 > 0 } ?? false
+        case .greaterOrEqual: return Self.order(left, right, options).map { $0 >= 0 } ?? false
+        case .between:
+            guard case let .list(bounds) = right, bounds.count == 2,
+                  let low = Self.order(left, bounds[0], options), let high = Self.order(left, bounds[1], options) else { return false }
+            return low >= 0 && high <= 0
+        case .in:
+            guard case let .list(items) = right else { return Self.equal(left, right, options) }
+            return items.contains { Self.equal(left, $0, options) }
+        case .beginsWith, .endsWith, .contains, .like, .matches:
+            guard case let .string(text) = left, case let .string(pattern) = right else { return false }
+            let subject = StringFolding.fold(text, options), needle = StringFolding.fold(pattern, options)
+            switch comparison.comparisonOperator {
+            case .beginsWith: return subject.unicodeScalars.starts(with: needle.unicodeScalars)
+            case .endsWith: return subject.unicodeScalars.reversed().starts(with: needle.unicodeScalars.reversed())
+            case .contains: return needle.isEmpty || subject.contains(needle)
+            case .like: return Self.wildcardMatch(Array(subject.unicodeScalars)[...], Array(needle.unicodeScalars)[...])
+            default:
+                do { return try regexes.matches(text, pattern: pattern, options: options) } catch {
+                    throw .invalidPattern(pattern: pattern, reason: "\(error)")
+                }
+            }
+        }
+    }
+
+    static func predicateValue(_ value: AttributeValue) -> PredicateValue {
+        switch value {
+        case .null, .binary: .null
+        case .integer(let number): .integer(number)
+        case .double(let number): .real(number)
+        case .decimal(let text): Double(text).map(PredicateValue.real) ?? .string(text)
+        case .string(let text), .uri(let text): .string(text)
+        case .bool(let flag): .bool(flag)
+        case .date(let seconds): .date(seconds)
+        case .uuid(let uuid): .string(uuid.description)
+        }
+    }
+
+    private static func number(_ value: PredicateValue) -> Double? {
+        switch value {
+        case .integer(let number): Double(number)
+        case .real(let number), .date(let number): number
+        case .bool(let flag): flag ? 1 : 0
+        default: nil
+        }
+    }
+
+    private static func equal(_ left: PredicateValue, _ right: PredicateValue, _ options: ComparisonOptions) -> Bool {
+        switch (left, right) {
+        case (.null, .null): return true
+        case (.null, _), (_, .null): return false
+        case let (.string(a), .string(b)): return StringFolding.fold(a, options) == StringFolding.fold(b, options)
+        case let (.integer(a), .integer(b)): return a == b
+        default:
+            guard let a = number(left), let b = number(right) else { return false }
+            return a == b
+        }
+    }
+
+    /// -1, 0 or 1, or nil when the two cannot be ordered (nil, mixed kinds).
+    private static func order(_ left: PredicateValue, _ right: PredicateValue, _ options: ComparisonOptions) -> Int? {
+        switch (left, right) {
+        case let (.string(a), .string(b)):
+            let x = StringFolding.fold(a, options), y = StringFolding.fold(b, options)
+            return x == y ? 0 : (x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars) ? -1 : 1)
+        case let (.integer(a), .integer(b)):
+            return a == b ? 0 : (a < b ? -1 : 1)
+        default:
+            guard let a = number(left), let b = number(right) else { return nil }
+            return a == b ? 0 : (a < b ? -1 : 1)
+        }
+    }
+
+    /// `*` matches any run, `?` one character; iterative with backtracking to the last `*`.
+    private static func wildcardMatch(_ text: ArraySlice<Unicode.Scalar>, _ pattern: ArraySlice<Unicode.Scalar>) -> Bool {
+        var t = text.startIndex, p = pattern.startIndex
+        var star: Int?, resume = text.startIndex
+        while t < text.endIndex {
+            if p < pattern.endIndex, pattern[p] == "?" || pattern[p] == text[t], pattern[p] != "*" {
+                t += 1
+                p += 1
+            } else if p < pattern.endIndex, pattern[p] == "*" {
+                star = p
+                p += 1
+                resume = t
+            } else if let starAt = star {
+                p = starAt + 1
+                resume += 1
+                t = resume
+            } else {
+                return false
+            }
+        }
+        while p < pattern.endIndex, pattern[p] == "*" { p += 1 }
+        return p == pattern.endIndex
+    }
+
+    private static func check(_ predicate: FetchPredicate, attributes: Set<String>, entity: String,
+                              variables: [String: PredicateValue]) throws(FetchPredicateError) {
+        switch predicate {
+        case .constant: return
+        case .not(let inner): try check(inner, attributes: attributes, entity: entity, variables: variables)
+        case .and(let parts), .or(let parts):
+            for part in parts { try check(part, attributes: attributes, entity: entity, variables: variables) }
+        case .comparison(let comparison):
+            guard comparison.quantifier == nil else {
+                throw .unsupported("ANY/ALL/NONE need relationships, which a record filter does not have")
+            }
+            for side in [comparison.left, comparison.right] {
+                try checkOperand(side, attributes: attributes, entity: entity, variables: variables)
+            }
+        }
+    }
+
+    private static func checkOperand(_ operand: PredicateOperand, attributes: Set<String>, entity: String,
+                                     variables: [String: PredicateValue]) throws(FetchPredicateError) {
+        switch operand {
+        case .keyPath(let path):
+            guard path.count == 1, let name = path.first else {
+                throw .unsupported("key path \(path.joined(separator: ".")): a record filter compares attributes of the record only")
+            }
+            guard attributes.contains(name) else { throw .unknownKey(key: name, entity: entity) }
+        case .variable(let name):
+            guard variables[name] != nil else { throw .missingVariable(name) }
+        case .aggregate(let items):
+            for item in items { try checkOperand(item, attributes: attributes, entity: entity, variables: variables) }
+        case .value:
+            return
+        }
+    }
+}
