@@ -134,15 +134,16 @@ public final class ParallelGzipWriter {
             headerWritten = true
         }
         try block.compressed.withUnsafeBytes { try sink($0) }
-        crc = crc32_combine(crc, block.crc, Int(block.length))
+        // `.init` because z_off_t is Int on Linux and Int64 on Darwin.
+        crc = crc32_combine(crc, block.crc, .init(block.length))
         // ISIZE is the input length modulo 2^32.
         totalLength &+= UInt32(truncatingIfNeeded: block.length)
     }
 
     /// The 10-byte gzip header (RFC 1952): deflate, no flags, no modification time, the extra
-    /// flags zlib uses for the level, and Unix as the system.
+    /// flags zlib sets for the level (2: slowest, 4: fastest), and Unix as the system.
     private func writeHeader() throws {
-        let extraFlags: UInt8 = level == 9 ? 2 : level == 1 ? 4 : 0
+        let extraFlags: UInt8 = level == 9 ? 2 : level <= 1 ? 4 : 0
         let header: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, extraFlags, 3]
         try header.withUnsafeBytes { try sink($0) }
     }
