@@ -85,8 +85,8 @@ enum ImportCommand: Command {
             guard let format = SourceFormat(rawValue: text) else { throw UsageError("--format takes csv, json or plist") }
             request.format = format
         }
-        request.keyMap = try pairs(arguments, "map")
-        request.linkAttributes = try pairs(arguments, "link")
+        request.keyMap = try Pairs.parse(arguments, "map")
+        request.linkAttributes = try Pairs.parse(arguments, "link")
         request.createMissing = Set(arguments.values["create-missing"] ?? [])
         if let text = arguments.value("on-duplicate") {
             guard let policy = DuplicatePolicy(rawValue: text) else { throw UsageError("--on-duplicate takes reject, keep-first or keep-newest") }
@@ -119,17 +119,6 @@ enum ImportCommand: Command {
             request.batchSize = size
         }
         return request
-    }
-
-    /// `NAME=VALUE` options as a dictionary.
-    private static func pairs(_ arguments: ParsedArguments, _ option: String) throws(UsageError) -> [String: String] {
-        var result: [String: String] = [:]
-        for pair in arguments.values[option] ?? [] {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw UsageError("--\(option) takes NAME=VALUE, not '\(pair)'") }
-            result[parts[0]] = parts[1]
-        }
-        return result
     }
 
     private static func report(_ summary: ImportSummary, json: Bool, rejectLog: String?) {

@@ -28,14 +28,16 @@ public struct ImportJob {
         guard !schema.entity.isAbstract else { throw .abstractEntity(request.entity) }
         let writer = try openWriter(model: model)
         let rejectLog: RejectLog?
-        do { rejectLog = try request.rejectLogPath.map { path throws(ImportError) in try RejectLog(path: path) } } catch {
+        do { rejectLog = try request.rejectLogPath.map { path throws(RejectLog.Failure) in try RejectLog(path: path) } } catch {
             writer.discard()
-            throw error
+            throw .rejectLog(path: error.path, reason: error.reason)
         }
         var summary = ImportSummary(entity: request.entity, modelVersion: model.name, outputPath: request.outputPath)
         do throws(ImportError) {
             let graph = StoreGraphWriter(writer: writer, model: model, duplicates: request.duplicates,
-                                         createMissing: createMissing(model: model, entity: request.entity))
+                                         createMissing: LinkCreation.relationships(
+                                             in: model, entities: [request.entity], linkAttributes: request.linkAttributes,
+                                             requested: request.createMissing))
             for (index, source) in request.sources.enumerated() where !summary.stoppedEarly {
                 let reader = try openReader(source, model: model, schema: schema)
                 reading: while let result = try next(reader) {
@@ -60,7 +62,7 @@ public struct ImportJob {
                     if let reject {
                         summary.rejected += 1
                         if summary.sampleRejects.count < 20 { summary.sampleRejects.append(reject) }
-                        try rejectLog?.append(reject)
+                        do { try rejectLog?.append(reject) } catch { throw ImportError.rejectLog(path: error.path, reason: error.reason) }
                         if let limit = request.maxErrors, summary.rejected >= limit {
                             summary.stoppedEarly = true
                             break reading
@@ -70,7 +72,7 @@ public struct ImportJob {
                 }
                 if !reader.unknownKeys.isEmpty { summary.unknownKeys[source] = reader.unknownKeys }
             }
-            try rejectLog?.close()
+            do { try rejectLog?.close() } catch { throw ImportError.rejectLog(path: error.path, reason: error.reason) }
             if summary.stoppedEarly {
                 writer.discard()
             } else {
@@ -117,61 +119,10 @@ public struct ImportJob {
         }
     }
 
-    /// The relationships (`Entity.relationship`) whose missing destinations are created: those
-    /// asked for, and those matched on the destination's single-attribute uniqueness constraint.
-    private func createMissing(model: ManagedObjectModel, entity: String) -> Set<String> {
-        var result = Set(request.createMissing.map { $0.contains(".") ? $0 : "\(entity).\($0)" })
-        for relationship in model.allRelationships(of: entity) {
-            let unique = model.ancestry(of: relationship.destinationEntity).flatMap(\.uniquenessConstraints).filter { $0.count == 1 }
-            let matched = request.linkAttributes[relationship.name] ?? (unique.count == 1 ? unique[0][0] : nil)
-            if let matched, unique.contains([matched]) { result.insert("\(entity).\(relationship.name)") }
-        }
-        return result
-    }
-
     private func openReader(_ path: String, model: ManagedObjectModel, schema: RecordSchema) throws(ImportError) -> any RecordStream {
-        let format = request.format ?? SourceFormat.detect(path: path)
-        do {
-            switch format {
-            case .csv:
-                let source = UTF8TranscodingByteSource(try GzipDetectingByteSource(path: path))
-                let csv = try CSVReader(source: source, dialect: try dialect(for: path))
-                return RecordReaderBox(try CSVRecordReader(csv: csv, schema: schema, keyMap: request.keyMap, options: request.coercion))
-            case .json:
-                let name = path.lowercased()
-                let isLines = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains(where: name.hasSuffix)
-                let json = JSONReader(source: try GzipDetectingByteSource(path: path), layout: isLines ? .lines : .automatic)
-                return RecordReaderBox(JSONRecordReader(json: json, decoder: try decoder(model: model, schema: schema)))
-            case .plist:
-                let plist = PlistRecordReader(source: try GzipDetectingByteSource(path: path))
-                return RecordReaderBox(PropertyListRecordReader(plist: plist, decoder: try decoder(model: model, schema: schema)))
-            }
-        } catch let error as RecordSourceError {
-            throw .source(error)
-        } catch {
-            throw .source(RecordSourceError(source: path, reason: "\(error)"))
-        }
-    }
-
-    private func decoder(model: ManagedObjectModel, schema: RecordSchema) throws(RecordSourceError) -> DocumentRecordDecoder {
-        try DocumentRecordDecoder(schema: schema, model: model, keyMap: request.keyMap,
-                                  linkAttributes: request.linkAttributes, options: request.coercion)
-    }
-
-    /// The CSV dialect: the user's delimiter, tab for `.tsv`, else sniffed from the first 64 KB.
-    private func dialect(for path: String) throws -> CSVDialect {
-        var dialect = CSVDialect.rfc4180
-        if let delimiter = request.delimiter {
-            dialect.delimiter = delimiter
-        } else if path.lowercased().hasSuffix(".tsv") || path.lowercased().hasSuffix(".tsv.gz") {
-            dialect.delimiter = UInt8(ascii: "\t")
-        } else if path != "-" {
-            var sample = UTF8TranscodingByteSource(try GzipDetectingByteSource(path: path))
-            var bytes = [UInt8](repeating: 0, count: 64 * 1024)
-            let count = try bytes.withUnsafeMutableBytes { try sample.read(into: $0) }
-            dialect = CSVDialect.sniff(sample: Array(bytes.prefix(count)), base: dialect)
-        }
-        return dialect
+        let files = FileRecordSource(format: request.format, coercion: request.coercion, delimiter: request.delimiter,
+                                     keyMap: request.keyMap, linkAttributes: request.linkAttributes)
+        do { return try files.open(path, model: model, schema: schema) } catch { throw .source(error) }
     }
 
     private func next(_ reader: any RecordStream) throws(ImportError) -> RecordReadResult? {

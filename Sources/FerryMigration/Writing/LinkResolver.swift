@@ -40,7 +40,15 @@ struct LinkResolver {
     // MARK: Resolution
 
     /// `ferry_work.r (src, pos, dst, label)`: each staged link with its destination `Z_PK` (or NULL).
+    /// Links staged by source key get their source row from the key map first (none: dropped,
+    /// as their record was not written).
     private func stageResolved(_ kind: LinkKind, target: TableInfo) throws(GraphWriteError) {
+        let source = try tableInfo(kind.entity)
+        try execute("""
+            UPDATE \(work).links SET pk = (SELECT k.pk FROM \(work).keys k WHERE k.ns = links.ns AND k.root = \(source.rootNumber) AND k.key = links.skey)
+                WHERE kind = \(kind.id) AND pk IS NULL;
+            DELETE FROM \(work).links WHERE kind = \(kind.id) AND pk IS NULL;
+            """)
         if let attribute = kind.matchAttribute {
             let column = try attributeColumn(attribute, of: kind.relationship.destinationEntity, in: target)
             try execute("""

@@ -31,14 +31,14 @@ final class LinkStaging {
             try writer.attachScratchDatabase(named: work)
             try writer.execute("""
                 CREATE TABLE \(work).keys (ns INTEGER, root INTEGER, key, pk INTEGER, PRIMARY KEY (ns, root, key)) WITHOUT ROWID;
-                CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, value);
+                CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, value, skey);
                 """)
         }
         insertKey = try GraphWriteError.wrap { () throws(StoreWriterError) in
             try writer.prepareStatement("INSERT OR REPLACE INTO \(work).keys (ns, root, key, pk) VALUES (?, ?, ?, ?)")
         }
         insertLink = try GraphWriteError.wrap { () throws(StoreWriterError) in
-            try writer.prepareStatement("INSERT INTO \(work).links (kind, pk, pos, ns, key, value) VALUES (?, ?, ?, ?, ?, ?)")
+            try writer.prepareStatement("INSERT INTO \(work).links (kind, pk, pos, ns, key, value, skey) VALUES (?, ?, ?, ?, ?, ?, ?)")
         }
     }
 
@@ -58,6 +58,21 @@ final class LinkStaging {
 
     /// Stages the targets of one link of the record `pk`.
     func stage(_ link: RecordLink, from entity: String, primaryKey pk: Int64, namespace: Int) throws(GraphWriteError) {
+        try stage(link, from: entity, source: .primaryKey(pk), namespace: namespace)
+    }
+
+    /// Stages the targets of one link of the record with source key `key`, whose row is found
+    /// through the key map when the links are resolved (edges read apart from their records).
+    func stage(_ link: RecordLink, from entity: String, sourceKey key: RecordKey, namespace: Int) throws(GraphWriteError) {
+        try stage(link, from: entity, source: .key(key), namespace: namespace)
+    }
+
+    private enum LinkSource {
+        case primaryKey(Int64)
+        case key(RecordKey)
+    }
+
+    private func stage(_ link: RecordLink, from entity: String, source: LinkSource, namespace: Int) throws(GraphWriteError) {
         guard let relationship = model.allRelationships(of: entity).first(where: { $0.name == link.relationship }) else {
             throw .unknownRelationship(entity: entity, relationship: link.relationship)
         }
@@ -73,7 +88,14 @@ final class LinkStaging {
             try GraphWriteError.sqlite { () throws(SQLiteError) in
                 defer { try? statement.reset() }
                 try statement.bind(Int64(kind), at: 1)
-                try statement.bind(pk, at: 2)
+                switch source {
+                case .primaryKey(let pk):
+                    try statement.bind(pk, at: 2)
+                    try statement.bindNull(at: 7)
+                case .key(let key):
+                    try statement.bindNull(at: 2)
+                    try Self.bind(key, to: statement, at: 7)
+                }
                 try statement.bind(Int64(position), at: 3)
                 try statement.bind(Int64(namespace), at: 4)
                 switch target {
@@ -103,7 +125,7 @@ final class LinkStaging {
         return id
     }
 
-    private func rootNumber(of entity: String) throws(GraphWriteError) -> Int64 {
+    func rootNumber(of entity: String) throws(GraphWriteError) -> Int64 {
         guard let root = model.rootEntity(of: entity), let number = layout.entityNumbers[root.name] else {
             throw .unknownEntity(entity)
         }

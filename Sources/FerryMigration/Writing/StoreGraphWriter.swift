@@ -21,20 +21,24 @@ public final class StoreGraphWriter {
     public let writer: CoreDataStoreWriter
     let model: ManagedObjectModel
     let duplicates: DuplicatePolicy
+    /// Per destination entity policies that override `duplicates`.
+    let duplicatesByEntity: [String: DuplicatePolicy]
     /// `Entity.relationship` whose match destinations are created when missing.
     let createMissing: Set<String>
     private var rowWriters: [String: EntityRowWriter] = [:]
     private var staging: LinkStaging?
 
     /// - Parameters:
-    ///   - duplicates: what to do with records that collide on a uniqueness constraint.
+    ///   - duplicates: what to do with records that collide on a uniqueness constraint;
+    ///     `duplicatesByEntity` overrides it per entity.
     ///   - createMissing: relationships (`Entity.relationship`) whose destinations found by an
     ///     attribute value are created when no record has that value (find or create).
     public init(writer: CoreDataStoreWriter, model: ManagedObjectModel, duplicates: DuplicatePolicy = .reject,
-                createMissing: Set<String> = []) {
+                duplicatesByEntity: [String: DuplicatePolicy] = [:], createMissing: Set<String> = []) {
         self.writer = writer
         self.model = model
         self.duplicates = duplicates
+        self.duplicatesByEntity = duplicatesByEntity
         self.createMissing = createMissing
     }
 
@@ -48,7 +52,7 @@ public final class StoreGraphWriter {
         case .inserted(let key):
             primaryKey = key
         case let .duplicate(existing, constraint):
-            switch duplicates {
+            switch duplicatesByEntity[schema.entity.name] ?? duplicates {
             case .reject:
                 return .rejected(reason: "duplicate of an earlier record on unique (\(constraint.joined(separator: ", ")))")
             case .keepFirst:
@@ -69,6 +73,13 @@ public final class StoreGraphWriter {
             }
         }
         return outcome
+    }
+
+    /// Stages links of a record already written, named by its source key: for edges read apart
+    /// from their records (a store's many-to-many join table).
+    public func stageLinks(_ link: RecordLink, ofRecordWithKey key: RecordKey, entity: String, namespace: Int) throws(GraphWriteError) {
+        guard !link.targets.isEmpty else { return }
+        try linkStaging().stage(link, from: entity, sourceKey: key, namespace: namespace)
     }
 
     /// Resolves every staged link into foreign keys, join rows and order keys; one report per

@@ -1,0 +1,39 @@
+import FerryMigration
+
+/// What `ferry migrate` is asked to do.
+public struct MigrateRequest: Sendable {
+    public var sources: [MigrationSource]
+    /// The `.xcdatamodeld` whose versions form the chain; its current version is the destination.
+    public var modelPath: String
+    public var outputPath: String
+    /// Replace an existing destination (atomically) instead of refusing.
+    public var replaceExisting: Bool
+    /// How legacy files are read (formats, key maps, link attributes, value rules).
+    public var files: FileRecordSource
+    /// Values for `$NAME` in written mappings (`zone` for the flagship's local dates).
+    public var variables: [String: String]
+    /// The duplicate policy where no written mapping sets one.
+    public var duplicates: DuplicatePolicy
+    /// Stop after this many rejects (nil: never).
+    public var maxErrors: Int?
+    public var rejectLogPath: String?
+    public var batchSize: Int
+    /// Run everything but leave nothing behind (`ferry plan`'s dry run).
+    public var dryRun: Bool
+
+    public init(sources: [MigrationSource], modelPath: String, outputPath: String, replaceExisting: Bool = false,
+                files: FileRecordSource = .init(), variables: [String: String] = [:], duplicates: DuplicatePolicy = .reject,
+                maxErrors: Int? = nil, rejectLogPath: String? = nil, batchSize: Int = 10_000, dryRun: Bool = false) {
+        self.sources = sources
+        self.modelPath = modelPath
+        self.outputPath = outputPath
+        self.replaceExisting = replaceExisting
+        self.files = files
+        self.variables = variables
+        self.duplicates = duplicates
+        self.maxErrors = maxErrors
+        self.rejectLogPath = rejectLogPath
+        self.batchSize = batchSize
+        self.dryRun = dryRun
+    }
+}

@@ -1,0 +1,38 @@
+import FerryMigration
+
+/// What a migration did: per source entity, every record read is written, merged, rejected or
+/// filtered out by the mapping; per destination entity, the rows written.
+public struct MigrationSummary: Sendable, Codable, Equatable {
+    public struct SourceLedger: Sendable, Codable, Equatable {
+        public var source: String
+        public var entity: String
+        /// The model version the records were read as.
+        public var version: String
+        public var read = 0
+        public var written = 0
+        public var merged = 0
+        public var rejected = 0
+        /// Dropped on purpose by the mapping: a source filter, or an entity the chain removes.
+        public var filtered = 0
+        /// Values the mapping could not convert and set to nil under a lenient rule.
+        public var converted = 0
+
+        public var isBalanced: Bool { read == written + merged + rejected + filtered }
+    }
+
+    /// The model versions the records went through, oldest first.
+    public var chain: [String]
+    public var outputPath: String
+    public var ledgers: [SourceLedger] = []
+    /// Destination entity → records written into it.
+    public var written: [String: Int] = [:]
+    public var links: [LinkReport] = []
+    public var sampleRejects: [Reject] = []
+    /// Rename candidates and other hints from mapping inference.
+    public var suggestions: [String] = []
+    public var stoppedEarly = false
+    public var dryRun = false
+
+    public var rejected: Int { ledgers.reduce(0) { $0 + $1.rejected } }
+    public var isBalanced: Bool { ledgers.allSatisfy(\.isBalanced) }
+}

@@ -1,0 +1,85 @@
+import Ferry
+import FerryMigration
+import FoundationEssentials
+
+/// `ferry migrate SOURCE... --model M --out STORE`.
+enum MigrateCommand: Command {
+    static let name = "migrate"
+    static let summary = "bring stores of any version and legacy files to the current model version, in one store"
+    static let usage = """
+        usage: ferry migrate SOURCE... --model MODEL.xcdatamodeld --out STORE [options]
+
+        Each SOURCE is a Core Data store (its version is found by its version hashes) or a legacy
+        file given as ENTITY:FILE (records of ENTITY in the oldest model version that has an entity
+        of that name) or ENTITY@VERSION:FILE. Records go through every version up to the current
+        one, by the inferred mapping plus the written mapping files beside the model
+        ("<A> to <B>.mapping"), into one new store. Every record is written, merged, rejected (with
+        its reason) or filtered by the mapping; the run prints the ledger per source and entity.
+        The store is written beside STORE and renamed into place only when complete.
+
+        example:
+          ferry migrate UploadEntity:Fixtures/legacy/uploads.csv Task:Fixtures/legacy/tasks.json \\
+              --model Migrations/Workspace.xcdatamodeld --link attachments=remotePath \\
+              --var zone=Asia/Shanghai --out Workspace.sqlite
+
+        exit codes: 0 all records carried, 1 some rejected, 2 usage, 3 bad input, 4 destination not written.
+        """
+    static let options = [
+        OptionSpec(name: "model", value: "MODEL", help: "the versioned model (.xcdatamodeld)"),
+        OptionSpec(name: "out", value: "STORE", help: "the store to create"),
+        OptionSpec(name: "force", value: nil, help: "replace STORE if it exists (atomically)"),
+        OptionSpec(name: "var", value: "NAME=VALUE", help: "a value for $NAME in written mappings (e.g. zone=Asia/Shanghai)", repeatable: true),
+        OptionSpec(name: "link", value: "REL=ATTRIBUTE", help: "values of relationship REL in files match this destination attribute",
+                   repeatable: true),
+        OptionSpec(name: "map", value: "KEY=ATTRIBUTE", help: "map a file's column or key to an attribute", repeatable: true),
+        OptionSpec(name: "on-duplicate", value: "POLICY", help: "where no mapping says: reject (default), keep-first, keep-newest"),
+        OptionSpec(name: "rejects", value: "FILE", help: "write every reject as one JSON line to FILE"),
+        OptionSpec(name: "max-errors", value: "N", help: "stop (and write nothing) after N rejects"),
+        OptionSpec(name: "json", value: nil, help: "print the summary as JSON"),
+    ]
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        let request = try makeRequest(arguments, outputRequired: true)
+        let showProgress = Terminal.stderrIsTerminal && !arguments.has("json")
+        let summary: MigrationSummary
+        do {
+            summary = try MigrateJob(request: request).run { running in
+                if showProgress {
+                    let read = running.ledgers.reduce(0) { $0 + $1.read }
+                    Terminal.progress("read \(read), rejected \(running.rejected)")
+                }
+            }
+        } catch {
+            if showProgress { Terminal.progress(nil) }
+            Terminal.error("ferry migrate: \(error.description)")
+            switch error {
+            case .destinationExists, .writer, .rejectLog: return .destination
+            default: return .badInput
+            }
+        }
+        if showProgress { Terminal.progress(nil) }
+        MigrationReportText.print(summary, json: arguments.has("json"))
+        return summary.rejected > 0 ? .rejects : .success
+    }
+
+    /// The request both `migrate` and `plan` build from their arguments.
+    static func makeRequest(_ arguments: ParsedArguments, outputRequired: Bool) throws(UsageError) -> MigrateRequest {
+        guard !arguments.positionals.isEmpty || !outputRequired else { throw UsageError("migrate needs at least one SOURCE") }
+        var request = MigrateRequest(
+            sources: arguments.positionals.map(MigrationSource.init(argument:)), modelPath: try arguments.required("model"),
+            outputPath: outputRequired ? try arguments.required("out") : "", replaceExisting: arguments.has("force"))
+        request.variables = try Pairs.parse(arguments, "var")
+        request.files.linkAttributes = try Pairs.parse(arguments, "link")
+        request.files.keyMap = try Pairs.parse(arguments, "map")
+        if let text = arguments.value("on-duplicate") {
+            guard let policy = DuplicatePolicy(rawValue: text) else { throw UsageError("--on-duplicate takes reject, keep-first or keep-newest") }
+            request.duplicates = policy
+        }
+        request.rejectLogPath = arguments.value("rejects")
+        if let limit = try arguments.integer("max-errors") {
+            guard limit > 0 else { throw UsageError("--max-errors must be at least 1") }
+            request.maxErrors = limit
+        }
+        return request
+    }
+}

@@ -1,0 +1,53 @@
+import Ferry
+import FoundationEssentials
+
+/// Prints a migration summary: the ledger per source and entity, the rows per destination
+/// entity, link resolution, rejects and hints.
+enum MigrationReportText {
+    static func print(_ summary: MigrationSummary, json: Bool) {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            if let data = try? encoder.encode(summary) { Terminal.out(String(decoding: data, as: UTF8.self) + "\n") }
+            return
+        }
+        for hint in summary.suggestions { Terminal.error("hint: \(hint)") }
+        for reject in summary.sampleRejects { Terminal.error("reject: \(reject.summary)") }
+        if summary.rejected > summary.sampleRejects.count {
+            Terminal.error("… \(summary.rejected - summary.sampleRejects.count) more rejects (use --rejects FILE to keep them all)")
+        }
+        if summary.stoppedEarly { Terminal.error("stopped after \(summary.rejected) rejects (--max-errors); nothing was written") }
+        var out = "chain: \(summary.chain.joined(separator: " → "))\n"
+        var rows = [["source", "entity", "as", "read", "written", "merged", "rejected", "filtered"]]
+        for ledger in summary.ledgers {
+            rows.append([ledger.source, ledger.entity, ledger.version, String(ledger.read), String(ledger.written),
+                         String(ledger.merged), String(ledger.rejected), String(ledger.filtered)])
+        }
+        out += TextTable.render(rows)
+        out += "written: " + summary.written.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        out += summary.dryRun ? " (dry run: nothing kept)\n" : " → \(summary.outputPath)\n"
+        for link in summary.links {
+            var text = "  \(link.relationship) by \(link.matchedBy): \(link.resolved) of \(link.links) links resolved"
+            if link.created > 0 { text += ", \(link.created) destinations created" }
+            if link.ambiguous > 0 { text += ", \(link.ambiguous) matched several (lowest Z_PK used)" }
+            if link.conflicts > 0 { text += ", \(link.conflicts) claimed twice (last wins)" }
+            out += text + "\n"
+            for sample in link.unresolvedSamples { Terminal.error("unresolved: \(link.relationship): \(sample)") }
+        }
+        Terminal.out(out)
+    }
+}
+
+/// Left-aligned text columns.
+enum TextTable {
+    static func render(_ rows: [[String]]) -> String {
+        guard let columns = rows.map(\.count).max() else { return "" }
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+}
