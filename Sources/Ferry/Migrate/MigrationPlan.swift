@@ -1,0 +1,76 @@
+import FerryMigration
+import FerryModel
+
+/// What `ferry plan` shows before anything is written: the chain of versions and, per step and
+/// entity, where every destination attribute and relationship comes from.
+public struct MigrationPlan: Sendable, Codable, Equatable {
+    public struct Step: Sendable, Codable, Equatable {
+        public var from: String
+        public var to: String
+        public var entities: [EntityStep]
+        public var dropped: [String]
+        public var added: [String]
+        public var suggestions: [String]
+    }
+
+    public struct EntityStep: Sendable, Codable, Equatable {
+        public var source: String
+        public var destination: String
+        public var filter: String?
+        public var duplicates: String?
+        /// Destination attribute → its rule in words (`copy fileName`, `convert priority Integer 16 → Integer 32`).
+        public var attributes: [Rule]
+        public var relationships: [Rule]
+        /// Source attributes no rule reads: their values are not carried.
+        public var droppedAttributes: [String]
+    }
+
+    public struct Rule: Sendable, Codable, Equatable {
+        public var destination: String
+        public var rule: String
+        /// `inferred` or `written`.
+        public var origin: String
+    }
+
+    public var model: String
+    public var chain: [String]
+    public var steps: [Step]
+
+    /// The plan of a versioned model up to its current version.
+    public init(modelPath: String, variables: [String: String] = [:]) throws(MigrateError) {
+        let bundle: ModelBundle
+        do { bundle = try XcodeModelLoader.loadBundle(at: modelPath) } catch { throw .model(error) }
+        let chain = try MigrationPlanner(bundle: bundle, modelPath: modelPath, variables: variables).chain(options: .init())
+        model = bundle.name
+        self.chain = chain.versions.map(\.name)
+        steps = chain.steps.enumerated().map { index, step in
+            Step(from: step.sourceVersion, to: step.destinationVersion,
+                 entities: step.entities.map { Self.entityStep($0, source: chain.versions[index]) },
+                 dropped: step.droppedEntities, added: step.addedEntities, suggestions: step.suggestions)
+        }
+    }
+
+    private static func entityStep(_ mapping: EntityMapping, source: ManagedObjectModel) -> EntityStep {
+        let read = Set(mapping.attributes.flatMap(\.rule.sourceAttributes))
+        let dropped = source.allAttributes(of: mapping.source).filter { !$0.isTransient && !read.contains($0.name) }.map(\.name)
+        return EntityStep(
+            source: mapping.source, destination: mapping.destination, filter: mapping.filter?.text,
+            duplicates: mapping.duplicates?.rawValue,
+            attributes: mapping.attributes.map { attribute in
+                var text = describe(attribute.rule)
+                if attribute.onFailure == .null { text += " (nil when it fails)" }
+                return Rule(destination: attribute.destination, rule: text, origin: attribute.origin.rawValue)
+            },
+            relationships: mapping.relationships.map { Rule(destination: $0.destination, rule: "links of \($0.source)", origin: mapping.origin.rawValue) },
+            droppedAttributes: dropped)
+    }
+
+    static func describe(_ rule: ValueRule) -> String {
+        switch rule {
+        case .copy(let source): "copy \(source)"
+        case let .convert(source, from, to):
+            "convert \(source) \(from.xcodeName) → \(to.xcodeName) (\(ValueConversion.kind(from: from, to: to)?.rawValue ?? "?"))"
+        case .defaultValue: "default"
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Ferry
+import FoundationEssentials
+
+/// `ferry plan --model M [SOURCE...]`: the chain of mappings, and with sources a dry run.
+enum PlanCommand: Command {
+    static let name = "plan"
+    static let summary = "show the version chain and every mapping rule; with sources, a dry run that writes nothing"
+    static let usage = """
+        usage: ferry plan --model MODEL.xcdatamodeld [SOURCE...] [--format text|dot|json] [options]
+
+        Prints the chain of model versions up to the current one and, per step and entity, where
+        each destination attribute and relationship comes from (inferred or written), what is
+        added or dropped, and rename candidates inference did not apply. With SOURCEs (as for
+        'ferry migrate'), runs the whole migration without keeping anything and prints, per source
+        and entity, how many records would be written, merged, rejected or filtered, with sample
+        rejects. --format dot draws the mapping as a Graphviz diagram.
+
+        example: ferry plan --model Migrations/Workspace.xcdatamodeld --format dot | dot -Tsvg > plan.svg
+        """
+    static let options = MigrateCommand.options.filter { !["out", "force", "json"].contains($0.name) } + [
+        OptionSpec(name: "format", value: "F", help: "text (default), dot or json"),
+    ]
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        let format = arguments.value("format") ?? "text"
+        guard ["text", "dot", "json"].contains(format) else { throw UsageError("--format takes text, dot or json") }
+        var request = try MigrateCommand.makeRequest(arguments, outputRequired: false)
+        let plan: MigrationPlan
+        do { plan = try MigrationPlan(modelPath: request.modelPath, variables: request.variables) } catch {
+            Terminal.error("ferry plan: \(error.description)")
+            return .badInput
+        }
+        var dryRun: MigrationSummary?
+        if !request.sources.isEmpty {
+            request.dryRun = true
+            do { dryRun = try MigrateJob(request: request).run() } catch {
+                Terminal.error("ferry plan: \(error.description)")
+                return .badInput
+            }
+        }
+        switch format {
+        case "dot": Terminal.out(MigrationPlanText.dot(plan))
+        case "json":
+            struct Output: Encodable { let plan: MigrationPlan; let dryRun: MigrationSummary? }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            if let data = try? encoder.encode(Output(plan: plan, dryRun: dryRun)) { Terminal.out(String(decoding: data, as: UTF8.self) + "\n") }
+        default:
+            Terminal.out(MigrationPlanText.text(plan))
+            if let dryRun {
+                Terminal.out("\ndry run:\n")
+                MigrationReportText.print(dryRun, json: false)
+            }
+        }
+        return (dryRun?.rejected ?? 0) > 0 ? .rejects : .success
+    }
+}
+
+/// The plan as text and as a Graphviz diagram.
+enum MigrationPlanText {
+    static func text(_ plan: MigrationPlan) -> String {
+        var out = "model \(plan.model): \(plan.chain.joined(separator: " → "))\n"
+        for step in plan.steps {
+            out += "\nstep \(step.from) → \(step.to)\n"
+            for entity in step.entities {
+                out += "  entity \(entity.source) → \(entity.destination)\n"
+                if let filter = entity.filter { out += "    where \(filter)\n" }
+                if let duplicates = entity.duplicates { out += "    duplicates: \(duplicates)\n" }
+                let rows = (entity.attributes + entity.relationships).map { ["    " + $0.destination, $0.rule, $0.origin] }
+                out += TextTable.render(rows)
+                if !entity.droppedAttributes.isEmpty { out += "    not carried: \(entity.droppedAttributes.joined(separator: ", "))\n" }
+            }
+            for name in step.added { out += "  entity \(name): new, no records flow into it\n" }
+            for name in step.dropped { out += "  entity \(name): removed, its records are dropped\n" }
+            for hint in step.suggestions { out += "  hint: \(hint)\n" }
+        }
+        return out
+    }
+
+    static func dot(_ plan: MigrationPlan) -> String {
+        func quoted(_ text: String) -> String {
+            "\"" + text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"").replacingAll("\n", with: "\\n") + "\""
+        }
+        var out = "digraph mapping {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n"
+        for (index, version) in plan.chain.enumerated() {
+            out += "  subgraph cluster_\(index) { label=\(quoted(version));"
+            let names = Set(plan.steps.flatMap { step -> [String] in
+                (step.from == version ? step.entities.map(\.source) + step.dropped : [])
+                    + (step.to == version ? step.entities.map(\.destination) + step.added : [])
+            })
+            for name in names.sorted() { out += " \(quoted("\(index):\(name)")) [label=\(quoted(name))];" }
+            out += " }\n"
+        }
+        for (index, step) in plan.steps.enumerated() {
+            for entity in step.entities {
+                let changes = entity.attributes.filter { !$0.rule.hasPrefix("copy") }.map { "\($0.destination): \($0.rule)" }
+                out += "  \(quoted("\(index):\(entity.source)")) -> \(quoted("\(index + 1):\(entity.destination)")) [label=\(quoted(changes.joined(separator: "\n")))];\n"
+            }
+        }
+        return out + "}\n"
+    }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced.
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
