@@ -8,20 +8,31 @@ enum InspectCommand: Command {
     static let summary = "show a model's versions, entities, properties and version hashes"
     static let usage = """
         usage: ferry inspect MODEL [--json]
+               ferry inspect STORE [--model MODEL] [--json]
 
         MODEL is an .xcdatamodeld bundle, an .xcdatamodel folder or its 'contents' file.
         Prints every version with its entities, attributes (type, optional, default),
         relationships (destination, cardinality, inverse, delete rule), renaming identifiers
         and version hashes in base64, as Core Data shows them.
 
-        example: ferry inspect Migrations/Workspace.xcdatamodeld
+        STORE is a Core Data SQLite store (or any SQLite database). Prints its UUID, the model
+        version that matches its version hashes (with --model) or the model recovered from the
+        store itself, the rows per entity, and that model.
+
+        examples: ferry inspect Migrations/Workspace.xcdatamodeld
+                  ferry inspect Workspace.sqlite --model Migrations/Workspace.xcdatamodeld
         """
-    static let options = [OptionSpec(name: "json", value: nil, help: "print the same facts as JSON")]
+    static let options = [
+        OptionSpec(name: "model", value: "MODEL", help: "for a STORE: the model to match it against"),
+        OptionSpec(name: "json", value: nil, help: "print the same facts as JSON"),
+    ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
             throw UsageError("inspect takes exactly one MODEL path")
         }
+        if StoreReport.isSQLiteFile(path) { return inspectStore(path, arguments) }
+        guard arguments.value("model") == nil else { throw UsageError("--model goes with a STORE, not a MODEL") }
         let bundle: ModelBundle
         do {
             bundle = try XcodeModelLoader.loadBundle(at: path)
@@ -30,17 +41,35 @@ enum InspectCommand: Command {
             return .badInput
         }
         let report = ModelReport(bundle: bundle)
-        if arguments.has("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(report) else {
-                Terminal.error("ferry inspect: could not encode the report as JSON")
-                return .badInput
-            }
-            Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
-        } else {
-            Terminal.out(ModelReportText.render(report))
+        if arguments.has("json") { return printJSON(report) }
+        Terminal.out(ModelReportText.render(report))
+        return .success
+    }
+
+    private static func inspectStore(_ path: String, _ arguments: ParsedArguments) -> ExitCode {
+        let report: StoreReport
+        do { report = try StoreReport(path: path, bundlePath: arguments.value("model")) } catch {
+            Terminal.error("ferry inspect: \(error.description)")
+            return .badInput
         }
+        if arguments.has("json") { return printJSON(report) }
+        var out = "store \(report.path) (\(report.kind))\n"
+        if let uuid = report.storeUUID { out += "  uuid \(uuid)\n" }
+        if let framework = report.frameworkVersion { out += "  written by Core Data framework version \(framework)\n" }
+        out += "  model: \(report.modelSource)\n  rows:\n"
+        out += TextTable.render(report.counts.sorted { $0.key < $1.key }.map { ["    " + $0.key, String($0.value)] })
+        Terminal.out(out + "\n" + ModelReportText.render(report.model))
+        return .success
+    }
+
+    private static func printJSON(_ report: some Encodable) -> ExitCode {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(report) else {
+            Terminal.error("ferry inspect: could not encode the report as JSON")
+            return .badInput
+        }
+        Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
         return .success
     }
 }

@@ -37,17 +37,3 @@ enum MigrationReportText {
         Terminal.out(out)
     }
 }
-
-/// Left-aligned text columns.
-enum TextTable {
-    static func render(_ rows: [[String]]) -> String {
-        guard let columns = rows.map(\.count).max() else { return "" }
-        var widths = [Int](repeating: 0, count: columns)
-        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
-        return rows.map { row in
-            row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
-    }
-}

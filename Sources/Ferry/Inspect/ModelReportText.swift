@@ -35,7 +35,7 @@ public enum ModelReportText {
             return [relationship.name, "→ \(relationship.destination)", cardinality,
                     (relationship.isOptional ? "optional, " : "required, ") + notes.joined(separator: ", ")]
         }
-        out += table(attributeRows + relationshipRows, indent: "    ")
+        out += TextTable.render(attributeRows + relationshipRows, indent: "    ")
         for constraint in entity.uniquenessConstraints {
             out += "    unique (\(constraint.joined(separator: ", ")))\n"
         }
@@ -43,27 +43,4 @@ public enum ModelReportText {
     }
 
     private static func quoted(_ value: String) -> String { "\"\(value)\"" }
-
-    /// Left-aligned columns, padded to the widest cell of each column.
-    static func table(_ rows: [[String]], indent: String) -> String {
-        guard let columns = rows.map(\.count).max() else { return "" }
-        var widths = [Int](repeating: 0, count: columns)
-        for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
-        }
-        return rows.map { row in
-            let cells = row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
-            }
-            return indent + cells.joined(separator: "  ").trimmingTrailingSpaces()
-        }.joined(separator: "\n") + "\n"
-    }
-}
-
-extension String {
-    func trimmingTrailingSpaces() -> String {
-        var copy = self
-        while copy.last == " " { copy.removeLast() }
-        return copy
-    }
 }

@@ -1,0 +1,79 @@
+import FerryFormats
+import FerryModel
+import FerryStore
+
+/// What `ferry inspect STORE` shows: the store's identity, the model it matches (given or
+/// recovered from the store), and its rows per entity.
+public struct StoreReport: Codable, Sendable, Equatable {
+    public var path: String
+    /// `Core Data` or `plain SQLite`.
+    public var kind: String
+    public var storeUUID: String?
+    public var frameworkVersion: Int?
+    /// Where the model came from: a bundle's version, or the store's `Z_MODELCACHE`.
+    public var modelSource: String
+    /// The matching version, when a bundle was given.
+    public var version: String?
+    /// Entity → rows, its sub-entities' rows included (abstract entities with sub-entities are left out).
+    public var counts: [String: Int64]
+    public var model: ModelReport
+
+    /// Inspects a store file. `bundlePath` is a model to match the store against.
+    public init(path: String, bundlePath: String?) throws(InspectError) {
+        self.path = path
+        let bundle: ModelBundle?
+        do { bundle = try bundlePath.map { path throws(ModelLoadError) in try XcodeModelLoader.loadBundle(at: path) } } catch {
+            throw .model(error)
+        }
+        do {
+            let store = try CoreDataStoreReader(path: path)
+            let (model, version) = try StoreModelMatch.model(for: store, bundle: bundle)
+            kind = "Core Data"
+            storeUUID = store.metadata.storeUUID.uuidString
+            frameworkVersion = store.metadata.frameworkVersion
+            self.version = version
+            modelSource = version.map { "version \($0) of \(bundle?.name ?? "")" } ?? "Z_MODELCACHE"
+            var counts: [String: Int64] = [:]
+            let records = try store.records(model: model)
+            for entity in model.entities where !entity.isAbstract || model.subentities(of: entity.name).isEmpty {
+                counts[entity.name] = try records.count(for: entity.name)
+            }
+            self.counts = counts
+            self.model = ModelReport(bundle: ModelBundle(name: model.name, versions: [model], currentVersionName: model.name))
+        } catch .notCoreDataStore {
+            let plain: PlainSQLiteReader
+            do { plain = try PlainSQLiteReader(path: path) } catch { throw .store(error) }
+            kind = "plain SQLite"
+            modelSource = "tables and declared types"
+            var counts: [String: Int64] = [:]
+            for entity in plain.model.entities {
+                do { counts[entity.name] = try plain.count(for: entity.name) } catch { throw .store(error) }
+            }
+            self.counts = counts
+            model = ModelReport(bundle: ModelBundle(name: plain.model.name, versions: [plain.model], currentVersionName: plain.model.name))
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Whether a path is an SQLite database file (by its first 16 bytes).
+    public static func isSQLiteFile(_ path: String) -> Bool {
+        guard let source = try? FileByteSource(path: path) else { return false }
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = (try? header.withUnsafeMutableBytes { try source.read(into: $0) }) ?? 0
+        return count == 16 && header == Array("SQLite format 3\0".utf8)
+    }
+}
+
+/// Why something could not be inspected.
+public enum InspectError: Error, CustomStringConvertible {
+    case model(ModelLoadError)
+    case store(StoreReaderError)
+
+    public var description: String {
+        switch self {
+        case .model(let error): error.description
+        case .store(let error): error.description
+        }
+    }
+}
