@@ -26,6 +26,7 @@ enum MigrateCommand: Command {
         """
     static let options = [
         OptionSpec(name: "model", value: "MODEL", help: "the versioned model (.xcdatamodeld)"),
+        OptionSpec(name: "to", value: "VERSION", help: "the destination version (default: the model's current version)"),
         OptionSpec(name: "out", value: "STORE", help: "the store to create"),
         OptionSpec(name: "force", value: nil, help: "replace STORE if it exists (atomically)"),
         OptionSpec(name: "var", value: "NAME=VALUE", help: "a value for $NAME in written mappings (e.g. zone=Asia/Shanghai)", repeatable: true),
@@ -67,7 +68,7 @@ enum MigrateCommand: Command {
         guard !arguments.positionals.isEmpty || !outputRequired else { throw UsageError("migrate needs at least one SOURCE") }
         var request = MigrateRequest(
             sources: arguments.positionals.map(MigrationSource.init(argument:)), modelPath: try arguments.required("model"),
-            outputPath: outputRequired ? try arguments.required("out") : "", replaceExisting: arguments.has("force"))
+            targetVersion: arguments.value("to"), outputPath: outputRequired ? try arguments.required("out") : "", replaceExisting: arguments.has("force"))
         request.variables = try Pairs.parse(arguments, "var")
         request.files.linkAttributes = try Pairs.parse(arguments, "link")
         request.files.keyMap = try Pairs.parse(arguments, "map")

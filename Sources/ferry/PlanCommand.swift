@@ -26,7 +26,7 @@ enum PlanCommand: Command {
         guard ["text", "dot", "json"].contains(format) else { throw UsageError("--format takes text, dot or json") }
         var request = try MigrateCommand.makeRequest(arguments, outputRequired: false)
         let plan: MigrationPlan
-        do { plan = try MigrationPlan(modelPath: request.modelPath, variables: request.variables) } catch {
+        do { plan = try MigrationPlan(modelPath: request.modelPath, target: request.targetVersion, variables: request.variables) } catch {
             Terminal.error("ferry plan: \(error.description)")
             return .badInput
         }

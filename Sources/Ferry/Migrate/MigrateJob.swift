@@ -21,7 +21,7 @@ public struct MigrateJob {
     public func run(progress: (MigrationSummary) -> Void = { _ in }) throws(MigrateError) -> MigrationSummary {
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: request.modelPath) } catch { throw .model(error) }
-        let chain = try MigrationPlanner(bundle: bundle, modelPath: request.modelPath, variables: request.variables)
+        let chain = try MigrationPlanner(bundle: bundle, modelPath: request.modelPath, variables: request.variables, target: request.targetVersion)
             .chain(options: request.files.coercion)
         let final = chain.last
         if !request.dryRun, !request.replaceExisting, FileManager.default.fileExists(atPath: request.outputPath) {

@@ -3,8 +3,10 @@ import FerryMigration
 /// What `ferry migrate` is asked to do.
 public struct MigrateRequest: Sendable {
     public var sources: [MigrationSource]
-    /// The `.xcdatamodeld` whose versions form the chain; its current version is the destination.
+    /// The `.xcdatamodeld` whose versions form the chain.
     public var modelPath: String
+    /// The destination version; nil means the bundle's current version.
+    public var targetVersion: String?
     public var outputPath: String
     /// Replace an existing destination (atomically) instead of refusing.
     public var replaceExisting: Bool
@@ -21,11 +23,12 @@ public struct MigrateRequest: Sendable {
     /// Run everything but leave nothing behind (`ferry plan`'s dry run).
     public var dryRun: Bool
 
-    public init(sources: [MigrationSource], modelPath: String, outputPath: String, replaceExisting: Bool = false,
+    public init(sources: [MigrationSource], modelPath: String, targetVersion: String? = nil, outputPath: String, replaceExisting: Bool = false,
                 files: FileRecordSource = .init(), variables: [String: String] = [:], duplicates: DuplicatePolicy = .reject,
                 maxErrors: Int? = nil, rejectLogPath: String? = nil, batchSize: Int = 10_000, dryRun: Bool = false) {
         self.sources = sources
         self.modelPath = modelPath
+        self.targetVersion = targetVersion
         self.outputPath = outputPath
         self.replaceExisting = replaceExisting
         self.files = files

@@ -37,10 +37,10 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
     public var steps: [Step]
 
     /// The plan of a versioned model up to its current version.
-    public init(modelPath: String, variables: [String: String] = [:]) throws(MigrateError) {
+    public init(modelPath: String, target: String? = nil, variables: [String: String] = [:]) throws(MigrateError) {
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: modelPath) } catch { throw .model(error) }
-        let chain = try MigrationPlanner(bundle: bundle, modelPath: modelPath, variables: variables).chain(options: .init())
+        let chain = try MigrationPlanner(bundle: bundle, modelPath: modelPath, variables: variables, target: target).chain(options: .init())
         model = bundle.name
         self.chain = chain.versions.map(\.name)
         steps = chain.steps.enumerated().map { index, step in

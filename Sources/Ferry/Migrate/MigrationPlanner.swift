@@ -7,16 +7,19 @@ struct MigrationPlanner {
     let bundle: ModelBundle
     let modelPath: String
     let variables: [String: String]
+    /// The last version of the chain; nil means the bundle's current version.
+    let target: String?
 
-    /// The versions in order, up to the current one.
-    var versions: [ManagedObjectModel] {
+    /// The versions in order, up to the target.
+    func versions() throws(MigrateError) -> [ManagedObjectModel] {
         let all = bundle.versions
-        guard let current = all.firstIndex(where: { $0.name == bundle.currentVersionName }) else { return all }
-        return Array(all[...current])
+        let name = target ?? bundle.currentVersionName
+        guard let last = all.firstIndex(where: { $0.name == name }) else { throw .unknownVersion(name, available: all.map(\.name)) }
+        return Array(all[...last])
     }
 
     func chain(options: CoercionOptions) throws(MigrateError) -> MigrationChain {
-        let versions = versions
+        let versions = try versions()
         guard versions.count >= 1 else { throw .notVersioned(modelPath) }
         var steps: [MappingModel] = []
         for index in versions.indices.dropLast() {

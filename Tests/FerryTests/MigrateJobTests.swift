@@ -1,0 +1,159 @@
+import Ferry
+import FerryMigration
+import FerryModel
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// The multi-version models of the corpus and a real store of an older version of each.
+private let corpusMigrations: [(store: String, bundle: String, target: String?)] = [
+    ("wibosco__CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_1.sqlite",
+     "wibosco__CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld", nil),
+    ("wibosco__CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_3.sqlite",
+     "wibosco__CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld", nil),
+    ("wibosco__CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_WAL.sqlite",
+     "wibosco__CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld", nil),
+    ("alemar11__CoreDataPlus/Tests/Resources/SampleModel/Fixtures/SampleModel_V1.sqlite",
+     "alemar11__CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld", "SampleModel3"),
+    ("alemar11__CoreDataPlus/Tests/Resources/SampleModel3/Fixtures/SampleModel3_V1.sqlite",
+     "alemar11__CoreDataPlus/Tests/Resources/SampleModel3/SampleModel3.xcdatamodeld", "SampleModel3_v3"),
+    ("richardpiazza__XCServerCoreData/Tests/XCServerCoreData_1.2.0.sqlite",
+     "richardpiazza__XCServerCoreData/Resources/XCServerCoreData.xcdatamodeld", nil),
+    ("richardpiazza__XCServerCoreData/Tests/XCServerCoreData_2.0.1.sqlite",
+     "richardpiazza__XCServerCoreData/Resources/XCServerCoreData.xcdatamodeld", nil),
+]
+
+@Suite("ferry migrate: real stores of older versions to the newest", .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+struct CorpusMigrationTests {
+    private let coredata = TestPaths.corpus + "/coredata"
+
+    private func sqliteMaster(_ path: String) throws -> [String] {
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        let statement = try database.prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
+        var rows: [String] = []
+        while try statement.step() { rows.append(statement.string(at: 0) ?? "") }
+        return rows
+    }
+
+    @Test("every record accounted for; the new store has the target version's layout and hashes", arguments: corpusMigrations.indices)
+    func migrate(_ index: Int) throws {
+        let (store, bundlePath, target) = corpusMigrations[index]
+        let folder = try TestPaths.temporaryFolder("migrate")
+        let out = folder + "/out.sqlite"
+        let request = MigrateRequest(sources: [MigrationSource(path: "\(coredata)/\(store)", kind: .store)],
+                                     modelPath: "\(coredata)/\(bundlePath)", targetVersion: target, outputPath: out)
+        let summary = try MigrateJob(request: request).run()
+        #expect(summary.isBalanced)
+        #expect(summary.rejected == 0, "\(summary.sampleRejects.prefix(3))")
+        let source = try CoreDataStoreReader(path: "\(coredata)/\(store)")
+        for ledger in summary.ledgers {
+            #expect(ledger.read == ledger.written, "\(ledger.entity): \(ledger)")
+        }
+        #expect(summary.ledgers.reduce(0) { $0 + $1.read } == Int(try source.primaryKeys.filter { $0.superNumber == 0 }
+            .reduce(Int64(0)) { $0 + (try source.count(for: $1.name)) }))
+        for link in summary.links { #expect(link.unresolved == 0 && link.conflicts == 0, "\(link)") }
+
+        let bundle = try XcodeModelLoader.loadBundle(at: "\(coredata)/\(bundlePath)")
+        let targetModel = try #require(bundle.version(named: target ?? bundle.currentVersionName))
+        let written = try CoreDataStoreReader(path: out)
+        #expect(written.metadata.versionHashes == VersionHasher.hashes(of: targetModel).entityHashes)
+        // Same tables, columns and indexes as a store created empty for the target version.
+        let empty = folder + "/empty.sqlite"
+        let hashes = VersionHasher.hashes(of: targetModel)
+        let fresh = try CoreDataStoreWriter.create(at: empty, model: targetModel, versionHashes: hashes.entityHashes, versionIdentifiers: [""])
+        try fresh.finish()
+        #expect(try sqliteMaster(out) == sqliteMaster(empty))
+        #expect(try SQLiteDatabase(path: out, mode: .readOnly).scalarText("PRAGMA integrity_check") == "ok")
+    }
+
+    @Test("the many-to-many edges of a store arrive intact")
+    func manyToMany() throws {
+        let store = "\(coredata)/richardpiazza__XCServerCoreData/Tests/XCServerCoreData_2.0.1.sqlite"
+        let out = try TestPaths.temporaryFolder("migrate") + "/out.sqlite"
+        let summary = try MigrateJob(request: MigrateRequest(
+            sources: [MigrationSource(path: store, kind: .store)],
+            modelPath: "\(coredata)/richardpiazza__XCServerCoreData/Resources/XCServerCoreData.xcdatamodeld", outputPath: out)).run()
+        #expect(summary.isBalanced)
+        for table in ["Z_8REPOSITORIES", "Z_9DEVICESPECIFICATIONS", "Z_9INTEGRATIONS"] {
+            let before = try SQLiteDatabase(path: store, mode: .readOnly).scalarInteger("SELECT count(*) FROM \(table)")
+            let after = try SQLiteDatabase(path: out, mode: .readOnly).scalarInteger("SELECT count(*) FROM \(table)")
+            #expect(before == after && (before ?? 0) > 0, "\(table)")
+        }
+    }
+
+    @Test("a store no version matches, a missing target version, an existing destination: errors, nothing written")
+    func badInput() throws {
+        let folder = try TestPaths.temporaryFolder("migrate")
+        let wrong = MigrateRequest(
+            sources: [MigrationSource(path: "\(coredata)/\(corpusMigrations[0].store)", kind: .store)],
+            modelPath: "\(coredata)/alemar11__CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld", outputPath: folder + "/a.sqlite")
+        let error = try #require(throws: MigrateError.self) { try MigrateJob(request: wrong).run() }
+        #expect(error.description.contains("no version of the model matches this store"))
+        var missingVersion = wrong
+        missingVersion.targetVersion = "SampleModel9"
+        #expect(throws: MigrateError.self) { try MigrateJob(request: missingVersion).run() }
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/exists.sqlite"))
+        var existing = MigrateRequest(sources: [MigrationSource(path: "\(coredata)/\(corpusMigrations[0].store)", kind: .store)],
+                                      modelPath: "\(coredata)/\(corpusMigrations[0].bundle)", outputPath: folder + "/exists.sqlite")
+        #expect(throws: MigrateError.self) { try MigrateJob(request: existing).run() }
+        existing.outputPath = folder + "/no/such/folder/out.sqlite"
+        #expect(throws: MigrateError.self) { try MigrateJob(request: existing).run() }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["exists.sqlite"])
+    }
+}
+
+@Suite("migration sources and plans")
+struct MigrationPlanTests {
+    @Test("source arguments: a store path, ENTITY:FILE and ENTITY@VERSION:FILE")
+    func sourceArguments() {
+        #expect(MigrationSource(argument: "data/Upload.sqlite") == MigrationSource(path: "data/Upload.sqlite", kind: .store))
+        #expect(MigrationSource(argument: "UploadEntity:uploads.csv") == MigrationSource(path: "uploads.csv", kind: .file(entity: "UploadEntity", version: nil)))
+        #expect(MigrationSource(argument: "Task@Workspace 2:tasks.json")
+                == MigrationSource(path: "tasks.json", kind: .file(entity: "Task", version: "Workspace 2")))
+        #expect(MigrationSource(argument: "./dir:x/store.sqlite") == MigrationSource(path: "./dir:x/store.sqlite", kind: .store))
+    }
+
+    @Test("the Workspace plan: renames by renaming identifier, widening, new and dropped attributes")
+    func workspacePlan() throws {
+        let plan = try MigrationPlan(modelPath: TestPaths.migrations + "/Workspace.xcdatamodeld")
+        #expect(plan.chain == ["Workspace 1", "Workspace 2", "Workspace 3"])
+        let first = try #require(plan.steps.first)
+        let task = try #require(first.entities.first { $0.source == "KYTask" })
+        #expect(task.destination == "Task")
+        #expect(task.attributes.first { $0.destination == "title" }?.rule == "copy taskTitle")
+        #expect(task.attributes.first { $0.destination == "priority" }?.rule == "convert taskLevel Integer 16 → Integer 32 (lossless)")
+        #expect(first.added == ["Tag"])
+        let upload = try #require(first.entities.first { $0.source == "UploadEntity" })
+        #expect(upload.attributes.first { $0.destination == "remotePath" }?.rule == "copy urlPath")
+        let second = try #require(plan.steps.last)
+        let uploads3 = try #require(second.entities.first { $0.source == "Upload" })
+        #expect(Set(uploads3.droppedAttributes) == ["fileSize", "fileType", "time"])
+    }
+
+    @Test("inference on the billmoss models: a rename by elementID, a chain of five versions")
+    func billmoss() throws {
+        let path = TestPaths.corpus + "/coredata/billmoss__CoreDataMigrations-LightweightMigration/CoreDataMigration/Model.xcdatamodeld"
+        guard TestPaths.corpusAvailable else { return }
+        let bundle = try XcodeModelLoader.loadBundle(at: path)
+        #expect(bundle.versions.count == 5)
+        for (from, to) in zip(bundle.versions, bundle.versions.dropFirst()) {
+            let mapping = MappingInference.infer(from: from, to: to)
+            #expect(mapping.droppedEntities.isEmpty, "\(from.name) → \(to.name)")
+            for entity in mapping.entities {
+                let model = to
+                let renamed = model.allAttributes(of: entity.destination).filter { $0.renamingIdentifier != nil }
+                for attribute in renamed {
+                    guard case let .copy(source) = entity.rule(for: attribute.name)?.rule else {
+                        Issue.record("\(to.name).\(entity.destination).\(attribute.name) not carried by its renaming identifier")
+                        continue
+                    }
+                    // Carried from the attribute that had this identifier: by name (the first
+                    // version of a rename) or by the same identifier (later versions).
+                    let origin = try #require(from.allAttributes(of: entity.source).first { $0.name == source })
+                    #expect(origin.name == attribute.renamingIdentifier || origin.renamingIdentifier == attribute.renamingIdentifier)
+                }
+            }
+        }
+    }
+}
