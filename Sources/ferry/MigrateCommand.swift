@@ -33,6 +33,7 @@ enum MigrateCommand: Command {
         OptionSpec(name: "link", value: "REL=ATTRIBUTE", help: "values of relationship REL in files match this destination attribute",
                    repeatable: true),
         OptionSpec(name: "map", value: "KEY=ATTRIBUTE", help: "map a file's column or key to an attribute", repeatable: true),
+        OptionSpec(name: "lenient", value: nil, help: "written values that fail become nil instead of rejecting the record"),
         OptionSpec(name: "on-duplicate", value: "POLICY", help: "where no mapping says: reject (default), keep-first, keep-newest"),
         OptionSpec(name: "rejects", value: "FILE", help: "write every reject as one JSON line to FILE"),
         OptionSpec(name: "max-errors", value: "N", help: "stop (and write nothing) after N rejects"),
@@ -77,6 +78,7 @@ enum MigrateCommand: Command {
             request.duplicates = policy
         }
         request.rejectLogPath = arguments.value("rejects")
+        request.lenient = arguments.has("lenient")
         if let limit = try arguments.integer("max-errors") {
             guard limit > 0 else { throw UsageError("--max-errors must be at least 1") }
             request.maxErrors = limit

@@ -21,8 +21,9 @@ public struct MigrateJob {
     public func run(progress: (MigrationSummary) -> Void = { _ in }) throws(MigrateError) -> MigrationSummary {
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: request.modelPath) } catch { throw .model(error) }
-        let chain = try MigrationPlanner(bundle: bundle, modelPath: request.modelPath, variables: request.variables, target: request.targetVersion)
-            .chain(options: request.files.coercion)
+        var planner = MigrationPlanner(bundle: bundle, modelPath: request.modelPath, variables: request.variables, target: request.targetVersion)
+        planner.defaultFailure = request.lenient ? .null : .reject
+        let chain = try planner.chain(options: request.files.coercion)
         let final = chain.last
         if !request.dryRun, !request.replaceExisting, FileManager.default.fileExists(atPath: request.outputPath) {
             throw .destinationExists(request.outputPath)

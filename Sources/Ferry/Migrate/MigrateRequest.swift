@@ -14,6 +14,9 @@ public struct MigrateRequest: Sendable {
     public var files: FileRecordSource
     /// Values for `$NAME` in written mappings (`zone` for the flagship's local dates).
     public var variables: [String: String]
+    /// Written values that fail become nil (or the default) instead of rejecting their record,
+    /// where a rule does not say otherwise.
+    public var lenient: Bool = false
     /// The duplicate policy where no written mapping sets one.
     public var duplicates: DuplicatePolicy
     /// Stop after this many rejects (nil: never).

@@ -8,6 +8,7 @@ final class MigrationChain {
     /// `steps[i]` takes records of `versions[i]` to `versions[i + 1]`.
     let steps: [MappingModel]
     private let options: CoercionOptions
+    private let variables: [String: String]
     private var schemas: [String: RecordSchema] = [:]
     private var transforms: [String: EntityTransform] = [:]
 
@@ -19,10 +20,11 @@ final class MigrationChain {
         case filtered
     }
 
-    init(versions: [ManagedObjectModel], steps: [MappingModel], options: CoercionOptions) {
+    init(versions: [ManagedObjectModel], steps: [MappingModel], options: CoercionOptions, variables: [String: String]) {
         self.versions = versions
         self.steps = steps
         self.options = options
+        self.variables = variables
     }
 
     var last: ManagedObjectModel { versions[versions.count - 1] }
@@ -75,7 +77,7 @@ final class MigrationChain {
               let destination = schema(version: step + 1, entity: mapping.destination) else {
             throw .model("\(mapping.source) → \(mapping.destination): entity missing in \(versions[step].name) or \(versions[step + 1].name)")
         }
-        let made = try EntityTransform(mapping: mapping, source: source, destination: destination, options: options)
+        let made = try EntityTransform(mapping: mapping, source: source, destination: destination, options: options, variables: variables)
         transforms[key] = made
         return made
     }

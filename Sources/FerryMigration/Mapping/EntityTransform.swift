@@ -19,19 +19,25 @@ public final class EntityTransform {
     private let relationshipNames: [String: String]
     private let filter: PredicateEvaluator?
     private let options: CoercionOptions
+    private let variables: [String: String]
+    private let policies: [FailurePolicy]
 
     private enum CompiledRule {
         case copy(Int)
         case convert(Int, from: AttributeType, to: AttributeType)
         case defaultValue
+        case expression(MappingExpression)
     }
 
+    /// - Parameter variables: values of `$NAME` in written expressions.
     public init(mapping: EntityMapping, source: RecordSchema, destination: RecordSchema,
-                options: CoercionOptions = .init()) throws(MappingError) {
+                options: CoercionOptions = .init(), variables: [String: String] = [:]) throws(MappingError) {
         self.mapping = mapping
         self.source = source
         self.destination = destination
         self.options = options
+        self.variables = variables
+        policies = destination.attributes.map { attribute in mapping.rule(for: attribute.name)?.onFailure ?? .reject }
         var rules: [CompiledRule] = []
         var defaults: [AttributeValue] = []
         for attribute in destination.attributes {
@@ -47,6 +53,11 @@ public final class EntityTransform {
             case let .convert(name, from, to):
                 guard let index = source.index(of: name) else { throw MappingError.unknownSourceAttribute(entity: source.entity.name, name: name) }
                 rules.append(.convert(index, from: from, to: to))
+            case .expression(let expression):
+                if let missing = expression.referencedVariables.sorted().first(where: { variables[$0] == nil }) {
+                    throw MappingError.model("\(destination.entity.name).\(attribute.name) uses $\(missing): give it a value (--var \(missing)=…)")
+                }
+                rules.append(.expression(expression))
             }
         }
         self.rules = rules
@@ -74,8 +85,25 @@ public final class EntityTransform {
         var values = [AttributeValue](repeating: .null, count: rules.count)
         var converted = 0
         for (index, rule) in rules.enumerated() {
-            let policy = mapping.attributes.first { $0.destination == destination.attributes[index].name }?.onFailure ?? .reject
+            let policy = policies[index]
             switch rule {
+            case .expression(let expression):
+                let context = SourceRecordContext(schema: source, values: record.values, variables: variables)
+                let result = expression.evaluate(context).flatMap { value in
+                    ValueConversion.convert(value, from: ValueConversion.naturalType(of: value), to: destination.attributes[index].type,
+                                            options: options).mapError { ExpressionFailure($0.reason) }
+                }
+                switch result {
+                case .success(let value):
+                    values[index] = value
+                case .failure(let failure):
+                    guard policy == .null else {
+                        return .reject(Reject(location: record.location, entity: source.entity.name,
+                                              attribute: destination.attributes[index].name,
+                                              reason: "\(destination.entity.name).\(destination.attributes[index].name) = \(expression): \(failure.reason)"))
+                    }
+                    converted += 1
+                }
             case .defaultValue:
                 values[index] = defaults[index]
             case .copy(let sourceIndex):
@@ -108,6 +136,16 @@ public final class EntityTransform {
         }
         return .record(Record(values: values, location: record.location, key: record.key, links: links), converted: converted)
     }
+}
+
+/// A source record as the context of a written expression.
+struct SourceRecordContext: ExpressionContext {
+    let schema: RecordSchema
+    let values: [AttributeValue]
+    let variables: [String: String]
+
+    func value(of attribute: String) -> AttributeValue? { schema.index(of: attribute).map { values[$0] } }
+    func variable(_ name: String) -> String? { variables[name] }
 }
 
 /// Why a mapping cannot be used.

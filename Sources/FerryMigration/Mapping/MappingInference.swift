@@ -47,7 +47,7 @@ public enum MappingInference {
         return mapping
     }
 
-    private static func entityMapping(_ origin: Entity, _ target: Entity, source: ManagedObjectModel, destination: ManagedObjectModel,
+    static func entityMapping(_ origin: Entity, _ target: Entity, source: ManagedObjectModel, destination: ManagedObjectModel,
                                       entityMap: [String: String], suggestions: inout [String]) -> EntityMapping {
         var mapping = EntityMapping(source: origin.name, destination: target.name)
         let sourceAttributes = source.allAttributes(of: origin.name).filter { !$0.isTransient }

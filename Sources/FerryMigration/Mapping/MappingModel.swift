@@ -101,12 +101,15 @@ public enum ValueRule: Sendable {
     case convert(source: String, from: AttributeType, to: AttributeType)
     /// The destination's model default (nil when it has none).
     case defaultValue
+    /// A written expression over the source record.
+    case expression(MappingExpression)
 
     /// The source attributes the rule reads.
     public var sourceAttributes: [String] {
         switch self {
         case .copy(let source), .convert(let source, _, _): [source]
         case .defaultValue: []
+        case .expression(let expression): expression.referencedAttributes.sorted()
         }
     }
 }

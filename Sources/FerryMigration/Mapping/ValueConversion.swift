@@ -88,6 +88,21 @@ public enum ValueConversion {
         }
     }
 
+    /// The attribute type a value naturally has (integers as Integer 64).
+    public static func naturalType(of value: AttributeValue) -> AttributeType {
+        switch value {
+        case .null, .string: .string
+        case .integer: .integer64
+        case .double: .double
+        case .decimal: .decimal
+        case .bool: .boolean
+        case .date: .date
+        case .binary: .binary
+        case .uuid: .uuid
+        case .uri: .uri
+        }
+    }
+
     /// The text form of a value (`ferry`'s export spelling: ISO 8601 dates, upper-case UUIDs).
     static func text(of value: AttributeValue) -> String {
         switch value {

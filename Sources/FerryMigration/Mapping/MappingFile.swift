@@ -1,0 +1,161 @@
+import FerryModel
+
+/// A written mapping: the rules between two model versions that inference cannot know, kept as a
+/// small text file beside the model (`Migrations/Workspace 2 to 3.mapping`) so it diffs well.
+///
+/// ```
+/// # comments run to the end of the line
+/// mapping "Workspace 2" -> "Workspace 3"
+///
+/// entity Upload -> Upload
+///   byteCount = round(decimal(fileSize) * 1048576)      # a value expression over the source record
+///   kind = fileType if fileType between 0 and 5 else 5
+///   createdAt = unixtime(time) on error nil             # nil (or the default) when it fails
+///   where remotePath != nil                             # only these source records are carried
+///   unique keep newest                                  # duplicates on the uniqueness constraints
+///   task <- task                                        # links carried from a source relationship
+/// ```
+///
+/// `entity A -> B` maps source entity A to destination entity B (`entity A` when the names are
+/// the same). Rules override what inference found for that entity; everything else stays
+/// inferred. Value expressions are described by `MappingExpression`; filters use the store query
+/// syntax. Errors name the file, line and column.
+public struct MappingFile: Sendable {
+    /// One `entity` block.
+    public struct EntityBlock: Sendable {
+        public var source: String
+        public var destination: String
+        public var line: Int
+        public var rules: [Rule] = []
+        public var filter: (text: String, line: Int, column: Int)?
+        public var duplicates: DuplicatePolicy?
+        public var links: [(destination: String, source: String, line: Int)] = []
+    }
+
+    /// `ATTRIBUTE = EXPRESSION [on error nil|reject]`.
+    public struct Rule: Sendable {
+        public var attribute: String
+        public var expression: MappingExpression
+        /// nil: the run's default policy.
+        public var onFailure: FailurePolicy?
+        public var line: Int
+        public var column: Int
+    }
+
+    public let path: String
+    /// The versions named by the `mapping` line, when there is one.
+    public var versions: (from: String, to: String)?
+    public var entities: [EntityBlock] = []
+
+    /// Parses the text of a mapping file.
+    public init(text: String, path: String) throws(MappingError) {
+        self.path = path
+        var current: EntityBlock?
+        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = offset + 1
+            let line = Self.stripComment(String(rawLine))
+            let trimmed = line.trimming(" \t\r")
+            guard !trimmed.isEmpty else { continue }
+            let column = line.utf8.count - line.drop { $0 == " " || $0 == "\t" }.utf8.count + 1
+            let words = trimmed.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            switch words[0] {
+            case "mapping":
+                let names = Self.quotedStrings(trimmed)
+                guard names.count == 2, trimmed.contains("->") else {
+                    throw .file(path: path, line: number, column: column, reason: #"expected mapping "FROM" -> "TO""#)
+                }
+                versions = (names[0], names[1])
+            case "entity":
+                if let block = current { entities.append(block) }
+                guard words.count == 2 || (words.count == 4 && words[2] == "->") else {
+                    throw .file(path: path, line: number, column: column, reason: "expected entity SOURCE -> DESTINATION")
+                }
+                current = EntityBlock(source: words[1], destination: words.count == 4 ? words[3] : words[1], line: number)
+            default:
+                guard var block = current else {
+                    throw .file(path: path, line: number, column: column, reason: "a rule must follow an 'entity' line")
+                }
+                try Self.parseRule(trimmed, column: column, line: number, path: path, into: &block)
+                current = block
+            }
+        }
+        if let block = current { entities.append(block) }
+    }
+
+    private static func parseRule(_ text: String, column: Int, line: Int, path: String, into block: inout EntityBlock) throws(MappingError) {
+        if text.hasPrefix("where ") {
+            block.filter = (String(text.dropFirst(6)).trimming(" "), line, column + 6)
+            return
+        }
+        if text.hasPrefix("unique ") {
+            let policy = text.dropFirst(7).split(separator: " ").joined(separator: " ")
+            switch policy {
+            case "keep newest": block.duplicates = .keepNewest
+            case "keep first": block.duplicates = .keepFirst
+            case "reject": block.duplicates = .reject
+            default: throw .file(path: path, line: line, column: column + 7, reason: "expected unique keep newest, keep first or reject")
+            }
+            return
+        }
+        let name = text.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        guard !name.isEmpty, let first = name.first, !first.isNumber else {
+            throw .file(path: path, line: line, column: column, reason: "expected ATTRIBUTE = EXPRESSION, RELATIONSHIP <- RELATIONSHIP, where or unique")
+        }
+        var rest = text.dropFirst(name.count).drop { $0 == " " || $0 == "\t" }
+        let restColumn = column + text.utf8.count - rest.utf8.count
+        if rest.hasPrefix("<-") {
+            let source = rest.dropFirst(2).trimming(" \t")
+            guard !source.isEmpty, !source.contains(" ") else {
+                throw .file(path: path, line: line, column: restColumn, reason: "expected RELATIONSHIP <- SOURCE_RELATIONSHIP")
+            }
+            block.links.append((String(name), source, line))
+            return
+        }
+        guard rest.hasPrefix("="), !rest.hasPrefix("==") else {
+            throw .file(path: path, line: line, column: restColumn, reason: "expected '=' after \(name)")
+        }
+        rest = rest.dropFirst()
+        var onFailure: FailurePolicy?
+        for policy in FailurePolicy.allCases {
+            let suffix = " on error " + (policy == .null ? "nil" : "reject")
+            if rest.hasSuffix(suffix) {
+                onFailure = policy
+                rest = rest.dropLast(suffix.count)
+            }
+        }
+        let expressionText = String(rest)
+        let expressionColumn = column + text.utf8.count - rest.utf8.count
+        let expression: MappingExpression
+        do { expression = try MappingExpression(parsing: expressionText, line: line, column: expressionColumn) } catch {
+            throw .file(path: path, line: error.line, column: error.column, reason: error.message)
+        }
+        block.rules.append(Rule(attribute: String(name), expression: expression, onFailure: onFailure, line: line, column: column))
+    }
+
+    /// The line without a `#` comment (a `#` inside double quotes is text).
+    private static func stripComment(_ line: String) -> String {
+        var inString = false
+        var escaped = false
+        for (index, character) in zip(line.indices, line) {
+            if escaped { escaped = false; continue }
+            if character == "\\" { escaped = inString; continue }
+            if character == "\"" { inString.toggle() }
+            if character == "#", !inString { return String(line[..<index]) }
+        }
+        return line
+    }
+
+    private static func quotedStrings(_ text: String) -> [String] {
+        text.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing characters of `set`.
+    func trimming(_ set: String) -> String {
+        let characters = Set(set)
+        guard let first = firstIndex(where: { !characters.contains($0) }) else { return "" }
+        let last = lastIndex { !characters.contains($0) } ?? first
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,89 @@
+import FerryModel
+import FerryStore
+
+/// Puts a written mapping file on top of an inferred mapping, checking every name and type
+/// against the two models so that a mistake is reported with its line, not per record.
+public enum WrittenMapping {
+    /// - Parameter defaultFailure: what a failing value does where a rule does not say
+    ///   (`on error nil` / `on error reject`): reject (the default) or, leniently, nil.
+    public static func apply(_ file: MappingFile, to inferred: MappingModel, source: ManagedObjectModel,
+                             destination: ManagedObjectModel, defaultFailure: FailurePolicy = .reject) throws(MappingError) -> MappingModel {
+        var mapping = inferred
+        if let versions = file.versions, versions != (source.name, destination.name) {
+            throw .file(path: file.path, line: 1, column: 1, reason:
+                "the file maps \"\(versions.from)\" -> \"\(versions.to)\", not \"\(source.name)\" -> \"\(destination.name)\"")
+        }
+        for block in file.entities {
+            guard let origin = source.entity(named: block.source) else {
+                throw .file(path: file.path, line: block.line, column: 8, reason: "\(source.name) has no entity '\(block.source)'")
+            }
+            guard let target = destination.entity(named: block.destination), !target.isAbstract else {
+                throw .file(path: file.path, line: block.line, column: 8, reason: "\(destination.name) has no concrete entity '\(block.destination)'")
+            }
+            var entity: EntityMapping
+            if let existing = mapping.entities.firstIndex(where: { $0.source == block.source }),
+               mapping.entities[existing].destination == block.destination {
+                entity = mapping.entities.remove(at: existing)
+            } else {
+                mapping.entities.removeAll { $0.source == block.source }
+                var ignored: [String] = []
+                entity = MappingInference.entityMapping(origin, target, source: source, destination: destination,
+                                                        entityMap: [block.source: block.destination], suggestions: &ignored)
+            }
+            entity.origin = .written
+            try applyRules(block, to: &entity, origin: origin, target: target, source: source, destination: destination,
+                           path: file.path, defaultFailure: defaultFailure)
+            mapping.entities.append(entity)
+            mapping.droppedEntities.removeAll { $0 == block.source }
+            mapping.addedEntities.removeAll { $0 == block.destination }
+        }
+        mapping.entities.sort { $0.destination < $1.destination }
+        return mapping
+    }
+
+    private static func applyRules(_ block: MappingFile.EntityBlock, to entity: inout EntityMapping, origin: Entity, target: Entity,
+                                   source: ManagedObjectModel, destination: ManagedObjectModel, path: String,
+                                   defaultFailure: FailurePolicy) throws(MappingError) {
+        let sourceTypes = Dictionary(source.allAttributes(of: origin.name).map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
+        let targetAttributes = destination.allAttributes(of: target.name)
+        for rule in block.rules {
+            guard let attribute = targetAttributes.first(where: { $0.name == rule.attribute }) else {
+                throw .file(path: path, line: rule.line, column: rule.column, reason: "\(target.name) has no attribute '\(rule.attribute)'")
+            }
+            let resultType: AttributeType?
+            do { resultType = try rule.expression.resultType(attributes: sourceTypes) } catch {
+                throw .file(path: path, line: error.line, column: error.column, reason: error.message)
+            }
+            if let resultType, resultType != attribute.type, ValueConversion.kind(from: resultType, to: attribute.type) == nil {
+                throw .file(path: path, line: rule.line, column: rule.column, reason:
+                    "the expression gives \(resultType.xcodeName), which cannot become \(attribute.type.xcodeName) (\(target.name).\(attribute.name))")
+            }
+            let mapped = AttributeMapping(destination: attribute.name, rule: .expression(rule.expression), origin: .written,
+                                          onFailure: rule.onFailure ?? defaultFailure)
+            entity.attributes.removeAll { $0.destination == attribute.name }
+            entity.attributes.append(mapped)
+        }
+        let order = targetAttributes.map(\.name)
+        entity.attributes.sort { (order.firstIndex(of: $0.destination) ?? 0) < (order.firstIndex(of: $1.destination) ?? 0) }
+        if let filter = block.filter {
+            do {
+                let parsed = try RecordFilter(filter.text)
+                _ = try PredicateEvaluator(parsed.predicate, attributes: Set(sourceTypes.keys), entity: origin.name)
+                entity.filter = parsed
+            } catch {
+                throw .file(path: path, line: filter.line, column: filter.column, reason: error.description)
+            }
+        }
+        if let policy = block.duplicates { entity.duplicates = policy }
+        for link in block.links {
+            guard destination.allRelationships(of: target.name).contains(where: { $0.name == link.destination }) else {
+                throw .file(path: path, line: link.line, column: 1, reason: "\(target.name) has no relationship '\(link.destination)'")
+            }
+            guard source.allRelationships(of: origin.name).contains(where: { $0.name == link.source }) else {
+                throw .file(path: path, line: link.line, column: 1, reason: "\(origin.name) has no relationship '\(link.source)'")
+            }
+            entity.relationships.removeAll { $0.destination == link.destination }
+            entity.relationships.append(RelationshipMapping(destination: link.destination, source: link.source))
+        }
+    }
+}
