@@ -1,0 +1,126 @@
+import FerryModel
+import FoundationEssentials
+
+/// The conversion functions (`integer double decimal text bool round floor ceil date unixtime
+/// epoch2001`). Text is read with the import's rules (`TextCoercion`); none of these sees nil,
+/// which the evaluator passes through before calling them.
+enum ExpressionConversions {
+    static func integer(_ value: AttributeValue) throws(ExpressionFailure) -> AttributeValue {
+        switch value {
+        case .integer: return value
+        case let .bool(flag): return .integer(flag ? 1 : 0)
+        case let .string(text): return try coerced(text, as: .integer64)
+        default:
+            guard let number = try ExpressionNumber(value) else { throw cannotConvert(value, to: "an integer") }
+            let whole = try rounded(value, .towardZero)
+            guard number.order(.integer(whole)) == 0 else {
+                throw ExpressionFailure("\(ExpressionValues.describe(value)) is not a whole number (use round, floor or ceil)")
+            }
+            return .integer(whole)
+        }
+    }
+
+    static func double(_ value: AttributeValue) throws(ExpressionFailure) -> AttributeValue {
+        switch value {
+        case let .bool(flag): return .double(flag ? 1 : 0)
+        case let .string(text): return try coerced(text, as: .double)
+        default:
+            guard let number = try ExpressionNumber(value) else { throw cannotConvert(value, to: "a double") }
+            return .double(number.doubleValue)
+        }
+    }
+
+    static func decimal(_ value: AttributeValue) throws(ExpressionFailure) -> AttributeValue {
+        switch value {
+        case let .bool(flag): return .decimal(flag ? "1" : "0")
+        case let .string(text): return try coerced(text, as: .decimal)
+        case let .double(number):
+            guard let plain = DecimalNotation.plain(number) else { throw cannotConvert(value, to: "a decimal") }
+            return .decimal(plain)
+        default:
+            guard let number = try ExpressionNumber(value), let exact = number.exact else { throw cannotConvert(value, to: "a decimal") }
+            return .decimal(exact.text)
+        }
+    }
+
+    static func bool(_ value: AttributeValue) throws(ExpressionFailure) -> AttributeValue {
+        switch value {
+        case .bool: return value
+        case let .string(text): return try coerced(text, as: .boolean)
+        default:
+            let notBoolean = ExpressionFailure("\(ExpressionValues.describe(value)) is not a boolean (1 or 0)")
+            guard let number = try ExpressionNumber(value) else { throw notBoolean }
+            switch (number.order(.integer(0)), number.order(.integer(1))) {
+            case (0, _): return .bool(false)
+            case (_, 0): return .bool(true)
+            default: throw notBoolean
+            }
+        }
+    }
+
+    /// The text a value reads as: numbers in plain decimal form, dates in ISO 8601 (UTC), UUIDs
+    /// in canonical upper case, binary data in base64.
+    static func text(_ value: AttributeValue) throws(ExpressionFailure) -> String {
+        switch value {
+        case .null: throw ExpressionFailure("nil has no text")
+        case let .string(text), let .uri(text), let .decimal(text): return text
+        case let .integer(number): return String(number)
+        case let .double(number): return DecimalNotation.plain(number) ?? String(number)
+        case let .bool(flag): return flag ? "true" : "false"
+        case let .date(seconds): return CivilTime.iso8601(referenceSeconds: seconds)
+        case let .uuid(uuid): return uuid.description
+        case let .binary(bytes): return Data(bytes).base64EncodedString()
+        }
+    }
+
+    /// A number rounded to an integer: half away from zero (`round`), down (`floor`), up (`ceil`),
+    /// toward zero (`integer`); exact on decimals.
+    static func rounded(_ value: AttributeValue, _ rule: FloatingPointRoundingRule) throws(ExpressionFailure) -> Int64 {
+        let result: Int64?
+        switch try ExpressionNumber(value) {
+        case nil: throw ExpressionFailure("needs a number, got \(ExpressionValues.describe(value))")
+        case let .integer(number)?: result = number
+        case let .decimal(decimal)?: result = decimal.integer(rounding: rule)
+        case let .double(number)?: result = Int64(exactly: number.rounded(rule))
+        }
+        guard let result else { throw ExpressionFailure("\(ExpressionValues.describe(value)) is out of range for Integer 64") }
+        return result
+    }
+
+    /// `date(x)`: ISO 8601 text, or a number of seconds since 1970.
+    static func date(_ value: AttributeValue) throws(ExpressionFailure) -> AttributeValue {
+        switch value {
+        case .date: return value
+        case let .string(text):
+            guard let seconds = DateText.referenceSeconds(iso8601: text.trimmingASCIISpaces()) else {
+                throw ExpressionFailure("'\(TextCoercion.clipped(text))' is not an ISO 8601 date (use date(x, \"pattern\") for other forms)")
+            }
+            return .date(seconds)
+        default: return try seconds(value, since: DateText.unixToReferenceOffset)
+        }
+    }
+
+    /// A number of seconds (or text holding one) since an epoch `offset` seconds before 2001, as a date.
+    static func seconds(_ value: AttributeValue, since offset: Double) throws(ExpressionFailure) -> AttributeValue {
+        let number: Double
+        if case let .string(text) = value, case let .double(parsed) = try coerced(text, as: .double) {
+            number = parsed
+        } else if let numeric = try ExpressionNumber(value) {
+            number = numeric.doubleValue
+        } else {
+            throw ExpressionFailure("needs a number of seconds, got \(ExpressionValues.describe(value))")
+        }
+        return .date(number - offset)
+    }
+
+    private static func coerced(_ text: String, as type: AttributeType) throws(ExpressionFailure) -> AttributeValue {
+        switch TextCoercion.value(text, as: type) {
+        case let .success(value): return value
+        case let .failure(failure): throw ExpressionFailure(failure.reason)
+        }
+    }
+
+    private static func cannotConvert(_ value: AttributeValue, to target: String) -> ExpressionFailure {
+        ExpressionFailure("cannot convert \(ExpressionValues.describe(value)) to \(target)")
+    }
+}

@@ -1,0 +1,40 @@
+import FerryModel
+
+/// The functions whose arguments are all evaluated and none of them nil.
+enum ExpressionFunctions {
+    static func apply(_ function: ExpressionFunction, _ values: [AttributeValue]) throws(ExpressionFailure) -> AttributeValue {
+        let value = values[0]
+        switch function {
+        case .integer: return try ExpressionConversions.integer(value)
+        case .double: return try ExpressionConversions.double(value)
+        case .decimal: return try ExpressionConversions.decimal(value)
+        case .bool: return try ExpressionConversions.bool(value)
+        case .text: return .string(try ExpressionConversions.text(value))
+        case .round: return .integer(try ExpressionConversions.rounded(value, .toNearestOrAwayFromZero))
+        case .floor: return .integer(try ExpressionConversions.rounded(value, .down))
+        case .ceil: return .integer(try ExpressionConversions.rounded(value, .up))
+        case .trim:
+            let text = try string(value)
+            guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+                  let last = text.lastIndex(where: { !$0.isWhitespace }) else { return .string("") }
+            return .string(String(text[first...last]))
+        case .lower: return .string(try string(value).lowercased())
+        case .upper: return .string(try string(value).uppercased())
+        case .length: return .integer(Int64(try string(value).count))
+        case .replace:
+            let (text, old, new) = (try string(value), try string(values[1]), try string(values[2]))
+            guard !old.isEmpty else { throw ExpressionFailure("the text to replace is empty") }
+            return .string(text.replacing(old, with: new))
+        case .date: return try ExpressionConversions.date(value)
+        case .unixtime: return try ExpressionConversions.seconds(value, since: DateText.unixToReferenceOffset)
+        case .epoch2001: return try ExpressionConversions.seconds(value, since: 0)
+        case .coalesce, .isnil, .uuid, .lookup:
+            throw ExpressionFailure("\(function.rawValue)() is evaluated by the evaluator itself")
+        }
+    }
+
+    private static func string(_ value: AttributeValue) throws(ExpressionFailure) -> String {
+        guard case let .string(text) = value else { throw ExpressionFailure("needs text, got \(ExpressionValues.describe(value))") }
+        return text
+    }
+}

@@ -1,0 +1,96 @@
+import FerryModel
+
+/// The right-hand side of a rule in a written mapping file, such as
+/// `byteCount = round(decimal(fileSize) * 1048576)`: an expression over the attributes of the
+/// source record and the run-time variables, giving the value of one destination attribute.
+///
+/// Grammar, loosest binding first:
+/// ```
+/// expression  := or ['if' or 'else' expression]        value if condition else other (right-assoc)
+/// or          := and {'or' and}
+/// and         := not {'and' not}
+/// not         := 'not' not | comparison
+/// comparison  := sum [('==' | '!=' | '<' | '<=' | '>' | '>=') sum   (no chaining: a < b < c is an error)
+///                     | 'between' sum 'and' sum                      inclusive on both ends
+///                     | 'in' '[' [expression {',' expression}] ']']
+/// sum         := product {('+' | '-') product}
+/// product     := unary {('*' | '/') unary}
+/// unary       := '-' unary | primary
+/// primary     := integer | decimal | string | 'nil' | 'true' | 'false'
+///              | name | '`' any text but backquotes '`' | '$' name
+///              | function '(' [expression {',' expression}] ')'
+///              | 'lookup' '(' expression ',' '{' [key ':' expression {',' key ':' expression}] '}' [',' expression] ')'
+///              | '(' expression ')'
+/// ```
+/// - Literals: `42` is an integer, `12.50` and `1e3` are exact decimals (`.decimal`), strings are
+///   in double quotes with `\"`, `\\`, `\n` and `\t` escapes. Names are letters, digits and `_`,
+///   not starting with a digit; the keywords `and or not if else between in nil true false` and any
+///   other name are written in backquotes (`` `first name` ``). A name followed by `(` is a function.
+/// - Arithmetic: see `ExpressionArithmetic` (integers stay integers and overflow is a failure;
+///   integers with decimals are exact decimals; `/` without doubles is an exact decimal rounded to
+///   38 significant digits; any double makes a double; `+` with a string joins texts; dates move
+///   by seconds).
+/// - Comparisons: numbers across types, strings (by Unicode scalars), dates; `==`/`!=` also
+///   booleans, UUIDs and binary data, and nil equals only nil. Comparing different kinds of value is
+///   a failure. `and`/`or`/`not` take booleans and nil (three-valued: `false and nil` is false,
+///   `true or nil` is true, otherwise nil); a nil condition of `if` picks the `else` branch.
+/// - Functions: `integer double decimal text bool` convert (text is read as the import reads it);
+///   `round floor ceil` give integers (round: half away from zero; exact on decimals);
+///   `trim lower upper length replace(s, old, new)` work on strings; `coalesce(a, b, ...)` is
+///   the first non-nil value; `isnil(x)`; `date(x)` reads ISO 8601 text or Unix seconds;
+///   `date(text, "pattern"[, zone])` reads text with a `DatePattern` in a zone (`LocalTime`,
+///   default UTC); `unixtime(x)` is seconds since 1970 and `epoch2001(x)` seconds since 2001 as a date;
+///   `uuid(a, b, ...)` is a deterministic UUID of the argument values (`NameBasedUUID`);
+///   `lookup(x, {1: "a", 2: "b"}, default)` maps keys (numbers, strings, booleans) to values,
+///   and without a default a missing key is a failure.
+/// - nil: any operator or function given nil gives nil, except `==`/`!=`, `and`/`or`, `if`,
+///   `coalesce`, `isnil` and the arguments of `uuid` (where nil is a value unlike any other).
+///
+/// Examples: `round(decimal(fileSize) * 1048576)`, `unixtime(time)`,
+/// `fileType if fileType between 0 and 5 else 5`, `uuid(time, remotePath, fileName)`,
+/// `date(taskDate + " " + remindTime, "yyyy-MM-dd HH:mm", $zone) if remindTime != "" else nil`.
+public struct MappingExpression: Sendable, CustomStringConvertible {
+    let root: ExpressionNode
+    /// The line of the mapping file the expression was read from.
+    public let line: Int
+    /// The source attributes the expression reads.
+    public let referencedAttributes: Set<String>
+    /// The run-time variables the expression reads (without `$`).
+    public let referencedVariables: Set<String>
+
+    /// Parses `text`, which starts at `column` (1-based) of `line` in the mapping file; errors
+    /// carry the file position of the offending token.
+    public init(parsing text: String, line: Int, column: Int) throws(ExpressionSyntaxError) {
+        var parser = try ExpressionParser(text, line: line, column: column)
+        root = try parser.parse()
+        self.line = line
+        var attributes: Set<String> = []
+        var variables: Set<String> = []
+        var pending = [root]
+        while let node = pending.popLast() {
+            switch node.kind {
+            case let .attribute(name): attributes.insert(name)
+            case let .variable(name): variables.insert(name)
+            default: pending += node.children
+            }
+        }
+        referencedAttributes = attributes
+        referencedVariables = variables
+    }
+
+    /// The value for one record, or why there is none. Never traps, whatever the record holds.
+    public func evaluate(_ context: some ExpressionContext) -> Result<AttributeValue, ExpressionFailure> {
+        do { return .success(try ExpressionEvaluator(context: context).evaluate(root)) } catch { return .failure(error) }
+    }
+
+    /// The expression printed back; it parses to the same expression.
+    public var description: String { root.description }
+
+    /// The type the expression gives when the source attributes have these types, or nil when it
+    /// cannot be known before evaluation (nil literals, conditionals of mixed types). Fails on an
+    /// unknown attribute (naming the closest known ones) and on operations that would fail for
+    /// every record, so a typo in a mapping file fails when it is loaded.
+    public func resultType(attributes: [String: AttributeType]) throws(ExpressionTypeError) -> AttributeType? {
+        try ExpressionTypeChecker(attributes: attributes, line: line).type(of: root).attributeType
+    }
+}
