@@ -227,7 +227,7 @@ struct ImportDocumentsTests {
         #expect(try rows(path, "SELECT count(*) FROM ZTAG") == ["9"])
         #expect(try rows(path, "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") == ["Tag|9", "Task|50", "Upload|49"])
         // Every tag link of the files is a join row; task 1 of tasks.json has its tags.
-        #expect(try rows(path, "SELECT count(*) FROM Z_1TASKS") == [String(tags.resolved - tags.conflicts)])
+        #expect(try rows(path, "SELECT count(*) FROM Z_1TASKS") == [String(tags.resolved - tags.duplicatePairs)])
         #expect(try rows(path, "PRAGMA integrity_check") == ["ok"])
     }
 

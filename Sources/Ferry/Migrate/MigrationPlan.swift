@@ -55,13 +55,13 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
         let dropped = source.allAttributes(of: mapping.source).filter { !$0.isTransient && !read.contains($0.name) }.map(\.name)
         return EntityStep(
             source: mapping.source, destination: mapping.destination, filter: mapping.filter?.text,
-            duplicates: mapping.duplicates?.rawValue,
+            duplicates: mapping.duplicates.map { policy in (mapping.identity.map { "on \($0.joined(separator: ", ")): " } ?? "") + policy.rawValue },
             attributes: mapping.attributes.map { attribute in
                 var text = describe(attribute.rule)
                 if attribute.onFailure == .null { text += " (nil when it fails)" }
                 return Rule(destination: attribute.destination, rule: text, origin: attribute.origin.rawValue)
             },
-            relationships: mapping.relationships.map { Rule(destination: $0.destination, rule: "links of \($0.source)", origin: mapping.origin.rawValue) },
+            relationships: mapping.relationships.map { Rule(destination: $0.destination, rule: "links of \($0.source)", origin: $0.origin.rawValue) },
             droppedAttributes: dropped)
     }
 
@@ -71,6 +71,7 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
         case let .convert(source, from, to):
             "convert \(source) \(from.xcodeName) → \(to.xcodeName) (\(ValueConversion.kind(from: from, to: to)?.rawValue ?? "?"))"
         case .defaultValue: "default"
+        case .expression(let expression): "= \(expression)"
         }
     }
 }

@@ -17,11 +17,13 @@ struct MigrationRun {
         self.chain = chain
         let entities = final.entities.map(\.name)
         var policies: [String: DuplicatePolicy] = [:]
-        for step in chain.steps {
-            for mapping in step.entities { if let policy = mapping.duplicates { policies[mapping.destination] = policy } }
+        var identities: [String: [String]] = [:]
+        for mapping in chain.steps.last?.entities ?? [] {
+            if let policy = mapping.duplicates { policies[mapping.destination] = policy }
+            if let identity = mapping.identity { identities[mapping.destination] = identity }
         }
         graph = StoreGraphWriter(
-            writer: writer, model: final, duplicates: request.duplicates, duplicatesByEntity: policies,
+            writer: writer, model: final, duplicates: request.duplicates, duplicatesByEntity: policies, identityKeys: identities,
             createMissing: LinkCreation.relationships(in: final, entities: entities, linkAttributes: request.files.linkAttributes,
                                                       requested: []))
         summary = MigrationSummary(chain: chain.versions.map(\.name), outputPath: request.outputPath)

@@ -13,6 +13,7 @@ import FerryModel
 ///   createdAt = unixtime(time) on error nil             # nil (or the default) when it fails
 ///   where remotePath != nil                             # only these source records are carried
 ///   unique keep newest                                  # duplicates on the uniqueness constraints
+///   unique uploadID keep first                          # or on attributes the model does not constrain
 ///   task <- task                                        # links carried from a source relationship
 /// ```
 ///
@@ -29,6 +30,9 @@ public struct MappingFile: Sendable {
         public var rules: [Rule] = []
         public var filter: (text: String, line: Int, column: Int)?
         public var duplicates: DuplicatePolicy?
+        /// Attributes that identify a record (`unique uploadID keep first`), when the model has no
+        /// uniqueness constraint for them.
+        public var identity: (attributes: [String], line: Int)?
         public var links: [(destination: String, source: String, line: Int)] = []
     }
 
@@ -88,12 +92,17 @@ public struct MappingFile: Sendable {
             return
         }
         if text.hasPrefix("unique ") {
-            let policy = text.dropFirst(7).split(separator: " ").joined(separator: " ")
+            var words = text.dropFirst(7).split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+            let policyStart = words.firstIndex { $0 == "keep" || $0 == "reject" } ?? words.count
+            let attributes = Array(words[..<policyStart])
+            words.removeFirst(policyStart)
+            if !attributes.isEmpty { block.identity = (attributes, line) }
+            let policy = words.joined(separator: " ")
             switch policy {
             case "keep newest": block.duplicates = .keepNewest
             case "keep first": block.duplicates = .keepFirst
             case "reject": block.duplicates = .reject
-            default: throw .file(path: path, line: line, column: column + 7, reason: "expected unique keep newest, keep first or reject")
+            default: throw .file(path: path, line: line, column: column + 7, reason: "expected unique [ATTRIBUTE, …] keep newest, keep first or reject")
             }
             return
         }

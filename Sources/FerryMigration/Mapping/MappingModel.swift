@@ -48,8 +48,12 @@ public struct EntityMapping: Sendable {
     public var attributes: [AttributeMapping]
     /// Destination relationship ← source relationship, for links to carry.
     public var relationships: [RelationshipMapping]
-    /// What to do with records colliding on the destination's uniqueness constraints.
+    /// What to do with records colliding on the destination's uniqueness constraints (or on
+    /// `identity`).
     public var duplicates: DuplicatePolicy?
+    /// Destination attributes that identify a record where the model has no uniqueness
+    /// constraint for them: records with equal values are duplicates.
+    public var identity: [String]?
     public var origin: MappingOrigin
 
     public init(source: String, destination: String, filter: RecordFilter? = nil, attributes: [AttributeMapping] = [],
@@ -118,9 +122,11 @@ public enum ValueRule: Sendable {
 public struct RelationshipMapping: Sendable, Equatable {
     public var destination: String
     public var source: String
+    public var origin: MappingOrigin
 
-    public init(destination: String, source: String) {
+    public init(destination: String, source: String, origin: MappingOrigin = .inferred) {
         self.destination = destination
         self.source = source
+        self.origin = origin
     }
 }

@@ -33,6 +33,8 @@ public enum WrittenMapping {
             entity.origin = .written
             try applyRules(block, to: &entity, origin: origin, target: target, source: source, destination: destination,
                            path: file.path, defaultFailure: defaultFailure)
+            let written = Set(block.rules.map { "\(block.destination).\($0.attribute) " })
+            mapping.suggestions.removeAll { hint in written.contains { hint.hasPrefix($0) } }
             mapping.entities.append(entity)
             mapping.droppedEntities.removeAll { $0 == block.source }
             mapping.addedEntities.removeAll { $0 == block.destination }
@@ -75,6 +77,12 @@ public enum WrittenMapping {
             }
         }
         if let policy = block.duplicates { entity.duplicates = policy }
+        if let identity = block.identity {
+            for name in identity.attributes where !targetAttributes.contains(where: { $0.name == name }) {
+                throw .file(path: path, line: identity.line, column: 1, reason: "\(target.name) has no attribute '\(name)' to be unique")
+            }
+            entity.identity = identity.attributes
+        }
         for link in block.links {
             guard destination.allRelationships(of: target.name).contains(where: { $0.name == link.destination }) else {
                 throw .file(path: path, line: link.line, column: 1, reason: "\(target.name) has no relationship '\(link.destination)'")
@@ -83,7 +91,7 @@ public enum WrittenMapping {
                 throw .file(path: path, line: link.line, column: 1, reason: "\(origin.name) has no relationship '\(link.source)'")
             }
             entity.relationships.removeAll { $0.destination == link.destination }
-            entity.relationships.append(RelationshipMapping(destination: link.destination, source: link.source))
+            entity.relationships.append(RelationshipMapping(destination: link.destination, source: link.source, origin: .written))
         }
     }
 }

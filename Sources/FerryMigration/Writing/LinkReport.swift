@@ -13,8 +13,10 @@ public struct LinkReport: Sendable, Equatable, Codable {
     public var unresolvedSamples: [String] = []
     /// Links whose value matched several destinations (the one with the lowest `Z_PK` is used).
     public var ambiguous = 0
-    /// To-one destinations claimed by more than one source (the last one wins), or duplicate pairs.
+    /// To-one destinations claimed by more than one source (the last one wins).
     public var conflicts = 0
+    /// Many-to-many pairs given more than once (kept once).
+    public var duplicatePairs = 0
 
     public init(relationship: String, matchedBy: String) {
         self.relationship = relationship

@@ -32,7 +32,7 @@ struct LinkResolver {
         report.resolved = report.links - report.unresolved
         report.unresolvedSamples = try unresolvedSamples(kind)
         report.ambiguous = try count("SELECT count(*) FROM \(work).r WHERE n > 1")
-        report.conflicts = try apply(kind, target: target)
+        (report.conflicts, report.duplicatePairs) = try apply(kind, target: target)
         try execute("DROP TABLE \(work).r; DROP TABLE IF EXISTS \(work).m")
         return report
     }
@@ -69,9 +69,9 @@ struct LinkResolver {
         try execute("CREATE INDEX \(work).r_src ON r (src); CREATE INDEX \(work).r_dst ON r (dst)")
     }
 
-    /// Writes the resolved links into the store; returns the number of conflicts (a to-one
-    /// destination claimed twice, a duplicate pair).
-    private func apply(_ kind: LinkKind, target: TableInfo) throws(GraphWriteError) -> Int {
+    /// Writes the resolved links into the store; returns how many to-one destinations were
+    /// claimed twice, and how many many-to-many pairs were given twice.
+    private func apply(_ kind: LinkKind, target: TableInfo) throws(GraphWriteError) -> (conflicts: Int, duplicates: Int) {
         let relationship = kind.relationship
         let source = try tableInfo(kind.entity)
         let inverse = model.inverse(of: relationship)
@@ -85,7 +85,7 @@ struct LinkResolver {
             } else if let inverse, inverse.isOrdered {
                 try renumberOrderKeys(in: source, owner: owner, relationship: relationship.name)
             }
-            return conflicts
+            return (conflicts, 0)
         }
         guard let inverse else {
             throw .unsupportedLink(entity: kind.entity, relationship: relationship.name, reason: "a to-many relationship needs an inverse")
@@ -101,9 +101,9 @@ struct LinkResolver {
                         ORDER BY r.rowid DESC LIMIT 1) WHERE Z_PK IN (SELECT dst FROM \(work).r WHERE dst IS NOT NULL)
                     """)
             }
-            return conflicts
+            return (conflicts, 0)
         }
-        return conflicts + (try insertJoinRows(kind, owner: owner, inverse: inverse, inverseOwner: inverseOwner))
+        return (conflicts, try insertJoinRows(kind, owner: owner, inverse: inverse, inverseOwner: inverseOwner))
     }
 
     /// Sets `Z<REL>` of the rows named by the first of `pairs` to the second (and `Z<n>_<REL>`

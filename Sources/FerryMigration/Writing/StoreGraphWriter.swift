@@ -23,6 +23,10 @@ public final class StoreGraphWriter {
     let duplicates: DuplicatePolicy
     /// Per destination entity policies that override `duplicates`.
     let duplicatesByEntity: [String: DuplicatePolicy]
+    /// Per destination entity, attributes whose values identify a record although the model has
+    /// no uniqueness constraint on them (a written mapping's `unique ATTRIBUTE …`).
+    let identityKeys: [String: [String]]
+    private var identities: IdentityIndex?
     /// `Entity.relationship` whose match destinations are created when missing.
     let createMissing: Set<String>
     private var rowWriters: [String: EntityRowWriter] = [:]
@@ -34,11 +38,13 @@ public final class StoreGraphWriter {
     ///   - createMissing: relationships (`Entity.relationship`) whose destinations found by an
     ///     attribute value are created when no record has that value (find or create).
     public init(writer: CoreDataStoreWriter, model: ManagedObjectModel, duplicates: DuplicatePolicy = .reject,
-                duplicatesByEntity: [String: DuplicatePolicy] = [:], createMissing: Set<String> = []) {
+                duplicatesByEntity: [String: DuplicatePolicy] = [:], identityKeys: [String: [String]] = [:],
+                createMissing: Set<String> = []) {
         self.writer = writer
         self.model = model
         self.duplicates = duplicates
         self.duplicatesByEntity = duplicatesByEntity
+        self.identityKeys = identityKeys
         self.createMissing = createMissing
     }
 
@@ -48,9 +54,17 @@ public final class StoreGraphWriter {
         let rows = try rowWriter(for: schema)
         let primaryKey: Int64
         var outcome = Outcome.inserted
-        switch try rows.insert(record.values) {
+        let identity = try identity(of: record, schema: schema)
+        let inserted: EntityRowWriter.Outcome
+        if let identity, let existing = try identities?.primaryKey(for: identity.value, entity: schema.entity.name) {
+            inserted = .duplicate(of: existing, constraint: identity.attributes)
+        } else {
+            inserted = try rows.insert(record.values)
+        }
+        switch inserted {
         case .inserted(let key):
             primaryKey = key
+            if let identity { try identities?.remember(identity.value, entity: schema.entity.name, primaryKey: key) }
         case let .duplicate(existing, constraint):
             switch duplicatesByEntity[schema.entity.name] ?? duplicates {
             case .reject:
@@ -88,6 +102,18 @@ public final class StoreGraphWriter {
         guard let staging else { return [] }
         let resolver = LinkResolver(writer: writer, model: model, createMissing: createMissing)
         return try staging.kinds.map { kind throws(GraphWriteError) in try resolver.resolve(kind) }
+    }
+
+    /// The identity key of a record whose entity has one (nil values make no identity).
+    private func identity(of record: Record, schema: RecordSchema) throws(GraphWriteError) -> (attributes: [String], value: String)? {
+        guard let attributes = identityKeys[schema.entity.name] else { return nil }
+        var parts: [String] = []
+        for name in attributes {
+            guard let index = schema.index(of: name), record.values[index] != .null else { return nil }
+            parts.append("\(record.values[index])")
+        }
+        if identities == nil { identities = try IdentityIndex(writer: writer) }
+        return (attributes, parts.joined(separator: "\u{1F}"))
     }
 
     private func rowWriter(for schema: RecordSchema) throws(GraphWriteError) -> EntityRowWriter {
