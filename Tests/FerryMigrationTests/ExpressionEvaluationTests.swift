@@ -33,6 +33,8 @@ struct ExpressionEvaluationTests {
         #expect(value("1 / 3") == .decimal("0." + String(repeating: "3", count: 38)))
         #expect(value("2 / 3") == .decimal("0." + String(repeating: "6", count: 37) + "7"))
         #expect(value("-1 / 8") == .decimal("-0.125"))
+        #expect(value("12345678901234567890123456789012345678901.0 / 2") == .decimal("6172839450617283945061728394506172839451"))
+        #expect(value("-20000000000000000000000000000000000000000.0 / 3") == .decimal("-6666666666666666666666666666666666666667"))
         #expect(value("0.5 / 0.25") == .decimal("2"))
         #expect(value("100 / 0.001") == .decimal("100000"))
         #expect(failure("1 / 0") == "1 / 0: division of integer 1 by zero")
