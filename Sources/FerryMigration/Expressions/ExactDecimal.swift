@@ -4,7 +4,8 @@ import FerryModel
 /// (least significant first, any length) and a scale (digits after the point).
 ///
 /// Addition, subtraction and multiplication are exact. Division stops when the quotient
-/// terminates or has `divisionDigits` significant digits, rounding the last one half away from zero.
+/// terminates or has `divisionDigits` significant digits (never cutting into the integer part),
+/// rounding half away from zero.
 struct ExactDecimal: Equatable, Comparable {
     /// Significant digits a quotient keeps when it does not terminate (as many as NSDecimalNumber).
     static let divisionDigits = 38
@@ -108,7 +109,8 @@ struct ExactDecimal: Equatable, Comparable {
             if let digit = pending.next() {
                 next = digit
             } else {
-                guard !remainder.isEmpty, significant <= Self.divisionDigits else { break }
+                // Past the last dividend digit, one more digit than kept decides the rounding.
+                guard !remainder.isEmpty, significant <= Self.divisionDigits || extra == 0 else { break }
                 next = 0
                 extra += 1
             }

@@ -46,9 +46,7 @@ struct ExpressionEvaluator<Context: ExpressionContext> {
         case let .lookup(key, table, otherwise):
             let value = try evaluate(key)
             if value == .null { return .null }
-            for entry in table where try at(node, { () throws(ExpressionFailure) in try ExpressionValues.equal(value, entry.key.value) }) {
-                return try evaluate(entry.value)
-            }
+            if let entry = table.first(where: { ExpressionValues.sameKey(value, $0.key.value) }) { return try evaluate(entry.value) }
             guard let otherwise else { throw ExpressionFailure("\(node): no entry for \(ExpressionValues.describe(value))") }
             return try evaluate(otherwise)
         }

@@ -105,11 +105,15 @@ struct ExpressionTypeChecker {
             for argument in [text, format] + (zone.map { [$0] } ?? []) { _ = try expect(argument, in: node, "text") { $0 == .string } }
             return .date
         case let .lookup(key, table, otherwise):
-            var result = StaticType.null
-            for entry in table {
-                try comparable(key, ExpressionNode(kind: .literal(entry.key), column: key.column), ordered: false, node)
-                result = result.unified(with: try type(of: entry.value))
+            let keyType = try type(of: key)
+            let keyTypes = try table.map { (entry) throws(ExpressionTypeError) in
+                try type(of: ExpressionNode(kind: .literal(entry.key), column: key.column))
             }
+            guard keyTypes.isEmpty || keyTypes.contains(where: { Self.comparable(keyType, $0, ordered: false) }) else {
+                throw error(at: key, "\(node): no key of the table can match \(keyType.name)")
+            }
+            var result = StaticType.null
+            for entry in table { result = result.unified(with: try type(of: entry.value)) }
             return try otherwise.map { (otherwise) throws(ExpressionTypeError) in result.unified(with: try type(of: otherwise)) } ?? result
         }
     }
@@ -164,10 +168,14 @@ struct ExpressionTypeChecker {
 
     private func comparable(_ left: ExpressionNode, _ right: ExpressionNode, ordered: Bool, _ node: ExpressionNode) throws(ExpressionTypeError) {
         let (a, b) = (try type(of: left), try type(of: right))
+        guard Self.comparable(a, b, ordered: ordered) else { throw error(at: node, "\(node): cannot compare \(a.name) with \(b.name)") }
+    }
+
+    /// Whether values of these types can be compared (`ordered`: with `<` and friends, not only `==`).
+    private static func comparable(_ a: StaticType, _ b: StaticType, ordered: Bool) -> Bool {
         let text: Set<StaticType> = [.string, .uri]
-        let fits = a.isOpen || b.isOpen || (a.isNumber && b.isNumber) || (text.contains(a) && text.contains(b))
+        return a.isOpen || b.isOpen || (a.isNumber && b.isNumber) || (text.contains(a) && text.contains(b))
             || (a == b && (a == .date || !ordered))
-        guard fits else { throw error(at: node, "\(node): cannot compare \(a.name) with \(b.name)") }
     }
 
     /// The operand's type, or an error when it can never be what `node` needs.

@@ -46,7 +46,8 @@ enum ExpressionValues {
         }
     }
 
-    /// Whether two table keys of `lookup()` would match the same values.
+    /// Whether a value matches a `lookup()` key (or two keys match alike): equal under `==`;
+    /// values of kinds that cannot be compared do not match.
     static func sameKey(_ lhs: AttributeValue, _ rhs: AttributeValue) -> Bool {
         (try? equal(lhs, rhs)) ?? false
     }
