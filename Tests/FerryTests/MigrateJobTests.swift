@@ -128,7 +128,14 @@ struct MigrationPlanTests {
         #expect(upload.attributes.first { $0.destination == "remotePath" }?.rule == "copy urlPath")
         let second = try #require(plan.steps.last)
         let uploads3 = try #require(second.entities.first { $0.source == "Upload" })
-        #expect(Set(uploads3.droppedAttributes) == ["fileSize", "fileType", "time"])
+        // The written mapping reads fileSize, fileType and time for the new attributes.
+        #expect(uploads3.droppedAttributes.isEmpty)
+        #expect(uploads3.attributes.first { $0.destination == "byteCount" }.map { [$0.rule, $0.origin] }
+                == ["= round(decimal(fileSize) * 1048576)", "written"])
+        #expect(uploads3.duplicates == "on uploadID: keep-first")
+        let tasks3 = try #require(second.entities.first { $0.source == "Task" })
+        #expect(tasks3.droppedAttributes.isEmpty)
+        #expect(tasks3.duplicates == "keep-newest")
     }
 
     @Test("inference on the billmoss models: a rename by elementID, a chain of five versions")
