@@ -29,9 +29,10 @@ extension MutableStore {
         let compiled = try compile(predicate, entity: entity, variables: variables)
         let sql = "UPDATE \(table.name) SET \(assignments.joined(separator: ", ")), Z_OPT = COALESCE(Z_OPT, 0) + 1"
             + " WHERE Z_PK IN (SELECT t0.Z_PK FROM \(compiled.fromClause) WHERE \(compiled.whereClause))"
-        let keys = Set(values.map(\.key))
+        let newValues = Dictionary(zip(values.map(\.key), parameters), uniquingKeysWith: { _, last in last })
         return try transaction { () throws(StoreMutationError) in
-            let changed = try StoreMutationError.sqlite { () throws(SQLiteError) in
+            try checkUniqueness(of: entity, newValues: newValues, matching: compiled, in: table)
+            return try StoreMutationError.sqlite { () throws(SQLiteError) in
                 let statement = try database.prepare(sql)
                 for (offset, value) in (parameters + compiled.parameters).enumerated() {
                     try statement.bind(value, at: Int32(offset + 1))
@@ -39,37 +40,45 @@ extension MutableStore {
                 try statement.run()
                 return Int(try database.scalarInteger("SELECT changes()") ?? 0)
             }
-            try checkUniqueness(of: entity, touching: keys, in: table)
-            return changed
         }
     }
 
-    /// Throws `.uniquenessViolation` when a constraint of `entity`'s hierarchy that includes one
-    /// of `keys` has two rows with the same non-NULL values.
-    private func checkUniqueness(of entity: String, touching keys: Set<String>, in table: TableLayout) throws(StoreMutationError) {
+    /// Throws `.uniquenessViolation` when, with `newValues` set on the rows `matching` selects, a
+    /// uniqueness constraint of `entity`'s hierarchy that involves a set key would have two rows
+    /// with the same non-NULL values. Checked before the update, on what the rows would become.
+    private func checkUniqueness(of entity: String, newValues: [String: StoreValue], matching: CompiledPredicate,
+                                 in table: TableLayout) throws(StoreMutationError) {
         let related = model.ancestry(of: entity) + model.hierarchy(below: entity)
         var checked: Set<[String]> = []
         for owner in related {
-            for constraint in owner.uniquenessConstraints where !keys.isDisjoint(with: constraint) {
+            for constraint in owner.uniquenessConstraints where constraint.contains(where: { newValues[$0] != nil }) {
                 guard checked.insert([owner.name] + constraint).inserted else { continue }
-                var columns: [String] = []
-                for key in constraint {
+                var expressions: [String] = []
+                var parameters = matching.parameters
+                for (offset, key) in constraint.enumerated() {
                     let declaring = model.declaringEntity(ofProperty: key, in: owner.name)?.name ?? owner.name
                     guard let column = table.column(for: .attribute(entity: declaring, name: key))
                         ?? table.column(for: .toOne(entity: declaring, relationship: key)) else {
                         throw .unsupported("uniqueness constraint key \(owner.name).\(key) has no column")
                     }
-                    columns.append(column.name)
+                    if let value = newValues[key] {
+                        expressions.append("CASE WHEN Z_PK IN (SELECT Z_PK FROM matched) THEN ? ELSE \(column.name) END AS c\(offset)")
+                        parameters.append(value)
+                    } else {
+                        expressions.append("\(column.name) AS c\(offset)")
+                    }
                 }
-                let list = columns.joined(separator: ", ")
-                let sql = "SELECT \(columns.map { "quote(\($0))" }.joined(separator: ", ")) FROM \(table.name)"
-                    + " WHERE Z_ENT IN (\(hierarchyNumbers(owner.name)))"
-                    + columns.map { " AND \($0) IS NOT NULL" }.joined()
-                    + " GROUP BY \(list) HAVING count(*) > 1 LIMIT 1"
+                let names = constraint.indices.map { "c\($0)" }
+                let sql = "WITH matched AS (SELECT t0.Z_PK AS Z_PK FROM \(matching.fromClause) WHERE \(matching.whereClause))"
+                    + " SELECT \(names.map { "quote(\($0))" }.joined(separator: ", ")) FROM"
+                    + " (SELECT \(expressions.joined(separator: ", ")) FROM \(table.name) WHERE Z_ENT IN (\(hierarchyNumbers(owner.name))))"
+                    + " WHERE " + names.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
+                    + " GROUP BY \(names.joined(separator: ", ")) HAVING count(*) > 1 LIMIT 1"
                 let duplicate = try StoreMutationError.sqlite { () throws(SQLiteError) -> [String]? in
                     let statement = try database.prepare(sql)
+                    for (offset, value) in parameters.enumerated() { try statement.bind(value, at: Int32(offset + 1)) }
                     guard try statement.step() else { return nil }
-                    return (0..<Int32(columns.count)).map { statement.string(at: $0) ?? "NULL" }
+                    return (0..<Int32(names.count)).map { statement.string(at: $0) ?? "NULL" }
                 }
                 if let duplicate { throw .uniquenessViolation(entity: owner.name, keys: constraint, values: duplicate) }
             }
