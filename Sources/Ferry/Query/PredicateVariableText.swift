@@ -3,6 +3,11 @@ import FerryStore
 /// Reads `--var NAME=VALUE` values: `nil`/`NULL`, `YES`/`NO`/`TRUE`/`FALSE`, integers and
 /// decimal numbers take their type; anything else (or anything in single or double quotes) is a string.
 public enum PredicateVariableText {
+    /// `NAME=VALUE` pairs as variables (a later name wins).
+    public static func variables(_ pairs: [(key: String, value: String)]) -> [String: PredicateValue] {
+        Dictionary(pairs.map { ($0.key, value($0.value)) }, uniquingKeysWith: { _, last in last })
+    }
+
     public static func value(_ text: String) -> PredicateValue {
         if text.count >= 2, let first = text.first, first == "'" || first == "\"", text.last == first {
             return .string(String(text.dropFirst().dropLast()))
