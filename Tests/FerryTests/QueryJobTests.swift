@@ -139,7 +139,7 @@ struct QueryJobTests {
         let done = try DeleteJob(storePath: store, modelPath: workspace, entity: "Task", predicate: "tags.@count > 0").run()
         #expect(done == plan)
         #expect(try keys(store, "SELECT count(*) FROM Z_1TASKS") == [0])
-        #expect(try keys(store, "PRAGMA journal_mode").isEmpty == false)
+        #expect(try SQLiteDatabase(path: store, mode: .readWrite).scalarText("PRAGMA journal_mode") == "wal")
     }
 
     /// Corpus stores are read only here; the model comes from each store's Z_MODELCACHE.
