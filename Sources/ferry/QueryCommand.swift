@@ -40,7 +40,7 @@ enum QueryCommand: Command {
             predicate: arguments.value("where"), sort: arguments.value("sort"), limit: try arguments.integer("limit"),
             offset: try arguments.integer("offset") ?? 0, variables: PredicateVariableText.variables(try MutationArguments.pairs(arguments, "var")), format: format)
         do {
-            let sink = try FileByteSink(path: "/dev/stdout")
+            let sink = try FileByteSink(path: "-")
             try QueryJob(request: request).run(to: sink)
         } catch let error as QueryError {
             Terminal.error("ferry query: \(error.description)")

@@ -13,7 +13,8 @@ public enum DeletePlanReport {
             if let relationship = deleted.relationship { entry.cascaded[relationship, default: 0] += 1 } else { entry.matched += 1 }
             counts[deleted.object.entity] = entry
         }
-        lines.append("\(plan.deleted.count) \(plan.deleted.count == 1 ? "object" : "objects") \(verb) deleted")
+        let single = plan.deleted.count == 1
+        lines.append("\(plan.deleted.count) \(single ? "object" : "objects") \(dryRun ? "would be" : single ? "was" : "were") deleted")
         for entity in counts.keys.sorted() {
             guard let entry = counts[entity] else { continue }
             var parts = entry.matched > 0 ? ["\(entry.matched) matched"] : []
@@ -27,7 +28,7 @@ public enum DeletePlanReport {
             lines.append("join-table rows \(verb) removed")
             for table in plan.joinRowsRemoved.keys.sorted() { lines.append("  \(table): \(plan.joinRowsRemoved[table] ?? 0)") }
         }
-        if !plan.modified.isEmpty { lines.append("\(plan.modified.count) surviving objects \(verb) changed (Z_OPT + 1)") }
+        if !plan.modified.isEmpty { lines.append("surviving objects \(verb) changed (Z_OPT + 1): \(plan.modified.count)") }
         if !plan.blocked.isEmpty {
             lines.append("blocked by Deny rules (nothing \(dryRun ? "would be" : "was") deleted)")
             for block in plan.blocked {
