@@ -1,0 +1,61 @@
+import FerryStore
+
+/// The text `ferry delete` prints: per entity what is deleted (matched or cascaded, and
+/// through which relationship), per relationship what is nullified or left dangling, join rows
+/// removed, and the Deny blocks.
+public enum DeletePlanReport {
+    public static func text(_ plan: DeletePlan, dryRun: Bool) -> String {
+        var lines: [String] = []
+        let verb = dryRun ? "would be" : "were"
+        var counts: [String: (matched: Int, cascaded: [String: Int])] = [:]
+        for deleted in plan.deleted {
+            var entry = counts[deleted.object.entity] ?? (0, [:])
+            if let relationship = deleted.relationship { entry.cascaded[relationship, default: 0] += 1 } else { entry.matched += 1 }
+            counts[deleted.object.entity] = entry
+        }
+        let single = plan.deleted.count == 1
+        lines.append("\(plan.deleted.count) \(single ? "object" : "objects") \(dryRun ? "would be" : single ? "was" : "were") deleted")
+        for entity in counts.keys.sorted() {
+            guard let entry = counts[entity] else { continue }
+            var parts = entry.matched > 0 ? ["\(entry.matched) matched"] : []
+            parts += entry.cascaded.keys.sorted().map { "\(entry.cascaded[$0] ?? 0) by cascade through \($0)" }
+            let keys = plan.deleted.filter { $0.object.entity == entity }.map(\.object.primaryKey)
+            lines.append("  \(entity): \(keys.count) (\(parts.joined(separator: ", "))): Z_PK \(list(keys))")
+        }
+        section("nullified", plan.nullified, verb: verb, into: &lines)
+        section("left dangling (No Action)", plan.dangling, verb: verb, into: &lines)
+        if !plan.joinRowsRemoved.isEmpty {
+            lines.append("join-table rows \(verb) removed")
+            for table in plan.joinRowsRemoved.keys.sorted() { lines.append("  \(table): \(plan.joinRowsRemoved[table] ?? 0)") }
+        }
+        if !plan.modified.isEmpty { lines.append("surviving objects \(verb) changed (Z_OPT + 1): \(plan.modified.count)") }
+        if !plan.blocked.isEmpty {
+            lines.append("blocked by Deny rules (nothing \(dryRun ? "would be" : "was") deleted)")
+            for block in plan.blocked {
+                lines.append("  \(block.object) through \(block.relationship): still has \(block.destination.entity) Z_PK \(block.destination.primaryKey)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func section(_ title: String, _ references: [Nullification], verb: String, into lines: inout [String]) {
+        guard !references.isEmpty else { return }
+        lines.append("references \(title == "nullified" ? "\(verb) nullified" : title)")
+        var byRelationship: [String: [Int64]] = [:]
+        var entities: [String: String] = [:]
+        for reference in references {
+            let name = reference.relationship ?? reference.via
+            byRelationship[name, default: []].append(reference.object.primaryKey)
+            entities[name] = reference.object.entity
+        }
+        for name in byRelationship.keys.sorted() {
+            let keys = byRelationship[name] ?? []
+            lines.append("  \(name): \(keys.count) (\(entities[name] ?? "") Z_PK \(list(keys)))")
+        }
+    }
+
+    private static func list(_ keys: [Int64]) -> String {
+        let shown = keys.prefix(20).map(String.init).joined(separator: ", ")
+        return keys.count > 20 ? shown + ", … (\(keys.count - 20) more)" : shown
+    }
+}

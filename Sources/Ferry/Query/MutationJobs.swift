@@ -1,0 +1,92 @@
+import FerryMigration
+import FerryModel
+import FerryStore
+
+/// `ferry delete`: deletes the objects of an entity matching a predicate with every delete rule
+/// applied, in one SQLite transaction on the store (see `MutableStore.delete`), or with
+/// `dryRun` only works out what would happen.
+public struct DeleteJob {
+    public var storePath: String
+    public var modelPath: String?
+    public var entity: String
+    public var predicate: String
+    public var variables: [String: PredicateValue]
+    public var dryRun: Bool
+
+    public init(storePath: String, modelPath: String? = nil, entity: String, predicate: String,
+                variables: [String: PredicateValue] = [:], dryRun: Bool = false) {
+        self.storePath = storePath
+        self.modelPath = modelPath
+        self.entity = entity
+        self.predicate = predicate
+        self.variables = variables
+        self.dryRun = dryRun
+    }
+
+    /// The plan carried out (or, with `dryRun`, the plan alone). A Deny block throws
+    /// `QueryError.mutation(.denied)` unless `dryRun`, where it is listed in the plan.
+    public func run() throws(QueryError) -> DeletePlan {
+        let store = try openMutableStore(storePath, modelPath: modelPath)
+        let parsed = try parsePredicate(predicate)
+        do {
+            return dryRun ? try store.planDelete(of: entity, where: parsed, variables: variables)
+                : try store.delete(from: entity, where: parsed, variables: variables)
+        } catch { throw .mutation(error) }
+    }
+}
+
+/// `ferry update`: sets attributes of the objects matching a predicate, typed by import's rules
+/// (`TextCoercion`; an empty value sets NULL), in one transaction (see `MutableStore.update`).
+public struct UpdateJob {
+    public var storePath: String
+    public var modelPath: String?
+    public var entity: String
+    public var predicate: String
+    /// `key=value` pairs, in order.
+    public var assignments: [(key: String, value: String)]
+    public var variables: [String: PredicateValue]
+    public var coercion: CoercionOptions
+
+    public init(storePath: String, modelPath: String? = nil, entity: String, predicate: String,
+                assignments: [(key: String, value: String)], variables: [String: PredicateValue] = [:],
+                coercion: CoercionOptions = .init()) {
+        self.storePath = storePath
+        self.modelPath = modelPath
+        self.entity = entity
+        self.predicate = predicate
+        self.assignments = assignments
+        self.variables = variables
+        self.coercion = coercion
+    }
+
+    /// - Returns: the number of objects changed.
+    public func run() throws(QueryError) -> Int {
+        let store = try openMutableStore(storePath, modelPath: modelPath)
+        let parsed = try parsePredicate(predicate)
+        var values: [(key: String, value: AttributeValue)] = []
+        for (key, text) in assignments {
+            guard let attribute = store.model.allAttributes(of: entity).first(where: { $0.name == key }) else {
+                throw .mutation(store.model.entity(named: entity) == nil ? .predicate(.unknownEntity(entity))
+                                    : .unknownAttribute(entity: entity, key: key))
+            }
+            if text.isEmpty {
+                values.append((key, .null))
+                continue
+            }
+            switch TextCoercion.value(text, as: attribute.type, options: coercion) {
+            case .success(let value): values.append((key, value))
+            case .failure(let failure): throw .value(key: key, reason: failure.reason)
+            }
+        }
+        do { return try store.update(entity, where: parsed, set: values, variables: variables) } catch { throw .mutation(error) }
+    }
+}
+
+private func openMutableStore(_ path: String, modelPath: String?) throws(QueryError) -> MutableStore {
+    let model = try StoreModelResolver.model(forStore: path, bundlePath: modelPath)
+    do { return try MutableStore(path: path, model: model) } catch { throw .mutation(error) }
+}
+
+private func parsePredicate(_ text: String) throws(QueryError) -> FetchPredicate {
+    do { return try FetchPredicate(format: text) } catch { throw .predicate(error) }
+}

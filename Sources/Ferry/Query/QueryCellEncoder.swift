@@ -1,0 +1,193 @@
+import FerryStore
+import FoundationEssentials
+
+/// Appends the value of one result column to a byte buffer, typed by its column: numbers as
+/// digits, booleans `true`/`false`, dates ISO 8601 UTC (milliseconds when not whole seconds),
+/// UUIDs as uppercase 8-4-4-4-12 text, binary as `<N bytes>` (table) or base64 (JSON, CSV).
+/// Text is escaped for JSON or quoted for CSV here; nothing becomes a String on the way.
+struct QueryCellEncoder {
+    enum Escaping { case none, json, csv }
+
+    let escaping: Escaping
+    /// Binary values as `<N bytes>` instead of base64.
+    let binaryAsSize: Bool
+    let entityNames: [Int64: [UInt8]]
+
+    /// Appends the cell; returns false for NULL (nothing appended).
+    func append(_ column: QueryColumn, of statement: SQLiteStatement, to out: inout [UInt8]) -> Bool {
+        let storage = statement.storageClass(at: column.index)
+        if storage == SQLITE_NULL { return false }
+        switch column.kind {
+        case .primaryKey, .reference, .integer:
+            if storage == SQLITE_INTEGER { appendInteger(statement.int64(at: column.index), to: &out) } else { appendRaw(column, statement, &out) }
+        case .entity:
+            let name = entityNames[statement.int64(at: column.index)] ?? Array(String(statement.int64(at: column.index)).utf8)
+            appendText(name, to: &out)
+        case .boolean:
+            out.append(contentsOf: statement.int64(at: column.index) != 0 ? Self.trueBytes : Self.falseBytes)
+        case .real, .decimal:
+            if storage == SQLITE_INTEGER { appendInteger(statement.int64(at: column.index), to: &out) } else { appendRaw(column, statement, &out) }
+        case .date:
+            guard storage == SQLITE_INTEGER || storage == SQLITE_FLOAT else { return appendRaw(column, statement, &out) }
+            let quoted = escaping == .json
+            if quoted { out.append(0x22) }
+            ISODateBytes.append(referenceSeconds: statement.double(at: column.index), to: &out)
+            if quoted { out.append(0x22) }
+        case .text:
+            guard storage == SQLITE_TEXT else { return appendRaw(column, statement, &out) }
+            statement.withText(at: column.index) { appendText($0, to: &out) }
+        case .uuid:
+            statement.withBlob(at: column.index) { bytes in
+                guard bytes.count == 16 else { return appendBase64OrSize(bytes, to: &out) }
+                if escaping == .json { out.append(0x22) }
+                for (offset, byte) in bytes.enumerated() {
+                    if offset == 4 || offset == 6 || offset == 8 || offset == 10 { out.append(0x2D) }
+                    out.append(Self.hex[Int(byte >> 4)])
+                    out.append(Self.hex[Int(byte & 0x0F)])
+                }
+                if escaping == .json { out.append(0x22) }
+            }
+        case .binary:
+            statement.withBlob(at: column.index) { appendBase64OrSize($0, to: &out) }
+        }
+        return true
+    }
+
+    /// A value whose storage class does not fit its column, shown as SQLite's text of it.
+    @discardableResult
+    private func appendRaw(_ column: QueryColumn, _ statement: SQLiteStatement, _ out: inout [UInt8]) -> Bool {
+        let storage = statement.storageClass(at: column.index)
+        if storage == SQLITE_FLOAT {
+            let value = statement.double(at: column.index)
+            if value.isFinite { out.append(contentsOf: value.description.utf8) } else { appendText(Array(value.description.utf8), to: &out) }
+        } else if storage == SQLITE_BLOB {
+            statement.withBlob(at: column.index) { appendBase64OrSize($0, to: &out) }
+        } else {
+            statement.withText(at: column.index) { appendText($0, to: &out) }
+        }
+        return true
+    }
+
+    private func appendBase64OrSize(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        if binaryAsSize {
+            out.append(contentsOf: "<\(bytes.count) bytes>".utf8)
+        } else {
+            if escaping == .json { out.append(0x22) }
+            out.append(contentsOf: Data(bytes).base64EncodedString().utf8)
+            if escaping == .json { out.append(0x22) }
+        }
+    }
+
+    func appendText<Bytes: Collection<UInt8>>(_ text: Bytes, to out: inout [UInt8]) {
+        switch escaping {
+        case .none:
+            out.append(contentsOf: text)
+        case .json:
+            out.append(0x22)
+            for byte in text {
+                switch byte {
+                case 0x22: out.append(0x5C); out.append(0x22)
+                case 0x5C: out.append(0x5C); out.append(0x5C)
+                case 0x0A: out.append(0x5C); out.append(0x6E)
+                case 0x0D: out.append(0x5C); out.append(0x72)
+                case 0x09: out.append(0x5C); out.append(0x74)
+                case 0..<0x20:
+                    out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0x0F)]])
+                default: out.append(byte)
+                }
+            }
+            out.append(0x22)
+        case .csv:
+            guard text.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
+                out.append(contentsOf: text)
+                return
+            }
+            out.append(0x22)
+            for byte in text {
+                if byte == 0x22 { out.append(0x22) }
+                out.append(byte)
+            }
+            out.append(0x22)
+        }
+    }
+
+    private func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(0x2D) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = 0x30 + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            out.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
+    private static let hex = Array("0123456789ABCDEF".utf8)
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+}
+
+/// SQLite's storage classes, as `SQLiteStatement.storageClass(at:)` reports them.
+private let SQLITE_INTEGER: Int32 = 1
+private let SQLITE_FLOAT: Int32 = 2
+private let SQLITE_TEXT: Int32 = 3
+private let SQLITE_BLOB: Int32 = 4
+private let SQLITE_NULL: Int32 = 5
+
+/// ISO 8601 text of a date stored as seconds since 2001-01-01 UTC.
+enum ISODateBytes {
+    static func append(referenceSeconds: Double, to out: inout [UInt8]) {
+        let totalMilliseconds = ((referenceSeconds + 978_307_200) * 1000).rounded()
+        guard totalMilliseconds.isFinite, abs(totalMilliseconds) < 2.5e17 else {
+            out.append(contentsOf: referenceSeconds.description.utf8)
+            return
+        }
+        let milliseconds = Int64(totalMilliseconds)
+        var seconds = milliseconds.floorDivided(by: 1000)
+        let fraction = milliseconds - seconds * 1000
+        let days = seconds.floorDivided(by: 86_400)
+        seconds -= days * 86_400
+        // Civil date from days since 1970-01-01 (proleptic Gregorian).
+        let shifted = days + 719_468
+        let era = shifted.floorDivided(by: 146_097)
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        if year < 0 || year > 9999 {
+            out.append(contentsOf: referenceSeconds.description.utf8)
+            return
+        }
+        digits(year, 4, &out); out.append(0x2D); digits(month, 2, &out); out.append(0x2D); digits(day, 2, &out)
+        out.append(0x54)
+        digits(seconds / 3600, 2, &out); out.append(0x3A); digits(seconds / 60 % 60, 2, &out); out.append(0x3A); digits(seconds % 60, 2, &out)
+        if fraction != 0 { out.append(0x2E); digits(fraction, 3, &out) }
+        out.append(0x5A)
+    }
+
+    private static func digits(_ value: Int64, _ width: Int, _ out: inout [UInt8]) {
+        var divisor: Int64 = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            out.append(0x30 + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
+    }
+}
+
+extension Int64 {
+    /// Division rounding towards minus infinity.
+    func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}

@@ -1,0 +1,48 @@
+import FerryModel
+import FerryStore
+
+/// One output column of a query: its name and how its stored value is shown.
+struct QueryColumn {
+    enum Kind {
+        case primaryKey, entity, integer, boolean, real, decimal, date, text, uuid, binary
+        /// A to-one relationship: the destination's `Z_PK`.
+        case reference
+    }
+
+    var name: String
+    var kind: Kind
+    /// The result column index in the compiled query's rows.
+    var index: Int32
+
+    /// `Z_PK`, `entity`, then the attributes and to-one relationships among `columns` (the
+    /// compiled query's columns from index 2), in table order.
+    static func columns(of query: CompiledQuery, model: ManagedObjectModel) -> [QueryColumn] {
+        var result = [QueryColumn(name: "Z_PK", kind: .primaryKey, index: 0), QueryColumn(name: "entity", kind: .entity, index: 1)]
+        for (offset, column) in query.columns.enumerated() {
+            let index = Int32(offset + 2)
+            switch column.role {
+            case let .attribute(owner, name):
+                guard let type = model.entity(named: owner)?.attribute(named: name)?.type else { continue }
+                result.append(QueryColumn(name: name, kind: kind(of: type), index: index))
+            case let .toOne(_, name):
+                result.append(QueryColumn(name: name, kind: .reference, index: index))
+            default:
+                continue
+            }
+        }
+        return result
+    }
+
+    private static func kind(of type: AttributeType) -> Kind {
+        switch type {
+        case .integer16, .integer32, .integer64: .integer
+        case .boolean: .boolean
+        case .double, .float: .real
+        case .decimal: .decimal
+        case .date: .date
+        case .string, .uri: .text
+        case .uuid: .uuid
+        case .binary, .transformable, .undefined, .objectID, .composite: .binary
+        }
+    }
+}

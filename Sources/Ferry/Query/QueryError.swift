@@ -1,0 +1,41 @@
+import FerryFormats
+import FerryModel
+import FerryStore
+
+/// Why `ferry query`, `ferry delete` or `ferry update` failed. Each case names what was wrong.
+public enum QueryError: Error, Sendable, CustomStringConvertible {
+    /// The store cannot be read.
+    case store(StoreReaderError)
+    /// The `--model` bundle cannot be loaded.
+    case model(ModelLoadError)
+    /// No version of the bundle matches the store's version hashes; `differing` lists, for the
+    /// closest version, the entities whose hashes differ.
+    case modelMismatch(store: String, closestVersion: String, differing: [String])
+    /// No `--model` was given and the store has no usable `Z_MODELCACHE`.
+    case modelCache(store: String, reason: String)
+    /// The predicate, the sort keys or the query do not fit the model.
+    case predicate(FetchPredicateError)
+    /// `--set key=value`: the value cannot become the attribute's type.
+    case value(key: String, reason: String)
+    /// The delete or update was refused or failed; nothing was changed.
+    case mutation(StoreMutationError)
+    /// Reading rows failed.
+    case sqlite(SQLiteError)
+    /// The output could not be written.
+    case output(ByteSinkError)
+
+    public var description: String {
+        switch self {
+        case .store(let error): "\(error)"
+        case .model(let error): "\(error)"
+        case let .modelMismatch(store, version, differing):
+            "\(store) does not match any version of the model (closest: '\(version)', entities that differ: \(differing.joined(separator: ", ")))"
+        case let .modelCache(store, reason): "\(store): no model given and the store's model cache cannot be used: \(reason)"
+        case .predicate(let error): "\(error)"
+        case let .value(key, reason): "--set \(key): \(reason)"
+        case .mutation(let error): "\(error)"
+        case .sqlite(let error): "\(error)"
+        case .output(let error): "\(error)"
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import FerryStore
+
+/// Writes rows in one `QueryFormat`. Table output is held until the end (column widths depend
+/// on every row); the other formats stream.
+struct QueryRowWriter {
+    let format: QueryFormat
+    let columns: [QueryColumn]
+    private let encoder: QueryCellEncoder
+    /// JSON keys (`"name":`), escaped once.
+    private let keys: [[UInt8]]
+    private var rows = 0
+    /// Table cells, row by row (header first).
+    private var table: [[[UInt8]]] = []
+
+    init(format: QueryFormat, columns: [QueryColumn], entityNames: [Int64: [UInt8]]) {
+        self.format = format
+        self.columns = columns
+        let escaping: QueryCellEncoder.Escaping = switch format {
+        case .table: .none
+        case .json, .ndjson: .json
+        case .csv: .csv
+        }
+        encoder = QueryCellEncoder(escaping: escaping, binaryAsSize: format == .table, entityNames: entityNames)
+        let jsonEncoder = QueryCellEncoder(escaping: .json, binaryAsSize: false, entityNames: [:])
+        keys = columns.map { column in
+            var key: [UInt8] = []
+            jsonEncoder.appendText(Array(column.name.utf8), to: &key)
+            return key + [0x3A]
+        }
+    }
+
+    mutating func begin(_ out: inout [UInt8]) {
+        switch format {
+        case .json: out.append(0x5B)
+        case .ndjson: break
+        case .csv:
+            for (offset, column) in columns.enumerated() {
+                if offset > 0 { out.append(0x2C) }
+                encoder.appendText(Array(column.name.utf8), to: &out)
+            }
+            out.append(contentsOf: [0x0D, 0x0A])
+        case .table:
+            table.append(columns.map { Array($0.name.utf8) })
+        }
+    }
+
+    mutating func row(_ statement: SQLiteStatement, _ out: inout [UInt8]) {
+        defer { rows += 1 }
+        switch format {
+        case .json, .ndjson:
+            if format == .json { out.append(contentsOf: rows == 0 ? [0x0A] : [0x2C, 0x0A]) }
+            out.append(0x7B)
+            for (offset, column) in columns.enumerated() {
+                if offset > 0 { out.append(0x2C) }
+                out.append(contentsOf: keys[offset])
+                if !encoder.append(column, of: statement, to: &out) { out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+            }
+            out.append(0x7D)
+            if format == .ndjson { out.append(0x0A) }
+        case .csv:
+            for (offset, column) in columns.enumerated() {
+                if offset > 0 { out.append(0x2C) }
+                _ = encoder.append(column, of: statement, to: &out)
+            }
+            out.append(contentsOf: [0x0D, 0x0A])
+        case .table:
+            table.append(columns.map { column in
+                var cell: [UInt8] = []
+                if !encoder.append(column, of: statement, to: &cell) { cell = Array("NULL".utf8) }
+                return cell.map { $0 == 0x0A || $0 == 0x0D || $0 == 0x09 ? 0x20 : $0 }
+            })
+        }
+    }
+
+    mutating func end(_ out: inout [UInt8]) {
+        switch format {
+        case .json: out.append(contentsOf: rows == 0 ? [0x5D, 0x0A] : [0x0A, 0x5D, 0x0A])
+        case .ndjson, .csv: break
+        case .table: renderTable(&out)
+        }
+    }
+
+    /// Columns padded to their widest cell (in characters), numbers right-aligned, a rule under
+    /// the header, and a count line.
+    private func renderTable(_ out: inout [UInt8]) {
+        let width = { (cell: [UInt8]) in cell.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
+        var widths = [Int](repeating: 0, count: columns.count)
+        for row in table { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], width(cell)) } }
+        for (number, row) in table.enumerated() {
+            for (index, cell) in row.enumerated() {
+                let padding = [UInt8](repeating: 0x20, count: widths[index] - width(cell))
+                let right = number > 0 && [.primaryKey, .integer, .real, .decimal, .reference].contains(columns[index].kind)
+                if index > 0 { out.append(contentsOf: [0x20, 0x20]) }
+                if right { out.append(contentsOf: padding) }
+                out.append(contentsOf: cell)
+                if !right && index < row.count - 1 { out.append(contentsOf: padding) }
+            }
+            out.append(0x0A)
+            if number == 0 {
+                out.append(contentsOf: widths.enumerated().flatMap { index, width in
+                    (index > 0 ? [0x20, 0x20] : []) + [UInt8](repeating: 0x2D, count: width)
+                })
+                out.append(0x0A)
+            }
+        }
+        out.append(contentsOf: "(\(rows) \(rows == 1 ? "object" : "objects"))\n".utf8)
+    }
+}

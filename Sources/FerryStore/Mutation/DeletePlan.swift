@@ -1,0 +1,66 @@
+/// Everything a delete does, worked out before anything is written: `StoreDeleter.plan` makes
+/// it, `StoreDeleter.apply` carries it out (or refuses when `blocked` is not empty).
+public struct DeletePlan: Sendable, Equatable {
+    /// Objects deleted, in the order found: the matching objects first (by `Z_PK`), then the
+    /// cascaded ones, each with why it goes.
+    public var deleted: [DeletedObject] = []
+    /// Inverse references cleared on objects that stay (Nullify).
+    public var nullified: [Nullification] = []
+    /// Destinations of Deny relationships: any one refuses the whole delete.
+    public var blocked: [DenyBlock] = []
+    /// References left pointing at deleted objects (No Action), as Core Data leaves them.
+    public var dangling: [Nullification] = []
+    /// Join-table rows removed, by join table.
+    public var joinRowsRemoved: [String: Int] = [:]
+    /// Objects that stay and change (a reference of theirs is cleared): their `Z_OPT` goes up by one.
+    public var modified: [ObjectKey] = []
+}
+
+/// One object a delete removes.
+public struct DeletedObject: Sendable, Hashable {
+    public var object: ObjectKey
+    /// Nil for an object the predicate matched; else the deleted object whose Cascade
+    /// relationship brought this one in.
+    public var source: ObjectKey?
+    /// The Cascade relationship (`Entity.relationship`, as declared), with `source`.
+    public var relationship: String?
+
+    public init(object: ObjectKey, source: ObjectKey? = nil, relationship: String? = nil) {
+        self.object = object
+        self.source = source
+        self.relationship = relationship
+    }
+}
+
+/// A reference on a surviving object to a deleted one, through `relationship` (`Entity.name` as
+/// declared on the surviving object's side, nil when that side has no inverse), reached from the
+/// deleted object's relationship `via`.
+public struct Nullification: Sendable, Hashable {
+    public var object: ObjectKey
+    public var relationship: String?
+    public var deletedObject: ObjectKey
+    public var via: String
+
+    public init(object: ObjectKey, relationship: String?, deletedObject: ObjectKey, via: String) {
+        self.object = object
+        self.relationship = relationship
+        self.deletedObject = deletedObject
+        self.via = via
+    }
+}
+
+/// An object that cannot be deleted: its Deny relationship still reaches `destination`.
+public struct DenyBlock: Sendable, Hashable, CustomStringConvertible {
+    public var object: ObjectKey
+    /// `Entity.relationship`, as declared.
+    public var relationship: String
+    public var destination: ObjectKey
+
+    public init(object: ObjectKey, relationship: String, destination: ObjectKey) {
+        self.object = object
+        self.relationship = relationship
+        self.destination = destination
+    }
+
+    public var description: String { "\(object) cannot be deleted: \(relationship) still has \(destination)" }
+}

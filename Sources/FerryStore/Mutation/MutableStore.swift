@@ -1,0 +1,90 @@
+import FerryModel
+
+/// A Core Data store opened read-write together with the model it was written with, for
+/// deletes and updates. Every change runs in one SQLite transaction (`BEGIN IMMEDIATE` …
+/// `COMMIT`) on the store file itself: SQLite makes it atomic and durable in the store's own
+/// journal mode (WAL stays WAL), and any failure rolls everything back.
+///
+/// One store and what is made from it are used by one thread.
+public final class MutableStore {
+    public let path: String
+    public let model: ManagedObjectModel
+    public let layout: StoreLayout
+    let database: SQLiteDatabase
+    let compiler: PredicateCompiler
+
+    /// Opens the store for writing. The model is not checked against the store's metadata here
+    /// (the caller chooses it); every table and column it needs must exist.
+    public init(path: String, model: ManagedObjectModel) throws(StoreMutationError) {
+        do { try StoreFile.checkHeader(path) } catch { throw .store(error) }
+        do { layout = try StoreLayout(model: model) } catch {
+            throw .store(.invalidModel(path: path, reason: error.description))
+        }
+        let database: SQLiteDatabase
+        do { database = try SQLiteDatabase(path: path, mode: .readWrite) } catch { throw .store(StoreReaderError(error)) }
+        let schema: DatabaseSchema
+        do { schema = try DatabaseSchema.read(from: database) } catch { throw .store(StoreReaderError(error)) }
+        for table in layout.tables where schema.table(named: table.name) == nil {
+            throw .store(.missingTable(path: path, table: table.name, owner: "the model"))
+        }
+        self.path = path
+        self.model = model
+        self.database = database
+        compiler = PredicateCompiler(model: model, layout: layout)
+        try StoreMutationError.sqlite { () throws(SQLiteError) in try PredicateSQLFunctions.register(on: database) }
+    }
+
+    /// The objects of `entity` (and its sub-entities) that `predicate` matches, by `Z_PK`.
+    public func matchingObjects(of entity: String, where predicate: FetchPredicate?,
+                                variables: [String: PredicateValue] = [:]) throws(StoreMutationError) -> [ObjectKey] {
+        let compiled = try compile(predicate, entity: entity, variables: variables)
+        let names = entityNames
+        return try StoreMutationError.sqlite { () throws(SQLiteError) in
+            let statement = try database.prepare(
+                "SELECT t0.Z_PK, t0.Z_ENT FROM \(compiled.fromClause) WHERE \(compiled.whereClause) ORDER BY t0.Z_PK")
+            for (offset, value) in compiled.parameters.enumerated() { try statement.bind(value, at: Int32(offset + 1)) }
+            var keys: [ObjectKey] = []
+            while try statement.step() {
+                keys.append(ObjectKey(entity: names[statement.int64(at: 1)] ?? entity, primaryKey: statement.int64(at: 0)))
+            }
+            return keys
+        }
+    }
+
+    /// The predicate compiled for `entity`; nil matches every object.
+    func compile(_ predicate: FetchPredicate?, entity: String,
+                 variables: [String: PredicateValue]) throws(StoreMutationError) -> CompiledPredicate {
+        do {
+            return try compiler.compile(predicate ?? .constant(true), entity: entity, variables: variables)
+        } catch { throw .predicate(error) }
+    }
+
+    /// Entity names by `Z_ENT`.
+    var entityNames: [Int64: String] {
+        Dictionary(layout.entityNumbers.map { (Int64($0.value), $0.key) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Runs `body` in one write transaction; a thrown error rolls it back.
+    func transaction<T>(_ body: () throws(StoreMutationError) -> T) throws(StoreMutationError) -> T {
+        try StoreMutationError.sqlite { () throws(SQLiteError) in try database.beginImmediate() }
+        do {
+            let result = try body()
+            try StoreMutationError.sqlite { () throws(SQLiteError) in try database.commit() }
+            return result
+        } catch {
+            if database.isInTransaction { try? database.rollback() }
+            throw error
+        }
+    }
+
+    /// The table holding rows of `entity`.
+    func table(of entity: String) throws(StoreMutationError) -> TableLayout {
+        guard let table = layout.table(forEntity: entity) else { throw .predicate(.unknownEntity(entity)) }
+        return table
+    }
+
+    /// `Z_ENT` numbers of `entity` and its sub-entities, as an SQL list.
+    func hierarchyNumbers(_ entity: String) -> String {
+        model.hierarchy(below: entity).compactMap { layout.entityNumbers[$0.name] }.map(String.init).joined(separator: ", ")
+    }
+}

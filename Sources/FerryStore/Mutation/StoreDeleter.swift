@@ -1,0 +1,167 @@
+import FerryModel
+
+extension MutableStore {
+    /// Works out what deleting the objects of `entity` matching `predicate` would do, changing
+    /// nothing (`ferry delete --dry-run`).
+    public func planDelete(of entity: String, where predicate: FetchPredicate?,
+                           variables: [String: PredicateValue] = [:]) throws(StoreMutationError) -> DeletePlan {
+        let matched = try matchingObjects(of: entity, where: predicate, variables: variables)
+        return try DeletePlanner(store: self).plan(matched)
+    }
+
+    /// Deletes the objects of `entity` matching `predicate` with every delete rule applied, in
+    /// one transaction: Cascade deletes destinations (recursively), Nullify clears the inverse
+    /// on destinations that stay, No Action leaves them pointing at the deleted object, and any
+    /// destination of a Deny relationship of any object being deleted refuses the whole delete
+    /// (`StoreMutationError.denied`, nothing changed). Join-table rows of deleted objects go;
+    /// surviving objects whose reference was cleared get `Z_OPT + 1`; `Z_PRIMARYKEY` is unchanged.
+    /// - Returns: the plan carried out.
+    @discardableResult
+    public func delete(from entity: String, where predicate: FetchPredicate?,
+                       variables: [String: PredicateValue] = [:]) throws(StoreMutationError) -> DeletePlan {
+        try transaction { () throws(StoreMutationError) in
+            let plan = try planDelete(of: entity, where: predicate, variables: variables)
+            guard plan.blocked.isEmpty else { throw .denied(plan.blocked) }
+            try DeleteExecutor(store: self).apply(plan)
+            return plan
+        }
+    }
+}
+
+/// Follows the relationships of the objects to delete, applying each one's delete rule.
+struct DeletePlanner {
+    let store: MutableStore
+    private let statements: StatementCache
+    private let entityNames: [Int64: String]
+
+    init(store: MutableStore) {
+        self.store = store
+        statements = StatementCache(database: store.database)
+        entityNames = store.entityNames
+    }
+
+    func plan(_ matched: [ObjectKey]) throws(StoreMutationError) -> DeletePlan {
+        var plan = DeletePlan()
+        var deleted = Set(matched)
+        var queue = matched
+        plan.deleted = matched.map { DeletedObject(object: $0) }
+        var referencing: [Nullification] = []
+        var next = 0
+        while next < queue.count {
+            let object = queue[next]
+            next += 1
+            for owner in store.model.ancestry(of: object.entity).reversed() {
+                for relationship in owner.relationships where !relationship.isTransient {
+                    let name = "\(owner.name).\(relationship.name)"
+                    let storage = try RelationshipStorage(relationship, owner: owner.name, model: store.model, layout: store.layout)
+                    let destinations = try self.destinations(of: object, storage, relationship: relationship)
+                    if case .join(let table, let source, _) = storage {
+                        let count = try rowCount("SELECT count(*) FROM \(table) WHERE \(source) = ?", object.primaryKey)
+                        if count > 0 { plan.joinRowsRemoved[table, default: 0] += count }
+                    }
+                    let inverse = store.model.inverse(of: relationship).map { inverse in
+                        let inverseOwner = store.model.declaringEntity(ofProperty: inverse.name, in: relationship.destinationEntity)
+                        return "\(inverseOwner?.name ?? relationship.destinationEntity).\(inverse.name)"
+                    }
+                    for destination in destinations {
+                        let reference = Nullification(object: destination, relationship: inverse, deletedObject: object, via: name)
+                        switch relationship.deleteRule {
+                        case .deny:
+                            plan.blocked.append(DenyBlock(object: object, relationship: name, destination: destination))
+                        case .cascade:
+                            if deleted.insert(destination).inserted {
+                                queue.append(destination)
+                                plan.deleted.append(DeletedObject(object: destination, source: object, relationship: name))
+                            }
+                        case .nullify:
+                            if inverse != nil { referencing.append(reference) }
+                        case .noAction:
+                            if inverse != nil { plan.dangling.append(reference) }
+                        }
+                    }
+                }
+            }
+        }
+        plan.nullified = referencing.filter { !deleted.contains($0.object) }
+        plan.dangling = plan.dangling.filter { !deleted.contains($0.object) }
+        var seen: Set<ObjectKey> = []
+        plan.modified = plan.nullified.map(\.object).filter { seen.insert($0).inserted }
+        return plan
+    }
+
+    /// The objects `relationship` of `object` reaches, skipping keys whose row is missing.
+    private func destinations(of object: ObjectKey, _ storage: RelationshipStorage,
+                              relationship: Relationship) throws(StoreMutationError) -> [ObjectKey] {
+        let destination = relationship.destinationEntity
+        switch storage {
+        case .sourceKey(let columns):
+            let keys = try integers("SELECT \(columns.key) FROM \(columns.table) WHERE Z_PK = ? AND \(columns.key) IS NOT NULL",
+                                    object.primaryKey)
+            return try resolve(keys, entity: destination)
+        case .destinationKey(let columns):
+            let sql = "SELECT Z_PK, Z_ENT FROM \(columns.table) WHERE \(columns.key) = ?"
+                + " AND Z_ENT IN (\(store.hierarchyNumbers(columns.owner))) ORDER BY Z_PK"
+            return try StoreMutationError.sqlite { () throws(SQLiteError) in
+                let statement = try statements.prepared(sql, binding: object.primaryKey)
+                var found: [ObjectKey] = []
+                while try statement.step() {
+                    found.append(ObjectKey(entity: entityNames[statement.int64(at: 1)] ?? destination, primaryKey: statement.int64(at: 0)))
+                }
+                return found
+            }
+        case .join(let table, let source, let target):
+            let keys = try integers("SELECT \(target) FROM \(table) WHERE \(source) = ? ORDER BY \(target)", object.primaryKey)
+            return try resolve(keys, entity: destination)
+        }
+    }
+
+    /// The concrete entities of destination keys, from their rows; keys without a row are dropped.
+    private func resolve(_ keys: [Int64], entity: String) throws(StoreMutationError) -> [ObjectKey] {
+        let table = try store.table(of: entity)
+        var result: [ObjectKey] = []
+        for key in keys {
+            let sql = "SELECT Z_ENT FROM \(table.name) WHERE Z_PK = ? AND Z_ENT IN (\(store.hierarchyNumbers(entity)))"
+            if let number = try integers(sql, key).first {
+                result.append(ObjectKey(entity: entityNames[number] ?? entity, primaryKey: key))
+            }
+        }
+        return result
+    }
+
+    private func integers(_ sql: String, _ key: Int64) throws(StoreMutationError) -> [Int64] {
+        try StoreMutationError.sqlite { () throws(SQLiteError) in
+            let statement = try statements.prepared(sql, binding: key)
+            var values: [Int64] = []
+            while try statement.step() { values.append(statement.int64(at: 0)) }
+            return values
+        }
+    }
+
+    private func rowCount(_ sql: String, _ key: Int64) throws(StoreMutationError) -> Int {
+        Int(try integers(sql, key).first ?? 0)
+    }
+}
+
+/// Prepared statements by SQL text, reset and bound for each use.
+final class StatementCache {
+    private let database: SQLiteDatabase
+    private var statements: [String: SQLiteStatement] = [:]
+
+    init(database: SQLiteDatabase) {
+        self.database = database
+    }
+
+    /// The statement for `sql`, reset, with its parameters bound in order.
+    func prepared(_ sql: String, binding values: Int64...) throws(SQLiteError) -> SQLiteStatement {
+        let statement: SQLiteStatement
+        if let cached = statements[sql] {
+            statement = cached
+            try statement.reset()
+        } else {
+            statement = try database.prepare(sql)
+            statements[sql] = statement
+        }
+        for (offset, value) in values.enumerated() { try statement.bind(value, at: Int32(offset + 1)) }
+        return statement
+    }
+}

@@ -1,0 +1,44 @@
+/// Why a delete or an update was refused or failed. Nothing is changed in the store when one
+/// of these is thrown: every mutation runs in one transaction that is rolled back.
+public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The store cannot be opened for writing, or is not a Core Data store of the model.
+    case store(StoreReaderError)
+    /// The predicate does not parse or does not fit the model.
+    case predicate(FetchPredicateError)
+    /// `entity` has no attribute `key` (or it is transient and has no column).
+    case unknownAttribute(entity: String, key: String)
+    /// A value does not fit the attribute's type.
+    case typeMismatch(entity: String, attribute: String, reason: String)
+    /// NULL was given for a required (non-optional) attribute.
+    case requiredAttribute(entity: String, attribute: String)
+    /// After the update two rows of `entity` share `values` on the uniqueness constraint `keys`.
+    case uniquenessViolation(entity: String, keys: [String], values: [String])
+    /// A Deny relationship of an object being deleted still has destinations.
+    case denied([DenyBlock])
+    /// The model cannot be used for this operation (for example a to-many relationship without inverse).
+    case unsupported(String)
+    /// Any other SQLite failure; the transaction was rolled back.
+    case sqlite(SQLiteError)
+
+    public var description: String {
+        switch self {
+        case .store(let error): "\(error)"
+        case .predicate(let error): "\(error)"
+        case let .unknownAttribute(entity, key): "entity \(entity) has no stored attribute \"\(key)\""
+        case let .typeMismatch(entity, attribute, reason): "\(entity).\(attribute): \(reason)"
+        case let .requiredAttribute(entity, attribute): "\(entity).\(attribute) is required and cannot be set to NULL"
+        case let .uniquenessViolation(entity, keys, values):
+            "uniqueness constraint (\(keys.joined(separator: ", "))) of \(entity) would be violated: "
+                + "more than one object would have (\(values.joined(separator: ", ")))"
+        case .denied(let blocks):
+            "delete denied: " + blocks.map(\.description).joined(separator: "; ")
+        case .unsupported(let reason): "unsupported: \(reason)"
+        case .sqlite(let error): "\(error)"
+        }
+    }
+
+    /// Runs SQLite work, wrapping its failure.
+    static func sqlite<T>(_ body: () throws(SQLiteError) -> T) throws(StoreMutationError) -> T {
+        do { return try body() } catch { throw .sqlite(error) }
+    }
+}

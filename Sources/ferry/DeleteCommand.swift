@@ -1,0 +1,42 @@
+import Ferry
+
+/// `ferry delete STORE --entity E --where P [--dry-run] [--model M]`.
+enum DeleteCommand: Command {
+    static let name = "delete"
+    static let summary = "delete matching objects, applying every relationship's delete rule"
+    static let usage = """
+        usage: ferry delete STORE --entity E --where P [--dry-run] [--model M] [--var NAME=VALUE...]
+
+        Deletes the objects of E (and its sub-entities) matching P as Core Data would: Cascade
+        deletes the destinations (recursively), Nullify clears the inverse on those that stay
+        (their Z_OPT goes up by one), No Action leaves them pointing at the deleted object, and
+        any destination of a Deny relationship refuses the whole delete, naming the blocking
+        objects. Join-table rows of deleted objects are removed. Everything happens in one SQLite
+        transaction on the store: it all happens or nothing does. --dry-run lists what would
+        happen and changes nothing. Use --where TRUEPREDICATE to delete every object.
+
+        exit codes: 0 deleted (or planned), 2 usage, 3 unreadable store, model or predicate, 4 refused or not written.
+        """
+    static let options = [
+        OptionSpec(name: "entity", value: "E", help: "entity whose objects are deleted"),
+        OptionSpec(name: "where", value: "P", help: "predicate choosing the objects (required)"),
+        OptionSpec(name: "dry-run", value: nil, help: "list what would be deleted, nullified or blocked; change nothing"),
+        OptionSpec(name: "model", value: "M", help: ".xcdatamodeld bundle (default: the store's model cache)"),
+        OptionSpec(name: "var", value: "NAME=VALUE", help: "value of $NAME in the predicate", repeatable: true),
+    ]
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        let dryRun = arguments.has("dry-run")
+        let job = DeleteJob(storePath: try MutationArguments.store(arguments, verb: name), modelPath: arguments.value("model"),
+                            entity: try arguments.required("entity"), predicate: try arguments.required("where"),
+                            variables: PredicateVariableText.variables(try MutationArguments.pairs(arguments, "var")), dryRun: dryRun)
+        do {
+            Terminal.out(DeletePlanReport.text(try job.run(), dryRun: dryRun))
+            return .success
+        } catch {
+            Terminal.error("ferry delete: \(error.description)")
+            if case .mutation = error { return .destination }
+            return .badInput
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Ferry
+import FerryFormats
+
+/// `ferry query STORE --entity E [--where P] [--sort K] [--limit N] [--offset N] [--format F]`.
+enum QueryCommand: Command {
+    static let name = "query"
+    static let summary = "print the objects of an entity that match a predicate"
+    static let usage = """
+        usage: ferry query STORE --entity E [--where P] [--sort KEY[,-KEY...]] [--limit N] [--offset N]
+                           [--format table|json|ndjson|csv] [--model M] [--var NAME=VALUE...]
+
+        Prints what a Core Data fetch request would return: objects of E and its sub-entities
+        matching the predicate P (NSPredicate syntax), sorted by the keys (then Z_PK), with
+        Z_PK, the entity, every stored attribute and each to-one relationship as the
+        destination's Z_PK. Dates are ISO 8601 UTC, binary values <N bytes> in the table and
+        base64 in JSON and CSV. The model is the version of M whose hashes match the store,
+        or else the store's own model cache. The store is only read.
+
+        example: ferry query Workspace.sqlite --entity Task --where 'priority > 2 AND tags.@count > 0' --sort -dueDate
+        """
+    static let options = [
+        OptionSpec(name: "entity", value: "E", help: "entity to fetch (sub-entities included)"),
+        OptionSpec(name: "where", value: "P", help: "predicate in NSPredicate format syntax"),
+        OptionSpec(name: "sort", value: "KEYS", help: "sort keys, comma separated, -key for descending"),
+        OptionSpec(name: "limit", value: "N", help: "at most N objects"),
+        OptionSpec(name: "offset", value: "N", help: "skip the first N objects"),
+        OptionSpec(name: "format", value: "F", help: "table (default), json, ndjson or csv"),
+        OptionSpec(name: "model", value: "M", help: ".xcdatamodeld bundle (default: the store's model cache)"),
+        OptionSpec(name: "var", value: "NAME=VALUE", help: "value of $NAME in the predicate", repeatable: true),
+    ]
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        let store = try MutationArguments.store(arguments, verb: name)
+        let formatText = arguments.value("format") ?? "table"
+        guard let format = QueryFormat(rawValue: formatText) else {
+            throw UsageError("--format takes table, json, ndjson or csv, not '\(formatText)'")
+        }
+        let request = QueryRequest(
+            storePath: store, modelPath: arguments.value("model"), entity: try arguments.required("entity"),
+            predicate: arguments.value("where"), sort: arguments.value("sort"), limit: try arguments.integer("limit"),
+            offset: try arguments.integer("offset") ?? 0, variables: PredicateVariableText.variables(try MutationArguments.pairs(arguments, "var")), format: format)
+        do {
+            let sink = try FileByteSink(path: "-")
+            try QueryJob(request: request).run(to: sink)
+        } catch let error as QueryError {
+            Terminal.error("ferry query: \(error.description)")
+            return .badInput
+        } catch {
+            Terminal.error("ferry query: \(error)")
+            return .badInput
+        }
+        return .success
+    }
+}
+
+/// Arguments `query`, `delete` and `update` share.
+enum MutationArguments {
+    static func store(_ arguments: ParsedArguments, verb: String) throws(UsageError) -> String {
+        guard arguments.positionals.count == 1, let store = arguments.positionals.first else {
+            throw UsageError("\(verb) takes exactly one STORE path")
+        }
+        return store
+    }
+
+    /// The `NAME=VALUE` values of a repeatable option, in order.
+    static func pairs(_ arguments: ParsedArguments, _ option: String) throws(UsageError) -> [(key: String, value: String)] {
+        var result: [(key: String, value: String)] = []
+        for text in arguments.values[option] ?? [] {
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw UsageError("--\(option) takes NAME=VALUE, not '\(text)'")
+            }
+            result.append((String(text[..<equals]), String(text[text.index(after: equals)...])))
+        }
+        return result
+    }
+}

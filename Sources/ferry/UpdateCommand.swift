@@ -1,0 +1,42 @@
+import Ferry
+
+/// `ferry update STORE --entity E --where P --set key=value... [--model M]`.
+enum UpdateCommand: Command {
+    static let name = "update"
+    static let summary = "set attributes of matching objects"
+    static let usage = """
+        usage: ferry update STORE --entity E --where P --set KEY=VALUE... [--model M] [--var NAME=VALUE...]
+
+        Sets attributes of the objects of E (and its sub-entities) matching P. Values follow
+        import's rules for their attribute's type (dates ISO 8601 or Unix seconds, booleans
+        1/0, true/false, yes/no, UUIDs 8-4-4-4-12, binary base64); an empty value sets NULL,
+        which required attributes refuse. Uniqueness constraints are checked; a violation names
+        the value and changes nothing. Changed objects get Z_OPT + 1. One SQLite transaction.
+
+        example: ferry update Workspace.sqlite --entity Task --where 'taskID == 7' --set priority=3 --set dueDate=2024-05-01T09:00:00Z
+        """
+    static let options = [
+        OptionSpec(name: "entity", value: "E", help: "entity whose objects change"),
+        OptionSpec(name: "where", value: "P", help: "predicate choosing the objects (required)"),
+        OptionSpec(name: "set", value: "KEY=VALUE", help: "attribute to set (repeatable)", repeatable: true),
+        OptionSpec(name: "model", value: "M", help: ".xcdatamodeld bundle (default: the store's model cache)"),
+        OptionSpec(name: "var", value: "NAME=VALUE", help: "value of $NAME in the predicate", repeatable: true),
+    ]
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        let assignments = try MutationArguments.pairs(arguments, "set")
+        guard !assignments.isEmpty else { throw UsageError("--set is required") }
+        let job = UpdateJob(storePath: try MutationArguments.store(arguments, verb: name), modelPath: arguments.value("model"),
+                            entity: try arguments.required("entity"), predicate: try arguments.required("where"),
+                            assignments: assignments, variables: PredicateVariableText.variables(try MutationArguments.pairs(arguments, "var")))
+        do {
+            let changed = try job.run()
+            Terminal.out("\(changed) \(changed == 1 ? "object" : "objects") updated\n")
+            return .success
+        } catch {
+            Terminal.error("ferry update: \(error.description)")
+            if case .mutation = error { return .destination }
+            return .badInput
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Ferry
+import FerryFormats
+import FerryMigration
+import FerryModel
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+@Suite("ferry query, delete and update over stores")
+struct QueryJobTests {
+    private let workspace = TestPaths.migrations + "/Workspace.xcdatamodeld"
+    private let legacy = TestPaths.fixtures + "/legacy"
+
+    /// A Workspace 2 store from the legacy fixtures (uploads, then tasks with attachments and tags).
+    private func workspaceStore() throws -> String {
+        let path = try TestPaths.temporaryFolder("query") + "/W2.sqlite"
+        _ = try ImportJob(request: ImportRequest(sources: [legacy + "/uploads.csv"], modelPath: workspace, modelVersion: "Workspace 2",
+                                                 entity: "Upload", outputPath: path)).run()
+        _ = try ImportJob(request: ImportRequest(
+            sources: [legacy + "/tasks.json"], modelPath: workspace, modelVersion: "Workspace 2", entity: "Task", outputPath: path,
+            existingStore: .append, linkAttributes: ["attachments": "remotePath", "tags": "name"], createMissing: ["tags"])).run()
+        return path
+    }
+
+    private func keys(_ path: String, _ sql: String) throws -> [Int] {
+        let statement = try SQLiteDatabase(path: path, mode: .readOnly).prepare(sql)
+        var result: [Int] = []
+        while try statement.step() { result.append(Int(statement.int64(at: 0))) }
+        return result
+    }
+
+    private func output(_ request: QueryRequest) throws -> String {
+        let path = try TestPaths.temporaryFolder("query-out") + "/out"
+        let sink = try FileByteSink(path: path)
+        try QueryJob(request: request).run(to: sink)
+        try sink.close()
+        return String(decoding: try TestPaths.read(path), as: UTF8.self)
+    }
+
+    @Test("JSON rows equal hand-written SQL: predicate over a to-many count, descending sort, ties by Z_PK, offset and limit")
+    func jsonMatchesSQL() throws {
+        let store = try workspaceStore()
+        let expected = try keys(store, """
+            SELECT t.Z_PK FROM ZTASK t WHERE t.ZPRIORITY >= 2 AND (SELECT count(*) FROM Z_1TASKS j WHERE j.Z_2TASKS = t.Z_PK) > 0
+            ORDER BY t.ZISCOMPLETE DESC, t.Z_PK LIMIT 5 OFFSET 1
+            """)
+        #expect(!expected.isEmpty)
+        let text = try output(QueryRequest(storePath: store, modelPath: workspace, entity: "Task", predicate: "priority >= $P AND tags.@count > 0",
+                                           sort: "-isComplete", limit: 5, offset: 1, variables: ["P": .integer(2)], format: .json))
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        #expect(rows.map { $0["Z_PK"] as? Int } == expected.map(Optional.some))
+        #expect(rows.allSatisfy { $0["entity"] as? String == "Task" })
+        #expect(rows.allSatisfy { $0["title"] is String && $0.keys.contains("notes") })
+    }
+
+    @Test("NDJSON has one object per line and CSV parses with Python's csv module to the same rows")
+    func ndjsonAndCSV() throws {
+        let store = try workspaceStore()
+        let expected = try keys(store, "SELECT Z_PK FROM ZUPLOAD WHERE ZREMOTEPATH LIKE '%.jpg' ORDER BY ZFILETYPE, Z_PK")
+        let base = QueryRequest(storePath: store, modelPath: workspace, entity: "Upload", predicate: "remotePath ENDSWITH '.jpg'", sort: "fileType")
+        var ndjson = base
+        ndjson.format = .ndjson
+        let lines = try output(ndjson).split(separator: "\n")
+        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(objects.map { $0["Z_PK"] as? Int } == expected.map(Optional.some))
+        var csv = base
+        csv.format = .csv
+        let folder = try TestPaths.temporaryFolder("query-csv")
+        try output(csv).write(toFile: folder + "/out.csv", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import csv,sys,json; r=list(csv.reader(open(sys.argv[1], newline=''))); print(json.dumps(r))",
+                             folder + "/out.csv"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let table = try #require(try JSONSerialization.jsonObject(with: data) as? [[String]])
+        #expect(table.first?.prefix(2) == ["Z_PK", "entity"])
+        #expect(table.dropFirst().map { Int($0[0]) } == expected.map(Optional.some))
+        #expect(Set(table.map(\.count)).count == 1)
+    }
+
+    @Test("the table form is aligned and shows binary values by size")
+    func tableForm() throws {
+        let store = try workspaceStore()
+        let text = try output(QueryRequest(storePath: store, modelPath: workspace, entity: "Upload", predicate: "thumbnail != nil", limit: 3))
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 6 && lines[5] == "(3 objects)")
+        let entityColumn = try #require(lines[0].range(of: "entity")).lowerBound.utf16Offset(in: lines[0])
+        #expect(lines[2...4].allSatisfy { $0.range(of: "  Upload")?.upperBound.utf16Offset(in: $0) == entityColumn + 6 })
+        #expect(lines[1].hasPrefix("----"))
+        #expect(lines[2].contains(" bytes>"))
+    }
+
+    @Test("a --model bundle without the store's version is refused, naming the entities that differ")
+    func modelMismatch() throws {
+        let store = try workspaceStore()
+        let other = try TestPaths.temporaryFolder("query-model") + "/Other.xcdatamodeld"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: workspace + "/Workspace 1.xcdatamodel", toPath: other + "/Workspace 1.xcdatamodel")
+        #expect {
+            try QueryJob(request: QueryRequest(storePath: store, modelPath: other, entity: "Upload")).run(to: FileByteSink(path: "/dev/null"))
+        } throws: { error in
+            guard case let .modelMismatch(_, version, differing) = error as? QueryError else { return false }
+            return version == "Workspace 1" && differing.contains("Upload")
+        }
+    }
+
+    @Test("update takes import's type rules: a date that is not one is refused and nothing changes")
+    func updateTypes() throws {
+        let store = try workspaceStore()
+        let before = try keys(store, "SELECT sum(Z_OPT), count(ZTIME) FROM ZUPLOAD")
+        #expect {
+            try UpdateJob(storePath: store, modelPath: workspace, entity: "Upload", predicate: "TRUEPREDICATE",
+                          assignments: [("time", "abc")]).run()
+        } throws: { error in
+            guard case .value(let key, _) = error as? QueryError else { return false }
+            return key == "time"
+        }
+        #expect(try keys(store, "SELECT sum(Z_OPT), count(ZTIME) FROM ZUPLOAD") == before)
+        let changed = try UpdateJob(storePath: store, modelPath: workspace, entity: "Task", predicate: "priority == 1",
+                                    assignments: [("isComplete", "yes"), ("priority", "4")]).run()
+        #expect(changed > 0)
+        #expect(try keys(store, "SELECT count(*) FROM ZTASK WHERE ZISCOMPLETE = 1 AND ZPRIORITY = 4 AND Z_OPT = 2") == [changed])
+    }
+
+    @Test("a dry-run delete lists per entity and relationship and changes nothing")
+    func deleteDryRun() throws {
+        let store = try workspaceStore()
+        let joinRows = try keys(store, "SELECT count(*) FROM Z_1TASKS")
+        let plan = try DeleteJob(storePath: store, modelPath: workspace, entity: "Task", predicate: "tags.@count > 0", dryRun: true).run()
+        let report = DeletePlanReport.text(plan, dryRun: true)
+        #expect(report.contains("would be deleted") && report.contains("  Task: ") && report.contains("Z_1TASKS"))
+        #expect(plan.modified.allSatisfy { $0.entity == "Tag" || $0.entity == "Upload" })
+        #expect(try keys(store, "SELECT count(*) FROM Z_1TASKS") == joinRows)
+        let done = try DeleteJob(storePath: store, modelPath: workspace, entity: "Task", predicate: "tags.@count > 0").run()
+        #expect(done == plan)
+        #expect(try keys(store, "SELECT count(*) FROM Z_1TASKS") == [0])
+        #expect(try SQLiteDatabase(path: store, mode: .readWrite).scalarText("PRAGMA journal_mode") == "wal")
+    }
+
+    /// Corpus stores are read only here; the model comes from each store's Z_MODELCACHE.
+    @Test("over corpus stores, every object of every root entity comes back in Z_PK order", .enabled(if: TestPaths.corpusAvailable))
+    func corpusStores() throws {
+        let relative = "richardpiazza__XCServerCoreData/Tests/XCServerCoreData_2.0.1.sqlite"
+        let store = TestPaths.corpus + "/coredata/" + relative
+        let text = try output(QueryRequest(storePath: store, entity: "Integration", format: .ndjson))
+        let pks = try text.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["Z_PK"] as? Int }
+        let expected = try keys(store, "SELECT Z_PK FROM ZINTEGRATION ORDER BY Z_PK")
+        #expect(!expected.isEmpty && pks == expected.map(Optional.some))
+    }
+}
