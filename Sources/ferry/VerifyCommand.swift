@@ -27,6 +27,7 @@ enum VerifyCommand: Command {
     static let options = [
         OptionSpec(name: "model", value: "MODEL", help: "the model to read the store with (default: its Z_MODELCACHE)"),
         OptionSpec(name: "json", value: nil, help: "print the report as JSON"),
+        OptionSpec(name: "no-fingerprints", value: nil, help: "skip the record and pair fingerprints (structural checks only)"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -35,7 +36,8 @@ enum VerifyCommand: Command {
         }
         let report: VerificationReport
         do {
-            report = try StoreVerifier(path: path, model: try modelSource(arguments.value("model"))).verify()
+            let options = VerificationOptions(fingerprints: !arguments.has("no-fingerprints"))
+            report = try StoreVerifier(path: path, model: try modelSource(arguments.value("model"))).verify(options: options)
         } catch {
             Terminal.error("ferry verify: \(error)")
             return .badInput

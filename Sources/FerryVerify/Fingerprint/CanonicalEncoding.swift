@@ -4,8 +4,9 @@ import FerryModel
 /// computes a fingerprint (a store read back, source records mapped to the destination model),
 /// so that equal values give equal bytes whichever reader produced them.
 ///
-/// Attributes are taken in byte order of their names. Each contributes its name (length-prefixed)
-/// and its value: a type tag, then the payload. Integers and lengths are little-endian; doubles are
+/// Attributes are taken in byte order of their names; each contributes its value: a type tag,
+/// then the payload. Names are not repeated in every record: a fingerprint is only compared
+/// with one over the same attribute list (`FingerprintEntry.attributes`). Integers and lengths are little-endian; doubles are
 /// their IEEE bits with `-0` folded to `0` and every NaN to one pattern; text is UTF-8. Every
 /// variable-length part is length-prefixed, so no two different inputs share an encoding.
 public enum CanonicalEncoding {
@@ -13,10 +14,7 @@ public enum CanonicalEncoding {
     /// - Parameter attributes: names in byte order (see `ordered(_:)`).
     public static func append(_ record: [String: AttributeValue], attributes: [String], to bytes: inout [UInt8]) {
         appendLength(attributes.count, to: &bytes)
-        for name in attributes {
-            appendText(name, to: &bytes)
-            append(record[name] ?? .null, to: &bytes)
-        }
+        for name in attributes { append(record[name] ?? .null, to: &bytes) }
     }
 
     /// Appends a list of values (a key), count-prefixed.

@@ -29,7 +29,9 @@ struct ValueChecks {
 
     private func attributeConditions(of entityName: String, in table: TableLayout) -> [Condition] {
         guard let entity = context.model.entity(named: entityName) else { return [] }
-        let rows = "p.Z_ENT IN (\(SQL.numbers(context.numbers(below: entityName))))"
+        // A table of one concrete entity needs no Z_ENT filter (other numbers are the store checks' concern).
+        let concrete = context.concreteNumbers(below: context.model.rootEntity(of: entityName)?.name ?? entityName)
+        let rows = concrete.count == 1 ? "1" : "p.Z_ENT IN (\(SQL.numbers(context.numbers(below: entityName))))"
         var result: [Condition] = []
         for attribute in entity.attributes where !attribute.isTransient {
             guard let column = table.column(for: .attribute(entity: entityName, name: attribute.name)) else { continue }
