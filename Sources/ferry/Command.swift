@@ -29,7 +29,7 @@ extension Command {
 enum Dispatcher {
     static let commands: [any Command.Type] = [
         InspectCommand.self, ImportCommand.self, PlanCommand.self, MigrateCommand.self, QueryCommand.self,
-        UpdateCommand.self, DeleteCommand.self, GenerateCommand.self,
+        UpdateCommand.self, DeleteCommand.self, VerifyCommand.self, GenerateCommand.self,
     ]
 
     static func run(_ arguments: [String]) -> ExitCode {

@@ -1,0 +1,80 @@
+import FerryModel
+import FerryStore
+import Foundation
+
+/// `verify-store`: `ferry verify` of a linked Workspace 3 store of 2 × `--rows` records (2,000,000
+/// by default) against writing that same store with `CoreDataStoreWriter` (the reference side,
+/// in the driver). Targets: verifying takes less time than writing, in under 128 MB.
+///
+/// Register it in `Catalog.all()` with: `VerifyBenchmarks.verifyStore,`
+enum VerifyBenchmarks {
+    static var verifyStore: Benchmark {
+        Benchmark(
+        name: "verify-store",
+        summary: "ferry verify of a linked Workspace 3 store (tags, tasks, uploads, task↔tag join rows) vs writing the same store with CoreDataStoreWriter (in the driver)",
+        targets: [.speedup(atLeast: 1.0, issue: "verify"), .ferryPeak(below: 128, issue: "verify")],
+        prepare: { w in try VerifyDataset.write(to: w.path("verify.sqlite"), records: 2 * w.rows, model: w.workspaceModel) },
+        outputs: ["verify-written.sqlite"],
+        throughputBasis: { w in w.path("verify.sqlite") },
+        ferry: { w in .process([w.ferry, "verify", w.path("verify.sqlite"), "--model", w.workspaceModel]) },
+        reference: { w in
+            .inProcess(label: "CoreDataStoreWriter writing \(2 * w.rows) Workspace 3 records") {
+                try VerifyDataset.write(to: w.path("verify-written.sqlite"), records: 2 * w.rows, model: w.workspaceModel)
+            }
+        })
+    }
+}
+
+/// A deterministic Workspace 3 store: 1,000 tags, a fifth of the records tasks (each with two
+/// tags through the join table), the rest uploads (each attached to a task).
+enum VerifyDataset {
+    struct MissingVersion: Error {}
+
+    static func write(to path: String, records: Int, model modelPath: String) throws {
+        guard let model = try XcodeModelLoader.loadBundle(at: modelPath).version(named: "Workspace 3") else { throw MissingVersion() }
+        try? FileManager.default.removeItem(atPath: path)
+        let store = try CoreDataStoreWriter.create(at: path, model: model, versionHashes: VersionHasher.hashes(of: model).entityHashes,
+                                                   versionIdentifiers: [""])
+        let tagCount = 1_000, taskCount = max(1, records / 5), uploadCount = max(0, records - tagCount - taskCount)
+        let tags = try Rows(store, "Tag")
+        for number in 0..<tagCount { try tags.insert(["ZNAME": .text("tag \(number)")]) }
+        let tasks = try Rows(store, "Task")
+        let join = try store.prepareStatement("INSERT INTO Z_1TASKS (Z_1TAGS, Z_2TASKS) VALUES (?, ?)")
+        for number in 0..<taskCount {
+            let key = try tasks.insert([
+                "ZTASKID": .integer(Int64(number)), "ZTITLE": .text("task \(number)"), "ZPRIORITY": .integer(Int64(number % 5)),
+                "ZISCOMPLETE": .integer(Int64(number % 2)), "ZDUEDATE": .real(500_000_000 + Double(number) * 60),
+            ])
+            let first = number % tagCount, second = (number * 7 + 1) % tagCount
+            for tag in first == second ? [first] : [first, second] {
+                try join.bind(.integer(Int64(tag + 1)), at: 1)
+                try join.bind(.integer(key), at: 2)
+                try join.run()
+                try join.reset()
+            }
+        }
+        join.finalize()
+        let uploads = try Rows(store, "Upload")
+        for number in 0..<uploadCount {
+            var uuid = [UInt8](repeating: 0, count: 16)
+            withUnsafeBytes(of: UInt64(number).littleEndian) { uuid.replaceSubrange(0..<8, with: $0) }
+            try uploads.insert([
+                "ZUPLOADID": .blob(uuid), "ZKIND": .integer(5), "ZFILENAME": .text("file \(number).jpg"),
+                "ZREMOTEPATH": .text("/remote/\(number).jpg"), "ZBYTECOUNT": .integer(Int64(number * 13 % 100_000)),
+                "ZCREATEDAT": .real(400_000_000 + Double(number)), "ZTASK": .integer(Int64(number % taskCount + 1)),
+            ])
+        }
+        try store.finish()
+    }
+
+    /// An inserter taking values by column name.
+    private struct Rows {
+        let inserter: EntityInserter
+        init(_ store: CoreDataStoreWriter, _ entity: String) throws { inserter = try store.inserter(for: entity) }
+
+        @discardableResult
+        func insert(_ values: [String: StoreValue]) throws -> Int64 {
+            try inserter.insert(inserter.columns.map { values[$0.name] ?? .null })
+        }
+    }
+}

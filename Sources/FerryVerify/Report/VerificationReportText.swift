@@ -1,0 +1,76 @@
+/// The readable form of a report: the verdict, a table per entity and per relationship, each
+/// failure with its sample rows, and the fingerprints.
+public enum VerificationReportText {
+    public static func render(_ report: VerificationReport) -> String {
+        var lines = [
+            "store: \(report.store)",
+            "model: \(report.model)",
+            verdict(report),
+            "",
+        ]
+        if !report.entities.isEmpty {
+            lines += table(["entity", "rows", "checks", "failures"], rightAligned: [1, 2, 3],
+                           report.entities.map { [$0.entity, "\($0.rows)", "\($0.checks)", "\($0.failures)"] })
+            lines.append("")
+        }
+        if !report.relationships.isEmpty {
+            lines += table(["relationship", "storage", "edges", "dangling", "duplicates", "checks", "failures"], rightAligned: [2, 3, 4, 5, 6],
+                           report.relationships.map {
+                               [$0.relationship, $0.storage, "\($0.edges)", "\($0.dangling)", "\($0.duplicates)", "\($0.checks)", "\($0.failures)"]
+                           })
+            lines.append("")
+        }
+        lines += table(["section", "checks", "failures"], rightAligned: [1, 2],
+                       report.sections.map { [$0.name, "\($0.checks)", "\($0.failures.count)"] })
+        for section in report.sections where !section.failures.isEmpty {
+            lines.append("")
+            lines.append("\(section.name) failures:")
+            for failure in section.failures {
+                lines.append("  \(failure.check) \(failure.subject): \(failure.message)")
+                for sample in failure.samples { lines.append("      " + describe(sample)) }
+                if failure.count > Int64(failure.samples.count), !failure.samples.isEmpty {
+                    lines.append("      … \(failure.count - Int64(failure.samples.count)) more")
+                }
+            }
+        }
+        let fingerprints = report.fingerprints + report.edgeFingerprints
+        if !fingerprints.isEmpty {
+            lines.append("")
+            lines += table(["fingerprint of", "over", "count", "digest"], rightAligned: [2],
+                           fingerprints.map { [$0.subject, $0.attributes.joined(separator: ", "), "\($0.fingerprint.count)", $0.fingerprint.hex] })
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func verdict(_ report: VerificationReport) -> String {
+        let checks = report.sections.reduce(0) { $0 + $1.checks }
+        let failures = report.failures.count
+        return report.passed ? "verified: all \(checks) checks hold" : "FAILED: \(failures) of \(checks) checks do not hold"
+    }
+
+    private static func describe(_ sample: FailureSample) -> String {
+        let values = sample.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+        guard let key = sample.primaryKey else { return values }
+        return values.isEmpty ? "Z_PK \(key)" : "Z_PK \(key): \(values)"
+    }
+
+    /// Columns padded to their widest cell; `rightAligned` columns (numbers) padded on the left.
+    private static func table(_ header: [String], rightAligned: Set<Int>, _ rows: [[String]]) -> [String] {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.indices.map { column in
+                let padding = String(repeating: " ", count: widths[column] - row[column].count)
+                return rightAligned.contains(column) ? padding + row[column] : row[column] + padding
+            }.joined(separator: "  ").trailingSpacesRemoved
+        }
+    }
+}
+
+private extension String {
+    var trailingSpacesRemoved: String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

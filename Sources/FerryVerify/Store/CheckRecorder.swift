@@ -1,0 +1,54 @@
+import FerryStore
+
+/// Collects what the checks did: per section, how many ran and what failed; per subject
+/// (entity or `Entity.relationship`), how many checks and failures, for the summary tables.
+struct CheckRecorder {
+    private(set) var sections: [VerificationSection] = []
+    private(set) var checksBySubject: [String: Int] = [:]
+    private(set) var failuresBySubject: [String: Int] = [:]
+
+    /// Notes that one check ran.
+    mutating func ran(_ section: String, subject: String) {
+        self[section].checks += 1
+        checksBySubject[subject, default: 0] += 1
+    }
+
+    /// Notes a failure of a check that ran (counted by `ran` separately).
+    mutating func failed(_ section: String, _ failure: VerificationFailure) {
+        self[section].failures.append(failure)
+        failuresBySubject[failure.subject, default: 0] += 1
+    }
+
+    /// Runs one check: notes it, and records its failure when it returns one. A query that fails
+    /// is a failure of the check (`code`), with SQLite's message.
+    mutating func check(_ section: String, subject: String, code: String,
+                        _ body: () throws(SQLiteError) -> VerificationFailure?) {
+        ran(section, subject: subject)
+        do {
+            if let failure = try body() { failed(section, failure) }
+        } catch {
+            failed(section, VerificationFailure(check: code, subject: subject, message: "the check could not run: \(error)"))
+        }
+    }
+
+    /// Checks and failures of a subject and of everything named below it (`Entity.x`).
+    func tally(of subject: String) -> (checks: Int, failures: Int) {
+        func sum(_ counts: [String: Int]) -> Int {
+            counts.reduce(0) { total, entry in
+                entry.key == subject || entry.key.hasPrefix(subject + ".") ? total + entry.value : total
+            }
+        }
+        return (sum(checksBySubject), sum(failuresBySubject))
+    }
+
+    private subscript(name: String) -> VerificationSection {
+        get { sections.first { $0.name == name } ?? VerificationSection(name: name) }
+        set {
+            if let index = sections.firstIndex(where: { $0.name == name }) {
+                sections[index] = newValue
+            } else {
+                sections.append(newValue)
+            }
+        }
+    }
+}

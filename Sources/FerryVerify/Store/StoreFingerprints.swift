@@ -1,0 +1,85 @@
+import FerryModel
+import FerryStore
+
+/// Computes fingerprints of a store: of records, streamed through `StoreRecordReader` (the same
+/// attribute values any reader of the store sees), and of relationship pairs, read by one join of
+/// the pair storage with both ends' key columns.
+struct StoreFingerprints {
+    let context: StoreContext
+    let records: StoreRecordReader
+
+    /// Every stored attribute an entity has (inherited ones included), in encoding order.
+    func defaultAttributes(of entity: String) -> [String] {
+        CanonicalEncoding.ordered(context.model.allAttributes(of: entity)
+            .filter { !$0.isTransient && $0.type.sqlColumnType != nil }.map(\.name))
+    }
+
+    /// The fingerprint of an entity's records (its sub-entities' included) over `attributes`.
+    /// Rows whose values cannot be read are counted apart and left out.
+    func records(of entity: String, attributes: [String]) throws(StoreReaderError) -> (fingerprint: Fingerprint, unreadable: [StoreReaderError]) {
+        let names = CanonicalEncoding.ordered(attributes)
+        let cursor = try records.records(of: entity)
+        var fingerprint = Fingerprint()
+        var unreadable: [StoreReaderError] = []
+        while true {
+            do {
+                guard let record = try cursor.next() else { break }
+                fingerprint.add(record.attributes, attributes: names)
+            } catch {
+                guard case .invalidValue = error else { throw error }
+                unreadable.append(error)
+            }
+        }
+        return (fingerprint, unreadable)
+    }
+
+    /// The fingerprint of a relationship's pairs, each end named by its key.
+    func edges(of storage: RelationshipStorage, sourceKey: EdgeKey, destinationKey: EdgeKey) throws(VerificationError) -> Fingerprint {
+        guard let sourceTable = context.table(of: storage.sourceEntity),
+              let destinationTable = context.table(of: storage.destinationEntity) else {
+            throw .invalidModel(path: context.queries.database.path, reason: "an end of \(storage.label) has no table")
+        }
+        let source = try keyColumns(sourceKey, of: storage.sourceEntity, alias: "s")
+        let destination = try keyColumns(destinationKey, of: storage.destinationEntity, alias: "d")
+        let sql = """
+            SELECT \((source.map(\.expression) + destination.map(\.expression)).joined(separator: ", ")) \
+            FROM \(SQL.quoted(storage.table)) p JOIN \(SQL.quoted(sourceTable.name)) s ON s.Z_PK = \(storage.source) \
+            JOIN \(SQL.quoted(destinationTable.name)) d ON d.Z_PK = \(storage.destination) \
+            WHERE \(storage.rowFilter)s.Z_ENT IN (\(SQL.numbers(context.numbers(below: storage.sourceEntity)))) \
+            AND d.Z_ENT IN (\(SQL.numbers(context.numbers(below: storage.destinationEntity))))
+            """
+        var fingerprint = Fingerprint()
+        do {
+            let statement = try context.queries.database.prepare(sql)
+            while try statement.step() {
+                let sourceValues = source.indices.map { KeyValueReader.value(statement, at: Int32($0), as: source[$0].type) }
+                let destinationValues = destination.indices.map {
+                    KeyValueReader.value(statement, at: Int32(source.count + $0), as: destination[$0].type)
+                }
+                fingerprint.add(source: sourceValues, destination: destinationValues)
+            }
+        } catch {
+            throw .unreadableStore(.sqlite(error))
+        }
+        return fingerprint
+    }
+
+    private func keyColumns(_ key: EdgeKey, of entity: String,
+                            alias: String) throws(VerificationError) -> [(expression: String, type: AttributeType?)] {
+        switch key {
+        case .primaryKey:
+            return [("\(alias).Z_PK", nil)]
+        case .attributes(let names):
+            let attributes = context.model.allAttributes(of: entity)
+            var columns: [(String, AttributeType?)] = []
+            for name in names {
+                guard let attribute = attributes.first(where: { $0.name == name }),
+                      let column = context.propertyColumn(name, of: entity) else {
+                    throw .invalidModel(path: context.queries.database.path, reason: "\(entity) has no stored attribute \(name) to use as a key")
+                }
+                columns.append((SQL.column(alias, column.name), attribute.type))
+            }
+            return columns
+        }
+    }
+}

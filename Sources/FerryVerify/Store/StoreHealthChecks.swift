@@ -1,0 +1,114 @@
+import FerryModel
+import FerryStore
+import FoundationEssentials
+
+/// The `store` section: SQLite integrity, the bookkeeping tables, the version hashes, the model
+/// cache, `Z_MAX` against the keys in use, and the entity number of every row.
+struct StoreHealthChecks {
+    static let section = "store"
+    let context: StoreContext
+    let store: CoreDataStoreReader
+    let fullIntegrityCheck: Bool
+
+    /// Runs the checks; returns the rows per concrete entity number, counted on the way.
+    func run(_ recorder: inout CheckRecorder) -> [Int: Int64] {
+        let subject = "store"
+        recorder.check(Self.section, subject: subject, code: "integrity") { () throws(SQLiteError) in try integrity() }
+        recorder.check(Self.section, subject: subject, code: "metadata-row") { () throws(SQLiteError) in try metadataRows() }
+        let expected = VersionHasher.hashes(of: context.model)
+        recorder.check(Self.section, subject: subject, code: "metadata-hashes") { metadataHashes(expected) }
+        if store.schema.table(named: BookkeepingTables.modelCache.name) != nil {
+            recorder.check(Self.section, subject: subject, code: "model-cache") { modelCache(expected) }
+        }
+        var counts: [Int: Int64] = [:]
+        for (table, root, _) in context.entityTables {
+            recorder.check(Self.section, subject: root, code: "z-max") { () throws(SQLiteError) in try maxPrimaryKey(table, root: root) }
+            recorder.check(Self.section, subject: root, code: "entity-number") { () throws(SQLiteError) in
+                try entityNumbers(table, root: root, counts: &counts)
+            }
+        }
+        return counts
+    }
+
+    private func integrity() throws(SQLiteError) -> VerificationFailure? {
+        let rows = try context.queries.texts(fullIntegrityCheck ? "PRAGMA integrity_check" : "PRAGMA quick_check")
+        guard rows != ["ok"] else { return nil }
+        return VerificationFailure(check: "integrity", subject: "store", message: "SQLite reports the file damaged",
+                                   count: Int64(rows.count),
+                                   samples: rows.prefix(context.queries.sampleLimit).map { FailureSample(primaryKey: nil, values: ["message": $0]) })
+    }
+
+    private func metadataRows() throws(SQLiteError) -> VerificationFailure? {
+        let rows = try context.queries.integers("SELECT count(*) FROM Z_METADATA").first ?? 0
+        guard rows != 1 else { return nil }
+        return VerificationFailure(check: "metadata-row", subject: "store",
+                                   message: "Z_METADATA has \(rows) rows; Core Data keeps exactly one", count: rows)
+    }
+
+    private func metadataHashes(_ expected: VersionHashes) -> VerificationFailure? {
+        let metadata = store.metadata
+        var samples: [FailureSample] = []
+        var differing = expected.differingEntities(from: metadata.versionHashes)
+        for entity in differing.prefix(context.queries.sampleLimit) {
+            samples.append(FailureSample(primaryKey: nil, values: [
+                "entity": entity,
+                "stored": metadata.versionHashes[entity].map { Data($0).base64EncodedString() } ?? "none",
+                "model": expected.base64Hash(of: entity) ?? "none",
+            ]))
+        }
+        if let digest = metadata.hashesDigest, digest != expected.digest { differing.append("NSStoreModelVersionHashesDigest") }
+        if let checksum = metadata.checksum, checksum != expected.checksum { differing.append("NSStoreModelVersionChecksumKey") }
+        guard !differing.isEmpty else { return nil }
+        return VerificationFailure(
+            check: "metadata-hashes", subject: "store",
+            message: "the metadata's version hashes differ from model \(context.model.name)'s: \(differing.joined(separator: ", "))",
+            count: Int64(differing.count), samples: samples)
+    }
+
+    private func modelCache(_ expected: VersionHashes) -> VerificationFailure? {
+        let content: [UInt8]
+        do { content = try ModelChoice.modelCache(database: context.queries.database, path: store.path) } catch {
+            return VerificationFailure(check: "model-cache", subject: "store", message: "\(error)")
+        }
+        let cached: ManagedObjectModel
+        do { cached = try ModelArchiveDecoder.decodeModelCache(content, name: "Z_MODELCACHE") } catch {
+            return VerificationFailure(check: "model-cache", subject: "store", message: "Z_MODELCACHE does not decode: \(error)")
+        }
+        let differing = VersionHasher.hashes(of: cached).differingEntities(from: expected.entityHashes)
+        guard !differing.isEmpty else { return nil }
+        return VerificationFailure(check: "model-cache", subject: "store",
+                                   message: "Z_MODELCACHE holds another model: entities that differ: \(differing.joined(separator: ", "))",
+                                   count: Int64(differing.count))
+    }
+
+    /// `Z_MAX` of the root's `Z_PRIMARYKEY` row (found by number, names can be stale) must be at
+    /// least the largest `Z_PK` of its table, or Core Data would hand out keys already in use.
+    private func maxPrimaryKey(_ table: TableLayout, root: String) throws(SQLiteError) -> VerificationFailure? {
+        guard let number = context.layout.entityNumbers[root],
+              let entry = store.primaryKeys.first(where: { $0.entityNumber == Int64(number) }) else {
+            return VerificationFailure(check: "z-max", subject: root, message: "Z_PRIMARYKEY has no row for entity \(root)")
+        }
+        let rows = try context.queries.offending(
+            "SELECT Z_PK FROM \(SQL.quoted(table.name)) WHERE Z_PK > \(entry.maxPrimaryKey) ORDER BY Z_PK DESC")
+        guard rows.count > 0 else { return nil }
+        return VerificationFailure(
+            check: "z-max", subject: root,
+            message: "Z_PRIMARYKEY.Z_MAX is \(entry.maxPrimaryKey), below \(rows.count) Z_PK(s) of \(table.name) (largest \(rows.samples.first?.primaryKey ?? 0))",
+            count: rows.count, samples: rows.samples)
+    }
+
+    /// Every row's `Z_ENT` must be a non-abstract entity of the table's hierarchy.
+    private func entityNumbers(_ table: TableLayout, root: String, counts: inout [Int: Int64]) throws(SQLiteError) -> VerificationFailure? {
+        let allowed = context.concreteNumbers(below: root)
+        var unknown: Int64 = 0
+        for (number, rows) in try context.queries.pairs("SELECT Z_ENT, count(*) FROM \(SQL.quoted(table.name)) GROUP BY Z_ENT") {
+            if allowed.contains(Int(number)) { counts[Int(number)] = rows } else { unknown += rows }
+        }
+        guard unknown > 0 else { return nil }
+        let samples = try context.queries.offending(
+            "SELECT Z_PK, Z_ENT FROM \(SQL.quoted(table.name)) WHERE Z_ENT NOT IN (\(SQL.numbers(allowed))) OR Z_ENT IS NULL").samples
+        return VerificationFailure(check: "entity-number", subject: root,
+                                   message: "\(unknown) row(s) of \(table.name) have a Z_ENT that is not a concrete entity of \(root)'s hierarchy (\(SQL.numbers(allowed)))",
+                                   count: unknown, samples: samples)
+    }
+}

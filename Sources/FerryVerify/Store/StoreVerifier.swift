@@ -1,0 +1,156 @@
+import FerryModel
+import FerryStore
+
+/// Verifies a Core Data store on its own: the file's health and bookkeeping, every relationship,
+/// every value, and fingerprints of records and pairs that a migration can compare with the ones
+/// it computes over its sources (see `Fingerprint`, `FingerprintComparison`).
+///
+/// The big checks are set-based SQL (counts, `LEFT JOIN`s for dangling keys, `GROUP BY … HAVING`
+/// for duplicates) over names taken from the model's `StoreLayout`; fingerprints stream records.
+/// Memory does not grow with the store. The store is opened read-only and never changed.
+/// A verifier is used by one thread.
+public final class StoreVerifier {
+    public let path: String
+    /// The model version the store is read with.
+    public let model: ManagedObjectModel
+    /// How that model was chosen, for reports.
+    public let modelDescription: String
+    public let layout: StoreLayout
+    private let store: CoreDataStoreReader
+    private let database: SQLiteDatabase
+    /// Nil when the store lacks a table or column of the model (reported by `verify`).
+    private let records: StoreRecordReader?
+    private let schemaProblem: StoreReaderError?
+
+    /// Opens the store read-only and picks its model.
+    /// - Throws: `VerificationError` when the store cannot be read or no model fits it.
+    public init(path: String, model source: VerificationModel = .modelCache) throws(VerificationError) {
+        self.path = path
+        do { store = try CoreDataStoreReader(path: path) } catch { throw .unreadableStore(error) }
+        do { database = try SQLiteDatabase(path: path, mode: .readOnly) } catch { throw .unreadableStore(.sqlite(error)) }
+        (model, modelDescription) = try ModelChoice.resolve(source, store: store, database: database)
+        do { layout = try StoreLayout(model: model) } catch { throw .invalidModel(path: path, reason: error.description) }
+        do {
+            records = try store.records(model: model)
+            schemaProblem = nil
+        } catch {
+            switch error {
+            case .missingTable, .missingColumn:
+                records = nil
+                schemaProblem = error
+            default:
+                throw .unreadableStore(error)
+            }
+        }
+    }
+
+    /// Runs every store-side check and computes the fingerprints.
+    public func verify(options: VerificationOptions = VerificationOptions()) throws(VerificationError) -> VerificationReport {
+        let context = makeContext(options.sampleLimit)
+        var recorder = CheckRecorder()
+        var report = VerificationReport(store: path, model: modelDescription)
+        guard let records, schemaProblem == nil else {
+            recorder.check(StoreHealthChecks.section, subject: "store", code: "schema") {
+                VerificationFailure(check: "schema", subject: "store", message: schemaProblem.map { "\($0)" } ?? "the store does not fit the model")
+            }
+            report.sections = recorder.sections
+            return report
+        }
+        let counts = StoreHealthChecks(context: context, store: store, fullIntegrityCheck: options.fullIntegrityCheck).run(&recorder)
+        report.relationships = RelationshipChecks(context: context).run(&recorder)
+        ValueChecks(context: context).run(&recorder)
+        if options.fingerprints {
+            let fingerprints = StoreFingerprints(context: context, records: records)
+            report.fingerprints = try recordFingerprints(fingerprints, &recorder)
+            report.edgeFingerprints = try edgeFingerprints(fingerprints, context: context)
+        }
+        report.sections = recorder.sections
+        report.entities = model.entitiesInStoreOrder.map { entity in
+            let rows = context.numbers(below: entity.name).reduce(Int64(0)) { $0 + (counts[$1] ?? 0) }
+            let (checks, failures) = recorder.tally(of: entity.name)
+            return EntityTally(entity: entity.name, rows: rows, checks: checks, failures: failures)
+        }
+        return report
+    }
+
+    /// The fingerprint of an entity's records (sub-entities' included) over `attributes`.
+    /// - Throws: `VerificationError` when the store cannot be read, or a value does not fit its
+    ///   attribute (such a store cannot be fingerprinted, and `verify` reports why).
+    public func fingerprint(of entity: String, attributes: [String]) throws(VerificationError) -> Fingerprint {
+        let fingerprints = try storeFingerprints()
+        do throws(StoreReaderError) {
+            let result = try fingerprints.records(of: entity, attributes: attributes)
+            if let first = result.unreadable.first { throw first }
+            return result.fingerprint
+        } catch {
+            throw .unreadableStore(error)
+        }
+    }
+
+    /// The fingerprint of the pairs of `relationship` of `entity` (declared by it or an ancestor;
+    /// sources are rows of `entity` and below), each end named by its key.
+    public func edgeFingerprint(of relationship: String, of entity: String, sourceKey: EdgeKey,
+                                destinationKey: EdgeKey) throws(VerificationError) -> Fingerprint {
+        let fingerprints = try storeFingerprints()
+        guard let declaring = model.declaringEntity(ofProperty: relationship, in: entity),
+              let declared = declaring.relationship(named: relationship),
+              let storage = RelationshipStorage.resolve(declared, declaredBy: declaring.name, rowsOf: entity, context: fingerprints.context) else {
+            throw .unreadableStore(.unknownRelationship(path: path, entity: entity, relationship: relationship))
+        }
+        return try fingerprints.edges(of: storage, sourceKey: sourceKey, destinationKey: destinationKey)
+    }
+
+    // MARK: Private
+
+    private func makeContext(_ sampleLimit: Int) -> StoreContext {
+        StoreContext(model: model, layout: layout, queries: StoreQueries(database: database, sampleLimit: sampleLimit))
+    }
+
+    private func storeFingerprints() throws(VerificationError) -> StoreFingerprints {
+        guard let records else { throw .unreadableStore(schemaProblem ?? .invalidModel(path: path, reason: "the store does not fit the model")) }
+        return StoreFingerprints(context: makeContext(VerificationOptions().sampleLimit), records: records)
+    }
+
+    private func recordFingerprints(_ fingerprints: StoreFingerprints,
+                                    _ recorder: inout CheckRecorder) throws(VerificationError) -> [FingerprintEntry] {
+        var entries: [FingerprintEntry] = []
+        for entity in model.entitiesInStoreOrder {
+            let attributes = fingerprints.defaultAttributes(of: entity.name)
+            let result: (fingerprint: Fingerprint, unreadable: [StoreReaderError])
+            do { result = try fingerprints.records(of: entity.name, attributes: attributes) } catch { throw .unreadableStore(error) }
+            entries.append(FingerprintEntry(subject: entity.name, attributes: attributes, fingerprint: result.fingerprint))
+            recorder.check("fingerprints", subject: entity.name, code: "unreadable-record") {
+                guard !result.unreadable.isEmpty else { return nil }
+                return VerificationFailure(
+                    check: "unreadable-record", subject: entity.name,
+                    message: "\(result.unreadable.count) record(s) cannot be read as the model says and are left out of the fingerprint",
+                    count: Int64(result.unreadable.count),
+                    samples: result.unreadable.prefix(fingerprints.context.queries.sampleLimit).map { error in
+                        if case let .invalidValue(_, _, key, column, reason) = error {
+                            return FailureSample(primaryKey: key, values: ["column": column, "reason": reason])
+                        }
+                        return FailureSample(primaryKey: nil, values: ["reason": "\(error)"])
+                    })
+            }
+        }
+        return entries
+    }
+
+    /// Pairs of every to-one relationship, and of each many-to-many once (from the side its join
+    /// table is named after), each end keyed by `EdgeKey.preferred`.
+    private func edgeFingerprints(_ fingerprints: StoreFingerprints, context: StoreContext) throws(VerificationError) -> [FingerprintEntry] {
+        var entries: [FingerprintEntry] = []
+        for (entity, relationship) in context.storedRelationships {
+            if relationship.isToMany, !context.layout.joinTables.contains(where: { $0.kind == .join(entity: entity.name, relationship: relationship.name) }) {
+                continue
+            }
+            guard let storage = RelationshipStorage.resolve(relationship, declaredBy: entity.name, rowsOf: entity.name, context: context) else { continue }
+            let sourceKey = EdgeKey.preferred(for: entity.name, in: model)
+            let destinationKey = EdgeKey.preferred(for: relationship.destinationEntity, in: model)
+            let fingerprint = try fingerprints.edges(of: storage, sourceKey: sourceKey, destinationKey: destinationKey)
+            entries.append(FingerprintEntry(subject: "\(entity.name).\(relationship.name)",
+                                            attributes: [sourceKey.label, destinationKey.label], fingerprint: fingerprint))
+        }
+        return entries
+    }
+}

@@ -1,0 +1,24 @@
+import FerryStore
+
+/// Why a store could not be verified at all (as opposed to a check that failed, which goes into
+/// the report): the file cannot be read, or no model fits it.
+public enum VerificationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The store cannot be opened or read as a Core Data store.
+    case unreadableStore(StoreReaderError)
+    /// No version of the given bundle has any entity hash in common with the store's metadata.
+    case noMatchingVersion(path: String, bundle: String)
+    /// No model was given and the store has no usable `Z_MODELCACHE`.
+    case noModel(path: String, reason: String)
+    /// The model cannot be laid out as a store.
+    case invalidModel(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadableStore(let error): "\(error)"
+        case let .noMatchingVersion(path, bundle):
+            "\(path): no version of model \(bundle) matches the store's version hashes"
+        case let .noModel(path, reason): "\(path): no model to verify with (give one with --model): \(reason)"
+        case let .invalidModel(path, reason): "\(path): the model cannot describe a store: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import FerryFormats
+import FerryMigration
+import FerryModel
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Stores for the verifier tests: a linked Workspace 3 store written through `StoreGraphWriter`,
+/// and a small store with inheritance and a one-to-one relationship written row by row.
+enum VerifyStores {
+    static let workspace3: ManagedObjectModel = {
+        let bundle = try? XcodeModelLoader.loadBundle(at: TestPaths.migrations + "/Workspace.xcdatamodeld")
+        return bundle?.version(named: "Workspace 3") ?? ManagedObjectModel(name: "missing", entities: [])
+    }()
+
+    /// 6 uploads, 3 tags, 4 tasks: attachments by remote path, tags by name.
+    static func makeWorkspace3(in folder: String) throws -> String {
+        let path = folder + "/Workspace3.sqlite"
+        let model = workspace3
+        let store = try CoreDataStoreWriter.create(at: path, model: model, versionHashes: VersionHasher.hashes(of: model).entityHashes,
+                                                   versionIdentifiers: [""])
+        let graph = StoreGraphWriter(writer: store, model: model)
+        let upload = try #require(RecordSchema(model: model, entityName: "Upload"))
+        let task = try #require(RecordSchema(model: model, entityName: "Task"))
+        let tag = try #require(RecordSchema(model: model, entityName: "Tag"))
+        func values(_ schema: RecordSchema, _ pairs: [String: AttributeValue]) -> [AttributeValue] {
+            schema.attributes.map { pairs[$0.name] ?? .null }
+        }
+        for number in 1...6 {
+            let uuid = try #require(UUIDBytes([UInt8](repeating: UInt8(number), count: 16)))
+            _ = try graph.write(Record(values: values(upload, [
+                "remotePath": .string("/u/\(number).jpg"), "fileName": .string("file \(number).jpg"), "kind": .integer(5),
+                "uploadID": .uuid(uuid), "createdAt": .date(400_000_000 + Double(number)), "byteCount": .integer(Int64(number * 100)),
+            ]), location: SourceLocation(file: "uploads", line: number)), schema: upload, namespace: 0)
+        }
+        for name in ["work", "home", "家庭"] {
+            _ = try graph.write(Record(values: values(tag, ["name": .string(name)]), location: SourceLocation(file: "tags")),
+                                schema: tag, namespace: 0)
+        }
+        let tasks: [(Int64, [Int], [String])] = [(1, [1, 2], ["work", "家庭"]), (2, [3], ["work"]), (3, [4, 5], ["home", "work"]), (4, [], [])]
+        for (id, attachments, tags) in tasks {
+            _ = try graph.write(Record(
+                values: values(task, ["taskID": .integer(id), "title": .string("task \(id)"), "priority": .integer(id),
+                                      "dueDate": .date(500_000_000 + Double(id) * 86_400)]),
+                location: SourceLocation(file: "tasks", line: Int(id)),
+                links: [RecordLink(relationship: "attachments", targets: attachments.map { .match(attribute: "remotePath", value: .string("/u/\($0).jpg")) }),
+                        RecordLink(relationship: "tags", targets: tags.map { .match(attribute: "name", value: .string($0)) })]),
+                schema: task, namespace: 1)
+        }
+        _ = try graph.resolveLinks()
+        try graph.writer.finish()
+        return path
+    }
+
+    /// Item (root) and Book (below it); Note points at an Item (so it has a `Z1_ITEM` column) and
+    /// has a one-to-one `pin`; Item's ordered `notes` gives Note a `Z_FOK_ITEM` column.
+    static let inheritance = ManagedObjectModel(name: "Shelf", entities: [
+        Entity(name: "Item", attributes: [Attribute(name: "title", type: .string, isOptional: false)],
+               relationships: [Relationship(name: "notes", destinationEntity: "Note", inverseName: "item", isToMany: true, isOrdered: true)]),
+        Entity(name: "Book", parentName: "Item", attributes: [Attribute(name: "isbn", type: .string)]),
+        Entity(name: "Note", attributes: [Attribute(name: "text", type: .string)],
+               relationships: [Relationship(name: "item", destinationEntity: "Item", inverseName: "notes"),
+                               Relationship(name: "pin", destinationEntity: "Pin", inverseName: "note")]),
+        Entity(name: "Pin", attributes: [Attribute(name: "label", type: .string)],
+               relationships: [Relationship(name: "note", destinationEntity: "Note", inverseName: "pin")]),
+    ])
+
+    /// Items 1 (Item) and 2 (Book); notes 3, 4 on the book, 5 on the item; note 3 pinned by pin 1.
+    static func makeInheritance(in folder: String) throws -> String {
+        let path = folder + "/Shelf.sqlite"
+        let model = inheritance
+        let store = try CoreDataStoreWriter.create(at: path, model: model, versionHashes: VersionHasher.hashes(of: model).entityHashes,
+                                                   versionIdentifiers: [""])
+        func insert(_ entity: String, _ values: [String: StoreValue]) throws -> Int64 {
+            let inserter = try store.inserter(for: entity)
+            return try inserter.insert(inserter.columns.map { values[$0.name] ?? .null })
+        }
+        let item = try insert("Item", ["ZTITLE": .text("a box")])
+        let book = try insert("Book", ["ZTITLE": .text("a book"), "ZISBN": .text("978-0")])
+        let pin = try insert("Pin", ["ZLABEL": .text("top")])
+        let first = try insert("Note", ["ZTEXT": .text("one"), "ZITEM": .integer(book), "Z1_ITEM": .integer(2), "Z_FOK_ITEM": .integer(2048),
+                                        "ZPIN": .integer(pin)])
+        _ = try insert("Note", ["ZTEXT": .text("two"), "ZITEM": .integer(book), "Z1_ITEM": .integer(2), "Z_FOK_ITEM": .integer(3072)])
+        _ = try insert("Note", ["ZTEXT": .text("three"), "ZITEM": .integer(item), "Z1_ITEM": .integer(1), "Z_FOK_ITEM": .integer(2048)])
+        try store.execute("UPDATE ZPIN SET ZNOTE = \(first) WHERE Z_PK = \(pin)")
+        try store.finish()
+        return path
+    }
+
+    /// A copy of a store with `sql` applied to it.
+    static func broken(_ path: String, _ label: String, _ sql: String) throws -> String {
+        let copy = path.replacingOccurrences(of: ".sqlite", with: "-\(label).sqlite")
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        let database = try SQLiteDatabase(path: copy, mode: .readWrite)
+        try database.execute(sql)
+        try database.close()
+        return copy
+    }
+
+    /// A copy whose metadata names another hash for `entity`.
+    static func withCorruptHash(_ path: String, entity: String) throws -> String {
+        let copy = try broken(path, "hashes", "SELECT 1")
+        let database = try SQLiteDatabase(path: copy, mode: .readWrite)
+        let read = try database.prepare("SELECT Z_PLIST FROM Z_METADATA")
+        guard try read.step(), let bytes = read.bytes(at: 0), case .dictionary(var metadata) = try PropertyList.decode(bytes),
+              case .dictionary(var hashes)? = metadata["NSStoreModelVersionHashes"] else {
+            throw VerifyTestError.noMetadata
+        }
+        read.finalize()
+        hashes[entity] = .data([UInt8](repeating: 7, count: 32))
+        metadata["NSStoreModelVersionHashes"] = .dictionary(hashes)
+        let write = try database.prepare("UPDATE Z_METADATA SET Z_PLIST = ?")
+        try write.bindBlob(try BinaryPropertyListWriter().encode(.dictionary(metadata)), at: 1)
+        try write.run()
+        write.finalize()
+        try database.close()
+        return copy
+    }
+
+    enum VerifyTestError: Error { case noMetadata }
+}
