@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "FerryVerify", dependencies: ["FerryModel", "FerryStore"]),
         .target(name: "FerryFixtures", dependencies: []),
         .target(name: "Ferry", dependencies: ["FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures"]),
-        .executableTarget(name: "ferry", dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryMigration", "FerryFixtures"]),
+        .executableTarget(name: "ferry", dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures"]),
         .executableTarget(
             name: "FerryBenchmarks",
             dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryFixtures"],

@@ -1,4 +1,5 @@
 import Ferry
+import FerryVerify
 import FerryMigration
 import FoundationEssentials
 
@@ -27,8 +28,11 @@ enum ImportCommand: Command {
               --map taskTitle=title --map taskDesc=notes --map taskLevel=priority \\
               --link attachments=remotePath --create-missing tags
 
+        The written store is then verified (integrity, bookkeeping, keys, values, accounting);
+        --no-verify skips that.
+
         exit codes: 0 all records written, 1 some rejected (the store holds the rest),
-        2 usage, 3 unreadable input or model, 4 destination not written.
+        2 usage, 3 unreadable input or model, 4 destination not written, 5 verification failed.
         """
     static let options = [
         OptionSpec(name: "model", value: "MODEL", help: ".xcdatamodeld bundle, .xcdatamodel folder or contents file"),
@@ -49,6 +53,7 @@ enum ImportCommand: Command {
         OptionSpec(name: "rejects", value: "FILE", help: "write every reject as one JSON line to FILE"),
         OptionSpec(name: "max-errors", value: "N", help: "stop (and write nothing) after N rejects"),
         OptionSpec(name: "batch-size", value: "N", help: "rows per transaction (default 10000)"),
+        OptionSpec(name: "no-verify", value: nil, help: "skip the check of the written store"),
         OptionSpec(name: "json", value: nil, help: "print the summary as JSON"),
     ]
 
@@ -71,6 +76,11 @@ enum ImportCommand: Command {
         }
         if showProgress { Terminal.progress(nil) }
         report(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath)
+        if let verification = summary.verification, !verification.passed {
+            Terminal.error(VerificationReportText.render(verification))
+            Terminal.out("VERIFICATION FAILED: \(verification.failures.count) failed checks\n")
+            return .verificationFailed
+        }
         return summary.rejected > 0 ? .rejects : .success
     }
 
@@ -110,6 +120,7 @@ enum ImportCommand: Command {
             request.coercion.numericDateEpoch = epoch
         }
         request.rejectLogPath = arguments.value("rejects")
+        request.verify = !arguments.has("no-verify")
         if let limit = try arguments.integer("max-errors") {
             guard limit > 0 else { throw UsageError("--max-errors must be at least 1") }
             request.maxErrors = limit
@@ -144,6 +155,9 @@ enum ImportCommand: Command {
         line += ", rejected \(summary.rejected)"
         if summary.defaulted > 0 { line += ", defaulted \(summary.defaulted)" }
         Terminal.out(line + " → \(target)\n")
+        if let verification = summary.verification, verification.passed {
+            Terminal.out("verified: \(verification.sections.reduce(0) { $0 + $1.checks }) checks hold\n")
+        }
         for link in summary.links {
             var text = "  \(link.relationship) by \(link.matchedBy): \(link.resolved) of \(link.links) links resolved"
             if link.created > 0 { text += ", \(link.created) destinations created" }

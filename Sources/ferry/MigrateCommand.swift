@@ -22,7 +22,11 @@ enum MigrateCommand: Command {
               --model Migrations/Workspace.xcdatamodeld --link attachments=remotePath \\
               --var zone=Asia/Shanghai --out Workspace.sqlite
 
-        exit codes: 0 all records carried, 1 some rejected, 2 usage, 3 bad input, 4 destination not written.
+        The written store is then verified (integrity, bookkeeping, every key and join row, values,
+        and the accounting); --no-verify skips that.
+
+        exit codes: 0 all records carried, 1 some rejected, 2 usage, 3 bad input, 4 destination not
+        written, 5 the written store failed verification.
         """
     static let options = [
         OptionSpec(name: "model", value: "MODEL", help: "the versioned model (.xcdatamodeld)"),
@@ -37,6 +41,7 @@ enum MigrateCommand: Command {
         OptionSpec(name: "on-duplicate", value: "POLICY", help: "where no mapping says: reject (default), keep-first, keep-newest"),
         OptionSpec(name: "rejects", value: "FILE", help: "write every reject as one JSON line to FILE"),
         OptionSpec(name: "max-errors", value: "N", help: "stop (and write nothing) after N rejects"),
+        OptionSpec(name: "no-verify", value: nil, help: "skip the check of the written store"),
         OptionSpec(name: "json", value: nil, help: "print the summary as JSON"),
     ]
 
@@ -61,6 +66,7 @@ enum MigrateCommand: Command {
         }
         if showProgress { Terminal.progress(nil) }
         MigrationReportText.print(summary, json: arguments.has("json"))
+        if let verification = summary.verification, !verification.passed { return .verificationFailed }
         return summary.rejected > 0 ? .rejects : .success
     }
 
@@ -79,6 +85,7 @@ enum MigrateCommand: Command {
         }
         request.rejectLogPath = arguments.value("rejects")
         request.lenient = arguments.has("lenient")
+        request.verify = !arguments.has("no-verify")
         if let limit = try arguments.integer("max-errors") {
             guard limit > 0 else { throw UsageError("--max-errors must be at least 1") }
             request.maxErrors = limit

@@ -1,4 +1,5 @@
 import Ferry
+import FerryVerify
 import FoundationEssentials
 
 /// Prints a migration summary: the ledger per source and entity, the rows per destination
@@ -34,6 +35,15 @@ enum MigrationReportText {
             if link.duplicatePairs > 0 { text += ", \(link.duplicatePairs) given twice (kept once)" }
             out += text + "\n"
             for sample in link.unresolvedSamples { Terminal.error("unresolved: \(link.relationship): \(sample)") }
+        }
+        if let verification = summary.verification {
+            let checks = verification.sections.reduce(0) { $0 + $1.checks }
+            if verification.passed {
+                out += "verified: \(checks) checks hold\n"
+            } else {
+                out += "VERIFICATION FAILED: \(verification.failures.count) of \(checks) checks\n"
+                Terminal.error(VerificationReportText.render(verification))
+            }
         }
         Terminal.out(out)
     }

@@ -9,6 +9,7 @@ enum VerifyCommand: Command {
     static let summary = "check a store: integrity, bookkeeping, relationships, values, fingerprints"
     static let usage = """
         usage: ferry verify STORE [--model MODEL] [--json]
+               ferry verify STORE --against SOURCE... --model MODEL.xcdatamodeld [migrate options]
 
         Checks a Core Data SQLite store without changing it: SQLite integrity, Z_PRIMARYKEY and
         Z_METADATA, the version hashes and Z_MODELCACHE against the model, the entity of every
@@ -20,6 +21,11 @@ enum VerifyCommand: Command {
         .xcdatamodel folder or its 'contents' file. Without it, the model Core Data cached in the
         store (Z_MODELCACHE) is used.
 
+        With --against, the SOURCEs (as for 'ferry migrate': stores, or ENTITY:FILE) are migrated
+        again into a private store and compared with STORE fingerprint by fingerprint (every entity
+        over all its attributes, every relationship over its pairs), and the re-run's ledger must
+        account for every source record.
+
         Exit codes: 0 every check holds, 5 a check failed, 3 the store or model cannot be read.
 
         example: ferry verify Workspace.sqlite --model Migrations/Workspace.xcdatamodeld
@@ -28,19 +34,33 @@ enum VerifyCommand: Command {
         OptionSpec(name: "model", value: "MODEL", help: "the model to read the store with (default: its Z_MODELCACHE)"),
         OptionSpec(name: "json", value: nil, help: "print the report as JSON"),
         OptionSpec(name: "no-fingerprints", value: nil, help: "skip the record and pair fingerprints (structural checks only)"),
-    ]
+        OptionSpec(name: "against", value: "SOURCE", help: "a source the store was migrated from (repeat for each)", repeatable: true),
+    ] + MigrateCommand.options.filter { ["var", "link", "map", "lenient", "on-duplicate", "to"].contains($0.name) }
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
             throw UsageError("verify takes exactly one STORE path")
         }
         let report: VerificationReport
-        do {
-            let options = VerificationOptions(fingerprints: !arguments.has("no-fingerprints"))
-            report = try StoreVerifier(path: path, model: try modelSource(arguments.value("model"))).verify(options: options)
-        } catch {
-            Terminal.error("ferry verify: \(error)")
-            return .badInput
+        if let sources = arguments.values["against"] {
+            var migrate = ParsedArguments()
+            migrate.positionals = sources
+            migrate.values = arguments.values.filter { $0.key != "against" }
+            migrate.values["out"] = [path]
+            migrate.flags = arguments.flags
+            let request = try MigrateCommand.makeRequest(migrate, outputRequired: true)
+            do { report = try SourceVerification.verify(store: path, against: request) } catch {
+                Terminal.error("ferry verify: \(error.description)")
+                return .badInput
+            }
+        } else {
+            do {
+                let options = VerificationOptions(fingerprints: !arguments.has("no-fingerprints"))
+                report = try StoreVerifier(path: path, model: try modelSource(arguments.value("model"))).verify(options: options)
+            } catch {
+                Terminal.error("ferry verify: \(error)")
+                return .badInput
+            }
         }
         if arguments.has("json") {
             let encoder = JSONEncoder()

@@ -26,6 +26,7 @@ public struct ImportJob {
             throw .unknownEntity(request.entity, version: model.name, available: model.entities.map(\.name))
         }
         guard !schema.entity.isAbstract else { throw .abstractEntity(request.entity) }
+        let appending = request.existingStore == .append && FileManager.default.fileExists(atPath: request.outputPath)
         let writer = try openWriter(model: model)
         let rejectLog: RejectLog?
         do { rejectLog = try request.rejectLogPath.map { path throws(RejectLog.Failure) in try RejectLog(path: path) } } catch {
@@ -82,6 +83,14 @@ public struct ImportJob {
         } catch {
             writer.discard()
             throw error
+        }
+        if request.verify, !summary.stoppedEarly {
+            do {
+                summary.verification = try JobVerification.verify(
+                    store: request.outputPath, model: model, accounting: summary.accounting(model: model, appended: appending))
+            } catch {
+                throw .store(.existingStore(path: request.outputPath, reason: "cannot verify the written store: \(error)"))
+            }
         }
         progress(summary)
         return summary

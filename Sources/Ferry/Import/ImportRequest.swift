@@ -42,6 +42,8 @@ public struct ImportRequest: Sendable {
     public var rejectLogPath: String?
     /// Rows per transaction.
     public var batchSize: Int
+    /// Check the written store afterwards (`JobVerification`).
+    public var verify: Bool = true
 
     public init(sources: [String], modelPath: String, modelVersion: String? = nil, entity: String, outputPath: String,
                 existingStore: ExistingStore = .refuse, format: SourceFormat? = nil, coercion: CoercionOptions = .init(),

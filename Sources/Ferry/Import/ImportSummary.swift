@@ -1,4 +1,5 @@
 import FerryMigration
+import FerryVerify
 
 /// What an import did, per entity: every record read is written or rejected.
 public struct ImportSummary: Sendable, Equatable, Codable {
@@ -20,6 +21,8 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     public var stoppedEarly = false
     /// How each relationship's links were resolved.
     public var links: [LinkReport] = []
+    /// The check of the written store (nil when skipped or nothing was written).
+    public var verification: VerificationReport?
 
     /// The accounting equation every run must satisfy.
     public var isBalanced: Bool { read == written + merged + rejected }

@@ -65,6 +65,14 @@ public struct MigrateJob {
             throw error
         }
         run.summary.dryRun = request.dryRun
+        if request.verify, !request.dryRun, !run.summary.stoppedEarly {
+            do {
+                run.summary.verification = try JobVerification.verify(store: request.outputPath, model: final,
+                                                                      accounting: run.summary.accounting(model: final))
+            } catch {
+                throw .store(source: request.outputPath, reason: "cannot verify the written store: \(error)")
+            }
+        }
         progress(run.summary)
         return run.summary
     }

@@ -25,6 +25,8 @@ public struct MigrateRequest: Sendable {
     public var batchSize: Int
     /// Run everything but leave nothing behind (`ferry plan`'s dry run).
     public var dryRun: Bool
+    /// Check the written store afterwards (`JobVerification`).
+    public var verify: Bool = true
 
     public init(sources: [MigrationSource], modelPath: String, targetVersion: String? = nil, outputPath: String, replaceExisting: Bool = false,
                 files: FileRecordSource = .init(), variables: [String: String] = [:], duplicates: DuplicatePolicy = .reject,

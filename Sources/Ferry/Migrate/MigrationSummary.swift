@@ -1,4 +1,5 @@
 import FerryMigration
+import FerryVerify
 
 /// What a migration did: per source entity, every record read is written, merged, rejected or
 /// filtered out by the mapping; per destination entity, the rows written.
@@ -32,6 +33,8 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     public var suggestions: [String] = []
     public var stoppedEarly = false
     public var dryRun = false
+    /// The check of the written store (nil when skipped or nothing was written).
+    public var verification: VerificationReport?
 
     public var rejected: Int { ledgers.reduce(0) { $0 + $1.rejected } }
     public var isBalanced: Bool { ledgers.allSatisfy(\.isBalanced) }

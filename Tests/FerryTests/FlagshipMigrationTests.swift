@@ -1,0 +1,114 @@
+import Ferry
+import FerryMigration
+import FerryModel
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// The flagship of DOMAIN.md: every legacy form of the upload and task records into one
+/// Workspace 3 store, with the outcome Fixtures/README.md lists.
+@Suite("the flagship migration")
+struct FlagshipMigrationTests {
+    private let legacy = TestPaths.fixtures + "/legacy"
+    private let model = TestPaths.migrations + "/Workspace.xcdatamodeld"
+
+    private func request(_ sources: [MigrationSource], out: String, lenient: Bool = false) -> MigrateRequest {
+        var request = MigrateRequest(sources: sources, modelPath: model, outputPath: out,
+                                     files: FileRecordSource(linkAttributes: ["attachments": "remotePath", "tags": "name"]),
+                                     variables: ["zone": "Asia/Shanghai"])
+        request.lenient = lenient
+        return request
+    }
+
+    private var allFiles: [MigrationSource] {
+        [MigrationSource(argument: "UploadEntity:\(legacy)/uploads.csv"), MigrationSource(argument: "UploadEntity:\(legacy)/uploads.plist"),
+         MigrationSource(argument: "Task:\(legacy)/tasks.json"), MigrationSource(argument: "Task:\(legacy)/tasks.ndjson")]
+    }
+
+    private func rows(_ path: String, _ sql: String) throws -> [String] {
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        let statement = try database.prepare(sql)
+        var result: [String] = []
+        while try statement.step() {
+            result.append((0..<statement.columnCount).map { statement.string(at: $0) ?? "NULL" }.joined(separator: "|"))
+        }
+        return result
+    }
+
+    @Test("all four legacy files: every record written, merged or rejected as the fixtures say; the store verifies")
+    func everyLegacyForm() throws {
+        let out = try TestPaths.temporaryFolder("flagship") + "/Workspace.sqlite"
+        let summary = try MigrateJob(request: request(allFiles, out: out)).run()
+        let ledgers = summary.ledgers.map { "\(URL(fileURLWithPath: $0.source).lastPathComponent) \($0.read) \($0.written) \($0.merged) \($0.rejected)" }
+        #expect(ledgers == ["uploads.csv 34 24 3 7", "uploads.plist 21 1 16 4", "tasks.json 30 23 3 4", "tasks.ndjson 23 19 1 3"])
+        #expect(summary.written == ["Upload": 25, "Task": 42])
+        #expect(summary.isBalanced)
+        let verification = try #require(summary.verification)
+        #expect(verification.passed, "\(verification.failures)")
+
+        let tags = try #require(summary.links.first { $0.relationship == "Task.tags" })
+        #expect(tags.created == 9 && tags.unresolved == 0)
+        let attachments = try #require(summary.links.first { $0.relationship == "Task.attachments" })
+        #expect(attachments.unresolvedSamples.contains { $0.hasSuffix("/remote/uploads/2014/09/ghost.jpg") })
+
+        // Values the written mapping made.
+        #expect(try rows(out, "SELECT ZBYTECOUNT, ZKIND FROM ZUPLOAD WHERE ZFILENAME = 'Quarterly report.pdf'") == ["13107200|3"])
+        #expect(try rows(out, "SELECT ZKIND FROM ZUPLOAD WHERE ZFILENAME IN ('weird type.bin', 'negative type.bin', 'no type.txt')") == ["5", "5", "5"])
+        #expect(try rows(out, "SELECT count(DISTINCT ZUPLOADID), count(*) FROM ZUPLOAD") == ["25|25"])
+        // createdAt: Unix seconds 1388538000 on the 2001 epoch.
+        #expect(try rows(out, "SELECT ZCREATEDAT FROM ZUPLOAD WHERE ZFILENAME = 'IMG_0001.jpg'") == ["410230800"])
+        #expect(try rows(out, "SELECT count(*) FROM ZTASK WHERE ZDUEDATE IS NOT NULL") != ["0"])
+        #expect(try rows(out, "SELECT count(*), count(DISTINCT ZTASKID) FROM ZTASK") == ["42|42"])
+        #expect(try rows(out, "SELECT count(*), count(DISTINCT ZNAME) FROM ZTAG") == ["9|9"])
+    }
+
+    @Test("the same sources give the same store: ids and keys are deterministic")
+    func deterministic() throws {
+        let folder = try TestPaths.temporaryFolder("flagship")
+        _ = try MigrateJob(request: request(allFiles, out: folder + "/a.sqlite")).run()
+        _ = try MigrateJob(request: request(allFiles, out: folder + "/b.sqlite")).run()
+        let query = "SELECT Z_PK, quote(ZUPLOADID), ZTASK, ZBYTECOUNT FROM ZUPLOAD ORDER BY Z_PK"
+        #expect(try rows(folder + "/a.sqlite", query) == rows(folder + "/b.sqlite", query))
+    }
+
+    @Test("lenient: unparseable sizes keep their upload with byteCount nil")
+    func lenient() throws {
+        let out = try TestPaths.temporaryFolder("flagship") + "/Workspace.sqlite"
+        let summary = try MigrateJob(request: request(Array(allFiles.prefix(2)), out: out, lenient: true)).run()
+        #expect(summary.ledgers.map(\.rejected) == [3, 3])
+        #expect(summary.written == ["Upload": 29])
+        #expect(try rows(out, "SELECT count(*) FROM ZUPLOAD WHERE ZBYTECOUNT IS NULL") == ["5"])
+    }
+
+    @Test("a Workspace 1 store and files together; a missing $zone is an error before anything is written")
+    func storeAndFiles() throws {
+        let folder = try TestPaths.temporaryFolder("flagship")
+        _ = try ImportJob(request: ImportRequest(sources: [legacy + "/uploads.csv"], modelPath: model, modelVersion: "Workspace 1",
+                                                 entity: "UploadEntity", outputPath: folder + "/W1.sqlite")).run()
+        let sources = [MigrationSource(path: folder + "/W1.sqlite", kind: .store), MigrationSource(argument: "Task:\(legacy)/tasks.json")]
+        let summary = try MigrateJob(request: request(sources, out: folder + "/W3.sqlite")).run()
+        #expect(summary.ledgers.first?.version == "Workspace 1")
+        #expect(summary.ledgers.first.map { [$0.read, $0.written, $0.merged, $0.rejected] } == [31, 24, 3, 4])
+        #expect(summary.verification?.passed == true)
+        var noZone = request(sources, out: folder + "/none.sqlite")
+        noZone.variables = [:]
+        let error = try #require(throws: MigrateError.self) { try MigrateJob(request: noZone).run() }
+        #expect(error.description.contains("$zone"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/none.sqlite"))
+    }
+
+    @Test("verify --against the sources passes, and catches a changed value and a dropped link")
+    func verifyAgainstSources() throws {
+        let out = try TestPaths.temporaryFolder("flagship") + "/Workspace.sqlite"
+        let request = request(allFiles, out: out)
+        _ = try MigrateJob(request: request).run()
+        #expect(try SourceVerification.verify(store: out, against: request).passed)
+        let database = try SQLiteDatabase(path: out, mode: .readWrite)
+        try database.execute("UPDATE ZTASK SET ZTITLE = 'changed' WHERE Z_PK = 3; UPDATE ZUPLOAD SET ZTASK = NULL WHERE Z_PK = (SELECT min(Z_PK) FROM ZUPLOAD WHERE ZTASK IS NOT NULL)")
+        try database.close()
+        let report = try SourceVerification.verify(store: out, against: request)
+        #expect(!report.passed)
+        #expect(Set(report.failures.map(\.subject)).isSuperset(of: ["Task", "Upload.task"]), "\(report.failures.map(\.subject))")
+    }
+}
