@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryStore
 import FoundationEssentials
 
@@ -153,16 +154,8 @@ enum ISODateBytes {
         let fraction = milliseconds - seconds * 1000
         let days = seconds.floorDivided(by: 86_400)
         seconds -= days * 86_400
-        // Civil date from days since 1970-01-01 (proleptic Gregorian).
-        let shifted = days + 719_468
-        let era = shifted.floorDivided(by: 146_097)
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let civil = CivilDate.date(days: Int(days))
+        let (year, month, day) = (Int64(civil.year), Int64(civil.month), Int64(civil.day))
         if year < 0 || year > 9999 {
             out.append(contentsOf: referenceSeconds.description.utf8)
             return

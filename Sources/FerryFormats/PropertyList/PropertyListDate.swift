@@ -8,7 +8,7 @@ enum PropertyListDate {
 
     /// Seconds since the reference date of the given UTC date and time.
     static func seconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Double {
-        let days = daysSince1970(year: year, month: month, day: day) - referenceDay
+        let days = CivilDate.days(year: year, month: month, day: day) - referenceDay
         return Double(days * secondsPerDay + hour * 3600 + minute * 60 + second)
     }
 
@@ -28,7 +28,7 @@ enum PropertyListDate {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day),
               hour < 24, minute < 60, second < 60 else { return nil }
         return seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
@@ -41,7 +41,7 @@ enum PropertyListDate {
         if Double(whole) > seconds { whole -= 1 }
         let days = whole.floorDivided(by: secondsPerDay)
         let timeOfDay = whole - days * secondsPerDay
-        let (year, month, day) = civilDate(daysSince1970: days + referenceDay)
+        let (year, month, day) = CivilDate.date(days: days + referenceDay)
         guard (0...9999).contains(year) else { return nil }
         func pad(_ value: Int, _ width: Int) -> String {
             let digits = String(value)
@@ -49,38 +49,6 @@ enum PropertyListDate {
         }
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(timeOfDay / 3600, 2)):"
             + "\(pad(timeOfDay / 60 % 60, 2)):\(pad(timeOfDay % 60, 2))Z"
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 (the civil-date algorithm over 400-year eras of 146,097 days, with
-    /// years starting in March so that the leap day falls last).
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let marchYear = month <= 2 ? year - 1 : year
-        let era = marchYear.floorDivided(by: 400)
-        let yearOfEra = marchYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The inverse of `daysSince1970`.
-    private static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = shifted.floorDivided(by: 146_097)
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let marchMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * marchMonth + 2) / 5 + 1
-        let month = marchMonth < 10 ? marchMonth + 3 : marchMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 

@@ -1,3 +1,4 @@
+import FerryFormats
 /// A date and wall-clock time in the proleptic Gregorian calendar, without a time zone.
 struct CivilTime: Equatable, Sendable {
     var year: Int
@@ -33,23 +34,10 @@ struct CivilTime: Equatable, Sendable {
         guard unixMilliseconds.magnitude < 253_402_300_800_000 else { return "\(referenceSeconds) seconds since 2001" }
         let milliseconds = Int(unixMilliseconds)
         let (days, inDay) = milliseconds.quotientAndFlooredRemainder(dividingBy: 86_400_000)
-        let civil = civil(days: days)
+        let civil = CivilDate.date(days: Int(days))
         let time = [inDay / 3_600_000, inDay / 60_000 % 60, inDay / 1000 % 60].map { two($0) }.joined(separator: ":")
         let fraction = inDay % 1000 == 0 ? "" : "." + String(String(inDay % 1000 + 1000).dropFirst())
         return "\(pad(civil.year, 4))-\(two(civil.month))-\(two(civil.day))T\(time)\(fraction)Z"
-    }
-
-    /// The civil date of a day count since 1970-01-01.
-    static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",

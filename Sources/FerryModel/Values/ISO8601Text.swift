@@ -1,3 +1,5 @@
+import FerryFormats
+
 /// Writes dates (seconds since 2001-01-01 00:00:00 UTC, Core Data's reference date) as ISO 8601
 /// text in UTC: `2014-01-02T03:04:05Z`, with a fraction of up to six digits when there is one
 /// (`…05.25Z`).
@@ -17,7 +19,7 @@ public enum ISO8601Text {
         let total = Int64(whole)
         let days = Int(total >= 0 ? total / 86_400 : (total - 86_399) / 86_400)
         let secondOfDay = Int(total - Int64(days) * 86_400)
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilDate.date(days: days)
         var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
         if micros > 0 {
             var fraction = pad(micros, 6)
@@ -25,19 +27,6 @@ public enum ISO8601Text {
             text += "." + fraction
         }
         return text + "Z"
-    }
-
-    /// The proleptic Gregorian date of a day number (days since 1970-01-01).
-    public static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {

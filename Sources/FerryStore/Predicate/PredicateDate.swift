@@ -1,3 +1,4 @@
+import FerryFormats
 /// ISO 8601 dates in predicate `CAST(…, 'NSDate')` literals, as seconds since 2001-01-01 UTC.
 enum PredicateDate {
     /// Seconds from the Unix epoch (1970) to Core Data's reference date (2001).
@@ -9,8 +10,8 @@ enum PredicateDate {
         let b = Array(text.utf8)
         guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
               let year = number(b, 0, 4), let month = number(b, 5, 2), let day = number(b, 8, 2),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        var seconds = Double(daysSinceUnixEpoch(year: year, month: month, day: day)) * 86_400
+              (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year) else { return nil }
+        var seconds = Double(CivilDate.days(year: year, month: month, day: day)) * 86_400
         guard b.count > 10 else { return seconds - unixToReferenceOffset }
         guard b.count >= 19, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
               let hour = number(b, 11, 2), let minute = number(b, 14, 2), let second = number(b, 17, 2),
@@ -46,7 +47,7 @@ enum PredicateDate {
         let total = Int(unix)
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondOfDay = total - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilDate.date(days: days)
         guard year >= 1, year <= 9999 else { return nil }
         func pad(_ value: Int, _ width: Int) -> String {
             let digits = String(value)
@@ -64,35 +65,5 @@ enum PredicateDate {
             value = value * 10 + Int(byte - 48)
         }
         return value
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's civil algorithm).
-    private static func daysSinceUnixEpoch(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        return era * 146_097 + yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear - 719_468
-    }
-
-    /// The inverse of `daysSinceUnixEpoch`.
-    private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -9,14 +9,13 @@ public enum StoreModelMatch {
         -> (model: ManagedObjectModel, version: String?)
     {
         guard let bundle else { return (try archivedModel(of: store), nil) }
-        var closest: [String]?
+        var closest: (name: String, differing: [String])?
         for version in bundle.versions.reversed() {
             let differing = VersionHasher.hashes(of: version).differingEntities(from: store.metadata.versionHashes)
             if differing.isEmpty { return (version, version.name) }
-            if closest == nil || differing.count < closest?.count ?? .max { closest = differing }
+            if differing.count < closest?.differing.count ?? .max { closest = (version.name, differing) }
         }
-        throw .invalidModel(path: store.path, reason:
-            "no version of \(bundle.name) matches the store's version hashes (closest differs in: \((closest ?? []).joined(separator: ", ")))")
+        throw .modelMismatch(path: store.path, closestVersion: closest?.name ?? bundle.name, differing: closest?.differing ?? [])
     }
 
     /// The model archived in `Z_MODELCACHE` (stores of framework version 754 and later have one).

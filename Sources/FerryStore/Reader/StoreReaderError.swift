@@ -26,6 +26,9 @@ public enum StoreReaderError: Error, Equatable, Sendable, CustomStringConvertibl
     case unknownRelationship(path: String, entity: String, relationship: String)
     /// A stored value does not fit the attribute type or key it is read as.
     case invalidValue(path: String, table: String, primaryKey: Int64, column: String, reason: String)
+    /// No version of a model bundle has the store's version hashes; for the closest version, the
+    /// entities whose hashes differ.
+    case modelMismatch(path: String, closestVersion: String, differing: [String])
     /// Any other SQLite failure.
     case sqlite(SQLiteError)
 
@@ -34,7 +37,8 @@ public enum StoreReaderError: Error, Equatable, Sendable, CustomStringConvertibl
         switch self {
         case .cannotOpen(let path, _), .notSQLite(let path, _), .corrupt(let path, _), .notCoreDataStore(let path, _),
              .invalidMetadata(let path, _), .invalidModel(let path, _), .missingTable(let path, _, _), .missingColumn(let path, _, _, _),
-             .unknownEntity(let path, _), .unknownRelationship(let path, _, _), .invalidValue(let path, _, _, _, _):
+             .unknownEntity(let path, _), .unknownRelationship(let path, _, _), .invalidValue(let path, _, _, _, _),
+             .modelMismatch(let path, _, _):
             path
         case .sqlite(let error):
             error.path
@@ -56,6 +60,8 @@ public enum StoreReaderError: Error, Equatable, Sendable, CustomStringConvertibl
         case let .unknownRelationship(path, entity, relationship):
             "\(path): entity \(entity) has no relationship \(relationship)"
         case let .invalidValue(path, table, key, column, reason): "\(path): table \(table), row \(key), column \(column): \(reason)"
+        case let .modelMismatch(path, version, differing):
+            "\(path) does not match any version of the model (closest: '\(version)', entities that differ: \(differing.joined(separator: ", ")))"
         case .sqlite(let error): "\(error)"
         }
     }
