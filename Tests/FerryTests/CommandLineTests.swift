@@ -1,3 +1,4 @@
+import FerryStore
 import FerryTestSupport
 import Foundation
 import Testing
@@ -125,5 +126,76 @@ struct CommandLineTests {
         let run = try ferry("import", csv, "--model", "Migrations/Workspace.xcdatamodeld", "--model-version", "Workspace 1",
                             "--entity", "UploadEntity", "--out", folder + "/u.sqlite")
         #expect(run.status == 0 && run.out.contains("read 500, written 500, rejected 0"))
+    }
+}
+
+@Suite("the ferry command: plan, migrate, verify")
+struct MigrateCommandLineTests {
+    private static let binary = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        ?? CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("ferry").path
+
+    private func ferry(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: TestPaths.packageRoot)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    private let flagship = ["UploadEntity:Fixtures/legacy/uploads.csv", "UploadEntity:Fixtures/legacy/uploads.plist",
+                            "Task:Fixtures/legacy/tasks.json", "Task:Fixtures/legacy/tasks.ndjson",
+                            "--model", "Migrations/Workspace.xcdatamodeld", "--link", "attachments=remotePath", "--link", "tags=name",
+                            "--var", "zone=Asia/Shanghai"]
+
+    @Test("the README's main job: ledger, verification, exit 1 for the rejects; verify passes, then catches tampering with exit 5")
+    func mainJob() throws {
+        let out = try TestPaths.temporaryFolder("cli-migrate") + "/Workspace.sqlite"
+        let run = try ferry(["migrate"] + flagship + ["--out", out])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.contains("Fixtures/legacy/uploads.csv    UploadEntity  Workspace 1  34    24       3       7         0"))
+        #expect(run.out.contains("written: Task 42, Upload 25"))
+        #expect(run.out.contains("verified: "))
+        #expect(run.err.contains("reject: Fixtures/legacy/tasks.json:287 [20]: Task.dueDate:"))
+        #expect(try ferry(["verify", out, "--model", "Migrations/Workspace.xcdatamodeld"]).status == 0)
+        let database = try SQLiteDatabase(path: out, mode: .readWrite)
+        try database.execute("INSERT INTO Z_1TASKS VALUES (9999, 9999)")
+        try database.close()
+        let broken = try ferry(["verify", out, "--model", "Migrations/Workspace.xcdatamodeld"])
+        #expect(broken.status == 5)
+        #expect(broken.out.contains("dangling"))
+    }
+
+    @Test("plan prints the chain, text and dot; a dry run writes nothing")
+    func plan() throws {
+        let text = try ferry(["plan", "--model", "Migrations/Workspace.xcdatamodeld"])
+        #expect(text.status == 0 && text.out.contains("model Workspace: Workspace 1 → Workspace 2 → Workspace 3"))
+        #expect(text.out.contains("uploadID    = uuid(time, remotePath, fileName)"))
+        let dot = try ferry(["plan", "--model", "Migrations/Workspace.xcdatamodeld", "--format", "dot"])
+        #expect(dot.out.hasPrefix("digraph mapping {") && dot.out.hasSuffix("}\n"))
+        let folder = try TestPaths.temporaryFolder("cli-plan")
+        let dry = try ferry(["plan"] + flagship + ["--rejects", folder + "/rejects.ndjson"])
+        #expect(dry.status == 1 && dry.out.contains("dry run: nothing kept"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["rejects.ndjson"])
+    }
+
+    @Test("a mapping file with a mistake names file, line and column; nothing is written")
+    func badMapping() throws {
+        let folder = try TestPaths.temporaryFolder("cli-mapping")
+        try FileManager.default.copyItem(atPath: TestPaths.migrations + "/Workspace.xcdatamodeld", toPath: folder + "/Workspace.xcdatamodeld")
+        let mapping = "mapping \"Workspace 2\" -> \"Workspace 3\"\nentity Upload\n  byteCount = round(decimal(fileSiz) * 1048576)\n"
+        try Data(mapping.utf8).write(to: URL(fileURLWithPath: folder + "/Workspace 2 to Workspace 3.mapping"))
+        let run = try ferry(["migrate", "UploadEntity:Fixtures/legacy/uploads.csv", "--model", folder + "/Workspace.xcdatamodeld",
+                             "--out", folder + "/out.sqlite"])
+        #expect(run.status == 3)
+        #expect(run.err.contains("Workspace 2 to Workspace 3.mapping:3:"), "\(run.err)")
+        #expect(run.err.contains("fileSiz"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
     }
 }
