@@ -50,6 +50,14 @@ public final class SQLiteDatabase {
         }
         handle = opened
         sqlite3_busy_timeout(opened, busyTimeoutMilliseconds)
+        if mode != .readOnly {
+            let status = CoreDataSQLFunctions.register(on: opened)
+            guard status == SQLITE_OK else {
+                sqlite3_close_v2(opened)
+                handle = nil
+                throw SQLiteError(path: path, code: status, message: "cannot register Core Data's trigger functions")
+            }
+        }
         do {
             try execute("SELECT count(*) FROM sqlite_master")
         } catch {
