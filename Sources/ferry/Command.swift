@@ -27,7 +27,7 @@ extension Command {
 
 /// Chooses the verb, handles `--help`, and turns outcomes into exit codes.
 enum Dispatcher {
-    static let commands: [any Command.Type] = [InspectCommand.self, ImportCommand.self, GenerateCommand.self, ExportCommand.self, RestoreCommand.self]
+    static let commands: [any Command.Type] = [InspectCommand.self, ImportCommand.self, GenerateCommand.self, ExportCommand.self, BackupCommand.self, RestoreCommand.self]
 
     static func run(_ arguments: [String]) -> ExitCode {
         guard let verb = arguments.first, verb != "--help", verb != "-h", verb != "help" else {

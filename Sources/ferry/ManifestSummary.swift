@@ -3,17 +3,23 @@ import FoundationEssentials
 
 /// The one-line JSON summary `--json` prints for an export or backup.
 enum ManifestSummary {
-    static func jsonLine(_ manifest: ExportManifest, folder: String, extra: [String: String] = [:]) -> String {
-        var fields: [String: String] = extra
-        fields["folder"] = folder
-        fields["records"] = String(manifest.entities.reduce(0) { $0 + $1.count })
-        fields["files"] = String(manifest.entities.count)
-        fields["bytes"] = String(manifest.entities.reduce(0) { $0 + $1.bytes })
-        fields["storeUUID"] = manifest.storeUUID
-        fields["createdAt"] = manifest.createdAt
+    private struct Line: Encodable {
+        let folder: String
+        let records: Int
+        let files: Int
+        let bytes: Int
+        let storeUUID: String
+        let createdAt: String
+        let removed: [String]?
+    }
+
+    static func jsonLine(_ manifest: ExportManifest, folder: String, removed: [String]? = nil) -> String {
+        let line = Line(folder: folder, records: manifest.entities.reduce(0) { $0 + $1.count }, files: manifest.entities.count,
+                        bytes: manifest.entities.reduce(0) { $0 + $1.bytes }, storeUUID: manifest.storeUUID,
+                        createdAt: manifest.createdAt, removed: removed)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(fields) else { return "{}" }
+        guard let data = try? encoder.encode(line) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
 }
