@@ -49,7 +49,9 @@ public struct BackupJob {
         request.sort = nil
         let manifest: ExportManifest
         do {
-            _ = try ExportJob(request: request).run()
+            do { _ = try ExportJob(request: request).run() } catch .changedWhileReading {
+                _ = try ExportJob(request: request).run()
+            }
             manifest = try ExportVerifier.verify(folder: temporary, countRecords: true)
         } catch {
             try? files.removeItem(atPath: temporary)

@@ -18,6 +18,9 @@ public enum ExportError: Error, CustomStringConvertible {
     case destinationExists(String)
     /// Another backup holds the lock of the backup folder.
     case locked(path: String, holder: String)
+    /// The store file changed while it was read without a live WAL connection (a checkpoint
+    /// by a process that opened it later): the files may mix two states. Run again.
+    case changedWhileReading(String)
     /// The restored store could not be written.
     case restore(reason: String)
 
@@ -32,6 +35,7 @@ public enum ExportError: Error, CustomStringConvertible {
         case .destinationExists(let path): "\(path) exists (use --force to replace it)"
         case let .locked(path, holder): "\(path) is locked by \(holder): another backup is running"
         case .restore(let reason): reason
+        case .changedWhileReading(let path): "\(path) changed while it was read (a checkpoint by another process); run again"
         }
     }
 

@@ -38,6 +38,9 @@ public struct ExportJob {
         do {
             for unit in units { files += try export(unit, reader: reader, model: model) }
             try store.endRead()
+            if !state.liveConnection, store.fileStamp() != state.fileStamp {
+                throw ExportError.changedWhileReading(request.storePath)
+            }
         } catch let error as StoreReaderError {
             throw .store(error)
         } catch let error as ExportError {

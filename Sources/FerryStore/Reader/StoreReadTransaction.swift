@@ -14,6 +14,8 @@ public struct StoreReadState: Sendable, Equatable, Codable {
     public var liveConnection: Bool
     /// The SQLite header's file change counter (offset 24) of the database read.
     public var changeCounter: Int64?
+    /// Size and modification time of the store file when the transaction began (see `fileStamp()`).
+    public var fileStamp: String?
 }
 
 extension CoreDataStoreReader {
@@ -31,8 +33,18 @@ extension CoreDataStoreReader {
             rows.finalize()
             let mode = try database.scalarText("PRAGMA journal_mode") ?? "unknown"
             return StoreReadState(primaryKeyMaxima: maxima, journalMode: mode, walBytes: wal, liveConnection: live,
-                                  changeCounter: Self.changeCounter(path))
+                                  changeCounter: Self.changeCounter(path), fileStamp: fileStamp())
         }
+    }
+
+    /// Size and modification time of the store file. A reader that did not join a live WAL
+    /// connection (no `-shm` when it opened) reads the file as immutable: when the stamp after
+    /// reading differs from `StoreReadState.fileStamp`, a checkpoint changed the file meanwhile
+    /// and what was read may mix two states.
+    public func fileStamp() -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let modified = attributes[.modificationDate] as? Date else { return nil }
+        return "\(FileInfo.size(atPath: path) ?? -1)@\(modified.timeIntervalSinceReferenceDate)"
     }
 
     /// Ends the read transaction begun by `beginRead()`.
