@@ -120,3 +120,22 @@ struct ExportJobTests {
         #expect(manifest.entities.map(\.entity) == ["Tag", "Task", "Upload"])
     }
 }
+
+@Suite("ferry export --sort")
+struct ExportSortTests {
+    @Test("--sort orders the records of the file; with --where, only the selection")
+    func sorted() throws {
+        let folder = try TestPaths.temporaryFolder("export-sort")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let request = ExportRequest(storePath: store, outputFolder: folder + "/out", entities: ["Task"], predicate: "priority >= 1",
+                                    sort: "-priority,title", modelPath: ExportTestSupport.workspace)
+        let manifest = try ExportJob(request: request).run()
+        let database = try SQLiteDatabase(path: store, mode: .readOnly)
+        let statement = try database.prepare("SELECT Z_PK FROM ZTASK WHERE ZPRIORITY >= 1 ORDER BY ZPRIORITY DESC, ZTITLE, Z_PK")
+        var expected: [String] = []
+        while try statement.step() { expected.append("{\"Z_PK\":\(statement.int64(at: 0)),") }
+        let lines = String(decoding: try TestPaths.read(folder + "/out/Task.ndjson"), as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == expected.count && manifest.file(for: "Task")?.count == expected.count && !expected.isEmpty)
+        #expect(zip(lines, expected).allSatisfy { $0.hasPrefix($1) })
+    }
+}

@@ -47,6 +47,7 @@ public struct BackupJob {
         request.entities = []
         request.predicate = nil
         request.sort = nil
+        request.durable = true
         let manifest: ExportManifest
         do {
             do { _ = try ExportJob(request: request).run() } catch .changedWhileReading {

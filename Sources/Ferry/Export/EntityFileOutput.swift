@@ -11,11 +11,12 @@ final class EntityFileOutput {
     private(set) var count = 0
     private static let chunk = 128 * 1024
 
-    init(layout: EntityExportLayout, format: ExportFormat, folder: String, fileName: String, gzipLevel: Int?) throws(ExportError) {
+    init(layout: EntityExportLayout, format: ExportFormat, folder: String, fileName: String, gzipLevel: Int?,
+         durable: Bool) throws(ExportError) {
         self.layout = layout
         self.fileName = fileName
         encoder = format.encoder(for: layout)
-        writer = try ExportFileWriter(path: folder + "/" + fileName, gzipLevel: gzipLevel)
+        writer = try ExportFileWriter(path: folder + "/" + fileName, gzipLevel: gzipLevel, durable: durable)
         buffer.reserveCapacity(Self.chunk + 4096)
         encoder.prologue(into: &buffer)
     }

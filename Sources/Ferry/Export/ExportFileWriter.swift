@@ -1,18 +1,35 @@
+import Dispatch
 import FerryFormats
 import FerryModel
+import Synchronization
 
 /// Writes one export file: bytes go through gzip when asked, then to the file, and the SHA-256
 /// and size of what reaches the file are kept for the manifest.
-final class ExportFileWriter {
+///
+/// Compressing, hashing and writing run on a serial queue of their own, so they use the second
+/// core while the caller encodes the next records; at most `inFlight` chunks wait, which bounds
+/// memory. A failure (a full disk, EFBIG past a size limit) is thrown by the next `write` or by
+/// `finish`.
+final class ExportFileWriter: @unchecked Sendable {
+    // `file`, `compressor`, `digest` and `byteCount` are touched only on `queue`, or after
+    // `queue.sync {}` has drained it; that is what makes the unchecked Sendable sound.
     let path: String
+    private let durable: Bool
     private let file: FileByteSink
     private var compressor: GzipWriter?
     private var digest = SHA256()
-    private(set) var byteCount = 0
+    private var storedBytes = 0
+    private let queue = DispatchQueue(label: "ferry.export.file")
+    private let slots = DispatchSemaphore(value: ExportFileWriter.inFlight)
+    private let failure = Mutex<ExportError?>(nil)
+    private static let inFlight = 4
 
-    /// - Parameter gzipLevel: nil writes plain bytes.
-    init(path: String, gzipLevel: Int?) throws(ExportError) {
+    /// - Parameters:
+    ///   - gzipLevel: nil writes plain bytes.
+    ///   - durable: sync the file to disk when finishing.
+    init(path: String, gzipLevel: Int?, durable: Bool) throws(ExportError) {
         self.path = path
+        self.durable = durable
         do { file = try FileByteSink(path: path) } catch { throw .cannotWrite(path: path, reason: error.description) }
         guard let gzipLevel else { return }
         do {
@@ -27,27 +44,29 @@ final class ExportFileWriter {
         try GzipWriter(level: level, outputSize: 256 * 1024, sink: sink)
     }
 
+    /// Bytes of the file as written so far (complete after `finish`).
+    var byteCount: Int { queue.sync { storedBytes } }
+
+    /// Hands `bytes` to the writing queue.
     func write(_ bytes: [UInt8]) throws(ExportError) {
-        do {
-            if let compressor {
-                try compressor.write(bytes)
-            } else {
-                digest.update(bytes)
-                byteCount += bytes.count
-                try file.write(bytes)
+        if let error = failure.withLock({ $0 }) { throw error }
+        slots.wait()
+        queue.async {
+            defer { self.slots.signal() }
+            guard self.failure.withLock({ $0 == nil }) else { return }
+            do throws(ExportError) { try self.consume(bytes) } catch {
+                self.failure.withLock { $0 = error }
             }
-        } catch let error as ExportError {
-            throw error
-        } catch {
-            throw .cannotWrite(path: path, reason: "\(error)")
         }
     }
 
     /// Completes the file; returns its SHA-256 as lowercase hex.
     func finish() throws(ExportError) -> String {
+        queue.sync {}
+        if let error = failure.withLock({ $0 }) { throw error }
         do {
             try compressor?.finish()
-            try file.close(sync: true)
+            try file.close(sync: durable)
         } catch {
             throw .cannotWrite(path: path, reason: "\(error)")
         }
@@ -55,9 +74,21 @@ final class ExportFileWriter {
         return Hex.string(final.finalize())
     }
 
+    private func consume(_ bytes: [UInt8]) throws(ExportError) {
+        do {
+            if let compressor {
+                try compressor.write(bytes)
+            } else {
+                try bytes.withUnsafeBytes { raw in try store(raw) }
+            }
+        } catch {
+            throw .cannotWrite(path: path, reason: "\(error)")
+        }
+    }
+
     private func store(_ bytes: UnsafeRawBufferPointer) throws {
         digest.update(bytes)
-        byteCount += bytes.count
+        storedBytes += bytes.count
         try file.write(bytes)
     }
 }

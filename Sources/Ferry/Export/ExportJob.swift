@@ -53,7 +53,7 @@ public struct ExportJob {
             createdAt: ExportDateText.format(Date().timeIntervalSinceReferenceDate) ?? "", source: request.storePath,
             storeUUID: store.metadata.storeUUID.uuidString, model: modelInfo, format: request.format,
             gzip: request.gzipLevel != nil, predicate: request.predicate, sort: request.sort, state: state, entities: files)
-        try ManifestFile.write(manifest, to: request.outputFolder + "/" + ExportManifest.fileName)
+        try ManifestFile.write(manifest, to: request.outputFolder + "/" + ExportManifest.fileName, durable: request.durable)
         return manifest
     }
 
@@ -76,13 +76,16 @@ public struct ExportJob {
         for entity in model.hierarchy(below: unit) where !entity.isAbstract {
             guard let layout = EntityExportLayout(model: model, entity: entity.name) else { continue }
             outputs[entity.name] = try EntityFileOutput(layout: layout, format: request.format, folder: request.outputFolder,
-                                                        fileName: request.fileName(for: entity.name), gzipLevel: request.gzipLevel)
+                                                        fileName: request.fileName(for: entity.name), gzipLevel: request.gzipLevel,
+                                                        durable: request.durable)
             order.append(entity.name)
             for (relationship, owner) in zip(layout.toMany, layout.toManyOwners) where streams[owner + "." + relationship.name] == nil {
                 streams[owner + "." + relationship.name] = ToManyStream(cursor: try reader.edges(of: relationship.name, of: owner))
             }
         }
         let selection = try RecordSelection(request: request, entity: unit, reader: reader)
+        let sortOrder = try ExportSortOrder(request: request, entity: unit, reader: reader)
+        var held: [Int64: (EntityFileOutput, ExportRow)] = [:]
         let records = try reader.records(of: unit)
         while let record = try records.next() {
             guard try selection.contains(record.primaryKey), let output = outputs[record.entity] else { continue }
@@ -94,6 +97,10 @@ public struct ExportJob {
             for (relationship, owner) in zip(layout.toMany, layout.toManyOwners) {
                 row.toMany.append(try streams[owner + "." + relationship.name]?.destinations(of: record.primaryKey) ?? [])
             }
+            if sortOrder == nil { try output.write(row) } else { held[row.primaryKey] = (output, row) }
+        }
+        for key in sortOrder?.keys ?? [] {
+            guard let (output, row) = held.removeValue(forKey: key) else { continue }
             try output.write(row)
         }
         return try order.compactMap { name throws(ExportError) in try outputs[name]?.finish(model: model) }

@@ -15,6 +15,8 @@ public struct ExportRequest: Sendable {
     public var sort: String?
     /// A model bundle whose matching version reads the store; nil uses the store's `Z_MODELCACHE`.
     public var modelPath: String?
+    /// Sync every file to disk before the manifest is written (backups do; plain exports need not).
+    public var durable = false
 
     public init(storePath: String, outputFolder: String, format: ExportFormat = .ndjson, gzipLevel: Int? = nil,
                 entities: [String] = [], predicate: String? = nil, sort: String? = nil, modelPath: String? = nil) {

@@ -3,7 +3,7 @@ import FoundationEssentials
 
 /// Reads and writes `manifest.json` (pretty-printed, keys sorted).
 enum ManifestFile {
-    static func write(_ manifest: ExportManifest, to path: String) throws(ExportError) {
+    static func write(_ manifest: ExportManifest, to path: String, durable: Bool) throws(ExportError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data: Data
@@ -11,7 +11,7 @@ enum ManifestFile {
         do {
             let file = try FileByteSink(path: path)
             try file.write([UInt8](data) + [0x0A])
-            try file.close(sync: true)
+            try file.close(sync: durable)
         } catch {
             throw .cannotWrite(path: path, reason: error.description)
         }

@@ -1,24 +1,29 @@
 /// Appends text as a JSON string literal (RFC 8259): quotes, backslashes and control characters
-/// escaped, everything else copied as UTF-8.
+/// escaped, everything else copied as UTF-8 (runs that need no escaping are copied in bulk).
 public enum JSONStringEncoding {
     private static let hex = Array("0123456789abcdef".utf8)
 
-    /// Appends `"…"` for the UTF-8 bytes of `text`.
-    public static func append(_ text: some Collection<UInt8>, to output: inout [UInt8]) {
+    /// Appends `"…"` for UTF-8 bytes.
+    public static func append(_ text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in text {
+        var runStart = 0
+        for index in 0..<text.count {
+            let byte = text[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
+            runStart = index + 1
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
             case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
             case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
+            default:
                 output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
                                            hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: output.append(byte)
             }
         }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...]))
         output.append(UInt8(ascii: "\""))
     }
 
