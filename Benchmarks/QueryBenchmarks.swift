@@ -22,20 +22,10 @@ enum QueryBenchmarks {
             targets: [.speedup(atLeast: 1 / 1.5, issue: "query")],
             prepare: { try $0.uploadStore() },
             ferry: { w in
-                .shell("\(w.ferry) query \(w.path("query.sqlite")) --entity UploadEntity --where '\(predicate)' --format csv > /dev/null")
+                .shell("\(w.ferry) query \(w.uploadStorePath) --entity UploadEntity --where '\(predicate)' --format csv > /dev/null")
             },
             reference: { w in
-                .shell("sqlite3 -csv -header \(w.path("query.sqlite")) \"\(sql.replacingOccurrences(of: "\n", with: " "))\" > /dev/null")
+                .shell("sqlite3 -csv -header \(w.uploadStorePath) \"\(sql.replacingOccurrences(of: "\n", with: " "))\" > /dev/null")
             })
-    }
-}
-
-extension Workspace {
-    /// `query.sqlite`: the clean uploads imported into a Workspace 1 store (made once).
-    func uploadStore() throws {
-        let store = path("query.sqlite")
-        guard !FileManager.default.fileExists(atPath: store) else { return }
-        _ = try ImportJob(request: ImportRequest(sources: [try cleanUploads(.csv)], modelPath: workspaceModel,
-                                                 modelVersion: "Workspace 1", entity: "UploadEntity", outputPath: store)).run()
     }
 }

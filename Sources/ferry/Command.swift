@@ -29,7 +29,8 @@ extension Command {
 enum Dispatcher {
     static let commands: [any Command.Type] = [
         InspectCommand.self, ImportCommand.self, PlanCommand.self, MigrateCommand.self, QueryCommand.self,
-        UpdateCommand.self, DeleteCommand.self, VerifyCommand.self, GenerateCommand.self,
+        UpdateCommand.self, DeleteCommand.self, VerifyCommand.self, ExportCommand.self, BackupCommand.self,
+        RestoreCommand.self, GenerateCommand.self,
     ]
 
     static func run(_ arguments: [String]) -> ExitCode {

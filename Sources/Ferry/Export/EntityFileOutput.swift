@@ -1,0 +1,45 @@
+import FerryModel
+
+/// The file of one concrete entity while records are written: its layout, encoder, writer, a
+/// byte buffer flushed in chunks, and the record count.
+final class EntityFileOutput {
+    let layout: EntityExportLayout
+    let fileName: String
+    private var encoder: any ExportRecordEncoder
+    private let writer: ExportFileWriter
+    private var buffer: [UInt8] = []
+    private(set) var count = 0
+    private static let chunk = 128 * 1024
+
+    init(layout: EntityExportLayout, format: ExportFormat, folder: String, fileName: String, gzipLevel: Int?,
+         durable: Bool) throws(ExportError) {
+        self.layout = layout
+        self.fileName = fileName
+        encoder = format.encoder(for: layout)
+        writer = try ExportFileWriter(path: folder + "/" + fileName, gzipLevel: gzipLevel, durable: durable)
+        buffer.reserveCapacity(Self.chunk + 4096)
+        encoder.prologue(into: &buffer)
+    }
+
+    func write(_ row: ExportRow) throws(ExportError) {
+        encoder.encode(row, into: &buffer)
+        count += 1
+        if buffer.count >= Self.chunk { try flush() }
+    }
+
+    /// Writes the epilogue and completes the file; returns its manifest entry.
+    func finish(model: ManagedObjectModel) throws(ExportError) -> ExportManifest.EntityFile {
+        try encoder.epilogue(into: &buffer)
+        try flush()
+        let sha256 = try writer.finish()
+        return ExportManifest.EntityFile(entity: layout.entity, file: fileName, count: count, bytes: writer.byteCount,
+                                         sha256: sha256, attributes: layout.manifestFields(),
+                                         relationships: layout.manifestLinks(model: model))
+    }
+
+    private func flush() throws(ExportError) {
+        guard !buffer.isEmpty else { return }
+        try writer.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

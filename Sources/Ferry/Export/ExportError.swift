@@ -1,0 +1,55 @@
+import FerryStore
+
+/// Why an export, backup or restore failed. Each case names the file or store concerned.
+public enum ExportError: Error, CustomStringConvertible {
+    /// The request itself is wrong (an unknown entity, `--where` without one `--entity`).
+    case invalidRequest(String)
+    /// The model could not be loaded, or no version of it matches the store.
+    case model(reason: String)
+    /// The store could not be read.
+    case store(StoreReaderError)
+    /// A file or folder could not be written (a full disk, a size limit, no permission).
+    case cannotWrite(path: String, reason: String)
+    /// A record could not be encoded.
+    case encoding(reason: String)
+    /// An export or backup folder is unreadable or does not match its manifest.
+    case verification(path: String, reason: String)
+    /// The target of a restore exists and `--force` was not given.
+    case destinationExists(String)
+    /// Another backup holds the lock of the backup folder.
+    case locked(path: String, holder: String)
+    /// The store file changed while it was read without a live WAL connection (a checkpoint
+    /// by a process that opened it later): the files may mix two states. Run again.
+    case changedWhileReading(String)
+    /// The restored store could not be written.
+    case restore(reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalidRequest(let reason): reason
+        case .model(let reason): "model: \(reason)"
+        case .store(let error): error.description
+        case let .cannotWrite(path, reason): "\(path): cannot write: \(reason)"
+        case .encoding(let reason): "cannot encode: \(reason)"
+        case let .verification(path, reason): "\(path): \(reason)"
+        case .destinationExists(let path): "\(path) exists (use --force to replace it)"
+        case let .locked(path, holder): "\(path) is locked by \(holder): another backup is running"
+        case .restore(let reason): reason
+        case .changedWhileReading(let path): "\(path) changed while it was read (a checkpoint by another process); run again"
+        }
+    }
+
+    /// Whether the failure is the destination's (exit code 4) rather than the input's (3);
+    /// verification failures have their own code (5).
+    public var isDestinationFailure: Bool {
+        switch self {
+        case .cannotWrite, .destinationExists, .locked, .restore: true
+        default: false
+        }
+    }
+
+    public var isVerificationFailure: Bool {
+        if case .verification = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,109 @@
+import Dispatch
+import FerryFormats
+import FerryModel
+import Synchronization
+
+/// Writes one export file: bytes go through gzip when asked, then to the file, and the SHA-256
+/// and size of what reaches the file are kept for the manifest.
+///
+/// Compressing, hashing and writing run on a serial queue of their own, so they use the second
+/// core while the caller encodes the next records; at most `inFlight` chunks wait, which bounds
+/// memory. A failure (a full disk, EFBIG past a size limit) is thrown by the next `write` or by
+/// `finish`.
+final class ExportFileWriter: @unchecked Sendable {
+    // `file`, `compressor`, `digest` and `byteCount` are touched only on `queue`, or after
+    // `queue.sync {}` has drained it; that is what makes the unchecked Sendable sound.
+    let path: String
+    private let durable: Bool
+    private let file: FileByteSink
+    private var compressor: ParallelGzipWriter?
+    private var digest = SHA256()
+    private var storedBytes = 0
+    private let queue = DispatchQueue(label: "ferry.export.file")
+    private let slots = DispatchSemaphore(value: ExportFileWriter.inFlight)
+    private let failure = Mutex<ExportError?>(nil)
+    private static let inFlight = 4
+
+    /// - Parameters:
+    ///   - gzipLevel: nil writes plain bytes.
+    ///   - durable: sync the file to disk when finishing.
+    init(path: String, gzipLevel: Int?, durable: Bool) throws(ExportError) {
+        self.path = path
+        self.durable = durable
+        do { file = try FileByteSink(path: path) } catch { throw .cannotWrite(path: path, reason: error.description) }
+        guard let gzipLevel else { return }
+        do {
+            compressor = try Self.makeCompressor(level: gzipLevel) { [unowned self] chunk in try self.store(chunk) }
+        } catch {
+            throw .invalidRequest("gzip level \(gzipLevel): \(error)")
+        }
+    }
+
+    /// The one place that picks the gzip implementation: independent deflate blocks on both
+    /// cores, in one valid gzip stream.
+    private static func makeCompressor(level: Int, sink: @escaping ParallelGzipWriter.Sink) throws -> ParallelGzipWriter {
+        try ParallelGzipWriter(level: level, threads: 2, sink: sink)
+    }
+
+    /// Bytes of the file as written so far (complete after `finish`).
+    var byteCount: Int { queue.sync { storedBytes } }
+
+    /// Hands `bytes` to the writing queue.
+    func write(_ bytes: [UInt8]) throws(ExportError) {
+        if let error = failure.withLock({ $0 }) { throw error }
+        slots.wait()
+        queue.async {
+            defer { self.slots.signal() }
+            guard self.failure.withLock({ $0 == nil }) else { return }
+            do throws(ExportError) { try self.consume(bytes) } catch {
+                self.failure.withLock { $0 = error }
+            }
+        }
+    }
+
+    /// Completes the file; returns its SHA-256 as lowercase hex.
+    func finish() throws(ExportError) -> String {
+        queue.sync {}
+        if let error = failure.withLock({ $0 }) { throw error }
+        do {
+            try compressor?.finish()
+            try file.close(sync: durable)
+        } catch {
+            throw .cannotWrite(path: path, reason: "\(error)")
+        }
+        let final = digest
+        return Hex.string(final.finalize())
+    }
+
+    private func consume(_ bytes: [UInt8]) throws(ExportError) {
+        do {
+            if let compressor {
+                try compressor.write(bytes)
+            } else {
+                try bytes.withUnsafeBytes { raw in try store(raw) }
+            }
+        } catch {
+            throw .cannotWrite(path: path, reason: "\(error)")
+        }
+    }
+
+    private func store(_ bytes: UnsafeRawBufferPointer) throws {
+        digest.update(bytes)
+        storedBytes += bytes.count
+        try file.write(bytes)
+    }
+}
+
+/// Lowercase hexadecimal text of bytes.
+enum Hex {
+    static func string(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -1,0 +1,72 @@
+import FerryStore
+
+/// `manifest.json` of an export or backup folder: what was exported, from which store and model,
+/// and for each file its record count and SHA-256, so the folder can be verified and restored.
+public struct ExportManifest: Sendable, Equatable, Codable {
+    /// The layout of manifests this version writes.
+    public static let currentFormatVersion = 1
+    public static let fileName = "manifest.json"
+
+    public var formatVersion: Int
+    /// `ferry` version that wrote the export.
+    public var tool: String
+    /// ISO 8601 UTC.
+    public var createdAt: String
+    /// The store read.
+    public var source: String
+    /// `Z_UUID` of the store.
+    public var storeUUID: String
+    public var model: ModelInfo
+    public var format: ExportFormat
+    public var gzip: Bool
+    /// `--where` and `--sort` as given, when any.
+    public var predicate: String?
+    public var sort: String?
+    /// The state read: `Z_PRIMARYKEY` maxima and journal facts, in one read transaction.
+    public var state: StoreReadState
+    public var entities: [EntityFile]
+
+    /// The model version the records were read through.
+    public struct ModelInfo: Sendable, Equatable, Codable {
+        /// The bundle's name, when read from a bundle.
+        public var bundle: String?
+        /// The version's name.
+        public var versionName: String
+        public var versionIdentifier: String?
+        /// Where the model came from: the bundle path or `Z_MODELCACHE`.
+        public var origin: String
+        /// Entity name → Core Data version hash, base64.
+        public var versionHashes: [String: String]
+    }
+
+    /// One file: the records of one concrete entity.
+    public struct EntityFile: Sendable, Equatable, Codable {
+        public var entity: String
+        public var file: String
+        public var count: Int
+        /// Bytes of the file as written (compressed when gzip).
+        public var bytes: Int
+        /// SHA-256 of the file as written, lowercase hex.
+        public var sha256: String
+        /// Attribute names and Core Data types, in column order.
+        public var attributes: [Field]
+        /// Relationships: each record holds destination `Z_PK`s (a number for to-one, a list for to-many).
+        public var relationships: [Link]
+    }
+
+    public struct Field: Sendable, Equatable, Codable {
+        public var name: String
+        public var type: String
+    }
+
+    public struct Link: Sendable, Equatable, Codable {
+        public var name: String
+        public var destination: String
+        public var toMany: Bool
+        public var ordered: Bool
+        public var inverse: String?
+    }
+
+    /// The manifest entry of an entity.
+    public func file(for entity: String) -> EntityFile? { entities.first { $0.entity == entity } }
+}

@@ -1,0 +1,37 @@
+/// What `ferry export` is asked to do.
+public struct ExportRequest: Sendable {
+    /// The Core Data store to read.
+    public var storePath: String
+    /// The folder to write the files and `manifest.json` into (created when missing).
+    public var outputFolder: String
+    public var format: ExportFormat
+    /// Gzip level 0–9 for `.gz` files; nil writes plain files.
+    public var gzipLevel: Int?
+    /// Entities to export, each with its sub-entities; empty exports every entity.
+    public var entities: [String]
+    /// An `NSPredicate` format selecting the records (needs exactly one entity).
+    public var predicate: String?
+    /// Sort keys (`name,-date`) ordering the records in their files (needs exactly one entity).
+    public var sort: String?
+    /// A model bundle whose matching version reads the store; nil uses the store's `Z_MODELCACHE`.
+    public var modelPath: String?
+    /// Sync every file to disk before the manifest is written (backups do; plain exports need not).
+    public var durable = false
+
+    public init(storePath: String, outputFolder: String, format: ExportFormat = .ndjson, gzipLevel: Int? = nil,
+                entities: [String] = [], predicate: String? = nil, sort: String? = nil, modelPath: String? = nil) {
+        self.storePath = storePath
+        self.outputFolder = outputFolder
+        self.format = format
+        self.gzipLevel = gzipLevel
+        self.entities = entities
+        self.predicate = predicate
+        self.sort = sort
+        self.modelPath = modelPath
+    }
+
+    /// The file name of an entity's records.
+    public func fileName(for entity: String) -> String {
+        entity + "." + format.fileExtension + (gzipLevel == nil ? "" : ".gz")
+    }
+}

@@ -1,0 +1,28 @@
+import FerryFormats
+import FoundationEssentials
+
+/// Reads and writes `manifest.json` (pretty-printed, keys sorted).
+enum ManifestFile {
+    static func write(_ manifest: ExportManifest, to path: String, durable: Bool) throws(ExportError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        do { data = try encoder.encode(manifest) } catch { throw .encoding(reason: "manifest: \(error)") }
+        do {
+            let file = try FileByteSink(path: path)
+            try file.write([UInt8](data) + [0x0A])
+            try file.close(sync: durable)
+        } catch {
+            throw .cannotWrite(path: path, reason: error.description)
+        }
+    }
+
+    static func read(from path: String) throws(ExportError) -> ExportManifest {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .verification(path: path, reason: "the manifest is missing or unreadable")
+        }
+        do { return try JSONDecoder().decode(ExportManifest.self, from: data) } catch {
+            throw .verification(path: path, reason: "the manifest is not valid: \(error)")
+        }
+    }
+}

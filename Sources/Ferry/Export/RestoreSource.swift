@@ -1,0 +1,77 @@
+import FerryMigration
+import FerryModel
+
+/// The records of one export file as `Record`s of its entity, one ahead, for merging by `Z_PK`.
+final class RestoreSource {
+    let path: String
+    let schema: RecordSchema
+    let expectedCount: Int
+    private(set) var pending: (primaryKey: Int64, record: Record)?
+    private let reader: ExportFileReader
+    private let links: [Relationship]
+    private var line = 0
+
+    init(folder: String, entry: ExportManifest.EntityFile, format: ExportFormat, model: ManagedObjectModel) throws(ExportError) {
+        path = folder + "/" + entry.file
+        guard let schema = RecordSchema(model: model, entityName: entry.entity) else {
+            throw .model(reason: "the model has no entity \(entry.entity)")
+        }
+        self.schema = schema
+        expectedCount = entry.count
+        links = model.allRelationships(of: entry.entity).filter { Self.isStaged($0, of: entry.entity, model: model) }
+        reader = try ExportFileReader(path: path, format: format)
+        try advance()
+    }
+
+    /// Reads the next record into `pending` (nil after the last).
+    func advance() throws(ExportError) {
+        guard let cells = try reader.nextRecord() else {
+            pending = nil
+            return
+        }
+        line += 1
+        guard let keyCell = cells["Z_PK"], case .success(let found) = keyCell.key(), let primaryKey = found else {
+            throw .verification(path: path, reason: "record \(line) has no integer Z_PK")
+        }
+        var values: [AttributeValue] = []
+        values.reserveCapacity(schema.attributes.count)
+        for attribute in schema.attributes {
+            guard let value = (cells[attribute.name] ?? .null).attribute(attribute.type) else {
+                throw .verification(path: path, reason: "record \(line) (Z_PK \(primaryKey)): \(attribute.name) is not a \(attribute.type.xcodeName)")
+            }
+            values.append(value)
+        }
+        var recordLinks: [RecordLink] = []
+        for relationship in links {
+            let cell = cells[relationship.name] ?? .null
+            let keys: [Int64]?
+            if relationship.isToMany {
+                keys = cell.keys()
+            } else if case .success(let key) = cell.key() {
+                keys = key.map { [$0] } ?? []
+            } else {
+                keys = nil
+            }
+            guard let keys else {
+                throw .verification(path: path, reason: "record \(line) (Z_PK \(primaryKey)): \(relationship.name) does not hold Z_PKs")
+            }
+            if !keys.isEmpty { recordLinks.append(RecordLink(relationship: relationship.name, targets: keys.map { .key(.integer($0)) })) }
+        }
+        pending = (primaryKey, Record(values: values, location: SourceLocation(file: path, line: line),
+                                      key: .integer(primaryKey), links: recordLinks))
+    }
+
+    /// Whether links of `relationship` are staged from `entity`'s side: every relationship is
+    /// staged from one side only, the to-many side of a one-to-many, the ordered side of an
+    /// ordered many-to-many, otherwise the side whose `Entity.relationship` sorts first.
+    static func isStaged(_ relationship: Relationship, of entity: String, model: ManagedObjectModel) -> Bool {
+        guard !relationship.isTransient else { return false }
+        guard let inverse = model.inverse(of: relationship) else { return !relationship.isToMany }
+        if relationship.isToMany != inverse.isToMany { return relationship.isToMany }
+        if relationship.isOrdered != inverse.isOrdered { return relationship.isOrdered }
+        let owner = model.declaringEntity(ofProperty: relationship.name, in: entity)?.name ?? entity
+        let inverseOwner = model.declaringEntity(ofProperty: inverse.name, in: relationship.destinationEntity)?.name
+            ?? relationship.destinationEntity
+        return (owner, relationship.name) <= (inverseOwner, inverse.name)
+    }
+}

@@ -1,0 +1,28 @@
+import FerryStore
+
+/// The destinations of one to-many relationship, source by source, from an edge cursor sorted
+/// by source (then order): a merge join against records read in `Z_PK` order.
+final class ToManyStream {
+    private let cursor: RelationshipEdgeCursor
+    private var pending: RelationshipEdge?
+    private var started = false
+
+    init(cursor: RelationshipEdgeCursor) {
+        self.cursor = cursor
+    }
+
+    /// The destinations of `source`; sources must be asked for in increasing order.
+    func destinations(of source: Int64) throws(StoreReaderError) -> [Int64] {
+        if !started {
+            pending = try cursor.next()
+            started = true
+        }
+        while let edge = pending, edge.source < source { pending = try cursor.next() }
+        var result: [Int64] = []
+        while let edge = pending, edge.source == source {
+            result.append(edge.destination)
+            pending = try cursor.next()
+        }
+        return result
+    }
+}

@@ -1,0 +1,66 @@
+import FerryFormats
+import FoundationEssentials
+
+/// What a read transaction saw of a store: the state a backup captured.
+public struct StoreReadState: Sendable, Equatable, Codable {
+    /// `Z_PRIMARYKEY.Z_MAX` by entity name, read inside the transaction.
+    public var primaryKeyMaxima: [String: Int64]
+    /// `PRAGMA journal_mode` (`wal`, `delete`, …).
+    public var journalMode: String
+    /// Bytes in the `-wal` beside the store when the transaction began (0 when there is none).
+    public var walBytes: Int64
+    /// Whether another connection had the store open (a `-shm` beside it): the snapshot was
+    /// taken from a live store.
+    public var liveConnection: Bool
+    /// The SQLite header's file change counter (offset 24) of the database read.
+    public var changeCounter: Int64?
+    /// Size and modification time of the store file when the transaction began (see `fileStamp()`).
+    public var fileStamp: String?
+}
+
+extension CoreDataStoreReader {
+    /// Begins one read transaction on the reader's connection: every record and edge cursor
+    /// made from this reader afterwards reads the same committed state until `endRead()`, even
+    /// while another process writes the store. Returns what that state is.
+    public func beginRead() throws(StoreReaderError) -> StoreReadState {
+        let wal = Int64(FileInfo.size(atPath: path + "-wal") ?? 0)
+        let live = FileManager.default.fileExists(atPath: path + "-shm")
+        return try StoreReaderError.sqlite { () throws(SQLiteError) in
+            try database.execute("BEGIN")
+            var maxima: [String: Int64] = [:]
+            let rows = try database.prepare("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+            while try rows.step() { maxima[rows.string(at: 0) ?? ""] = rows.int64(at: 1) }
+            rows.finalize()
+            let mode = try database.scalarText("PRAGMA journal_mode") ?? "unknown"
+            return StoreReadState(primaryKeyMaxima: maxima, journalMode: mode, walBytes: wal, liveConnection: live,
+                                  changeCounter: Self.changeCounter(path), fileStamp: fileStamp())
+        }
+    }
+
+    /// Size and modification time of the store file. A reader that did not join a live WAL
+    /// connection (no `-shm` when it opened) reads the file as immutable: when the stamp after
+    /// reading differs from `StoreReadState.fileStamp`, a checkpoint changed the file meanwhile
+    /// and what was read may mix two states.
+    public func fileStamp() -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let modified = attributes[.modificationDate] as? Date else { return nil }
+        return "\(FileInfo.size(atPath: path) ?? -1)@\(modified.timeIntervalSinceReferenceDate)"
+    }
+
+    /// Ends the read transaction begun by `beginRead()`.
+    public func endRead() throws(StoreReaderError) {
+        try StoreReaderError.sqlite { () throws(SQLiteError) in
+            if database.isInTransaction { try database.commit() }
+        }
+    }
+
+    /// The file change counter of the store file's header (offset 24), as last checkpointed;
+    /// nil when the header cannot be read.
+    private static func changeCounter(_ path: String) -> Int64? {
+        guard let source = try? FileByteSource(path: path) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 28)
+        let count = (try? bytes.withUnsafeMutableBytes { try source.read(into: $0) }) ?? 0
+        guard count == 28 else { return nil }
+        return bytes[24..<28].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    }
+}

@@ -1,0 +1,101 @@
+import Ferry
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `ferry export STORE --out DIR [--format F] [--gzip] [--level N] [--entity E] [--where P] [--sort K] [--model M]`.
+enum ExportCommand: Command {
+    static let name = "export"
+    static let summary = "write a store's records into one file per entity, with a manifest"
+    static let usage = """
+        usage: ferry export STORE --out DIR [--format ndjson|json|csv|plist|bplist] [--gzip] [--level N]
+                            [--entity E]... [--where PREDICATE --sort KEYS] [--model MODEL]
+
+        Writes the records of each concrete entity into DIR/<Entity>.<format>[.gz], and
+        DIR/manifest.json: model version and version hashes (base64), store UUID, per-entity
+        counts and SHA-256 of each file, the Z_PRIMARYKEY maxima read, creation time, tool version.
+        Every record carries its Z_PK; a to-one is the destination's Z_PK (null when none), a
+        to-many the list of destination Z_PKs (ordered ones in order); destination entities are
+        in the manifest. Dates are ISO 8601 UTC with fractional seconds, binary is base64, UUIDs
+        and decimals are exact text; NULL is null (CSV: an empty unquoted field; "" is the empty
+        string). Everything is read in one read transaction.
+
+        The model is the version of MODEL whose version hashes are the store's, or without
+        --model the one archived in the store (Z_MODELCACHE).
+
+        exit codes: 0 written, 2 usage, 3 unreadable store or model, 4 destination not written.
+        """
+    static let options = [
+        OptionSpec(name: "out", value: "DIR", help: "folder to write the files into (created when missing)"),
+        OptionSpec(name: "format", value: "F", help: "ndjson (default), json, csv, plist or bplist"),
+        OptionSpec(name: "gzip", value: nil, help: "compress each file with gzip (.gz)"),
+        OptionSpec(name: "level", value: "N", help: "gzip level 0-9 (default 6)"),
+        OptionSpec(name: "entity", value: "E", help: "export E and its sub-entities only", repeatable: true),
+        OptionSpec(name: "where", value: "PREDICATE", help: "NSPredicate format selecting records (one --entity)"),
+        OptionSpec(name: "sort", value: "KEYS", help: "sort keys, e.g. 'name,-date' (one --entity)"),
+        OptionSpec(name: "model", value: "MODEL", help: ".xcdatamodeld bundle to read the store with"),
+        OptionSpec(name: "json", value: nil, help: "print the manifest's summary as one JSON line"),
+    ]
+
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        guard arguments.positionals.count == 1, let store = arguments.positionals.first else {
+            throw UsageError("export takes one STORE")
+        }
+        let request = try makeRequest(store: store, arguments)
+        WriteLimits.reportInsteadOfKilling()
+        do {
+            let manifest = try ExportJob(request: request).run()
+            if arguments.has("json") {
+                Terminal.out(ManifestSummary.jsonLine(manifest, folder: request.outputFolder) + "\n")
+            } else {
+                for file in manifest.entities { Terminal.out("\(file.entity): \(file.count) → \(request.outputFolder)/\(file.file)\n") }
+            }
+            return .success
+        } catch {
+            Terminal.error("ferry export: \(error.description)")
+            return ExitCode(error)
+        }
+    }
+
+    private static func makeRequest(store: String, _ arguments: ParsedArguments) throws(UsageError) -> ExportRequest {
+        var request = ExportRequest(storePath: store, outputFolder: try arguments.required("out"))
+        try ExportOptions.apply(arguments, to: &request)
+        request.entities = arguments.values["entity"] ?? []
+        request.predicate = arguments.value("where")
+        request.sort = arguments.value("sort")
+        return request
+    }
+}
+
+/// Options shared by export and backup.
+enum ExportOptions {
+    static func apply(_ arguments: ParsedArguments, to request: inout ExportRequest) throws(UsageError) {
+        if let text = arguments.value("format") {
+            guard let format = ExportFormat(rawValue: text) else {
+                throw UsageError("--format takes \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            request.format = format
+        }
+        let level = try arguments.integer("level")
+        if let level, !(0...9).contains(level) { throw UsageError("--level takes 0 to 9") }
+        if arguments.has("gzip") || level != nil { request.gzipLevel = level ?? 6 }
+        request.modelPath = arguments.value("model")
+    }
+}
+
+/// A write past a file-size limit (`ulimit -f`) sends SIGXFSZ, which kills a process silently;
+/// ignored, the write fails with EFBIG instead and is reported like any other write error.
+enum WriteLimits {
+    static func reportInsteadOfKilling() {
+        #if canImport(Glibc)
+        signal(SIGXFSZ, SIG_IGN)
+        #endif
+    }
+}
+
+extension ExitCode {
+    /// The exit code of a failed export, backup or restore.
+    init(_ error: ExportError) {
+        self = error.isVerificationFailure ? .verificationFailed : error.isDestinationFailure ? .destination : .badInput
+    }
+}

@@ -1,0 +1,67 @@
+@testable import Ferry
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+@Suite("ferry backup: locked, verified, timestamped, pruned after verification")
+struct BackupJobTests {
+    @Test("two backups with --keep 1: the newest stays, verified; it restores to the original")
+    func keepNewest() throws {
+        let folder = try TestPaths.temporaryFolder("backup")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let first = try BackupJob(storePath: store, folder: folder + "/backups", keep: 1).run()
+        let second = try BackupJob(storePath: store, folder: folder + "/backups", keep: 1).run()
+        #expect(second.removed == [first.path])
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/backups")
+        #expect(names == [URL(fileURLWithPath: second.path).lastPathComponent])
+        #expect(BackupJob.isBackupName(names[0]))
+        #expect(second.manifest.entities.allSatisfy { $0.file.hasSuffix(".ndjson.gz") })
+        #expect(second.manifest.state.primaryKeyMaxima["Upload"] == 49)
+        let restored = folder + "/Restored.sqlite"
+        _ = try RestoreJob(folder: second.path, modelPath: ExportTestSupport.workspace, outputPath: restored).run()
+        #expect(try ExportTestSupport.contents(of: store, modelPath: ExportTestSupport.workspace)
+            == ExportTestSupport.contents(of: restored, modelPath: ExportTestSupport.workspace))
+    }
+
+    @Test("a lock held by a running process refuses the backup; a stale lock is taken over")
+    func locking() throws {
+        let folder = try TestPaths.temporaryFolder("backup-lock")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let backups = folder + "/backups"
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
+        let lock = backups + "/" + BackupLock.fileName
+        try Data("\(ProcessInfo.processInfo.processIdentifier)\n".utf8).write(to: URL(fileURLWithPath: lock))
+        let error = try #require(throws: ExportError.self) { try BackupJob(storePath: store, folder: backups).run() }
+        #expect(error.isDestinationFailure && error.description.contains("another backup is running"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: backups) == [BackupLock.fileName])
+        // A pid beyond pid_max is never running.
+        try Data("999999999\n".utf8).write(to: URL(fileURLWithPath: lock))
+        _ = try BackupJob(storePath: store, folder: backups).run()
+        #expect(!FileManager.default.fileExists(atPath: lock))
+    }
+
+    @Test("backup names sort by time, then same-second suffix")
+    func names() {
+        #expect(BackupJob.isBackupName("20240301T123005Z") && BackupJob.isBackupName("20240301T123005Z-2"))
+        #expect(!BackupJob.isBackupName(".incomplete-X") && !BackupJob.isBackupName("20240301T1230Z"))
+        #expect(["20240301T123005Z-2", "20240301T123005Z", "20230301T000000Z"].sorted(by: BackupJob.isOlder)
+            == ["20230301T000000Z", "20240301T123005Z", "20240301T123005Z-2"])
+    }
+
+    @Test("a backup taken while another connection writes the store reads one consistent state")
+    func consistentWhileWriting() throws {
+        let folder = try TestPaths.temporaryFolder("backup-live")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let reader = try CoreDataStoreReader(path: store)
+        let writer = try SQLiteDatabase(path: store, mode: .readWrite)
+        let state = try reader.beginRead()
+        let records = try reader.records(model: try #require(ExportModelSource.resolve(bundlePath: ExportTestSupport.workspace, store: reader).model))
+        try writer.execute("DELETE FROM ZTAG; UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 5")
+        var tags = 0
+        let cursor = try records.records(of: "Tag")
+        while try cursor.next() != nil { tags += 1 }
+        try reader.endRead()
+        #expect(tags == 9 && state.primaryKeyMaxima["Tag"] == 9 && state.fileStamp != nil)
+    }
+}

@@ -1,0 +1,52 @@
+import Ferry
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// The built `ferry` binary on export, backup and restore: exit codes and failures a user sees.
+@Suite("ferry export, backup and restore on the command line")
+struct ExportCommandTests {
+    private let ferry = ExportTestSupport.binary
+
+    @Test("a file-size limit mid-export is reported (EFBIG), exit 4, not a silent SIGXFSZ death")
+    func fileSizeLimit() throws {
+        let folder = try TestPaths.temporaryFolder("export-cli")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        // ulimit -f counts 512-byte blocks (POSIX sh): 8 blocks is 4 KiB, less than Task.ndjson.
+        let run = try ExportTestSupport.shell("ulimit -f 8; '\(ferry)' export '\(store)' --out '\(folder)/out' --model '\(ExportTestSupport.workspace)'")
+        #expect(run.status == 4, "stderr: \(run.err)")
+        #expect(run.err.contains("File too large"))
+    }
+
+    @Test("backup: an unwritable target is exit 4 and leaves earlier backups untouched; --json prints one line")
+    func unwritableTarget() throws {
+        let folder = try TestPaths.temporaryFolder("backup-cli")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let ok = try ExportTestSupport.shell("'\(ferry)' backup '\(store)' --to '\(folder)/b' --json > '\(folder)/summary.json'")
+        #expect(ok.status == 0 && ok.err.isEmpty)
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/summary.json"))) as? [String: Any]
+        #expect(summary?["records"] as? Int == 108)
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder + "/b")
+        try Data().write(to: URL(fileURLWithPath: folder + "/file"))
+        let blocked = try ExportTestSupport.shell("'\(ferry)' backup '\(store)' --to '\(folder)/file/b'")
+        #expect(blocked.status == 4 && blocked.err.contains("cannot write"))
+        let full = try ExportTestSupport.shell("ulimit -f 8; '\(ferry)' backup '\(store)' --to '\(folder)/b' --keep 1 --no-gzip")
+        #expect(full.status == 4 && full.err.contains("File too large"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/b") == before)
+    }
+
+    @Test("restore: an altered backup is exit 5, an existing store exit 4; bad store exit 3")
+    func restoreCodes() throws {
+        let folder = try TestPaths.temporaryFolder("restore-cli")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let model = ExportTestSupport.workspace
+        #expect(try ExportTestSupport.shell("'\(ferry)' export '\(store)' --out '\(folder)/out' --format csv").status == 0)
+        let exists = try ExportTestSupport.shell("'\(ferry)' restore '\(folder)/out' --model '\(model)' --out '\(store)'")
+        #expect(exists.status == 4 && exists.err.contains("--force"))
+        try Data("Z_PK\r\n".utf8).write(to: URL(fileURLWithPath: folder + "/out/Tag.csv"))
+        let altered = try ExportTestSupport.shell("'\(ferry)' restore '\(folder)/out' --model '\(model)' --out '\(folder)/new.sqlite'")
+        #expect(altered.status == 5 && altered.err.contains("Tag.csv"))
+        let bad = try ExportTestSupport.shell("'\(ferry)' export '\(folder)/summary-missing.sqlite' --out '\(folder)/x'")
+        #expect(bad.status == 3)
+    }
+}

@@ -1,0 +1,141 @@
+@testable import Ferry
+import FerryModel
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+@Suite("ferry export: files per entity, a manifest, values ordinary tools read")
+struct ExportJobTests {
+    private func export(_ format: ExportFormat, gzip: Bool = false, _ configure: (inout ExportRequest) -> Void = { _ in })
+        throws -> (manifest: ExportManifest, folder: String, store: String)
+    {
+        let folder = try TestPaths.temporaryFolder("export")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        var request = ExportRequest(storePath: store, outputFolder: folder + "/out", format: format, gzipLevel: gzip ? 6 : nil,
+                                    modelPath: ExportTestSupport.workspace)
+        configure(&request)
+        return (try ExportJob(request: request).run(), folder + "/out", store)
+    }
+
+    @Test("the manifest: model, hashes, store UUID, counts, SHA-256 of every file, read state")
+    func manifest() throws {
+        let (manifest, folder, store) = try export(.ndjson, gzip: true)
+        let reader = try CoreDataStoreReader(path: store)
+        #expect(manifest.model.versionName == "Workspace 2" && manifest.model.bundle == "Workspace")
+        #expect(manifest.model.versionHashes == reader.metadata.versionHashes.mapValues { Data($0).base64EncodedString() })
+        #expect(manifest.storeUUID == reader.metadata.storeUUID.uuidString)
+        #expect(manifest.entities.map(\.file) == ["Tag.ndjson.gz", "Task.ndjson.gz", "Upload.ndjson.gz"])
+        for entry in manifest.entities {
+            #expect(Int64(entry.count) == (try reader.count(for: entry.entity)))
+            let bytes = try TestPaths.read(folder + "/" + entry.file)
+            #expect(entry.sha256 == SHA256.hash(bytes).map { String(format: "%02x", $0) }.joined())
+            #expect(entry.bytes == bytes.count && Array(bytes.prefix(2)) == [0x1F, 0x8B])
+        }
+        #expect(manifest.state.primaryKeyMaxima["Task"] == reader.primaryKeyEntry(named: "Task")?.maxPrimaryKey)
+        #expect(manifest.tool == "ferry \(FerryVersion.current)" && manifest.createdAt.hasSuffix("Z"))
+        let reread = try ExportVerifier.verify(folder: folder, countRecords: true)
+        #expect(reread == manifest)
+    }
+
+    @Test("NDJSON: python's json reads every line; keys, Z_PK, relationships as Z_PKs, null", .enabled(if: ExportTestSupport.pythonAvailable))
+    func ndjsonWithPython() throws {
+        let (manifest, folder, _) = try export(.ndjson)
+        let script = """
+            import json, sys
+            rows = [json.loads(line) for line in open(sys.argv[1], encoding='utf-8')]
+            first = rows[0]
+            print(len(rows), first['Z_PK'], first['tags'], rows[2]['notes'] is None, repr(rows[1]['remindTime']))
+            """
+        let out = try #require(try ExportTestSupport.python(script, [folder + "/Task.ndjson"]))
+        #expect(out == "\(manifest.file(for: "Task")?.count ?? -1) 1 [1, 2] True ''")
+        let uploads = try #require(try ExportTestSupport.python("""
+            import json, sys, base64
+            rows = [json.loads(line) for line in open(sys.argv[1])]
+            print(sum(1 for r in rows if isinstance(r.get('task'), int)), len(base64.b64decode(rows[0]['thumbnail'])) > 0)
+            """, [folder + "/Upload.ndjson"]))
+        #expect(uploads.hasSuffix("True") && !uploads.hasPrefix("0 "))
+    }
+
+    @Test("CSV: python's csv module reads it; NULL is an empty unquoted field, the empty string is \"\"", .enabled(if: ExportTestSupport.pythonAvailable))
+    func csvWithPython() throws {
+        let (manifest, folder, _) = try export(.csv)
+        let out = try #require(try ExportTestSupport.python("""
+            import csv, sys
+            rows = list(csv.DictReader(open(sys.argv[1], newline='', encoding='utf-8')))
+            print(len(rows), rows[0]['Z_PK'], rows[0]['tags'], rows[0]['title'])
+            """, [folder + "/Task.csv"]))
+        #expect(out == "\(manifest.file(for: "Task")?.count ?? -1) 1 1 2 Call the bank")
+        let text = String(decoding: try TestPaths.read(folder + "/Task.csv"), as: UTF8.self)
+        let lines = text.components(separatedBy: "\r\n")
+        #expect(lines[0] == "Z_PK,isComplete,notes,priority,remindTime,taskDate,taskID,title,attachments,tags")
+        #expect(lines.contains { $0.hasPrefix("2,true,Bring two photos.,1,\"\",") })
+        #expect(lines.contains { $0.hasPrefix("3,false,,0,18:00,") })
+    }
+
+    @Test("XML and binary property lists: python's plistlib reads both", .enabled(if: ExportTestSupport.pythonAvailable))
+    func plistsWithPython() throws {
+        for format in [ExportFormat.plist, .bplist] {
+            let (manifest, folder, _) = try export(format, gzip: true)
+            let out = try #require(try ExportTestSupport.python("""
+                import plistlib, gzip, sys
+                rows = plistlib.loads(gzip.open(sys.argv[1]).read())
+                print(len(rows), rows[0]['Z_PK'], 'notes' in rows[2], type(rows[0]['thumbnail']).__name__)
+                """, [folder + "/Upload.\(format.fileExtension).gz"]))
+            #expect(out.hasPrefix("\(manifest.file(for: "Upload")?.count ?? -1) 1 "), "\(format)")
+            #expect(out.hasSuffix("bytes"), "\(format)")
+        }
+    }
+
+    @Test("--where selects records through the predicate compiler; --where needs one entity")
+    func whereClause() throws {
+        let (manifest, folder, store) = try export(.ndjson) { $0.entities = ["Task"]; $0.predicate = "priority >= 2" }
+        let database = try SQLiteDatabase(path: store, mode: .readOnly)
+        let expected = try #require(try database.scalarInteger("SELECT count(*) FROM ZTASK WHERE ZPRIORITY >= 2"))
+        #expect(manifest.entities.map(\.entity) == ["Task"])
+        #expect(Int64(manifest.file(for: "Task")?.count ?? -1) == expected && expected > 0)
+        let lines = String(decoding: try TestPaths.read(folder + "/Task.ndjson"), as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == Int(expected))
+        let error = try #require(throws: ExportError.self) { try self.export(.ndjson) { $0.predicate = "priority >= 2" } }
+        #expect(error.description.contains("exactly one --entity"))
+    }
+
+    @Test("dates: ISO 8601 with fractional seconds that read back to the same double")
+    func dates() {
+        #expect(ExportDateText.format(0) == "2001-01-01T00:00:00.000Z")
+        #expect(ExportDateText.format(-1.5) == "2000-12-31T23:59:58.500Z")
+        #expect(ExportDateText.format(726_842_096.123456) == "2024-01-13T12:34:56.123456Z")
+        for value in [0, -1.5, 726_842_096.123456, 1e-7, -0.001, -978_307_200.25, 63_113_904_000, 410_227_200.000_001] {
+            let text = ExportDateText.format(value)
+            #expect(text.flatMap { ExportDateText.parse($0.utf8) } == value, "\(value) → \(text ?? "nil")")
+        }
+        #expect(ExportDateText.parse("2024-13-01T00:00:00Z".utf8) == nil)
+        #expect(ExportDateText.parse("2024-01-01T00:00:00.Z".utf8) == nil)
+    }
+
+    @Test("the model from Z_MODELCACHE when no --model is given")
+    func modelCache() throws {
+        let (manifest, _, _) = try export(.ndjson) { $0.modelPath = nil }
+        #expect(manifest.model.origin == "Z_MODELCACHE")
+        #expect(manifest.entities.map(\.entity) == ["Tag", "Task", "Upload"])
+    }
+}
+
+@Suite("ferry export --sort")
+struct ExportSortTests {
+    @Test("--sort orders the records of the file; with --where, only the selection")
+    func sorted() throws {
+        let folder = try TestPaths.temporaryFolder("export-sort")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let request = ExportRequest(storePath: store, outputFolder: folder + "/out", entities: ["Task"], predicate: "priority >= 1",
+                                    sort: "-priority,title", modelPath: ExportTestSupport.workspace)
+        let manifest = try ExportJob(request: request).run()
+        let database = try SQLiteDatabase(path: store, mode: .readOnly)
+        let statement = try database.prepare("SELECT Z_PK FROM ZTASK WHERE ZPRIORITY >= 1 ORDER BY ZPRIORITY DESC, ZTITLE, Z_PK")
+        var expected: [String] = []
+        while try statement.step() { expected.append("{\"Z_PK\":\(statement.int64(at: 0)),") }
+        let lines = String(decoding: try TestPaths.read(folder + "/out/Task.ndjson"), as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == expected.count && manifest.file(for: "Task")?.count == expected.count && !expected.isEmpty)
+        #expect(zip(lines, expected).allSatisfy { $0.hasPrefix($1) })
+    }
+}

@@ -1,0 +1,73 @@
+import Ferry
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+@Suite("ferry restore: a store identical to the original, from a checked backup")
+struct RestoreJobTests {
+    @Test("export → restore gives back every record and edge with its Z_PK, in every format", arguments: ExportFormat.allCases)
+    func roundTrip(format: ExportFormat) throws {
+        let folder = try TestPaths.temporaryFolder("restore")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", format: format,
+                                                 gzipLevel: format == .csv ? 1 : nil, modelPath: ExportTestSupport.workspace)).run()
+        let restored = folder + "/Restored.sqlite"
+        let summary = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: restored).run()
+        #expect(summary.records == ["Tag": 9, "Task": 50, "Upload": 49])
+        let original = try ExportTestSupport.contents(of: store, modelPath: ExportTestSupport.workspace)
+        let copy = try ExportTestSupport.contents(of: restored, modelPath: ExportTestSupport.workspace)
+        #expect(original == copy)
+        #expect(try CoreDataStoreReader(path: restored).metadata.storeUUID == (try CoreDataStoreReader(path: store).metadata.storeUUID))
+    }
+
+    // Corpus stores (real Core Data stores, some with WAL data, sub-entities and ordered
+    // relationships); skipped when ../shared/corpus is absent.
+    @Test("corpus stores: export → restore → identical records and edges", .enabled(if: TestPaths.corpusAvailable),
+          arguments: ExportTestSupport.corpusStores.map(\.store))
+    func corpusRoundTrip(store: String) throws {
+        let model = try #require(ExportTestSupport.corpusStores.first { $0.store == store }?.model)
+        let folder = try TestPaths.temporaryFolder("restore-corpus")
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", gzipLevel: 6, modelPath: model)).run()
+        let restored = folder + "/Restored.sqlite"
+        _ = try RestoreJob(folder: folder + "/out", modelPath: model, outputPath: restored).run()
+        #expect(try ExportTestSupport.contents(of: store, modelPath: model) == ExportTestSupport.contents(of: restored, modelPath: model))
+    }
+
+    @Test("a missing or altered file is named, and nothing is written")
+    func damagedBackup() throws {
+        let folder = try TestPaths.temporaryFolder("restore-bad")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
+        let target = folder + "/Restored.sqlite"
+        var bytes = try TestPaths.read(folder + "/out/Task.ndjson")
+        bytes[10] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: folder + "/out/Task.ndjson"))
+        let altered = try #require(throws: ExportError.self) {
+            try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
+        }
+        #expect(altered.isVerificationFailure && altered.description.contains("Task.ndjson") && altered.description.contains("altered"))
+        try FileManager.default.removeItem(atPath: folder + "/out/Task.ndjson")
+        let missing = try #require(throws: ExportError.self) {
+            try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
+        }
+        #expect(missing.description.contains("Task.ndjson") && missing.description.contains("missing"))
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    @Test("an existing store is refused and left as it was; --force replaces it")
+    func existingStore() throws {
+        let folder = try TestPaths.temporaryFolder("restore-existing")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
+        let target = folder + "/Existing.sqlite"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: target))
+        let error = try #require(throws: ExportError.self) {
+            try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
+        }
+        #expect(error.isDestinationFailure && error.description.contains("--force"))
+        #expect(try TestPaths.read(target) == Array("keep me".utf8))
+        _ = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target, replaceExisting: true).run()
+        #expect(try CoreDataStoreReader(path: target).count(for: "Task") == 50)
+    }
+}
