@@ -47,6 +47,7 @@ enum ImportCommand: Command {
         OptionSpec(name: "link", value: "REL=ATTRIBUTE", help: "values of relationship REL match this destination attribute",
                    repeatable: true),
         OptionSpec(name: "create-missing", value: "REL", help: "create destinations of REL that no record matches", repeatable: true),
+        OptionSpec(name: "key", value: "ATTRIBUTE[,ATTRIBUTE]", help: "attributes that identify a record (upsert where the model has no unique constraint)"),
         OptionSpec(name: "on-duplicate", value: "POLICY", help: "records colliding on a unique key: reject (default), keep-first, keep-newest"),
         OptionSpec(name: "empty", value: "POLICY", help: "empty fields: null-unless-quoted (default), null, empty"),
         OptionSpec(name: "date-epoch", value: "EPOCH", help: "numbers in Date columns: unix (default), unix-ms, reference"),
@@ -98,6 +99,11 @@ enum ImportCommand: Command {
         request.keyMap = try Pairs.parse(arguments, "map")
         request.linkAttributes = try Pairs.parse(arguments, "link")
         request.createMissing = Set(arguments.values["create-missing"] ?? [])
+        if let key = arguments.value("key") {
+            let attributes = key.split(separator: ",").map { $0.filter { $0 != " " } }.filter { !$0.isEmpty }
+            guard !attributes.isEmpty else { throw UsageError("--key takes one or more attribute names, separated by commas") }
+            request.identityKey = attributes
+        }
         if let text = arguments.value("on-duplicate") {
             guard let policy = DuplicatePolicy(rawValue: text) else { throw UsageError("--on-duplicate takes reject, keep-first or keep-newest") }
             request.duplicates = policy

@@ -281,4 +281,24 @@ struct ImportDocumentsTests {
         #expect(summary.read == 23 && summary.written == 22)
         #expect(summary.unknownKeys.values.first?.sorted() == ["attachments", "tags"])
     }
+
+    @Test("upsert by --key where the model has no constraint: duplicates in the input and against the store")
+    func upsertByKey() throws {
+        let folder = try TestPaths.temporaryFolder("docs")
+        let path = folder + "/W1.sqlite"
+        var request = ImportRequest(sources: [legacy + "/uploads.csv"], modelPath: workspace, modelVersion: "Workspace 1",
+                                    entity: "UploadEntity", outputPath: path, duplicates: .keepFirst)
+        request.identityKey = ["time", "urlPath", "fileName"]
+        let first = try ImportJob(request: request).run()
+        // uploads.csv holds 3 exact duplicates (Fixtures/README.md).
+        #expect(first.written == 28 && first.merged == 3 && first.isBalanced)
+        request.sources = [legacy + "/uploads.plist"]
+        request.existingStore = .append
+        let second = try ImportJob(request: request).run()
+        // Every plist dictionary but `no size.png` and the 3 bad elements is a record of the CSV too.
+        #expect(second.written == 1 && second.merged == 17 && second.rejected == 3)
+        #expect(try rows(path, "SELECT count(*) FROM ZUPLOADENTITY") == ["29"])
+        request.identityKey = ["nope"]
+        #expect(throws: ImportError.self) { try ImportJob(request: request).run() }
+    }
 }

@@ -8,6 +8,7 @@ public enum ImportError: Error, CustomStringConvertible {
     case unknownVersion(String, available: [String])
     case unknownEntity(String, version: String, available: [String])
     case abstractEntity(String)
+    case unknownKeyAttribute(String, entity: String)
     case destinationExists(String)
     case unsupportedSource(String, reason: String)
     case source(RecordSourceError)
@@ -24,6 +25,7 @@ public enum ImportError: Error, CustomStringConvertible {
         case let .unknownEntity(name, version, available):
             "model version '\(version)' has no entity '\(name)'; entities: \(available.joined(separator: ", "))"
         case let .abstractEntity(name): "entity '\(name)' is abstract: import into one of its sub-entities"
+        case let .unknownKeyAttribute(name, entity): "--key: entity '\(entity)' has no attribute '\(name)'"
         case let .destinationExists(path): "\(path) exists; use --force to replace it"
         case let .unsupportedSource(path, reason): "\(path): \(reason)"
         case let .source(error): error.description

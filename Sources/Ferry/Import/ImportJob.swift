@@ -26,6 +26,9 @@ public struct ImportJob {
             throw .unknownEntity(request.entity, version: model.name, available: model.entities.map(\.name))
         }
         guard !schema.entity.isAbstract else { throw .abstractEntity(request.entity) }
+        if let unknown = (request.identityKey ?? []).first(where: { schema.index(of: $0) == nil }) {
+            throw .unknownKeyAttribute(unknown, entity: request.entity)
+        }
         let appending = request.existingStore == .append && FileManager.default.fileExists(atPath: request.outputPath)
         let writer = try openWriter(model: model)
         let rejectLog: RejectLog?
@@ -36,9 +39,11 @@ public struct ImportJob {
         var summary = ImportSummary(entity: request.entity, modelVersion: model.name, outputPath: request.outputPath)
         do throws(ImportError) {
             let graph = StoreGraphWriter(writer: writer, model: model, duplicates: request.duplicates,
+                                         identityKeys: request.identityKey.map { [request.entity: $0] } ?? [:],
                                          createMissing: LinkCreation.relationships(
                                              in: model, entities: [request.entity], linkAttributes: request.linkAttributes,
                                              requested: request.createMissing))
+            if appending, request.identityKey != nil { try rememberExistingRecords(in: graph, schema: schema, model: model) }
             for (index, source) in request.sources.enumerated() where !summary.stoppedEarly {
                 let reader = try openReader(source, model: model, schema: schema)
                 reading: while let result = try next(reader) {
@@ -94,6 +99,21 @@ public struct ImportJob {
         }
         progress(summary)
         return summary
+    }
+
+    /// Puts the records already in the store under their identity key, for `--key` upserts.
+    private func rememberExistingRecords(in graph: StoreGraphWriter, schema: RecordSchema, model: ManagedObjectModel) throws(ImportError) {
+        do {
+            let cursor = try CoreDataStoreReader(path: request.outputPath).records(model: model).records(of: schema.entity.name)
+            while let stored = try cursor.next() {
+                try graph.rememberExisting(schema.attributes.map { stored.attributes[$0.name] ?? .null }, schema: schema,
+                                           primaryKey: stored.primaryKey)
+            }
+        } catch let error as GraphWriteError {
+            throw .links(error)
+        } catch {
+            throw .store(.existingStore(path: request.outputPath, reason: "\(error)"))
+        }
     }
 
     private func resolveModel() throws(ImportError) -> ManagedObjectModel {

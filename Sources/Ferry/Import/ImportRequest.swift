@@ -36,6 +36,9 @@ public struct ImportRequest: Sendable {
     public var createMissing: Set<String>
     /// Records that collide on a uniqueness constraint, in the input or with the store.
     public var duplicates: DuplicatePolicy
+    /// Attributes that identify a record where the model has no uniqueness constraint (upsert by
+    /// `--key`): records with equal values, in the input or already in the store, are duplicates.
+    public var identityKey: [String]?
     /// Stop after this many rejects (nil: never).
     public var maxErrors: Int?
     /// Where to write one JSON object per reject, if anywhere.
@@ -63,6 +66,7 @@ public struct ImportRequest: Sendable {
         self.linkAttributes = linkAttributes
         self.createMissing = createMissing
         self.duplicates = duplicates
+        identityKey = nil
         self.maxErrors = maxErrors
         self.rejectLogPath = rejectLogPath
         self.batchSize = batchSize

@@ -104,6 +104,14 @@ public final class StoreGraphWriter {
         return try staging.kinds.map { kind throws(GraphWriteError) in try resolver.resolve(kind) }
     }
 
+    /// Remembers a record already in the store (when appending) under its identity key, so that
+    /// records written later with the same key are duplicates of it.
+    public func rememberExisting(_ values: [AttributeValue], schema: RecordSchema, primaryKey: Int64) throws(GraphWriteError) {
+        let record = Record(values: values, location: SourceLocation(file: writer.path))
+        guard let identity = try identity(of: record, schema: schema) else { return }
+        try identities?.remember(identity.value, entity: schema.entity.name, primaryKey: primaryKey)
+    }
+
     /// The identity key of a record whose entity has one (nil values make no identity).
     private func identity(of record: Record, schema: RecordSchema) throws(GraphWriteError) -> (attributes: [String], value: String)? {
         guard let attributes = identityKeys[schema.entity.name] else { return nil }
