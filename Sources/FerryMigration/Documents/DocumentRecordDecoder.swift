@@ -36,6 +36,18 @@ public struct DocumentRecordDecoder {
         self.options = options
     }
 
+    /// Decodes one record of a document: it must be an object (`container` names what the format
+    /// calls one, for the reject: "a JSON object", "a dictionary").
+    public mutating func decodeRecord(_ value: DocumentValue, at location: SourceLocation, container: String)
+        throws(RecordSourceError) -> RecordReadResult
+    {
+        guard case let .object(members) = value else {
+            return .reject(Reject(location: location, entity: schema.entity.name,
+                                  reason: "a record must be \(container), not \(value.kindName)"))
+        }
+        return try decode(members, at: location)
+    }
+
     /// Decodes one document object found at `location`.
     public mutating func decode(_ members: [(key: String, value: DocumentValue)], at location: SourceLocation)
         throws(RecordSourceError) -> RecordReadResult

@@ -33,10 +33,6 @@ public struct JSONRecordReader: RecordReader, ~Copyable {
         }
         let location = SourceLocation(file: sourceName, line: record.location.line,
                                       path: record.location.index.map { "[\($0)]" })
-        guard case let .object(members) = DocumentValue(record.value) else {
-            return .reject(Reject(location: location, entity: decoder.schema.entity.name,
-                                  reason: "a record must be a JSON object, not \(DocumentValue(record.value).kindName)"))
-        }
-        return try decoder.decode(members, at: location)
+        return try decoder.decodeRecord(DocumentValue(record.value), at: location, container: "a JSON object")
     }
 }

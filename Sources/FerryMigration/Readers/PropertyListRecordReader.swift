@@ -28,10 +28,6 @@ public struct PropertyListRecordReader: RecordReader, ~Copyable {
             throw RecordSourceError(source: sourceName, reason: "\(error)")
         }
         let location = SourceLocation(file: sourceName, line: record.location.line, path: record.location.index.map { "[\($0)]" })
-        guard case let .object(members) = DocumentValue(record.value) else {
-            return .reject(Reject(location: location, entity: decoder.schema.entity.name,
-                                  reason: "a record must be a dictionary, not \(DocumentValue(record.value).kindName)"))
-        }
-        return try decoder.decode(members, at: location)
+        return try decoder.decodeRecord(DocumentValue(record.value), at: location, container: "a dictionary")
     }
 }
