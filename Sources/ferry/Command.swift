@@ -28,7 +28,7 @@ extension Command {
 /// Chooses the verb, handles `--help`, and turns outcomes into exit codes.
 enum Dispatcher {
     static let commands: [any Command.Type] = [
-        InspectCommand.self, ImportCommand.self, PlanCommand.self, MigrateCommand.self, QueryCommand.self,
+        InspectCommand.self, ImportCommand.self, PlanCommand.self, MappingCommand.self, MigrateCommand.self, QueryCommand.self,
         UpdateCommand.self, DeleteCommand.self, VerifyCommand.self, ExportCommand.self, BackupCommand.self,
         RestoreCommand.self, GenerateCommand.self,
     ]

@@ -163,4 +163,27 @@ struct MigrationPlanTests {
             }
         }
     }
+
+    @Test("an inferred mapping written as a file reads back as the same rules")
+    func inferredMappingFileRoundTrip() throws {
+        let bundle = try XcodeModelLoader.loadBundle(at: TestPaths.migrations + "/Workspace.xcdatamodeld")
+        let (from, to) = (try #require(bundle.version(named: "Workspace 1")), try #require(bundle.version(named: "Workspace 2")))
+        let inferred = MappingInference.infer(from: from, to: to)
+        let text = MappingFileWriter.text(for: inferred)
+        let written = try WrittenMapping.apply(try MappingFile(text: text, path: "inferred.mapping"), to: inferred, source: from, destination: to)
+        for entity in inferred.entities {
+            let reread = try #require(written.mapping(forSource: entity.source))
+            #expect(reread.destination == entity.destination)
+            for attribute in entity.attributes {
+                #expect(reread.rule(for: attribute.destination)?.rule.sourceAttributes == attribute.rule.sourceAttributes, "\(attribute.destination)")
+            }
+        }
+        // A typo in the file is reported with its line and column.
+        let broken = text.replacingOccurrences(of: "title = taskTitle", with: "title = taskTitel")
+        let error = try #require(throws: MappingError.self) {
+            try WrittenMapping.apply(try MappingFile(text: broken, path: "broken.mapping"), to: inferred, source: from, destination: to)
+        }
+        #expect(error.description.hasPrefix("broken.mapping:"), "\(error)")
+        #expect(error.description.contains("taskTitel"))
+    }
 }

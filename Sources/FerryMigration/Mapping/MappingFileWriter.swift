@@ -1,0 +1,31 @@
+/// Writes a mapping as a mapping file (`MappingFile`'s format): the starting point of a written
+/// mapping, with every inferred rule spelled out and what inference left open as comments.
+public enum MappingFileWriter {
+    public static func text(for mapping: MappingModel) -> String {
+        var out = "# Ferry mapping, inferred: edit the rules inference cannot know; delete the ones it does.\n"
+        out += "mapping \"\(mapping.sourceVersion)\" -> \"\(mapping.destinationVersion)\"\n"
+        for entity in mapping.entities {
+            out += "\nentity \(entity.source)" + (entity.source == entity.destination ? "" : " -> \(entity.destination)") + "\n"
+            if let filter = entity.filter { out += "  where \(filter.text)\n" }
+            for attribute in entity.attributes {
+                let failure = attribute.onFailure == .null ? " on error nil" : ""
+                switch attribute.rule {
+                case .copy(let source): out += "  \(attribute.destination) = \(source)\(failure)\n"
+                case let .convert(source, from, to):
+                    out += "  \(attribute.destination) = \(source)\(failure)    # \(from.xcodeName) → \(to.xcodeName)\n"
+                case .defaultValue: out += "  # \(attribute.destination): no source attribute; takes its default\n"
+                case .expression(let expression): out += "  \(attribute.destination) = \(expression)\(failure)\n"
+                }
+            }
+            for relationship in entity.relationships { out += "  \(relationship.destination) <- \(relationship.source)\n" }
+            if let policy = entity.duplicates {
+                let attributes = entity.identity.map { $0.joined(separator: ", ") + " " } ?? ""
+                out += "  unique \(attributes)" + (policy == .reject ? "reject" : policy == .keepFirst ? "keep first" : "keep newest") + "\n"
+            }
+        }
+        for name in mapping.addedEntities { out += "\n# entity \(name): new; no source entity feeds it\n" }
+        for name in mapping.droppedEntities { out += "# entity \(name): not in \(mapping.destinationVersion); its records are dropped\n" }
+        for hint in mapping.suggestions { out += "# hint: \(hint)\n" }
+        return out
+    }
+}
