@@ -21,6 +21,14 @@ public struct CSVRow: Sendable {
         bytes[(index == 0 ? 0 : fieldEnds[index - 1])..<fieldEnds[index]]
     }
 
+    /// Lends the bytes of field `index` as contiguous memory, valid only inside `body`: for
+    /// converting a field without copying it or making a String.
+    @inlinable public func withField<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let start = index == 0 ? 0 : fieldEnds[index - 1]
+        let end = fieldEnds[index]
+        return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+    }
+
     /// Whether field `index` was enclosed in quotes: tells `""` (an empty string) from an
     /// empty unquoted field (often NULL).
     @inlinable public func wasQuoted(_ index: Int) -> Bool {

@@ -15,6 +15,9 @@ public struct CSVRecordReader: RecordReader, ~Copyable {
     private let columnAttributes: [Int?]
     /// For each attribute, whether some column feeds it.
     private let provided: [Bool]
+    /// For each CSV column, the type of the attribute it feeds (`.undefined` for unknown columns):
+    /// read per field, so kept apart from the attributes' other properties.
+    private let columnTypes: [AttributeType]
 
     /// Opens the reader and matches the header; fails when the input has no header or a required
     /// attribute without a default has no column.
@@ -25,6 +28,7 @@ public struct CSVRecordReader: RecordReader, ~Copyable {
         unknownKeys = match.unknownKeys
         columnAttributes = match.columnAttributes
         provided = match.provided
+        columnTypes = match.columnAttributes.map { $0.map { schema.attributes[$0].type } ?? .undefined }
         assembler = match.assembler
         self.schema = schema
         self.options = options
@@ -48,17 +52,24 @@ public struct CSVRecordReader: RecordReader, ~Copyable {
         var values = [AttributeValue](repeating: .null, count: schema.attributes.count)
         for column in 0..<row.count {
             guard let index = columnAttributes[column] else { continue }
-            let attribute = schema.attributes[index]
+            let type = columnTypes[column]
+            // Most fields convert straight from their bytes; the text path below gives the value
+            // of the other types, empty fields, and every failure with its message.
+            if type != .string,
+               let value = row.withField(column, { $0.isEmpty ? nil : TextCoercion.value(utf8: $0, as: type) }) {
+                values[index] = value
+                continue
+            }
             let text: String
             do { text = try row.string(column) } catch {
-                return .reject(Reject(location: location, entity: entity, attribute: attribute.name, reason: "\(error)"))
+                return .reject(Reject(location: location, entity: entity, attribute: schema.attributes[index].name, reason: "\(error)"))
             }
-            if text.isEmpty, isNull(quoted: row.wasQuoted(column), type: attribute.type) { continue }
-            switch TextCoercion.value(text, as: attribute.type, options: options) {
+            if text.isEmpty, isNull(quoted: row.wasQuoted(column), type: type) { continue }
+            switch TextCoercion.value(text, as: type, options: options) {
             case .success(let value):
                 values[index] = value
             case .failure(let failure):
-                return .reject(Reject(location: location, entity: entity, attribute: attribute.name,
+                return .reject(Reject(location: location, entity: entity, attribute: schema.attributes[index].name,
                                       value: TextCoercion.clipped(text), reason: failure.reason))
             }
         }
