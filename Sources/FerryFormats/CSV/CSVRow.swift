@@ -39,6 +39,13 @@ public struct CSVRow: Sendable {
     /// - Throws: ``CSVError/invalidUTF8(source:line:field:)`` when the field is not UTF-8 and
     ///   the reader's policy is ``CSVTextPolicy/strictUTF8``.
     public func string(_ index: Int) throws -> String {
+        // ASCII needs no validation (and `String(validating:)` is generic, looked up per call).
+        let ascii = withField(index) { field -> String? in
+            var bits: UInt8 = 0
+            for byte in field { bits |= byte }
+            return bits < 0x80 ? String(decoding: field, as: UTF8.self) : nil
+        }
+        if let ascii { return ascii }
         let slice = field(index)
         if let text = String(validating: slice, as: UTF8.self) { return text }
         switch textPolicy {

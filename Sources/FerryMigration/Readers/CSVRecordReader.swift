@@ -4,9 +4,34 @@ import FerryModel
 /// Reads records of one entity from CSV with a header row: columns are matched to attributes by
 /// `PropertyKeyMatcher`, fields become typed values by `TextCoercion`, and each row becomes a
 /// record or a reject that names its line, attribute and reason.
+///
+/// Rows are parsed and converted on a thread of their own, a few batches ahead of `next()`
+/// (see `RecordReadAhead`), in file order. An error that stops the source is thrown again by
+/// every later call.
 public struct CSVRecordReader: RecordReader, ~Copyable {
     public let sourceName: String
-    public private(set) var unknownKeys: [String]
+    public let unknownKeys: [String]
+    private var records: RecordReadAhead
+
+    /// Opens the reader and matches the header; fails when the input has no header or a required
+    /// attribute without a default has no column.
+    public init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String] = [:],
+                options: CoercionOptions = .init()) throws(RecordSourceError) {
+        let rows = try CSVRowRecords(csv: csv, schema: schema, keyMap: keyMap, options: options)
+        sourceName = rows.sourceName
+        unknownKeys = rows.unknownKeys
+        records = RecordReadAhead(rows)
+    }
+
+    public mutating func next() throws(RecordSourceError) -> RecordReadResult? {
+        try records.next()
+    }
+}
+
+/// Turns the rows of a CSV reader into records or rejects, one row at a time.
+struct CSVRowRecords: RecordReader, ~Copyable {
+    let sourceName: String
+    let unknownKeys: [String]
     private var csv: CSVReader
     private let schema: RecordSchema
     private let assembler: RecordAssembler
@@ -19,10 +44,8 @@ public struct CSVRecordReader: RecordReader, ~Copyable {
     /// read per field, so kept apart from the attributes' other properties.
     private let columnTypes: [AttributeType]
 
-    /// Opens the reader and matches the header; fails when the input has no header or a required
-    /// attribute without a default has no column.
-    public init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String] = [:],
-                options: CoercionOptions = .init()) throws(RecordSourceError) {
+    init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String],
+         options: CoercionOptions) throws(RecordSourceError) {
         let match = try HeaderMatch(header: csv.header, source: csv.sourceName, schema: schema, keyMap: keyMap)
         sourceName = csv.sourceName
         unknownKeys = match.unknownKeys

@@ -21,6 +21,8 @@ final class EntityRowWriter {
     private let constraints: [(names: [String], attributes: [Int], lookup: SQLiteStatement)]
     private let writer: CoreDataStoreWriter
     private var update: SQLiteStatement?
+    /// The row being bound, reused so that a row costs no array of its own.
+    private var row: [StoreValue]
 
     init(writer: CoreDataStoreWriter, model: ManagedObjectModel, schema: RecordSchema) throws(GraphWriteError) {
         let entity = schema.entity.name
@@ -38,6 +40,7 @@ final class EntityRowWriter {
             if let column = inserter.columnIndex(for: role) { attributeForColumn[column] = index }
         }
         self.attributeForColumn = attributeForColumn
+        row = [StoreValue](repeating: .null, count: attributeForColumn.count)
         let numbers = members.compactMap { layout.entityNumbers[$0] }.map(String.init).joined(separator: ", ")
         var constraints: [(names: [String], attributes: [Int], lookup: SQLiteStatement)] = []
         for owner in model.ancestry(of: entity) {
@@ -58,7 +61,7 @@ final class EntityRowWriter {
 
     /// Inserts a record, or reports which existing record it duplicates.
     func insert(_ values: [AttributeValue]) throws(GraphWriteError) -> Outcome {
-        let row = storeValues(values)
+        fillRow(values)
         do {
             return .inserted(try inserter.insert(row))
         } catch let error {
@@ -77,7 +80,7 @@ final class EntityRowWriter {
             update = try GraphWriteError.wrap { () throws(StoreWriterError) in try writer.prepareStatement(sql) }
         }
         guard let update else { return }
-        let row = storeValues(values)
+        fillRow(values)
         try GraphWriteError.sqlite { () throws(SQLiteError) in
             defer { try? update.reset() }
             for (position, column) in columns.enumerated() {
@@ -88,8 +91,11 @@ final class EntityRowWriter {
         }
     }
 
-    private func storeValues(_ values: [AttributeValue]) -> [StoreValue] {
-        attributeForColumn.map { index in index.map { StoreValue(values[$0]) } ?? .null }
+    /// Puts a record's values into `row` in column order.
+    private func fillRow(_ values: [AttributeValue]) {
+        for (column, index) in attributeForColumn.enumerated() {
+            row[column] = index.map { StoreValue(values[$0]) } ?? .null
+        }
     }
 
     /// The first row that holds this record's values on one of the uniqueness constraints.
