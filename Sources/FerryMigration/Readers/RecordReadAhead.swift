@@ -11,8 +11,8 @@ import Synchronization
 /// and waits for it, so the source is closed when the consumer is gone.
 struct RecordReadAhead: ~Copyable {
     private let channel: BatchChannel
-    private var batch: [RecordReadResult] = []
-    private var position = 0
+    /// The current batch, last result first: results are moved out with `popLast()`.
+    private var pending: [RecordReadResult] = []
     /// The last batch was taken: what ended the stream (nil: the end of the source).
     private var ending: Ending?
 
@@ -38,23 +38,22 @@ struct RecordReadAhead: ~Copyable {
 
     /// The next result in the reader's order; nil at the end of the source.
     mutating func next() throws(RecordSourceError) -> RecordReadResult? {
-        while position == batch.count {
+        while pending.isEmpty {
             switch ending {
             case .end: return nil
             case .failure(let error): throw error
             case nil: break
             }
             let taken = channel.take()
-            batch = taken.results
-            position = 0
+            pending = taken.results
+            pending.reverse()
             switch taken.ending {
             case nil: break
             case .some(nil): ending = .end
             case .some(.some(let error)): ending = .failure(error)
             }
         }
-        defer { position += 1 }
-        return batch[position]
+        return pending.popLast()
     }
 }
 

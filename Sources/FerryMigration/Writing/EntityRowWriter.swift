@@ -61,7 +61,7 @@ final class EntityRowWriter {
 
     /// Inserts a record, or reports which existing record it duplicates.
     func insert(_ values: [AttributeValue]) throws(GraphWriteError) -> Outcome {
-        fillRow(values)
+        let row = storeValues(values)
         do {
             return .inserted(try inserter.insert(row))
         } catch let error {
@@ -80,7 +80,7 @@ final class EntityRowWriter {
             update = try GraphWriteError.wrap { () throws(StoreWriterError) in try writer.prepareStatement(sql) }
         }
         guard let update else { return }
-        fillRow(values)
+        let row = storeValues(values)
         try GraphWriteError.sqlite { () throws(SQLiteError) in
             defer { try? update.reset() }
             for (position, column) in columns.enumerated() {
@@ -91,11 +91,16 @@ final class EntityRowWriter {
         }
     }
 
-    /// Puts a record's values into `row` in column order.
-    private func fillRow(_ values: [AttributeValue]) {
+    /// A record's values in column order, in the reused row buffer (taken out of `row` while it
+    /// is filled, so it is not copied, and put back for the next record).
+    private func storeValues(_ values: [AttributeValue]) -> [StoreValue] {
+        var buffer: [StoreValue] = []
+        swap(&buffer, &row)
         for (column, index) in attributeForColumn.enumerated() {
-            row[column] = index.map { StoreValue(values[$0]) } ?? .null
+            buffer[column] = index.map { StoreValue(values[$0]) } ?? .null
         }
+        row = buffer
+        return buffer
     }
 
     /// The first row that holds this record's values on one of the uniqueness constraints.
