@@ -66,7 +66,7 @@ struct CSVRecordReaderTests {
         #expect(throws: RecordSourceError.self) { try records.next() }
     }
 
-    @Test("a reader dropped after a few records stops its thread")
+    @Test("dropping readers after a few records does not wait for the rest of the file")
     func earlyDrop() throws {
         for _ in 0..<20 {
             var records = try reader(uploads(5_000))

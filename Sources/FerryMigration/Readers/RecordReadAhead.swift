@@ -7,8 +7,10 @@ import Synchronization
 /// Records come out in the reader's order, so the output is the same as reading in line. Memory
 /// is bounded: at most `depth` batches of `batchSize` results wait at a time, and the reader
 /// stops when they are not taken. A source error ends the stream after the results read before
-/// it, and is thrown again by every later call. Dropping the read-ahead stops the reader thread
-/// and waits for it, so the source is closed when the consumer is gone.
+/// it, and is thrown again by every later call. Dropping the read-ahead tells the reader thread
+/// to stop: it finishes the batch it is reading (without waiting for room), then releases the
+/// reader and its source. The consumer does not wait for that, so a source that blocks (a
+/// terminal on standard input) cannot hang it.
 struct RecordReadAhead: ~Copyable {
     private let channel: BatchChannel
     /// The current batch, last result first: results are moved out with `popLast()`.
@@ -77,7 +79,6 @@ private final class BatchChannel: Sendable {
     private let state = Mutex(State())
     private let ready = DispatchSemaphore(value: 0)
     private let free = DispatchSemaphore(value: 0)
-    private let producerDone = DispatchSemaphore(value: 0)
 
     init(depth: Int) {
         for _ in 0..<max(1, depth) { free.signal() }
@@ -94,10 +95,6 @@ private final class BatchChannel: Sendable {
     func put(_ batch: Batch) {
         state.withLock { $0.batches.append(batch) }
         ready.signal()
-    }
-
-    func producerFinished() {
-        producerDone.signal()
     }
 
     // MARK: Consumer
@@ -119,11 +116,10 @@ private final class BatchChannel: Sendable {
         return batch
     }
 
-    /// Tells the reader thread to stop and waits until it has.
+    /// Tells the reader thread to stop after the batch it is reading.
     func stopProducer() {
         state.withLock { $0.stopping = true }
         free.signal()
-        producerDone.wait()
     }
 }
 
@@ -143,7 +139,6 @@ private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @u
 
     /// Reads batches until the end of the source, an error, or the consumer is gone.
     func run(into channel: BatchChannel, batchSize: Int) {
-        defer { channel.producerFinished() }
         while channel.waitForRoom() {
             var results: [RecordReadResult] = []
             results.reserveCapacity(batchSize)
