@@ -64,6 +64,8 @@ enum Target {
     case ferryPeak(below: Double, issue: String)
     /// Ferry processes the throughput basis at `megabytesPerSecond` or more.
     case ferryThroughput(atLeast: Double, issue: String)
+    /// Ferry handles the benchmark's `--rows` records at `recordsPerSecond` or more.
+    case ferryRecordRate(atLeast: Double, issue: String)
 
     /// The goal as the table shows it.
     var label: String {
@@ -71,6 +73,7 @@ enum Target {
         case .speedup(let ratio, let issue): return "≥\(Format.trimmed(ratio))× (\(issue))"
         case .ferryPeak(let megabytes, let issue): return "<\(Format.trimmed(megabytes)) MB (\(issue))"
         case .ferryThroughput(let rate, let issue): return "≥\(Format.trimmed(rate)) MB/s (\(issue))"
+        case .ferryRecordRate(let rate, let issue): return "≥\(Format.grouped(Int(rate))) rec/s (\(issue))"
         }
     }
 }

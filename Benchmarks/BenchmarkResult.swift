@@ -6,16 +6,20 @@ struct BenchmarkResult {
     let referenceRuns: [RunMeasurement]
     /// Bytes of the throughput basis, when the benchmark has one.
     let basisBytes: Int?
+    /// Records each run handled (the `--rows` of the run), for record-rate targets.
+    let records: Int?
     let targets: [Target]
     /// Why the benchmark could not be measured.
     let failure: String?
 
-    init(benchmark: Benchmark, ferry: [RunMeasurement], reference: [RunMeasurement], basisBytes: Int?, commands: (String, String)) {
+    init(benchmark: Benchmark, ferry: [RunMeasurement], reference: [RunMeasurement], basisBytes: Int?, records: Int,
+         commands: (String, String)) {
         name = benchmark.name
         self.commands = commands
         ferryRuns = ferry
         referenceRuns = reference
         self.basisBytes = basisBytes
+        self.records = records
         targets = benchmark.targets
         failure = nil
     }
@@ -26,6 +30,7 @@ struct BenchmarkResult {
         ferryRuns = []
         referenceRuns = []
         basisBytes = nil
+        records = nil
         targets = benchmark.targets
         self.failure = failure
     }
@@ -47,6 +52,15 @@ struct BenchmarkResult {
     var ferryThroughput: Double? { throughput(ferrySeconds) }
     var referenceThroughput: Double? { throughput(referenceSeconds) }
 
+    /// Records per second at the median time.
+    var ferryRecordRate: Double? { recordRate(ferrySeconds) }
+    var referenceRecordRate: Double? { recordRate(referenceSeconds) }
+
+    private func recordRate(_ seconds: Double?) -> Double? {
+        guard let records, let seconds, seconds > 0 else { return nil }
+        return Double(records) / seconds
+    }
+
     private func throughput(_ seconds: Double?) -> Double? {
         guard let bytes = basisBytes, let seconds, seconds > 0 else { return nil }
         return Double(bytes) / 1e6 / seconds
@@ -65,6 +79,9 @@ struct BenchmarkResult {
             case .ferryThroughput(let goal, _):
                 guard let rate = ferryThroughput else { return (target, nil, "n/a") }
                 return (target, rate >= goal, Format.trimmed(rate.rounded()) + " MB/s")
+            case .ferryRecordRate(let goal, _):
+                guard let rate = ferryRecordRate else { return (target, nil, "n/a") }
+                return (target, rate >= goal, Format.grouped(Int(rate.rounded())) + " rec/s")
             }
         }
     }

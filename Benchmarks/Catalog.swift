@@ -62,9 +62,47 @@ enum Catalog {
                 },
                 reference: { w in .shell("cat \(w.cleanUploadsPath(.csv)) > \(w.path("copied.csv"))") }),
 
-            // MARK: Later (not yet implemented in Ferry; add entries here when the features land)
-            // - read-store: reading a store back, target 1,000,000 records/s.
-            // - import-ndjson: NDJSON import, `try $0.cleanUploads(.ndjson)` already generates the input.
+            Benchmark(
+                name: "import-ndjson",
+                summary: "the same clean upload rows from NDJSON vs from CSV, both ferry import into a Workspace 1 store (the reference side is the CSV import)",
+                targets: [
+                    .speedup(atLeast: 0.5, issue: "NDJSON ≤2× CSV"),
+                    .ferryPeak(below: 64, issue: "#3"),
+                ],
+                prepare: { w in
+                    try w.cleanUploads(.ndjson)
+                    try w.cleanUploads(.csv)
+                },
+                outputs: ["ferry-ndjson.sqlite", "ferry-csv.sqlite"],
+                throughputBasis: { try $0.cleanUploads(.ndjson) },
+                ferry: { w in
+                    .process([
+                        w.ferry, "import", w.cleanUploadsPath(.ndjson), "--model", w.workspaceModel,
+                        "--model-version", "Workspace 1", "--entity", "UploadEntity", "--out", w.path("ferry-ndjson.sqlite"),
+                    ])
+                },
+                reference: { w in
+                    .process([
+                        w.ferry, "import", w.cleanUploadsPath(.csv), "--model", w.workspaceModel,
+                        "--model-version", "Workspace 1", "--entity", "UploadEntity", "--out", w.path("ferry-csv.sqlite"),
+                    ])
+                }),
+
+            // MARK: Reading stores
+
+            Benchmark(
+                name: "read-store",
+                summary: "every upload record of a Workspace 1 store through CoreDataStoreReader.records(model:).records(of:) (in the driver) vs sqlite3 SELECT * of the table to /dev/null",
+                targets: [.ferryRecordRate(atLeast: 1_000_000, issue: "#3")],
+                prepare: { try $0.uploadStore() },
+                ferry: { w in
+                    let store = w.uploadStorePath
+                    return .inProcess(label: "CoreDataStoreReader(\(store)) reading every UploadEntity record") {
+                        _ = try StoreReadProbe.read(store, modelBundle: w.workspaceModel, version: "Workspace 1",
+                                                    entity: "UploadEntity", expected: w.rows)
+                    }
+                },
+                reference: { w in .shell("sqlite3 \(w.uploadStorePath) 'SELECT * FROM ZUPLOADENTITY' > /dev/null") }),
         ]
     }
 }

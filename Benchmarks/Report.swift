@@ -41,6 +41,10 @@ struct Report {
             if let ferry = result.ferryThroughput, let reference = result.referenceThroughput, let bytes = result.basisBytes {
                 notes.append("\(result.name): \(String(format: "%.1f", Double(bytes) / 1e6)) MB input; ferry \(Format.trimmed(ferry.rounded())) MB/s, reference \(Format.trimmed(reference.rounded())) MB/s")
             }
+            if result.targets.contains(where: { if case .ferryRecordRate = $0 { true } else { false } }),
+               let ferry = result.ferryRecordRate, let reference = result.referenceRecordRate {
+                notes.append("\(result.name): ferry \(Format.grouped(Int(ferry.rounded()))) records/s, reference \(Format.grouped(Int(reference.rounded()))) records/s")
+            }
         }
         let widths = header.indices.map { column in
             ([header] + lines).map { $0[column].count }.max() ?? 0
@@ -109,6 +113,8 @@ private struct JSONResult: Encodable {
     let inputBytes: Int?
     let ferryMBps: Double?
     let referenceMBps: Double?
+    let ferryRecordsPerSecond: Double?
+    let referenceRecordsPerSecond: Double?
     let targets: [Verdict]
 
     init(_ result: BenchmarkResult) {
@@ -126,6 +132,8 @@ private struct JSONResult: Encodable {
         inputBytes = result.basisBytes
         ferryMBps = result.ferryThroughput
         referenceMBps = result.referenceThroughput
+        ferryRecordsPerSecond = result.ferryRecordRate
+        referenceRecordsPerSecond = result.referenceRecordRate
         targets = result.verdicts.map { Verdict(target: $0.target.label, met: $0.met, measured: $0.measured) }
     }
 }

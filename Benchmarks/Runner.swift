@@ -38,7 +38,7 @@ struct Runner {
             for output in benchmark.outputs where !keepOutputs { workspace.remove(output) }
             return BenchmarkResult(
                 benchmark: benchmark, ferry: ferryRuns, reference: referenceRuns, basisBytes: basis,
-                commands: (ferry.commandLine, reference.commandLine))
+                records: workspace.rows, commands: (ferry.commandLine, reference.commandLine))
         } catch {
             return BenchmarkResult(benchmark: benchmark, failure: "\(error)", commands: (ferry.commandLine, reference.commandLine))
         }

@@ -1,3 +1,4 @@
+import Ferry
 import FerryFixtures
 import FerryFormats
 import Foundation
@@ -50,6 +51,27 @@ final class Workspace {
         try writer.write(contentsOf: try UploadRecordGenerator(seed: seed, count: rows, rates: .none))
         try writer.finish()
         try file.close()
+        generated.insert(target)
+        return target
+    }
+
+    /// Where `uploadStore()` puts its store.
+    var uploadStorePath: String { path("uploads-store.sqlite") }
+
+    /// A Workspace 1 store holding the clean upload records (imported in-process on first use,
+    /// with the same job `ferry import` runs); returns the path.
+    @discardableResult
+    func uploadStore() throws -> String {
+        let target = uploadStorePath
+        if generated.contains(target) { return target }
+        remove("uploads-store.sqlite")
+        let request = ImportRequest(
+            sources: [try cleanUploads(.csv)], modelPath: workspaceModel, modelVersion: "Workspace 1",
+            entity: "UploadEntity", outputPath: target)
+        let summary = try ImportJob(request: request).run()
+        guard summary.written == rows else {
+            throw RunFailure(description: "\(target): \(summary.written) of \(rows) upload records imported")
+        }
         generated.insert(target)
         return target
     }

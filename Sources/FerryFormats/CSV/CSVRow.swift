@@ -21,6 +21,14 @@ public struct CSVRow: Sendable {
         bytes[(index == 0 ? 0 : fieldEnds[index - 1])..<fieldEnds[index]]
     }
 
+    /// Lends the bytes of field `index` as contiguous memory, valid only inside `body`: for
+    /// converting a field without copying it or making a String.
+    @inlinable public func withField<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let start = index == 0 ? 0 : fieldEnds[index - 1]
+        let end = fieldEnds[index]
+        return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+    }
+
     /// Whether field `index` was enclosed in quotes: tells `""` (an empty string) from an
     /// empty unquoted field (often NULL).
     @inlinable public func wasQuoted(_ index: Int) -> Bool {
@@ -31,6 +39,13 @@ public struct CSVRow: Sendable {
     /// - Throws: ``CSVError/invalidUTF8(source:line:field:)`` when the field is not UTF-8 and
     ///   the reader's policy is ``CSVTextPolicy/strictUTF8``.
     public func string(_ index: Int) throws -> String {
+        // ASCII needs no validation (and `String(validating:)` is generic, looked up per call).
+        let ascii = withField(index) { field -> String? in
+            var bits: UInt8 = 0
+            for byte in field { bits |= byte }
+            return bits < 0x80 ? String(decoding: field, as: UTF8.self) : nil
+        }
+        if let ascii { return ascii }
         let slice = field(index)
         if let text = String(validating: slice, as: UTF8.self) { return text }
         switch textPolicy {

@@ -1,12 +1,27 @@
-/// Base64 (RFC 4648, standard alphabet) for `<data>` in XML property lists.
-enum PropertyListBase64 {
+/// Base64 (RFC 4648, standard alphabet): `<data>` in XML property lists, and binary fields of
+/// text formats (CSV), decoded straight from their bytes.
+public enum PropertyListBase64 {
+    /// Whether a decoder insists on `=` padding to a multiple of four characters.
+    public enum Padding: Sendable {
+        /// Padding may be left out (property lists written by hand often do).
+        case optional
+        /// The characters and padding must come in groups of four (RFC 4648 section 3.2).
+        case required
+    }
+
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-    private static let sextets: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
+    /// Class of each byte for the decoder: a sextet (0...63), `whitespace`, `pad` or `invalid`.
+    private static let classes: [UInt8] = {
+        var table = [UInt8](repeating: invalid, count: 256)
         for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+        for byte in [0x20, 0x09, 0x0A, 0x0D] { table[byte] = whitespace }
+        table[Int(UInt8(ascii: "="))] = pad
         return table
     }()
+    private static let whitespace: UInt8 = 0xFD
+    private static let pad: UInt8 = 0xFE
+    private static let invalid: UInt8 = 0xFF
 
     /// Padded base64 of `bytes`, without line breaks.
     static func encode(_ bytes: [UInt8]) -> [UInt8] {
@@ -30,46 +45,63 @@ enum PropertyListBase64 {
         return output
     }
 
-    /// Decodes base64, skipping XML whitespace anywhere. Padding is optional; anything else that is
-    /// not in the alphabet, or text after padding, makes the result nil.
-    static func decode(_ text: some Sequence<UInt8>) -> [UInt8]? {
-        var output: [UInt8] = []
-        var accumulator: UInt32 = 0
-        var pending = 0
-        var padding = 0
-        for byte in text {
-            switch byte {
-            case 0x20, 0x09, 0x0A, 0x0D:
-                continue
-            case UInt8(ascii: "="):
-                padding += 1
-            default:
-                let sextet = sextets[Int(byte)]
-                guard sextet != 0xFF, padding == 0 else { return nil }
-                accumulator = accumulator << 6 | UInt32(sextet)
-                pending += 1
-                if pending == 4 {
-                    output.append(UInt8(truncatingIfNeeded: accumulator >> 16))
-                    output.append(UInt8(truncatingIfNeeded: accumulator >> 8))
-                    output.append(UInt8(truncatingIfNeeded: accumulator))
-                    accumulator = 0
-                    pending = 0
+    /// Decodes the base64 text of a property list `<data>` element (padding optional).
+    static func decode(_ text: String.UTF8View) -> [UInt8]? {
+        var string = String(text)
+        return string.withUTF8 { decode(contiguous: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Decodes base64 from contiguous bytes in one pass, skipping spaces, tabs and line breaks
+    /// anywhere. Anything else outside the alphabet, text after padding, or padding that does not
+    /// fit makes the result nil. Empty text (or only whitespace) decodes to no bytes.
+    ///
+    /// The entry point is not generic so that callers in other modules get the specialized loop.
+    public static func decode(contiguous text: UnsafeRawBufferPointer, padding: Padding = .optional) -> [UInt8]? {
+        var valid = true
+        let output = classes.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: text.count / 4 * 3 + 2) { buffer, written in
+                written = 0
+                var accumulator: UInt32 = 0
+                var pending = 0
+                var pads = 0
+                for byte in text {
+                    let sextet = table[Int(byte)]
+                    if sextet < 64 {
+                        guard pads == 0 else { valid = false; return }
+                        accumulator = accumulator << 6 | UInt32(sextet)
+                        pending += 1
+                        if pending == 4 {
+                            buffer[written] = UInt8(truncatingIfNeeded: accumulator >> 16)
+                            buffer[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
+                            buffer[written + 2] = UInt8(truncatingIfNeeded: accumulator)
+                            written += 3
+                            accumulator = 0
+                            pending = 0
+                        }
+                    } else if sextet == pad {
+                        pads += 1
+                    } else if sextet != whitespace {
+                        valid = false
+                        return
+                    }
+                }
+                switch (pending, pads) {
+                case (0, 0):
+                    break
+                case (2, 0), (2, 2):
+                    guard pads == 2 || padding == .optional else { valid = false; return }
+                    buffer[written] = UInt8(truncatingIfNeeded: accumulator >> 4)
+                    written += 1
+                case (3, 0), (3, 1):
+                    guard pads == 1 || padding == .optional else { valid = false; return }
+                    buffer[written] = UInt8(truncatingIfNeeded: accumulator >> 10)
+                    buffer[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+                    written += 2
+                default:
+                    valid = false
                 }
             }
         }
-        switch pending {
-        case 0:
-            guard padding == 0 else { return nil }
-        case 2:
-            guard padding == 0 || padding == 2 else { return nil }
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 4))
-        case 3:
-            guard padding <= 1 else { return nil }
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 10))
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 2))
-        default:
-            return nil
-        }
-        return output
+        return valid ? output : nil
     }
 }

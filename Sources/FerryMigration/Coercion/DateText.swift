@@ -6,7 +6,12 @@ public enum DateText {
     /// Accepts `yyyy-MM-dd` (midnight UTC), and `yyyy-MM-ddTHH:mm[:ss[.fraction]]` with `Z`, a
     /// `±HH:mm` / `±HHmm` offset, or no zone (UTC). A space may stand for the `T`.
     public static func referenceSeconds(iso8601 text: String) -> Double? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { referenceSeconds(iso8601: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// ``referenceSeconds(iso8601:)-(String)`` over UTF-8 bytes, without making a String.
+    public static func referenceSeconds(iso8601 b: UnsafeRawBufferPointer) -> Double? {
         guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
               let year = number(b, 0, 4), let month = number(b, 5, 2), let day = number(b, 8, 2),
               (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
@@ -66,7 +71,7 @@ public enum DateText {
         }
     }
 
-    private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    private static func number(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> Int? {
         guard start >= 0, start + count <= bytes.count else { return nil }
         var value = 0
         for byte in bytes[start..<(start + count)] {

@@ -1,5 +1,5 @@
 import FerryModel
-import FoundationEssentials
+import FerryFormats
 
 /// Turns the text of a field into a value of an attribute's type.
 ///
@@ -14,12 +14,13 @@ public enum TextCoercion {
         -> Result<AttributeValue, CoercionFailure>
     {
         if type == .string { return .success(.string(text)) }
-        let trimmed = text.trimmingASCIISpaces()
+        var trimmed = text.trimmingASCIISpaces()
         switch type {
         case .integer16, .integer32, .integer64:
             return integer(trimmed, as: type)
         case .boolean:
-            return boolean(trimmed)
+            return trimmed.withUTF8 { boolean(UnsafeRawBufferPointer($0)) }.map { .success(.bool($0)) }
+                ?? .failure(CoercionFailure("'\(clipped(trimmed))' is not a boolean (1/0, true/false, yes/no)"))
         case .double, .float:
             return floating(trimmed, as: type)
         case .decimal:
@@ -34,8 +35,7 @@ public enum TextCoercion {
             return isAbsoluteURI(trimmed) ? .success(.uri(trimmed))
                 : .failure(CoercionFailure("'\(clipped(text))' is not an absolute URI"))
         case .binary, .transformable:
-            let compact = String(decoding: trimmed.utf8.filter { $0 != 10 && $0 != 13 && $0 != 32 && $0 != 9 }, as: UTF8.self)
-            return Data(base64Encoded: compact).map { .success(.binary([UInt8]($0))) }
+            return trimmed.withUTF8 { base64(UnsafeRawBufferPointer($0)) }.map { .success(.binary($0)) }
                 ?? .failure(CoercionFailure("not valid base64 (\(trimmed.utf8.count) characters)"))
         case .string:
             return .success(.string(text))
@@ -44,24 +44,104 @@ public enum TextCoercion {
         }
     }
 
+    /// Converts a field straight from its UTF-8 bytes, for the types that need no String on the
+    /// way: integers, booleans, ISO 8601 dates, binary and transformable (base64).
+    ///
+    /// Returns nil when this entry does not take the value: other types, other date forms, and
+    /// every text that is not valid for the type. Then ``value(_:as:options:)`` with the field's
+    /// text gives the value or the failure; whatever this entry accepts, that one accepts too,
+    /// with the same result.
+    public static func value(utf8 bytes: UnsafeRawBufferPointer, as type: AttributeType) -> AttributeValue? {
+        let trimmed = bytes.trimmingASCIISpaces()
+        switch type {
+        case .integer16, .integer32, .integer64:
+            guard case .value(let number) = integer(trimmed), let range = type.integerRange, range.contains(number) else { return nil }
+            return .integer(number)
+        case .boolean:
+            return boolean(trimmed).map(AttributeValue.bool)
+        case .date:
+            return DateText.referenceSeconds(iso8601: trimmed).map(AttributeValue.date)
+        case .binary, .transformable:
+            return base64(trimmed).map(AttributeValue.binary)
+        default:
+            return nil
+        }
+    }
+
+    /// What decimal integer text holds.
+    enum IntegerText {
+        case value(Int64)
+        /// Digits (with an optional sign) beyond the range of Int64.
+        case overflow
+        case invalid
+    }
+
+    /// An optional `+`, then an optional sign (`+` or `-`) and at least one decimal digit.
+    static func integer(_ text: UnsafeRawBufferPointer) -> IntegerText {
+        var index = 0
+        if index < text.count, text[index] == UInt8(ascii: "+") { index += 1 }
+        var negative = false
+        if index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") {
+            negative = text[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        guard index < text.count else { return .invalid }
+        // Accumulated negatively, so Int64.min fits.
+        var value: Int64 = 0
+        var overflow = false
+        while index < text.count {
+            let digit = text[index] &- 48
+            guard digit < 10 else { return .invalid }
+            if !overflow {
+                let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+                let (next, o2) = times10.subtractingReportingOverflow(Int64(digit))
+                overflow = o1 || o2
+                value = next
+            }
+            index += 1
+        }
+        if overflow { return .overflow }
+        if negative { return .value(value) }
+        guard value != .min else { return .overflow }
+        return .value(-value)
+    }
+
     static func integer(_ text: String, as type: AttributeType) -> Result<AttributeValue, CoercionFailure> {
-        guard let value = Int64(text.hasPrefix("+") ? String(text.dropFirst()) : text) else {
+        var bytes = text
+        switch bytes.withUTF8({ integer(UnsafeRawBufferPointer($0)) }) {
+        case .value(let value):
+            guard let range = type.integerRange, range.contains(value) else {
+                return .failure(CoercionFailure("\(value) is out of range for \(type.xcodeName)"))
+            }
+            return .success(.integer(value))
+        case .overflow:
+            return .failure(CoercionFailure("\(text) is out of range for \(type.xcodeName)"))
+        case .invalid:
             let isNumeric = !text.isEmpty && text.utf8.allSatisfy { (48...57).contains($0) || $0 == 45 || $0 == 43 }
             return .failure(CoercionFailure(isNumeric ? "\(text) is out of range for \(type.xcodeName)"
                                                       : "'\(clipped(text))' is not an integer"))
         }
-        guard let range = type.integerRange, range.contains(value) else {
-            return .failure(CoercionFailure("\(value) is out of range for \(type.xcodeName)"))
-        }
-        return .success(.integer(value))
     }
 
-    static func boolean(_ text: String) -> Result<AttributeValue, CoercionFailure> {
-        switch text.lowercased() {
-        case "1", "true", "yes": .success(.bool(true))
-        case "0", "false", "no": .success(.bool(false))
-        default: .failure(CoercionFailure("'\(clipped(text))' is not a boolean (1/0, true/false, yes/no)"))
+    /// `1`/`0`, `true`/`false`, `yes`/`no`, ASCII letters in any case.
+    static func boolean(_ text: UnsafeRawBufferPointer) -> Bool? {
+        func matches(_ word: StaticString) -> Bool {
+            guard word.utf8CodeUnitCount == text.count else { return false }
+            let letters = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            for (byte, letter) in zip(text, letters) {
+                let lowered = (65...90).contains(byte) ? byte | 0x20 : byte
+                guard lowered == letter else { return false }
+            }
+            return true
         }
+        if matches("1") || matches("true") || matches("yes") { return true }
+        if matches("0") || matches("false") || matches("no") { return false }
+        return nil
+    }
+
+    /// Base64 whose padding is complete; line breaks, spaces and tabs inside are skipped.
+    static func base64(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
+        PropertyListBase64.decode(contiguous: text, padding: .required)
     }
 
     static func floating(_ text: String, as type: AttributeType) -> Result<AttributeValue, CoercionFailure> {
@@ -101,6 +181,16 @@ public enum TextCoercion {
     /// Long values are cut in messages so one bad blob does not flood the reject log.
     static func clipped(_ text: String) -> String {
         text.count > 60 ? String(text.prefix(57)) + "..." : text
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The bytes without leading and trailing ASCII spaces and tabs.
+    func trimmingASCIISpaces() -> UnsafeRawBufferPointer {
+        var start = 0, end = count
+        while start < end, self[start] == 32 || self[start] == 9 { start += 1 }
+        while end > start, self[end - 1] == 32 || self[end - 1] == 9 { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: self[start..<end])
     }
 }
 

@@ -4,9 +4,34 @@ import FerryModel
 /// Reads records of one entity from CSV with a header row: columns are matched to attributes by
 /// `PropertyKeyMatcher`, fields become typed values by `TextCoercion`, and each row becomes a
 /// record or a reject that names its line, attribute and reason.
+///
+/// Rows are parsed and converted on a thread of their own, a few batches ahead of `next()`
+/// (see `RecordReadAhead`), in file order. An error that stops the source is thrown again by
+/// every later call.
 public struct CSVRecordReader: RecordReader, ~Copyable {
     public let sourceName: String
-    public private(set) var unknownKeys: [String]
+    public let unknownKeys: [String]
+    private var records: RecordReadAhead
+
+    /// Opens the reader and matches the header; fails when the input has no header or a required
+    /// attribute without a default has no column.
+    public init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String] = [:],
+                options: CoercionOptions = .init()) throws(RecordSourceError) {
+        let rows = try CSVRowRecords(csv: csv, schema: schema, keyMap: keyMap, options: options)
+        sourceName = rows.sourceName
+        unknownKeys = rows.unknownKeys
+        records = RecordReadAhead(rows)
+    }
+
+    public mutating func next() throws(RecordSourceError) -> RecordReadResult? {
+        try records.next()
+    }
+}
+
+/// Turns the rows of a CSV reader into records or rejects, one row at a time.
+struct CSVRowRecords: RecordReader, ~Copyable {
+    let sourceName: String
+    let unknownKeys: [String]
     private var csv: CSVReader
     private let schema: RecordSchema
     private let assembler: RecordAssembler
@@ -15,16 +40,18 @@ public struct CSVRecordReader: RecordReader, ~Copyable {
     private let columnAttributes: [Int?]
     /// For each attribute, whether some column feeds it.
     private let provided: [Bool]
+    /// For each CSV column, the type of the attribute it feeds (`.undefined` for unknown columns):
+    /// read per field, so kept apart from the attributes' other properties.
+    private let columnTypes: [AttributeType]
 
-    /// Opens the reader and matches the header; fails when the input has no header or a required
-    /// attribute without a default has no column.
-    public init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String] = [:],
-                options: CoercionOptions = .init()) throws(RecordSourceError) {
+    init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String],
+         options: CoercionOptions) throws(RecordSourceError) {
         let match = try HeaderMatch(header: csv.header, source: csv.sourceName, schema: schema, keyMap: keyMap)
         sourceName = csv.sourceName
         unknownKeys = match.unknownKeys
         columnAttributes = match.columnAttributes
         provided = match.provided
+        columnTypes = match.columnAttributes.map { $0.map { schema.attributes[$0].type } ?? .undefined }
         assembler = match.assembler
         self.schema = schema
         self.options = options
@@ -48,17 +75,24 @@ public struct CSVRecordReader: RecordReader, ~Copyable {
         var values = [AttributeValue](repeating: .null, count: schema.attributes.count)
         for column in 0..<row.count {
             guard let index = columnAttributes[column] else { continue }
-            let attribute = schema.attributes[index]
+            let type = columnTypes[column]
+            // Most fields convert straight from their bytes; the text path below gives the value
+            // of the other types, empty fields, and every failure with its message.
+            if type != .string,
+               let value = row.withField(column, { $0.isEmpty ? nil : TextCoercion.value(utf8: $0, as: type) }) {
+                values[index] = value
+                continue
+            }
             let text: String
             do { text = try row.string(column) } catch {
-                return .reject(Reject(location: location, entity: entity, attribute: attribute.name, reason: "\(error)"))
+                return .reject(Reject(location: location, entity: entity, attribute: schema.attributes[index].name, reason: "\(error)"))
             }
-            if text.isEmpty, isNull(quoted: row.wasQuoted(column), type: attribute.type) { continue }
-            switch TextCoercion.value(text, as: attribute.type, options: options) {
+            if text.isEmpty, isNull(quoted: row.wasQuoted(column), type: type) { continue }
+            switch TextCoercion.value(text, as: type, options: options) {
             case .success(let value):
                 values[index] = value
             case .failure(let failure):
-                return .reject(Reject(location: location, entity: entity, attribute: attribute.name,
+                return .reject(Reject(location: location, entity: entity, attribute: schema.attributes[index].name,
                                       value: TextCoercion.clipped(text), reason: failure.reason))
             }
         }

@@ -101,7 +101,7 @@ enum ColumnValueDecoder {
                              _ type: AttributeType) throws(ValueProblem) -> String {
         switch storage {
         case SQLITE_TEXT:
-            return statement.string(at: column) ?? ""
+            return statement.withText(at: column) { String(decoding: $0, as: UTF8.self) }
         case SQLITE_INTEGER:
             return String(statement.int64(at: column))
         case SQLITE_FLOAT:

@@ -9,6 +9,11 @@ public final class StoredRecordCursor {
     private let plan: RecordPlan
     private let statement: SQLiteStatement
     private var finished = false
+    /// The shape of the entity of the last row, with an attributes dictionary holding every key
+    /// (all `.null`) and where each attribute's value sits in it: a row copies the dictionary and
+    /// sets its values in place, without hashing a key per value.
+    private var lastShape: (number: Int64, shape: RecordShape, template: [String: AttributeValue],
+                            slots: [Dictionary<String, AttributeValue>.Index])?
 
     init(plan: RecordPlan, database: SQLiteDatabase) throws(StoreReaderError) {
         self.plan = plan
@@ -31,14 +36,11 @@ public final class StoredRecordCursor {
         let number = try plan.entityColumn.map { column throws(StoreReaderError) in
             try key(at: column, column: "Z_ENT", primaryKey: primaryKey)
         } ?? 0
-        guard let shape = plan.shapes[number] else {
-            throw invalid(primaryKey, "Z_ENT", "entity number \(number) is not one of the entities read")
-        }
-        var attributes: [String: AttributeValue] = [:]
-        attributes.reserveCapacity(shape.attributes.count)
-        for attribute in shape.attributes {
+        let (shape, template, slots) = try layout(of: number, primaryKey: primaryKey)
+        var attributes = template
+        for (attribute, slot) in zip(shape.attributes, slots) {
             do {
-                attributes[attribute.name] = try ColumnValueDecoder.decode(statement, at: attribute.index, as: attribute.type)
+                attributes.values[slot] = try ColumnValueDecoder.decode(statement, at: attribute.index, as: attribute.type)
             } catch {
                 throw invalid(primaryKey, attribute.column, "attribute \(attribute.name): \(error.reason)")
             }
@@ -48,6 +50,23 @@ public final class StoredRecordCursor {
             toOne[relationship.name] = try reference(relationship, primaryKey: primaryKey)
         }
         return StoredRecord(primaryKey: primaryKey, entity: shape.entity, attributes: attributes, toOne: toOne)
+    }
+
+    /// The shape of entity `number`, its attributes template and value slots (kept for the next row).
+    private func layout(of number: Int64, primaryKey: Int64) throws(StoreReaderError)
+        -> (RecordShape, [String: AttributeValue], [Dictionary<String, AttributeValue>.Index])
+    {
+        if let lastShape, lastShape.number == number { return (lastShape.shape, lastShape.template, lastShape.slots) }
+        guard let shape = plan.shapes[number] else {
+            throw invalid(primaryKey, "Z_ENT", "entity number \(number) is not one of the entities read")
+        }
+        var template: [String: AttributeValue] = [:]
+        template.reserveCapacity(shape.attributes.count)
+        for attribute in shape.attributes { template[attribute.name] = .null }
+        // Looked up after every key is in: indexes stay valid while only values change.
+        let slots = shape.attributes.compactMap { template.index(forKey: $0.name) }
+        lastShape = (number, shape, template, slots)
+        return (shape, template, slots)
     }
 
     private func reference(_ relationship: ToOneColumns, primaryKey: Int64) throws(StoreReaderError) -> StoredReference {

@@ -176,7 +176,8 @@ public final class SQLiteStatement {
 
     // MARK: Private
 
-    private func live() throws(SQLiteError) -> OpaquePointer {
+    /// The live handle; SQLITE_MISUSE once finalized.
+    func live() throws(SQLiteError) -> OpaquePointer {
         guard let handle else {
             throw SQLiteError(path: database.path, code: SQLITE_MISUSE, message: "the statement was finalized", sql: sql)
         }
@@ -184,7 +185,7 @@ public final class SQLiteStatement {
     }
 
     /// Text binding; a NULL pointer would bind NULL, so empty text points at a static "".
-    private static func bindText(_ utf8: UnsafeRawBufferPointer, at index: Int32, to statement: OpaquePointer) -> Int32 {
+    static func bindText(_ utf8: UnsafeRawBufferPointer, at index: Int32, to statement: OpaquePointer) -> Int32 {
         guard let base = utf8.baseAddress, !utf8.isEmpty else {
             return sqlite3_bind_text64(statement, index, "", 0, transientDestructor, UInt8(SQLITE_UTF8))
         }
@@ -193,14 +194,15 @@ public final class SQLiteStatement {
     }
 
     /// Blob binding; a NULL pointer would bind NULL, so an empty blob is a zero-length zeroblob.
-    private static func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32, to statement: OpaquePointer) -> Int32 {
+    static func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32, to statement: OpaquePointer) -> Int32 {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             return sqlite3_bind_zeroblob(statement, index, 0)
         }
         return sqlite3_bind_blob64(statement, index, base, UInt64(bytes.count), transientDestructor)
     }
 
-    private func check(_ status: Int32) throws(SQLiteError) {
+    /// Throws the connection's error for a failed status.
+    func check(_ status: Int32) throws(SQLiteError) {
         guard status == SQLITE_OK else { throw database.error(status, sql: sql) }
     }
 }

@@ -43,9 +43,7 @@ public final class EntityInserter {
             try statement.bind(primaryKey, at: 1)
             try statement.bind(entityNumber, at: 2)
             try statement.bind(Int64(1), at: 3)
-            for (offset, value) in values.enumerated() {
-                try statement.bind(value, at: Int32(offset + 4))
-            }
+            try statement.bind(values, from: 4)
             try statement.run()
         }
         try writer.rowWritten(root: root, primaryKey: primaryKey)

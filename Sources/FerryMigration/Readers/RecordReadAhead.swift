@@ -1,0 +1,161 @@
+import Dispatch
+import Synchronization
+
+/// Runs a record reader on a thread of its own, a few batches ahead of its consumer, so that
+/// parsing and converting records overlaps with writing them.
+///
+/// Records come out in the reader's order, so the output is the same as reading in line. Memory
+/// is bounded: at most `depth` batches of `batchSize` results wait at a time, and the reader
+/// stops when they are not taken. A source error ends the stream after the results read before
+/// it, and is thrown again by every later call. Dropping the read-ahead tells the reader thread
+/// to stop: it finishes the batch it is reading (without waiting for room), then releases the
+/// reader and its source. The consumer does not wait for that, so a source that blocks (a
+/// terminal on standard input) cannot hang it.
+struct RecordReadAhead: ~Copyable {
+    private let channel: BatchChannel
+    /// The current batch, last result first: results are moved out with `popLast()`.
+    private var pending: [RecordReadResult] = []
+    /// The last batch was taken: what ended the stream (nil: the end of the source).
+    private var ending: Ending?
+
+    private enum Ending {
+        case end
+        case failure(RecordSourceError)
+    }
+
+    /// Starts reading `reader` on its own thread.
+    init<Reader: RecordReader & ~Copyable>(_ reader: consuming Reader, batchSize: Int = 512, depth: Int = 4) {
+        let channel = BatchChannel(depth: depth)
+        self.channel = channel
+        let producer: any BatchProducer = HandOff(reader)
+        let size = max(1, batchSize)
+        DispatchQueue(label: "ferry.record-read-ahead").async {
+            producer.run(into: channel, batchSize: size)
+        }
+    }
+
+    deinit {
+        channel.stopProducer()
+    }
+
+    /// The next result in the reader's order; nil at the end of the source.
+    mutating func next() throws(RecordSourceError) -> RecordReadResult? {
+        while pending.isEmpty {
+            switch ending {
+            case .end: return nil
+            case .failure(let error): throw error
+            case nil: break
+            }
+            let taken = channel.take()
+            pending = taken.results
+            pending.reverse()
+            switch taken.ending {
+            case nil: break
+            case .some(nil): ending = .end
+            case .some(.some(let error)): ending = .failure(error)
+            }
+        }
+        return pending.popLast()
+    }
+}
+
+/// Batches handed from the reader thread to the consumer, at most `depth` at a time.
+///
+/// Semaphores start at zero and are signalled up to their counts (libdispatch refuses to free a
+/// semaphore whose count is below its initial value).
+private final class BatchChannel: Sendable {
+    /// Results, and when it is the last batch, the error that ended it (nil: the end of the source).
+    struct Batch: Sendable {
+        var results: [RecordReadResult]
+        var ending: RecordSourceError??
+    }
+
+    private struct State {
+        var batches: [Batch] = []
+        var head = 0
+        var stopping = false
+    }
+
+    private let state = Mutex(State())
+    private let ready = DispatchSemaphore(value: 0)
+    private let free = DispatchSemaphore(value: 0)
+
+    init(depth: Int) {
+        for _ in 0..<max(1, depth) { free.signal() }
+    }
+
+    // MARK: Producer
+
+    /// Waits for room for one more batch; false when the consumer is gone.
+    func waitForRoom() -> Bool {
+        free.wait()
+        return !state.withLock { $0.stopping }
+    }
+
+    func put(_ batch: Batch) {
+        state.withLock { $0.batches.append(batch) }
+        ready.signal()
+    }
+
+    // MARK: Consumer
+
+    /// The next batch, waiting for the reader thread when none is ready.
+    func take() -> Batch {
+        ready.wait()
+        let batch = state.withLock { state -> Batch in
+            let batch = state.batches[state.head]
+            state.batches[state.head].results = []
+            state.head += 1
+            if state.head == state.batches.count {
+                state.batches.removeAll(keepingCapacity: true)
+                state.head = 0
+            }
+            return batch
+        }
+        free.signal()
+        return batch
+    }
+
+    /// Tells the reader thread to stop after the batch it is reading.
+    func stopProducer() {
+        state.withLock { $0.stopping = true }
+        free.signal()
+    }
+}
+
+/// What the read-ahead thread runs (not generic, so the thread's closure holds no reader type).
+private protocol BatchProducer: AnyObject, Sendable {
+    func run(into channel: BatchChannel, batchSize: Int)
+}
+
+/// Moves a reader to the read-ahead thread. `@unchecked Sendable`: after `init` only that
+/// thread touches the reader (in `run`), and nothing else keeps a reference to it.
+private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @unchecked Sendable {
+    private var reader: Reader
+
+    init(_ reader: consuming Reader) {
+        self.reader = reader
+    }
+
+    /// Reads batches until the end of the source, an error, or the consumer is gone.
+    func run(into channel: BatchChannel, batchSize: Int) {
+        while channel.waitForRoom() {
+            var results: [RecordReadResult] = []
+            results.reserveCapacity(batchSize)
+            var ending: RecordSourceError?? = nil
+            do {
+                while results.count < batchSize {
+                    guard let result = try reader.next() else {
+                        ending = .some(nil)
+                        break
+                    }
+                    results.append(result)
+                }
+            } catch {
+                ending = .some(error)
+            }
+            channel.put(BatchChannel.Batch(results: results, ending: ending))
+            if ending != nil { return }
+        }
+    }
+}

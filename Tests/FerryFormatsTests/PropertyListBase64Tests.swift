@@ -1,0 +1,55 @@
+import FerryFormats
+import Testing
+
+@Suite("base64 decoding from contiguous bytes")
+struct PropertyListBase64Tests {
+    private func decode(_ text: String, _ padding: PropertyListBase64.Padding = .optional) -> [UInt8]? {
+        Array(text.utf8).withUnsafeBytes { PropertyListBase64.decode(contiguous: $0, padding: padding) }
+    }
+
+    @Test("every tail length, padded, with whitespace anywhere")
+    func padded() {
+        #expect(decode("") == [])
+        #expect(decode("QQ==") == [65])
+        #expect(decode("QUI=") == [65, 66])
+        #expect(decode("QUJD") == [65, 66, 67])
+        #expect(decode(" QU\r\nJD\tQQ== ", .required) == [65, 66, 67, 65])
+        #expect(decode("AAEC/w==", .required) == [0, 1, 2, 255])
+        #expect(decode("+/+/") == [0xFB, 0xFF, 0xBF])
+    }
+
+    @Test("padding may be left out unless it is required")
+    func paddingRules() {
+        #expect(decode("QQ") == [65])
+        #expect(decode("QUI") == [65, 66])
+        #expect(decode("QQ", .required) == nil)
+        #expect(decode("QUI", .required) == nil)
+        #expect(decode("QUJD=", .required) == nil)
+        #expect(decode("QUJD=") == nil)
+        #expect(decode("QQ=") == nil)
+        #expect(decode("====") == nil)
+        #expect(decode("Q") == nil)
+    }
+
+    @Test("bytes outside the alphabet and text after padding are refused")
+    func invalid() {
+        #expect(decode("QQ==QQ==") == nil)
+        #expect(decode("AAE*C/w==") == nil)
+        #expect(decode("QUJD\u{0B}") == nil)
+        #expect(decode("QUJDé") == nil)
+        #expect(decode("-_-_") == nil)
+    }
+
+    @Test("a long value decodes to the bytes that were encoded")
+    func roundTrip() {
+        let bytes = (0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var text: [UInt8] = []
+        for start in stride(from: 0, to: bytes.count, by: 3) {
+            let chunk = UInt32(bytes[start]) << 16 | UInt32(bytes[start + 1]) << 8 | UInt32(bytes[start + 2])
+            for shift in [18, 12, 6, 0] { text.append(alphabet[Int(chunk >> UInt32(shift) & 63)]) }
+            if start % 57 == 0 { text.append(10) }
+        }
+        #expect(text.withUnsafeBytes { PropertyListBase64.decode(contiguous: $0, padding: .required) } == bytes)
+    }
+}
