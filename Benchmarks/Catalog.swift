@@ -103,6 +103,8 @@ enum Catalog {
                     }
                 },
                 reference: { w in .shell("sqlite3 \(w.uploadStorePath) 'SELECT * FROM ZUPLOADENTITY' > /dev/null") }),
-        ]
+            QueryBenchmarks.query(),
+            VerifyBenchmarks.verifyStore,
+        ] + ExportBenchmarks.all()
     }
 }
