@@ -62,9 +62,6 @@ public enum PredicateSQLFunctions {
     }
 }
 
-/// Tells SQLite to copy a result before the call returns.
-private let transientResult = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
 private func argument(_ arguments: UnsafeMutablePointer<OpaquePointer?>?, _ index: Int) -> OpaquePointer? {
     arguments?[index]
 }
@@ -78,8 +75,8 @@ private func argumentBytes(_ arguments: UnsafeMutablePointer<OpaquePointer?>?, _
 
 private func resultText(_ context: OpaquePointer, _ bytes: UnsafeRawBufferPointer) {
     if let base = bytes.baseAddress, !bytes.isEmpty {
-        sqlite3_result_text64(context, base.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), transientResult, UInt8(SQLITE_UTF8))
+        sqlite3_result_text64(context, base.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), transientDestructor, UInt8(SQLITE_UTF8))
     } else {
-        sqlite3_result_text(context, "", 0, transientResult)
+        sqlite3_result_text(context, "", 0, transientDestructor)
     }
 }

@@ -2,7 +2,8 @@ import CSQLite
 
 /// Tells SQLite to copy bound text and blobs before the bind call returns. Every bind here uses it:
 /// the bytes come from buffers that are only borrowed for the duration of the call.
-private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+/// `SQLITE_TRANSIENT`: SQLite copies the bytes before the call returns.
+let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// A prepared statement, prepared once and run many times (bind, step, reset).
 ///
