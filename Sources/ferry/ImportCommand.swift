@@ -164,17 +164,6 @@ enum ImportCommand: Command {
         if let verification = summary.verification, verification.passed {
             Terminal.out("verified: \(verification.sections.reduce(0) { $0 + $1.checks }) checks hold\n")
         }
-        for link in summary.links {
-            var text = "  \(link.relationship) by \(link.matchedBy): \(link.resolved) of \(link.links) links resolved"
-            if link.created > 0 { text += ", \(link.created) destinations created" }
-            if link.ambiguous > 0 { text += ", \(link.ambiguous) matched several (lowest Z_PK used)" }
-            if link.conflicts > 0 { text += ", \(link.conflicts) claimed by several (last wins)" }
-            if link.duplicatePairs > 0 { text += ", \(link.duplicatePairs) given twice (kept once)" }
-            Terminal.out(text + "\n")
-            for sample in link.unresolvedSamples { Terminal.error("unresolved: \(link.relationship): \(sample)") }
-            if link.unresolved > link.unresolvedSamples.count {
-                Terminal.error("… \(link.unresolved - link.unresolvedSamples.count) more unresolved links of \(link.relationship)")
-            }
-        }
+        for link in summary.links { Terminal.out(LinkReportText.line(link)) }
     }
 }

@@ -27,15 +27,7 @@ enum MigrationReportText {
         out += TextTable.render(rows)
         out += "written: " + summary.written.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         out += summary.dryRun ? " (dry run: nothing kept)\n" : " → \(summary.outputPath)\n"
-        for link in summary.links {
-            var text = "  \(link.relationship) by \(link.matchedBy): \(link.resolved) of \(link.links) links resolved"
-            if link.created > 0 { text += ", \(link.created) destinations created" }
-            if link.ambiguous > 0 { text += ", \(link.ambiguous) matched several (lowest Z_PK used)" }
-            if link.conflicts > 0 { text += ", \(link.conflicts) claimed by several (last wins)" }
-            if link.duplicatePairs > 0 { text += ", \(link.duplicatePairs) given twice (kept once)" }
-            out += text + "\n"
-            for sample in link.unresolvedSamples { Terminal.error("unresolved: \(link.relationship): \(sample)") }
-        }
+        for link in summary.links { out += LinkReportText.line(link) }
         if let verification = summary.verification {
             let checks = verification.sections.reduce(0) { $0 + $1.checks }
             if verification.passed {
