@@ -17,6 +17,8 @@ final class EntityRowWriter {
     private let inserter: EntityInserter
     /// For each inserter column, the schema attribute that fills it.
     private let attributeForColumn: [Int?]
+    /// For each schema attribute, whether it allows external binary storage (tagged values).
+    private let externallyStorable: [Bool]
     /// Each uniqueness constraint of the entity and its ancestors, with a lookup of the row holding given values.
     private let constraints: [(names: [String], attributes: [Int], lookup: SQLiteStatement)]
     private let writer: CoreDataStoreWriter
@@ -40,6 +42,7 @@ final class EntityRowWriter {
             if let column = inserter.columnIndex(for: role) { attributeForColumn[column] = index }
         }
         self.attributeForColumn = attributeForColumn
+        externallyStorable = schema.attributes.map(\.allowsExternalBinaryDataStorage)
         row = [StoreValue](repeating: .null, count: attributeForColumn.count)
         let numbers = members.compactMap { layout.entityNumbers[$0] }.map(String.init).joined(separator: ", ")
         var constraints: [(names: [String], attributes: [Int], lookup: SQLiteStatement)] = []
@@ -97,7 +100,7 @@ final class EntityRowWriter {
         var buffer: [StoreValue] = []
         swap(&buffer, &row)
         for (column, index) in attributeForColumn.enumerated() {
-            buffer[column] = index.map { StoreValue(values[$0]) } ?? .null
+            buffer[column] = index.map { StoreValue(values[$0], externallyStorable: externallyStorable[$0]) } ?? .null
         }
         row = buffer
         return buffer

@@ -19,8 +19,8 @@ struct ValueProblem: Error {
 ///   before Core Data rounded it to a double is not recoverable.
 /// - Date: reals and integers, seconds since 2001-01-01 UTC.
 /// - String/URI: text (as a String); integers and reals as their decimal text; blobs that are UTF-8.
-/// - Binary/Transformable: blobs as their bytes (an external-storage tag, first byte 1 or 2, is
-///   kept as it is: the reader does not follow `_EXTERNAL_DATA` references); text as its bytes.
+/// - Binary/Transformable: blobs as their bytes; text as its bytes. (The cursor then removes the
+///   external-storage tag of attributes that allow external storage: `ExternalBinaryData`.)
 /// - UUID: 16-byte blobs, or text in the 8-4-4-4-12 form.
 enum ColumnValueDecoder {
     static func decode(_ statement: SQLiteStatement, at column: Int32,

@@ -28,6 +28,8 @@ struct AttributeColumn {
     let column: String
     let name: String
     let type: AttributeType
+    /// Whether values carry Core Data's external-storage tag (`ExternalBinaryData`).
+    var isExternallyStorable = false
 }
 
 /// A to-one relationship and its result columns: the key, and optionally the destination's

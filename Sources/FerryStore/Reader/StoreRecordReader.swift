@@ -139,8 +139,10 @@ public final class StoreRecordReader {
         for column in columns {
             switch column.role {
             case .attribute(let owner, let name):
-                guard let type = model.entity(named: owner)?.attribute(named: name)?.type else { continue }
-                attributes.append(AttributeColumn(index: selection.index(of: column.name), column: column.name, name: name, type: type))
+                guard let attribute = model.entity(named: owner)?.attribute(named: name) else { continue }
+                attributes.append(AttributeColumn(index: selection.index(of: column.name), column: column.name, name: name,
+                                                  type: attribute.type,
+                                                  isExternallyStorable: attribute.allowsExternalBinaryDataStorage))
             case .toOne(let owner, let name):
                 guard let relationship = model.entity(named: owner)?.relationship(named: name) else { continue }
                 let entityColumn = columns.first { $0.role == .toOneEntityNumber(entity: owner, relationship: name) }

@@ -40,7 +40,11 @@ public final class StoredRecordCursor {
         var attributes = template
         for (attribute, slot) in zip(shape.attributes, slots) {
             do {
-                attributes.values[slot] = try ColumnValueDecoder.decode(statement, at: attribute.index, as: attribute.type)
+                var value = try ColumnValueDecoder.decode(statement, at: attribute.index, as: attribute.type)
+                if attribute.isExternallyStorable, case .binary(let stored) = value {
+                    value = .binary(try ExternalBinaryData.resolve(stored, storePath: plan.path))
+                }
+                attributes.values[slot] = value
             } catch {
                 throw invalid(primaryKey, attribute.column, "attribute \(attribute.name): \(error.reason)")
             }

@@ -19,3 +19,15 @@ extension StoreValue {
         }
     }
 }
+
+extension StoreValue {
+    /// A value of an attribute; binary values of an attribute that allows external storage get
+    /// Core Data's inline tag (`ExternalBinaryData`), as Core Data reads such columns.
+    public init(_ value: AttributeValue, externallyStorable: Bool) {
+        if externallyStorable, case .binary(let bytes) = value {
+            self = .blob(ExternalBinaryData.inlineValue(bytes))
+        } else {
+            self.init(value)
+        }
+    }
+}
