@@ -1,9 +1,10 @@
 import FerryModel
 import FerryStore
 
-/// Computes fingerprints of a store: of records, streamed through `StoreRecordReader` (the same
-/// attribute values any reader of the store sees), and of relationship pairs, read by one join of
-/// the pair storage with both ends' key columns.
+/// Computes fingerprints of a store: of records, as `StoreRecordReader` gives them (the same
+/// attribute values any reader of the store sees; read straight from the columns by
+/// `RecordFingerprintScan` when every row is plainly readable), and of relationship pairs, read
+/// by one join of the pair storage with both ends' key columns.
 struct StoreFingerprints {
     let context: StoreContext
     let records: StoreRecordReader
@@ -18,6 +19,9 @@ struct StoreFingerprints {
     /// Rows whose values cannot be read are counted apart and left out.
     func records(of entity: String, attributes: [String]) throws(StoreReaderError) -> (fingerprint: Fingerprint, unreadable: [StoreReaderError]) {
         let names = CanonicalEncoding.ordered(attributes)
+        if let fingerprint = RecordFingerprintScan(entity: entity, attributes: names, context: context)?.run(on: context.queries.database) {
+            return (fingerprint, [])
+        }
         let cursor = try records.records(of: entity)
         var fingerprint = Fingerprint()
         var unreadable: [StoreReaderError] = []
@@ -51,12 +55,13 @@ struct StoreFingerprints {
         var fingerprint = Fingerprint()
         do {
             let statement = try context.queries.database.prepare(sql)
+            let sourceTypes = source.map(\.type), destinationTypes = destination.map(\.type)
+            var bytes: [UInt8] = []
             while try statement.step() {
-                let sourceValues = source.indices.map { KeyValueReader.value(statement, at: Int32($0), as: source[$0].type) }
-                let destinationValues = destination.indices.map {
-                    KeyValueReader.value(statement, at: Int32(source.count + $0), as: destination[$0].type)
-                }
-                fingerprint.add(source: sourceValues, destination: destinationValues)
+                bytes.removeAll(keepingCapacity: true)
+                KeyValueReader.appendKey(statement, from: 0, as: sourceTypes, to: &bytes)
+                KeyValueReader.appendKey(statement, from: Int32(source.count), as: destinationTypes, to: &bytes)
+                bytes.withUnsafeBytes { fingerprint.add(encoded: $0) }
             }
         } catch {
             throw .unreadableStore(.sqlite(error))
