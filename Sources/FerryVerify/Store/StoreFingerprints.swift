@@ -7,7 +7,15 @@ import FerryStore
 /// by one join of the pair storage with both ends' key columns.
 struct StoreFingerprints {
     let context: StoreContext
-    let records: StoreRecordReader
+    /// The record reader, for entities the scan hands over (made when first needed).
+    let records: () throws(StoreReaderError) -> StoreRecordReader
+
+    /// What `verify` reports: record fingerprints of every entity over all its stored attributes
+    /// (with the records left out as unreadable), and pair fingerprints of every relationship.
+    struct Results: Sendable {
+        var records: [(entry: FingerprintEntry, unreadable: [StoreReaderError])] = []
+        var edges: [FingerprintEntry] = []
+    }
 
     /// Every stored attribute an entity has (inherited ones included), in encoding order.
     func defaultAttributes(of entity: String) -> [String] {
@@ -22,7 +30,7 @@ struct StoreFingerprints {
         if let fingerprint = RecordFingerprintScan(entity: entity, attributes: names, context: context)?.run(on: context.queries.database) {
             return (fingerprint, [])
         }
-        let cursor = try records.records(of: entity)
+        let cursor = try records().records(of: entity)
         var fingerprint = Fingerprint()
         var unreadable: [StoreReaderError] = []
         while true {
@@ -35,6 +43,41 @@ struct StoreFingerprints {
             }
         }
         return (fingerprint, unreadable)
+    }
+
+    /// Every entity's records and every relationship's pairs.
+    func all() throws(VerificationError) -> Results {
+        var results = Results()
+        for entity in context.model.entitiesInStoreOrder {
+            let attributes = defaultAttributes(of: entity.name)
+            do {
+                let found = try records(of: entity.name, attributes: attributes)
+                results.records.append((FingerprintEntry(subject: entity.name, attributes: attributes, fingerprint: found.fingerprint),
+                                        found.unreadable))
+            } catch {
+                throw .unreadableStore(error)
+            }
+        }
+        results.edges = try edges()
+        return results
+    }
+
+    /// Pairs of every to-one relationship, and of each many-to-many once (from the side its join
+    /// table is named after), each end keyed by `EdgeKey.preferred`.
+    private func edges() throws(VerificationError) -> [FingerprintEntry] {
+        var entries: [FingerprintEntry] = []
+        for (entity, relationship) in context.storedRelationships {
+            if relationship.isToMany, !context.layout.joinTables.contains(where: { $0.kind == .join(entity: entity.name, relationship: relationship.name) }) {
+                continue
+            }
+            guard let storage = RelationshipStorage.resolve(relationship, declaredBy: entity.name, rowsOf: entity.name, context: context) else { continue }
+            let sourceKey = EdgeKey.preferred(for: entity.name, in: context.model)
+            let destinationKey = EdgeKey.preferred(for: relationship.destinationEntity, in: context.model)
+            let fingerprint = try edges(of: storage, sourceKey: sourceKey, destinationKey: destinationKey)
+            entries.append(FingerprintEntry(subject: "\(entity.name).\(relationship.name)",
+                                            attributes: [sourceKey.label, destinationKey.label], fingerprint: fingerprint))
+        }
+        return entries
     }
 
     /// The fingerprint of a relationship's pairs, each end named by its key.
