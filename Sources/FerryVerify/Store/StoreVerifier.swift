@@ -6,9 +6,10 @@ import FerryStore
 /// it computes over its sources (see `Fingerprint`, `FingerprintComparison`).
 ///
 /// The big checks are set-based SQL (counts, `LEFT JOIN`s for dangling keys, `GROUP BY … HAVING`
-/// for duplicates) over names taken from the model's `StoreLayout`; fingerprints stream records.
-/// Memory does not grow with the store. The store is opened read-only and never changed.
-/// A verifier is used by one thread.
+/// for duplicates) over names taken from the model's `StoreLayout`; fingerprints stream records,
+/// in `verify` on a worker thread with a connection of its own (`FingerprintPass`) while the SQL
+/// checks run. Memory does not grow with the store. The store is opened read-only and never
+/// changed. A verifier is used by one thread.
 public final class StoreVerifier {
     public let path: String
     /// The model version the store is read with.
