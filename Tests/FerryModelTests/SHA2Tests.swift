@@ -118,4 +118,28 @@ import FerryModel
         #expect(sha256Digests.allSatisfy { $0.count == SHA256.byteCount })
         #expect(sha512Digests.allSatisfy { $0.count == SHA512.byteCount })
     }
+
+    /// The allocation-free entry gives the NIST digests.
+    @Test(arguments: vectors)
+    func sha256IntoBufferMatchesVectors(_ vector: Vector) {
+        #expect(Self.hex(Self.hashIntoBuffer(vector.message, digestBytes: 32)) == vector.sha256)
+    }
+
+    /// Every length from 0 to 200 (one and two padding blocks, messages of several blocks)
+    /// hashes into a buffer as the streaming hasher does; a short buffer gets the digest's prefix.
+    @Test func sha256IntoBufferMatchesStreamingAtEveryLength() {
+        for length in 0...Self.twoHundredBytes.count {
+            let message = Array(Self.twoHundredBytes[..<length])
+            let expected = SHA256.hash(message)
+            #expect(Self.hashIntoBuffer(message, digestBytes: 32) == expected, "length \(length)")
+            #expect(Self.hashIntoBuffer(message, digestBytes: 7) == Array(expected.prefix(7)), "length \(length)")
+        }
+        #expect(Self.hashIntoBuffer([1, 2, 3], digestBytes: 40).suffix(8) == [UInt8](repeating: 0xEE, count: 8))
+    }
+
+    static func hashIntoBuffer(_ message: [UInt8], digestBytes: Int) -> [UInt8] {
+        var digest = [UInt8](repeating: 0xEE, count: digestBytes)
+        message.withUnsafeBytes { input in digest.withUnsafeMutableBytes { SHA256.hash(input, into: $0) } }
+        return digest
+    }
 }

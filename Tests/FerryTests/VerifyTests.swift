@@ -59,6 +59,21 @@ struct VerifyTests {
         #expect(failure.count >= 1 && !failure.samples.isEmpty && failure.samples.count <= 5)
     }
 
+    @Test("an index that disagrees with its table passes quick_check (the default) and fails the full integrity check")
+    func fullIntegrityCheck() throws {
+        let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))
+        // The index keeps its ZTASK entries while the schema says it indexes ZFILENAME.
+        let copy = try VerifyStores.broken(path, "index", """
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_master SET sql = 'CREATE INDEX ZUPLOAD_ZTASK_INDEX ON ZUPLOAD (ZFILENAME)' WHERE name = 'ZUPLOAD_ZTASK_INDEX'
+            """)
+        let verifier = try StoreVerifier(path: copy, model: .model(VerifyStores.workspace3))
+        #expect(try verifier.verify().passed)
+        let full = try verifier.verify(options: VerificationOptions(fullIntegrityCheck: true))
+        #expect(failed(full) == ["integrity store"])
+        #expect(full.failures.first?.samples.first?.values["message"]?.contains("missing from index ZUPLOAD_ZTASK_INDEX") == true)
+    }
+
     @Test("a dangling key names the row and the missing target in its sample")
     func danglingSample() throws {
         let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))

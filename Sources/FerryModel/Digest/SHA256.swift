@@ -25,6 +25,12 @@ public struct SHA256 {
         return hasher.finalize()
     }
 
+    /// Hashes `message` in one call without allocating, for hot loops: writes the first
+    /// `digest.count` bytes of its digest (all 32 when the buffer is that large) into `digest`.
+    public static func hash(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
+        Parameters.digest(of: message, into: digest)
+    }
+
     enum Parameters: SHA2Variant {
         typealias Word = UInt32
         static var blockByteCount: Int { 64 }

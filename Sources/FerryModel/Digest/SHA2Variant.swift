@@ -31,6 +31,42 @@ extension SHA2Variant {
     /// Runs the compression function over `blocks`, whose size is a multiple of the block size,
     /// updating `state` (eight words).
     static func compress(_ state: inout [Word], blocks: UnsafeRawBufferPointer) {
+        state.withUnsafeMutableBufferPointer { compress($0, blocks: blocks) }
+    }
+
+    /// The digest of `message` (one call, no heap allocation), its first `digest.count` bytes
+    /// (at most the full digest) written to `digest`.
+    static func digest(of message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
+        let wordBytes = Word.bitWidth / 8
+        withUnsafeTemporaryAllocation(of: Word.self, capacity: 8) { state in
+            initialHash.withUnsafeBufferPointer { initial in
+                for index in 0..<8 { state[index] = initial[index] }
+            }
+            let fullBytes = message.count - message.count % blockByteCount
+            if fullBytes > 0 { compress(state, blocks: UnsafeRawBufferPointer(rebasing: message[..<fullBytes])) }
+            // The rest, 0x80, zeros, and the big-endian length in bits fill one or two blocks.
+            withUnsafeTemporaryAllocation(byteCount: 2 * blockByteCount, alignment: 8) { tail in
+                let rest = message.count - fullBytes
+                let padded = rest + 1 + lengthByteCount <= blockByteCount ? blockByteCount : 2 * blockByteCount
+                tail.initializeMemory(as: UInt8.self, repeating: 0)
+                if rest > 0, let source = message.baseAddress, let target = tail.baseAddress {
+                    target.copyMemory(from: source + fullBytes, byteCount: rest)
+                }
+                tail[rest] = 0x80
+                let bits = UInt64(message.count) &<< 3
+                for index in 0..<8 { tail[padded - 1 - index] = UInt8(truncatingIfNeeded: bits >> (8 * UInt64(index))) }
+                if lengthByteCount == 16 { tail[padded - 9] = UInt8(truncatingIfNeeded: UInt64(message.count) >> 61) }
+                compress(state, blocks: UnsafeRawBufferPointer(rebasing: tail[..<padded]))
+            }
+            for index in 0..<min(digest.count, 8 * wordBytes) {
+                digest[index] = UInt8(truncatingIfNeeded: state[index / wordBytes] >> (8 * (wordBytes - 1 - index % wordBytes)))
+            }
+        }
+    }
+
+    /// Runs the compression function over `blocks`, whose size is a multiple of the block size,
+    /// updating `state` (eight words).
+    static func compress(_ state: UnsafeMutableBufferPointer<Word>, blocks: UnsafeRawBufferPointer) {
         let rounds = roundConstants.count
         let wordBytes = Word.bitWidth / 8
         let wordsPerBlock = blockByteCount / wordBytes
@@ -59,7 +95,8 @@ extension SHA2Variant {
                     h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
                     offset += blockByteCount
                 }
-                state = [h0, h1, h2, h3, h4, h5, h6, h7]
+                state[0] = h0; state[1] = h1; state[2] = h2; state[3] = h3
+                state[4] = h4; state[5] = h5; state[6] = h6; state[7] = h7
             }
         }
     }

@@ -26,36 +26,58 @@ public enum CanonicalEncoding {
     /// Appends one value: a tag byte and its payload.
     public static func append(_ value: AttributeValue, to bytes: inout [UInt8]) {
         switch value {
-        case .null: bytes.append(0)
+        case .null: bytes.append(Tag.null.rawValue)
         case .integer(let number):
-            bytes.append(1)
+            bytes.append(Tag.integer.rawValue)
             appendInteger(UInt64(bitPattern: number), to: &bytes)
         case .double(let number):
-            bytes.append(2)
+            bytes.append(Tag.double.rawValue)
             appendInteger(canonicalBits(number), to: &bytes)
-        case .decimal(let text):
-            bytes.append(3)
-            appendText(text, to: &bytes)
-        case .string(let text):
-            bytes.append(4)
-            appendText(text, to: &bytes)
+        case .decimal(let text): appendText(text, tag: .decimal, to: &bytes)
+        case .string(let text): appendText(text, tag: .string, to: &bytes)
         case .bool(let flag):
-            bytes.append(5)
+            bytes.append(Tag.bool.rawValue)
             bytes.append(flag ? 1 : 0)
         case .date(let seconds):
-            bytes.append(6)
+            bytes.append(Tag.date.rawValue)
             appendInteger(canonicalBits(seconds), to: &bytes)
-        case .binary(let data):
-            bytes.append(7)
-            appendLength(data.count, to: &bytes)
-            bytes += data
-        case .uuid(let uuid):
-            bytes.append(8)
-            bytes += uuid.bytes
-        case .uri(let text):
-            bytes.append(9)
-            appendText(text, to: &bytes)
+        case .binary(let data): data.withUnsafeBytes { appendBinary($0, to: &bytes) }
+        case .uuid(let uuid): uuid.bytes.withUnsafeBytes { appendUUID($0, to: &bytes) }
+        case .uri(let text): appendText(text, tag: .uri, to: &bytes)
         }
+    }
+
+    // MARK: Values given as bytes (a store's columns, without making Strings or arrays)
+
+    /// Which text value some UTF-8 bytes are.
+    enum TextKind {
+        case string, uri
+        fileprivate var tag: Tag { self == .string ? .string : .uri }
+    }
+
+    /// Appends `.string` or `.uri` of the text whose UTF-8 bytes `utf8` holds, invalid sequences
+    /// replaced by U+FFFD as `String(decoding:as:)` does, so it encodes as that String would.
+    static func appendText(_ utf8: UnsafeRawBufferPointer, as kind: TextKind, to bytes: inout [UInt8]) {
+        guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            appendText(String(decoding: utf8, as: UTF8.self), tag: kind.tag, to: &bytes)
+            return
+        }
+        bytes.append(kind.tag.rawValue)
+        appendLength(utf8.count, to: &bytes)
+        bytes.append(contentsOf: utf8)
+    }
+
+    /// Appends `.binary` of these bytes.
+    static func appendBinary(_ data: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
+        bytes.append(Tag.binary.rawValue)
+        appendLength(data.count, to: &bytes)
+        bytes.append(contentsOf: data)
+    }
+
+    /// Appends `.uuid` of 16 bytes.
+    static func appendUUID(_ uuid: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
+        bytes.append(Tag.uuid.rawValue)
+        bytes.append(contentsOf: uuid)
     }
 
     /// Attribute names in the order the encoding takes them (UTF-8 byte order), duplicates removed.
@@ -68,12 +90,19 @@ public enum CanonicalEncoding {
         return number == 0 ? 0 : number.bitPattern
     }
 
-    private static func appendText(_ text: String, to bytes: inout [UInt8]) {
+    /// The tag byte of each kind of value.
+    fileprivate enum Tag: UInt8 {
+        case null = 0, integer, double, decimal, string, bool, date, binary, uuid, uri
+    }
+
+    private static func appendText(_ text: String, tag: Tag, to bytes: inout [UInt8]) {
+        bytes.append(tag.rawValue)
         appendLength(text.utf8.count, to: &bytes)
         bytes += text.utf8
     }
 
-    private static func appendLength(_ count: Int, to bytes: inout [UInt8]) {
+    /// Appends a count or byte length (as a little-endian 64-bit integer).
+    static func appendLength(_ count: Int, to bytes: inout [UInt8]) {
         appendInteger(UInt64(count), to: &bytes)
     }
 

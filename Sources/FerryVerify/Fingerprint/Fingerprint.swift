@@ -14,12 +14,11 @@ public struct Fingerprint: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Records (or pairs) added.
     public private(set) var count: Int64
     /// The 256-bit sum as four 64-bit limbs, least significant first.
-    private var limbs: [UInt64]
+    private var limb0: UInt64 = 0, limb1: UInt64 = 0, limb2: UInt64 = 0, limb3: UInt64 = 0
 
     /// The fingerprint of nothing.
     public init() {
         count = 0
-        limbs = [0, 0, 0, 0]
     }
 
     /// Adds one record's values of `attributes` (names in `CanonicalEncoding.ordered` order).
@@ -39,38 +38,50 @@ public struct Fingerprint: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// Adds one element given as its canonical encoding.
     public mutating func add(encoded bytes: [UInt8]) {
-        var hasher = SHA256()
-        bytes.withUnsafeBytes { hasher.update($0) }
-        let digest = hasher.finalize()
-        var carry = false
-        for limb in 0..<4 {
-            var word: UInt64 = 0
-            for byte in 0..<8 { word |= UInt64(digest[limb * 8 + byte]) << (8 * UInt64(byte)) }
-            let (partial, overflow1) = limbs[limb].addingReportingOverflow(word)
-            let (sum, overflow2) = partial.addingReportingOverflow(carry ? 1 : 0)
-            limbs[limb] = sum
-            carry = overflow1 || overflow2
+        bytes.withUnsafeBytes { add(encoded: $0) }
+    }
+
+    /// Adds one element given as its canonical encoding, without allocating: the digest is read
+    /// as four little-endian 64-bit words and added to the sum in place.
+    public mutating func add(encoded bytes: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(byteCount: SHA256.byteCount, alignment: 8) { digest in
+            SHA256.hash(bytes, into: digest)
+            add(UInt64(littleEndian: digest.load(fromByteOffset: 0, as: UInt64.self)),
+                UInt64(littleEndian: digest.load(fromByteOffset: 8, as: UInt64.self)),
+                UInt64(littleEndian: digest.load(fromByteOffset: 16, as: UInt64.self)),
+                UInt64(littleEndian: digest.load(fromByteOffset: 24, as: UInt64.self)))
         }
         count += 1
     }
 
     /// Combines two fingerprints of disjoint parts.
     public mutating func merge(_ other: Fingerprint) {
-        var carry = false
-        for limb in 0..<4 {
-            let (partial, overflow1) = limbs[limb].addingReportingOverflow(other.limbs[limb])
-            let (sum, overflow2) = partial.addingReportingOverflow(carry ? 1 : 0)
-            limbs[limb] = sum
-            carry = overflow1 || overflow2
-        }
+        add(other.limb0, other.limb1, other.limb2, other.limb3)
         count += other.count
+    }
+
+    /// Adds a 256-bit number (limbs least significant first) to the sum, modulo 2^256.
+    private mutating func add(_ word0: UInt64, _ word1: UInt64, _ word2: UInt64, _ word3: UInt64) {
+        var carry: UInt64 = 0
+        (limb0, carry) = Self.sum(limb0, word0, carry)
+        (limb1, carry) = Self.sum(limb1, word1, carry)
+        (limb2, carry) = Self.sum(limb2, word2, carry)
+        (limb3, _) = Self.sum(limb3, word3, carry)
+    }
+
+    /// `a + b + carry` and the carry out (0 or 1).
+    @inline(__always)
+    private static func sum(_ a: UInt64, _ b: UInt64, _ carry: UInt64) -> (UInt64, UInt64) {
+        let (partial, overflow1) = a.addingReportingOverflow(b)
+        let (total, overflow2) = partial.addingReportingOverflow(carry)
+        return (total, overflow1 || overflow2 ? 1 : 0)
     }
 
     /// The sum as 64 hex digits, most significant first.
     public var hex: String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
-        for limb in limbs.reversed() {
+        for limb in [limb3, limb2, limb1, limb0] {
             for shift in stride(from: 60, through: 0, by: -4) { text.append(digits[Int((limb >> UInt64(shift)) & 0xF)]) }
         }
         return String(decoding: text, as: UTF8.self)
@@ -98,7 +109,7 @@ public struct Fingerprint: Sendable, Hashable, Codable, CustomStringConvertible 
             }
             parsed.append(word)
         }
-        limbs = parsed
+        (limb0, limb1, limb2, limb3) = (parsed[0], parsed[1], parsed[2], parsed[3])
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -7,7 +7,21 @@ import FerryStore
 /// so a key computed from a record and one read here encode alike. Values of the wrong storage
 /// class were already reported by the values checks; they are read as their nearest value.
 enum KeyValueReader {
-    static func value(_ statement: SQLiteStatement, at column: Int32, as type: AttributeType?) -> AttributeValue {
+    /// Appends the canonical encoding of the key in `types.count` columns from `first` on, as
+    /// `CanonicalEncoding.append(values:)` of their values; text is copied without a String.
+    static func appendKey(_ statement: SQLiteStatement, from first: Int32, as types: [AttributeType?], to bytes: inout [UInt8]) {
+        CanonicalEncoding.appendLength(types.count, to: &bytes)
+        for (offset, type) in types.enumerated() {
+            let column = first + Int32(offset)
+            if type == .string, statement.storageClass(at: column) == SQLITE_TEXT {
+                statement.withText(at: column) { CanonicalEncoding.appendText($0, as: .string, to: &bytes) }
+            } else {
+                CanonicalEncoding.append(value(statement, at: column, as: type), to: &bytes)
+            }
+        }
+    }
+
+    private static func value(_ statement: SQLiteStatement, at column: Int32, as type: AttributeType?) -> AttributeValue {
         let storage = statement.storageClass(at: column)
         guard storage != SQLITE_NULL else { return .null }
         switch type {

@@ -1,12 +1,21 @@
 import FerryModel
 import FerryStore
 
-/// Computes fingerprints of a store: of records, streamed through `StoreRecordReader` (the same
-/// attribute values any reader of the store sees), and of relationship pairs, read by one join of
-/// the pair storage with both ends' key columns.
+/// Computes fingerprints of a store: of records, as `StoreRecordReader` gives them (the same
+/// attribute values any reader of the store sees; read straight from the columns by
+/// `RecordFingerprintScan` when every row is plainly readable), and of relationship pairs, read
+/// by one join of the pair storage with both ends' key columns.
 struct StoreFingerprints {
     let context: StoreContext
-    let records: StoreRecordReader
+    /// The record reader, for entities the scan hands over (made when first needed).
+    let records: () throws(StoreReaderError) -> StoreRecordReader
+
+    /// What `verify` reports: record fingerprints of every entity over all its stored attributes
+    /// (with the records left out as unreadable), and pair fingerprints of every relationship.
+    struct Results: Sendable {
+        var records: [(entry: FingerprintEntry, unreadable: [StoreReaderError])] = []
+        var edges: [FingerprintEntry] = []
+    }
 
     /// Every stored attribute an entity has (inherited ones included), in encoding order.
     func defaultAttributes(of entity: String) -> [String] {
@@ -18,7 +27,10 @@ struct StoreFingerprints {
     /// Rows whose values cannot be read are counted apart and left out.
     func records(of entity: String, attributes: [String]) throws(StoreReaderError) -> (fingerprint: Fingerprint, unreadable: [StoreReaderError]) {
         let names = CanonicalEncoding.ordered(attributes)
-        let cursor = try records.records(of: entity)
+        if let fingerprint = RecordFingerprintScan(entity: entity, attributes: names, context: context)?.run(on: context.queries.database) {
+            return (fingerprint, [])
+        }
+        let cursor = try records().records(of: entity)
         var fingerprint = Fingerprint()
         var unreadable: [StoreReaderError] = []
         while true {
@@ -31,6 +43,41 @@ struct StoreFingerprints {
             }
         }
         return (fingerprint, unreadable)
+    }
+
+    /// Every entity's records and every relationship's pairs.
+    func all() throws(VerificationError) -> Results {
+        var results = Results()
+        for entity in context.model.entitiesInStoreOrder {
+            let attributes = defaultAttributes(of: entity.name)
+            do {
+                let found = try records(of: entity.name, attributes: attributes)
+                results.records.append((FingerprintEntry(subject: entity.name, attributes: attributes, fingerprint: found.fingerprint),
+                                        found.unreadable))
+            } catch {
+                throw .unreadableStore(error)
+            }
+        }
+        results.edges = try edges()
+        return results
+    }
+
+    /// Pairs of every to-one relationship, and of each many-to-many once (from the side its join
+    /// table is named after), each end keyed by `EdgeKey.preferred`.
+    private func edges() throws(VerificationError) -> [FingerprintEntry] {
+        var entries: [FingerprintEntry] = []
+        for (entity, relationship) in context.storedRelationships {
+            if relationship.isToMany, !context.layout.joinTables.contains(where: { $0.kind == .join(entity: entity.name, relationship: relationship.name) }) {
+                continue
+            }
+            guard let storage = RelationshipStorage.resolve(relationship, declaredBy: entity.name, rowsOf: entity.name, context: context) else { continue }
+            let sourceKey = EdgeKey.preferred(for: entity.name, in: context.model)
+            let destinationKey = EdgeKey.preferred(for: relationship.destinationEntity, in: context.model)
+            let fingerprint = try edges(of: storage, sourceKey: sourceKey, destinationKey: destinationKey)
+            entries.append(FingerprintEntry(subject: "\(entity.name).\(relationship.name)",
+                                            attributes: [sourceKey.label, destinationKey.label], fingerprint: fingerprint))
+        }
+        return entries
     }
 
     /// The fingerprint of a relationship's pairs, each end named by its key.
@@ -51,12 +98,13 @@ struct StoreFingerprints {
         var fingerprint = Fingerprint()
         do {
             let statement = try context.queries.database.prepare(sql)
+            let sourceTypes = source.map(\.type), destinationTypes = destination.map(\.type)
+            var bytes: [UInt8] = []
             while try statement.step() {
-                let sourceValues = source.indices.map { KeyValueReader.value(statement, at: Int32($0), as: source[$0].type) }
-                let destinationValues = destination.indices.map {
-                    KeyValueReader.value(statement, at: Int32(source.count + $0), as: destination[$0].type)
-                }
-                fingerprint.add(source: sourceValues, destination: destinationValues)
+                bytes.removeAll(keepingCapacity: true)
+                KeyValueReader.appendKey(statement, from: 0, as: sourceTypes, to: &bytes)
+                KeyValueReader.appendKey(statement, from: Int32(source.count), as: destinationTypes, to: &bytes)
+                bytes.withUnsafeBytes { fingerprint.add(encoded: $0) }
             }
         } catch {
             throw .unreadableStore(.sqlite(error))

@@ -6,9 +6,10 @@ import FerryStore
 /// it computes over its sources (see `Fingerprint`, `FingerprintComparison`).
 ///
 /// The big checks are set-based SQL (counts, `LEFT JOIN`s for dangling keys, `GROUP BY … HAVING`
-/// for duplicates) over names taken from the model's `StoreLayout`; fingerprints stream records.
-/// Memory does not grow with the store. The store is opened read-only and never changed.
-/// A verifier is used by one thread.
+/// for duplicates) over names taken from the model's `StoreLayout`; fingerprints stream records,
+/// in `verify` on a worker thread with a connection of its own (`FingerprintPass`) while the SQL
+/// checks run. Memory does not grow with the store. The store is opened read-only and never
+/// changed. A verifier is used by one thread.
 public final class StoreVerifier {
     public let path: String
     /// The model version the store is read with.
@@ -49,20 +50,24 @@ public final class StoreVerifier {
         let context = makeContext(options.sampleLimit)
         var recorder = CheckRecorder()
         var report = VerificationReport(store: path, model: modelDescription)
-        guard let records, schemaProblem == nil else {
+        guard records != nil, schemaProblem == nil else {
             recorder.check(StoreHealthChecks.section, subject: "store", code: "schema") {
                 VerificationFailure(check: "schema", subject: "store", message: schemaProblem.map { "\($0)" } ?? "the store does not fit the model")
             }
             report.sections = recorder.sections
             return report
         }
+        // The fingerprints read every record once; the SQL checks mostly scan in SQLite: each on
+        // its own connection and thread.
+        let fingerprintPass = options.fingerprints ? FingerprintPass(path: path, model: model, layout: layout) : nil
         let counts = StoreHealthChecks(context: context, store: store, fullIntegrityCheck: options.fullIntegrityCheck).run(&recorder)
         report.relationships = RelationshipChecks(context: context).run(&recorder)
         ValueChecks(context: context).run(&recorder)
-        if options.fingerprints {
-            let fingerprints = StoreFingerprints(context: context, records: records)
-            report.fingerprints = try recordFingerprints(fingerprints, &recorder)
-            report.edgeFingerprints = try edgeFingerprints(fingerprints, context: context)
+        if let fingerprintPass {
+            let results = try fingerprintPass.wait()
+            report.fingerprints = results.records.map(\.entry)
+            report.edgeFingerprints = results.edges
+            noteUnreadable(results, sampleLimit: options.sampleLimit, &recorder)
         }
         report.sections = recorder.sections
         report.entities = model.entitiesInStoreOrder.map { entity in
@@ -108,24 +113,19 @@ public final class StoreVerifier {
 
     private func storeFingerprints() throws(VerificationError) -> StoreFingerprints {
         guard let records else { throw .unreadableStore(schemaProblem ?? .invalidModel(path: path, reason: "the store does not fit the model")) }
-        return StoreFingerprints(context: makeContext(VerificationOptions().sampleLimit), records: records)
+        return StoreFingerprints(context: makeContext(VerificationOptions().sampleLimit), records: { records })
     }
 
-    private func recordFingerprints(_ fingerprints: StoreFingerprints,
-                                    _ recorder: inout CheckRecorder) throws(VerificationError) -> [FingerprintEntry] {
-        var entries: [FingerprintEntry] = []
-        for entity in model.entitiesInStoreOrder {
-            let attributes = fingerprints.defaultAttributes(of: entity.name)
-            let result: (fingerprint: Fingerprint, unreadable: [StoreReaderError])
-            do { result = try fingerprints.records(of: entity.name, attributes: attributes) } catch { throw .unreadableStore(error) }
-            entries.append(FingerprintEntry(subject: entity.name, attributes: attributes, fingerprint: result.fingerprint))
-            recorder.check("fingerprints", subject: entity.name, code: "unreadable-record") {
-                guard !result.unreadable.isEmpty else { return nil }
+    /// Notes, per entity, the records the fingerprints had to leave out.
+    private func noteUnreadable(_ results: StoreFingerprints.Results, sampleLimit: Int, _ recorder: inout CheckRecorder) {
+        for (entry, unreadable) in results.records {
+            recorder.check("fingerprints", subject: entry.subject, code: "unreadable-record") {
+                guard !unreadable.isEmpty else { return nil }
                 return VerificationFailure(
-                    check: "unreadable-record", subject: entity.name,
-                    message: "\(result.unreadable.count) record(s) cannot be read as the model says and are left out of the fingerprint",
-                    count: Int64(result.unreadable.count),
-                    samples: result.unreadable.prefix(fingerprints.context.queries.sampleLimit).map { error in
+                    check: "unreadable-record", subject: entry.subject,
+                    message: "\(unreadable.count) record(s) cannot be read as the model says and are left out of the fingerprint",
+                    count: Int64(unreadable.count),
+                    samples: unreadable.prefix(sampleLimit).map { error in
                         if case let .invalidValue(_, _, key, column, reason) = error {
                             return FailureSample(primaryKey: key, values: ["column": column, "reason": reason])
                         }
@@ -133,24 +133,5 @@ public final class StoreVerifier {
                     })
             }
         }
-        return entries
-    }
-
-    /// Pairs of every to-one relationship, and of each many-to-many once (from the side its join
-    /// table is named after), each end keyed by `EdgeKey.preferred`.
-    private func edgeFingerprints(_ fingerprints: StoreFingerprints, context: StoreContext) throws(VerificationError) -> [FingerprintEntry] {
-        var entries: [FingerprintEntry] = []
-        for (entity, relationship) in context.storedRelationships {
-            if relationship.isToMany, !context.layout.joinTables.contains(where: { $0.kind == .join(entity: entity.name, relationship: relationship.name) }) {
-                continue
-            }
-            guard let storage = RelationshipStorage.resolve(relationship, declaredBy: entity.name, rowsOf: entity.name, context: context) else { continue }
-            let sourceKey = EdgeKey.preferred(for: entity.name, in: model)
-            let destinationKey = EdgeKey.preferred(for: relationship.destinationEntity, in: model)
-            let fingerprint = try fingerprints.edges(of: storage, sourceKey: sourceKey, destinationKey: destinationKey)
-            entries.append(FingerprintEntry(subject: "\(entity.name).\(relationship.name)",
-                                            attributes: [sourceKey.label, destinationKey.label], fingerprint: fingerprint))
-        }
-        return entries
     }
 }

@@ -1,0 +1,139 @@
+import FerryModel
+import FerryStore
+import FerryTestSupport
+@testable import FerryVerify
+import Testing
+
+/// Record fingerprints read straight from the columns (`RecordFingerprintScan`) must equal the
+/// definition: records as `StoreRecordReader` gives them, added with `Fingerprint.add(_:attributes:)`.
+@Suite("record fingerprints read straight from the columns")
+struct VerifyFingerprintScanTests {
+    /// Every attribute type with a column, a sub-entity, and a to-one to an entity with
+    /// sub-entities (so its table has a `Z<n>_PARENT` column).
+    static let model = ManagedObjectModel(name: "Kinds", entities: [
+        Entity(name: "Thing", attributes: [
+            Attribute(name: "small", type: .integer16), Attribute(name: "medium", type: .integer32),
+            Attribute(name: "large", type: .integer64), Attribute(name: "flag", type: .boolean),
+            Attribute(name: "ratio", type: .double), Attribute(name: "share", type: .float),
+            Attribute(name: "when", type: .date), Attribute(name: "amount", type: .decimal),
+            Attribute(name: "text", type: .string), Attribute(name: "link", type: .uri),
+            Attribute(name: "data", type: .binary), Attribute(name: "object", type: .transformable),
+            Attribute(name: "id", type: .uuid),
+        ], relationships: [
+            Relationship(name: "parent", destinationEntity: "Thing", inverseName: "children"),
+            Relationship(name: "children", destinationEntity: "Thing", inverseName: "parent", isToMany: true),
+        ]),
+        Entity(name: "Gadget", parentName: "Thing", attributes: [Attribute(name: "extra", type: .string)]),
+    ])
+
+    static let uuid: [UInt8] = Array(1...16)
+
+    /// The values of row 2 (a Thing) and row 3 (a Gadget whose parent is row 2); row 1 is all NULL.
+    static let thing: [String: AttributeValue] = [
+        "small": .integer(7), "medium": .integer(-5), "large": .integer(1 << 40), "flag": .bool(true),
+        "ratio": .double(-0.0), "share": .double(0.25), "when": .date(600_000_000), "amount": .decimal("12.5"),
+        "text": .string("héllo 家"), "link": .uri("https://example.com/a"), "data": .binary([0, 1, 2]),
+        "object": .binary([9]), "id": UUIDBytes(uuid).map(AttributeValue.uuid) ?? .null,
+    ]
+    static let gadget: [String: AttributeValue] = ["text": .string("plain"), "amount": .decimal("7"), "extra": .string("more")]
+
+    static func makeStore() throws -> String {
+        let path = try TestPaths.temporaryFolder("verify-scan") + "/Kinds.sqlite"
+        let store = try CoreDataStoreWriter.create(at: path, model: model, versionHashes: VersionHasher.hashes(of: model).entityHashes,
+                                                   versionIdentifiers: [""])
+        let thingNumber = try #require(try StoreLayout(model: model).entityNumbers["Thing"])
+        func insert(_ entity: String, _ values: [String: StoreValue], parent: Int64? = nil) throws {
+            let inserter = try store.inserter(for: entity)
+            _ = try inserter.insert(inserter.columns.map { column in
+                switch column.role {
+                case .attribute(_, let name): values[name] ?? .null
+                case .toOne: parent.map(StoreValue.integer) ?? .null
+                case .toOneEntityNumber: parent == nil ? .null : .integer(Int64(thingNumber))
+                default: .null
+                }
+            })
+        }
+        try insert("Thing", [:])
+        try insert("Thing", [
+            "small": .integer(7), "medium": .integer(-5), "large": .integer(1 << 40), "flag": .integer(1),
+            "ratio": .real(-0.0), "share": .real(0.25), "when": .real(600_000_000), "amount": .real(12.5),
+            "text": .text("héllo 家"), "link": .text("https://example.com/a"), "data": .blob([0, 1, 2]),
+            "object": .blob([9]), "id": .blob(uuid),
+        ])
+        try insert("Gadget", ["text": .text("plain"), "amount": .integer(7), "extra": .text("more")], parent: 2)
+        try store.finish()
+        return path
+    }
+
+    /// The definition: records from the store reader, unreadable ones left out and counted.
+    static func byReader(_ path: String, _ entity: String) throws -> (fingerprint: Fingerprint, unreadable: Int) {
+        let names = CanonicalEncoding.ordered(model.allAttributes(of: entity).map(\.name))
+        let cursor = try CoreDataStoreReader(path: path).records(model: model).records(of: entity)
+        var fingerprint = Fingerprint()
+        var unreadable = 0
+        while true {
+            do {
+                guard let record = try cursor.next() else { break }
+                fingerprint.add(record.attributes, attributes: names)
+            } catch {
+                unreadable += 1
+            }
+        }
+        return (fingerprint, unreadable)
+    }
+
+    /// The fast scan alone (nil when it hands the entity to the record reader).
+    static func byScan(_ path: String, _ entity: String) throws -> Fingerprint? {
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        let context = StoreContext(model: model, layout: try StoreLayout(model: model),
+                                   queries: StoreQueries(database: database, sampleLimit: 5))
+        let names = CanonicalEncoding.ordered(model.allAttributes(of: entity).map(\.name))
+        return RecordFingerprintScan(entity: entity, attributes: names, context: context)?.run(on: database)
+    }
+
+    @Test("an intact store is read by the scan, and gives the fingerprints of the plain records")
+    func intact() throws {
+        let path = try Self.makeStore()
+        let names = CanonicalEncoding.ordered(Self.model.allAttributes(of: "Thing").map(\.name))
+        var things = Fingerprint()
+        for record in [[:], Self.thing, Self.gadget] { things.add(record, attributes: names) }
+        var gadgets = Fingerprint()
+        gadgets.add(Self.gadget, attributes: CanonicalEncoding.ordered(names + ["extra"]))
+
+        #expect(try Self.byScan(path, "Thing") == things)
+        #expect(try Self.byScan(path, "Gadget") == gadgets)
+        #expect(try Self.byReader(path, "Thing").fingerprint == things)
+        let report = try StoreVerifier(path: path, model: .model(Self.model)).verify()
+        #expect(report.passed, "\(report.failures)")
+        #expect(report.fingerprint(of: "Thing") == things)
+        #expect(report.fingerprint(of: "Gadget") == gadgets)
+    }
+
+    @Test("values of other storage classes give the record reader's fingerprint and unreadable count", arguments: [
+        ("real-in-integer", "UPDATE ZTHING SET ZSMALL = 3.5 WHERE Z_PK = 2", true),
+        ("text-in-integer", "UPDATE ZTHING SET ZLARGE = 'x' WHERE Z_PK = 2", true),
+        ("out-of-range", "UPDATE ZTHING SET ZSMALL = 40000 WHERE Z_PK = 2", true),
+        ("boolean-2", "UPDATE ZTHING SET ZFLAG = 2 WHERE Z_PK = 2", true),
+        ("blob-text", "UPDATE ZTHING SET ZTEXT = CAST('as blob' AS BLOB) WHERE Z_PK = 2", true),
+        ("decimal-text", "UPDATE ZTHING SET ZAMOUNT = 'abc' WHERE Z_PK = 2", true),
+        ("uuid-text", "UPDATE ZTHING SET ZID = '01234567-89AB-CDEF-0123-456789ABCDEF' WHERE Z_PK = 2", true),
+        ("text-key", "UPDATE ZTHING SET ZPARENT = 'two' WHERE Z_PK = 3", true),
+        ("sub-entity-attribute", "UPDATE ZTHING SET ZEXTRA = X'FF' WHERE Z_PK = 3", true),
+        ("text-in-binary", "UPDATE ZTHING SET ZOBJECT = 'abc' WHERE Z_PK = 2", false),
+        ("invalid-utf8", "UPDATE ZTHING SET ZTEXT = CAST(X'66FF6F' AS TEXT) WHERE Z_PK = 2", false),
+        ("non-ascii-link", "UPDATE ZTHING SET ZLINK = 'https://例え.jp' WHERE Z_PK = 2", false),
+    ])
+    func odd(label: String, sql: String, fallsBack: Bool) throws {
+        let path = try VerifyStores.broken(try Self.makeStore(), label, sql)
+        let report = try StoreVerifier(path: path, model: .model(Self.model)).verify()
+        for entity in ["Thing", "Gadget"] {
+            let expected = try Self.byReader(path, entity)
+            #expect(report.fingerprint(of: entity) == expected.fingerprint, "\(label) \(entity)")
+            let unreadable = report.failures.first { $0.check == "unreadable-record" && $0.subject == entity }?.count ?? 0
+            #expect(unreadable == Int64(expected.unreadable), "\(label) \(entity)")
+        }
+        let scanned = try Self.byScan(path, "Thing")
+        #expect((scanned == nil) == fallsBack, "\(label)")
+        if let scanned { #expect(scanned == (try Self.byReader(path, "Thing").fingerprint)) }
+    }
+}
