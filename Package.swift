@@ -30,7 +30,7 @@ let package = Package(
             path: "Benchmarks",
             exclude: ["README.md"]),
 
-        .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
+        .target(name: "FerryTestSupport", dependencies: ["FerryStore"], path: "Tests/FerryTestSupport"),
         .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryFormats", "FerryTestSupport"]),
         .testTarget(name: "FerryFormatsTests", dependencies: ["FerryFormats", "FerryTestSupport"]),
         .testTarget(name: "FerryStoreTests", dependencies: ["FerryStore", "FerryModel", "FerryFormats", "FerryTestSupport"]),

@@ -39,15 +39,6 @@ struct StoreGraphWriterTests {
                location: SourceLocation(file: "uploads", line: number), key: key.map(RecordKey.integer))
     }
 
-    private func rows(_ path: String, _ sql: String) throws -> [String] {
-        let database = try SQLiteDatabase(path: path, mode: .readOnly)
-        let statement = try database.prepare(sql)
-        var result: [String] = []
-        while try statement.step() {
-            result.append((0..<statement.columnCount).map { statement.string(at: $0) ?? "NULL" }.joined(separator: "|"))
-        }
-        return result
-    }
 
     @Test("attachments by remote path, tags found or created by name, a dangling link reported")
     func linksByAttribute() throws {
@@ -75,18 +66,18 @@ struct StoreGraphWriterTests {
         let tagReport = try #require(reports.first { $0.relationship == "Task.tags" })
         #expect(tagReport.links == 3 && tagReport.resolved == 3 && tagReport.created == 1)
 
-        #expect(try rows(path, "SELECT u.ZREMOTEPATH, t.ZTASKID FROM ZUPLOAD u LEFT JOIN ZTASK t ON t.Z_PK = u.ZTASK ORDER BY u.Z_PK")
+        #expect(try storeRows(path, "SELECT u.ZREMOTEPATH, t.ZTASKID FROM ZUPLOAD u LEFT JOIN ZTASK t ON t.Z_PK = u.ZTASK ORDER BY u.Z_PK")
                 == ["/u/1.jpg|1", "/u/2.jpg|1", "/u/3.jpg|2", "/u/4.jpg|NULL"])
-        #expect(try rows(path, "SELECT Z_PK, ZNAME FROM ZTAG ORDER BY Z_PK") == ["1|work", "2|家庭"])
-        #expect(try rows(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Tag'") == ["2"])
+        #expect(try storeRows(path, "SELECT Z_PK, ZNAME FROM ZTAG ORDER BY Z_PK") == ["1|work", "2|家庭"])
+        #expect(try storeRows(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Tag'") == ["2"])
         let join = try #require(try SQLiteDatabase(path: path, mode: .readOnly)
             .scalarText("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'Z_[0-9]*'"))
         #expect(join == "Z_1TASKS")
         // Pairs (task, tag): task 1 with work and 家庭, task 2 with work.
-        #expect(try rows(path, "SELECT t.ZTASKID, g.ZNAME FROM Z_1TASKS j JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS ORDER BY 1, 2")
+        #expect(try storeRows(path, "SELECT t.ZTASKID, g.ZNAME FROM Z_1TASKS j JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS ORDER BY 1, 2")
                 == ["1|work", "1|家庭", "2|work"])
-        #expect(try rows(path, "PRAGMA integrity_check") == ["ok"])
-        #expect(try rows(path, "SELECT name FROM sqlite_master WHERE name LIKE '%ferry%'").isEmpty)
+        #expect(try storeRows(path, "PRAGMA integrity_check") == ["ok"])
+        #expect(try storeRows(path, "SELECT name FROM sqlite_master WHERE name LIKE '%ferry%'").isEmpty)
     }
 
     @Test("links by source key: a to-one written from either side, keys of two sources kept apart")
@@ -110,7 +101,7 @@ struct StoreGraphWriterTests {
         let reports = try graph.resolveLinks()
         try graph.writer.finish()
         #expect(reports.map(\.unresolved) == [0, 1])
-        #expect(try rows(path, "SELECT u.ZREMOTEPATH, t.ZTASKID FROM ZUPLOAD u JOIN ZTASK t ON t.Z_PK = u.ZTASK ORDER BY u.Z_PK")
+        #expect(try storeRows(path, "SELECT u.ZREMOTEPATH, t.ZTASKID FROM ZUPLOAD u JOIN ZTASK t ON t.Z_PK = u.ZTASK ORDER BY u.Z_PK")
                 == ["/u/1.jpg|11", "/u/7.jpg|20"])
     }
 
@@ -129,16 +120,16 @@ struct StoreGraphWriterTests {
             switch policy {
             case .reject:
                 #expect(outcomes[1] == .rejected(reason: "duplicate of an earlier record on unique (taskID)"))
-                #expect(try rows(path, "SELECT ZTITLE FROM ZTASK") == ["first"])
+                #expect(try storeRows(path, "SELECT ZTITLE FROM ZTASK") == ["first"])
             case .keepFirst:
                 #expect(outcomes[1] == .merged(constraint: ["taskID"]))
-                #expect(try rows(path, "SELECT ZTITLE FROM ZTASK") == ["first"])
+                #expect(try storeRows(path, "SELECT ZTITLE FROM ZTASK") == ["first"])
             case .keepNewest:
                 #expect(outcomes[1] == .merged(constraint: ["taskID"]))
-                #expect(try rows(path, "SELECT ZTITLE FROM ZTASK") == ["second"])
+                #expect(try storeRows(path, "SELECT ZTITLE FROM ZTASK") == ["second"])
             }
-            #expect(try rows(path, "SELECT count(*), max(Z_PK) FROM ZTASK") == ["1|1"])
-            #expect(try rows(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Task'") == ["1"])
+            #expect(try storeRows(path, "SELECT count(*), max(Z_PK) FROM ZTASK") == ["1|1"])
+            #expect(try storeRows(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Task'") == ["1"])
         }
     }
 

@@ -184,15 +184,6 @@ struct ImportDocumentsTests {
     private let workspace = TestPaths.migrations + "/Workspace.xcdatamodeld"
     private let legacy = TestPaths.fixtures + "/legacy"
 
-    private func rows(_ path: String, _ sql: String) throws -> [String] {
-        let database = try SQLiteDatabase(path: path, mode: .readOnly)
-        let statement = try database.prepare(sql)
-        var result: [String] = []
-        while try statement.step() {
-            result.append((0..<statement.columnCount).map { statement.string(at: $0) ?? "NULL" }.joined(separator: "|"))
-        }
-        return result
-    }
 
     /// Uploads from CSV and plist into Workspace 2, then tasks from JSON and NDJSON appended with links.
     private func workspace2(_ folder: String) throws -> (uploads: ImportSummary, tasks: ImportSummary, path: String) {
@@ -218,17 +209,17 @@ struct ImportDocumentsTests {
         #expect(tasks.sampleRejects.last?.location.line == 5)
         #expect(tasks.sampleRejects.last?.reason.hasPrefix("not valid JSON") == true)
         // finishStatus, urlPath and imageData reached isFinished, remotePath and thumbnail (renaming identifiers).
-        #expect(try rows(path, "SELECT count(ZISFINISHED), count(ZREMOTEPATH), count(ZTHUMBNAIL) FROM ZUPLOAD") == ["47|49|16"])
+        #expect(try storeRows(path, "SELECT count(ZISFINISHED), count(ZREMOTEPATH), count(ZTHUMBNAIL) FROM ZUPLOAD") == ["47|49|16"])
 
         let attachments = try #require(tasks.links.first { $0.relationship == "Task.attachments" })
         #expect(attachments.unresolved == 1 && attachments.unresolvedSamples.first?.hasSuffix("/remote/uploads/2014/09/ghost.jpg") == true)
         let tags = try #require(tasks.links.first { $0.relationship == "Task.tags" })
         #expect(tags.created == 9 && tags.unresolved == 0)
-        #expect(try rows(path, "SELECT count(*) FROM ZTAG") == ["9"])
-        #expect(try rows(path, "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") == ["Tag|9", "Task|50", "Upload|49"])
+        #expect(try storeRows(path, "SELECT count(*) FROM ZTAG") == ["9"])
+        #expect(try storeRows(path, "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") == ["Tag|9", "Task|50", "Upload|49"])
         // Every tag link of the files is a join row; task 1 of tasks.json has its tags.
-        #expect(try rows(path, "SELECT count(*) FROM Z_1TASKS") == [String(tags.resolved - tags.duplicatePairs)])
-        #expect(try rows(path, "PRAGMA integrity_check") == ["ok"])
+        #expect(try storeRows(path, "SELECT count(*) FROM Z_1TASKS") == [String(tags.resolved - tags.duplicatePairs)])
+        #expect(try storeRows(path, "PRAGMA integrity_check") == ["ok"])
     }
 
     @Test("appending refuses a store of another model version and leaves it untouched")
@@ -261,11 +252,11 @@ struct ImportDocumentsTests {
         #expect(rejected.rejected == 2 && rejected.written == 0)
         request.duplicates = .keepFirst
         #expect(try ImportJob(request: request).run().merged == 2)
-        #expect(try rows(path, "SELECT ZTITLE FROM ZTASK WHERE ZTASKID = 1") == ["old"])
+        #expect(try storeRows(path, "SELECT ZTITLE FROM ZTASK WHERE ZTASKID = 1") == ["old"])
         request.duplicates = .keepNewest
         let newest = try ImportJob(request: request).run()
         #expect(newest.merged == 2 && newest.isBalanced)
-        #expect(try rows(path, "SELECT ZTITLE FROM ZTASK ORDER BY ZTASKID") == ["newer", "two"])
+        #expect(try storeRows(path, "SELECT ZTITLE FROM ZTASK ORDER BY ZTASKID") == ["newer", "two"])
     }
 
     @Test("gzip sources and format detection by content")
@@ -297,7 +288,7 @@ struct ImportDocumentsTests {
         let second = try ImportJob(request: request).run()
         // Every plist dictionary but `no size.png` and the 3 bad elements is a record of the CSV too.
         #expect(second.written == 1 && second.merged == 17 && second.rejected == 3)
-        #expect(try rows(path, "SELECT count(*) FROM ZUPLOADENTITY") == ["29"])
+        #expect(try storeRows(path, "SELECT count(*) FROM ZUPLOADENTITY") == ["29"])
         request.identityKey = ["nope"]
         #expect(throws: ImportError.self) { try ImportJob(request: request).run() }
     }

@@ -189,26 +189,7 @@ struct VerifyTests {
 
 @Suite("verifying the corpus stores")
 struct VerifyCorpusTests {
-    /// `../shared/corpus/coredata` stores with their XML model (as in FerryStoreTests' CorpusStores).
-    static let stores: [(store: String, model: String)] = {
-        let wibosco = "wibosco__CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld/"
-        let wiboscoStores = "wibosco__CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/"
-        let plus = "alemar11__CoreDataPlus/Tests/Resources/"
-        let xcs = "richardpiazza__XCServerCoreData/"
-        return [
-            (wiboscoStores + "CoreDataMigration_Example_1.sqlite", wibosco + "CoreDataMigration_Example.xcdatamodel"),
-            (wiboscoStores + "CoreDataMigration_Example_2.sqlite", wibosco + "CoreDataMigration_Example 2.xcdatamodel"),
-            (wiboscoStores + "CoreDataMigration_Example_3.sqlite", wibosco + "CoreDataMigration_Example 3.xcdatamodel"),
-            (wiboscoStores + "CoreDataMigration_Example_WAL.sqlite", wibosco + "CoreDataMigration_Example 4.xcdatamodel"),
-            (plus + "SampleModel/Fixtures/SampleModel_V1.sqlite", plus + "SampleModel/SampleModel.xcdatamodeld/SampleModel.xcdatamodel"),
-            (plus + "SampleModel/Fixtures/SampleModel_V2.sqlite", plus + "SampleModel/SampleModel.xcdatamodeld/SampleModel2.xcdatamodel"),
-            (plus + "SampleModel3/Fixtures/SampleModel3_V1.sqlite", plus + "SampleModel3/SampleModel3.xcdatamodeld/SampleModel3.xcdatamodel"),
-            (xcs + "Tests/XCServerCoreData_1.2.0.sqlite", xcs + "Resources/XCServerCoreData.xcdatamodeld/XCServerCoreData1.2.0.xcdatamodel"),
-            (xcs + "Tests/XCServerCoreData_1.2.0_empty.sqlite", xcs + "Resources/XCServerCoreData.xcdatamodeld/XCServerCoreData1.2.0.xcdatamodel"),
-            (xcs + "Tests/XCServerCoreData_2.0.0_empty.sqlite", xcs + "Resources/XCServerCoreData.xcdatamodeld/XCServerCoreData2.0.0.xcdatamodel"),
-            (xcs + "Tests/XCServerCoreData_2.0.1.sqlite", xcs + "Resources/XCServerCoreData.xcdatamodeld/XCServerCoreData2.0.1.xcdatamodel"),
-        ]
-    }()
+    static let stores = CorpusStores.withModels
 
     /// Checks Apple's own data does not pass, per store (file name): none known so far.
     static let knownFailures: [String: Set<String>] = [:]

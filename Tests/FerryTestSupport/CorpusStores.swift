@@ -1,13 +1,11 @@
-import FerryTestSupport
-
 /// The corpus stores that have their Xcode model, and that model (per the corpus README).
-/// Shared by the version-hash oracle and the store reader tests.
-enum CorpusStores {
+/// Shared by the tests of every target that reads the corpus stores.
+public enum CorpusStores {
     /// `../shared/corpus/coredata`.
-    static let coredata = TestPaths.corpus + "/coredata"
+    public static let coredata = TestPaths.corpus + "/coredata"
 
     /// Store and `.xcdatamodel` paths, relative to `coredata`.
-    static let withModels: [(store: String, model: String)] = {
+    public static let withModels: [(store: String, model: String)] = {
         let wibosco = "wibosco__CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld/"
         let wiboscoStores = "wibosco__CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/"
         let plus = "alemar11__CoreDataPlus/Tests/Resources/"
@@ -28,10 +26,10 @@ enum CorpusStores {
     }()
 
     /// The WAL store whose rows are only in its `-wal`.
-    static let walStore = withModels[3]
+    public static let walStore = withModels[3]
     /// The store with many-to-many join tables.
-    static let xcServer201 = withModels[10]
+    public static let xcServer201 = withModels[10]
 
     /// The absolute path of a corpus file.
-    static func path(_ relative: String) -> String { coredata + "/" + relative }
+    public static func path(_ relative: String) -> String { coredata + "/" + relative }
 }
