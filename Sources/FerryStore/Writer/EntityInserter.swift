@@ -1,7 +1,8 @@
 /// Inserts rows of one concrete entity through one prepared statement.
 ///
 /// Each row gets the next `Z_PK` of its root entity's hierarchy (sub-entities share the root's
-/// counter), its entity's `Z_ENT` and `Z_OPT` 1. Rows are committed in batches by the writer.
+/// counter), its entity's `Z_ENT` and `Z_OPT` 1 (both constants of the statement). Rows are
+/// committed in batches by the writer.
 public final class EntityInserter {
     public let entityName: String
     /// The entity's `Z_ENT`.
@@ -11,15 +12,17 @@ public final class EntityInserter {
     public let columns: [ColumnLayout]
 
     private let writer: CoreDataStoreWriter
-    private let root: String
+    private let primaryKeys: PrimaryKeyCounter
+    /// Takes `Z_PK` as parameter 1, then `columns`.
     private let statement: SQLiteStatement
+    private let binding = StaticRowBinding()
 
-    init(writer: CoreDataStoreWriter, entityName: String, entityNumber: Int64, root: String,
+    init(writer: CoreDataStoreWriter, entityName: String, entityNumber: Int64, primaryKeys: PrimaryKeyCounter,
          columns: [ColumnLayout], statement: SQLiteStatement) {
         self.writer = writer
         self.entityName = entityName
         self.entityNumber = entityNumber
-        self.root = root
+        self.primaryKeys = primaryKeys
         self.columns = columns
         self.statement = statement
     }
@@ -37,16 +40,16 @@ public final class EntityInserter {
             throw .valueCount(entity: entityName, expected: columns.count, got: values.count)
         }
         try writer.beginRow()
-        let primaryKey = writer.nextPrimaryKey(root: root)
+        let primaryKey = primaryKeys.next
         try StoreWriterError.sqlite { () throws(SQLiteError) in
             defer { try? statement.reset() }
+            let handle = try statement.live()
             try statement.bind(primaryKey, at: 1)
-            try statement.bind(entityNumber, at: 2)
-            try statement.bind(Int64(1), at: 3)
-            try statement.bind(values, from: 4)
+            try statement.check(binding.bind(values, from: 2, to: handle))
             try statement.run()
         }
-        try writer.rowWritten(root: root, primaryKey: primaryKey)
+        primaryKeys.advance(to: primaryKey)
+        try writer.rowWritten()
         return primaryKey
     }
 }
