@@ -21,6 +21,9 @@ struct RecordReadAhead: ~Copyable {
     private var position = 0
     /// The last batch was taken: what ended the stream (nil: the end of the source).
     private var ending: Ending?
+    /// The reader's unknown keys as of the last batch taken: complete once `next()` returned nil
+    /// or threw (readers of documents find them while reading).
+    private(set) var unknownKeys: [String] = []
 
     private enum Ending {
         case end
@@ -55,6 +58,7 @@ struct RecordReadAhead: ~Copyable {
             let taken = channel.take(returning: spent)
             pending = taken.results
             position = 0
+            unknownKeys = taken.unknownKeys
             switch taken.ending {
             case nil: break
             case .some(nil): ending = .end
@@ -75,6 +79,8 @@ private final class BatchChannel: Sendable {
     struct Batch: Sendable {
         var results: [RecordReadResult]
         var ending: RecordSourceError??
+        /// The reader's unknown keys after the batch's last result.
+        var unknownKeys: [String]
     }
 
     private struct State {
@@ -174,7 +180,7 @@ private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @u
             } catch {
                 ending = .some(error)
             }
-            channel.put(BatchChannel.Batch(results: results, ending: ending))
+            channel.put(BatchChannel.Batch(results: results, ending: ending, unknownKeys: reader.unknownKeys))
             if ending != nil { return }
         }
     }

@@ -1,4 +1,5 @@
 import CSQLite
+import FerryModel
 
 /// Binds the values of one row to a statement without SQLite copying them: text and blob bytes
 /// are first copied into a buffer this binding owns, then bound with `SQLITE_STATIC`.
@@ -6,12 +7,16 @@ import CSQLite
 /// SQLite frees the copy it makes of a `SQLITE_TRANSIENT` value when the parameter is bound
 /// again, so every text or blob of every row would cost an allocation and a free. Here the
 /// buffer is reused: it holds the bytes of the latest row, which is all a statement reads when it
-/// steps. The bindings point into the buffer until they are bound again, so the statement must
+/// steps. The bindings point into the buffer until they are bound again, so a statement must
 /// not be stepped with a row bound by an earlier call once `bind` is called again (each row binds
-/// every parameter it takes before stepping), and not after the binding is released.
+/// every parameter it takes before stepping), nor after the binding is released.
 final class StaticRowBinding {
     private var buffer: UnsafeMutableRawPointer
     private var capacity: Int
+    private var used = 0
+    /// Buffers outgrown while binding a row: the row's earlier values still point into them, so
+    /// they are freed when the next row starts.
+    private var outgrown: [UnsafeMutableRawPointer] = []
 
     init() {
         capacity = 4096
@@ -20,37 +25,44 @@ final class StaticRowBinding {
 
     deinit {
         buffer.deallocate()
+        outgrown.forEach { $0.deallocate() }
     }
 
     /// Binds `values` to consecutive parameters from `first` (counting from 1); returns the first
     /// status that is not `SQLITE_OK`, or `SQLITE_OK`.
     func bind(_ values: [StoreValue], from first: Int32, to statement: OpaquePointer) -> Int32 {
-        reserve(values.reduce(0) { $0 + Self.byteCount(of: $1) })
-        var offset = 0
+        startRow()
         var index = first
         for value in values {
+            let status = bind(value, at: index, to: statement)
+            guard status == SQLITE_OK else { return status }
+            index += 1
+        }
+        return SQLITE_OK
+    }
+
+    /// Binds attribute values in their storage form (as `StoreValue(_:)` gives it) to consecutive
+    /// parameters from `first`: parameter `first + i` takes `values[sources[i]]`, NULL where
+    /// `sources[i]` is nil. Returns the first status that is not `SQLITE_OK`, or `SQLITE_OK`.
+    func bind(_ values: [AttributeValue], sources: [Int?], from first: Int32, to statement: OpaquePointer) -> Int32 {
+        startRow()
+        var index = first
+        for source in sources {
             let status: Int32
-            switch value {
-            case .null:
+            if let source {
+                // A source past the values is a caller's bug, reported as SQLite's own range error.
+                guard source < values.count else { return SQLITE_RANGE }
+                switch values[source] {
+                case .null: status = sqlite3_bind_null(statement, index)
+                case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
+                case .double(let number), .date(let number): status = sqlite3_bind_double(statement, index, number)
+                case .bool(let flag): status = sqlite3_bind_int64(statement, index, flag ? 1 : 0)
+                case .string(let text), .uri(let text): status = bindText(text, at: index, to: statement)
+                case .binary(let bytes): status = bytes.withUnsafeBytes { bindBlob($0, at: index, to: statement) }
+                case .decimal, .uuid: status = bind(StoreValue(values[source]), at: index, to: statement)
+                }
+            } else {
                 status = sqlite3_bind_null(statement, index)
-            case .integer(let number):
-                status = sqlite3_bind_int64(statement, index, number)
-            case .real(let number):
-                status = sqlite3_bind_double(statement, index, number)
-            case .text(var text):
-                let start = offset
-                offset = text.withUTF8 { copy(UnsafeRawBufferPointer($0), at: offset) }
-                status = bindText(from: start, to: offset, at: index, to: statement)
-            case .utf8(let bytes):
-                let start = offset
-                offset = bytes.withUnsafeBytes { copy($0, at: offset) }
-                status = bindText(from: start, to: offset, at: index, to: statement)
-            case .blob(let bytes):
-                let start = offset
-                offset = bytes.withUnsafeBytes { copy($0, at: offset) }
-                status = offset == start
-                    ? sqlite3_bind_zeroblob(statement, index, 0)
-                    : sqlite3_bind_blob64(statement, index, address(start), UInt64(offset - start), staticDestructor)
             }
             guard status == SQLITE_OK else { return status }
             index += 1
@@ -58,40 +70,59 @@ final class StaticRowBinding {
         return SQLITE_OK
     }
 
-    /// Bytes a value takes in the buffer.
-    private static func byteCount(of value: StoreValue) -> Int {
+    private func bind(_ value: StoreValue, at index: Int32, to statement: OpaquePointer) -> Int32 {
         switch value {
-        case .null, .integer, .real: 0
-        case .text(let text): text.utf8.count
-        case .utf8(let bytes), .blob(let bytes): bytes.count
+        case .null: sqlite3_bind_null(statement, index)
+        case .integer(let number): sqlite3_bind_int64(statement, index, number)
+        case .real(let number): sqlite3_bind_double(statement, index, number)
+        case .text(let text): bindText(text, at: index, to: statement)
+        case .utf8(let bytes): bytes.withUnsafeBytes { bindText($0, at: index, to: statement) }
+        case .blob(let bytes): bytes.withUnsafeBytes { bindBlob($0, at: index, to: statement) }
         }
     }
 
-    /// Makes room for `count` bytes (the old contents are not kept: nothing is bound from them
-    /// that a step reads, as every parameter is bound again before the next step).
-    private func reserve(_ count: Int) {
-        guard count > capacity else { return }
-        capacity = max(count, capacity * 2)
-        buffer.deallocate()
-        buffer = .allocate(byteCount: capacity, alignment: 16)
+    private func bindText(_ text: String, at index: Int32, to statement: OpaquePointer) -> Int32 {
+        if let status = text.utf8.withContiguousStorageIfAvailable({ bindText(UnsafeRawBufferPointer($0), at: index, to: statement) }) {
+            return status
+        }
+        var text = text
+        return text.withUTF8 { bindText(UnsafeRawBufferPointer($0), at: index, to: statement) }
     }
 
-    /// Copies `bytes` to `offset`; returns the offset after them.
-    private func copy(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return offset }
-        (buffer + offset).copyMemory(from: source, byteCount: bytes.count)
-        return offset + bytes.count
+    /// Text from the buffer; empty text is bound from the buffer too (a NULL pointer would bind NULL).
+    private func bindText(_ utf8: UnsafeRawBufferPointer, at index: Int32, to statement: OpaquePointer) -> Int32 {
+        let bytes = copy(utf8)
+        return sqlite3_bind_text64(statement, index, bytes.assumingMemoryBound(to: CChar.self), UInt64(utf8.count),
+                                   staticDestructor, UInt8(SQLITE_UTF8))
     }
 
-    private func address(_ offset: Int) -> UnsafeMutableRawPointer {
-        buffer + offset
+    /// A blob from the buffer; an empty blob is a zero-length zeroblob (a NULL pointer would bind NULL).
+    private func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32, to statement: OpaquePointer) -> Int32 {
+        guard !bytes.isEmpty else { return sqlite3_bind_zeroblob(statement, index, 0) }
+        return sqlite3_bind_blob64(statement, index, copy(bytes), UInt64(bytes.count), staticDestructor)
     }
 
-    /// Text from the buffer; empty text is bound from the buffer's start (never a NULL pointer,
-    /// which would bind NULL).
-    private func bindText(from start: Int, to end: Int, at index: Int32, to statement: OpaquePointer) -> Int32 {
-        sqlite3_bind_text64(statement, index, address(start).assumingMemoryBound(to: CChar.self), UInt64(end - start),
-                            staticDestructor, UInt8(SQLITE_UTF8))
+    /// A new row: the previous row's bytes are no longer read.
+    private func startRow() {
+        used = 0
+        outgrown.forEach { $0.deallocate() }
+        outgrown.removeAll(keepingCapacity: true)
+    }
+
+    /// Copies `bytes` after the row's earlier values; returns where they are.
+    private func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
+        if used + bytes.count > capacity {
+            outgrown.append(buffer)
+            capacity = max(capacity * 2, bytes.count)
+            buffer = .allocate(byteCount: capacity, alignment: 16)
+            used = 0
+        }
+        let start = buffer + used
+        if let source = bytes.baseAddress, !bytes.isEmpty {
+            start.copyMemory(from: source, byteCount: bytes.count)
+        }
+        used += bytes.count
+        return start
     }
 }
 
