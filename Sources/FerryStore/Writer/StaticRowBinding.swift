@@ -46,28 +46,32 @@ final class StaticRowBinding {
     /// `sources[i]` is nil. Returns the first status that is not `SQLITE_OK`, or `SQLITE_OK`.
     func bind(_ values: [AttributeValue], sources: [Int?], from first: Int32, to statement: OpaquePointer) -> Int32 {
         startRow()
-        var index = first
-        for source in sources {
-            let status: Int32
-            if let source {
-                // A source past the values is a caller's bug, reported as SQLite's own range error.
-                guard source < values.count else { return SQLITE_RANGE }
-                switch values[source] {
-                case .null: status = sqlite3_bind_null(statement, index)
-                case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
-                case .double(let number), .date(let number): status = sqlite3_bind_double(statement, index, number)
-                case .bool(let flag): status = sqlite3_bind_int64(statement, index, flag ? 1 : 0)
-                case .string(let text), .uri(let text): status = bindText(text, at: index, to: statement)
-                case .binary(let bytes): status = bytes.withUnsafeBytes { bindBlob($0, at: index, to: statement) }
-                case .decimal, .uuid: status = bind(StoreValue(values[source]), at: index, to: statement)
+        // Through a buffer pointer the values are borrowed where they are, not copied (retained)
+        // one by one.
+        return values.withUnsafeBufferPointer { values in
+            var index = first
+            for source in sources {
+                let status: Int32
+                if let source {
+                    // A source past the values is a caller's bug, reported as SQLite's own range error.
+                    guard source < values.count else { return SQLITE_RANGE }
+                    switch values[source] {
+                    case .null: status = sqlite3_bind_null(statement, index)
+                    case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
+                    case .double(let number), .date(let number): status = sqlite3_bind_double(statement, index, number)
+                    case .bool(let flag): status = sqlite3_bind_int64(statement, index, flag ? 1 : 0)
+                    case .string(let text), .uri(let text): status = bindText(text, at: index, to: statement)
+                    case .binary(let bytes): status = bytes.withUnsafeBytes { bindBlob($0, at: index, to: statement) }
+                    case .decimal, .uuid: status = bind(StoreValue(values[source]), at: index, to: statement)
+                    }
+                } else {
+                    status = sqlite3_bind_null(statement, index)
                 }
-            } else {
-                status = sqlite3_bind_null(statement, index)
+                guard status == SQLITE_OK else { return status }
+                index += 1
             }
-            guard status == SQLITE_OK else { return status }
-            index += 1
+            return SQLITE_OK
         }
-        return SQLITE_OK
     }
 
     private func bind(_ value: StoreValue, at index: Int32, to statement: OpaquePointer) -> Int32 {
