@@ -1,3 +1,5 @@
+import FerryFixtures
+
 /// Every benchmark the driver knows, in the order they run.
 ///
 /// Adding one is a few lines: a name, the targets from its issue, what to prepare, and the two
