@@ -1,3 +1,5 @@
+import FerryFixtures
+
 /// Every benchmark the driver knows, in the order they run.
 ///
 /// Adding one is a few lines: a name, the targets from its issue, what to prepare, and the two
@@ -18,19 +20,17 @@ enum Catalog {
                 prepare: { try $0.cleanUploads(.csv) },
                 outputs: ["ferry.sqlite", "reference.sqlite"],
                 throughputBasis: { try $0.cleanUploads(.csv) },
-                ferry: { w in
-                    .process([
-                        w.ferry, "import", w.cleanUploadsPath(.csv), "--model", w.workspaceModel,
-                        "--model-version", "Workspace 1", "--entity", "UploadEntity", "--out", w.path("ferry.sqlite"),
-                    ])
-                },
-                reference: { w in
-                    .process([
-                        "sqlite3", w.path("reference.sqlite"),
-                        "CREATE TABLE ZUPLOADENTITY (ZFILENAME VARCHAR, ZFILESIZE VARCHAR, ZFILETYPE INTEGER, ZFINISHSTATUS INTEGER, ZIMAGEDATA BLOB, ZTIME INTEGER, ZURLPATH VARCHAR)",
-                        ".mode csv", ".import --skip 1 \(w.cleanUploadsPath(.csv)) ZUPLOADENTITY",
-                    ])
-                }),
+                ferry: { w in importUploads(w, from: .csv, into: "ferry.sqlite") },
+                reference: { w in sqliteImport(w, into: "reference.sqlite") }),
+
+            Benchmark(
+                name: "import-csv-unverified",
+                summary: "import-csv with --no-verify: the import alone, without the check of the written store that follows it (informational)",
+                prepare: { try $0.cleanUploads(.csv) },
+                outputs: ["ferry-unverified.sqlite", "reference-unverified.sqlite"],
+                throughputBasis: { try $0.cleanUploads(.csv) },
+                ferry: { w in importUploads(w, from: .csv, into: "ferry-unverified.sqlite", verify: false) },
+                reference: { w in sqliteImport(w, into: "reference-unverified.sqlite") }),
 
             // MARK: Formats
 
@@ -75,18 +75,8 @@ enum Catalog {
                 },
                 outputs: ["ferry-ndjson.sqlite", "ferry-csv.sqlite"],
                 throughputBasis: { try $0.cleanUploads(.ndjson) },
-                ferry: { w in
-                    .process([
-                        w.ferry, "import", w.cleanUploadsPath(.ndjson), "--model", w.workspaceModel,
-                        "--model-version", "Workspace 1", "--entity", "UploadEntity", "--out", w.path("ferry-ndjson.sqlite"),
-                    ])
-                },
-                reference: { w in
-                    .process([
-                        w.ferry, "import", w.cleanUploadsPath(.csv), "--model", w.workspaceModel,
-                        "--model-version", "Workspace 1", "--entity", "UploadEntity", "--out", w.path("ferry-csv.sqlite"),
-                    ])
-                }),
+                ferry: { w in importUploads(w, from: .ndjson, into: "ferry-ndjson.sqlite") },
+                reference: { w in importUploads(w, from: .csv, into: "ferry-csv.sqlite") }),
 
             // MARK: Reading stores
 
@@ -106,5 +96,22 @@ enum Catalog {
             QueryBenchmarks.query(),
             VerifyBenchmarks.verifyStore,
         ] + ExportBenchmarks.all()
+    }
+
+    /// `ferry import` of the clean upload rows into a Workspace 1 store (verified unless told not to).
+    private static func importUploads(_ w: Workspace, from format: FixtureFormat, into store: String, verify: Bool = true) -> Side {
+        .process([
+            w.ferry, "import", w.cleanUploadsPath(format), "--model", w.workspaceModel,
+            "--model-version", "Workspace 1", "--entity", "UploadEntity", "--out", w.path(store),
+        ] + (verify ? [] : ["--no-verify"]))
+    }
+
+    /// `sqlite3 .import` of the clean upload CSV into a table of its 7 columns typed like Core Data's.
+    private static func sqliteImport(_ w: Workspace, into store: String) -> Side {
+        .process([
+            "sqlite3", w.path(store),
+            "CREATE TABLE ZUPLOADENTITY (ZFILENAME VARCHAR, ZFILESIZE VARCHAR, ZFILETYPE INTEGER, ZFINISHSTATUS INTEGER, ZIMAGEDATA BLOB, ZTIME INTEGER, ZURLPATH VARCHAR)",
+            ".mode csv", ".import --skip 1 \(w.cleanUploadsPath(.csv)) ZUPLOADENTITY",
+        ])
     }
 }

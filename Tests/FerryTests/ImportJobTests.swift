@@ -292,4 +292,21 @@ struct ImportDocumentsTests {
         request.identityKey = ["nope"]
         #expect(throws: ImportError.self) { try ImportJob(request: request).run() }
     }
+
+    @Test("thumbnails (external storage allowed) are stored with Core Data's inline tag and read back as the PNG")
+    func externalStorageTag() throws {
+        let path = try TestPaths.temporaryFolder("docs") + "/W2.sqlite"
+        _ = try ImportJob(request: ImportRequest(sources: [legacy + "/uploads.csv"], modelPath: workspace, modelVersion: "Workspace 2",
+                                                 entity: "Upload", outputPath: path)).run()
+        #expect(try storeRows(path, "SELECT DISTINCT substr(hex(ZTHUMBNAIL), 1, 10) FROM ZUPLOAD WHERE ZTHUMBNAIL IS NOT NULL") == ["0189504E47"])
+        let bundle = try XcodeModelLoader.loadBundle(at: workspace)
+        let cursor = try CoreDataStoreReader(path: path).records(model: try #require(bundle.version(named: "Workspace 2"))).records(of: "Upload")
+        var thumbnails = 0
+        while let record = try cursor.next() {
+            guard case let .binary(bytes) = record.attributes["thumbnail"] else { continue }
+            #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            thumbnails += 1
+        }
+        #expect(thumbnails == 9)
+    }
 }

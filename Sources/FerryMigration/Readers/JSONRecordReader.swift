@@ -4,20 +4,41 @@ import FerryModel
 /// Reads records of one entity from JSON: a top-level array of objects, a single object,
 /// records under a key, or NDJSON (one object per line). Streams: memory follows the largest
 /// record, not the file.
+///
+/// Records are parsed and decoded on a thread of their own, a few batches ahead of `next()`
+/// (see `RecordReadAhead`), in file order. `unknownKeys` is complete once `next()` returned nil.
 public struct JSONRecordReader: RecordReader, ~Copyable {
     public let sourceName: String
+    private var records: RecordReadAhead
+
+    public init(json: consuming JSONReader, decoder: DocumentRecordDecoder) {
+        let documents = JSONDocumentRecords(json: json, decoder: decoder)
+        sourceName = documents.sourceName
+        records = RecordReadAhead(documents)
+    }
+
+    public var unknownKeys: [String] { records.unknownKeys }
+
+    public mutating func next() throws(RecordSourceError) -> RecordReadResult? {
+        try records.next()
+    }
+}
+
+/// Turns the records of a JSON reader into records or rejects, one at a time.
+struct JSONDocumentRecords: RecordReader, ~Copyable {
+    let sourceName: String
     private var json: JSONReader
     private var decoder: DocumentRecordDecoder
 
-    public init(json: consuming JSONReader, decoder: DocumentRecordDecoder) {
+    init(json: consuming JSONReader, decoder: DocumentRecordDecoder) {
         sourceName = json.sourceName
         self.json = json
         self.decoder = decoder
     }
 
-    public var unknownKeys: [String] { decoder.unknownKeys }
+    var unknownKeys: [String] { decoder.unknownKeys }
 
-    public mutating func next() throws(RecordSourceError) -> RecordReadResult? {
+    mutating func next() throws(RecordSourceError) -> RecordReadResult? {
         let record: JSONRecord
         do {
             guard let next = try json.nextRecord() else { return nil }

@@ -6,17 +6,24 @@ import Synchronization
 ///
 /// Records come out in the reader's order, so the output is the same as reading in line. Memory
 /// is bounded: at most `depth` batches of `batchSize` results wait at a time, and the reader
-/// stops when they are not taken. A source error ends the stream after the results read before
+/// stops when they are not taken. A batch the consumer has gone through goes back to the reader
+/// thread, which frees its results there and reuses its storage: the consumer only copies each
+/// result (a few reference counts), so freeing the records' arrays and strings costs the
+/// consumer's thread nothing and does not contend with the reader's allocations. A source error ends the stream after the results read before
 /// it, and is thrown again by every later call. Dropping the read-ahead tells the reader thread
 /// to stop: it finishes the batch it is reading (without waiting for room), then releases the
 /// reader and its source. The consumer does not wait for that, so a source that blocks (a
 /// terminal on standard input) cannot hang it.
 struct RecordReadAhead: ~Copyable {
     private let channel: BatchChannel
-    /// The current batch, last result first: results are moved out with `popLast()`.
+    /// The current batch, and the position of its next result.
     private var pending: [RecordReadResult] = []
+    private var position = 0
     /// The last batch was taken: what ended the stream (nil: the end of the source).
     private var ending: Ending?
+    /// The reader's unknown keys as of the last batch taken: complete once `next()` returned nil
+    /// or threw (readers of documents find them while reading).
+    private(set) var unknownKeys: [String] = []
 
     private enum Ending {
         case end
@@ -40,22 +47,26 @@ struct RecordReadAhead: ~Copyable {
 
     /// The next result in the reader's order; nil at the end of the source.
     mutating func next() throws(RecordSourceError) -> RecordReadResult? {
-        while pending.isEmpty {
+        while position == pending.count {
             switch ending {
             case .end: return nil
             case .failure(let error): throw error
             case nil: break
             }
-            let taken = channel.take()
+            var spent: [RecordReadResult] = []
+            swap(&spent, &pending)
+            let taken = channel.take(returning: spent)
             pending = taken.results
-            pending.reverse()
+            position = 0
+            unknownKeys = taken.unknownKeys
             switch taken.ending {
             case nil: break
             case .some(nil): ending = .end
             case .some(.some(let error)): ending = .failure(error)
             }
         }
-        return pending.popLast()
+        position += 1
+        return pending[position - 1]
     }
 }
 
@@ -68,11 +79,15 @@ private final class BatchChannel: Sendable {
     struct Batch: Sendable {
         var results: [RecordReadResult]
         var ending: RecordSourceError??
+        /// The reader's unknown keys after the batch's last result.
+        var unknownKeys: [String]
     }
 
     private struct State {
         var batches: [Batch] = []
         var head = 0
+        /// Batches the consumer went through, for the reader thread to free and reuse.
+        var spent: [[RecordReadResult]] = []
         var stopping = false
     }
 
@@ -92,6 +107,15 @@ private final class BatchChannel: Sendable {
         return !state.withLock { $0.stopping }
     }
 
+    /// An emptied batch to fill again (its results are freed here, on the reader thread), or a
+    /// new one.
+    func emptyBatch(capacity: Int) -> [RecordReadResult] {
+        var batch = state.withLock { $0.spent.popLast() } ?? []
+        batch.removeAll(keepingCapacity: true)
+        batch.reserveCapacity(capacity)
+        return batch
+    }
+
     func put(_ batch: Batch) {
         state.withLock { $0.batches.append(batch) }
         ready.signal()
@@ -99,10 +123,13 @@ private final class BatchChannel: Sendable {
 
     // MARK: Consumer
 
-    /// The next batch, waiting for the reader thread when none is ready.
-    func take() -> Batch {
+    /// The next batch, waiting for the reader thread when none is ready. `spent`, the batch the
+    /// consumer went through, goes back to the reader thread.
+    func take(returning spent: consuming [RecordReadResult]) -> Batch {
         ready.wait()
+        let returned = spent.capacity > 0 ? spent : nil
         let batch = state.withLock { state -> Batch in
+            if let returned { state.spent.append(returned) }
             let batch = state.batches[state.head]
             state.batches[state.head].results = []
             state.head += 1
@@ -140,8 +167,7 @@ private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @u
     /// Reads batches until the end of the source, an error, or the consumer is gone.
     func run(into channel: BatchChannel, batchSize: Int) {
         while channel.waitForRoom() {
-            var results: [RecordReadResult] = []
-            results.reserveCapacity(batchSize)
+            var results = channel.emptyBatch(capacity: batchSize)
             var ending: RecordSourceError?? = nil
             do {
                 while results.count < batchSize {
@@ -154,7 +180,7 @@ private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @u
             } catch {
                 ending = .some(error)
             }
-            channel.put(BatchChannel.Batch(results: results, ending: ending))
+            channel.put(BatchChannel.Batch(results: results, ending: ending, unknownKeys: reader.unknownKeys))
             if ending != nil { return }
         }
     }

@@ -23,8 +23,6 @@ final class EntityRowWriter {
     private let constraints: [(names: [String], attributes: [Int], lookup: SQLiteStatement)]
     private let writer: CoreDataStoreWriter
     private var update: SQLiteStatement?
-    /// The row being bound, reused so that a row costs no array of its own.
-    private var row: [StoreValue]
 
     init(writer: CoreDataStoreWriter, model: ManagedObjectModel, schema: RecordSchema) throws(GraphWriteError) {
         let entity = schema.entity.name
@@ -43,7 +41,6 @@ final class EntityRowWriter {
         }
         self.attributeForColumn = attributeForColumn
         externallyStorable = schema.attributes.map(\.allowsExternalBinaryDataStorage)
-        row = [StoreValue](repeating: .null, count: attributeForColumn.count)
         let numbers = members.compactMap { layout.entityNumbers[$0] }.map(String.init).joined(separator: ", ")
         var constraints: [(names: [String], attributes: [Int], lookup: SQLiteStatement)] = []
         for owner in model.ancestry(of: entity) {
@@ -64,9 +61,8 @@ final class EntityRowWriter {
 
     /// Inserts a record, or reports which existing record it duplicates.
     func insert(_ values: [AttributeValue]) throws(GraphWriteError) -> Outcome {
-        let row = storeValues(values)
         do {
-            return .inserted(try inserter.insert(row))
+            return .inserted(try inserter.insert(values, sources: attributeForColumn))
         } catch let error {
             guard case let .sqlite(failure) = error, failure.primaryCode == 19, !constraints.isEmpty else { throw .store(error) }
             guard let (existing, names) = try existingRow(for: values) else { throw .store(error) }
@@ -94,16 +90,9 @@ final class EntityRowWriter {
         }
     }
 
-    /// A record's values in column order, in the reused row buffer (taken out of `row` while it
-    /// is filled, so it is not copied, and put back for the next record).
+    /// A record's values in column order.
     private func storeValues(_ values: [AttributeValue]) -> [StoreValue] {
-        var buffer: [StoreValue] = []
-        swap(&buffer, &row)
-        for (column, index) in attributeForColumn.enumerated() {
-            buffer[column] = index.map { StoreValue(values[$0], externallyStorable: externallyStorable[$0]) } ?? .null
-        }
-        row = buffer
-        return buffer
+        attributeForColumn.map { index in index.map { StoreValue(values[$0], externallyStorable: externallyStorable[$0]) } ?? .null }
     }
 
     /// The first row that holds this record's values on one of the uniqueness constraints.

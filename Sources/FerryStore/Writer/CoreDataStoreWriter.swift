@@ -25,9 +25,8 @@ public final class CoreDataStoreWriter {
     private var database: SQLiteDatabase?
     /// Statements to finalize before closing.
     private var statements: [SQLiteStatement] = []
-    /// Highest `Z_PK` handed out per root entity.
-    private var maxPrimaryKeys: [String: Int64] = [:]
-    private var changedRoots: Set<String> = []
+    /// The `Z_PK` counter of each root entity that has one yet.
+    private var primaryKeys: [String: PrimaryKeyCounter] = [:]
     private var rowsInBatch = 0
 
     /// Creates the store file with every table, index and bookkeeping row, ready for rows.
@@ -97,7 +96,7 @@ public final class CoreDataStoreWriter {
             }
             for entry in store.primaryKeys where entry.superNumber == 0 {
                 if let name = layout.entityNumbers.first(where: { $0.value == Int(entry.entityNumber) })?.key {
-                    writer.maxPrimaryKeys[name] = entry.maxPrimaryKey
+                    writer.primaryKeys[name] = PrimaryKeyCounter(root: name, last: entry.maxPrimaryKey)
                 }
             }
         } catch {
@@ -135,16 +134,34 @@ public final class CoreDataStoreWriter {
         }
         guard !entity.isAbstract else { throw .abstractEntity(entityName) }
         let columns = layout.columns(forEntity: entityName)
-        let names = columns.map(\.name).joined(separator: ", ")
-        let parameters = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        let statement = try prepare("INSERT INTO \(table.name) (\(names)) VALUES (\(parameters))")
         let valueColumns = columns.filter { ![.primaryKey, .entityNumber, .optimisticLock].contains($0.role) }
-        return EntityInserter(writer: self, entityName: entityName, entityNumber: Int64(number), root: root,
-                              columns: valueColumns, statement: statement)
+        // Z_PK is parameter 1; Z_ENT and Z_OPT are the same in every row, so they are constants.
+        var names: [String] = []
+        var values: [String] = []
+        for (role, value) in [(ColumnRole.primaryKey, "?"), (.entityNumber, String(number)), (.optimisticLock, "1")] {
+            guard let column = columns.first(where: { $0.role == role }) else { continue }
+            names.append(column.name)
+            values.append(value)
+        }
+        names += valueColumns.map(\.name)
+        values += Array(repeating: "?", count: valueColumns.count)
+        let statement = try prepare(
+            "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))")
+        let tagged = valueColumns.map { column -> Bool in
+            guard case let .attribute(owner, name) = column.role else { return false }
+            return model.entity(named: owner)?.attribute(named: name)?.allowsExternalBinaryDataStorage == true
+        }
+        return EntityInserter(writer: self, entityName: entityName, entityNumber: Int64(number),
+                              primaryKeys: primaryKeyCounter(root: root), columns: valueColumns, tagged: tagged, statement: statement)
     }
 
-    /// The next `Z_PK` of a root entity's hierarchy, without handing it out.
-    func nextPrimaryKey(root: String) -> Int64 { (maxPrimaryKeys[root] ?? 0) + 1 }
+    /// The `Z_PK` counter of a root entity's hierarchy, made on first use.
+    private func primaryKeyCounter(root: String) -> PrimaryKeyCounter {
+        if let counter = primaryKeys[root] { return counter }
+        let counter = PrimaryKeyCounter(root: root)
+        primaryKeys[root] = counter
+        return counter
+    }
 
     /// Opens the batch transaction when none is open.
     func beginRow() throws(StoreWriterError) {
@@ -153,10 +170,8 @@ public final class CoreDataStoreWriter {
         do { try database.beginImmediate() } catch { throw .sqlite(error) }
     }
 
-    /// Records a written row and commits when the batch is full.
-    func rowWritten(root: String, primaryKey: Int64) throws(StoreWriterError) {
-        maxPrimaryKeys[root] = primaryKey
-        changedRoots.insert(root)
+    /// Counts a written row (its key is already in its counter) and commits when the batch is full.
+    func rowWritten() throws(StoreWriterError) {
         rowsInBatch += 1
         if rowsInBatch >= batchSize { try commitBatch() }
     }
@@ -167,9 +182,9 @@ public final class CoreDataStoreWriter {
         guard database.isInTransaction else { return }
         do {
             let update = try database.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
-            for root in changedRoots.sorted() {
-                guard let number = layout.entityNumbers[root], let max = maxPrimaryKeys[root] else { continue }
-                try update.bind(max, at: 1)
+            for counter in primaryKeys.values.filter(\.isChanged).sorted(by: { $0.root < $1.root }) {
+                guard let number = layout.entityNumbers[counter.root] else { continue }
+                try update.bind(counter.last, at: 1)
                 try update.bind(Int64(number), at: 2)
                 try update.run()
                 try update.reset()
@@ -179,7 +194,7 @@ public final class CoreDataStoreWriter {
         } catch {
             throw .sqlite(error)
         }
-        changedRoots.removeAll()
+        for counter in primaryKeys.values { counter.markWritten() }
         rowsInBatch = 0
     }
 
@@ -212,11 +227,11 @@ public final class CoreDataStoreWriter {
     /// Hands out `count` consecutive `Z_PK`s of a root entity for rows inserted with plain SQL,
     /// and records them in `Z_MAX` with the next commit.
     public func reservePrimaryKeys(root: String, count: Int) throws(StoreWriterError) -> Range<Int64> {
-        let first = nextPrimaryKey(root: root)
+        let counter = primaryKeyCounter(root: root)
+        let first = counter.next
         guard count > 0 else { return first..<first }
         try beginRow()
-        maxPrimaryKeys[root] = first + Int64(count) - 1
-        changedRoots.insert(root)
+        counter.advance(to: first + Int64(count) - 1)
         return first..<(first + Int64(count))
     }
 

@@ -1,0 +1,27 @@
+/// The `Z_PK` counter of one root entity's hierarchy (sub-entities share their root's), held by
+/// the writer and by every inserter of the hierarchy, so a row costs no lookup by name.
+final class PrimaryKeyCounter {
+    /// The root entity.
+    let root: String
+    /// The highest `Z_PK` handed out so far (`Z_MAX`).
+    private(set) var last: Int64
+    /// Whether `last` moved since the last commit wrote it to `Z_PRIMARYKEY`.
+    private(set) var isChanged = false
+
+    init(root: String, last: Int64 = 0) {
+        self.root = root
+        self.last = last
+    }
+
+    /// The next key, without handing it out.
+    var next: Int64 { last + 1 }
+
+    /// Hands out keys up to `key` (to be written to `Z_MAX` with the next commit).
+    func advance(to key: Int64) {
+        last = key
+        isChanged = true
+    }
+
+    /// `last` is in the store.
+    func markWritten() { isChanged = false }
+}
