@@ -41,13 +41,10 @@ struct LinkResolver {
 
     /// `ferry_work.r (src, pos, dst, label)`: each staged link with its destination `Z_PK` (or NULL),
     /// in the order the links were staged. Links staged by source key get their source row from
-    /// the key map in the same pass (none: dropped, as their record was not written).
+    /// the key map (`LinkStaging.lookup`) in the same pass (none: dropped, as their record was not written).
     private func stageResolved(_ kind: LinkKind, target: TableInfo) throws(GraphWriteError) {
         let source = try tableInfo(kind.entity)
-        let sourceRow = "coalesce(l.pk, s.pk)"
-        let sourceKeys = """
-            LEFT JOIN \(work).keys s ON l.pk IS NULL AND s.ns = l.ns AND s.root = \(source.rootNumber) AND s.key = l.skey
-            """
+        let sourceRow = "coalesce(l.pk, \(LinkStaging.lookup(key: "l.skey", namespace: "l.ns", root: source.rootNumber)))"
         let staged = "l.kind = \(kind.id) AND \(sourceRow) IS NOT NULL"
         if let attribute = kind.matchAttribute {
             let column = try attributeColumn(attribute, of: kind.relationship.destinationEntity, in: target)
@@ -56,14 +53,14 @@ struct LinkResolver {
                     WHERE Z_ENT IN (\(target.members)) AND \(column) IS NOT NULL GROUP BY \(column);
                 CREATE INDEX \(work).m_value ON m (value);
                 CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, m.pk AS dst, l.value AS label, m.n AS n
-                    FROM \(work).links l \(sourceKeys) LEFT JOIN \(work).m m ON m.value = l.value WHERE \(staged);
+                    FROM \(work).links l LEFT JOIN \(work).m m ON m.value = l.value WHERE \(staged);
                 """)
         } else {
             try execute("""
                 CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, t.Z_PK AS dst, l.key AS label, 1 AS n
-                    FROM \(work).links l \(sourceKeys)
-                    LEFT JOIN \(work).keys k ON k.ns = l.ns AND k.root = \(target.rootNumber) AND k.key = l.key
-                    LEFT JOIN \(target.table) t ON t.Z_PK = k.pk AND t.Z_ENT IN (\(target.members))
+                    FROM \(work).links l
+                    LEFT JOIN \(target.table) t ON t.Z_PK = \(LinkStaging.lookup(key: "l.key", namespace: "l.ns", root: target.rootNumber))
+                        AND t.Z_ENT IN (\(target.members))
                     WHERE \(staged);
                 """)
         }

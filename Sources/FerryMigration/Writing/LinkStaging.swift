@@ -20,7 +20,15 @@ private struct KindKey: Hashable {
 }
 
 /// The scratch tables that hold source keys and links until they are resolved:
-/// `ferry_work.keys (ns, root, key → pk)` and `ferry_work.links (kind, pk, pos, ns, key, value)`.
+/// `ferry_work.keys (ns, root, key → pk)`, `ferry_work.runs (ns, root, first, count → pk)` and
+/// `ferry_work.links (kind, pk, pos, ns, key, value, skey)`.
+///
+/// Integer keys that rise by one while their rows' `Z_PK`s do (a store read in key order, a file
+/// numbered in order) are kept as runs, one row per run instead of one per record; a run is
+/// written when the next key breaks it. A key at or below the end of its namespace and root's
+/// current run (out of order, or given again) goes to `keys`, which `lookup` reads first: such a
+/// key is always mapped after any run that covers it, so the latest mapping wins, as it would
+/// with one row per key. Text keys always go to `keys`.
 final class LinkStaging {
     static let schema = "ferry_work"
     private(set) var kinds: [LinkKind] = []
@@ -28,7 +36,22 @@ final class LinkStaging {
     private var relationships: [KindKey: Relationship] = [:]
     private let model: ManagedObjectModel
     private let insertKey: SQLiteStatement
+    private let insertRun: SQLiteStatement
     private let insertLink: SQLiteStatement
+    /// The run of integer keys being extended, per namespace and root.
+    private var runs: [RunKey: KeyRun] = [:]
+
+    private struct RunKey: Hashable {
+        let namespace: Int
+        let root: Int64
+    }
+
+    /// Keys `first ..< first + count` are the rows `pk ..< pk + count`.
+    private struct KeyRun {
+        let first: Int64
+        let pk: Int64
+        var count: Int64
+    }
 
     init(writer: CoreDataStoreWriter, model: ManagedObjectModel) throws(GraphWriteError) {
         self.model = model
@@ -37,11 +60,16 @@ final class LinkStaging {
             try writer.attachScratchDatabase(named: work)
             try writer.execute("""
                 CREATE TABLE \(work).keys (ns INTEGER, root INTEGER, key, pk INTEGER, PRIMARY KEY (ns, root, key)) WITHOUT ROWID;
+                CREATE TABLE \(work).runs (ns INTEGER, root INTEGER, first INTEGER, count INTEGER, pk INTEGER,
+                    PRIMARY KEY (ns, root, first)) WITHOUT ROWID;
                 CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, value, skey);
                 """)
         }
         insertKey = try GraphWriteError.wrap { () throws(StoreWriterError) in
             try writer.prepareStatement("INSERT OR REPLACE INTO \(work).keys (ns, root, key, pk) VALUES (?, ?, ?, ?)")
+        }
+        insertRun = try GraphWriteError.wrap { () throws(StoreWriterError) in
+            try writer.prepareStatement("INSERT INTO \(work).runs (ns, root, first, count, pk) VALUES (?, ?, ?, ?, ?)")
         }
         insertLink = try GraphWriteError.wrap { () throws(StoreWriterError) in
             try writer.prepareStatement("INSERT INTO \(work).links (kind, pk, pos, ns, key, value, skey) VALUES (?, ?, ?, ?, ?, ?, ?)")
@@ -50,6 +78,23 @@ final class LinkStaging {
 
     /// Remembers that `key` in source `namespace` is the row `pk` of the root entity numbered `root`.
     func mapKey(_ key: RecordKey, namespace: Int, root: Int64, to pk: Int64) throws(GraphWriteError) {
+        if case .integer(let number) = key {
+            let runKey = RunKey(namespace: namespace, root: root)
+            guard let run = runs[runKey] else {
+                runs[runKey] = KeyRun(first: number, pk: pk, count: 1)
+                return
+            }
+            let last = run.first + (run.count - 1), lastRow = run.pk + (run.count - 1)
+            if last < .max, number == last + 1, lastRow < .max, pk == lastRow + 1 {
+                runs[runKey]?.count += 1
+                return
+            }
+            if number > last {
+                try write(run, runKey)
+                runs[runKey] = KeyRun(first: number, pk: pk, count: 1)
+                return
+            }
+        }
         let statement = insertKey
         try GraphWriteError.sqlite { () throws(SQLiteError) in
             defer { try? statement.reset() }
@@ -59,6 +104,36 @@ final class LinkStaging {
             try statement.bind(pk, at: 4)
             try statement.run()
         }
+    }
+
+    /// Writes the runs still being extended; call before resolving.
+    func finishKeys() throws(GraphWriteError) {
+        for (runKey, run) in runs { try write(run, runKey) }
+        runs.removeAll()
+    }
+
+    private func write(_ run: KeyRun, _ runKey: RunKey) throws(GraphWriteError) {
+        let statement = insertRun
+        try GraphWriteError.sqlite { () throws(SQLiteError) in
+            defer { try? statement.reset() }
+            try statement.bind(Int64(runKey.namespace), at: 1)
+            try statement.bind(runKey.root, at: 2)
+            try statement.bind(run.first, at: 3)
+            try statement.bind(run.count, at: 4)
+            try statement.bind(run.pk, at: 5)
+            try statement.run()
+        }
+    }
+
+    /// SQL for the row a key maps to (NULL when none): `key` and `namespace` are SQL
+    /// expressions (columns of the staged link), `root` the root entity's number.
+    static func lookup(key: String, namespace: String, root: Int) -> String {
+        let work = schema
+        return """
+            coalesce((SELECT x.pk FROM \(work).keys x WHERE x.ns = \(namespace) AND x.root = \(root) AND x.key = \(key)),
+                (SELECT CASE WHEN \(key) - g.first < g.count THEN g.pk + (\(key) - g.first) END FROM \(work).runs g
+                    WHERE g.ns = \(namespace) AND g.root = \(root) AND g.first <= \(key) ORDER BY g.first DESC LIMIT 1))
+            """
     }
 
     /// Stages the targets of one link of the record `pk`.

@@ -103,6 +103,7 @@ public final class StoreGraphWriter {
     /// relationship that had links. Call once, after the last record and before `writer.finish()`.
     public func resolveLinks() throws(GraphWriteError) -> [LinkReport] {
         guard let staging else { return [] }
+        try staging.finishKeys()
         let resolver = LinkResolver(writer: writer, model: model, createMissing: createMissing)
         return try staging.kinds.map { kind throws(GraphWriteError) in try resolver.resolve(kind) }
     }
