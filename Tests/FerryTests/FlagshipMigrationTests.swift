@@ -98,6 +98,35 @@ struct FlagshipMigrationTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/none.sqlite"))
     }
 
+    @Test("a Workspace 2 store with attachment links and tags: every task–tag pair and upload–task link arrives")
+    func workspace2Links() throws {
+        let folder = try TestPaths.temporaryFolder("flagship")
+        let store = folder + "/W2.sqlite"
+        _ = try ImportJob(request: ImportRequest(sources: [legacy + "/uploads.csv"], modelPath: model, modelVersion: "Workspace 2",
+                                                 entity: "Upload", outputPath: store)).run()
+        _ = try ImportJob(request: ImportRequest(sources: [legacy + "/tasks.json"], modelPath: model, modelVersion: "Workspace 2", entity: "Task",
+                                                 outputPath: store, existingStore: .append,
+                                                 linkAttributes: ["attachments": "remotePath", "tags": "name"], createMissing: ["tags"])).run()
+        let summary = try MigrateJob(request: request([MigrationSource(path: store, kind: .store)], out: folder + "/W3.sqlite")).run()
+        #expect(summary.isBalanced)
+        #expect(summary.verification?.passed == true)
+        let tags = try #require(summary.links.first { $0.relationship == "Tag.tasks" })
+        #expect(tags.unresolved == 0 && tags.resolved > 0)
+
+        // The tags of every migrated task are those its source records had (merged tasks: all of them).
+        let tagPairs = """
+            SELECT DISTINCT t.ZTASKID, g.ZNAME FROM Z_1TASKS j JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS ORDER BY 1, 2
+            """
+        let migratedTagPairs = try rows(folder + "/W3.sqlite", tagPairs)
+        let migratedTasks = Set(try rows(folder + "/W3.sqlite", "SELECT ZTASKID FROM ZTASK"))
+        #expect(migratedTagPairs.count > 10)
+        #expect(migratedTagPairs == (try rows(store, tagPairs)).filter { migratedTasks.contains(String($0.prefix { $0 != "|" })) })
+        let attachments = "SELECT DISTINCT u.ZREMOTEPATH, t.ZTASKID FROM ZUPLOAD u JOIN ZTASK t ON t.Z_PK = u.ZTASK ORDER BY 1, 2"
+        let migratedAttachments = try rows(folder + "/W3.sqlite", attachments)
+        #expect(migratedAttachments.count > 5)
+        #expect(Set(migratedAttachments).isSubset(of: try rows(store, attachments)))
+    }
+
     @Test("verify --against the sources passes, and catches a changed value and a dropped link")
     func verifyAgainstSources() throws {
         let out = try TestPaths.temporaryFolder("flagship") + "/Workspace.sqlite"

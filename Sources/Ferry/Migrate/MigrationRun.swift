@@ -39,6 +39,9 @@ struct MigrationRun {
         let (version, model) = try StoreVersion.match(store.metadata.versionHashes, in: chain.versions, source: path)
         let records: StoreRecordReader
         do { records = try store.records(model: model) } catch { throw .store(source: path, reason: error.description) }
+        let location = SourceLocation(file: path)
+        var plans: [String: StoreEntityPlan] = [:]
+        var current: StoreEntityPlan?
         for root in model.entitiesInStoreOrder where root.parentName == nil {
             let cursor: StoredRecordCursor
             do { cursor = try records.records(of: root.name) } catch { throw .store(source: path, reason: error.description) }
@@ -49,30 +52,43 @@ struct MigrationRun {
                     stored = next
                 } catch {
                     guard case .invalidValue = error else { throw .store(source: path, reason: error.description) }
-                    var ledger = ledger(source: path, entity: root.name, version: version)
-                    ledger.read += 1
-                    try reject(Reject(location: SourceLocation(file: path), entity: root.name, reason: error.description), ledger: &ledger)
-                    keep(ledger)
+                    let ledger = ledger(source: path, entity: root.name, version: version)
+                    summary.ledgers[ledger].read += 1
+                    try reject(Reject(location: location, entity: root.name, reason: error.description), ledger: ledger)
                     continue
                 }
-                guard let schema = chain.schema(version: version, entity: stored.entity) else { continue }
-                let values = schema.attributes.map { stored.attributes[$0.name] ?? .null }
-                let links = stored.toOne.compactMap { name, reference -> RecordLink? in
-                    guard let relationship = model.allRelationships(of: stored.entity).first(where: { $0.name == name }),
-                          model.inverse(of: relationship)?.isOrdered != true else { return nil }
-                    return RecordLink(relationship: name, targets: [.key(.integer(reference.primaryKey))])
+                if current?.entity.entity != stored.entity {
+                    current = plans[stored.entity] ?? storePlan(stored.entity, model: model, version: version, source: path)
+                    plans[stored.entity] = current
                 }
-                let record = Record(values: values, location: SourceLocation(file: path, path: "\(stored.entity) Z_PK \(stored.primaryKey)"),
-                                    key: .integer(stored.primaryKey), links: links)
-                try process(record, entity: stored.entity, version: version, source: path, namespace: namespace)
+                guard let plan = current else { continue }
+                let values = plan.attributeNames.map { stored.attributes[$0] ?? .null }
+                var links: [RecordLink] = []
+                for name in plan.toOne {
+                    guard let reference = stored.toOne[name] else { continue }
+                    links.append(RecordLink(relationship: name, targets: [.key(.integer(reference.primaryKey))]))
+                }
+                let record = Record(values: values, location: location, key: .integer(stored.primaryKey), links: links)
+                try process(record, plan: plan.entity, namespace: namespace, storeRow: stored.primaryKey)
                 if summary.stoppedEarly { return }
             }
         }
         try stageSeparateEdges(records, model: model, version: version, source: path, namespace: namespace)
     }
 
+    /// What reading rows of one entity of a store needs; nil when the version has no such entity.
+    private mutating func storePlan(_ entity: String, model: ManagedObjectModel, version: Int, source: String) -> StoreEntityPlan? {
+        guard let schema = chain.schema(version: version, entity: entity) else { return nil }
+        let toOne = model.allRelationships(of: entity).filter { relationship in
+            !relationship.isToMany && model.inverse(of: relationship)?.isOrdered != true
+        }
+        let plan = entityPlan(entity, schema: schema, version: version, source: source)
+        return StoreEntityPlan(entity: plan, attributeNames: schema.attributes.map(\.name), toOne: toOne.map(\.name))
+    }
+
     /// Many-to-many pairs (from one side) and ordered one-to-many children (from the parent, to
-    /// keep their order), staged by source key once their records are in.
+    /// keep their order), staged by source key once their records are in, one edge at a time
+    /// (their position counted per source record).
     private mutating func stageSeparateEdges(_ records: StoreRecordReader, model: ManagedObjectModel, version: Int,
                                              source: String, namespace: Int) throws(MigrateError) {
         for entity in model.entities {
@@ -86,25 +102,22 @@ struct MigrationRun {
                 do { cursor = try records.edges(of: relationship.name, of: entity.name) } catch {
                     throw .store(source: source, reason: error.description)
                 }
-                var current: (source: Int64, targets: [RecordLink.Target])?
+                var previous: Int64?
+                var position = 0
                 while true {
                     let edge: RelationshipEdge?
                     do { edge = try cursor.next() } catch { throw .store(source: source, reason: error.description) }
-                    if let pending = current, edge?.source != pending.source {
-                        try stage(RecordLink(relationship: carried.relationship, targets: pending.targets), key: pending.source,
-                                  entity: carried.entity, namespace: namespace)
-                        current = nil
-                    }
                     guard let edge else { break }
-                    current = (edge.source, (current?.targets ?? []) + [.key(.integer(edge.destination))])
+                    position = edge.source == previous ? position + 1 : 0
+                    previous = edge.source
+                    do {
+                        try graph.stageLink(to: .key(.integer(edge.destination)), position: position, relationship: carried.relationship,
+                                            ofRecordWithKey: .integer(edge.source), entity: carried.entity, namespace: namespace)
+                    } catch {
+                        throw .links(error)
+                    }
                 }
             }
-        }
-    }
-
-    private func stage(_ link: RecordLink, key: Int64, entity: String, namespace: Int) throws(MigrateError) {
-        do { try graph.stageLinks(link, ofRecordWithKey: .integer(key), entity: entity, namespace: namespace) } catch {
-            throw .links(error)
         }
     }
 
@@ -125,6 +138,7 @@ struct MigrationRun {
         guard let schema = chain.schema(version: index, entity: entity) else { throw .unknownEntity(source: source.path, entity: entity) }
         let reader: any RecordStream
         do { reader = try request.files.open(source.path, model: chain.versions[index], schema: schema) } catch { throw .source(error) }
+        var plan: EntityPlan?
         while true {
             let result: RecordReadResult
             do {
@@ -133,14 +147,14 @@ struct MigrationRun {
             } catch {
                 throw .source(error)
             }
+            let current = plan ?? entityPlan(entity, schema: schema, version: index, source: source.path)
+            plan = current
             switch result {
             case .record(let record, _):
-                try process(record, entity: entity, version: index, source: source.path, namespace: namespace)
+                try process(record, plan: current, namespace: namespace, storeRow: nil)
             case .reject(let rejected):
-                var ledger = ledger(source: source.path, entity: entity, version: index)
-                ledger.read += 1
-                try reject(rejected, ledger: &ledger)
-                keep(ledger)
+                summary.ledgers[current.ledger].read += 1
+                try reject(rejected, ledger: current.ledger)
             }
             if summary.stoppedEarly { return }
         }
@@ -151,36 +165,72 @@ struct MigrationRun {
 
     // MARK: Records
 
-    /// Carries one record through the chain and writes it, keeping its ledger.
-    private mutating func process(_ record: Record, entity: String, version: Int, source: String, namespace: Int) throws(MigrateError) {
-        var ledger = ledger(source: source, entity: entity, version: version)
-        ledger.read += 1
-        defer { keep(ledger) }
+    /// What carrying records of one source entity needs, found once per source and entity.
+    private struct EntityPlan {
+        let entity: String
+        let route: MigrationChain.Route
+        /// The schema of the entity the records become in the last version.
+        let finalSchema: RecordSchema?
+        /// The index of the source and entity's ledger in `summary.ledgers`.
+        let ledger: Int
+    }
+
+    /// An entity plan with what turns a store's rows into records.
+    private struct StoreEntityPlan {
+        let entity: EntityPlan
+        /// The source schema's attribute names, in its order.
+        let attributeNames: [String]
+        /// The to-one relationships whose foreign keys become links, in model order.
+        let toOne: [String]
+    }
+
+    private mutating func entityPlan(_ entity: String, schema: RecordSchema, version: Int, source: String) -> EntityPlan {
+        let route = chain.route(entity: entity, from: version)
+        return EntityPlan(entity: entity, route: route, finalSchema: route.finalEntity.flatMap { finalSchema($0) },
+                          ledger: ledger(source: source, entity: entity, version: version))
+    }
+
+    /// Carries one record through the chain and writes it, keeping its ledger. `storeRow` is the
+    /// `Z_PK` of a store's row, named in the location of its rejects.
+    private mutating func process(_ record: Record, plan: EntityPlan, namespace: Int, storeRow: Int64?) throws(MigrateError) {
+        let ledger = plan.ledger
+        summary.ledgers[ledger].read += 1
         let outcome: MigrationChain.Outcome
-        do { outcome = try chain.carry(record, entity: entity, from: version) } catch { throw .mapping(error) }
+        do { outcome = try chain.carry(record, route: plan.route) } catch { throw .mapping(error) }
         switch outcome {
         case .filtered:
-            ledger.filtered += 1
-        case .reject(let rejected):
-            try reject(rejected, ledger: &ledger)
+            summary.ledgers[ledger].filtered += 1
+        case .reject(var rejected):
+            rejected.location = location(of: record, plan: plan, storeRow: storeRow)
+            try reject(rejected, ledger: ledger)
         case let .record(mapped, finalEntity, converted):
-            ledger.converted += converted
-            guard let schema = finalSchema(finalEntity) else {
-                ledger.filtered += 1
+            summary.ledgers[ledger].converted += converted
+            guard let schema = plan.finalSchema else {
+                summary.ledgers[ledger].filtered += 1
                 return
             }
             let written: StoreGraphWriter.Outcome
             do { written = try graph.write(mapped, schema: schema, namespace: namespace) } catch { throw .links(error) }
             switch written {
             case .inserted:
-                ledger.written += 1
+                summary.ledgers[ledger].written += 1
                 summary.written[finalEntity, default: 0] += 1
             case .merged:
-                ledger.merged += 1
+                summary.ledgers[ledger].merged += 1
             case .rejected(let reason):
-                try self.reject(Reject(location: record.location, entity: entity, reason: reason), ledger: &ledger)
+                try self.reject(Reject(location: location(of: record, plan: plan, storeRow: storeRow), entity: plan.entity, reason: reason),
+                                ledger: ledger)
             }
         }
+    }
+
+    /// Where a record came from, for its reject: a store row is named by entity and `Z_PK`
+    /// (made only when a record is rejected).
+    private func location(of record: Record, plan: EntityPlan, storeRow: Int64?) -> SourceLocation {
+        guard let storeRow else { return record.location }
+        var location = record.location
+        location.path = "\(plan.entity) Z_PK \(storeRow)"
+        return location
     }
 
     private mutating func finalSchema(_ entity: String) -> RecordSchema? {
@@ -190,25 +240,19 @@ struct MigrationRun {
         return made
     }
 
-    private mutating func reject(_ reject: Reject, ledger: inout MigrationSummary.SourceLedger) throws(MigrateError) {
-        ledger.rejected += 1
+    private mutating func reject(_ reject: Reject, ledger: Int) throws(MigrateError) {
+        summary.ledgers[ledger].rejected += 1
         rejectCount += 1
         if summary.sampleRejects.count < 20 { summary.sampleRejects.append(reject) }
         do { try rejectLog?.append(reject) } catch { throw .rejectLog(path: error.path, reason: error.reason) }
         if let limit = request.maxErrors, rejectCount >= limit { summary.stoppedEarly = true }
     }
 
-    private func ledger(source: String, entity: String, version: Int) -> MigrationSummary.SourceLedger {
-        summary.ledgers.first { $0.source == source && $0.entity == entity }
-            ?? MigrationSummary.SourceLedger(source: source, entity: entity, version: chain.versions[version].name)
-    }
-
-    private mutating func keep(_ ledger: MigrationSummary.SourceLedger) {
-        if let index = summary.ledgers.firstIndex(where: { $0.source == ledger.source && $0.entity == ledger.entity }) {
-            summary.ledgers[index] = ledger
-        } else {
-            summary.ledgers.append(ledger)
-        }
+    /// The index of the ledger of a source and entity, added on first use.
+    private mutating func ledger(source: String, entity: String, version: Int) -> Int {
+        if let index = summary.ledgers.firstIndex(where: { $0.source == source && $0.entity == entity }) { return index }
+        summary.ledgers.append(MigrationSummary.SourceLedger(source: source, entity: entity, version: chain.versions[version].name))
+        return summary.ledgers.count - 1
     }
 
     // MARK: Reject log

@@ -19,8 +19,11 @@ public final class EntityTransform {
     private let relationshipNames: [String: String]
     private let filter: PredicateEvaluator?
     private let options: CoercionOptions
-    private let variables: [String: String]
+    fileprivate let variables: [String: String]
     private let policies: [FailurePolicy]
+    /// Per destination attribute: whether it may stay nil, and its type.
+    private let optional: [Bool]
+    private let types: [AttributeType]
 
     private enum CompiledRule {
         case copy(Int)
@@ -38,6 +41,8 @@ public final class EntityTransform {
         self.options = options
         self.variables = variables
         policies = destination.attributes.map { attribute in mapping.rule(for: attribute.name)?.onFailure ?? .reject }
+        optional = destination.attributes.map(\.isOptional)
+        types = destination.attributes.map(\.type)
         var rules: [CompiledRule] = []
         var defaults: [AttributeValue] = []
         for attribute in destination.attributes {
@@ -84,13 +89,14 @@ public final class EntityTransform {
         }
         var values = [AttributeValue](repeating: .null, count: rules.count)
         var converted = 0
-        for (index, rule) in rules.enumerated() {
+        let context = SourceRecordContext(transform: self, values: record.values)
+        for index in rules.indices {
             let policy = policies[index]
-            switch rule {
+            switch rules[index] {
             case .expression(let expression):
-                let context = SourceRecordContext(schema: source, values: record.values, variables: variables)
+                let type = types[index]
                 let result = expression.evaluate(context).flatMap { value in
-                    ValueConversion.convert(value, from: ValueConversion.naturalType(of: value), to: destination.attributes[index].type,
+                    ValueConversion.convert(value, from: ValueConversion.naturalType(of: value), to: type,
                                             options: options).mapError { ExpressionFailure($0.reason) }
                 }
                 switch result {
@@ -122,7 +128,7 @@ public final class EntityTransform {
                     converted += 1
                 }
             }
-            if values[index] == .null, !destination.attributes[index].isOptional {
+            if !optional[index], values[index] == .null {
                 values[index] = defaults[index]
                 guard values[index] != .null else {
                     return .reject(Reject(location: record.location, entity: source.entity.name,
@@ -140,12 +146,11 @@ public final class EntityTransform {
 
 /// A source record as the context of a written expression.
 struct SourceRecordContext: ExpressionContext {
-    let schema: RecordSchema
+    let transform: EntityTransform
     let values: [AttributeValue]
-    let variables: [String: String]
 
-    func value(of attribute: String) -> AttributeValue? { schema.index(of: attribute).map { values[$0] } }
-    func variable(_ name: String) -> String? { variables[name] }
+    func value(of attribute: String) -> AttributeValue? { transform.source.index(of: attribute).map { values[$0] } }
+    func variable(_ name: String) -> String? { transform.variables[name] }
 }
 
 /// Why a mapping cannot be used.

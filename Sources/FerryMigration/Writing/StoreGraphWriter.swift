@@ -29,7 +29,8 @@ public final class StoreGraphWriter {
     private var identities: IdentityIndex?
     /// `Entity.relationship` whose match destinations are created when missing.
     let createMissing: Set<String>
-    private var rowWriters: [String: EntityRowWriter] = [:]
+    private var writing: [String: EntityWriting] = [:]
+    private var lastWriting: EntityWriting?
     private var staging: LinkStaging?
 
     /// - Parameters:
@@ -51,22 +52,23 @@ public final class StoreGraphWriter {
     /// Writes one record of the schema's entity. `namespace` tells sources apart, so the same key
     /// in two sources names two records.
     public func write(_ record: Record, schema: RecordSchema, namespace: Int) throws(GraphWriteError) -> Outcome {
-        let rows = try rowWriter(for: schema)
+        let target = try entityWriting(for: schema)
+        let rows = target.rows
         let primaryKey: Int64
         var outcome = Outcome.inserted
-        let identity = try identity(of: record, schema: schema)
+        let identity = try identity(of: record, target: target)
         let inserted: EntityRowWriter.Outcome
-        if let identity, let existing = try identities?.primaryKey(for: identity.value, entity: schema.entity.name) {
-            inserted = .duplicate(of: existing, constraint: identity.attributes)
+        if let identity, let existing = try identities?.primaryKey(for: identity, entity: target.entity) {
+            inserted = .duplicate(of: existing, constraint: target.identity?.names ?? [])
         } else {
             inserted = try rows.insert(record.values)
         }
         switch inserted {
         case .inserted(let key):
             primaryKey = key
-            if let identity { try identities?.remember(identity.value, entity: schema.entity.name, primaryKey: key) }
+            if let identity { try identities?.remember(identity, entity: target.entity, primaryKey: key) }
         case let .duplicate(existing, constraint):
-            switch duplicatesByEntity[schema.entity.name] ?? duplicates {
+            switch target.duplicates {
             case .reject:
                 return .rejected(reason: "duplicate of an earlier record on unique (\(constraint.joined(separator: ", ")))")
             case .keepFirst:
@@ -80,26 +82,28 @@ public final class StoreGraphWriter {
         if record.key != nil || !record.links.isEmpty {
             let staging = try linkStaging()
             if let key = record.key {
-                try staging.mapKey(key, namespace: namespace, entity: schema.entity.name, to: primaryKey)
+                try staging.mapKey(key, namespace: namespace, root: target.rootNumber, to: primaryKey)
             }
             for link in record.links where !link.targets.isEmpty {
-                try staging.stage(link, from: schema.entity.name, primaryKey: primaryKey, namespace: namespace)
+                try staging.stage(link, from: target.entity, primaryKey: primaryKey, namespace: namespace)
             }
         }
         return outcome
     }
 
-    /// Stages links of a record already written, named by its source key: for edges read apart
-    /// from their records (a store's many-to-many join table).
-    public func stageLinks(_ link: RecordLink, ofRecordWithKey key: RecordKey, entity: String, namespace: Int) throws(GraphWriteError) {
-        guard !link.targets.isEmpty else { return }
-        try linkStaging().stage(link, from: entity, sourceKey: key, namespace: namespace)
+    /// Stages one link target of a record already written, named by its source key, at
+    /// `position` among that record's targets: for edges read apart from their records (a
+    /// store's many-to-many join table), one at a time.
+    public func stageLink(to target: RecordLink.Target, position: Int, relationship: String, ofRecordWithKey key: RecordKey,
+                          entity: String, namespace: Int) throws(GraphWriteError) {
+        try linkStaging().stage(target, position: position, relationship: relationship, from: entity, sourceKey: key, namespace: namespace)
     }
 
     /// Resolves every staged link into foreign keys, join rows and order keys; one report per
     /// relationship that had links. Call once, after the last record and before `writer.finish()`.
     public func resolveLinks() throws(GraphWriteError) -> [LinkReport] {
         guard let staging else { return [] }
+        try staging.finishKeys()
         let resolver = LinkResolver(writer: writer, model: model, createMissing: createMissing)
         return try staging.kinds.map { kind throws(GraphWriteError) in try resolver.resolve(kind) }
     }
@@ -113,22 +117,54 @@ public final class StoreGraphWriter {
     }
 
     /// The identity key of a record whose entity has one (nil values make no identity).
-    private func identity(of record: Record, schema: RecordSchema) throws(GraphWriteError) -> (attributes: [String], value: String)? {
-        guard let attributes = identityKeys[schema.entity.name] else { return nil }
-        var parts: [String] = []
-        for name in attributes {
-            guard let index = schema.index(of: name), record.values[index] != .null else { return nil }
-            parts.append("\(record.values[index])")
+    private func identity(of record: Record, target: EntityWriting) throws(GraphWriteError) -> [UInt8]? {
+        guard let identity = target.identity else { return nil }
+        var key: [UInt8] = []
+        for index in identity.attributes {
+            guard let index, record.values[index] != .null else { return nil }
+            IdentityIndex.append(record.values[index], to: &key)
         }
         if identities == nil { identities = try IdentityIndex(writer: writer) }
-        return (attributes, parts.joined(separator: "\u{1F}"))
+        return key
     }
 
-    private func rowWriter(for schema: RecordSchema) throws(GraphWriteError) -> EntityRowWriter {
-        if let existing = rowWriters[schema.entity.name] { return existing }
-        let created = try EntityRowWriter(writer: writer, model: model, schema: schema)
-        rowWriters[schema.entity.name] = created
-        return created
+    /// What writing records of one entity needs, found once per entity.
+    private final class EntityWriting {
+        let entity: String
+        let rows: EntityRowWriter
+        let duplicates: DuplicatePolicy
+        /// The identity attributes (names, and their indexes in the schema) when the entity has some.
+        let identity: (names: [String], attributes: [Int?])?
+        /// The store's number of the entity's root, which the key map is kept by.
+        let rootNumber: Int64
+
+        init(entity: String, rows: EntityRowWriter, duplicates: DuplicatePolicy, identity: (names: [String], attributes: [Int?])?,
+             rootNumber: Int64) {
+            self.entity = entity
+            self.rows = rows
+            self.duplicates = duplicates
+            self.identity = identity
+            self.rootNumber = rootNumber
+        }
+    }
+
+    private func entityWriting(for schema: RecordSchema) throws(GraphWriteError) -> EntityWriting {
+        let name = schema.entity.name
+        if let last = lastWriting, last.entity == name { return last }
+        if let known = writing[name] {
+            lastWriting = known
+            return known
+        }
+        guard let root = model.rootEntity(of: name), let number = writer.layout.entityNumbers[root.name] else {
+            throw .unknownEntity(name)
+        }
+        let made = EntityWriting(
+            entity: name, rows: try EntityRowWriter(writer: writer, model: model, schema: schema),
+            duplicates: duplicatesByEntity[name] ?? duplicates,
+            identity: identityKeys[name].map { names in (names, names.map { schema.index(of: $0) }) }, rootNumber: Int64(number))
+        writing[name] = made
+        lastWriting = made
+        return made
     }
 
     private func linkStaging() throws(GraphWriteError) -> LinkStaging {
