@@ -94,6 +94,7 @@ enum Catalog {
                 },
                 reference: { w in .shell("sqlite3 \(w.uploadStorePath) 'SELECT * FROM ZUPLOADENTITY' > /dev/null") }),
             QueryBenchmarks.query(),
+            MigrateBenchmarks.workspace2To3,
             VerifyBenchmarks.verifyStore,
         ] + ExportBenchmarks.all()
     }

@@ -111,9 +111,10 @@ public final class StoreGraphWriter {
     /// Remembers a record already in the store (when appending) under its identity key, so that
     /// records written later with the same key are duplicates of it.
     public func rememberExisting(_ values: [AttributeValue], schema: RecordSchema, primaryKey: Int64) throws(GraphWriteError) {
+        let target = try entityWriting(for: schema)
         let record = Record(values: values, location: SourceLocation(file: writer.path))
-        guard let identity = try identity(of: record, schema: schema) else { return }
-        try identities?.remember(identity.value, entity: schema.entity.name, primaryKey: primaryKey)
+        guard let identity = try identity(of: record, target: target) else { return }
+        try identities?.remember(identity, entity: target.entity, primaryKey: primaryKey)
     }
 
     /// The identity key of a record whose entity has one (nil values make no identity).

@@ -3,9 +3,11 @@ import FoundationEssentials
 
 /// Writes a new Core Data SQLite store, all or nothing.
 ///
-/// The store is built in a temporary file beside the target (`<path>.ferry-<UUID>.tmp`) with an
-/// in-memory rollback journal and no syncs: nothing else reads it while it is built, and a crash
-/// leaves only the temporary file behind. Rows go in through `EntityInserter`s, one transaction
+/// The store is built in a temporary file beside the target (`<path>.ferry-<UUID>.tmp`) with a
+/// rollback journal in a file (pages a transaction changes are copied there, not to memory, so
+/// a large set-based update stays within bounded memory; new pages appended by inserts are not
+/// journaled) and no syncs: nothing else reads it while it is built, and a crash leaves only the
+/// temporary files behind. Rows go in through `EntityInserter`s, one transaction
 /// per `batchSize` rows. `finish()` commits, switches the file to WAL journaling (what Core Data
 /// uses; the mode is stored in the file), closes it (which checkpoints and removes the `-wal`),
 /// syncs it to disk and renames it over the target. A stale `-wal`/`-shm` of an earlier target is
@@ -92,7 +94,7 @@ public final class CoreDataStoreWriter {
         do {
             let database = try writer.openDatabase()
             try StoreWriterError.sqlite { () throws(SQLiteError) in
-                try database.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF")
+                try database.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=OFF")
             }
             for entry in store.primaryKeys where entry.superNumber == 0 {
                 if let name = layout.entityNumbers.first(where: { $0.value == Int(entry.entityNumber) })?.key {
@@ -289,7 +291,7 @@ public final class CoreDataStoreWriter {
     private func createSchema(metadata: StoreMetadata, plist: [UInt8], modelCache: [UInt8]) throws(StoreWriterError) {
         let database = try openDatabase()
         do {
-            try database.execute("PRAGMA page_size=4096; PRAGMA auto_vacuum=2; PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF")
+            try database.execute("PRAGMA page_size=4096; PRAGMA auto_vacuum=2; PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=OFF")
             try database.beginImmediate()
             for statement in layout.createStatements { try database.execute(statement) }
             let primaryKeys = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
