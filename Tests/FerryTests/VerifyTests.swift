@@ -49,6 +49,11 @@ struct VerifyTests {
         ("z-max-low", "UPDATE Z_PRIMARYKEY SET Z_MAX = 4 WHERE Z_NAME = 'Upload'", "z-max Upload"),
         ("short-uuid", "UPDATE ZUPLOAD SET ZUPLOADID = X'0102' WHERE Z_PK = 3", "storage-class Upload.uploadID"),
         ("unknown-entity", "UPDATE ZTAG SET Z_ENT = 7 WHERE Z_PK = 1", "entity-number Tag"),
+        ("null-entity", "UPDATE ZTAG SET Z_ENT = NULL WHERE Z_PK = 1", "entity-number Tag"),
+        ("integer16-range", "UPDATE ZUPLOAD SET ZKIND = 40000 WHERE Z_PK = 2", "storage-class Upload.kind"),
+        ("boolean-two", "UPDATE ZUPLOAD SET ZISFINISHED = 2 WHERE Z_PK = 2", "storage-class Upload.isFinished"),
+        ("text-in-integer64", "UPDATE ZUPLOAD SET ZBYTECOUNT = 'many' WHERE Z_PK = 2", "storage-class Upload.byteCount"),
+        ("blob-in-date", "UPDATE ZUPLOAD SET ZCREATEDAT = X'00' WHERE Z_PK = 2", "storage-class Upload.createdAt"),
     ])
     func damage(label: String, sql: String, expected: String) throws {
         let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))

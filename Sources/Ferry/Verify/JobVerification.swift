@@ -6,23 +6,63 @@ import FerryVerify
 /// The check that follows every import and migration: the store checks of `StoreVerifier`
 /// (integrity, bookkeeping, version hashes, every key and join row, required and unique values)
 /// plus the job's own accounting: every record read is written, merged, rejected or filtered,
-/// and the store holds exactly the rows the job says it wrote.
+/// and the store holds exactly the rows the job says it wrote (`JobAccounting`).
 public enum JobVerification {
-    /// Verifies `store` and adds the accounting section.
-    public static func verify(store: String, model: ManagedObjectModel, accounting: VerificationSection)
+    /// Verifies `store` and adds the accounting section. The store's rows are the report's entity
+    /// tallies (counted by the value scan) when the store checks all held, so every row has an
+    /// entity of the model and the bookkeeping is sound; otherwise they are counted again.
+    public static func verify(store: String, model: ManagedObjectModel, accounting: JobAccounting)
         throws(VerificationError) -> VerificationReport
     {
         var report = try StoreVerifier(path: store, model: .model(model))
             .verify(options: VerificationOptions(fullIntegrityCheck: false, fingerprints: false))
-        report.append(accounting)
+        report.append(accounting.section(storeRows: tallied(report, model: model) ?? storeRows(store, model: model)))
         return report
     }
 
-    /// Ledgers balance, and the store's rows are the records written plus the destinations links created.
-    /// - Parameter written: the records the job wrote, or nil when the store held rows before
-    ///   (appending), so the rows cannot be compared.
-    static func accounting(ledgers: [(subject: String, read: Int, accounted: Int)], written: Int?, created: Int,
-                           store: String, model: ManagedObjectModel) -> VerificationSection {
+    /// The rows of every root entity's table by the report's tallies; nil when the `store`
+    /// section failed (rows of unknown entities, a check that could not run, stale bookkeeping).
+    private static func tallied(_ report: VerificationReport, model: ManagedObjectModel) -> Int64? {
+        guard let section = report.section(named: "store"), section.failures.isEmpty else { return nil }
+        var total: Int64 = 0
+        for root in model.entities where root.parentName == nil {
+            guard let tally = report.entities.first(where: { $0.entity == root.name }) else { return nil }
+            total += tally.rows
+        }
+        return total
+    }
+
+    /// Rows of every root entity's table.
+    static func storeRows(_ path: String, model: ManagedObjectModel) -> Int64? {
+        guard let store = try? CoreDataStoreReader(path: path) else { return nil }
+        var total: Int64 = 0
+        for root in model.entities where root.parentName == nil {
+            guard let count = try? store.count(for: root.name) else { return nil }
+            total += count
+        }
+        return total
+    }
+}
+
+/// A job's accounting: ledgers balance (every record read is written, merged, rejected or
+/// filtered), and the store holds exactly the rows the job says it wrote plus the links it created.
+public struct JobAccounting: Sendable {
+    let ledgers: [Ledger]
+    /// The records the job wrote, or nil when the store held rows before (appending), so the rows
+    /// cannot be compared.
+    let written: Int?
+    let created: Int
+    let store: String
+    let model: ManagedObjectModel
+
+    struct Ledger: Sendable {
+        let subject: String
+        let read: Int
+        let accounted: Int
+    }
+
+    /// The accounting section, given the rows the store holds (nil when they could not be counted).
+    func section(storeRows rows: @autoclosure () -> Int64?) -> VerificationSection {
         var section = VerificationSection(name: "accounting")
         for ledger in ledgers {
             section.checks += 1
@@ -34,7 +74,7 @@ public enum JobVerification {
         }
         guard let written else { return section }
         section.checks += 1
-        let rows = storeRows(store, model: model)
+        let rows = rows()
         if rows != Int64(written + created) {
             section.failures.append(VerificationFailure(
                 check: "row-count", subject: store,
@@ -42,33 +82,30 @@ public enum JobVerification {
         }
         return section
     }
+}
 
-    /// Rows of every root entity's table.
-    private static func storeRows(_ path: String, model: ManagedObjectModel) -> Int64? {
-        guard let store = try? CoreDataStoreReader(path: path) else { return nil }
-        var total: Int64 = 0
-        for root in model.entities where root.parentName == nil {
-            guard let count = try? store.count(for: root.name) else { return nil }
-            total += count
-        }
-        return total
+extension VerificationReport {
+    /// Adds a job's accounting section, the job's store counted on its own.
+    mutating func append(_ accounting: JobAccounting) {
+        append(accounting.section(storeRows: JobVerification.storeRows(accounting.store, model: accounting.model)))
     }
 }
 
 extension MigrationSummary {
     /// The accounting section of this migration's store.
-    func accounting(model: ManagedObjectModel) -> VerificationSection {
-        JobVerification.accounting(
-            ledgers: ledgers.map { ("\($0.source) \($0.entity)", $0.read, $0.written + $0.merged + $0.rejected + $0.filtered) },
+    func accounting(model: ManagedObjectModel) -> JobAccounting {
+        JobAccounting(
+            ledgers: ledgers.map { .init(subject: "\($0.source) \($0.entity)", read: $0.read,
+                                         accounted: $0.written + $0.merged + $0.rejected + $0.filtered) },
             written: written.values.reduce(0, +), created: links.reduce(0) { $0 + $1.created }, store: outputPath, model: model)
     }
 }
 
 extension ImportSummary {
     /// The accounting section of this import's store; `appended` when the store held rows before.
-    func accounting(model: ManagedObjectModel, appended: Bool) -> VerificationSection {
-        JobVerification.accounting(
-            ledgers: [("\(entity) from \(read) records", read, written + merged + rejected)], written: appended ? nil : written,
-            created: links.reduce(0) { $0 + $1.created }, store: outputPath, model: model)
+    func accounting(model: ManagedObjectModel, appended: Bool) -> JobAccounting {
+        JobAccounting(
+            ledgers: [.init(subject: "\(entity) from \(read) records", read: read, accounted: written + merged + rejected)],
+            written: appended ? nil : written, created: links.reduce(0) { $0 + $1.created }, store: outputPath, model: model)
     }
 }

@@ -1,35 +1,22 @@
-import Dispatch
 import FerryModel
 import FerryStore
-import Synchronization
 
 /// The fingerprints of a store computed on a worker thread with a connection of its own, while
 /// the verifier runs its SQL checks on its connection: the two passes share nothing but the
 /// model, the layout and the file, which is only read.
 ///
-/// The worker stores its outcome once under the lock and signals; `wait` returns it. The record
-/// reader, needed only for an entity with rows the scan leaves to it, is opened on first use.
+/// The record reader, needed only for an entity with rows the scan leaves to it, is opened on first use.
 final class FingerprintPass: Sendable {
-    private let outcome = Mutex<Result<StoreFingerprints.Results, VerificationError>?>(nil)
-    private let done = DispatchSemaphore(value: 0)
+    private let work: BackgroundWork<StoreFingerprints.Results, VerificationError>
 
     /// Starts computing the fingerprints of the store at `path`, read with `model`.
     init(path: String, model: ManagedObjectModel, layout: StoreLayout) {
-        DispatchQueue.global().async { [self] in
-            let result = Result { () throws(VerificationError) in try Self.compute(path: path, model: model, layout: layout) }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
+        work = BackgroundWork { Result { () throws(VerificationError) in try Self.compute(path: path, model: model, layout: layout) } }
     }
 
     /// Waits for the worker and returns the fingerprints.
     /// - Throws: `VerificationError` when the store could not be read.
-    func wait() throws(VerificationError) -> StoreFingerprints.Results {
-        while true {
-            if let result = outcome.withLock({ $0 }) { return try result.get() }
-            done.wait()
-        }
-    }
+    func wait() throws(VerificationError) -> StoreFingerprints.Results { try work.wait() }
 
     private static func compute(path: String, model: ManagedObjectModel,
                                 layout: StoreLayout) throws(VerificationError) -> StoreFingerprints.Results {

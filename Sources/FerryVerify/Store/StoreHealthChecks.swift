@@ -8,12 +8,24 @@ struct StoreHealthChecks {
     static let section = "store"
     let context: StoreContext
     let store: CoreDataStoreReader
-    let fullIntegrityCheck: Bool
+    /// SQLite's own check, started with `startIntegrityCheck` on a connection of its own.
+    let integrity: BackgroundWork<[String], SQLiteError>
 
-    /// Runs the checks; returns the rows per concrete entity number, counted on the way.
-    func run(_ recorder: inout CheckRecorder) -> [Int: Int64] {
+    /// Starts `PRAGMA integrity_check` (`quick_check` unless `full`) on a worker thread with a
+    /// read-only connection of its own, so it runs while the verifier scans the tables.
+    static func startIntegrityCheck(path: String, full: Bool) -> BackgroundWork<[String], SQLiteError> {
+        BackgroundWork {
+            Result { () throws(SQLiteError) in
+                let database = try SQLiteDatabase(path: path, mode: .readOnly)
+                return try StoreQueries(database: database, sampleLimit: 0).texts(full ? "PRAGMA integrity_check" : "PRAGMA quick_check")
+            }
+        }
+    }
+
+    /// Runs the checks; returns the rows per concrete entity number, as the value scan counted them.
+    func run(_ scans: [ValueChecks.TableScan], _ recorder: inout CheckRecorder) -> [Int: Int64] {
         let subject = "store"
-        recorder.check(Self.section, subject: subject, code: "integrity") { () throws(SQLiteError) in try integrity() }
+        recorder.check(Self.section, subject: subject, code: "integrity") { () throws(SQLiteError) in try integrityFailure() }
         recorder.check(Self.section, subject: subject, code: "metadata-row") { () throws(SQLiteError) in try metadataRows() }
         let expected = VersionHasher.hashes(of: context.model)
         recorder.check(Self.section, subject: subject, code: "metadata-hashes") { metadataHashes(expected) }
@@ -21,17 +33,17 @@ struct StoreHealthChecks {
             recorder.check(Self.section, subject: subject, code: "model-cache") { modelCache(expected) }
         }
         var counts: [Int: Int64] = [:]
-        for (table, root, _) in context.entityTables {
-            recorder.check(Self.section, subject: root, code: "z-max") { () throws(SQLiteError) in try maxPrimaryKey(table, root: root) }
-            recorder.check(Self.section, subject: root, code: "entity-number") { () throws(SQLiteError) in
-                try entityNumbers(table, root: root, counts: &counts)
+        for scan in scans {
+            recorder.check(Self.section, subject: scan.root, code: "z-max") { () throws(SQLiteError) in try maxPrimaryKey(scan.table, root: scan.root) }
+            recorder.check(Self.section, subject: scan.root, code: "entity-number") { () throws(SQLiteError) in
+                try entityNumbers(scan, counts: &counts)
             }
         }
         return counts
     }
 
-    private func integrity() throws(SQLiteError) -> VerificationFailure? {
-        let rows = try context.queries.texts(fullIntegrityCheck ? "PRAGMA integrity_check" : "PRAGMA quick_check")
+    private func integrityFailure() throws(SQLiteError) -> VerificationFailure? {
+        let rows = try integrity.wait()
         guard rows != ["ok"] else { return nil }
         return VerificationFailure(check: "integrity", subject: "store", message: "SQLite reports the file damaged",
                                    count: Int64(rows.count),
@@ -98,12 +110,12 @@ struct StoreHealthChecks {
     }
 
     /// Every row's `Z_ENT` must be a non-abstract entity of the table's hierarchy.
-    private func entityNumbers(_ table: TableLayout, root: String, counts: inout [Int: Int64]) throws(SQLiteError) -> VerificationFailure? {
+    private func entityNumbers(_ scan: ValueChecks.TableScan, counts: inout [Int: Int64]) throws(SQLiteError) -> VerificationFailure? {
+        let (table, root) = (scan.table, scan.root)
         let allowed = context.concreteNumbers(below: root)
-        var unknown: Int64 = 0
-        for (number, rows) in try context.queries.pairs("SELECT Z_ENT, count(*) FROM \(SQL.quoted(table.name)) GROUP BY Z_ENT") {
-            if allowed.contains(Int(number)) { counts[Int(number)] = rows } else { unknown += rows }
-        }
+        let scanned = try scan.counts.get()
+        counts.merge(scanned.rowsByEntity) { $1 }
+        let unknown = scanned.rows - scanned.rowsByEntity.values.reduce(0, +)
         guard unknown > 0 else { return nil }
         let samples = try context.queries.offending(
             "SELECT Z_PK, Z_ENT FROM \(SQL.quoted(table.name)) WHERE Z_ENT NOT IN (\(SQL.numbers(allowed))) OR Z_ENT IS NULL").samples

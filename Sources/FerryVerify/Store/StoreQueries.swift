@@ -31,14 +31,6 @@ struct StoreQueries {
         return (0..<statement.columnCount).map { statement.int64(at: $0) }
     }
 
-    /// Every row of a two-integer query.
-    func pairs(_ sql: String) throws(SQLiteError) -> [(Int64, Int64)] {
-        let statement = try database.prepare(sql)
-        var result: [(Int64, Int64)] = []
-        while try statement.step() { result.append((statement.int64(at: 0), statement.int64(at: 1))) }
-        return result
-    }
-
     /// The first column of every row as text.
     func texts(_ sql: String) throws(SQLiteError) -> [String] {
         let statement = try database.prepare(sql)

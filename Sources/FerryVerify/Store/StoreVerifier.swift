@@ -8,7 +8,8 @@ import FerryStore
 /// The big checks are set-based SQL (counts, `LEFT JOIN`s for dangling keys, `GROUP BY … HAVING`
 /// for duplicates) over names taken from the model's `StoreLayout`; fingerprints stream records,
 /// in `verify` on a worker thread with a connection of its own (`FingerprintPass`) while the SQL
-/// checks run. Memory does not grow with the store. The store is opened read-only and never
+/// checks run, as does SQLite's integrity check. One scan per table counts its rows per entity
+/// and the values that break a condition (`ValueChecks.scan`). Memory does not grow with the store. The store is opened read-only and never
 /// changed. A verifier is used by one thread.
 public final class StoreVerifier {
     public let path: String
@@ -58,11 +59,16 @@ public final class StoreVerifier {
             return report
         }
         // The fingerprints read every record once; the SQL checks mostly scan in SQLite: each on
-        // its own connection and thread.
+        // its own connection and thread, and
+        // SQLite's integrity check too. One scan per table counts its rows per entity and the
+        // values that break a condition.
         let fingerprintPass = options.fingerprints ? FingerprintPass(path: path, model: model, layout: layout) : nil
-        let counts = StoreHealthChecks(context: context, store: store, fullIntegrityCheck: options.fullIntegrityCheck).run(&recorder)
+        let integrity = StoreHealthChecks.startIntegrityCheck(path: path, full: options.fullIntegrityCheck)
+        let values = ValueChecks(context: context)
+        let scans = values.scan()
+        let counts = StoreHealthChecks(context: context, store: store, integrity: integrity).run(scans, &recorder)
         report.relationships = RelationshipChecks(context: context).run(&recorder)
-        ValueChecks(context: context).run(&recorder)
+        values.run(scans, &recorder)
         if let fingerprintPass {
             let results = try fingerprintPass.wait()
             report.fingerprints = results.records.map(\.entry)
