@@ -30,12 +30,15 @@ let package = Package(
             path: "Benchmarks",
             exclude: ["README.md"]),
 
-        .target(name: "FerryTestSupport", dependencies: ["FerryStore"], path: "Tests/FerryTestSupport"),
+        .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
+        // Apart from FerryTestSupport, which imports Foundation: Foundation's ICU module and the
+        // ICU headers libxml2 brings in through FerryStore cannot meet in one module.
+        .target(name: "FerryStoreTestSupport", dependencies: ["FerryStore"], path: "Tests/FerryStoreTestSupport"),
         .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryFormats", "FerryTestSupport"]),
         .testTarget(name: "FerryFormatsTests", dependencies: ["FerryFormats", "FerryTestSupport"]),
         .testTarget(name: "FerryStoreTests", dependencies: ["FerryStore", "FerryModel", "FerryFormats", "FerryTestSupport"]),
-        .testTarget(name: "FerryMigrationTests", dependencies: ["FerryMigration", "FerryFixtures", "FerryTestSupport"]),
-        .testTarget(name: "FerryTests", dependencies: ["Ferry", "FerryFixtures", "FerryTestSupport"]),
+        .testTarget(name: "FerryMigrationTests", dependencies: ["FerryMigration", "FerryFixtures", "FerryTestSupport", "FerryStoreTestSupport"]),
+        .testTarget(name: "FerryTests", dependencies: ["Ferry", "FerryFixtures", "FerryTestSupport", "FerryStoreTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import FerryMigration
 import FerryModel
 import FerryStore
+import FerryStoreTestSupport
 import FerryTestSupport
 import Foundation
 import Testing

@@ -4,6 +4,7 @@ import FerryFormats
 import FerryMigration
 import FerryModel
 import FerryStore
+import FerryStoreTestSupport
 import FerryTestSupport
 import Foundation
 import Testing
