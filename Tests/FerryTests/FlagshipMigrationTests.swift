@@ -140,4 +140,20 @@ struct FlagshipMigrationTests {
         #expect(!report.passed)
         #expect(Set(report.failures.map(\.subject)).isSuperset(of: ["Task", "Upload.task"]), "\(report.failures.map(\.subject))")
     }
+
+    @Test("verify --against a store that cannot be read fails on the store before migrating the sources again")
+    func verifyAgainstMissingStore() throws {
+        let folder = try TestPaths.temporaryFolder("flagship")
+        let missing = folder + "/missing.sqlite"
+        // The source does not exist either: the error must be about the store, so nothing was migrated.
+        let request = request([MigrationSource(path: folder + "/no-such-source.sqlite", kind: .store)], out: folder + "/unused.sqlite")
+        do {
+            _ = try SourceVerification.verify(store: missing, against: request)
+            Issue.record("a missing store verified")
+        } catch {
+            guard case .store(let source, _) = error else { Issue.record("unexpected error: \(error)"); return }
+            #expect(source == missing)
+        }
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
 }

@@ -1,4 +1,5 @@
 import FerryModel
+import FerryStore
 import FerryVerify
 import FoundationEssentials
 
@@ -10,6 +11,8 @@ import FoundationEssentials
 public enum SourceVerification {
     /// Adds the `against sources` and `accounting` sections to the store's own report.
     public static func verify(store: String, against request: MigrateRequest) throws(MigrateError) -> VerificationReport {
+        // A store that cannot be read fails now, not after the sources were migrated again.
+        do { _ = try CoreDataStoreReader(path: store) } catch { throw .store(source: store, reason: "\(error)") }
         let folder = FileManager.default.temporaryDirectory.path + "/ferry-verify-\(UUID().uuidString)"
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false) } catch {
             throw .store(source: folder, reason: "cannot make a private folder: \(error)")
