@@ -96,6 +96,7 @@ enum Catalog {
             QueryBenchmarks.query(),
             MigrateBenchmarks.workspace2To3,
             VerifyBenchmarks.verifyStore,
+            VerifyBenchmarks.verifyAgainstSource,
         ] + ExportBenchmarks.all()
     }
 

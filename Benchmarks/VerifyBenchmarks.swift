@@ -23,6 +23,31 @@ enum VerifyBenchmarks {
             }
         })
     }
+
+    /// `verify-against`: `ferry verify` of the Workspace 3 store that `migrate-w2-w3` produces,
+    /// against its Workspace 2 source, vs writing that store (`ferry migrate` of the source,
+    /// `--no-verify`). Verifying against sources migrates them again into a private store and
+    /// compares fingerprints, so it is bound to cost more than the write; the figure shows by how
+    /// much. Same targets as `verify-store`.
+    ///
+    /// Register it in `Catalog.all()` with: `VerifyBenchmarks.verifyAgainstSource,`
+    static var verifyAgainstSource: Benchmark {
+        Benchmark(
+        name: "verify-against",
+        summary: "ferry verify of a migrated Workspace 3 store (2 × rows records and their links) --against its Workspace 2 source vs migrating that source (writing the store)",
+        targets: [.speedup(atLeast: 1.0, issue: "verify"), .ferryPeak(below: 128, issue: "verify")],
+        prepare: { w in try w.workspaceStores() },
+        outputs: ["verify-against-written.sqlite"],
+        throughputBasis: { w in w.path("workspace2.sqlite") },
+        ferry: { w in
+            .process([w.ferry, "verify", w.path("workspace3.sqlite"), "--against", w.path("workspace2.sqlite"), "--model", w.workspaceModel,
+                      "--var", MigrateBenchmarks.zone])
+        },
+        reference: { w in
+            .process([w.ferry, "migrate", w.path("workspace2.sqlite"), "--model", w.workspaceModel, "--var", MigrateBenchmarks.zone,
+                      "--out", w.path("verify-against-written.sqlite"), "--no-verify"])
+        })
+    }
 }
 
 /// A deterministic Workspace 3 store: 1,000 tags, a fifth of the records tasks (each with two
