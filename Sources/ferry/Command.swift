@@ -27,11 +27,13 @@ extension Command {
 
 /// Chooses the verb, handles `--help`, and turns outcomes into exit codes.
 enum Dispatcher {
-    static let commands: [any Command.Type] = [
-        InspectCommand.self, ImportCommand.self, PlanCommand.self, MappingCommand.self, MigrateCommand.self, QueryCommand.self,
-        UpdateCommand.self, DeleteCommand.self, VerifyCommand.self, ExportCommand.self, BackupCommand.self,
-        RestoreCommand.self, GenerateCommand.self,
-    ]
+    static var commands: [any Command.Type] {
+        [
+            InspectCommand.self, ImportCommand.self, PlanCommand.self, MappingCommand.self, MigrateCommand.self, QueryCommand.self,
+            UpdateCommand.self, DeleteCommand.self, VerifyCommand.self, ExportCommand.self, BackupCommand.self,
+            RestoreCommand.self, GenerateCommand.self,
+        ]
+    }
 
     static func run(_ arguments: [String]) -> ExitCode {
         guard let verb = arguments.first, verb != "--help", verb != "-h", verb != "help" else {

@@ -56,7 +56,7 @@ struct BackupJobTests {
         let reader = try CoreDataStoreReader(path: store)
         let writer = try SQLiteDatabase(path: store, mode: .readWrite)
         let state = try reader.beginRead()
-        let records = try reader.records(model: try #require(ExportModelSource.resolve(bundlePath: ExportTestSupport.workspace, store: reader).model))
+        let records = try reader.records(model: ExportModelSource.resolve(bundlePath: ExportTestSupport.workspace, store: reader).model)
         try writer.execute("DELETE FROM ZTAG; UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 5")
         var tags = 0
         let cursor = try records.records(of: "Tag")

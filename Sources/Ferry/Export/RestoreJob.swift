@@ -82,7 +82,7 @@ public struct RestoreJob {
             sources.append(try RestoreSource(folder: folder, entry: entry, format: manifest.format, model: model))
         }
         var nextKey: Int64 = 1
-        while let source = try sources.filter({ $0.pending != nil }).min(by: { ($0.pending?.primaryKey ?? 0) < ($1.pending?.primaryKey ?? 0) }),
+        while let source = sources.filter({ $0.pending != nil }).min(by: { ($0.pending?.primaryKey ?? 0) < ($1.pending?.primaryKey ?? 0) }),
               let pending = source.pending {
             if pending.primaryKey < nextKey {
                 throw ExportError.verification(path: source.path, reason: "Z_PK \(pending.primaryKey) is out of order or repeated (restore needs files in Z_PK order, as written without --sort)")

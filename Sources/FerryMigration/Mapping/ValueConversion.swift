@@ -46,8 +46,6 @@ public enum ValueConversion {
             return .success(.string(text(of: value)))
         case let (.string(text), _):
             return TextCoercion.value(text, as: to, options: options)
-        case let (.uri(text), .string):
-            return .success(.string(text))
         case let (.integer(number), .integer16), let (.integer(number), .integer32), let (.integer(number), .integer64):
             guard let range = to.integerRange, range.contains(number) else {
                 return .failure(CoercionFailure("\(number) is out of range for \(to.xcodeName)"))

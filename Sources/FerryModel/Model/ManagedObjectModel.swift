@@ -83,7 +83,7 @@ public struct ManagedObjectModel: Sendable, Equatable, Codable {
     public var entityNumbers: [String: Int] {
         var numbers: [String: Int] = [:]
         var next = 1
-        for root in entities where root.parentName.map { entity(named: $0) == nil } ?? true {
+        for root in entities where root.parentName.map({ entity(named: $0) == nil }) ?? true {
             for member in hierarchy(below: root.name) where numbers[member.name] == nil {
                 numbers[member.name] = next
                 next += 1
