@@ -1,7 +1,7 @@
 import FerryFormats
 import Testing
 
-@Suite("base64 decoding from contiguous bytes")
+@Suite("base64 from contiguous bytes and back")
 struct PropertyListBase64Tests {
     private func decode(_ text: String, _ padding: PropertyListBase64.Padding = .optional) -> [UInt8]? {
         Array(text.utf8).withUnsafeBytes { PropertyListBase64.decode(contiguous: $0, padding: padding) }
@@ -51,5 +51,30 @@ struct PropertyListBase64Tests {
             if start % 57 == 0 { text.append(10) }
         }
         #expect(text.withUnsafeBytes { PropertyListBase64.decode(contiguous: $0, padding: .required) } == bytes)
+    }
+
+    @Test("appending encodes every tail length with padding, after what the output already holds")
+    func appendEncodes() {
+        var output = Array("x,".utf8)
+        PropertyListBase64.append([], to: &output)
+        #expect(output == Array("x,".utf8))
+        let cases: [([UInt8], String)] = [([65], "QQ=="), ([65, 66], "QUI="), ([65, 66, 67], "QUJD"), ([0, 1, 2, 255], "AAEC/w=="),
+                                          ([0xFB, 0xFF, 0xBF], "+/+/")]
+        for (bytes, text) in cases {
+            var output = Array("x,".utf8)
+            PropertyListBase64.append(bytes, to: &output)
+            #expect(String(decoding: output, as: UTF8.self) == "x," + text)
+        }
+    }
+
+    @Test("appended base64 of every length up to 300 decodes to the same bytes")
+    func appendRoundTrip() {
+        for length in 0...300 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ length) }
+            var text: [UInt8] = []
+            PropertyListBase64.append(bytes, to: &text)
+            #expect(text.count == (length + 2) / 3 * 4)
+            #expect(text.withUnsafeBytes { PropertyListBase64.decode(contiguous: $0, padding: .required) } == bytes)
+        }
     }
 }

@@ -22,7 +22,12 @@ struct CSVRecordEncoder: ExportRecordEncoder {
         output.append(contentsOf: String(row.primaryKey).utf8)
         for value in row.attributes {
             output.append(UInt8(ascii: ","))
-            if let text = ExportValueText.text(value) { CSVFieldEncoding.append(text, to: &output) }
+            if case .binary(let bytes) = value, !bytes.isEmpty {
+                // Base64 holds no delimiter, quote or line break: straight into the row, no quoting scan.
+                PropertyListBase64.append(bytes, to: &output)
+            } else if let text = ExportValueText.text(value) {
+                CSVFieldEncoding.append(text, to: &output)
+            }
         }
         for key in row.toOne {
             output.append(UInt8(ascii: ","))

@@ -26,23 +26,35 @@ public enum PropertyListBase64 {
     /// Padded base64 of `bytes`, without line breaks.
     static func encode(_ bytes: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let remaining = bytes.count - index
-            let chunk = UInt32(bytes[index]) << 16
-                | (remaining > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
-                | (remaining > 2 ? UInt32(bytes[index + 2]) : 0)
-            for position in 0..<4 {
-                if position <= min(remaining, 3) {
-                    output.append(alphabet[Int(chunk >> UInt32(18 - 6 * position) & 0x3F)])
-                } else {
-                    output.append(UInt8(ascii: "="))
+        append(bytes, to: &output)
+        return output
+    }
+
+    /// Appends the padded base64 of `bytes`, without line breaks, to `output`: one pass over
+    /// whole groups of three bytes, then the padded tail.
+    public static func append(_ bytes: [UInt8], to output: inout [UInt8]) {
+        let start = output.count
+        output.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (bytes.count + 2) / 3 * 4))
+        output.withUnsafeMutableBufferPointer { out in
+            bytes.withUnsafeBufferPointer { input in
+                alphabet.withUnsafeBufferPointer { digits in
+                    var read = 0, write = start
+                    func put(_ chunk: UInt32, _ count: Int) {
+                        for position in 0..<count { out[write + position] = digits[Int(chunk >> UInt32(18 - 6 * position) & 0x3F)] }
+                    }
+                    while read + 3 <= input.count {
+                        put(UInt32(input[read]) << 16 | UInt32(input[read + 1]) << 8 | UInt32(input[read + 2]), 4)
+                        read += 3
+                        write += 4
+                    }
+                    switch input.count - read {
+                    case 1: put(UInt32(input[read]) << 16, 2)
+                    case 2: put(UInt32(input[read]) << 16 | UInt32(input[read + 1]) << 8, 3)
+                    default: break
+                    }
                 }
             }
-            index += 3
         }
-        return output
     }
 
     /// Decodes the base64 text of a property list `<data>` element (padding optional).
