@@ -74,7 +74,7 @@ enum ExportCell {
         case .string: return .string(text)
         case .uri: return .uri(text)
         case .date: return (ExportDateText.parse(text.utf8) ?? Double(text)).map { .date($0) }
-        case .binary, .transformable: return Base64Text.decode(text).map { .binary($0) }
+        case .binary, .transformable: return PropertyListBase64.decode(text.utf8, padding: .required).map { .binary($0) }
         case .uuid: return UUIDBytes(string: text).map { .uuid($0) }
         case .undefined, .objectID, .composite: return nil
         }

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 import FerryStore
 
@@ -29,6 +30,6 @@ enum ExportModelSource {
     private static func info(_ model: ManagedObjectModel, bundle: String?, origin: String,
                              hashes: [String: [UInt8]]) -> ExportManifest.ModelInfo {
         ExportManifest.ModelInfo(bundle: bundle, versionName: model.name, versionIdentifier: model.versionIdentifier,
-                                 origin: origin, versionHashes: hashes.mapValues { Base64Text.encode($0) })
+                                 origin: origin, versionHashes: hashes.mapValues { PropertyListBase64.text($0) })
     }
 }

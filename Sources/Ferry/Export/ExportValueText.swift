@@ -1,5 +1,5 @@
+import FerryFormats
 import FerryModel
-import FoundationEssentials
 
 /// The text of an attribute value in an export: integers in decimal, reals as the shortest text
 /// that reads back the same (`NaN`, `Infinity`, `-Infinity` for the rest), decimals as their
@@ -14,7 +14,7 @@ enum ExportValueText {
         case .decimal(let text), .string(let text), .uri(let text): text
         case .bool(let flag): flag ? "true" : "false"
         case .date(let seconds): ExportDateText.format(seconds) ?? real(seconds)
-        case .binary(let bytes): Base64Text.encode(bytes)
+        case .binary(let bytes): PropertyListBase64.text(bytes)
         case .uuid(let uuid): uuid.description
         }
     }

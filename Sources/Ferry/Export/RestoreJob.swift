@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryMigration
 import FerryModel
 import FerryStore
@@ -66,7 +67,7 @@ public struct RestoreJob {
     private func matchingModel(_ manifest: ExportManifest) throws(ExportError) -> ManagedObjectModel {
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: modelPath) } catch { throw .model(reason: error.description) }
-        let wanted = manifest.model.versionHashes.compactMapValues { Base64Text.decode($0) }
+        let wanted = manifest.model.versionHashes.compactMapValues { PropertyListBase64.decode($0.utf8, padding: .required) }
         guard let model = bundle.versions.first(where: { VersionHasher.hashes(of: $0).differingEntities(from: wanted).isEmpty }) else {
             throw .model(reason: "no version of \(modelPath) has the version hashes of the backup (\(manifest.model.versionName))")
         }

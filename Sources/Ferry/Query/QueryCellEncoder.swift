@@ -74,7 +74,7 @@ struct QueryCellEncoder {
             out.append(contentsOf: "<\(bytes.count) bytes>".utf8)
         } else {
             if escaping == .json { out.append(0x22) }
-            out.append(contentsOf: Data(bytes).base64EncodedString().utf8)
+            PropertyListBase64.append(bytes, to: &out)
             if escaping == .json { out.append(0x22) }
         }
     }

@@ -30,37 +30,46 @@ public enum PropertyListBase64 {
         return output
     }
 
-    /// Appends the padded base64 of `bytes`, without line breaks, to `output`: one pass over
-    /// whole groups of three bytes, then the padded tail.
+    /// Padded base64 text of `bytes`, without line breaks.
+    public static func text(_ bytes: [UInt8]) -> String {
+        String(decoding: encode(bytes), as: UTF8.self)
+    }
+
+    /// Appends the padded base64 of `bytes`, without line breaks, to `output`.
     public static func append(_ bytes: [UInt8], to output: inout [UInt8]) {
+        bytes.withUnsafeBytes { append($0, to: &output) }
+    }
+
+    /// Appends the padded base64 of `input`, without line breaks, to `output`: one pass over
+    /// whole groups of three bytes, then the padded tail.
+    public static func append(_ input: UnsafeRawBufferPointer, to output: inout [UInt8]) {
         let start = output.count
-        output.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (bytes.count + 2) / 3 * 4))
+        output.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (input.count + 2) / 3 * 4))
         output.withUnsafeMutableBufferPointer { out in
-            bytes.withUnsafeBufferPointer { input in
-                alphabet.withUnsafeBufferPointer { digits in
-                    var read = 0, write = start
-                    func put(_ chunk: UInt32, _ count: Int) {
-                        for position in 0..<count { out[write + position] = digits[Int(chunk >> UInt32(18 - 6 * position) & 0x3F)] }
-                    }
-                    while read + 3 <= input.count {
-                        put(UInt32(input[read]) << 16 | UInt32(input[read + 1]) << 8 | UInt32(input[read + 2]), 4)
-                        read += 3
-                        write += 4
-                    }
-                    switch input.count - read {
-                    case 1: put(UInt32(input[read]) << 16, 2)
-                    case 2: put(UInt32(input[read]) << 16 | UInt32(input[read + 1]) << 8, 3)
-                    default: break
-                    }
+            alphabet.withUnsafeBufferPointer { digits in
+                var read = 0, write = start
+                func put(_ chunk: UInt32, _ count: Int) {
+                    for position in 0..<count { out[write + position] = digits[Int(chunk >> UInt32(18 - 6 * position) & 0x3F)] }
+                }
+                while read + 3 <= input.count {
+                    put(UInt32(input[read]) << 16 | UInt32(input[read + 1]) << 8 | UInt32(input[read + 2]), 4)
+                    read += 3
+                    write += 4
+                }
+                switch input.count - read {
+                case 1: put(UInt32(input[read]) << 16, 2)
+                case 2: put(UInt32(input[read]) << 16 | UInt32(input[read + 1]) << 8, 3)
+                default: break
                 }
             }
         }
     }
 
-    /// Decodes the base64 text of a property list `<data>` element (padding optional).
-    static func decode(_ text: String.UTF8View) -> [UInt8]? {
+    /// Decodes base64 text (a property list `<data>` element, a field of a text format);
+    /// whitespace is skipped, as in `decode(contiguous:padding:)`.
+    public static func decode(_ text: String.UTF8View, padding: Padding = .optional) -> [UInt8]? {
         var string = String(text)
-        return string.withUTF8 { decode(contiguous: UnsafeRawBufferPointer($0)) }
+        return string.withUTF8 { decode(contiguous: UnsafeRawBufferPointer($0), padding: padding) }
     }
 
     /// Decodes base64 from contiguous bytes in one pass, skipping spaces, tabs and line breaks

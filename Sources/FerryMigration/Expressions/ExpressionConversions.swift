@@ -1,5 +1,5 @@
+import FerryFormats
 import FerryModel
-import FoundationEssentials
 
 /// The conversion functions (`integer double decimal text bool round floor ceil date unixtime
 /// epoch2001`). Text is read with the import's rules (`TextCoercion`); none of these sees nil,
@@ -69,7 +69,7 @@ enum ExpressionConversions {
         case let .bool(flag): return flag ? "true" : "false"
         case let .date(seconds): return CivilTime.iso8601(referenceSeconds: seconds)
         case let .uuid(uuid): return uuid.description
-        case let .binary(bytes): return Data(bytes).base64EncodedString()
+        case let .binary(bytes): return PropertyListBase64.text(bytes)
         }
     }
 

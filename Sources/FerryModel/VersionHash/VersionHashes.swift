@@ -1,3 +1,4 @@
+import FerryFormats
 import FoundationEssentials
 
 /// The version hashes of one model version, as Core Data computes them and stores them in a
@@ -18,11 +19,11 @@ public struct VersionHashes: Sendable, Equatable {
 
     /// The entity hash in base64, as Core Data shows it.
     public func base64Hash(of entity: String) -> String? {
-        entityHashes[entity].map { Data($0).base64EncodedString() }
+        entityHashes[entity].map { PropertyListBase64.text($0) }
     }
 
-    public var base64Digest: String { Data(digest).base64EncodedString() }
-    public var base64Checksum: String { Data(checksum).base64EncodedString() }
+    public var base64Digest: String { PropertyListBase64.text(digest) }
+    public var base64Checksum: String { PropertyListBase64.text(checksum) }
 
     /// Entity names whose hashes differ between two sets, or that only one set has, in name order.
     public func differingEntities(from other: [String: [UInt8]]) -> [String] {

@@ -47,10 +47,10 @@ public struct StoreMetadata: Sendable, Equatable {
             "_NSAutoVacuumLevel": .string(Self.autoVacuumLevel),
         ]
         if let hashesDigest {
-            dictionary["NSStoreModelVersionHashesDigest"] = .string(Data(hashesDigest).base64EncodedString())
+            dictionary["NSStoreModelVersionHashesDigest"] = .string(PropertyListBase64.text(hashesDigest))
         }
         if let checksum {
-            dictionary["NSStoreModelVersionChecksumKey"] = .string(Data(checksum).base64EncodedString())
+            dictionary["NSStoreModelVersionChecksumKey"] = .string(PropertyListBase64.text(checksum))
         }
         return .dictionary(dictionary)
     }

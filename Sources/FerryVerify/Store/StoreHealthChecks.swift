@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 import FerryStore
 import FoundationEssentials
@@ -64,7 +65,7 @@ struct StoreHealthChecks {
         for entity in differing.prefix(context.queries.sampleLimit) {
             samples.append(FailureSample(primaryKey: nil, values: [
                 "entity": entity,
-                "stored": metadata.versionHashes[entity].map { Data($0).base64EncodedString() } ?? "none",
+                "stored": metadata.versionHashes[entity].map { PropertyListBase64.text($0) } ?? "none",
                 "model": expected.base64Hash(of: entity) ?? "none",
             ]))
         }
