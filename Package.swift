@@ -15,8 +15,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
 
-        .target(name: "FerryModel", dependencies: ["FerryFormats"]),
+        .target(name: "FerryModel", dependencies: ["FerryFormats", "CCrypto"]),
         .target(name: "FerryFormats", dependencies: ["CLibXML2", "CZlib"]),
         .target(name: "FerryStore", dependencies: ["FerryModel", "FerryFormats", "CSQLite"]),
         .target(name: "FerryMigration", dependencies: ["FerryModel", "FerryFormats", "FerryStore"]),
