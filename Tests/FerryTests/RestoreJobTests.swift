@@ -23,12 +23,15 @@ struct RestoreJobTests {
 
     // Corpus stores (real Core Data stores, some with WAL data, sub-entities and ordered
     // relationships); skipped when ../shared/corpus is absent.
+    // CSV takes the path that copies plain values straight from SQLite's buffers; NDJSON the
+    // one through attribute values.
     @Test("corpus stores: export → restore → identical records and edges", .enabled(if: TestPaths.corpusAvailable),
-          arguments: ExportTestSupport.corpusStores.map(\.store))
-    func corpusRoundTrip(store: String) throws {
+          arguments: ExportTestSupport.corpusStores.map(\.store), [ExportFormat.ndjson, .csv])
+    func corpusRoundTrip(store: String, format: ExportFormat) throws {
         let model = try #require(ExportTestSupport.corpusStores.first { $0.store == store }?.model)
         let folder = try TestPaths.temporaryFolder("restore-corpus")
-        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", gzipLevel: 6, modelPath: model)).run()
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", format: format, gzipLevel: 6,
+                                                 modelPath: model)).run()
         let restored = folder + "/Restored.sqlite"
         _ = try RestoreJob(folder: folder + "/out", modelPath: model, outputPath: restored).run()
         #expect(try ExportTestSupport.contents(of: store, modelPath: model) == ExportTestSupport.contents(of: restored, modelPath: model))

@@ -18,15 +18,23 @@ struct CSVRecordEncoder: ExportRecordEncoder {
         output.append(contentsOf: [0x0D, 0x0A])
     }
 
-    mutating func encode(_ row: ExportRow, into output: inout [UInt8]) {
+    mutating func encode(_ row: ExportRow, into output: inout [UInt8]) throws(ExportError) {
         output.append(contentsOf: String(row.primaryKey).utf8)
-        for value in row.attributes {
+        try row.forEachPlainValue { index, plain throws(ExportError) in
             output.append(UInt8(ascii: ","))
-            if case .binary(let bytes) = value, !bytes.isEmpty {
-                // Base64 holds no delimiter, quote or line break: straight into the row, no quoting scan.
-                PropertyListBase64.append(bytes, to: &output)
-            } else if let text = ExportValueText.text(value) {
-                CSVFieldEncoding.append(text, to: &output)
+            // Values the store holds as they are written go straight from SQLite's buffers.
+            switch plain {
+            case .null: break
+            case .integer(let number): output.append(contentsOf: String(number).utf8)
+            case .text(let text): CSVFieldEncoding.append(text.assumingMemoryBound(to: UInt8.self), to: &output)
+            case .bytes(let bytes): Self.appendBase64(bytes, to: &output)
+            case nil:
+                let value = try row.value(index)
+                if case .binary(let bytes) = value {
+                    bytes.withUnsafeBytes { Self.appendBase64($0, to: &output) }
+                } else if let text = ExportValueText.text(value) {
+                    CSVFieldEncoding.append(text, to: &output)
+                }
             }
         }
         for key in row.toOne {
@@ -41,4 +49,14 @@ struct CSVRecordEncoder: ExportRecordEncoder {
     }
 
     mutating func epilogue(into output: inout [UInt8]) {}
+
+    /// Base64 holds no delimiter, quote or line break: straight into the row, no quoting scan
+    /// (the empty value is quoted, as the empty string is, to tell it from NULL).
+    private static func appendBase64(_ bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+        guard !bytes.isEmpty else {
+            output.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: "\"")])
+            return
+        }
+        PropertyListBase64.append(bytes, to: &output)
+    }
 }

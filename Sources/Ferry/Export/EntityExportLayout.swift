@@ -46,11 +46,3 @@ struct EntityExportLayout {
         }
     }
 }
-
-/// One record ready to encode, its values in `EntityExportLayout` order.
-struct ExportRow {
-    var primaryKey: Int64
-    var attributes: [AttributeValue]
-    var toOne: [Int64?]
-    var toMany: [[Int64]]
-}

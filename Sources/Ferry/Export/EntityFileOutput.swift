@@ -22,7 +22,7 @@ final class EntityFileOutput {
     }
 
     func write(_ row: ExportRow) throws(ExportError) {
-        encoder.encode(row, into: &buffer)
+        try encoder.encode(row, into: &buffer)
         count += 1
         if buffer.count >= Self.chunk { try flush() }
     }

@@ -70,40 +70,73 @@ public struct ExportJob {
 
     /// Exports one entity hierarchy; returns the manifest entries of its concrete entities.
     private func export(_ unit: String, reader: StoreRecordReader, model: ManagedObjectModel) throws -> [ExportManifest.EntityFile] {
-        var outputs: [String: EntityFileOutput] = [:]
+        let records = try reader.records(of: unit)
+        var outputs: [String: EntityRows] = [:]
         var order: [String] = []
         var streams: [String: ToManyStream] = [:]
         for entity in model.hierarchy(below: unit) where !entity.isAbstract {
             guard let layout = EntityExportLayout(model: model, entity: entity.name) else { continue }
-            outputs[entity.name] = try EntityFileOutput(layout: layout, format: request.format, folder: request.outputFolder,
-                                                        fileName: request.fileName(for: entity.name), gzipLevel: request.gzipLevel,
-                                                        durable: request.durable)
-            order.append(entity.name)
-            for (relationship, owner) in zip(layout.toMany, layout.toManyOwners) where streams[owner + "." + relationship.name] == nil {
-                streams[owner + "." + relationship.name] = ToManyStream(cursor: try reader.edges(of: relationship.name, of: owner))
+            let output = try EntityFileOutput(layout: layout, format: request.format, folder: request.outputFolder,
+                                              fileName: request.fileName(for: entity.name), gzipLevel: request.gzipLevel,
+                                              durable: request.durable)
+            var toMany: [ToManyStream] = []
+            for (relationship, owner) in zip(layout.toMany, layout.toManyOwners) {
+                let name = owner + "." + relationship.name
+                let stream = try streams[name] ?? ToManyStream(cursor: try reader.edges(of: relationship.name, of: owner))
+                streams[name] = stream
+                toMany.append(stream)
             }
+            outputs[entity.name] = EntityRows(output: output, cursor: records, toMany: toMany)
+            order.append(entity.name)
         }
         let selection = try RecordSelection(request: request, entity: unit, reader: reader)
         let sortOrder = try ExportSortOrder(request: request, entity: unit, reader: reader)
         var held: [Int64: (EntityFileOutput, ExportRow)] = [:]
-        let records = try reader.records(of: unit)
-        while let record = try records.next() {
-            guard try selection.contains(record.primaryKey), let output = outputs[record.entity] else { continue }
-            let layout = output.layout
-            var row = ExportRow(primaryKey: record.primaryKey,
-                                attributes: layout.attributes.map { record.attributes[$0.name] ?? .null },
-                                toOne: layout.toOne.map { record.toOne[$0.name]?.primaryKey }, toMany: [])
-            row.toMany.reserveCapacity(layout.toMany.count)
-            for (relationship, owner) in zip(layout.toMany, layout.toManyOwners) {
-                row.toMany.append(try streams[owner + "." + relationship.name]?.destinations(of: record.primaryKey) ?? [])
-            }
-            if sortOrder == nil { try output.write(row) } else { held[row.primaryKey] = (output, row) }
+        var last: EntityRows?
+        while let record = try records.advance() {
+            guard try selection.contains(record.primaryKey) else { continue }
+            if last?.output.layout.entity != record.entity { last = outputs[record.entity] }
+            guard let rows = last else { continue }
+            let row = try rows.row(record.primaryKey)
+            if sortOrder == nil { try rows.output.write(row) } else { held[row.primaryKey] = (rows.output, try row.held()) }
         }
         for key in sortOrder?.keys ?? [] {
             guard let (output, row) = held.removeValue(forKey: key) else { continue }
             try output.write(row)
         }
-        return try order.compactMap { name throws(ExportError) in try outputs[name]?.finish(model: model) }
+        return try order.compactMap { name throws(ExportError) in try outputs[name]?.output.finish(model: model) }
+    }
+
+    /// How the cursor's rows of one concrete entity become `ExportRow`s for its file.
+    private struct EntityRows {
+        let output: EntityFileOutput
+        let cursor: StoredRecordCursor
+        /// The cursor's positions of the layout's attributes and to-one relationships (nil: the
+        /// store has no column for it, so it is NULL).
+        let attributePositions: [Int?]
+        let toOnePositions: [Int?]
+        let toMany: [ToManyStream]
+
+        init(output: EntityFileOutput, cursor: StoredRecordCursor, toMany: [ToManyStream]) {
+            self.output = output
+            self.cursor = cursor
+            self.toMany = toMany
+            let layout = output.layout
+            let attributes = cursor.attributeNames(of: layout.entity) ?? []
+            let toOne = cursor.toOneNames(of: layout.entity) ?? []
+            attributePositions = layout.attributes.map { attributes.firstIndex(of: $0.name) }
+            toOnePositions = layout.toOne.map { toOne.firstIndex(of: $0.name) }
+        }
+
+        /// The cursor's current row, which has key `primaryKey`.
+        func row(_ primaryKey: Int64) throws -> ExportRow {
+            let toOne = try toOnePositions.map { position throws(StoreReaderError) in
+                try position.flatMap { position throws(StoreReaderError) in try cursor.reference(at: position)?.primaryKey }
+            }
+            var row = ExportRow(current: cursor, primaryKey: primaryKey, positions: attributePositions, toOne: toOne)
+            row.toMany = try toMany.map { stream throws(StoreReaderError) in try stream.destinations(of: primaryKey) }
+            return row
+        }
     }
 
     private func makeFolder(_ path: String) throws(ExportError) {

@@ -1,7 +1,7 @@
 /// Turns the records of one entity file into bytes: a prologue, one chunk per record, an epilogue.
 protocol ExportRecordEncoder {
     mutating func prologue(into output: inout [UInt8])
-    mutating func encode(_ row: ExportRow, into output: inout [UInt8])
+    mutating func encode(_ row: ExportRow, into output: inout [UInt8]) throws(ExportError)
     mutating func epilogue(into output: inout [UInt8]) throws(ExportError)
 }
 

@@ -24,14 +24,14 @@ struct JSONRecordEncoder: ExportRecordEncoder {
         if asArray { output.append(UInt8(ascii: "[")) }
     }
 
-    mutating func encode(_ row: ExportRow, into output: inout [UInt8]) {
+    mutating func encode(_ row: ExportRow, into output: inout [UInt8]) throws(ExportError) {
         if asArray { output.append(contentsOf: first ? [0x0A] : [UInt8(ascii: ","), 0x0A]) }
         first = false
         output.append(UInt8(ascii: "{"))
         output.append(contentsOf: keys[0])
         output.append(contentsOf: String(row.primaryKey).utf8)
         var column = 1
-        for value in row.attributes {
+        for value in try row.attributes {
             separate(column, &output)
             Self.append(value, to: &output)
             column += 1

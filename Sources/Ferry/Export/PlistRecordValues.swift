@@ -7,10 +7,10 @@ import FerryModel
 /// to-ones without destination are left out (plists have no null); a to-many is an array.
 enum PlistRecordValues {
     /// The entries of one record, in column order, NULLs left out.
-    static func entries(_ row: ExportRow, names: [String]) -> [(String, PropertyListValue)] {
+    static func entries(_ row: ExportRow, names: [String]) throws(ExportError) -> [(String, PropertyListValue)] {
         var entries: [(String, PropertyListValue)] = [(names[0], .integer(Int128(row.primaryKey)))]
         var column = 1
-        for value in row.attributes {
+        for value in try row.attributes {
             if let item = plistValue(value) { entries.append((names[column], item)) }
             column += 1
         }
@@ -55,9 +55,9 @@ struct XMLPlistRecordEncoder: ExportRecordEncoder {
             """.utf8)
     }
 
-    mutating func encode(_ row: ExportRow, into output: inout [UInt8]) {
+    mutating func encode(_ row: ExportRow, into output: inout [UInt8]) throws(ExportError) {
         output.append(contentsOf: "\t<dict>\n".utf8)
-        for (key, value) in PlistRecordValues.entries(row, names: names) {
+        for (key, value) in try PlistRecordValues.entries(row, names: names) {
             output.append(contentsOf: "\t\t<key>".utf8)
             XMLTextEscaping.append(key, to: &output)
             output.append(contentsOf: "</key>".utf8)
@@ -104,8 +104,8 @@ struct BinaryPlistRecordEncoder: ExportRecordEncoder {
 
     mutating func prologue(into output: inout [UInt8]) {}
 
-    mutating func encode(_ row: ExportRow, into output: inout [UInt8]) {
-        let entries = PlistRecordValues.entries(row, names: names)
+    mutating func encode(_ row: ExportRow, into output: inout [UInt8]) throws(ExportError) {
+        let entries = try PlistRecordValues.entries(row, names: names)
         rows.append(.dictionary(Dictionary(entries, uniquingKeysWith: { first, _ in first })))
     }
 

@@ -41,25 +41,37 @@ public enum PropertyListBase64 {
     }
 
     /// Appends the padded base64 of `input`, without line breaks, to `output`: one pass over
-    /// whole groups of three bytes, then the padded tail.
+    /// whole groups of three bytes, then the padded tail. (Pointer arithmetic without bounds
+    /// checks: the output is sized first, and each group reads three and writes four.)
     public static func append(_ input: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+        guard let source = input.baseAddress?.assumingMemoryBound(to: UInt8.self), !input.isEmpty else { return }
         let start = output.count
         output.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (input.count + 2) / 3 * 4))
         output.withUnsafeMutableBufferPointer { out in
             alphabet.withUnsafeBufferPointer { digits in
-                var read = 0, write = start
-                func put(_ chunk: UInt32, _ count: Int) {
-                    for position in 0..<count { out[write + position] = digits[Int(chunk >> UInt32(18 - 6 * position) & 0x3F)] }
-                }
-                while read + 3 <= input.count {
-                    put(UInt32(input[read]) << 16 | UInt32(input[read + 1]) << 8 | UInt32(input[read + 2]), 4)
+                guard let base = out.baseAddress, let digit = digits.baseAddress else { return }
+                var read = source, write = base + start
+                for _ in 0..<(input.count / 3) {
+                    let chunk = Int(read[0]) << 16 | Int(read[1]) << 8 | Int(read[2])
+                    write[0] = digit[chunk >> 18]
+                    write[1] = digit[chunk >> 12 & 0x3F]
+                    write[2] = digit[chunk >> 6 & 0x3F]
+                    write[3] = digit[chunk & 0x3F]
                     read += 3
                     write += 4
                 }
-                switch input.count - read {
-                case 1: put(UInt32(input[read]) << 16, 2)
-                case 2: put(UInt32(input[read]) << 16 | UInt32(input[read + 1]) << 8, 3)
-                default: break
+                switch input.count % 3 {
+                case 1:
+                    let chunk = Int(read[0]) << 16
+                    write[0] = digit[chunk >> 18]
+                    write[1] = digit[chunk >> 12 & 0x3F]
+                case 2:
+                    let chunk = Int(read[0]) << 16 | Int(read[1]) << 8
+                    write[0] = digit[chunk >> 18]
+                    write[1] = digit[chunk >> 12 & 0x3F]
+                    write[2] = digit[chunk >> 6 & 0x3F]
+                default:
+                    break
                 }
             }
         }

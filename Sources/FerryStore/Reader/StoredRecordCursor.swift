@@ -9,11 +9,23 @@ public final class StoredRecordCursor {
     private let plan: RecordPlan
     private let statement: SQLiteStatement
     private var finished = false
-    /// The shape of the entity of the last row, with an attributes dictionary holding every key
-    /// (all `.null`) and where each attribute's value sits in it: a row copies the dictionary and
+    /// The row `advance()` last moved to.
+    private var current: Row?
+    /// How the plain values of the current row's entity are read (changed with the entity, not
+    /// per row: no reference counting per value).
+    private var plainColumns: [PlainColumn] = []
+    private var plainColumnsEntity: String?
+
+    /// An attribute's result column and what makes its value plain, as a trivial value.
+    private struct PlainColumn {
+        let index: Int32
+        let type: AttributeType
+        let isExternallyStorable: Bool
+    }
+    /// For the entity of the last record, an attributes dictionary holding every key (all
+    /// `.null`) and where each attribute's value sits in it: a record copies the dictionary and
     /// sets its values in place, without hashing a key per value.
-    private var lastShape: (number: Int64, shape: RecordShape, template: [String: AttributeValue],
-                            slots: [Dictionary<String, AttributeValue>.Index])?
+    private var lastShape: (entity: String, template: [String: AttributeValue], slots: [Dictionary<String, AttributeValue>.Index])?
 
     init(plan: RecordPlan, database: SQLiteDatabase) throws(StoreReaderError) {
         self.plan = plan
@@ -22,6 +34,36 @@ public final class StoredRecordCursor {
 
     /// The next record, or nil after the last one.
     public func next() throws(StoreReaderError) -> StoredRecord? {
+        guard let row = try advance() else { return nil }
+        let (template, slots) = template(of: row.shape)
+        var attributes = template
+        for (position, slot) in slots.enumerated() {
+            attributes.values[slot] = try value(at: position)
+        }
+        var toOne: [String: StoredReference] = [:]
+        for (position, relationship) in row.shape.toOne.enumerated() {
+            if let reference = try reference(at: position) { toOne[relationship.name] = reference }
+        }
+        return StoredRecord(primaryKey: row.primaryKey, entity: row.shape.entity, attributes: attributes, toOne: toOne)
+    }
+
+    // MARK: Reading a row in place
+
+    /// The row `advance()` moved to.
+    public struct Row {
+        /// `Z_PK`, or the rowid of a plain table.
+        public let primaryKey: Int64
+        fileprivate let shape: RecordShape
+        /// The row's concrete entity.
+        public var entity: String { shape.entity }
+    }
+
+    /// Moves to the next row without building its record (nil after the last one). Its values
+    /// are read by position with `value(at:)`, `forEachPlainValue(at:_:)` and `reference(at:)`
+    /// until the next call; `attributeNames(of:)` and `toOneNames(of:)` give the positions.
+    /// For callers that turn millions of rows into bytes and need no dictionary per row.
+    public func advance() throws(StoreReaderError) -> Row? {
+        current = nil
         guard !finished else { return nil }
         let hasRow: Bool
         do { hasRow = try statement.step() } catch {
@@ -36,41 +78,92 @@ public final class StoredRecordCursor {
         let number = try plan.entityColumn.map { column throws(StoreReaderError) in
             try key(at: column, column: "Z_ENT", primaryKey: primaryKey)
         } ?? 0
-        let (shape, template, slots) = try layout(of: number, primaryKey: primaryKey)
-        var attributes = template
-        for (attribute, slot) in zip(shape.attributes, slots) {
-            do {
-                var value = try ColumnValueDecoder.decode(statement, at: attribute.index, as: attribute.type)
-                if attribute.isExternallyStorable, case .binary(let stored) = value {
-                    value = .binary(try ExternalBinaryData.resolve(stored, storePath: plan.path))
-                }
-                attributes.values[slot] = value
-            } catch {
-                throw invalid(primaryKey, attribute.column, "attribute \(attribute.name): \(error.reason)")
-            }
-        }
-        var toOne: [String: StoredReference] = [:]
-        for relationship in shape.toOne where !statement.isNull(at: relationship.keyIndex) {
-            toOne[relationship.name] = try reference(relationship, primaryKey: primaryKey)
-        }
-        return StoredRecord(primaryKey: primaryKey, entity: shape.entity, attributes: attributes, toOne: toOne)
-    }
-
-    /// The shape of entity `number`, its attributes template and value slots (kept for the next row).
-    private func layout(of number: Int64, primaryKey: Int64) throws(StoreReaderError)
-        -> (RecordShape, [String: AttributeValue], [Dictionary<String, AttributeValue>.Index])
-    {
-        if let lastShape, lastShape.number == number { return (lastShape.shape, lastShape.template, lastShape.slots) }
         guard let shape = plan.shapes[number] else {
             throw invalid(primaryKey, "Z_ENT", "entity number \(number) is not one of the entities read")
         }
+        let row = Row(primaryKey: primaryKey, shape: shape)
+        current = row
+        if plainColumnsEntity != shape.entity {
+            plainColumns = shape.attributes.map { PlainColumn(index: $0.index, type: $0.type, isExternallyStorable: $0.isExternallyStorable) }
+            plainColumnsEntity = shape.entity
+        }
+        return row
+    }
+
+    /// The stored attributes of `entity` (inherited ones included) in position order; nil when
+    /// the cursor reads no such entity.
+    public func attributeNames(of entity: String) -> [String]? {
+        plan.shapes.values.first { $0.entity == entity }?.attributes.map(\.name)
+    }
+
+    /// The to-one relationships of `entity` with a foreign key column, in position order.
+    public func toOneNames(of entity: String) -> [String]? {
+        plan.shapes.values.first { $0.entity == entity }?.toOne.map(\.name)
+    }
+
+    /// The current row's attribute at `position`, as its record holds it.
+    public func value(at position: Int) throws(StoreReaderError) -> AttributeValue {
+        guard let row = current else { return .null }
+        let attribute = row.shape.attributes[position]
+        do {
+            var value = try ColumnValueDecoder.decode(statement, at: attribute.index, as: attribute.type)
+            if attribute.isExternallyStorable, case .binary(let stored) = value {
+                value = .binary(try ExternalBinaryData.resolve(stored, storePath: plan.path))
+            }
+            return value
+        } catch {
+            throw invalid(row.primaryKey, attribute.column, "attribute \(attribute.name): \(error.reason)")
+        }
+    }
+
+    /// Lends the current row's attributes at `positions` one after the other, each as SQLite
+    /// holds it when that is exactly the value `value(at:)` gives (see `PlainStoredValue`), or
+    /// nil when the value needs converting (read it with `value(at:)`); a nil position is an
+    /// attribute the store has no column for, lent as NULL. The buffers are valid only inside
+    /// `body`. One call per row, not generic: callers in other modules get the specialized loop.
+    public func forEachPlainValue(at positions: [Int?], _ body: (_ offset: Int, PlainStoredValue?) throws -> Void) rethrows {
+        guard current != nil else { return }
+        for (offset, position) in positions.enumerated() {
+            guard let position else {
+                try body(offset, .null)
+                continue
+            }
+            let attribute = plainColumns[position]
+            let index = attribute.index
+            switch (statement.storageClass(at: index), attribute.type) {
+            case (SQLITE_NULL, _):
+                try body(offset, .null)
+            case (SQLITE_INTEGER, .integer16), (SQLITE_INTEGER, .integer32), (SQLITE_INTEGER, .integer64):
+                let number = statement.int64(at: index)
+                try body(offset, attribute.type.integerRange?.contains(number) == true ? .integer(number) : nil)
+            case (SQLITE_TEXT, .string), (SQLITE_TEXT, .uri):
+                try statement.withText(at: index) { text in try body(offset, PlainStoredValue.isASCII(text) ? .text(text) : nil) }
+            case (SQLITE_BLOB, .binary) where !attribute.isExternallyStorable, (SQLITE_BLOB, .transformable) where !attribute.isExternallyStorable:
+                try statement.withBlob(at: index) { try body(offset, .bytes($0)) }
+            default:
+                try body(offset, nil)
+            }
+        }
+    }
+
+    /// The current row's to-one relationship at `position`: nil when its foreign key is NULL.
+    public func reference(at position: Int) throws(StoreReaderError) -> StoredReference? {
+        guard let row = current else { return nil }
+        let relationship = row.shape.toOne[position]
+        guard !statement.isNull(at: relationship.keyIndex) else { return nil }
+        return try reference(relationship, primaryKey: row.primaryKey)
+    }
+
+    /// The attributes template of a shape and its value slots (kept for the next row).
+    private func template(of shape: RecordShape) -> ([String: AttributeValue], [Dictionary<String, AttributeValue>.Index]) {
+        if let lastShape, lastShape.entity == shape.entity { return (lastShape.template, lastShape.slots) }
         var template: [String: AttributeValue] = [:]
         template.reserveCapacity(shape.attributes.count)
         for attribute in shape.attributes { template[attribute.name] = .null }
         // Looked up after every key is in: indexes stay valid while only values change.
         let slots = shape.attributes.compactMap { template.index(forKey: $0.name) }
-        lastShape = (number, shape, template, slots)
-        return (shape, template, slots)
+        lastShape = (shape.entity, template, slots)
+        return (template, slots)
     }
 
     private func reference(_ relationship: ToOneColumns, primaryKey: Int64) throws(StoreReaderError) -> StoredReference {
