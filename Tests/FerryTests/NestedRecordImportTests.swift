@@ -1,6 +1,7 @@
 import Ferry
 import FerryMigration
 import FerryModel
+import FerryStore
 import FerryStoreTestSupport
 import FerryTestSupport
 import Foundation
@@ -183,5 +184,79 @@ struct NestedRecordImportTests {
         }
         #expect(EmbeddedRecord.flattened(record).map(\.entity) == ["Task", "Upload"])
         #expect(record.links.first?.targets == [.key(EmbeddedRecord.key(at: SourceLocation(file: "t.json", line: 4, path: "attachments[0]")))])
+    }
+}
+
+@Suite("nested objects: a reject policy and the migration chain")
+struct NestedRecordPolicyTests {
+    private let workspace = TestPaths.migrations + "/Workspace.xcdatamodeld"
+
+    @Test("a carried record whose entity's policy is reject: a duplicate rejects the carrier before anything of it is written")
+    func rejectPolicyRejectsCarrier() throws {
+        let model = try #require(try XcodeModelLoader.loadBundle(at: workspace).version(named: "Workspace 3"))
+        let task = try #require(RecordSchema(model: model, entityName: "Task"))
+        let tag = try #require(RecordSchema(model: model, entityName: "Tag"))
+        let folder = try TestPaths.temporaryFolder("nested-reject")
+        let path = folder + "/W3.sqlite"
+        let hashes = VersionHasher.hashes(of: model)
+        let store = try CoreDataStoreWriter.create(at: path, model: model, versionHashes: hashes.entityHashes, versionIdentifiers: [""])
+        let graph = StoreGraphWriter(writer: store, model: model, duplicates: .keepFirst, duplicatesByEntity: ["Tag": .reject])
+        let idIndex = try #require(task.index(of: "taskID")), titleIndex = try #require(task.index(of: "title"))
+        func carrier(_ id: Int64, tags: [String]) -> Record {
+            let location = SourceLocation(file: "tasks.json", line: Int(id))
+            let carried = tags.enumerated().map { index, name in
+                let at = SourceLocation(file: "tasks.json", line: Int(id), path: "tags[\(index)]")
+                return EmbeddedRecord(entity: "Tag", record: Record(values: [.string(name)], location: at, key: EmbeddedRecord.key(at: at)))
+            }
+            var values = task.attributes.map { _ in AttributeValue.null }
+            values[idIndex] = .integer(id)
+            values[titleIndex] = .string("t\(id)")
+            return Record(values: values, location: location,
+                          links: [RecordLink(relationship: "tags", targets: carried.compactMap { $0.record.key.map { .key($0) } })],
+                          embedded: carried)
+        }
+        var outcomes: [StoreGraphWriter.EmbeddedOutcome] = []
+        #expect(try graph.write(carrier(1, tags: ["work"]), schema: task, namespace: 0, embedded: &outcomes) == .inserted)
+        #expect(outcomes.map(\.outcome) == [.inserted])
+        outcomes = []
+        let again = try graph.write(carrier(2, tags: ["home", "work"]), schema: task, namespace: 0, embedded: &outcomes)
+        guard case .rejected(let reason) = again else {
+            Issue.record("expected a reject, got \(again)")
+            return
+        }
+        #expect(reason.hasPrefix("tags[1]: Tag is a duplicate on unique (name)"))
+        let twice = try graph.write(carrier(3, tags: ["x", "x"]), schema: task, namespace: 0, embedded: &outcomes)
+        #expect(twice != .inserted)
+        #expect(outcomes.isEmpty)
+        _ = try graph.write(Record(values: [.string("solo")], location: SourceLocation(file: "tags.json")), schema: tag, namespace: 1)
+        _ = try graph.resolveLinks()
+        try store.finish()
+        #expect(try storeRows(path, "SELECT ZNAME FROM ZTAG ORDER BY 1") == ["solo", "work"])
+        #expect(try storeRows(path, "SELECT ZTASKID FROM ZTASK") == ["1"])
+    }
+
+    @Test("ferry migrate of a Workspace 2 file: nested attachments go through the Upload mapping, with their own ledger")
+    func migrateCarriesNestedRecords() throws {
+        let folder = try TestPaths.temporaryFolder("nested-migrate")
+        let source = folder + "/tasks.ndjson"
+        try Data("""
+            {"taskID": 1, "title": "Trip", "attachments": [{"remotePath": "/a.jpg", "fileSize": "1.00", "time": 1400000000, "fileType": 9}], "tags": [{"name": "work"}]}
+            {"taskID": 2, "title": "Bad", "attachments": [{"remotePath": "/b.jpg", "fileSize": "lots"}]}
+            {"taskID": 3, "title": "Again", "attachments": [{"remotePath": "/a.jpg", "fileSize": "1.00", "time": 1400000000, "fileType": 9}], "tags": [{"name": "work"}]}
+
+            """.utf8).write(to: URL(fileURLWithPath: source))
+        let out = folder + "/W3.sqlite"
+        let request = MigrateRequest(sources: [MigrationSource(argument: "Task@Workspace 2:\(source)")], modelPath: workspace, outputPath: out,
+                                     variables: ["zone": "Asia/Shanghai"])
+        let summary = try MigrateJob(request: request).run()
+        #expect(summary.isBalanced && summary.verification?.passed == true)
+        let tasks = try #require(summary.ledgers.first { $0.entity == "Task" })
+        #expect(tasks.read == 3 && tasks.written == 2 && tasks.rejected == 1)
+        let uploads = try #require(summary.ledgers.first { $0.entity == "Upload" })
+        #expect(uploads.read == 2 && uploads.written == 1 && uploads.merged == 1)
+        #expect(summary.written["Upload"] == 1 && summary.written["Tag"] == 1)
+        #expect(summary.sampleRejects.first?.location.path == "attachments[0]")
+        #expect(try storeRows(out, "SELECT u.ZBYTECOUNT, u.ZKIND, t.ZTASKID FROM ZUPLOAD u JOIN ZTASK t ON u.ZTASK = t.Z_PK")
+            == ["1048576|5|3"])
     }
 }
