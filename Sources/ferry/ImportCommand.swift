@@ -161,6 +161,9 @@ enum ImportCommand: Command {
         line += ", rejected \(summary.rejected)"
         if summary.defaulted > 0 { line += ", defaulted \(summary.defaulted)" }
         Terminal.out(line + " → \(target)\n")
+        for (entity, count) in summary.carried.sorted(by: { $0.key < $1.key }) {
+            Terminal.out("  carried \(entity): written \(count.written)\(count.merged > 0 ? ", merged \(count.merged)" : "")\n")
+        }
         if let verification = summary.verification, verification.passed {
             Terminal.out("verified: \(verification.sections.reduce(0) { $0 + $1.checks }) checks hold\n")
         }

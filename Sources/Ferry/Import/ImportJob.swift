@@ -8,7 +8,8 @@ import FoundationEssentials
 ///
 /// Each source streams through a record reader; every record is written, merged into an earlier
 /// one on a uniqueness constraint, or rejected with its location and reason, so
-/// `read == written + merged + rejected` always holds. Links named by the records (a task's
+/// `read == written + merged + rejected` always holds. The records a record carries (nested
+/// objects) are written just before it and counted per entity in `carried`. Links named by the records (a task's
 /// attachments, its tags) are resolved once everything is in. The store is built beside the
 /// destination (a new one, or a copy of the existing one when appending) and renamed into place
 /// only when everything is written.
@@ -52,7 +53,14 @@ public struct ImportJob {
                     switch result {
                     case let .record(record, defaulted):
                         summary.defaulted += defaulted > 0 ? 1 : 0
-                        switch try write(record, schema: schema, namespace: index, into: graph) {
+                        var carried: [StoreGraphWriter.EmbeddedOutcome] = []
+                        let outcome = try write(record, schema: schema, namespace: index, into: graph, embedded: &carried)
+                        for item in carried {
+                            if case .merged = item.outcome { summary.carried[item.entity, default: .init()].merged += 1 } else {
+                                summary.carried[item.entity, default: .init()].written += 1
+                            }
+                        }
+                        switch outcome {
                         case .inserted:
                             summary.written += 1
                             reject = nil
@@ -158,9 +166,9 @@ public struct ImportJob {
         do { return try reader.next() } catch { throw .source(error) }
     }
 
-    private func write(_ record: Record, schema: RecordSchema, namespace: Int, into graph: StoreGraphWriter)
-        throws(ImportError) -> StoreGraphWriter.Outcome
+    private func write(_ record: Record, schema: RecordSchema, namespace: Int, into graph: StoreGraphWriter,
+                       embedded: inout [StoreGraphWriter.EmbeddedOutcome]) throws(ImportError) -> StoreGraphWriter.Outcome
     {
-        do { return try graph.write(record, schema: schema, namespace: namespace) } catch { throw .links(error) }
+        do { return try graph.write(record, schema: schema, namespace: namespace, embedded: &embedded) } catch { throw .links(error) }
     }
 }

@@ -11,6 +11,10 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     /// Records merged into another on a uniqueness constraint (kept first or newest).
     public var merged: Int = 0
     public var rejected: Int = 0
+    /// Records that the records written carried (nested objects), per entity: each was
+    /// written as a new record or merged into one already there. Carried records of a rejected
+    /// record are not counted: nothing of it is written.
+    public var carried: [String: CarriedCount] = [:]
     /// Records where a required attribute was empty and its model default was used.
     public var defaulted: Int = 0
     /// Source keys that matched no attribute, per source, each once.
@@ -23,6 +27,17 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     public var links: [LinkReport] = []
     /// The check of the written store (nil when skipped or nothing was written).
     public var verification: VerificationReport?
+
+    /// The records carried into one entity.
+    public struct CarriedCount: Sendable, Equatable, Codable {
+        public var written = 0
+        public var merged = 0
+
+        public init(written: Int = 0, merged: Int = 0) {
+            self.written = written
+            self.merged = merged
+        }
+    }
 
     /// The accounting equation every run must satisfy.
     public var isBalanced: Bool { read == written + merged + rejected }

@@ -173,6 +173,9 @@ struct MigrationRun {
         let finalSchema: RecordSchema?
         /// The index of the source and entity's ledger in `summary.ledgers`.
         let ledger: Int
+        /// The source, and the index of the model version its records are read as.
+        let source: String
+        let version: Int
     }
 
     /// An entity plan with what turns a store's rows into records.
@@ -187,14 +190,27 @@ struct MigrationRun {
     private mutating func entityPlan(_ entity: String, schema: RecordSchema, version: Int, source: String) -> EntityPlan {
         let route = chain.route(entity: entity, from: version)
         return EntityPlan(entity: entity, route: route, finalSchema: route.finalEntity.flatMap { finalSchema($0) },
-                          ledger: ledger(source: source, entity: entity, version: version))
+                          ledger: ledger(source: source, entity: entity, version: version), source: source, version: version)
     }
 
     /// Carries one record through the chain and writes it, keeping its ledger. `storeRow` is the
     /// `Z_PK` of a store's row, named in the location of its rejects.
+    ///
+    /// The records it carries (nested objects of a file) are carried first, each by the route of
+    /// its own entity from the same version, and counted in the ledger of their source and entity
+    /// once the record is written or merged: a carried record that a mapping rejects rejects the
+    /// record; one that a mapping filters out is counted as filtered and the record's link to it
+    /// is dropped.
     private mutating func process(_ record: Record, plan: EntityPlan, namespace: Int, storeRow: Int64?) throws(MigrateError) {
         let ledger = plan.ledger
         summary.ledgers[ledger].read += 1
+        var carried = CarriedRecords()
+        if !record.embedded.isEmpty {
+            if let rejected = try carry(EmbeddedRecord.flattened(record), plan: plan, into: &carried) {
+                try reject(rejected, ledger: ledger)
+                return
+            }
+        }
         let outcome: MigrationChain.Outcome
         do { outcome = try chain.carry(record, route: plan.route) } catch { throw .mapping(error) }
         switch outcome {
@@ -203,14 +219,17 @@ struct MigrationRun {
         case .reject(var rejected):
             rejected.location = location(of: record, plan: plan, storeRow: storeRow)
             try reject(rejected, ledger: ledger)
-        case let .record(mapped, finalEntity, converted):
+        case .record(var mapped, let finalEntity, let converted):
             summary.ledgers[ledger].converted += converted
             guard let schema = plan.finalSchema else {
                 summary.ledgers[ledger].filtered += 1
                 return
             }
+            mapped.embedded = carried.records
+            carried.dropLinks(of: &mapped)
+            var outcomes: [StoreGraphWriter.EmbeddedOutcome] = []
             let written: StoreGraphWriter.Outcome
-            do { written = try graph.write(mapped, schema: schema, namespace: namespace) } catch { throw .links(error) }
+            do { written = try graph.write(mapped, schema: schema, namespace: namespace, embedded: &outcomes) } catch { throw .links(error) }
             switch written {
             case .inserted:
                 summary.ledgers[ledger].written += 1
@@ -220,8 +239,86 @@ struct MigrationRun {
             case .rejected(let reason):
                 try self.reject(Reject(location: location(of: record, plan: plan, storeRow: storeRow), entity: plan.entity, reason: reason),
                                 ledger: ledger)
+                return
+            }
+            for (ledger, converted) in carried.counts {
+                summary.ledgers[ledger].read += 1
+                summary.ledgers[ledger].converted += converted
+            }
+            for ledger in carried.filtered { summary.ledgers[ledger].filtered += 1 }
+            for outcome in outcomes {
+                guard let key = outcome.key, let ledger = carried.ledgers[key] else { continue }
+                if case .merged = outcome.outcome {
+                    summary.ledgers[ledger].merged += 1
+                } else {
+                    summary.ledgers[ledger].written += 1
+                    summary.written[outcome.entity, default: 0] += 1
+                }
             }
         }
+    }
+
+    /// The records a record carries, carried to the last version and not yet counted.
+    private struct CarriedRecords {
+        /// The carried records in writing order (each before its carrier), nothing nested.
+        var records: [EmbeddedRecord] = []
+        /// Each carried record's ledger, by its key, for the writer's outcomes.
+        var ledgers: [RecordKey: Int] = [:]
+        /// One entry per carried record read: its ledger, and the values its mapping converted.
+        var counts: [(ledger: Int, converted: Int)] = []
+        /// The ledger of each carried record a mapping filtered out.
+        var filtered: [Int] = []
+        /// The keys of the records filtered out, which links must no longer name.
+        var dropped: Set<RecordKey> = []
+
+        /// Removes the links to records filtered out, from a record and the records it carries.
+        func dropLinks(of record: inout Record) {
+            guard !dropped.isEmpty else { return }
+            func strip(_ links: [RecordLink]) -> [RecordLink] {
+                links.map { link in
+                    RecordLink(relationship: link.relationship, targets: link.targets.filter { target in
+                        if case .key(let key) = target { !dropped.contains(key) } else { true }
+                    })
+                }
+            }
+            record.links = strip(record.links)
+            for index in record.embedded.indices { record.embedded[index].record.links = strip(record.embedded[index].record.links) }
+        }
+    }
+
+    /// Carries records a record carries (flattened, in writing order) through the chain from the
+    /// record's version; the reject of the first that a mapping rejects, located at its key path.
+    private mutating func carry(_ embedded: [EmbeddedRecord], plan: EntityPlan, into carried: inout CarriedRecords)
+        throws(MigrateError) -> Reject?
+    {
+        for item in embedded {
+            guard let schema = chain.schema(version: plan.version, entity: item.entity) else {
+                return Reject(location: item.record.location, entity: item.entity,
+                              reason: "\(item.entity) is not in \(chain.versions[plan.version].name)")
+            }
+            let itemPlan = entityPlan(item.entity, schema: schema, version: plan.version, source: plan.source)
+            let outcome: MigrationChain.Outcome
+            do { outcome = try chain.carry(item.record, route: itemPlan.route) } catch { throw .mapping(error) }
+            switch outcome {
+            case .reject(var rejected):
+                rejected.location = item.record.location
+                return rejected
+            case .filtered:
+                carried.counts.append((itemPlan.ledger, 0))
+                carried.filtered.append(itemPlan.ledger)
+                if let key = item.record.key { carried.dropped.insert(key) }
+            case let .record(mapped, finalEntity, converted):
+                carried.counts.append((itemPlan.ledger, converted))
+                guard itemPlan.finalSchema != nil else {
+                    carried.filtered.append(itemPlan.ledger)
+                    if let key = item.record.key { carried.dropped.insert(key) }
+                    continue
+                }
+                if let key = mapped.key { carried.ledgers[key] = itemPlan.ledger }
+                carried.records.append(EmbeddedRecord(entity: finalEntity, record: mapped))
+            }
+        }
+        return nil
     }
 
     /// Where a record came from, for its reject: a store row is named by entity and `Z_PK`

@@ -104,8 +104,12 @@ extension MigrationSummary {
 extension ImportSummary {
     /// The accounting section of this import's store; `appended` when the store held rows before.
     func accounting(model: ManagedObjectModel, appended: Bool) -> JobAccounting {
-        JobAccounting(
-            ledgers: [.init(subject: "\(entity) from \(read) records", read: read, accounted: written + merged + rejected)],
-            written: appended ? nil : written, created: links.reduce(0) { $0 + $1.created }, store: outputPath, model: model)
+        let carriedLedgers = carried.sorted { $0.key < $1.key }.map { entity, count in
+            JobAccounting.Ledger(subject: "\(entity) carried by \(self.entity)", read: count.written + count.merged,
+                                 accounted: count.written + count.merged)
+        }
+        return JobAccounting(
+            ledgers: [.init(subject: "\(entity) from \(read) records", read: read, accounted: written + merged + rejected)] + carriedLedgers,
+            written: appended ? nil : written + carried.values.reduce(0) { $0 + $1.written }, created: links.reduce(0) { $0 + $1.created }, store: outputPath, model: model)
     }
 }

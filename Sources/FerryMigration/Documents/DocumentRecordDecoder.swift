@@ -3,10 +3,24 @@ import FerryModel
 /// Decodes one object of a JSON or property-list document into a record of an entity.
 ///
 /// Keys match attributes and relationships as `PropertyKeyMatcher` does. Attribute values go
-/// through `DocumentCoercion`. A relationship key holds destination values (one, or an array):
-/// each becomes a link that finds the destination by an attribute, named per relationship in
-/// `linkAttributes`, or by default the destination's single-attribute uniqueness constraint
-/// (`Tag.name`). Keys that match nothing are collected once each in `unknownKeys`.
+/// through `DocumentCoercion`. A relationship key holds one destination or an array of them:
+///
+/// - Values (`"tags": ["work", "home"]`) become links that find the destination by an attribute,
+///   named per relationship in `linkAttributes`, or by default the destination's single-attribute
+///   uniqueness constraint (`Tag.name`).
+/// - Objects (`"attachments": [{"remotePath": "/a.jpg"}]`) are records of the destination
+///   entity, decoded by the same rules (key matching without the key map, coercion, defaults,
+///   required attributes, their own relationships, at most `maxDepth` levels deep). They travel
+///   in the record's `embedded` list, in order, each with a key of its own
+///   (`EmbeddedRecord.key(at:)`), and the record links to them by that key, so that the writer
+///   finds or creates them (see `StoreGraphWriter.write(_:schema:namespace:embedded:)`). A nested
+///   object that cannot be decoded rejects the whole record, located by its key path
+///   (`tasks.json:12 attachments[1].remotePath`).
+/// - One array holds objects or values, not both: a mixed array rejects the record, since an
+///   object and a value stand for different things (a record to make, a record to find).
+///
+/// Keys that match nothing are collected once each in `unknownKeys` (a nested object's as
+/// `relationship.key`).
 public struct DocumentRecordDecoder {
     public let schema: RecordSchema
     private let model: ManagedObjectModel
@@ -14,18 +28,25 @@ public struct DocumentRecordDecoder {
     private let assembler: RecordAssembler
     private let linkAttributes: [String: String]
     private let options: CoercionOptions
+    /// How deep nested objects go: 1 allows objects inside a record, not inside those.
+    public let maxDepth: Int
     private var keyTargets: [String: KeyTarget] = [:]
+    private var matchAttributes: [String: Attribute] = [:]
+    /// Decoders of nested objects, by destination entity.
+    private var nested: [String: DocumentRecordDecoder] = [:]
     public private(set) var unknownKeys: [String] = []
 
     private enum KeyTarget {
         case attribute(Int)
-        case relationship(Relationship, matchAttribute: Attribute)
+        case relationship(Relationship)
         case unknown
     }
 
-    /// - Parameter linkAttributes: relationship name → the destination attribute its values match.
+    /// - Parameters:
+    ///   - linkAttributes: relationship name → the destination attribute its values match.
+    ///   - maxDepth: how many levels of nested objects a record may hold.
     public init(schema: RecordSchema, model: ManagedObjectModel, keyMap: [String: String] = [:],
-                linkAttributes: [String: String] = [:], options: CoercionOptions = .init()) throws(RecordSourceError) {
+                linkAttributes: [String: String] = [:], options: CoercionOptions = .init(), maxDepth: Int = 8) throws(RecordSourceError) {
         self.schema = schema
         self.model = model
         matcher = PropertyKeyMatcher(schema: schema, keyMap: keyMap)
@@ -34,6 +55,7 @@ public struct DocumentRecordDecoder {
         }
         self.linkAttributes = linkAttributes
         self.options = options
+        self.maxDepth = maxDepth
     }
 
     /// Decodes one record of a document: it must be an object (`container` names what the format
@@ -52,12 +74,25 @@ public struct DocumentRecordDecoder {
     public mutating func decode(_ members: [(key: String, value: DocumentValue)], at location: SourceLocation)
         throws(RecordSourceError) -> RecordReadResult
     {
+        try decode(members, at: location, depth: 0)
+    }
+
+    /// Decodes an object `depth` levels down from its document record; the rejects of nested
+    /// objects (`depth > 0`) name the attribute in the location's key path.
+    private mutating func decode(_ members: [(key: String, value: DocumentValue)], at location: SourceLocation, depth: Int)
+        throws(RecordSourceError) -> RecordReadResult
+    {
         let entity = schema.entity.name
+        func at(_ attribute: String) -> SourceLocation {
+            depth == 0 ? location : Self.location(location, appending: ".\(attribute)")
+        }
         var values = [AttributeValue](repeating: .null, count: schema.attributes.count)
         var provided = [Bool](repeating: false, count: schema.attributes.count)
         var links: [RecordLink] = []
+        var embedded: [EmbeddedRecord] = []
+        var defaultedTotal = 0
         for (key, value) in members {
-            switch try target(for: key, source: location.file) {
+            switch target(for: key) {
             case .unknown:
                 continue
             case .attribute(let index):
@@ -67,32 +102,48 @@ public struct DocumentRecordDecoder {
                 case .success(let converted):
                     values[index] = converted
                 case .failure(let failure):
-                    return .reject(Reject(location: location, entity: entity, attribute: attribute.name,
+                    return .reject(Reject(location: at(attribute.name), entity: entity, attribute: attribute.name,
                                           value: Self.sample(value), reason: failure.reason))
                 }
-            case let .relationship(relationship, matchAttribute):
+            case let .relationship(relationship):
                 let items: [DocumentValue]
+                let isArray: Bool
                 switch value {
-                case .null: items = []
-                case .array(let elements): items = elements
-                default: items = [value]
+                case .null: (items, isArray) = ([], false)
+                case .array(let elements): (items, isArray) = (elements, true)
+                default: (items, isArray) = ([value], false)
                 }
-                var targets: [RecordLink.Target] = []
-                for item in items {
-                    if case .object = item {
-                        return .reject(Reject(location: location, entity: entity, attribute: relationship.name,
-                                              reason: "a relationship lists \(matchAttribute.name) values of \(relationship.destinationEntity), not objects"))
+                let objects = items.filter { if case .object = $0 { true } else { false } }.count
+                let targets: [RecordLink.Target]
+                if objects == 0 {
+                    switch try matchTargets(items, relationship: relationship, source: location.file) {
+                    case .targets(let found): targets = found
+                    case let .failure(value, reason):
+                        return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name,
+                                              value: value, reason: reason))
                     }
-                    switch DocumentCoercion.value(item, as: matchAttribute.type, options: options) {
-                    case .success(.null): continue
-                    case .success(let converted): targets.append(.match(attribute: matchAttribute.name, value: converted))
-                    case .failure(let failure):
-                        return .reject(Reject(location: location, entity: entity, attribute: relationship.name,
-                                              value: Self.sample(item), reason: "\(relationship.destinationEntity).\(matchAttribute.name): \(failure.reason)"))
+                } else if objects < items.filter({ $0 != .null }).count {
+                    return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name,
+                                          reason: "an array lists either \(relationship.destinationEntity) objects or values that find one, not both"))
+                } else {
+                    var made: [RecordLink.Target] = []
+                    for (index, item) in items.enumerated() {
+                        guard case let .object(inner) = item else { continue }
+                        let path = isArray ? "\(relationship.name)[\(index)]" : relationship.name
+                        let nestedLocation = Self.location(location, appending: depth == 0 && location.path == nil ? path : ".\(path)")
+                        switch try decodeNested(inner, relationship: relationship, at: nestedLocation, depth: depth + 1) {
+                        case .reject(let reject):
+                            return .reject(reject)
+                        case let .record(record, defaulted):
+                            defaultedTotal += defaulted
+                            embedded.append(EmbeddedRecord(entity: relationship.destinationEntity, record: record))
+                            if let key = record.key { made.append(.key(key)) }
+                        }
                     }
+                    targets = made
                 }
                 if !relationship.isToMany, targets.count > 1 {
-                    return .reject(Reject(location: location, entity: entity, attribute: relationship.name,
+                    return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name,
                                           reason: "a to-one relationship takes one value, not \(targets.count)"))
                 }
                 links.append(RecordLink(relationship: relationship.name, targets: targets))
@@ -100,21 +151,86 @@ public struct DocumentRecordDecoder {
         }
         switch assembler.complete(values, provided: provided) {
         case let .record(values, defaulted):
-            return .record(Record(values: values, location: location, links: links), defaulted: defaulted)
+            return .record(Record(values: values, location: location, links: links, embedded: embedded),
+                           defaulted: defaulted + defaultedTotal)
         case let .missingRequired(attribute):
-            return .reject(Reject(location: location, entity: entity, attribute: attribute,
+            return .reject(Reject(location: at(attribute), entity: entity, attribute: attribute,
                                   reason: provided[schema.index(of: attribute) ?? 0] ? "required attribute is null and has no default"
                                                                                    : "required attribute is missing and has no default"))
         }
     }
 
-    private mutating func target(for key: String, source: String) throws(RecordSourceError) -> KeyTarget {
+    /// The links of a relationship's values, or the value that is not one and why.
+    private enum MatchTargets {
+        case targets([RecordLink.Target])
+        case failure(value: String, reason: String)
+    }
+
+    /// The match targets of a relationship's values (nulls skipped), or what is wrong with one.
+    private mutating func matchTargets(_ items: [DocumentValue], relationship: Relationship, source: String)
+        throws(RecordSourceError) -> MatchTargets
+    {
+        var targets: [RecordLink.Target] = []
+        for item in items where item != .null {
+            let matchAttribute = try matchAttribute(for: relationship, source: source)
+            switch DocumentCoercion.value(item, as: matchAttribute.type, options: options) {
+            case .success(.null): continue
+            case .success(let converted): targets.append(.match(attribute: matchAttribute.name, value: converted))
+            case .failure(let failure):
+                return .failure(value: Self.sample(item), reason: "\(relationship.destinationEntity).\(matchAttribute.name): \(failure.reason)")
+            }
+        }
+        return .targets(targets)
+    }
+
+    /// Decodes a nested object as a record of the relationship's destination, keyed by its location.
+    private mutating func decodeNested(_ members: [(key: String, value: DocumentValue)], relationship: Relationship,
+                                       at location: SourceLocation, depth: Int) throws(RecordSourceError) -> RecordReadResult
+    {
+        let destination = relationship.destinationEntity
+        guard depth <= maxDepth else {
+            return .reject(Reject(location: location, entity: destination,
+                                  reason: "nested objects go at most \(maxDepth) level\(maxDepth == 1 ? "" : "s") deep"))
+        }
+        var decoder: DocumentRecordDecoder
+        if let known = nested[destination] {
+            decoder = known
+        } else {
+            guard let schema = RecordSchema(model: model, entityName: destination) else {
+                throw RecordSourceError(source: location.file, reason: "relationship '\(relationship.name)' leads to an unknown entity \(destination)")
+            }
+            decoder = try DocumentRecordDecoder(schema: schema, model: model, linkAttributes: linkAttributes, options: options,
+                                                maxDepth: maxDepth)
+        }
+        if decoder.schema.entity.isAbstract {
+            return .reject(Reject(location: location, entity: destination,
+                                  reason: "\(destination) is abstract: a nested object cannot be one"))
+        }
+        nested[destination] = nil
+        let known = decoder.unknownKeys.count
+        var result = try decoder.decode(members, at: location, depth: depth)
+        unknownKeys += decoder.unknownKeys[known...].map { "\(relationship.name).\($0)" }
+        nested[destination] = decoder
+        if case .record(var record, let defaulted) = result {
+            record.key = EmbeddedRecord.key(at: location)
+            result = .record(record, defaulted: defaulted)
+        }
+        return result
+    }
+
+    private static func location(_ location: SourceLocation, appending step: String) -> SourceLocation {
+        var result = location
+        result.path = (location.path ?? "") + step
+        return result
+    }
+
+    private mutating func target(for key: String) -> KeyTarget {
         if let known = keyTargets[key] { return known }
         let resolved: KeyTarget
         if let index = matcher.attributeIndex(forKey: key) {
             resolved = .attribute(index)
         } else if let relationship = relationship(forKey: key) {
-            resolved = .relationship(relationship, matchAttribute: try matchAttribute(for: relationship, source: source))
+            resolved = .relationship(relationship)
         } else {
             resolved = .unknown
             unknownKeys.append(key)
@@ -132,13 +248,15 @@ public struct DocumentRecordDecoder {
 
     /// The destination attribute a relationship's values match: the configured one, or the
     /// destination's only single-attribute uniqueness constraint.
-    private func matchAttribute(for relationship: Relationship, source: String) throws(RecordSourceError) -> Attribute {
+    private mutating func matchAttribute(for relationship: Relationship, source: String) throws(RecordSourceError) -> Attribute {
+        if let known = matchAttributes[relationship.name] { return known }
         let destination = relationship.destinationEntity
         let attributes = model.allAttributes(of: destination)
         if let name = linkAttributes[relationship.name] {
             guard let attribute = attributes.first(where: { $0.name == name }) else {
                 throw RecordSourceError(source: source, reason: "\(destination) has no attribute '\(name)' for relationship '\(relationship.name)'")
             }
+            matchAttributes[relationship.name] = attribute
             return attribute
         }
         let unique = model.ancestry(of: destination).flatMap(\.uniquenessConstraints).filter { $0.count == 1 }.map { $0[0] }
@@ -146,6 +264,7 @@ public struct DocumentRecordDecoder {
             throw RecordSourceError(source: source, reason:
                 "relationship '\(relationship.name)' lists values of \(destination): say which \(destination) attribute they match with --link \(relationship.name)=ATTRIBUTE")
         }
+        matchAttributes[relationship.name] = attribute
         return attribute
     }
 

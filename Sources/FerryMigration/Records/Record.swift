@@ -1,17 +1,48 @@
 import FerryModel
 
 /// One record of one entity: its values in `RecordSchema` order, where it came from, its identity
-/// in its source (for links from other records), and its links to other records.
+/// in its source (for links from other records), its links to other records, and the records it
+/// carries (nested objects of a document, records a mapping makes from its values).
 public struct Record: Sendable, Equatable {
     public var values: [AttributeValue]
     public var location: SourceLocation
     public var key: RecordKey?
     public var links: [RecordLink]
+    /// Records written with this one, before it, in the same run; its links name them by key.
+    public var embedded: [EmbeddedRecord]
 
-    public init(values: [AttributeValue], location: SourceLocation, key: RecordKey? = nil, links: [RecordLink] = []) {
+    public init(values: [AttributeValue], location: SourceLocation, key: RecordKey? = nil, links: [RecordLink] = [],
+                embedded: [EmbeddedRecord] = []) {
         self.values = values
         self.location = location
         self.key = key
         self.links = links
+        self.embedded = embedded
+    }
+}
+
+/// A record of another entity that a record carries: a nested object inside a relationship key
+/// (`"attachments": [{"remotePath": "/a.jpg"}]`). Its `record.key` is unique within its source
+/// (`EmbeddedRecord.key(at:)`), and the carrying record links to it with `.key`.
+public struct EmbeddedRecord: Sendable, Equatable {
+    /// The entity the record is of (in the model its values are laid out for).
+    public var entity: String
+    public var record: Record
+
+    public init(entity: String, record: Record) {
+        self.entity = entity
+        self.record = record
+    }
+
+    /// The source key of a carried record found at `location` (its carrier's line, and the key
+    /// path down to it, `[3].attachments[1]`): a text no file key holds (it starts with U+0001),
+    /// unique within the source because every record of a source has its own line or index.
+    public static func key(at location: SourceLocation) -> RecordKey {
+        .text("\u{1}\(location.line.map(String.init) ?? "")\u{1}\(location.path ?? "")")
+    }
+
+    /// The carried records of `record`, depth first, each before the record that carries it.
+    public static func flattened(_ record: Record) -> [EmbeddedRecord] {
+        record.embedded.flatMap { flattened($0.record) + [$0] }
     }
 }

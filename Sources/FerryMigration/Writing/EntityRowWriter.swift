@@ -12,6 +12,7 @@ final class EntityRowWriter {
     }
 
     let entity: String
+    let schema: RecordSchema
     /// The store table of the entity's root.
     let table: String
     private let inserter: EntityInserter
@@ -31,6 +32,7 @@ final class EntityRowWriter {
             throw .unknownEntity(entity)
         }
         self.entity = entity
+        self.schema = schema
         self.table = table.name
         self.writer = writer
         inserter = try GraphWriteError.wrap { () throws(StoreWriterError) in try writer.inserter(for: entity) }
@@ -95,8 +97,20 @@ final class EntityRowWriter {
         attributeForColumn.map { index in index.map { StoreValue(values[$0], externallyStorable: externallyStorable[$0]) } ?? .null }
     }
 
+    /// The values of a record on each uniqueness constraint that has no nil among them, each
+    /// encoded into one key (`IdentityIndex.append`).
+    func uniqueKeys(of values: [AttributeValue]) -> [(names: [String], key: [UInt8])] {
+        constraints.compactMap { constraint in
+            let keyValues = constraint.attributes.map { values[$0] }
+            guard !keyValues.contains(.null) else { return nil }
+            var key: [UInt8] = []
+            for value in keyValues { IdentityIndex.append(value, to: &key) }
+            return (constraint.names, key)
+        }
+    }
+
     /// The first row that holds this record's values on one of the uniqueness constraints.
-    private func existingRow(for values: [AttributeValue]) throws(GraphWriteError) -> (Int64, [String])? {
+    func existingRow(for values: [AttributeValue]) throws(GraphWriteError) -> (Int64, [String])? {
         for constraint in constraints {
             let keyValues = constraint.attributes.map { values[$0] }
             guard !keyValues.contains(.null) else { continue }

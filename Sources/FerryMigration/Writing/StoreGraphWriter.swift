@@ -49,10 +49,89 @@ public final class StoreGraphWriter {
         self.createMissing = createMissing
     }
 
+    /// What became of one record a written record carried (`Record.embedded`).
+    public struct EmbeddedOutcome: Sendable, Equatable {
+        /// The carried record's entity.
+        public var entity: String
+        /// The carried record's source key.
+        public var key: RecordKey?
+        /// `.inserted` or `.merged` (a carried record is never rejected on its own).
+        public var outcome: Outcome
+    }
+
     /// Writes one record of the schema's entity. `namespace` tells sources apart, so the same key
     /// in two sources names two records.
     public func write(_ record: Record, schema: RecordSchema, namespace: Int) throws(GraphWriteError) -> Outcome {
+        var carried: [EmbeddedOutcome] = []
+        return try write(record, schema: schema, namespace: namespace, embedded: &carried)
+    }
+
+    /// Writes one record and, before it, the records it carries (depth first), appending what
+    /// became of each carried record to `embedded`.
+    ///
+    /// A carried record is found or created: when it duplicates a record already written (or in
+    /// the store) on a uniqueness constraint or identity key, it *is* that record, and its key
+    /// maps there. Its entity's own policy applies when one is set (`duplicatesByEntity`), else
+    /// keep-newest when the run's policy is keep-newest, else keep-first. When a policy that
+    /// applies is `reject` and a duplicate is found (the record itself, or a carried record,
+    /// against the store or against another record of the same carrier), the record is rejected
+    /// before anything of it is written, with the carried record's key path in the reason: a
+    /// link is never dropped in silence.
+    public func write(_ record: Record, schema: RecordSchema, namespace: Int, embedded: inout [EmbeddedOutcome])
+        throws(GraphWriteError) -> Outcome
+    {
         let target = try entityWriting(for: schema)
+        if record.embedded.isEmpty { return try writeOne(record, target: target, policy: target.duplicates, namespace: namespace) }
+        let carried = EmbeddedRecord.flattened(record)
+        var targets: [EntityWriting] = []
+        for item in carried { targets.append(try entityWriting(for: carriedSchema(item.entity))) }
+        if let reason = try rejectedDuplicate(record, target: target, carried: Array(zip(carried, targets))) {
+            return .rejected(reason: reason)
+        }
+        for (item, carriedTarget) in zip(carried, targets) {
+            let outcome = try writeOne(item.record, target: carriedTarget, policy: carriedPolicy(item.entity), namespace: namespace)
+            embedded.append(EmbeddedOutcome(entity: item.entity, key: item.record.key, outcome: outcome))
+        }
+        return try writeOne(record, target: target, policy: target.duplicates, namespace: namespace)
+    }
+
+    /// The duplicate policy of records of `entity` carried by others.
+    private func carriedPolicy(_ entity: String) -> DuplicatePolicy {
+        duplicatesByEntity[entity] ?? (duplicates == .keepNewest ? .keepNewest : .keepFirst)
+    }
+
+    /// Why a record with carried records must be rejected before any of them is written: a
+    /// record under a `reject` policy (itself or a carried one) that duplicates a record in the
+    /// store or another one of the same group. Nil when none does.
+    private func rejectedDuplicate(_ record: Record, target: EntityWriting, carried: [(EmbeddedRecord, EntityWriting)])
+        throws(GraphWriteError) -> String?
+    {
+        var group = Set<[UInt8]>()
+        let members = carried.map { ($0.0.record, $0.1, carriedPolicy($0.0.entity)) } + [(record, target, target.duplicates)]
+        for (member, writing, policy) in members where policy == .reject {
+            func isNew(_ names: [String], _ key: [UInt8]) -> Bool {
+                group.insert(Array("\(writing.entity)(\(names.joined(separator: ",")))".utf8) + key).inserted
+            }
+            let found: [String]?
+            if let identity = try identity(of: member, target: writing), let names = writing.identity?.names {
+                let stored = try identities?.primaryKey(for: identity, entity: writing.entity)
+                found = isNew(names, identity) && stored == nil ? nil : names
+            } else if let (_, names) = try writing.rows.existingRow(for: member.values) {
+                found = names
+            } else {
+                found = writing.rows.uniqueKeys(of: member.values).first { !isNew($0.names, $0.key) }?.names
+            }
+            guard let found else { continue }
+            let place = member.location.path.map { "\($0): " } ?? ""
+            return "\(place)\(writing.entity) is a duplicate on unique (\(found.joined(separator: ", "))) and its duplicate policy is reject"
+        }
+        return nil
+    }
+
+    /// Writes one record, without what it carries.
+    private func writeOne(_ record: Record, target: EntityWriting, policy: DuplicatePolicy, namespace: Int)
+        throws(GraphWriteError) -> Outcome
+    {
         let rows = target.rows
         let primaryKey: Int64
         var outcome = Outcome.inserted
@@ -68,7 +147,7 @@ public final class StoreGraphWriter {
             primaryKey = key
             if let identity { try identities?.remember(identity, entity: target.entity, primaryKey: key) }
         case let .duplicate(existing, constraint):
-            switch target.duplicates {
+            switch policy {
             case .reject:
                 return .rejected(reason: "duplicate of an earlier record on unique (\(constraint.joined(separator: ", ")))")
             case .keepFirst:
@@ -89,6 +168,13 @@ public final class StoreGraphWriter {
             }
         }
         return outcome
+    }
+
+    /// The schema of a carried record's entity in the destination model, made once per entity.
+    private func carriedSchema(_ entity: String) throws(GraphWriteError) -> RecordSchema {
+        if let known = writing[entity] { return known.rows.schema }
+        guard let schema = RecordSchema(model: model, entityName: entity) else { throw .unknownEntity(entity) }
+        return schema
     }
 
     /// Stages one link target of a record already written, named by its source key, at

@@ -1,0 +1,262 @@
+import Ferry
+import FerryMigration
+import FerryModel
+import FerryStore
+import FerryStoreTestSupport
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Nested objects inside relationship keys of JSON and plist records become records of the
+/// relationship's destination, written in the same run and linked to their carrier.
+@Suite("nested objects in relationships: records found or created with their carrier")
+struct NestedRecordImportTests {
+    private let workspace = TestPaths.migrations + "/Workspace.xcdatamodeld"
+
+    private func write(_ text: String, _ name: String, in folder: String) throws -> String {
+        let path = folder + "/" + name
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    private func importing(_ sources: [String], entity: String, out: String, model: String? = nil,
+                           version: String? = "Workspace 3") -> ImportRequest {
+        ImportRequest(sources: sources, modelPath: model ?? workspace, modelVersion: version, entity: entity, outputPath: out)
+    }
+
+    private func uuid(_ number: Int) -> String { "00000000-0000-0000-0000-\(String(repeating: "0", count: 11))\(number % 10)" }
+
+    @Test("ferry import of tasks with nested attachments (to-many) and tags (many-to-many, unique name): linked, deduplicated, verified")
+    func tasksWithAttachmentsAndTags() throws {
+        let folder = try TestPaths.temporaryFolder("nested-tasks")
+        let source = try write("""
+            {"taskID": 1, "title": "Trip", "attachments": [{"remotePath": "/a.jpg", "uploadID": "\(uuid(1))"}, {"remotePath": "/b.jpg", "uploadID": "\(uuid(2))"}], "tags": [{"name": "work"}, {"name": "home"}]}
+            {"taskID": 2, "title": "Report", "tags": [{"name": "work"}], "attachments": []}
+            {"taskID": 3, "title": "Bare", "tags": null}
+
+            """, "tasks.ndjson", in: folder)
+        let out = folder + "/W3.sqlite"
+        let summary = try ImportJob(request: importing([source], entity: "Task", out: out)).run()
+        #expect(summary.read == 3 && summary.written == 3 && summary.rejected == 0 && summary.isBalanced)
+        #expect(summary.carried["Upload"] == .init(written: 2, merged: 0))
+        #expect(summary.carried["Tag"] == .init(written: 2, merged: 1))
+        #expect(summary.verification?.passed == true)
+        #expect(try storeRows(out, "SELECT ZNAME FROM ZTAG ORDER BY ZNAME") == ["home", "work"])
+        #expect(try storeRows(out, "SELECT u.ZREMOTEPATH, t.ZTASKID FROM ZUPLOAD u JOIN ZTASK t ON u.ZTASK = t.Z_PK ORDER BY 1")
+            == ["/a.jpg|1", "/b.jpg|1"])
+        #expect(try storeRows(out, """
+            SELECT t.ZTASKID, g.ZNAME FROM Z_1TASKS j JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS ORDER BY 1, 2
+            """) == ["1|home", "1|work", "2|work"])
+    }
+
+    @Test("a nested to-one object: one Task per taskID (unique), keep first by default, keep newest when asked, also against the store")
+    func nestedToOneAgainstStore() throws {
+        let folder = try TestPaths.temporaryFolder("nested-to-one")
+        let out = folder + "/W3.sqlite"
+        let tasks = try write("{\"taskID\": 7, \"title\": \"old\"}\n", "tasks.ndjson", in: folder)
+        #expect(try ImportJob(request: importing([tasks], entity: "Task", out: out)).run().written == 1)
+        let uploads = try write("""
+            [{"remotePath": "/a.jpg", "uploadID": "\(uuid(1))", "task": {"taskID": 7, "title": "new"}},
+             {"remotePath": "/b.jpg", "uploadID": "\(uuid(2))", "task": {"taskID": 8, "title": "eight"}},
+             {"remotePath": "/c.jpg", "uploadID": "\(uuid(3))", "task": {"taskID": 8, "title": "eight again"}}]
+            """, "uploads.json", in: folder)
+        var request = importing([uploads], entity: "Upload", out: out)
+        request.existingStore = .append
+        let first = try ImportJob(request: request).run()
+        #expect(first.written == 3 && first.carried["Task"] == .init(written: 1, merged: 2))
+        #expect(first.verification?.passed == true)
+        #expect(try storeRows(out, "SELECT ZTASKID, ZTITLE FROM ZTASK ORDER BY 1") == ["7|old", "8|eight"])
+        #expect(try storeRows(out, "SELECT u.ZREMOTEPATH, t.ZTASKID FROM ZUPLOAD u JOIN ZTASK t ON u.ZTASK = t.Z_PK ORDER BY 1")
+            == ["/a.jpg|7", "/b.jpg|8", "/c.jpg|8"])
+
+        let newer = try write("[{\"remotePath\": \"/d.jpg\", \"uploadID\": \"\(uuid(4))\", \"task\": {\"taskID\": 7, \"title\": \"new\"}}]",
+                              "newer.json", in: folder)
+        request.sources = [newer]
+        request.duplicates = .keepNewest
+        #expect(try ImportJob(request: request).run().carried["Task"] == .init(written: 0, merged: 1))
+        #expect(try storeRows(out, "SELECT ZTASKID, ZTITLE FROM ZTASK ORDER BY 1") == ["7|new", "8|eight"])
+    }
+
+    @Test("a failing nested object rejects its carrier with the key path, and nothing of the carrier is written")
+    func nestedFailureRejectsCarrier() throws {
+        let folder = try TestPaths.temporaryFolder("nested-failure")
+        let source = try write("""
+            {"taskID": 1, "title": "ok", "attachments": [{"remotePath": "/a.jpg", "uploadID": "\(uuid(1))"}]}
+            {"taskID": 2, "title": "bad", "tags": [{"name": "t2"}], "attachments": [{"remotePath": "/b.jpg", "uploadID": "\(uuid(2))"}, {"remotePath": "/c.jpg", "byteCount": "many", "uploadID": "\(uuid(3))"}]}
+            {"taskID": 3, "title": "missing", "attachments": [{"remotePath": "/d.jpg"}]}
+            {"taskID": 4, "title": "mixed", "tags": [{"name": "x"}, "y"]}
+
+            """, "tasks.json", in: folder)
+        let out = folder + "/W3.sqlite"
+        let summary = try ImportJob(request: importing([source], entity: "Task", out: out)).run()
+        #expect(summary.written == 1 && summary.rejected == 3 && summary.isBalanced)
+        #expect(summary.verification?.passed == true)
+        let rejects = summary.sampleRejects
+        #expect(rejects.map { "\($0.location.line ?? 0) \($0.location.path ?? "")" } == [
+            "2 attachments[1].byteCount", "3 attachments[0].uploadID", "4 ",
+        ])
+        #expect(rejects.first?.location.description.hasSuffix("tasks.json:2 attachments[1].byteCount") == true)
+        #expect(rejects.first?.entity == "Upload" && rejects.first?.value == "many")
+        #expect(rejects.last?.attribute == "tags" && rejects.last?.reason.contains("not both") == true)
+        #expect(summary.carried["Upload"] == .init(written: 1, merged: 0) && summary.carried["Tag"] == nil)
+        #expect(try storeRows(out, "SELECT ZREMOTEPATH FROM ZUPLOAD") == ["/a.jpg"])
+        #expect(try storeRows(out, "SELECT count(*) FROM ZTAG") == ["0"])
+    }
+
+    @Test("a nested dictionary of a property list is a record too")
+    func plistNestedDictionary() throws {
+        let folder = try TestPaths.temporaryFolder("nested-plist")
+        let source = try write("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><array>
+              <dict><key>remotePath</key><string>/p.jpg</string><key>uploadID</key><string>\(uuid(5))</string>
+                <key>task</key><dict><key>taskID</key><integer>9</integer><key>title</key><string>from plist</string>
+                  <key>tags</key><array><dict><key>name</key><string>deep</string></dict></array></dict></dict>
+            </array></plist>
+            """, "uploads.plist", in: folder)
+        let out = folder + "/W3.sqlite"
+        let summary = try ImportJob(request: importing([source], entity: "Upload", out: out)).run()
+        #expect(summary.written == 1 && summary.carried["Task"]?.written == 1 && summary.carried["Tag"]?.written == 1)
+        #expect(summary.verification?.passed == true)
+        #expect(try storeRows(out, """
+            SELECT u.ZREMOTEPATH, t.ZTITLE, g.ZNAME FROM ZUPLOAD u JOIN ZTASK t ON u.ZTASK = t.Z_PK
+            JOIN Z_1TASKS j ON j.Z_2TASKS = t.Z_PK JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS
+            """) == ["/p.jpg|from plist|deep"])
+    }
+
+    private static let books = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Book" syncable="YES">
+                <attribute name="title" attributeType="String"/>
+                <relationship name="chapters" optional="YES" toMany="YES" ordered="YES" deletionRule="Cascade" destinationEntity="Chapter" inverseName="book" inverseEntity="Chapter"/>
+            </entity>
+            <entity name="Chapter" syncable="YES">
+                <attribute name="title" attributeType="String"/>
+                <relationship name="book" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Book" inverseName="chapters" inverseEntity="Book"/>
+            </entity>
+        </model>
+        """
+
+    @Test("an ordered relationship keeps the array's order; without a constraint every nested object is a new record")
+    func orderedKeepsOrder() throws {
+        let folder = try TestPaths.temporaryFolder("nested-ordered")
+        try FileManager.default.createDirectory(atPath: folder + "/Books.xcdatamodel", withIntermediateDirectories: true)
+        _ = try write(Self.books, "Books.xcdatamodel/contents", in: folder)
+        let source = try write("""
+            {"title": "A", "chapters": [{"title": "Zeta"}, {"title": "Alpha"}, {"title": "Mu"}]}
+            {"title": "B", "chapters": [{"title": "Alpha"}]}
+
+            """, "books.ndjson", in: folder)
+        let out = folder + "/Books.sqlite"
+        let summary = try ImportJob(request: importing([source], entity: "Book", out: out, model: folder + "/Books.xcdatamodel",
+                                                       version: nil)).run()
+        #expect(summary.carried["Chapter"] == .init(written: 4, merged: 0))
+        #expect(summary.verification?.passed == true)
+        #expect(try storeRows(out, """
+            SELECT b.ZTITLE, c.ZTITLE FROM ZCHAPTER c JOIN ZBOOK b ON c.ZBOOK = b.Z_PK ORDER BY b.ZTITLE, c.Z_FOK_BOOK
+            """) == ["A|Zeta", "A|Alpha", "A|Mu", "B|Alpha"])
+    }
+
+    @Test("the depth limit: a nested object deeper than maxDepth rejects its record")
+    func depthLimit() throws {
+        let bundle = try XcodeModelLoader.loadBundle(at: workspace)
+        let model = try #require(bundle.version(named: "Workspace 3"))
+        let schema = try #require(RecordSchema(model: model, entityName: "Task"))
+        var decoder = try DocumentRecordDecoder(schema: schema, model: model, maxDepth: 1)
+        let attachment: DocumentValue = .object([("remotePath", .string("/a.jpg")), ("uploadID", .string(uuid(1))),
+                                                 ("task", .object([("taskID", .number("2"))]))])
+        let result = try decoder.decode([("taskID", .number("1")), ("attachments", .array([attachment]))],
+                                        at: SourceLocation(file: "t.json", line: 4))
+        guard case let .reject(reject) = result else {
+            Issue.record("expected a reject, got \(result)")
+            return
+        }
+        #expect(reject.location.description == "t.json:4 attachments[0].task")
+        #expect(reject.reason.contains("at most 1 level"))
+        var deeper = try DocumentRecordDecoder(schema: schema, model: model, maxDepth: 2)
+        let accepted = try deeper.decode([("taskID", .number("1")), ("attachments", .array([attachment]))],
+                                         at: SourceLocation(file: "t.json", line: 4))
+        guard case let .record(record, _) = accepted else {
+            Issue.record("expected a record, got \(accepted)")
+            return
+        }
+        #expect(EmbeddedRecord.flattened(record).map(\.entity) == ["Task", "Upload"])
+        #expect(record.links.first?.targets == [.key(EmbeddedRecord.key(at: SourceLocation(file: "t.json", line: 4, path: "attachments[0]")))])
+    }
+}
+
+@Suite("nested objects: a reject policy and the migration chain")
+struct NestedRecordPolicyTests {
+    private let workspace = TestPaths.migrations + "/Workspace.xcdatamodeld"
+
+    @Test("a carried record whose entity's policy is reject: a duplicate rejects the carrier before anything of it is written")
+    func rejectPolicyRejectsCarrier() throws {
+        let model = try #require(try XcodeModelLoader.loadBundle(at: workspace).version(named: "Workspace 3"))
+        let task = try #require(RecordSchema(model: model, entityName: "Task"))
+        let tag = try #require(RecordSchema(model: model, entityName: "Tag"))
+        let folder = try TestPaths.temporaryFolder("nested-reject")
+        let path = folder + "/W3.sqlite"
+        let hashes = VersionHasher.hashes(of: model)
+        let store = try CoreDataStoreWriter.create(at: path, model: model, versionHashes: hashes.entityHashes, versionIdentifiers: [""])
+        let graph = StoreGraphWriter(writer: store, model: model, duplicates: .keepFirst, duplicatesByEntity: ["Tag": .reject])
+        let idIndex = try #require(task.index(of: "taskID")), titleIndex = try #require(task.index(of: "title"))
+        func carrier(_ id: Int64, tags: [String]) -> Record {
+            let location = SourceLocation(file: "tasks.json", line: Int(id))
+            let carried = tags.enumerated().map { index, name in
+                let at = SourceLocation(file: "tasks.json", line: Int(id), path: "tags[\(index)]")
+                return EmbeddedRecord(entity: "Tag", record: Record(values: [.string(name)], location: at, key: EmbeddedRecord.key(at: at)))
+            }
+            var values = task.attributes.map { _ in AttributeValue.null }
+            values[idIndex] = .integer(id)
+            values[titleIndex] = .string("t\(id)")
+            return Record(values: values, location: location,
+                          links: [RecordLink(relationship: "tags", targets: carried.compactMap { $0.record.key.map { .key($0) } })],
+                          embedded: carried)
+        }
+        var outcomes: [StoreGraphWriter.EmbeddedOutcome] = []
+        #expect(try graph.write(carrier(1, tags: ["work"]), schema: task, namespace: 0, embedded: &outcomes) == .inserted)
+        #expect(outcomes.map(\.outcome) == [.inserted])
+        outcomes = []
+        let again = try graph.write(carrier(2, tags: ["home", "work"]), schema: task, namespace: 0, embedded: &outcomes)
+        guard case .rejected(let reason) = again else {
+            Issue.record("expected a reject, got \(again)")
+            return
+        }
+        #expect(reason.hasPrefix("tags[1]: Tag is a duplicate on unique (name)"))
+        let twice = try graph.write(carrier(3, tags: ["x", "x"]), schema: task, namespace: 0, embedded: &outcomes)
+        #expect(twice != .inserted)
+        #expect(outcomes.isEmpty)
+        _ = try graph.write(Record(values: [.string("solo")], location: SourceLocation(file: "tags.json")), schema: tag, namespace: 1)
+        _ = try graph.resolveLinks()
+        try store.finish()
+        #expect(try storeRows(path, "SELECT ZNAME FROM ZTAG ORDER BY 1") == ["solo", "work"])
+        #expect(try storeRows(path, "SELECT ZTASKID FROM ZTASK") == ["1"])
+    }
+
+    @Test("ferry migrate of a Workspace 2 file: nested attachments go through the Upload mapping, with their own ledger")
+    func migrateCarriesNestedRecords() throws {
+        let folder = try TestPaths.temporaryFolder("nested-migrate")
+        let source = folder + "/tasks.ndjson"
+        try Data("""
+            {"taskID": 1, "title": "Trip", "attachments": [{"remotePath": "/a.jpg", "fileSize": "1.00", "time": 1400000000, "fileType": 9}], "tags": [{"name": "work"}]}
+            {"taskID": 2, "title": "Bad", "attachments": [{"remotePath": "/b.jpg", "fileSize": "lots"}]}
+            {"taskID": 3, "title": "Again", "attachments": [{"remotePath": "/a.jpg", "fileSize": "1.00", "time": 1400000000, "fileType": 9}], "tags": [{"name": "work"}]}
+
+            """.utf8).write(to: URL(fileURLWithPath: source))
+        let out = folder + "/W3.sqlite"
+        let request = MigrateRequest(sources: [MigrationSource(argument: "Task@Workspace 2:\(source)")], modelPath: workspace, outputPath: out,
+                                     variables: ["zone": "Asia/Shanghai"])
+        let summary = try MigrateJob(request: request).run()
+        #expect(summary.isBalanced && summary.verification?.passed == true)
+        let tasks = try #require(summary.ledgers.first { $0.entity == "Task" })
+        #expect(tasks.read == 3 && tasks.written == 2 && tasks.rejected == 1)
+        let uploads = try #require(summary.ledgers.first { $0.entity == "Upload" })
+        #expect(uploads.read == 2 && uploads.written == 1 && uploads.merged == 1)
+        #expect(summary.written["Upload"] == 1 && summary.written["Tag"] == 1)
+        #expect(summary.sampleRejects.first?.location.path == "attachments[0]")
+        #expect(try storeRows(out, "SELECT u.ZBYTECOUNT, u.ZKIND, t.ZTASKID FROM ZUPLOAD u JOIN ZTASK t ON u.ZTASK = t.Z_PK")
+            == ["1048576|5|3"])
+    }
+}
