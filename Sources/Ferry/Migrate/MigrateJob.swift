@@ -57,7 +57,7 @@ public struct MigrateJob {
                 if request.dryRun {
                     writer.discard()
                 } else {
-                    do { try writer.finish() } catch { throw MigrateError.writer(error) }
+                    do { try writer.finish(durable: request.durable) } catch { throw MigrateError.writer(error) }
                 }
             }
         } catch {

@@ -27,6 +27,9 @@ public struct MigrateRequest: Sendable {
     public var dryRun: Bool
     /// Check the written store afterwards (`JobVerification`).
     public var verify: Bool = true
+    /// Whether the written store is made durable (synced, in WAL mode as Core Data keeps it);
+    /// false for a private store read once and deleted (`verify --against`).
+    public var durable: Bool = true
 
     public init(sources: [MigrationSource], modelPath: String, targetVersion: String? = nil, outputPath: String, replaceExisting: Bool = false,
                 files: FileRecordSource = .init(), variables: [String: String] = [:], duplicates: DuplicatePolicy = .reject,

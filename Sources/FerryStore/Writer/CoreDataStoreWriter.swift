@@ -241,11 +241,21 @@ public final class CoreDataStoreWriter {
 
     /// Commits the last batch, switches the store to WAL, makes it durable and renames it over
     /// the target. Inserters of this writer stop working.
-    public func finish() throws(StoreWriterError) {
+    ///
+    /// - Parameter durable: false for a private store that this process reads once and deletes
+    ///   (the expected store of `verify --against`): it is closed and renamed without the switch
+    ///   to WAL and without syncing it to disk.
+    public func finish(durable: Bool = true) throws(StoreWriterError) {
         try commitBatch()
         let database = try openDatabase()
         statements.forEach { $0.finalize() }
         statements.removeAll()
+        guard durable else {
+            try StoreWriterError.sqlite { () throws(SQLiteError) in try database.close() }
+            self.database = nil
+            try DurableFile.replace(path, with: temporaryPath)
+            return
+        }
         let wal = "PRAGMA journal_mode=WAL"
         let mode = try StoreWriterError.sqlite { () throws(SQLiteError) in try database.scalarText(wal) }
         guard mode == "wal" else {

@@ -3,12 +3,12 @@ import Synchronization
 
 /// Work run on a worker thread while the caller goes on; `wait` returns its outcome. The worker
 /// stores the outcome once under the lock and signals.
-final class BackgroundWork<Success: Sendable, Failure: Error>: Sendable {
+public final class BackgroundWork<Success: Sendable, Failure: Error>: Sendable {
     private let outcome = Mutex<Result<Success, Failure>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
     /// Starts `work` on a global queue.
-    init(_ work: @escaping @Sendable () -> Result<Success, Failure>) {
+    public init(_ work: @escaping @Sendable () -> Result<Success, Failure>) {
         DispatchQueue.global().async { [self] in
             let result = work()
             outcome.withLock { $0 = result }
@@ -17,7 +17,7 @@ final class BackgroundWork<Success: Sendable, Failure: Error>: Sendable {
     }
 
     /// Waits for the worker and returns what it computed.
-    func wait() throws(Failure) -> Success {
+    public func wait() throws(Failure) -> Success {
         while true {
             if let result = outcome.withLock({ $0 }) { return try result.get() }
             done.wait()

@@ -84,6 +84,17 @@ public final class StoreVerifier {
         return report
     }
 
+    /// The fingerprints `verify` reports, without its checks: of every entity's records over all
+    /// their stored attributes, and of every relationship's pairs. For a store known to be sound
+    /// (one this process just wrote) whose fingerprints are all that is wanted.
+    /// - Throws: `VerificationError` when the store cannot be read or a record cannot be read
+    ///   as its model says.
+    public func fingerprints() throws(VerificationError) -> (records: [FingerprintEntry], edges: [FingerprintEntry]) {
+        let results = try storeFingerprints().all()
+        if let unreadable = results.records.lazy.compactMap(\.unreadable.first).first { throw .unreadableStore(unreadable) }
+        return (results.records.map(\.entry), results.edges)
+    }
+
     /// The fingerprint of an entity's records (sub-entities' included) over `attributes`.
     /// - Throws: `VerificationError` when the store cannot be read, or a value does not fit its
     ///   attribute (such a store cannot be fingerprinted, and `verify` reports why).
