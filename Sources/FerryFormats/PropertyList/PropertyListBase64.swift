@@ -11,6 +11,12 @@ public enum PropertyListBase64 {
 
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
+    /// The two characters of each 12-bit value, first in the low byte: a group of three bytes
+    /// is two lookups and two 16-bit stores.
+    private static let pairs: [UInt16] = (0..<4096).map { value in
+        UInt16(alphabet[value >> 6]) | UInt16(alphabet[value & 0x3F]) << 8
+    }
+
     /// Class of each byte for the decoder: a sextet (0...63), `whitespace`, `pad` or `invalid`.
     private static let classes: [UInt8] = {
         var table = [UInt8](repeating: invalid, count: 256)
@@ -50,26 +56,28 @@ public enum PropertyListBase64 {
         output.withUnsafeMutableBufferPointer { out in
             alphabet.withUnsafeBufferPointer { digits in
                 guard let base = out.baseAddress, let digit = digits.baseAddress else { return }
-                var read = source, write = base + start
-                for _ in 0..<(input.count / 3) {
-                    let chunk = Int(read[0]) << 16 | Int(read[1]) << 8 | Int(read[2])
-                    write[0] = digit[chunk >> 18]
-                    write[1] = digit[chunk >> 12 & 0x3F]
-                    write[2] = digit[chunk >> 6 & 0x3F]
-                    write[3] = digit[chunk & 0x3F]
-                    read += 3
-                    write += 4
+                var read = source, write = UnsafeMutableRawPointer(base + start)
+                pairs.withUnsafeBufferPointer { pairs in
+                    guard let pair = pairs.baseAddress else { return }
+                    for _ in 0..<(input.count / 3) {
+                        let chunk = Int(read[0]) << 16 | Int(read[1]) << 8 | Int(read[2])
+                        write.storeBytes(of: pair[chunk >> 12].littleEndian, as: UInt16.self)
+                        (write + 2).storeBytes(of: pair[chunk & 0xFFF].littleEndian, as: UInt16.self)
+                        read += 3
+                        write += 4
+                    }
                 }
+                let tail = write.assumingMemoryBound(to: UInt8.self)
                 switch input.count % 3 {
                 case 1:
                     let chunk = Int(read[0]) << 16
-                    write[0] = digit[chunk >> 18]
-                    write[1] = digit[chunk >> 12 & 0x3F]
+                    tail[0] = digit[chunk >> 18]
+                    tail[1] = digit[chunk >> 12 & 0x3F]
                 case 2:
                     let chunk = Int(read[0]) << 16 | Int(read[1]) << 8
-                    write[0] = digit[chunk >> 18]
-                    write[1] = digit[chunk >> 12 & 0x3F]
-                    write[2] = digit[chunk >> 6 & 0x3F]
+                    tail[0] = digit[chunk >> 18]
+                    tail[1] = digit[chunk >> 12 & 0x3F]
+                    tail[2] = digit[chunk >> 6 & 0x3F]
                 default:
                     break
                 }
