@@ -154,7 +154,7 @@ struct MadeRecordMappingTests {
         #expect(try storeRows(summary.outputPath, "SELECT ZNAME, ZSORTORDER FROM ZFOLDER") == ["Photos|2"])
     }
 
-    @Test("ferry plan lists the made relationship; the source attributes it reads are not 'not carried'")
+    @Test("ferry plan lists the made relationship, and its dry run counts made records")
     func planListsIt() throws {
         let bundle = try bundle("made-records-plan", mapping: mapping)
         let plan = try MigrationPlan(modelPath: bundle)
@@ -162,7 +162,13 @@ struct MadeRecordMappingTests {
         let folder = try #require(upload.relationships.first { $0.destination == "folder" })
         #expect(folder.rule == "make Folder(name: trim(folderName), color: folderColor)" && folder.origin == "written")
         #expect(upload.relationships.contains { $0.destination == "label" && $0.rule == "make Label(title: lower(labelText))" })
-        #expect(!upload.droppedAttributes.contains("folderName") && upload.droppedAttributes.contains("size") == false)
+        var request = MigrateRequest(sources: [MigrationSource(argument: "Upload@Shop 1:\(try csv(uploads, in: bundle))")], modelPath: bundle,
+                                     outputPath: bundle.replacingOccurrences(of: "Shop.xcdatamodeld", with: "dry.sqlite"))
+        request.dryRun = true
+        let dryRun = try MigrateJob(request: request).run()
+        let folders = try #require(dryRun.ledgers.first { $0.entity == "Folder" })
+        #expect(dryRun.dryRun && folders.read == 4 && folders.written == 3 && folders.merged == 1)
+        #expect(!FileManager.default.fileExists(atPath: request.outputPath))
     }
 
     @Test("mapping file errors name line and column", arguments: [

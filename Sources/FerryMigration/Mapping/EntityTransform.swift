@@ -165,7 +165,7 @@ public final class EntityTransform {
             case let .failure(attribute, reason):
                 guard maker.rule.onFailure == .null else {
                     return .reject(Reject(location: record.location, entity: source.entity.name, attribute: maker.rule.relationship,
-                                          reason: "\(destination.entity.name).\(maker.rule.relationship) = \(maker.rule) (\(maker.rule.location)): \(maker.rule.entity).\(attribute) \(reason)"))
+                                          reason: "\(destination.entity.name).\(maker.rule.relationship) = \(maker.rule) (\(maker.rule.location)): \(maker.rule.entity).\(attribute): \(reason)"))
                 }
                 converted += 1
             }

@@ -67,7 +67,7 @@ struct RecordMaker {
             }
         }
         for (index, attribute) in schema.attributes.enumerated() where values[index] == .null && !attribute.isOptional {
-            return .failure(attribute: attribute.name, reason: "is required and has no value or default")
+            return .failure(attribute: attribute.name, reason: "required, and no value or default")
         }
         var location = carrier.location
         location.path = (location.path.map { $0 + "." } ?? "") + rule.relationship
