@@ -21,7 +21,9 @@ final class MigrationChain {
 
     /// What became of a record carried to the last version.
     enum Outcome {
-        case record(Record, entity: String, converted: Int)
+        /// `made`: the records mappings made from its values on the way, each with the index of
+        /// the version it was made in (the destination of its step), still to be carried from there.
+        case record(Record, entity: String, converted: Int, made: [(version: Int, record: EmbeddedRecord)])
         case reject(Reject)
         /// Filtered out by a mapping, or its entity has no place in a later version.
         case filtered
@@ -82,10 +84,13 @@ final class MigrationChain {
         return made
     }
 
-    /// Takes a record through every step of its route.
+    /// Takes a record through every step of its route. Records a step makes from its values are
+    /// returned with the record, not carried further here: the caller carries each by the route
+    /// of its own entity from the version it was made in.
     func carry(_ record: Record, route: Route) throws(MappingError) -> Outcome {
         var current = record
         var converted = 0
+        var made: [(version: Int, record: EmbeddedRecord)] = []
         for index in route.mappings.indices {
             let transform: EntityTransform
             if let compiled = route.transforms[index] {
@@ -98,6 +103,8 @@ final class MigrationChain {
             case let .record(next, count):
                 current = next
                 converted += count
+                made += next.embedded.map { (route.first + index + 1, $0) }
+                current.embedded = []
             case .reject(let reject):
                 return .reject(reject)
             case .filtered:
@@ -105,7 +112,7 @@ final class MigrationChain {
             }
         }
         guard let entity = route.finalEntity else { return .filtered }
-        return .record(current, entity: entity, converted: converted)
+        return .record(current, entity: entity, converted: converted, made: made)
     }
 
     /// The entity and relationship a relationship of `entity` in version `from` becomes in the
@@ -127,7 +134,8 @@ final class MigrationChain {
               let destination = schema(version: step + 1, entity: mapping.destination) else {
             throw .model("\(mapping.source) → \(mapping.destination): entity missing in \(versions[step].name) or \(versions[step + 1].name)")
         }
-        let made = try EntityTransform(mapping: mapping, source: source, destination: destination, options: options, variables: variables)
+        let made = try EntityTransform(mapping: mapping, source: source, destination: destination, options: options, variables: variables,
+                                       destinationModel: versions[step + 1])
         transforms[key] = made
         return made
     }

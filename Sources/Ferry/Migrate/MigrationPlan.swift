@@ -20,6 +20,8 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
         public var duplicates: String?
         /// Destination attribute → its rule in words (`copy fileName`, `convert priority Integer 16 → Integer 32`).
         public var attributes: [Rule]
+        /// Destination relationship → `links of SOURCE`, or `make Entity(attribute: expression, …)`
+        /// for records made from values.
         public var relationships: [Rule]
         /// Source attributes no rule reads: their values are not carried.
         public var droppedAttributes: [String]
@@ -51,7 +53,7 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
     }
 
     private static func entityStep(_ mapping: EntityMapping, source: ManagedObjectModel) -> EntityStep {
-        let read = Set(mapping.attributes.flatMap(\.rule.sourceAttributes))
+        let read = Set(mapping.attributes.flatMap(\.rule.sourceAttributes) + mapping.madeRecords.flatMap(\.sourceAttributes))
         let dropped = source.allAttributes(of: mapping.source).filter { !$0.isTransient && !read.contains($0.name) }.map(\.name)
         return EntityStep(
             source: mapping.source, destination: mapping.destination, filter: mapping.filter?.text,
@@ -61,7 +63,11 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
                 if attribute.onFailure == .null { text += " (nil when it fails)" }
                 return Rule(destination: attribute.destination, rule: text, origin: attribute.origin.rawValue)
             },
-            relationships: mapping.relationships.map { Rule(destination: $0.destination, rule: "links of \($0.source)", origin: $0.origin.rawValue) },
+            relationships: mapping.relationships.map { Rule(destination: $0.destination, rule: "links of \($0.source)", origin: $0.origin.rawValue) }
+                + mapping.madeRecords.map { made in
+                    Rule(destination: made.relationship, rule: "make \(made)" + (made.onFailure == .null ? " (none when it fails)" : ""),
+                         origin: MappingOrigin.written.rawValue)
+                },
             droppedAttributes: dropped)
     }
 

@@ -200,13 +200,14 @@ struct MigrationRun {
     /// its own entity from the same version, and counted in the ledger of their source and entity
     /// once the record is written or merged: a carried record that a mapping rejects rejects the
     /// record; one that a mapping filters out is counted as filtered and the record's link to it
-    /// is dropped.
+    /// is dropped. Records a mapping makes from the record's values (`folder = Folder(name: …)`)
+    /// are carried the same way from the version they are made in, once the record has been.
     private mutating func process(_ record: Record, plan: EntityPlan, namespace: Int, storeRow: Int64?) throws(MigrateError) {
         let ledger = plan.ledger
         summary.ledgers[ledger].read += 1
         var carried = CarriedRecords()
         if !record.embedded.isEmpty {
-            if let rejected = try carry(EmbeddedRecord.flattened(record), plan: plan, into: &carried) {
+            if let rejected = try carry(EmbeddedRecord.flattened(record).map { (plan.version, $0) }, source: plan.source, into: &carried) {
                 try reject(rejected, ledger: ledger)
                 return
             }
@@ -219,10 +220,15 @@ struct MigrationRun {
         case .reject(var rejected):
             rejected.location = location(of: record, plan: plan, storeRow: storeRow)
             try reject(rejected, ledger: ledger)
-        case .record(var mapped, let finalEntity, let converted):
+        case .record(var mapped, let finalEntity, let converted, let made):
             summary.ledgers[ledger].converted += converted
             guard let schema = plan.finalSchema else {
                 summary.ledgers[ledger].filtered += 1
+                return
+            }
+            if !made.isEmpty, var rejected = try carry(made, source: plan.source, into: &carried) {
+                if storeRow != nil { rejected.location = location(of: record, plan: plan, storeRow: storeRow) }
+                try reject(rejected, ledger: ledger)
                 return
             }
             mapped.embedded = carried.records
@@ -286,17 +292,17 @@ struct MigrationRun {
         }
     }
 
-    /// Carries records a record carries (flattened, in writing order) through the chain from the
-    /// record's version; the reject of the first that a mapping rejects, located at its key path.
-    private mutating func carry(_ embedded: [EmbeddedRecord], plan: EntityPlan, into carried: inout CarriedRecords)
-        throws(MigrateError) -> Reject?
-    {
-        for item in embedded {
-            guard let schema = chain.schema(version: plan.version, entity: item.entity) else {
+    /// Carries records a record carries (flattened, in writing order), each through the chain
+    /// from the version it is in, and the records mappings make from their values on the way;
+    /// the reject of the first that a mapping rejects, located at its key path.
+    private mutating func carry(_ embedded: [(version: Int, record: EmbeddedRecord)], source: String,
+                                into carried: inout CarriedRecords) throws(MigrateError) -> Reject? {
+        for (version, item) in embedded {
+            guard let schema = chain.schema(version: version, entity: item.entity) else {
                 return Reject(location: item.record.location, entity: item.entity,
-                              reason: "\(item.entity) is not in \(chain.versions[plan.version].name)")
+                              reason: "\(item.entity) is not in \(chain.versions[version].name)")
             }
-            let itemPlan = entityPlan(item.entity, schema: schema, version: plan.version, source: plan.source)
+            let itemPlan = entityPlan(item.entity, schema: schema, version: version, source: source)
             let outcome: MigrationChain.Outcome
             do { outcome = try chain.carry(item.record, route: itemPlan.route) } catch { throw .mapping(error) }
             switch outcome {
@@ -307,15 +313,16 @@ struct MigrationRun {
                 carried.counts.append((itemPlan.ledger, 0))
                 carried.filtered.append(itemPlan.ledger)
                 if let key = item.record.key { carried.dropped.insert(key) }
-            case let .record(mapped, finalEntity, converted):
+            case let .record(mapped, finalEntity, converted, made):
                 carried.counts.append((itemPlan.ledger, converted))
                 guard itemPlan.finalSchema != nil else {
                     carried.filtered.append(itemPlan.ledger)
                     if let key = item.record.key { carried.dropped.insert(key) }
                     continue
                 }
+                if !made.isEmpty, let rejected = try carry(made, source: source, into: &carried) { return rejected }
                 if let key = mapped.key { carried.ledgers[key] = itemPlan.ledger }
-                carried.records.append(EmbeddedRecord(entity: finalEntity, record: mapped))
+                carried.records.append(EmbeddedRecord(entity: finalEntity, record: mapped, findByValues: item.findByValues))
             }
         }
         return nil

@@ -24,6 +24,8 @@ public final class EntityTransform {
     /// Per destination attribute: whether it may stay nil, and its type.
     private let optional: [Bool]
     private let types: [AttributeType]
+    /// The records made from values (`folder = Folder(name: …)`), in rule order.
+    private let makers: [RecordMaker]
 
     private enum CompiledRule {
         case copy(Int)
@@ -32,9 +34,13 @@ public final class EntityTransform {
         case expression(MappingExpression)
     }
 
-    /// - Parameter variables: values of `$NAME` in written expressions.
+    /// - Parameters:
+    ///   - variables: values of `$NAME` in written expressions.
+    ///   - destinationModel: the destination version, which the records a mapping makes
+    ///     (`EntityMapping.madeRecords`) are laid out for; needed only when it makes some.
     public init(mapping: EntityMapping, source: RecordSchema, destination: RecordSchema,
-                options: CoercionOptions = .init(), variables: [String: String] = [:]) throws(MappingError) {
+                options: CoercionOptions = .init(), variables: [String: String] = [:],
+                destinationModel: ManagedObjectModel? = nil) throws(MappingError) {
         self.mapping = mapping
         self.source = source
         self.destination = destination
@@ -67,6 +73,12 @@ public final class EntityTransform {
         }
         self.rules = rules
         self.defaults = defaults
+        var makers: [RecordMaker] = []
+        for rule in mapping.madeRecords {
+            guard let destinationModel else { throw MappingError.model("\(rule.location): making \(rule.entity) needs the destination model") }
+            makers.append(try RecordMaker(rule: rule, model: destinationModel, options: options, variables: variables))
+        }
+        self.makers = makers
         relationshipNames = Dictionary(mapping.relationships.map { ($0.source, $0.destination) }, uniquingKeysWith: { first, _ in first })
         if let filter = mapping.filter {
             do {
@@ -81,7 +93,9 @@ public final class EntityTransform {
     }
 
     /// Maps one record. Keys carry over; links are renamed, and links of relationships the
-    /// destination does not have are dropped.
+    /// destination does not have are dropped. Records made from values are carried by the
+    /// mapped record (`Record.embedded`, in the destination version) and linked by key; records
+    /// the source record carried are not kept (the caller carries them).
     public func apply(_ record: Record) -> Outcome {
         if let filter {
             let matched = (try? filter.matches { name in self.source.index(of: name).map { record.values[$0] } }) ?? false
@@ -137,10 +151,26 @@ public final class EntityTransform {
                 }
             }
         }
-        let links = record.links.compactMap { link in
+        var links = record.links.compactMap { link in
             relationshipNames[link.relationship].map { RecordLink(relationship: $0, targets: link.targets) }
         }
-        return .record(Record(values: values, location: record.location, key: record.key, links: links), converted: converted)
+        var made: [EmbeddedRecord] = []
+        for maker in makers {
+            switch maker.make(from: record, context: context) {
+            case .made(let item):
+                made.append(item)
+                links.append(RecordLink(relationship: maker.rule.relationship, targets: [.key(maker.key(for: record))]))
+            case .none:
+                break
+            case let .failure(attribute, reason):
+                guard maker.rule.onFailure == .null else {
+                    return .reject(Reject(location: record.location, entity: source.entity.name, attribute: maker.rule.relationship,
+                                          reason: "\(destination.entity.name).\(maker.rule.relationship) = \(maker.rule) (\(maker.rule.location)): \(maker.rule.entity).\(attribute): \(reason)"))
+                }
+                converted += 1
+            }
+        }
+        return .record(Record(values: values, location: record.location, key: record.key, links: links, embedded: made), converted: converted)
     }
 }
 

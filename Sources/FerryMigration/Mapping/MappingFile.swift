@@ -15,6 +15,7 @@ import FerryModel
 ///   unique keep newest                                  # duplicates on the uniqueness constraints
 ///   unique uploadID keep first                          # or on attributes the model does not constrain
 ///   task <- task                                        # links carried from a source relationship
+///   folder = Folder(name: trim(folderName), color: folderColor)   # a record made from values, found or created
 /// ```
 ///
 /// `entity A -> B` maps source entity A to destination entity B (`entity A` when the names are
@@ -34,6 +35,19 @@ public struct MappingFile: Sendable {
         /// uniqueness constraint for them.
         public var identity: (attributes: [String], line: Int)?
         public var links: [(destination: String, source: String, line: Int)] = []
+        /// `RELATIONSHIP = Entity(attribute: EXPRESSION, …)`: records made from the source record.
+        public var constructors: [Constructor] = []
+    }
+
+    /// `RELATIONSHIP = Entity(ATTRIBUTE: EXPRESSION, …) [on error nil|reject]`.
+    public struct Constructor: Sendable {
+        public var relationship: String
+        public var entity: String
+        public var arguments: [MadeRecordRule.Argument]
+        /// nil: the run's default policy.
+        public var onFailure: FailurePolicy?
+        public var line: Int
+        public var column: Int
     }
 
     /// `ATTRIBUTE = EXPRESSION [on error nil|reject]`.
@@ -108,7 +122,7 @@ public struct MappingFile: Sendable {
         }
         let name = text.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
         guard !name.isEmpty, let first = name.first, !first.isNumber else {
-            throw .file(path: path, line: line, column: column, reason: "expected ATTRIBUTE = EXPRESSION, RELATIONSHIP <- RELATIONSHIP, where or unique")
+            throw .file(path: path, line: line, column: column, reason: "expected ATTRIBUTE = EXPRESSION, RELATIONSHIP <- RELATIONSHIP, RELATIONSHIP = Entity(…), where or unique")
         }
         var rest = text.dropFirst(name.count).drop { $0 == " " || $0 == "\t" }
         let restColumn = column + text.utf8.count - rest.utf8.count
@@ -134,6 +148,11 @@ public struct MappingFile: Sendable {
         }
         let expressionText = String(rest)
         let expressionColumn = column + text.utf8.count - rest.utf8.count
+        if let constructor = try ConstructorSyntax(expressionText, line: line, column: expressionColumn, path: path) {
+            block.constructors.append(Constructor(relationship: String(name), entity: constructor.entity, arguments: constructor.arguments,
+                                                  onFailure: onFailure, line: line, column: column))
+            return
+        }
         let expression: MappingExpression
         do { expression = try MappingExpression(parsing: expressionText, line: line, column: expressionColumn) } catch {
             throw .file(path: path, line: error.line, column: error.column, reason: error.message)

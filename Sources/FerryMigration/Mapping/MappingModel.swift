@@ -48,6 +48,8 @@ public struct EntityMapping: Sendable {
     public var attributes: [AttributeMapping]
     /// Destination relationship ← source relationship, for links to carry.
     public var relationships: [RelationshipMapping]
+    /// Destination relationships whose records are made from the source record's values.
+    public var madeRecords: [MadeRecordRule] = []
     /// What to do with records colliding on the destination's uniqueness constraints (or on
     /// `identity`).
     public var duplicates: DuplicatePolicy?

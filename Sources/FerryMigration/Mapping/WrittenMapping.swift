@@ -93,5 +93,55 @@ public enum WrittenMapping {
             entity.relationships.removeAll { $0.destination == link.destination }
             entity.relationships.append(RelationshipMapping(destination: link.destination, source: link.source, origin: .written))
         }
+        for constructor in block.constructors {
+            let made = try madeRecordRule(constructor, target: target, sourceTypes: sourceTypes, destination: destination, path: path,
+                                          defaultFailure: defaultFailure)
+            entity.relationships.removeAll { $0.destination == made.relationship }
+            entity.madeRecords.removeAll { $0.relationship == made.relationship }
+            entity.madeRecords.append(made)
+        }
+    }
+
+    /// Checks a constructor against the destination model: the relationship is a to-one of the
+    /// mapped entity, the entity is its destination (or a sub-entity), every argument names an
+    /// attribute of it and gives a value that can become its type, and when the entity is unique
+    /// on some attributes, one of its constraints is given in full (else no two made records
+    /// could ever be found equal).
+    private static func madeRecordRule(_ constructor: MappingFile.Constructor, target: Entity, sourceTypes: [String: AttributeType],
+                                       destination: ManagedObjectModel, path: String,
+                                       defaultFailure: FailurePolicy) throws(MappingError) -> MadeRecordRule {
+        func failure(_ reason: String) -> MappingError { .file(path: path, line: constructor.line, column: constructor.column, reason: reason) }
+        guard let relationship = destination.allRelationships(of: target.name).first(where: { $0.name == constructor.relationship }) else {
+            throw failure("\(target.name) has no relationship '\(constructor.relationship)'")
+        }
+        guard !relationship.isToMany else {
+            throw failure("\(target.name).\(relationship.name) is to-many; \(constructor.entity)(…) makes one record for a to-one relationship")
+        }
+        guard let made = destination.entity(named: constructor.entity), !made.isAbstract,
+              destination.ancestry(of: made.name).contains(where: { $0.name == relationship.destinationEntity }) else {
+            throw failure("\(target.name).\(relationship.name) links to \(relationship.destinationEntity): '\(constructor.entity)' is not a concrete \(relationship.destinationEntity) in \(destination.name)")
+        }
+        let attributes = destination.allAttributes(of: made.name)
+        for argument in constructor.arguments {
+            guard let attribute = attributes.first(where: { $0.name == argument.attribute && !$0.isTransient }) else {
+                throw failure("\(made.name) has no attribute '\(argument.attribute)'")
+            }
+            let resultType: AttributeType?
+            do { resultType = try argument.expression.resultType(attributes: sourceTypes) } catch {
+                throw .file(path: path, line: error.line, column: error.column, reason: error.message)
+            }
+            if let resultType, resultType != attribute.type, ValueConversion.kind(from: resultType, to: attribute.type) == nil {
+                throw failure("\(argument.attribute): the expression gives \(resultType.xcodeName), which cannot become \(attribute.type.xcodeName) (\(made.name).\(attribute.name))")
+            }
+        }
+        let given = Set(constructor.arguments.map(\.attribute))
+        let constraints = destination.ancestry(of: made.name).flatMap(\.uniquenessConstraints)
+        if !constraints.isEmpty, !constraints.contains(where: { Set($0).isSubset(of: given) }) {
+            let names = constraints.map { "(\($0.joined(separator: ", ")))" }.joined(separator: " or ")
+            throw failure("\(made.name) is unique on \(names): give those attributes in \(made.name)(…) so that equal records are found")
+        }
+        return MadeRecordRule(relationship: relationship.name, entity: made.name, arguments: constructor.arguments,
+                              onFailure: constructor.onFailure ?? defaultFailure,
+                              location: "\(path):\(constructor.line):\(constructor.column)")
     }
 }

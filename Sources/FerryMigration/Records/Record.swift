@@ -28,10 +28,14 @@ public struct EmbeddedRecord: Sendable, Equatable {
     /// The entity the record is of (in the model its values are laid out for).
     public var entity: String
     public var record: Record
+    /// Whether the record, when its entity has no uniqueness constraint or identity key, is found
+    /// by all its values (a record a mapping makes from values: equal values are one record).
+    public var findByValues: Bool
 
-    public init(entity: String, record: Record) {
+    public init(entity: String, record: Record, findByValues: Bool = false) {
         self.entity = entity
         self.record = record
+        self.findByValues = findByValues
     }
 
     /// The source key of a carried record found at `location` (its carrier's line, and the key

@@ -97,6 +97,9 @@ final class EntityRowWriter {
         attributeForColumn.map { index in index.map { StoreValue(values[$0], externallyStorable: externallyStorable[$0]) } ?? .null }
     }
 
+    /// Whether the entity (or an ancestor) has a uniqueness constraint the store enforces.
+    var hasUniquenessConstraints: Bool { !constraints.isEmpty }
+
     /// The values of a record on each uniqueness constraint that has no nil among them, each
     /// encoded into one key (`IdentityIndex.append`).
     func uniqueKeys(of values: [AttributeValue]) -> [(names: [String], key: [UInt8])] {

@@ -81,7 +81,9 @@ public final class StoreGraphWriter {
         throws(GraphWriteError) -> Outcome
     {
         let target = try entityWriting(for: schema)
-        if record.embedded.isEmpty { return try writeOne(record, target: target, policy: target.duplicates, namespace: namespace) }
+        if record.embedded.isEmpty {
+            return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace)
+        }
         let carried = EmbeddedRecord.flattened(record)
         var targets: [EntityWriting] = []
         for item in carried { targets.append(try entityWriting(for: carriedSchema(item.entity))) }
@@ -89,10 +91,11 @@ public final class StoreGraphWriter {
             return .rejected(reason: reason)
         }
         for (item, carriedTarget) in zip(carried, targets) {
-            let outcome = try writeOne(item.record, target: carriedTarget, policy: carriedPolicy(item.entity), namespace: namespace)
+            let outcome = try writeOne(item.record, target: carriedTarget, policy: carriedPolicy(item.entity), byValues: item.findByValues,
+                                       namespace: namespace)
             embedded.append(EmbeddedOutcome(entity: item.entity, key: item.record.key, outcome: outcome))
         }
-        return try writeOne(record, target: target, policy: target.duplicates, namespace: namespace)
+        return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace)
     }
 
     /// The duplicate policy of records of `entity` carried by others.
@@ -107,13 +110,14 @@ public final class StoreGraphWriter {
         throws(GraphWriteError) -> String?
     {
         var group = Set<[UInt8]>()
-        let members = carried.map { ($0.0.record, $0.1, carriedPolicy($0.0.entity)) } + [(record, target, target.duplicates)]
-        for (member, writing, policy) in members where policy == .reject {
+        let members = carried.map { ($0.0.record, $0.1, carriedPolicy($0.0.entity), $0.0.findByValues) } + [(record, target, target.duplicates, false)]
+        for (member, writing, policy, byValues) in members where policy == .reject {
             func isNew(_ names: [String], _ key: [UInt8]) -> Bool {
                 group.insert(Array("\(writing.entity)(\(names.joined(separator: ",")))".utf8) + key).inserted
             }
             let found: [String]?
-            if let identity = try identity(of: member, target: writing), let names = writing.identity?.names {
+            if let identity = try identity(of: member, target: writing, byValues: byValues) {
+                let names = identityNames(writing)
                 let stored = try identities?.primaryKey(for: identity, entity: writing.entity)
                 found = isNew(names, identity) && stored == nil ? nil : names
             } else if let (_, names) = try writing.rows.existingRow(for: member.values) {
@@ -129,16 +133,18 @@ public final class StoreGraphWriter {
     }
 
     /// Writes one record, without what it carries.
-    private func writeOne(_ record: Record, target: EntityWriting, policy: DuplicatePolicy, namespace: Int)
+    /// `byValues`: found by all its values when the entity has no uniqueness constraint or
+    /// identity key (`EmbeddedRecord.findByValues`).
+    private func writeOne(_ record: Record, target: EntityWriting, policy: DuplicatePolicy, byValues: Bool, namespace: Int)
         throws(GraphWriteError) -> Outcome
     {
         let rows = target.rows
         let primaryKey: Int64
         var outcome = Outcome.inserted
-        let identity = try identity(of: record, target: target)
+        let identity = try identity(of: record, target: target, byValues: byValues)
         let inserted: EntityRowWriter.Outcome
         if let identity, let existing = try identities?.primaryKey(for: identity, entity: target.entity) {
-            inserted = .duplicate(of: existing, constraint: target.identity?.names ?? [])
+            inserted = .duplicate(of: existing, constraint: identityNames(target))
         } else {
             inserted = try rows.insert(record.values)
         }
@@ -203,16 +209,29 @@ public final class StoreGraphWriter {
         try identities?.remember(identity, entity: target.entity, primaryKey: primaryKey)
     }
 
-    /// The identity key of a record whose entity has one (nil values make no identity).
-    private func identity(of record: Record, target: EntityWriting) throws(GraphWriteError) -> [UInt8]? {
-        guard let identity = target.identity else { return nil }
+    /// The identity key of a record whose entity has one (nil values make no identity); with
+    /// `byValues`, of an entity with neither an identity key nor a uniqueness constraint, all its
+    /// values (nil is a value there).
+    private func identity(of record: Record, target: EntityWriting, byValues: Bool = false) throws(GraphWriteError) -> [UInt8]? {
         var key: [UInt8] = []
-        for index in identity.attributes {
-            guard let index, record.values[index] != .null else { return nil }
-            IdentityIndex.append(record.values[index], to: &key)
+        if let identity = target.identity {
+            for index in identity.attributes {
+                guard let index, record.values[index] != .null else { return nil }
+                IdentityIndex.append(record.values[index], to: &key)
+            }
+        } else if byValues, !target.rows.hasUniquenessConstraints {
+            for value in record.values { IdentityIndex.append(value, to: &key) }
+        } else {
+            return nil
         }
         if identities == nil { identities = try IdentityIndex(writer: writer) }
         return key
+    }
+
+    /// The attributes an entity's identity keys are made of, for messages: its identity key, or
+    /// every attribute when a record is found by its values.
+    private func identityNames(_ target: EntityWriting) -> [String] {
+        target.identity?.names ?? target.rows.schema.attributes.map(\.name)
     }
 
     /// What writing records of one entity needs, found once per entity.
