@@ -39,7 +39,8 @@ final class EntityFileOutput {
 
     private func flush() throws(ExportError) {
         guard !buffer.isEmpty else { return }
-        try writer.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
+        let full = buffer
+        buffer = writer.emptyBuffer(capacity: Self.chunk + 4096)
+        try writer.write(full)
     }
 }

@@ -22,6 +22,9 @@ final class ExportFileWriter: @unchecked Sendable {
     private let queue = DispatchQueue(label: "ferry.export.file")
     private let slots = DispatchSemaphore(value: ExportFileWriter.inFlight)
     private let failure = Mutex<ExportError?>(nil)
+    /// Buffers already written, kept for `emptyBuffer` so that chunks reuse their memory
+    /// instead of allocating (and faulting in) a fresh one each time.
+    private let spare = Mutex<[[UInt8]]>([])
     private static let inFlight = 4
 
     /// - Parameters:
@@ -48,7 +51,8 @@ final class ExportFileWriter: @unchecked Sendable {
     /// Bytes of the file as written so far (complete after `finish`).
     var byteCount: Int { queue.sync { storedBytes } }
 
-    /// Hands `bytes` to the writing queue.
+    /// Hands `bytes` to the writing queue. Pass the only copy (and take the next buffer from
+    /// `emptyBuffer`), so that its memory can be reused once written.
     func write(_ bytes: [UInt8]) throws(ExportError) {
         if let error = failure.withLock({ $0 }) { throw error }
         slots.wait()
@@ -58,7 +62,16 @@ final class ExportFileWriter: @unchecked Sendable {
             do throws(ExportError) { try self.consume(bytes) } catch {
                 self.failure.withLock { $0 = error }
             }
+            self.spare.withLock { $0.append(bytes) }
         }
+    }
+
+    /// An empty buffer with room for `capacity` bytes: one already written if there is one.
+    func emptyBuffer(capacity: Int) -> [UInt8] {
+        var buffer = spare.withLock { $0.popLast() } ?? []
+        buffer.removeAll(keepingCapacity: true)
+        buffer.reserveCapacity(capacity)
+        return buffer
     }
 
     /// Completes the file; returns its SHA-256 as lowercase hex.

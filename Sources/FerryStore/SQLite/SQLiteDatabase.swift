@@ -20,6 +20,7 @@ public final class SQLiteDatabase {
     /// committed data in a `-wal` is still read.
     /// - Parameter busyTimeoutMilliseconds: how long to wait for another connection's lock.
     public init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+        _ = Self.processSettings
         self.path = path
         var target = path
         var flags = mode.flags
@@ -67,6 +68,12 @@ public final class SQLiteDatabase {
             throw error
         }
     }
+
+    /// Process-wide settings, applied once before the first connection: no memory statistics
+    /// (their global mutex is taken on every allocation of every connection).
+    private static let processSettings: Void = {
+        _ = ferry_sqlite3_disable_memory_statistics()
+    }()
 
     deinit {
         sqlite3_close_v2(handle)

@@ -1,3 +1,4 @@
+import CSQLite
 import FerryModel
 import FerryStore
 
@@ -5,18 +6,42 @@ import FerryStore
 /// range) its attribute type needs, and uniqueness constraints hold.
 ///
 /// The per-attribute conditions of a table are counted in one scan (`scan()`), which also counts
-/// the table's rows per entity number for the store checks.
+/// the table's rows per entity number for the store checks. SQLite hands over the raw columns and
+/// the values are classified here (`StorageRule`): a fraction of the cost of `sum(CASE
+/// typeof(…) …)` per value in SQL. The same conditions as SQL find sample rows of a failure.
 struct ValueChecks {
     static let section = "values"
     let context: StoreContext
 
-    /// One condition on the rows of a table; `violation` is an SQL predicate over alias `p`.
+    /// One condition on the rows of a table; `violation` is the same condition as an SQL
+    /// predicate over alias `p`.
     struct Condition {
         let check: String
         let subject: String
         let column: String
+        /// The entity numbers whose rows it applies to; nil for every row of the table.
+        let entityNumbers: Set<Int64>?
+        /// Nil: the value must not be NULL; otherwise the rule its stored value must follow.
+        let rule: StorageRule?
         let violation: String
         let message: String
+
+    }
+
+    /// What the row-by-row count needs of a condition, as a trivial value (read per row without
+    /// reference counting): its result column, rule, and entity filter (an index into the scan's
+    /// filters).
+    private struct RowCheck {
+        let column: Int32
+        let rule: StorageRule?
+        let filter: Int?
+
+        /// Whether the statement's current row, of entity `number`, breaks the condition.
+        func isBroken(by statement: SQLiteStatement, entity number: Int64, filters: [Set<Int64>]) -> Bool {
+            if let filter, !filters[filter].contains(number) { return false }
+            guard let rule else { return statement.isNull(at: column) }
+            return rule.isBroken(by: statement, at: column)
+        }
     }
 
     /// An entity table with its conditions and what one pass over it counted.
@@ -35,21 +60,51 @@ struct ValueChecks {
         let violations: [Int64]
     }
 
-    /// Scans every entity table once (`SELECT count(*), sum(p.Z_ENT = n), …, sum(cond), … FROM
-    /// table p`): the store checks take the rows per entity number from it, `run` the conditions.
+    /// Scans every entity table once: the store checks take the rows per entity number from it,
+    /// `run` the conditions.
     func scan() -> [TableScan] {
         context.entityTables.map { table, root, members in
             let conditions = members.flatMap { attributeConditions(of: $0, in: table) }
             let numbers = context.concreteNumbers(below: root)
-            let sums = ["count(*)"] + numbers.map { "sum(p.Z_ENT = \($0))" } + conditions.map { "sum(\($0.violation))" }
-            let counts = Result { () throws(SQLiteError) in
-                // An aggregate without GROUP BY yields one row, of every sum.
-                let values = try context.queries.integers("SELECT \(sums.joined(separator: ", ")) FROM \(SQL.quoted(table.name)) p")
-                return Counts(rows: values.first ?? 0, rowsByEntity: Dictionary(zip(numbers, values.dropFirst()), uniquingKeysWith: +),
-                              violations: Array(values.dropFirst(1 + numbers.count)))
-            }
+            let counts = Result { () throws(SQLiteError) in try count(table.name, numbers: numbers, conditions: conditions) }
             return TableScan(table: table, root: root, members: members, conditions: conditions, counts: counts)
         }
+    }
+
+    /// `SELECT Z_ENT, <condition columns> FROM table`, counted row by row.
+    private func count(_ table: String, numbers: [Int], conditions: [Condition]) throws(SQLiteError) -> Counts {
+        var selected = ["Z_ENT"]
+        var filters: [Set<Int64>] = []
+        let checks = conditions.map { condition in
+            let column: Int32
+            if let index = selected.firstIndex(of: condition.column) {
+                column = Int32(index)
+            } else {
+                selected.append(condition.column)
+                column = Int32(selected.count - 1)
+            }
+            let filter = condition.entityNumbers.map { numbers in
+                filters.append(numbers)
+                return filters.count - 1
+            }
+            return RowCheck(column: column, rule: condition.rule, filter: filter)
+        }
+        let statement = try context.queries.database.prepare(
+            "SELECT \(selected.map { SQL.column("p", $0) }.joined(separator: ", ")) FROM \(SQL.quoted(table)) p")
+        defer { statement.finalize() }
+        var rows: Int64 = 0
+        var rowsByEntity = Dictionary(uniqueKeysWithValues: numbers.map { ($0, Int64(0)) })
+        var violations = [Int64](repeating: 0, count: conditions.count)
+        while try statement.step() {
+            rows += 1
+            // Z_ENT as SQL compares it: an integer (a NULL or other value matches no number).
+            let number = statement.storageClass(at: 0) == SQLITE_INTEGER ? statement.int64(at: 0) : -1
+            if let known = Int(exactly: number), rowsByEntity[known] != nil { rowsByEntity[known, default: 0] += 1 }
+            for (index, check) in checks.enumerated() where check.isBroken(by: statement, entity: number, filters: filters) {
+                violations[index] += 1
+            }
+        }
+        return Counts(rows: rows, rowsByEntity: rowsByEntity, violations: violations)
     }
 
     func run(_ scans: [TableScan], _ recorder: inout CheckRecorder) {
@@ -63,7 +118,9 @@ struct ValueChecks {
         guard let entity = context.model.entity(named: entityName) else { return [] }
         // A table of one concrete entity needs no Z_ENT filter (other numbers are the store checks' concern).
         let concrete = context.concreteNumbers(below: context.model.rootEntity(of: entityName)?.name ?? entityName)
-        let rows = concrete.count == 1 ? "" : "p.Z_ENT IN (\(SQL.numbers(context.numbers(below: entityName)))) AND "
+        let filtered = concrete.count == 1 ? nil : context.numbers(below: entityName)
+        let rows = filtered.map { "p.Z_ENT IN (\(SQL.numbers($0))) AND " } ?? ""
+        let entityNumbers = filtered.map { Set($0.map(Int64.init)) }
         var result: [Condition] = []
         for attribute in entity.attributes where !attribute.isTransient {
             guard let column = table.column(for: .attribute(entity: entityName, name: attribute.name)) else { continue }
@@ -71,39 +128,16 @@ struct ValueChecks {
             let subject = "\(entityName).\(attribute.name)"
             if !attribute.isOptional {
                 result.append(Condition(check: "required-attribute", subject: subject, column: column.name,
-                                        violation: "\(rows)\(value) IS NULL",
+                                        entityNumbers: entityNumbers, rule: nil, violation: "\(rows)\(value) IS NULL",
                                         message: "required attribute \(attribute.name) is NULL"))
             }
-            if let misfits = Self.misfits(attribute.type, value) {
+            if let rule = StorageRule(attribute.type) {
                 result.append(Condition(check: "storage-class", subject: subject, column: column.name,
-                                        violation: "\(rows)\(misfits)",
+                                        entityNumbers: entityNumbers, rule: rule, violation: "\(rows)\(rule.violationSQL(value))",
                                         message: "\(attribute.type.xcodeName) attribute \(attribute.name) holds values of another storage class or out of range"))
             }
         }
         return result
-    }
-
-    /// Whether a stored value (not NULL) does not look as a type needs: the storage class Core
-    /// Data writes (or that the column's affinity turns it into), and the type's range. One
-    /// `CASE typeof(…)` with the range inside its branch, so each value is classified once.
-    static func misfits(_ type: AttributeType, _ value: String) -> String? {
-        func storageClass(_ expected: [(storageClass: String, otherwise: String)]) -> String {
-            let branches = expected.map { "WHEN '\($0.storageClass)' THEN \($0.otherwise) " }.joined()
-            return "CASE typeof(\(value)) \(branches)WHEN 'null' THEN 0 ELSE 1 END"
-        }
-        switch type {
-        case .integer16, .integer32:
-            guard let range = type.integerRange else { return nil }
-            return storageClass([("integer", "\(value) NOT BETWEEN \(range.lowerBound) AND \(range.upperBound)")])
-        case .integer64: return storageClass([("integer", "0")])
-        case .boolean: return storageClass([("integer", "\(value) NOT IN (0, 1)")])
-        // TIMESTAMP and DECIMAL columns have numeric affinity: integral reals are kept as integers.
-        case .date, .decimal, .double, .float: return storageClass([("real", "0"), ("integer", "0")])
-        case .string, .uri: return storageClass([("text", "0")])
-        case .binary, .transformable: return storageClass([("blob", "0")])
-        case .uuid: return storageClass([("blob", "length(\(value)) <> 16")])
-        case .undefined, .objectID, .composite: return nil
-        }
     }
 
     /// Records the conditions of a scanned table; only a condition that some rows break is

@@ -1,0 +1,81 @@
+import CSQLite
+import FerryModel
+import FerryStore
+
+/// What a stored value of an attribute type must look like: the storage classes Core Data writes
+/// for it (or that the column's affinity turns them into), each with an extra condition (an
+/// integer range, a blob length). NULL always fits. One description, read two ways: as an SQL
+/// predicate (to find sample rows) and against a result column (to count rows in one pass).
+/// A trivial value (no references), so reading it per row costs no reference counting.
+struct StorageRule {
+    /// A storage class that fits, and what its value must also satisfy.
+    struct Allowed {
+        let storageClass: Int32
+        /// The storage class as `typeof()` names it.
+        let name: StaticString
+        let extra: Extra
+    }
+
+    enum Extra {
+        case none
+        case range(ClosedRange<Int64>)
+        case length(Int)
+    }
+
+    /// One or two storage classes.
+    let first: Allowed
+    let second: Allowed?
+    var allowed: [Allowed] { [first] + (second.map { [$0] } ?? []) }
+
+    /// The rule of a type; nil for types without a column.
+    init?(_ type: AttributeType) {
+        let integer = { (extra: Extra) in Allowed(storageClass: SQLITE_INTEGER, name: "integer", extra: extra) }
+        switch type {
+        case .integer16, .integer32:
+            guard let range = type.integerRange else { return nil }
+            (first, second) = (integer(.range(range)), nil)
+        case .integer64: (first, second) = (integer(.none), nil)
+        case .boolean: (first, second) = (integer(.range(0...1)), nil)
+        // TIMESTAMP and DECIMAL columns have numeric affinity: integral reals are kept as integers.
+        case .date, .decimal, .double, .float:
+            (first, second) = (Allowed(storageClass: SQLITE_FLOAT, name: "real", extra: .none), integer(.none))
+        case .string, .uri: (first, second) = (Allowed(storageClass: SQLITE_TEXT, name: "text", extra: .none), nil)
+        case .binary, .transformable: (first, second) = (Allowed(storageClass: SQLITE_BLOB, name: "blob", extra: .none), nil)
+        case .uuid: (first, second) = (Allowed(storageClass: SQLITE_BLOB, name: "blob", extra: .length(16)), nil)
+        case .undefined, .objectID, .composite: return nil
+        }
+    }
+
+    /// An SQL predicate, true when `value` breaks the rule: one `CASE typeof(…)` with the extra
+    /// condition inside its branch, so each value is classified once.
+    func violationSQL(_ value: String) -> String {
+        let branches = allowed.map { allowed in
+            let otherwise = switch allowed.extra {
+            case .none: "0"
+            case .range(let range): "\(value) NOT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
+            case .length(let length): "length(\(value)) <> \(length)"
+            }
+            return "WHEN '\(allowed.name)' THEN \(otherwise) "
+        }
+        return "CASE typeof(\(value)) \(branches.joined())WHEN 'null' THEN 0 ELSE 1 END"
+    }
+
+    /// Whether the value in `column` of the statement's current row breaks the rule.
+    func isBroken(by statement: SQLiteStatement, at column: Int32) -> Bool {
+        let storageClass = statement.storageClass(at: column)
+        guard storageClass != SQLITE_NULL else { return false }
+        let fitting: Allowed
+        if first.storageClass == storageClass {
+            fitting = first
+        } else if let second, second.storageClass == storageClass {
+            fitting = second
+        } else {
+            return true
+        }
+        switch fitting.extra {
+        case .none: return false
+        case .range(let range): return !range.contains(statement.int64(at: column))
+        case .length(let length): return statement.withBlob(at: column) { $0.count } != length
+        }
+    }
+}
