@@ -9,7 +9,7 @@ final class EntityFileOutput {
     private let writer: ExportFileWriter
     private var buffer: [UInt8] = []
     private(set) var count = 0
-    private static let chunk = 128 * 1024
+    private static let chunk = 512 * 1024
 
     init(layout: EntityExportLayout, format: ExportFormat, folder: String, fileName: String, gzipLevel: Int?,
          durable: Bool) throws(ExportError) {

@@ -92,11 +92,11 @@ public struct ExportJob {
         let selection = try RecordSelection(request: request, entity: unit, reader: reader)
         let sortOrder = try ExportSortOrder(request: request, entity: unit, reader: reader)
         var held: [Int64: (EntityFileOutput, ExportRow)] = [:]
-        var last: EntityRows?
+        var last: (entity: String, rows: EntityRows?)?
         while let record = try records.advance() {
             guard try selection.contains(record.primaryKey) else { continue }
-            if last?.output.layout.entity != record.entity { last = outputs[record.entity] }
-            guard let rows = last else { continue }
+            if last?.entity != record.entity { last = (record.entity, outputs[record.entity]) }
+            guard let rows = last?.rows else { continue }
             let row = try rows.row(record.primaryKey)
             if sortOrder == nil { try rows.output.write(row) } else { held[row.primaryKey] = (rows.output, try row.held()) }
         }
@@ -107,8 +107,10 @@ public struct ExportJob {
         return try order.compactMap { name throws(ExportError) in try outputs[name]?.output.finish(model: model) }
     }
 
-    /// How the cursor's rows of one concrete entity become `ExportRow`s for its file.
-    private struct EntityRows {
+    /// How the cursor's rows of one concrete entity become `ExportRow`s for its file. (A class:
+    /// the loop holds one per row, and a reference costs one retain where a struct of arrays
+    /// costs one per field.)
+    private final class EntityRows {
         let output: EntityFileOutput
         let cursor: StoredRecordCursor
         /// The cursor's positions of the layout's attributes and to-one relationships (nil: the

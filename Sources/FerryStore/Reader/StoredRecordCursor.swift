@@ -11,8 +11,8 @@ public final class StoredRecordCursor {
     private var finished = false
     /// The row `advance()` last moved to.
     private var current: Row?
-    /// How the plain values of the current row's entity are read (changed with the entity, not
-    /// per row: no reference counting per value).
+    /// How the values of the current row's entity are read (changed with the entity, not per
+    /// row: no reference counting per value).
     private var plainColumns: [PlainColumn] = []
     private var plainColumnsEntity: String?
 
@@ -103,15 +103,18 @@ public final class StoredRecordCursor {
 
     /// The current row's attribute at `position`, as its record holds it.
     public func value(at position: Int) throws(StoreReaderError) -> AttributeValue {
-        guard let row = current else { return .null }
-        let attribute = row.shape.attributes[position]
+        guard current != nil else { return .null }
+        // The trivial column description; the full one (with names) only for errors.
+        let column = plainColumns[position]
         do {
-            var value = try ColumnValueDecoder.decode(statement, at: attribute.index, as: attribute.type)
-            if attribute.isExternallyStorable, case .binary(let stored) = value {
+            var value = try ColumnValueDecoder.decode(statement, at: column.index, as: column.type)
+            if column.isExternallyStorable, case .binary(let stored) = value {
                 value = .binary(try ExternalBinaryData.resolve(stored, storePath: plan.path))
             }
             return value
         } catch {
+            guard let row = current else { return .null }
+            let attribute = row.shape.attributes[position]
             throw invalid(row.primaryKey, attribute.column, "attribute \(attribute.name): \(error.reason)")
         }
     }
