@@ -5,6 +5,7 @@ import FerryFormats
 /// a to-many as its destination `Z_PK`s separated by spaces.
 struct CSVRecordEncoder: ExportRecordEncoder {
     private let header: [String]
+    var writesDeferredBase64: Bool { true }
 
     init(layout: EntityExportLayout) {
         header = layout.columnNames
@@ -50,13 +51,14 @@ struct CSVRecordEncoder: ExportRecordEncoder {
 
     mutating func epilogue(into output: inout [UInt8]) {}
 
-    /// Base64 holds no delimiter, quote or line break: straight into the row, no quoting scan
-    /// (the empty value is quoted, as the empty string is, to tell it from NULL).
+    /// Base64 holds no delimiter, quote or line break: it needs no quoting, and is encoded on
+    /// the writing thread (`DeferredBase64`). The empty value is quoted, as the empty string
+    /// is, to tell it from NULL.
     private static func appendBase64(_ bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
         guard !bytes.isEmpty else {
             output.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: "\"")])
             return
         }
-        PropertyListBase64.append(bytes, to: &output)
+        DeferredBase64.appendSpan(bytes, to: &output)
     }
 }

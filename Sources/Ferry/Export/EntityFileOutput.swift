@@ -16,7 +16,8 @@ final class EntityFileOutput {
         self.layout = layout
         self.fileName = fileName
         encoder = format.encoder(for: layout)
-        writer = try ExportFileWriter(path: folder + "/" + fileName, gzipLevel: gzipLevel, durable: durable)
+        writer = try ExportFileWriter(path: folder + "/" + fileName, gzipLevel: gzipLevel, durable: durable,
+                                      expandsBase64: encoder.writesDeferredBase64)
         buffer.reserveCapacity(Self.chunk + 4096)
         encoder.prologue(into: &buffer)
     }

@@ -15,6 +15,9 @@ final class ExportFileWriter: @unchecked Sendable {
     // `queue.sync {}` has drained it; that is what makes the unchecked Sendable sound.
     let path: String
     private let durable: Bool
+    /// Whether chunks hold `DeferredBase64` spans, expanded into `expanded` before the rest.
+    private let expandsBase64: Bool
+    private var expanded: [UInt8] = []
     private let file: FileByteSink
     private var compressor: ParallelGzipWriter?
     private var digest = SHA256()
@@ -30,9 +33,11 @@ final class ExportFileWriter: @unchecked Sendable {
     /// - Parameters:
     ///   - gzipLevel: nil writes plain bytes.
     ///   - durable: sync the file to disk when finishing.
-    init(path: String, gzipLevel: Int?, durable: Bool) throws(ExportError) {
+    ///   - expandsBase64: the chunks hold `DeferredBase64` spans.
+    init(path: String, gzipLevel: Int?, durable: Bool, expandsBase64: Bool = false) throws(ExportError) {
         self.path = path
         self.durable = durable
+        self.expandsBase64 = expandsBase64
         do { file = try FileByteSink(path: path) } catch { throw .cannotWrite(path: path, reason: error.description) }
         guard let gzipLevel else { return }
         do {
@@ -88,7 +93,14 @@ final class ExportFileWriter: @unchecked Sendable {
         return Hex.string(final.finalize())
     }
 
-    private func consume(_ bytes: [UInt8]) throws(ExportError) {
+    private func consume(_ chunk: [UInt8]) throws(ExportError) {
+        guard expandsBase64 else { return try pass(chunk) }
+        DeferredBase64.expand(chunk, into: &expanded)
+        try pass(expanded)
+    }
+
+    /// Compresses (when asked), hashes and writes bytes of the file.
+    private func pass(_ bytes: [UInt8]) throws(ExportError) {
         do {
             if let compressor {
                 try compressor.write(bytes)

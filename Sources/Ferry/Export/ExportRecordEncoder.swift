@@ -1,5 +1,7 @@
 /// Turns the records of one entity file into bytes: a prologue, one chunk per record, an epilogue.
 protocol ExportRecordEncoder {
+    /// Whether the bytes hold `DeferredBase64` spans for the writer to expand.
+    var writesDeferredBase64: Bool { get }
     mutating func prologue(into output: inout [UInt8])
     mutating func encode(_ row: ExportRow, into output: inout [UInt8]) throws(ExportError)
     mutating func epilogue(into output: inout [UInt8]) throws(ExportError)
@@ -16,4 +18,8 @@ extension ExportFormat {
         case .bplist: BinaryPlistRecordEncoder(layout: layout)
         }
     }
+}
+
+extension ExportRecordEncoder {
+    var writesDeferredBase64: Bool { false }
 }
