@@ -27,6 +27,9 @@ struct Runner {
                     ? [("ferry", ferry), ("reference", reference)] : [("reference", reference), ("ferry", ferry)]
                 for (label, side) in order {
                     for output in benchmark.outputs { workspace.remove(output) }
+                    // Start with no dirty pages: the kernel writing back a dataset just generated
+                    // or the last run's output would otherwise compete with the run timed next.
+                    sync()
                     let measurement = try measure(side, logPrefix: workspace.path("\(benchmark.name)-\(label)-\(round + 1)"))
                     if label == "ferry" { ferryRuns.append(measurement) } else { referenceRuns.append(measurement) }
                     if verbose {
