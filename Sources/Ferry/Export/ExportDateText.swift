@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 
 /// Dates as ISO 8601 UTC text with fractional seconds (`2024-03-01T12:30:05.25Z`), exact both
@@ -25,11 +26,12 @@ enum ExportDateText {
         let unix = whole + referenceOffset
         let days = floorDivide(unix, 86_400)
         let secondOfDay = unix - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilDate.date(days: Int(days))
         guard (0...9999).contains(year) else { return nil }
         while fraction.count < 3 { fraction.append(UInt8(ascii: "0")) }
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-        text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        let second = Int(secondOfDay)
+        text += "T" + pad(second / 3600, 2) + ":" + pad(second / 60 % 60, 2) + ":" + pad(second % 60, 2)
         return text + "." + String(decoding: fraction, as: UTF8.self) + "Z"
     }
 
@@ -49,7 +51,8 @@ enum ExportDateText {
             guard fraction.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         }
         while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
-        let whole = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - referenceOffset
+        let days = Int64(CivilDate.days(year: Int(year), month: Int(month), day: Int(day)))
+        let whole = days * 86_400 + hour * 3600 + minute * 60 + second - referenceOffset
         guard !fraction.isEmpty else { return Double(whole) }
         if whole >= 0 { return Double("\(whole)." + String(decoding: fraction, as: UTF8.self)) }
         return Double("-\(-whole - 1)." + String(decoding: complement(fraction), as: UTF8.self))
@@ -76,35 +79,12 @@ enum ExportDateText {
         return value
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
+    private static func pad(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         a >= 0 ? a / b : -((-a + b - 1) / b)
-    }
-
-    /// Year, month, day of a day count since 1970-01-01 (proleptic Gregorian calendar).
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let shifted = days + 719_468
-        let era = floorDivide(shifted, 146_097)
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// Days since 1970-01-01 of a civil date.
-    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let adjusted = month <= 2 ? year - 1 : year
-        let era = floorDivide(adjusted, 400)
-        let yearOfEra = adjusted - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

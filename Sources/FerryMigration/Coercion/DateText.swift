@@ -1,3 +1,5 @@
+import FerryFormats
+
 /// Reads ISO 8601 dates and date-times into seconds since 2001-01-01 00:00:00 UTC.
 public enum DateText {
     /// Seconds from the Unix epoch (1970) to Core Data's reference date (2001).
@@ -14,8 +16,8 @@ public enum DateText {
     public static func referenceSeconds(iso8601 b: UnsafeRawBufferPointer) -> Double? {
         guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
               let year = number(b, 0, 4), let month = number(b, 5, 2), let day = number(b, 8, 2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
-        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+              (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day) else { return nil }
+        var seconds = Double(CivilDate.days(year: year, month: month, day: day)) * 86_400
         guard b.count > 10 else { return seconds - unixToReferenceOffset }
         guard b.count >= 16, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "), b[13] == UInt8(ascii: ":"),
               let hour = number(b, 11, 2), let minute = number(b, 14, 2), hour < 24, minute < 60 else { return nil }
@@ -50,25 +52,6 @@ public enum DateText {
         guard offsetHours < 24, offsetMinutes < 60 else { return nil }
         let offset = Double(offsetHours * 3600 + offsetMinutes * 60) * (b[index] == UInt8(ascii: "-") ? -1 : 1)
         return seconds - offset - unixToReferenceOffset
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date.
-    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let monthFromMarch = (month + 9) % 12
-        let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 
     private static func number(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> Int? {

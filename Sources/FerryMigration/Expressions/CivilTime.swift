@@ -12,7 +12,7 @@ struct CivilTime: Equatable, Sendable {
     /// Why these fields are not a real date and time (`February 2014 has 28 days`), or nil.
     var invalidity: String? {
         guard (1...12).contains(month) else { return "month \(month) is not 1 to 12" }
-        let days = DateText.daysIn(month: month, year: year)
+        let days = CivilDate.daysIn(month: month, year: year)
         guard (1...days).contains(day) else { return "\(Self.monthNames[month - 1]) \(year) has \(days) days" }
         guard hour < 24 else { return "hour \(hour) is not 0 to 23" }
         guard minute < 60 else { return "minute \(minute) is not 0 to 59" }
@@ -22,7 +22,7 @@ struct CivilTime: Equatable, Sendable {
 
     /// Seconds since 2001-01-01 00:00:00 if this time is read as UTC.
     var utcReferenceSeconds: Double {
-        let days = DateText.daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDate.days(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + Double(millisecond) / 1000
         return seconds - DateText.unixToReferenceOffset
     }
