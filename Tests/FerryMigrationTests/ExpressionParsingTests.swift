@@ -38,6 +38,7 @@ struct ExpressionParsingTests {
         #expect(try printed("-(a)") == "-a")
         #expect(try printed("(a == b) == c") == "(a == b) == c")
         #expect(try printed("`first name` + $zone") == "`first name` + $zone")
+        #expect(try printed("trim($)+$zone") == "trim($) + $zone")
         #expect(try printed("`if` + `plain`") == "`if` + plain")
         #expect(try printed("\"say \\\"hi\\\"\\n\\\\\"") == "\"say \\\"hi\\\"\\n\\\\\"")
         #expect(try printed("12.50 + 1e3 + -0.5") == "12.5 + 1000.0 + -0.5")
@@ -95,7 +96,9 @@ struct ExpressionParsingTests {
             ("\"bad \\q\"", 18, "unknown escape"),
             ("a b", 15, "unexpected 'b' after the expression"),
             ("`name`(1)", 13, "not a function"),
-            ("$ zone", 13, "variable name"),
+            ("$1", 13, "variable name"),
+            // `$` alone is the current part of a made record's split; a name must follow at once.
+            ("$ zone", 15, "unexpected 'zone'"),
             ("a in (1, 2)", 18, "expected '['"),
             ("f(1,", 13, "unknown function 'f'"),
             ("round(1,", 21, "expected ')'"),

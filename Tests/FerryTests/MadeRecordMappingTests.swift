@@ -11,7 +11,7 @@ import Testing
 @Suite("written mappings: records made from attribute values")
 struct MadeRecordMappingTests {
     /// Shop 1 has flat uploads; Shop 2 adds Folder (no uniqueness constraint), Label (unique on
-    /// title) and Tag (many-to-many); Shop 3 renames Folder.color to tint and drops the flat columns.
+    /// title) and Tag (no constraint; Upload.tags is an ordered many-to-many); Shop 3 renames Folder.color to tint and drops the flat columns.
     private static let shop1 = """
         <entity name="Upload" representedClassName="Upload" syncable="YES">
             <attribute name="fileName" attributeType="String"/>
@@ -20,6 +20,7 @@ struct MadeRecordMappingTests {
             <attribute name="labelText" optional="YES" attributeType="String"/>
             <attribute name="labelWeight" optional="YES" attributeType="String"/>
             <attribute name="size" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/>
+            <attribute name="tagList" optional="YES" attributeType="String"/>
         </entity>
         """
     private static let shop2 = """
@@ -46,9 +47,10 @@ struct MadeRecordMappingTests {
             <attribute name="labelText" optional="YES" attributeType="String"/>
             <attribute name="labelWeight" optional="YES" attributeType="String"/>
             <attribute name="size" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/>
+            <attribute name="tagList" optional="YES" attributeType="String"/>
             <relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="uploads" inverseEntity="Folder"/>
             <relationship name="label" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Label" inverseName="uploads" inverseEntity="Label"/>
-            <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="uploads" inverseEntity="Tag"/>
+            <relationship name="tags" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="uploads" inverseEntity="Tag"/>
         </entity>
         """
     private static var shop3: String {
@@ -183,6 +185,19 @@ struct MadeRecordMappingTests {
         ("  folder = Folder(name: folderName", 18, "is not closed"),
         ("  folder = Folder(name: folderName) x", 37, "unexpected text"),
         ("  label = Label(weight: size)", 3, "Label is unique on (title)"),
+        // The to-many form, `for $ in split(TEXT, "SEPARATOR")`.
+        (#"  tags = Tag(name: trim($)) for $ in split(size, ",")"#, 44, "split(size, …) needs text, but size gives Integer"),
+        (#"  tags = Tag(name: $) for $ in split(tagList, fileName)"#, 47, "a non-empty string literal"),
+        (#"  tags = Tag(name: $) for $ in split(tagList, "")"#, 47, "a non-empty string literal"),
+        (#"  tags = Tag(name: $) for $ in split($, ",")"#, 38, "'$' (the current part) is allowed only"),
+        (#"  tags = Tag(name: $) for x in split(tagList, ",")"#, 27, "expected for $ in split"),
+        (#"  tags = Tag(name: $) for $ in split(tagList)"#, 37, "split needs two arguments"),
+        (#"  tags = Tag(name: $) for $ in split(tagList, ",") x"#, 52, "unexpected text after split"),
+        (#"  tags = Tag(nme: $) for $ in split(tagList, ",")"#, 3, "Tag has no attribute 'nme'"),
+        (#"  tags = Tag(name: $1) for $ in split(tagList, ",")"#, 20, "'$' must be followed by a variable name"),
+        (#"  folder = Folder(name: $)"#, 25, "'$' (the current part) is allowed only"),
+        (#"  folder = Folder(name: folderName) for $ in split(tagList, ",")"#, 3, "Upload.folder is to-one"),
+        (#"  fileName = $"#, 14, "'$' (the current part) is allowed only"),
     ])
     func errors(_ line: String, column: Int, message: String) throws {
         let models = try XcodeModelLoader.loadBundle(at: try bundle("made-records-errors", mapping: ""))
@@ -209,5 +224,88 @@ struct MadeRecordMappingTests {
         #expect(upload.madeRecords.map(\.description) == ["Folder(name: trim(folderName), color: folderColor)", "Label(title: lower(labelText))"])
         #expect(upload.madeRecords.first?.location == "m.mapping:4:3")
         #expect(!upload.relationships.contains { $0.destination == "folder" || $0.destination == "label" })
+    }
+
+    // MARK: The to-many form: one record per part of a split text
+
+    private let tagMapping = #"""
+        mapping "Shop 1" -> "Shop 2"
+        entity Upload
+          tags = Tag(name: trim($)) for $ in split(tagList, ",")
+
+        """#
+
+    /// `file.jpg|tag tag …` per upload with tags, in the order of the ordered relationship
+    /// (`Upload.tags`), from the join table of Shop 3 (Tag is entity 3, Upload 4).
+    private func orderedTags(_ store: String) throws -> [String] {
+        let pairs = try storeRows(store, """
+            SELECT u.ZFILENAME, t.ZNAME FROM Z_3UPLOADS j JOIN ZUPLOAD u ON u.Z_PK = j.Z_4UPLOADS JOIN ZTAG t ON t.Z_PK = j.Z_3TAGS
+                ORDER BY u.ZFILENAME, j.Z_FOK_3TAGS
+            """).map { $0.split(separator: "|").map(String.init) }
+        var lines: [String] = []
+        for pair in pairs where pair.count == 2 {
+            if let last = lines.last, last.hasPrefix(pair[0] + "|") { lines[lines.count - 1] += " " + pair[1] } else { lines.append(pair.joined(separator: "|")) }
+        }
+        return lines
+    }
+
+    @Test("a split text becomes linked records, one per distinct part across and within records, in order, blank parts skipped, verified")
+    func partsBecomeRecords() throws {
+        let bundle = try bundle("made-records-parts", mapping: tagMapping)
+        let summary = try run(bundle, csv: try csv("""
+            fileName,tagList
+            a.jpg,"work, home,, urgent"
+            b.jpg,"home,work"
+            c.jpg,"urgent,x, urgent "
+            d.jpg,
+            e.jpg," , ,"
+
+            """, in: bundle))
+        #expect(summary.isBalanced && summary.rejected == 0)
+        #expect(summary.verification?.passed == true)
+        let tags = try #require(summary.ledgers.first { $0.entity == "Tag" })
+        // a makes 3, b 2, c 2 (urgent once), d and e none: 7 made, 4 distinct.
+        #expect(tags.version == "Shop 2" && tags.read == 7 && tags.written == 4 && tags.merged == 3, "\(tags)")
+        #expect(summary.written["Tag"] == 4 && summary.written["Upload"] == 5)
+        #expect(try storeRows(summary.outputPath, "SELECT ZNAME FROM ZTAG ORDER BY 1") == ["home", "urgent", "work", "x"])
+        #expect(try orderedTags(summary.outputPath) == ["a.jpg|work home urgent", "b.jpg|home work", "c.jpg|urgent x"])
+    }
+
+    @Test("a failing argument of one part rejects its source record with the rule's location; on error nil skips that part")
+    func failingPart() throws {
+        let lookup = #"Tag(name: lookup(trim($), {"a": "Alpha", "b": "Beta"})) for $ in split(tagList, ";")"#
+        let rows = """
+            fileName,tagList
+            a.jpg,a;b
+            b.jpg,b; zz ;a
+
+            """
+        let rejecting = try bundle("made-records-parts-failing", mapping: "mapping \"Shop 1\" -> \"Shop 2\"\nentity Upload\n  tags = \(lookup)\n")
+        let rejected = try run(rejecting, csv: try csv(rows, in: rejecting))
+        let uploads = try #require(rejected.ledgers.first { $0.entity == "Upload" })
+        #expect(uploads.read == 2 && uploads.written == 1 && uploads.rejected == 1)
+        let reject = try #require(rejected.sampleRejects.first)
+        #expect(reject.location.line == 3 && reject.attribute == "tags")
+        #expect(reject.reason.contains("Shop 1 to Shop 2.mapping:3:3") && reject.reason.contains("Tag.name"), "\(reject.reason)")
+        #expect(rejected.verification?.passed == true)
+        #expect(try orderedTags(rejected.outputPath) == ["a.jpg|Alpha Beta"])
+
+        let lenient = try bundle("made-records-parts-lenient", mapping: "mapping \"Shop 1\" -> \"Shop 2\"\nentity Upload\n  tags = \(lookup) on error nil\n")
+        let skipped = try run(lenient, csv: try csv(rows, in: lenient))
+        #expect(skipped.rejected == 0 && skipped.verification?.passed == true)
+        #expect(try orderedTags(skipped.outputPath) == ["a.jpg|Alpha Beta", "b.jpg|Beta Alpha"])
+    }
+
+    @Test("the to-many form parses into a made record with parts, printed back as written, and ferry plan lists it")
+    func partsParseAndPlan() throws {
+        let file = try MappingFile(text: tagMapping, path: "m.mapping")
+        let constructor = try #require(file.entities.first?.constructors.first)
+        #expect(constructor.relationship == "tags" && constructor.entity == "Tag" && constructor.line == 3 && constructor.column == 3)
+        #expect(constructor.parts?.text.description == "tagList" && constructor.parts?.separator == ",")
+        let bundle = try bundle("made-records-parts-plan", mapping: tagMapping)
+        let upload = try #require(try MigrationPlan(modelPath: bundle).steps.first?.entities.first { $0.source == "Upload" })
+        let tags = try #require(upload.relationships.first { $0.destination == "tags" })
+        #expect(tags.rule == #"make Tag(name: trim($)) for $ in split(tagList, ",")"# && tags.origin == "written")
+        #expect(!upload.droppedAttributes.contains("tagList"))
     }
 }

@@ -8,4 +8,11 @@ public protocol ExpressionContext {
     func value(of attribute: String) -> AttributeValue?
     /// The text of a run-time variable (without its `$`), or nil when it was not given.
     func variable(_ name: String) -> String?
+    /// The text of `$`, the current part of a made record's `for $ in split(…)`, or nil outside one.
+    var currentPart: String? { get }
+}
+
+extension ExpressionContext {
+    /// Outside `for $ in split(…)` there is no current part.
+    public var currentPart: String? { nil }
 }

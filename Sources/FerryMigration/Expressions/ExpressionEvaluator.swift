@@ -15,6 +15,9 @@ struct ExpressionEvaluator<Context: ExpressionContext> {
         case let .variable(name):
             guard let text = context.variable(name) else { throw ExpressionFailure("unknown variable $\(name) (it must be given at run time)") }
             return .string(text)
+        case .part:
+            guard let text = context.currentPart else { throw ExpressionFailure("'$' has no current part (it is one only in Entity(…) for $ in split(…))") }
+            return .string(text)
         case let .negate(operand):
             let value = try evaluate(operand)
             return try at(node) { () throws(ExpressionFailure) in try ExpressionArithmetic.negate(value) }

@@ -13,6 +13,8 @@ struct ExpressionToken: Equatable {
         case quotedName(String)
         /// `$name`, without the `$`.
         case variable(String)
+        /// `$` alone: the current part of a made record's `for $ in split(…)`.
+        case part
         /// Punctuation and operators: `( ) [ ] { } , : + - * / == != < <= > >=`.
         case symbol(String)
         case end
@@ -60,7 +62,10 @@ struct ExpressionLexer {
         case "`": return try quotedName(openedAt: start)
         case "$":
             guard index < scalars.count, Self.isIdentifierStart(scalars[index]) else {
-                throw error(at: start, "'$' must be followed by a variable name")
+                if index < scalars.count, Self.isDigit(scalars[index]) {
+                    throw error(at: start, "'$' must be followed by a variable name, or stand alone for the current part")
+                }
+                return .part
             }
             return .variable(identifier())
         case "(", ")", "[", "]", "{", "}", ",", ":", "+", "-", "*", "/":

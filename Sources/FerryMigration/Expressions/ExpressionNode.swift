@@ -6,6 +6,8 @@ struct ExpressionNode: Sendable {
         case literal(ExpressionLiteral)
         case attribute(String)
         case variable(String)
+        /// `$`: the current part of `Entity(…) for $ in split(…)`, as text.
+        case part
         case negate(ExpressionNode)
         case not(ExpressionNode)
         case binary(ExpressionOperator, ExpressionNode, ExpressionNode)
@@ -31,7 +33,7 @@ struct ExpressionNode: Sendable {
     /// The nodes directly below this one, in source order.
     var children: [ExpressionNode] {
         switch kind {
-        case .literal, .attribute, .variable: []
+        case .literal, .attribute, .variable, .part: []
         case let .negate(operand), let .not(operand): [operand]
         case let .binary(_, left, right): [left, right]
         case let .conditional(value, condition, otherwise): [value, condition, otherwise]

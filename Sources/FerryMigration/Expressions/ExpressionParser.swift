@@ -134,6 +134,7 @@ struct ExpressionParser {
         case let .decimal(text): return ExpressionNode(kind: .literal(.decimal(text)), column: token.column)
         case let .string(text): return ExpressionNode(kind: .literal(.string(text)), column: token.column)
         case let .variable(name): return ExpressionNode(kind: .variable(name), column: token.column)
+        case .part: return ExpressionNode(kind: .part, column: token.column)
         case let .quotedName(name):
             if isSymbol("(") { throw error(at: token, "`\(name)` is an attribute name, not a function") }
             return ExpressionNode(kind: .attribute(name), column: token.column)
@@ -243,6 +244,7 @@ struct ExpressionParser {
         case let .identifier(name): "'\(name)'"
         case let .quotedName(name): "`\(name)`"
         case let .variable(name): "$\(name)"
+        case .part: "'$'"
         case let .symbol(symbol): "'\(symbol)'"
         case .end: "the end of the expression"
         }

@@ -8,7 +8,7 @@ extension ExpressionNode: CustomStringConvertible {
         switch kind {
         case .literal(.integer(let value)) where value < 0: .unary
         case .literal(.decimal(let text)) where text.hasPrefix("-"): .unary
-        case .literal, .attribute, .variable, .call, .formattedDate, .lookup: .primary
+        case .literal, .attribute, .variable, .part, .call, .formattedDate, .lookup: .primary
         case .negate: .unary
         case .not: .not
         case let .binary(op, _, _): op.precedence
@@ -28,6 +28,7 @@ extension ExpressionNode: CustomStringConvertible {
         case let .literal(literal): literal.description
         case let .attribute(name): ExpressionLexer.isPlainIdentifier(name) && !ExpressionParser.keywords.contains(name) ? name : "`\(name)`"
         case let .variable(name): "$" + name
+        case .part: "$"
         case let .negate(operand): "-" + operand.text(atLeast: .primary)
         case let .not(operand): "not " + operand.text(atLeast: .not)
         case let .binary(op, left, right):

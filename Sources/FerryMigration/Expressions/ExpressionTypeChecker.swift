@@ -57,6 +57,8 @@ enum StaticType: Equatable {
 struct ExpressionTypeChecker {
     let attributes: [String: AttributeType]
     let line: Int
+    /// Whether `$`, the current part, may be used (in the arguments of `Entity(…) for $ in split(…)`).
+    var allowsPart = false
 
     func type(of node: ExpressionNode) throws(ExpressionTypeError) -> StaticType {
         switch node.kind {
@@ -72,6 +74,11 @@ struct ExpressionTypeChecker {
             guard let type = attributes[name] else { throw error(at: node, unknownAttribute(name)) }
             return StaticType(type)
         case .variable:
+            return .string
+        case .part:
+            guard allowsPart else {
+                throw error(at: node, "'$' (the current part) is allowed only in the arguments of Entity(…) for $ in split(TEXT, \"SEPARATOR\"); a run-time variable is $NAME")
+            }
             return .string
         case let .negate(operand):
             return try expect(operand, in: node, "a number") { $0.isNumber }

@@ -18,6 +18,7 @@ import FerryModel
 /// unary       := '-' unary | primary
 /// primary     := integer | decimal | string | 'nil' | 'true' | 'false'
 ///              | name | '`' any text but backquotes '`' | '$' name
+///              | '$'                                              the current part, only in Entity(…) for $ in split(…)
 ///              | function '(' [expression {',' expression}] ')'
 ///              | 'lookup' '(' expression ',' '{' [key ':' expression {',' key ':' expression}] '}' [',' expression] ')'
 ///              | '(' expression ')'
@@ -90,7 +91,9 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
     /// cannot be known before evaluation (nil literals, conditionals of mixed types). Fails on an
     /// unknown attribute (naming the closest known ones) and on operations that would fail for
     /// every record, so a typo in a mapping file fails when it is loaded.
-    public func resultType(attributes: [String: AttributeType]) throws(ExpressionTypeError) -> AttributeType? {
-        try ExpressionTypeChecker(attributes: attributes, line: line).type(of: root).attributeType
+    /// `allowingPart`: whether `$`, the current part of `Entity(…) for $ in split(…)`, may be used
+    /// (as text); elsewhere it is an error.
+    public func resultType(attributes: [String: AttributeType], allowingPart: Bool = false) throws(ExpressionTypeError) -> AttributeType? {
+        try ExpressionTypeChecker(attributes: attributes, line: line, allowsPart: allowingPart).type(of: root).attributeType
     }
 }

@@ -1,40 +1,96 @@
 /// The right-hand side of a relationship rule in a mapping file that makes a record:
 /// `Folder(name: trim(folderName), color: folderColor)`, an entity name (which starts with an
-/// upper-case letter, unlike functions and attributes) and `attribute: expression` arguments.
+/// upper-case letter, unlike functions and attributes) and `attribute: expression` arguments,
+/// optionally followed by `for $ in split(TEXT, "SEPARATOR")` (one record per part, `$` in the
+/// arguments being the part).
 struct ConstructorSyntax {
     var entity: String
     var arguments: [MadeRecordRule.Argument]
+    var parts: MadeRecordRule.Parts?
 
     /// Reads `text`, which starts at `column` of `line`; nil when it is not a constructor (an
     /// expression). Errors name the column of the offending part.
     init?(_ text: String, line: Int, column: Int, path: String) throws(MappingError) {
         let bytes = Array(text.utf8)
-        func isName(_ byte: UInt8) -> Bool {
-            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
-        }
-        func skipSpaces(_ index: inout Int) { while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 } }
         func failure(_ offset: Int, _ reason: String) -> MappingError {
             .file(path: path, line: line, column: column + offset, reason: reason)
         }
-        var index = 0
-        skipSpaces(&index)
+        func expression(_ range: Range<Int>) throws(MappingError) -> MappingExpression {
+            do {
+                return try MappingExpression(parsing: String(decoding: bytes[range], as: UTF8.self), line: line, column: column + range.lowerBound)
+            } catch {
+                throw .file(path: path, line: error.line, column: error.column, reason: error.message)
+            }
+        }
+        var index = Self.skipSpaces(bytes, from: 0)
         let nameStart = index
         guard index < bytes.count, bytes[index] >= 0x41, bytes[index] <= 0x5A else { return nil }
-        while index < bytes.count, isName(bytes[index]) { index += 1 }
+        index = Self.skipName(bytes, from: index)
         let entity = String(decoding: bytes[nameStart..<index], as: UTF8.self)
-        skipSpaces(&index)
+        index = Self.skipSpaces(bytes, from: index)
         guard index < bytes.count, bytes[index] == 0x28 else { return nil }
-        // Top-level arguments, split at commas outside brackets, strings and backquoted names.
+        guard let (segments, closing) = Self.arguments(bytes, openedAt: index) else { throw failure(index, "\(entity)( is not closed") }
+        if segments.count == 1, bytes[segments[0]].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+            throw failure(nameStart, "\(entity)() needs at least one ATTRIBUTE: EXPRESSION")
+        }
+        var arguments: [MadeRecordRule.Argument] = []
+        for segment in segments {
+            let start = Self.skipSpaces(bytes, from: segment.lowerBound)
+            let end = Self.skipName(bytes, from: start, upTo: segment.upperBound)
+            let label = String(decoding: bytes[start..<end], as: UTF8.self)
+            let colon = Self.skipSpaces(bytes, from: end)
+            guard !label.isEmpty, colon < segment.upperBound, bytes[colon] == 0x3A else {
+                throw failure(start, "expected ATTRIBUTE: EXPRESSION in \(entity)(…)")
+            }
+            guard !arguments.contains(where: { $0.attribute == label }) else { throw failure(start, "\(label) is given twice") }
+            arguments.append(MadeRecordRule.Argument(attribute: label, expression: try expression((colon + 1)..<segment.upperBound)))
+        }
+        let after = Self.skipSpaces(bytes, from: closing + 1)
+        if after < bytes.count {
+            parts = try Self.parts(bytes, at: after, failure: failure, expression: expression)
+        }
+        self.entity = entity
+        self.arguments = arguments
+    }
+
+    /// `for $ in split(TEXT, "SEPARATOR")` from `start` to the end of the text.
+    private static func parts(_ bytes: [UInt8], at start: Int, failure: (Int, String) -> MappingError,
+                              expression: (Range<Int>) throws(MappingError) -> MappingExpression) throws(MappingError) -> MadeRecordRule.Parts {
+        let expected = #"expected for $ in split(TEXT, "SEPARATOR") after the constructor"#
+        var index = start
+        for (offset, word) in ["for", "$", "in", "split"].enumerated() {
+            let end = offset == 1 ? min(index + 1, bytes.count) : skipName(bytes, from: index)
+            guard String(decoding: bytes[index..<end], as: UTF8.self) == word else {
+                throw failure(index, index == start ? "unexpected text after the constructor; \(expected)" : expected)
+            }
+            index = skipSpaces(bytes, from: end)
+        }
+        guard index < bytes.count, bytes[index] == 0x28, let (segments, closing) = arguments(bytes, openedAt: index) else {
+            throw failure(index, expected)
+        }
+        let after = skipSpaces(bytes, from: closing + 1)
+        guard after == bytes.count else { throw failure(after, "unexpected text after split(…)") }
+        guard segments.count == 2 else { throw failure(index, #"split needs two arguments: split(TEXT, "SEPARATOR")"#) }
+        let text = try expression(segments[0])
+        let separatorStart = skipSpaces(bytes, from: segments[1].lowerBound)
+        guard case .literal(.string(let separator)) = try expression(segments[1]).root.kind, !separator.isEmpty else {
+            throw failure(separatorStart, "the separator of split must be a non-empty string literal")
+        }
+        return MadeRecordRule.Parts(text: text, separator: separator)
+    }
+
+    /// The top-level arguments between the bracket at `open` and its closing bracket, split at
+    /// commas outside brackets, strings and backquoted names; nil when it is not closed.
+    private static func arguments(_ bytes: [UInt8], openedAt open: Int) -> (segments: [Range<Int>], closing: Int)? {
         var segments: [Range<Int>] = []
-        var segmentStart = index + 1
+        var segmentStart = open + 1
         var depth = 0
-        var closing: Int?
         var quote: UInt8?
-        var position = index
-        while position < bytes.count, closing == nil {
+        var position = open
+        while position < bytes.count {
             let byte = bytes[position]
-            if let open = quote {
-                if byte == 0x5C, open == 0x22 { position += 1 } else if byte == open { quote = nil }
+            if let opened = quote {
+                if byte == 0x5C, opened == 0x22 { position += 1 } else if byte == opened { quote = nil }
             } else {
                 switch byte {
                 case 0x22, 0x60: quote = byte
@@ -43,7 +99,7 @@ struct ConstructorSyntax {
                     depth -= 1
                     if depth == 0 {
                         segments.append(segmentStart..<position)
-                        closing = position
+                        return (segments, position)
                     }
                 case 0x2C where depth == 1:
                     segments.append(segmentStart..<position)
@@ -53,35 +109,21 @@ struct ConstructorSyntax {
             }
             position += 1
         }
-        guard let closing else { throw failure(index, "\(entity)( is not closed") }
-        var after = closing + 1
-        skipSpaces(&after)
-        guard after == bytes.count else { throw failure(after, "unexpected text after \(entity)(…)") }
-        if segments.count == 1, bytes[segments[0]].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
-            throw failure(nameStart, "\(entity)() needs at least one ATTRIBUTE: EXPRESSION")
-        }
-        var arguments: [MadeRecordRule.Argument] = []
-        for segment in segments {
-            var start = segment.lowerBound
-            skipSpaces(&start)
-            var end = start
-            while end < segment.upperBound, isName(bytes[end]) { end += 1 }
-            let label = String(decoding: bytes[start..<end], as: UTF8.self)
-            var colon = end
-            skipSpaces(&colon)
-            guard !label.isEmpty, colon < segment.upperBound, bytes[colon] == 0x3A else {
-                throw failure(start, "expected ATTRIBUTE: EXPRESSION in \(entity)(…)")
-            }
-            guard !arguments.contains(where: { $0.attribute == label }) else { throw failure(start, "\(label) is given twice") }
-            let expressionText = String(decoding: bytes[(colon + 1)..<segment.upperBound], as: UTF8.self)
-            do {
-                let expression = try MappingExpression(parsing: expressionText, line: line, column: column + colon + 1)
-                arguments.append(MadeRecordRule.Argument(attribute: label, expression: expression))
-            } catch {
-                throw .file(path: path, line: error.line, column: error.column, reason: error.message)
-            }
-        }
-        self.entity = entity
-        self.arguments = arguments
+        return nil
+    }
+
+    private static func skipSpaces(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        return index
+    }
+
+    /// The end of the name (letters, digits, `_`) at `start`.
+    private static func skipName(_ bytes: [UInt8], from start: Int, upTo end: Int? = nil) -> Int {
+        let limit = end ?? bytes.count
+        var index = start
+        while index < limit, bytes[index] >= 0x41 && bytes[index] <= 0x5A || bytes[index] >= 0x61 && bytes[index] <= 0x7A
+            || bytes[index] >= 0x30 && bytes[index] <= 0x39 || bytes[index] == 0x5F { index += 1 }
+        return index
     }
 }

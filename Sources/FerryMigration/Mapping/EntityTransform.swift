@@ -157,17 +157,14 @@ public final class EntityTransform {
         var made: [EmbeddedRecord] = []
         for maker in makers {
             switch maker.make(from: record, context: context) {
-            case .made(let item):
-                made.append(item)
-                links.append(RecordLink(relationship: maker.rule.relationship, targets: [.key(maker.key(for: record))]))
-            case .none:
-                break
-            case let .failure(attribute, reason):
-                guard maker.rule.onFailure == .null else {
-                    return .reject(Reject(location: record.location, entity: source.entity.name, attribute: maker.rule.relationship,
-                                          reason: "\(destination.entity.name).\(maker.rule.relationship) = \(maker.rule) (\(maker.rule.location)): \(maker.rule.entity).\(attribute): \(reason)"))
-                }
-                converted += 1
+            case let .made(items, skipped):
+                made += items
+                let targets = items.compactMap { $0.record.key.map(RecordLink.Target.key) }
+                if !targets.isEmpty { links.append(RecordLink(relationship: maker.rule.relationship, targets: targets)) }
+                converted += skipped
+            case let .failure(part, reason):
+                return .reject(Reject(location: record.location, entity: source.entity.name, attribute: maker.rule.relationship,
+                                      reason: "\(destination.entity.name).\(maker.rule.relationship) = \(maker.rule) (\(maker.rule.location)): \(part): \(reason)"))
             }
         }
         return .record(Record(values: values, location: record.location, key: record.key, links: links, embedded: made), converted: converted)

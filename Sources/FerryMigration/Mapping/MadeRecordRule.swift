@@ -6,6 +6,11 @@
 /// uniqueness constraint (or, when it has none, on all its values) is the same record, so one
 /// folder name in many source records makes one folder. When the first argument (the record's
 /// key) is nil or blank text, no record and no link are made; the other arguments may be nil.
+///
+/// For a to-many relationship, `tags = Tag(name: trim($)) for $ in split(tagList, ",")` makes one
+/// record per part of a text split on a separator, `$` being the part: nil text makes none, a
+/// part whose key is blank makes none, and parts that make equal records (on the entity's
+/// uniqueness constraint, or on all values) link once, in the order first seen.
 public struct MadeRecordRule: Sendable, CustomStringConvertible {
     /// One `attribute: expression` argument.
     public struct Argument: Sendable {
@@ -19,31 +24,54 @@ public struct MadeRecordRule: Sendable, CustomStringConvertible {
         }
     }
 
+    /// `for $ in split(text, "separator")`: where the parts of a to-many rule come from.
+    public struct Parts: Sendable {
+        /// The text that is split; its value is nil or text.
+        public var text: MappingExpression
+        /// Not empty.
+        public var separator: String
+
+        public init(text: MappingExpression, separator: String) {
+            self.text = text
+            self.separator = separator
+        }
+
+        /// As written: `for $ in split(tagList, ",")`.
+        public var description: String { "for $ in split(\(text), \(ExpressionLiteral.string(separator).description))" }
+    }
+
     /// The mapped entity's relationship that links to the made record.
     public var relationship: String
     /// The made record's entity: the relationship's destination entity or one of its sub-entities.
     public var entity: String
     public var arguments: [Argument]
+    /// nil: one record (a to-one relationship); else one record per part (a to-many relationship).
+    public var parts: Parts?
     /// What a failing argument does: reject the source record (the default), or make no record.
     public var onFailure: FailurePolicy
     /// Where the rule is written (`Migrations/Workspace 2 to 3.mapping:7:3`), named in rejects.
     public var location: String
 
-    public init(relationship: String, entity: String, arguments: [Argument], onFailure: FailurePolicy, location: String) {
+    public init(relationship: String, entity: String, arguments: [Argument], parts: Parts? = nil, onFailure: FailurePolicy, location: String) {
         self.relationship = relationship
         self.entity = entity
         self.arguments = arguments
+        self.parts = parts
         self.onFailure = onFailure
         self.location = location
     }
 
-    /// The constructor as written: `Folder(name: trim(folderName), color: folderColor)`.
+    /// The constructor as written: `Folder(name: trim(folderName), color: folderColor)`,
+    /// `Tag(name: trim($)) for $ in split(tagList, ",")`.
     public var description: String {
-        "\(entity)(\(arguments.map { "\($0.attribute): \($0.expression)" }.joined(separator: ", ")))"
+        "\(entity)(\(arguments.map { "\($0.attribute): \($0.expression)" }.joined(separator: ", ")))" + (parts.map { " " + $0.description } ?? "")
     }
 
     /// The source attributes the rule reads.
     public var sourceAttributes: [String] {
-        Set(arguments.flatMap(\.expression.referencedAttributes)).sorted()
+        Set(expressions.flatMap(\.referencedAttributes)).sorted()
     }
+
+    /// The expressions of the arguments, and the split text.
+    var expressions: [MappingExpression] { arguments.map(\.expression) + (parts.map { [$0.text] } ?? []) }
 }

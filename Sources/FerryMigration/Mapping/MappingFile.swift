@@ -16,6 +16,7 @@ import FerryModel
 ///   unique uploadID keep first                          # or on attributes the model does not constrain
 ///   task <- task                                        # links carried from a source relationship
 ///   folder = Folder(name: trim(folderName), color: folderColor)   # a record made from values, found or created
+///   tags = Tag(name: trim($)) for $ in split(tagList, ",")       # one per part of a text, for a to-many
 /// ```
 ///
 /// `entity A -> B` maps source entity A to destination entity B (`entity A` when the names are
@@ -39,11 +40,13 @@ public struct MappingFile: Sendable {
         public var constructors: [Constructor] = []
     }
 
-    /// `RELATIONSHIP = Entity(ATTRIBUTE: EXPRESSION, …) [on error nil|reject]`.
+    /// `RELATIONSHIP = Entity(ATTRIBUTE: EXPRESSION, …) [for $ in split(TEXT, "SEPARATOR")] [on error nil|reject]`.
     public struct Constructor: Sendable {
         public var relationship: String
         public var entity: String
         public var arguments: [MadeRecordRule.Argument]
+        /// `for $ in split(…)`: one record per part, for a to-many relationship.
+        public var parts: MadeRecordRule.Parts?
         /// nil: the run's default policy.
         public var onFailure: FailurePolicy?
         public var line: Int
@@ -150,7 +153,7 @@ public struct MappingFile: Sendable {
         let expressionColumn = column + text.utf8.count - rest.utf8.count
         if let constructor = try ConstructorSyntax(expressionText, line: line, column: expressionColumn, path: path) {
             block.constructors.append(Constructor(relationship: String(name), entity: constructor.entity, arguments: constructor.arguments,
-                                                  onFailure: onFailure, line: line, column: column))
+                                                  parts: constructor.parts, onFailure: onFailure, line: line, column: column))
             return
         }
         let expression: MappingExpression

@@ -103,7 +103,7 @@ public enum WrittenMapping {
     }
 
     /// Checks a constructor against the destination model: the relationship is a to-one of the
-    /// mapped entity, the entity is its destination (or a sub-entity), every argument names an
+    /// mapped entity (a to-many with `for $ in split(TEXT, "SEPARATOR")`, TEXT giving text), the entity is its destination (or a sub-entity), every argument names an
     /// attribute of it and gives a value that can become its type, and when the entity is unique
     /// on some attributes, one of its constraints is given in full (else no two made records
     /// could ever be found equal).
@@ -114,8 +114,21 @@ public enum WrittenMapping {
         guard let relationship = destination.allRelationships(of: target.name).first(where: { $0.name == constructor.relationship }) else {
             throw failure("\(target.name) has no relationship '\(constructor.relationship)'")
         }
-        guard !relationship.isToMany else {
-            throw failure("\(target.name).\(relationship.name) is to-many; \(constructor.entity)(…) makes one record for a to-one relationship")
+        switch (relationship.isToMany, constructor.parts) {
+        case (true, nil):
+            throw failure("\(target.name).\(relationship.name) is to-many; make one \(constructor.entity) per part of a text with \(constructor.entity)(…) for $ in split(TEXT, \"SEPARATOR\")")
+        case (false, _?):
+            throw failure("\(target.name).\(relationship.name) is to-one; \(constructor.entity)(…) for $ in split(…) makes records for a to-many relationship")
+        case (true, let parts?):
+            let textType: AttributeType?
+            do { textType = try parts.text.resultType(attributes: sourceTypes) } catch {
+                throw .file(path: path, line: error.line, column: error.column, reason: error.message)
+            }
+            if let textType, textType != .string {
+                throw .file(path: path, line: constructor.line, column: parts.text.root.column, reason: "split(\(parts.text), …) needs text, but \(parts.text) gives \(textType.xcodeName)")
+            }
+        case (false, nil):
+            break
         }
         guard let made = destination.entity(named: constructor.entity), !made.isAbstract,
               destination.ancestry(of: made.name).contains(where: { $0.name == relationship.destinationEntity }) else {
@@ -127,7 +140,7 @@ public enum WrittenMapping {
                 throw failure("\(made.name) has no attribute '\(argument.attribute)'")
             }
             let resultType: AttributeType?
-            do { resultType = try argument.expression.resultType(attributes: sourceTypes) } catch {
+            do { resultType = try argument.expression.resultType(attributes: sourceTypes, allowingPart: constructor.parts != nil) } catch {
                 throw .file(path: path, line: error.line, column: error.column, reason: error.message)
             }
             if let resultType, resultType != attribute.type, ValueConversion.kind(from: resultType, to: attribute.type) == nil {
@@ -140,7 +153,7 @@ public enum WrittenMapping {
             let names = constraints.map { "(\($0.joined(separator: ", ")))" }.joined(separator: " or ")
             throw failure("\(made.name) is unique on \(names): give those attributes in \(made.name)(…) so that equal records are found")
         }
-        return MadeRecordRule(relationship: relationship.name, entity: made.name, arguments: constructor.arguments,
+        return MadeRecordRule(relationship: relationship.name, entity: made.name, arguments: constructor.arguments, parts: constructor.parts,
                               onFailure: constructor.onFailure ?? defaultFailure,
                               location: "\(path):\(constructor.line):\(constructor.column)")
     }
