@@ -6,7 +6,7 @@ enum PlanCommand: Command {
     static let name = "plan"
     static let summary = "show the version chain and every mapping rule; with sources, a dry run that writes nothing"
     static let usage = """
-        usage: ferry plan --model MODEL.xcdatamodeld [SOURCE...] [--format text|dot|json] [options]
+        usage: ferry plan --model MODEL.xcdatamodeld [SOURCE...] [--format text|dot|json | --json] [options]
 
         Prints the chain of model versions up to the current one and, per step and entity, where
         each destination attribute and relationship comes from (inferred or written), what is
@@ -19,11 +19,13 @@ enum PlanCommand: Command {
         """
     static let options = MigrateCommand.options.filter { !["out", "force", "json"].contains($0.name) } + [
         OptionSpec(name: "format", value: "F", help: "text (default), dot or json"),
+        OptionSpec(name: "json", value: nil, help: "the same as --format json"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let format = arguments.value("format") ?? "text"
+        let format = arguments.value("format") ?? (arguments.has("json") ? "json" : "text")
         guard ["text", "dot", "json"].contains(format) else { throw UsageError("--format takes text, dot or json") }
+        if arguments.has("json"), format != "json" { throw UsageError("--json and --format \(format) ask for two formats") }
         var request = try MigrateCommand.makeRequest(arguments, outputRequired: false)
         let plan: MigrationPlan
         do { plan = try MigrationPlan(modelPath: request.modelPath, target: request.targetVersion, variables: request.variables) } catch {
@@ -95,6 +97,11 @@ enum MigrationPlanText {
             for entity in step.entities {
                 let changes = entity.attributes.filter { !$0.rule.hasPrefix("copy") }.map { "\($0.destination): \($0.rule)" }
                 out += "  \(quoted("\(index):\(entity.source)")) -> \(quoted("\(index + 1):\(entity.destination)")) [label=\(quoted(changes.joined(separator: "\n")))];\n"
+                // Records made from values: a dashed edge to the made entity, labelled with the rule.
+                for made in entity.relationships where entity.madeEntities[made.destination] != nil {
+                    let target = entity.madeEntities[made.destination] ?? ""
+                    out += "  \(quoted("\(index):\(entity.source)")) -> \(quoted("\(index + 1):\(target)")) [style=dashed, label=\(quoted("\(made.destination) = \(made.rule)"))];\n"
+                }
             }
         }
         return out + "}\n"

@@ -164,6 +164,12 @@ struct MadeRecordMappingTests {
         let folder = try #require(upload.relationships.first { $0.destination == "folder" })
         #expect(folder.rule == "make Folder(name: trim(folderName), color: folderColor)" && folder.origin == "written")
         #expect(upload.relationships.contains { $0.destination == "label" && $0.rule == "make Label(title: lower(labelText))" })
+        #expect(upload.madeEntities == ["folder": "Folder", "label": "Label"])
+        let dotFile = bundle.replacingOccurrences(of: "Shop.xcdatamodeld", with: "plan.dot")
+        let drawn = try ExportTestSupport.shell("'\(ExportTestSupport.binary)' plan --model '\(bundle)' --format dot > '\(dotFile)'")
+        #expect(drawn.status == 0)
+        let dot = String(decoding: try TestPaths.read(dotFile), as: UTF8.self)
+        #expect(dot.contains(#""0:Upload" -> "1:Folder" [style=dashed, label="folder = make Folder(name: trim(folderName), color: folderColor)"]"#))
         var request = MigrateRequest(sources: [MigrationSource(argument: "Upload@Shop 1:\(try csv(uploads, in: bundle))")], modelPath: bundle,
                                      outputPath: bundle.replacingOccurrences(of: "Shop.xcdatamodeld", with: "dry.sqlite"))
         request.dryRun = true

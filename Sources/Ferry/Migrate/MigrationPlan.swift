@@ -25,6 +25,8 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
         public var relationships: [Rule]
         /// Source attributes no rule reads: their values are not carried.
         public var droppedAttributes: [String]
+        /// Destination relationship → the entity whose records a written rule makes for it.
+        public var madeEntities: [String: String]
     }
 
     public struct Rule: Sendable, Codable, Equatable {
@@ -68,7 +70,8 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
                     Rule(destination: made.relationship, rule: "make \(made)" + (made.onFailure == .null ? " (none when it fails)" : ""),
                          origin: MappingOrigin.written.rawValue)
                 },
-            droppedAttributes: dropped)
+            droppedAttributes: dropped,
+            madeEntities: Dictionary(mapping.madeRecords.map { ($0.relationship, $0.entity) }, uniquingKeysWith: { first, _ in first }))
     }
 
     static func describe(_ rule: ValueRule) -> String {
