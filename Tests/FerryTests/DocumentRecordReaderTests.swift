@@ -26,9 +26,9 @@ struct DocumentRecordReaderTests {
         return Array((text + tail).utf8)
     }
 
-    private func jsonReader(_ bytes: [UInt8], layout: JSONRecordLayout) throws -> JSONRecordReader {
+    private func jsonReader(_ bytes: [UInt8], layout: JSONRecordLayout) throws -> DocumentRecordReader {
         let json = JSONReader(source: MemoryByteSource(bytes, name: "uploads.ndjson"), layout: layout, bufferSize: 4096)
-        return JSONRecordReader(json: json, decoder: try decoder())
+        return DocumentRecordReader(json: json, decoder: try decoder())
     }
 
     @Test("NDJSON records over several batches come in order; a key of the last record is reported")
@@ -76,7 +76,7 @@ struct DocumentRecordReaderTests {
         }
         text += "</array></plist>\n"
         let plist = PlistRecordReader(source: MemoryByteSource(Array(text.utf8), name: "uploads.plist"))
-        var records = PropertyListRecordReader(plist: plist, decoder: try decoder())
+        var records = DocumentRecordReader(plist: plist, decoder: try decoder())
         var seen = 0
         while let result = try records.next() {
             guard case let .record(record, _) = result else {

@@ -36,10 +36,10 @@ public struct FileRecordSource: Sendable {
                 let name = path.lowercased()
                 let isLines = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains(where: name.hasSuffix)
                 let json = JSONReader(source: try GzipDetectingByteSource(path: path), layout: isLines ? .lines : .automatic)
-                return RecordReaderBox(JSONRecordReader(json: json, decoder: try decoder(model: model, schema: schema)))
+                return RecordReaderBox(DocumentRecordReader(json: json, decoder: try decoder(model: model, schema: schema)))
             case .plist:
                 let plist = PlistRecordReader(source: try GzipDetectingByteSource(path: path))
-                return RecordReaderBox(PropertyListRecordReader(plist: plist, decoder: try decoder(model: model, schema: schema)))
+                return RecordReaderBox(DocumentRecordReader(plist: plist, decoder: try decoder(model: model, schema: schema)))
             }
         } catch let error as RecordSourceError {
             throw error

@@ -8,7 +8,7 @@ import CCrypto
 /// on one core of the benchmark machine, against a few hundred MB/s for portable code): the
 /// checksum of an export is computed while it is written, and every record a verification
 /// reads is hashed once.
-public struct SHA256 {
+public struct SHA256: SHA2Hashing {
     private var context = SHA256_CTX()
 
     /// Digest length in bytes.
@@ -17,12 +17,6 @@ public struct SHA256 {
     /// A hasher with nothing hashed yet.
     public init() {
         SHA256_Init(&context)
-    }
-
-    /// Appends `bytes` to the message.
-    public mutating func update(_ bytes: some Collection<UInt8>) {
-        let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
-        if done == nil { Array(bytes).withUnsafeBytes { update($0) } }
     }
 
     /// Appends the bytes of `buffer` to the message.
@@ -39,21 +33,13 @@ public struct SHA256 {
         }
     }
 
-    /// The 32-byte digest of `bytes`.
-    public static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        var hasher = SHA256()
-        hasher.update(bytes)
-        return hasher.finalize()
-    }
-
     /// Hashes `message` in one call without allocating, for hot loops: writes the first
     /// `digest.count` bytes of its digest (all 32 when the buffer is that large) into `digest`.
     public static func hash(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { full in
-            var context = SHA256_CTX()
-            SHA256_Init(&context)
-            if let base = message.baseAddress, !message.isEmpty { SHA256_Update(&context, base, message.count) }
-            SHA256_Final(full.baseAddress, &context)
+            var hasher = SHA256()
+            hasher.update(message)
+            SHA256_Final(full.baseAddress, &hasher.context)
             digest.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(full)[..<min(digest.count, byteCount)]))
         }
     }

@@ -2,7 +2,7 @@ import CCrypto
 
 /// SHA-512 (FIPS 180-4), streaming: feed bytes with `update` in any number of pieces, then
 /// `finalize` for the 64-byte digest. Computed by libcrypto, like `SHA256`.
-public struct SHA512 {
+public struct SHA512: SHA2Hashing {
     private var context = SHA512_CTX()
 
     /// Digest length in bytes.
@@ -11,12 +11,6 @@ public struct SHA512 {
     /// A hasher with nothing hashed yet.
     public init() {
         SHA512_Init(&context)
-    }
-
-    /// Appends `bytes` to the message.
-    public mutating func update(_ bytes: some Collection<UInt8>) {
-        let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
-        if done == nil { Array(bytes).withUnsafeBytes { update($0) } }
     }
 
     /// Appends the bytes of `buffer` to the message.
@@ -31,12 +25,5 @@ public struct SHA512 {
             SHA512_Final(digest.baseAddress, &context)
             count = Self.byteCount
         }
-    }
-
-    /// The 64-byte digest of `bytes`.
-    public static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        var hasher = SHA512()
-        hasher.update(bytes)
-        return hasher.finalize()
     }
 }

@@ -25,7 +25,6 @@ struct ValueChecks {
         let rule: StorageRule?
         let violation: String
         let message: String
-
     }
 
     /// What the row-by-row count needs of a condition, as a trivial value (read per row without

@@ -1,30 +1,9 @@
 import FerryFormats
 import FerryModel
 
-/// Reads records of one entity from JSON: a top-level array of objects, a single object,
-/// records under a key, or NDJSON (one object per line). Streams: memory follows the largest
-/// record, not the file.
-///
-/// Records are parsed and decoded on a thread of their own, a few batches ahead of `next()`
-/// (see `RecordReadAhead`), in file order. `unknownKeys` is complete once `next()` returned nil.
-public struct JSONRecordReader: RecordReader, ~Copyable {
-    public let sourceName: String
-    private var records: RecordReadAhead
-
-    public init(json: consuming JSONReader, decoder: DocumentRecordDecoder) {
-        let documents = JSONDocumentRecords(json: json, decoder: decoder)
-        sourceName = documents.sourceName
-        records = RecordReadAhead(documents)
-    }
-
-    public var unknownKeys: [String] { records.unknownKeys }
-
-    public mutating func next() throws(RecordSourceError) -> RecordReadResult? {
-        try records.next()
-    }
-}
-
-/// Turns the records of a JSON reader into records or rejects, one at a time.
+/// Turns the records of a JSON reader into records or rejects, one at a time: a top-level array
+/// of objects, a single object, records under a key, or NDJSON (one object per line). Streams:
+/// memory follows the largest record, not the file. Read through `DocumentRecordReader`.
 struct JSONDocumentRecords: RecordReader, ~Copyable {
     let sourceName: String
     private var json: JSONReader
