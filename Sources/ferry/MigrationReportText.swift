@@ -32,6 +32,7 @@ enum MigrationReportText {
             let checks = verification.sections.reduce(0) { $0 + $1.checks }
             if verification.passed {
                 out += "verified: \(checks) checks hold\n"
+                if let reason = summary.receiptMissing { out += "no receipt in the store: \(reason)\n" }
             } else {
                 out += "VERIFICATION FAILED: \(verification.failures.count) of \(checks) checks\n"
                 Terminal.error(VerificationReportText.render(verification))

@@ -9,7 +9,7 @@ enum VerifyCommand: Command {
     static let summary = "check a store: integrity, bookkeeping, relationships, values, fingerprints"
     static let usage = """
         usage: ferry verify STORE [--model MODEL] [--json]
-               ferry verify STORE --against SOURCE... --model MODEL.xcdatamodeld [migrate options]
+               ferry verify STORE --against SOURCE... --model MODEL.xcdatamodeld [--rerun] [migrate options]
 
         Checks a Core Data SQLite store without changing it: SQLite integrity, Z_PRIMARYKEY and
         Z_METADATA, the version hashes and Z_MODELCACHE against the model, the entity of every
@@ -27,10 +27,16 @@ enum VerifyCommand: Command {
         .xcdatamodel folder or its 'contents' file. Without it, the model Core Data cached in the
         store (Z_MODELCACHE) is used.
 
-        With --against, the SOURCEs (as for 'ferry migrate': stores, or ENTITY:FILE) are migrated
-        again into a private store and compared with STORE fingerprint by fingerprint (every entity
-        over all its attributes, every relationship over its pairs), and the re-run's ledger must
-        account for every source record.
+        With --against, STORE is compared with what its SOURCEs (as for 'ferry migrate': stores,
+        or ENTITY:FILE, in the same order, with the same options) map to, fingerprint by
+        fingerprint: every entity over all its attributes, every relationship over its pairs;
+        and every source record must be accounted for. A store written by 'ferry migrate' (with
+        verification on) carries a receipt: the digests of its sources, model, mapping files and
+        options, its ledger, and the fingerprints it was verified with. When every input still
+        has its digest, STORE is compared with the receipt, which takes a read of each input.
+        Otherwise, or with --rerun, the sources are migrated again into a private store and the
+        two are compared; the re-run's ledger accounts for every source record. The report says
+        which was done and why.
 
         Exit codes: 0 every check holds, 5 a check failed, 3 the store or model cannot be read.
 
@@ -43,6 +49,7 @@ enum VerifyCommand: Command {
         OptionSpec(name: "full-integrity-check", value: nil,
                    help: "PRAGMA integrity_check (indexes against their tables too) instead of the faster quick_check"),
         OptionSpec(name: "against", value: "SOURCE", help: "a source the store was migrated from (repeat for each)", repeatable: true),
+        OptionSpec(name: "rerun", value: nil, help: "with --against: migrate the sources again even when the store's receipt matches them"),
     ] + MigrateCommand.options.filter { ["var", "link", "map", "lenient", "on-duplicate", "to"].contains($0.name) }
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -55,9 +62,9 @@ enum VerifyCommand: Command {
             migrate.positionals = sources
             migrate.values = arguments.values.filter { $0.key != "against" }
             migrate.values["out"] = [path]
-            migrate.flags = arguments.flags
+            migrate.flags = arguments.flags.subtracting(["rerun"])
             let request = try MigrateCommand.makeRequest(migrate, outputRequired: true)
-            do { report = try SourceVerification.verify(store: path, against: request) } catch {
+            do { report = try SourceVerification.verify(store: path, against: request, rerun: arguments.has("rerun")) } catch {
                 Terminal.error("ferry verify: \(error.description)")
                 return .badInput
             }

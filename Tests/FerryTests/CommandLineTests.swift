@@ -154,7 +154,7 @@ struct MigrateCommandLineTests {
                             "--model", "Migrations/Workspace.xcdatamodeld", "--link", "attachments=remotePath", "--link", "tags=name",
                             "--var", "zone=Asia/Shanghai"]
 
-    @Test("the README's main job: ledger, verification, exit 1 for the rejects; verify passes, then catches tampering with exit 5")
+    @Test("the README's main job: ledger, verification, exit 1 for the rejects; verify passes (alone, by receipt, by re-run), then catches tampering with exit 5")
     func mainJob() throws {
         let out = try TestPaths.temporaryFolder("cli-migrate") + "/Workspace.sqlite"
         let run = try ferry(["migrate"] + flagship + ["--out", out])
@@ -164,6 +164,11 @@ struct MigrateCommandLineTests {
         #expect(run.out.contains("verified: "))
         #expect(run.err.contains("reject: Fixtures/legacy/tasks.json:287 [20]: Task.dueDate:"))
         #expect(try ferry(["verify", out, "--model", "Migrations/Workspace.xcdatamodeld"]).status == 0)
+        let against = flagship.map { $0.contains(":Fixtures/") ? "--against=\($0)" : $0 }
+        let byReceipt = try ferry(["verify", out] + against)
+        #expect(byReceipt.status == 0 && byReceipt.out.contains("against sources: by the store's receipt"), "\(byReceipt.out)\(byReceipt.err)")
+        let rerun = try ferry(["verify", out, "--rerun"] + against)
+        #expect(rerun.status == 0 && rerun.out.contains("against sources: migrated again, because asked to (--rerun)"), "\(rerun.out)\(rerun.err)")
         let database = try SQLiteDatabase(path: out, mode: .readWrite)
         try database.execute("INSERT INTO Z_1TASKS VALUES (9999, 9999)")
         try database.close()

@@ -127,16 +127,19 @@ struct FlagshipMigrationTests {
         #expect(Set(migratedAttachments).isSubset(of: try rows(store, attachments)))
     }
 
-    @Test("verify --against the sources passes, and catches a changed value and a dropped link")
-    func verifyAgainstSources() throws {
+    @Test("verify --against the sources passes, and catches a changed value and a dropped link, by receipt and by re-run",
+          arguments: [false, true])
+    func verifyAgainstSources(rerun: Bool) throws {
         let out = try TestPaths.temporaryFolder("flagship") + "/Workspace.sqlite"
         let request = request(allFiles, out: out)
         _ = try MigrateJob(request: request).run()
-        #expect(try SourceVerification.verify(store: out, against: request).passed)
+        let intact = try SourceVerification.verify(store: out, against: request, rerun: rerun)
+        #expect(intact.passed)
+        #expect(intact.notes.contains { $0.contains(rerun ? "migrated again" : "by the store's receipt") }, "\(intact.notes)")
         let database = try SQLiteDatabase(path: out, mode: .readWrite)
         try database.execute("UPDATE ZTASK SET ZTITLE = 'changed' WHERE Z_PK = 3; UPDATE ZUPLOAD SET ZTASK = NULL WHERE Z_PK = (SELECT min(Z_PK) FROM ZUPLOAD WHERE ZTASK IS NOT NULL)")
         try database.close()
-        let report = try SourceVerification.verify(store: out, against: request)
+        let report = try SourceVerification.verify(store: out, against: request, rerun: rerun)
         #expect(!report.passed)
         #expect(Set(report.failures.map(\.subject)).isSuperset(of: ["Task", "Upload.task"]), "\(report.failures.map(\.subject))")
     }

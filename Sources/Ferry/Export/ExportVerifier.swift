@@ -32,20 +32,8 @@ public enum ExportVerifier {
 
     /// SHA-256 (lowercase hex) and size of a file, streamed.
     static func sha256(of path: String) throws(ExportError) -> (String, Int) {
-        var digest = SHA256()
-        var size = 0
-        do {
-            let source = try FileByteSource(path: path)
-            var buffer = [UInt8](repeating: 0, count: 256 * 1024)
-            while true {
-                let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
-                if count == 0 { break }
-                buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-                size += count
-            }
-        } catch {
+        do { return try FileDigest.sha256(of: path) } catch {
             throw .verification(path: path, reason: "unreadable: \(error)")
         }
-        return (Hex.string(digest.finalize()), size)
     }
 }

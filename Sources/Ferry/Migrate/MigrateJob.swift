@@ -1,6 +1,7 @@
 import FerryMigration
 import FerryModel
 import FerryStore
+import FerryVerify
 import FoundationEssentials
 
 /// `ferry migrate`: brings any mix of stores (of any version) and legacy files to the current
@@ -9,8 +10,9 @@ import FoundationEssentials
 /// Records stream one at a time through the chain of mappings (inferred, plus written mapping
 /// files kept beside the model) and into the store; links are resolved once everything is in.
 /// Every record read is written, merged, rejected or filtered, per source and entity. The store
-/// is built beside the destination and renamed into place only when complete; sources are only
-/// read.
+/// is built beside the destination, verified there, and renamed into place only when complete;
+/// sources are only read. A store whose checks all hold gets a `MigrationReceipt` (its inputs'
+/// digests are taken on the second core while the records stream).
 public struct MigrateJob {
     public let request: MigrateRequest
 
@@ -38,6 +40,9 @@ public struct MigrateJob {
         } catch {
             throw .writer(error)
         }
+        let inputs = request.verify && !request.dryRun ? BackgroundWork<MigrationInputs, MigrateError> { [request] in
+            Result { () throws(MigrateError) in try MigrationInputs.of(request, bundle: bundle) }
+        } : nil
         var run = MigrationRun(request: request, chain: chain, writer: writer, final: final)
         run.summary.suggestions = chain.steps.flatMap { step in step.suggestions.map { "\(step.sourceVersion) → \(step.destinationVersion): \($0)" } }
         do throws(MigrateError) {
@@ -57,7 +62,11 @@ public struct MigrateJob {
                 if request.dryRun {
                     writer.discard()
                 } else {
+                    let unverified = inputs.map { inputs in Result { () throws(MigrateError) in
+                        try verify(writer, model: final, inputs: inputs, summary: &run.summary)
+                    } }
                     do { try writer.finish(durable: request.durable) } catch { throw MigrateError.writer(error) }
+                    try unverified?.get()
                 }
             }
         } catch {
@@ -65,16 +74,34 @@ public struct MigrateJob {
             throw error
         }
         run.summary.dryRun = request.dryRun
-        if request.verify, !request.dryRun, !run.summary.stoppedEarly {
-            do {
-                run.summary.verification = try JobVerification.verify(store: request.outputPath, model: final,
-                                                                      accounting: run.summary.accounting(model: final))
-            } catch {
-                throw .store(source: request.outputPath, reason: "cannot verify the written store: \(error)")
-            }
-        }
         progress(run.summary)
         return run.summary
+    }
+
+    /// Verifies the store where it is built and, when every check holds, writes the receipt into
+    /// it, so that it is renamed into place with it.
+    private func verify(_ writer: CoreDataStoreWriter, model: ManagedObjectModel, inputs: BackgroundWork<MigrationInputs, MigrateError>,
+                        summary: inout MigrationSummary) throws(MigrateError) {
+        do { try writer.commit() } catch { throw .writer(error) }
+        let accounting = summary.accounting(model: model)
+        let report: VerificationReport
+        do {
+            report = try JobVerification.verify(store: request.outputPath, at: writer.temporaryPath, model: model,
+                                                accounting: accounting, fingerprints: true)
+        } catch {
+            throw .store(source: request.outputPath, reason: "cannot verify the written store: \(error)")
+        }
+        summary.verification = report
+        guard report.passed else {
+            summary.receiptMissing = "the store failed verification"
+            return
+        }
+        do {
+            let receipt = MigrationReceipt(inputs: try inputs.wait(), accounting: accounting, report: report)
+            try writer.setMetadataEntry(MigrationReceipt.metadataKey, to: try receipt.metadataValue())
+        } catch {
+            summary.receiptMissing = "\(error)"
+        }
     }
 
     /// A store path for a dry run, in the temporary folder.

@@ -35,6 +35,9 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     public var dryRun = false
     /// The check of the written store (nil when skipped or nothing was written).
     public var verification: VerificationReport?
+    /// Why no receipt was written into a verified store (nil when one was, or the store was not
+    /// verified): `verify --against` then migrates the sources again.
+    public var receiptMissing: String?
 
     public var rejected: Int { ledgers.reduce(0) { $0 + $1.rejected } }
     public var isBalanced: Bool { ledgers.allSatisfy(\.isBalanced) }

@@ -11,18 +11,25 @@ public enum JobVerification {
     /// Verifies `store` and adds the accounting section. The store's rows are the report's entity
     /// tallies (counted by the value scan) when the store checks all held, so every row has an
     /// entity of the model and the bookkeeping is sound; otherwise they are counted again.
-    public static func verify(store: String, model: ManagedObjectModel, accounting: JobAccounting)
-        throws(VerificationError) -> VerificationReport
+    ///
+    /// - Parameters:
+    ///   - path: where the store is read, when that is not yet `store` (a store being built);
+    ///     the report names `store`.
+    ///   - fingerprints: also compute the record and pair fingerprints (for a receipt).
+    public static func verify(store: String, at path: String? = nil, model: ManagedObjectModel, accounting: JobAccounting,
+                              fingerprints: Bool = false) throws(VerificationError) -> VerificationReport
     {
-        var report = try StoreVerifier(path: store, model: .model(model))
-            .verify(options: VerificationOptions(fullIntegrityCheck: false, fingerprints: false))
-        report.append(accounting.section(storeRows: tallied(report, model: model) ?? storeRows(store, model: model)))
+        let path = path ?? store
+        var report = try StoreVerifier(path: path, model: .model(model))
+            .verify(options: VerificationOptions(fullIntegrityCheck: false, fingerprints: fingerprints))
+        report.store = store
+        report.append(accounting.section(storeRows: tallied(report, model: model) ?? storeRows(path, model: model)))
         return report
     }
 
     /// The rows of every root entity's table by the report's tallies; nil when the `store`
     /// section failed (rows of unknown entities, a check that could not run, stale bookkeeping).
-    private static func tallied(_ report: VerificationReport, model: ManagedObjectModel) -> Int64? {
+    static func tallied(_ report: VerificationReport, model: ManagedObjectModel) -> Int64? {
         guard let section = report.section(named: "store"), section.failures.isEmpty else { return nil }
         var total: Int64 = 0
         for root in model.entities where root.parentName == nil {
@@ -55,7 +62,7 @@ public struct JobAccounting: Sendable {
     let store: String
     let model: ManagedObjectModel
 
-    struct Ledger: Sendable {
+    struct Ledger: Sendable, Codable, Equatable {
         let subject: String
         let read: Int
         let accounted: Int

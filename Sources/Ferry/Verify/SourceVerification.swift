@@ -4,24 +4,76 @@ import FerryVerify
 import FoundationEssentials
 
 /// `ferry verify STORE --against SOURCE…`: proves that a store holds exactly what its sources
-/// map to. The sources are migrated again (the mapping is deterministic: the same sources in the
-/// same order give the same records, keys and ids) into a private store, and the two are compared
-/// fingerprint by fingerprint: every entity over all its attributes, every relationship over its
-/// pairs. The re-run's ledger proves that every source record is accounted for.
+/// map to, every entity over all its attributes and every relationship over its pairs, and that
+/// every source record is accounted for. Two ways, the store's own verification running on the
+/// other core meanwhile:
 ///
-/// The re-run writes on one core; the store's own verification runs meanwhile on the other. The
-/// private store is written without the final switch to WAL and sync (it is read once and
-/// deleted), and only its fingerprints are computed.
+/// - **By its receipt**, when the store has one (`MigrationReceipt`, written by a verified
+///   `ferry migrate`) and the sources, model, mapping files, options and Ferry version have the
+///   digests it records: the store's fingerprints are compared with the ones it records, and its
+///   rows with its ledger. Taking the digests reads each input once.
+/// - **By migrating again** otherwise, or when asked (`rerun`): the mapping is deterministic (the
+///   same sources in the same order give the same records, keys and ids), so the sources are
+///   migrated into a private store and the two are compared fingerprint by fingerprint; the
+///   re-run's ledger accounts for every source record. The private store is written without the
+///   final switch to WAL and sync (it is read once and deleted), and only fingerprinted.
+///
+/// The report's notes say which way was taken and why.
 public enum SourceVerification {
     /// Adds the `against sources` and `accounting` sections to the store's own report.
-    public static func verify(store: String, against request: MigrateRequest) throws(MigrateError) -> VerificationReport {
+    public static func verify(store: String, against request: MigrateRequest, rerun: Bool = false) throws(MigrateError) -> VerificationReport {
         // A store that cannot be read fails now, not after the sources were migrated again.
-        do { _ = try CoreDataStoreReader(path: store) } catch { throw .store(source: store, reason: "\(error)") }
+        let metadata: StoreMetadataInfo
+        do { metadata = try CoreDataStoreReader(path: store).metadata } catch { throw .store(source: store, reason: "\(error)") }
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: request.modelPath) } catch { throw .model(error) }
         let actual = BackgroundWork<VerificationReport, VerificationError> {
             Result { () throws(VerificationError) in try StoreVerifier(path: store, model: .bundle(bundle)).verify() }
         }
+        let reason: String
+        if rerun {
+            reason = "asked to (--rerun)"
+        } else {
+            switch receipt(in: metadata) {
+            case .failure(let unreadable):
+                reason = "its receipt cannot be read (\(unreadable))"
+            case .success(nil):
+                reason = "it has no receipt (it was not written by a verified ferry migrate)"
+            case .success(let receipt?):
+                let changed = receipt.inputs.differences(from: try MigrationInputs.of(request, bundle: bundle))
+                if changed.isEmpty {
+                    return try compare(store, with: receipt, actual: actual, model: bundle.version(named: request.targetVersion ?? bundle.currentVersionName))
+                }
+                reason = "inputs differ from its receipt's: \(changed.joined(separator: ", "))"
+            }
+        }
+        return try migrateAgain(store, request: request, actual: actual, reason: reason)
+    }
+
+    private static func receipt(in metadata: StoreMetadataInfo) -> Result<MigrationReceipt?, any Error> {
+        Result { try MigrationReceipt.read(from: metadata) }
+    }
+
+    /// The store's fingerprints against its receipt's; its rows against the receipt's ledger.
+    private static func compare(_ store: String, with receipt: MigrationReceipt, actual: BackgroundWork<VerificationReport, VerificationError>,
+                                model: ManagedObjectModel?) throws(MigrateError) -> VerificationReport {
+        var report: VerificationReport
+        do { report = try actual.wait() } catch { throw .store(source: store, reason: "\(error)") }
+        report.notes.append("against sources: by the store's receipt (written \(receipt.written)); all \(receipt.inputs.inputs.count) inputs have the digests it records")
+        report.append(FingerprintComparison.section(named: "against sources", expected: receipt.fingerprints, actual: report.fingerprints))
+        report.append(FingerprintComparison.section(named: "pairs against sources", expected: receipt.edgeFingerprints,
+                                                    actual: report.edgeFingerprints))
+        if let model {
+            let accounting = receipt.accounting(store: store, model: model)
+            report.append(accounting.section(storeRows: JobVerification.tallied(report, model: model)
+                ?? JobVerification.storeRows(store, model: model)))
+        }
+        return report
+    }
+
+    /// Migrates the sources again into a private store and compares the two.
+    private static func migrateAgain(_ store: String, request: MigrateRequest, actual: BackgroundWork<VerificationReport, VerificationError>,
+                                     reason: String) throws(MigrateError) -> VerificationReport {
         let folder = FileManager.default.temporaryDirectory.path + "/ferry-verify-\(UUID().uuidString)"
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false) } catch {
             throw .store(source: folder, reason: "cannot make a private folder: \(error)")
@@ -38,6 +90,7 @@ public enum SourceVerification {
             let expectedStore = try StoreVerifier(path: rerun.outputPath, model: .modelCache)
             let expected = try expectedStore.fingerprints()
             var report = try actual.wait()
+            report.notes.append("against sources: migrated again, because \(reason)")
             report.append(FingerprintComparison.section(named: "against sources", expected: expected.records, actual: report.fingerprints))
             report.append(FingerprintComparison.section(named: "pairs against sources", expected: expected.edges,
                                                         actual: report.edgeFingerprints))

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 import FoundationEssentials
 
@@ -24,6 +25,8 @@ public final class CoreDataStoreWriter {
     public let batchSize: Int
 
     private let model: ManagedObjectModel
+    /// The metadata written into `Z_METADATA`; nil when appending to a store made elsewhere.
+    private var metadata: StoreMetadata?
     private var database: SQLiteDatabase?
     /// Statements to finalize before closing.
     private var statements: [SQLiteStatement] = []
@@ -55,6 +58,7 @@ public final class CoreDataStoreWriter {
             throw .modelCacheEncoding(error.description)
         }
         let writer = try CoreDataStoreWriter(path: path, model: model, layout: layout, batchSize: batchSize)
+        writer.metadata = metadata
         do {
             try writer.createSchema(metadata: metadata, plist: plist, modelCache: modelCache)
         } catch {
@@ -235,6 +239,31 @@ public final class CoreDataStoreWriter {
         try beginRow()
         counter.advance(to: first + Int64(count) - 1)
         return first..<(first + Int64(count))
+    }
+
+    /// Commits the rows written so far, so that another connection can read the store being
+    /// built at `temporaryPath` (a check before `finish()`).
+    public func commit() throws(StoreWriterError) {
+        try commitBatch()
+    }
+
+    /// Sets one of the application's own metadata keys (`StoreMetadata.additionalEntries`) and
+    /// rewrites `Z_METADATA` with it, in the current batch.
+    public func setMetadataEntry(_ key: String, to value: PropertyListValue) throws(StoreWriterError) {
+        guard var metadata else {
+            throw .existingStore(path: path, reason: "the metadata of a store Ferry did not create is not rewritten")
+        }
+        metadata.additionalEntries[key] = value
+        let plist = try encodeMetadataPlist(metadata)
+        try beginRow()
+        let database = try openDatabase()
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            let update = try database.prepare("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1")
+            defer { update.finalize() }
+            try update.bindBlob(plist, at: 1)
+            try update.run()
+        }
+        self.metadata = metadata
     }
 
     // MARK: Finishing

@@ -21,6 +21,9 @@ public struct StoreMetadata: Sendable, Equatable {
     /// `NSStoreModelVersionChecksumKey` (32 bytes, written base64); omitted when nil.
     public var checksum: [UInt8]?
     public var frameworkVersion: Int
+    /// Keys of the application's own (`NSPersistentStoreCoordinator.setMetadata`), kept beside
+    /// Core Data's; a key Core Data writes itself is never taken from here.
+    public var additionalEntries: [String: PropertyListValue] = [:]
 
     public init(storeUUID: UUID = UUID(), versionHashes: [String: [UInt8]], versionIdentifiers: [String],
                 hashesDigest: [UInt8]? = nil, checksum: [UInt8]? = nil,
@@ -52,6 +55,7 @@ public struct StoreMetadata: Sendable, Equatable {
         if let checksum {
             dictionary["NSStoreModelVersionChecksumKey"] = .string(PropertyListBase64.text(checksum))
         }
+        dictionary.merge(additionalEntries) { coreData, _ in coreData }
         return .dictionary(dictionary)
     }
 }

@@ -18,6 +18,9 @@ public struct VerificationReport: Sendable, Equatable, Codable {
     public var fingerprints: [FingerprintEntry]
     /// Pair fingerprints per relationship.
     public var edgeFingerprints: [FingerprintEntry]
+    /// How the checks were made, where that needs saying (what a comparison with sources was
+    /// compared with, and why).
+    public var notes: [String] = []
 
     public init(store: String, model: String, sections: [VerificationSection] = [], entities: [EntityTally] = [],
                 relationships: [RelationshipTally] = [], fingerprints: [FingerprintEntry] = [],

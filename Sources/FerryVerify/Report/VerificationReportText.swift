@@ -5,6 +5,7 @@ public enum VerificationReportText {
         var lines = [
             "store: \(report.store)",
             "model: \(report.model)",
+        ] + report.notes + [
             verdict(report),
             "",
         ]

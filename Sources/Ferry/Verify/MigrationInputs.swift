@@ -1,0 +1,102 @@
+import FerryModel
+import FoundationEssentials
+
+/// Everything a migration's result depends on, as named SHA-256 digests: Ferry's version, the
+/// options that shape records, the model bundle, the written mapping file of each pair of
+/// consecutive versions (or its absence), and the bytes of each source in order. The mapping is
+/// deterministic, so two runs whose inputs are equal write the same records and links.
+///
+/// Paths are not inputs: a source or model copied elsewhere is the same input. The order of the
+/// sources is (it decides which duplicate comes first). Standard input cannot be read again, so
+/// it has no digest and never equals anything.
+struct MigrationInputs: Codable, Equatable, Sendable {
+    /// One input and its digest (nil when it cannot be read again).
+    struct Input: Codable, Equatable, Sendable {
+        var name: String
+        var digest: String?
+    }
+
+    var inputs: [Input]
+
+    /// The inputs of `request`, whose model bundle is `bundle`.
+    static func of(_ request: MigrateRequest, bundle: ModelBundle) throws(MigrateError) -> MigrationInputs {
+        var inputs = [
+            Input(name: "ferry", digest: FerryVersion.current),
+            Input(name: "options", digest: Hex.string(SHA256.hash(Array(OptionsText.render(request).utf8)))),
+            Input(name: "model", digest: try digest(ofTree: request.modelPath)),
+        ]
+        let planner = MigrationPlanner(bundle: bundle, modelPath: request.modelPath, variables: [:], target: nil)
+        for (from, to) in zip(bundle.versions, bundle.versions.dropFirst()) {
+            let path = planner.mappingFilePath(from: from.name, to: to.name)
+            let digest = FileManager.default.fileExists(atPath: path) ? try digest(ofFile: path) : "absent"
+            inputs.append(Input(name: "mapping \(from.name) to \(to.name)", digest: digest))
+        }
+        for (number, source) in request.sources.enumerated() {
+            inputs.append(Input(name: "source \(number + 1) (\(source.kindDescription))", digest: try digest(of: source)))
+        }
+        return MigrationInputs(inputs: inputs)
+    }
+
+    /// The names of the inputs that differ from `other`'s, are missing from either, or have no
+    /// digest.
+    func differences(from other: MigrationInputs) -> [String] {
+        let theirs = Dictionary(other.inputs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let changed = inputs.filter { input in theirs[input.name].map(input.matches) != true }.map(\.name)
+        let gone = other.inputs.map(\.name).filter { name in !inputs.contains { $0.name == name } }
+        return changed + gone
+    }
+
+    /// A store's bytes with its `-wal` (a live store's latest rows are there); a file's bytes.
+    private static func digest(of source: MigrationSource) throws(MigrateError) -> String? {
+        guard source.path != "-" else { return nil }
+        let main = try digest(ofFile: source.path)
+        guard case .store = source.kind, FileManager.default.fileExists(atPath: source.path + "-wal") else { return main }
+        let wal = try digest(ofFile: source.path + "-wal")
+        return Hex.string(SHA256.hash(Array("\(main)\n\(wal)".utf8)))
+    }
+
+    /// A model bundle folder: every file under it by relative path, sorted; a single file: its bytes.
+    private static func digest(ofTree path: String) throws(MigrateError) -> String {
+        guard isFolder(path) else { return try digest(ofFile: path) }
+        let names: [String]
+        do { names = try FileManager.default.subpathsOfDirectory(atPath: path).sorted() } catch {
+            throw .store(source: path, reason: "cannot list the model bundle: \(error)")
+        }
+        var listing = ""
+        for name in names {
+            let file = path + "/" + name
+            guard !isFolder(file) else { continue }
+            listing += "\(name)\n\(try digest(ofFile: file))\n"
+        }
+        return Hex.string(SHA256.hash(Array(listing.utf8)))
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
+    }
+
+    private static func digest(ofFile path: String) throws(MigrateError) -> String {
+        do { return try FileDigest.sha256(of: path).digest } catch {
+            throw .store(source: path, reason: "cannot read it to take its digest: \(error)")
+        }
+    }
+}
+
+extension MigrationInputs.Input {
+    /// Equal digests; an input without one matches nothing.
+    func matches(_ other: Self) -> Bool {
+        guard let digest, let theirs = other.digest else { return false }
+        return name == other.name && digest == theirs
+    }
+}
+
+extension MigrationSource {
+    /// The kind without the path: `store`, or `file ENTITY[@VERSION]`.
+    var kindDescription: String {
+        switch kind {
+        case .store: "store"
+        case let .file(entity, version): "file \(entity)\(version.map { "@\($0)" } ?? "")"
+        }
+    }
+}

@@ -1,0 +1,122 @@
+@testable import Ferry
+import FerryMigration
+import FerryModel
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// The receipt a verified migration leaves in its store, and `verify --against` choosing between
+/// comparing with it and migrating the sources again.
+@Suite("migration receipts")
+struct MigrationReceiptTests {
+    private let model = TestPaths.migrations + "/Workspace.xcdatamodeld"
+
+    /// The flagship's two upload files and two task files, copied into `folder` (so a test may
+    /// change them), as a request writing `folder/Workspace.sqlite`.
+    private func request(in folder: String) throws -> MigrateRequest {
+        var sources: [MigrationSource] = []
+        for (entity, name) in [("UploadEntity", "uploads.csv"), ("UploadEntity", "uploads.plist"), ("Task", "tasks.json"), ("Task", "tasks.ndjson")] {
+            try FileManager.default.copyItem(atPath: TestPaths.fixtures + "/legacy/" + name, toPath: folder + "/" + name)
+            sources.append(MigrationSource(path: folder + "/" + name, kind: .file(entity: entity, version: nil)))
+        }
+        return MigrateRequest(sources: sources, modelPath: model, outputPath: folder + "/Workspace.sqlite",
+                              files: FileRecordSource(linkAttributes: ["attachments": "remotePath", "tags": "name"]),
+                              variables: ["zone": "Asia/Shanghai"])
+    }
+
+    private func receipt(of store: String) throws -> MigrationReceipt? {
+        try MigrationReceipt.read(from: CoreDataStoreReader(path: store).metadata)
+    }
+
+    @Test("a verified migration writes a receipt: every input's digest, the ledger, and the fingerprints it was verified with")
+    func receiptWritten() throws {
+        let request = try request(in: try TestPaths.temporaryFolder("receipt"))
+        let summary = try MigrateJob(request: request).run()
+        #expect(summary.receiptMissing == nil)
+        let receipt = try #require(try receipt(of: request.outputPath))
+        #expect(receipt.inputs.inputs.map(\.name) == [
+            "ferry", "options", "model", "mapping Workspace 1 to Workspace 2", "mapping Workspace 2 to Workspace 3",
+            "source 1 (file UploadEntity)", "source 2 (file UploadEntity)", "source 3 (file Task)", "source 4 (file Task)",
+        ])
+        #expect(receipt.inputs == (try MigrationInputs.of(request, bundle: XcodeModelLoader.loadBundle(at: model))))
+        #expect(receipt.records == summary.written.values.reduce(0, +))
+        #expect(receipt.fingerprints == summary.verification?.fingerprints)
+        #expect(receipt.edgeFingerprints == summary.verification?.edgeFingerprints)
+        #expect(!receipt.edgeFingerprints.isEmpty)
+        // Core Data's own keys are untouched by it.
+        let metadata = try CoreDataStoreReader(path: request.outputPath).metadata
+        let current = try #require(try XcodeModelLoader.loadBundle(at: model).version(named: "Workspace 3"))
+        #expect(metadata.versionHashes == VersionHasher.hashes(of: current).entityHashes)
+    }
+
+    @Test("without verification (--no-verify) there is no receipt, and verify --against migrates again")
+    func noReceiptWithoutVerification() throws {
+        var request = try request(in: try TestPaths.temporaryFolder("receipt"))
+        request.verify = false
+        _ = try MigrateJob(request: request).run()
+        #expect(try receipt(of: request.outputPath) == nil)
+        let report = try SourceVerification.verify(store: request.outputPath, against: request)
+        #expect(report.passed)
+        #expect(report.notes.contains { $0.contains("it has no receipt") }, "\(report.notes)")
+    }
+
+    @Test("a source whose bytes changed is migrated again, and the note names it; the verdict is the re-run's")
+    func changedSource() throws {
+        let request = try request(in: try TestPaths.temporaryFolder("receipt"))
+        _ = try MigrateJob(request: request).run()
+        // A trailing blank line: other bytes, the same records.
+        let ndjson = request.sources[3].path
+        try (String(contentsOfFile: ndjson, encoding: .utf8) + "\n").write(toFile: ndjson, atomically: true, encoding: .utf8)
+        let same = try SourceVerification.verify(store: request.outputPath, against: request)
+        #expect(same.passed)
+        #expect(same.notes.contains { $0.contains("migrated again") && $0.contains("source 4 (file Task)") }, "\(same.notes)")
+        // One more task: the re-run finds a record the store does not have.
+        let line = try #require(String(contentsOfFile: ndjson, encoding: .utf8).split(separator: "\n").first { $0.contains("\"taskID\"") })
+        let added = line.replacingOccurrences(of: "\"taskID\": ", with: "\"taskID\": 9") + "\n"
+        try (String(contentsOfFile: ndjson, encoding: .utf8) + added).write(toFile: ndjson, atomically: true, encoding: .utf8)
+        #expect(!(try SourceVerification.verify(store: request.outputPath, against: request).passed))
+    }
+
+    @Test("other options are other inputs: a variable changes the digest, the output path and batch size do not")
+    func optionsDigest() throws {
+        let bundle = try XcodeModelLoader.loadBundle(at: model)
+        let request = try request(in: try TestPaths.temporaryFolder("receipt"))
+        let inputs = try MigrationInputs.of(request, bundle: bundle)
+        var elsewhere = request
+        elsewhere.outputPath = "/elsewhere.sqlite"
+        elsewhere.batchSize = 7
+        #expect(try MigrationInputs.of(elsewhere, bundle: bundle).differences(from: inputs).isEmpty)
+        var zone = request
+        zone.variables["zone"] = "UTC"
+        #expect(try MigrationInputs.of(zone, bundle: bundle).differences(from: inputs) == ["options"])
+        var reordered = request
+        reordered.sources.swapAt(0, 1)
+        #expect(try MigrationInputs.of(reordered, bundle: bundle).differences(from: inputs) == ["source 1 (file UploadEntity)", "source 2 (file UploadEntity)"])
+        // Dictionaries render in one order whatever their insertion order.
+        var many = request
+        many.variables = ["a": "1", "b": "2", "c": "3", "d": "4", "zone": "Asia/Shanghai"]
+        var manyAgain = request
+        manyAgain.variables = ["zone": "Asia/Shanghai", "d": "4", "c": "3", "b": "2", "a": "1"]
+        #expect(OptionsText.render(many) == OptionsText.render(manyAgain))
+        #expect(OptionsText.render(many).contains("zone"))
+    }
+
+    @Test("standard input cannot be read again: its input never matches")
+    func standardInput() {
+        let input = MigrationInputs.Input(name: "source 1 (file Task)", digest: nil)
+        #expect(MigrationInputs(inputs: [input]).differences(from: MigrationInputs(inputs: [input])) == ["source 1 (file Task)"])
+    }
+
+    @Test("a deleted row fails by receipt: the fingerprint and the ledger's row count")
+    func deletedRow() throws {
+        let request = try request(in: try TestPaths.temporaryFolder("receipt"))
+        _ = try MigrateJob(request: request).run()
+        let database = try SQLiteDatabase(path: request.outputPath, mode: .readWrite)
+        try database.execute("DELETE FROM ZUPLOAD WHERE Z_PK = (SELECT max(Z_PK) FROM ZUPLOAD WHERE ZTASK IS NULL)")
+        try database.close()
+        let report = try SourceVerification.verify(store: request.outputPath, against: request)
+        #expect(report.notes.contains { $0.contains("by the store's receipt") })
+        #expect(Set(report.failures.map(\.check)).isSuperset(of: ["fingerprint-count", "row-count"]), "\(report.failures.map(\.check))")
+    }
+}
