@@ -97,6 +97,7 @@ enum Catalog {
             MigrateBenchmarks.workspace2To3,
             VerifyBenchmarks.verifyStore,
             VerifyBenchmarks.verifyAgainstSource,
+            VerifyBenchmarks.verifyAgainstSourceRerun,
         ] + ExportBenchmarks.all()
     }
 
