@@ -18,7 +18,7 @@ struct VerifyFingerprintScanTests {
             Attribute(name: "when", type: .date), Attribute(name: "amount", type: .decimal),
             Attribute(name: "text", type: .string), Attribute(name: "link", type: .uri),
             Attribute(name: "data", type: .binary), Attribute(name: "object", type: .transformable),
-            Attribute(name: "id", type: .uuid),
+            Attribute(name: "id", type: .uuid), Attribute(name: "photo", type: .binary, allowsExternalBinaryDataStorage: true),
         ], relationships: [
             Relationship(name: "parent", destinationEntity: "Thing", inverseName: "children"),
             Relationship(name: "children", destinationEntity: "Thing", inverseName: "parent", isToMany: true),
@@ -33,7 +33,7 @@ struct VerifyFingerprintScanTests {
         "small": .integer(7), "medium": .integer(-5), "large": .integer(1 << 40), "flag": .bool(true),
         "ratio": .double(-0.0), "share": .double(0.25), "when": .date(600_000_000), "amount": .decimal("12.5"),
         "text": .string("héllo 家"), "link": .uri("https://example.com/a"), "data": .binary([0, 1, 2]),
-        "object": .binary([9]), "id": UUIDBytes(uuid).map(AttributeValue.uuid) ?? .null,
+        "object": .binary([9]), "id": UUIDBytes(uuid).map(AttributeValue.uuid) ?? .null, "photo": .binary([5, 6, 7]),
     ]
     static let gadget: [String: AttributeValue] = ["text": .string("plain"), "amount": .decimal("7"), "extra": .string("more")]
 
@@ -58,7 +58,7 @@ struct VerifyFingerprintScanTests {
             "small": .integer(7), "medium": .integer(-5), "large": .integer(1 << 40), "flag": .integer(1),
             "ratio": .real(-0.0), "share": .real(0.25), "when": .real(600_000_000), "amount": .real(12.5),
             "text": .text("héllo 家"), "link": .text("https://example.com/a"), "data": .blob([0, 1, 2]),
-            "object": .blob([9]), "id": .blob(uuid),
+            "object": .blob([9]), "id": .blob(uuid), "photo": .blob(ExternalBinaryData.inlineValue([5, 6, 7])),
         ])
         try insert("Gadget", ["text": .text("plain"), "amount": .integer(7), "extra": .text("more")], parent: 2)
         try store.finish()
@@ -120,6 +120,10 @@ struct VerifyFingerprintScanTests {
         ("text-key", "UPDATE ZTHING SET ZPARENT = 'two' WHERE Z_PK = 3", true),
         ("sub-entity-attribute", "UPDATE ZTHING SET ZEXTRA = X'FF' WHERE Z_PK = 3", true),
         ("text-in-binary", "UPDATE ZTHING SET ZOBJECT = 'abc' WHERE Z_PK = 2", false),
+        ("external-file", "UPDATE ZTHING SET ZPHOTO = X'02414243' || X'00' WHERE Z_PK = 2", true),
+        ("unknown-tag", "UPDATE ZTHING SET ZPHOTO = X'0741' WHERE Z_PK = 2", true),
+        ("text-in-tagged", "UPDATE ZTHING SET ZPHOTO = 'abc' WHERE Z_PK = 2", true),
+        ("empty-tagged", "UPDATE ZTHING SET ZPHOTO = X'' WHERE Z_PK = 2", false),
         ("invalid-utf8", "UPDATE ZTHING SET ZTEXT = CAST(X'66FF6F' AS TEXT) WHERE Z_PK = 2", false),
         ("non-ascii-link", "UPDATE ZTHING SET ZLINK = 'https://例え.jp' WHERE Z_PK = 2", false),
     ])

@@ -17,6 +17,8 @@ struct RecordFingerprintScan {
     private struct ValueColumn {
         let index: Int32
         let type: AttributeType
+        /// The attribute allows external storage: a blob is a tag byte, then (`0x01`) the bytes.
+        var tagged = false
     }
 
     /// How the row of one concrete entity is read.
@@ -56,8 +58,9 @@ struct RecordFingerprintScan {
             for column in context.layout.columns(forEntity: member.name) {
                 switch column.role {
                 case .attribute(let owner, let name):
-                    guard let type = context.model.entity(named: owner)?.attribute(named: name)?.type else { continue }
-                    byName[name] = ValueColumn(index: index(of: column.name), type: type)
+                    guard let attribute = context.model.entity(named: owner)?.attribute(named: name) else { continue }
+                    byName[name] = ValueColumn(index: index(of: column.name), type: attribute.type,
+                                               tagged: attribute.allowsExternalBinaryDataStorage)
                 case .toOne, .orderKey:
                     keys.append(index(of: column.name))
                 case .toOneEntityNumber:
@@ -162,8 +165,19 @@ struct RecordFingerprintScan {
             statement.withText(at: index) { CanonicalEncoding.appendText($0, as: column.type == .uri ? .uri : .string, to: &bytes) }
         case .binary, .transformable:
             switch storage {
+            case SQLITE_BLOB where column.tagged:
+                // Inline values lose their tag, as the record reader's; a file reference is the reader's to follow.
+                return statement.withBlob(at: index) { blob in
+                    guard let tag = blob.first else {
+                        CanonicalEncoding.appendBinary(blob, to: &bytes)
+                        return true
+                    }
+                    guard tag == ExternalBinaryData.inlineTag else { return false }
+                    CanonicalEncoding.appendBinary(UnsafeRawBufferPointer(rebasing: blob.dropFirst()), to: &bytes)
+                    return true
+                }
             case SQLITE_BLOB: statement.withBlob(at: index) { CanonicalEncoding.appendBinary($0, to: &bytes) }
-            case SQLITE_TEXT: statement.withText(at: index) { CanonicalEncoding.appendBinary($0, to: &bytes) }
+            case SQLITE_TEXT where !column.tagged: statement.withText(at: index) { CanonicalEncoding.appendBinary($0, to: &bytes) }
             default: return false
             }
         case .uuid:
