@@ -63,7 +63,7 @@ public struct MigrateJob {
                     writer.discard()
                 } else {
                     let unverified = inputs.map { inputs in Result { () throws(MigrateError) in
-                        try verify(writer, model: final, inputs: inputs, summary: &run.summary)
+                        try verify(writer, model: final, inputs: inputs, carried: run.carriedValues, summary: &run.summary)
                     } }
                     do { try writer.finish(durable: request.durable) } catch { throw MigrateError.writer(error) }
                     try unverified?.get()
@@ -78,16 +78,21 @@ public struct MigrateJob {
         return run.summary
     }
 
-    /// Verifies the store where it is built and, when every check holds, writes the receipt into
-    /// it, so that it is renamed into place with it.
+    /// Verifies the store where it is built (with the values records carried unchanged) and,
+    /// when every check holds, writes the receipt into it, so that it is renamed into place with it.
     private func verify(_ writer: CoreDataStoreWriter, model: ManagedObjectModel, inputs: BackgroundWork<MigrationInputs, MigrateError>,
-                        summary: inout MigrationSummary) throws(MigrateError) {
+                        carried: CarriedValueCheck?, summary: inout MigrationSummary) throws(MigrateError) {
         do { try writer.commit() } catch { throw .writer(error) }
         let accounting = summary.accounting(model: model)
-        let report: VerificationReport
+        var report: VerificationReport
         do {
             report = try JobVerification.verify(store: request.outputPath, at: writer.temporaryPath, model: model,
                                                 accounting: accounting, fingerprints: true)
+            if let carried {
+                let (section, note) = try carried.section(store: writer.temporaryPath, model: model, links: summary.links)
+                report.append(section)
+                if let note { report.notes.append(note) }
+            }
         } catch {
             throw .store(source: request.outputPath, reason: "cannot verify the written store: \(error)")
         }

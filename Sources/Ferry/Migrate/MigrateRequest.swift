@@ -25,7 +25,8 @@ public struct MigrateRequest: Sendable {
     public var batchSize: Int
     /// Run everything but leave nothing behind (`ferry plan`'s dry run).
     public var dryRun: Bool
-    /// Check the written store afterwards (`JobVerification`).
+    /// Check the written store before it is put in place (`JobVerification`), and leave a
+    /// `MigrationReceipt` in it when every check holds.
     public var verify: Bool = true
     /// Whether the written store is made durable (synced, in WAL mode as Core Data keeps it);
     /// false for a private store read once and deleted (`verify --against`).

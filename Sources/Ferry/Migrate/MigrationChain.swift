@@ -32,8 +32,9 @@ final class MigrationChain {
     /// The way of one source entity of one version through every later step: its entity
     /// mappings in order, each step's transform compiled when the first record reaches it.
     final class Route {
-        fileprivate let first: Int
-        fileprivate let mappings: [EntityMapping]
+        /// The version records start in, and the entity mapping of each step from there.
+        let first: Int
+        let mappings: [EntityMapping]
         fileprivate var transforms: [EntityTransform?]
         /// The entity records become in the last version; nil when a step has no mapping for
         /// the entity, so that records reaching that step are filtered.

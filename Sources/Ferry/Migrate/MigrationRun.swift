@@ -2,12 +2,15 @@ import FerryMigration
 import FerryModel
 import FerryStore
 
-/// The state of one migration while it runs: the graph writer, the ledgers and the reject log.
+/// The state of one migration while it runs: the graph writer, the ledgers, the reject log and,
+/// when the store is to be verified, the fingerprints of the values records carry unchanged.
 struct MigrationRun {
     let request: MigrateRequest
     let chain: MigrationChain
     let graph: StoreGraphWriter
     var summary: MigrationSummary
+    /// The carried values of the records written; nil when the store is not verified.
+    private(set) var carriedValues: CarriedValueCheck?
     private var rejectLog: RejectLog?
     private var rejectCount = 0
     private var finalSchemas: [String: RecordSchema] = [:]
@@ -27,6 +30,7 @@ struct MigrationRun {
             createMissing: LinkCreation.relationships(in: final, entities: entities, linkAttributes: request.files.linkAttributes,
                                                       requested: []))
         summary = MigrationSummary(chain: chain.versions.map(\.name), outputPath: request.outputPath)
+        carriedValues = request.verify && !request.dryRun ? CarriedValueCheck() : nil
     }
 
     // MARK: Sources
@@ -176,6 +180,8 @@ struct MigrationRun {
         /// The source, and the index of the model version its records are read as.
         let source: String
         let version: Int
+        /// What the route carries unchanged, when carried values are checked.
+        let carried: CarriedAttributes?
     }
 
     /// An entity plan with what turns a store's rows into records.
@@ -187,10 +193,15 @@ struct MigrationRun {
         let toOne: [String]
     }
 
-    private mutating func entityPlan(_ entity: String, schema: RecordSchema, version: Int, source: String) -> EntityPlan {
+    /// - Parameter topLevel: records read from the source itself (not carried by others), whose
+    ///   carried values are checked.
+    private mutating func entityPlan(_ entity: String, schema: RecordSchema, version: Int, source: String,
+                                     topLevel: Bool = true) -> EntityPlan {
         let route = chain.route(entity: entity, from: version)
+        let carried = topLevel && carriedValues != nil ? CarriedAttributes(route: route, chain: chain, schema: schema) : nil
         return EntityPlan(entity: entity, route: route, finalSchema: route.finalEntity.flatMap { finalSchema($0) },
-                          ledger: ledger(source: source, entity: entity, version: version), source: source, version: version)
+                          ledger: ledger(source: source, entity: entity, version: version), source: source, version: version,
+                          carried: carried)
     }
 
     /// Carries one record through the chain and writes it, keeping its ledger. `storeRow` is the
@@ -240,8 +251,12 @@ struct MigrationRun {
             case .inserted:
                 summary.ledgers[ledger].written += 1
                 summary.written[finalEntity, default: 0] += 1
+                if let attributes = plan.carried { carriedValues?.written(record.values, carried: attributes, entity: finalEntity) }
             case .merged:
                 summary.ledgers[ledger].merged += 1
+                if graph.policy(for: finalEntity) == .keepNewest {
+                    carriedValues?.exclude(finalEntity, because: "records replaced earlier ones, keep-newest")
+                }
             case .rejected(let reason):
                 try self.reject(Reject(location: location(of: record, plan: plan, storeRow: storeRow), entity: plan.entity, reason: reason),
                                 ledger: ledger)
@@ -259,6 +274,7 @@ struct MigrationRun {
                 } else {
                     summary.ledgers[ledger].written += 1
                     summary.written[outcome.entity, default: 0] += 1
+                    carriedValues?.exclude(outcome.entity, because: "records carried or made by other records")
                 }
             }
         }
@@ -302,7 +318,7 @@ struct MigrationRun {
                 return Reject(location: item.record.location, entity: item.entity,
                               reason: "\(item.entity) is not in \(chain.versions[version].name)")
             }
-            let itemPlan = entityPlan(item.entity, schema: schema, version: version, source: source)
+            let itemPlan = entityPlan(item.entity, schema: schema, version: version, source: source, topLevel: false)
             let outcome: MigrationChain.Outcome
             do { outcome = try chain.carry(item.record, route: itemPlan.route) } catch { throw .mapping(error) }
             switch outcome {

@@ -98,6 +98,11 @@ public final class StoreGraphWriter {
         return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace)
     }
 
+    /// The duplicate policy of records of `entity` written on their own.
+    public func policy(for entity: String) -> DuplicatePolicy {
+        duplicatesByEntity[entity] ?? duplicates
+    }
+
     /// The duplicate policy of records of `entity` carried by others.
     private func carriedPolicy(_ entity: String) -> DuplicatePolicy {
         duplicatesByEntity[entity] ?? (duplicates == .keepNewest ? .keepNewest : .keepFirst)

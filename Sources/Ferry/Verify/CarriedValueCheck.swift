@@ -1,0 +1,70 @@
+import FerryMigration
+import FerryModel
+import FerryVerify
+
+/// Proves that the values a migration carries unchanged reached the store, without trusting any
+/// mapping code: per destination entity, the fingerprint of the carried values
+/// (`CarriedAttributes`) of the source records written, taken from the records as read, must
+/// equal the store's fingerprint over the same attributes, count included.
+///
+/// An entity whose rows do not all come from such records is left out, and the report says why:
+/// rows of records carried or made by other records, destinations created by links,
+/// sub-entities (whose rows the store's fingerprint covers), records that replaced earlier ones
+/// (keep-newest), or routes that carry different attributes into it.
+struct CarriedValueCheck {
+    private struct Expected {
+        let attributes: [String]
+        var fingerprint = Fingerprint()
+    }
+
+    private var expected: [String: Expected] = [:]
+    /// Entity → why it is left out (the first reason found).
+    private var excluded: [String: String] = [:]
+    private var bytes: [UInt8] = []
+
+    /// Adds a source record written as a row of `entity`: its `values` as read.
+    mutating func written(_ values: [AttributeValue], carried: CarriedAttributes, entity: String) {
+        guard excluded[entity] == nil else { return }
+        let attributes = expected[entity]?.attributes ?? carried.names
+        guard attributes == carried.names else {
+            exclude(entity, because: "its records come by routes that carry different attributes")
+            return
+        }
+        bytes.removeAll(keepingCapacity: true)
+        carried.encode(values, to: &bytes)
+        expected[entity, default: Expected(attributes: attributes)].fingerprint.add(encoded: bytes)
+    }
+
+    /// Leaves `entity` out of the check.
+    mutating func exclude(_ entity: String, because reason: String) {
+        if excluded[entity] == nil { excluded[entity] = reason }
+    }
+
+    /// The `carried values` section for the store at `path` (read with `model`, its links created
+    /// as `links` say), and a note naming the entities left out and why.
+    func section(store path: String, model: ManagedObjectModel, links: [LinkReport]) throws(VerificationError)
+        -> (section: VerificationSection, note: String?)
+    {
+        var excluded = excluded
+        for link in links where link.created > 0 {
+            let parts = link.relationship.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2,
+                  let destination = model.allRelationships(of: parts[0]).first(where: { $0.name == parts[1] })?.destinationEntity else { continue }
+            if excluded[destination] == nil { excluded[destination] = "links created \(link.created) of its records" }
+        }
+        for entity in expected.keys where !model.subentities(of: entity).isEmpty && excluded[entity] == nil {
+            excluded[entity] = "it has sub-entities, whose rows its fingerprint covers"
+        }
+        let verifier = try StoreVerifier(path: path, model: .model(model))
+        var expectedEntries: [FingerprintEntry] = []
+        var actualEntries: [FingerprintEntry] = []
+        for (entity, carried) in expected.sorted(by: { $0.key < $1.key }) where excluded[entity] == nil {
+            expectedEntries.append(FingerprintEntry(subject: entity, attributes: carried.attributes, fingerprint: carried.fingerprint))
+            let actual = try verifier.fingerprint(of: entity, attributes: carried.attributes)
+            actualEntries.append(FingerprintEntry(subject: entity, attributes: carried.attributes, fingerprint: actual))
+        }
+        let left = excluded.filter { expected[$0.key] != nil }.sorted { $0.key < $1.key }
+        let note = left.isEmpty ? nil : "carried values not checked for " + left.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+        return (FingerprintComparison.section(named: "carried values", expected: expectedEntries, actual: actualEntries), note)
+    }
+}

@@ -1,0 +1,76 @@
+@testable import Ferry
+import FerryMigration
+import FerryModel
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// The values a migration carries unchanged, fingerprinted from the source records as read and
+/// from the store, without any mapping code in between.
+@Suite("carried values")
+struct CarriedValueCheckTests {
+    private let model = TestPaths.migrations + "/Workspace.xcdatamodeld"
+
+    @Test("a Workspace 1 upload carries fileName, isFinished, remotePath and thumbnail to Workspace 3; computed ones are not carried")
+    func carriedAttributes() throws {
+        let bundle = try XcodeModelLoader.loadBundle(at: model)
+        let chain = try MigrationPlanner(bundle: bundle, modelPath: model, variables: ["zone": "UTC"], target: nil).chain(options: .init())
+        let schema = try #require(chain.schema(version: 0, entity: "UploadEntity"))
+        let carried = CarriedAttributes(route: chain.route(entity: "UploadEntity", from: 0), chain: chain, schema: schema)
+        #expect(carried.names == ["fileName", "isFinished", "remotePath", "thumbnail"])
+        #expect(carried.sourceIndexes.map { schema.attributes[$0].name } == ["fileName", "finishStatus", "urlPath", "imageData"])
+        // taskLevel → priority is converted (Integer 16 → 32), title is required: neither is carried.
+        let task = try #require(chain.schema(version: 0, entity: "KYTask"))
+        #expect(CarriedAttributes(route: chain.route(entity: "KYTask", from: 0), chain: chain, schema: task).names == ["isComplete", "notes"])
+    }
+
+    @Test("the store as written passes; a changed value, a lost row and a changed thumbnail fail")
+    func changedStore() throws {
+        let folder = try TestPaths.temporaryFolder("carried")
+        let request = MigrateRequest(sources: [MigrationSource(argument: "UploadEntity:\(TestPaths.fixtures)/legacy/uploads.csv")],
+                                     modelPath: model, outputPath: folder + "/Workspace.sqlite", variables: ["zone": "UTC"])
+        let bundle = try XcodeModelLoader.loadBundle(at: model)
+        let chain = try MigrationPlanner(bundle: bundle, modelPath: model, variables: request.variables, target: nil).chain(options: .init())
+        let final = chain.last
+        let writer = try CoreDataStoreWriter.create(at: request.outputPath, model: final,
+                                                    versionHashes: VersionHasher.hashes(of: final).entityHashes, versionIdentifiers: [""])
+        defer { writer.discard() }
+        var run = MigrationRun(request: request, chain: chain, writer: writer, final: final)
+        try run.migrateFile(request.sources[0], entity: "UploadEntity", version: nil, namespace: 0)
+        let links = try run.graph.resolveLinks()
+        try writer.commit()
+        let check = try #require(run.carriedValues)
+
+        let intact = try check.section(store: writer.temporaryPath, model: final, links: links)
+        #expect(intact.section.checks == 1 && intact.section.failures.isEmpty, "\(intact.section.failures)")
+        #expect(intact.note == nil)
+        for (sql, failure) in [
+            ("UPDATE ZUPLOAD SET ZFILENAME = 'renamed' WHERE Z_PK = 2", "fingerprint-mismatch"),
+            ("UPDATE ZUPLOAD SET ZTHUMBNAIL = X'0100' WHERE ZTHUMBNAIL IS NOT NULL AND Z_PK = (SELECT min(Z_PK) FROM ZUPLOAD WHERE ZTHUMBNAIL IS NOT NULL)", "fingerprint-mismatch"),
+            ("DELETE FROM ZUPLOAD WHERE Z_PK = 3", "fingerprint-count"),
+        ] {
+            let copy = folder + "/changed-\(UUID().uuidString).sqlite"
+            try FileManager.default.copyItem(atPath: writer.temporaryPath, toPath: copy)
+            let database = try SQLiteDatabase(path: copy, mode: .readWrite)
+            try database.execute(sql)
+            try database.close()
+            let changed = try check.section(store: copy, model: final, links: links)
+            #expect(changed.section.failures.map(\.check) == [failure], "\(sql)")
+        }
+    }
+
+    @Test("the flagship: Upload's carried values are checked; Task, whose duplicates replace earlier records, is left out and named")
+    func flagship() throws {
+        let legacy = TestPaths.fixtures + "/legacy"
+        let request = MigrateRequest(
+            sources: ["UploadEntity:\(legacy)/uploads.csv", "UploadEntity:\(legacy)/uploads.plist", "Task:\(legacy)/tasks.json",
+                      "Task:\(legacy)/tasks.ndjson"].map(MigrationSource.init(argument:)),
+            modelPath: model, outputPath: try TestPaths.temporaryFolder("carried") + "/Workspace.sqlite",
+            files: FileRecordSource(linkAttributes: ["attachments": "remotePath", "tags": "name"]), variables: ["zone": "Asia/Shanghai"])
+        let report = try #require(try MigrateJob(request: request).run().verification)
+        let section = try #require(report.section(named: "carried values"))
+        #expect(section.checks == 1 && section.failures.isEmpty)
+        #expect(report.notes == ["carried values not checked for Task (records replaced earlier ones, keep-newest)"])
+    }
+}
