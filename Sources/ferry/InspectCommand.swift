@@ -56,6 +56,7 @@ enum InspectCommand: Command {
         var out = "store \(report.path) (\(report.kind))\n"
         if let uuid = report.storeUUID { out += "  uuid \(uuid)\n" }
         if let framework = report.frameworkVersion { out += "  written by Core Data framework version \(framework)\n" }
+        if let receipt = report.receipt { out += "  receipt: \(receipt)\n" }
         out += "  model: \(report.modelSource)\n  rows:\n"
         out += TextTable.render(report.counts.sorted { $0.key < $1.key }.map { ["    " + $0.key, String($0.value)] })
         Terminal.out(out + "\n" + ModelReportText.render(report.model))

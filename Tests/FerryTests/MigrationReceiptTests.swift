@@ -44,6 +44,7 @@ struct MigrationReceiptTests {
         #expect(receipt.fingerprints == summary.verification?.fingerprints)
         #expect(receipt.edgeFingerprints == summary.verification?.edgeFingerprints)
         #expect(!receipt.edgeFingerprints.isEmpty)
+        #expect(try StoreReport(path: request.outputPath, bundlePath: nil).receipt?.contains("verified migration of 4 source(s)") == true)
         // Core Data's own keys are untouched by it.
         let metadata = try CoreDataStoreReader(path: request.outputPath).metadata
         let current = try #require(try XcodeModelLoader.loadBundle(at: model).version(named: "Workspace 3"))
@@ -56,6 +57,7 @@ struct MigrationReceiptTests {
         request.verify = false
         _ = try MigrateJob(request: request).run()
         #expect(try receipt(of: request.outputPath) == nil)
+        #expect(try StoreReport(path: request.outputPath, bundlePath: nil).receipt == nil)
         let report = try SourceVerification.verify(store: request.outputPath, against: request)
         #expect(report.passed)
         #expect(report.notes.contains { $0.contains("it has no receipt") }, "\(report.notes)")

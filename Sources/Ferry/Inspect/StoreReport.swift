@@ -3,7 +3,7 @@ import FerryModel
 import FerryStore
 
 /// What `ferry inspect STORE` shows: the store's identity, the model it matches (given or
-/// recovered from the store), and its rows per entity.
+/// recovered from the store), the receipt of the migration that wrote it, and its rows per entity.
 public struct StoreReport: Codable, Sendable, Equatable {
     public var path: String
     /// `Core Data` or `plain SQLite`.
@@ -14,6 +14,9 @@ public struct StoreReport: Codable, Sendable, Equatable {
     public var modelSource: String
     /// The matching version, when a bundle was given.
     public var version: String?
+    /// The store's `MigrationReceipt` in a line (when it was written and from how many inputs),
+    /// or why it cannot be read; nil when it has none.
+    public var receipt: String?
     /// Entity → rows, its sub-entities' rows included (abstract entities with sub-entities are left out).
     public var counts: [String: Int64]
     public var model: ModelReport
@@ -31,6 +34,7 @@ public struct StoreReport: Codable, Sendable, Equatable {
             kind = "Core Data"
             storeUUID = store.metadata.storeUUID.uuidString
             frameworkVersion = store.metadata.frameworkVersion
+            receipt = Self.describeReceipt(in: store.metadata)
             self.version = version
             modelSource = version.map { "version \($0) of \(bundle?.name ?? "")" } ?? "Z_MODELCACHE"
             var counts: [String: Int64] = [:]
@@ -53,6 +57,16 @@ public struct StoreReport: Codable, Sendable, Equatable {
             model = ModelReport(bundle: ModelBundle(name: plain.model.name, versions: [plain.model], currentVersionName: plain.model.name))
         } catch {
             throw .store(error)
+        }
+    }
+
+    private static func describeReceipt(in metadata: StoreMetadataInfo) -> String? {
+        do {
+            guard let receipt = try MigrationReceipt.read(from: metadata) else { return nil }
+            let sources = receipt.inputs.inputs.filter { $0.name.hasPrefix("source ") }.count
+            return "written \(receipt.written) by a verified migration of \(sources) source(s); verify --against compares with it"
+        } catch {
+            return "unreadable: \(error)"
         }
     }
 
