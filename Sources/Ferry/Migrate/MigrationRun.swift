@@ -251,11 +251,15 @@ struct MigrationRun {
             case .inserted:
                 summary.ledgers[ledger].written += 1
                 summary.written[finalEntity, default: 0] += 1
-                if let attributes = plan.carried { carriedValues?.written(record.values, carried: attributes, entity: finalEntity) }
+                if let attributes = plan.carried {
+                    carriedValues?.written(record.values, carried: attributes, entity: finalEntity, row: graph.lastPrimaryKey,
+                                           remembering: graph.policy(for: finalEntity) == .keepNewest)
+                }
             case .merged:
                 summary.ledgers[ledger].merged += 1
-                if graph.policy(for: finalEntity) == .keepNewest {
-                    carriedValues?.exclude(finalEntity, because: "records replaced earlier ones, keep-newest")
+                if let attributes = plan.carried, graph.policy(for: finalEntity) == .keepNewest {
+                    carriedValues?.written(record.values, carried: attributes, entity: finalEntity, row: graph.lastPrimaryKey,
+                                           replacing: true)
                 }
             case .rejected(let reason):
                 try self.reject(Reject(location: location(of: record, plan: plan, storeRow: storeRow), entity: plan.entity, reason: reason),

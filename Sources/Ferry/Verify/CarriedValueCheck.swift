@@ -7,14 +7,19 @@ import FerryVerify
 /// (`CarriedAttributes`) of the source records written, taken from the records as read, must
 /// equal the store's fingerprint over the same attributes, count included.
 ///
+/// Under keep-newest, a record that replaces an earlier one takes the earlier one's term out of
+/// the sum: the terms of such an entity's rows are kept by `Z_PK` (32 bytes a row) for that.
+///
 /// An entity whose rows do not all come from such records is left out, and the report says why:
 /// rows of records carried or made by other records, destinations created by links,
-/// sub-entities (whose rows the store's fingerprint covers), records that replaced earlier ones
-/// (keep-newest), or routes that carry different attributes into it.
+/// sub-entities (whose rows the store's fingerprint covers), or routes that carry different
+/// attributes into it.
 struct CarriedValueCheck {
     private struct Expected {
         let attributes: [String]
         var fingerprint = Fingerprint()
+        /// Each row's term by `Z_PK`, for entities whose records may replace earlier ones.
+        var terms: [Fingerprint.Term?] = []
     }
 
     private var expected: [String: Expected] = [:]
@@ -22,8 +27,11 @@ struct CarriedValueCheck {
     private var excluded: [String: String] = [:]
     private var bytes: [UInt8] = []
 
-    /// Adds a source record written as a row of `entity`: its `values` as read.
-    mutating func written(_ values: [AttributeValue], carried: CarriedAttributes, entity: String) {
+    /// Adds a source record written as row `row` of `entity`: its `values` as read. With
+    /// `replacing`, the record replaced that row's values (keep-newest), whose term is taken
+    /// out; with `remembering`, the row's term is kept for such a replacement.
+    mutating func written(_ values: [AttributeValue], carried: CarriedAttributes, entity: String, row: Int64?,
+                          replacing: Bool = false, remembering: Bool = false) {
         guard excluded[entity] == nil else { return }
         let attributes = expected[entity]?.attributes ?? carried.names
         guard attributes == carried.names else {
@@ -32,7 +40,20 @@ struct CarriedValueCheck {
         }
         bytes.removeAll(keepingCapacity: true)
         carried.encode(values, to: &bytes)
-        expected[entity, default: Expected(attributes: attributes)].fingerprint.add(encoded: bytes)
+        let term = bytes.withUnsafeBytes { Fingerprint.Term(encoded: $0) }
+        var entry = expected.removeValue(forKey: entity) ?? Expected(attributes: attributes)
+        defer { expected[entity] = entry }
+        if replacing {
+            guard let row, row >= 0, row < entry.terms.count, let earlier = entry.terms[Int(row)] else {
+                exclude(entity, because: "a record replaced a row whose values are not known")
+                return
+            }
+            entry.fingerprint.remove(earlier)
+        }
+        entry.fingerprint.add(term)
+        guard replacing || remembering, let row, row >= 0 else { return }
+        if entry.terms.count <= Int(row) { entry.terms += Array(repeating: nil, count: Int(row) + 1 - entry.terms.count) }
+        entry.terms[Int(row)] = term
     }
 
     /// Leaves `entity` out of the check.

@@ -32,6 +32,9 @@ public final class StoreGraphWriter {
     private var writing: [String: EntityWriting] = [:]
     private var lastWriting: EntityWriting?
     private var staging: LinkStaging?
+    /// The `Z_PK` of the row the last record written went to (inserted, or merged into); nil
+    /// after a reject. After `write`, the written record's own (its carried records go first).
+    public private(set) var lastPrimaryKey: Int64?
 
     /// - Parameters:
     ///   - duplicates: what to do with records that collide on a uniqueness constraint;
@@ -80,6 +83,7 @@ public final class StoreGraphWriter {
     public func write(_ record: Record, schema: RecordSchema, namespace: Int, embedded: inout [EmbeddedOutcome])
         throws(GraphWriteError) -> Outcome
     {
+        lastPrimaryKey = nil
         let target = try entityWriting(for: schema)
         if record.embedded.isEmpty {
             return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace)
@@ -146,6 +150,7 @@ public final class StoreGraphWriter {
         let rows = target.rows
         let primaryKey: Int64
         var outcome = Outcome.inserted
+        lastPrimaryKey = nil
         let identity = try identity(of: record, target: target, byValues: byValues)
         let inserted: EntityRowWriter.Outcome
         if let identity, let existing = try identities?.primaryKey(for: identity, entity: target.entity) {
@@ -178,6 +183,7 @@ public final class StoreGraphWriter {
                 try staging.stage(link, from: target.entity, primaryKey: primaryKey, namespace: namespace)
             }
         }
+        lastPrimaryKey = primaryKey
         return outcome
     }
 

@@ -41,17 +41,43 @@ public struct Fingerprint: Sendable, Hashable, Codable, CustomStringConvertible 
         bytes.withUnsafeBytes { add(encoded: $0) }
     }
 
-    /// Adds one element given as its canonical encoding, without allocating: the digest is read
-    /// as four little-endian 64-bit words and added to the sum in place.
+    /// Adds one element given as its canonical encoding, without allocating.
     public mutating func add(encoded bytes: UnsafeRawBufferPointer) {
-        withUnsafeTemporaryAllocation(byteCount: SHA256.byteCount, alignment: 8) { digest in
-            SHA256.hash(bytes, into: digest)
-            add(UInt64(littleEndian: digest.load(fromByteOffset: 0, as: UInt64.self)),
-                UInt64(littleEndian: digest.load(fromByteOffset: 8, as: UInt64.self)),
-                UInt64(littleEndian: digest.load(fromByteOffset: 16, as: UInt64.self)),
-                UInt64(littleEndian: digest.load(fromByteOffset: 24, as: UInt64.self)))
+        add(Term(encoded: bytes))
+    }
+
+    /// One element's share of the sum: the SHA-256 of its canonical encoding, read as a 256-bit
+    /// number. Kept by whoever may have to take the element out again (`remove(_:)`).
+    public struct Term: Sendable, Equatable {
+        fileprivate let word0: UInt64, word1: UInt64, word2: UInt64, word3: UInt64
+
+        /// The term of the element with this canonical encoding (the digest as four
+        /// little-endian 64-bit words, least significant first).
+        public init(encoded bytes: UnsafeRawBufferPointer) {
+            (word0, word1, word2, word3) = withUnsafeTemporaryAllocation(byteCount: SHA256.byteCount, alignment: 8) { digest in
+                SHA256.hash(bytes, into: digest)
+                return (UInt64(littleEndian: digest.load(fromByteOffset: 0, as: UInt64.self)),
+                        UInt64(littleEndian: digest.load(fromByteOffset: 8, as: UInt64.self)),
+                        UInt64(littleEndian: digest.load(fromByteOffset: 16, as: UInt64.self)),
+                        UInt64(littleEndian: digest.load(fromByteOffset: 24, as: UInt64.self)))
+            }
         }
+    }
+
+    /// Adds one element by its term.
+    public mutating func add(_ term: Term) {
+        add(term.word0, term.word1, term.word2, term.word3)
         count += 1
+    }
+
+    /// Takes out one element added before (its term added to the sum's negation: two's complement).
+    public mutating func remove(_ term: Term) {
+        let (negated0, carry0) = (~term.word0).addingReportingOverflow(1)
+        let (negated1, carry1) = (~term.word1).addingReportingOverflow(carry0 ? 1 : 0)
+        let (negated2, carry2) = (~term.word2).addingReportingOverflow(carry1 ? 1 : 0)
+        let negated3 = (~term.word3) &+ (carry2 ? 1 : 0)
+        add(negated0, negated1, negated2, negated3)
+        count -= 1
     }
 
     /// Combines two fingerprints of disjoint parts.
