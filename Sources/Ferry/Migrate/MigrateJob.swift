@@ -62,11 +62,16 @@ public struct MigrateJob {
                 if request.dryRun {
                     writer.discard()
                 } else {
-                    let unverified = inputs.map { inputs in Result { () throws(MigrateError) in
-                        try verify(writer, model: final, inputs: inputs, carried: run.carriedValues, summary: &run.summary)
-                    } }
+                    // Verified where it is built, so that its receipt is renamed into place with it;
+                    // a check that cannot run is reported once the store is in place.
+                    var verification: Result<Void, MigrateError> = .success(())
+                    if let inputs {
+                        verification = Result { () throws(MigrateError) in
+                            try verify(writer, model: final, inputs: inputs, carried: run.carriedValues, summary: &run.summary)
+                        }
+                    }
                     do { try writer.finish(durable: request.durable) } catch { throw MigrateError.writer(error) }
-                    try unverified?.get()
+                    try verification.get()
                 }
             }
         } catch {

@@ -42,7 +42,9 @@ public enum SourceVerification {
             case .success(let receipt?):
                 let changed = receipt.inputs.differences(from: try MigrationInputs.of(request, bundle: bundle))
                 if changed.isEmpty {
-                    return try compare(store, with: receipt, actual: actual, model: bundle.version(named: request.targetVersion ?? bundle.currentVersionName))
+                    let name = request.targetVersion ?? bundle.currentVersionName
+                    guard let model = bundle.version(named: name) else { throw .unknownVersion(name, available: bundle.versions.map(\.name)) }
+                    return try compare(store, with: receipt, actual: actual, model: model)
                 }
                 reason = "inputs differ from its receipt's: \(changed.joined(separator: ", "))"
             }
@@ -56,18 +58,16 @@ public enum SourceVerification {
 
     /// The store's fingerprints against its receipt's; its rows against the receipt's ledger.
     private static func compare(_ store: String, with receipt: MigrationReceipt, actual: BackgroundWork<VerificationReport, VerificationError>,
-                                model: ManagedObjectModel?) throws(MigrateError) -> VerificationReport {
+                                model: ManagedObjectModel) throws(MigrateError) -> VerificationReport {
         var report: VerificationReport
         do { report = try actual.wait() } catch { throw .store(source: store, reason: "\(error)") }
         report.notes.append("against sources: by the store's receipt (written \(receipt.written)); all \(receipt.inputs.inputs.count) inputs have the digests it records")
         report.append(FingerprintComparison.section(named: "against sources", expected: receipt.fingerprints, actual: report.fingerprints))
         report.append(FingerprintComparison.section(named: "pairs against sources", expected: receipt.edgeFingerprints,
                                                     actual: report.edgeFingerprints))
-        if let model {
-            let accounting = receipt.accounting(store: store, model: model)
-            report.append(accounting.section(storeRows: JobVerification.tallied(report, model: model)
-                ?? JobVerification.storeRows(store, model: model)))
-        }
+        let accounting = receipt.accounting(store: store, model: model)
+        report.append(accounting.section(storeRows: JobVerification.tallied(report, model: model)
+            ?? JobVerification.storeRows(store, model: model)))
         return report
     }
 
