@@ -228,4 +228,29 @@ final class CountingByteSource: ByteSource {
         bytesRead += count
         return count
     }
+
+}
+
+extension JSONReaderTests {
+    @Test("strings scanned eight bytes at a time: a quote, backslash, control or non-ASCII byte at every position")
+    func stringScanAtEveryPosition() throws {
+        for length in 0..<20 {
+            for position in 0...length {
+                let plain = String(repeating: "a", count: length)
+                let head = String(plain.prefix(position)), tail = String(plain.dropFirst(position))
+                for (inserted, expected) in [("\\\"", "\""), ("\\\\", "\\"), ("\\n", "\n"), ("é", "é"), ("家", "家")] {
+                    let json = "[\"\(head)\(inserted)\(tail)\"]"
+                    let value = try JSONValue(parsing: Array(json.utf8))
+                    #expect(value == .array([.string(head + expected + tail)]), "\(json)")
+                }
+                var control = Array("[\"\(head)".utf8)
+                control.append(0x01)
+                control += Array("\(tail)\"]".utf8)
+                #expect(throws: JSONError.self, "control byte at \(position) of \(length)") { try JSONValue(parsing: control) }
+                var unterminated = Array("[\"\(head)\(tail)".utf8)
+                unterminated += [UInt8](repeating: UInt8(ascii: "b"), count: position)
+                #expect(throws: JSONError.self) { try JSONValue(parsing: unterminated) }
+            }
+        }
+    }
 }

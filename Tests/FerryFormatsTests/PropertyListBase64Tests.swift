@@ -18,6 +18,24 @@ struct PropertyListBase64Tests {
         #expect(decode("+/+/") == [0xFB, 0xFF, 0xBF])
     }
 
+    @Test("four characters at a time and one by one agree: whitespace, padding or a stray byte at every position")
+    func everyPosition() {
+        let bytes = (0..<40).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        let text = Array(PropertyListBase64.text(bytes).utf8)
+        for position in 0...text.count {
+            var spaced = text
+            spaced.insert(UInt8(ascii: "\n"), at: position)
+            #expect(spaced.withUnsafeBytes { PropertyListBase64.decode(contiguous: $0) } == bytes, "newline at \(position)")
+            var stray = text
+            stray.insert(UInt8(ascii: "*"), at: position)
+            #expect(stray.withUnsafeBytes { PropertyListBase64.decode(contiguous: $0) } == nil, "stray byte at \(position)")
+        }
+        for count in 0..<12 {
+            let prefix = Array(bytes.prefix(count))
+            #expect(decode(PropertyListBase64.text(prefix), .required) == prefix, "\(count) bytes")
+        }
+    }
+
     @Test("padding may be left out unless it is required")
     func paddingRules() {
         #expect(decode("QQ") == [65])

@@ -8,10 +8,20 @@ extension JSONScanner {
         var length = 1  // bytes of the string scanned so far, from the opening quote
         var escaped = false
         var highBits: UInt8 = 0
+        var highWords: UInt64 = 0
         scan: while true {
             let available = filled - position
             let start = bytes + position
             while length < available {
+                // Eight bytes at a time while none is a quote, a backslash or a control character.
+                if length + 8 <= available {
+                    let word = UnsafeRawPointer(start + length).loadUnaligned(as: UInt64.self)
+                    if !Self.holdsSpecialByte(word) {
+                        highWords |= word
+                        length += 8
+                        continue
+                    }
+                }
                 let byte = start[length]
                 if byte == UInt8(ascii: "\"") { break scan }
                 if byte == UInt8(ascii: "\\") {
@@ -26,6 +36,7 @@ extension JSONScanner {
             }
             guard try refill() else { throw syntaxError(.unterminatedString, at: position) }
         }
+        if highWords & 0x8080_8080_8080_8080 != 0 { highBits |= 0x80 }
         let body = UnsafeBufferPointer(start: bytes + position + 1, count: length - 1)
         let quote = position
         position += length + 1
@@ -35,6 +46,20 @@ extension JSONScanner {
             throw syntaxError(.invalidUTF8, at: quote)
         }
         return text
+    }
+
+    /// Whether one of the eight bytes of `word` is `"`, `\` or below 0x20 (never false when one
+    /// is; the byte loop then looks at them one by one). Each test is the exact "some byte is
+    /// zero" (or "below n", n ≤ 128) bit trick on the word.
+    @inline(__always)
+    static func holdsSpecialByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let zeroInQuote = (quote &- ones) & ~quote
+        let zeroInBackslash = (backslash &- ones) & ~backslash
+        let control = (word &- ones &* 0x20) & ~word
+        return (zeroInQuote | zeroInBackslash | control) & highs != 0
     }
 
     /// Decodes `body` (the bytes between the quotes, at `quote + 1` in the window) with its escapes.

@@ -105,8 +105,25 @@ public enum PropertyListBase64 {
                 var accumulator: UInt32 = 0
                 var pending = 0
                 var pads = 0
-                for byte in text {
-                    let sextet = table[Int(byte)]
+                var index = 0
+                while index < text.count {
+                    // Four characters at a time while they are all in the alphabet (every other
+                    // class is 64 or more, so the four OR'd stay below 64 only then).
+                    if pending == 0, pads == 0, index + 4 <= text.count {
+                        let a = table[Int(text[index])], b = table[Int(text[index + 1])]
+                        let c = table[Int(text[index + 2])], d = table[Int(text[index + 3])]
+                        if a | b | c | d < 64 {
+                            let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                            buffer[written] = UInt8(truncatingIfNeeded: group >> 16)
+                            buffer[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                            buffer[written + 2] = UInt8(truncatingIfNeeded: group)
+                            written += 3
+                            index += 4
+                            continue
+                        }
+                    }
+                    let sextet = table[Int(text[index])]
+                    index += 1
                     if sextet < 64 {
                         guard pads == 0 else { valid = false; return }
                         accumulator = accumulator << 6 | UInt32(sextet)

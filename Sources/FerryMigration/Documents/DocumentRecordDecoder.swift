@@ -30,7 +30,15 @@ public struct DocumentRecordDecoder {
     private let options: CoercionOptions
     /// How deep nested objects go: 1 allows objects inside a record, not inside those.
     public let maxDepth: Int
+    /// Each attribute's type, by schema index (read per value without copying the attribute).
+    private let types: [AttributeType]
     private var keyTargets: [String: KeyTarget] = [:]
+    /// The relationships keys were found to name, in the order found.
+    private var keyRelationships: [Relationship] = []
+    /// The previous object's keys and their targets, in its order: objects of one document
+    /// usually list the same keys in the same order, and comparing a key is cheaper than hashing it.
+    private var recentKeys: [String] = []
+    private var recentTargets: [KeyTarget] = []
     private var matchAttributes: [String: Attribute] = [:]
     /// Decoders of nested objects, by destination entity.
     private var nested: [String: DocumentRecordDecoder] = [:]
@@ -38,7 +46,8 @@ public struct DocumentRecordDecoder {
 
     private enum KeyTarget {
         case attribute(Int)
-        case relationship(Relationship)
+        /// An index into `keyRelationships` (so that a target is copied without reference counting).
+        case relationship(Int)
         case unknown
     }
 
@@ -49,6 +58,7 @@ public struct DocumentRecordDecoder {
                 linkAttributes: [String: String] = [:], options: CoercionOptions = .init(), maxDepth: Int = 8) throws(RecordSourceError) {
         self.schema = schema
         self.model = model
+        types = schema.attributes.map(\.type)
         matcher = PropertyKeyMatcher(schema: schema, keyMap: keyMap)
         do { assembler = try RecordAssembler(schema: schema) } catch {
             throw RecordSourceError(source: schema.entity.name, reason: error.description)
@@ -91,21 +101,22 @@ public struct DocumentRecordDecoder {
         var links: [RecordLink] = []
         var embedded: [EmbeddedRecord] = []
         var defaultedTotal = 0
-        for (key, value) in members {
-            switch target(for: key) {
+        for (position, (key, value)) in members.enumerated() {
+            switch target(for: key, at: position) {
             case .unknown:
                 continue
             case .attribute(let index):
-                let attribute = schema.attributes[index]
                 provided[index] = true
-                switch DocumentCoercion.value(value, as: attribute.type, options: options) {
+                switch DocumentCoercion.value(value, as: types[index], options: options) {
                 case .success(let converted):
                     values[index] = converted
                 case .failure(let failure):
-                    return .reject(Reject(location: at(attribute.name), entity: entity, attribute: attribute.name,
+                    let name = schema.attributes[index].name
+                    return .reject(Reject(location: at(name), entity: entity, attribute: name,
                                           value: Self.sample(value), reason: failure.reason))
                 }
-            case let .relationship(relationship):
+            case .relationship(let found):
+                let relationship = keyRelationships[found]
                 let items: [DocumentValue]
                 let isArray: Bool
                 switch value {
@@ -224,13 +235,29 @@ public struct DocumentRecordDecoder {
         return result
     }
 
+    /// The target of the key at `position` of an object: the previous object's when it had the
+    /// same key there.
+    private mutating func target(for key: String, at position: Int) -> KeyTarget {
+        if position < recentKeys.count, recentKeys[position] == key { return recentTargets[position] }
+        let found = target(for: key)
+        if position < recentKeys.count {
+            recentKeys[position] = key
+            recentTargets[position] = found
+        } else if position == recentKeys.count {
+            recentKeys.append(key)
+            recentTargets.append(found)
+        }
+        return found
+    }
+
     private mutating func target(for key: String) -> KeyTarget {
         if let known = keyTargets[key] { return known }
         let resolved: KeyTarget
         if let index = matcher.attributeIndex(forKey: key) {
             resolved = .attribute(index)
         } else if let relationship = relationship(forKey: key) {
-            resolved = .relationship(relationship)
+            keyRelationships.append(relationship)
+            resolved = .relationship(keyRelationships.count - 1)
         } else {
             resolved = .unknown
             unknownKeys.append(key)
