@@ -121,10 +121,12 @@ struct LinkResolver {
         // column next to max() comes from the row holding the maximum). A correlated
         // `ORDER BY rowid DESC LIMIT 1` subquery per row instead scans the links backwards for
         // every row (EXPLAIN QUERY PLAN: SCAN r), which is quadratic.
-        try execute("""
-            UPDATE \(table.table) SET \(key) = x.v FROM (SELECT \(pairs.row) AS k, \(pairs.value) AS v, max(rowid) FROM \(work).r
-                WHERE dst IS NOT NULL GROUP BY \(pairs.row)) AS x WHERE \(table.table).Z_PK = x.k
-            """)
+        try withoutIndexes(of: table.table, on: key) { () throws(GraphWriteError) in
+            try execute("""
+                UPDATE \(table.table) SET \(key) = x.v FROM (SELECT \(pairs.row) AS k, \(pairs.value) AS v, max(rowid) FROM \(work).r
+                    WHERE dst IS NOT NULL GROUP BY \(pairs.row)) AS x WHERE \(table.table).Z_PK = x.k
+                """)
+        }
         if let entityColumn = table.layout.column(for: .toOneEntityNumber(entity: owner, relationship: relationship))?.name {
             try execute("""
                 UPDATE \(table.table) SET \(entityColumn) = (SELECT d.Z_ENT FROM \(destination.table) d WHERE d.Z_PK = \(table.table).\(key))
@@ -167,10 +169,12 @@ struct LinkResolver {
             values.append("1024 * (1 + row_number() OVER (PARTITION BY dst ORDER BY src))")
         }
         let before = try count("SELECT count(*) FROM \(join.name)")
-        try execute("""
-            INSERT OR IGNORE INTO \(join.name) (\(columns.joined(separator: ", ")))
-                SELECT \(values.joined(separator: ", ")) FROM \(work).r WHERE dst IS NOT NULL ORDER BY rowid
-            """)
+        try withoutIndexes(of: join.name) { () throws(GraphWriteError) in
+            try execute("""
+                INSERT OR IGNORE INTO \(join.name) (\(columns.joined(separator: ", ")))
+                    SELECT \(values.joined(separator: ", ")) FROM \(work).r WHERE dst IS NOT NULL ORDER BY rowid
+                """)
+        }
         let inserted = try count("SELECT count(*) FROM \(join.name)") - before
         return try count("SELECT count(*) FROM \(work).r WHERE dst IS NOT NULL") - inserted
     }
@@ -271,6 +275,20 @@ struct LinkResolver {
 
     private func declaringEntity(of property: String, in entity: String) -> String {
         model.declaringEntity(ofProperty: property, in: entity)?.name ?? entity
+    }
+
+    /// Runs a bulk change of `table` with its non-unique indexes (those holding `column`, when
+    /// given) dropped, then makes them again with Core Data's own statements: one sort instead
+    /// of an index update per row, which with the rows in another order than the index touches
+    /// a page of it per row. Unique indexes stay: the change may rely on them.
+    private func withoutIndexes(of table: String, on column: String? = nil,
+                                _ change: () throws(GraphWriteError) -> Void) throws(GraphWriteError) {
+        let indexes = layout.indexes.filter { index in
+            index.table == table && !index.isUnique && column.map(index.columns.contains) != false
+        }
+        for index in indexes { try execute("DROP INDEX \(index.name)") }
+        try change()
+        for index in indexes { try execute(index.createStatement) }
     }
 
     private func execute(_ sql: String) throws(GraphWriteError) {
