@@ -80,7 +80,7 @@ struct MigrationReceiptTests {
         #expect(!(try SourceVerification.verify(store: request.outputPath, against: request).passed))
     }
 
-    @Test("other options are other inputs: a variable changes the digest, the output path and batch size do not")
+    @Test("other options are other inputs: a variable changes the digest, the output path, batch size and reject limit do not")
     func optionsDigest() throws {
         let bundle = try XcodeModelLoader.loadBundle(at: model)
         let request = try request(in: try TestPaths.temporaryFolder("receipt"))
@@ -88,6 +88,7 @@ struct MigrationReceiptTests {
         var elsewhere = request
         elsewhere.outputPath = "/elsewhere.sqlite"
         elsewhere.batchSize = 7
+        elsewhere.maxErrors = 100
         #expect(try MigrationInputs.of(elsewhere, bundle: bundle).differences(from: inputs).isEmpty)
         var zone = request
         zone.variables["zone"] = "UTC"

@@ -3,8 +3,10 @@
 /// here), with dictionaries and sets in sorted order. Properties that only say where and how the
 /// store is written, and the source paths, are left out.
 enum OptionsText {
-    /// `MigrateRequest` properties that do not change the records and links written.
-    static let excluded: Set<String> = ["outputPath", "replaceExisting", "rejectLogPath", "batchSize", "dryRun", "verify", "durable"]
+    /// `MigrateRequest` properties that do not change the records and links written (a limit on
+    /// rejects only decides whether a store is written at all).
+    static let excluded: Set<String> = ["outputPath", "replaceExisting", "rejectLogPath", "batchSize", "maxErrors", "dryRun",
+                                        "verify", "durable"]
 
     static func render(_ request: MigrateRequest) -> String {
         var fields: [String] = []
