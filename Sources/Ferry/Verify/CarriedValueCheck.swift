@@ -8,7 +8,7 @@ import FerryVerify
 /// equal the store's fingerprint over the same attributes, count included.
 ///
 /// Under keep-newest, a record that replaces an earlier one takes the earlier one's term out of
-/// the sum: the terms of such an entity's rows are kept by `Z_PK` (32 bytes a row) for that.
+/// the sum: the terms of such an entity's rows are kept by `Z_PK` (about 40 bytes a row) for that.
 ///
 /// An entity whose rows do not all come from such records is left out, and the report says why:
 /// rows of records carried or made by other records, destinations created by links,
