@@ -89,4 +89,26 @@ struct DocumentRecordReaderTests {
         #expect(seen == count)
         #expect(records.unknownKeys == ["late"])
     }
+
+    @Test("objects list their keys in any order: each value reaches its attribute whatever the previous object's order")
+    func keysInAnyOrder() throws {
+        var decoder = try decoder()
+        let fileName = try #require(decoder.schema.index(of: "fileName")), time = try #require(decoder.schema.index(of: "time"))
+        let objects = [
+            "{\"fileName\": \"a.png\", \"time\": 1}", "{\"time\": 2, \"fileName\": \"b.png\"}",
+            "{\"fileName\": \"c.png\"}", "{\"nope\": 0, \"time\": 4, \"fileName\": \"d.png\"}", "{\"time\": 5}",
+        ]
+        var decoded: [String] = []
+        for object in objects {
+            let value = DocumentValue(try JSONValue(parsing: Array(object.utf8)))
+            guard case let .record(record, _) = try decoder.decodeRecord(value, at: SourceLocation(file: "t.json"), container: "an object") else {
+                Issue.record("rejected \(object)")
+                continue
+            }
+            decoded.append("\(record.values[fileName]) \(record.values[time])")
+        }
+        #expect(decoded == ["string(\"a.png\") integer(1)", "string(\"b.png\") integer(2)", "string(\"c.png\") null",
+                            "string(\"d.png\") integer(4)", "null integer(5)"])
+        #expect(decoder.unknownKeys == ["nope"])
+    }
 }

@@ -125,6 +125,14 @@ struct FlagshipMigrationTests {
         let migratedAttachments = try rows(folder + "/W3.sqlite", attachments)
         #expect(migratedAttachments.count > 5)
         #expect(Set(migratedAttachments).isSubset(of: try rows(store, attachments)))
+
+        // The indexes that link resolution drops and makes again are there, as Core Data writes them.
+        let indexes = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+        let bundle = try XcodeModelLoader.loadBundle(at: model)
+        let current = try #require(bundle.version(named: "Workspace 3"))
+        let layout = try StoreLayout(model: current)
+        #expect(try rows(folder + "/W3.sqlite", indexes) == layout.indexes.sorted { $0.name < $1.name }.map { "\($0.name)|\($0.createStatement)" })
+        #expect(layout.indexes.contains { $0.name == "ZUPLOAD_ZTASK_INDEX" } && layout.indexes.contains { $0.table == "Z_1TASKS" })
     }
 
     @Test("verify --against the sources passes, and catches a changed value and a dropped link, by receipt and by re-run",

@@ -37,6 +37,6 @@ struct CarriedAttributes: Equatable {
     /// Appends the canonical encoding of a source record's carried values (as `CanonicalEncoding`
     /// encodes a stored record over `names`).
     func encode(_ values: [AttributeValue], to bytes: inout [UInt8]) {
-        CanonicalEncoding.append(values: sourceIndexes.map { $0 < values.count ? values[$0] : .null }, to: &bytes)
+        CanonicalEncoding.append(values: values, at: sourceIndexes, to: &bytes)
     }
 }

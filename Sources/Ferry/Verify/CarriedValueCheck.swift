@@ -20,6 +20,21 @@ struct CarriedValueCheck {
         var fingerprint = Fingerprint()
         /// Each row's term by `Z_PK`, for entities whose records may replace earlier ones.
         var terms: [Fingerprint.Term?] = []
+
+        /// Adds the term of row `row`; with `replacing`, first takes out the row's earlier term
+        /// (false when it is not known). The term is kept when it may be replaced later.
+        mutating func add(_ term: Fingerprint.Term, row: Int64?, replacing: Bool, remembering: Bool) -> Bool {
+            if replacing {
+                guard let row, row >= 0, row < terms.count, let earlier = terms[Int(row)] else { return false }
+                fingerprint.remove(earlier)
+            }
+            fingerprint.add(term)
+            if replacing || remembering, let row, row >= 0 {
+                if terms.count <= Int(row) { terms += repeatElement(nil, count: Int(row) + 1 - terms.count) }
+                terms[Int(row)] = term
+            }
+            return true
+        }
     }
 
     private var expected: [String: Expected] = [:]
@@ -41,19 +56,9 @@ struct CarriedValueCheck {
         bytes.removeAll(keepingCapacity: true)
         carried.encode(values, to: &bytes)
         let term = bytes.withUnsafeBytes { Fingerprint.Term(encoded: $0) }
-        var entry = expected.removeValue(forKey: entity) ?? Expected(attributes: attributes)
-        defer { expected[entity] = entry }
-        if replacing {
-            guard let row, row >= 0, row < entry.terms.count, let earlier = entry.terms[Int(row)] else {
-                exclude(entity, because: "a record replaced a row whose values are not known")
-                return
-            }
-            entry.fingerprint.remove(earlier)
-        }
-        entry.fingerprint.add(term)
-        guard replacing || remembering, let row, row >= 0 else { return }
-        if entry.terms.count <= Int(row) { entry.terms += Array(repeating: nil, count: Int(row) + 1 - entry.terms.count) }
-        entry.terms[Int(row)] = term
+        let known = expected[entity, default: Expected(attributes: attributes)]
+            .add(term, row: row, replacing: replacing, remembering: remembering)
+        if !known { exclude(entity, because: "a record replaced a row whose values are not known") }
     }
 
     /// Leaves `entity` out of the check.

@@ -23,6 +23,13 @@ public enum CanonicalEncoding {
         for value in values { append(value, to: &bytes) }
     }
 
+    /// Appends the values of `values` at `indexes` (a missing one as NULL), count-prefixed: what
+    /// `append(values:to:)` gives for them, without gathering them first.
+    public static func append(values: [AttributeValue], at indexes: [Int], to bytes: inout [UInt8]) {
+        appendLength(indexes.count, to: &bytes)
+        for index in indexes { append(index < values.count ? values[index] : .null, to: &bytes) }
+    }
+
     /// Appends one value: a tag byte and its payload.
     public static func append(_ value: AttributeValue, to bytes: inout [UInt8]) {
         switch value {
