@@ -60,6 +60,27 @@ struct ReadOnlySourceTests {
         #expect(throws: SQLiteError.self) { try reader.execute("INSERT INTO t VALUES (4)") }
     }
 
+    @Test("a stale -shm beside a WAL (no connection holds it) is never rewritten, and the WAL's rows are read")
+    func staleSharedMemory() throws {
+        let path = try TestPaths.temporaryFolder("stale") + "/stale.sqlite"
+        let writer = try SQLiteDatabase(path: path, mode: .create)
+        try writer.execute("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2);")
+        // Keep the -wal and -shm as a crashed app leaves them: copy them aside while the writer is open.
+        let folder = try TestPaths.temporaryFolder("stale-copy")
+        let copy = folder + "/stale.sqlite"
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix) }
+        try writer.close()
+        // Scribble on the stale -shm: a reader that joined it would have SQLite rebuild it.
+        let scribbled = [UInt8](repeating: 0xA5, count: 32_768)
+        try Data(scribbled).write(to: URL(fileURLWithPath: copy + "-shm"))
+        let before = try listing(folder)
+        let reader = try SQLiteDatabase(path: copy, mode: .readOnly)
+        #expect(try reader.scalarInteger("SELECT count(*) FROM t") == 2)
+        try reader.close()
+        #expect(try listing(folder) == before)
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: copy + "-shm"))) == scribbled)
+    }
+
     @Test("a path with spaces, unicode and URI characters opens read-only")
     func awkwardPath() throws {
         let path = try TestPaths.temporaryFolder("uri") + "/my store #1 ?x=%20 中文.sqlite"

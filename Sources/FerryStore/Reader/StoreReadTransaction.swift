@@ -9,7 +9,7 @@ public struct StoreReadState: Sendable, Equatable, Codable {
     public var journalMode: String
     /// Bytes in the `-wal` beside the store when the transaction began (0 when there is none).
     public var walBytes: Int64
-    /// Whether another connection had the store open (a `-shm` beside it): the snapshot was
+    /// Whether another connection had the store open (a lock in its `-shm`): the snapshot was
     /// taken from a live store.
     public var liveConnection: Bool
     /// The SQLite header's file change counter (offset 24) of the database read.
@@ -24,7 +24,7 @@ extension CoreDataStoreReader {
     /// while another process writes the store. Returns what that state is.
     public func beginRead() throws(StoreReaderError) -> StoreReadState {
         let wal = Int64(FileInfo.size(atPath: path + "-wal") ?? 0)
-        let live = FileManager.default.fileExists(atPath: path + "-shm")
+        let live = ReadOnlySource.hasLiveConnection(path)
         return try StoreReaderError.sqlite { () throws(SQLiteError) in
             try database.execute("BEGIN")
             var maxima: [String: Int64] = [:]
@@ -38,7 +38,7 @@ extension CoreDataStoreReader {
     }
 
     /// Size and modification time of the store file. A reader that did not join a live WAL
-    /// connection (no `-shm` when it opened) reads the file as immutable: when the stamp after
+    /// connection (none held the `-shm` when it opened) reads the file as immutable: when the stamp after
     /// reading differs from `StoreReadState.fileStamp`, a checkpoint changed the file meanwhile
     /// and what was read may mix two states.
     public func fileStamp() -> String? {

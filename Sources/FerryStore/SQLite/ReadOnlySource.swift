@@ -1,3 +1,4 @@
+import CSQLite
 import FerryFormats
 import FoundationEssentials
 
@@ -5,10 +6,12 @@ import FoundationEssentials
 /// SQLite creates beside a WAL database when it opens one (it does so even for read-only
 /// connections when the process may write the folder, as root always may).
 ///
-/// - A `-shm` beside the file means a live connection manages the WAL: join it read-only.
+/// - A connection that has the store open holds a lock in its `-shm` (SQLite's "dead man switch"
+///   byte): join it read-only, as another reader of the live WAL.
 /// - Committed data in a `-wal` (or a hot `-journal`) with no live connection: copy the file
 ///   and its journal into a private folder and read the copy, so the data is included and the
-///   source is untouched.
+///   source is untouched. A `-shm` left by a connection that is gone is stale: joining would have
+///   SQLite rebuild it in place, so it is never copied nor opened.
 /// - Otherwise there is nothing to apply: open it immutable, which creates no files.
 enum ReadOnlySource {
     case live
@@ -16,10 +19,20 @@ enum ReadOnlySource {
     case snapshot
 
     static func plan(for path: String) -> ReadOnlySource {
-        let files = FileManager.default
-        if files.fileExists(atPath: path + "-shm") { return .live }
+        if hasLiveConnection(path) { return .live }
         if (FileInfo.size(atPath: path + "-wal") ?? 0) > 0 || (FileInfo.size(atPath: path + "-journal") ?? 0) > 0 { return .snapshot }
         return .immutable
+    }
+
+    /// Byte of a `-shm` file on which every connection that uses the WAL index holds a shared
+    /// lock while it is open (SQLite's unix VFS: `UNIX_SHM_DMS`, after the 8 lock slots at 120).
+    private static let deadManSwitchOffset: Int64 = 128
+
+    /// Whether a connection (of any process, this one included) has the WAL store at `path` open,
+    /// as the lock it holds in the `-shm` file says. A `-shm` with no lock is a stale leftover.
+    static func hasLiveConnection(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path + "-shm")
+            && ferry_file_region_locked(path + "-shm", deadManSwitchOffset, 1) == 1
     }
 
     /// A `file:` URI that opens `path` immutable.
