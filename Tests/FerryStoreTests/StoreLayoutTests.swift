@@ -82,8 +82,17 @@ import Testing
     }
 
     @Test func tableCollisionsAndMissingInversesAreRefused() {
-        let collision = ManagedObjectModel(name: "M", entities: [Entity(name: "Car"), Entity(name: "CAR")])
-        #expect(throws: StoreLayoutError.tableNameCollision(table: "ZCAR", first: "entity CAR", second: "entity Car")) {
+        let sameIgnoringCase = ManagedObjectModel(name: "M", entities: [Entity(name: "Car"), Entity(name: "CAR")])
+        #expect(throws: StoreLayoutError.entityNamesDifferOnlyInCase(first: "CAR", second: "Car")) {
+            try StoreLayout(model: sameIgnoringCase)
+        }
+        // `_2BS` sorts before the letters: _2BS = 1, A = 2, B = 3, and A.bs's join table is Z_2BS.
+        let collision = ManagedObjectModel(name: "M", entities: [
+            Entity(name: "A", relationships: [Relationship(name: "bs", destinationEntity: "B", inverseName: "as", isToMany: true)]),
+            Entity(name: "B", relationships: [Relationship(name: "as", destinationEntity: "A", inverseName: "bs", isToMany: true)]),
+            Entity(name: "_2BS"),
+        ])
+        #expect(throws: StoreLayoutError.tableNameCollision(table: "Z_2BS", first: "entity _2BS", second: "relationship A.bs")) {
             try StoreLayout(model: collision)
         }
         let bookkeeping = ManagedObjectModel(name: "M", entities: [Entity(name: "_METADATA")])

@@ -83,7 +83,7 @@ public struct UpdateJob {
 }
 
 private func openMutableStore(_ path: String, modelPath: String?) throws(QueryError) -> MutableStore {
-    let model = try StoreModelResolver.model(forStore: path, bundlePath: modelPath)
+    let model = try StoreModelResolver.resolve(forStore: path, bundlePath: modelPath).model
     do { return try MutableStore(path: path, model: model) } catch { throw .mutation(error) }
 }
 

@@ -17,11 +17,7 @@ public struct QueryJob {
     /// - Returns: the number of objects written.
     @discardableResult
     public func run(to sink: FileByteSink) throws(QueryError) -> Int {
-        let model = try StoreModelResolver.model(forStore: request.storePath, bundlePath: request.modelPath)
-        let layout: StoreLayout
-        do { layout = try StoreLayout(model: model) } catch {
-            throw .store(.invalidModel(path: request.storePath, reason: error.description))
-        }
+        let (model, layout) = try StoreModelResolver.resolve(forStore: request.storePath, bundlePath: request.modelPath)
         let compiled: CompiledQuery
         do {
             let query = PredicateQuery(entity: request.entity, predicate: try request.predicate.map { text throws(FetchPredicateError) in

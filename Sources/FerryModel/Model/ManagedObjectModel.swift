@@ -1,6 +1,7 @@
 /// One version of a managed object model: its entities and the model-level settings.
 ///
-/// Entities are kept in name order (byte order, as Core Data sorts them). Inherited properties and
+/// Entities are kept in byte order of their names (as the version-hash digest sorts them; numbering
+/// uses `EntityNameOrder`). Inherited properties and
 /// the inheritance tree are computed on demand from the declared ones.
 public struct ManagedObjectModel: Sendable, Equatable, Codable {
     /// The version name (`Workspace 2` for `Workspace 2.xcdatamodel`), or the file name of a lone model.
@@ -28,9 +29,9 @@ public struct ManagedObjectModel: Sendable, Equatable, Codable {
         entities.first { $0.name == name }
     }
 
-    /// The direct sub-entities of an entity, in name order.
+    /// The direct sub-entities of an entity, in Core Data's numbering order (`EntityNameOrder`).
     public func subentities(of name: String) -> [Entity] {
-        entities.filter { $0.parentName == name }
+        entities.filter { $0.parentName == name }.sorted { EntityNameOrder.precedes($0.name, $1.name) }
     }
 
     /// The chain from an entity up to its root, starting with the entity itself.
@@ -49,7 +50,8 @@ public struct ManagedObjectModel: Sendable, Equatable, Codable {
         ancestry(of: name).last
     }
 
-    /// The entity and all entities below it, in pre-order (the entity first).
+    /// The entity and all entities below it, in pre-order (the entity first), siblings in
+    /// Core Data's numbering order.
     public func hierarchy(below name: String) -> [Entity] {
         guard let top = entity(named: name) else { return [] }
         return [top] + subentities(of: name).flatMap { hierarchy(below: $0.name) }
@@ -78,18 +80,31 @@ public struct ManagedObjectModel: Sendable, Equatable, Codable {
         return allRelationships(of: relationship.destinationEntity).first { $0.name == inverseName }
     }
 
-    /// Entity numbers as Core Data assigns them (`Z_ENT`): a pre-order walk of the inheritance
-    /// forest, roots in name order, each followed by its sub-entities in name order, from 1.
+    /// Entity numbers as Core Data assigns them (`Z_ENT`, coredata-format.md §2): roots in
+    /// `EntityNameOrder` (case-insensitive), each followed depth-first by its sub-entities in the
+    /// same order, from 1. A store written by Core Data may number differently (an older rule, a
+    /// renamed entity): readers take a store's numbers from its own `Z_PRIMARYKEY`.
     public var entityNumbers: [String: Int] {
         var numbers: [String: Int] = [:]
         var next = 1
-        for root in entities where root.parentName.map({ entity(named: $0) == nil }) ?? true {
+        let roots = entities.filter { root in root.parentName.map { entity(named: $0) == nil } ?? true }
+        for root in roots.sorted(by: { EntityNameOrder.precedes($0.name, $1.name) }) {
             for member in hierarchy(below: root.name) where numbers[member.name] == nil {
                 numbers[member.name] = next
                 next += 1
             }
         }
         return numbers
+    }
+
+    /// Two entity names that differ only in case, if the model has such a pair: Core Data cannot
+    /// number them, and they would share one table.
+    public var entityNamesEqualIgnoringCase: (String, String)? {
+        let sorted = entities.map(\.name).sorted { EntityNameOrder.precedes($0, $1) }
+        for (first, second) in zip(sorted, sorted.dropFirst()) where EntityNameOrder.equalIgnoringCase(first, second) {
+            return (first, second)
+        }
+        return nil
     }
 
     /// Entities in `Z_ENT` order.

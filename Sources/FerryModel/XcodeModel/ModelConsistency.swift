@@ -8,6 +8,10 @@ enum ModelConsistency {
                 throw .inconsistent(file: file, reason: "entity '\(entity.name)' is declared twice")
             }
         }
+        if let (first, second) = model.entityNamesEqualIgnoringCase {
+            throw .inconsistent(file: file, reason:
+                "entities '\(first)' and '\(second)' differ only in case: Core Data cannot number them and would store both in one table")
+        }
         for entity in model.entities {
             if let parent = entity.parentName {
                 guard seen.contains(parent) else {

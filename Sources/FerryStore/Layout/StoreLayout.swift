@@ -13,9 +13,10 @@ public struct StoreLayout: Sendable, Equatable {
     /// Each entity's ancestry (itself first, root last).
     private let ancestries: [String: [String]]
 
-    /// Lays a model out as Core Data would.
-    public init(model: ManagedObjectModel) throws(StoreLayoutError) {
-        var builder = StoreLayoutBuilder(model: model)
+    /// Lays a model out as Core Data would for a new store, or, given an existing store's facts,
+    /// as that store was laid out: its own entity numbers and join-table names.
+    public init(model: ManagedObjectModel, existing: ExistingStoreFacts? = nil) throws(StoreLayoutError) {
+        var builder = try StoreLayoutBuilder(model: model, existing: existing)
         try builder.build()
         entityNumbers = builder.entityNumbers
         tables = builder.tables + BookkeepingTables.all

@@ -4,21 +4,27 @@ import FerryModel
 struct StoreLayoutBuilder {
     let model: ManagedObjectModel
     let entityNumbers: [String: Int]
+    /// The store being read, when the layout describes an existing store.
+    let existing: ExistingStoreFacts?
     private(set) var tables: [TableLayout] = []
     private(set) var indexes: [IndexLayout] = []
     /// Which model element claimed each table name, to report collisions.
     private var tableOwners: [String: String] = [:]
 
-    init(model: ManagedObjectModel) {
+    init(model: ManagedObjectModel, existing: ExistingStoreFacts?) throws(StoreLayoutError) {
+        if let (first, second) = model.entityNamesEqualIgnoringCase {
+            throw .entityNamesDifferOnlyInCase(first: first, second: second)
+        }
         self.model = model
-        self.entityNumbers = model.entityNumbers
+        self.existing = existing
+        self.entityNumbers = existing?.entityNumbers(for: model) ?? model.entityNumbers
         for table in BookkeepingTables.all { tableOwners[table.name] = "bookkeeping table \(table.name)" }
     }
 
     mutating func build() throws(StoreLayoutError) {
-        let roots = model.entitiesInStoreOrder.filter { entity in
+        let roots = model.entities.filter { entity in
             entity.parentName.map { model.entity(named: $0) == nil } ?? true
-        }
+        }.sorted { (entityNumbers[$0.name] ?? .max) < (entityNumbers[$1.name] ?? .max) }
         for root in roots {
             let members = model.hierarchy(below: root.name)
             let table = try entityTable(root: root, members: members)
@@ -48,11 +54,15 @@ struct StoreLayoutBuilder {
                 grouped.append((group, ColumnLayout(name: column, declaredType: type,
                                                     role: .attribute(entity: entity.name, name: attribute.name))))
             }
+            // Each key with its `Z<n>_` column, then the entity's order keys (DDG Bookmarks:
+            // `ZFAVORITEFOLDER, ZPARENT, Z_FOK_FAVORITEFOLDER, Z_FOK_PARENT`).
+            var orderKeys: [ColumnLayout] = []
             for relationship in sortedByName(entity.relationships) where !relationship.isToMany && !relationship.isTransient {
                 for column in try foreignKeyColumns(entity: entity, relationship: relationship, namer: &namer) {
-                    grouped.append((.integer, column))
+                    if case .orderKey = column.role { orderKeys.append(column) } else { grouped.append((.integer, column)) }
                 }
             }
+            grouped += orderKeys.map { (.integer, $0) }
         }
         let ordered = grouped.enumerated()
             .sorted { ($0.element.group, $0.offset) < ($1.element.group, $1.offset) }
@@ -111,12 +121,24 @@ struct StoreLayoutBuilder {
                 result.append(try collatedIndex(entity: entity, suffix: attribute.name, elements: [element],
                                                 unique: false, table: table))
             }
+            let indexed = Set(entity.attributes.filter(\.isIndexed).map(\.name))
             for fetchIndex in entity.fetchIndexes {
                 if fetchIndex.elements.contains(where: { $0.kind == .rTree }) {
                     throw .unsupportedRTreeIndex(entity: entity.name, index: fetchIndex.name)
                 }
-                result.append(try collatedIndex(entity: entity, suffix: fetchIndex.name, elements: fetchIndex.elements,
+                // A to-many relationship has no column here: Core Data indexes nothing for it
+                // (Accounts3, Photos), and an index of nothing but such elements is not made.
+                let elements = fetchIndex.elements.filter { !isToMany($0.property, of: entity) }
+                guard !elements.isEmpty else { continue }
+                result.append(try collatedIndex(entity: entity, suffix: fetchIndex.name, elements: elements,
                                                 unique: false, table: table))
+                // The twin (coredata-format.md §5): a one-element, ascending, binary fetch index
+                // makes its property indexed, so Core Data also creates `Z_<Entity>_<property>`.
+                if fetchIndex.elements.count == 1, let element = elements.first, element.isAscending,
+                   element.kind == .binary, element.property != fetchIndex.name, !indexed.contains(element.property) {
+                    result.append(try collatedIndex(entity: entity, suffix: element.property, elements: [element],
+                                                    unique: false, table: table))
+                }
             }
             for constraint in entity.uniquenessConstraints where !constraint.isEmpty {
                 let suffix = "UNIQUE_" + constraint.joined(separator: "_")
@@ -151,6 +173,11 @@ struct StoreLayoutBuilder {
                            createStatement: "\(create) \(name) ON \(table.name) (\(terms.joined(separator: ", ")))")
     }
 
+    /// Whether `property` of `entity` (or an ancestor) is a to-many relationship.
+    private func isToMany(_ property: String, of entity: Entity) -> Bool {
+        model.allRelationships(of: entity.name).contains { $0.name == property && $0.isToMany }
+    }
+
     /// The column of an attribute or to-one relationship of `entity`, inherited ones included.
     private func propertyColumn(entity: Entity, property: String, table: TableLayout) -> String? {
         for declaring in model.ancestry(of: entity.name) {
@@ -169,9 +196,13 @@ struct StoreLayoutBuilder {
     /// The join table of a many-to-many relationship, when `relationship` is the side the table is
     /// named after; nil for the other side and for to-many relationships with a to-one inverse.
     ///
-    /// The table is named after the side whose declaring entity has the lower `Z_ENT`
-    /// (coredata-format.md §4). For a pair within one entity, the relationship name that sorts
-    /// later wins (`Z_1FAVORITES` over `favoriteFolders`, one observation) [?].
+    /// In an existing store, the table it has decides. For a new store the table is named after
+    /// the side whose declaring entity's name comes first in `EntityNameOrder`: this fits all 17
+    /// join tables of the corpus stores (framework 419–1344), where "the lower `Z_ENT`" fails on
+    /// apptentive's `Z_6DISPLAYTYPES` (`ATMessage` = 6, a sub-entity, over `ATMessageDisplayType`
+    /// = 2). For a pair within one entity no rule fits every store seen (`Z_1FAVORITES` over
+    /// `favoriteFolders`, Kik's `Z_6BANSINVERSE` but `Z_6MEMBERS`): the relationship name that
+    /// sorts later wins [?].
     private func joinTable(entity: Entity, relationship: Relationship) throws(StoreLayoutError) -> TableLayout? {
         guard entityNumbers[relationship.destinationEntity] != nil else {
             throw .unknownDestination(entity: entity.name, relationship: relationship.name,
@@ -183,14 +214,20 @@ struct StoreLayoutBuilder {
         }
         guard inverse.isToMany, let ownNumber = entityNumbers[entity.name],
               let otherNumber = entityNumbers[inverseOwner.name] else { return nil }
-        let isNamingSide = ownNumber != otherNumber
-            ? ownNumber < otherNumber
-            : !relationship.name.utf8.lexicographicallyPrecedes(inverse.name.utf8)
-        guard isNamingSide else { return nil }
-
         let relationshipName = try SQLName.checked(relationship.name, entity: entity.name).uppercased()
         let inverseName = try SQLName.checked(inverse.name, entity: inverseOwner.name).uppercased()
         let name = "Z_\(ownNumber)\(relationshipName)"
+        let otherName = "Z_\(otherNumber)\(inverseName)"
+        let isNamingSide: Bool
+        if let tables = existing?.tableNames, tables.contains(name) != tables.contains(otherName) {
+            isNamingSide = tables.contains(name)
+        } else if entity.name != inverseOwner.name {
+            isNamingSide = EntityNameOrder.precedes(entity.name, inverseOwner.name)
+        } else {
+            isNamingSide = !relationship.name.utf8.lexicographicallyPrecedes(inverse.name.utf8)
+        }
+        guard isNamingSide else { return nil }
+
         var namer = ColumnNamer(reserved: [])
         let ownKeys = namer.claim("Z_\(ownNumber)\(inverseName)")
         let otherKeys = namer.claim("Z_\(otherNumber)\(relationshipName)")

@@ -4,6 +4,9 @@ public enum StoreLayoutError: Error, Equatable, Sendable, CustomStringConvertibl
     case invalidName(entity: String, name: String)
     /// Two root entities (or join tables) map to the same table name.
     case tableNameCollision(table: String, first: String, second: String)
+    /// Two entities' names differ only in case: Core Data cannot number them, and their tables
+    /// would collide.
+    case entityNamesDifferOnlyInCase(first: String, second: String)
     /// A relationship names an entity that the model does not have.
     case unknownDestination(entity: String, relationship: String, destination: String)
     /// A to-many relationship has no inverse; its storage is not documented, so it is refused.
@@ -19,6 +22,8 @@ public enum StoreLayoutError: Error, Equatable, Sendable, CustomStringConvertibl
             "entity \(entity): the name \"\(name)\" cannot be used in a store (only ASCII letters, digits and _)"
         case let .tableNameCollision(table, first, second):
             "\(first) and \(second) would both be stored in table \(table)"
+        case let .entityNamesDifferOnlyInCase(first, second):
+            "entities \(first) and \(second) differ only in case: Core Data cannot number them and would store both in one table"
         case let .unknownDestination(entity, relationship, destination):
             "entity \(entity), relationship \(relationship): destination entity \(destination) is not in the model"
         case let .toManyWithoutInverse(entity, relationship):

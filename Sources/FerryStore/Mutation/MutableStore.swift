@@ -17,13 +17,18 @@ public final class MutableStore {
     /// (the caller chooses it); every table and column it needs must exist.
     public init(path: String, model: ManagedObjectModel) throws(StoreMutationError) {
         do { try StoreFile.checkHeader(path) } catch { throw .store(error) }
-        do { layout = try StoreLayout(model: model) } catch {
-            throw .store(.invalidModel(path: path, reason: error.description))
-        }
         let database: SQLiteDatabase
         do { database = try SQLiteDatabase(path: path, mode: .readWrite) } catch { throw .store(StoreReaderError(error)) }
         let schema: DatabaseSchema
         do { schema = try DatabaseSchema.read(from: database) } catch { throw .store(StoreReaderError(error)) }
+        let primaryKeys: [PrimaryKeyEntry]
+        do { primaryKeys = try CoreDataStoreReader.readPrimaryKeys(database) } catch { throw .store(error) }
+        do {
+            layout = try StoreLayout(model: model, existing: ExistingStoreFacts(primaryKeys: primaryKeys,
+                                                                                tableNames: Set(schema.tables.map(\.name))))
+        } catch {
+            throw .store(.invalidModel(path: path, reason: error.description))
+        }
         for table in layout.tables where schema.table(named: table.name) == nil {
             throw .store(.missingTable(path: path, table: table.name, owner: "the model"))
         }

@@ -48,6 +48,19 @@ public final class CoreDataStoreReader {
         return try countRows(table: table, entityNumbers: descendants(of: entry.entityNumber))
     }
 
+    /// What this store says about its own layout: its entity numbers and tables.
+    public var facts: ExistingStoreFacts {
+        ExistingStoreFacts(primaryKeys: primaryKeys, tableNames: Set(schema.tables.map(\.name)))
+    }
+
+    /// `model` laid out as this store was written: rows are told apart by the store's own
+    /// `Z_PRIMARYKEY` numbers, never by numbers recomputed from the model.
+    public func layout(for model: ManagedObjectModel) throws(StoreReaderError) -> StoreLayout {
+        do { return try StoreLayout(model: model, existing: facts) } catch {
+            throw .invalidModel(path: path, reason: error.description)
+        }
+    }
+
     /// Checks `model` against the store (a table for every entity and relationship, a column for
     /// every stored property) and returns a reader of its records.
     public func records(model: ManagedObjectModel) throws(StoreReaderError) -> StoreRecordReader {
@@ -74,7 +87,7 @@ public final class CoreDataStoreReader {
         return result
     }
 
-    private static func readPrimaryKeys(_ database: SQLiteDatabase) throws(StoreReaderError) -> [PrimaryKeyEntry] {
+    static func readPrimaryKeys(_ database: SQLiteDatabase) throws(StoreReaderError) -> [PrimaryKeyEntry] {
         try StoreReaderError.sqlite { () throws(SQLiteError) in
             let rows = try database.prepare("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
             var entries: [PrimaryKeyEntry] = []

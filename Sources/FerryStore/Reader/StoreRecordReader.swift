@@ -3,8 +3,10 @@ import FerryModel
 /// Reads the records and relationships of a Core Data store through the model it was written
 /// with (or one with the same layout). Made by `CoreDataStoreReader.records(model:)`.
 ///
-/// Entity numbers, tables and columns come from the model's `StoreLayout`, as Core Data computes
-/// them; `Z_PRIMARYKEY` names are not used (they can be stale after a renaming migration).
+/// Tables and columns come from the model's `StoreLayout`; entity numbers and join-table names
+/// from the store itself (`CoreDataStoreReader.layout(for:)`): `Z_ENT` through the store's own
+/// `Z_PRIMARYKEY` names (or an entity's renaming identifier, as `Z_NAME` keeps the old name after
+/// a renaming migration).
 /// Every query runs through one prepared statement and is stepped row by row.
 public final class StoreRecordReader {
     public let store: CoreDataStoreReader
@@ -15,9 +17,7 @@ public final class StoreRecordReader {
     init(store: CoreDataStoreReader, model: ManagedObjectModel) throws(StoreReaderError) {
         self.store = store
         self.model = model
-        do { layout = try StoreLayout(model: model) } catch {
-            throw .invalidModel(path: store.path, reason: error.description)
-        }
+        layout = try store.layout(for: model)
         entityNames = Dictionary(layout.entityNumbers.map { (Int64($0.value), $0.key) }, uniquingKeysWith: { first, _ in first })
         try checkTables()
     }

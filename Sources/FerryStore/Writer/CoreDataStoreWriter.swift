@@ -74,10 +74,10 @@ public final class CoreDataStoreWriter {
     public static func append(to path: String, model: ManagedObjectModel, batchSize: Int = 10_000)
         throws(StoreWriterError) -> CoreDataStoreWriter
     {
-        let layout: StoreLayout
-        do { layout = try StoreLayout(model: model) } catch { throw .layout(error) }
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: path) } catch { throw .existingStore(path: path, reason: error.description) }
+        let layout: StoreLayout
+        do { layout = try StoreLayout(model: model, existing: store.facts) } catch { throw .layout(error) }
         let expected = VersionHasher.hashes(of: model)
         let differing = expected.differingEntities(from: store.metadata.versionHashes)
         guard differing.isEmpty else {

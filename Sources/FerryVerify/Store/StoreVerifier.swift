@@ -31,7 +31,9 @@ public final class StoreVerifier {
         do { store = try CoreDataStoreReader(path: path) } catch { throw .unreadableStore(error) }
         do { database = try SQLiteDatabase(path: path, mode: .readOnly) } catch { throw .unreadableStore(.sqlite(error)) }
         (model, modelDescription) = try ModelChoice.resolve(source, store: store, database: database)
-        do { layout = try StoreLayout(model: model) } catch { throw .invalidModel(path: path, reason: error.description) }
+        do { layout = try StoreLayout(model: model, existing: store.facts) } catch {
+            throw .invalidModel(path: path, reason: error.description)
+        }
         do {
             records = try store.records(model: model)
             schemaProblem = nil
