@@ -155,7 +155,8 @@ enum ImportCommand: Command {
         if summary.stoppedEarly {
             Terminal.error("stopped after \(summary.rejected) rejects (--max-errors); nothing was written")
         }
-        let target = summary.stoppedEarly ? "nothing written" : summary.outputPath
+        let target = summary.stoppedEarly ? "nothing written"
+            : summary.discarded.map { "not kept, because \($0): \(summary.outputPath) is as it was" } ?? summary.outputPath
         var line = "\(summary.entity) (\(summary.modelVersion)): read \(summary.read), written \(summary.written)"
         if summary.merged > 0 { line += ", merged \(summary.merged)" }
         line += ", rejected \(summary.rejected)"

@@ -26,7 +26,13 @@ enum MigrationReportText {
         }
         out += TextTable.render(rows)
         out += "written: " + summary.written.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        out += summary.dryRun ? " (dry run: nothing kept)\n" : " → \(summary.outputPath)\n"
+        if summary.dryRun {
+            out += " (dry run: nothing kept)\n"
+        } else if let reason = summary.discarded {
+            out += " (not kept, because \(reason): \(summary.outputPath) is as it was)\n"
+        } else {
+            out += " → \(summary.outputPath)\n"
+        }
         for link in summary.links { out += LinkReportText.line(link) }
         if let verification = summary.verification {
             let checks = verification.sections.reduce(0) { $0 + $1.checks }

@@ -11,8 +11,8 @@ import FoundationEssentials
 /// `read == written + merged + rejected` always holds. The records a record carries (nested
 /// objects) are written just before it and counted per entity in `carried`. Links named by the records (a task's
 /// attachments, its tags) are resolved once everything is in. The store is built beside the
-/// destination (a new one, or a copy of the existing one when appending) and renamed into place
-/// only when everything is written.
+/// destination (a new one, or a copy of the existing one when appending), verified there, and
+/// renamed into place only when everything is written and every check holds.
 public struct ImportJob {
     public let request: ImportRequest
 
@@ -91,19 +91,27 @@ public struct ImportJob {
                 writer.discard()
             } else {
                 do { summary.links = try graph.resolveLinks() } catch { throw ImportError.links(error) }
-                do { try writer.finish() } catch { throw ImportError.store(error) }
+                if request.verify {
+                    // Verified where it is built: a store that fails never replaces anything.
+                    do { try writer.commit() } catch { throw ImportError.store(error) }
+                    do {
+                        summary.verification = try JobVerification.verify(
+                            store: request.outputPath, at: writer.temporaryPath, model: model,
+                            accounting: summary.accounting(model: model, appended: appending))
+                    } catch {
+                        throw ImportError.store(.existingStore(path: request.outputPath, reason: "cannot verify the written store: \(error)"))
+                    }
+                }
+                if let report = summary.verification, !report.passed {
+                    writer.discard()
+                    summary.discarded = "it failed verification"
+                } else {
+                    do { try writer.finish() } catch { throw ImportError.store(error) }
+                }
             }
         } catch {
             writer.discard()
             throw error
-        }
-        if request.verify, !summary.stoppedEarly {
-            do {
-                summary.verification = try JobVerification.verify(
-                    store: request.outputPath, model: model, accounting: summary.accounting(model: model, appended: appending))
-            } catch {
-                throw .store(.existingStore(path: request.outputPath, reason: "cannot verify the written store: \(error)"))
-            }
         }
         progress(summary)
         return summary

@@ -27,6 +27,9 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     public var links: [LinkReport] = []
     /// The check of the written store (nil when skipped or nothing was written).
     public var verification: VerificationReport?
+    /// Why the built store was not renamed into place (nil when it was): the destination is
+    /// then as it was before the run.
+    public var discarded: String?
 
     /// The records carried into one entity.
     public struct CarriedCount: Sendable, Equatable, Codable {

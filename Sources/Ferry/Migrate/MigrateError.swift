@@ -9,6 +9,8 @@ public enum MigrateError: Error, CustomStringConvertible {
     case unknownVersion(String, available: [String])
     case noMatchingVersion(source: String, differing: [String])
     case unknownEntity(source: String, entity: String)
+    /// A store whose metadata has no version hashes and no model cache to take them from.
+    case noVersionHashes(source: String)
     case destinationExists(String)
     case store(source: String, reason: String)
     case source(RecordSourceError)
@@ -16,6 +18,9 @@ public enum MigrateError: Error, CustomStringConvertible {
     case writer(StoreWriterError)
     case links(GraphWriteError)
     case rejectLog(path: String, reason: String)
+    /// A source store holds rows its reader did not deliver (or delivered rows it does not hold),
+    /// counted independently with plain SQL: nothing is written.
+    case notAccounted(source: String, problems: [String])
 
     public var description: String {
         switch self {
@@ -25,6 +30,8 @@ public enum MigrateError: Error, CustomStringConvertible {
         case let .noMatchingVersion(source, differing):
             "\(source): no version of the model matches this store (closest differs in: \(differing.joined(separator: ", ")))"
         case let .unknownEntity(source, entity): "\(source): no model version has an entity '\(entity)'"
+        case .noVersionHashes(let source):
+            "\(source): its metadata has no NSStoreModelVersionHashes and it has no Z_MODELCACHE, so no model version can be matched"
         case .destinationExists(let path): "\(path) exists; use --force to replace it"
         case let .store(source, reason): "\(source): \(reason)"
         case .source(let error): error.description
@@ -32,6 +39,8 @@ public enum MigrateError: Error, CustomStringConvertible {
         case .writer(let error): error.description
         case .links(let error): error.description
         case let .rejectLog(path, reason): "\(path): cannot write the reject log: \(reason)"
+        case let .notAccounted(source, problems):
+            "\(source): not every row is accounted for, so nothing was written:\n  " + problems.joined(separator: "\n  ")
         }
     }
 }

@@ -70,7 +70,13 @@ public struct MigrateJob {
                             try verify(writer, model: final, inputs: inputs, carried: run.carriedValues, summary: &run.summary)
                         }
                     }
-                    do { try writer.finish(durable: request.durable) } catch { throw MigrateError.writer(error) }
+                    if let report = run.summary.verification, !report.passed {
+                        // A store that failed its checks never replaces anything (`--force` included).
+                        writer.discard()
+                        run.summary.discarded = "it failed verification"
+                    } else {
+                        do { try writer.finish(durable: request.durable) } catch { throw MigrateError.writer(error) }
+                    }
                     try verification.get()
                 }
             }

@@ -1,6 +1,7 @@
 import FerryMigration
 import FerryModel
 import FerryStore
+import FerryVerify
 
 /// The state of one migration while it runs: the graph writer, the ledgers, the reject log and,
 /// when the store is to be verified, the fingerprints of the values records carry unchanged.
@@ -40,9 +41,19 @@ struct MigrationRun {
     mutating func migrateStore(_ path: String, namespace: Int) throws(MigrateError) {
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: path) } catch { throw .store(source: path, reason: error.description) }
-        let (version, model) = try StoreVersion.match(store.metadata.versionHashes, in: chain.versions, source: path)
+        var hashes = store.metadata.versionHashes
+        if hashes.isEmpty {
+            // Metadata without hashes matches every version vacuously (and would carry no row):
+            // the model the store carries says which version it is, or nothing does.
+            guard let archived = try? StoreModelMatch.archivedModel(of: store) else { throw .noVersionHashes(source: path) }
+            hashes = VersionHasher.hashes(of: archived).entityHashes
+        }
+        let (version, model) = try StoreVersion.match(hashes, in: chain.versions, source: path)
         let records: StoreRecordReader
         do { records = try store.records(model: model) } catch { throw .store(source: path, reason: error.description) }
+        let census: StoreCensus
+        do { census = try StoreCensus(path: path) } catch { throw .store(source: path, reason: "cannot count its rows: \(error)") }
+        let readBefore = reads(from: path)
         let location = SourceLocation(file: path)
         var plans: [String: StoreEntityPlan] = [:]
         var current: StoreEntityPlan?
@@ -56,7 +67,7 @@ struct MigrationRun {
                     stored = next
                 } catch {
                     guard case .invalidValue = error else { throw .store(source: path, reason: error.description) }
-                    let ledger = ledger(source: path, entity: root.name, version: version)
+                    let ledger = ledger(source: path, entity: cursor.entityOfCurrentRow ?? root.name, version: version)
                     summary.ledgers[ledger].read += 1
                     try reject(Reject(location: location, entity: root.name, reason: error.description), ledger: ledger)
                     continue
@@ -78,6 +89,20 @@ struct MigrationRun {
             }
         }
         try stageSeparateEdges(records, model: model, version: version, source: path, namespace: namespace)
+        var delivered: [Int64: Int64] = [:]
+        for (entity, count) in reads(from: path) {
+            let number = records.layout.entityNumbers[entity].map(Int64.init) ?? -1
+            delivered[number, default: 0] += Int64(count - readBefore[entity, default: 0])
+        }
+        let problems = census.discrepancies(delivered: delivered)
+        guard problems.isEmpty else { throw .notAccounted(source: path, problems: problems) }
+    }
+
+    /// Records read from a source so far, by entity (ledgers count every record read).
+    private func reads(from source: String) -> [String: Int] {
+        summary.ledgers.reduce(into: [:]) { reads, ledger in
+            if ledger.source == source { reads[ledger.entity, default: 0] += ledger.read }
+        }
     }
 
     /// What reading rows of one entity of a store needs; nil when the version has no such entity.

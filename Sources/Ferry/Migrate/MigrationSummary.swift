@@ -35,6 +35,9 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     public var dryRun = false
     /// The check of the written store (nil when skipped or nothing was written).
     public var verification: VerificationReport?
+    /// Why the built store was not renamed into place (nil when it was, or on a dry run): the
+    /// destination is then as it was before the run.
+    public var discarded: String?
     /// Why no receipt was written into a verified store (nil when one was, or the store was not
     /// verified): `verify --against` then migrates the sources again.
     public var receiptMissing: String?

@@ -1,7 +1,7 @@
 /// Quotes names read from a database (table and column names may be anything) for SQL text.
-enum SQLIdentifier {
+public enum SQLIdentifier {
     /// `"name"`, with embedded double quotes doubled.
-    static func quoted(_ name: String) -> String {
+    public static func quoted(_ name: String) -> String {
         var result = "\""
         for character in name.unicodeScalars {
             if character == "\"" { result += "\"\"" } else { result.unicodeScalars.append(character) }

@@ -47,6 +47,10 @@ public final class StoredRecordCursor {
         return StoredRecord(primaryKey: row.primaryKey, entity: row.shape.entity, attributes: attributes, toOne: toOne)
     }
 
+    /// The concrete entity of the row last moved to, also when its values failed to read (so a
+    /// reject can be counted for the right entity); nil before the first row and after the last.
+    public var entityOfCurrentRow: String? { current?.shape.entity }
+
     // MARK: Reading a row in place
 
     /// The row `advance()` moved to.

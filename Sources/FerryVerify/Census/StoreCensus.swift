@@ -1,0 +1,121 @@
+import FerryStore
+
+/// The rows of a Core Data store, counted with plain SQL on a connection of its own, sharing no
+/// code with the record reader: no model, no layout, no entity numbering. Tables are found in
+/// `sqlite_master` (every table with `Z_PK` and `Z_ENT` holds entity rows), rows are grouped by
+/// their `Z_ENT` and named through the store's own `Z_PRIMARYKEY`.
+///
+/// A job that reads a store compares what its reader delivered with this count, so a reader's
+/// blind spot (rows of an entity it numbered differently, rows of no entity at all) fails the job
+/// instead of vanishing from both sides of the proof.
+public struct StoreCensus: Sendable, Equatable {
+    /// An entity of `Z_PRIMARYKEY` and the rows that carry its number.
+    public struct EntityRows: Sendable, Equatable {
+        public var number: Int64
+        /// `Z_NAME` (an older name after a renaming migration).
+        public var name: String
+        /// `Z_SUPER`: the parent's number, 0 for a root.
+        public var superNumber: Int64
+        /// Rows whose `Z_ENT` is this number, in any table.
+        public var rows: Int64
+        /// `Z_MAX` as the store keeps it (on the root's row).
+        public var maxPrimaryKey: Int64
+        /// The largest `Z_PK` of those rows (0 when there are none).
+        public var largestPrimaryKey: Int64
+        /// The persistent-history and CloudKit entities (16000 and up) are the framework's own.
+        public var isSystemEntity: Bool { number >= 16_000 }
+    }
+
+    /// Rows whose `Z_ENT` names no entity of `Z_PRIMARYKEY`.
+    public struct StrayRows: Sendable, Equatable {
+        public var table: String
+        public var entityNumber: Int64
+        public var rows: Int64
+    }
+
+    public let path: String
+    /// Every `Z_PRIMARYKEY` row, in number order.
+    public private(set) var entities: [EntityRows] = []
+    public private(set) var strays: [StrayRows] = []
+    /// Rows of every many-to-many join table (`Z_<n><NAME>` with no `Z_PK`), by table name.
+    public private(set) var joinTableRows: [String: Int64] = [:]
+
+    /// Counts the rows of the store at `path` (opened read-only, as every source is).
+    public init(path: String) throws(SQLiteError) {
+        self.path = path
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        defer { try? database.close() }
+        let keys = try database.prepare("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+        while try keys.step() {
+            entities.append(EntityRows(number: keys.int64(at: 0), name: keys.string(at: 1) ?? "", superNumber: keys.int64(at: 2),
+                                       rows: 0, maxPrimaryKey: keys.int64(at: 3), largestPrimaryKey: 0))
+        }
+        keys.finalize()
+        var positions: [Int64: Int] = [:]
+        for (position, entity) in entities.enumerated() { positions[entity.number] = position }
+        for (table, columns) in try Self.tables(database) where table != "Z_PRIMARYKEY" {
+            if columns.contains("Z_PK") && columns.contains("Z_ENT") {
+                let counts = try database.prepare("SELECT Z_ENT, count(*), max(Z_PK) FROM \(SQLIdentifier.quoted(table)) GROUP BY Z_ENT")
+                while try counts.step() {
+                    let number = counts.int64(at: 0), rows = counts.int64(at: 1), largest = counts.int64(at: 2)
+                    if let position = positions[number], !counts.isNull(at: 0) {
+                        entities[position].rows += rows
+                        entities[position].largestPrimaryKey = max(entities[position].largestPrimaryKey, largest)
+                    } else {
+                        strays.append(StrayRows(table: table, entityNumber: counts.isNull(at: 0) ? -1 : number, rows: rows))
+                    }
+                }
+                counts.finalize()
+            } else if table.hasPrefix("Z_"), table.dropFirst(2).first?.isNumber == true, !columns.contains("Z_PK") {
+                joinTableRows[table] = try database.scalarInteger("SELECT count(*) FROM \(SQLIdentifier.quoted(table))") ?? 0
+            }
+        }
+    }
+
+    /// The entity with this number.
+    public func entity(number: Int64) -> EntityRows? { entities.first { $0.number == number } }
+
+    /// The app's entities (not the framework's system entities).
+    public var appEntities: [EntityRows] { entities.filter { !$0.isSystemEntity } }
+
+    /// Rows of the app's entities, stray rows included.
+    public var appRows: Int64 {
+        appEntities.reduce(0) { $0 + $1.rows } + strays.reduce(0) { $0 + $1.rows }
+    }
+
+    /// Where what a reader delivered (rows per entity number) differs from this count, one line
+    /// each, naming table, `Z_ENT` and counts; empty when every row is accounted for. Stray rows
+    /// are always a difference: no reader can deliver them as records of an entity.
+    public func discrepancies(delivered: [Int64: Int64]) -> [String] {
+        var lines = strays.map { stray in
+            stray.entityNumber < 0
+                ? "table \(stray.table): \(stray.rows) rows with no Z_ENT"
+                : "table \(stray.table): \(stray.rows) rows with Z_ENT \(stray.entityNumber), which names no entity in Z_PRIMARYKEY"
+        }
+        for entity in appEntities where entity.rows != delivered[entity.number, default: 0] {
+            lines.append("entity \(entity.name) (Z_ENT \(entity.number)): the store holds \(entity.rows) rows, "
+                + "\(delivered[entity.number, default: 0]) were read")
+        }
+        for (number, count) in delivered.sorted(by: { $0.key < $1.key }) where count > 0 && entity(number: number).map({ $0.isSystemEntity }) != false {
+            lines.append("Z_ENT \(number): \(count) records were read, but Z_PRIMARYKEY names no app entity with this number")
+        }
+        return lines
+    }
+
+    /// Every table and its column names, from `sqlite_master` and `PRAGMA table_info`.
+    private static func tables(_ database: SQLiteDatabase) throws(SQLiteError) -> [(String, Set<String>)] {
+        let names = try database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        var tables: [String] = []
+        while try names.step() { if let name = names.string(at: 0) { tables.append(name) } }
+        names.finalize()
+        var result: [(String, Set<String>)] = []
+        for table in tables where !table.hasPrefix("sqlite_") {
+            let info = try database.prepare("PRAGMA table_info(\(SQLIdentifier.quoted(table)))")
+            var columns = Set<String>()
+            while try info.step() { if let name = info.string(at: 1) { columns.insert(name) } }
+            info.finalize()
+            result.append((table, columns))
+        }
+        return result
+    }
+}

@@ -1,0 +1,93 @@
+import Ferry
+import FerryFormats
+import FerryStore
+import FerryTestSupport
+import FerryVerify
+import Foundation
+import Testing
+
+/// Every row of a source store is accounted for by a count that does not trust the reader
+/// (`StoreCensus`: plain SQL per table and `Z_ENT`); a store whose rows the reader cannot all
+/// deliver fails the job before anything is written.
+@Suite("source stores: every row accounted for independently")
+struct SourceAccountingTests {
+    private let workspace = TestPaths.migrations + "/Workspace.xcdatamodeld"
+
+    /// A Workspace 2 store of the flagship's uploads.
+    private func uploadStore(_ folder: String) throws -> String {
+        let path = folder + "/uploads.sqlite"
+        let summary = try ImportJob(request: ImportRequest(
+            sources: [TestPaths.fixtures + "/legacy/uploads.csv"], modelPath: workspace, modelVersion: "Workspace 2",
+            entity: "Upload", outputPath: path)).run()
+        #expect(summary.written > 0)
+        return path
+    }
+
+    private func migrate(_ store: String, into out: String) throws -> MigrationSummary {
+        var request = MigrateRequest(sources: [MigrationSource(path: store, kind: .store)], modelPath: workspace, outputPath: out)
+        request.variables = ["zone": "UTC"]
+        return try MigrateJob(request: request).run()
+    }
+
+    @Test("the census counts each entity's rows by Z_ENT and finds rows of no entity")
+    func census() throws {
+        let folder = try TestPaths.temporaryFolder("census")
+        let store = try uploadStore(folder)
+        let clean = try StoreCensus(path: store)
+        let uploads = try #require(clean.appEntities.first { $0.name == "Upload" })
+        let rows = try SQLiteDatabase(path: store, mode: .readOnly).scalarInteger("SELECT count(*) FROM ZUPLOAD")
+        #expect(uploads.rows == rows && uploads.rows > 0)
+        #expect(clean.strays.isEmpty)
+        #expect(clean.discrepancies(delivered: [uploads.number: uploads.rows]).isEmpty)
+        #expect(clean.discrepancies(delivered: [uploads.number: uploads.rows - 1]).count == 1)
+
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("INSERT INTO ZUPLOAD (Z_PK, Z_ENT, Z_OPT) VALUES (9001, 42, 1), (9002, 42, 1), (9003, 42, 1)")
+        try database.close()
+        let dirty = try StoreCensus(path: store)
+        #expect(dirty.strays.map { "\($0.table) \($0.entityNumber) \($0.rows)" } == ["ZUPLOAD 42 3"])
+        #expect(dirty.discrepancies(delivered: [uploads.number: uploads.rows]).first?.contains("Z_ENT 42") == true)
+    }
+
+    @Test("migrate refuses a store with rows of an unknown Z_ENT, naming table, Z_ENT and count, and writes nothing")
+    func strayRowsFailMigration() throws {
+        let folder = try TestPaths.temporaryFolder("stray")
+        let store = try uploadStore(folder)
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("INSERT INTO ZUPLOAD (Z_PK, Z_ENT, Z_OPT) VALUES (9001, 42, 1), (9002, 42, 1), (9003, 42, 1)")
+        try database.close()
+        let out = folder + "/out.sqlite"
+        do {
+            _ = try migrate(store, into: out)
+            Issue.record("the migration passed with three rows of no entity")
+        } catch let MigrateError.notAccounted(source, problems) {
+            #expect(source == store)
+            #expect(problems == ["table ZUPLOAD: 3 rows with Z_ENT 42, which names no entity in Z_PRIMARYKEY"])
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("a store whose metadata lost its version hashes is matched through its model cache, and every row is carried")
+    func missingVersionHashes() throws {
+        let folder = try TestPaths.temporaryFolder("nohashes")
+        let store = try uploadStore(folder)
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        let select = try database.prepare("SELECT Z_PLIST FROM Z_METADATA")
+        #expect(try select.step())
+        guard case .dictionary(var metadata) = try PropertyList.decode(try #require(select.bytes(at: 0))) else {
+            Issue.record("metadata is not a dictionary")
+            return
+        }
+        select.finalize()
+        metadata["NSStoreModelVersionHashes"] = .dictionary([:])
+        let update = try database.prepare("UPDATE Z_METADATA SET Z_PLIST = ?")
+        try update.bindBlob(BinaryPropertyListWriter().encode(.dictionary(metadata)), at: 1)
+        try update.run()
+        update.finalize()
+        try database.close()
+        let rows = try #require(try StoreCensus(path: store).appEntities.first { $0.name == "Upload" }?.rows)
+        let summary = try migrate(store, into: folder + "/out.sqlite")
+        #expect(summary.ledgers.reduce(0) { $0 + $1.read } == Int(rows))
+        #expect(summary.isBalanced && summary.written["Upload", default: 0] > 0)
+    }
+}
