@@ -49,6 +49,38 @@ struct BackupJobTests {
             == ["20230301T000000Z", "20240301T123005Z", "20240301T123005Z-2"])
     }
 
+    @Test("a backup made in the same second as others takes a suffix above theirs, never a freed lower name")
+    func sameSecondNames() {
+        let stamp = "20261201T120000Z"
+        #expect(BackupJob.name(stamp: stamp, besides: []) == stamp)
+        #expect(BackupJob.name(stamp: stamp, besides: [stamp]) == stamp + "-2")
+        // The first of that second was pruned: its name is free, but a new backup must sort last.
+        #expect(BackupJob.name(stamp: stamp, besides: [stamp + "-2", "20261201T115959Z", ".incomplete-X"]) == stamp + "-3")
+        #expect(BackupJob.name(stamp: stamp, besides: [stamp + "-2", stamp + "-10"]) == stamp + "-11")
+    }
+
+    @Test("retention keeps the backup just made and counts only backups of the same store")
+    func retentionPerStore() throws {
+        let folder = try TestPaths.temporaryFolder("backup-keep")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let other = folder + "/other"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        let otherStore = try ExportTestSupport.workspace2Store(other)
+        let backups = folder + "/backups"
+        let foreign = try BackupJob(storePath: otherStore, folder: backups, keep: 1).run()
+        var made: [String] = []
+        for _ in 0..<4 {
+            let summary = try BackupJob(storePath: store, folder: backups, keep: 2).run()
+            #expect(!summary.removed.contains(summary.path))
+            #expect(!summary.removed.contains(foreign.path))
+            made.append(summary.path)
+        }
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: backups).filter(BackupJob.isBackupName))
+        let names = made.map { String($0.split(separator: "/").last ?? "") }
+        #expect(left == Set(names.suffix(2) + [String(foreign.path.split(separator: "/").last ?? "")]))
+        #expect(names == names.sorted(by: BackupJob.isOlder))
+    }
+
     @Test("a backup taken while another connection writes the store reads one consistent state")
     func consistentWhileWriting() throws {
         let folder = try TestPaths.temporaryFolder("backup-live")

@@ -1,4 +1,4 @@
-import Ferry
+@testable import Ferry
 import FerryFormats
 import FerryStore
 import FerryTestSupport
@@ -65,6 +65,23 @@ struct SourceAccountingTests {
             #expect(problems == ["table ZUPLOAD: 3 rows with Z_ENT 42, which names no entity in Z_PRIMARYKEY"])
         }
         #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("export and backup refuse a store with rows of an unknown Z_ENT and keep no file")
+    func strayRowsFailExport() throws {
+        let folder = try TestPaths.temporaryFolder("stray-export")
+        let store = try uploadStore(folder)
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("INSERT INTO ZUPLOAD (Z_PK, Z_ENT, Z_OPT) VALUES (9001, 42, 1), (9002, 42, 1), (9003, 42, 1)")
+        try database.close()
+        let out = folder + "/export"
+        let error = try #require(throws: ExportError.self) {
+            try ExportJob(request: ExportRequest(storePath: store, outputFolder: out, format: .ndjson)).run()
+        }
+        #expect(error.isVerificationFailure && error.description.contains("3 rows with Z_ENT 42"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
+        #expect(throws: ExportError.self) { try BackupJob(storePath: store, folder: folder + "/backups").run() }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/backups").filter(BackupJob.isBackupName).isEmpty)
     }
 
     @Test("a store whose metadata lost its version hashes is matched through its model cache, and every row is carried")

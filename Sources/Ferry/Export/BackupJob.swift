@@ -63,31 +63,41 @@ public struct BackupJob {
             try? files.removeItem(atPath: temporary)
             throw .cannotWrite(path: target, reason: "\(error)")
         }
-        return Summary(path: target, manifest: manifest, removed: try prune())
+        return Summary(path: target, manifest: manifest, removed: try prune(keeping: target, storeUUID: manifest.storeUUID))
     }
 
-    /// `<folder>/<UTC timestamp>`, with `-2`, `-3`, … when a backup of the same second exists.
+    /// `<folder>/<UTC timestamp>`, with `-2`, `-3`, … when backups of the same second exist: one
+    /// more than the highest suffix of that second, never a freed lower one, so names sort in the
+    /// order the backups were made.
     private func finalName(for manifest: ExportManifest) throws(ExportError) -> String {
         let stamp = String(manifest.createdAt.prefix(19).filter { $0 != "-" && $0 != ":" }) + "Z"
-        var candidate = folder + "/" + stamp
-        var suffix = 2
-        while FileManager.default.fileExists(atPath: candidate) {
-            candidate = folder + "/" + stamp + "-\(suffix)"
-            suffix += 1
-        }
-        return candidate
+        return folder + "/" + Self.name(stamp: stamp, besides: (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
     }
 
-    /// Removes the oldest backup folders beyond `keep`; returns their paths.
-    private func prune() throws(ExportError) -> [String] {
+    /// The name of a backup made at `stamp` in a folder that holds `names`.
+    static func name(stamp: String, besides names: [String]) -> String {
+        guard let highest = names.filter({ isBackupName($0) && $0.hasPrefix(stamp) }).map(suffix).max() else { return stamp }
+        return stamp + "-\(highest + 1)"
+    }
+
+    /// Removes the oldest backups of the same store (by the store UUID in their manifests)
+    /// beyond `keep`, counting the one just made, which is never removed; returns their paths.
+    /// Backups of other stores in the folder, and folders without a readable manifest, are
+    /// left alone.
+    private func prune(keeping made: String, storeUUID: String) throws(ExportError) -> [String] {
         guard let keep else { return [] }
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
             throw .cannotWrite(path: folder, reason: "\(error)")
         }
-        let backups = names.filter(Self.isBackupName).sorted(by: Self.isOlder)
+        let madeName = String(made.split(separator: "/").last ?? "")
+        let backups = names.filter { name in
+            guard name != madeName, Self.isBackupName(name),
+                  let manifest = try? ManifestFile.read(from: folder + "/" + name + "/" + ExportManifest.fileName) else { return false }
+            return manifest.storeUUID == storeUUID
+        }.sorted(by: Self.isOlder)
         var removed: [String] = []
-        for name in backups.dropLast(keep) {
+        for name in backups.dropLast(keep - 1) {
             let path = folder + "/" + name
             do { try FileManager.default.removeItem(atPath: path) } catch {
                 throw .cannotWrite(path: path, reason: "cannot remove an old backup: \(error)")
@@ -110,8 +120,9 @@ public struct BackupJob {
 
     /// Timestamp order, then the same-second suffix.
     static func isOlder(_ a: String, _ b: String) -> Bool {
-        let (stampA, suffixA) = (a.prefix(16), Int(a.dropFirst(17)) ?? 1)
-        let (stampB, suffixB) = (b.prefix(16), Int(b.dropFirst(17)) ?? 1)
-        return stampA == stampB ? suffixA < suffixB : stampA < stampB
+        a.prefix(16) == b.prefix(16) ? suffix(a) < suffix(b) : a.prefix(16) < b.prefix(16)
     }
+
+    /// The same-second suffix of a backup name (1 for none).
+    static func suffix(_ name: String) -> Int { Int(name.dropFirst(17)) ?? 1 }
 }

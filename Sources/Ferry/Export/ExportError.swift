@@ -23,6 +23,9 @@ public enum ExportError: Error, CustomStringConvertible {
     case changedWhileReading(String)
     /// The restored store could not be written.
     case restore(reason: String)
+    /// The files do not hold every row of the store, counted independently with plain SQL (or
+    /// the store holds rows of no entity): nothing is kept.
+    case notAccounted(store: String, problems: [String])
 
     public var description: String {
         switch self {
@@ -35,6 +38,8 @@ public enum ExportError: Error, CustomStringConvertible {
         case .destinationExists(let path): "\(path) exists (use --force to replace it)"
         case let .locked(path, holder): "\(path) is locked by \(holder): another backup is running"
         case .restore(let reason): reason
+        case let .notAccounted(store, problems):
+            "\(store): not every row is accounted for, so nothing was kept:\n  " + problems.joined(separator: "\n  ")
         case .changedWhileReading(let path): "\(path) changed while it was read (a checkpoint by another process); run again"
         }
     }
@@ -49,7 +54,9 @@ public enum ExportError: Error, CustomStringConvertible {
     }
 
     public var isVerificationFailure: Bool {
-        if case .verification = self { return true }
-        return false
+        switch self {
+        case .verification, .notAccounted: true
+        default: false
+        }
     }
 }

@@ -33,7 +33,13 @@ public struct ExportJob {
         let units = try readUnits(model)
         try makeFolder(request.outputFolder)
         let state: StoreReadState
-        do { state = try store.beginRead() } catch { throw .store(error) }
+        let census: StoreCensus
+        do {
+            state = try store.beginRead()
+            census = try store.census()
+        } catch {
+            throw .store(error)
+        }
         var files: [ExportManifest.EntityFile] = []
         do {
             for unit in units { files += try export(unit, reader: reader, model: model) }
@@ -48,6 +54,9 @@ public struct ExportJob {
         } catch {
             throw .store(.cannotOpen(path: store.path, reason: "\(error)"))
         }
+        if request.predicate == nil {
+            try account(for: files, units: units, census: census, reader: reader, model: model)
+        }
         let manifest = ExportManifest(
             formatVersion: ExportManifest.currentFormatVersion, tool: "ferry \(FerryVersion.current)",
             createdAt: ExportDateText.format(Date().timeIntervalSinceReferenceDate) ?? "", source: request.storePath,
@@ -55,6 +64,21 @@ public struct ExportJob {
             gzip: request.gzipLevel != nil, predicate: request.predicate, sort: request.sort, state: state, entities: files)
         try ManifestFile.write(manifest, to: request.outputFolder + "/" + ExportManifest.fileName, durable: request.durable)
         return manifest
+    }
+
+    /// Checks that the files hold every row of the entities exported, as the store's census
+    /// counts them with plain SQL; on a difference the files are removed and nothing is kept.
+    private func account(for files: [ExportManifest.EntityFile], units: [String], census: StoreCensus,
+                         reader: StoreRecordReader, model: ManagedObjectModel) throws(ExportError) {
+        var delivered: [Int64: Int64] = [:]
+        for file in files {
+            delivered[reader.layout.entityNumbers[file.entity].map(Int64.init) ?? -1, default: 0] += Int64(file.count)
+        }
+        let exported = Set(units.flatMap { model.hierarchy(below: $0) }.compactMap { reader.layout.entityNumbers[$0.name].map(Int64.init) })
+        let problems = census.discrepancies(delivered: delivered, among: request.entities.isEmpty ? nil : exported)
+        guard !problems.isEmpty else { return }
+        for file in files { try? FileManager.default.removeItem(atPath: request.outputFolder + "/" + file.file) }
+        throw .notAccounted(store: request.storePath, problems: problems)
     }
 
     /// The entities whose hierarchies are read: every root, or those asked for (an entity whose

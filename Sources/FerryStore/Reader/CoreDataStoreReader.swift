@@ -61,6 +61,13 @@ public final class CoreDataStoreReader {
         }
     }
 
+    /// The store's rows counted with plain SQL (`StoreCensus`) on this reader's connection, so
+    /// inside a read transaction begun with `beginRead()` it counts the state the records are
+    /// read from.
+    public func census() throws(StoreReaderError) -> StoreCensus {
+        try StoreReaderError.sqlite { () throws(SQLiteError) in try StoreCensus(database: database) }
+    }
+
     /// Checks `model` against the store (a table for every entity and relationship, a column for
     /// every stored property) and returns a reader of its records.
     public func records(model: ManagedObjectModel) throws(StoreReaderError) -> StoreRecordReader {

@@ -1,5 +1,3 @@
-import FerryStore
-
 /// The rows of a Core Data store, counted with plain SQL on a connection of its own, sharing no
 /// code with the record reader: no model, no layout, no entity numbering. Tables are found in
 /// `sqlite_master` (every table with `Z_PK` and `Z_ENT` holds entity rows), rows are grouped by
@@ -40,11 +38,17 @@ public struct StoreCensus: Sendable, Equatable {
     /// Rows of every many-to-many join table (`Z_<n><NAME>` with no `Z_PK`), by table name.
     public private(set) var joinTableRows: [String: Int64] = [:]
 
-    /// Counts the rows of the store at `path` (opened read-only, as every source is).
+    /// Counts the rows of the store at `path` on a connection of its own (read-only, as every
+    /// source is opened).
     public init(path: String) throws(SQLiteError) {
-        self.path = path
         let database = try SQLiteDatabase(path: path, mode: .readOnly)
         defer { try? database.close() }
+        try self.init(database: database)
+    }
+
+    /// Counts the rows on `database` as it stands (inside its read transaction, if one is open).
+    init(database: SQLiteDatabase) throws(SQLiteError) {
+        path = database.path
         let keys = try database.prepare("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
         while try keys.step() {
             entities.append(EntityRows(number: keys.int64(at: 0), name: keys.string(at: 1) ?? "", superNumber: keys.int64(at: 2),
@@ -86,13 +90,15 @@ public struct StoreCensus: Sendable, Equatable {
     /// Where what a reader delivered (rows per entity number) differs from this count, one line
     /// each, naming table, `Z_ENT` and counts; empty when every row is accounted for. Stray rows
     /// are always a difference: no reader can deliver them as records of an entity.
-    public func discrepancies(delivered: [Int64: Int64]) -> [String] {
+    /// - Parameter among: the entity numbers read, when only some entities were (stray rows and
+    ///   records of unknown numbers are differences all the same).
+    public func discrepancies(delivered: [Int64: Int64], among: Set<Int64>? = nil) -> [String] {
         var lines = strays.map { stray in
             stray.entityNumber < 0
                 ? "table \(stray.table): \(stray.rows) rows with no Z_ENT"
                 : "table \(stray.table): \(stray.rows) rows with Z_ENT \(stray.entityNumber), which names no entity in Z_PRIMARYKEY"
         }
-        for entity in appEntities where entity.rows != delivered[entity.number, default: 0] {
+        for entity in appEntities where entity.rows != delivered[entity.number, default: 0] && among?.contains(entity.number) != false {
             lines.append("entity \(entity.name) (Z_ENT \(entity.number)): the store holds \(entity.rows) rows, "
                 + "\(delivered[entity.number, default: 0]) were read")
         }
