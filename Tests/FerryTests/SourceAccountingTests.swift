@@ -1,5 +1,6 @@
 @testable import Ferry
 import FerryFormats
+import FerryModel
 import FerryStore
 import FerryTestSupport
 import FerryVerify
@@ -106,5 +107,52 @@ struct SourceAccountingTests {
         let summary = try migrate(store, into: folder + "/out.sqlite")
         #expect(summary.ledgers.reduce(0) { $0 + $1.read } == Int(rows))
         #expect(summary.isBalanced && summary.written["Upload", default: 0] > 0)
+    }
+}
+
+/// `import --append` never loses what another process writes to the store meanwhile.
+@Suite("appending beside a concurrent writer")
+struct AppendConcurrencyTests {
+    private let workspace = TestPaths.migrations + "/Workspace.xcdatamodeld"
+
+    private func store(_ folder: String) throws -> String {
+        let path = folder + "/uploads.sqlite"
+        _ = try ImportJob(request: ImportRequest(sources: [TestPaths.fixtures + "/legacy/uploads.csv"], modelPath: workspace,
+                                                 modelVersion: "Workspace 1", entity: "UploadEntity", outputPath: path)).run()
+        return path
+    }
+
+    private func appendRequest(_ path: String) -> ImportRequest {
+        ImportRequest(sources: [TestPaths.fixtures + "/legacy/uploads.plist"], modelPath: workspace, modelVersion: "Workspace 1",
+                      entity: "UploadEntity", outputPath: path, existingStore: .append)
+    }
+
+    @Test("a store another connection has open is refused, and keeps every row that connection commits")
+    func liveStoreRefused() throws {
+        let path = try store(try TestPaths.temporaryFolder("append-live"))
+        let other = try SQLiteDatabase(path: path, mode: .readWrite)
+        try other.execute("PRAGMA journal_mode=WAL")
+        let before = try #require(try other.scalarInteger("SELECT count(*) FROM ZUPLOADENTITY"))
+        let error = try #require(throws: ImportError.self) { try ImportJob(request: appendRequest(path)).run() }
+        #expect(error.description.contains("another process has it open"))
+        try other.execute("INSERT INTO ZUPLOADENTITY (Z_PK, Z_ENT, Z_OPT) VALUES (5000, 1, 1)")
+        #expect(try other.scalarInteger("SELECT count(*) FROM ZUPLOADENTITY") == before + 1)
+        try other.close()
+    }
+
+    @Test("a store that changes while the copy is written is not replaced; the other writer's rows stay")
+    func changedStoreNotReplaced() throws {
+        let path = try store(try TestPaths.temporaryFolder("append-changed"))
+        let model = try #require(try XcodeModelLoader.loadBundle(at: workspace).version(named: "Workspace 1"))
+        let writer = try CoreDataStoreWriter.append(to: path, model: model)
+        let other = try SQLiteDatabase(path: path, mode: .readWrite)
+        try other.execute("INSERT INTO ZUPLOADENTITY (Z_PK, Z_ENT, Z_OPT) VALUES (5000, 1, 1)")
+        try other.close()
+        #expect(throws: StoreWriterError.self) { try writer.finish() }
+        writer.discard()
+        let check = try SQLiteDatabase(path: path, mode: .readOnly)
+        #expect(try check.scalarInteger("SELECT count(*) FROM ZUPLOADENTITY WHERE Z_PK = 5000") == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
+            .allSatisfy { !$0.contains(".ferry-") })
     }
 }

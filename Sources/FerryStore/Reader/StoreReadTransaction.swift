@@ -42,9 +42,7 @@ extension CoreDataStoreReader {
     /// reading differs from `StoreReadState.fileStamp`, a checkpoint changed the file meanwhile
     /// and what was read may mix two states.
     public func fileStamp() -> String? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let modified = attributes[.modificationDate] as? Date else { return nil }
-        return "\(FileInfo.size(atPath: path) ?? -1)@\(modified.timeIntervalSinceReferenceDate)"
+        StoreFileStamp.stamp(of: path)
     }
 
     /// Ends the read transaction begun by `beginRead()`.

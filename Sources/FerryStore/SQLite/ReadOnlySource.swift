@@ -30,9 +30,10 @@ enum ReadOnlySource {
 
     /// Whether a connection (of any process, this one included) has the WAL store at `path` open,
     /// as the lock it holds in the `-shm` file says. A `-shm` with no lock is a stale leftover.
+    /// Where locks cannot be listed (no `/proc/locks`), any `-shm` counts as live.
     static func hasLiveConnection(_ path: String) -> Bool {
-        FileManager.default.fileExists(atPath: path + "-shm")
-            && ferry_file_region_locked(path + "-shm", deadManSwitchOffset, 1) == 1
+        guard FileManager.default.fileExists(atPath: path + "-shm") else { return false }
+        return ferry_file_byte_locked(path + "-shm", deadManSwitchOffset) != 0
     }
 
     /// A `file:` URI that opens `path` immutable.

@@ -33,6 +33,11 @@ public final class CoreDataStoreWriter {
     /// The `Z_PK` counter of each root entity that has one yet.
     private var primaryKeys: [String: PrimaryKeyCounter] = [:]
     private var rowsInBatch = 0
+    /// When appending: the original store as it was copied, which must not change before the
+    /// copy replaces it (another process's commits would be lost).
+    private var appendedOriginal: StoreFileStamp?
+    /// Whether `finish()` renamed the store into place (`discard()` then leaves it).
+    private var renamed = false
 
     /// Creates the store file with every table, index and bookkeeping row, ready for rows.
     public static func create(
@@ -71,6 +76,8 @@ public final class CoreDataStoreWriter {
     /// Opens an existing store of exactly this model version to add rows to it, all or nothing:
     /// the store (with its `-wal`) is copied beside itself, rows go into the copy, and `finish()`
     /// renames the copy over the original. `Z_PK`s continue from `Z_MAX`; the store UUID stays.
+    /// A store another process has open is refused, and `finish()` refuses to replace one that
+    /// changed since it was copied: another writer's commits are never lost.
     public static func append(to path: String, model: ManagedObjectModel, batchSize: Int = 10_000)
         throws(StoreWriterError) -> CoreDataStoreWriter
     {
@@ -83,6 +90,10 @@ public final class CoreDataStoreWriter {
         guard differing.isEmpty else {
             throw .existingStore(path: path, reason: "it is not a store of model version '\(model.name)' (entities that differ: \(differing.joined(separator: ", ")))")
         }
+        if ReadOnlySource.hasLiveConnection(path) {
+            throw .existingStore(path: path, reason: "another process has it open; appending would lose what it writes (close it first)")
+        }
+        let original = StoreFileStamp(path)
         let temporary = "\(path).ferry-\(UUID().uuidString).tmp"
         do {
             try FileManager.default.copyItem(atPath: path, toPath: temporary)
@@ -95,6 +106,7 @@ public final class CoreDataStoreWriter {
             throw .existingStore(path: path, reason: "cannot copy it to write beside it: \(error)")
         }
         let writer = try CoreDataStoreWriter(path: path, temporaryPath: temporary, model: model, layout: layout, batchSize: batchSize)
+        writer.appendedOriginal = original
         do {
             let database = try writer.openDatabase()
             try StoreWriterError.sqlite { () throws(SQLiteError) in
@@ -285,6 +297,7 @@ public final class CoreDataStoreWriter {
             try StoreWriterError.sqlite { () throws(SQLiteError) in try database.close() }
             self.database = nil
             try DurableFile.replace(path, with: temporaryPath)
+            renamed = true
             return
         }
         let wal = "PRAGMA journal_mode=WAL"
@@ -295,19 +308,24 @@ public final class CoreDataStoreWriter {
         try StoreWriterError.sqlite { () throws(SQLiteError) in try database.close() }
         self.database = nil
         try DurableFile.sync(temporaryPath)
+        if let original = appendedOriginal, ReadOnlySource.hasLiveConnection(path) || StoreFileStamp(path) != original {
+            throw .existingStore(path: path, reason: "it changed while rows were appended to a copy of it (another process wrote it); "
+                + "nothing was written, run again")
+        }
         try DurableFile.remove(path + "-wal")
         try DurableFile.remove(path + "-shm")
         try DurableFile.replace(path, with: temporaryPath)
+        renamed = true
         try DurableFile.sync(DurableFile.directory(of: path))
     }
 
     /// Abandons the store: closes it and removes the temporary file. The target is untouched.
     public func discard() {
-        guard let database else { return }
+        guard !renamed else { return }
         statements.forEach { $0.finalize() }
         statements.removeAll()
-        try? database.close()
-        self.database = nil
+        try? database?.close()
+        database = nil
         for suffix in ["", "-journal", "-wal", "-shm"] {
             try? DurableFile.remove(temporaryPath + suffix)
         }
