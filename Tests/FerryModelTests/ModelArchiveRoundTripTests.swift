@@ -90,7 +90,7 @@ struct ModelArchiveRoundTripTests {
         }
         #expect(path(ManagedObjectModel(name: "M", entities: [Entity(name: "A", parentName: "Nope")])) == "A")
         #expect(path(ManagedObjectModel(name: "M", entities: [
-            Entity(name: "A", attributes: [Attribute(name: "n", type: .integer16, defaultValueString: "many")])])) == "A.n")
+            Entity(name: "A", attributes: [Attribute(name: "n", type: .uuid, defaultValueString: "many")])])) == "A.n")
         #expect(path(ManagedObjectModel(name: "M", entities: [Entity(name: "A", fetchedProperties: [
             FetchedProperty(name: "f", fetchEntity: "A", predicateString: "a ~~ b")])])) == "A.f")
         #expect(path(ManagedObjectModel(name: "M", entities: [Entity(name: "A")],

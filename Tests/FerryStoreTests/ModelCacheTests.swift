@@ -98,6 +98,24 @@ struct ModelCacheTests {
         #expect(model.configurations.map(\.name).isEmpty == false)
     }
 
+    @Test("defaults decoded from a store equal those its XML model compiles to, Boolean-style spellings included",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func defaultsMatchTheXMLModel() throws {
+        let store = try #require(try ModelCacheSample.withModelCache().first { $0.sample.name == "ATDataModelv6" })
+        let decoded = try ModelArchiveDecoder.decodeModelCache(store.cache, name: "ATDataModel 6")
+        let xml = try XcodeModelLoader.loadModel(at: TestPaths.corpus
+            + "/coredata/apptentive__apptentive-ios/Apptentive/Apptentive/Model/ATDataModel.xcdatamodeld/ATDataModel 6.xcdatamodel")
+        func defaults(_ model: ManagedObjectModel) -> [String] {
+            model.entities.flatMap { entity in
+                entity.attributes.map { "\(entity.name).\($0.name) = \($0.defaultValueString ?? "none")" }
+            }.sorted()
+        }
+        #expect(defaults(decoded) == defaults(xml))
+        // The XML says YES on an Integer 32 and NO on a Boolean; the store holds the numbers 0 and 0.
+        #expect(defaults(xml).contains("ATMessage.pendingState = 0"))
+        #expect(defaults(xml).contains("ATMessage.errorOccurred = NO"))
+    }
+
     @Test("decoded store models survive encode → decode, and re-encoded properties carry the store's keys and _P words",
           .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
     func cachesRoundTrip() throws {

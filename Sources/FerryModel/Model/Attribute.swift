@@ -6,7 +6,9 @@ public struct Attribute: Sendable, Equatable, Codable {
     public var isTransient: Bool
     /// Read-only: set for derived attributes.
     public var isReadOnly: Bool
-    /// The default value as Xcode writes it (`defaultValueString`); dates use `defaultDateTimeInterval`.
+    /// The default value as text (Xcode's `defaultValueString`); dates use `defaultDateTimeInterval`.
+    /// Numeric and Boolean defaults loaded from XML hold what Apple's model compiler makes of the
+    /// text (`YES` on an Integer 32 becomes `0`), as a decoded model cache does.
     public var defaultValueString: String?
     /// A date default in seconds since 2001-01-01 UTC.
     public var defaultDateTimeInterval: Double?

@@ -125,7 +125,8 @@ struct ElementReader {
         let isDerived = flag("derived", of: element)
         return Attribute(
             name: name, type: type, isOptional: flag("optional", of: element), isTransient: flag("transient", of: element),
-            isReadOnly: isDerived, defaultValueString: element[attribute: "defaultValueString"],
+            isReadOnly: isDerived,
+            defaultValueString: element[attribute: "defaultValueString"].map { ArchivedDefaultValue.compiledText($0, type: type) },
             defaultDateTimeInterval: try double("defaultDateTimeInterval", of: element),
             minValueString: element[attribute: "minValueString"] ?? element[attribute: "minDateTimeInterval"],
             maxValueString: element[attribute: "maxValueString"] ?? element[attribute: "maxDateTimeInterval"],
