@@ -116,6 +116,9 @@ extension ArchivedModelWriter {
         let destination = relationship.destinationEntity
         fields["_NSDestinationEntityName"] = builder.string(destination)
         fields["NSDestinationEntity"] = .uid(entityUIDs[destination] ?? 0)
+        // Both inverse keys are always written, `$null` when there is no inverse (CartKit stores, fw 1523).
+        fields["_NSInverseRelationshipName"] = KeyedArchiveBuilder.null
+        fields["NSInverseRelationship"] = KeyedArchiveBuilder.null
         if let inverse = relationship.inverseName {
             guard let owner = declaringEntity(of: inverse, from: destination), let inverseUID = propertyUIDs[owner.name]?[inverse] else {
                 throw .unencodable(reason: "inverse '\(inverse)' is not a property of '\(destination)'", path: relationship.name)
