@@ -78,6 +78,9 @@ struct ModelArchiveRoundTripTests {
         ], configurations: [Configuration(name: "Cloud", entityNames: ["Base", "Leaf"])],
            fetchRequests: [FetchRequestTemplate(name: "all", entity: "Child", predicateString: "name == nil")])
         try roundTrip(model, "hand-made")
+        var proxied = model
+        proxied.inheritedPropertyForm = .proxies
+        try roundTrip(proxied, "hand-made, inherited properties as proxies")
     }
 
     @Test("models an archive cannot hold are rejected with the element's path")

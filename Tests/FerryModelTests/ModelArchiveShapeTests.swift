@@ -27,4 +27,56 @@ struct ModelArchiveShapeTests {
         let decoded = try ModelArchiveDecoder.decodeModel(archive: ModelArchiveEncoder.encodeModel(model), name: "M")
         #expect(decoded.entity(named: "A")?.relationship(named: "bs")?.inverseName == nil)
     }
+
+    /// plaso `netusage`'s `Process` and its sub-entity `App`, with the kinds of property that fix
+    /// the order Core Data numbers them in.
+    private func processAndApp(_ form: InheritedPropertyForm) -> ManagedObjectModel {
+        func toMany(_ name: String, ordered: Bool = false) -> Relationship {
+            Relationship(name: name, destinationEntity: "Usage", isToMany: true, isOrdered: ordered)
+        }
+        func hint(_ name: String) -> Relationship { Relationship(name: name, destinationEntity: "Usage", isTransient: true) }
+        return ManagedObjectModel(name: "netusage", entities: [
+            Entity(name: "Process",
+                   attributes: ["timeStamp", "procName", "firstTimeStamp", "bundleName"].map { Attribute(name: $0, type: .string) },
+                   relationships: [toMany("hasLiveUsage"), hint("hintLiveUsage")]),
+            Entity(name: "App", parentName: "Process", relationships: [
+                toMany("hasTypicalUsage", ordered: true), hint("hintCalendarUsage"), toMany("hasCalendarUsage"),
+                toMany("hasAppRun"), toMany("hasAppExperience"), toMany("hasAppDomainUsage"),
+            ]),
+            Entity(name: "Usage"),
+        ], inheritedPropertyForm: form)
+    }
+
+    @Test("inherited properties are written as proxies numbered in Core Data's property order, when the model says so")
+    func inheritedPropertyProxies() throws {
+        let model = processAndApp(.proxies)
+        let bytes = try ModelArchiveEncoder.encodeModel(model)
+        let archive = try KeyedArchive(bytes: bytes)
+        let entities = Dictionary(uniqueKeysWithValues: try archive.root().entries("NSEntities").map { ($0.key, $0.value) })
+        var references: [String: Int] = [:]
+        for name in ["bundleName", "firstTimeStamp", "procName", "timeStamp", "hasLiveUsage", "hintLiveUsage"] {
+            let proxy = try listed(name, of: "App", in: archive)
+            #expect(proxy.className == "_NSPropertyDescriptionProxy")
+            #expect(Set(proxy.fields.keys) == ["$class", "NSUnderlyingProperty", "NSEntityDescription", "NSReferenceID"])
+            #expect(try proxy.reference("NSUnderlyingProperty") == listed(name, of: "Process", in: archive).index)
+            #expect(try proxy.reference("NSEntityDescription") == entities["App"])
+            references[name] = try proxy.integer("NSReferenceID")
+        }
+        // As netusage holds them: attributes 0-3, the inherited to-many ahead of App's own, the
+        // inherited transient to-one (10) ahead of App's own (11).
+        #expect(references == ["bundleName": 0, "firstTimeStamp": 1, "procName": 2, "timeStamp": 3,
+                               "hasLiveUsage": 4, "hintLiveUsage": 10])
+        #expect(try listed("hasAppRun", of: "App", in: archive).className == "NSRelationshipDescription")
+        let decoded = try ModelArchiveDecoder.decodeModel(archive: bytes, name: "netusage")
+        #expect(decoded.inheritedPropertyForm == .proxies)
+        #expect(decoded.entity(named: "App")?.attributes.isEmpty == true)
+    }
+
+    @Test("inherited properties are written as copies by default, and decode as copies")
+    func inheritedPropertyCopies() throws {
+        let bytes = try ModelArchiveEncoder.encodeModel(processAndApp(.copies))
+        let copy = try listed("procName", of: "App", in: KeyedArchive(bytes: bytes))
+        #expect(copy.className == "NSAttributeDescription")
+        #expect(try ModelArchiveDecoder.decodeModel(archive: bytes, name: "netusage").inheritedPropertyForm == .copies)
+    }
 }

@@ -135,7 +135,8 @@ struct ModelCacheTests {
         }
     }
 
-    /// "Entity.property" → class, `_P` and field names of every property object an entity lists.
+    /// "Entity.property" → class, `_P` and field names of every property object an entity lists,
+    /// and the `NSReferenceID` of a proxy.
     private func propertyShapes(_ archive: KeyedArchive) throws -> [String: String] {
         var shapes: [String: String] = [:]
         for (entityName, entityIndex) in try archive.root().entries("NSEntities") {
@@ -143,7 +144,8 @@ struct ModelCacheTests {
             for (name, index) in try entity.entries("NSProperties") {
                 let property = try archive.object(at: index, keyPath: name)
                 let fields = property.fields.keys.filter { $0 != "$class" }.sorted().joined(separator: ",")
-                shapes[entityName + "." + name] = "\(property.className) _P=\(try property.integer("_P") ?? -1) [\(fields)]"
+                let reference = try property.integer("NSReferenceID").map { " NSReferenceID=\($0)" } ?? ""
+                shapes[entityName + "." + name] = "\(property.className) _P=\(try property.integer("_P") ?? -1) [\(fields)]\(reference)"
             }
         }
         return shapes
