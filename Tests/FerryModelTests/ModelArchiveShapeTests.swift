@@ -79,4 +79,18 @@ struct ModelArchiveShapeTests {
         #expect(copy.className == "NSAttributeDescription")
         #expect(try ModelArchiveDecoder.decodeModel(archive: bytes, name: "netusage").inheritedPropertyForm == .copies)
     }
+
+    @Test("an ordering comparison's operator repeats its type as NSVariant, as Core Data writes it")
+    func comparisonVariant() throws {
+        let model = ManagedObjectModel(name: "M", entities: [Entity(name: "A", fetchedProperties: [
+            FetchedProperty(name: "f", fetchEntity: "A", predicateString: "rank >= 2 AND rank <= 9 AND rank < 8 AND rank > 1"),
+        ])])
+        let archive = try KeyedArchive(bytes: ModelArchiveEncoder.encodeModel(model))
+        var variants: [Int: Int] = [:]
+        for index in archive.objects.indices where try archive.className(at: index, keyPath: "") == "NSComparisonPredicateOperator" {
+            let op = try archive.object(at: index, keyPath: "")
+            variants[try #require(try op.integer("NSOperatorType"))] = try op.integer("NSVariant")
+        }
+        #expect(variants == [0: 0, 1: 1, 2: 2, 3: 3])
+    }
 }
