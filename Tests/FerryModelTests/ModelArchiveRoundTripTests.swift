@@ -53,14 +53,16 @@ struct ModelArchiveRoundTripTests {
                           isIndexed: true, userInfo: ["k": "v"]),
                 Attribute(name: "when", type: .date, defaultDateTimeInterval: 12.5, minValueString: "1.0", maxValueString: "99.5"),
                 Attribute(name: "blob", type: .binary, allowsExternalBinaryDataStorage: true, preserveAfterDeletion: true),
-                Attribute(name: "count", type: .integer32, isOptional: false, defaultValueString: "-3", minValueString: "0", maxValueString: "10"),
+                Attribute(name: "count", type: .integer32, isOptional: false, defaultValueString: "-3", minValueString: "0", maxValueString: "10",
+                          validationRules: [ValidationRule(predicate: "SELF >= -5", warning: .code(1620))]),
                 Attribute(name: "flag", type: .boolean, defaultValueString: "YES", isIndexedBySpotlight: true),
                 Attribute(name: "scratch", type: .string, isTransient: true, renamingIdentifier: "tmp", versionHashModifier: "x"),
                 Attribute(name: "total", type: .integer64, isReadOnly: true, isDerived: true, derivationExpression: "count:(children)"),
                 Attribute(name: "thing", type: .transformable, valueTransformerName: "T", customClassName: "Thing"),
             ], relationships: [
                 Relationship(name: "children", destinationEntity: "Child", inverseName: "parent", inverseEntity: "Child",
-                             isToMany: true, minCount: 1, maxCount: -1, isOrdered: true, deleteRule: .cascade),
+                             isToMany: true, minCount: 1, maxCount: -1, isOrdered: true, deleteRule: .cascade, isIndexedBySpotlight: true,
+                             validationRules: [ValidationRule(predicate: "@count <= 9", warning: .message("too many"))]),
                 Relationship(name: "peers", destinationEntity: "Base", inverseName: "peers", inverseEntity: "Base",
                              isToMany: true, deleteRule: .deny),
             ], fetchedProperties: [

@@ -93,4 +93,25 @@ struct ModelArchiveShapeTests {
         }
         #expect(variants == [0: 0, 1: 1, 2: 2, 3: 3])
     }
+
+    @Test("validation rules and Spotlight indexing write their keys and _P bits as Apple's stores hold them")
+    func validationRulesAndSpotlight() throws {
+        let model = ManagedObjectModel(name: "M", entities: [Entity(
+            name: "A",
+            attributes: [Attribute(name: "n", type: .integer64, isOptional: false,
+                                   validationRules: [ValidationRule(predicate: "SELF >= 0", warning: .code(1620))])],
+            relationships: [Relationship(name: "b", destinationEntity: "A", isOptional: false, isIndexedBySpotlight: true)])])
+        let bytes = try ModelArchiveEncoder.encodeModel(model)
+        let archive = try KeyedArchive(bytes: bytes)
+        // RMAdminStore-Local's CoreUser.passcodeEntryAttemptCount: _P 193, without the no-predicates/warnings bits.
+        let number = try listed("n", of: "A", in: archive)
+        #expect(try number.integer("_P") == 193)
+        #expect(try archive.value(of: number, key: "NSValidationWarnings") == .array([.integer(1620)]))
+        #expect(try number.elements("NSValidationPredicates").count == 1)
+        // NoteStore's ICNote.noteData: _P 497 with NSIndexedBySpotlight.
+        let relationship = try listed("b", of: "A", in: archive)
+        #expect(try relationship.integer("_P") == 497)
+        #expect(relationship.fields["NSIndexedBySpotlight"] == .bool(true))
+        #expect(try ModelArchiveDecoder.decodeModel(archive: bytes, name: "M") == model)
+    }
 }

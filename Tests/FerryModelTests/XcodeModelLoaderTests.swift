@@ -101,6 +101,21 @@ struct XcodeModelLoaderTests {
         #expect(decoded.entity(named: "A")?.attribute(named: "x")?.defaultValueString == compiled)
     }
 
+    @Test("spotlightIndexingEnabled marks attributes and relationships")
+    func spotlightIndexing() throws {
+        let folder = try modelFolder(header + """
+            <model><entity name="A">
+                <attribute name="title" optional="YES" attributeType="String" spotlightIndexingEnabled="YES"/>
+                <relationship name="body" maxCount="1" deletionRule="Cascade" destinationEntity="A" spotlightIndexingEnabled="YES"/>
+                <relationship name="other" optional="YES" maxCount="1" destinationEntity="A"/>
+            </entity></model>
+            """)
+        let entity = try #require(try XcodeModelLoader.loadModel(at: folder).entity(named: "A"))
+        #expect(entity.attribute(named: "title")?.isIndexedBySpotlight == true)
+        #expect(entity.relationship(named: "body")?.isIndexedBySpotlight == true)
+        #expect(entity.relationship(named: "other")?.isIndexedBySpotlight == false)
+    }
+
     @Test("a malformed model names the file, the line and the element")
     func malformedModelHasLocation() throws {
         let missingName = try modelFolder(header + """

@@ -155,6 +155,7 @@ struct ElementReader {
             minCount: try integer("minCount", of: element) ?? 0,
             maxCount: isToMany ? (try integer("maxCount", of: element) ?? 0) : 1,
             isOrdered: flag("ordered", of: element), deleteRule: rule,
+            isIndexedBySpotlight: flag("spotlightIndexingEnabled", of: element),
             renamingIdentifier: element[attribute: "elementID"], versionHashModifier: element[attribute: "versionHashModifier"],
             userInfo: try userInfo(of: element))
     }
