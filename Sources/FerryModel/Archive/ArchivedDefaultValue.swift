@@ -3,8 +3,8 @@
 /// booleans (YES/NO in the XML; bare 0/1 also occur), strings as strings.
 ///
 /// Numeric and Boolean text is read as Apple's model compiler reads it, which never rejects it
-/// (`LenientNumberText`): `YES` on an Integer 32 attribute is archived as 0, `true` on a Boolean
-/// as YES, `NO` on a Double as 0.0.
+/// (`LenientNumberText`): `YES` on an Integer 32 attribute is archived as 0 (seen in a store),
+/// `true` on a Boolean as YES, `NO` on a Double as 0.0.
 enum ArchivedDefaultValue {
     /// The XML spelling of an archived default, or nil when it has none or none that XML can spell
     /// (objects of app classes, data; date defaults go to `defaultDateTimeInterval` instead).

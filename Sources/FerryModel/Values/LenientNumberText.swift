@@ -4,7 +4,10 @@
 ///
 /// Apple's model compiler reads an attribute's `defaultValueString` this way: an Integer 32
 /// attribute with `defaultValueString="YES"` (left over from a type change in Xcode) is archived as
-/// the number 0 (apptentive `ATDataModelv6.sqlite`, `ATMessage.pendingState`).
+/// the number 0 (apptentive `ATDataModelv6.sqlite`, `ATMessage.pendingState`), where a strict parse
+/// would have refused it and a Boolean reading would have given 1. That Booleans and reals are read
+/// by the matching accessors is inferred: the corpus has only `YES`/`NO` Boolean defaults (archived
+/// as YES/NO or 1/0) and plain numbers for reals.
 enum LenientNumberText {
     /// The integer at the start of `text` (optional sign, decimal digits); 0 when there is none.
     /// Values beyond the 64-bit range saturate.
