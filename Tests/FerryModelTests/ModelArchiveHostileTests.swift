@@ -159,4 +159,28 @@ struct ModelArchiveHostileTests {
         guard case .invalid(let reason, let keyPath)? = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(reason.contains("4242") && keyPath.hasSuffix("NSAttributeType"))
     }
+
+    @Test("validation predicates without as many warnings are a typed error; an unprintable predicate only drops its rule")
+    func validationCounts() throws {
+        var objects = minimal
+        objects[6] = .dictionary(["$class": .uid(7), "NSEntityName": .uid(5), "NSProperties": .uid(8)])
+        objects += [
+            .dictionary(["$class": .uid(4), "NS.keys": .array([.uid(9)]), "NS.objects": .array([.uid(10)])]),   // 8
+            .string("x"),                                                                                           // 9
+            .dictionary(["$class": .uid(11), "NSPropertyName": .uid(9), "NSAttributeType": .integer(200), "_P": .integer(193),
+                         "NSValidationPredicates": .uid(12), "NSValidationWarnings": .uid(15)]),                  // 10
+            cls("NSAttributeDescription"),                                                                          // 11
+            .dictionary(["$class": .uid(13), "NS.objects": .array([.uid(14)])]),                                    // 12
+            cls("NSArray"),                                                                                         // 13
+            .dictionary(["$class": .uid(16)]),                                                                      // 14: a predicate class nobody prints
+            .dictionary(["$class": .uid(13), "NS.objects": .array([])]),                                            // 15
+            cls("NSFuturePredicate"),                                                                               // 16
+        ]
+        let error = #expect(throws: ModelArchiveError.self) { try decode(objects) }
+        guard case .invalid(let reason, let keyPath)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(reason.contains("1 validation predicates but 0 warnings") && keyPath.hasSuffix("NSValidationWarnings"))
+        objects[15] = .dictionary(["$class": .uid(13), "NS.objects": .array([.uid(17)])])
+        objects.append(.integer(1620))                                                                              // 17
+        #expect(try decode(objects).entity(named: "A")?.attribute(named: "x")?.validationRules == [])
+    }
 }

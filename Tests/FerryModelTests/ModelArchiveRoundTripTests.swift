@@ -53,14 +53,16 @@ struct ModelArchiveRoundTripTests {
                           isIndexed: true, userInfo: ["k": "v"]),
                 Attribute(name: "when", type: .date, defaultDateTimeInterval: 12.5, minValueString: "1.0", maxValueString: "99.5"),
                 Attribute(name: "blob", type: .binary, allowsExternalBinaryDataStorage: true, preserveAfterDeletion: true),
-                Attribute(name: "count", type: .integer32, isOptional: false, defaultValueString: "-3", minValueString: "0", maxValueString: "10"),
+                Attribute(name: "count", type: .integer32, isOptional: false, defaultValueString: "-3", minValueString: "0", maxValueString: "10",
+                          validationRules: [ValidationRule(predicate: "SELF >= -5", warning: .code(1620))]),
                 Attribute(name: "flag", type: .boolean, defaultValueString: "YES", isIndexedBySpotlight: true),
                 Attribute(name: "scratch", type: .string, isTransient: true, renamingIdentifier: "tmp", versionHashModifier: "x"),
                 Attribute(name: "total", type: .integer64, isReadOnly: true, isDerived: true, derivationExpression: "count:(children)"),
                 Attribute(name: "thing", type: .transformable, valueTransformerName: "T", customClassName: "Thing"),
             ], relationships: [
                 Relationship(name: "children", destinationEntity: "Child", inverseName: "parent", inverseEntity: "Child",
-                             isToMany: true, minCount: 1, maxCount: -1, isOrdered: true, deleteRule: .cascade),
+                             isToMany: true, minCount: 1, maxCount: -1, isOrdered: true, deleteRule: .cascade, isIndexedBySpotlight: true,
+                             validationRules: [ValidationRule(predicate: "@count <= 9", warning: .message("too many"))]),
                 Relationship(name: "peers", destinationEntity: "Base", inverseName: "peers", inverseEntity: "Base",
                              isToMany: true, deleteRule: .deny),
             ], fetchedProperties: [
@@ -78,6 +80,9 @@ struct ModelArchiveRoundTripTests {
         ], configurations: [Configuration(name: "Cloud", entityNames: ["Base", "Leaf"])],
            fetchRequests: [FetchRequestTemplate(name: "all", entity: "Child", predicateString: "name == nil")])
         try roundTrip(model, "hand-made")
+        var proxied = model
+        proxied.inheritedPropertyForm = .proxies
+        try roundTrip(proxied, "hand-made, inherited properties as proxies")
     }
 
     @Test("models an archive cannot hold are rejected with the element's path")
@@ -90,7 +95,7 @@ struct ModelArchiveRoundTripTests {
         }
         #expect(path(ManagedObjectModel(name: "M", entities: [Entity(name: "A", parentName: "Nope")])) == "A")
         #expect(path(ManagedObjectModel(name: "M", entities: [
-            Entity(name: "A", attributes: [Attribute(name: "n", type: .integer16, defaultValueString: "many")])])) == "A.n")
+            Entity(name: "A", attributes: [Attribute(name: "n", type: .uuid, defaultValueString: "many")])])) == "A.n")
         #expect(path(ManagedObjectModel(name: "M", entities: [Entity(name: "A", fetchedProperties: [
             FetchedProperty(name: "f", fetchEntity: "A", predicateString: "a ~~ b")])])) == "A.f")
         #expect(path(ManagedObjectModel(name: "M", entities: [Entity(name: "A")],

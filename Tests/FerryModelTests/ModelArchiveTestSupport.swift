@@ -40,7 +40,7 @@ enum ModelArchiveCorpus {
                 return copy
             },
             configurations: model.configurations.map { Configuration(name: $0.name, entityNames: $0.entityNames.sorted()) },
-            fetchRequests: model.fetchRequests, userInfo: model.userInfo)
+            fetchRequests: model.fetchRequests, userInfo: model.userInfo, inheritedPropertyForm: model.inheritedPropertyForm)
     }
 
     /// Compares two models entity by entity and property by property, so that a failure names the

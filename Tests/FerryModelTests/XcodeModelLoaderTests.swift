@@ -80,6 +80,42 @@ struct XcodeModelLoaderTests {
         #expect(model.entity(named: "A")?.attributes.map(\.name) == ["a"])
     }
 
+    @Test("numeric and Boolean defaults hold what Apple's model compiler makes of their text, and survive the archive",
+          arguments: [
+              ("Integer 16", "YES", "0"), ("Integer 32", "YES", "0"), ("Integer 64", "NO", "0"), ("Integer 32", "true", "0"),
+              ("Integer 32", " 12abc", "12"), ("Integer 16", "-7", "-7"), ("Integer 64", "+42", "42"), ("Integer 32", "2.9", "2"),
+              ("Integer 64", "99999999999999999999", "9223372036854775807"),
+              ("Boolean", "YES", "YES"), ("Boolean", "yes", "YES"), ("Boolean", "true", "YES"), ("Boolean", "1", "YES"),
+              ("Boolean", "007", "YES"), ("Boolean", "NO", "NO"), ("Boolean", "false", "NO"), ("Boolean", "0", "NO"),
+              ("Boolean", "", "NO"),
+              ("Double", "YES", "0.0"), ("Double", "0", "0.0"), ("Float", "2.5e1x", "25.0"), ("Decimal", ".5", "0.5"),
+              ("Double", "-1.25", "-1.25"), ("String", "YES", "YES"),
+          ])
+    func compiledDefaults(type: String, written: String, compiled: String) throws {
+        let folder = try modelFolder(header + """
+            <model><entity name="A"><attribute name="x" attributeType="\(type)" defaultValueString="\(written)"/></entity></model>
+            """)
+        let model = try XcodeModelLoader.loadModel(at: folder)
+        #expect(model.entity(named: "A")?.attribute(named: "x")?.defaultValueString == compiled)
+        let decoded = try ModelArchiveDecoder.decodeModel(archive: ModelArchiveEncoder.encodeModel(model), name: model.name)
+        #expect(decoded.entity(named: "A")?.attribute(named: "x")?.defaultValueString == compiled)
+    }
+
+    @Test("spotlightIndexingEnabled marks attributes and relationships")
+    func spotlightIndexing() throws {
+        let folder = try modelFolder(header + """
+            <model><entity name="A">
+                <attribute name="title" optional="YES" attributeType="String" spotlightIndexingEnabled="YES"/>
+                <relationship name="body" maxCount="1" deletionRule="Cascade" destinationEntity="A" spotlightIndexingEnabled="YES"/>
+                <relationship name="other" optional="YES" maxCount="1" destinationEntity="A"/>
+            </entity></model>
+            """)
+        let entity = try #require(try XcodeModelLoader.loadModel(at: folder).entity(named: "A"))
+        #expect(entity.attribute(named: "title")?.isIndexedBySpotlight == true)
+        #expect(entity.relationship(named: "body")?.isIndexedBySpotlight == true)
+        #expect(entity.relationship(named: "other")?.isIndexedBySpotlight == false)
+    }
+
     @Test("a malformed model names the file, the line and the element")
     func malformedModelHasLocation() throws {
         let missingName = try modelFolder(header + """

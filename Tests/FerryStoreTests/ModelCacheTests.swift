@@ -59,12 +59,6 @@ struct ModelCacheTests {
         "SampleModel2_V1": ["Book", "GraphicNovel"], "SampleModel2_V2": ["Book", "GraphicNovel"],
     ]
 
-    /// Properties whose re-encoded shape differs from the store's: CoreDataPlus `Book.title` (and its
-    /// copy in `GraphicNovel`) has validation predicates and warnings, which the model types do not hold.
-    static let knownShapeDifferences: [String: Set<String>] = [
-        "SampleModel2_V1": ["Book.title", "GraphicNovel.title"], "SampleModel2_V2": ["Book.title", "GraphicNovel.title"],
-    ]
-
     @Test("every store's Z_MODELCACHE decodes and its hashes equal Z_METADATA's", .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
     func cachesReproduceStoredHashes() throws {
         let stores = try ModelCacheSample.withModelCache()
@@ -98,6 +92,44 @@ struct ModelCacheTests {
         #expect(model.configurations.map(\.name).isEmpty == false)
     }
 
+    @Test("validation rules and Spotlight indexing of relationships decode from the stores that have them",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func validationRulesAndSpotlight() throws {
+        let stores = Dictionary(uniqueKeysWithValues: try ModelCacheSample.withModelCache().map { ($0.sample.name, $0.cache) })
+        let admin = try ModelArchiveDecoder.decodeModelCache(try #require(stores["RMAdminStore-Local"]), name: "RMAdmin")
+        #expect(admin.entity(named: "CoreUser")?.attribute(named: "passcodeEntryAttemptCount")?.validationRules
+            == [ValidationRule(predicate: "SELF >= 0", warning: .code(1620))])
+        let notes = try ModelArchiveDecoder.decodeModelCache(try #require(stores["NoteStore"]), name: "NoteStore")
+        #expect(notes.entity(named: "ICAccount")?.attribute(named: "serverSideUpdateTaskFailureCount")?.validationRules
+            == [ValidationRule(predicate: "SELF >= 0", warning: .code(1620))])
+        #expect(notes.entity(named: "ICNote")?.relationship(named: "noteData")?.isIndexedBySpotlight == true)
+        #expect(notes.entity(named: "ICAttachment")?.relationship(named: "location")?.isIndexedBySpotlight == true)
+        #expect(notes.entities.flatMap(\.relationships).filter(\.isIndexedBySpotlight).count == 2)
+        let sample = try ModelArchiveDecoder.decodeModelCache(try #require(stores["SampleModel2_V1"]), name: "SampleModel2_V1")
+        #expect(sample.entity(named: "Book")?.attribute(named: "title")?.validationRules == [
+            ValidationRule(predicate: "length >= 3 AND length <= 50", warning: .message("Title must have a length between 3 and 50 chars.")),
+            ValidationRule(predicate: "SELF CONTAINS \"title\"", warning: .message("Title must contain 'title'.")),
+        ])
+    }
+
+    @Test("defaults decoded from a store equal those its XML model compiles to, Boolean-style spellings included",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func defaultsMatchTheXMLModel() throws {
+        let store = try #require(try ModelCacheSample.withModelCache().first { $0.sample.name == "ATDataModelv6" })
+        let decoded = try ModelArchiveDecoder.decodeModelCache(store.cache, name: "ATDataModel 6")
+        let xml = try XcodeModelLoader.loadModel(at: TestPaths.corpus
+            + "/coredata/apptentive__apptentive-ios/Apptentive/Apptentive/Model/ATDataModel.xcdatamodeld/ATDataModel 6.xcdatamodel")
+        func defaults(_ model: ManagedObjectModel) -> [String] {
+            model.entities.flatMap { entity in
+                entity.attributes.map { "\(entity.name).\($0.name) = \($0.defaultValueString ?? "none")" }
+            }.sorted()
+        }
+        #expect(defaults(decoded) == defaults(xml))
+        // The XML says YES on an Integer 32 and NO on a Boolean; the store holds the numbers 0 and 0.
+        #expect(defaults(xml).contains("ATMessage.pendingState = 0"))
+        #expect(defaults(xml).contains("ATMessage.errorOccurred = NO"))
+    }
+
     @Test("decoded store models survive encode → decode, and re-encoded properties carry the store's keys and _P words",
           .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
     func cachesRoundTrip() throws {
@@ -112,12 +144,13 @@ struct ModelCacheTests {
             let written = try propertyShapes(KeyedArchive(bytes: RawDeflate.inflate(encoded)))
             #expect(original.keys.sorted() == written.keys.sorted(), "\(sample.name) listed properties")
             let differingShapes = original.filter { written[$0.key] != $0.value }
-            #expect(Set(differingShapes.keys) == Self.knownShapeDifferences[sample.name, default: []],
+            #expect(differingShapes.isEmpty,
                     "\(sample.name) property shapes, store vs written: \(differingShapes.map { "\($0.key): \($0.value) vs \(written[$0.key] ?? "nothing")" })")
         }
     }
 
-    /// "Entity.property" → class, `_P` and field names of every property object an entity lists.
+    /// "Entity.property" → class, `_P` and field names of every property object an entity lists,
+    /// and the `NSReferenceID` of a proxy.
     private func propertyShapes(_ archive: KeyedArchive) throws -> [String: String] {
         var shapes: [String: String] = [:]
         for (entityName, entityIndex) in try archive.root().entries("NSEntities") {
@@ -125,7 +158,8 @@ struct ModelCacheTests {
             for (name, index) in try entity.entries("NSProperties") {
                 let property = try archive.object(at: index, keyPath: name)
                 let fields = property.fields.keys.filter { $0 != "$class" }.sorted().joined(separator: ",")
-                shapes[entityName + "." + name] = "\(property.className) _P=\(try property.integer("_P") ?? -1) [\(fields)]"
+                let reference = try property.integer("NSReferenceID").map { " NSReferenceID=\($0)" } ?? ""
+                shapes[entityName + "." + name] = "\(property.className) _P=\(try property.integer("_P") ?? -1) [\(fields)]\(reference)"
             }
         }
         return shapes

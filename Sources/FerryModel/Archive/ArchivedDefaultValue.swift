@@ -1,6 +1,10 @@
 /// Default values between the archive's typed objects and the XML's `defaultValueString` text
 /// (modelcache-format.md §4.4): integers as bare integers, reals as bare reals, Booleans as bare
 /// booleans (YES/NO in the XML; bare 0/1 also occur), strings as strings.
+///
+/// Numeric and Boolean text is read as Apple's model compiler reads it, which never rejects it
+/// (`LenientNumberText`): `YES` on an Integer 32 attribute is archived as 0 (seen in a store),
+/// `true` on a Boolean as YES, `NO` on a Double as 0.0.
 enum ArchivedDefaultValue {
     /// The XML spelling of an archived default, or nil when it has none or none that XML can spell
     /// (objects of app classes, data; date defaults go to `defaultDateTimeInterval` instead).
@@ -18,20 +22,30 @@ enum ArchivedDefaultValue {
     /// A real as Swift prints it (`0.0`, `2.5`), which is also how Xcode writes them.
     static func text(of number: Double) -> String { "\(number)" }
 
-    /// The archived form of a default for an attribute type, or nil when the text does not parse.
+    /// The archived form of a default for an attribute type, or nil when the text does not parse
+    /// (a UUID that is not one, or a type without text defaults).
     static func value(of text: String, type: AttributeType) -> ArchivedDefault? {
         switch type {
-        case .integer16, .integer32, .integer64: return Int64(text).map { .integer($0) }
-        case .boolean:
-            switch text {
-            case "YES", "true", "1": return .bool(true)
-            case "NO", "false", "0": return .bool(false)
-            default: return nil
-            }
-        case .double, .float, .decimal: return Double(text).map { .real($0) }
+        case .integer16, .integer32, .integer64: return .integer(LenientNumberText.integer(text))
+        case .boolean: return .bool(LenientNumberText.boolean(text))
+        case .double, .float, .decimal: return .real(LenientNumberText.real(text))
         case .string, .uri: return .string(text)
         case .uuid: return uuidBytes(text).map { .uuid($0) }
         default: return nil
+        }
+    }
+
+    /// The default an XML `defaultValueString` stands for once compiled, spelled as a decoded
+    /// archive spells it: numeric and Boolean text becomes the text of the number the compiler
+    /// archives (`YES` on an Integer 32 is `0`, `true` on a Boolean is `YES`, `0` on a Double is
+    /// `0.0`), so a model loaded from XML and the same model decoded from a store agree. Other text
+    /// is kept as written.
+    static func compiledText(_ text: String, type: AttributeType) -> String {
+        switch value(of: text, type: type) {
+        case .integer(let number)?: self.text(of: .integer(Int128(number)), type: type) ?? text
+        case .bool(let flag)?: self.text(of: .bool(flag), type: type) ?? text
+        case .real(let number)?: self.text(of: number)
+        case .string?, .uuid?, nil: text
         }
     }
 

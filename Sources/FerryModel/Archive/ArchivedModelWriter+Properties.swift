@@ -8,8 +8,9 @@ extension ArchivedModelWriter {
     private mutating func commonFields(name: String, listedBy entity: UInt64, isOptional: Bool, isReadOnly: Bool,
                                        isTransient: Bool, isOrdered: Bool, isIndexedBySpotlight: Bool,
                                        renamingIdentifier: String, versionHashModifier: String?,
-                                       userInfo: [String: String]) -> [String: PropertyListValue] {
-        var word: PropertyFlags = [.present, .noValidationPredicates, .noValidationWarnings]
+                                       userInfo: [String: String], validationRules: [ValidationRule],
+                                       path: String) throws(ModelArchiveError) -> [String: PropertyListValue] {
+        var word: PropertyFlags = [.present]
         var fields: [String: PropertyListValue] = [
             "NSPropertyName": builder.string(name), "NSEntity": .uid(entity),
             "NSRenamingIdentifier": builder.string(renamingIdentifier),
@@ -23,6 +24,9 @@ extension ArchivedModelWriter {
             word.insert(bit)
             fields[key] = .bool(true)
         }
+        if validationRules.isEmpty { word.formUnion([.noValidationPredicates, .noValidationWarnings]) } else {
+            try writeValidationRules(validationRules, into: &fields, path: path)
+        }
         if userInfo.isEmpty { word.insert(.noUserInfo) } else { fields["NSUserInfo"] = builder.stringDictionary(userInfo) }
         if let versionHashModifier { fields["NSVersionHashModifier"] = builder.string(versionHashModifier) } else {
             word.insert(.noVersionHashModifier)
@@ -31,14 +35,29 @@ extension ArchivedModelWriter {
         return fields
     }
 
+    /// `NSValidationPredicates` and `NSValidationWarnings`, pairwise: each warning a string or a number.
+    private mutating func writeValidationRules(_ rules: [ValidationRule], into fields: inout [String: PropertyListValue],
+                                               path: String) throws(ModelArchiveError) {
+        var predicates: [PropertyListValue] = [], warnings: [PropertyListValue] = []
+        for rule in rules {
+            predicates.append(try PredicateFormatWriter.predicate(rule.predicate, into: &builder, path: path + " validation"))
+            switch rule.warning {
+            case .message(let text): warnings.append(builder.string(text))
+            case .code(let code): warnings.append(builder.scalar(.integer(Int128(code))))
+            }
+        }
+        fields["NSValidationPredicates"] = builder.collection(predicates)
+        fields["NSValidationWarnings"] = builder.collection(warnings)
+    }
+
     mutating func writeAttribute(_ attribute: Attribute, of declaring: Entity, into uid: UInt64,
                                  listedBy entity: UInt64) throws(ModelArchiveError) {
         let path = "\(declaring.name).\(attribute.name)"
-        var fields = commonFields(
+        var fields = try commonFields(
             name: attribute.name, listedBy: entity, isOptional: attribute.isOptional, isReadOnly: attribute.isReadOnly,
             isTransient: attribute.isTransient, isOrdered: false, isIndexedBySpotlight: attribute.isIndexedBySpotlight,
             renamingIdentifier: attribute.effectiveRenamingIdentifier, versionHashModifier: attribute.versionHashModifier,
-            userInfo: attribute.userInfo)
+            userInfo: attribute.userInfo, validationRules: attribute.validationRules, path: path)
         fields["NSAttributeType"] = .integer(Int128(attribute.type.rawValue))
         fields["NSAttributeValueClassName"] = builder.string(valueClassName(attribute))
         fields["NSValueTransformerName"] = builder.string(attribute.valueTransformerName)
@@ -108,14 +127,18 @@ extension ArchivedModelWriter {
     }
 
     mutating func writeRelationship(_ relationship: Relationship, into uid: UInt64, listedBy entity: UInt64) throws(ModelArchiveError) {
-        var fields = commonFields(
+        var fields = try commonFields(
             name: relationship.name, listedBy: entity, isOptional: relationship.isOptional, isReadOnly: false,
-            isTransient: relationship.isTransient, isOrdered: relationship.isOrdered, isIndexedBySpotlight: false,
-            renamingIdentifier: relationship.effectiveRenamingIdentifier,
-            versionHashModifier: relationship.versionHashModifier, userInfo: relationship.userInfo)
+            isTransient: relationship.isTransient, isOrdered: relationship.isOrdered,
+            isIndexedBySpotlight: relationship.isIndexedBySpotlight, renamingIdentifier: relationship.effectiveRenamingIdentifier,
+            versionHashModifier: relationship.versionHashModifier, userInfo: relationship.userInfo,
+            validationRules: relationship.validationRules, path: relationship.name)
         let destination = relationship.destinationEntity
         fields["_NSDestinationEntityName"] = builder.string(destination)
         fields["NSDestinationEntity"] = .uid(entityUIDs[destination] ?? 0)
+        // Both inverse keys are always written, `$null` when there is no inverse (CartKit stores, fw 1523).
+        fields["_NSInverseRelationshipName"] = KeyedArchiveBuilder.null
+        fields["NSInverseRelationship"] = KeyedArchiveBuilder.null
         if let inverse = relationship.inverseName {
             guard let owner = declaringEntity(of: inverse, from: destination), let inverseUID = propertyUIDs[owner.name]?[inverse] else {
                 throw .unencodable(reason: "inverse '\(inverse)' is not a property of '\(destination)'", path: relationship.name)
@@ -131,10 +154,10 @@ extension ArchivedModelWriter {
 
     mutating func writeFetchedProperty(_ fetched: FetchedProperty, into uid: UInt64, listedBy entity: UInt64,
                                        path: String) throws(ModelArchiveError) {
-        var fields = commonFields(
+        var fields = try commonFields(
             name: fetched.name, listedBy: entity, isOptional: fetched.isOptional, isReadOnly: true, isTransient: true,
             isOrdered: false, isIndexedBySpotlight: false, renamingIdentifier: fetched.name, versionHashModifier: nil,
-            userInfo: fetched.userInfo)
+            userInfo: fetched.userInfo, validationRules: [], path: path)
         guard let target = fetched.fetchEntity else { throw .unencodable(reason: "fetched property without an entity", path: path) }
         fields["_NSFetchRequestEntityName"] = builder.string(target)
         fields["NSFetchRequest"] = try fetchRequest(entity: target, predicate: fetched.predicateString, path: path)

@@ -26,6 +26,35 @@ struct ArchivedPropertyReader {
                            isIndexedBySpotlight: try property.flag("NSIndexedBySpotlight"))
     }
 
+    /// `NSValidationPredicates` paired with `NSValidationWarnings`, which must be as many. A warning is
+    /// a message or a Cocoa error code. A rule whose predicate has parts `ArchivedPredicateFormat`
+    /// cannot print is left out, as unknown classes must not fail a decode.
+    private func validationRules(_ property: ArchivedObject) throws -> [ValidationRule] {
+        let predicates = try property.elements("NSValidationPredicates")
+        let warnings = try property.elements("NSValidationWarnings")
+        guard predicates.count == warnings.count else {
+            throw ModelArchiveError.invalid(reason: "\(predicates.count) validation predicates but \(warnings.count) warnings",
+                                            keyPath: property.path("NSValidationWarnings"))
+        }
+        var rules: [ValidationRule] = []
+        for (offset, (predicate, warning)) in zip(predicates, warnings).enumerated() {
+            let warningPath = property.path("NSValidationWarnings") + "[\(offset)]"
+            let message: ValidationRule.Warning
+            let value = try archive.value(at: warning, keyPath: warningPath)
+            if case .string(let text) = value {
+                message = .message(text)
+            } else if case .integer(let code) = value, let number = Int(exactly: code) {
+                message = .code(number)
+            } else {
+                throw ModelArchiveError.invalid(reason: "a validation warning is neither a string nor a number", keyPath: warningPath)
+            }
+            let keyPath = property.path("NSValidationPredicates") + "[\(offset)]"
+            guard let text = try ArchivedPredicateFormat(archive: archive).text(at: predicate, keyPath: keyPath) else { continue }
+            rules.append(ValidationRule(predicate: text, warning: message))
+        }
+        return rules
+    }
+
     /// The renaming identifier, nil when it is the name itself (as the XML has no `elementID` then).
     private func renamingIdentifier(_ property: ArchivedObject, name: String) throws -> String? {
         try property.string("NSRenamingIdentifier").flatMap { $0 == name ? nil : $0 }
@@ -49,7 +78,7 @@ struct ArchivedPropertyReader {
             isIndexed: try property.flag("NSIsIndexed"), isIndexedBySpotlight: common.isIndexedBySpotlight,
             renamingIdentifier: try renamingIdentifier(property, name: name),
             versionHashModifier: try property.string("NSVersionHashModifier"),
-            userInfo: try reader.userInfo(property, key: "NSUserInfo"))
+            userInfo: try reader.userInfo(property, key: "NSUserInfo"), validationRules: try validationRules(property))
         if case .date(let seconds) = defaultValue, type == .date {
             attribute.defaultDateTimeInterval = seconds
         } else {
@@ -102,10 +131,10 @@ struct ArchivedPropertyReader {
             name: name, destinationEntity: destination, inverseName: inverse, inverseEntity: inverse == nil ? nil : destination,
             isOptional: common.isOptional, isTransient: common.isTransient, isToMany: maxCount != 1,
             minCount: try property.integer("NSMinCount") ?? 0, maxCount: maxCount,
-            isOrdered: isOrdered, deleteRule: rule,
+            isOrdered: isOrdered, deleteRule: rule, isIndexedBySpotlight: common.isIndexedBySpotlight,
             renamingIdentifier: try renamingIdentifier(property, name: name),
             versionHashModifier: try property.string("NSVersionHashModifier"),
-            userInfo: try reader.userInfo(property, key: "NSUserInfo"))
+            userInfo: try reader.userInfo(property, key: "NSUserInfo"), validationRules: try validationRules(property))
     }
 
     func fetchedProperty(_ property: ArchivedObject, name: String) throws -> FetchedProperty {

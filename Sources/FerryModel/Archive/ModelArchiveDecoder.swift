@@ -4,7 +4,8 @@ import FerryFormats
 /// `Z_MODELCACHE` blob of a SQLite store (modelcache-format.md).
 ///
 /// The result holds what the Xcode model XML would hold: each entity lists only the properties it
-/// declares (store caches repeat inherited ones in every sub-entity), renaming identifiers are nil
+/// declares (store caches repeat inherited ones in every sub-entity, as copies or as proxies; the
+/// model's `inheritedPropertyForm` records which), renaming identifiers are nil
 /// when they equal the name, and fetch indexes Core Data synthesizes for indexed attributes are
 /// dropped again. Back- and cross-references (property → entity, relationship → inverse, …) are
 /// resolved by name or index, never followed recursively.
@@ -31,11 +32,13 @@ public enum ModelArchiveDecoder {
 struct ArchivedModelReader {
     let archive: KeyedArchive
 
-    /// One entity as archived: its object, parent name and every listed property (inherited copies included).
+    /// One entity as archived: its object, parent name and every listed property (inherited copies
+    /// included, proxies unwrapped), and whether it listed any `_NSPropertyDescriptionProxy`.
     struct ArchivedEntity {
         var object: ArchivedObject
         var parentName: String?
         var properties: [(name: String, object: ArchivedObject)]
+        var listsProxies: Bool
     }
 
     func model(name: String) throws(ModelArchiveError) -> ManagedObjectModel {
@@ -67,7 +70,8 @@ struct ArchivedModelReader {
             return ManagedObjectModel(
                 name: name, versionIdentifier: try versionIdentifier(root), entities: decoded,
                 configurations: try configurations(root, entityNames: names),
-                fetchRequests: try fetchRequests(root, entityNames: names))
+                fetchRequests: try fetchRequests(root, entityNames: names),
+                inheritedPropertyForm: entities.values.contains(where: \.listsProxies) ? .proxies : .copies)
         } catch let error as ModelArchiveError {
             throw error
         } catch let error as KeyedArchiveError {
@@ -125,10 +129,12 @@ struct ArchivedModelReader {
             try entityName(target, entityNames, keyPath: object.path("NSSuperentity"))
         }
         var properties: [(name: String, object: ArchivedObject)] = []
+        var listsProxies = false
         for (key, propertyIndex) in try object.entries("NSProperties") {
             var property = try archive.object(at: propertyIndex, keyPath: object.path("NSProperties") + "[\(key)]")
             if property.className == "_NSPropertyDescriptionProxy", let underlying = try property.object("NSUnderlyingProperty") {
                 property = underlying
+                listsProxies = true
             }
             guard try property.string("NSPropertyName") == key else {
                 throw ModelArchiveError.invalid(reason: "property key '\(key)' differs from its NSPropertyName", keyPath: property.keyPath)
@@ -138,7 +144,7 @@ struct ArchivedModelReader {
             }
             properties.append((key, property))
         }
-        return ArchivedEntity(object: object, parentName: parent, properties: properties)
+        return ArchivedEntity(object: object, parentName: parent, properties: properties, listsProxies: listsProxies)
     }
 
     /// Rejects loops in the super-entity chain.

@@ -2,8 +2,9 @@ import FerryFormats
 
 /// Encodes a model as Core Data's `NSKeyedArchiver` form, as a store's model cache holds it
 /// (modelcache-format.md): `NSKnownKeysDictionary1` for the entities, inherited properties copied
-/// into every sub-entity, `_P` flag words, renaming identifiers defaulting to the name, and the
-/// fetch indexes Core Data synthesizes for indexed attributes.
+/// into every sub-entity (or proxies for them, as the model's `inheritedPropertyForm` says), `_P`
+/// flag words, renaming identifiers defaulting to the name, and the fetch indexes Core Data
+/// synthesizes for indexed attributes.
 ///
 /// Fields the archive cannot hold are left out: `usesScalarValueType`, and `customClassName` for
 /// any type but Transformable (there the archive names the class the type implies).
@@ -76,9 +77,12 @@ struct ArchivedModelWriter {
 
     /// Names of every property an entity lists: inherited ones (root first) and its own.
     func allPropertyNames(of entity: String) -> [String] {
-        model.ancestry(of: entity).reversed().flatMap { ancestor in
-            ancestor.attributes.map(\.name) + ancestor.relationships.map(\.name) + ancestor.fetchedProperties.map(\.name)
-        }
+        model.ancestry(of: entity).reversed().flatMap(declaredPropertyNames)
+    }
+
+    /// Names of the properties an entity declares itself.
+    func declaredPropertyNames(_ entity: Entity) -> [String] {
+        entity.attributes.map(\.name) + entity.relationships.map(\.name) + entity.fetchedProperties.map(\.name)
     }
 
     /// The entity in `entity`'s ancestry (itself first) that declares `property`.
@@ -119,6 +123,10 @@ struct ArchivedModelWriter {
         let uid = entityUIDs[entity.name] ?? 0
         let own = propertyUIDs[entity.name] ?? [:]
         for ancestor in model.ancestry(of: entity.name).reversed() {
+            if ancestor.name != entity.name, model.inheritedPropertyForm == .proxies {
+                writeProxies(for: ancestor, into: own, listedBy: entity)
+                continue
+            }
             for attribute in ancestor.attributes {
                 try writeAttribute(attribute, of: ancestor, into: own[attribute.name] ?? 0, listedBy: uid)
             }
@@ -161,6 +169,19 @@ struct ArchivedModelWriter {
             fields["NSCompoundIndexes"] = builder.collection(compound, className: "NSMutableArray")
         }
         builder.fill(uid, className: "NSEntityDescription", fields: fields)
+    }
+
+    /// `_NSPropertyDescriptionProxy` objects for the properties `entity` inherits from `ancestor`,
+    /// each standing for the ancestor's own object and numbered by Core Data's property order.
+    private mutating func writeProxies(for ancestor: Entity, into slots: [String: UInt64], listedBy entity: Entity) {
+        let order = PropertyOrder.names(of: entity.name, in: model)
+        for name in declaredPropertyNames(ancestor) {
+            builder.fill(slots[name] ?? 0, className: "_NSPropertyDescriptionProxy", fields: [
+                "NSUnderlyingProperty": .uid(propertyUIDs[ancestor.name]?[name] ?? 0),
+                "NSEntityDescription": .uid(entityUIDs[entity.name] ?? 0),
+                "NSReferenceID": .integer(Int128(order.firstIndex(of: name) ?? 0)),
+            ])
+        }
     }
 
     /// The entity's own fetch indexes, plus one named after each `indexed="YES"` attribute that no

@@ -54,7 +54,8 @@ enum PredicateFormatWriter {
             let className: String, extra: [String: PropertyListValue]
             switch op {
             case 4, 5: (className, extra) = ("NSEqualityPredicateOperator", ["NSNegate": .bool(op == 5), "NSOptions": .integer(Int128(options))])
-            case 0...3: (className, extra) = ("NSComparisonPredicateOperator", ["NSVariant": .integer(0), "NSOptions": .integer(Int128(options))])
+            // NSVariant repeats the operator type: 1 for <=, 3 for >= in every archive of the corpus.
+            case 0...3: (className, extra) = ("NSComparisonPredicateOperator", ["NSVariant": .integer(Int128(op)), "NSOptions": .integer(Int128(options))])
             default: (className, extra) = ("NSInPredicateOperator", ["NSFlags": .integer(Int128(options))])
             }
             var opFields = extra

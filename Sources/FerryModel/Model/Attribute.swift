@@ -6,7 +6,9 @@ public struct Attribute: Sendable, Equatable, Codable {
     public var isTransient: Bool
     /// Read-only: set for derived attributes.
     public var isReadOnly: Bool
-    /// The default value as Xcode writes it (`defaultValueString`); dates use `defaultDateTimeInterval`.
+    /// The default value as text (Xcode's `defaultValueString`); dates use `defaultDateTimeInterval`.
+    /// Numeric and Boolean defaults loaded from XML hold what Apple's model compiler makes of the
+    /// text (`YES` on an Integer 32 becomes `0`), as a decoded model cache does.
     public var defaultValueString: String?
     /// A date default in seconds since 2001-01-01 UTC.
     public var defaultDateTimeInterval: Double?
@@ -26,6 +28,8 @@ public struct Attribute: Sendable, Equatable, Codable {
     public var renamingIdentifier: String?
     public var versionHashModifier: String?
     public var userInfo: [String: String]
+    /// Rules the value must pass; Xcode's editor cannot spell them, models built in code can.
+    public var validationRules: [ValidationRule]
 
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
@@ -35,7 +39,8 @@ public struct Attribute: Sendable, Equatable, Codable {
         isDerived: Bool = false, derivationExpression: String? = nil,
         valueTransformerName: String? = nil, customClassName: String? = nil, usesScalarValueType: Bool? = nil,
         isIndexed: Bool = false, isIndexedBySpotlight: Bool = false,
-        renamingIdentifier: String? = nil, versionHashModifier: String? = nil, userInfo: [String: String] = [:]
+        renamingIdentifier: String? = nil, versionHashModifier: String? = nil, userInfo: [String: String] = [:],
+        validationRules: [ValidationRule] = []
     ) {
         self.name = name
         self.type = type
@@ -58,6 +63,7 @@ public struct Attribute: Sendable, Equatable, Codable {
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.userInfo = userInfo
+        self.validationRules = validationRules
     }
 
     /// The identifier that ties this attribute to its earlier versions: the renaming identifier, or the name.

@@ -12,16 +12,20 @@ public struct ManagedObjectModel: Sendable, Equatable, Codable {
     public var configurations: [Configuration]
     public var fetchRequests: [FetchRequestTemplate]
     public var userInfo: [String: String]
+    /// How a model archive lists inherited properties in sub-entities: decoded from a store's model
+    /// cache, copies for models from anywhere else.
+    public var inheritedPropertyForm: InheritedPropertyForm
 
     public init(name: String, versionIdentifier: String? = nil, entities: [Entity],
                 configurations: [Configuration] = [], fetchRequests: [FetchRequestTemplate] = [],
-                userInfo: [String: String] = [:]) {
+                userInfo: [String: String] = [:], inheritedPropertyForm: InheritedPropertyForm = .copies) {
         self.name = name
         self.versionIdentifier = versionIdentifier
         self.entities = entities.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         self.configurations = configurations
         self.fetchRequests = fetchRequests
         self.userInfo = userInfo
+        self.inheritedPropertyForm = inheritedPropertyForm
     }
 
     /// The entity with this name.

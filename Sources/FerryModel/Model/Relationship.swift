@@ -13,15 +13,21 @@ public struct Relationship: Sendable, Equatable, Codable {
     public var maxCount: Int
     public var isOrdered: Bool
     public var deleteRule: DeleteRule
+    /// Xcode's `spotlightIndexingEnabled`: the destination is indexed in Spotlight with the object.
+    public var isIndexedBySpotlight: Bool
     public var renamingIdentifier: String?
     public var versionHashModifier: String?
     public var userInfo: [String: String]
+    /// Rules the destinations must pass; Xcode's editor cannot spell them, models built in code can.
+    public var validationRules: [ValidationRule]
 
     public init(
         name: String, destinationEntity: String, inverseName: String? = nil, inverseEntity: String? = nil,
         isOptional: Bool = true, isTransient: Bool = false, isToMany: Bool = false,
         minCount: Int = 0, maxCount: Int? = nil, isOrdered: Bool = false, deleteRule: DeleteRule = .nullify,
-        renamingIdentifier: String? = nil, versionHashModifier: String? = nil, userInfo: [String: String] = [:]
+        isIndexedBySpotlight: Bool = false,
+        renamingIdentifier: String? = nil, versionHashModifier: String? = nil, userInfo: [String: String] = [:],
+        validationRules: [ValidationRule] = []
     ) {
         self.name = name
         self.destinationEntity = destinationEntity
@@ -34,9 +40,11 @@ public struct Relationship: Sendable, Equatable, Codable {
         self.maxCount = maxCount ?? (isToMany ? 0 : 1)
         self.isOrdered = isOrdered
         self.deleteRule = deleteRule
+        self.isIndexedBySpotlight = isIndexedBySpotlight
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.userInfo = userInfo
+        self.validationRules = validationRules
     }
 
     /// The identifier that ties this relationship to its earlier versions.

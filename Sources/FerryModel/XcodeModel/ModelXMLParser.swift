@@ -125,7 +125,8 @@ struct ElementReader {
         let isDerived = flag("derived", of: element)
         return Attribute(
             name: name, type: type, isOptional: flag("optional", of: element), isTransient: flag("transient", of: element),
-            isReadOnly: isDerived, defaultValueString: element[attribute: "defaultValueString"],
+            isReadOnly: isDerived,
+            defaultValueString: element[attribute: "defaultValueString"].map { ArchivedDefaultValue.compiledText($0, type: type) },
             defaultDateTimeInterval: try double("defaultDateTimeInterval", of: element),
             minValueString: element[attribute: "minValueString"] ?? element[attribute: "minDateTimeInterval"],
             maxValueString: element[attribute: "maxValueString"] ?? element[attribute: "maxDateTimeInterval"],
@@ -154,6 +155,7 @@ struct ElementReader {
             minCount: try integer("minCount", of: element) ?? 0,
             maxCount: isToMany ? (try integer("maxCount", of: element) ?? 0) : 1,
             isOrdered: flag("ordered", of: element), deleteRule: rule,
+            isIndexedBySpotlight: flag("spotlightIndexingEnabled", of: element),
             renamingIdentifier: element[attribute: "elementID"], versionHashModifier: element[attribute: "versionHashModifier"],
             userInfo: try userInfo(of: element))
     }
