@@ -33,6 +33,9 @@ enum MigrationReportText {
         } else {
             out += " → \(summary.outputPath)\n"
         }
+        if let identity = summary.identity, identity.keptFrom != nil, !summary.dryRun, summary.discarded == nil {
+            out += "store UUID \(identity.uuid): \(identity.reason)\n"
+        }
         for link in summary.links { out += LinkReportText.line(link) }
         if let verification = summary.verification {
             let checks = verification.sections.reduce(0) { $0 + $1.checks }

@@ -58,6 +58,9 @@ struct CorpusMigrationTests {
         let targetModel = try #require(bundle.version(named: target ?? bundle.currentVersionName))
         let written = try CoreDataStoreReader(path: out)
         #expect(written.metadata.versionHashes == VersionHasher.hashes(of: targetModel).entityHashes)
+        // Object identity: the store keeps its UUID, as Core Data keeps it when it migrates.
+        #expect(written.metadata.storeUUID == source.metadata.storeUUID)
+        #expect(summary.identity?.keptFrom == "\(coredata)/\(store)")
         // Same tables, columns and indexes as a store created empty for the target version.
         let empty = folder + "/empty.sqlite"
         let hashes = VersionHasher.hashes(of: targetModel)
@@ -86,6 +89,31 @@ struct CorpusMigrationTests {
         #expect(summary.discarded == "it failed verification")
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.sqlite"])
+    }
+
+    @Test("every object keeps its Z_PK and Z_OPT, so the URIs apps saved stay valid")
+    func objectIdentity() throws {
+        let store = "\(coredata)/richardpiazza__XCServerCoreData/Tests/XCServerCoreData_1.2.0.sqlite"
+        let out = try TestPaths.temporaryFolder("identity") + "/out.sqlite"
+        _ = try MigrateJob(request: MigrateRequest(
+            sources: [MigrationSource(path: store, kind: .store)],
+            modelPath: "\(coredata)/richardpiazza__XCServerCoreData/Resources/XCServerCoreData.xcdatamodeld", outputPath: out)).run()
+        let before = try SQLiteDatabase(path: store, mode: .readOnly)
+        let after = try SQLiteDatabase(path: out, mode: .readOnly)
+        func identities(_ database: SQLiteDatabase, _ table: String) throws -> [String] {
+            let rows = try database.prepare("SELECT Z_PK, Z_OPT FROM \(table) ORDER BY Z_PK")
+            var result: [String] = []
+            while try rows.step() { result.append("\(rows.int64(at: 0)):\(rows.int64(at: 1))") }
+            return result
+        }
+        var compared = 0
+        for table in ["ZBOT", "ZINTEGRATION", "ZDEVICE", "ZREPOSITORY", "ZXCODESERVER"] {
+            let source = try identities(before, table)
+            #expect(try identities(after, table) == source, "\(table)")
+            compared += source.count
+        }
+        #expect(compared > 0)
+        #expect(try before.scalarInteger("SELECT count(*) FROM ZINTEGRATION WHERE Z_OPT > 1") ?? 0 > 0)
     }
 
     @Test("the many-to-many edges of a store arrive intact")

@@ -32,10 +32,12 @@ public struct MigrateJob {
         }
         let output = request.dryRun ? temporaryOutput() : request.outputPath
         let hashes = VersionHasher.hashes(of: final)
+        let identity = try StoreIdentity.choose(for: request.sources)
         let writer: CoreDataStoreWriter
         do {
             writer = try CoreDataStoreWriter.create(
                 at: output, model: final, versionHashes: hashes.entityHashes, versionIdentifiers: [final.versionIdentifier ?? ""],
+                storeUUID: UUID(uuidString: identity.uuid) ?? UUID(),
                 hashesDigest: hashes.digest, checksum: hashes.checksum, batchSize: request.batchSize)
         } catch {
             throw .writer(error)
@@ -44,6 +46,12 @@ public struct MigrateJob {
             Result { () throws(MigrateError) in try MigrationInputs.of(request, bundle: bundle) }
         } : nil
         var run = MigrationRun(request: request, chain: chain, writer: writer, final: final)
+        run.summary.identity = identity
+        if let kept = identity.keptFrom {
+            // Its objects keep their keys: no other record may take one of them first.
+            run.identitySource = request.sources.firstIndex { $0.kind == .store && $0.path == kept }
+            writer.reservePrimaryKeys(through: identity.largestPrimaryKey)
+        }
         run.summary.suggestions = chain.steps.flatMap { step in step.suggestions.map { "\(step.sourceVersion) → \(step.destinationVersion): \($0)" } }
         do throws(MigrateError) {
             try run.openRejectLog()

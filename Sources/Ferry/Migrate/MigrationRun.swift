@@ -15,6 +15,9 @@ struct MigrationRun {
     private var rejectLog: RejectLog?
     private var rejectCount = 0
     private var finalSchemas: [String: RecordSchema] = [:]
+    /// The source (by position) whose objects keep their `Z_PK` and `Z_OPT`: the store whose
+    /// UUID the new store keeps.
+    var identitySource: Int?
 
     init(request: MigrateRequest, chain: MigrationChain, writer: CoreDataStoreWriter, final: ManagedObjectModel) {
         self.request = request
@@ -83,7 +86,9 @@ struct MigrationRun {
                     guard let reference = stored.toOne[name] else { continue }
                     links.append(RecordLink(relationship: name, targets: [.key(.integer(reference.primaryKey))]))
                 }
-                let record = Record(values: values, location: location, key: .integer(stored.primaryKey), links: links)
+                let identity = identitySource == namespace ? ObjectIdentity(primaryKey: stored.primaryKey, version: stored.version) : nil
+                let record = Record(values: values, location: location, key: .integer(stored.primaryKey), links: links,
+                                    identity: identity)
                 try process(record, plan: plan.entity, namespace: namespace, storeRow: stored.primaryKey)
                 if summary.stoppedEarly { return }
             }

@@ -24,6 +24,8 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     /// The model versions the records went through, oldest first.
     public var chain: [String]
     public var outputPath: String
+    /// The new store's UUID and why it has it.
+    public var identity: StoreIdentity?
     public var ledgers: [SourceLedger] = []
     /// Destination entity → records written into it.
     public var written: [String: Int] = [:]

@@ -167,7 +167,8 @@ public final class EntityTransform {
                                       reason: "\(destination.entity.name).\(maker.rule.relationship) = \(maker.rule) (\(maker.rule.location)): \(part): \(reason)"))
             }
         }
-        return .record(Record(values: values, location: record.location, key: record.key, links: links, embedded: made), converted: converted)
+        return .record(Record(values: values, location: record.location, key: record.key, links: links, embedded: made,
+                              identity: record.identity), converted: converted)
     }
 }
 

@@ -1,4 +1,5 @@
 import FerryModel
+import FerryStore
 
 /// One record of one entity: its values in `RecordSchema` order, where it came from, its identity
 /// in its source (for links from other records), its links to other records, and the records it
@@ -10,14 +11,18 @@ public struct Record: Sendable, Equatable {
     public var links: [RecordLink]
     /// Records written with this one, before it, in the same run; its links name them by key.
     public var embedded: [EmbeddedRecord]
+    /// The object's `Z_PK` and `Z_OPT` in the store it is migrated from, when the new store keeps
+    /// that store's identity (its URIs stay valid); nil for a new object.
+    public var identity: ObjectIdentity?
 
     public init(values: [AttributeValue], location: SourceLocation, key: RecordKey? = nil, links: [RecordLink] = [],
-                embedded: [EmbeddedRecord] = []) {
+                embedded: [EmbeddedRecord] = [], identity: ObjectIdentity? = nil) {
         self.values = values
         self.location = location
         self.key = key
         self.links = links
         self.embedded = embedded
+        self.identity = identity
     }
 }
 

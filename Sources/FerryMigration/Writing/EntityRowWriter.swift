@@ -61,10 +61,11 @@ final class EntityRowWriter {
         self.constraints = constraints
     }
 
-    /// Inserts a record, or reports which existing record it duplicates.
-    func insert(_ values: [AttributeValue]) throws(GraphWriteError) -> Outcome {
+    /// Inserts a record (keeping `identity` when its key is free), or reports which existing
+    /// record it duplicates.
+    func insert(_ values: [AttributeValue], identity: ObjectIdentity? = nil) throws(GraphWriteError) -> Outcome {
         do {
-            return .inserted(try inserter.insert(values, sources: attributeForColumn))
+            return .inserted(try inserter.insert(values, sources: attributeForColumn, identity: identity))
         } catch let error {
             guard case let .sqlite(failure) = error, failure.primaryCode == 19, !constraints.isEmpty else { throw .store(error) }
             guard let (existing, names) = try existingRow(for: values) else { throw .store(error) }

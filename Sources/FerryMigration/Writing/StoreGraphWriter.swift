@@ -156,7 +156,7 @@ public final class StoreGraphWriter {
         if let identity, let existing = try identities?.primaryKey(for: identity, entity: target.entity) {
             inserted = .duplicate(of: existing, constraint: identityNames(target))
         } else {
-            inserted = try rows.insert(record.values)
+            inserted = try rows.insert(record.values, identity: record.identity)
         }
         switch inserted {
         case .inserted(let key):

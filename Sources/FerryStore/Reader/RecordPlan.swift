@@ -9,6 +9,8 @@ struct RecordPlan {
     let sql: String
     /// The result column holding the concrete entity number (`Z_ENT`); nil for plain tables.
     let entityColumn: Int32?
+    /// The result column holding the optimistic-locking version (`Z_OPT`); nil for plain tables.
+    var versionColumn: Int32? = nil
     /// The shape of each concrete entity by number (plain tables use 0).
     let shapes: [Int64: RecordShape]
     /// Entity names by number, for `Z<n>_` columns.

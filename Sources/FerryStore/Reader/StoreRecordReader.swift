@@ -33,6 +33,7 @@ public final class StoreRecordReader {
         var selection = ColumnSelection()
         _ = selection.index(of: "Z_PK")
         let entityColumn = selection.index(of: "Z_ENT")
+        let versionColumn = selection.index(of: "Z_OPT")
         var shapes: [Int64: RecordShape] = [:]
         for member in model.hierarchy(below: entityName) {
             guard let number = layout.entityNumbers[member.name] else { continue }
@@ -40,7 +41,7 @@ public final class StoreRecordReader {
         }
         let sql = "SELECT \(SQLIdentifier.list(selection.names)) FROM \(SQLIdentifier.quoted(table.name))"
             + " WHERE Z_ENT IN (\(numberList(shapes.keys.sorted()))) ORDER BY Z_PK"
-        let plan = RecordPlan(path: store.path, table: table.name, sql: sql, entityColumn: entityColumn,
+        let plan = RecordPlan(path: store.path, table: table.name, sql: sql, entityColumn: entityColumn, versionColumn: versionColumn,
                               shapes: shapes, entityNames: entityNames)
         return try StoredRecordCursor(plan: plan, database: store.database)
     }

@@ -10,12 +10,16 @@ public struct StoredRecord: Sendable, Equatable {
     public var attributes: [String: AttributeValue]
     /// The to-one relationships whose foreign key is set; those left NULL are absent.
     public var toOne: [String: StoredReference]
+    /// `Z_OPT`, the optimistic-locking version (1 for plain tables).
+    public var version: Int64
 
-    public init(primaryKey: Int64, entity: String, attributes: [String: AttributeValue], toOne: [String: StoredReference]) {
+    public init(primaryKey: Int64, entity: String, attributes: [String: AttributeValue], toOne: [String: StoredReference],
+                version: Int64 = 1) {
         self.primaryKey = primaryKey
         self.entity = entity
         self.attributes = attributes
         self.toOne = toOne
+        self.version = version
     }
 }
 

@@ -44,7 +44,8 @@ public final class StoredRecordCursor {
         for (position, relationship) in row.shape.toOne.enumerated() {
             if let reference = try reference(at: position) { toOne[relationship.name] = reference }
         }
-        return StoredRecord(primaryKey: row.primaryKey, entity: row.shape.entity, attributes: attributes, toOne: toOne)
+        return StoredRecord(primaryKey: row.primaryKey, entity: row.shape.entity, attributes: attributes, toOne: toOne,
+                            version: row.version)
     }
 
     /// The concrete entity of the row last moved to, also when its values failed to read (so a
@@ -57,6 +58,8 @@ public final class StoredRecordCursor {
     public struct Row {
         /// `Z_PK`, or the rowid of a plain table.
         public let primaryKey: Int64
+        /// `Z_OPT`: the optimistic-locking version (1 for plain tables).
+        public let version: Int64
         fileprivate let shape: RecordShape
         /// The row's concrete entity.
         public var entity: String { shape.entity }
@@ -85,7 +88,8 @@ public final class StoredRecordCursor {
         guard let shape = plan.shapes[number] else {
             throw invalid(primaryKey, "Z_ENT", "entity number \(number) is not one of the entities read")
         }
-        let row = Row(primaryKey: primaryKey, shape: shape)
+        let version = plan.versionColumn.map { statement.isNull(at: $0) ? 1 : statement.int64(at: $0) } ?? 1
+        let row = Row(primaryKey: primaryKey, version: version, shape: shape)
         current = row
         if plainColumnsEntity != shape.entity {
             plainColumns = shape.attributes.map { PlainColumn(index: $0.index, type: $0.type, isExternallyStorable: $0.isExternallyStorable) }

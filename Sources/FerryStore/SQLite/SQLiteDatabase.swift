@@ -167,6 +167,6 @@ public final class SQLiteDatabase {
     /// The error SQLite reports for a failed call on this connection.
     func error(_ status: Int32, sql: String? = nil) -> SQLiteError {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
-        return SQLiteError(path: path, code: status, message: message, sql: sql)
+        return SQLiteError(path: path, code: status, message: message, sql: sql, extendedCode: handle.map { sqlite3_extended_errcode($0) })
     }
 }

@@ -11,12 +11,16 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     /// The SQL text involved, when the failure is tied to a statement.
     public var sql: String?
+    /// SQLite's extended result code for the connection's last failure, when known
+    /// (`SQLITE_CONSTRAINT_PRIMARYKEY` where `code` says `SQLITE_CONSTRAINT`).
+    public var extendedCode: Int32?
 
-    public init(path: String, code: Int32, message: String, sql: String? = nil) {
+    public init(path: String, code: Int32, message: String, sql: String? = nil, extendedCode: Int32? = nil) {
         self.path = path
         self.code = code
         self.message = message
         self.sql = sql
+        self.extendedCode = extendedCode
     }
 
     /// The primary result code (the low 8 bits of an extended code), e.g. `SQLITE_CONSTRAINT`.

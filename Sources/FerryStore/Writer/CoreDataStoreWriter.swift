@@ -153,16 +153,16 @@ public final class CoreDataStoreWriter {
         guard !entity.isAbstract else { throw .abstractEntity(entityName) }
         let columns = layout.columns(forEntity: entityName)
         let valueColumns = columns.filter { ![.primaryKey, .entityNumber, .optimisticLock].contains($0.role) }
-        // Z_PK is parameter 1; Z_ENT and Z_OPT are the same in every row, so they are constants.
+        // Z_PK and Z_OPT are parameters 1 and 2; Z_ENT is the same in every row, so a constant.
         var names: [String] = []
         var values: [String] = []
-        for (role, value) in [(ColumnRole.primaryKey, "?"), (.entityNumber, String(number)), (.optimisticLock, "1")] {
+        for (role, value) in [(ColumnRole.primaryKey, "?1"), (.entityNumber, String(number)), (.optimisticLock, "?2")] {
             guard let column = columns.first(where: { $0.role == role }) else { continue }
             names.append(column.name)
             values.append(value)
         }
         names += valueColumns.map(\.name)
-        values += Array(repeating: "?", count: valueColumns.count)
+        values += valueColumns.indices.map { "?\($0 + 3)" }
         let statement = try prepare(
             "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))")
         let tagged = valueColumns.map { column -> Bool in
@@ -171,6 +171,15 @@ public final class CoreDataStoreWriter {
         }
         return EntityInserter(writer: self, entityName: entityName, entityNumber: Int64(number),
                               primaryKeys: primaryKeyCounter(root: root), columns: valueColumns, tagged: tagged, statement: statement)
+    }
+
+    /// Hands out no key up to `key` in any root's hierarchy: rows inserted later with their own
+    /// identity (`ObjectIdentity`) up to there cannot meet a key given meanwhile.
+    public func reservePrimaryKeys(through key: Int64) {
+        for entity in model.entities where entity.parentName == nil {
+            let counter = primaryKeyCounter(root: entity.name)
+            if counter.last < key { counter.advance(to: key) }
+        }
     }
 
     /// The `Z_PK` counter of a root entity's hierarchy, made on first use.

@@ -3,8 +3,9 @@ import FerryModel
 /// Inserts rows of one concrete entity through one prepared statement.
 ///
 /// Each row gets the next `Z_PK` of its root entity's hierarchy (sub-entities share the root's
-/// counter), its entity's `Z_ENT` and `Z_OPT` 1 (both constants of the statement). Rows are
-/// committed in batches by the writer.
+/// counter), its entity's `Z_ENT` (a constant of the statement) and `Z_OPT` 1, or the identity it
+/// had in the store it was migrated from (`ObjectIdentity`). Rows are committed in batches by the
+/// writer.
 public final class EntityInserter {
     public let entityName: String
     /// The entity's `Z_ENT`.
@@ -15,7 +16,7 @@ public final class EntityInserter {
 
     private let writer: CoreDataStoreWriter
     private let primaryKeys: PrimaryKeyCounter
-    /// Takes `Z_PK` as parameter 1, then `columns`.
+    /// Takes `Z_PK` and `Z_OPT` as parameters 1 and 2, then `columns`.
     private let statement: SQLiteStatement
     private let binding = StaticRowBinding()
     /// For each of `columns`, whether it holds an attribute that allows external binary storage
@@ -45,33 +46,53 @@ public final class EntityInserter {
         guard values.count == columns.count else {
             throw .valueCount(entity: entityName, expected: columns.count, got: values.count)
         }
-        return try insertRow { binding.bind(values, from: 2, to: $0) }
+        return try insertRow(identity: nil) { binding.bind(values, from: 3, to: $0) }
     }
 
     /// Inserts one row of attribute values and returns its `Z_PK`: column `i` of `columns` takes
     /// `values[sources[i]]` in its storage form (`StoreValue(_:externallyStorable:)`), NULL where
     /// `sources[i]` is nil. Saves making a `[StoreValue]` per row.
+    /// With `identity`, the row keeps the `Z_PK` and `Z_OPT` it had, unless that key is taken;
+    /// then it gets the next key, as without.
     @discardableResult
-    public func insert(_ values: [AttributeValue], sources: [Int?]) throws(StoreWriterError) -> Int64 {
+    public func insert(_ values: [AttributeValue], sources: [Int?], identity: ObjectIdentity? = nil) throws(StoreWriterError) -> Int64 {
         guard sources.count == columns.count else {
             throw .valueCount(entity: entityName, expected: columns.count, got: sources.count)
         }
-        return try insertRow { binding.bind(values, sources: sources, tagged: tagged, from: 2, to: $0) }
+        return try insertRow(identity: identity) { binding.bind(values, sources: sources, tagged: tagged, from: 3, to: $0) }
     }
 
-    /// Binds the next `Z_PK` and, through `bindValues` (given the statement, returning SQLite's
-    /// status), the values from parameter 2 on, then runs the insert.
-    private func insertRow(_ bindValues: (OpaquePointer) -> Int32) throws(StoreWriterError) -> Int64 {
+    /// Binds the row's `Z_PK` and `Z_OPT` and, through `bindValues` (given the statement,
+    /// returning SQLite's status), the values from parameter 3 on, then runs the insert.
+    private func insertRow(identity: ObjectIdentity?, _ bindValues: (OpaquePointer) -> Int32) throws(StoreWriterError) -> Int64 {
         try writer.beginRow()
-        let primaryKey = primaryKeys.next
-        try StoreWriterError.sqlite { () throws(SQLiteError) in
-            defer { try? statement.reset() }
-            try statement.bind(primaryKey, at: 1)
-            try statement.check(bindValues(try statement.live()))
-            try statement.run()
+        if let identity, identity.primaryKey > 0 {
+            do {
+                try run(primaryKey: identity.primaryKey, version: identity.version, bindValues)
+                if identity.primaryKey > primaryKeys.last { primaryKeys.advance(to: identity.primaryKey) }
+                try writer.rowWritten()
+                return identity.primaryKey
+            } catch let .sqlite(failure) where failure.extendedCode == Self.primaryKeyTaken {
+                // Another row has the key (two sources' objects, a merged hierarchy): a new one.
+            }
         }
+        let primaryKey = primaryKeys.next
+        try run(primaryKey: primaryKey, version: 1, bindValues)
         primaryKeys.advance(to: primaryKey)
         try writer.rowWritten()
         return primaryKey
+    }
+
+    /// `SQLITE_CONSTRAINT_PRIMARYKEY`.
+    private static let primaryKeyTaken: Int32 = 1555
+
+    private func run(primaryKey: Int64, version: Int64, _ bindValues: (OpaquePointer) -> Int32) throws(StoreWriterError) {
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { try? statement.reset() }
+            try statement.bind(primaryKey, at: 1)
+            try statement.bind(version, at: 2)
+            try statement.check(bindValues(try statement.live()))
+            try statement.run()
+        }
     }
 }

@@ -1,0 +1,34 @@
+import FerryStore
+import FoundationEssentials
+
+/// The store UUID a migrated store gets. Core Data keeps a store's UUID (`Z_METADATA.Z_UUID`)
+/// and its objects' `Z_PK` and `Z_OPT` when it migrates it, so the `x-coredata://UUID/Entity/pN`
+/// URIs apps save stay valid: Ferry keeps the UUID (and the objects' identities) of the first
+/// store among the sources, and makes a new UUID when there is none.
+public struct StoreIdentity: Sendable, Codable, Equatable {
+    public var uuid: String
+    /// The source store whose UUID is kept; nil for a new UUID.
+    public var keptFrom: String?
+    /// Why the store has this UUID, for the report.
+    public var reason: String
+    /// The highest `Z_MAX` of the kept store (0 for a new UUID): keys up to it are its objects'.
+    public var largestPrimaryKey: Int64 = 0
+
+    /// Chooses the identity for a migration of `sources`.
+    static func choose(for sources: [MigrationSource]) throws(MigrateError) -> StoreIdentity {
+        let stores = sources.filter { $0.kind == .store }.map(\.path)
+        guard let first = stores.first else {
+            return StoreIdentity(uuid: UUID().uuidString, keptFrom: nil, reason: "new: no store among the sources")
+        }
+        let store: CoreDataStoreReader
+        do { store = try CoreDataStoreReader(path: first) } catch {
+            throw .store(source: first, reason: error.description)
+        }
+        let others = stores.dropFirst()
+        let reason = others.isEmpty
+            ? "kept from \(first), as Core Data keeps it"
+            : "kept from \(first), the first store among the sources (objects of \(others.joined(separator: ", ")) get URIs of this store)"
+        return StoreIdentity(uuid: store.metadata.storeUUID.uuidString, keptFrom: first, reason: reason,
+                             largestPrimaryKey: store.primaryKeys.filter { $0.entityNumber < 16_000 }.map(\.maxPrimaryKey).max() ?? 0)
+    }
+}
