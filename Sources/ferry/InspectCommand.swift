@@ -52,15 +52,23 @@ enum InspectCommand: Command {
             Terminal.error("ferry inspect: \(error.description)")
             return .badInput
         }
-        if arguments.has("json") { return printJSON(report) }
+        if arguments.has("json") {
+            let printed = printJSON(report)
+            return report.discrepancies.isEmpty ? printed : .verificationFailed
+        }
         var out = "store \(report.path) (\(report.kind))\n"
         if let uuid = report.storeUUID { out += "  uuid \(uuid)\n" }
         if let framework = report.frameworkVersion { out += "  written by Core Data framework version \(framework)\n" }
         if let receipt = report.receipt { out += "  receipt: \(receipt)\n" }
         out += "  model: \(report.modelSource)\n  rows:\n"
-        out += TextTable.render(report.counts.sorted { $0.key < $1.key }.map { ["    " + $0.key, String($0.value)] })
-        Terminal.out(out + "\n" + ModelReportText.render(report.model))
-        return .success
+        out += TextTable.render(report.counts.sorted { $0.key < $1.key }.map { entity, rows in
+            // Both figures where the reader and plain SQL disagree.
+            let plain = report.plainSQLCounts?[entity]
+            return ["    " + entity, plain.map { $0 == rows ? String(rows) : "\(rows) read, \($0) by plain SQL" } ?? String(rows)]
+        })
+        for line in report.discrepancies { out += "  NOT ACCOUNTED FOR: \(line)\n" }
+        Terminal.out(out + (report.model.map { "\n" + ModelReportText.render($0) } ?? ""))
+        return report.discrepancies.isEmpty ? .success : .verificationFailed
     }
 
     private static func printJSON(_ report: some Encodable) -> ExitCode {

@@ -85,6 +85,30 @@ struct SourceAccountingTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/backups").filter(BackupJob.isBackupName).isEmpty)
     }
 
+    @Test("inspect shows both figures where reader and plain SQL differ, and rows of no entity")
+    func inspectNamesDifferences() throws {
+        let folder = try TestPaths.temporaryFolder("inspect-stray")
+        let store = try uploadStore(folder)
+        let clean = try StoreReport(path: store, bundlePath: nil)
+        #expect(clean.discrepancies.isEmpty && clean.plainSQLCounts?["Upload"] == clean.counts["Upload"])
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("INSERT INTO ZUPLOAD (Z_PK, Z_ENT, Z_OPT) VALUES (9001, 42, 1)")
+        try database.close()
+        let dirty = try StoreReport(path: store, bundlePath: nil)
+        #expect(dirty.discrepancies == ["table ZUPLOAD: 1 rows with Z_ENT 42, which names no entity in Z_PRIMARYKEY"])
+    }
+
+    @Test("a store too old for Z_MODELCACHE, given no model, still reports its rows per entity",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func oldStoreCounts() throws {
+        let store = TestPaths.corpus + "/coredata/log2timeline__plaso/test_data/ios/kik.sqlite"
+        let report = try StoreReport(path: store, bundlePath: nil)
+        #expect(report.model == nil && report.discrepancies.isEmpty)
+        let plain = try SQLiteDatabase(path: store, mode: .readOnly)
+        #expect(report.counts["KikMessage"] == (try plain.scalarInteger("SELECT count(*) FROM ZKIKMESSAGE")))
+        #expect(report.counts.values.reduce(0, +) > 0)
+    }
+
     @Test("a store whose metadata lost its version hashes is matched through its model cache, and every row is carried")
     func missingVersionHashes() throws {
         let folder = try TestPaths.temporaryFolder("nohashes")

@@ -17,9 +17,17 @@ public struct StoreReport: Codable, Sendable, Equatable {
     /// The store's `MigrationReceipt` in a line (when it was written and from how many inputs),
     /// or why it cannot be read; nil when it has none.
     public var receipt: String?
-    /// Entity → rows, its sub-entities' rows included (abstract entities with sub-entities are left out).
+    /// Entity → rows, its sub-entities' rows included (abstract entities with sub-entities are left
+    /// out), as the model's reader counts them; from the census when there is no model.
     public var counts: [String: Int64]
-    public var model: ModelReport
+    /// The same counted with plain SQL by `Z_ENT` through the store's own `Z_PRIMARYKEY`
+    /// (`StoreCensus`), by `Z_NAME`; nil for plain SQLite databases.
+    public var plainSQLCounts: [String: Int64]?
+    /// Where the two counts differ, and rows of no entity, one line each: empty when every row
+    /// is accounted for.
+    public var discrepancies: [String] = []
+    /// The model the rows were read with; nil when the store has no model cache and none was given.
+    public var model: ModelReport?
 
     /// Inspects a store file. `bundlePath` is a model to match the store against.
     public init(path: String, bundlePath: String?) throws(InspectError) {
@@ -30,19 +38,40 @@ public struct StoreReport: Codable, Sendable, Equatable {
         }
         do {
             let store = try CoreDataStoreReader(path: path)
-            let (model, version) = try StoreModelMatch.model(for: store, bundle: bundle)
             kind = "Core Data"
             storeUUID = store.metadata.storeUUID.uuidString
             frameworkVersion = store.metadata.frameworkVersion
             receipt = Self.describeReceipt(in: store.metadata)
+            let census = try store.census()
+            var plain: [String: Int64] = [:]
+            for entity in census.appEntities { plain[entity.name] = census.rowsIncludingSubentities(of: entity.number) }
+            plainSQLCounts = plain
+            let matched: (model: ManagedObjectModel, version: String?)
+            do { matched = try StoreModelMatch.model(for: store, bundle: bundle) } catch .invalidModel(_, let reason) where bundle == nil {
+                // An old store (no Z_MODELCACHE) and no model: its rows are still counted.
+                modelSource = "none (\(reason))"
+                counts = plain
+                discrepancies = census.discrepancies(delivered: Dictionary(uniqueKeysWithValues: census.appEntities.map { ($0.number, $0.rows) }))
+                model = nil
+                return
+            }
+            let (model, version) = matched
             self.version = version
             modelSource = version.map { "version \($0) of \(bundle?.name ?? "")" } ?? "Z_MODELCACHE"
             var counts: [String: Int64] = [:]
+            var delivered: [Int64: Int64] = [:]
             let records = try store.records(model: model)
-            for entity in model.entities where !entity.isAbstract || model.subentities(of: entity.name).isEmpty {
-                counts[entity.name] = try records.count(for: entity.name)
+            for entity in model.entities {
+                let number = records.layout.entityNumbers[entity.name].map(Int64.init) ?? -1
+                delivered[number] = try records.count(for: entity.name) - model.subentities(of: entity.name).reduce(0) { total, sub in
+                    total + ((try? records.count(for: sub.name)) ?? 0)
+                }
+                if !entity.isAbstract || model.subentities(of: entity.name).isEmpty {
+                    counts[entity.name] = try records.count(for: entity.name)
+                }
             }
             self.counts = counts
+            discrepancies = census.discrepancies(delivered: delivered)
             self.model = ModelReport(bundle: ModelBundle(name: model.name, versions: [model], currentVersionName: model.name))
         } catch .notCoreDataStore {
             let plain: PlainSQLiteReader

@@ -79,6 +79,18 @@ public struct StoreCensus: Sendable, Equatable {
     /// The entity with this number.
     public func entity(number: Int64) -> EntityRows? { entities.first { $0.number == number } }
 
+    /// Rows of an entity and of every entity below it (by `Z_SUPER`).
+    public func rowsIncludingSubentities(of number: Int64) -> Int64 {
+        var total: Int64 = 0
+        var pending = [number], seen = Set<Int64>()
+        while let next = pending.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            total += entity(number: next)?.rows ?? 0
+            pending += entities.filter { $0.superNumber == next }.map(\.number)
+        }
+        return total
+    }
+
     /// The app's entities (not the framework's system entities).
     public var appEntities: [EntityRows] { entities.filter { !$0.isSystemEntity } }
 
