@@ -72,6 +72,7 @@ enum ImportCommand: Command {
             Terminal.error("ferry import: \(error.description)")
             switch error {
             case .destinationExists, .store, .rejectLog: return .destination
+            case .outputIsInput: return .usage
             default: return .badInput
             }
         }

@@ -61,6 +61,7 @@ enum MigrateCommand: Command {
             Terminal.error("ferry migrate: \(error.description)")
             switch error {
             case .destinationExists, .writer, .rejectLog: return .destination
+            case .outputIsInput: return .usage
             case .notAccounted: return .verificationFailed
             default: return .badInput
             }

@@ -14,6 +14,9 @@ public enum ImportError: Error, CustomStringConvertible {
     case source(RecordSourceError)
     case store(StoreWriterError)
     case rejectLog(path: String, reason: String)
+    /// An output (the store, the reject log) is one of the run's inputs: refused before anything
+    /// is opened, as writing it would destroy the input.
+    case outputIsInput(output: String, input: String)
     case links(GraphWriteError)
     case modelDefault(String)
 
@@ -31,6 +34,9 @@ public enum ImportError: Error, CustomStringConvertible {
         case let .source(error): error.description
         case let .store(error): "\(error)"
         case let .rejectLog(path, reason): "\(path): cannot write the reject log: \(reason)"
+        case let .outputIsInput(output, input):
+            output == input ? "\(output) is both an input and an output of this run; nothing was opened"
+                : "\(output) is the same file as the input \(input); nothing was opened"
         case let .links(error): error.description
         case let .modelDefault(reason): reason
         }

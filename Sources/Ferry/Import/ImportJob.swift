@@ -22,6 +22,10 @@ public struct ImportJob {
 
     /// Runs the import. `progress` is called now and then with the running totals.
     public func run(progress: (ImportSummary) -> Void = { _ in }) throws(ImportError) -> ImportSummary {
+        if let (output, input) = PathOverlap.first(outputs: [request.outputPath, request.rejectLogPath],
+                                                   inputs: request.sources + [request.modelPath]) {
+            throw .outputIsInput(output: output, input: input)
+        }
         let model = try resolveModel()
         guard let schema = RecordSchema(model: model, entityName: request.entity) else {
             throw .unknownEntity(request.entity, version: model.name, available: model.entities.map(\.name))
@@ -47,6 +51,7 @@ public struct ImportJob {
             if appending, request.identityKey != nil { try rememberExistingRecords(in: graph, schema: schema, model: model) }
             for (index, source) in request.sources.enumerated() where !summary.stoppedEarly {
                 let reader = try openReader(source, model: model, schema: schema)
+                let readBefore = summary.read
                 reading: while let result = try next(reader) {
                     summary.read += 1
                     let reject: Reject?
@@ -83,6 +88,9 @@ public struct ImportJob {
                         }
                     }
                     if summary.read % 50_000 == 0 { progress(summary) }
+                }
+                if summary.read > readBefore, !reader.matchesAnyKey, !summary.stoppedEarly {
+                    throw ImportError.source(.noMatchingKey(source: source, keys: reader.unknownKeys, entity: request.entity))
                 }
                 if !reader.unknownKeys.isEmpty { summary.unknownKeys[source] = reader.unknownKeys }
             }

@@ -18,6 +18,9 @@ public enum MigrateError: Error, CustomStringConvertible {
     case writer(StoreWriterError)
     case links(GraphWriteError)
     case rejectLog(path: String, reason: String)
+    /// An output (the store, the reject log) is one of the run's inputs: refused before anything
+    /// is opened, as writing it would destroy the input.
+    case outputIsInput(output: String, input: String)
     /// A source store holds rows its reader did not deliver (or delivered rows it does not hold),
     /// counted independently with plain SQL: nothing is written.
     case notAccounted(source: String, problems: [String])
@@ -39,6 +42,9 @@ public enum MigrateError: Error, CustomStringConvertible {
         case .writer(let error): error.description
         case .links(let error): error.description
         case let .rejectLog(path, reason): "\(path): cannot write the reject log: \(reason)"
+        case let .outputIsInput(output, input):
+            output == input ? "\(output) is both an input and an output of this run; nothing was opened"
+                : "\(output) is the same file as the input \(input); nothing was opened"
         case let .notAccounted(source, problems):
             "\(source): not every row is accounted for, so nothing was written:\n  " + problems.joined(separator: "\n  ")
         }

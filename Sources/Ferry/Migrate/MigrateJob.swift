@@ -21,6 +21,10 @@ public struct MigrateJob {
     }
 
     public func run(progress: (MigrationSummary) -> Void = { _ in }) throws(MigrateError) -> MigrationSummary {
+        if let (output, input) = PathOverlap.first(outputs: [request.dryRun ? nil : request.outputPath, request.rejectLogPath],
+                                                   inputs: request.sources.map(\.path) + [request.modelPath]) {
+            throw .outputIsInput(output: output, input: input)
+        }
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: request.modelPath) } catch { throw .model(error) }
         var planner = MigrationPlanner(bundle: bundle, modelPath: request.modelPath, variables: request.variables, target: request.targetVersion)

@@ -173,6 +173,7 @@ struct MigrationRun {
         let reader: any RecordStream
         do { reader = try request.files.open(source.path, model: chain.versions[index], schema: schema) } catch { throw .source(error) }
         var plan: EntityPlan?
+        var read = 0
         while true {
             let result: RecordReadResult
             do {
@@ -183,6 +184,7 @@ struct MigrationRun {
             }
             let current = plan ?? entityPlan(entity, schema: schema, version: index, source: source.path)
             plan = current
+            read += 1
             switch result {
             case .record(let record, _):
                 try process(record, plan: current, namespace: namespace, storeRow: nil)
@@ -191,6 +193,9 @@ struct MigrationRun {
                 try reject(rejected, ledger: current.ledger)
             }
             if summary.stoppedEarly { return }
+        }
+        if read > 0, !reader.matchesAnyKey {
+            throw .source(.noMatchingKey(source: source.path, keys: reader.unknownKeys, entity: entity))
         }
         if !reader.unknownKeys.isEmpty {
             summary.suggestions.append("\(source.path): keys matching nothing in \(entity) (\(chain.versions[index].name)), ignored: \(reader.unknownKeys.joined(separator: ", "))")

@@ -25,6 +25,7 @@ public struct FileRecordSource: Sendable {
 
     /// The records of `path` as records of `schema`'s entity in `model`.
     public func open(_ path: String, model: ManagedObjectModel, schema: RecordSchema) throws(RecordSourceError) -> any RecordStream {
+        try refuseExportWithReferences(path)
         let format = format ?? SourceFormat.detect(path: path)
         do {
             switch format {
@@ -46,6 +47,21 @@ public struct FileRecordSource: Sendable {
         } catch {
             throw RecordSourceError(source: path, reason: "\(error)")
         }
+    }
+
+    /// A file of a Ferry export or backup (its `manifest.json` beside it lists it) whose records
+    /// have relationships holds them as `Z_PK` numbers of the exported store, which would read as
+    /// values of the destination's attributes and make fake records: such a folder is restored.
+    private func refuseExportWithReferences(_ path: String) throws(RecordSourceError) {
+        guard path != "-" else { return }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let manifest = try? ManifestFile.read(from: folder + "/" + ExportManifest.fileName),
+              let entry = manifest.entities.first(where: { $0.file == name }), !entry.relationships.isEmpty else { return }
+        throw RecordSourceError(source: path, reason: "a file of a Ferry export (\(ExportManifest.fileName) beside it lists it): its "
+            + "relationships (\(entry.relationships.map(\.name).joined(separator: ", "))) hold Z_PK numbers of the exported store, "
+            + "not values; rebuild the store with `ferry restore \(folder) --model MODEL --out STORE`")
     }
 
     private func decoder(model: ManagedObjectModel, schema: RecordSchema) throws(RecordSourceError) -> DocumentRecordDecoder {

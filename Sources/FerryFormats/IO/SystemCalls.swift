@@ -42,4 +42,12 @@ public enum FileInfo {
         guard stat(path, &info) == 0 else { return nil }
         return Int(info.st_size)
     }
+
+    /// Device and inode of the file at `path` (links followed), which tell two spellings of one
+    /// file apart from two files; nil when it does not exist or cannot be read.
+    public static func identity(atPath path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+    }
 }

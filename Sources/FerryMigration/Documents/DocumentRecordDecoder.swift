@@ -43,6 +43,8 @@ public struct DocumentRecordDecoder {
     /// Decoders of nested objects, by destination entity.
     private var nested: [String: DocumentRecordDecoder] = [:]
     public private(set) var unknownKeys: [String] = []
+    /// Whether any key met so far matched an attribute or relationship.
+    public private(set) var matchesAnyKey = false
 
     private enum KeyTarget {
         case attribute(Int)
@@ -255,9 +257,11 @@ public struct DocumentRecordDecoder {
         let resolved: KeyTarget
         if let index = matcher.attributeIndex(forKey: key) {
             resolved = .attribute(index)
+            matchesAnyKey = true
         } else if let relationship = relationship(forKey: key) {
             keyRelationships.append(relationship)
             resolved = .relationship(keyRelationships.count - 1)
+            matchesAnyKey = true
         } else {
             resolved = .unknown
             unknownKeys.append(key)

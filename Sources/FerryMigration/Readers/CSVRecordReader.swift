@@ -11,6 +11,8 @@ import FerryModel
 public struct CSVRecordReader: RecordReader, ~Copyable {
     public let sourceName: String
     public let unknownKeys: [String]
+    /// Always true: a header none of whose columns match is refused when the reader opens.
+    public var matchesAnyKey: Bool { true }
     private var records: RecordReadAhead
 
     /// Opens the reader and matches the header; fails when the input has no header or a required
@@ -32,6 +34,7 @@ public struct CSVRecordReader: RecordReader, ~Copyable {
 struct CSVRowRecords: RecordReader, ~Copyable {
     let sourceName: String
     let unknownKeys: [String]
+    var matchesAnyKey: Bool { true }
     private var csv: CSVReader
     private let schema: RecordSchema
     private let assembler: RecordAssembler
@@ -141,6 +144,11 @@ struct HeaderMatch {
                 unknownKeys.append(key)
             }
             columnAttributes.append(index)
+        }
+        guard provided.contains(true) else {
+            let columns = header.map { "'\($0)'" }.joined(separator: ", ")
+            throw RecordSourceError(source: source, line: 1, reason: "none of the columns (\(columns)) matches an attribute of "
+                + "\(schema.entity.name): check the entity, the delimiter, or name columns with --map COLUMN=ATTRIBUTE")
         }
         do { assembler = try RecordAssembler(schema: schema) } catch {
             throw RecordSourceError(source: source, reason: error.description)

@@ -24,6 +24,7 @@ public struct DocumentRecordReader: RecordReader, ~Copyable {
     }
 
     public var unknownKeys: [String] { records.unknownKeys }
+    public var matchesAnyKey: Bool { records.matchesAnyKey }
 
     public mutating func next() throws(RecordSourceError) -> RecordReadResult? {
         try records.next()

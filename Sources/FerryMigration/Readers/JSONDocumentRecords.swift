@@ -16,6 +16,7 @@ struct JSONDocumentRecords: RecordReader, ~Copyable {
     }
 
     var unknownKeys: [String] { decoder.unknownKeys }
+    var matchesAnyKey: Bool { decoder.matchesAnyKey }
 
     mutating func next() throws(RecordSourceError) -> RecordReadResult? {
         let record: JSONRecord

@@ -17,6 +17,7 @@ struct PropertyListDocumentRecords: RecordReader, ~Copyable {
     }
 
     var unknownKeys: [String] { decoder.unknownKeys }
+    var matchesAnyKey: Bool { decoder.matchesAnyKey }
 
     mutating func next() throws(RecordSourceError) -> RecordReadResult? {
         let record: PlistRecord

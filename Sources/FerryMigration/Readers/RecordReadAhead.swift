@@ -24,6 +24,8 @@ struct RecordReadAhead: ~Copyable {
     /// The reader's unknown keys as of the last batch taken: complete once `next()` returned nil
     /// or threw (readers of documents find them while reading).
     private(set) var unknownKeys: [String] = []
+    /// Whether the reader matched any key, as of the last batch taken.
+    private(set) var matchesAnyKey = false
 
     private enum Ending {
         case end
@@ -59,6 +61,7 @@ struct RecordReadAhead: ~Copyable {
             pending = taken.results
             position = 0
             unknownKeys = taken.unknownKeys
+            matchesAnyKey = taken.matchesAnyKey
             switch taken.ending {
             case nil: break
             case .some(nil): ending = .end
@@ -81,6 +84,7 @@ private final class BatchChannel: Sendable {
         var ending: RecordSourceError??
         /// The reader's unknown keys after the batch's last result.
         var unknownKeys: [String]
+        var matchesAnyKey: Bool
     }
 
     private struct State {
@@ -180,7 +184,8 @@ private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @u
             } catch {
                 ending = .some(error)
             }
-            channel.put(BatchChannel.Batch(results: results, ending: ending, unknownKeys: reader.unknownKeys))
+            channel.put(BatchChannel.Batch(results: results, ending: ending, unknownKeys: reader.unknownKeys,
+                                             matchesAnyKey: reader.matchesAnyKey))
             if ending != nil { return }
         }
     }

@@ -10,8 +10,21 @@ public protocol RecordReader: ~Copyable {
     var sourceName: String { get }
     /// Keys of the source that match no attribute, each reported once.
     var unknownKeys: [String] { get }
+    /// Whether any key of the source matched an attribute or relationship so far. A source none
+    /// of whose keys match would give records of nothing but nils and defaults.
+    var matchesAnyKey: Bool { get }
     /// The next record or reject; nil at the end of the source.
     mutating func next() throws(RecordSourceError) -> RecordReadResult?
+}
+
+extension RecordSourceError {
+    /// A source that has records but none of whose keys matches an attribute or relationship
+    /// of `entity`: every record would be nils and defaults.
+    public static func noMatchingKey(source: String, keys: [String], entity: String) -> RecordSourceError {
+        let listed = keys.prefix(10).map { "'\($0)'" }.joined(separator: ", ") + (keys.count > 10 ? ", …" : "")
+        return RecordSourceError(source: source, reason: "none of its keys (\(listed)) matches an attribute or relationship of "
+            + "\(entity): check the entity, or name keys with --map KEY=ATTRIBUTE")
+    }
 }
 
 /// A source that cannot be read on at all (as opposed to one bad record, which is a reject).

@@ -3,6 +3,7 @@
 public protocol RecordStream: AnyObject {
     var sourceName: String { get }
     var unknownKeys: [String] { get }
+    var matchesAnyKey: Bool { get }
     func next() throws(RecordSourceError) -> RecordReadResult?
 }
 
@@ -16,6 +17,7 @@ public final class RecordReaderBox<Reader: RecordReader & ~Copyable>: RecordStre
 
     public var sourceName: String { reader.sourceName }
     public var unknownKeys: [String] { reader.unknownKeys }
+    public var matchesAnyKey: Bool { reader.matchesAnyKey }
 
     public func next() throws(RecordSourceError) -> RecordReadResult? {
         try reader.next()
