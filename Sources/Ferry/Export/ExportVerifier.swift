@@ -2,8 +2,9 @@ import FerryFormats
 import FerryModel
 import FoundationEssentials
 
-/// Checks an export or backup folder against its manifest: every listed file is there with its
-/// SHA-256 and size, and, when asked, holds as many records as the manifest says.
+/// Checks an export or backup folder against its manifest: every listed file is a regular file of
+/// the folder (a bare name, no link) with its SHA-256 and size, and, when asked, holds as many
+/// records as the manifest says, counted by `ExportRecordTally` (property lists: by decoding).
 public enum ExportVerifier {
     /// Returns the manifest when everything matches.
     /// - Throws: `ExportError.verification` naming the first missing or altered file.
@@ -12,6 +13,13 @@ public enum ExportVerifier {
         let manifest = try ManifestFile.read(from: folder + "/" + ExportManifest.fileName)
         for entry in manifest.entities {
             let path = folder + "/" + entry.file
+            guard isBareName(entry.file) else {
+                throw .verification(path: folder + "/" + ExportManifest.fileName,
+                                    reason: "lists \"\(entry.file)\", which is not a file name inside the folder")
+            }
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {
+                throw .verification(path: path, reason: "is a symbolic link; the files of a backup are regular files")
+            }
             guard FileManager.default.fileExists(atPath: path) else {
                 throw .verification(path: path, reason: "missing (the manifest lists it with \(entry.count) records)")
             }
@@ -20,14 +28,29 @@ public enum ExportVerifier {
                 throw .verification(path: path, reason: "altered: SHA-256 \(digest) (\(size) bytes), the manifest says \(entry.sha256) (\(entry.bytes) bytes)")
             }
             guard countRecords else { continue }
-            let reader = try ExportFileReader(path: path, format: manifest.format)
-            var count = 0
-            while try reader.nextRecord() != nil { count += 1 }
+            let tallied: Int?
+            do { tallied = try ExportRecordTally.count(path: path, format: manifest.format) } catch {
+                throw .verification(path: path, reason: "unreadable: \(error)")
+            }
+            let count = if let tallied { tallied } else { try decodedCount(path, format: manifest.format) }
             guard count == entry.count else {
                 throw .verification(path: path, reason: "holds \(count) records, the manifest says \(entry.count)")
             }
         }
         return manifest
+    }
+
+    /// Records of a file as its reader decodes them (for property lists).
+    private static func decodedCount(_ path: String, format: ExportFormat) throws(ExportError) -> Int {
+        let reader = try ExportFileReader(path: path, format: format)
+        var count = 0
+        while try reader.nextRecord() != nil { count += 1 }
+        return count
+    }
+
+    /// A name of a file directly inside the folder: no separator, not `.` or `..`.
+    private static func isBareName(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains("/") && name != "." && name != ".." && !name.contains("\0")
     }
 
     /// SHA-256 (lowercase hex) and size of a file, streamed.

@@ -32,7 +32,7 @@ public struct RestoreJob {
     }
 
     public func run() throws(ExportError) -> Summary {
-        let manifest = try ExportVerifier.verify(folder: folder, countRecords: false)
+        let manifest = try ExportVerifier.verify(folder: folder, countRecords: true)
         let model = try matchingModel(manifest)
         if FileManager.default.fileExists(atPath: outputPath), !replaceExisting { throw .destinationExists(outputPath) }
         let hashes = VersionHasher.hashes(of: model)
