@@ -28,9 +28,10 @@ public struct StoreMetadataInfo: Sendable, Equatable {
         guard let uuidText, let uuid = UUID(uuidString: uuidText) else {
             throw .invalidMetadata(path: path, reason: "Z_UUID \(uuidText.map { "\"\($0)\"" } ?? "NULL") is not a UUID")
         }
-        guard let plist else { throw .invalidMetadata(path: path, reason: "Z_PLIST is NULL") }
+        // A NULL plist (seen in a copy of Apple Notes' store) holds no keys: the store is still
+        // read, its model from Z_MODELCACHE, with no version hashes to match.
         let decoded: PropertyListValue
-        do { decoded = try PropertyList.decode(plist) } catch {
+        do { decoded = try plist.map { bytes throws(PropertyListError) in try PropertyList.decode(bytes) } ?? .dictionary([:]) } catch {
             throw .invalidMetadata(path: path, reason: "Z_PLIST: \(error)")
         }
         guard case .dictionary(let dictionary) = decoded else {
