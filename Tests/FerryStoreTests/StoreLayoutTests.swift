@@ -57,7 +57,8 @@ import Testing
         #expect(layout.columns(forEntity: "Note").map(\.name) == ["Z_PK", "Z_ENT", "Z_OPT", "ZSTAMP", "ZTITLE"])
     }
 
-    @Test func columnGroupsOrderIntegersDatesFloatsStringsUUIDsBlobs() throws {
+    /// Dates share the floating-point group, in name order (`ZD` before `ZE`); URIs follow strings.
+    @Test func columnGroupsOrderIntegersRealsDecimalsStringsURIsUUIDsBlobs() throws {
         let model = ManagedObjectModel(name: "M", entities: [
             Entity(name: "Mix", attributes: [
                 Attribute(name: "a", type: .binary), Attribute(name: "b", type: .string), Attribute(name: "c", type: .uuid),
@@ -68,7 +69,7 @@ import Testing
         ])
         let columns = try #require(try StoreLayout(model: model).table(forEntity: "Mix")).columns.dropFirst(3)
         #expect(columns.map { "\($0.name) \($0.declaredType)" } == [
-            "ZF INTEGER", "ZE TIMESTAMP", "ZD FLOAT", "ZG DECIMAL", "ZB VARCHAR", "ZH VARCHAR", "ZC BLOB", "ZA BLOB", "ZI BLOB",
+            "ZF INTEGER", "ZD FLOAT", "ZE TIMESTAMP", "ZG DECIMAL", "ZB VARCHAR", "ZH VARCHAR", "ZC BLOB", "ZA BLOB", "ZI BLOB",
         ])
     }
 

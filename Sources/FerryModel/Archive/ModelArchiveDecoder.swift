@@ -235,6 +235,15 @@ struct ArchivedModelReader {
             }
             indexes.append(FetchIndex(name: name, elements: elements))
         }
+        // Archives of old frameworks (fw 637, objc.io's Moody) hold only the legacy compound indexes.
+        if indexes.isEmpty {
+            for (offset, compoundIndex) in try object.elements("NSCompoundIndexes").enumerated() {
+                let keyPath = object.path("NSCompoundIndexes") + "[\(offset)]"
+                guard case .array(let members) = try archive.value(at: compoundIndex, keyPath: keyPath) else { continue }
+                let properties = members.compactMap { member -> String? in if case .string(let name) = member { name } else { nil } }
+                indexes.append(FetchIndex.compound(properties, among: indexes))
+            }
+        }
         let indexedNames = Set(entity.attributes.filter(\.isIndexed).map(\.name))
         indexes.removeAll { $0.elements.count == 1 && $0.name == $0.elements[0].property && indexedNames.contains($0.name) }
         let covered = Set(indexes.filter { $0.elements.count == 1 }.map { $0.elements[0].property })

@@ -20,6 +20,19 @@ public struct FetchIndex: Sendable, Equatable, Codable {
     public var name: String
     public var elements: [Element]
 
+    /// A legacy compound index (Xcode's `compoundIndexes`, an archive's `NSCompoundIndexes`) as
+    /// Core Data turns it into a fetch index: named `compoundIndex`, then `compoundIndex1`, … per
+    /// entity (knowledgeC's `Z_Event_compoundIndex`, `Z_Event_compoundIndex1`).
+    public static func compound(_ properties: [String], among existing: [FetchIndex]) -> FetchIndex {
+        let taken = Set(existing.map(\.name))
+        var name = "compoundIndex", number = 0
+        while taken.contains(name) {
+            number += 1
+            name = "compoundIndex\(number)"
+        }
+        return FetchIndex(name: name, elements: properties.map { Element(property: $0) })
+    }
+
     public init(name: String, elements: [Element]) {
         self.name = name
         self.elements = elements

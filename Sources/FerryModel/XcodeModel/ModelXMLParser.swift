@@ -106,8 +106,7 @@ struct ElementReader {
             case "compoundIndexes":
                 for compound in child.children(named: "compoundIndex") {
                     let properties = try compound.children(named: "index").map { item throws(ModelLoadError) in try required("value", of: item) }
-                    entity.fetchIndexes.append(FetchIndex(
-                        name: properties.joined(separator: "_"), elements: properties.map { FetchIndex.Element(property: $0) }))
+                    entity.fetchIndexes.append(FetchIndex.compound(properties, among: entity.fetchIndexes))
                 }
             default: break
             }

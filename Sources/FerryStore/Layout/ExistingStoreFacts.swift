@@ -12,14 +12,26 @@ public struct ExistingStoreFacts: Sendable, Equatable {
     public var primaryKeys: [PrimaryKeyEntry]
     /// Every table the store has.
     public var tableNames: Set<String>
+    /// `NSPersistenceFrameworkVersion` of the framework that wrote the store: older ones made
+    /// fewer indexes (`StoreLayoutBuilder`). Nil: the current rules.
+    public var frameworkVersion: Int?
 
     /// First number of the persistent-history entities (coredata-format.md §2).
     static let firstSystemEntityNumber: Int64 = 16_000
 
-    public init(primaryKeys: [PrimaryKeyEntry], tableNames: Set<String>) {
+    public init(primaryKeys: [PrimaryKeyEntry], tableNames: Set<String>, frameworkVersion: Int? = nil) {
         self.primaryKeys = primaryKeys.filter { $0.entityNumber < Self.firstSystemEntityNumber }
         self.tableNames = tableNames
+        self.frameworkVersion = frameworkVersion
     }
+
+    /// Whether the store's framework made unique indexes for uniqueness constraints: fw 866 did
+    /// (knowledgeC of macOS 10.14), fw 637 and 851 did not (Moody, knowledgeC of macOS 10.13).
+    var hasUniquenessIndexes: Bool { (frameworkVersion ?? .max) >= 866 }
+
+    /// Whether the store's framework made the twin index of a one-element fetch index: fw 1044
+    /// did (Screen Time's RMAdminStore), fw 866 did not (knowledgeC).
+    var hasTwinIndexes: Bool { (frameworkVersion ?? .max) >= 1044 }
 
     /// The number of every entity of `model` in this store: by `Z_NAME`, then (for an entity
     /// renamed since the store was written) by its renaming identifier. An entity the store does

@@ -130,17 +130,20 @@ struct StoreLayoutBuilder {
                 // (Accounts3, Photos), and an index of nothing but such elements is not made.
                 let elements = fetchIndex.elements.filter { !isToMany($0.property, of: entity) }
                 guard !elements.isEmpty else { continue }
+                // One to-one relationship alone is indexed by its foreign-key index already: no
+                // fetch index and no twin (Screen Time's `Usage`, Accounts3's `Account`).
+                if elements.count == 1, isRelationship(elements[0].property, of: entity) { continue }
                 result.append(try collatedIndex(entity: entity, suffix: fetchIndex.name, elements: elements,
                                                 unique: false, table: table))
                 // The twin (coredata-format.md §5): a one-element, ascending, binary fetch index
                 // makes its property indexed, so Core Data also creates `Z_<Entity>_<property>`.
-                if fetchIndex.elements.count == 1, let element = elements.first, element.isAscending,
+                if existing?.hasTwinIndexes != false, fetchIndex.elements.count == 1, let element = elements.first, element.isAscending,
                    element.kind == .binary, element.property != fetchIndex.name, !indexed.contains(element.property) {
                     result.append(try collatedIndex(entity: entity, suffix: element.property, elements: [element],
                                                     unique: false, table: table))
                 }
             }
-            for constraint in entity.uniquenessConstraints where !constraint.isEmpty {
+            for constraint in entity.uniquenessConstraints where !constraint.isEmpty && existing?.hasUniquenessIndexes != false {
                 let suffix = "UNIQUE_" + constraint.joined(separator: "_")
                 result.append(try collatedIndex(entity: entity, suffix: suffix,
                                                 elements: constraint.map { FetchIndex.Element(property: $0) },
@@ -176,6 +179,11 @@ struct StoreLayoutBuilder {
     /// Whether `property` of `entity` (or an ancestor) is a to-many relationship.
     private func isToMany(_ property: String, of entity: Entity) -> Bool {
         model.allRelationships(of: entity.name).contains { $0.name == property && $0.isToMany }
+    }
+
+    /// Whether `property` of `entity` (or an ancestor) is a relationship.
+    private func isRelationship(_ property: String, of entity: Entity) -> Bool {
+        model.allRelationships(of: entity.name).contains { $0.name == property }
     }
 
     /// The column of an attribute or to-one relationship of `entity`, inherited ones included.

@@ -50,7 +50,8 @@ public final class CoreDataStoreReader {
 
     /// What this store says about its own layout: its entity numbers and tables.
     public var facts: ExistingStoreFacts {
-        ExistingStoreFacts(primaryKeys: primaryKeys, tableNames: Set(schema.tables.map(\.name)))
+        ExistingStoreFacts(primaryKeys: primaryKeys, tableNames: Set(schema.tables.map(\.name)),
+                           frameworkVersion: metadata.frameworkVersion)
     }
 
     /// `model` laid out as this store was written: rows are told apart by the store's own
