@@ -108,6 +108,26 @@ struct XcodeModelLoaderTests {
         #expect(entity.relationship(named: "other")?.isIndexedBySpotlight == false)
     }
 
+    @Test("a derivation loads in Core Data's normalised form and hashes as a model that holds that form", arguments: [
+        ("pages.@count", "count:(pages)"), ("pages.@sum", "sum:(pages)"), ("pages.@total", "sum:(pages)"), ("count:(pages)", "count:(pages)"),
+    ])
+    func derivedAttribute(written: String, kept: String) throws {
+        let folder = try TestPaths.xcodeModelFolder(header + """
+            <model><entity name="Book">
+                <attribute name="pagesCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="\(written)"/>
+                <relationship name="pages" optional="YES" toMany="YES" destinationEntity="Page" inverseName="book" inverseEntity="Page"/>
+            </entity><entity name="Page">
+                <relationship name="book" optional="YES" maxCount="1" destinationEntity="Book" inverseName="pages" inverseEntity="Book"/>
+            </entity></model>
+            """)
+        let loaded = try XcodeModelLoader.loadModel(at: folder)
+        let attribute = try #require(loaded.entity(named: "Book")?.attribute(named: "pagesCount"))
+        #expect(attribute.isDerived && attribute.isReadOnly && attribute.derivationExpression == kept)
+        let archived = try ModelArchiveDecoder.decodeModel(archive: ModelArchiveEncoder.encodeModel(loaded), name: loaded.name)
+        #expect(archived.entity(named: "Book")?.attribute(named: "pagesCount")?.derivationExpression == kept)
+        #expect(VersionHasher.hashes(of: archived) == VersionHasher.hashes(of: loaded))
+    }
+
     @Test("a malformed model names the file, the line and the element")
     func malformedModelHasLocation() throws {
         let missingName = try TestPaths.xcodeModelFolder(header + """

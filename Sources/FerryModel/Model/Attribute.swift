@@ -17,6 +17,8 @@ public struct Attribute: Sendable, Equatable, Codable {
     public var allowsExternalBinaryDataStorage: Bool
     public var preserveAfterDeletion: Bool
     public var isDerived: Bool
+    /// A derived attribute's expression as predicate format text. Models loaded from XML or an
+    /// archive hold Core Data's normalised form (`count:(pages)`, see `DerivationExpression`).
     public var derivationExpression: String?
     public var valueTransformerName: String?
     public var customClassName: String?
