@@ -51,4 +51,11 @@ struct DerivedAttributeHashTests {
         let plain = Attribute(name: "pagesCount", type: .integer64, isReadOnly: true, derivationExpression: "count:(pages)")
         #expect(bookHash(plain) != counted)
     }
+
+    @Test("a filtering predicate follows the expression, with no separator")
+    func filteringPredicateHash() {
+        let filtered = Attribute(name: "pagesCount", type: .integer64, isReadOnly: true, isDerived: true,
+                                 derivationExpression: "pages.@count", filteringPredicate: "number > 1")
+        #expect(bookHash(filtered) == expectedBookHash(propertyHash: SHA256.hash(Array("count:(pages)number > 1".utf8))))
+    }
 }

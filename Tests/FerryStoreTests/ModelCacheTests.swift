@@ -71,7 +71,7 @@ struct ModelCacheTests {
         let model = try ModelArchiveDecoder.decodeModelCache(store.cache, name: "SampleModel2_V1")
         let count = try #require(model.entity(named: "Book")?.attribute(named: "pagesCount"))
         #expect(count.isDerived && count.isReadOnly && count.isOptional && count.type == .integer64)
-        #expect(count.derivationExpression == "count:(pages)")
+        #expect(count.derivationExpression == "count:(pages)" && count.filteringPredicate == nil)
         #expect(model.entity(named: "GraphicNovel")?.attributes.map(\.name) == ["isBlackAndWhite"])
         let author = try #require(model.entity(named: "Author"))
         #expect(author.parentName == "Writer")

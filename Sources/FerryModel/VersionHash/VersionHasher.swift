@@ -71,11 +71,13 @@ public enum VersionHasher {
         return SHA256.hash(bytes)
     }
 
-    /// `SHA256(derivation expression)`, the expression in Core Data's normalised text: Core Data
-    /// computes `A` and discards it, so name, type and flags do not count. A derived attribute with
-    /// no expression hashes the empty text (inferred, not seen).
+    /// `SHA256(derivation expression ‖ filtering predicate?)`, the expression in Core Data's
+    /// normalised text: Core Data computes `A` and discards it, so name, type and flags do not
+    /// count. A derived attribute with no expression hashes as an empty one (inferred, not seen).
     static func derivedAttributeHash(_ attribute: Attribute) -> [UInt8] {
-        SHA256.hash(Array(DerivationExpression.normalized(attribute.derivationExpression ?? "").utf8))
+        var bytes = Array(DerivationExpression.normalized(attribute.derivationExpression ?? "").utf8)
+        if let filter = attribute.filteringPredicate { bytes += Array(filter.utf8) }
+        return SHA256.hash(bytes)
     }
 
     /// `R = SHA256(P ‖ destination ‖ inverse? ‖ int32 maxCount ‖ int32 minCount ‖ [uint16 1 if ordered])`.
