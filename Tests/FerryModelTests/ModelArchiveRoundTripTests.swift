@@ -57,7 +57,8 @@ struct ModelArchiveRoundTripTests {
                           validationRules: [ValidationRule(predicate: "SELF >= -5", warning: .code(1620))]),
                 Attribute(name: "flag", type: .boolean, defaultValueString: "YES", isIndexedBySpotlight: true),
                 Attribute(name: "scratch", type: .string, isTransient: true, renamingIdentifier: "tmp", versionHashModifier: "x"),
-                Attribute(name: "total", type: .integer64, isReadOnly: true, isDerived: true, derivationExpression: "count:(children)"),
+                Attribute(name: "total", type: .integer64, isReadOnly: true, isDerived: true, derivationExpression: "count:(children)",
+                          filteringPredicate: "rank >= 2"),
                 Attribute(name: "thing", type: .transformable, valueTransformerName: "T", customClassName: "Thing"),
             ], relationships: [
                 Relationship(name: "children", destinationEntity: "Child", inverseName: "parent", inverseEntity: "Child",

@@ -6,14 +6,6 @@ import Testing
 
 @Suite("Xcode model loader")
 struct XcodeModelLoaderTests {
-    /// Writes a `contents` file into a fresh `.xcdatamodel` folder and returns the folder.
-    private func modelFolder(_ xml: String, name: String = "Test") throws -> String {
-        let folder = try TestPaths.temporaryFolder("model") + "/\(name).xcdatamodel"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data(xml.utf8).write(to: URL(fileURLWithPath: folder + "/contents"))
-        return folder
-    }
-
     private let header = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#
 
     @Test("every contents file in the corpus loads", .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
@@ -67,7 +59,7 @@ struct XcodeModelLoaderTests {
 
     @Test("unknown elements and attributes do not fail a load")
     func unknownElementsTolerated() throws {
-        let folder = try modelFolder(header + """
+        let folder = try TestPaths.xcodeModelFolder(header + """
             <model type="com.apple.IDECoreDataModeler.DataModel" futureAttribute="x">
                 <futureElement><nested/></futureElement>
                 <entity name="A" syncable="YES" brandNewFlag="YES">
@@ -92,7 +84,7 @@ struct XcodeModelLoaderTests {
               ("Double", "-1.25", "-1.25"), ("String", "YES", "YES"),
           ])
     func compiledDefaults(type: String, written: String, compiled: String) throws {
-        let folder = try modelFolder(header + """
+        let folder = try TestPaths.xcodeModelFolder(header + """
             <model><entity name="A"><attribute name="x" attributeType="\(type)" defaultValueString="\(written)"/></entity></model>
             """)
         let model = try XcodeModelLoader.loadModel(at: folder)
@@ -103,7 +95,7 @@ struct XcodeModelLoaderTests {
 
     @Test("spotlightIndexingEnabled marks attributes and relationships")
     func spotlightIndexing() throws {
-        let folder = try modelFolder(header + """
+        let folder = try TestPaths.xcodeModelFolder(header + """
             <model><entity name="A">
                 <attribute name="title" optional="YES" attributeType="String" spotlightIndexingEnabled="YES"/>
                 <relationship name="body" maxCount="1" deletionRule="Cascade" destinationEntity="A" spotlightIndexingEnabled="YES"/>
@@ -116,9 +108,29 @@ struct XcodeModelLoaderTests {
         #expect(entity.relationship(named: "other")?.isIndexedBySpotlight == false)
     }
 
+    @Test("a derivation loads in Core Data's normalised form and hashes as a model that holds that form", arguments: [
+        ("pages.@count", "count:(pages)"), ("pages.@sum", "sum:(pages)"), ("pages.@total", "sum:(pages)"), ("count:(pages)", "count:(pages)"),
+    ])
+    func derivedAttribute(written: String, kept: String) throws {
+        let folder = try TestPaths.xcodeModelFolder(header + """
+            <model><entity name="Book">
+                <attribute name="pagesCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="\(written)"/>
+                <relationship name="pages" optional="YES" toMany="YES" destinationEntity="Page" inverseName="book" inverseEntity="Page"/>
+            </entity><entity name="Page">
+                <relationship name="book" optional="YES" maxCount="1" destinationEntity="Book" inverseName="pages" inverseEntity="Book"/>
+            </entity></model>
+            """)
+        let loaded = try XcodeModelLoader.loadModel(at: folder)
+        let attribute = try #require(loaded.entity(named: "Book")?.attribute(named: "pagesCount"))
+        #expect(attribute.isDerived && attribute.isReadOnly && attribute.derivationExpression == kept)
+        let archived = try ModelArchiveDecoder.decodeModel(archive: ModelArchiveEncoder.encodeModel(loaded), name: loaded.name)
+        #expect(archived.entity(named: "Book")?.attribute(named: "pagesCount")?.derivationExpression == kept)
+        #expect(VersionHasher.hashes(of: archived) == VersionHasher.hashes(of: loaded))
+    }
+
     @Test("a malformed model names the file, the line and the element")
     func malformedModelHasLocation() throws {
-        let missingName = try modelFolder(header + """
+        let missingName = try TestPaths.xcodeModelFolder(header + """
             <model>
                 <entity name="A">
                     <attribute optional="YES" attributeType="String"/>
@@ -129,11 +141,11 @@ struct XcodeModelLoaderTests {
                                                       reason: "missing 'name' attribute")) {
             try XcodeModelLoader.loadModel(at: missingName)
         }
-        let badType = try modelFolder(header + "\n<model>\n<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"Integer 12\"/>\n</entity>\n</model>")
+        let badType = try TestPaths.xcodeModelFolder(header + "\n<model>\n<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"Integer 12\"/>\n</entity>\n</model>")
         let error = try #require(throws: ModelLoadError.self) { try XcodeModelLoader.loadModel(at: badType) }
         #expect(error.description.contains("contents:4: <attribute>: attribute 'x' has unknown attributeType 'Integer 12'"))
 
-        let broken = try modelFolder(header + "\n<model>\n<entity name=\"A\">\n</model>")
+        let broken = try TestPaths.xcodeModelFolder(header + "\n<model>\n<entity name=\"A\">\n</model>")
         let xmlError = try #require(throws: ModelLoadError.self) { try XcodeModelLoader.loadModel(at: broken) }
         guard case let .xml(.malformed(source, line, _)) = xmlError else {
             Issue.record("expected a malformed-XML error, got \(xmlError)")
@@ -144,12 +156,12 @@ struct XcodeModelLoaderTests {
 
     @Test("dangling references are refused")
     func danglingReferences() throws {
-        let folder = try modelFolder(header + """
+        let folder = try TestPaths.xcodeModelFolder(header + """
             <model><entity name="A"><relationship name="b" maxCount="1" destinationEntity="Missing"/></entity></model>
             """)
         let error = try #require(throws: ModelLoadError.self) { try XcodeModelLoader.loadModel(at: folder) }
         #expect(error.description.contains("points at unknown entity 'Missing'"))
-        let cycle = try modelFolder(header + #"<model><entity name="A" parentEntity="B"/><entity name="B" parentEntity="A"/></model>"#)
+        let cycle = try TestPaths.xcodeModelFolder(header + #"<model><entity name="A" parentEntity="B"/><entity name="B" parentEntity="A"/></model>"#)
         #expect(throws: ModelLoadError.self) { try XcodeModelLoader.loadModel(at: cycle) }
     }
 

@@ -25,6 +25,12 @@ public enum CorpusStores {
         ]
     }()
 
+    /// The CoreDataPlus stores of a model built in code, with no XML model: their `Z_MODELCACHE` holds
+    /// the corpus's only derived attribute (`Book.pagesCount`). Relative to `coredata`.
+    public static let derivedAttributeStores = ["SampleModel2_V1.sqlite", "SampleModel2_V2.sqlite"].map {
+        "alemar11__CoreDataPlus/Tests/Resources/SampleModel2/Fixtures/" + $0
+    }
+
     /// The WAL store whose rows are only in its `-wal`.
     public static let walStore = withModels[3]
     /// The store with many-to-many join tables.

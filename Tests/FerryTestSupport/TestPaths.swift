@@ -36,6 +36,14 @@ public enum TestPaths {
         return path
     }
 
+    /// A fresh `<name>.xcdatamodel` folder in a temporary folder, its `contents` holding `xml`.
+    public static func xcodeModelFolder(_ xml: String, name: String = "Test") throws -> String {
+        let folder = try temporaryFolder("model") + "/\(name).xcdatamodel"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: folder + "/contents"))
+        return folder
+    }
+
     /// The bytes of a file.
     public static func read(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))

@@ -213,4 +213,15 @@ struct VerifyCorpusTests {
         #expect(report.entities.count == model.entities.count)
         #expect(try TestPaths.read(path) == before)
     }
+
+    @Test("the stores with a derived attribute pass against their own Z_MODELCACHE (opened read-only)",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"), arguments: CorpusStores.derivedAttributeStores)
+    func derivedAttributeStore(store: String) throws {
+        let path = CorpusStores.path(store)
+        let before = try TestPaths.read(path)
+        let report = try StoreVerifier(path: path).verify()
+        #expect(report.passed, "\(store): \(report.failures)")
+        #expect(report.entities.count == 6)
+        #expect(try TestPaths.read(path) == before)
+    }
 }

@@ -79,9 +79,11 @@ extension ArchivedModelWriter {
         var className = "NSAttributeDescription"
         if attribute.isDerived {
             className = "NSDerivedAttributeDescription"
-            fields["NSFilteringPredicate"] = KeyedArchiveBuilder.null
             fields["NSDerivationExpression"] = try attribute.derivationExpression.map { text throws(ModelArchiveError) in
                 try PredicateFormatWriter.expression(text, into: &builder, path: path)
+            } ?? KeyedArchiveBuilder.null
+            fields["NSFilteringPredicate"] = try attribute.filteringPredicate.map { text throws(ModelArchiveError) in
+                try PredicateFormatWriter.predicate(text, into: &builder, path: path)
             } ?? KeyedArchiveBuilder.null
         }
         builder.fill(uid, className: className, fields: fields)

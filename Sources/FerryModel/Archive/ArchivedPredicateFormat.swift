@@ -1,7 +1,8 @@
 /// Renders archived `NSPredicate`/`NSExpression` graphs (modelcache-format.md §4.9) as predicate
 /// format text (`authorAlias == $FETCH_SOURCE.alias`, `count:(pages)`), for the model's
-/// `predicateString` and `derivationExpression`. Classes it does not know make the whole text nil:
-/// the schema does not depend on it. Nesting is bounded, so a self-referencing graph ends in an error.
+/// `predicateString`, validation rules, `derivationExpression` and `filteringPredicate`. Classes it
+/// does not know make the whole text nil: the schema does not depend on it. Nesting is bounded, so a
+/// self-referencing graph ends in an error.
 struct ArchivedPredicateFormat {
     let archive: KeyedArchive
     var maxDepth = 64

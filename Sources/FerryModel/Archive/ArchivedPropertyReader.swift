@@ -88,9 +88,12 @@ struct ArchivedPropertyReader {
         if bits & AttributeFlags.hasMaximum != 0 { attribute.maxValueString = try bound(property, "NSMaxValueName", type: type) }
         if property.className == "NSDerivedAttributeDescription" {
             attribute.isDerived = true
+            let format = ArchivedPredicateFormat(archive: archive)
             if let expression = try property.reference("NSDerivationExpression") {
-                attribute.derivationExpression = try ArchivedPredicateFormat(archive: archive)
-                    .text(at: expression, keyPath: property.path("NSDerivationExpression"))
+                attribute.derivationExpression = try format.text(at: expression, keyPath: property.path("NSDerivationExpression"))
+            }
+            if let filter = try property.reference("NSFilteringPredicate") {
+                attribute.filteringPredicate = try format.text(at: filter, keyPath: property.path("NSFilteringPredicate"))
             }
         }
         return attribute

@@ -17,7 +17,12 @@ public struct Attribute: Sendable, Equatable, Codable {
     public var allowsExternalBinaryDataStorage: Bool
     public var preserveAfterDeletion: Bool
     public var isDerived: Bool
+    /// A derived attribute's expression as predicate format text. Models loaded from XML or an
+    /// archive hold Core Data's normalised form (`count:(pages)`, see `DerivationExpression`).
     public var derivationExpression: String?
+    /// A derived attribute's filtering predicate (`NSFilteringPredicate`) as predicate format text.
+    /// Models built in code can set it; no XML spelling is known, and no store in the corpus has one.
+    public var filteringPredicate: String?
     public var valueTransformerName: String?
     public var customClassName: String?
     public var usesScalarValueType: Bool?
@@ -36,7 +41,7 @@ public struct Attribute: Sendable, Equatable, Codable {
         isReadOnly: Bool = false, defaultValueString: String? = nil, defaultDateTimeInterval: Double? = nil,
         minValueString: String? = nil, maxValueString: String? = nil,
         allowsExternalBinaryDataStorage: Bool = false, preserveAfterDeletion: Bool = false,
-        isDerived: Bool = false, derivationExpression: String? = nil,
+        isDerived: Bool = false, derivationExpression: String? = nil, filteringPredicate: String? = nil,
         valueTransformerName: String? = nil, customClassName: String? = nil, usesScalarValueType: Bool? = nil,
         isIndexed: Bool = false, isIndexedBySpotlight: Bool = false,
         renamingIdentifier: String? = nil, versionHashModifier: String? = nil, userInfo: [String: String] = [:],
@@ -55,6 +60,7 @@ public struct Attribute: Sendable, Equatable, Codable {
         self.preserveAfterDeletion = preserveAfterDeletion
         self.isDerived = isDerived
         self.derivationExpression = derivationExpression
+        self.filteringPredicate = filteringPredicate
         self.valueTransformerName = valueTransformerName
         self.customClassName = customClassName
         self.usesScalarValueType = usesScalarValueType

@@ -60,16 +60,24 @@ public enum VersionHasher {
     }
 
     /// `A = SHA256(P ‖ uint32 type code ‖ [1 if external storage] ‖ [1 if preserved after deletion])`;
-    /// derived attributes add their derivation expression.
+    /// a derived attribute has its own hash instead.
     static func attributeHash(_ attribute: Attribute) -> [UInt8] {
+        if attribute.isDerived { return derivedAttributeHash(attribute) }
         var bytes = propertyCore(name: attribute.name, isOptional: attribute.isOptional, isTransient: attribute.isTransient,
                                  isReadOnly: attribute.isReadOnly, versionHashModifier: attribute.versionHashModifier)
         appendLittleEndian(UInt32(attribute.type.rawValue), to: &bytes)
         if attribute.allowsExternalBinaryDataStorage { bytes.append(1) }
         if attribute.preserveAfterDeletion { bytes.append(1) }
-        let hash = SHA256.hash(bytes)
-        guard attribute.isDerived, let expression = attribute.derivationExpression else { return hash }
-        return SHA256.hash(hash + Array(expression.utf8))
+        return SHA256.hash(bytes)
+    }
+
+    /// `SHA256(derivation expression ‖ filtering predicate?)`, the expression in Core Data's
+    /// normalised text: Core Data computes `A` and discards it, so name, type and flags do not
+    /// count. A derived attribute with no expression hashes as an empty one (inferred, not seen).
+    static func derivedAttributeHash(_ attribute: Attribute) -> [UInt8] {
+        var bytes = Array(DerivationExpression.normalized(attribute.derivationExpression ?? "").utf8)
+        if let filter = attribute.filteringPredicate { bytes += Array(filter.utf8) }
+        return SHA256.hash(bytes)
     }
 
     /// `R = SHA256(P ‖ destination ‖ inverse? ‖ int32 maxCount ‖ int32 minCount ‖ [uint16 1 if ordered])`.

@@ -131,7 +131,7 @@ struct ElementReader {
             maxValueString: element[attribute: "maxValueString"] ?? element[attribute: "maxDateTimeInterval"],
             allowsExternalBinaryDataStorage: flag("allowsExternalBinaryDataStorage", of: element),
             preserveAfterDeletion: flag("preserveAfterDeletion", of: element),
-            isDerived: isDerived, derivationExpression: element[attribute: "derivationExpression"],
+            isDerived: isDerived, derivationExpression: element[attribute: "derivationExpression"].map(DerivationExpression.normalized),
             valueTransformerName: element[attribute: "valueTransformerName"], customClassName: element[attribute: "customClassName"],
             usesScalarValueType: optionalFlag("usesScalarValueType", of: element),
             isIndexed: flag("indexed", of: element), isIndexedBySpotlight: flag("spotlightIndexingEnabled", of: element),

@@ -1,0 +1,28 @@
+/// The text of a derived attribute's derivation expression in the form Core Data keeps it
+/// (coredata-format.md §8 item 5).
+///
+/// Setting a derivation makes Core Data rewrite a key path that ends in an aggregate into a
+/// function: `pages.@count` becomes `count:(pages)`, `pages.@sum` and `pages.@total` become
+/// `sum:(pages)`. A model archive (`Z_MODELCACHE`, CoreDataPlus `Book.pagesCount`) already holds
+/// the rewritten text, and the version hash is taken over it; an Xcode model or a model built by
+/// hand may spell the key path.
+public enum DerivationExpression {
+    /// The function each trailing key-path aggregate becomes.
+    private static let functions: [Substring: String] = ["@count": "count", "@sum": "sum", "@total": "sum"]
+
+    /// `text` as Core Data keeps it: a key path ending in `.@count` as `count:(keypath)`, one ending
+    /// in `.@sum` or `.@total` as `sum:(keypath)`. Any other text, the rewritten forms included, is
+    /// returned as it is.
+    public static func normalized(_ text: String) -> String {
+        let components = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard components.count > 1, let last = components.last, let function = functions[last],
+              components.dropLast().allSatisfy(isKey) else { return text }
+        return function + ":(" + components.dropLast().joined(separator: ".") + ")"
+    }
+
+    /// A key of a key path: letters, digits and underscores, not starting with a digit.
+    private static func isKey(_ component: Substring) -> Bool {
+        guard let first = component.unicodeScalars.first, first.properties.numericType == nil else { return false }
+        return component.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" }
+    }
+}
