@@ -25,7 +25,7 @@ extension StoreValue {
     /// Core Data's inline tag (`ExternalBinaryData`), as Core Data reads such columns.
     public init(_ value: AttributeValue, externallyStorable: Bool) {
         if externallyStorable, case .binary(let bytes) = value {
-            self = .blob(ExternalBinaryData.inlineValue(bytes))
+            self = .blob(ExternalBinaryData.encode(bytes))
         } else {
             self.init(value)
         }
