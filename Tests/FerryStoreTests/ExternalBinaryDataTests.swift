@@ -10,7 +10,7 @@ struct ExternalBinaryDataTests {
         Entity(name: "Photo", attributes: [
             Attribute(name: "image", type: .binary, allowsExternalBinaryDataStorage: true),
             Attribute(name: "raw", type: .binary),
-        ]),
+        ], uniquenessConstraints: [["image"]]),
     ])
     private static let fileName = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
 
@@ -86,5 +86,25 @@ struct ExternalBinaryDataTests {
             }
         }
         #expect(lent == [[0x89, 0x50], nil])
+    }
+
+    @Test("update stores the tagged form, and checks uniqueness on it")
+    func update() throws {
+        let path = try makeStore()
+        let store = try MutableStore(path: path, model: model)
+        #expect(try store.update("Photo", where: FetchPredicate(format: "raw == nil"), set: [("image", .binary([0xAB]))]) == 1)
+        #expect(try storeText(path, "SELECT hex(ZIMAGE) FROM ZPHOTO WHERE Z_PK = 2") == "01AB")
+        #expect(try images(path) == [.binary([0x89, 0x50]), .binary([0xAB])])
+        #expect {
+            try store.update("Photo", where: FetchPredicate(format: "raw == nil"), set: [("image", .binary([0x89, 0x50]))])
+        } throws: { error in
+            guard case .uniquenessViolation(let entity, let keys, _) = error as? StoreMutationError else { return false }
+            return entity == "Photo" && keys == ["image"]
+        }
+        #expect(try images(path) == [.binary([0x89, 0x50]), .binary([0xAB])])
+    }
+
+    private func storeText(_ path: String, _ sql: String) throws -> String? {
+        try SQLiteDatabase(path: path, mode: .readOnly).scalarText(sql)
     }
 }
