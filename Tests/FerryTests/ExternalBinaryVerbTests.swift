@@ -135,6 +135,17 @@ struct ExternalBinaryVerbTests {
         }
     }
 
+    @Test("verify's edge keys read such attributes as their values: inline bytes without the tag, an external file's content")
+    func edgeKeys() throws {
+        let store = try Self.makeStore("external-edges", external: true)
+        let edges = try StoreVerifier(path: store).edgeFingerprint(of: "album", of: "Photo", sourceKey: .attributes(["image"]),
+                                                                   destinationKey: .primaryKey)
+        var expected = Fingerprint()
+        expected.add(source: [.binary(Self.png)], destination: [.integer(1)])
+        expected.add(source: [.binary([7, 8, 9])], destination: [.integer(1)])
+        #expect(edges == expected)
+    }
+
     @Test("predicates compare such attributes with nil only: == nil selects by the column, bytes are refused")
     func predicates() throws {
         let store = try Self.makeStore("external-predicate")
