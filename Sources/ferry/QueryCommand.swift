@@ -13,7 +13,9 @@ enum QueryCommand: Command {
         matching the predicate P (NSPredicate syntax), sorted by the keys (then Z_PK), with
         Z_PK, the entity, every stored attribute and each to-one relationship as the
         destination's Z_PK. Dates are ISO 8601 UTC, binary values <N bytes> in the table and
-        base64 in JSON and CSV. The model is the version of M whose hashes match the store,
+        base64 in JSON and CSV (values of attributes that allow external storage without
+        Core Data's tag, or read from the external data file they name). Binary attributes
+        compare with nil only. The model is the version of M whose hashes match the store,
         or else the store's own model cache. The store is only read.
 
         example: ferry query Workspace.sqlite --entity Task --where 'priority > 2 AND tags.@count > 0' --sort -dueDate

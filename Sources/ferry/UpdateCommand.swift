@@ -9,8 +9,9 @@ enum UpdateCommand: Command {
 
         Sets attributes of the objects of E (and its sub-entities) matching P. Values follow
         import's rules for their attribute's type (dates ISO 8601 or Unix seconds, booleans
-        1/0, true/false, yes/no, UUIDs 8-4-4-4-12, binary base64); an empty value sets NULL,
-        which required attributes refuse. Uniqueness constraints are checked; a violation names
+        1/0, true/false, yes/no, UUIDs 8-4-4-4-12, binary base64, stored with Core Data's tag
+        where the attribute allows external storage); an empty value sets NULL, which required
+        attributes refuse. Uniqueness constraints are checked; a violation names
         the value and changes nothing. Changed objects get Z_OPT + 1. One SQLite transaction.
 
         example: ferry update Workspace.sqlite --entity Task --where 'taskID == 7' --set priority=3 --set dueDate=2024-05-01T09:00:00Z

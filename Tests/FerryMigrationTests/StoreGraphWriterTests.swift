@@ -134,6 +134,38 @@ struct StoreGraphWriterTests {
         }
     }
 
+    @Test("attributes that allow external storage match in their tagged form: duplicates on them are found, links by them resolve")
+    func externallyStorableKeys() throws {
+        let model = ManagedObjectModel(name: "Photos", entities: [
+            Entity(name: "Album", attributes: [Attribute(name: "name", type: .string)],
+                   relationships: [Relationship(name: "photos", destinationEntity: "Photo", inverseName: "album", isToMany: true)]),
+            Entity(name: "Photo", attributes: [
+                Attribute(name: "image", type: .binary, allowsExternalBinaryDataStorage: true), Attribute(name: "title", type: .string),
+            ], relationships: [Relationship(name: "album", destinationEntity: "Album", inverseName: "photos")],
+                   uniquenessConstraints: [["image"]]),
+        ])
+        let path = try TestPaths.temporaryFolder("graph") + "/Photos.sqlite"
+        let store = try CoreDataStoreWriter.create(at: path, model: model, versionHashes: VersionHasher.hashes(of: model).entityHashes,
+                                                   versionIdentifiers: [""])
+        let graph = StoreGraphWriter(writer: store, model: model, duplicates: .keepNewest, createMissing: [])
+        let photo = try #require(RecordSchema(model: model, entityName: "Photo"))
+        let album = try #require(RecordSchema(model: model, entityName: "Album"))
+        func write(_ schema: RecordSchema, _ pairs: [String: AttributeValue], links: [RecordLink] = []) throws -> StoreGraphWriter.Outcome {
+            try graph.write(Record(values: schema.attributes.map { pairs[$0.name] ?? .null }, location: SourceLocation(file: "t"), links: links),
+                            schema: schema, namespace: 0)
+        }
+        #expect(try write(photo, ["image": .binary([7]), "title": .string("old")]) == .inserted)
+        #expect(try write(photo, ["image": .binary([7]), "title": .string("new")]) == .merged(constraint: ["image"]))
+        #expect(try write(photo, ["image": .binary([8]), "title": .string("other")]) == .inserted)
+        let link = RecordLink(relationship: "photos", targets: [.match(attribute: "image", value: .binary([8]))])
+        #expect(try write(album, ["name": .string("A")], links: [link]) == .inserted)
+        let reports = try graph.resolveLinks()
+        try graph.writer.finish()
+        #expect(reports.map(\.unresolved) == [0])
+        #expect(try storeRows(path, "SELECT hex(p.ZIMAGE), p.ZTITLE, a.ZNAME FROM ZPHOTO p LEFT JOIN ZALBUM a ON a.Z_PK = p.ZALBUM ORDER BY p.Z_PK")
+                == ["0107|new|NULL", "0108|other|A"])
+    }
+
     @Test("a to-one link with several destinations, or an unknown relationship, is an error")
     func badLinks() throws {
         let folder = try TestPaths.temporaryFolder("graph")

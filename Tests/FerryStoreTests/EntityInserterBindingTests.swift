@@ -7,7 +7,7 @@ import Testing
 
 /// `EntityInserter` binds text and blobs from a reused buffer (`SQLITE_STATIC`), and takes rows
 /// either as `[StoreValue]` or as attribute values with a column map. Both must store exactly
-/// what `StoreValue(_:)` says, whatever the sizes (the buffer grows within a row) and kinds.
+/// what `StoreValue(_:externallyStorable:)` says, whatever the sizes (the buffer grows within a row) and kinds.
 @Suite struct EntityInserterBindingTests {
     static let entityNames = ["Car", "ExpensiveSportCar", "Person", "SportCar"]
 
@@ -62,7 +62,7 @@ import Testing
         let cars = try byStoreValue.inserter(for: "Car")
         let mapped = try byAttribute.inserter(for: "Car")
         for row in Self.rows {
-            try cars.insert(Self.sources.map { $0.map { StoreValue(row[$0]) } ?? .null })
+            try cars.insert(Self.sources.map { $0.map { StoreValue(row[$0], externallyStorable: false) } ?? .null })
             try mapped.insert(row, sources: Self.sources)
         }
         // A column without a source is NULL.

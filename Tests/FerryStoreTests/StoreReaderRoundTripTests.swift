@@ -76,7 +76,7 @@ import Testing
             var row = [StoreValue](repeating: .null, count: inserter.columns.count)
             var attributes = values
             for (name, value) in values {
-                row[try #require(inserter.columnIndex(for: .attribute(entity: "Thing", name: name)))] = StoreValue(value)
+                row[try #require(inserter.columnIndex(for: .attribute(entity: "Thing", name: name)))] = StoreValue(value, externallyStorable: false)
             }
             if entity == "Gadget" {
                 row[try #require(inserter.columnIndex(for: .attribute(entity: "Gadget", name: "gadgetName")))] = .text("g\(offset)")

@@ -127,6 +127,22 @@ struct CommandLineTests {
                             "--entity", "UploadEntity", "--out", folder + "/u.sqlite")
         #expect(run.status == 0 && run.out.contains("read 500, written 500, rejected 0"))
     }
+
+    @Test("update --set of a binary attribute that allows external storage: verify passes, query and export show the bytes")
+    func externalBinary() throws {
+        let store = try ExternalBinaryVerbTests.makeStore("cli-external")
+        let update = try ferry("update", store, "--entity", "Photo", "--where", "number == 2", "--set", "image=q83v")
+        #expect(update.status == 0, "\(update.err)")
+        let verify = try ferry("verify", store)
+        #expect(verify.status == 0, "\(verify.out)")
+        let query = try ferry("query", store, "--entity", "Photo", "--format", "ndjson")
+        #expect(query.status == 0)
+        #expect(query.out.contains(#""image":"iVBORw==""#) && query.out.contains(#""image":"q83v""#))
+        let folder = try TestPaths.temporaryFolder("cli-external-export")
+        #expect(try ferry("export", store, "--out", folder).status == 0)
+        let exported = String(decoding: try TestPaths.read(folder + "/Photo.ndjson"), as: UTF8.self)
+        #expect(exported.contains(#""image":"iVBORw==""#) && exported.contains(#""image":"q83v""#))
+    }
 }
 
 @Suite("the ferry command: plan, migrate, verify")

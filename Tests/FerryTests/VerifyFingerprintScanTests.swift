@@ -58,7 +58,7 @@ struct VerifyFingerprintScanTests {
             "small": .integer(7), "medium": .integer(-5), "large": .integer(1 << 40), "flag": .integer(1),
             "ratio": .real(-0.0), "share": .real(0.25), "when": .real(600_000_000), "amount": .real(12.5),
             "text": .text("héllo 家"), "link": .text("https://example.com/a"), "data": .blob([0, 1, 2]),
-            "object": .blob([9]), "id": .blob(uuid), "photo": .blob(ExternalBinaryData.inlineValue([5, 6, 7])),
+            "object": .blob([9]), "id": .blob(uuid), "photo": .blob(ExternalBinaryData.encode([5, 6, 7])),
         ])
         try insert("Gadget", ["text": .text("plain"), "amount": .integer(7), "extra": .text("more")], parent: 2)
         try store.finish()

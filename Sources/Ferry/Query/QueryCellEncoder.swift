@@ -4,7 +4,9 @@ import FoundationEssentials
 
 /// Appends the value of one result column to a byte buffer, typed by its column: numbers as
 /// digits, booleans `true`/`false`, dates ISO 8601 UTC (milliseconds when not whole seconds),
-/// UUIDs as uppercase 8-4-4-4-12 text, binary as `<N bytes>` (table) or base64 (JSON, CSV).
+/// UUIDs as uppercase 8-4-4-4-12 text, binary as `<N bytes>` (table) or base64 (JSON, CSV),
+/// the value itself for attributes that allow external storage (`ExternalBinaryData`: inline
+/// bytes without their tag, an external value read from its file).
 /// Text is escaped for JSON or quoted for CSV here; nothing becomes a String on the way.
 struct QueryCellEncoder {
     enum Escaping { case none, json, csv }
@@ -13,9 +15,12 @@ struct QueryCellEncoder {
     /// Binary values as `<N bytes>` instead of base64.
     let binaryAsSize: Bool
     let entityNames: [Int64: [UInt8]]
+    /// The store queried, beside which its external data folder is.
+    let storePath: String
 
     /// Appends the cell; returns false for NULL (nothing appended).
-    func append(_ column: QueryColumn, of statement: SQLiteStatement, to out: inout [UInt8]) -> Bool {
+    /// - Throws: when an attribute that allows external storage holds a value that cannot be read.
+    func append(_ column: QueryColumn, of statement: SQLiteStatement, to out: inout [UInt8]) throws(ExternalBinaryDataError) -> Bool {
         let storage = statement.storageClass(at: column.index)
         if storage == SQLITE_NULL { return false }
         switch column.kind {
@@ -50,6 +55,10 @@ struct QueryCellEncoder {
             }
         case .binary:
             statement.withBlob(at: column.index) { appendBase64OrSize($0, to: &out) }
+        case .externallyStorableBinary:
+            try statement.withBlob(at: column.index) { stored throws(ExternalBinaryDataError) in
+                try ExternalBinaryData.withBytes(of: stored, storePath: storePath) { appendBase64OrSize($0, to: &out) }
+            }
         }
         return true
     }

@@ -5,6 +5,8 @@ import FerryStore
 struct QueryColumn {
     enum Kind {
         case primaryKey, entity, integer, boolean, real, decimal, date, text, uuid, binary
+        /// Binary of an attribute that allows external storage, stored tagged (`ExternalBinaryData`).
+        case externallyStorableBinary
         /// A to-one relationship: the destination's `Z_PK`.
         case reference
     }
@@ -22,8 +24,8 @@ struct QueryColumn {
             let index = Int32(offset + 2)
             switch column.role {
             case let .attribute(owner, name):
-                guard let type = model.entity(named: owner)?.attribute(named: name)?.type else { continue }
-                result.append(QueryColumn(name: name, kind: kind(of: type), index: index))
+                guard let attribute = model.entity(named: owner)?.attribute(named: name) else { continue }
+                result.append(QueryColumn(name: name, kind: kind(of: attribute), index: index))
             case let .toOne(_, name):
                 result.append(QueryColumn(name: name, kind: .reference, index: index))
             default:
@@ -33,8 +35,8 @@ struct QueryColumn {
         return result
     }
 
-    private static func kind(of type: AttributeType) -> Kind {
-        switch type {
+    private static func kind(of attribute: Attribute) -> Kind {
+        switch attribute.type {
         case .integer16, .integer32, .integer64: .integer
         case .boolean: .boolean
         case .double, .float: .real
@@ -42,7 +44,8 @@ struct QueryColumn {
         case .date: .date
         case .string, .uri: .text
         case .uuid: .uuid
-        case .binary, .transformable, .undefined, .objectID, .composite: .binary
+        case .binary, .transformable: attribute.allowsExternalBinaryDataStorage ? .externallyStorableBinary : .binary
+        case .undefined, .objectID, .composite: .binary
         }
     }
 }

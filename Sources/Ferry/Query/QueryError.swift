@@ -19,6 +19,9 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
     case value(key: String, reason: String)
     /// The delete or update was refused or failed; nothing was changed.
     case mutation(StoreMutationError)
+    /// A value of object `primaryKey` cannot be shown: an attribute that allows external
+    /// storage holds a bad tag, or names a file of the external data folder that cannot be read.
+    case unreadableValue(store: String, primaryKey: Int64, attribute: String, reason: ExternalBinaryDataError)
     /// Reading rows failed.
     case sqlite(SQLiteError)
     /// The output could not be written.
@@ -34,6 +37,7 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
         case .predicate(let error): "\(error)"
         case let .value(key, reason): "--set \(key): \(reason)"
         case .mutation(let error): "\(error)"
+        case let .unreadableValue(store, primaryKey, attribute, reason): "\(store): object Z_PK \(primaryKey), attribute \(attribute): \(reason)"
         case .sqlite(let error): "\(error)"
         case .output(let error): "\(error)"
         }

@@ -30,7 +30,7 @@ public struct QueryJob {
         }
         let columns = QueryColumn.columns(of: compiled, model: model)
         let names = Dictionary(layout.entityNumbers.map { (Int64($0.value), Array($0.key.utf8)) }, uniquingKeysWith: { first, _ in first })
-        var writer = QueryRowWriter(format: request.format, columns: columns, entityNames: names)
+        var writer = QueryRowWriter(format: request.format, columns: columns, entityNames: names, storePath: request.storePath)
         var count = 0
         do {
             let database = try SQLiteDatabase(path: request.storePath, mode: .readOnly)
@@ -39,7 +39,7 @@ public struct QueryJob {
             buffer.reserveCapacity(1 << 17)
             writer.begin(&buffer)
             while try statement.step() {
-                writer.row(statement, &buffer)
+                try writer.row(statement, &buffer)
                 count += 1
                 if buffer.count >= 1 << 16 {
                     try sink.write(buffer)
@@ -49,6 +49,8 @@ public struct QueryJob {
             writer.end(&buffer)
             try sink.write(buffer)
             try sink.flush()
+        } catch let error as QueryError {
+            throw error
         } catch let error as SQLiteError {
             throw .sqlite(error)
         } catch let error as ByteSinkError {

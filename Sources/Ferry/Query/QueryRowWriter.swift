@@ -12,7 +12,7 @@ struct QueryRowWriter {
     /// Table cells, row by row (header first).
     private var table: [[[UInt8]]] = []
 
-    init(format: QueryFormat, columns: [QueryColumn], entityNames: [Int64: [UInt8]]) {
+    init(format: QueryFormat, columns: [QueryColumn], entityNames: [Int64: [UInt8]], storePath: String) {
         self.format = format
         self.columns = columns
         let escaping: QueryCellEncoder.Escaping = switch format {
@@ -20,8 +20,8 @@ struct QueryRowWriter {
         case .json, .ndjson: .json
         case .csv: .csv
         }
-        encoder = QueryCellEncoder(escaping: escaping, binaryAsSize: format == .table, entityNames: entityNames)
-        let jsonEncoder = QueryCellEncoder(escaping: .json, binaryAsSize: false, entityNames: [:])
+        encoder = QueryCellEncoder(escaping: escaping, binaryAsSize: format == .table, entityNames: entityNames, storePath: storePath)
+        let jsonEncoder = QueryCellEncoder(escaping: .json, binaryAsSize: false, entityNames: [:], storePath: storePath)
         keys = columns.map { column in
             var key: [UInt8] = []
             jsonEncoder.appendText(Array(column.name.utf8), to: &key)
@@ -44,7 +44,8 @@ struct QueryRowWriter {
         }
     }
 
-    mutating func row(_ statement: SQLiteStatement, _ out: inout [UInt8]) {
+    /// - Throws: `.unreadableValue` for a value that cannot be shown.
+    mutating func row(_ statement: SQLiteStatement, _ out: inout [UInt8]) throws(QueryError) {
         defer { rows += 1 }
         switch format {
         case .json, .ndjson:
@@ -53,22 +54,31 @@ struct QueryRowWriter {
             for (offset, column) in columns.enumerated() {
                 if offset > 0 { out.append(0x2C) }
                 out.append(contentsOf: keys[offset])
-                if !encoder.append(column, of: statement, to: &out) { out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+                if try !cell(column, statement, &out) { out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
             }
             out.append(0x7D)
             if format == .ndjson { out.append(0x0A) }
         case .csv:
             for (offset, column) in columns.enumerated() {
                 if offset > 0 { out.append(0x2C) }
-                _ = encoder.append(column, of: statement, to: &out)
+                _ = try cell(column, statement, &out)
             }
             out.append(contentsOf: [0x0D, 0x0A])
         case .table:
-            table.append(columns.map { column in
-                var cell: [UInt8] = []
-                if !encoder.append(column, of: statement, to: &cell) { cell = Array("NULL".utf8) }
-                return cell.map { $0 == 0x0A || $0 == 0x0D || $0 == 0x09 ? 0x20 : $0 }
-            })
+            var cells: [[UInt8]] = []
+            for column in columns {
+                var text: [UInt8] = []
+                if try !cell(column, statement, &text) { text = Array("NULL".utf8) }
+                cells.append(text.map { $0 == 0x0A || $0 == 0x0D || $0 == 0x09 ? 0x20 : $0 })
+            }
+            table.append(cells)
+        }
+    }
+
+    /// Appends a cell (`QueryCellEncoder.append`); false for NULL.
+    private func cell(_ column: QueryColumn, _ statement: SQLiteStatement, _ out: inout [UInt8]) throws(QueryError) -> Bool {
+        do { return try encoder.append(column, of: statement, to: &out) } catch {
+            throw .unreadableValue(store: encoder.storePath, primaryKey: statement.int64(at: 0), attribute: column.name, reason: error)
         }
     }
 

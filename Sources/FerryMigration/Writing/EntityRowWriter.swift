@@ -116,12 +116,12 @@ final class EntityRowWriter {
     /// The first row that holds this record's values on one of the uniqueness constraints.
     func existingRow(for values: [AttributeValue]) throws(GraphWriteError) -> (Int64, [String])? {
         for constraint in constraints {
-            let keyValues = constraint.attributes.map { values[$0] }
-            guard !keyValues.contains(.null) else { continue }
+            guard !constraint.attributes.contains(where: { values[$0] == .null }) else { continue }
+            let keyValues = constraint.attributes.map { StoreValue(values[$0], externallyStorable: externallyStorable[$0]) }
             let lookup = constraint.lookup
             let found: Int64? = try GraphWriteError.sqlite { () throws(SQLiteError) in
                 defer { try? lookup.reset() }
-                for (position, value) in keyValues.enumerated() { try lookup.bind(StoreValue(value), at: Int32(position + 1)) }
+                for (position, value) in keyValues.enumerated() { try lookup.bind(value, at: Int32(position + 1)) }
                 return try lookup.step() ? lookup.int64(at: 0) : nil
             }
             if let found { return (found, constraint.names) }

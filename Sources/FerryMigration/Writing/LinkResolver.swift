@@ -21,10 +21,10 @@ struct LinkResolver {
         let relationship = kind.relationship
         let destination = relationship.destinationEntity
         var report = LinkReport(relationship: "\(kind.entity).\(relationship.name)",
-                                matchedBy: kind.matchAttribute.map { "\(destination).\($0)" } ?? "source key")
+                                matchedBy: kind.matchAttribute.map { "\(destination).\($0.name)" } ?? "source key")
         let target = try tableInfo(destination)
         if let attribute = kind.matchAttribute, createMissing.contains("\(kind.entity).\(relationship.name)") {
-            report.created = try createMissingDestinations(kind, attribute: attribute, in: target)
+            report.created = try createMissingDestinations(kind, attribute: attribute.name, in: target)
         }
         try stageResolved(kind, target: target)
         report.links = try count("SELECT count(*) FROM \(work).r")
@@ -47,7 +47,7 @@ struct LinkResolver {
         let sourceRow = "coalesce(l.pk, \(LinkStaging.lookup(key: "l.skey", namespace: "l.ns", root: source.rootNumber)))"
         let staged = "l.kind = \(kind.id) AND \(sourceRow) IS NOT NULL"
         if let attribute = kind.matchAttribute {
-            let column = try attributeColumn(attribute, of: kind.relationship.destinationEntity, in: target)
+            let column = try attributeColumn(attribute.name, of: kind.relationship.destinationEntity, in: target)
             try execute("""
                 CREATE TABLE \(work).m AS SELECT \(column) AS value, min(Z_PK) AS pk, count(*) AS n FROM \(target.table)
                     WHERE Z_ENT IN (\(target.members)) AND \(column) IS NOT NULL GROUP BY \(column);
@@ -204,7 +204,7 @@ struct LinkResolver {
             }
             guard let otherColumn = try? attributeColumn(other.name, of: destination, in: target) else { continue }
             columns.append(otherColumn)
-            values.append(StoreValue(value))
+            values.append(StoreValue(value, externallyStorable: other.allowsExternalBinaryDataStorage))
         }
         try execute("""
             CREATE TABLE \(work).new AS SELECT value FROM \(work).links WHERE kind = \(kind.id) AND value IS NOT NULL

@@ -9,7 +9,7 @@ struct LinkKind {
     let entity: String
     let relationship: Relationship
     /// The destination attribute that finds destinations, or nil for source keys.
-    let matchAttribute: String?
+    let matchAttribute: Attribute?
 }
 
 /// An entity's relationship, and the destination attribute its targets are matched by.
@@ -188,8 +188,10 @@ final class LinkStaging {
                 try Self.bind(key, to: statement, at: 5)
                 try statement.bindNull(at: 6)
             case .match(_, let value):
+                // In the destination column's form, so that staged values compare with (and become) stored ones.
+                let storable = kinds[kind].matchAttribute?.allowsExternalBinaryDataStorage == true
                 try statement.bindNull(at: 5)
-                try statement.bind(StoreValue(value), at: 6)
+                try statement.bind(StoreValue(value, externallyStorable: storable), at: 6)
             }
             try statement.run()
         }
@@ -211,13 +213,16 @@ final class LinkStaging {
         if case let .match(attribute, _) = target { matchAttribute = attribute } else { matchAttribute = nil }
         let key = KindKey(entity: entity, relationship: relationship.name, matchAttribute: matchAttribute)
         if let id = kindIDs[key] { return id }
-        if let attribute = matchAttribute,
-           !model.allAttributes(of: relationship.destinationEntity).contains(where: { $0.name == attribute }) {
-            throw .unsupportedLink(entity: entity, relationship: relationship.name,
-                                   reason: "\(relationship.destinationEntity) has no attribute '\(attribute)' to match")
+        var attribute: Attribute?
+        if let matchAttribute {
+            attribute = model.allAttributes(of: relationship.destinationEntity).first { $0.name == matchAttribute }
+            guard attribute != nil else {
+                throw .unsupportedLink(entity: entity, relationship: relationship.name,
+                                       reason: "\(relationship.destinationEntity) has no attribute '\(matchAttribute)' to match")
+            }
         }
         let id = kinds.count
-        kinds.append(LinkKind(id: id, entity: entity, relationship: relationship, matchAttribute: matchAttribute))
+        kinds.append(LinkKind(id: id, entity: entity, relationship: relationship, matchAttribute: attribute))
         kindIDs[key] = id
         return id
     }

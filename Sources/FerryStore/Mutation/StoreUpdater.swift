@@ -7,7 +7,9 @@ extension MutableStore {
     /// `values` are typed (`AttributeValue`, see `TextCoercion` for text): each must fit its
     /// attribute's type (integers in range), NULL is refused for required attributes, and every
     /// uniqueness constraint of the entity's hierarchy that involves a set attribute is checked
-    /// afterwards; a duplicate rolls everything back and names the values.
+    /// afterwards; a duplicate rolls everything back and names the values. Values are stored in
+    /// Core Data's form (`StoreValue(_:externallyStorable:)`: binary values of attributes that
+    /// allow external storage are tagged).
     /// - Returns: the number of objects changed.
     @discardableResult
     public func update(_ entity: String, where predicate: FetchPredicate?, set values: [(key: String, value: AttributeValue)],
@@ -24,7 +26,7 @@ extension MutableStore {
             }
             try AttributeValueCheck.check(value, for: attribute, entity: entity)
             assignments.append("\(column.name) = ?")
-            parameters.append(StoreValue(value))
+            parameters.append(StoreValue(value, externallyStorable: attribute.allowsExternalBinaryDataStorage))
         }
         let compiled = try compile(predicate, entity: entity, variables: variables)
         let sql = "UPDATE \(table.name) SET \(assignments.joined(separator: ", ")), Z_OPT = COALESCE(Z_OPT, 0) + 1"

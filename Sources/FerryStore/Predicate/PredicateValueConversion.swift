@@ -12,7 +12,10 @@ enum PredicateValueConversion {
     /// - Dates take `CAST(…, 'NSDate')` and plain numbers (seconds since 2001-01-01 UTC); date
     ///   strings must be written as a `CAST`.
     /// - UUIDs take their canonical text (`"A4832D9A-596A-48CD-A2AA-D1D3152E62A9"`).
-    /// - Binary and transformable attributes compare with nil only.
+    /// - Binary and transformable attributes compare with nil only (`IS NULL`, which holds for
+    ///   nil alone): bytes are not comparable in the predicate language, and the column of an
+    ///   attribute that allows external storage holds a tagged form (`ExternalBinaryData`),
+    ///   possibly a file reference, that SQL could not compare with a value anyway.
     /// `nil` becomes NULL (meaningful inside `IN` lists; `== nil` is compiled to `IS NULL` before).
     static func storeValue(_ value: PredicateValue, for type: AttributeType, keyPath: String,
                            options: ComparisonOptions) throws(FetchPredicateError) -> StoreValue {

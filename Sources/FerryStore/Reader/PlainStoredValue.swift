@@ -1,7 +1,8 @@
 /// A stored value lent as SQLite holds it, when that is exactly the attribute value a record
 /// would have: NULL; an integer of an integer attribute, in its range; ASCII text of a string
 /// or URI attribute (other text goes through `String`, which repairs invalid UTF-8); the bytes of
-/// a binary attribute without external storage. See `StoredRecordCursor.forEachPlainValue(at:_:)`.
+/// a binary attribute (of one that allows external storage, the inline bytes after the tag:
+/// `ExternalBinaryData`). See `StoredRecordCursor.forEachPlainValue(at:_:)`.
 public enum PlainStoredValue {
     case null
     case integer(Int64)

@@ -114,17 +114,17 @@ public final class StoredRecordCursor {
         guard current != nil else { return .null }
         // The trivial column description; the full one (with names) only for errors.
         let column = plainColumns[position]
+        let reason: String
         do {
-            var value = try ColumnValueDecoder.decode(statement, at: column.index, as: column.type)
-            if column.isExternallyStorable, case .binary(let stored) = value {
-                value = .binary(try ExternalBinaryData.resolve(stored, storePath: plan.path))
-            }
-            return value
+            let value = try ColumnValueDecoder.decode(statement, at: column.index, as: column.type)
+            guard column.isExternallyStorable, case .binary(let stored) = value else { return value }
+            do { return .binary(try ExternalBinaryData.bytes(of: stored, storePath: plan.path)) } catch { reason = error.description }
         } catch {
-            guard let row = current else { return .null }
-            let attribute = row.shape.attributes[position]
-            throw invalid(row.primaryKey, attribute.column, "attribute \(attribute.name): \(error.reason)")
+            reason = error.reason
         }
+        guard let row = current else { return .null }
+        let attribute = row.shape.attributes[position]
+        throw invalid(row.primaryKey, attribute.column, "attribute \(attribute.name): \(reason)")
     }
 
     /// Lends the current row's attributes at `positions` one after the other, each as SQLite
@@ -149,7 +149,13 @@ public final class StoredRecordCursor {
                 try body(offset, attribute.type.integerRange?.contains(number) == true ? .integer(number) : nil)
             case (SQLITE_TEXT, .string), (SQLITE_TEXT, .uri):
                 try statement.withText(at: index) { text in try body(offset, PlainStoredValue.isASCII(text) ? .text(text) : nil) }
-            case (SQLITE_BLOB, .binary) where !attribute.isExternallyStorable, (SQLITE_BLOB, .transformable) where !attribute.isExternallyStorable:
+            case (SQLITE_BLOB, .binary) where attribute.isExternallyStorable, (SQLITE_BLOB, .transformable) where attribute.isExternallyStorable:
+                // Inline bytes are lent where they are; a file reference (or a bad tag) is `value(at:)`'s.
+                try statement.withBlob(at: index) { stored in
+                    guard case .inline(let bytes)? = try? ExternalBinaryData.decode(stored) else { return try body(offset, nil) }
+                    try body(offset, .bytes(UnsafeRawBufferPointer(rebasing: bytes)))
+                }
+            case (SQLITE_BLOB, .binary), (SQLITE_BLOB, .transformable):
                 try statement.withBlob(at: index) { try body(offset, .bytes($0)) }
             default:
                 try body(offset, nil)

@@ -64,9 +64,10 @@ final class StaticRowBinding {
                     case .bool(let flag): status = sqlite3_bind_int64(statement, index, flag ? 1 : 0)
                     case .string(let text), .uri(let text): status = bindText(text, at: index, to: statement)
                     case .binary(let bytes) where tagged[position]:
-                        status = bytes.withUnsafeBytes { bindBlob($0, tag: ExternalBinaryData.inlineTag, at: index, to: statement) }
+                        status = bytes.withUnsafeBytes { bindExternallyStorable($0, at: index, to: statement) }
                     case .binary(let bytes): status = bytes.withUnsafeBytes { bindBlob($0, at: index, to: statement) }
-                    case .decimal, .uuid: status = bind(StoreValue(values[source]), at: index, to: statement)
+                    case .decimal, .uuid:
+                        status = bind(StoreValue(values[source], externallyStorable: false), at: index, to: statement)
                     }
                 } else {
                     status = sqlite3_bind_null(statement, index)
@@ -110,12 +111,13 @@ final class StaticRowBinding {
         return sqlite3_bind_blob64(statement, index, copy(bytes), UInt64(bytes.count), staticDestructor)
     }
 
-    /// A blob of a tag byte and `bytes`, from the buffer.
-    private func bindBlob(_ bytes: UnsafeRawBufferPointer, tag: UInt8, at index: Int32, to statement: OpaquePointer) -> Int32 {
-        let start = reserve(bytes.count + 1)
-        start.storeBytes(of: tag, as: UInt8.self)
-        if let source = bytes.baseAddress, !bytes.isEmpty { (start + 1).copyMemory(from: source, byteCount: bytes.count) }
-        return sqlite3_bind_blob64(statement, index, start, UInt64(bytes.count + 1), staticDestructor)
+    /// The column value of `bytes` of an attribute that allows external storage
+    /// (`ExternalBinaryData.encode`), from the buffer.
+    private func bindExternallyStorable(_ bytes: UnsafeRawBufferPointer, at index: Int32, to statement: OpaquePointer) -> Int32 {
+        let count = ExternalBinaryData.encodedCount(bytes.count)
+        let start = reserve(count)
+        ExternalBinaryData.encode(bytes, into: UnsafeMutableRawBufferPointer(start: start, count: count))
+        return sqlite3_bind_blob64(statement, index, start, UInt64(count), staticDestructor)
     }
 
     /// A new row: the previous row's bytes are no longer read.

@@ -3,28 +3,47 @@ import FerryModel
 import FerryStore
 
 /// Reads key columns of an edge query as attribute values, the way the store reader gives them
-/// to record fingerprints (integers, booleans, reals, decimal text, text, blobs, 16-byte UUIDs),
-/// so a key computed from a record and one read here encode alike. Values of the wrong storage
-/// class were already reported by the values checks; they are read as their nearest value.
-enum KeyValueReader {
-    /// Appends the canonical encoding of the key in `types.count` columns from `first` on, as
+/// to record fingerprints (integers, booleans, reals, decimal text, text, blobs, 16-byte UUIDs,
+/// binary values of attributes that allow external storage decoded by `ExternalBinaryData`), so
+/// a key computed from a record and one read here encode alike. Values of the wrong storage
+/// class were already reported by the values checks (and unreadable ones by the fingerprints);
+/// they are read as their nearest value.
+struct KeyValueReader {
+    /// How a key column is read, as a trivial value (no reference counting per row).
+    private struct KeyColumn {
+        /// Nil for `Z_PK`.
+        let type: AttributeType?
+        let isExternallyStorable: Bool
+    }
+
+    private let columns: [KeyColumn]
+    /// The store, whose external data folder holds values moved out of it.
+    private let storePath: String
+
+    /// A reader of key columns of `attributes` (nil for `Z_PK`) of the store at `storePath`.
+    init(attributes: [Attribute?], storePath: String) {
+        columns = attributes.map { KeyColumn(type: $0?.type, isExternallyStorable: $0?.allowsExternalBinaryDataStorage == true) }
+        self.storePath = storePath
+    }
+
+    /// Appends the canonical encoding of the key in the reader's columns from `first` on, as
     /// `CanonicalEncoding.append(values:)` of their values; text is copied without a String.
-    static func appendKey(_ statement: SQLiteStatement, from first: Int32, as types: [AttributeType?], to bytes: inout [UInt8]) {
-        CanonicalEncoding.appendLength(types.count, to: &bytes)
-        for (offset, type) in types.enumerated() {
+    func appendKey(_ statement: SQLiteStatement, from first: Int32, to bytes: inout [UInt8]) {
+        CanonicalEncoding.appendLength(columns.count, to: &bytes)
+        for (offset, key) in columns.enumerated() {
             let column = first + Int32(offset)
-            if type == .string, statement.storageClass(at: column) == SQLITE_TEXT {
+            if key.type == .string, statement.storageClass(at: column) == SQLITE_TEXT {
                 statement.withText(at: column) { CanonicalEncoding.appendText($0, as: .string, to: &bytes) }
             } else {
-                CanonicalEncoding.append(value(statement, at: column, as: type), to: &bytes)
+                CanonicalEncoding.append(value(statement, at: column, of: key), to: &bytes)
             }
         }
     }
 
-    private static func value(_ statement: SQLiteStatement, at column: Int32, as type: AttributeType?) -> AttributeValue {
+    private func value(_ statement: SQLiteStatement, at column: Int32, of key: KeyColumn) -> AttributeValue {
         let storage = statement.storageClass(at: column)
         guard storage != SQLITE_NULL else { return .null }
-        switch type {
+        switch key.type {
         case nil, .integer16, .integer32, .integer64:
             return storage == SQLITE_FLOAT ? Int64(exactly: statement.double(at: column)).map(AttributeValue.integer) ?? .double(statement.double(at: column))
                                            : .integer(statement.int64(at: column))
@@ -41,7 +60,12 @@ enum KeyValueReader {
             let bytes = statement.bytes(at: column) ?? []
             return UUIDBytes(bytes).map(AttributeValue.uuid) ?? .binary(bytes)
         case .binary, .transformable, .undefined, .objectID, .composite:
-            return .binary(storage == SQLITE_TEXT ? statement.withText(at: column) { Array($0) } : statement.bytes(at: column) ?? [])
+            if storage == SQLITE_TEXT { return .binary(statement.withText(at: column) { Array($0) }) }
+            return .binary(statement.withBlob(at: column) { stored in
+                guard key.isExternallyStorable,
+                      let bytes = try? ExternalBinaryData.withBytes(of: stored, storePath: storePath, { Array($0) }) else { return Array(stored) }
+                return bytes
+            })
         }
     }
 }

@@ -17,7 +17,7 @@ struct RecordFingerprintScan {
     private struct ValueColumn {
         let index: Int32
         let type: AttributeType
-        /// The attribute allows external storage: a blob is a tag byte, then (`0x01`) the bytes.
+        /// The attribute allows external storage: a blob is tagged (`ExternalBinaryData`).
         var tagged = false
     }
 
@@ -166,14 +166,10 @@ struct RecordFingerprintScan {
         case .binary, .transformable:
             switch storage {
             case SQLITE_BLOB where column.tagged:
-                // Inline values lose their tag, as the record reader's; a file reference is the reader's to follow.
+                // Inline values as the record reader decodes them; a file reference (or a bad tag) is the reader's.
                 return statement.withBlob(at: index) { blob in
-                    guard let tag = blob.first else {
-                        CanonicalEncoding.appendBinary(blob, to: &bytes)
-                        return true
-                    }
-                    guard tag == ExternalBinaryData.inlineTag else { return false }
-                    CanonicalEncoding.appendBinary(UnsafeRawBufferPointer(rebasing: blob.dropFirst()), to: &bytes)
+                    guard case .inline(let value)? = try? ExternalBinaryData.decode(blob) else { return false }
+                    CanonicalEncoding.appendBinary(UnsafeRawBufferPointer(rebasing: value), to: &bytes)
                     return true
                 }
             case SQLITE_BLOB: statement.withBlob(at: index) { CanonicalEncoding.appendBinary($0, to: &bytes) }

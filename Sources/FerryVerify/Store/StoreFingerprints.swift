@@ -98,12 +98,13 @@ struct StoreFingerprints {
         var fingerprint = Fingerprint()
         do {
             let statement = try context.queries.database.prepare(sql)
-            let sourceTypes = source.map(\.type), destinationTypes = destination.map(\.type)
+            let sourceReader = KeyValueReader(attributes: source.map(\.attribute), storePath: context.queries.database.path)
+            let destinationReader = KeyValueReader(attributes: destination.map(\.attribute), storePath: context.queries.database.path)
             var bytes: [UInt8] = []
             while try statement.step() {
                 bytes.removeAll(keepingCapacity: true)
-                KeyValueReader.appendKey(statement, from: 0, as: sourceTypes, to: &bytes)
-                KeyValueReader.appendKey(statement, from: Int32(source.count), as: destinationTypes, to: &bytes)
+                sourceReader.appendKey(statement, from: 0, to: &bytes)
+                destinationReader.appendKey(statement, from: Int32(source.count), to: &bytes)
                 bytes.withUnsafeBytes { fingerprint.add(encoded: $0) }
             }
         } catch {
@@ -113,19 +114,19 @@ struct StoreFingerprints {
     }
 
     private func keyColumns(_ key: EdgeKey, of entity: String,
-                            alias: String) throws(VerificationError) -> [(expression: String, type: AttributeType?)] {
+                            alias: String) throws(VerificationError) -> [(expression: String, attribute: Attribute?)] {
         switch key {
         case .primaryKey:
             return [("\(alias).Z_PK", nil)]
         case .attributes(let names):
             let attributes = context.model.allAttributes(of: entity)
-            var columns: [(String, AttributeType?)] = []
+            var columns: [(String, Attribute?)] = []
             for name in names {
                 guard let attribute = attributes.first(where: { $0.name == name }),
                       let column = context.propertyColumn(name, of: entity) else {
                     throw .invalidModel(path: context.queries.database.path, reason: "\(entity) has no stored attribute \(name) to use as a key")
                 }
-                columns.append((SQL.column(alias, column.name), attribute.type))
+                columns.append((SQL.column(alias, column.name), attribute))
             }
             return columns
         }
