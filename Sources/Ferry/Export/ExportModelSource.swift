@@ -2,27 +2,22 @@ import FerryFormats
 import FerryModel
 import FerryStore
 
-/// The model an export reads a store through: the version of a model bundle whose version
-/// hashes are the store's, or the model archived in the store's `Z_MODELCACHE`.
+/// The model an export reads a store through, as `StoreModelMatch` finds it: the version of a
+/// model bundle the store's version hashes match, or the model archived in its `Z_MODELCACHE`.
 enum ExportModelSource {
     static func resolve(bundlePath: String?, store: CoreDataStoreReader) throws(ExportError)
         -> (model: ManagedObjectModel, info: ExportManifest.ModelInfo)
     {
-        let stored = store.metadata.versionHashes
-        guard let bundlePath else {
-            let cache: [UInt8]?
-            do { cache = try store.modelCache() } catch { throw .store(error) }
-            guard let cache else { throw .model(reason: "\(store.path) has no Z_MODELCACHE; give the model with --model") }
-            let model: ManagedObjectModel
-            do { model = try ModelArchiveDecoder.decodeModelCache(cache, name: "Z_MODELCACHE") } catch {
-                throw .model(reason: "\(store.path): Z_MODELCACHE: \(error)")
-            }
-            return (model, info(model, bundle: nil, origin: "Z_MODELCACHE", hashes: stored))
+        let bundle: ModelBundle?
+        do { bundle = try bundlePath.map { path throws(ModelLoadError) in try XcodeModelLoader.loadBundle(at: path) } } catch {
+            throw .model(reason: error.description)
         }
-        let bundle: ModelBundle
-        do { bundle = try XcodeModelLoader.loadBundle(at: bundlePath) } catch { throw .model(reason: error.description) }
-        guard let model = bundle.versions.first(where: { VersionHasher.hashes(of: $0).differingEntities(from: stored).isEmpty }) else {
-            throw .model(reason: "no version of \(bundlePath) (\(bundle.versions.map(\.name).joined(separator: ", "))) has the version hashes of \(store.path)")
+        let model: ManagedObjectModel
+        do { model = try StoreModelMatch.model(for: store, bundle: bundle).model } catch {
+            throw .model(reason: error.description)
+        }
+        guard let bundle, let bundlePath else {
+            return (model, info(model, bundle: nil, origin: "Z_MODELCACHE", hashes: store.metadata.versionHashes))
         }
         return (model, info(model, bundle: bundle.name, origin: bundlePath, hashes: VersionHasher.hashes(of: model).entityHashes))
     }

@@ -68,10 +68,12 @@ public struct RestoreJob {
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: modelPath) } catch { throw .model(reason: error.description) }
         let wanted = manifest.model.versionHashes.compactMapValues { PropertyListBase64.decode($0.utf8, padding: .required) }
-        guard let model = bundle.versions.first(where: { VersionHasher.hashes(of: $0).differingEntities(from: wanted).isEmpty }) else {
-            throw .model(reason: "no version of \(modelPath) has the version hashes of the backup (\(manifest.model.versionName))")
+        switch StoreVersionMatch.match(wanted, in: bundle.versions) {
+        case .success(let match): return match.model
+        case .failure(let mismatch):
+            throw .model(reason: "no version of \(modelPath) has the version hashes of the backup (\(manifest.model.versionName)); "
+                + "closest: \(mismatch.closest?.name ?? "none"), differing in \(mismatch.differing.joined(separator: ", "))")
         }
-        return model
     }
 
     /// Inserts the records of one hierarchy in `Z_PK` order across its files.

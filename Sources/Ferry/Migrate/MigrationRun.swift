@@ -51,7 +51,11 @@ struct MigrationRun {
             guard let archived = try? StoreModelMatch.archivedModel(of: store) else { throw .noVersionHashes(source: path) }
             hashes = VersionHasher.hashes(of: archived).entityHashes
         }
-        let (version, model) = try StoreVersion.match(hashes, in: chain.versions, source: path)
+        let version: Int, model: ManagedObjectModel
+        switch StoreVersionMatch.match(hashes, in: chain.versions) {
+        case .success(let match): (version, model) = (match.index, match.model)
+        case .failure(let mismatch): throw .noMatchingVersion(source: path, differing: mismatch.differing)
+        }
         let records: StoreRecordReader
         do { records = try store.records(model: model) } catch { throw .store(source: path, reason: error.description) }
         let census: StoreCensus

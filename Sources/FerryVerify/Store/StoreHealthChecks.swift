@@ -79,13 +79,9 @@ struct StoreHealthChecks {
     }
 
     private func modelCache(_ expected: VersionHashes) -> VerificationFailure? {
-        let content: [UInt8]
-        do { content = try ModelChoice.modelCache(database: context.queries.database, path: store.path) } catch {
-            return VerificationFailure(check: "model-cache", subject: "store", message: "\(error)")
-        }
         let cached: ManagedObjectModel
-        do { cached = try ModelArchiveDecoder.decodeModelCache(content, name: "Z_MODELCACHE") } catch {
-            return VerificationFailure(check: "model-cache", subject: "store", message: "Z_MODELCACHE does not decode: \(error)")
+        do { cached = try StoreModelMatch.archivedModel(of: store) } catch {
+            return VerificationFailure(check: "model-cache", subject: "store", message: error.description)
         }
         let differing = VersionHasher.hashes(of: cached).differingEntities(from: expected.entityHashes)
         guard !differing.isEmpty else { return nil }

@@ -30,7 +30,7 @@ public final class StoreVerifier {
         self.path = path
         do { store = try CoreDataStoreReader(path: path) } catch { throw .unreadableStore(error) }
         do { database = try SQLiteDatabase(path: path, mode: .readOnly) } catch { throw .unreadableStore(.sqlite(error)) }
-        (model, modelDescription) = try ModelChoice.resolve(source, store: store, database: database)
+        (model, modelDescription) = try ModelChoice.resolve(source, store: store)
         do { layout = try StoreLayout(model: model, existing: store.facts) } catch {
             throw .invalidModel(path: path, reason: error.description)
         }

@@ -1,0 +1,42 @@
+import FerryModel
+import FerryStore
+import Testing
+
+/// The one rule that says which model version a store belongs to.
+@Suite("store version matching")
+struct StoreVersionMatchTests {
+    private let v1 = ManagedObjectModel(name: "V1", entities: [Entity(name: "A", attributes: [Attribute(name: "x", type: .string)])])
+    private let v2 = ManagedObjectModel(name: "V2", entities: [
+        Entity(name: "A", attributes: [Attribute(name: "x", type: .string)]), Entity(name: "B"),
+    ])
+    private let v3 = ManagedObjectModel(name: "V3", entities: [Entity(name: "A", attributes: [Attribute(name: "y", type: .string)])])
+
+    private func hashes(_ model: ManagedObjectModel, only names: Set<String>? = nil) -> [String: [UInt8]] {
+        VersionHasher.hashes(of: model).entityHashes.filter { names?.contains($0.key) ?? true }
+    }
+
+    @Test("the newest version holding every entity with its hash wins, narrowed to the store's entities")
+    func newestSubset() throws {
+        let match = try StoreVersionMatch.match(hashes(v1), in: [v1, v2, v3]).get()
+        #expect(match.index == 1 && match.version.name == "V2")
+        #expect(match.model.entities.map(\.name) == ["A"])
+        let exact = try StoreVersionMatch.match(hashes(v2), in: [v1, v2, v3]).get()
+        #expect(exact.index == 1 && exact.model == v2)
+    }
+
+    @Test("no match names the closest version and what differs; empty hashes match nothing")
+    func mismatch() {
+        var changed = hashes(v2)
+        changed["B"] = [UInt8](repeating: 7, count: 32)
+        guard case .failure(let mismatch) = StoreVersionMatch.match(changed, in: [v1, v2, v3]) else {
+            Issue.record("a changed hash matched")
+            return
+        }
+        #expect(mismatch.closest?.name == "V2" && mismatch.differing == ["B"])
+        guard case .failure(let empty) = StoreVersionMatch.match([:], in: [v1, v2]) else {
+            Issue.record("empty hashes matched a version")
+            return
+        }
+        #expect(empty.closest == nil)
+    }
+}
