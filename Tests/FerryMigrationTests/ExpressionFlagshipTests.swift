@@ -28,7 +28,7 @@ struct ExpressionFlagshipTests {
     @Test("createdAt = unixtime(time)")
     func createdAt() throws {
         #expect(try evaluate("unixtime(time)", ["time": .integer(1_393_632_000)]).get() == ExpressionHarness.date("2014-03-01T00:00:00Z"))
-        #expect(try evaluate("unixtime(time)", ["time": .integer(0)]).get() == .date(-DateText.unixToReferenceOffset))
+        #expect(try evaluate("unixtime(time)", ["time": .integer(0)]).get() == .date(-ReferenceDate.unixOffset))
         #expect(try evaluate("unixtime(time)", ["time": .null]).get() == .null)
     }
 

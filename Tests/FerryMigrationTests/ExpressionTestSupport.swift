@@ -49,6 +49,6 @@ enum ExpressionHarness {
 
     /// Seconds since 2001 of an ISO 8601 text, for expected dates.
     static func date(_ iso: String) -> AttributeValue {
-        DateText.referenceSeconds(iso8601: iso).map { .date($0) } ?? .null
+        ISO8601Date.parse(iso).map { .date($0) } ?? .null
     }
 }

@@ -102,15 +102,15 @@ struct ExportJobTests {
 
     @Test("dates: ISO 8601 with fractional seconds that read back to the same double")
     func dates() {
-        #expect(ExportDateText.format(0) == "2001-01-01T00:00:00.000Z")
-        #expect(ExportDateText.format(-1.5) == "2000-12-31T23:59:58.500Z")
-        #expect(ExportDateText.format(726_842_096.123456) == "2024-01-13T12:34:56.123456Z")
+        #expect(ISO8601Date.format(0) == "2001-01-01T00:00:00.000Z")
+        #expect(ISO8601Date.format(-1.5) == "2000-12-31T23:59:58.500Z")
+        #expect(ISO8601Date.format(726_842_096.123456) == "2024-01-13T12:34:56.123456Z")
         for value in [0, -1.5, 726_842_096.123456, 1e-7, -0.001, -978_307_200.25, 63_113_904_000, 410_227_200.000_001] {
-            let text = ExportDateText.format(value)
-            #expect(text.flatMap { ExportDateText.parse($0.utf8) } == value, "\(value) → \(text ?? "nil")")
+            let text = ISO8601Date.format(value)
+            #expect(text.flatMap { ISO8601Date.parse($0) } == value, "\(value) → \(text ?? "nil")")
         }
-        #expect(ExportDateText.parse("2024-13-01T00:00:00Z".utf8) == nil)
-        #expect(ExportDateText.parse("2024-01-01T00:00:00.Z".utf8) == nil)
+        #expect(ISO8601Date.parse("2024-13-01T00:00:00Z") == nil)
+        #expect(ISO8601Date.parse("2024-01-01T00:00:00.Z") == nil)
     }
 
     @Test("the model from Z_MODELCACHE when no --model is given")

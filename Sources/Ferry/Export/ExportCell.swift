@@ -73,7 +73,7 @@ enum ExportCell {
         case .decimal: return DecimalNotation.plain(text.utf8).map { .decimal($0) }
         case .string: return .string(text)
         case .uri: return .uri(text)
-        case .date: return (ExportDateText.parse(text.utf8) ?? Double(text)).map { .date($0) }
+        case .date: return (ISO8601Date.parse(text) ?? Double(text)).map { .date($0) }
         case .binary, .transformable: return PropertyListBase64.decode(text.utf8, padding: .required).map { .binary($0) }
         case .uuid: return UUIDBytes(string: text).map { .uuid($0) }
         case .undefined, .objectID, .composite: return nil

@@ -59,7 +59,7 @@ public struct ExportJob {
         }
         let manifest = ExportManifest(
             formatVersion: ExportManifest.currentFormatVersion, tool: "ferry \(FerryVersion.current)",
-            createdAt: ExportDateText.format(Date().timeIntervalSinceReferenceDate) ?? "", source: request.storePath,
+            createdAt: ISO8601Date.format(Date().timeIntervalSinceReferenceDate) ?? "", source: request.storePath,
             storeUUID: store.metadata.storeUUID.uuidString, model: modelInfo, format: request.format,
             gzip: request.gzipLevel != nil, predicate: request.predicate, sort: request.sort, state: state, entities: files)
         try ManifestFile.write(manifest, to: request.outputFolder + "/" + ExportManifest.fileName, durable: request.durable)

@@ -13,7 +13,7 @@ enum ExportValueText {
         case .double(let number): real(number)
         case .decimal(let text), .string(let text), .uri(let text): text
         case .bool(let flag): flag ? "true" : "false"
-        case .date(let seconds): ExportDateText.format(seconds) ?? real(seconds)
+        case .date(let seconds): ISO8601Date.format(seconds) ?? real(seconds)
         case .binary(let bytes): PropertyListBase64.text(bytes)
         case .uuid(let uuid): uuid.description
         }

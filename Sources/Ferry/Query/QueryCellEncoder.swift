@@ -1,3 +1,4 @@
+import FerryModel
 import FerryFormats
 import FerryStore
 import FoundationEssentials
@@ -37,7 +38,8 @@ struct QueryCellEncoder {
             guard storage == SQLITE_INTEGER || storage == SQLITE_FLOAT else { return appendRaw(column, statement, &out) }
             let quoted = escaping == .json
             if quoted { out.append(0x22) }
-            ISODateBytes.append(referenceSeconds: statement.double(at: column.index), to: &out)
+            let seconds = statement.double(at: column.index)
+            out.append(contentsOf: (ISO8601Date.format(seconds) ?? seconds.description).utf8)
             if quoted { out.append(0x22) }
         case .text:
             guard storage == SQLITE_TEXT else { return appendRaw(column, statement, &out) }
@@ -149,42 +151,6 @@ private let SQLITE_FLOAT: Int32 = 2
 private let SQLITE_TEXT: Int32 = 3
 private let SQLITE_BLOB: Int32 = 4
 private let SQLITE_NULL: Int32 = 5
-
-/// ISO 8601 text of a date stored as seconds since 2001-01-01 UTC.
-enum ISODateBytes {
-    static func append(referenceSeconds: Double, to out: inout [UInt8]) {
-        let totalMilliseconds = ((referenceSeconds + 978_307_200) * 1000).rounded()
-        guard totalMilliseconds.isFinite, abs(totalMilliseconds) < 2.5e17 else {
-            out.append(contentsOf: referenceSeconds.description.utf8)
-            return
-        }
-        let milliseconds = Int64(totalMilliseconds)
-        var seconds = milliseconds.floorDivided(by: 1000)
-        let fraction = milliseconds - seconds * 1000
-        let days = seconds.floorDivided(by: 86_400)
-        seconds -= days * 86_400
-        let civil = CivilDate.date(days: Int(days))
-        let (year, month, day) = (Int64(civil.year), Int64(civil.month), Int64(civil.day))
-        if year < 0 || year > 9999 {
-            out.append(contentsOf: referenceSeconds.description.utf8)
-            return
-        }
-        digits(year, 4, &out); out.append(0x2D); digits(month, 2, &out); out.append(0x2D); digits(day, 2, &out)
-        out.append(0x54)
-        digits(seconds / 3600, 2, &out); out.append(0x3A); digits(seconds / 60 % 60, 2, &out); out.append(0x3A); digits(seconds % 60, 2, &out)
-        if fraction != 0 { out.append(0x2E); digits(fraction, 3, &out) }
-        out.append(0x5A)
-    }
-
-    private static func digits(_ value: Int64, _ width: Int, _ out: inout [UInt8]) {
-        var divisor: Int64 = 1
-        for _ in 1..<width { divisor *= 10 }
-        while divisor > 0 {
-            out.append(0x30 + UInt8(value / divisor % 10))
-            divisor /= 10
-        }
-    }
-}
 
 extension Int64 {
     /// Division rounding towards minus infinity.

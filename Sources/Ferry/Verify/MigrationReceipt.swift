@@ -33,7 +33,7 @@ struct MigrationReceipt: Codable, Equatable, Sendable {
     /// The receipt of a migration whose store was verified as `report`.
     init(inputs: MigrationInputs, accounting: JobAccounting, report: VerificationReport, date: Date = Date()) {
         self.inputs = inputs
-        written = ExportDateText.format(date.timeIntervalSinceReferenceDate.rounded(.down)) ?? ""
+        written = ISO8601Date.format(date.timeIntervalSinceReferenceDate.rounded(.down)) ?? ""
         ledgers = accounting.ledgers
         records = accounting.written ?? 0
         links = accounting.created

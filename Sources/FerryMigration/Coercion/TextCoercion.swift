@@ -60,7 +60,7 @@ public enum TextCoercion {
         case .boolean:
             return boolean(trimmed).map(AttributeValue.bool)
         case .date:
-            return DateText.referenceSeconds(iso8601: trimmed).map(AttributeValue.date)
+            return ISO8601Date.parse(trimmed).map(AttributeValue.date)
         case .binary, .transformable:
             return base64(trimmed).map(AttributeValue.binary)
         default:
@@ -158,11 +158,11 @@ public enum TextCoercion {
     }
 
     static func date(_ text: String, epoch: CoercionOptions.NumericDateEpoch) -> Result<AttributeValue, CoercionFailure> {
-        if let seconds = DateText.referenceSeconds(iso8601: text) { return .success(.date(seconds)) }
+        if let seconds = ISO8601Date.parse(text) { return .success(.date(seconds)) }
         if case let .success(.double(number)) = floating(text, as: .double) {
             switch epoch {
-            case .unixSeconds: return .success(.date(number - DateText.unixToReferenceOffset))
-            case .unixMilliseconds: return .success(.date(number / 1000 - DateText.unixToReferenceOffset))
+            case .unixSeconds: return .success(.date(number - ReferenceDate.unixOffset))
+            case .unixMilliseconds: return .success(.date(number / 1000 - ReferenceDate.unixOffset))
             case .referenceSeconds: return .success(.date(number))
             }
         }

@@ -1,4 +1,5 @@
 import FerryFormats
+import FerryModel
 /// A date and wall-clock time in the proleptic Gregorian calendar, without a time zone.
 struct CivilTime: Equatable, Sendable {
     var year: Int
@@ -24,13 +25,13 @@ struct CivilTime: Equatable, Sendable {
     var utcReferenceSeconds: Double {
         let days = CivilDate.days(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + Double(millisecond) / 1000
-        return seconds - DateText.unixToReferenceOffset
+        return seconds - ReferenceDate.unixOffset
     }
 
     /// `2014-02-28T16:00:00Z`, with `.SSS` milliseconds when they are not zero; dates beyond the
     /// years 0–9999 are written as a number of seconds.
     static func iso8601(referenceSeconds: Double) -> String {
-        let unixMilliseconds = ((referenceSeconds + DateText.unixToReferenceOffset) * 1000).rounded()
+        let unixMilliseconds = ((referenceSeconds + ReferenceDate.unixOffset) * 1000).rounded()
         guard unixMilliseconds.magnitude < 253_402_300_800_000 else { return "\(referenceSeconds) seconds since 2001" }
         let milliseconds = Int(unixMilliseconds)
         let (days, inDay) = milliseconds.quotientAndFlooredRemainder(dividingBy: 86_400_000)

@@ -92,11 +92,11 @@ enum ExpressionConversions {
         switch value {
         case .date: return value
         case let .string(text):
-            guard let seconds = DateText.referenceSeconds(iso8601: text.trimmingASCIISpaces()) else {
+            guard let seconds = ISO8601Date.parse(text.trimmingASCIISpaces()) else {
                 throw ExpressionFailure("'\(TextCoercion.clipped(text))' is not an ISO 8601 date (use date(x, \"pattern\") for other forms)")
             }
             return .date(seconds)
-        default: return try seconds(value, since: DateText.unixToReferenceOffset)
+        default: return try seconds(value, since: ReferenceDate.unixOffset)
         }
     }
 

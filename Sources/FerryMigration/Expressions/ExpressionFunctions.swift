@@ -26,7 +26,7 @@ enum ExpressionFunctions {
             guard !old.isEmpty else { throw ExpressionFailure("the text to replace is empty") }
             return .string(text.replacing(old, with: new))
         case .date: return try ExpressionConversions.date(value)
-        case .unixtime: return try ExpressionConversions.seconds(value, since: DateText.unixToReferenceOffset)
+        case .unixtime: return try ExpressionConversions.seconds(value, since: ReferenceDate.unixOffset)
         case .epoch2001: return try ExpressionConversions.seconds(value, since: 0)
         case .coalesce, .isnil, .uuid, .lookup:
             throw ExpressionFailure("\(function.rawValue)() is evaluated by the evaluator itself")

@@ -109,7 +109,7 @@ public enum ValueConversion {
         case .double(let number): number.description
         case .decimal(let text), .string(let text), .uri(let text): text
         case .bool(let flag): flag ? "true" : "false"
-        case .date(let seconds): ISO8601Text.string(referenceSeconds: seconds)
+        case .date(let seconds): ISO8601Date.format(seconds) ?? seconds.description
         case .binary(let bytes): "<\(bytes.count) bytes>"
         case .uuid(let uuid): uuid.description
         }

@@ -1,3 +1,4 @@
+import FerryModel
 extension FetchPredicate: CustomStringConvertible {
     /// The predicate in format syntax; `FetchPredicate(format: p.description) == p`.
     public var description: String {
@@ -52,7 +53,7 @@ extension PredicateValue: CustomStringConvertible {
         case .real(let value): String(value)
         case .string(let text): Self.quoted(text)
         case .date(let seconds):
-            "CAST(\(PredicateDate.iso8601(referenceSeconds: seconds).map { "'\($0)'" } ?? String(seconds)), 'NSDate')"
+            "CAST(\(ISO8601Date.format(seconds).map { "'\($0)'" } ?? String(seconds)), 'NSDate')"
         case .list(let values): "{" + values.map(\.description).joined(separator: ", ") + "}"
         }
     }

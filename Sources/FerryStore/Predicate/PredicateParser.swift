@@ -1,3 +1,4 @@
+import FerryModel
 /// Recursive-descent parser for predicate format strings.
 ///
 /// Precedence, loosest first: `OR`/`||`, `AND`/`&&`, `NOT`/`!`, then comparisons and parentheses.
@@ -156,7 +157,7 @@ struct PredicateParser {
         case .integer(let value): seconds = Double(value)
         case .real(let value): seconds = value
         case .string(let text):
-            guard let parsed = PredicateDate.referenceSeconds(iso8601: text) else {
+            guard let parsed = ISO8601Date.parse(text) else {
                 throw error(at: valueToken, expected: "an ISO 8601 date (2014-01-01T00:00:00Z)")
             }
             seconds = parsed
