@@ -11,9 +11,10 @@ enum DeleteCommand: Command {
         deletes the destinations (recursively), Nullify clears the inverse on those that stay
         (their Z_OPT goes up by one), No Action leaves them pointing at the deleted object, and
         any destination of a Deny relationship refuses the whole delete, naming the blocking
-        objects. Join-table rows of deleted objects are removed. Everything happens in one SQLite
-        transaction on the store: it all happens or nothing does. --dry-run lists what would
-        happen and changes nothing. Use --where TRUEPREDICATE to delete every object.
+        objects. Join-table rows of deleted objects are removed, and so is the key a to-many
+        relationship without an inverse keeps on the destinations that stay. Everything happens
+        in one SQLite transaction on the store: it all happens or nothing does. --dry-run lists
+        what would happen and changes nothing. Use --where TRUEPREDICATE to delete every object.
 
         exit codes: 0 deleted (or planned), 2 usage, 3 unreadable store, model or predicate, 4 refused or not written.
         """

@@ -82,7 +82,7 @@ import Testing
         }
     }
 
-    @Test func tableCollisionsAndMissingInversesAreRefused() {
+    @Test func tableCollisionsAndUnstorableRelationshipsAreRefused() {
         let sameIgnoringCase = ManagedObjectModel(name: "M", entities: [Entity(name: "Car"), Entity(name: "CAR")])
         #expect(throws: StoreLayoutError.entityNamesDifferOnlyInCase(first: "CAR", second: "Car")) {
             try StoreLayout(model: sameIgnoringCase)
@@ -98,12 +98,29 @@ import Testing
         }
         let bookkeeping = ManagedObjectModel(name: "M", entities: [Entity(name: "_METADATA")])
         #expect(throws: StoreLayoutError.self) { try StoreLayout(model: bookkeeping) }
-        let noInverse = ManagedObjectModel(name: "M", entities: [
-            Entity(name: "A", relationships: [Relationship(name: "bs", destinationEntity: "B", isToMany: true)]),
+        // To-many relationships without an inverse whose storage no store shows, or naming an
+        // inverse that is not there.
+        let orderedNoInverse = ManagedObjectModel(name: "M", entities: [
+            Entity(name: "A", relationships: [Relationship(name: "bs", destinationEntity: "B", isToMany: true, isOrdered: true)]),
             Entity(name: "B"),
         ])
-        #expect(throws: StoreLayoutError.toManyWithoutInverse(entity: "A", relationship: "bs")) {
-            try StoreLayout(model: noInverse)
+        #expect(throws: StoreLayoutError.orderedToManyWithoutInverse(entity: "A", relationship: "bs")) {
+            try StoreLayout(model: orderedNoInverse)
+        }
+        let fromHierarchy = ManagedObjectModel(name: "M", entities: [
+            Entity(name: "A", relationships: [Relationship(name: "bs", destinationEntity: "B", isToMany: true)]),
+            Entity(name: "A2", parentName: "A"),
+            Entity(name: "B"),
+        ])
+        #expect(throws: StoreLayoutError.toManyWithoutInverseFromHierarchy(entity: "A", relationship: "bs")) {
+            try StoreLayout(model: fromHierarchy)
+        }
+        let missingInverse = ManagedObjectModel(name: "M", entities: [
+            Entity(name: "A", relationships: [Relationship(name: "bs", destinationEntity: "B", inverseName: "a", isToMany: true)]),
+            Entity(name: "B"),
+        ])
+        #expect(throws: StoreLayoutError.unknownInverse(entity: "A", relationship: "bs", inverse: "a")) {
+            try StoreLayout(model: missingInverse)
         }
         let badIndex = ManagedObjectModel(name: "M", entities: [
             Entity(name: "A", uniquenessConstraints: [["missing"]]),

@@ -36,6 +36,13 @@ public enum CorpusStores {
     /// The store with many-to-many join tables.
     public static let xcServer201 = withModels[10]
 
+    /// The CartKit stores, written by Core Data and by SwiftData: to-many relationships without
+    /// an inverse, each with a `-wal`.
+    public static let cartKit = [
+        "Karim-ezzedine__CartKit/Tests/CartKitStorageCoreDataTests/LegacyCoreData/CartStorage_v1.sqlite",
+        "Karim-ezzedine__CartKit/Tests/CartKitStorageSwiftDataTests/LegacySwiftData/CartKitSwiftData_v1.sqlite",
+    ]
+
     /// The absolute path of a corpus file.
     public static func path(_ relative: String) -> String { coredata + "/" + relative }
 }

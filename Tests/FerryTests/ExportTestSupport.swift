@@ -57,7 +57,7 @@ enum ExportTestSupport {
                 let toOne = record.toOne.mapValues { "\($0.entity)#\($0.primaryKey)" }.sorted { $0.key < $1.key }
                 lines.append("\(record.primaryKey) \(record.attributes.sorted { $0.key < $1.key }) \(toOne)")
             }
-            for relationship in entity.relationships where relationship.isToMany && model.inverse(of: relationship) != nil {
+            for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient {
                 var edges: [Int64: [Int64]] = [:]
                 let cursor = try reader.edges(of: relationship.name, of: entity.name)
                 while let edge = try cursor.next() { edges[edge.source, default: []].append(edge.destination) }

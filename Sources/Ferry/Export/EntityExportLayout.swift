@@ -3,7 +3,7 @@ import FerryModel
 
 /// What a file of one concrete entity holds, in order: `Z_PK`, the stored attributes (inherited
 /// ones first), the to-one relationships (destination `Z_PK` or null) and the to-many
-/// relationships that have an inverse (lists of destination `Z_PK`s, ordered ones in order).
+/// relationships (lists of destination `Z_PK`s, ordered ones in order).
 struct EntityExportLayout {
     let entity: String
     let attributes: [Attribute]
@@ -21,7 +21,7 @@ struct EntityExportLayout {
             for relationship in owner.relationships where !relationship.isTransient {
                 if !relationship.isToMany {
                     toOne.append(relationship)
-                } else if model.inverse(of: relationship) != nil {
+                } else {
                     toMany.append(relationship)
                     owners.append(owner.name)
                 }

@@ -9,9 +9,10 @@ import FoundationEssentials
 /// Every file is checked against the manifest first. Records of each entity hierarchy are then
 /// inserted in `Z_PK` order (the files of its concrete entities merged by `Z_PK`), with the keys
 /// between them reserved so each record gets its original key, and its relationships are staged
-/// as links to destination keys. Each relationship is staged from one side only (the to-many
-/// side of a one-to-many, so ordered relationships keep their order). Order keys (`Z_FOK_`) are
-/// renumbered 2048, 3072, … in the restored store; the order itself is kept.
+/// as links to destination keys. Each relationship is staged from one side only (its own when it
+/// has no inverse, the to-many side of a one-to-many, so ordered relationships keep their order).
+/// Order keys (`Z_FOK_`) are renumbered 2048, 3072, … in the restored store; the order itself is
+/// kept.
 public struct RestoreJob {
     public let folder: String
     public let modelPath: String

@@ -62,11 +62,12 @@ final class RestoreSource {
     }
 
     /// Whether links of `relationship` are staged from `entity`'s side: every relationship is
-    /// staged from one side only, the to-many side of a one-to-many, the ordered side of an
-    /// ordered many-to-many, otherwise the side whose `Entity.relationship` sorts first.
+    /// staged from one side only, its own when it has no inverse, the to-many side of a
+    /// one-to-many, the ordered side of an ordered many-to-many, otherwise the side whose
+    /// `Entity.relationship` sorts first.
     static func isStaged(_ relationship: Relationship, of entity: String, model: ManagedObjectModel) -> Bool {
         guard !relationship.isTransient else { return false }
-        guard let inverse = model.inverse(of: relationship) else { return !relationship.isToMany }
+        guard let inverse = model.inverse(of: relationship) else { return true }
         if relationship.isToMany != inverse.isToMany { return relationship.isToMany }
         if relationship.isOrdered != inverse.isOrdered { return relationship.isOrdered }
         let owner = model.declaringEntity(ofProperty: relationship.name, in: entity)?.name ?? entity

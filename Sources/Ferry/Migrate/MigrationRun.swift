@@ -124,17 +124,19 @@ struct MigrationRun {
         return StoreEntityPlan(entity: plan, attributeNames: schema.attributes.map(\.name), toOne: toOne.map(\.name))
     }
 
-    /// Many-to-many pairs (from one side) and ordered one-to-many children (from the parent, to
-    /// keep their order), staged by source key once their records are in, one edge at a time
-    /// (their position counted per source record).
+    /// Many-to-many pairs (from one side), ordered one-to-many children (from the parent, to
+    /// keep their order) and the destinations of to-many relationships without an inverse (no
+    /// record of the other side carries them), staged by source key once their records are in,
+    /// one edge at a time (their position counted per source record).
     private mutating func stageSeparateEdges(_ records: StoreRecordReader, model: ManagedObjectModel, version: Int,
                                              source: String, namespace: Int) throws(MigrateError) {
         for entity in model.entities {
-            for relationship in entity.relationships where relationship.isToMany {
-                guard let inverse = model.inverse(of: relationship) else { continue }
-                let isManyToMany = inverse.isToMany
-                guard (isManyToMany && (entity.name, relationship.name) <= (relationship.destinationEntity, inverse.name))
-                        || (!isManyToMany && relationship.isOrdered) else { continue }
+            for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient {
+                if let inverse = model.inverse(of: relationship) {
+                    let isManyToMany = inverse.isToMany
+                    guard (isManyToMany && (entity.name, relationship.name) <= (relationship.destinationEntity, inverse.name))
+                            || (!isManyToMany && relationship.isOrdered) else { continue }
+                }
                 guard let carried = chain.finalRelationship(relationship.name, of: entity.name, from: version) else { continue }
                 let cursor: RelationshipEdgeCursor
                 do { cursor = try records.edges(of: relationship.name, of: entity.name) } catch {

@@ -2,7 +2,7 @@ import FerryStore
 
 /// The text `ferry delete` prints: per entity what is deleted (matched or cascaded, and
 /// through which relationship), per relationship what is nullified or left dangling, join rows
-/// removed, and the Deny blocks.
+/// removed, destinations unlinked from a to-many without an inverse, and the Deny blocks.
 public enum DeletePlanReport {
     public static func text(_ plan: DeletePlan, dryRun: Bool) -> String {
         var lines: [String] = []
@@ -22,12 +22,13 @@ public enum DeletePlanReport {
             let keys = plan.deleted.filter { $0.object.entity == entity }.map(\.object.primaryKey)
             lines.append("  \(entity): \(keys.count) (\(parts.joined(separator: ", "))): Z_PK \(list(keys))")
         }
-        section("nullified", plan.nullified, verb: verb, into: &lines)
-        section("left dangling (No Action)", plan.dangling, verb: verb, into: &lines)
+        section("references \(verb) nullified", plan.nullified, into: &lines)
+        section("references left dangling (No Action)", plan.dangling, into: &lines)
         if !plan.joinRowsRemoved.isEmpty {
             lines.append("join-table rows \(verb) removed")
             for table in plan.joinRowsRemoved.keys.sorted() { lines.append("  \(table): \(plan.joinRowsRemoved[table] ?? 0)") }
         }
+        section("destinations \(verb) unlinked (the key of a to-many relationship without an inverse cleared)", plan.unlinked, into: &lines)
         if !plan.modified.isEmpty { lines.append("surviving objects \(verb) changed (Z_OPT + 1): \(plan.modified.count)") }
         if !plan.blocked.isEmpty {
             lines.append("blocked by Deny rules (nothing \(dryRun ? "would be" : "was") deleted)")
@@ -38,9 +39,9 @@ public enum DeletePlanReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func section(_ title: String, _ references: [Nullification], verb: String, into lines: inout [String]) {
+    private static func section(_ heading: String, _ references: [Nullification], into lines: inout [String]) {
         guard !references.isEmpty else { return }
-        lines.append("references \(title == "nullified" ? "\(verb) nullified" : title)")
+        lines.append(heading)
         var byRelationship: [String: [Int64]] = [:]
         var entities: [String: String] = [:]
         for reference in references {

@@ -13,7 +13,8 @@ public struct LinkReport: Sendable, Equatable, Codable {
     public var unresolvedSamples: [String] = []
     /// Links whose value matched several destinations (the one with the lowest `Z_PK` is used).
     public var ambiguous = 0
-    /// To-one destinations claimed by more than one source (the last one wins).
+    /// Destinations claimed by more than one source where each destination's row holds its one
+    /// source (one-to-many, to-many without an inverse): the last one wins.
     public var conflicts = 0
     /// Many-to-many pairs given more than once (kept once).
     public var duplicatePairs = 0

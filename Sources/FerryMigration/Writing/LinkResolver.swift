@@ -71,51 +71,52 @@ struct LinkResolver {
         try execute("CREATE INDEX IF NOT EXISTS \(work).r_\(column) ON r (\(column))")
     }
 
-    /// Writes the resolved links into the store; returns how many to-one destinations were
-    /// claimed twice, and how many many-to-many pairs were given twice.
+    /// Writes the resolved links into the store where the layout keeps them; returns how many
+    /// destinations of a to-many kept on its destinations' rows were claimed by two sources, and
+    /// how many many-to-many pairs were given twice.
     private func apply(_ kind: LinkKind, target: TableInfo) throws(GraphWriteError) -> (conflicts: Int, duplicates: Int) {
         let relationship = kind.relationship
         let source = try tableInfo(kind.entity)
-        let inverse = model.inverse(of: relationship)
-        var conflicts = 0
-        let owner = declaringEntity(of: relationship.name, in: kind.entity)
-        if !relationship.isToMany {
-            try setForeignKey(in: source, owner: owner, relationship: relationship.name, destination: target, pairs: ("src", "dst"))
-            if let inverse, !inverse.isToMany {
-                let inverseOwner = declaringEntity(of: inverse.name, in: relationship.destinationEntity)
-                try setForeignKey(in: target, owner: inverseOwner, relationship: inverse.name, destination: source, pairs: ("dst", "src"))
-            } else if let inverse, inverse.isOrdered {
-                try renumberOrderKeys(in: source, owner: owner, relationship: relationship.name)
+        switch try placement(of: relationship.name, of: kind.entity) {
+        case .sourceRow(let key):
+            try setForeignKey(key, in: source, destination: target, pairs: ("src", "dst"))
+            if let inverse = model.inverse(of: relationship) {
+                if case .sourceRow(let inverseKey) = try placement(of: inverse.name, of: relationship.destinationEntity) {
+                    try setForeignKey(inverseKey, in: target, destination: source, pairs: ("dst", "src"))
+                } else if inverse.isOrdered {
+                    try renumberOrderKeys(key, in: source)
+                }
             }
-            return (conflicts, 0)
-        }
-        guard let inverse else {
-            throw .unsupportedLink(entity: kind.entity, relationship: relationship.name, reason: "a to-many relationship needs an inverse")
-        }
-        let inverseOwner = declaringEntity(of: inverse.name, in: relationship.destinationEntity)
-        if !inverse.isToMany {
+            return (0, 0)
+        case .destinationRows(let key):
             try indexResolved(on: "dst")
-            conflicts += try count("SELECT count(*) FROM (SELECT dst FROM \(work).r WHERE dst IS NOT NULL GROUP BY dst HAVING count(DISTINCT src) > 1)")
-            try setForeignKey(in: target, owner: inverseOwner, relationship: inverse.name, destination: source, pairs: ("dst", "src"))
-            if relationship.isOrdered,
-               let orderColumn = target.layout.column(for: .orderKey(entity: inverseOwner, relationship: inverse.name))?.name {
+            let conflicts = try count("SELECT count(*) FROM (SELECT dst FROM \(work).r WHERE dst IS NOT NULL GROUP BY dst HAVING count(DISTINCT src) > 1)")
+            try setForeignKey(key, in: target, destination: source, pairs: ("dst", "src"))
+            if relationship.isOrdered, let orderColumn = key.orderKey {
                 try execute("""
                     UPDATE \(target.table) SET \(orderColumn) = x.v FROM (SELECT dst AS k, 2048 + 1024 * pos AS v, max(rowid) FROM \(work).r
                         WHERE dst IS NOT NULL GROUP BY dst) AS x WHERE \(target.table).Z_PK = x.k
                     """)
             }
             return (conflicts, 0)
+        case .joinTable(let join):
+            return (0, try insertJoinRows(join))
         }
-        return (conflicts, try insertJoinRows(kind, owner: owner, inverse: inverse, inverseOwner: inverseOwner))
     }
 
-    /// Sets `Z<REL>` of the rows named by the first of `pairs` to the second (and `Z<n>_<REL>`
-    /// to the destination's `Z_ENT` when the destination has sub-entities).
-    private func setForeignKey(in table: TableInfo, owner: String, relationship: String, destination: TableInfo,
-                               pairs: (row: String, value: String)) throws(GraphWriteError) {
-        guard let key = table.layout.column(for: .toOne(entity: owner, relationship: relationship))?.name else {
-            throw .unsupportedLink(entity: owner, relationship: relationship, reason: "no foreign-key column in \(table.table)")
+    /// Where the layout keeps the pairs of `relationship` of `entity`.
+    private func placement(of relationship: String, of entity: String) throws(GraphWriteError) -> RelationshipPlacement {
+        guard let placement = layout.placement(of: relationship, of: entity) else {
+            throw .unsupportedLink(entity: entity, relationship: relationship, reason: "no column or join table in the store layout")
         }
+        return placement
+    }
+
+    /// Sets the key on the rows named by the first of `pairs` to the second (and its `Z<n>_`
+    /// column to the destination's `Z_ENT` when the destination has sub-entities).
+    private func setForeignKey(_ foreignKey: ForeignKeyPlacement, in table: TableInfo, destination: TableInfo,
+                               pairs: (row: String, value: String)) throws(GraphWriteError) {
+        let key = foreignKey.key
         try indexResolved(on: pairs.row)
         // One pass over the links grouped by row: the value of the last link of each row (a bare
         // column next to max() comes from the row holding the maximum). A correlated
@@ -127,7 +128,7 @@ struct LinkResolver {
                     WHERE dst IS NOT NULL GROUP BY \(pairs.row)) AS x WHERE \(table.table).Z_PK = x.k
                 """)
         }
-        if let entityColumn = table.layout.column(for: .toOneEntityNumber(entity: owner, relationship: relationship))?.name {
+        if let entityColumn = foreignKey.entityNumber {
             try execute("""
                 UPDATE \(table.table) SET \(entityColumn) = (SELECT d.Z_ENT FROM \(destination.table) d WHERE d.Z_PK = \(table.table).\(key))
                     WHERE Z_PK IN (SELECT \(pairs.row) FROM \(work).r WHERE dst IS NOT NULL)
@@ -137,9 +138,9 @@ struct LinkResolver {
 
     /// Order keys of the children of an ordered to-many, when the links came from the to-one side:
     /// 2048, 3072, … per parent, in `Z_PK` order.
-    private func renumberOrderKeys(in table: TableInfo, owner: String, relationship: String) throws(GraphWriteError) {
-        guard let order = table.layout.column(for: .orderKey(entity: owner, relationship: relationship))?.name,
-              let key = table.layout.column(for: .toOne(entity: owner, relationship: relationship))?.name else { return }
+    private func renumberOrderKeys(_ foreignKey: ForeignKeyPlacement, in table: TableInfo) throws(GraphWriteError) {
+        guard let order = foreignKey.orderKey else { return }
+        let key = foreignKey.key
         try execute("""
             CREATE TABLE \(work).o AS SELECT Z_PK AS pk, 1024 * (1 + row_number() OVER (PARTITION BY \(key) ORDER BY Z_PK)) AS ok
                 FROM \(table.table) WHERE \(key) IS NOT NULL;
@@ -150,32 +151,25 @@ struct LinkResolver {
     }
 
     /// Inserts many-to-many pairs; returns how many were duplicates.
-    private func insertJoinRows(_ kind: LinkKind, owner: String, inverse: Relationship, inverseOwner: String) throws(GraphWriteError) -> Int {
-        let relationship = kind.relationship
-        guard let join = layout.joinTables.first(where: { $0.column(for: .joinKey(entity: owner, relationship: inverse.name)) != nil
-                  && $0.column(for: .joinKey(entity: inverseOwner, relationship: relationship.name)) != nil }),
-              let sourceColumn = join.column(for: .joinKey(entity: owner, relationship: inverse.name))?.name,
-              let destinationColumn = join.column(for: .joinKey(entity: inverseOwner, relationship: relationship.name))?.name else {
-            throw .unsupportedLink(entity: kind.entity, relationship: relationship.name, reason: "no join table in the store layout")
-        }
-        var columns = [sourceColumn, destinationColumn]
+    private func insertJoinRows(_ join: JoinTablePlacement) throws(GraphWriteError) -> Int {
+        var columns = [join.source, join.destination]
         var values = ["src", "dst"]
-        if let order = join.column(for: .joinOrderKey(entity: owner, relationship: relationship.name))?.name {
+        if let order = join.order {
             columns.append(order)
             values.append("2048 + 1024 * pos")
         }
-        if let order = join.column(for: .joinOrderKey(entity: inverseOwner, relationship: inverse.name))?.name {
+        if let order = join.inverseOrder {
             columns.append(order)
             values.append("1024 * (1 + row_number() OVER (PARTITION BY dst ORDER BY src))")
         }
-        let before = try count("SELECT count(*) FROM \(join.name)")
-        try withoutIndexes(of: join.name) { () throws(GraphWriteError) in
+        let before = try count("SELECT count(*) FROM \(join.table)")
+        try withoutIndexes(of: join.table) { () throws(GraphWriteError) in
             try execute("""
-                INSERT OR IGNORE INTO \(join.name) (\(columns.joined(separator: ", ")))
+                INSERT OR IGNORE INTO \(join.table) (\(columns.joined(separator: ", ")))
                     SELECT \(values.joined(separator: ", ")) FROM \(work).r WHERE dst IS NOT NULL ORDER BY rowid
                 """)
         }
-        let inserted = try count("SELECT count(*) FROM \(join.name)") - before
+        let inserted = try count("SELECT count(*) FROM \(join.table)") - before
         return try count("SELECT count(*) FROM \(work).r WHERE dst IS NOT NULL") - inserted
     }
 

@@ -15,6 +15,10 @@ public enum ColumnRole: Sendable, Equatable, Hashable {
     /// `Z_FOK_<REL>`: this row's position in the ordered to-many inverse of the to-one
     /// relationship `relationship` declared by `entity`.
     case orderKey(entity: String, relationship: String)
+    /// `Z<n><REL>`: on rows of `destination` (and its sub-entities), the `Z_PK` of the source of
+    /// the to-many relationship `relationship` declared by `entity` (`Z_ENT` n), which has no
+    /// inverse (`ToManyKeys` gives the rule).
+    case toManyKey(entity: String, relationship: String, destination: String)
     /// A join-table column holding `Z_PK`s of `entity`; `relationship` (declared on the other
     /// side) is the relationship pointing at those objects and gives the column its name.
     case joinKey(entity: String, relationship: String)
@@ -24,11 +28,13 @@ public enum ColumnRole: Sendable, Equatable, Hashable {
     /// A column of a bookkeeping table (`Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE`).
     case bookkeeping
 
-    /// The entity whose declaration made this column, for entity-table columns.
-    public var declaringEntity: String? {
+    /// The entity whose rows (and its sub-entities' rows) use this column, for entity-table
+    /// columns: the one declaring the attribute or to-one relationship, or a to-many key's
+    /// destination.
+    public var rowEntity: String? {
         switch self {
         case .attribute(let entity, _), .toOne(let entity, _), .toOneEntityNumber(let entity, _),
-             .orderKey(let entity, _):
+             .orderKey(let entity, _), .toManyKey(_, _, let entity):
             entity
         case .primaryKey, .entityNumber, .optimisticLock, .joinKey, .joinOrderKey, .bookkeeping:
             nil

@@ -12,6 +12,8 @@ public struct StoreLayout: Sendable, Equatable {
     public let indexes: [IndexLayout]
     /// Each entity's ancestry (itself first, root last).
     private let ancestries: [String: [String]]
+    /// Where each stored relationship keeps its pairs, by declaring entity.
+    private let placements: [RelationshipID: RelationshipPlacement]
 
     /// Lays a model out as Core Data would for a new store, or, given an existing store's facts,
     /// as that store was laid out: its own entity numbers and join-table names.
@@ -24,6 +26,7 @@ public struct StoreLayout: Sendable, Equatable {
         ancestries = Dictionary(uniqueKeysWithValues: model.entities.map { entity in
             (entity.name, model.ancestry(of: entity.name).map(\.name))
         })
+        placements = RelationshipPlacer(model: model, tables: tables).placements()
     }
 
     /// The table with this name.
@@ -35,15 +38,22 @@ public struct StoreLayout: Sendable, Equatable {
         return tables.first { $0.kind.isEntityTable(root: root) }
     }
 
-    /// The columns a row of this entity uses: `Z_PK`, `Z_ENT`, `Z_OPT` and the columns of the
-    /// entity's own and inherited properties, in table order. Columns of sibling and
-    /// sub-entities are left out (they stay NULL for this entity's rows).
+    /// The columns a row of this entity uses: `Z_PK`, `Z_ENT`, `Z_OPT`, the columns of the
+    /// entity's own and inherited properties and the keys of to-many relationships without an
+    /// inverse into it or an ancestor, in table order. Columns of sibling and sub-entities are
+    /// left out (they stay NULL for this entity's rows).
     public func columns(forEntity name: String) -> [ColumnLayout] {
         guard let table = table(forEntity: name), let ancestry = ancestries[name] else { return [] }
         return table.columns.filter { column in
-            guard let entity = column.role.declaringEntity else { return true }
+            guard let entity = column.role.rowEntity else { return true }
             return ancestry.contains(entity)
         }
+    }
+
+    /// Where the pairs of the relationship `relationship` of `entity` (declared by it or an
+    /// ancestor) are kept; nil for a transient or unknown relationship.
+    public func placement(of relationship: String, of entity: String) -> RelationshipPlacement? {
+        ancestries[entity]?.lazy.compactMap { placements[RelationshipID(entity: $0, relationship: relationship)] }.first
     }
 
     /// The join tables, in table order.

@@ -6,6 +6,8 @@ struct StoreLayoutBuilder {
     let entityNumbers: [String: Int]
     /// The store being read, when the layout describes an existing store.
     let existing: ExistingStoreFacts?
+    /// The keys of to-many relationships without an inverse, by destination.
+    private let toManyKeys: ToManyKeys
     private(set) var tables: [TableLayout] = []
     private(set) var indexes: [IndexLayout] = []
     /// Which model element claimed each table name, to report collisions.
@@ -18,6 +20,7 @@ struct StoreLayoutBuilder {
         self.model = model
         self.existing = existing
         self.entityNumbers = existing?.entityNumbers(for: model) ?? model.entityNumbers
+        toManyKeys = try ToManyKeys(model: model, entityNumbers: entityNumbers)
         for table in BookkeepingTables.all { tableOwners[table.name] = "bookkeeping table \(table.name)" }
     }
 
@@ -55,7 +58,8 @@ struct StoreLayoutBuilder {
                                                     role: .attribute(entity: entity.name, name: attribute.name))))
             }
             // Each key with its `Z<n>_` column, then the entity's order keys (DDG Bookmarks:
-            // `ZFAVORITEFOLDER, ZPARENT, Z_FOK_FAVORITEFOLDER, Z_FOK_PARENT`).
+            // `ZFAVORITEFOLDER, ZPARENT, Z_FOK_FAVORITEFOLDER, Z_FOK_PARENT`), then the keys of
+            // to-many relationships without an inverse into the entity (CartKit: `ZITEM, Z2MODIFIERS`).
             var orderKeys: [ColumnLayout] = []
             for relationship in sortedByName(entity.relationships) where !relationship.isToMany && !relationship.isTransient {
                 for column in try foreignKeyColumns(entity: entity, relationship: relationship, namer: &namer) {
@@ -63,6 +67,7 @@ struct StoreLayoutBuilder {
                 }
             }
             grouped += orderKeys.map { (.integer, $0) }
+            grouped += try toManyKeys.columns(into: entity, namer: &namer).map { (.integer, $0) }
         }
         let ordered = grouped.enumerated()
             .sorted { ($0.element.group, $0.offset) < ($1.element.group, $1.offset) }
@@ -104,13 +109,17 @@ struct StoreLayoutBuilder {
 
     // MARK: Entity indexes
 
-    /// Foreign-key indexes, the `Z_ENT` index of a hierarchy, then per entity its legacy indexed
-    /// attributes, fetch indexes and uniqueness constraints.
+    /// Foreign-key indexes (to-one keys and to-many keys alike), the `Z_ENT` index of a hierarchy,
+    /// then per entity its legacy indexed attributes, fetch indexes and uniqueness constraints.
     private func entityIndexes(table: TableLayout, members: [Entity]) throws(StoreLayoutError) -> [IndexLayout] {
         var result: [IndexLayout] = []
         for column in table.columns {
-            guard case .toOne = column.role else { continue }
-            result.append(plainIndex(name: "\(table.name)_\(column.name)_INDEX", table: table.name, columns: [column.name]))
+            switch column.role {
+            case .toOne, .toManyKey:
+                result.append(plainIndex(name: "\(table.name)_\(column.name)_INDEX", table: table.name, columns: [column.name]))
+            default:
+                continue
+            }
         }
         if members.count > 1 {
             result.append(plainIndex(name: "\(table.name)_Z_ENT_INDEX", table: table.name, columns: ["Z_ENT"]))
@@ -202,7 +211,8 @@ struct StoreLayoutBuilder {
     // MARK: Join tables
 
     /// The join table of a many-to-many relationship, when `relationship` is the side the table is
-    /// named after; nil for the other side and for to-many relationships with a to-one inverse.
+    /// named after; nil for the other side, for to-many relationships with a to-one inverse and for
+    /// those without an inverse (`ToManyKeys`).
     ///
     /// In an existing store, the table it has decides. For a new store the table is named after
     /// the side whose declaring entity's name comes first in `EntityNameOrder`: this fits all 17
@@ -217,9 +227,7 @@ struct StoreLayoutBuilder {
                                       destination: relationship.destinationEntity)
         }
         guard let inverse = model.inverse(of: relationship),
-              let inverseOwner = declaringEntity(of: inverse.name, below: relationship.destinationEntity) else {
-            throw .toManyWithoutInverse(entity: entity.name, relationship: relationship.name)
-        }
+              let inverseOwner = declaringEntity(of: inverse.name, below: relationship.destinationEntity) else { return nil }
         guard inverse.isToMany, let ownNumber = entityNumbers[entity.name],
               let otherNumber = entityNumbers[inverseOwner.name] else { return nil }
         let relationshipName = try SQLName.checked(relationship.name, entity: entity.name).uppercased()

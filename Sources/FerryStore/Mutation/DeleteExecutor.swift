@@ -8,11 +8,14 @@ struct DeleteExecutor {
         let statements = StatementCache(database: store.database)
         try StoreMutationError.sqlite { () throws(SQLiteError) in
             for reference in plan.nullified {
-                guard let relationship = reference.relationship, let dot = relationship.firstIndex(of: ".") else { continue }
-                let owner = String(relationship[..<dot]), name = String(relationship[relationship.index(after: dot)...])
-                guard store.model.entity(named: owner)?.relationship(named: name)?.isToMany == false,
-                      let columns = ForeignKeyColumns(owner: owner, relationship: name, layout: store.layout) else { continue }
-                try statements.prepared("UPDATE \(columns.table) SET \(columns.clearing) WHERE Z_PK = ? AND \(columns.key) = ?",
+                guard let relationship = reference.relationship,
+                      case .sourceRow(let key) = store.placement(named: relationship) else { continue }
+                try statements.prepared("UPDATE \(key.table) SET \(key.clearing) WHERE Z_PK = ? AND \(key.key) = ?",
+                                        binding: reference.object.primaryKey, reference.deletedObject.primaryKey).run()
+            }
+            for reference in plan.unlinked {
+                guard case .destinationRows(let key) = store.placement(named: reference.via), key.isToManyKey else { continue }
+                try statements.prepared("UPDATE \(key.table) SET \(key.clearing) WHERE Z_PK = ? AND \(key.key) = ?",
                                         binding: reference.object.primaryKey, reference.deletedObject.primaryKey).run()
             }
             for object in plan.modified {
@@ -24,9 +27,8 @@ struct DeleteExecutor {
                 let object = deleted.object
                 for owner in store.model.ancestry(of: object.entity) {
                     for relationship in owner.relationships where relationship.isToMany && !relationship.isTransient {
-                        guard case .join(let table, let source, _) = try? RelationshipStorage(
-                            relationship, owner: owner.name, model: store.model, layout: store.layout) else { continue }
-                        try statements.prepared("DELETE FROM \(table) WHERE \(source) = ?", binding: object.primaryKey).run()
+                        guard case .joinTable(let join) = store.layout.placement(of: relationship.name, of: owner.name) else { continue }
+                        try statements.prepared("DELETE FROM \(join.table) WHERE \(join.source) = ?", binding: object.primaryKey).run()
                     }
                 }
                 guard let table = store.layout.table(forEntity: object.entity) else { continue }

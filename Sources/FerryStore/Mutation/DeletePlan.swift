@@ -12,6 +12,11 @@ public struct DeletePlan: Sendable, Equatable {
     public var dangling: [Nullification] = []
     /// Join-table rows removed, by join table.
     public var joinRowsRemoved: [String: Int] = [:]
+    /// Destinations that stay, of a deleted object's to-many relationships without an inverse:
+    /// the key naming the deleted object is cleared on their rows, as the relationship goes with
+    /// its source the way join-table rows do (`relationship` is nil, `via` names the to-many).
+    /// Their `Z_OPT` is unchanged, as for join-table rows [?: no store shows what Core Data does].
+    public var unlinked: [Nullification] = []
     /// Objects that stay and change (a reference of theirs is cleared): their `Z_OPT` goes up by one.
     public var modified: [ObjectKey] = []
 }

@@ -13,8 +13,10 @@ extension MutableStore {
     /// one transaction: Cascade deletes destinations (recursively), Nullify clears the inverse
     /// on destinations that stay, No Action leaves them pointing at the deleted object, and any
     /// destination of a Deny relationship of any object being deleted refuses the whole delete
-    /// (`StoreMutationError.denied`, nothing changed). Join-table rows of deleted objects go;
-    /// surviving objects whose reference was cleared get `Z_OPT + 1`; `Z_PRIMARYKEY` is unchanged.
+    /// (`StoreMutationError.denied`, nothing changed). Join-table rows of deleted objects go, and
+    /// so do the keys of their to-many relationships without an inverse on destinations that
+    /// stay; surviving objects whose reference was cleared get `Z_OPT + 1`; `Z_PRIMARYKEY` is
+    /// unchanged.
     /// - Returns: the plan carried out.
     @discardableResult
     public func delete(from entity: String, where predicate: FetchPredicate?,
@@ -46,6 +48,7 @@ struct DeletePlanner {
         var queue = matched
         plan.deleted = matched.map { DeletedObject(object: $0) }
         var referencing: [Nullification] = []
+        var unlinked: [Nullification] = []
         var next = 0
         while next < queue.count {
             let object = queue[next]
@@ -53,11 +56,16 @@ struct DeletePlanner {
             for owner in store.model.ancestry(of: object.entity).reversed() {
                 for relationship in owner.relationships where !relationship.isTransient {
                     let name = "\(owner.name).\(relationship.name)"
-                    let storage = try RelationshipStorage(relationship, owner: owner.name, model: store.model, layout: store.layout)
-                    let destinations = try self.destinations(of: object, storage, relationship: relationship)
-                    if case .join(let table, let source, _) = storage {
-                        let count = try rowCount("SELECT count(*) FROM \(table) WHERE \(source) = ?", object.primaryKey)
-                        if count > 0 { plan.joinRowsRemoved[table, default: 0] += count }
+                    let placement = try store.placement(of: relationship, owner: owner.name)
+                    let destinations = try self.destinations(of: object, placement, relationship: relationship)
+                    switch placement {
+                    case .joinTable(let join):
+                        let count = try rowCount("SELECT count(*) FROM \(join.table) WHERE \(join.source) = ?", object.primaryKey)
+                        if count > 0 { plan.joinRowsRemoved[join.table, default: 0] += count }
+                    case .destinationRows(let key) where key.isToManyKey:
+                        unlinked += destinations.map { Nullification(object: $0, relationship: nil, deletedObject: object, via: name) }
+                    case .sourceRow, .destinationRows:
+                        break
                     }
                     let inverse = store.model.inverse(of: relationship).map { inverse in
                         let inverseOwner = store.model.declaringEntity(ofProperty: inverse.name, in: relationship.destinationEntity)
@@ -84,23 +92,24 @@ struct DeletePlanner {
         }
         plan.nullified = referencing.filter { !deleted.contains($0.object) }
         plan.dangling = plan.dangling.filter { !deleted.contains($0.object) }
+        plan.unlinked = unlinked.filter { !deleted.contains($0.object) }
         var seen: Set<ObjectKey> = []
         plan.modified = plan.nullified.map(\.object).filter { seen.insert($0).inserted }
         return plan
     }
 
     /// The objects `relationship` of `object` reaches, skipping keys whose row is missing.
-    private func destinations(of object: ObjectKey, _ storage: RelationshipStorage,
+    private func destinations(of object: ObjectKey, _ placement: RelationshipPlacement,
                               relationship: Relationship) throws(StoreMutationError) -> [ObjectKey] {
         let destination = relationship.destinationEntity
-        switch storage {
-        case .sourceKey(let columns):
-            let keys = try integers("SELECT \(columns.key) FROM \(columns.table) WHERE Z_PK = ? AND \(columns.key) IS NOT NULL",
+        switch placement {
+        case .sourceRow(let key):
+            let keys = try integers("SELECT \(key.key) FROM \(key.table) WHERE Z_PK = ? AND \(key.key) IS NOT NULL",
                                     object.primaryKey)
             return try resolve(keys, entity: destination)
-        case .destinationKey(let columns):
-            let sql = "SELECT Z_PK, Z_ENT FROM \(columns.table) WHERE \(columns.key) = ?"
-                + " AND Z_ENT IN (\(store.hierarchyNumbers(columns.owner))) ORDER BY Z_PK"
+        case .destinationRows(let key):
+            let sql = "SELECT Z_PK, Z_ENT FROM \(key.table) WHERE \(key.key) = ?"
+                + " AND Z_ENT IN (\(store.hierarchyNumbers(key.holder))) ORDER BY Z_PK"
             return try StoreMutationError.sqlite { () throws(SQLiteError) in
                 let statement = try statements.prepared(sql, binding: object.primaryKey)
                 var found: [ObjectKey] = []
@@ -109,8 +118,9 @@ struct DeletePlanner {
                 }
                 return found
             }
-        case .join(let table, let source, let target):
-            let keys = try integers("SELECT \(target) FROM \(table) WHERE \(source) = ? ORDER BY \(target)", object.primaryKey)
+        case .joinTable(let join):
+            let keys = try integers("SELECT \(join.destination) FROM \(join.table) WHERE \(join.source) = ? ORDER BY \(join.destination)",
+                                    object.primaryKey)
             return try resolve(keys, entity: destination)
         }
     }

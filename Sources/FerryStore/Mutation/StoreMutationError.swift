@@ -15,7 +15,7 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
     case uniquenessViolation(entity: String, keys: [String], values: [String])
     /// A Deny relationship of an object being deleted still has destinations.
     case denied([DenyBlock])
-    /// The model cannot be used for this operation (for example a to-many relationship without inverse).
+    /// The model cannot be used for this operation (for example a relationship the store has no column for).
     case unsupported(String)
     /// Any other SQLite failure; the transaction was rolled back.
     case sqlite(SQLiteError)

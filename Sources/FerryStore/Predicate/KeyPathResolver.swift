@@ -141,34 +141,22 @@ struct KeyPathResolver {
     /// many-to-many source reads only its join table (no destination rows to look at).
     func toMany(_ relationship: Relationship, declaredBy owner: String, from place: SQLPlace, aliases: SQLAliases,
                 countOnly: Bool, keyPath: String) throws(FetchPredicateError) -> (from: String, link: String, destination: SQLPlace) {
-        let destinationName = relationship.destinationEntity
-        guard let inverse = model.inverse(of: relationship),
-              let inverseOwner = model.ancestry(of: destinationName).first(where: { $0.relationship(named: inverse.name) != nil }) else {
-            throw .unsupported("\(keyPath): \(relationship.name) has no inverse")
-        }
-        let destinationTable = try table(of: destinationName)
-        let destination = SQLPlace(alias: aliases.next(), entity: destinationName)
+        let destinationTable = try table(of: relationship.destinationEntity)
+        let destination = SQLPlace(alias: aliases.next(), entity: relationship.destinationEntity)
         var from: String
         var link: String
-        if !inverse.isToMany {
-            guard let column = destinationTable.column(for: .toOne(entity: inverseOwner.name, relationship: inverse.name)) else {
-                throw .unsupported("\(keyPath): \(inverse.name) has no column in \(destinationTable.name)")
-            }
+        switch layout.placement(of: relationship.name, of: owner) {
+        case .destinationRows(let key):
             from = "\(destinationTable.name) \(destination.alias)"
-            link = "\(destination.alias).\(column.name) = \(place.alias).Z_PK"
-        } else {
-            let sourceRole = ColumnRole.joinKey(entity: owner, relationship: inverse.name)
-            let destinationRole = ColumnRole.joinKey(entity: inverseOwner.name, relationship: relationship.name)
-            guard let joinTable = layout.joinTables.first(where: { $0.column(for: sourceRole) != nil && $0.column(for: destinationRole) != nil }),
-                  let sourceColumn = joinTable.columns.first(where: { $0.role == sourceRole }),
-                  let destinationColumn = joinTable.columns.last(where: { $0.role == destinationRole }) else {
-                throw .unsupported("\(keyPath): no join table for \(relationship.name)")
-            }
+            link = "\(destination.alias).\(key.key) = \(place.alias).Z_PK"
+        case .joinTable(let join):
             let pairs = aliases.next()
-            link = "\(pairs).\(sourceColumn.name) = \(place.alias).Z_PK"
-            from = "\(joinTable.name) \(pairs)"
+            link = "\(pairs).\(join.source) = \(place.alias).Z_PK"
+            from = "\(join.table) \(pairs)"
             if countOnly { return (from, link, destination) }
-            from += " JOIN \(destinationTable.name) \(destination.alias) ON \(destination.alias).Z_PK = \(pairs).\(destinationColumn.name)"
+            from += " JOIN \(destinationTable.name) \(destination.alias) ON \(destination.alias).Z_PK = \(pairs).\(join.destination)"
+        case .sourceRow, nil:
+            throw .unsupported("\(keyPath): \(relationship.name) has no column or join table in the store")
         }
         if let restriction = try entityRestriction(destination) { link += " AND " + restriction }
         return (from, link, destination)

@@ -54,80 +54,59 @@ public final class StoreRecordReader {
 
     // MARK: Relationships
 
-    /// Streams the pairs of a relationship of `entityName` (declared by it or an ancestor):
+    /// Streams the pairs of a relationship of `entityName` (declared by it or an ancestor), from
+    /// where the layout keeps them (`StoreLayout.placement(of:of:)`):
     ///
     /// - to-one: (row, destination) from the row's foreign key, for rows of `entityName` and below;
-    /// - to-many with a to-one inverse: (source, destination) from the destinations' foreign key,
-    ///   ordered by source, then the `Z_FOK_` order key for ordered relationships;
+    /// - to-many kept on its destinations' rows (a to-one inverse's key, or its own key when it has
+    ///   no inverse): (source, destination) from that key, ordered by source, then the `Z_FOK_`
+    ///   order key for ordered relationships;
     /// - many-to-many: from the join table, ordered by source, then its `Z_FOK_` column when ordered.
     ///
     /// For to-many relationships the sources are all objects of the declaring entity's hierarchy.
     public func edges(of relationshipName: String, of entityName: String) throws(StoreReaderError) -> RelationshipEdgeCursor {
-        guard let declaring = model.ancestry(of: entityName).first(where: { $0.relationship(named: relationshipName) != nil }),
-              let relationship = declaring.relationship(named: relationshipName) else {
+        guard let relationship = model.allRelationships(of: entityName).first(where: { $0.name == relationshipName }) else {
             throw model.entity(named: entityName) == nil
                 ? .unknownEntity(path: store.path, entity: entityName)
                 : .unknownRelationship(path: store.path, entity: entityName, relationship: relationshipName)
         }
-        guard relationship.isToMany else {
-            return try foreignKeyEdges(keyOwner: declaring.name, key: relationship.name, rowsOf: entityName,
-                                       reversed: false, orderedBy: nil)
+        switch layout.placement(of: relationshipName, of: entityName) {
+        case .sourceRow(let key):
+            return try foreignKeyEdges(key, rowsOf: entityName, reversed: false, ordered: false)
+        case .destinationRows(let key):
+            return try foreignKeyEdges(key, rowsOf: relationship.destinationEntity, reversed: true, ordered: relationship.isOrdered)
+        case .joinTable(let join):
+            return try joinEdges(join, ordered: relationship.isOrdered)
+        case nil:
+            throw .unknownRelationship(path: store.path, entity: entityName, relationship: relationshipName)
         }
-        guard let inverse = model.inverse(of: relationship),
-              let inverseOwner = model.ancestry(of: relationship.destinationEntity)
-                  .first(where: { $0.relationship(named: inverse.name) != nil }) else {
-            throw .invalidModel(path: store.path, reason: "\(declaring.name).\(relationshipName) has no inverse")
-        }
-        guard inverse.isToMany else {
-            return try foreignKeyEdges(keyOwner: inverseOwner.name, key: inverse.name, rowsOf: relationship.destinationEntity,
-                                       reversed: true, orderedBy: relationship.isOrdered ? inverse.name : nil)
-        }
-        return try joinEdges(declaring: declaring.name, relationship: relationship, inverseOwner: inverseOwner.name,
-                             inverse: inverse)
     }
 
-    /// Edges from the foreign key `key` declared by `keyOwner`, read from rows of `rowsOf`.
-    /// `reversed` reads (key, row) instead of (row, key): the key column points at the source.
-    private func foreignKeyEdges(keyOwner: String, key: String, rowsOf: String, reversed: Bool,
-                                 orderedBy orderOwnerKey: String?) throws(StoreReaderError) -> RelationshipEdgeCursor {
-        guard let table = layout.table(forEntity: keyOwner),
-              let keyColumn = table.column(for: .toOne(entity: keyOwner, relationship: key)) else {
-            throw .unknownRelationship(path: store.path, entity: keyOwner, relationship: key)
-        }
-        let keyName = SQLIdentifier.quoted(keyColumn.name)
+    /// Edges from a foreign key, read from rows of `rowsOf`. `reversed` reads (key, row) instead
+    /// of (row, key): the key column points at the source.
+    private func foreignKeyEdges(_ foreignKey: ForeignKeyPlacement, rowsOf: String, reversed: Bool,
+                                 ordered: Bool) throws(StoreReaderError) -> RelationshipEdgeCursor {
+        let keyName = SQLIdentifier.quoted(foreignKey.key)
         var columns = reversed ? [keyName, "Z_PK"] : ["Z_PK", keyName]
         var order = reversed ? [keyName] : ["Z_PK"]
-        if let orderOwnerKey, let orderColumn = table.column(for: .orderKey(entity: keyOwner, relationship: orderOwnerKey)) {
-            columns.append(SQLIdentifier.quoted(orderColumn.name))
-            order.append(SQLIdentifier.quoted(orderColumn.name))
+        if ordered, let orderKey = foreignKey.orderKey {
+            columns.append(SQLIdentifier.quoted(orderKey))
+            order.append(SQLIdentifier.quoted(orderKey))
         }
         if reversed { order.append("Z_PK") }
-        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table.name))"
+        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(foreignKey.table))"
             + " WHERE \(keyName) IS NOT NULL AND Z_ENT IN (\(numberList(hierarchyNumbers(rowsOf))))"
             + " ORDER BY \(order.joined(separator: ", "))"
-        return try RelationshipEdgeCursor(database: store.database, table: table.name, sql: sql, isOrdered: columns.count == 3)
+        return try RelationshipEdgeCursor(database: store.database, table: foreignKey.table, sql: sql, isOrdered: columns.count == 3)
     }
 
     /// Edges of a many-to-many relationship from its join table.
-    private func joinEdges(declaring: String, relationship: Relationship, inverseOwner: String,
-                           inverse: Relationship) throws(StoreReaderError) -> RelationshipEdgeCursor {
-        var source = 0, destination = 1
-        var found = layout.joinTables.first { $0.kind == .join(entity: declaring, relationship: relationship.name) }
-        if found == nil {
-            found = layout.joinTables.first { $0.kind == .join(entity: inverseOwner, relationship: inverse.name) }
-            (source, destination) = (1, 0)
-        }
-        guard let table = found, table.columns.count >= 2 else {
-            throw .unknownRelationship(path: store.path, entity: declaring, relationship: relationship.name)
-        }
-        var columns = [table.columns[source].name, table.columns[destination].name]
-        if relationship.isOrdered,
-           let orderColumn = table.column(for: .joinOrderKey(entity: declaring, relationship: relationship.name)) {
-            columns.append(orderColumn.name)
-        }
+    private func joinEdges(_ join: JoinTablePlacement, ordered: Bool) throws(StoreReaderError) -> RelationshipEdgeCursor {
+        var columns = [join.source, join.destination]
+        if ordered, let order = join.order { columns.append(order) }
         let order = columns.count == 3 ? [columns[0], columns[2], columns[1]] : columns
-        let sql = "SELECT \(SQLIdentifier.list(columns)) FROM \(SQLIdentifier.quoted(table.name)) ORDER BY \(SQLIdentifier.list(order))"
-        return try RelationshipEdgeCursor(database: store.database, table: table.name, sql: sql, isOrdered: columns.count == 3)
+        let sql = "SELECT \(SQLIdentifier.list(columns)) FROM \(SQLIdentifier.quoted(join.table)) ORDER BY \(SQLIdentifier.list(order))"
+        return try RelationshipEdgeCursor(database: store.database, table: join.table, sql: sql, isOrdered: columns.count == 3)
     }
 
     // MARK: Private

@@ -3,8 +3,8 @@ import FerryStore
 
 /// The `relationships` section: every pair points at existing rows of the right entities,
 /// `Z<n>_` columns name the target's real entity, one-to-one sides agree, join tables hold each
-/// pair once, order keys are set and distinct per parent, and counts respect min, max and
-/// optionality. Pairs read in both directions are checked once.
+/// pair once, order keys are set and distinct per parent, required to-ones are set, and to-many
+/// counts respect min and max. Pairs read in both directions are checked once.
 struct RelationshipChecks {
     static let section = "relationships"
     let context: StoreContext
@@ -180,10 +180,14 @@ struct RelationshipChecks {
 
     // MARK: To-many
 
-    /// Destinations per source within `minCount`…`maxCount`; a required to-many needs one at least.
+    /// Destinations per source within `minCount`…`maxCount`. A required to-many with `minCount` 0
+    /// may be empty: Apple documents 0 as no minimum, counts enforced only on a value that is not
+    /// nil (a required to-many's empty set is not), and SwiftData (framework 1523) writes such
+    /// sources (CartKit's `CartModel.items`, required, a cart with no items). An empty set and no
+    /// set look the same in a store, so a store cannot show a required to-many missing.
     private func toManyChecks(_ relationship: Relationship, of entity: String, storage: RelationshipStorage, subject: String,
                               _ recorder: inout CheckRecorder) {
-        let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+        let minimum = relationship.minCount
         let maximum = relationship.maxCount
         guard minimum > 0 || maximum > 0, let sourceTable = context.table(of: entity) else { return }
         recorder.check(Self.section, subject: subject, code: "relationship-count") { () throws(SQLiteError) in

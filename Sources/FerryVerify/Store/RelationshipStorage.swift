@@ -1,13 +1,13 @@
 import FerryModel
 import FerryStore
 
-/// Where the pairs of one relationship are kept, as the pieces of SQL that read them: a table
-/// (aliased `p`), the column holding source keys, the column holding destination keys, and which
-/// of its rows count.
+/// Where the pairs of one relationship are kept (`StoreLayout.placement(of:of:)`), as the pieces
+/// of SQL that read them: a table (aliased `p`), the column holding source keys, the column
+/// holding destination keys, and which of its rows count.
 ///
 /// - to-one: the source's own table, (`Z_PK`, foreign key), rows of the source's hierarchy;
-/// - to-many with a to-one inverse: the destination's table, (inverse foreign key, `Z_PK`), rows
-///   of the destination's hierarchy;
+/// - to-many kept on its destinations' rows (a to-one inverse's key, or its own key when it has
+///   no inverse): the destination's table, (key, `Z_PK`), rows of the destination's hierarchy;
 /// - many-to-many: the join table, its two key columns in the relationship's direction.
 struct RelationshipStorage {
     enum Kind { case foreignKey, joinTable }
@@ -45,34 +45,21 @@ struct RelationshipStorage {
     /// entity or one below it); nil when the layout has no place for it.
     static func resolve(_ relationship: Relationship, declaredBy declaring: String, rowsOf: String,
                         context: StoreContext) -> RelationshipStorage? {
-        let model = context.model
-        guard relationship.isToMany else {
-            guard let table = context.table(of: declaring),
-                  let key = table.column(for: .toOne(entity: declaring, relationship: relationship.name)) else { return nil }
-            return RelationshipStorage(kind: .foreignKey, table: table.name, sourceColumn: "Z_PK", destinationColumn: key.name,
-                                       rowNumbers: context.numbers(below: rowsOf), sourceEntity: rowsOf,
-                                       destinationEntity: relationship.destinationEntity)
+        let destination = relationship.destinationEntity
+        switch context.layout.placement(of: relationship.name, of: declaring) {
+        case .sourceRow(let key):
+            return RelationshipStorage(kind: .foreignKey, table: key.table, sourceColumn: "Z_PK", destinationColumn: key.key,
+                                       rowNumbers: context.numbers(below: rowsOf), sourceEntity: rowsOf, destinationEntity: destination)
+        case .destinationRows(let key):
+            return RelationshipStorage(kind: .foreignKey, table: key.table, sourceColumn: key.key, destinationColumn: "Z_PK",
+                                       rowNumbers: context.numbers(below: destination), sourceEntity: rowsOf,
+                                       destinationEntity: destination)
+        case .joinTable(let join):
+            return RelationshipStorage(kind: .joinTable, table: join.table, sourceColumn: join.source,
+                                       destinationColumn: join.destination, rowNumbers: nil, sourceEntity: rowsOf,
+                                       destinationEntity: destination)
+        case nil:
+            return nil
         }
-        guard let inverse = model.inverse(of: relationship),
-              let inverseOwner = model.declaringEntity(ofProperty: inverse.name, in: relationship.destinationEntity) else { return nil }
-        guard inverse.isToMany else {
-            guard let table = context.table(of: inverseOwner.name),
-                  let key = table.column(for: .toOne(entity: inverseOwner.name, relationship: inverse.name)) else { return nil }
-            return RelationshipStorage(kind: .foreignKey, table: table.name, sourceColumn: key.name, destinationColumn: "Z_PK",
-                                       rowNumbers: context.numbers(below: relationship.destinationEntity), sourceEntity: rowsOf,
-                                       destinationEntity: relationship.destinationEntity)
-        }
-        let joins = context.layout.joinTables
-        if let table = joins.first(where: { $0.kind == .join(entity: declaring, relationship: relationship.name) }), table.columns.count >= 2 {
-            return RelationshipStorage(kind: .joinTable, table: table.name, sourceColumn: table.columns[0].name,
-                                       destinationColumn: table.columns[1].name, rowNumbers: nil, sourceEntity: rowsOf,
-                                       destinationEntity: relationship.destinationEntity)
-        }
-        if let table = joins.first(where: { $0.kind == .join(entity: inverseOwner.name, relationship: inverse.name) }), table.columns.count >= 2 {
-            return RelationshipStorage(kind: .joinTable, table: table.name, sourceColumn: table.columns[1].name,
-                                       destinationColumn: table.columns[0].name, rowNumbers: nil, sourceEntity: rowsOf,
-                                       destinationEntity: relationship.destinationEntity)
-        }
-        return nil
     }
 }

@@ -62,14 +62,13 @@ struct StoreFingerprints {
         return results
     }
 
-    /// Pairs of every to-one relationship, and of each many-to-many once (from the side its join
-    /// table is named after), each end keyed by `EdgeKey.preferred`.
+    /// Pairs of every to-one relationship, of each many-to-many once (from the side its join
+    /// table is named after), and of every to-many without an inverse, each end keyed by
+    /// `EdgeKey.preferred`. A to-many with a to-one inverse is its inverse's pairs reversed.
     private func edges() throws(VerificationError) -> [FingerprintEntry] {
         var entries: [FingerprintEntry] = []
         for (entity, relationship) in context.storedRelationships {
-            if relationship.isToMany, !context.layout.joinTables.contains(where: { $0.kind == .join(entity: entity.name, relationship: relationship.name) }) {
-                continue
-            }
+            if relationship.isToMany, !isFingerprintedFromThisSide(relationship, of: entity.name) { continue }
             guard let storage = RelationshipStorage.resolve(relationship, declaredBy: entity.name, rowsOf: entity.name, context: context) else { continue }
             let sourceKey = EdgeKey.preferred(for: entity.name, in: context.model)
             let destinationKey = EdgeKey.preferred(for: relationship.destinationEntity, in: context.model)
@@ -78,6 +77,16 @@ struct StoreFingerprints {
                                             attributes: [sourceKey.label, destinationKey.label], fingerprint: fingerprint))
         }
         return entries
+    }
+
+    /// Whether a to-many relationship's pairs are fingerprinted from its side: its own key (it has
+    /// no inverse), or a join table named after it.
+    private func isFingerprintedFromThisSide(_ relationship: Relationship, of entity: String) -> Bool {
+        switch context.layout.placement(of: relationship.name, of: entity) {
+        case .destinationRows(let key): key.isToManyKey
+        case .joinTable: context.layout.joinTables.contains { $0.kind == .join(entity: entity, relationship: relationship.name) }
+        case .sourceRow, nil: false
+        }
     }
 
     /// The fingerprint of a relationship's pairs, each end named by its key.
