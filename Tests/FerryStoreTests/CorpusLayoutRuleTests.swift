@@ -25,10 +25,6 @@ struct CorpusLayoutRuleTests {
         "log2timeline__plaso/test_data/ios/NoteStore.sqlite":
             "ICAccount.replicaIDToBundleIdentifier (Transformable) stands before every Binary column of the table, where "
             + "XCServerCoreData's ZINTEGRATION mixes Transformable and Binary by name: what puts a transformable first is not known",
-        "Karim-ezzedine__CartKit/Tests/CartKitStorageCoreDataTests/LegacyCoreData/CartStorage_v1.sqlite":
-            "to-many relationships without an inverse are not laid out yet (issue 19)",
-        "Karim-ezzedine__CartKit/Tests/CartKitStorageSwiftDataTests/LegacySwiftData/CartKitSwiftData_v1.sqlite":
-            "to-many relationships without an inverse are not laid out yet (issue 19)",
     ]
 
     @Test("columns in order and indexes by table, columns and uniqueness", arguments: stores)
