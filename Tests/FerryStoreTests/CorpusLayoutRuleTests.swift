@@ -9,17 +9,6 @@ import Testing
 /// named them otherwise (`ZBOT_ZIDENTIFIER_INDEX`).
 @Suite("Core Data's layout rules against every corpus store", .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
 struct CorpusLayoutRuleTests {
-    static let stores: [String] = {
-        guard TestPaths.corpusAvailable else { return [] }
-        return TestPaths.files(under: CorpusStores.coredata) { path in
-            !path.hasSuffix("-wal") && !path.hasSuffix("-shm") && Self.isSQLite(CorpusStores.coredata + "/" + path)
-        }.map { String($0.dropFirst(CorpusStores.coredata.count + 1)) }
-    }()
-
-    private static func isSQLite(_ path: String) -> Bool {
-        (try? TestPaths.read(path).prefix(16)).map { Array($0) == Array("SQLite format 3\0".utf8) } ?? false
-    }
-
     /// Stores whose layout the rules do not give yet, each with the reason.
     static let knownDifferences: [String: String] = [
         "log2timeline__plaso/test_data/ios/NoteStore.sqlite":
@@ -27,7 +16,7 @@ struct CorpusLayoutRuleTests {
             + "XCServerCoreData's ZINTEGRATION mixes Transformable and Binary by name: what puts a transformable first is not known",
     ]
 
-    @Test("columns in order and indexes by table, columns and uniqueness", arguments: stores)
+    @Test("columns in order and indexes by table, columns and uniqueness", arguments: CorpusStores.all)
     func layoutRule(_ relative: String) throws {
         let store = try CoreDataStoreReader(path: CorpusStores.path(relative))
         // Stores without a model (fw 241/519, or an emptied Z_MODELCACHE) have nothing to lay out.

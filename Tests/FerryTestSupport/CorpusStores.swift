@@ -43,6 +43,16 @@ public enum CorpusStores {
         "Karim-ezzedine__CartKit/Tests/CartKitStorageSwiftDataTests/LegacySwiftData/CartKitSwiftData_v1.sqlite",
     ]
 
+    /// Every SQLite file of the corpus (by its header; `-wal` and `-shm` files left out), relative
+    /// to `coredata`; empty without the corpus.
+    public static let all: [String] = {
+        guard TestPaths.corpusAvailable else { return [] }
+        return TestPaths.files(under: coredata) { path in
+            guard !path.hasSuffix("-wal"), !path.hasSuffix("-shm"), let bytes = try? TestPaths.read(coredata + "/" + path) else { return false }
+            return bytes.prefix(16).elementsEqual("SQLite format 3\0".utf8)
+        }.map { String($0.dropFirst(coredata.count + 1)) }
+    }()
+
     /// The absolute path of a corpus file.
     public static func path(_ relative: String) -> String { coredata + "/" + relative }
 }

@@ -10,14 +10,6 @@ import Testing
 /// A path that drops or invents a row fails here.
 @Suite("corpus stores: every row accounted for four ways", .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
 struct CorpusAccountingTests {
-    /// Every SQLite file of the corpus that is a Core Data store (by its bookkeeping tables).
-    static let stores: [String] = {
-        guard TestPaths.corpusAvailable else { return [] }
-        return TestPaths.files(under: CorpusStores.coredata) { path in
-            !path.hasSuffix("-wal") && !path.hasSuffix("-shm") && StoreReport.isSQLiteFile(CorpusStores.coredata + "/" + path)
-        }.map { String($0.dropFirst(CorpusStores.coredata.count + 1)) }
-    }()
-
     /// Stores that cannot be exported yet, each with the reason (issue 19 lists the work).
     static let exportKnownFailures: [String: String] = [:]
 
@@ -52,7 +44,7 @@ struct CorpusAccountingTests {
         return try JSONDecoder().decode([String: Int64].self, from: data)
     }
 
-    @Test("Python's count = the census = the reader's = the export's lines", arguments: stores)
+    @Test("Python's count = the census = the reader's = the export's lines", arguments: CorpusStores.all)
     func fourWays(_ relative: String) throws {
         let store = CorpusStores.path(relative)
         let python = try pythonCounts(store)
