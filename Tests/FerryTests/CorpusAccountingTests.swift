@@ -10,9 +10,6 @@ import Testing
 /// A path that drops or invents a row fails here.
 @Suite("corpus stores: every row accounted for four ways", .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
 struct CorpusAccountingTests {
-    /// Stores that cannot be exported yet, each with the reason (issue 19 lists the work).
-    static let exportKnownFailures: [String: String] = [:]
-
     /// Rows per `Z_NAME` of an app entity, counted by Python over a copy of the store and its `-wal`.
     private func pythonCounts(_ store: String) throws -> [String: Int64] {
         let folder = try TestPaths.temporaryFolder("python-count")
@@ -55,14 +52,7 @@ struct CorpusAccountingTests {
         #expect(report.discrepancies.isEmpty, "reader: \(report.discrepancies)")
         guard report.model != nil else { return }
         let out = try TestPaths.temporaryFolder("corpus-export") + "/export"
-        let manifest: ExportManifest
-        do {
-            manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: out, format: .ndjson)).run()
-        } catch {
-            #expect(Self.exportKnownFailures[relative] != nil, "export: \(error)")
-            return
-        }
-        #expect(Self.exportKnownFailures[relative] == nil, "\(relative) exports now: remove it from the known failures")
+        let manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: out, format: .ndjson)).run()
         // Export files are named by the model's entities, Python counts by Z_NAME (an older name
         // after a renaming migration): matched through the store's own numbers.
         let reader = try CoreDataStoreReader(path: store)
