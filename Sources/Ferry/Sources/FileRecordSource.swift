@@ -25,6 +25,7 @@ public struct FileRecordSource: Sendable {
 
     /// A file opened for reading.
     public struct Opened {
+        /// Its records, in file order.
         public let records: any RecordStream
         /// The delimiter of a CSV file, and what chose it; nil for other formats.
         public let delimiter: CSVDelimiterChoice?
