@@ -20,6 +20,14 @@ enum ImportCommand: Command {
         and missing destinations are then created). The store is written beside STORE and renamed
         into place only when complete.
 
+        CSV: the delimiter is sniffed from the first 64 KB (the comma is kept unless another
+        splits the header and clearly more rows alike; --delimiter overrides, .tsv means tab) and
+        the summary says which was used. A row whose field count differs from the header's is
+        rejected. Empty lines and --comment lines are read and counted as skipped, but in a
+        one-column file an empty line is an empty value. --map '#N=ATTRIBUTE' names a column by
+        its position (a column without a name); in --map KEY=ATTRIBUTE the last '=' ends KEY.
+        A row of more than --max-columns fields stops the run. README.md, "CSV rules", has all.
+
         examples:
           ferry import Fixtures/legacy/uploads.csv --model Migrations/Workspace.xcdatamodeld \\
               --model-version "Workspace 1" --entity UploadEntity --out Upload.sqlite
@@ -42,10 +50,7 @@ enum ImportCommand: Command {
         OptionSpec(name: "force", value: nil, help: "replace STORE if it exists (atomically)"),
         OptionSpec(name: "append", value: nil, help: "add to STORE if it exists (it must be of the same model version)"),
         OptionSpec(name: "format", value: "F", help: "csv, json or plist (default: from the file name or its first bytes)"),
-        OptionSpec(name: "delimiter", value: "C", help: "CSV delimiter, e.g. ';' or 'tab' (default: sniffed)"),
-        OptionSpec(name: "map", value: "KEY=ATTRIBUTE", help: "map a source column or key to an attribute", repeatable: true),
-        OptionSpec(name: "link", value: "REL=ATTRIBUTE", help: "values of relationship REL match this destination attribute",
-                   repeatable: true),
+    ] + FileSourceArguments.options(files: "the files") + [
         OptionSpec(name: "create-missing", value: "REL", help: "create destinations of REL that no record matches", repeatable: true),
         OptionSpec(name: "key", value: "ATTRIBUTE[,ATTRIBUTE]", help: "attributes that identify a record (upsert where the model has no unique constraint)"),
         OptionSpec(name: "on-duplicate", value: "POLICY", help: "records colliding on a unique key: reject (default), keep-first, keep-newest"),
@@ -92,13 +97,12 @@ enum ImportCommand: Command {
             sources: arguments.positionals, modelPath: try arguments.required("model"),
             modelVersion: arguments.value("model-version"), entity: try arguments.required("entity"),
             outputPath: try arguments.required("out"),
-            existingStore: arguments.has("force") ? .replace : arguments.has("append") ? .append : .refuse)
+            existingStore: arguments.has("force") ? .replace : arguments.has("append") ? .append : .refuse,
+            files: try FileSourceArguments.parse(arguments))
         if let text = arguments.value("format") {
             guard let format = SourceFormat(rawValue: text) else { throw UsageError("--format takes csv, json or plist") }
-            request.format = format
+            request.files.format = format
         }
-        request.keyMap = try Pairs.parse(arguments, "map")
-        request.linkAttributes = try Pairs.parse(arguments, "link")
         request.createMissing = Set(arguments.values["create-missing"] ?? [])
         if let key = arguments.value("key") {
             let attributes = key.split(separator: ",").map { $0.filter { $0 != " " } }.filter { !$0.isEmpty }
@@ -109,22 +113,17 @@ enum ImportCommand: Command {
             guard let policy = DuplicatePolicy(rawValue: text) else { throw UsageError("--on-duplicate takes reject, keep-first or keep-newest") }
             request.duplicates = policy
         }
-        if let text = arguments.value("delimiter") {
-            let delimiter: UInt8? = text == "tab" || text == "\\t" ? 9 : (text.utf8.count == 1 ? text.utf8.first : nil)
-            guard let delimiter else { throw UsageError("--delimiter takes one ASCII character or 'tab'") }
-            request.delimiter = delimiter
-        }
         if let text = arguments.value("empty") {
             guard let policy = CoercionOptions.EmptyField(rawValue: text) else {
                 throw UsageError("--empty takes null-unless-quoted, null or empty")
             }
-            request.coercion.emptyField = policy
+            request.files.coercion.emptyField = policy
         }
         if let text = arguments.value("date-epoch") {
             guard let epoch = CoercionOptions.NumericDateEpoch(rawValue: text) else {
                 throw UsageError("--date-epoch takes unix, unix-ms or reference")
             }
-            request.coercion.numericDateEpoch = epoch
+            request.files.coercion.numericDateEpoch = epoch
         }
         request.rejectLogPath = arguments.value("rejects")
         request.verify = !arguments.has("no-verify")
@@ -147,7 +146,7 @@ enum ImportCommand: Command {
             return
         }
         for (source, keys) in summary.unknownKeys.sorted(by: { $0.key < $1.key }) {
-            Terminal.error("warning: \(source): columns matching no attribute of \(summary.entity), ignored: \(keys.joined(separator: ", "))")
+            Terminal.error("warning: \(source): columns matching no attribute of \(summary.entity), ignored: \(NameListText.summary(keys))")
         }
         for reject in summary.sampleRejects { Terminal.error("reject: \(reject.summary)") }
         if summary.rejected > summary.sampleRejects.count {
@@ -161,8 +160,10 @@ enum ImportCommand: Command {
         var line = "\(summary.entity) (\(summary.modelVersion)): read \(summary.read), written \(summary.written)"
         if summary.merged > 0 { line += ", merged \(summary.merged)" }
         line += ", rejected \(summary.rejected)"
+        if summary.skipped > 0 { line += ", skipped \(summary.skipped)" }
         if summary.defaulted > 0 { line += ", defaulted \(summary.defaulted)" }
         Terminal.out(line + " → \(target)\n")
+        for (source, delimiter) in summary.delimiters.sorted(by: { $0.key < $1.key }) { Terminal.out("  \(source): \(delimiter)\n") }
         for (entity, count) in summary.carried.sorted(by: { $0.key < $1.key }) {
             Terminal.out("  carried \(entity): written \(count.written)\(count.merged > 0 ? ", merged \(count.merged)" : "")\n")
         }

@@ -14,8 +14,10 @@ enum MigrateCommand: Command {
         of that name) or ENTITY@VERSION:FILE. Records go through every version up to the current
         one, by the inferred mapping plus the written mapping files beside the model
         ("<A> to <B>.mapping"), into one new store. Every record is written, merged, rejected (with
-        its reason) or filtered by the mapping; the run prints the ledger per source and entity.
-        The store is written beside STORE and renamed into place only when complete.
+        its reason) or filtered by the mapping, and every empty or comment line of a CSV file is
+        skipped; the run prints the ledger per source and entity. The store is written beside
+        STORE and renamed into place only when complete. CSV files are read as by 'ferry import'
+        (see its help), with the same CSV options for every CSV source.
 
         example:
           ferry migrate UploadEntity:Fixtures/legacy/uploads.csv Task:Fixtures/legacy/tasks.json \\
@@ -34,9 +36,7 @@ enum MigrateCommand: Command {
         OptionSpec(name: "out", value: "STORE", help: "the store to create"),
         OptionSpec(name: "force", value: nil, help: "replace STORE if it exists (atomically)"),
         OptionSpec(name: "var", value: "NAME=VALUE", help: "a value for $NAME in written mappings (e.g. zone=Asia/Shanghai)", repeatable: true),
-        OptionSpec(name: "link", value: "REL=ATTRIBUTE", help: "values of relationship REL in files match this destination attribute",
-                   repeatable: true),
-        OptionSpec(name: "map", value: "KEY=ATTRIBUTE", help: "map a file's column or key to an attribute", repeatable: true),
+    ] + FileSourceArguments.options(files: "files") + [
         OptionSpec(name: "lenient", value: nil, help: "written values that fail become nil instead of rejecting the record"),
         OptionSpec(name: "on-duplicate", value: "POLICY", help: "where no mapping says: reject (default), keep-first, keep-newest"),
         OptionSpec(name: "rejects", value: "FILE", help: "write every reject as one JSON line to FILE"),
@@ -79,8 +79,7 @@ enum MigrateCommand: Command {
             sources: arguments.positionals.map(MigrationSource.init(argument:)), modelPath: try arguments.required("model"),
             targetVersion: arguments.value("to"), outputPath: outputRequired ? try arguments.required("out") : "", replaceExisting: arguments.has("force"))
         request.variables = try Pairs.parse(arguments, "var")
-        request.files.linkAttributes = try Pairs.parse(arguments, "link")
-        request.files.keyMap = try Pairs.parse(arguments, "map")
+        request.files = try FileSourceArguments.parse(arguments)
         if let text = arguments.value("on-duplicate") {
             guard let policy = DuplicatePolicy(rawValue: text) else { throw UsageError("--on-duplicate takes reject, keep-first or keep-newest") }
             request.duplicates = policy

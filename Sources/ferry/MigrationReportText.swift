@@ -2,8 +2,8 @@ import Ferry
 import FerryVerify
 import FoundationEssentials
 
-/// Prints a migration summary: the ledger per source and entity, the rows per destination
-/// entity, link resolution, rejects and hints.
+/// Prints a migration summary: the ledger per source and entity, the delimiter of each CSV
+/// source, the rows per destination entity, link resolution, rejects and hints.
 enum MigrationReportText {
     static func print(_ summary: MigrationSummary, json: Bool) {
         if json {
@@ -19,12 +19,16 @@ enum MigrationReportText {
         }
         if summary.stoppedEarly { Terminal.error("stopped after \(summary.rejected) rejects (--max-errors); nothing was written") }
         var out = "chain: \(summary.chain.joined(separator: " → "))\n"
-        var rows = [["source", "entity", "as", "read", "written", "merged", "rejected", "filtered"]]
+        // Skipped lines get a column only when some source has them.
+        let showSkipped = summary.ledgers.contains { $0.skipped > 0 }
+        var rows = [["source", "entity", "as", "read", "written", "merged", "rejected", "filtered"] + (showSkipped ? ["skipped"] : [])]
         for ledger in summary.ledgers {
             rows.append([ledger.source, ledger.entity, ledger.version, String(ledger.read), String(ledger.written),
-                         String(ledger.merged), String(ledger.rejected), String(ledger.filtered)])
+                         String(ledger.merged), String(ledger.rejected), String(ledger.filtered)]
+                        + (showSkipped ? [String(ledger.skipped)] : []))
         }
         out += TextTable.render(rows)
+        for (source, delimiter) in summary.delimiters.sorted(by: { $0.key < $1.key }) { out += "\(source): \(delimiter)\n" }
         out += "written: " + summary.written.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         if summary.dryRun {
             out += " (dry run: nothing kept)\n"

@@ -18,7 +18,7 @@ struct CommandLineTests {
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("ferry").path
     }()
 
-    private func ferry(_ arguments: String..., stdin: String? = nil) throws -> Run {
+    func ferry(_ arguments: String..., stdin: String? = nil) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = arguments
@@ -101,7 +101,8 @@ struct CommandLineTests {
         let run = try ferry("import", "Fixtures/legacy/uploads.csv", "--model", "Migrations/Workspace.xcdatamodeld",
                             "--model-version", "Workspace 1", "--entity", "UploadEntity", "--out", out)
         #expect(run.status == 1)
-        #expect(run.out.hasPrefix("UploadEntity (Workspace 1): read 34, written 31, rejected 3 → \(out)\nverified: "))
+        #expect(run.out.hasPrefix("UploadEntity (Workspace 1): read 34, written 31, rejected 3 → \(out)\n"
+            + "  Fixtures/legacy/uploads.csv: delimiter ',' (sniffed)\nverified: "))
         #expect(run.err.contains("reject: Fixtures/legacy/uploads.csv:15: UploadEntity.fileType: 'abc' is not an integer"))
         let again = try ferry("import", "Fixtures/legacy/uploads.csv", "--model", "Migrations/Workspace.xcdatamodeld",
                               "--model-version", "Workspace 1", "--entity", "UploadEntity", "--out", out)

@@ -19,7 +19,7 @@ enum ExportTestSupport {
             entity: "Upload", outputPath: path)).run()
         _ = try ImportJob(request: ImportRequest(
             sources: [legacy + "/tasks.json", legacy + "/tasks.ndjson"], modelPath: workspace, modelVersion: "Workspace 2",
-            entity: "Task", outputPath: path, existingStore: .append, linkAttributes: ["attachments": "remotePath", "tags": "name"],
+            entity: "Task", outputPath: path, existingStore: .append, files: FileRecordSource(linkAttributes: ["attachments": "remotePath", "tags": "name"]),
             createMissing: ["tags"])).run()
         return path
     }

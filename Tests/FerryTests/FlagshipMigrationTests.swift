@@ -106,7 +106,8 @@ struct FlagshipMigrationTests {
                                                  entity: "Upload", outputPath: store)).run()
         _ = try ImportJob(request: ImportRequest(sources: [legacy + "/tasks.json"], modelPath: model, modelVersion: "Workspace 2", entity: "Task",
                                                  outputPath: store, existingStore: .append,
-                                                 linkAttributes: ["attachments": "remotePath", "tags": "name"], createMissing: ["tags"])).run()
+                                                 files: FileRecordSource(linkAttributes: ["attachments": "remotePath", "tags": "name"]),
+                                                 createMissing: ["tags"])).run()
         let summary = try MigrateJob(request: request([MigrationSource(path: store, kind: .store)], out: folder + "/W3.sqlite")).run()
         #expect(summary.isBalanced)
         #expect(summary.verification?.passed == true)

@@ -142,13 +142,13 @@ struct ImportJobTests {
         let csv = folder + "/tasks.csv"
         try Data("TASKID,title,extra,due\n1,Buy milk,x,2014-01-02\n2,Walk,y,2014-01-03\n".utf8).write(to: URL(fileURLWithPath: csv))
         var request = ImportRequest(sources: [csv], modelPath: workspace, modelVersion: "Workspace 2", entity: "Task",
-                                    outputPath: folder + "/out.sqlite", keyMap: ["due": "taskDate"])
+                                    outputPath: folder + "/out.sqlite", files: FileRecordSource(keyMap: ["due": "taskDate"]))
         let summary = try ImportJob(request: request).run()
         #expect(summary.written == 2)
         #expect(summary.unknownKeys == [csv: ["extra"]])
         let store = try SQLiteDatabase(path: folder + "/out.sqlite", mode: .readOnly)
         #expect(try store.scalarText("SELECT ZTITLE || '|' || ZTASKDATE FROM ZTASK WHERE ZTASKID = 2") == "Walk|2014-01-03")
-        request.keyMap = [:]
+        request.files.keyMap = [:]
         request.outputPath = folder + "/out2.sqlite"
         // Task.title is required with default "": a missing title takes the default.
         try Data("taskID\n5\n".utf8).write(to: URL(fileURLWithPath: csv))
@@ -194,7 +194,7 @@ struct ImportDocumentsTests {
             entity: "Upload", outputPath: path)).run()
         let tasks = try ImportJob(request: ImportRequest(
             sources: [legacy + "/tasks.json", legacy + "/tasks.ndjson"], modelPath: workspace, modelVersion: "Workspace 2",
-            entity: "Task", outputPath: path, existingStore: .append, linkAttributes: ["attachments": "remotePath", "tags": "name"],
+            entity: "Task", outputPath: path, existingStore: .append, files: FileRecordSource(linkAttributes: ["attachments": "remotePath", "tags": "name"]),
             createMissing: ["tags"])).run()
         return (uploads, tasks, path)
     }

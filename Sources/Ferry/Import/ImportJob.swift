@@ -7,10 +7,11 @@ import FoundationEssentials
 /// `ferry import`: reads legacy files into a store of one model version, all or nothing.
 ///
 /// Each source streams through a record reader; every record is written, merged into an earlier
-/// one on a uniqueness constraint, or rejected with its location and reason, so
-/// `read == written + merged + rejected` always holds. The records a record carries (nested
-/// objects) are written just before it and counted per entity in `carried`. Links named by the records (a task's
-/// attachments, its tags) are resolved once everything is in. The store is built beside the
+/// one on a uniqueness constraint, or rejected with its location and reason, and every line that
+/// holds no record (an empty or comment line of CSV) is read and skipped, so
+/// `read == written + merged + rejected + skipped` always holds. The records a record carries
+/// (nested objects) are written just before it and counted per entity in `carried`. Links named
+/// by the records (a task's attachments, its tags) are resolved once everything is in. The store is built beside the
 /// destination (a new one, or a copy of the existing one when appending), verified there, and
 /// renamed into place only when everything is written and every check holds.
 public struct ImportJob {
@@ -46,11 +47,13 @@ public struct ImportJob {
             let graph = StoreGraphWriter(writer: writer, model: model, duplicates: request.duplicates,
                                          identityKeys: request.identityKey.map { [request.entity: $0] } ?? [:],
                                          createMissing: LinkCreation.relationships(
-                                             in: model, entities: [request.entity], linkAttributes: request.linkAttributes,
+                                             in: model, entities: [request.entity], linkAttributes: request.files.linkAttributes,
                                              requested: request.createMissing))
             if appending, request.identityKey != nil { try rememberExistingRecords(in: graph, schema: schema, model: model) }
             for (index, source) in request.sources.enumerated() where !summary.stoppedEarly {
-                let reader = try openReader(source, model: model, schema: schema)
+                let opened = try openReader(source, model: model, schema: schema)
+                let reader = opened.records
+                if let delimiter = opened.delimiter { summary.delimiters[source] = delimiter }
                 let readBefore = summary.read
                 reading: while let result = try next(reader) {
                     summary.read += 1
@@ -92,6 +95,8 @@ public struct ImportJob {
                 if summary.read > readBefore, !reader.matchesAnyKey, !summary.stoppedEarly {
                     throw ImportError.source(.noMatchingKey(source: source, keys: reader.unknownKeys, entity: request.entity))
                 }
+                summary.read += reader.skippedLines
+                summary.skipped += reader.skippedLines
                 if !reader.unknownKeys.isEmpty { summary.unknownKeys[source] = reader.unknownKeys }
             }
             do { try rejectLog?.close() } catch { throw ImportError.rejectLog(path: error.path, reason: error.reason) }
@@ -172,10 +177,8 @@ public struct ImportJob {
         }
     }
 
-    private func openReader(_ path: String, model: ManagedObjectModel, schema: RecordSchema) throws(ImportError) -> any RecordStream {
-        let files = FileRecordSource(format: request.format, coercion: request.coercion, delimiter: request.delimiter,
-                                     keyMap: request.keyMap, linkAttributes: request.linkAttributes)
-        do { return try files.open(path, model: model, schema: schema) } catch { throw .source(error) }
+    private func openReader(_ path: String, model: ManagedObjectModel, schema: RecordSchema) throws(ImportError) -> FileRecordSource.Opened {
+        do { return try request.files.open(path, model: model, schema: schema) } catch { throw .source(error) }
     }
 
     private func next(_ reader: any RecordStream) throws(ImportError) -> RecordReadResult? {

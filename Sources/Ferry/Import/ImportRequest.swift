@@ -22,15 +22,10 @@ public struct ImportRequest: Sendable {
     public var entity: String
     public var outputPath: String
     public var existingStore: ExistingStore
-    /// The sources' format; nil means detected per source (`SourceFormat.detect`).
-    public var format: SourceFormat?
-    public var coercion: CoercionOptions
-    /// A CSV delimiter that overrides sniffing.
-    public var delimiter: UInt8?
-    /// Source key → attribute name, for keys that match nothing by themselves.
-    public var keyMap: [String: String]
-    /// Relationship → the destination attribute its values match (`attachments` → `remotePath`).
-    public var linkAttributes: [String: String]
+    /// How the source files are read (as by migrate): the format (nil: detected per source),
+    /// value rules, CSV options, key maps, and relationship → the destination attribute its
+    /// values match (`attachments` → `remotePath`).
+    public var files: FileRecordSource
     /// Relationships whose missing destinations are created. Matching on the destination's
     /// single-attribute uniqueness constraint (`Tag.name`) always creates them.
     public var createMissing: Set<String>
@@ -49,8 +44,7 @@ public struct ImportRequest: Sendable {
     public var verify: Bool = true
 
     public init(sources: [String], modelPath: String, modelVersion: String? = nil, entity: String, outputPath: String,
-                existingStore: ExistingStore = .refuse, format: SourceFormat? = nil, coercion: CoercionOptions = .init(),
-                delimiter: UInt8? = nil, keyMap: [String: String] = [:], linkAttributes: [String: String] = [:],
+                existingStore: ExistingStore = .refuse, files: FileRecordSource = .init(),
                 createMissing: Set<String> = [], duplicates: DuplicatePolicy = .reject, maxErrors: Int? = nil,
                 rejectLogPath: String? = nil, batchSize: Int = 10_000) {
         self.sources = sources
@@ -59,11 +53,7 @@ public struct ImportRequest: Sendable {
         self.entity = entity
         self.outputPath = outputPath
         self.existingStore = existingStore
-        self.format = format
-        self.coercion = coercion
-        self.delimiter = delimiter
-        self.keyMap = keyMap
-        self.linkAttributes = linkAttributes
+        self.files = files
         self.createMissing = createMissing
         self.duplicates = duplicates
         identityKey = nil

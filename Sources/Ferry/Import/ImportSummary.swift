@@ -1,7 +1,8 @@
 import FerryMigration
 import FerryVerify
 
-/// What an import did, per entity: every record read is written or rejected.
+/// What an import did, per entity: every record read is written, merged or rejected, and every
+/// line read that holds no record is skipped.
 public struct ImportSummary: Sendable, Equatable, Codable {
     public var entity: String
     public var modelVersion: String
@@ -11,14 +12,19 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     /// Records merged into another on a uniqueness constraint (kept first or newest).
     public var merged: Int = 0
     public var rejected: Int = 0
+    /// Lines that hold no record (empty lines, comments of CSV), counted in `read` too.
+    public var skipped: Int = 0
     /// Records that the records written carried (nested objects), per entity: each was
     /// written as a new record or merged into one already there. Carried records of a rejected
     /// record are not counted: nothing of it is written.
     public var carried: [String: CarriedCount] = [:]
     /// Records where a required attribute was empty and its model default was used.
     public var defaulted: Int = 0
-    /// Source keys that matched no attribute, per source, each once.
+    /// Source keys that matched no attribute, per source, each once (a CSV column without a name
+    /// as `column N (no name)`).
     public var unknownKeys: [String: [String]] = [:]
+    /// The delimiter each CSV source was read with, and what chose it.
+    public var delimiters: [String: CSVDelimiterChoice] = [:]
     /// The first rejects, for the terminal; all of them go to the reject log.
     public var sampleRejects: [Reject] = []
     /// Whether the run stopped early because `maxErrors` was reached.
@@ -43,5 +49,5 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     }
 
     /// The accounting equation every run must satisfy.
-    public var isBalanced: Bool { read == written + merged + rejected }
+    public var isBalanced: Bool { read == written + merged + rejected + skipped }
 }

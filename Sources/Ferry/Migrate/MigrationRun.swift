@@ -176,8 +176,10 @@ struct MigrationRun {
             index = found
         }
         guard let schema = chain.schema(version: index, entity: entity) else { throw .unknownEntity(source: source.path, entity: entity) }
-        let reader: any RecordStream
-        do { reader = try request.files.open(source.path, model: chain.versions[index], schema: schema) } catch { throw .source(error) }
+        let opened: FileRecordSource.Opened
+        do { opened = try request.files.open(source.path, model: chain.versions[index], schema: schema) } catch { throw .source(error) }
+        let reader = opened.records
+        if let delimiter = opened.delimiter { summary.delimiters[source.path] = delimiter }
         var plan: EntityPlan?
         var read = 0
         while true {
@@ -203,8 +205,14 @@ struct MigrationRun {
         if read > 0, !reader.matchesAnyKey {
             throw .source(.noMatchingKey(source: source.path, keys: reader.unknownKeys, entity: entity))
         }
+        if reader.skippedLines > 0 {
+            let ledger = plan?.ledger ?? ledger(source: source.path, entity: entity, version: index)
+            summary.ledgers[ledger].read += reader.skippedLines
+            summary.ledgers[ledger].skipped += reader.skippedLines
+        }
         if !reader.unknownKeys.isEmpty {
-            summary.suggestions.append("\(source.path): keys matching nothing in \(entity) (\(chain.versions[index].name)), ignored: \(reader.unknownKeys.joined(separator: ", "))")
+            summary.suggestions.append("\(source.path): keys matching nothing in \(entity) (\(chain.versions[index].name)), ignored: "
+                + NameListText.summary(reader.unknownKeys))
         }
     }
 

@@ -2,7 +2,8 @@ import FerryMigration
 import FerryVerify
 
 /// What a migration did: per source entity, every record read is written, merged, rejected or
-/// filtered out by the mapping; per destination entity, the rows written.
+/// filtered out by the mapping, and every line read that holds no record is skipped; per
+/// destination entity, the rows written.
 public struct MigrationSummary: Sendable, Codable, Equatable {
     public struct SourceLedger: Sendable, Codable, Equatable {
         public var source: String
@@ -15,10 +16,12 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
         public var rejected = 0
         /// Dropped on purpose by the mapping: a source filter, or an entity the chain removes.
         public var filtered = 0
+        /// Lines of a file that hold no record (empty lines, comments of CSV).
+        public var skipped = 0
         /// Values the mapping could not convert and set to nil under a lenient rule.
         public var converted = 0
 
-        public var isBalanced: Bool { read == written + merged + rejected + filtered }
+        public var isBalanced: Bool { read == written + merged + rejected + filtered + skipped }
     }
 
     /// The model versions the records went through, oldest first.
@@ -27,6 +30,8 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     /// The new store's UUID and why it has it.
     public var identity: StoreIdentity?
     public var ledgers: [SourceLedger] = []
+    /// The delimiter each CSV source was read with, and what chose it.
+    public var delimiters: [String: CSVDelimiterChoice] = [:]
     /// Destination entity → records written into it.
     public var written: [String: Int] = [:]
     public var links: [LinkReport] = []

@@ -7,43 +7,57 @@ import FerryModel
 public struct FileRecordSource: Sendable {
     public var format: SourceFormat?
     public var coercion: CoercionOptions
-    /// A CSV delimiter that overrides sniffing.
-    public var delimiter: UInt8?
+    /// How CSV files are read: delimiter, comments, text encoding, column limit, columns by position.
+    public var csv: CSVOptions
     /// Source key → attribute name.
     public var keyMap: [String: String]
     /// Relationship → the destination attribute its values match.
     public var linkAttributes: [String: String]
 
-    public init(format: SourceFormat? = nil, coercion: CoercionOptions = .init(), delimiter: UInt8? = nil,
+    public init(format: SourceFormat? = nil, coercion: CoercionOptions = .init(), csv: CSVOptions = .init(),
                 keyMap: [String: String] = [:], linkAttributes: [String: String] = [:]) {
         self.format = format
         self.coercion = coercion
-        self.delimiter = delimiter
+        self.csv = csv
         self.keyMap = keyMap
         self.linkAttributes = linkAttributes
     }
 
+    /// A file opened for reading.
+    public struct Opened {
+        /// Its records, in file order.
+        public let records: any RecordStream
+        /// The delimiter of a CSV file, and what chose it; nil for other formats.
+        public let delimiter: CSVDelimiterChoice?
+    }
+
     /// The records of `path` as records of `schema`'s entity in `model`.
-    public func open(_ path: String, model: ManagedObjectModel, schema: RecordSchema) throws(RecordSourceError) -> any RecordStream {
+    public func open(_ path: String, model: ManagedObjectModel, schema: RecordSchema) throws(RecordSourceError) -> Opened {
         try refuseExportWithReferences(path)
         let format = format ?? SourceFormat.detect(path: path)
         do {
             switch format {
             case .csv:
+                let (dialect, choice) = try dialect(for: path)
                 let source = UTF8TranscodingByteSource(try GzipDetectingByteSource(path: path))
-                let csv = try CSVReader(source: source, dialect: try dialect(for: path))
-                return RecordReaderBox(try CSVRecordReader(csv: csv, schema: schema, keyMap: keyMap, options: coercion))
+                let reader = try CSVReader(source: source, dialect: dialect, textPolicy: csv.textPolicy, maxFields: csv.maxColumns)
+                let records = try CSVRecordReader(csv: reader, schema: schema, keyMap: keyMap, columnMap: csv.columnMap, options: coercion)
+                return Opened(records: RecordReaderBox(records), delimiter: choice)
             case .json:
                 let name = path.lowercased()
                 let isLines = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains(where: name.hasSuffix)
                 let json = JSONReader(source: try GzipDetectingByteSource(path: path), layout: isLines ? .lines : .automatic)
-                return RecordReaderBox(DocumentRecordReader(json: json, decoder: try decoder(model: model, schema: schema)))
+                return Opened(records: RecordReaderBox(DocumentRecordReader(json: json, decoder: try decoder(model: model, schema: schema))),
+                              delimiter: nil)
             case .plist:
                 let plist = PlistRecordReader(source: try GzipDetectingByteSource(path: path))
-                return RecordReaderBox(DocumentRecordReader(plist: plist, decoder: try decoder(model: model, schema: schema)))
+                return Opened(records: RecordReaderBox(DocumentRecordReader(plist: plist, decoder: try decoder(model: model, schema: schema))),
+                              delimiter: nil)
             }
         } catch let error as RecordSourceError {
             throw error
+        } catch let error as CSVError {
+            throw RecordSourceError(error)
         } catch {
             throw RecordSourceError(source: path, reason: "\(error)")
         }
@@ -68,19 +82,27 @@ public struct FileRecordSource: Sendable {
         try DocumentRecordDecoder(schema: schema, model: model, keyMap: keyMap, linkAttributes: linkAttributes, options: coercion)
     }
 
-    /// The CSV dialect: the given delimiter, tab for `.tsv`, else sniffed from the first 64 KB.
-    private func dialect(for path: String) throws -> CSVDialect {
+    /// The CSV dialect (with the comment byte asked for) and what chose its delimiter: the given
+    /// delimiter, tab for `.tsv`, else sniffed from the first 64 KB (not on standard input).
+    private func dialect(for path: String) throws -> (CSVDialect, CSVDelimiterChoice) {
         var dialect = CSVDialect.rfc4180
-        if let delimiter {
+        dialect.comment = csv.comment
+        let basis: CSVDelimiterChoice.Basis
+        if let delimiter = csv.delimiter {
             dialect.delimiter = delimiter
+            basis = .option
         } else if path.lowercased().hasSuffix(".tsv") || path.lowercased().hasSuffix(".tsv.gz") {
             dialect.delimiter = UInt8(ascii: "\t")
-        } else if path != "-" {
+            basis = .fileName
+        } else if path == "-" {
+            basis = .standardInput
+        } else {
             var sample = UTF8TranscodingByteSource(try GzipDetectingByteSource(path: path))
             var bytes = [UInt8](repeating: 0, count: 64 * 1024)
             let count = try bytes.withUnsafeMutableBytes { try sample.read(into: $0) }
             dialect = CSVDialect.sniff(sample: Array(bytes.prefix(count)), base: dialect)
+            basis = .sniffed
         }
-        return dialect
+        return (dialect, CSVDelimiterChoice(delimiter: dialect.delimiter, basis: basis))
     }
 }

@@ -5,8 +5,8 @@ import FerryVerify
 
 /// The check that follows every import and migration: the store checks of `StoreVerifier`
 /// (integrity, bookkeeping, version hashes, every key and join row, required and unique values)
-/// plus the job's own accounting: every record read is written, merged, rejected or filtered,
-/// and the store holds exactly the rows the job says it wrote (`JobAccounting`).
+/// plus the job's own accounting: every record read is written, merged, rejected or filtered
+/// (and every line read that holds no record is skipped), and the store holds exactly the rows the job says it wrote (`JobAccounting`).
 public enum JobVerification {
     /// Verifies `store` and adds the accounting section. The store's rows are the report's entity
     /// tallies (counted by the value scan) when the store checks all held, so every row has an
@@ -52,7 +52,7 @@ public enum JobVerification {
 }
 
 /// A job's accounting: ledgers balance (every record read is written, merged, rejected or
-/// filtered), and the store holds exactly the rows the job says it wrote plus the links it created.
+/// filtered, every line read that holds no record skipped), and the store holds exactly the rows the job says it wrote plus the links it created.
 public struct JobAccounting: Sendable {
     let ledgers: [Ledger]
     /// The records the job wrote, or nil when the store held rows before (appending), so the rows
@@ -76,7 +76,7 @@ public struct JobAccounting: Sendable {
             if ledger.read != ledger.accounted {
                 section.failures.append(VerificationFailure(
                     check: "ledger", subject: ledger.subject,
-                    message: "read \(ledger.read), but written, merged, rejected and filtered add up to \(ledger.accounted)"))
+                    message: "read \(ledger.read), but written, merged, rejected, filtered and skipped add up to \(ledger.accounted)"))
             }
         }
         guard let written else { return section }
@@ -103,7 +103,7 @@ extension MigrationSummary {
     func accounting(model: ManagedObjectModel) -> JobAccounting {
         JobAccounting(
             ledgers: ledgers.map { .init(subject: "\($0.source) \($0.entity)", read: $0.read,
-                                         accounted: $0.written + $0.merged + $0.rejected + $0.filtered) },
+                                         accounted: $0.written + $0.merged + $0.rejected + $0.filtered + $0.skipped) },
             written: written.values.reduce(0, +), created: links.reduce(0) { $0 + $1.created }, store: outputPath, model: model)
     }
 }
@@ -116,7 +116,7 @@ extension ImportSummary {
                                  accounted: count.written + count.merged)
         }
         return JobAccounting(
-            ledgers: [.init(subject: "\(entity) from \(read) records", read: read, accounted: written + merged + rejected)] + carriedLedgers,
+            ledgers: [.init(subject: "\(entity) from \(read) records", read: read, accounted: written + merged + rejected + skipped)] + carriedLedgers,
             written: appended ? nil : written + carried.values.reduce(0) { $0 + $1.written }, created: links.reduce(0) { $0 + $1.created }, store: outputPath, model: model)
     }
 }

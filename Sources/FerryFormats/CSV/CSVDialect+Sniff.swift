@@ -4,33 +4,58 @@ extension CSVDialect {
 
     /// Guesses the delimiter from the first lines of a file.
     ///
-    /// For each candidate, counts the fields of every complete line in `sample` (delimiters
-    /// inside quotes do not count). The candidate that splits lines into more than one field most
-    /// consistently wins — the largest share of lines with the most common field count, then the
-    /// larger field count, then the order of ``sniffedDelimiters``. When no candidate splits
-    /// any line, `base` is returned unchanged.
+    /// The first complete line of `sample` (comment lines aside) is taken as the header. A
+    /// candidate *fits* when it splits the header into more than one field and most of the
+    /// following lines into exactly as many (delimiters inside quotes do not count); its
+    /// *agreement* is the share of those lines (1 when the header is the only line). A delimiter
+    /// that splits the header differently from most rows is never chosen, so a one-column list
+    /// of URLs, times (`10:30:00`) or text with `;` keeps its one column.
+    ///
+    /// `,` is kept when it fits, unless another candidate agrees with the header on clearly more
+    /// lines (a fifth of them or more). Otherwise the best fitting candidate wins: the highest
+    /// agreement, then the most fields, then the order of ``sniffedDelimiters``. When nothing
+    /// fits, `base` is returned unchanged (one column, or the header's own commas).
     /// - Parameters:
     ///   - sample: the first bytes of the file (a few kilobytes are plenty).
     ///   - base: the dialect whose other settings (quote, header, comments) are kept.
     public static func sniff(sample: [UInt8], base: CSVDialect = .rfc4180) -> CSVDialect {
         let lines = sampleLines(sample, quote: base.quote, comment: base.comment)
-        var best: (delimiter: UInt8, consistency: Double, fields: Int)?
-        for candidate in sniffedDelimiters {
-            let counts = lines.map { fieldCount(of: $0, delimiter: candidate, quote: base.quote) }
-            let frequencies = Dictionary(counts.map { ($0, 1) }, uniquingKeysWith: +)
-            guard let (fields, lineCount) = frequencies.max(by: { ($0.value, $0.key) < ($1.value, $1.key) }),
-                fields > 1
-            else { continue }
-            let consistency = Double(lineCount) / Double(lines.count)
-            if let current = best, (current.consistency, current.fields) >= (consistency, fields) { continue }
-            best = (candidate, consistency, fields)
-        }
+        let comma = UInt8(ascii: ",")
+        let fits = sniffedDelimiters.compactMap { fit(of: $0, lines: lines, quote: base.quote) }
         var dialect = base
-        if let best { dialect.delimiter = best.delimiter }
+        guard let best = fits.max(by: { ($0.agreement, $0.fields) < ($1.agreement, $1.fields) }) else { return dialect }
+        if let commaFit = fits.first(where: { $0.delimiter == comma }), best.agreement - commaFit.agreement < clearMargin {
+            dialect.delimiter = comma
+        } else {
+            dialect.delimiter = best.delimiter
+        }
         return dialect
     }
 
-    /// The lines of `sample` outside quotes, at most 50, without comment lines and without a
+    /// How much more agreement another delimiter needs to replace a fitting `,`.
+    private static let clearMargin = 0.2
+
+    private struct Fit {
+        let delimiter: UInt8
+        /// The share of lines after the header that split into the header's field count.
+        let agreement: Double
+        /// The header's field count.
+        let fields: Int
+    }
+
+    /// The fit of `delimiter`, or nil when it does not split the header or most rows differ.
+    private static func fit(of delimiter: UInt8, lines: [ArraySlice<UInt8>], quote: UInt8) -> Fit? {
+        guard let header = lines.first else { return nil }
+        let fields = fieldCount(of: header, delimiter: delimiter, quote: quote)
+        guard fields > 1 else { return nil }
+        let rows = lines.dropFirst()
+        let agreeing = rows.count { fieldCount(of: $0, delimiter: delimiter, quote: quote) == fields }
+        let agreement = rows.isEmpty ? 1 : Double(agreeing) / Double(rows.count)
+        guard agreement > 0.5 else { return nil }
+        return Fit(delimiter: delimiter, agreement: agreement, fields: fields)
+    }
+
+    /// The lines of `sample` outside quotes, at most 50, without empty lines, comment lines and a
     /// trailing line cut off by the end of the sample (unless it is the only one).
     private static func sampleLines(_ sample: [UInt8], quote: UInt8, comment: UInt8?) -> [ArraySlice<UInt8>] {
         var lines: [ArraySlice<UInt8>] = []
@@ -40,12 +65,12 @@ extension CSVDialect {
             if byte == quote {
                 inQuotes.toggle()
             } else if !inQuotes && (byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")) {
-                if index > start { lines.append(sample[start..<index]) }
+                if index > start, sample[start] != comment { lines.append(sample[start..<index]) }
                 start = index + 1
             }
         }
-        if lines.isEmpty && start < sample.count { lines.append(sample[start...]) }
-        return lines.filter { $0.first != comment }
+        if lines.isEmpty && start < sample.count && sample[start] != comment { lines.append(sample[start...]) }
+        return lines
     }
 
     private static func fieldCount(of line: ArraySlice<UInt8>, delimiter: UInt8, quote: UInt8) -> Int {

@@ -5,13 +5,31 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     case unterminatedQuote(source: String, line: Int)
     /// Field `field` of the row starting on `line` is not valid UTF-8.
     case invalidUTF8(source: String, line: Int, field: Int)
+    /// The row starting on `line` has more than `limit` fields (the reader's `maxFields`).
+    case tooManyFields(source: String, line: Int, limit: Int)
 
-    public var description: String {
+    /// The input's name.
+    public var source: String {
         switch self {
-        case let .unterminatedQuote(source, line):
-            "\(source):\(line): quoted field starting on this line is never closed"
-        case let .invalidUTF8(source, line, field):
-            "\(source):\(line): field \(field) is not valid UTF-8"
+        case let .unterminatedQuote(source, _), let .invalidUTF8(source, _, _), let .tooManyFields(source, _, _): source
         }
     }
+
+    /// The line the error is about.
+    public var line: Int {
+        switch self {
+        case let .unterminatedQuote(_, line), let .invalidUTF8(_, line, _), let .tooManyFields(_, line, _): line
+        }
+    }
+
+    /// What is wrong, without the source and line.
+    public var reason: String {
+        switch self {
+        case .unterminatedQuote: "quoted field starting on this line is never closed"
+        case let .invalidUTF8(_, _, field): "field \(field) is not valid UTF-8"
+        case let .tooManyFields(_, _, limit): "the row has more than \(limit) fields"
+        }
+    }
+
+    public var description: String { "\(source):\(line): \(reason)" }
 }

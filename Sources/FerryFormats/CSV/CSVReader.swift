@@ -5,8 +5,12 @@
 ///
 /// The input is read through a fixed-size buffer; only the current row is accumulated, so memory
 /// follows the longest row, not the file. Parsing follows RFC 4180 with these decisions:
-/// - Rows end with CRLF, LF or CR alone. Empty lines are skipped. Line numbers count physical
-///   lines, including line breaks inside quoted fields.
+/// - Rows end with CRLF, LF or CR alone. Line numbers count physical lines, including line breaks
+///   inside quoted fields.
+/// - Empty lines are skipped and counted in ``skippedLines``, as are comment lines; but when the
+///   header has a single column, an empty line after it is a row of one empty unquoted field.
+/// - A row of more than `maxFields` fields is ``CSVError/tooManyFields(source:line:limit:)``:
+///   memory stays bounded whatever the input.
 /// - A UTF-8 byte order mark is skipped; UTF-16 with a byte order mark is transcoded to UTF-8
 ///   (see ``UTF8TranscodingByteSource``).
 /// - A quote inside an unquoted field is an ordinary byte (`5'10"` stays as written). Text after a
@@ -15,10 +19,19 @@
 ///   with the line where the field began.
 /// - Rows may have different field counts; checking them is the caller's business.
 public struct CSVReader: ~Copyable {
+    /// The default of `maxFields`: far more columns than any entity has attributes.
+    public static let defaultMaxFields = 10_000
+
     /// The column names, when the dialect has a header and the input is not empty.
     public private(set) var header: [String]?
+    /// The line of the header row, when there is one (empty and comment lines may precede it).
+    public private(set) var headerLine: Int?
     public let dialect: CSVDialect
     public let textPolicy: CSVTextPolicy
+    /// The most fields a row may have.
+    public let maxFields: Int
+    /// Empty lines and comment lines passed over so far, the header's included.
+    public private(set) var skippedLines = 0
 
     private var source: UTF8TranscodingByteSource
     private let buffer: UnsafeMutableRawBufferPointer
@@ -28,6 +41,8 @@ public struct CSVReader: ~Copyable {
     private var line = 1
     /// The previous row or skipped line ended with CR: an LF right after it belongs to it.
     private var pendingLF = false
+    /// An empty line is a row of one empty field (a one-column header was read), not skipped.
+    private var emptyLinesAreRows = false
 
     // The row being assembled (see `CSVRow`).
     private var rowBytes: [UInt8] = []
@@ -36,20 +51,25 @@ public struct CSVReader: ~Copyable {
 
     /// Opens a reader and, when `dialect.hasHeader`, reads the header row.
     /// - Parameters:
+    ///   - maxFields: the most fields a row may have (at least 1).
     ///   - bufferSize: bytes read from `source` at a time (at least 1).
-    /// - Throws: source errors, or ``CSVError`` for a malformed or undecodable header.
+    /// - Throws: source errors, or ``CSVError`` for a malformed, undecodable or too wide header.
     public init(
         source: some ByteSource,
         dialect: CSVDialect = .rfc4180,
         textPolicy: CSVTextPolicy = .strictUTF8,
+        maxFields: Int = CSVReader.defaultMaxFields,
         bufferSize: Int = 256 * 1024
     ) throws {
         self.source = UTF8TranscodingByteSource(source)
         self.dialect = dialect
         self.textPolicy = textPolicy
+        self.maxFields = max(maxFields, 1)
         buffer = .allocate(byteCount: max(bufferSize, 1), alignment: 16)
         if dialect.hasHeader, let row = try nextRow() {
             header = try row.strings()
+            headerLine = row.line
+            emptyLinesAreRows = row.count == 1
         }
     }
 
@@ -65,7 +85,8 @@ public struct CSVReader: ~Copyable {
     }
 
     /// The next row, or `nil` at the end of the input.
-    /// - Throws: source errors and ``CSVError/unterminatedQuote(source:line:)``.
+    /// - Throws: source errors, ``CSVError/unterminatedQuote(source:line:)`` and
+    ///   ``CSVError/tooManyFields(source:line:limit:)``.
     public mutating func nextRow() throws -> CSVRow? {
         rowBytes.removeAll(keepingCapacity: true)
         fieldEnds.removeAll(keepingCapacity: true)
@@ -78,6 +99,7 @@ public struct CSVReader: ~Copyable {
         let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
         let delimiter = dialect.delimiter, quote = dialect.quote
         let comment = dialect.comment
+        let maxFields = maxFields
         // Without an escape byte, the quote stands in: quotes are tested first, so it never matches.
         let escape = dialect.escape ?? quote
         guard let p = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
@@ -102,6 +124,13 @@ public struct CSVReader: ~Copyable {
                         line += 1
                         pendingLF = byte == cr
                         i += 1
+                        if emptyLinesAreRows {
+                            fieldEnds.append(0)
+                            quotedFlags.append(false)
+                            position = i
+                            return makeRow(line: line - 1)
+                        }
+                        skippedLines += 1
                     } else if byte == comment {
                         state = .comment
                         i += 1
@@ -135,6 +164,7 @@ public struct CSVReader: ~Copyable {
                     quotedFlags.append(fieldQuoted)
                     fieldQuoted = false
                     if byte == delimiter {
+                        guard fieldEnds.count < maxFields else { throw tooManyFields(line: rowLine) }
                         state = .fieldStart
                     } else {
                         line += 1
@@ -192,6 +222,7 @@ public struct CSVReader: ~Copyable {
                         quotedFlags.append(fieldQuoted)
                         fieldQuoted = false
                         if byte == delimiter {
+                            guard fieldEnds.count < maxFields else { throw tooManyFields(line: rowLine) }
                             state = .fieldStart
                         } else {
                             line += 1
@@ -211,6 +242,7 @@ public struct CSVReader: ~Copyable {
                     }
                     if i == n { break scan }
                     line += 1
+                    skippedLines += 1
                     pendingLF = p[i] == cr
                     i += 1
                     state = .rowStart
@@ -221,7 +253,10 @@ public struct CSVReader: ~Copyable {
 
         // End of input.
         switch state {
-        case .rowStart, .comment:
+        case .rowStart:
+            return nil
+        case .comment:
+            skippedLines += 1
             return nil
         case .quoted, .quotedAfterCR, .escapeInQuoted:
             throw CSVError.unterminatedQuote(source: source.name, line: fieldLine)
@@ -230,6 +265,10 @@ public struct CSVReader: ~Copyable {
             quotedFlags.append(fieldQuoted)
             return makeRow(line: rowLine)
         }
+    }
+
+    private func tooManyFields(line: Int) -> CSVError {
+        .tooManyFields(source: source.name, line: line, limit: maxFields)
     }
 
     private func makeRow(line: Int) -> CSVRow {

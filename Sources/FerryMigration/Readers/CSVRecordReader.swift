@@ -2,8 +2,9 @@ import FerryFormats
 import FerryModel
 
 /// Reads records of one entity from CSV with a header row: columns are matched to attributes by
-/// `PropertyKeyMatcher`, fields become typed values by `TextCoercion`, and each row becomes a
-/// record or a reject that names its line, attribute and reason.
+/// `CSVHeaderMatch`, fields become typed values by `TextCoercion`, and each row becomes a record
+/// or a reject that names its line, attribute and reason. Lines the CSV reader skips (empty
+/// lines, comments) are counted in `skippedLines`.
 ///
 /// Rows are parsed and converted on a thread of their own, a few batches ahead of `next()`
 /// (see `RecordReadAhead`), in file order. An error that stops the source is thrown again by
@@ -13,13 +14,17 @@ public struct CSVRecordReader: RecordReader, ~Copyable {
     public let unknownKeys: [String]
     /// Always true: a header none of whose columns match is refused when the reader opens.
     public var matchesAnyKey: Bool { true }
+    public var skippedLines: Int { records.skippedLines }
     private var records: RecordReadAhead
 
-    /// Opens the reader and matches the header; fails when the input has no header or a required
-    /// attribute without a default has no column.
-    public init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String] = [:],
+    /// Opens the reader and matches the header; fails when the input has no header, a required
+    /// attribute without a default has no column, or no column matches.
+    /// - Parameters:
+    ///   - keyMap: column name → attribute name, for columns nothing else would match.
+    ///   - columnMap: column position (1-based) → attribute name, for any column.
+    public init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String] = [:], columnMap: [Int: String] = [:],
                 options: CoercionOptions = .init()) throws(RecordSourceError) {
-        let rows = try CSVRowRecords(csv: csv, schema: schema, keyMap: keyMap, options: options)
+        let rows = try CSVRowRecords(csv: csv, schema: schema, keyMap: keyMap, columnMap: columnMap, options: options)
         sourceName = rows.sourceName
         unknownKeys = rows.unknownKeys
         records = RecordReadAhead(rows)
@@ -35,6 +40,7 @@ struct CSVRowRecords: RecordReader, ~Copyable {
     let sourceName: String
     let unknownKeys: [String]
     var matchesAnyKey: Bool { true }
+    var skippedLines: Int { csv.skippedLines }
     private var csv: CSVReader
     private let schema: RecordSchema
     private let assembler: RecordAssembler
@@ -47,9 +53,10 @@ struct CSVRowRecords: RecordReader, ~Copyable {
     /// read per field, so kept apart from the attributes' other properties.
     private let columnTypes: [AttributeType]
 
-    init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String],
+    init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String], columnMap: [Int: String],
          options: CoercionOptions) throws(RecordSourceError) {
-        let match = try HeaderMatch(header: csv.header, source: csv.sourceName, schema: schema, keyMap: keyMap)
+        let match = try CSVHeaderMatch(header: csv.header, line: csv.headerLine, source: csv.sourceName, schema: schema,
+                                       keyMap: keyMap, columnMap: columnMap)
         sourceName = csv.sourceName
         unknownKeys = match.unknownKeys
         columnAttributes = match.columnAttributes
@@ -66,6 +73,8 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         do {
             guard let next = try csv.nextRow() else { return nil }
             row = next
+        } catch let error as CSVError {
+            throw RecordSourceError(error)
         } catch {
             throw RecordSourceError(source: sourceName, reason: "\(error)")
         }
@@ -115,48 +124,6 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         case .nullUnlessQuoted: return !quoted
         case .null: return true
         case .empty: return false
-        }
-    }
-}
-
-/// How a CSV header's columns map onto a schema's attributes.
-struct HeaderMatch {
-    var columnAttributes: [Int?] = []
-    var provided: [Bool]
-    var unknownKeys: [String] = []
-    let assembler: RecordAssembler
-
-    init(header: [String]?, source: String, schema: RecordSchema, keyMap: [String: String]) throws(RecordSourceError) {
-        guard let header else {
-            throw RecordSourceError(source: source, line: 1, reason: "the file is empty: a header row naming the attributes is needed")
-        }
-        let matcher = PropertyKeyMatcher(schema: schema, keyMap: keyMap)
-        provided = [Bool](repeating: false, count: schema.attributes.count)
-        for key in header {
-            let index = matcher.attributeIndex(forKey: key)
-            if let index {
-                guard !provided[index] else {
-                    throw RecordSourceError(source: source, line: 1,
-                                            reason: "two columns feed attribute '\(schema.attributes[index].name)' (the second is '\(key)')")
-                }
-                provided[index] = true
-            } else {
-                unknownKeys.append(key)
-            }
-            columnAttributes.append(index)
-        }
-        guard provided.contains(true) else {
-            let columns = header.map { "'\($0)'" }.joined(separator: ", ")
-            throw RecordSourceError(source: source, line: 1, reason: "none of the columns (\(columns)) matches an attribute of "
-                + "\(schema.entity.name): check the entity, the delimiter, or name columns with --map COLUMN=ATTRIBUTE")
-        }
-        do { assembler = try RecordAssembler(schema: schema) } catch {
-            throw RecordSourceError(source: source, reason: error.description)
-        }
-        for (index, attribute) in schema.attributes.enumerated()
-        where !provided[index] && !attribute.isOptional && attribute.defaultValueString == nil && attribute.defaultDateTimeInterval == nil {
-            throw RecordSourceError(source: source, line: 1,
-                                    reason: "no column for required attribute '\(attribute.name)' of \(schema.entity.name), and it has no default")
         }
     }
 }

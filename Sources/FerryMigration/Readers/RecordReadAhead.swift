@@ -26,6 +26,8 @@ struct RecordReadAhead: ~Copyable {
     private(set) var unknownKeys: [String] = []
     /// Whether the reader matched any key, as of the last batch taken.
     private(set) var matchesAnyKey = false
+    /// The lines the reader skipped, as of the last batch taken.
+    private(set) var skippedLines = 0
 
     private enum Ending {
         case end
@@ -62,6 +64,7 @@ struct RecordReadAhead: ~Copyable {
             position = 0
             unknownKeys = taken.unknownKeys
             matchesAnyKey = taken.matchesAnyKey
+            skippedLines = taken.skippedLines
             switch taken.ending {
             case nil: break
             case .some(nil): ending = .end
@@ -85,6 +88,7 @@ private final class BatchChannel: Sendable {
         /// The reader's unknown keys after the batch's last result.
         var unknownKeys: [String]
         var matchesAnyKey: Bool
+        var skippedLines: Int
     }
 
     private struct State {
@@ -185,7 +189,7 @@ private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @u
                 ending = .some(error)
             }
             channel.put(BatchChannel.Batch(results: results, ending: ending, unknownKeys: reader.unknownKeys,
-                                             matchesAnyKey: reader.matchesAnyKey))
+                                             matchesAnyKey: reader.matchesAnyKey, skippedLines: reader.skippedLines))
             if ending != nil { return }
         }
     }

@@ -13,15 +13,23 @@ public protocol RecordReader: ~Copyable {
     /// Whether any key of the source matched an attribute or relationship so far. A source none
     /// of whose keys match would give records of nothing but nils and defaults.
     var matchesAnyKey: Bool { get }
+    /// Lines of the source that hold no record and were passed over (empty lines, comments), so
+    /// far: complete once `next()` returned nil. They are counted as read, and as skipped.
+    var skippedLines: Int { get }
     /// The next record or reject; nil at the end of the source.
     mutating func next() throws(RecordSourceError) -> RecordReadResult?
+}
+
+extension RecordReader where Self: ~Copyable {
+    /// Readers of documents skip nothing: every element is a record or a reject.
+    public var skippedLines: Int { 0 }
 }
 
 extension RecordSourceError {
     /// A source that has records but none of whose keys matches an attribute or relationship
     /// of `entity`: every record would be nils and defaults.
     public static func noMatchingKey(source: String, keys: [String], entity: String) -> RecordSourceError {
-        let listed = keys.prefix(10).map { "'\($0)'" }.joined(separator: ", ") + (keys.count > 10 ? ", …" : "")
+        let listed = NameListText.summary(keys.map { "'\($0)'" })
         return RecordSourceError(source: source, reason: "none of its keys (\(listed)) matches an attribute or relationship of "
             + "\(entity): check the entity, or name keys with --map KEY=ATTRIBUTE")
     }

@@ -4,6 +4,8 @@ public protocol RecordStream: AnyObject {
     var sourceName: String { get }
     var unknownKeys: [String] { get }
     var matchesAnyKey: Bool { get }
+    /// See ``RecordReader/skippedLines``.
+    var skippedLines: Int { get }
     func next() throws(RecordSourceError) -> RecordReadResult?
 }
 
@@ -18,6 +20,7 @@ public final class RecordReaderBox<Reader: RecordReader & ~Copyable>: RecordStre
     public var sourceName: String { reader.sourceName }
     public var unknownKeys: [String] { reader.unknownKeys }
     public var matchesAnyKey: Bool { reader.matchesAnyKey }
+    public var skippedLines: Int { reader.skippedLines }
 
     public func next() throws(RecordSourceError) -> RecordReadResult? {
         try reader.next()

@@ -1,0 +1,28 @@
+import FerryFormats
+
+/// How CSV sources are read, beyond what is sniffed: shared by import and migrate (and so by
+/// plan and `verify --against`). Other formats ignore these options.
+public struct CSVOptions: Sendable, Equatable {
+    /// The default of `maxColumns`.
+    public static let defaultMaxColumns = CSVReader.defaultMaxFields
+
+    /// The field separator; nil means tab for a `.tsv` file, else sniffed (`CSVDialect.sniff`).
+    public var delimiter: UInt8?
+    /// Lines starting with this byte are skipped (and counted as skipped); nil: no comments.
+    public var comment: UInt8?
+    /// What a field that is not valid UTF-8 becomes: a reject, or Latin-1 text.
+    public var textPolicy: CSVTextPolicy
+    /// The most columns a row may have; a wider row stops the run with its file and line.
+    public var maxColumns: Int
+    /// Column position (1-based) → attribute name: names any column, even one without a name.
+    public var columnMap: [Int: String]
+
+    public init(delimiter: UInt8? = nil, comment: UInt8? = nil, textPolicy: CSVTextPolicy = .strictUTF8,
+                maxColumns: Int = CSVOptions.defaultMaxColumns, columnMap: [Int: String] = [:]) {
+        self.delimiter = delimiter
+        self.comment = comment
+        self.textPolicy = textPolicy
+        self.maxColumns = maxColumns
+        self.columnMap = columnMap
+    }
+}

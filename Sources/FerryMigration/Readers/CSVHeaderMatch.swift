@@ -1,0 +1,74 @@
+/// How a CSV header's columns map onto a schema's attributes: a column named by position in
+/// `columnMap` feeds that attribute (a position past the header, or an attribute the entity
+/// lacks, is refused); any other is matched by `PropertyKeyMatcher`.
+///
+/// Columns that feed nothing are listed once each in `unknownKeys` by name, or as
+/// `column N (no name)` when their name is blank (a spreadsheet's index column), so that a
+/// warning can say which column it means.
+struct CSVHeaderMatch {
+    var columnAttributes: [Int?] = []
+    var provided: [Bool]
+    var unknownKeys: [String] = []
+    let assembler: RecordAssembler
+
+    /// - Parameter line: the header's line (1 when it is unknown).
+    init(header: [String]?, line: Int?, source: String, schema: RecordSchema, keyMap: [String: String],
+         columnMap: [Int: String]) throws(RecordSourceError) {
+        let line = line ?? 1
+        guard let header else {
+            throw RecordSourceError(source: source, line: line, reason: "the file has no header row (it is empty, or holds only "
+                + "empty or comment lines): a header row naming the attributes is needed")
+        }
+        for (position, attribute) in columnMap.sorted(by: { $0.key < $1.key }) {
+            guard (1...header.count).contains(position) else {
+                throw RecordSourceError(source: source, line: line,
+                                        reason: "--map #\(position): the header has \(header.count) column\(header.count == 1 ? "" : "s")")
+            }
+            guard schema.index(of: attribute) != nil else {
+                throw RecordSourceError(source: source, line: line,
+                                        reason: "--map #\(position)=\(attribute): \(schema.entity.name) has no attribute '\(attribute)'")
+            }
+        }
+        let matcher = PropertyKeyMatcher(schema: schema, keyMap: keyMap)
+        provided = [Bool](repeating: false, count: schema.attributes.count)
+        var reported: Set<String> = []
+        for (offset, key) in header.enumerated() {
+            let index = columnMap[offset + 1].flatMap(schema.index(of:)) ?? matcher.attributeIndex(forKey: key)
+            if let index {
+                guard !provided[index] else {
+                    throw RecordSourceError(source: source, line: line, reason: "two columns feed attribute "
+                        + "'\(schema.attributes[index].name)' (the second is \(Self.label(key, position: offset + 1)))")
+                }
+                provided[index] = true
+            } else if Self.isBlank(key) {
+                unknownKeys.append(Self.label(key, position: offset + 1))
+            } else if reported.insert(key).inserted {
+                unknownKeys.append(key)
+            }
+            columnAttributes.append(index)
+        }
+        guard provided.contains(true) else {
+            let columns = NameListText.summary(header.enumerated().map { Self.label($1, position: $0 + 1) })
+            throw RecordSourceError(source: source, line: line, reason: "none of the columns (\(columns)) matches an attribute of "
+                + "\(schema.entity.name): check the entity, the delimiter, or name columns with --map COLUMN=ATTRIBUTE "
+                + "or --map '#N=ATTRIBUTE'")
+        }
+        do { assembler = try RecordAssembler(schema: schema) } catch {
+            throw RecordSourceError(source: source, reason: error.description)
+        }
+        for (index, attribute) in schema.attributes.enumerated()
+        where !provided[index] && !attribute.isOptional && attribute.defaultValueString == nil && attribute.defaultDateTimeInterval == nil {
+            throw RecordSourceError(source: source, line: line,
+                                    reason: "no column for required attribute '\(attribute.name)' of \(schema.entity.name), and it has no default")
+        }
+    }
+
+    private static func isBlank(_ name: String) -> Bool {
+        name.allSatisfy(\.isWhitespace)
+    }
+
+    /// A column as a message names it: `'name'`, or `column 3 (no name)`.
+    private static func label(_ name: String, position: Int) -> String {
+        isBlank(name) ? "column \(position) (no name)" : "'\(name)'"
+    }
+}

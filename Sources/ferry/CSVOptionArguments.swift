@@ -1,0 +1,44 @@
+import Ferry
+import FerryFormats
+
+/// The CSV options `import` and `migrate` (and so `plan` and `verify --against`) share, and how
+/// they become a `CSVOptions`.
+enum CSVOptionArguments {
+    static let options = [
+        OptionSpec(name: "delimiter", value: "C", help: "CSV delimiter, e.g. ';' or 'tab' (default: tab for .tsv, else sniffed)"),
+        OptionSpec(name: "comment", value: "C", help: "skip CSV lines starting with C, e.g. '#' (counted as skipped)"),
+        OptionSpec(name: "encoding", value: "E", help: "CSV text: utf8 (default) or latin1 (a field that is not UTF-8 is read as Latin-1)"),
+        OptionSpec(name: "max-columns", value: "N",
+                   help: "the most columns a CSV row may have (default \(CSVOptions.defaultMaxColumns)); a wider row stops the run"),
+    ]
+
+    /// The CSV options given; columns by position come from `--map` (`MapArguments`).
+    static func parse(_ arguments: ParsedArguments) throws(UsageError) -> CSVOptions {
+        var options = CSVOptions()
+        if let text = arguments.value("delimiter") {
+            options.delimiter = try character(text == "tab" || text == "\\t" ? "\t" : text, option: "delimiter")
+        }
+        if let text = arguments.value("comment") {
+            options.comment = try character(text, option: "comment")
+            if options.comment == options.delimiter { throw UsageError("--comment and --delimiter must differ") }
+        }
+        switch arguments.value("encoding") {
+        case nil, "utf8": break
+        case "latin1": options.textPolicy = .latin1Fallback
+        default: throw UsageError("--encoding takes utf8 or latin1")
+        }
+        if let limit = try arguments.integer("max-columns") {
+            guard limit > 0 else { throw UsageError("--max-columns must be at least 1") }
+            options.maxColumns = limit
+        }
+        return options
+    }
+
+    /// One ASCII character that can separate fields or start lines: not a quote or a line break.
+    private static func character(_ text: String, option: String) throws(UsageError) -> UInt8 {
+        guard text.utf8.count == 1, let byte = text.utf8.first, byte < 0x80, !"\"\n\r".utf8.contains(byte) else {
+            throw UsageError("--\(option) takes one ASCII character other than '\"' and line breaks, not '\(text)'")
+        }
+        return byte
+    }
+}

@@ -1,0 +1,25 @@
+import Ferry
+
+/// How `import` and `migrate` read legacy files, from the options they share: `--map`, `--link`
+/// and the CSV options.
+enum FileSourceArguments {
+    /// The file options of `import` and `migrate`, on top of the CSV ones.
+    static func options(files: String) -> [OptionSpec] {
+        [
+            OptionSpec(name: "link", value: "REL=ATTRIBUTE", help: "values of relationship REL in \(files) match this destination attribute",
+                       repeatable: true),
+            OptionSpec(name: "map", value: "KEY=ATTRIBUTE",
+                       help: "map a column or key of \(files) to an attribute; '#N=ATTRIBUTE' maps the N-th CSV column",
+                       repeatable: true),
+        ] + CSVOptionArguments.options
+    }
+
+    /// The maps, links and CSV options given; format and value rules are left at their defaults.
+    static func parse(_ arguments: ParsedArguments) throws(UsageError) -> FileRecordSource {
+        let maps = try MapArguments.parse(arguments)
+        var files = FileRecordSource(csv: try CSVOptionArguments.parse(arguments), keyMap: maps.names,
+                                     linkAttributes: try Pairs.parse(arguments, "link"))
+        files.csv.columnMap = maps.columns
+        return files
+    }
+}

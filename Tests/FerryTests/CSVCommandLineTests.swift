@@ -1,0 +1,99 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// The CSV options and reports of `ferry import` and `ferry migrate`, as a user sees them.
+extension CommandLineTests {
+    private static let model = "Migrations/Workspace.xcdatamodeld"
+
+    private func csvFile(_ name: String, _ text: String) throws -> (folder: String, path: String) {
+        let folder = try TestPaths.temporaryFolder("cli-csv")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
+        return (folder, folder + "/" + name)
+    }
+
+    @Test("import and migrate --help list the CSV options and --map by position")
+    func csvHelp() throws {
+        for verb in ["import", "migrate"] {
+            let help = try ferry(verb, "--help")
+            for option in ["--comment", "--encoding", "--max-columns", "--delimiter", "'#N=ATTRIBUTE'"] {
+                #expect(help.out.contains(option), "\(verb) --help lacks \(option)")
+            }
+        }
+    }
+
+    @Test("--map names a column by position or with '=' in its name; unmapped blank columns are named by position")
+    func mapByPosition() throws {
+        let csv = try csvFile("frame.csv", ",fileName,a=b\n0,甲.png,/x\n1,乙.png,/y\n")
+        let plain = try ferry("import", csv.path, "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                              "--out", csv.folder + "/plain.sqlite")
+        #expect(plain.status == 0)
+        #expect(plain.err.contains("warning: \(csv.path): columns matching no attribute of UploadEntity, ignored: column 1 (no name), a=b"))
+        let mapped = try ferry("import", csv.path, "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                               "--out", csv.folder + "/mapped.sqlite", "--map", "#1=time", "--map", "a=b=urlPath")
+        #expect(mapped.status == 0 && !mapped.err.contains("warning"), "\(mapped.err)")
+        #expect(mapped.out.contains("read 2, written 2, rejected 0"))
+        for bad in ["=fileName", "#0=time", "fileName="] {
+            let run = try ferry("import", csv.path, "--model", Self.model, "--entity", "UploadEntity", "--out", csv.folder + "/x.sqlite",
+                                "--map", bad)
+            #expect(run.status == 2, "--map \(bad)")
+        }
+    }
+
+    @Test("a header of thousands of columns: a clear error under the limit, one summarised warning over it")
+    func wideHeader() throws {
+        let csv = try csvFile("wide.csv", "fileName" + String(repeating: ",", count: 12_000) + "\na.png" + String(repeating: ",", count: 12_000) + "\n")
+        let refused = try ferry("import", csv.path, "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                                "--out", csv.folder + "/out.sqlite")
+        #expect(refused.status == 3)
+        #expect(refused.err.contains("\(csv.path):1: the row has more than 10000 fields (--max-columns N reads wider rows)"))
+        let raised = try ferry("import", csv.path, "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                               "--out", csv.folder + "/out.sqlite", "--max-columns", "12001")
+        #expect(raised.status == 0)
+        #expect(raised.err.contains("ignored: column 2 (no name), column 3 (no name)"))
+        #expect(raised.err.contains("column 11 (no name) and 11990 more\n"))
+        #expect(raised.err.utf8.count < 1_000)
+    }
+
+    @Test("the summary counts skipped lines and says which delimiter was used, in text and JSON")
+    func skippedAndDelimiter() throws {
+        let csv = try csvFile("notes.csv", "# 导出\nfileName;time\n\n甲.png;1\n# 注释\n乙.png;2\n")
+        let run = try ferry("import", csv.path, "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                            "--out", csv.folder + "/out.sqlite", "--comment", "#")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("read 5, written 2, rejected 0, skipped 3 → "))
+        #expect(run.out.contains("  \(csv.path): delimiter ';' (sniffed)\n"))
+        let json = try ferry("import", csv.path, "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                             "--out", csv.folder + "/json.sqlite", "--comment", "#", "--delimiter", ";", "--json")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        #expect(summary["skipped"] as? Int == 3 && summary["read"] as? Int == 5)
+        let delimiters = try #require(summary["delimiters"] as? [String: [String: String]])
+        #expect(delimiters[csv.path] == ["delimiter": ";", "basis": "option"])
+        let stdin = try ferry("import", "-", "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                              "--out", csv.folder + "/stdin.sqlite", stdin: "fileName\na.png\n")
+        #expect(stdin.out.contains("  -: delimiter ',' (standard input is not sniffed)\n"))
+    }
+
+    @Test("bad CSV option values are usage errors")
+    func csvUsageErrors() throws {
+        let csv = try csvFile("a.csv", "fileName\na\n")
+        for (option, value) in [("encoding", "cp1252"), ("comment", "\""), ("comment", "##"), ("delimiter", "\n"), ("max-columns", "0")] {
+            let run = try ferry("import", csv.path, "--model", Self.model, "--entity", "UploadEntity", "--out", csv.folder + "/x.sqlite",
+                                "--\(option)", value)
+            #expect(run.status == 2, "--\(option) \(value.debugDescription)")
+        }
+        let same = try ferry("import", csv.path, "--model", Self.model, "--entity", "UploadEntity", "--out", csv.folder + "/x.sqlite",
+                             "--comment", ";", "--delimiter", ";")
+        #expect(same.status == 2)
+    }
+
+    @Test("migrate takes the CSV options; its ledger shows skipped lines and the delimiter")
+    func migrateCSVOptions() throws {
+        let csv = try csvFile("uploads.csv", "# legacy\nfileName,time,urlPath\n\na.png,1388538000,/a\n")
+        let run = try ferry("migrate", "UploadEntity:" + csv.path, "--model", Self.model, "--var", "zone=UTC", "--comment", "#",
+                            "--out", csv.folder + "/W3.sqlite")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("read  written  merged  rejected  filtered  skipped"))
+        #expect(run.out.contains("\(csv.path): delimiter ',' (sniffed)\n"))
+    }
+}
