@@ -62,12 +62,12 @@ struct ToManyWithoutInverseTests {
                                                  entity: "Modifier", outputPath: path)).run()
         let items = try ImportJob(request: ImportRequest(sources: [folder + "/items.json"], modelPath: bundle, modelVersion: "Shop",
                                                          entity: "Item", outputPath: path, existingStore: .append,
-                                                         linkAttributes: ["modifiers": "name"])).run()
+                                                         files: FileRecordSource(linkAttributes: ["modifiers": "name"]))).run()
         let modifiers = try #require(items.links.first { $0.relationship == "Item.modifiers" })
         #expect(modifiers.links == 3 && modifiers.resolved == 3 && modifiers.unresolved == 0 && modifiers.conflicts == 0)
         let carts = try ImportJob(request: ImportRequest(sources: [folder + "/carts.json"], modelPath: bundle, modelVersion: "Shop",
                                                          entity: "Cart", outputPath: path, existingStore: .append,
-                                                         linkAttributes: ["items": "name"])).run()
+                                                         files: FileRecordSource(linkAttributes: ["items": "name"]))).run()
         #expect(carts.links.first { $0.relationship == "Cart.items" }?.resolved == 2)
         return path
     }
@@ -131,7 +131,7 @@ struct ToManyWithoutInverseTests {
                                                  entity: "Modifier", outputPath: path)).run()
         let items = try ImportJob(request: ImportRequest(sources: [folder + "/items.json"], modelPath: bundle, modelVersion: "Shop",
                                                          entity: "Item", outputPath: path, existingStore: .append,
-                                                         linkAttributes: ["modifiers": "name"])).run()
+                                                         files: FileRecordSource(linkAttributes: ["modifiers": "name"]))).run()
         #expect(items.links.first { $0.relationship == "Item.modifiers" }?.conflicts == 1)
         #expect(try edges(path, "modifiers", of: "Item", sourceName: "name", destination: "Modifier") == ["fries": [], "chips": ["salt"]])
     }
