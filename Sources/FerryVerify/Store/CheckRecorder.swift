@@ -6,6 +6,13 @@ struct CheckRecorder {
     private(set) var sections: [VerificationSection] = []
     private(set) var checksBySubject: [String: Int] = [:]
     private(set) var failuresBySubject: [String: Int] = [:]
+    /// States a check found that Core Data itself allows, reported without failing.
+    private(set) var notes: [String] = []
+
+    /// Notes a state that is not a failure (see `VerificationReport.notes`).
+    mutating func note(_ text: String) {
+        notes.append(text)
+    }
 
     /// Notes that one check ran.
     mutating func ran(_ section: String, subject: String) {

@@ -78,6 +78,7 @@ public final class StoreVerifier {
             noteUnreadable(results, sampleLimit: options.sampleLimit, &recorder)
         }
         report.sections = recorder.sections
+        report.notes += recorder.notes
         report.entities = model.entitiesInStoreOrder.map { entity in
             let rows = context.numbers(below: entity.name).reduce(Int64(0)) { $0 + (counts[$1] ?? 0) }
             let (checks, failures) = recorder.tally(of: entity.name)
