@@ -22,7 +22,14 @@ private let corpusMigrations: [(store: String, bundle: String, target: String?)]
      "richardpiazza__XCServerCoreData/Resources/XCServerCoreData.xcdatamodeld", nil),
     ("richardpiazza__XCServerCoreData/Tests/XCServerCoreData_2.0.1.sqlite",
      "richardpiazza__XCServerCoreData/Resources/XCServerCoreData.xcdatamodeld", nil),
-]
+] + (1...6).map { version in
+    // apptentive's six model versions (framework 419–754, no model cache: read through the XML model).
+    ("apptentive__apptentive-ios/Apptentive/ApptentiveTests/data/ATDataModelv\(version).sqlite",
+     "apptentive__apptentive-ios/Apptentive/Apptentive/Model/ATDataModel.xcdatamodeld", nil)
+} + ["Moody", "Moody 2", "Moody 3", "Moody 4", "Moody 5"].map { name in
+    // objc.io's Moody chain (framework 637, stores with a -wal) to Moody 6.
+    ("objcio__core-data/Migrations/MigrationsTests/\(name).moody", "objcio__core-data/Migrations/Migrations/Moody.xcdatamodeld", nil)
+}
 
 @Suite("ferry migrate: real stores of older versions to the newest", .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
 struct CorpusMigrationTests {
@@ -47,15 +54,20 @@ struct CorpusMigrationTests {
         #expect(summary.isBalanced)
         #expect(summary.rejected == 0, "\(summary.sampleRejects.prefix(3))")
         let source = try CoreDataStoreReader(path: "\(coredata)/\(store)")
+        let bundle = try XcodeModelLoader.loadBundle(at: "\(coredata)/\(bundlePath)")
+        let targetModel = try #require(bundle.version(named: target ?? bundle.currentVersionName))
+        // Every record is written, or dropped because a later version of the chain has no such
+        // entity (apptentive's ATTextMessage; Moody 5 drops Continent, which Moody 6 adds again),
+        // as Core Data's inferred mapping drops them.
         for ledger in summary.ledgers {
-            #expect(ledger.read == ledger.written, "\(ledger.entity): \(ledger)")
+            #expect(ledger.read == ledger.written + ledger.filtered, "\(ledger.entity): \(ledger)")
+            let later = bundle.versions.drop { $0.name != ledger.version }.dropFirst()
+            #expect(ledger.filtered == 0 || later.contains { $0.entity(named: ledger.entity) == nil }, "\(ledger.entity): \(ledger)")
         }
         #expect(summary.ledgers.reduce(0) { $0 + $1.read } == Int(try source.primaryKeys.filter { $0.superNumber == 0 }
             .reduce(Int64(0)) { $0 + (try source.count(for: $1.name)) }))
         for link in summary.links { #expect(link.unresolved == 0 && link.conflicts == 0, "\(link)") }
 
-        let bundle = try XcodeModelLoader.loadBundle(at: "\(coredata)/\(bundlePath)")
-        let targetModel = try #require(bundle.version(named: target ?? bundle.currentVersionName))
         let written = try CoreDataStoreReader(path: out)
         #expect(written.metadata.versionHashes == VersionHasher.hashes(of: targetModel).entityHashes)
         // Object identity: the store keeps its UUID, as Core Data keeps it when it migrates.
