@@ -37,8 +37,8 @@ public struct ImportJob {
         }
         let appending = request.existingStore == .append && FileManager.default.fileExists(atPath: request.outputPath)
         let writer = try openWriter(model: model)
-        let rejectLog: RejectLog?
-        do { rejectLog = try request.rejectLogPath.map { path throws(RejectLog.Failure) in try RejectLog(path: path) } } catch {
+        var rejects: RejectCollector
+        do { rejects = try RejectCollector(logPath: request.rejectLogPath, limit: request.maxErrors) } catch {
             writer.discard()
             throw .rejectLog(path: error.path, reason: error.reason)
         }
@@ -83,9 +83,10 @@ public struct ImportJob {
                     }
                     if let reject {
                         summary.rejected += 1
-                        if summary.sampleRejects.count < 20 { summary.sampleRejects.append(reject) }
-                        do { try rejectLog?.append(reject) } catch { throw ImportError.rejectLog(path: error.path, reason: error.reason) }
-                        if let limit = request.maxErrors, summary.rejected >= limit {
+                        let stop: Bool
+                        do { stop = try rejects.add(reject) } catch { throw ImportError.rejectLog(path: error.path, reason: error.reason) }
+                        summary.sampleRejects = rejects.samples
+                        if stop {
                             summary.stoppedEarly = true
                             break reading
                         }
@@ -99,7 +100,7 @@ public struct ImportJob {
                 summary.skipped += reader.skippedLines
                 if !reader.unknownKeys.isEmpty { summary.unknownKeys[source] = reader.unknownKeys }
             }
-            do { try rejectLog?.close() } catch { throw ImportError.rejectLog(path: error.path, reason: error.reason) }
+            do { try rejects.close() } catch { throw ImportError.rejectLog(path: error.path, reason: error.reason) }
             if summary.stoppedEarly {
                 writer.discard()
             } else {

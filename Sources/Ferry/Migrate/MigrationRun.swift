@@ -12,8 +12,7 @@ struct MigrationRun {
     var summary: MigrationSummary
     /// The carried values of the records written; nil when the store is not verified.
     private(set) var carriedValues: CarriedValueCheck?
-    private var rejectLog: RejectLog?
-    private var rejectCount = 0
+    private var rejects: RejectCollector
     private var finalSchemas: [String: RecordSchema] = [:]
     /// The source (by position) whose objects keep their `Z_PK` and `Z_OPT`: the store whose
     /// UUID the new store keeps.
@@ -35,6 +34,7 @@ struct MigrationRun {
                                                       requested: []))
         summary = MigrationSummary(chain: chain.versions.map(\.name), outputPath: request.outputPath)
         carriedValues = request.verify && !request.dryRun ? CarriedValueCheck() : nil
+        rejects = RejectCollector(limit: request.maxErrors)
     }
 
     // MARK: Sources
@@ -415,10 +415,10 @@ struct MigrationRun {
 
     private mutating func reject(_ reject: Reject, ledger: Int) throws(MigrateError) {
         summary.ledgers[ledger].rejected += 1
-        rejectCount += 1
-        if summary.sampleRejects.count < 20 { summary.sampleRejects.append(reject) }
-        do { try rejectLog?.append(reject) } catch { throw .rejectLog(path: error.path, reason: error.reason) }
-        if let limit = request.maxErrors, rejectCount >= limit { summary.stoppedEarly = true }
+        do { summary.stoppedEarly = try rejects.add(reject) || summary.stoppedEarly } catch {
+            throw .rejectLog(path: error.path, reason: error.reason)
+        }
+        summary.sampleRejects = rejects.samples
     }
 
     /// The index of the ledger of a source and entity, added on first use.
@@ -431,11 +431,12 @@ struct MigrationRun {
     // MARK: Reject log
 
     mutating func openRejectLog() throws(MigrateError) {
-        guard let path = request.rejectLogPath else { return }
-        do { rejectLog = try RejectLog(path: path) } catch { throw .rejectLog(path: error.path, reason: error.reason) }
+        do { try rejects.openLog(at: request.rejectLogPath) } catch {
+            throw .rejectLog(path: error.path, reason: error.reason)
+        }
     }
 
     func closeRejectLog() throws(MigrateError) {
-        do { try rejectLog?.close() } catch { throw .rejectLog(path: error.path, reason: error.reason) }
+        do { try rejects.close() } catch { throw .rejectLog(path: error.path, reason: error.reason) }
     }
 }
