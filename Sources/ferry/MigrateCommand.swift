@@ -32,7 +32,7 @@ enum MigrateCommand: Command {
         """
     static let options = [
         OptionSpec(name: "model", value: "MODEL", help: "the versioned model (.xcdatamodeld)"),
-        OptionSpec(name: "to", value: "VERSION", help: "the destination version (default: the model's current version)"),
+        OptionSpec(name: "model-version", value: "VERSION", help: "the version to migrate to (default: the model's current version)"),
         OptionSpec(name: "out", value: "STORE", help: "the store to create"),
         OptionSpec(name: "force", value: nil, help: "replace STORE if it exists (atomically)"),
         OptionSpec(name: "var", value: "NAME=VALUE", help: "a value for $NAME in written mappings (e.g. zone=Asia/Shanghai)", repeatable: true),
@@ -77,7 +77,7 @@ enum MigrateCommand: Command {
         guard !arguments.positionals.isEmpty || !outputRequired else { throw UsageError("migrate needs at least one SOURCE") }
         var request = MigrateRequest(
             sources: arguments.positionals.map(MigrationSource.init(argument:)), modelPath: try arguments.required("model"),
-            targetVersion: arguments.value("to"), outputPath: outputRequired ? try arguments.required("out") : "", replaceExisting: arguments.has("force"))
+            targetVersion: arguments.value("model-version"), outputPath: outputRequired ? try arguments.required("out") : "", replaceExisting: arguments.has("force"))
         request.variables = try Pairs.parse(arguments, "var")
         request.files = try FileSourceArguments.parse(arguments)
         if let text = arguments.value("on-duplicate") {
