@@ -8,7 +8,7 @@ enum GenerateCommand: Command {
     static let usage = """
         usage: ferry generate uploads|tasks --count N [--format csv|ndjson|json|plist] [--seed S] [--clean] [--out FILE]
 
-        Writes N records shaped like the legacy exports of DOMAIN.md, quirks included (duplicates,
+        Writes N records shaped like the legacy exports of docs/DOMAIN.md, quirks included (duplicates,
         bad values, CJK names, thumbnails), from a seeded generator: the same seed and count
         always give the same bytes. Tasks name uploads of the same seed in their attachments.
         Without --out, writes to standard output.
