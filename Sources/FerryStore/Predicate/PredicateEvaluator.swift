@@ -7,6 +7,8 @@ import FerryModel
 /// nil is false except `== nil` (true when nil) and `!= nil`; numbers compare across integer and
 /// real, booleans with 0/1, dates with dates or numbers (seconds since 2001); `[c]`/`[d]` fold as
 /// the SQL side does; `LIKE` takes `*` and `?`; `MATCHES` is a whole-string regular expression.
+/// Text compares by its UTF-8 bytes, as SQLite and Core Data's SQL store do, never by Swift's
+/// canonical equivalence: `é` and `e` + U+0301 differ here as they do in `ferry query --where`.
 public final class PredicateEvaluator {
     public let predicate: FetchPredicate
     private let regexes = RegexCache()
@@ -73,7 +75,7 @@ public final class PredicateEvaluator {
             switch comparison.comparisonOperator {
             case .beginsWith: return subject.unicodeScalars.starts(with: needle.unicodeScalars)
             case .endsWith: return subject.unicodeScalars.reversed().starts(with: needle.unicodeScalars.reversed())
-            case .contains: return needle.isEmpty || subject.contains(needle)
+            case .contains: return needle.isEmpty || Self.containsBytes(subject, needle)
             case .like: return Self.wildcardMatch(Array(subject.unicodeScalars)[...], Array(needle.unicodeScalars)[...])
             default:
                 do { return try regexes.matches(text, pattern: pattern, options: options) } catch {
@@ -109,7 +111,7 @@ public final class PredicateEvaluator {
         switch (left, right) {
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
-        case let (.string(a), .string(b)): return StringFolding.fold(a, options) == StringFolding.fold(b, options)
+        case let (.string(a), .string(b)): return StringFolding.fold(a, options).utf8.elementsEqual(StringFolding.fold(b, options).utf8)
         case let (.integer(a), .integer(b)): return a == b
         default:
             guard let a = number(left), let b = number(right) else { return false }
@@ -121,14 +123,21 @@ public final class PredicateEvaluator {
     private static func order(_ left: PredicateValue, _ right: PredicateValue, _ options: ComparisonOptions) -> Int? {
         switch (left, right) {
         case let (.string(a), .string(b)):
-            let x = StringFolding.fold(a, options), y = StringFolding.fold(b, options)
-            return x == y ? 0 : (x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars) ? -1 : 1)
+            let x = StringFolding.fold(a, options).utf8, y = StringFolding.fold(b, options).utf8
+            return x.elementsEqual(y) ? 0 : (x.lexicographicallyPrecedes(y) ? -1 : 1)
         case let (.integer(a), .integer(b)):
             return a == b ? 0 : (a < b ? -1 : 1)
         default:
             guard let a = number(left), let b = number(right) else { return nil }
             return a == b ? 0 : (a < b ? -1 : 1)
         }
+    }
+
+    /// Whether `needle`'s UTF-8 bytes occur in `text`'s (SQLite's `instr`).
+    private static func containsBytes(_ text: String, _ needle: String) -> Bool {
+        let haystack = Array(text.utf8), pattern = Array(needle.utf8)
+        guard pattern.count <= haystack.count else { return false }
+        return (0...(haystack.count - pattern.count)).contains { start in haystack[start..<(start + pattern.count)].elementsEqual(pattern) }
     }
 
     /// `*` matches any run, `?` one character; iterative with backtracking to the last `*`.
