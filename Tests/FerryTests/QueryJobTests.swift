@@ -83,6 +83,24 @@ struct QueryJobTests {
         #expect(Set(table.map(\.count)).count == 1)
     }
 
+    @Test("CSV tells the empty string (\"\") from NULL (nothing), as export does")
+    func csvEmptyAndNull() throws {
+        let store = try workspaceStore()
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("UPDATE ZTASK SET ZNOTES = '' WHERE Z_PK = 1; UPDATE ZTASK SET ZNOTES = NULL WHERE Z_PK = 2")
+        try database.close()
+        var request = QueryRequest(storePath: store, modelPath: workspace, entity: "Task", predicate: "taskID != nil", sort: "taskID")
+        request.format = .csv
+        let rows = try output(request).split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(rows.first?.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
+        let notes = try #require(header.firstIndex(of: "notes"))
+        func field(_ key: Int) -> String? {
+            rows.dropFirst().first { $0.hasPrefix("\(key),") }.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)[notes] }
+        }
+        #expect(field(1) == "\"\"")
+        #expect(field(2) == "")
+    }
+
     @Test("the table form is aligned and shows binary values by size")
     func tableForm() throws {
         let store = try workspaceStore()

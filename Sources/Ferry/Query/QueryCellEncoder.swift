@@ -110,16 +110,8 @@ struct QueryCellEncoder {
             }
             out.append(0x22)
         case .csv:
-            guard text.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
-                out.append(contentsOf: text)
-                return
-            }
-            out.append(0x22)
-            for byte in text {
-                if byte == 0x22 { out.append(0x22) }
-                out.append(byte)
-            }
-            out.append(0x22)
+            // Export's field encoding: the empty string is `""`, told apart from NULL (nothing).
+            Array(text).withUnsafeBufferPointer { CSVFieldEncoding.append($0, to: &out) }
         }
     }
 
