@@ -159,6 +159,29 @@ struct XcodeModelWriterTests {
         #expect(again.fetchRequests.isEmpty)
     }
 
+    @Test("a number's bounds held as validation rules (Apple's SELF >= 0, warning 1620) are written as min and max")
+    func boundsFromRules() throws {
+        let tooSmall = ValidationRule(predicate: "SELF >= 0", warning: .code(1620))
+        let model = ManagedObjectModel(name: "M", entities: [
+            Entity(name: "A", attributes: [
+                Attribute(name: "count", type: .integer32, validationRules: [
+                    tooSmall, ValidationRule(predicate: "SELF <= 9.5", warning: .code(1610)), ValidationRule(predicate: "SELF != 3", warning: .code(1620)),
+                ]),
+                Attribute(name: "kept", type: .integer16, minValueString: "1", validationRules: [tooSmall]),
+                Attribute(name: "text", type: .string, validationRules: [tooSmall]),
+            ]),
+        ])
+        let xml = String(decoding: try XcodeModelWriter.contents(of: model), as: UTF8.self)
+        #expect(xml.contains(#"<attribute name="count" optional="YES" attributeType="Integer 32" minValueString="0" maxValueString="9.5"/>"#))
+        #expect(xml.contains(#"<attribute name="kept" optional="YES" attributeType="Integer 16" minValueString="1"/>"#))
+        #expect(XcodeModelWriter.unwrittenParts(of: model).map(\.description) == [
+            "A.count: 1 validation rule ('SELF != 3') with no XML spelling",
+            "A.kept: 1 validation rule ('SELF >= 0') with no XML spelling",
+            "A.text: 1 validation rule ('SELF >= 0') with no XML spelling",
+        ])
+        #expect(try reloaded(model).entity(named: "A")?.attribute(named: "count")?.minValueString == "0")
+    }
+
     @Test("a character XML cannot hold is refused with the element and attribute")
     func unencodable() throws {
         let model = ManagedObjectModel(name: "M", entities: [

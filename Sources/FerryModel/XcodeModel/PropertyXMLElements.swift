@@ -18,9 +18,11 @@ enum PropertyXMLElements {
         list.flag("optional", attribute.isOptional)
         list.flag("transient", attribute.isTransient)
         list.add("attributeType", attribute.type.xcodeName)
-        // Dates spell their bounds as seconds since 2001 under their own names.
-        list.add(isDate ? "minDateTimeInterval" : "minValueString", attribute.minValueString)
-        list.add(isDate ? "maxDateTimeInterval" : "maxValueString", attribute.maxValueString)
+        // Dates spell their bounds as seconds since 2001 under their own names; a number's bounds
+        // may be validation rules in a model from an archive.
+        let bounds = ValidationRuleBounds(attribute)
+        list.add(isDate ? "minDateTimeInterval" : "minValueString", bounds.minValueString)
+        list.add(isDate ? "maxDateTimeInterval" : "maxValueString", bounds.maxValueString)
         list.add("defaultDateTimeInterval", attribute.defaultDateTimeInterval.map(secondsText))
         list.add("defaultValueString", attribute.defaultValueString)
         list.flag("allowsExternalBinaryDataStorage", attribute.allowsExternalBinaryDataStorage)

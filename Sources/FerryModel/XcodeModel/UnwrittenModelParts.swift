@@ -29,7 +29,7 @@ enum UnwrittenModelParts {
         if let filter = attribute.filteringPredicate {
             parts.append(("the derivation's filtering predicate '\(filter)' has no XML spelling", true))
         }
-        if let rules = validationRules(attribute.validationRules) { parts.append((rules, false)) }
+        if let rules = validationRules(ValidationRuleBounds(attribute).unspelled) { parts.append((rules, false)) }
         return parts
     }
 
@@ -42,8 +42,8 @@ enum UnwrittenModelParts {
         return parts
     }
 
-    /// Validation predicates with their warnings: Xcode's editor spells bounds and a regular
-    /// expression only, not predicates.
+    /// Validation predicates with their warnings: Xcode's editor spells bounds (`ValidationRuleBounds`)
+    /// and a regular expression only, not predicates.
     private static func validationRules(_ rules: [ValidationRule]) -> String? {
         guard !rules.isEmpty else { return nil }
         let predicates = rules.map { "'\($0.predicate)'" }.joined(separator: ", ")

@@ -8,7 +8,8 @@ import FerryFormats
 /// A model holds a few things the XML has no spelling for; they are left out and listed by
 /// `unwrittenParts(of:)`, so callers can say so:
 /// - validation rules (predicate and warning) of attributes and relationships, which models built
-///   in code and Apple's own stores have;
+///   in code have, but for a number's bounds (`SELF >= 0` warning 1620 in Apple's stores), which
+///   are written as `minValueString`/`maxValueString`;
 /// - a derived attribute's filtering predicate (hashed), and whether a derived attribute is
 ///   read-only (not hashed: the XML makes every derived attribute read-only);
 /// - a read-only flag on any other attribute (hashed);
