@@ -43,24 +43,42 @@ extension CommandLineTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
     }
 
-    @Test("model extract, then a new version and migrate: a store of a model built in code moves to the next version",
-          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
-    func modelExtractThenMigrate() throws {
+    /// Extracts `store`'s model as `<name>.xcdatamodeld`, adds `<name> 2` as a developer makes it in
+    /// Xcode (a copy of the first version with an optional `note` before `anchor`, made current),
+    /// and migrates the store to it. Returns both runs and the folder holding bundle and new store.
+    private func extractAndMigrate(_ store: String, name: String, anchor: String) throws -> (extract: Run, migrate: Run, folder: String) {
         let folder = try TestPaths.temporaryFolder("model-cli")
-        let bundle = folder + "/Sample.xcdatamodeld"
-        let extracted = try ferry("model", "extract", ModelExtractJobTests.codeBuiltStore, "--out", bundle, "--name", "Sample 1")
-        #expect(extracted.status == 0, "\(extracted.err)")
-        #expect(extracted.out.contains("Book.title: 2 validation rules"))
-        // The next version as a developer makes it in Xcode: a copy of the first with an attribute added.
-        try FileManager.default.copyItem(atPath: bundle + "/Sample 1.xcdatamodel", toPath: bundle + "/Sample 2.xcdatamodel")
-        let contents = bundle + "/Sample 2.xcdatamodel/contents"
+        let bundle = "\(folder)/\(name).xcdatamodeld"
+        let extracted = try ferry("model", "extract", store, "--out", bundle)
+        try FileManager.default.copyItem(atPath: "\(bundle)/\(name).xcdatamodel", toPath: "\(bundle)/\(name) 2.xcdatamodel")
+        let contents = "\(bundle)/\(name) 2.xcdatamodel/contents"
         let xml = try String(contentsOfFile: contents, encoding: .utf8)
-            .replacingOccurrences(of: #"<attribute name="rating""#, with: #"<attribute name="note" optional="YES" attributeType="String"/><attribute name="rating""#)
+            .replacingOccurrences(of: "<attribute name=\"\(anchor)\"", with: "<attribute name=\"note\" optional=\"YES\" attributeType=\"String\"/><attribute name=\"\(anchor)\"")
         try Data(xml.utf8).write(to: URL(fileURLWithPath: contents))
-        let migrated = try ferry("migrate", ModelExtractJobTests.codeBuiltStore, "--model", bundle, "--to", "Sample 2", "--out", folder + "/Sample.sqlite")
+        let current = try String(contentsOfFile: bundle + "/.xccurrentversion", encoding: .utf8)
+            .replacingOccurrences(of: "<string>\(name).xcdatamodel</string>", with: "<string>\(name) 2.xcdatamodel</string>")
+        try Data(current.utf8).write(to: URL(fileURLWithPath: bundle + "/.xccurrentversion"))
+        let migrated = try ferry("migrate", store, "--model", bundle, "--out", "\(folder)/\(name).sqlite")
+        return (extracted, migrated, folder)
+    }
+
+    @Test("the README's flow: a SwiftData store's model extracted, given a second version, and the store migrated to it",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func swiftDataStoreMigrated() throws {
+        let (extracted, migrated, folder) = try extractAndMigrate(ModelExtractJobTests.swiftDataStore, name: "CartKit", anchor: "status")
+        #expect(extracted.status == 0, "\(extracted.err)")
         #expect(migrated.status == 0, "\(migrated.err)")
-        #expect(migrated.out.contains("chain: Sample 1 → Sample 2"))
-        let inspected = try ferry("inspect", folder + "/Sample.sqlite", "--model", bundle)
-        #expect(inspected.out.contains("model: version Sample 2 of Sample"))
+        #expect(migrated.out.contains("chain: CartKit → CartKit 2") && migrated.out.contains("verified:"))
+        let inspected = try ferry("inspect", folder + "/CartKit.sqlite", "--model", folder + "/CartKit.xcdatamodeld")
+        #expect(inspected.out.contains("model: version CartKit 2 of CartKit"))
+    }
+
+    @Test("a store of a model built in code: extracted (its validation rules listed as left out), versioned and migrated",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func codeBuiltStoreMigrated() throws {
+        let (extracted, migrated, _) = try extractAndMigrate(ModelExtractJobTests.codeBuiltStore, name: "Sample", anchor: "rating")
+        #expect(extracted.out.contains("Book.title: 2 validation rules"))
+        #expect(migrated.status == 0, "\(migrated.err)")
+        #expect(migrated.out.contains("chain: Sample → Sample 2"))
     }
 }

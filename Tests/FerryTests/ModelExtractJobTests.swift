@@ -7,8 +7,7 @@ import Testing
 
 @Suite("ferry model extract: the model a store carries, as an Xcode model with the store's hashes")
 struct ModelExtractJobTests {
-    static let swiftDataStore = CorpusStores.path(
-        "Karim-ezzedine__CartKit/Tests/CartKitStorageSwiftDataTests/LegacySwiftData/CartKitSwiftData_v1.sqlite")
+    static let swiftDataStore = CorpusStores.path(CorpusStores.cartKit[1])
     static let codeBuiltStore = CorpusStores.path(CorpusStores.derivedAttributeStores[0])
 
     /// The hidden and visible entries of a folder.
