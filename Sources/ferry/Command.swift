@@ -29,7 +29,7 @@ extension Command {
 enum Dispatcher {
     static var commands: [any Command.Type] {
         [
-            InspectCommand.self, ImportCommand.self, PlanCommand.self, MappingCommand.self, MigrateCommand.self, QueryCommand.self,
+            InspectCommand.self, ModelCommand.self, ImportCommand.self, PlanCommand.self, MappingCommand.self, MigrateCommand.self, QueryCommand.self,
             UpdateCommand.self, DeleteCommand.self, VerifyCommand.self, ExportCommand.self, BackupCommand.self,
             RestoreCommand.self, GenerateCommand.self,
         ]

@@ -20,6 +20,21 @@ public enum DerivationExpression {
         return function + ":(" + components.dropLast().joined(separator: ".") + ")"
     }
 
+    /// The key-path spelling of Xcode's model editor for normalised text: `count:(pages)` as
+    /// `pages.@count`, `sum:(pages)` as `pages.@sum`, so that `normalized` gives `text` back. Any
+    /// other text is returned as it is.
+    public static func keyPathSpelling(_ text: String) -> String {
+        for (function, aggregate) in [("count", "@count"), ("sum", "@sum")] {
+            let opening = function + ":("
+            guard text.hasPrefix(opening), text.hasSuffix(")") else { continue }
+            let keyPath = text.dropFirst(opening.count).dropLast()
+            let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false)
+            guard keys.allSatisfy(isKey) else { return text }
+            return keyPath + "." + aggregate
+        }
+        return text
+    }
+
     /// A key of a key path: letters, digits and underscores, not starting with a digit.
     private static func isKey(_ component: Substring) -> Bool {
         guard let first = component.unicodeScalars.first, first.properties.numericType == nil else { return false }

@@ -4,7 +4,8 @@
 /// (`Entity10 < Entity2`), and `SyncableSettingsMetadata < SyncFeatureEntity`, which byte order
 /// reverses.
 ///
-/// Only numbering uses it: the version-hash digest and checksum sort names in byte order.
+/// Numbering uses it, and the model writer, as Xcode writes entities and properties in this order;
+/// the version-hash digest and checksum sort names in byte order.
 public enum EntityNameOrder {
     /// Whether `a` comes before `b`. Names equal ignoring case (which a model may not have) fall
     /// back to byte order, so the order stays total.

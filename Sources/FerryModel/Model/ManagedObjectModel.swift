@@ -15,10 +15,14 @@ public struct ManagedObjectModel: Sendable, Equatable, Codable {
     /// How a model archive lists inherited properties in sub-entities: decoded from a store's model
     /// cache, copies for models from anywhere else.
     public var inheritedPropertyForm: InheritedPropertyForm
+    /// What the Xcode model file says about editing and use (`usedWithSwiftData`, …): read from
+    /// XML and written back, never archived or hashed.
+    public var xcodeSettings: XcodeModelSettings
 
     public init(name: String, versionIdentifier: String? = nil, entities: [Entity],
                 configurations: [Configuration] = [], fetchRequests: [FetchRequestTemplate] = [],
-                userInfo: [String: String] = [:], inheritedPropertyForm: InheritedPropertyForm = .copies) {
+                userInfo: [String: String] = [:], inheritedPropertyForm: InheritedPropertyForm = .copies,
+                xcodeSettings: XcodeModelSettings = XcodeModelSettings()) {
         self.name = name
         self.versionIdentifier = versionIdentifier
         self.entities = entities.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
@@ -26,6 +30,7 @@ public struct ManagedObjectModel: Sendable, Equatable, Codable {
         self.fetchRequests = fetchRequests
         self.userInfo = userInfo
         self.inheritedPropertyForm = inheritedPropertyForm
+        self.xcodeSettings = xcodeSettings
     }
 
     /// The entity with this name.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-/// The file-system reads the model loader needs, with errors as `ModelLoadError`.
+/// The file-system calls of the model loader and writer, with errors as `ModelLoadError` and
+/// `ModelWriteError`.
 enum ModelFiles {
     static func isDirectory(_ path: String) -> Bool {
         var isDirectory = false
@@ -24,6 +25,23 @@ enum ModelFiles {
             return try FileManager.default.contentsOfDirectory(atPath: path).sorted()
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Creates a folder; its parent must exist, and the folder must not.
+    static func createDirectory(_ path: String) throws(ModelWriteError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        } catch {
+            throw .cannotWrite(path: path, reason: exists(path) ? "it exists" : "\(error)")
+        }
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) throws(ModelWriteError) {
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw .cannotWrite(path: path, reason: "\(error)")
         }
     }
 

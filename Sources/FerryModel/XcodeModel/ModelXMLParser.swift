@@ -34,7 +34,10 @@ enum ModelXMLParser {
         let model = ManagedObjectModel(
             name: versionName, versionIdentifier: root[attribute: "userDefinedModelVersionIdentifier"],
             entities: entities, configurations: configurations, fetchRequests: fetchRequests,
-            userInfo: try reader.userInfo(of: root))
+            userInfo: try reader.userInfo(of: root),
+            xcodeSettings: XcodeModelSettings(
+                minimumToolsVersion: root[attribute: "minimumToolsVersion"], sourceLanguage: root[attribute: "sourceLanguage"],
+                usedWithCloudKit: reader.flag("usedWithCloudKit", of: root), usedWithSwiftData: reader.flag("usedWithSwiftData", of: root)))
         try ModelConsistency.check(model, file: file)
         return model
     }

@@ -38,7 +38,7 @@ public enum XcodeModelLoader {
         }
         guard !versions.isEmpty else { throw .notAModel(path: path, reason: "the bundle holds no .xcdatamodel version") }
         let bundle = ModelBundle(name: ModelFiles.baseName(path), versions: versions, currentVersionName: "")
-        let currentFile = ModelFiles.join(path, ".xccurrentversion")
+        let currentFile = ModelFiles.join(path, CurrentVersionFile.fileName)
         let named = ModelFiles.exists(currentFile) ? try CurrentVersionFile.versionName(ModelFiles.read(currentFile), file: currentFile) : nil
         if let named {
             guard bundle.version(named: named) != nil else {
@@ -48,27 +48,5 @@ public enum XcodeModelLoader {
         }
         // Xcode treats a bundle without a named current version as current = its newest version.
         return ModelBundle(name: bundle.name, versions: versions, currentVersionName: bundle.versions.last?.name ?? "")
-    }
-}
-
-/// Reads `.xccurrentversion`: an XML plist whose `_XCCurrentVersionName` names the current version folder.
-enum CurrentVersionFile {
-    static func versionName(_ bytes: [UInt8], file: String) throws(ModelLoadError) -> String? {
-        let root: XMLElementTree
-        do { root = try SafeXMLParser.parse(bytes, source: file) } catch { throw .xml(error) }
-        guard let dict = root.children(named: "dict").first else { return nil }
-        var pendingKey: String?
-        for child in dict.children {
-            if child.name == "key" {
-                pendingKey = child.text
-            } else {
-                if pendingKey == "_XCCurrentVersionName", child.name == "string" {
-                    let name = child.text
-                    return name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
-                }
-                pendingKey = nil
-            }
-        }
-        return nil
     }
 }

@@ -1,0 +1,84 @@
+import FerryModel
+import FerryTestSupport
+import Foundation
+import Testing
+
+extension CommandLineTests {
+    @Test("model extract: a SwiftData store's model as a bundle, what it wrote printed; --help has an example",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func modelExtract() throws {
+        let folder = try TestPaths.temporaryFolder("model-cli")
+        let output = folder + "/CartKit.xcdatamodeld"
+        let run = try ferry("model", "extract", ModelExtractJobTests.swiftDataStore, "--out", output)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("wrote \(output): version CartKit (current)"))
+        #expect(run.out.contains("entities (3): CartItemModel, CartItemModifierModel, CartModel"))
+        #expect(run.out.contains("version hashes: all 3 equal the store's NSStoreModelVersionHashes"))
+        #expect(run.out.contains("not expressible in Xcode's XML: nothing"))
+        #expect(try XcodeModelLoader.loadBundle(at: output).current?.entities.count == 3)
+
+        let again = try ferry("model", "extract", ModelExtractJobTests.swiftDataStore, "--out", output)
+        #expect(again.status == 4 && again.err.contains("exists (use --force to replace it)"))
+        #expect(try ferry("model", "extract", ModelExtractJobTests.swiftDataStore, "--out", output, "--force").status == 0)
+
+        let help = try ferry("model", "--help")
+        #expect(help.status == 0 && help.out.contains("example: ferry model extract") && help.out.contains("--force"))
+        #expect(try ferry("--help").out.contains("model "))
+    }
+
+    @Test("model extract: usage errors 2, unreadable input and stores without a model cache 3")
+    func modelExtractRefusals() throws {
+        let folder = try TestPaths.temporaryFolder("model-cli")
+        #expect(try ferry("model").status == 2)
+        #expect(try ferry("model", "fetch", "x.sqlite", "--out", folder + "/M.xcdatamodeld").status == 2)
+        #expect(try ferry("model", "extract", "--out", folder + "/M.xcdatamodeld").status == 2)
+        #expect(try ferry("model", "extract", "x.sqlite").err.contains("--out is required"))
+        let wrongOut = try ferry("model", "extract", "x.sqlite", "--out", folder + "/M.momd")
+        #expect(wrongOut.status == 2 && wrongOut.err.contains("must name an .xcdatamodeld bundle"))
+        #expect(try ferry("model", "extract", folder + "/missing.sqlite", "--out", folder + "/M.xcdatamodeld").status == 3)
+        guard TestPaths.corpusAvailable else { return }
+        let emptied = try ferry("model", "extract", CorpusStores.path("log2timeline__plaso/test_data/macos/NotesV7.storedata"),
+                                "--out", folder + "/M.xcdatamodeld")
+        #expect(emptied.status == 3 && emptied.err.contains("holds no model"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
+    }
+
+    /// Extracts `store`'s model as `<name>.xcdatamodeld`, adds `<name> 2` as a developer makes it in
+    /// Xcode (a copy of the first version with an optional `note` before `anchor`, made current),
+    /// and migrates the store to it. Returns both runs and the folder holding bundle and new store.
+    private func extractAndMigrate(_ store: String, name: String, anchor: String) throws -> (extract: Run, migrate: Run, folder: String) {
+        let folder = try TestPaths.temporaryFolder("model-cli")
+        let bundle = "\(folder)/\(name).xcdatamodeld"
+        let extracted = try ferry("model", "extract", store, "--out", bundle)
+        try FileManager.default.copyItem(atPath: "\(bundle)/\(name).xcdatamodel", toPath: "\(bundle)/\(name) 2.xcdatamodel")
+        let contents = "\(bundle)/\(name) 2.xcdatamodel/contents"
+        let xml = try String(contentsOfFile: contents, encoding: .utf8)
+            .replacingOccurrences(of: "<attribute name=\"\(anchor)\"", with: "<attribute name=\"note\" optional=\"YES\" attributeType=\"String\"/><attribute name=\"\(anchor)\"")
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: contents))
+        let current = try String(contentsOfFile: bundle + "/.xccurrentversion", encoding: .utf8)
+            .replacingOccurrences(of: "<string>\(name).xcdatamodel</string>", with: "<string>\(name) 2.xcdatamodel</string>")
+        try Data(current.utf8).write(to: URL(fileURLWithPath: bundle + "/.xccurrentversion"))
+        let migrated = try ferry("migrate", store, "--model", bundle, "--out", "\(folder)/\(name).sqlite")
+        return (extracted, migrated, folder)
+    }
+
+    @Test("the README's flow: a SwiftData store's model extracted, given a second version, and the store migrated to it",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func swiftDataStoreMigrated() throws {
+        let (extracted, migrated, folder) = try extractAndMigrate(ModelExtractJobTests.swiftDataStore, name: "CartKit", anchor: "status")
+        #expect(extracted.status == 0, "\(extracted.err)")
+        #expect(migrated.status == 0, "\(migrated.err)")
+        #expect(migrated.out.contains("chain: CartKit → CartKit 2") && migrated.out.contains("verified:"))
+        let inspected = try ferry("inspect", folder + "/CartKit.sqlite", "--model", folder + "/CartKit.xcdatamodeld")
+        #expect(inspected.out.contains("model: version CartKit 2 of CartKit"))
+    }
+
+    @Test("a store of a model built in code: extracted (its validation rules listed as left out), versioned and migrated",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func codeBuiltStoreMigrated() throws {
+        let (extracted, migrated, _) = try extractAndMigrate(ModelExtractJobTests.codeBuiltStore, name: "Sample", anchor: "rating")
+        #expect(extracted.out.contains("Book.title: 2 validation rules"))
+        #expect(migrated.status == 0, "\(migrated.err)")
+        #expect(migrated.out.contains("chain: Sample → Sample 2"))
+    }
+}
