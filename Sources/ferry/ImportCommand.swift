@@ -66,14 +66,12 @@ enum ImportCommand: Command {
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw UsageError("import needs at least one FILE") }
         let request = try makeRequest(arguments)
-        let showProgress = Terminal.stderrIsTerminal && !arguments.has("json")
+        let progress = ProgressLine(verb: "import", enabled: !arguments.has("json"))
         let summary: ImportSummary
         do {
-            summary = try ImportJob(request: request).run { running in
-                if showProgress { Terminal.progress("read \(running.read), written \(running.written), rejected \(running.rejected)") }
-            }
+            summary = try ImportJob(request: request).run(progress: progress.update)
         } catch {
-            if showProgress { Terminal.progress(nil) }
+            progress.clear()
             Terminal.error("ferry import: \(error.description)")
             switch error {
             case .destinationExists, .store, .rejectLog: return .destination
@@ -81,7 +79,7 @@ enum ImportCommand: Command {
             default: return .badInput
             }
         }
-        if showProgress { Terminal.progress(nil) }
+        progress.clear()
         report(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath)
         if let verification = summary.verification, !verification.passed {
             Terminal.error(VerificationReportText.render(verification))

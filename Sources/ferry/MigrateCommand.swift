@@ -47,17 +47,12 @@ enum MigrateCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let request = try makeRequest(arguments, outputRequired: true)
-        let showProgress = Terminal.stderrIsTerminal && !arguments.has("json")
+        let progress = ProgressLine(verb: "migrate", enabled: !arguments.has("json"))
         let summary: MigrationSummary
         do {
-            summary = try MigrateJob(request: request).run { running in
-                if showProgress {
-                    let read = running.ledgers.reduce(0) { $0 + $1.read }
-                    Terminal.progress("read \(read), rejected \(running.rejected)")
-                }
-            }
+            summary = try MigrateJob(request: request).run(progress: progress.update)
         } catch {
-            if showProgress { Terminal.progress(nil) }
+            progress.clear()
             Terminal.error("ferry migrate: \(error.description)")
             switch error {
             case .destinationExists, .writer, .rejectLog: return .destination
@@ -66,7 +61,7 @@ enum MigrateCommand: Command {
             default: return .badInput
             }
         }
-        if showProgress { Terminal.progress(nil) }
+        progress.clear()
         MigrationReportText.print(summary, json: arguments.has("json"))
         if let verification = summary.verification, !verification.passed { return .verificationFailed }
         return summary.rejected > 0 ? .rejects : .success

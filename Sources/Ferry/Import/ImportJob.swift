@@ -21,8 +21,9 @@ public struct ImportJob {
         self.request = request
     }
 
-    /// Runs the import. `progress` is called now and then with the running totals.
-    public func run(progress: (ImportSummary) -> Void = { _ in }) throws(ImportError) -> ImportSummary {
+    /// Runs the import; `progress` is told the phase and how far it is (every
+    /// `JobProgress.interval` records).
+    public func run(progress: (JobProgress) -> Void = { _ in }) throws(ImportError) -> ImportSummary {
         if let (output, input) = PathOverlap.first(outputs: [request.outputPath, request.rejectLogPath],
                                                    inputs: request.sources + [request.modelPath]) {
             throw .outputIsInput(output: output, input: input)
@@ -55,6 +56,7 @@ public struct ImportJob {
                 let reader = opened.records
                 if let delimiter = opened.delimiter { summary.delimiters[source] = delimiter }
                 let readBefore = summary.read
+                progress(JobProgress(phase: "reading \(source)"))
                 reading: while let result = try next(reader) {
                     summary.read += 1
                     let reject: Reject?
@@ -91,7 +93,9 @@ public struct ImportJob {
                             break reading
                         }
                     }
-                    if summary.read % 50_000 == 0 { progress(summary) }
+                    if (summary.read - readBefore) % JobProgress.interval == 0 {
+                        progress(JobProgress(phase: "reading \(source)", done: summary.read - readBefore))
+                    }
                 }
                 if summary.read > readBefore, !reader.matchesAnyKey, !summary.stoppedEarly {
                     throw ImportError.source(.noMatchingKey(source: source, keys: reader.unknownKeys, entity: request.entity))
@@ -104,8 +108,10 @@ public struct ImportJob {
             if summary.stoppedEarly {
                 writer.discard()
             } else {
+                progress(JobProgress(phase: "resolving links"))
                 do { summary.links = try graph.resolveLinks() } catch { throw ImportError.links(error) }
                 if request.verify {
+                    progress(JobProgress(phase: "verifying"))
                     // Verified where it is built: a store that fails never replaces anything.
                     do { try writer.commit() } catch { throw ImportError.store(error) }
                     do {
@@ -127,7 +133,6 @@ public struct ImportJob {
             writer.discard()
             throw error
         }
-        progress(summary)
         return summary
     }
 

@@ -20,7 +20,9 @@ public struct MigrateJob {
         self.request = request
     }
 
-    public func run(progress: (MigrationSummary) -> Void = { _ in }) throws(MigrateError) -> MigrationSummary {
+    /// Runs the migration; `progress` is told the phase and how far it is (every
+    /// `JobProgress.interval` records).
+    public func run(progress: @escaping (JobProgress) -> Void = { _ in }) throws(MigrateError) -> MigrationSummary {
         if let (output, input) = PathOverlap.first(outputs: [request.dryRun ? nil : request.outputPath, request.rejectLogPath],
                                                    inputs: request.sources.map(\.path) + [request.modelPath]) {
             throw .outputIsInput(output: output, input: input)
@@ -50,6 +52,7 @@ public struct MigrateJob {
             Result { () throws(MigrateError) in try MigrationInputs.of(request, bundle: bundle) }
         } : nil
         var run = MigrationRun(request: request, chain: chain, writer: writer, final: final)
+        run.onProgress = progress
         run.summary.identity = identity
         if let kept = identity.keptFrom {
             // Its objects keep their keys: no other record may take one of them first.
@@ -64,12 +67,12 @@ public struct MigrateJob {
                 case .store: try run.migrateStore(source.path, namespace: namespace)
                 case let .file(entity, version): try run.migrateFile(source, entity: entity, version: version, namespace: namespace)
                 }
-                progress(run.summary)
             }
             try run.closeRejectLog()
             if run.summary.stoppedEarly {
                 writer.discard()
             } else {
+                run.startPhase("resolving links", total: nil)
                 do { run.summary.links = try run.graph.resolveLinks() } catch { throw MigrateError.links(error) }
                 if request.dryRun {
                     writer.discard()
@@ -78,6 +81,7 @@ public struct MigrateJob {
                     // a check that cannot run is reported once the store is in place.
                     var verification: Result<Void, MigrateError> = .success(())
                     if let inputs {
+                        run.startPhase("verifying", total: nil)
                         verification = Result { () throws(MigrateError) in
                             try verify(writer, model: final, inputs: inputs, carried: run.carriedValues, summary: &run.summary)
                         }
@@ -97,7 +101,6 @@ public struct MigrateJob {
             throw error
         }
         run.summary.dryRun = request.dryRun
-        progress(run.summary)
         return run.summary
     }
 

@@ -17,6 +17,9 @@ struct MigrationRun {
     /// The source (by position) whose objects keep their `Z_PK` and `Z_OPT`: the store whose
     /// UUID the new store keeps.
     var identitySource: Int?
+    /// Told how far the run is, every `JobProgress.interval` records.
+    var onProgress: (JobProgress) -> Void = { _ in }
+    private var progress = JobProgress(phase: "")
 
     init(request: MigrateRequest, chain: MigrationChain, writer: CoreDataStoreWriter, final: ManagedObjectModel) {
         self.request = request
@@ -61,6 +64,7 @@ struct MigrationRun {
         let census: StoreCensus
         do { census = try StoreCensus(path: path) } catch { throw .store(source: path, reason: "cannot count its rows: \(error)") }
         let readBefore = reads(from: path)
+        startPhase("reading \(path)", total: Int(census.appRows))
         let location = SourceLocation(file: path)
         var plans: [String: StoreEntityPlan] = [:]
         var current: StoreEntityPlan?
@@ -105,6 +109,12 @@ struct MigrationRun {
         }
         let problems = census.discrepancies(delivered: delivered)
         guard problems.isEmpty else { throw .notAccounted(source: path, problems: problems) }
+    }
+
+    /// Begins a phase of the run and reports it.
+    mutating func startPhase(_ phase: String, total: Int?) {
+        progress = JobProgress(phase: phase, total: total)
+        onProgress(progress)
     }
 
     /// Records read from a source so far, by entity (ledgers count every record read).
@@ -179,6 +189,7 @@ struct MigrationRun {
         let opened: FileRecordSource.Opened
         do { opened = try request.files.open(source.path, model: chain.versions[index], schema: schema) } catch { throw .source(error) }
         let reader = opened.records
+        startPhase("reading \(source.path)", total: nil)
         if let delimiter = opened.delimiter { summary.delimiters[source.path] = delimiter }
         var plan: EntityPlan?
         var read = 0
@@ -265,6 +276,8 @@ struct MigrationRun {
     private mutating func process(_ record: Record, plan: EntityPlan, namespace: Int, storeRow: Int64?) throws(MigrateError) {
         let ledger = plan.ledger
         summary.ledgers[ledger].read += 1
+        progress.done += 1
+        if progress.done % JobProgress.interval == 0 { onProgress(progress) }
         var carried = CarriedRecords()
         if !record.embedded.isEmpty {
             if let rejected = try carry(EmbeddedRecord.flattened(record).map { (plan.version, $0) }, source: plan.source, into: &carried) {
