@@ -29,7 +29,7 @@ let package = Package(
             name: "FerryBenchmarks",
             dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryFixtures"],
             path: "Benchmarks",
-            exclude: ["README.md"]),
+            exclude: ["README.md", "Reference"]),
 
         .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
         // Apart from FerryTestSupport, which imports Foundation: Foundation's ICU module and the

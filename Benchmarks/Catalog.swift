@@ -20,8 +20,8 @@ enum Catalog {
                 prepare: { try $0.cleanUploads(.csv) },
                 outputs: ["ferry.sqlite", "reference.sqlite"],
                 throughputBasis: { try $0.cleanUploads(.csv) },
-                ferry: { w in importUploads(w, from: .csv, into: "ferry.sqlite") },
-                reference: { w in sqliteImport(w, into: "reference.sqlite") }),
+                ferry: { w in importUploads(w, from: w.cleanUploadsPath(.csv), into: "ferry.sqlite") },
+                reference: { w in sqliteImport(w, from: w.cleanUploadsPath(.csv), into: "reference.sqlite") }),
 
             Benchmark(
                 name: "import-csv-unverified",
@@ -29,8 +29,34 @@ enum Catalog {
                 prepare: { try $0.cleanUploads(.csv) },
                 outputs: ["ferry-unverified.sqlite", "reference-unverified.sqlite"],
                 throughputBasis: { try $0.cleanUploads(.csv) },
-                ferry: { w in importUploads(w, from: .csv, into: "ferry-unverified.sqlite", verify: false) },
-                reference: { w in sqliteImport(w, into: "reference-unverified.sqlite") }),
+                ferry: { w in importUploads(w, from: w.cleanUploadsPath(.csv), into: "ferry-unverified.sqlite", verify: false) },
+                reference: { w in sqliteImport(w, from: w.cleanUploadsPath(.csv), into: "reference-unverified.sqlite") }),
+
+            Benchmark(
+                name: "import-csv-small",
+                summary: "upload rows without thumbnails (small records, the shape most tables have) from CSV: ferry import (verified) vs sqlite3 .import into a typed table",
+                targets: [
+                    .speedup(atLeast: 1.5, issue: "#16"),
+                    .ferryPeak(below: 64, issue: "#16"),
+                ],
+                prepare: { try $0.smallUploads(.csv) },
+                outputs: ["ferry-small.sqlite", "reference-small.sqlite"],
+                throughputBasis: { try $0.smallUploads(.csv) },
+                ferry: { w in importUploads(w, from: w.smallUploadsPath(.csv), into: "ferry-small.sqlite") },
+                reference: { w in sqliteImport(w, from: w.smallUploadsPath(.csv), into: "reference-small.sqlite") }),
+
+            Benchmark(
+                name: "import-csv-small-c",
+                summary: "the same small rows: ferry import (verified) vs a C loop built from Benchmarks/Reference (parse + one prepared insert per row, one transaction, no checks)",
+                targets: [.speedup(atLeast: 0.67, issue: "#16: within 1.5× of C")],
+                prepare: { w in
+                    try w.smallUploads(.csv)
+                    try w.cReferenceLoop()
+                },
+                outputs: ["ferry-small-c.sqlite", "c-loop.sqlite"],
+                throughputBasis: { try $0.smallUploads(.csv) },
+                ferry: { w in importUploads(w, from: w.smallUploadsPath(.csv), into: "ferry-small-c.sqlite") },
+                reference: { w in .process([w.cReferenceLoopPath, w.smallUploadsPath(.csv), w.path("c-loop.sqlite")]) }),
 
             // MARK: Formats
 
@@ -75,8 +101,8 @@ enum Catalog {
                 },
                 outputs: ["ferry-ndjson.sqlite", "ferry-csv.sqlite"],
                 throughputBasis: { try $0.cleanUploads(.ndjson) },
-                ferry: { w in importUploads(w, from: .ndjson, into: "ferry-ndjson.sqlite") },
-                reference: { w in importUploads(w, from: .csv, into: "ferry-csv.sqlite") }),
+                ferry: { w in importUploads(w, from: w.cleanUploadsPath(.ndjson), into: "ferry-ndjson.sqlite") },
+                reference: { w in importUploads(w, from: w.cleanUploadsPath(.csv), into: "ferry-csv.sqlite") }),
 
             // MARK: Reading stores
 
@@ -101,20 +127,20 @@ enum Catalog {
         ] + ExportBenchmarks.all()
     }
 
-    /// `ferry import` of the clean upload rows into a Workspace 1 store (verified unless told not to).
-    private static func importUploads(_ w: Workspace, from format: FixtureFormat, into store: String, verify: Bool = true) -> Side {
+    /// `ferry import` of upload rows into a Workspace 1 store (verified unless told not to).
+    private static func importUploads(_ w: Workspace, from file: String, into store: String, verify: Bool = true) -> Side {
         .process([
-            w.ferry, "import", w.cleanUploadsPath(format), "--model", w.workspaceModel,
+            w.ferry, "import", file, "--model", w.workspaceModel,
             "--model-version", "Workspace 1", "--entity", "UploadEntity", "--out", w.path(store),
         ] + (verify ? [] : ["--no-verify"]))
     }
 
-    /// `sqlite3 .import` of the clean upload CSV into a table of its 7 columns typed like Core Data's.
-    private static func sqliteImport(_ w: Workspace, into store: String) -> Side {
+    /// `sqlite3 .import` of an upload CSV into a table of its 7 columns typed like Core Data's.
+    private static func sqliteImport(_ w: Workspace, from file: String, into store: String) -> Side {
         .process([
             "sqlite3", w.path(store),
             "CREATE TABLE ZUPLOADENTITY (ZFILENAME VARCHAR, ZFILESIZE VARCHAR, ZFILETYPE INTEGER, ZFINISHSTATUS INTEGER, ZIMAGEDATA BLOB, ZTIME INTEGER, ZURLPATH VARCHAR)",
-            ".mode csv", ".import --skip 1 \(w.cleanUploadsPath(.csv)) ZUPLOADENTITY",
+            ".mode csv", ".import --skip 1 \(file) ZUPLOADENTITY",
         ])
     }
 }

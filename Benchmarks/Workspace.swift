@@ -43,14 +43,44 @@ final class Workspace {
     /// `rows` clean upload records in `format` (generated on first use); returns the path.
     @discardableResult
     func cleanUploads(_ format: FixtureFormat) throws -> String {
-        let target = cleanUploadsPath(format)
+        try generateUploads(at: cleanUploadsPath(format), format: format, rates: .none)
+    }
+
+    /// Where `smallUploads(format)` puts its file.
+    func smallUploadsPath(_ format: FixtureFormat) -> String {
+        path("uploads-small.\(format.fileExtension)")
+    }
+
+    /// `rows` clean upload records without thumbnails in `format`: the small-record shape most
+    /// tables have (generated on first use); returns the path.
+    @discardableResult
+    func smallUploads(_ format: FixtureFormat) throws -> String {
+        try generateUploads(at: smallUploadsPath(format), format: format, rates: .noneWithoutThumbnails)
+    }
+
+    private func generateUploads(at target: String, format: FixtureFormat, rates: UploadQuirkRates) throws -> String {
         if generated.contains(target) { return target }
         let file = try FileByteSink(path: target)
         var writer = FixtureWriter<UploadRecord, ClosureByteSink>(
             format: format, sink: ClosureByteSink { chunk in try file.write(chunk) })
-        try writer.write(contentsOf: try UploadRecordGenerator(seed: seed, count: rows, rates: .none))
+        try writer.write(contentsOf: try UploadRecordGenerator(seed: seed, count: rows, rates: rates))
         try writer.finish()
         try file.close()
+        generated.insert(target)
+        return target
+    }
+
+    /// Where `cReferenceLoop()` builds the C-speed bound.
+    var cReferenceLoopPath: String { path("csv_insert_loop") }
+
+    /// Builds `Benchmarks/Reference/csv_insert_loop.c` (parse + one prepared insert per row, one
+    /// transaction) with the system compiler, once per run; returns the binary's path.
+    @discardableResult
+    func cReferenceLoop() throws -> String {
+        let target = cReferenceLoopPath
+        if generated.contains(target) { return target }
+        _ = try ChildProcess.run(["cc", "-O2", "-o", target, repository + "/Benchmarks/Reference/csv_insert_loop.c", "-lsqlite3"],
+                                 logPrefix: path("build-c-reference"))
         generated.insert(target)
         return target
     }

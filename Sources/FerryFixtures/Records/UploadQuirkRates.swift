@@ -39,6 +39,12 @@ public struct UploadQuirkRates: Sendable, Hashable {
         duplicate: 0, missingThumbnail: 0, emptyName: 0, awkwardName: 0, cjkName: 0,
         badSize: 0, outOfRangeType: 0, reject: 0)
 
+    /// No quirks and no thumbnails: small records of a few short fields, where the cost per
+    /// record shows rather than the cost of decoding blobs.
+    public static let noneWithoutThumbnails = UploadQuirkRates(
+        duplicate: 0, missingThumbnail: 1, emptyName: 0, awkwardName: 0, cjkName: 0,
+        badSize: 0, outOfRangeType: 0, reject: 0)
+
     /// Throws when a rate is outside `0...1`, or when the name rates (which exclude each other)
     /// add up to more than 1.
     public func validate() throws(FixtureConfigurationError) {
