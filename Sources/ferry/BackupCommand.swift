@@ -37,14 +37,17 @@ enum BackupCommand: Command {
         try ExportOptions.apply(arguments, to: &job.export)
         job.export.gzipLevel = arguments.has("no-gzip") ? nil : (try arguments.integer("level") ?? 6)
         WriteLimits.reportInsteadOfKilling()
+        let progress = ProgressLine(verb: "backup", enabled: !arguments.has("json"))
         do {
-            let summary = try job.run()
+            let summary = try job.run(progress: progress.update)
+            progress.clear()
             if arguments.has("json") {
                 Terminal.out(ManifestSummary.jsonLine(summary.manifest, folder: summary.path,
                                                       removed: summary.removed) + "\n")
             }
             return .success
         } catch {
+            progress.clear()
             Terminal.error("ferry backup: \(error.description)")
             return ExitCode(error)
         }

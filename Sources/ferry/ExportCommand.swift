@@ -43,8 +43,10 @@ enum ExportCommand: Command {
         }
         let request = try makeRequest(store: store, arguments)
         WriteLimits.reportInsteadOfKilling()
+        let progress = ProgressLine(verb: "export", enabled: !arguments.has("json"))
         do {
-            let manifest = try ExportJob(request: request).run()
+            let manifest = try ExportJob(request: request).run(progress: progress.update)
+            progress.clear()
             if arguments.has("json") {
                 Terminal.out(ManifestSummary.jsonLine(manifest, folder: request.outputFolder) + "\n")
             } else {
@@ -52,6 +54,7 @@ enum ExportCommand: Command {
             }
             return .success
         } catch {
+            progress.clear()
             Terminal.error("ferry export: \(error.description)")
             return ExitCode(error)
         }

@@ -37,4 +37,15 @@ struct JobProgressTests {
                                                    outputPath: folder + "/out.sqlite")).run { totals.append($0.total) }
         #expect(totals.first == 31)
     }
+
+    @Test("an export reports each hierarchy it reads with the rows the census counted")
+    func exportPhases() throws {
+        let folder = try TestPaths.temporaryFolder("progress-export")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        var reports: [JobProgress] = []
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out")).run { reports.append($0) }
+        let upload = try #require(reports.first { $0.phase == "exporting Upload" })
+        #expect(upload.total == 49)
+        #expect(Set(reports.map(\.phase)).isSuperset(of: ["exporting Upload", "exporting Task", "exporting Tag"]))
+    }
 }

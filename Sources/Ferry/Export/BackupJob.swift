@@ -32,7 +32,8 @@ public struct BackupJob {
         public var removed: [String]
     }
 
-    public func run() throws(ExportError) -> Summary {
+    /// Makes the backup; `progress` is told how far its export is.
+    public func run(progress: (JobProgress) -> Void = { _ in }) throws(ExportError) -> Summary {
         if let keep, keep < 1 { throw .invalidRequest("--keep must be at least 1") }
         let files = FileManager.default
         do { try files.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
@@ -50,9 +51,10 @@ public struct BackupJob {
         request.durable = true
         let manifest: ExportManifest
         do {
-            do { _ = try ExportJob(request: request).run() } catch .changedWhileReading {
-                _ = try ExportJob(request: request).run()
+            do { _ = try ExportJob(request: request).run(progress: progress) } catch .changedWhileReading {
+                _ = try ExportJob(request: request).run(progress: progress)
             }
+            progress(JobProgress(phase: "verifying the backup"))
             manifest = try ExportVerifier.verify(folder: temporary, countRecords: true)
         } catch {
             try? files.removeItem(atPath: temporary)

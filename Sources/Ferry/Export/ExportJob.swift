@@ -17,8 +17,9 @@ public struct ExportJob {
         self.request = request
     }
 
-    /// Writes the files and the manifest; returns the manifest.
-    public func run() throws(ExportError) -> ExportManifest {
+    /// Writes the files and the manifest; returns the manifest. `progress` is told which entity
+    /// hierarchy is read and how far, out of the rows the store's census counted.
+    public func run(progress: (JobProgress) -> Void = { _ in }) throws(ExportError) -> ExportManifest {
         if let level = request.gzipLevel, !(0...9).contains(level) {
             throw .invalidRequest("the gzip level must be 0 to 9, not \(level)")
         }
@@ -42,7 +43,13 @@ public struct ExportJob {
         }
         var files: [ExportManifest.EntityFile] = []
         do {
-            for unit in units { files += try export(unit, reader: reader, model: model) }
+            for unit in units {
+                let total = model.hierarchy(below: unit).compactMap { reader.layout.entityNumbers[$0.name] }
+                    .reduce(Int64(0)) { $0 + (census.entity(number: Int64($1))?.rows ?? 0) }
+                files += try export(unit, reader: reader, model: model) { done in
+                    progress(JobProgress(phase: "exporting \(unit)", done: done, total: Int(total)))
+                }
+            }
             try store.endRead()
             if !state.liveConnection, store.fileStamp() != state.fileStamp {
                 throw ExportError.changedWhileReading(request.storePath)
@@ -93,7 +100,8 @@ public struct ExportJob {
     }
 
     /// Exports one entity hierarchy; returns the manifest entries of its concrete entities.
-    private func export(_ unit: String, reader: StoreRecordReader, model: ManagedObjectModel) throws -> [ExportManifest.EntityFile] {
+    private func export(_ unit: String, reader: StoreRecordReader, model: ManagedObjectModel,
+                        progress: (Int) -> Void) throws -> [ExportManifest.EntityFile] {
         let records = try reader.records(of: unit)
         var outputs: [String: EntityRows] = [:]
         var order: [String] = []
@@ -117,7 +125,11 @@ public struct ExportJob {
         let sortOrder = try ExportSortOrder(request: request, entity: unit, reader: reader)
         var held: [Int64: (EntityFileOutput, ExportRow)] = [:]
         var last: (entity: String, rows: EntityRows?)?
+        var read = 0
+        progress(0)
         while let record = try records.advance() {
+            read += 1
+            if read % JobProgress.interval == 0 { progress(read) }
             guard try selection.contains(record.primaryKey) else { continue }
             if last?.entity != record.entity { last = (record.entity, outputs[record.entity]) }
             guard let rows = last?.rows else { continue }
