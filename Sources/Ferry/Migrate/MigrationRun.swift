@@ -63,6 +63,9 @@ struct MigrationRun {
         do { records = try store.records(model: model) } catch { throw .store(source: path, reason: error.description) }
         let census: StoreCensus
         do { census = try StoreCensus(path: path) } catch { throw .store(source: path, reason: "cannot count its rows: \(error)") }
+        let pairCensus: [String: Int64]
+        do { pairCensus = try store.pairCensus(layout: records.layout) } catch { throw .store(source: path, reason: error.description) }
+        var pairs = PairTally()
         let readBefore = reads(from: path)
         startPhase("reading \(path)", total: Int(census.appRows))
         let location = SourceLocation(file: path)
@@ -78,21 +81,29 @@ struct MigrationRun {
                     stored = next
                 } catch {
                     guard case .invalidValue = error else { throw .store(source: path, reason: error.description) }
+                    // The row's pairs are accounted for with it: rejected.
+                    if let entity = cursor.entityOfCurrentRow, let plan = plans[entity] ?? storePlan(entity, model: model, layout: records.layout, version: version, source: path) {
+                        for (position, name) in (cursor.toOneNames(of: entity) ?? []).enumerated() {
+                            guard let index = plan.toOne.firstIndex(of: name), (try? cursor.reference(at: position)) != nil else { continue }
+                            pairs.add(plan.toOneStorage[index])
+                        }
+                    }
                     let ledger = ledger(source: path, entity: cursor.entityOfCurrentRow ?? root.name, version: version)
                     summary.ledgers[ledger].read += 1
                     try reject(Reject(location: location, entity: root.name, reason: error.description), ledger: ledger)
                     continue
                 }
                 if current?.entity.entity != stored.entity {
-                    current = plans[stored.entity] ?? storePlan(stored.entity, model: model, version: version, source: path)
+                    current = plans[stored.entity] ?? storePlan(stored.entity, model: model, layout: records.layout, version: version, source: path)
                     plans[stored.entity] = current
                 }
                 guard let plan = current else { continue }
                 let values = plan.attributeNames.map { stored.attributes[$0] ?? .null }
                 var links: [RecordLink] = []
-                for name in plan.toOne {
+                for (index, name) in plan.toOne.enumerated() {
                     guard let reference = stored.toOne[name] else { continue }
                     links.append(RecordLink(relationship: name, targets: [.key(.integer(reference.primaryKey))]))
+                    pairs.add(plan.toOneStorage[index])
                 }
                 let identity = identitySource == namespace ? ObjectIdentity(primaryKey: stored.primaryKey, version: stored.version) : nil
                 let record = Record(values: values, location: location, key: .integer(stored.primaryKey), links: links,
@@ -101,13 +112,14 @@ struct MigrationRun {
                 if summary.stoppedEarly { return }
             }
         }
-        try stageSeparateEdges(records, model: model, version: version, source: path, namespace: namespace)
+        try stageSeparateEdges(records, model: model, version: version, source: path, namespace: namespace,
+                               pairs: &pairs, census: pairCensus)
         var delivered: [Int64: Int64] = [:]
         for (entity, count) in reads(from: path) {
             let number = records.layout.entityNumbers[entity].map(Int64.init) ?? -1
             delivered[number, default: 0] += Int64(count - readBefore[entity, default: 0])
         }
-        let problems = census.discrepancies(delivered: delivered)
+        let problems = census.discrepancies(delivered: delivered) + pairs.discrepancies(census: pairCensus)
         guard problems.isEmpty else { throw .notAccounted(source: path, problems: problems) }
     }
 
@@ -125,21 +137,27 @@ struct MigrationRun {
     }
 
     /// What reading rows of one entity of a store needs; nil when the version has no such entity.
-    private mutating func storePlan(_ entity: String, model: ManagedObjectModel, version: Int, source: String) -> StoreEntityPlan? {
+    private mutating func storePlan(_ entity: String, model: ManagedObjectModel, layout: StoreLayout, version: Int,
+                                    source: String) -> StoreEntityPlan? {
         guard let schema = chain.schema(version: version, entity: entity) else { return nil }
         let toOne = model.allRelationships(of: entity).filter { relationship in
             !relationship.isToMany && model.inverse(of: relationship)?.isOrdered != true
         }
         let plan = entityPlan(entity, schema: schema, version: version, source: source)
-        return StoreEntityPlan(entity: plan, attributeNames: schema.attributes.map(\.name), toOne: toOne.map(\.name))
+        return StoreEntityPlan(entity: plan, attributeNames: schema.attributes.map(\.name), toOne: toOne.map(\.name),
+                               toOneStorage: toOne.map { layout.placement(of: $0.name, of: entity)?.storageName })
     }
 
     /// Many-to-many pairs (from one side), ordered one-to-many children (from the parent, to
     /// keep their order) and the destinations of to-many relationships without an inverse (no
     /// record of the other side carries them), staged by source key once their records are in,
     /// one edge at a time (their position counted per source record).
+    ///
+    /// Every pair is counted in `pairs`; the pairs of a relationship the chain does not carry
+    /// are counted as the census has them, dropped on purpose, and named in the summary.
     private mutating func stageSeparateEdges(_ records: StoreRecordReader, model: ManagedObjectModel, version: Int,
-                                             source: String, namespace: Int) throws(MigrateError) {
+                                             source: String, namespace: Int, pairs: inout PairTally,
+                                             census: [String: Int64]) throws(MigrateError) {
         for entity in model.entities {
             for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient {
                 if let inverse = model.inverse(of: relationship) {
@@ -147,7 +165,16 @@ struct MigrationRun {
                     guard (isManyToMany && (entity.name, relationship.name) <= (relationship.destinationEntity, inverse.name))
                             || (!isManyToMany && relationship.isOrdered) else { continue }
                 }
-                guard let carried = chain.finalRelationship(relationship.name, of: entity.name, from: version) else { continue }
+                let storage = records.layout.placement(of: relationship.name, of: entity.name)?.storageName
+                guard let carried = chain.finalRelationship(relationship.name, of: entity.name, from: version) else {
+                    let dropped = storage.flatMap { census[$0] } ?? 0
+                    pairs.add(storage, dropped)
+                    if dropped > 0 {
+                        summary.suggestions.append("\(source): \(dropped) pairs of \(entity.name).\(relationship.name) not carried: "
+                            + "\(chain.last.name) has no relationship they become")
+                    }
+                    continue
+                }
                 let cursor: RelationshipEdgeCursor
                 do { cursor = try records.edges(of: relationship.name, of: entity.name) } catch {
                     throw .store(source: source, reason: error.description)
@@ -160,6 +187,7 @@ struct MigrationRun {
                     guard let edge else { break }
                     position = edge.source == previous ? position + 1 : 0
                     previous = edge.source
+                    pairs.add(storage)
                     do {
                         try graph.stageLink(to: .key(.integer(edge.destination)), position: position, relationship: carried.relationship,
                                             ofRecordWithKey: .integer(edge.source), entity: carried.entity, namespace: namespace)
@@ -251,6 +279,8 @@ struct MigrationRun {
         let attributeNames: [String]
         /// The to-one relationships whose foreign keys become links, in model order.
         let toOne: [String]
+        /// Where the store keeps each of `toOne`'s pairs, for the pair tally.
+        let toOneStorage: [String?]
     }
 
     /// - Parameter topLevel: records read from the source itself (not carried by others), whose

@@ -9,6 +9,15 @@ public enum RelationshipPlacement: Sendable, Equatable {
     case destinationRows(ForeignKeyPlacement)
     /// A many-to-many relationship: the rows of a join table.
     case joinTable(JoinTablePlacement)
+
+    /// Where the pairs are, as one name: `TABLE.KEY` for a key on rows, the table for a join
+    /// table. A relationship and its inverse share it, so each pair is counted once by it.
+    public var storageName: String {
+        switch self {
+        case .sourceRow(let key), .destinationRows(let key): "\(key.table).\(key.key)"
+        case .joinTable(let join): join.table
+        }
+    }
 }
 
 /// A foreign key on the rows of an entity table, with the columns that go with it.

@@ -12,8 +12,8 @@ public struct StoreLayout: Sendable, Equatable {
     public let indexes: [IndexLayout]
     /// Each entity's ancestry (itself first, root last).
     private let ancestries: [String: [String]]
-    /// Where each stored relationship keeps its pairs, by declaring entity.
-    private let placements: [RelationshipID: RelationshipPlacement]
+    /// Where every stored relationship keeps its pairs, by declaring entity and name.
+    let placements: [RelationshipID: RelationshipPlacement]
 
     /// Lays a model out as Core Data would for a new store, or, given an existing store's facts,
     /// as that store was laid out: its own entity numbers and join-table names.
