@@ -23,26 +23,26 @@ struct QueryCellEncoder {
     /// - Throws: when an attribute that allows external storage holds a value that cannot be read.
     func append(_ column: QueryColumn, of statement: SQLiteStatement, to out: inout [UInt8]) throws(ExternalBinaryDataError) -> Bool {
         let storage = statement.storageClass(at: column.index)
-        if storage == SQLITE_NULL { return false }
+        if storage == .null { return false }
         switch column.kind {
         case .primaryKey, .reference, .integer:
-            if storage == SQLITE_INTEGER { appendInteger(statement.int64(at: column.index), to: &out) } else { appendRaw(column, statement, &out) }
+            if storage == .integer { appendInteger(statement.int64(at: column.index), to: &out) } else { appendRaw(column, statement, &out) }
         case .entity:
             let name = entityNames[statement.int64(at: column.index)] ?? Array(String(statement.int64(at: column.index)).utf8)
             appendText(name, to: &out)
         case .boolean:
             out.append(contentsOf: statement.int64(at: column.index) != 0 ? Self.trueBytes : Self.falseBytes)
         case .real, .decimal:
-            if storage == SQLITE_INTEGER { appendInteger(statement.int64(at: column.index), to: &out) } else { appendRaw(column, statement, &out) }
+            if storage == .integer { appendInteger(statement.int64(at: column.index), to: &out) } else { appendRaw(column, statement, &out) }
         case .date:
-            guard storage == SQLITE_INTEGER || storage == SQLITE_FLOAT else { return appendRaw(column, statement, &out) }
+            guard storage == .integer || storage == .real else { return appendRaw(column, statement, &out) }
             let quoted = escaping == .json
             if quoted { out.append(0x22) }
             let seconds = statement.double(at: column.index)
             out.append(contentsOf: (ISO8601Date.format(seconds) ?? seconds.description).utf8)
             if quoted { out.append(0x22) }
         case .text:
-            guard storage == SQLITE_TEXT else { return appendRaw(column, statement, &out) }
+            guard storage == .text else { return appendRaw(column, statement, &out) }
             statement.withText(at: column.index) { appendText($0, to: &out) }
         case .uuid:
             statement.withBlob(at: column.index) { bytes in
@@ -69,10 +69,10 @@ struct QueryCellEncoder {
     @discardableResult
     private func appendRaw(_ column: QueryColumn, _ statement: SQLiteStatement, _ out: inout [UInt8]) -> Bool {
         let storage = statement.storageClass(at: column.index)
-        if storage == SQLITE_FLOAT {
+        if storage == .real {
             let value = statement.double(at: column.index)
             if value.isFinite { out.append(contentsOf: value.description.utf8) } else { appendText(Array(value.description.utf8), to: &out) }
-        } else if storage == SQLITE_BLOB {
+        } else if storage == .blob {
             statement.withBlob(at: column.index) { appendBase64OrSize($0, to: &out) }
         } else {
             statement.withText(at: column.index) { appendText($0, to: &out) }
@@ -137,12 +137,6 @@ struct QueryCellEncoder {
     private static let falseBytes = Array("false".utf8)
 }
 
-/// SQLite's storage classes, as `SQLiteStatement.storageClass(at:)` reports them.
-private let SQLITE_INTEGER: Int32 = 1
-private let SQLITE_FLOAT: Int32 = 2
-private let SQLITE_TEXT: Int32 = 3
-private let SQLITE_BLOB: Int32 = 4
-private let SQLITE_NULL: Int32 = 5
 
 extension Int64 {
     /// Division rounding towards minus infinity.

@@ -26,7 +26,7 @@ enum ColumnValueDecoder {
     static func decode(_ statement: SQLiteStatement, at column: Int32,
                        as type: AttributeType) throws(ValueProblem) -> AttributeValue {
         let storage = statement.storageClass(at: column)
-        if storage == SQLITE_NULL { return .null }
+        if storage == .null { return .null }
         switch type {
         case .integer16, .integer32, .integer64:
             let number = try integer(statement, column, storage, type)
@@ -57,12 +57,12 @@ enum ColumnValueDecoder {
         }
     }
 
-    private static func integer(_ statement: SQLiteStatement, _ column: Int32, _ storage: Int32,
+    private static func integer(_ statement: SQLiteStatement, _ column: Int32, _ storage: StorageClass,
                                 _ type: AttributeType) throws(ValueProblem) -> Int64 {
         switch storage {
-        case SQLITE_INTEGER:
+        case .integer:
             return statement.int64(at: column)
-        case SQLITE_FLOAT:
+        case .real:
             let value = statement.double(at: column)
             guard let exact = Int64(exactly: value) else { throw ValueProblem(reason: "real \(value) is not an integer") }
             return exact
@@ -71,24 +71,24 @@ enum ColumnValueDecoder {
         }
     }
 
-    private static func real(_ statement: SQLiteStatement, _ column: Int32, _ storage: Int32,
+    private static func real(_ statement: SQLiteStatement, _ column: Int32, _ storage: StorageClass,
                              _ type: AttributeType) throws(ValueProblem) -> Double {
         switch storage {
-        case SQLITE_FLOAT: return statement.double(at: column)
-        case SQLITE_INTEGER: return Double(statement.int64(at: column))
+        case .real: return statement.double(at: column)
+        case .integer: return Double(statement.int64(at: column))
         default: throw mismatch(storage, type)
         }
     }
 
-    private static func decimal(_ statement: SQLiteStatement, _ column: Int32, _ storage: Int32) throws(ValueProblem) -> String {
+    private static func decimal(_ statement: SQLiteStatement, _ column: Int32, _ storage: StorageClass) throws(ValueProblem) -> String {
         switch storage {
-        case SQLITE_INTEGER:
+        case .integer:
             return String(statement.int64(at: column))
-        case SQLITE_FLOAT:
+        case .real:
             let value = statement.double(at: column)
             guard let text = DecimalNotation.plain(value) else { throw ValueProblem(reason: "real \(value) is not a decimal number") }
             return text
-        case SQLITE_TEXT:
+        case .text:
             let text = statement.withText(at: column) { DecimalNotation.plain($0) }
             guard let text else { throw ValueProblem(reason: "text \(clipped(statement, column)) is not a decimal number") }
             return text
@@ -97,14 +97,14 @@ enum ColumnValueDecoder {
         }
     }
 
-    private static func text(_ statement: SQLiteStatement, _ column: Int32, _ storage: Int32,
+    private static func text(_ statement: SQLiteStatement, _ column: Int32, _ storage: StorageClass,
                              _ type: AttributeType) throws(ValueProblem) -> String {
         switch storage {
-        case SQLITE_TEXT:
+        case .text:
             return statement.withText(at: column) { String(decoding: $0, as: UTF8.self) }
-        case SQLITE_INTEGER:
+        case .integer:
             return String(statement.int64(at: column))
-        case SQLITE_FLOAT:
+        case .real:
             return statement.double(at: column).description
         default:
             let decoded = statement.withBlob(at: column) { String(validating: $0, as: UTF8.self) }
@@ -113,22 +113,22 @@ enum ColumnValueDecoder {
         }
     }
 
-    private static func bytes(_ statement: SQLiteStatement, _ column: Int32, _ storage: Int32,
+    private static func bytes(_ statement: SQLiteStatement, _ column: Int32, _ storage: StorageClass,
                               _ type: AttributeType) throws(ValueProblem) -> [UInt8] {
         switch storage {
-        case SQLITE_BLOB: return statement.withBlob(at: column) { Array($0) }
-        case SQLITE_TEXT: return statement.withText(at: column) { Array($0) }
+        case .blob: return statement.withBlob(at: column) { Array($0) }
+        case .text: return statement.withText(at: column) { Array($0) }
         default: throw mismatch(storage, type)
         }
     }
 
-    private static func uuid(_ statement: SQLiteStatement, _ column: Int32, _ storage: Int32) throws(ValueProblem) -> UUIDBytes {
+    private static func uuid(_ statement: SQLiteStatement, _ column: Int32, _ storage: StorageClass) throws(ValueProblem) -> UUIDBytes {
         switch storage {
-        case SQLITE_BLOB:
+        case .blob:
             let bytes = statement.withBlob(at: column) { Array($0) }
             guard let uuid = UUIDBytes(bytes) else { throw ValueProblem(reason: "a UUID blob has \(bytes.count) bytes, not 16") }
             return uuid
-        case SQLITE_TEXT:
+        case .text:
             guard let uuid = UUIDBytes(string: statement.string(at: column) ?? "") else {
                 throw ValueProblem(reason: "text \(clipped(statement, column)) is not a UUID")
             }
@@ -138,8 +138,8 @@ enum ColumnValueDecoder {
         }
     }
 
-    private static func mismatch(_ storage: Int32, _ type: AttributeType) -> ValueProblem {
-        let names = [SQLITE_INTEGER: "an integer", SQLITE_FLOAT: "a real", SQLITE_TEXT: "text", SQLITE_BLOB: "a blob"]
+    private static func mismatch(_ storage: StorageClass, _ type: AttributeType) -> ValueProblem {
+        let names = [StorageClass.integer: "an integer", .real: "a real", .text: "text", .blob: "a blob"]
         return ValueProblem(reason: "\(names[storage] ?? "a value of storage class \(storage)") cannot be a \(type.xcodeName)")
     }
 

@@ -38,7 +38,7 @@ public final class RelationshipEdgeCursor {
 
     /// An integer key; `row` is the source key for errors (0 when the source itself is bad).
     private func key(_ index: Int32, row: Int64) throws(StoreReaderError) -> Int64 {
-        guard statement.storageClass(at: index) == SQLITE_INTEGER else {
+        guard statement.storageClass(at: index) == .integer else {
             throw .invalidValue(path: path, table: table, primaryKey: row,
                                 column: statement.columnName(at: index) ?? "\(index)", reason: "the key is not an integer")
         }

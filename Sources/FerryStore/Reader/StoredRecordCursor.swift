@@ -142,20 +142,20 @@ public final class StoredRecordCursor {
             let attribute = plainColumns[position]
             let index = attribute.index
             switch (statement.storageClass(at: index), attribute.type) {
-            case (SQLITE_NULL, _):
+            case (.null, _):
                 try body(offset, .null)
-            case (SQLITE_INTEGER, .integer16), (SQLITE_INTEGER, .integer32), (SQLITE_INTEGER, .integer64):
+            case (.integer, .integer16), (.integer, .integer32), (.integer, .integer64):
                 let number = statement.int64(at: index)
                 try body(offset, attribute.type.integerRange?.contains(number) == true ? .integer(number) : nil)
-            case (SQLITE_TEXT, .string), (SQLITE_TEXT, .uri):
+            case (.text, .string), (.text, .uri):
                 try statement.withText(at: index) { text in try body(offset, PlainStoredValue.isASCII(text) ? .text(text) : nil) }
-            case (SQLITE_BLOB, .binary) where attribute.isExternallyStorable, (SQLITE_BLOB, .transformable) where attribute.isExternallyStorable:
+            case (.blob, .binary) where attribute.isExternallyStorable, (.blob, .transformable) where attribute.isExternallyStorable:
                 // Inline bytes are lent where they are; a file reference (or a bad tag) is `value(at:)`'s.
                 try statement.withBlob(at: index) { stored in
                     guard case .inline(let bytes)? = try? ExternalBinaryData.decode(stored) else { return try body(offset, nil) }
                     try body(offset, .bytes(UnsafeRawBufferPointer(rebasing: bytes)))
                 }
-            case (SQLITE_BLOB, .binary), (SQLITE_BLOB, .transformable):
+            case (.blob, .binary), (.blob, .transformable):
                 try statement.withBlob(at: index) { try body(offset, .bytes($0)) }
             default:
                 try body(offset, nil)
@@ -202,7 +202,7 @@ public final class StoredRecordCursor {
 
     /// An integer-valued key column.
     private func key(at index: Int32, column: String, primaryKey: Int64) throws(StoreReaderError) -> Int64 {
-        guard statement.storageClass(at: index) == SQLITE_INTEGER else {
+        guard statement.storageClass(at: index) == .integer else {
             throw invalid(primaryKey, column, "the key is not an integer")
         }
         return statement.int64(at: index)

@@ -128,13 +128,12 @@ public final class SQLiteStatement {
         return String(cString: name)
     }
 
-    /// The storage class of a value in the current row (`SQLITE_INTEGER`, `SQLITE_FLOAT`,
-    /// `SQLITE_TEXT`, `SQLITE_BLOB` or `SQLITE_NULL`).
-    public func storageClass(at index: Int32) -> Int32 {
-        handle.map { sqlite3_column_type($0, index) } ?? SQLITE_NULL
+    /// The storage class of a value in the current row.
+    public func storageClass(at index: Int32) -> StorageClass {
+        handle.flatMap { StorageClass(rawValue: sqlite3_column_type($0, index)) } ?? .null
     }
 
-    public func isNull(at index: Int32) -> Bool { storageClass(at: index) == SQLITE_NULL }
+    public func isNull(at index: Int32) -> Bool { storageClass(at: index) == .null }
 
     public func int64(at index: Int32) -> Int64 {
         handle.map { sqlite3_column_int64($0, index) } ?? 0

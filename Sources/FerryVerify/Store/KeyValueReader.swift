@@ -1,4 +1,3 @@
-import CSQLite
 import FerryModel
 import FerryStore
 
@@ -32,7 +31,7 @@ struct KeyValueReader {
         CanonicalEncoding.appendLength(columns.count, to: &bytes)
         for (offset, key) in columns.enumerated() {
             let column = first + Int32(offset)
-            if key.type == .string, statement.storageClass(at: column) == SQLITE_TEXT {
+            if key.type == .string, statement.storageClass(at: column) == .text {
                 statement.withText(at: column) { CanonicalEncoding.appendText($0, as: .string, to: &bytes) }
             } else {
                 CanonicalEncoding.append(value(statement, at: column, of: key), to: &bytes)
@@ -42,17 +41,17 @@ struct KeyValueReader {
 
     private func value(_ statement: SQLiteStatement, at column: Int32, of key: KeyColumn) -> AttributeValue {
         let storage = statement.storageClass(at: column)
-        guard storage != SQLITE_NULL else { return .null }
+        guard storage != .null else { return .null }
         switch key.type {
         case nil, .integer16, .integer32, .integer64:
-            return storage == SQLITE_FLOAT ? Int64(exactly: statement.double(at: column)).map(AttributeValue.integer) ?? .double(statement.double(at: column))
+            return storage == .real ? Int64(exactly: statement.double(at: column)).map(AttributeValue.integer) ?? .double(statement.double(at: column))
                                            : .integer(statement.int64(at: column))
         case .boolean: return .bool(statement.int64(at: column) != 0)
         case .double, .float: return .double(statement.double(at: column))
         case .date: return .date(statement.double(at: column))
         case .decimal:
-            if storage == SQLITE_INTEGER { return .decimal(String(statement.int64(at: column))) }
-            if storage == SQLITE_TEXT { return .decimal(statement.withText(at: column) { DecimalNotation.plain($0) } ?? "") }
+            if storage == .integer { return .decimal(String(statement.int64(at: column))) }
+            if storage == .text { return .decimal(statement.withText(at: column) { DecimalNotation.plain($0) } ?? "") }
             return .decimal(DecimalNotation.plain(statement.double(at: column)) ?? "")
         case .string: return .string(statement.string(at: column) ?? "")
         case .uri: return .uri(statement.string(at: column) ?? "")
@@ -60,7 +59,7 @@ struct KeyValueReader {
             let bytes = statement.bytes(at: column) ?? []
             return UUIDBytes(bytes).map(AttributeValue.uuid) ?? .binary(bytes)
         case .binary, .transformable, .undefined, .objectID, .composite:
-            if storage == SQLITE_TEXT { return .binary(statement.withText(at: column) { Array($0) }) }
+            if storage == .text { return .binary(statement.withText(at: column) { Array($0) }) }
             return .binary(statement.withBlob(at: column) { stored in
                 guard key.isExternallyStorable,
                       let bytes = try? ExternalBinaryData.withBytes(of: stored, storePath: storePath, { Array($0) }) else { return Array(stored) }

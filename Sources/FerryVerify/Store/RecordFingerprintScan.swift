@@ -1,4 +1,3 @@
-import CSQLite
 import FerryModel
 import FerryStore
 
@@ -92,7 +91,7 @@ struct RecordFingerprintScan {
             let statement = try database.prepare(sql)
             defer { statement.finalize() }
             while try statement.step() {
-                guard statement.storageClass(at: 0) == SQLITE_INTEGER, statement.storageClass(at: 1) == SQLITE_INTEGER else { return nil }
+                guard statement.storageClass(at: 0) == .integer, statement.storageClass(at: 1) == .integer else { return nil }
                 let number = statement.int64(at: 1)
                 guard let shape = shapes.first(where: { $0.number == number }) else { return nil }
                 bytes.removeAll(keepingCapacity: true)
@@ -109,10 +108,10 @@ struct RecordFingerprintScan {
                     guard Self.append(statement, column, to: &scratch) else { return nil }
                 }
                 for key in shape.keys where !statement.isNull(at: key) {
-                    guard statement.storageClass(at: key) == SQLITE_INTEGER else { return nil }
+                    guard statement.storageClass(at: key) == .integer else { return nil }
                 }
                 for column in shape.entityNumbers where !statement.isNull(at: column) {
-                    guard statement.storageClass(at: column) == SQLITE_INTEGER, knownNumbers.contains(statement.int64(at: column)) else {
+                    guard statement.storageClass(at: column) == .integer, knownNumbers.contains(statement.int64(at: column)) else {
                         return nil
                     }
                 }
@@ -129,55 +128,55 @@ struct RecordFingerprintScan {
     private static func append(_ statement: SQLiteStatement, _ column: ValueColumn, to bytes: inout [UInt8]) -> Bool {
         let index = column.index
         let storage = statement.storageClass(at: index)
-        guard storage != SQLITE_NULL else {
+        guard storage != .null else {
             CanonicalEncoding.append(AttributeValue.null, to: &bytes)
             return true
         }
         switch column.type {
         case .integer16, .integer32, .integer64:
             let number = statement.int64(at: index)
-            guard storage == SQLITE_INTEGER, let range = column.type.integerRange, range.contains(number) else { return false }
+            guard storage == .integer, let range = column.type.integerRange, range.contains(number) else { return false }
             CanonicalEncoding.append(.integer(number), to: &bytes)
         case .boolean:
             let number = statement.int64(at: index)
-            guard storage == SQLITE_INTEGER, number == 0 || number == 1 else { return false }
+            guard storage == .integer, number == 0 || number == 1 else { return false }
             CanonicalEncoding.append(.bool(number == 1), to: &bytes)
         case .double, .float, .date:
             let number: Double
             switch storage {
-            case SQLITE_FLOAT: number = statement.double(at: index)
-            case SQLITE_INTEGER: number = Double(statement.int64(at: index))
+            case .real: number = statement.double(at: index)
+            case .integer: number = Double(statement.int64(at: index))
             default: return false
             }
             CanonicalEncoding.append(column.type == .date ? .date(number) : .double(number), to: &bytes)
         case .decimal:
             let text: String?
             switch storage {
-            case SQLITE_INTEGER: text = String(statement.int64(at: index))
-            case SQLITE_FLOAT: text = DecimalNotation.plain(statement.double(at: index))
-            case SQLITE_TEXT: text = statement.withText(at: index) { DecimalNotation.plain($0) }
+            case .integer: text = String(statement.int64(at: index))
+            case .real: text = DecimalNotation.plain(statement.double(at: index))
+            case .text: text = statement.withText(at: index) { DecimalNotation.plain($0) }
             default: text = nil
             }
             guard let text else { return false }
             CanonicalEncoding.append(.decimal(text), to: &bytes)
         case .string, .uri:
-            guard storage == SQLITE_TEXT else { return false }
+            guard storage == .text else { return false }
             statement.withText(at: index) { CanonicalEncoding.appendText($0, as: column.type == .uri ? .uri : .string, to: &bytes) }
         case .binary, .transformable:
             switch storage {
-            case SQLITE_BLOB where column.tagged:
+            case .blob where column.tagged:
                 // Inline values as the record reader decodes them; a file reference (or a bad tag) is the reader's.
                 return statement.withBlob(at: index) { blob in
                     guard case .inline(let value)? = try? ExternalBinaryData.decode(blob) else { return false }
                     CanonicalEncoding.appendBinary(UnsafeRawBufferPointer(rebasing: value), to: &bytes)
                     return true
                 }
-            case SQLITE_BLOB: statement.withBlob(at: index) { CanonicalEncoding.appendBinary($0, to: &bytes) }
-            case SQLITE_TEXT where !column.tagged: statement.withText(at: index) { CanonicalEncoding.appendBinary($0, to: &bytes) }
+            case .blob: statement.withBlob(at: index) { CanonicalEncoding.appendBinary($0, to: &bytes) }
+            case .text where !column.tagged: statement.withText(at: index) { CanonicalEncoding.appendBinary($0, to: &bytes) }
             default: return false
             }
         case .uuid:
-            guard storage == SQLITE_BLOB else { return false }
+            guard storage == .blob else { return false }
             let fits = statement.withBlob(at: index) { blob in
                 guard blob.count == 16 else { return false }
                 CanonicalEncoding.appendUUID(blob, to: &bytes)

@@ -1,4 +1,3 @@
-import CSQLite
 import FerryModel
 import FerryStore
 
@@ -10,7 +9,7 @@ import FerryStore
 struct StorageRule {
     /// A storage class that fits, and what its value must also satisfy.
     struct Allowed {
-        let storageClass: Int32
+        let storageClass: StorageClass
         /// The storage class as `typeof()` names it.
         let name: StaticString
         let extra: Extra
@@ -29,7 +28,7 @@ struct StorageRule {
 
     /// The rule of a type; nil for types without a column.
     init?(_ type: AttributeType) {
-        let integer = { (extra: Extra) in Allowed(storageClass: SQLITE_INTEGER, name: "integer", extra: extra) }
+        let integer = { (extra: Extra) in Allowed(storageClass: .integer, name: "integer", extra: extra) }
         switch type {
         case .integer16, .integer32:
             guard let range = type.integerRange else { return nil }
@@ -38,10 +37,10 @@ struct StorageRule {
         case .boolean: (first, second) = (integer(.range(0...1)), nil)
         // TIMESTAMP and DECIMAL columns have numeric affinity: integral reals are kept as integers.
         case .date, .decimal, .double, .float:
-            (first, second) = (Allowed(storageClass: SQLITE_FLOAT, name: "real", extra: .none), integer(.none))
-        case .string, .uri: (first, second) = (Allowed(storageClass: SQLITE_TEXT, name: "text", extra: .none), nil)
-        case .binary, .transformable: (first, second) = (Allowed(storageClass: SQLITE_BLOB, name: "blob", extra: .none), nil)
-        case .uuid: (first, second) = (Allowed(storageClass: SQLITE_BLOB, name: "blob", extra: .length(16)), nil)
+            (first, second) = (Allowed(storageClass: .real, name: "real", extra: .none), integer(.none))
+        case .string, .uri: (first, second) = (Allowed(storageClass: .text, name: "text", extra: .none), nil)
+        case .binary, .transformable: (first, second) = (Allowed(storageClass: .blob, name: "blob", extra: .none), nil)
+        case .uuid: (first, second) = (Allowed(storageClass: .blob, name: "blob", extra: .length(16)), nil)
         case .undefined, .objectID, .composite: return nil
         }
     }
@@ -63,7 +62,7 @@ struct StorageRule {
     /// Whether the value in `column` of the statement's current row breaks the rule.
     func isBroken(by statement: SQLiteStatement, at column: Int32) -> Bool {
         let storageClass = statement.storageClass(at: column)
-        guard storageClass != SQLITE_NULL else { return false }
+        guard storageClass != .null else { return false }
         let fitting: Allowed
         if first.storageClass == storageClass {
             fitting = first

@@ -1,4 +1,3 @@
-import CSQLite
 import FerryStore
 
 /// Runs the verifier's SQL on one read-only connection. Table and column names come from the
@@ -70,10 +69,10 @@ enum SQLLiteral {
 
     static func text(_ statement: SQLiteStatement, _ column: Int32) -> String {
         switch statement.storageClass(at: column) {
-        case SQLITE_NULL: return "NULL"
-        case SQLITE_INTEGER: return String(statement.int64(at: column))
-        case SQLITE_FLOAT: return String(statement.double(at: column))
-        case SQLITE_TEXT:
+        case .null: return "NULL"
+        case .integer: return String(statement.int64(at: column))
+        case .real: return String(statement.double(at: column))
+        case .text:
             return statement.withText(at: column) { bytes in
                 let clipped = String(decoding: bytes.prefix(maxBytes), as: UTF8.self).replacingQuotes()
                 return "'" + clipped + "'" + (bytes.count > maxBytes ? "…" : "")

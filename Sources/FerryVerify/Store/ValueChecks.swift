@@ -1,4 +1,3 @@
-import CSQLite
 import FerryModel
 import FerryStore
 
@@ -97,7 +96,7 @@ struct ValueChecks {
         while try statement.step() {
             rows += 1
             // Z_ENT as SQL compares it: an integer (a NULL or other value matches no number).
-            let number = statement.storageClass(at: 0) == SQLITE_INTEGER ? statement.int64(at: 0) : -1
+            let number = statement.storageClass(at: 0) == .integer ? statement.int64(at: 0) : -1
             if let known = Int(exactly: number), rowsByEntity[known] != nil { rowsByEntity[known, default: 0] += 1 }
             for (index, check) in checks.enumerated() where check.isBroken(by: statement, entity: number, filters: filters) {
                 violations[index] += 1
