@@ -2,15 +2,18 @@ import Ferry
 import FerryModel
 import FoundationEssentials
 
-/// `ferry inspect MODEL`: versions, entities, properties and version hashes of a model.
+/// `ferry inspect MODEL|STORE|MAPPING`: a model's versions, entities, properties and version
+/// hashes; a store's version and rows; a mapping model's entity mappings.
 enum InspectCommand: Command {
     static let name = "inspect"
     static let summary = "show a model's versions, entities, properties and version hashes"
     static let usage = """
         usage: ferry inspect MODEL [--json]
                ferry inspect STORE [--model MODEL] [--json]
+               ferry inspect MAPPING [--json]
 
-        MODEL is an .xcdatamodeld bundle, an .xcdatamodel folder or its 'contents' file.
+        MODEL is an .xcdatamodeld bundle, an .xcdatamodel folder or its 'contents' file, or a
+        model compiled by Xcode: a .momd folder or a single .mom.
         Prints every version with its entities, attributes (type, optional, default),
         relationships (destination, cardinality, inverse, delete rule), renaming identifiers
         and version hashes in base64, as Core Data shows them.
@@ -18,6 +21,11 @@ enum InspectCommand: Command {
         STORE is a Core Data SQLite store (or any SQLite database). Prints its UUID, the model
         version that matches its version hashes (with --model) or the model recovered from the
         store itself, the rows per entity, and that model.
+
+        MAPPING is a Core Data mapping model: an .xcmappingmodel folder (or its xcmapping.xml),
+        or a compiled .cdm. Prints every entity mapping as Apple's mapping compiler makes it: name,
+        type, source and destination entities with their version hashes, which source objects it
+        takes, its migration policy class, and the expression of every attribute and relationship.
 
         examples: ferry inspect Migrations/Workspace.xcdatamodeld
                   ferry inspect Workspace.sqlite --model Migrations/Workspace.xcdatamodeld
@@ -33,6 +41,7 @@ enum InspectCommand: Command {
         }
         if StoreReport.isSQLiteFile(path) { return inspectStore(path, arguments) }
         guard arguments.value("model") == nil else { throw UsageError("--model goes with a STORE, not a MODEL") }
+        if MappingModelReport.isMappingModel(path) { return inspectMapping(path, arguments) }
         let bundle: ModelBundle
         do {
             bundle = try XcodeModelLoader.loadBundle(at: path)
@@ -43,6 +52,18 @@ enum InspectCommand: Command {
         let report = ModelReport(bundle: bundle)
         if arguments.has("json") { return printJSON(report) }
         Terminal.out(ModelReportText.render(report))
+        return .success
+    }
+
+    private static func inspectMapping(_ path: String, _ arguments: ParsedArguments) -> ExitCode {
+        let model: CoreDataMappingModel
+        do { model = try MappingModelLoader.load(at: path) } catch {
+            Terminal.error("ferry inspect: \(error.description)")
+            return .badInput
+        }
+        let report = MappingModelReport(model)
+        if arguments.has("json") { return printJSON(report) }
+        Terminal.out(MappingModelReportText.render(report))
         return .success
     }
 

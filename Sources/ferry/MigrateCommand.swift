@@ -12,8 +12,9 @@ enum MigrateCommand: Command {
         Each SOURCE is a Core Data store (its version is found by its version hashes) or a legacy
         file given as ENTITY:FILE (records of ENTITY in the oldest model version that has an entity
         of that name) or ENTITY@VERSION:FILE. Records go through every version up to the current
-        one, by the inferred mapping plus the written mapping files beside the model
-        ("<A> to <B>.mapping"), into one new store. Every record is written, merged, rejected (with
+        one, by the inferred mapping (or the Core Data mapping model whose version hashes match the
+        step: given with --mapping, or an .xcmappingmodel or .cdm beside the model) plus the
+        written mapping files beside the model ("<A> to <B>.mapping"), into one new store. Every record is written, merged, rejected (with
         its reason) or filtered by the mapping, and every empty or comment line of a CSV file is
         skipped; the run prints the ledger per source and entity. The store is written beside
         STORE and renamed into place only when complete. CSV files are read as by 'ferry import'
@@ -31,8 +32,10 @@ enum MigrateCommand: Command {
         written, 5 the written store failed verification.
         """
     static let options = [
-        OptionSpec(name: "model", value: "MODEL", help: "the versioned model (.xcdatamodeld)"),
+        OptionSpec(name: "model", value: "MODEL", help: "the versioned model (.xcdatamodeld or a compiled .momd)"),
         OptionSpec(name: "model-version", value: "VERSION", help: "the version to migrate to (default: the model's current version)"),
+        OptionSpec(name: "mapping", value: "PATH", help: "a Core Data mapping model (.xcmappingmodel, .cdm) for the step it maps (repeat for each)",
+                   repeatable: true),
         OptionSpec(name: "out", value: "STORE", help: "the store to create"),
         OptionSpec(name: "force", value: nil, help: "replace STORE if it exists (atomically)"),
         OptionSpec(name: "var", value: "NAME=VALUE", help: "a value for $NAME in written mappings (e.g. zone=Asia/Shanghai)", repeatable: true),
@@ -73,6 +76,7 @@ enum MigrateCommand: Command {
         var request = MigrateRequest(
             sources: arguments.positionals.map(MigrationSource.init(argument:)), modelPath: try arguments.required("model"),
             targetVersion: arguments.value("model-version"), outputPath: outputRequired ? try arguments.required("out") : "", replaceExisting: arguments.has("force"))
+        request.mappingModels = arguments.values["mapping"] ?? []
         request.variables = try Pairs.parse(arguments, "var")
         request.files = try FileSourceArguments.parse(arguments)
         if let text = arguments.value("on-duplicate") {

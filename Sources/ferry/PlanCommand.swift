@@ -9,8 +9,12 @@ enum PlanCommand: Command {
         usage: ferry plan --model MODEL.xcdatamodeld [SOURCE...] [--format text|dot|json | --json] [options]
 
         Prints the chain of model versions up to the current one and, per step and entity, where
-        each destination attribute and relationship comes from (inferred or written), what is
-        added or dropped, and rename candidates inference did not apply. With SOURCEs (as for
+        each destination attribute and relationship comes from (inferred, written, or a Core Data
+        mapping model's), what is added or dropped, and rename candidates inference did not
+        apply. A step runs the mapping model (--mapping, or an .xcmappingmodel or .cdm beside the
+        model) whose entity version hashes are those of its two versions; an entity mapping of it
+        that Ferry cannot run (a custom migration policy class) is listed with what to do instead,
+        and then the plan exits with 3. With SOURCEs (as for
         'ferry migrate'), runs the whole migration without keeping anything and prints, per source
         and entity, how many records would be written, merged, rejected or filtered, with sample
         rejects. --format dot draws the mapping as a Graphviz diagram.
@@ -28,7 +32,10 @@ enum PlanCommand: Command {
         if arguments.has("json"), format != "json" { throw UsageError("--json and --format \(format) ask for two formats") }
         var request = try MigrateCommand.makeRequest(arguments, outputRequired: false)
         let plan: MigrationPlan
-        do { plan = try MigrationPlan(modelPath: request.modelPath, target: request.targetVersion, variables: request.variables) } catch {
+        do {
+            plan = try MigrationPlan(modelPath: request.modelPath, target: request.targetVersion, variables: request.variables,
+                                     mappingModels: request.mappingModels)
+        } catch {
             Terminal.error("ferry plan: \(error.description)")
             return .badInput
         }
@@ -54,7 +61,8 @@ enum PlanCommand: Command {
                 MigrationReportText.print(dryRun, json: false)
             }
         }
-        return (dryRun?.rejected ?? 0) > 0 ? .rejects : .success
+        if let dryRun { return dryRun.rejected > 0 ? .rejects : .success }
+        return plan.steps.contains { !$0.refused.isEmpty } ? .badInput : .success
     }
 }
 
@@ -63,7 +71,8 @@ enum MigrationPlanText {
     static func text(_ plan: MigrationPlan) -> String {
         var out = "model \(plan.model): \(plan.chain.joined(separator: " → "))\n"
         for step in plan.steps {
-            out += "\nstep \(step.from) → \(step.to)\n"
+            out += "\nstep \(step.from) → \(step.to)" + (step.mappingModel.map { " (mapping model \($0))" } ?? "") + "\n"
+            for refusal in step.refused { out += "  cannot run: \(refusal)\n" }
             for entity in step.entities {
                 out += "  entity \(entity.source) → \(entity.destination)\n"
                 if let filter = entity.filter { out += "    where \(filter)\n" }

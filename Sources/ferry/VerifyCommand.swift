@@ -50,7 +50,7 @@ enum VerifyCommand: Command {
                    help: "PRAGMA integrity_check (indexes against their tables too) instead of the faster quick_check"),
         OptionSpec(name: "against", value: "SOURCE", help: "a source the store was migrated from (repeat for each)", repeatable: true),
         OptionSpec(name: "rerun", value: nil, help: "with --against: migrate the sources again even when the store's receipt matches them"),
-    ] + MigrateCommand.options.filter { ["var", "lenient", "on-duplicate", "model-version"].contains($0.name) }
+    ] + MigrateCommand.options.filter { ["var", "lenient", "on-duplicate", "model-version", "mapping"].contains($0.name) }
         + FileSourceArguments.options(files: "files")
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {

@@ -15,6 +15,10 @@ public enum MigrateError: Error, CustomStringConvertible {
     case store(source: String, reason: String)
     case source(RecordSourceError)
     case mapping(MappingError)
+    /// A Core Data mapping model cannot be loaded.
+    case mappingModel(MappingModelLoadError)
+    /// A mapping model given with `--mapping` maps no step of the chain.
+    case mappingModelMapsNoStep(path: String, chain: [String])
     case writer(StoreWriterError)
     case links(GraphWriteError)
     case rejectLog(path: String, reason: String)
@@ -39,6 +43,9 @@ public enum MigrateError: Error, CustomStringConvertible {
         case let .store(source, reason): "\(source): \(reason)"
         case .source(let error): error.description
         case .mapping(let error): error.description
+        case .mappingModel(let error): error.description
+        case let .mappingModelMapsNoStep(path, chain):
+            "\(path): maps no step of the chain \(chain.joined(separator: " → ")): its source and destination entity version hashes are not those of two consecutive versions (Core Data chooses a mapping model by them)"
         case .writer(let error): error.description
         case .links(let error): error.description
         case let .rejectLog(path, reason): "\(path): cannot write the reject log: \(reason)"

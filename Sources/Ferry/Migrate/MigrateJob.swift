@@ -29,9 +29,7 @@ public struct MigrateJob {
         }
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: request.modelPath) } catch { throw .model(error) }
-        var planner = MigrationPlanner(bundle: bundle, modelPath: request.modelPath, variables: request.variables, target: request.targetVersion)
-        planner.defaultFailure = request.lenient ? .null : .reject
-        let chain = try planner.chain(options: request.files.coercion)
+        let chain = try MigrationPlanner(bundle: bundle, request: request).chain(options: request.files.coercion)
         let final = chain.last
         if !request.dryRun, !request.replaceExisting, FileManager.default.fileExists(atPath: request.outputPath) {
             throw .destinationExists(request.outputPath)

@@ -12,6 +12,9 @@ public struct MigrateRequest: Sendable {
     public var replaceExisting: Bool
     /// How legacy files are read (formats, key maps, link attributes, value rules).
     public var files: FileRecordSource
+    /// Core Data mapping models (`.xcmappingmodel`, `.cdm`) to run for the steps they map, tried
+    /// before the ones beside the model (`MigrationPlanner`).
+    public var mappingModels: [String] = []
     /// Values for `$NAME` in written mappings (`zone` for the flagship's local dates).
     public var variables: [String: String]
     /// Written values that fail become nil (or the default) instead of rejecting their record,

@@ -10,13 +10,20 @@ final class MigrationChain {
     private let options: CoercionOptions
     private let variables: [String: String]
     private var schemas: [VersionEntity: RecordSchema] = [:]
-    private var transforms: [VersionEntity: EntityTransform] = [:]
+    private var transforms: [StepMapping: EntityTransform] = [:]
     private var routes: [VersionEntity: Route] = [:]
 
     /// An entity of one version (or of the source side of one step).
     private struct VersionEntity: Hashable {
         let version: Int
         let entity: String
+    }
+
+    /// One entity mapping of one step (a source entity may have two: `MappingModel.branches`).
+    private struct StepMapping: Hashable {
+        let step: Int
+        let source: String
+        let destination: String
     }
 
     /// What became of a record carried to the last version.
@@ -35,15 +42,23 @@ final class MigrationChain {
         /// The version records start in, and the entity mapping of each step from there.
         let first: Int
         let mappings: [EntityMapping]
+        /// Per step of `mappings`, the further mappings that make records of their own from the
+        /// step's input record (`MappingModel.branches`).
+        let branches: [[EntityMapping]]
         fileprivate var transforms: [EntityTransform?]
         /// The entity records become in the last version; nil when a step has no mapping for
         /// the entity, so that records reaching that step are filtered.
         let finalEntity: String?
+        /// Why records reaching the step after `mappings` cannot cross it (a mapping model's
+        /// entity mapping Ferry refused); they stop the migration.
+        let refusal: MappingError?
 
-        fileprivate init(first: Int, mappings: [EntityMapping], finalEntity: String?) {
+        fileprivate init(first: Int, mappings: [EntityMapping], branches: [[EntityMapping]], finalEntity: String?, refusal: MappingError?) {
             self.first = first
             self.mappings = mappings
+            self.branches = branches
             self.finalEntity = finalEntity
+            self.refusal = refusal
             transforms = Array(repeating: nil, count: mappings.count)
         }
     }
@@ -70,24 +85,30 @@ final class MigrationChain {
         let key = VersionEntity(version: from, entity: entity)
         if let known = routes[key] { return known }
         var mappings: [EntityMapping] = []
+        var branches: [[EntityMapping]] = []
         var name = entity
         var complete = true
+        var refusal: MappingError?
         for step in from..<steps.count {
-            guard let mapping = steps[step].mapping(forSource: name) else {
+            refusal = steps[step].refusal(forSource: name)?.error
+            guard refusal == nil, let mapping = steps[step].mapping(forSource: name) else {
                 complete = false
                 break
             }
             mappings.append(mapping)
+            branches.append(steps[step].branches(forSource: name))
             name = mapping.destination
         }
-        let made = Route(first: from, mappings: mappings, finalEntity: complete ? name : nil)
+        let made = Route(first: from, mappings: mappings, branches: branches, finalEntity: complete ? name : nil, refusal: refusal)
         routes[key] = made
         return made
     }
 
-    /// Takes a record through every step of its route. Records a step makes from its values are
+    /// Takes a record through every step of its route. Records a step makes from its values, and
+    /// the records a step's further mappings (`Route.branches`) make from the same input, are
     /// returned with the record, not carried further here: the caller carries each by the route
-    /// of its own entity from the version it was made in.
+    /// of its own entity from the version it was made in. A record that reaches a step whose
+    /// mapping Ferry refused stops the migration with the refusal.
     func carry(_ record: Record, route: Route) throws(MappingError) -> Outcome {
         var current = record
         var converted = 0
@@ -100,7 +121,8 @@ final class MigrationChain {
                 transform = try self.transform(step: route.first + index, mapping: route.mappings[index])
                 route.transforms[index] = transform
             }
-            switch transform.apply(current) {
+            let input = current
+            switch transform.apply(input) {
             case let .record(next, count):
                 current = next
                 converted += count
@@ -111,7 +133,22 @@ final class MigrationChain {
             case .filtered:
                 return .filtered
             }
+            for branch in route.branches[index] {
+                switch try self.transform(step: route.first + index, mapping: branch).apply(input) {
+                case let .record(other, count):
+                    converted += count
+                    made += other.embedded.map { (route.first + index + 1, $0) }
+                    var own = other
+                    own.embedded = []
+                    made.append((route.first + index + 1, EmbeddedRecord(entity: branch.destination, record: own)))
+                case .reject(let reject):
+                    return .reject(reject)
+                case .filtered:
+                    continue
+                }
+            }
         }
+        if let refusal = route.refusal { throw refusal }
         guard let entity = route.finalEntity else { return .filtered }
         return .record(current, entity: entity, converted: converted, made: made)
     }
@@ -129,7 +166,7 @@ final class MigrationChain {
     }
 
     private func transform(step: Int, mapping: EntityMapping) throws(MappingError) -> EntityTransform {
-        let key = VersionEntity(version: step, entity: mapping.source)
+        let key = StepMapping(step: step, source: mapping.source, destination: mapping.destination)
         if let known = transforms[key] { return known }
         guard let source = schema(version: step, entity: mapping.source),
               let destination = schema(version: step + 1, entity: mapping.destination) else {

@@ -7,6 +7,12 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
     public struct Step: Sendable, Codable, Equatable {
         public var from: String
         public var to: String
+        /// The Core Data mapping model the step runs, when it runs one.
+        public var mappingModel: String?
+        /// Entity mappings of that model Ferry cannot run, each with why and what to do instead:
+        /// records of their source entities that reach the step stop the migration.
+        public var refused: [String]
+        /// Mappings from source entities; a source entity with two (a mapping model's) is listed twice.
         public var entities: [EntityStep]
         public var dropped: [String]
         public var added: [String]
@@ -40,17 +46,21 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
     public var chain: [String]
     public var steps: [Step]
 
-    /// The plan of a versioned model up to its current version.
-    public init(modelPath: String, target: String? = nil, variables: [String: String] = [:]) throws(MigrateError) {
+    /// The plan of a versioned model up to its current version (or `target`), running the
+    /// given Core Data mapping models (and those beside the model) where they map a step.
+    public init(modelPath: String, target: String? = nil, variables: [String: String] = [:], mappingModels: [String] = []) throws(MigrateError) {
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: modelPath) } catch { throw .model(error) }
-        let chain = try MigrationPlanner(bundle: bundle, modelPath: modelPath, variables: variables, target: target).chain(options: .init())
+        let planner = MigrationPlanner(bundle: bundle, modelPath: modelPath, variables: variables, target: target, mappingModelPaths: mappingModels)
+        let chain = try planner.chain(options: .init())
         model = bundle.name
         self.chain = chain.versions.map(\.name)
         steps = chain.steps.enumerated().map { index, step in
-            Step(from: step.sourceVersion, to: step.destinationVersion,
-                 entities: step.entities.map { Self.entityStep($0, source: chain.versions[index]) },
-                 dropped: step.droppedEntities, added: step.addedEntities, suggestions: step.suggestions)
+            let mappings = step.entities + step.branches
+            return Step(from: step.sourceVersion, to: step.destinationVersion, mappingModel: step.mappingModelPath,
+                        refused: step.refused.map(\.error.description),
+                        entities: mappings.map { Self.entityStep($0, source: chain.versions[index]) },
+                        dropped: step.droppedEntities, added: step.addedEntities, suggestions: step.suggestions)
         }
     }
 
@@ -66,6 +76,9 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
                 return Rule(destination: attribute.destination, rule: text, origin: attribute.origin.rawValue)
             },
             relationships: mapping.relationships.map { Rule(destination: $0.destination, rule: "links of \($0.source)", origin: $0.origin.rawValue) }
+                + mapping.sourceRecordLinks.map { name in
+                    Rule(destination: name, rule: "what the step makes from the same source record", origin: mapping.origin.rawValue)
+                }
                 + mapping.madeRecords.map { made in
                     Rule(destination: made.relationship, rule: "make \(made)" + (made.onFailure == .null ? " (none when it fails)" : ""),
                          origin: MappingOrigin.written.rawValue)

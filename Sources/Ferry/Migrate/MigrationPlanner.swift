@@ -2,16 +2,23 @@ import FerryMigration
 import FerryModel
 import FoundationEssentials
 
-/// Builds the chain of mappings for a versioned model: inferred for each pair of consecutive
-/// versions, with the written mapping file of that pair applied on top. A written mapping lives
-/// beside the model bundle as `<FROM VERSION> to <TO VERSION>.mapping`
-/// (`Migrations/Workspace 2 to Workspace 3.mapping`).
+/// Builds the chain of mappings for a versioned model. Each pair of consecutive versions runs
+/// the Core Data mapping model that maps it, when there is one, else the inferred mapping; the
+/// written mapping file of that pair applies on top. A written mapping lives beside the model
+/// bundle as `<FROM VERSION> to <TO VERSION>.mapping` (`Migrations/Workspace 2 to Workspace 3.mapping`).
+///
+/// Mapping models are the ones given (`--mapping`), then the `.xcmappingmodel` folders and `.cdm`
+/// files beside the model bundle, in name order. A step runs the first whose source and
+/// destination entity version hashes are subsets of the two versions' (as Core Data chooses,
+/// never by file name); a given one that maps no step of the chain is a mistake.
 struct MigrationPlanner {
     let bundle: ModelBundle
     let modelPath: String
     let variables: [String: String]
     /// The last version of the chain; nil means the bundle's current version.
     let target: String?
+    /// Mapping models given explicitly, tried before the ones beside the model.
+    var mappingModelPaths: [String] = []
     /// What a failing written value does where its rule does not say.
     var defaultFailure: FailurePolicy = .reject
 
@@ -23,21 +30,46 @@ struct MigrationPlanner {
         return Array(all[...last])
     }
 
+    /// The folder the model bundle is in, where written mappings and mapping models are found.
+    private var folder: String {
+        let trimmed = modelPath.hasSuffix("/") ? String(modelPath.dropLast()) : modelPath
+        return trimmed.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    }
+
     /// The written mapping file between two versions, if there is one.
     func mappingFilePath(from: String, to: String) -> String {
-        let trimmed = modelPath.hasSuffix("/") ? String(modelPath.dropLast()) : modelPath
-        let folder = trimmed.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        return (folder.isEmpty ? "" : folder + "/") + "\(from) to \(to).mapping"
+        (folder.isEmpty ? "" : folder + "/") + "\(from) to \(to).mapping"
+    }
+
+    /// The mapping models a step may run, in the order they are tried: the given ones, then the
+    /// ones beside the model.
+    func mappingModelCandidates() -> [String] {
+        let beside = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [])
+            .filter { name in MappingModelLoader.extensions.contains { name.hasSuffix($0) } }.sorted()
+            .map { (folder.isEmpty ? "" : folder + "/") + $0 }
+        return mappingModelPaths + beside.filter { !mappingModelPaths.contains($0) }
     }
 
     func chain(options: CoercionOptions) throws(MigrateError) -> MigrationChain {
         let versions = try versions()
         guard versions.count >= 1 else { throw .notVersioned(modelPath) }
+        var mappingModels: [CoreDataMappingModel] = []
+        for path in mappingModelCandidates() {
+            do { mappingModels.append(try MappingModelLoader.load(at: path)) } catch { throw .mappingModel(error) }
+        }
+        let hashes = versions.map { VersionHasher.hashes(of: $0).entityHashes }
+        var used = Set<String>()
         var steps: [MappingModel] = []
         for index in versions.indices.dropLast() {
             let source = versions[index], destination = versions[index + 1]
-            var step = MappingInference.infer(from: source, to: destination)
             let path = mappingFilePath(from: source.name, to: destination.name)
+            var step: MappingModel
+            if let chosen = mappingModels.first(where: { $0.maps(from: hashes[index], to: hashes[index + 1]) }) {
+                step = DeclarativeMapping.translate(chosen, from: source, to: destination, writtenMappingPath: path)
+                used.insert(chosen.path)
+            } else {
+                step = MappingInference.infer(from: source, to: destination)
+            }
             if FileManager.default.fileExists(atPath: path) {
                 let text: String
                 do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
@@ -52,6 +84,18 @@ struct MigrationPlanner {
             }
             steps.append(step)
         }
+        if let unused = mappingModels.first(where: { mappingModelPaths.contains($0.path) && !used.contains($0.path) }) {
+            throw .mappingModelMapsNoStep(path: unused.path, chain: versions.map(\.name))
+        }
         return MigrationChain(versions: versions, steps: steps, options: options, variables: variables)
+    }
+}
+
+extension MigrationPlanner {
+    /// The planner of a migration request: its model, variables, target version, mapping models
+    /// and failure policy.
+    init(bundle: ModelBundle, request: MigrateRequest) {
+        self.init(bundle: bundle, modelPath: request.modelPath, variables: request.variables, target: request.targetVersion,
+                  mappingModelPaths: request.mappingModels, defaultFailure: request.lenient ? .null : .reject)
     }
 }

@@ -3,7 +3,8 @@ import FoundationEssentials
 
 /// Everything a migration's result depends on, as named SHA-256 digests: Ferry's version, the
 /// options that shape records, the model bundle, the written mapping file of each pair of
-/// consecutive versions (or its absence), and the bytes of each source in order. The mapping is
+/// consecutive versions (or its absence), every Core Data mapping model a step may run (given or
+/// beside the model), and the bytes of each source in order. The mapping is
 /// deterministic, so two runs whose inputs are equal write the same records and links.
 ///
 /// Paths are not inputs: a source or model copied elsewhere is the same input. The order of the
@@ -25,11 +26,15 @@ struct MigrationInputs: Codable, Equatable, Sendable {
             Input(name: "options", digest: Hex.string(SHA256.hash(Array(OptionsText.render(request).utf8)))),
             Input(name: "model", digest: try digest(ofTree: request.modelPath)),
         ]
-        let planner = MigrationPlanner(bundle: bundle, modelPath: request.modelPath, variables: [:], target: nil)
+        let planner = MigrationPlanner(bundle: bundle, request: request)
         for (from, to) in zip(bundle.versions, bundle.versions.dropFirst()) {
             let path = planner.mappingFilePath(from: from.name, to: to.name)
             let digest = FileManager.default.fileExists(atPath: path) ? try digest(ofFile: path) : "absent"
             inputs.append(Input(name: "mapping \(from.name) to \(to.name)", digest: digest))
+        }
+        for path in planner.mappingModelCandidates() {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            inputs.append(Input(name: "mapping model \(name)", digest: try digest(ofTree: path)))
         }
         for (number, source) in request.sources.enumerated() {
             inputs.append(Input(name: "source \(number + 1) (\(source.kindDescription))", digest: try digest(of: source)))

@@ -79,6 +79,14 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
         referencedVariables = variables
     }
 
+    /// A constant, the same for every record (a Core Data mapping model's constant expression).
+    init(constant: ExpressionLiteral) {
+        root = ExpressionNode(kind: .literal(constant), column: 1)
+        line = 0
+        referencedAttributes = []
+        referencedVariables = []
+    }
+
     /// The value for one record, or why there is none. Never traps, whatever the record holds.
     public func evaluate(_ context: some ExpressionContext) -> Result<AttributeValue, ExpressionFailure> {
         do { return .success(try ExpressionEvaluator(context: context).evaluate(root)) } catch { return .failure(error) }

@@ -17,6 +17,8 @@ public final class EntityTransform {
     private let rules: [CompiledRule]
     private let defaults: [AttributeValue]
     private let relationshipNames: [String: String]
+    /// Destination relationships linked to what the step makes from the same source record.
+    private let sourceRecordLinks: [String]
     private let filter: PredicateEvaluator?
     private let options: CoercionOptions
     fileprivate let variables: [String: String]
@@ -80,6 +82,7 @@ public final class EntityTransform {
         }
         self.makers = makers
         relationshipNames = Dictionary(mapping.relationships.map { ($0.source, $0.destination) }, uniquingKeysWith: { first, _ in first })
+        sourceRecordLinks = mapping.sourceRecordLinks
         if let filter = mapping.filter {
             do {
                 self.filter = try PredicateEvaluator(filter.predicate, attributes: Set(source.attributes.map(\.name)),
@@ -93,7 +96,8 @@ public final class EntityTransform {
     }
 
     /// Maps one record. Keys carry over; links are renamed, and links of relationships the
-    /// destination does not have are dropped. Records made from values are carried by the
+    /// destination does not have are dropped; links to what the step makes from the same source
+    /// record (`EntityMapping.sourceRecordLinks`) name the record's own key. Records made from values are carried by the
     /// mapped record (`Record.embedded`, in the destination version) and linked by key; records
     /// the source record carried are not kept (the caller carries them).
     public func apply(_ record: Record) -> Outcome {
@@ -154,6 +158,9 @@ public final class EntityTransform {
         var links = record.links.compactMap { link in
             relationshipNames[link.relationship].map { RecordLink(relationship: $0, targets: link.targets) }
         }
+        if let key = record.key {
+            links += sourceRecordLinks.map { RecordLink(relationship: $0, targets: [.key(key)]) }
+        }
         var made: [EmbeddedRecord] = []
         for maker in makers {
             switch maker.make(from: record, context: context) {
@@ -189,6 +196,9 @@ public enum MappingError: Error, CustomStringConvertible, Equatable {
     /// A problem in a written mapping file, at a line and column.
     case file(path: String, line: Int, column: Int, reason: String)
     case chain(String)
+    /// A Core Data mapping model's entity mapping (and property, when one is at fault) that
+    /// cannot run as it is.
+    case mappingModel(path: String, entityMapping: String, property: String?, reason: String)
 
     public var description: String {
         switch self {
@@ -197,6 +207,8 @@ public enum MappingError: Error, CustomStringConvertible, Equatable {
         case let .filter(entity, text, reason): "filter of \(entity) '\(text)': \(reason)"
         case let .file(path, line, column, reason): "\(path):\(line):\(column): \(reason)"
         case .chain(let reason): reason
+        case let .mappingModel(path, entityMapping, property, reason):
+            "\(path): entity mapping \(entityMapping)\(property.map { ", \($0)" } ?? ""): \(reason)"
         }
     }
 }

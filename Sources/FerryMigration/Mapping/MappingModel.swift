@@ -5,8 +5,17 @@ import FerryModel
 public struct MappingModel: Sendable {
     public var sourceVersion: String
     public var destinationVersion: String
+    /// The Core Data mapping model the step runs (`DeclarativeMapping`), when it runs one.
+    public var mappingModelPath: String?
     /// Mappings from source entities (records flow), in destination entity order.
     public var entities: [EntityMapping]
+    /// Further mappings of source entities that have one in `entities`: each makes a record of
+    /// its own from the same source record (a Core Data mapping model's second entity mapping of
+    /// one source entity).
+    public var branches: [EntityMapping] = []
+    /// Entity mappings Ferry cannot run: a record of such a source entity that reaches this step
+    /// stops the migration with the reason.
+    public var refused: [RefusedMapping] = []
     /// Source entities whose records are not carried (removed from the model, or no mapping).
     public var droppedEntities: [String]
     /// Destination entities no source entity feeds (new in this version).
@@ -28,6 +37,16 @@ public struct MappingModel: Sendable {
     public func mapping(forSource entity: String) -> EntityMapping? {
         entities.first { $0.source == entity }
     }
+
+    /// The further mappings that make records of their own from records of a source entity.
+    public func branches(forSource entity: String) -> [EntityMapping] {
+        branches.filter { $0.source == entity }
+    }
+
+    /// Why records of a source entity cannot cross this step, if they cannot.
+    public func refusal(forSource entity: String) -> RefusedMapping? {
+        refused.first { $0.source == entity }
+    }
 }
 
 /// Where a rule came from.
@@ -36,6 +55,8 @@ public enum MappingOrigin: String, Sendable, Codable {
     case inferred
     /// Written in a mapping file.
     case written
+    /// Taken from a Core Data mapping model (`.xcmappingmodel`, `.cdm`).
+    case mappingModel = "mapping model"
 }
 
 /// How records of one source entity become records of one destination entity.
@@ -48,6 +69,9 @@ public struct EntityMapping: Sendable {
     public var attributes: [AttributeMapping]
     /// Destination relationship ← source relationship, for links to carry.
     public var relationships: [RelationshipMapping]
+    /// Destination relationships linked to the record another mapping of the step makes from the
+    /// same source record (a mapping model's `…sourceInstances:$source`).
+    public var sourceRecordLinks: [String] = []
     /// Destination relationships whose records are made from the source record's values.
     public var madeRecords: [MadeRecordRule] = []
     /// What to do with records colliding on the destination's uniqueness constraints (or on

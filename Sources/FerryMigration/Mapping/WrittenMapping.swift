@@ -1,8 +1,10 @@
 import FerryModel
 import FerryStore
 
-/// Puts a written mapping file on top of an inferred mapping, checking every name and type
-/// against the two models so that a mistake is reported with its line, not per record.
+/// Puts a written mapping file on top of an inferred mapping (or a mapping model's step), checking
+/// every name and type against the two models so that a mistake is reported with its line, not
+/// per record. A block for a source entity whose mapping-model entity mapping Ferry refused
+/// (`RefusedMapping`) replaces that entity mapping.
 public enum WrittenMapping {
     /// - Parameter defaultFailure: what a failing value does where a rule does not say
     ///   (`on error nil` / `on error reject`): reject (the default) or, leniently, nil.
@@ -37,6 +39,7 @@ public enum WrittenMapping {
             mapping.suggestions.removeAll { hint in written.contains { hint.hasPrefix($0) } }
             mapping.entities.append(entity)
             mapping.droppedEntities.removeAll { $0 == block.source }
+            mapping.refused.removeAll { $0.source == block.source }
             mapping.addedEntities.removeAll { $0 == block.destination }
         }
         mapping.entities.sort { $0.destination < $1.destination }

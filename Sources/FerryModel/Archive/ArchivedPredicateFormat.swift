@@ -48,22 +48,10 @@ struct ArchivedPredicateFormat {
                 guard let left = try child("NSLeftExpression"), let right = try child("NSRightExpression"),
                       let op = try object.object("NSPredicateOperator"), let symbol = try comparison(op) else { return nil }
                 return "\(left) \(symbol) \(right)"
-            case "NSSelfExpression": return "SELF"
-            case "NSVariableExpression": return try object.string("NSVariable").map { "$" + $0 }
-            case "NSKeyPathSpecifierExpression": return try object.string("NSKeyPath")
-            case "NSConstantValueExpression": return try constant(object)
-            case "NSKeyPathExpression":
-                guard let operand = try child("NSOperand"), let path = try children("NSArguments"), path.count == 1 else { return nil }
-                return operand == "SELF" ? path[0] : operand + "." + path[0]
-            case "NSFunctionExpression":
-                guard let selector = try object.string("NSSelectorName"), let arguments = try children("NSArguments") else { return nil }
-                let operand = try object.object("NSOperand")
-                if let operand, try operand.string("NSConstantValueClassName") == "_NSPredicateUtilities" {
-                    return selector + "(" + arguments.joined(separator: ", ") + ")"
-                }
-                guard let target = try child("NSOperand") else { return nil }
-                return "FUNCTION(" + ([target, "\"\(selector)\""] + arguments).joined(separator: ", ") + ")"
-            default: return nil
+            default:
+                // Expressions print as `ArchivedExpression` prints them; other classes have no text.
+                guard object.className.hasSuffix("Expression") else { return nil }
+                return try ArchivedExpressionReader(archive: archive, maxDepth: maxDepth).expression(at: index, keyPath: keyPath, depth: depth).text
             }
         } catch let error as KeyedArchiveError {
             throw .archive(error)
@@ -87,16 +75,5 @@ struct ArchivedPredicateFormat {
         if op.fields["NSFlags"] == nil { options = try op.integer("NSOptions") ?? 0 }
         let suffix = options & 3 == 0 ? "" : "[" + (options & 1 != 0 ? "c" : "") + (options & 2 != 0 ? "d" : "") + "]"
         return symbol + suffix
-    }
-
-    private func constant(_ object: ArchivedObject) throws(KeyedArchiveError) -> String? {
-        switch try archive.value(of: object, key: "NSConstantValue") {
-        case .null: return "nil"
-        case .string(let text): return "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
-        case .integer(let value): return "\(value)"
-        case .real(let value): return "\(value)"
-        case .bool(let value): return value ? "1" : "0"
-        default: return nil
-        }
     }
 }

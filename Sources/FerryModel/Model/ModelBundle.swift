@@ -1,4 +1,5 @@
-/// A versioned model (an `.xcdatamodeld` bundle): every version and which one is current.
+/// A versioned model (an `.xcdatamodeld` bundle, or a compiled `.momd`): every version and which
+/// one is current.
 public struct ModelBundle: Sendable, Equatable {
     /// The bundle name without extension (`Workspace` for `Workspace.xcdatamodeld`).
     public var name: String

@@ -5,7 +5,8 @@ import FerryFormats
 public enum ModelLoadError: Error, Equatable, CustomStringConvertible {
     /// The path does not exist or cannot be read.
     case unreadable(path: String, reason: String)
-    /// The path is not an `.xcdatamodel` folder, an `.xcdatamodeld` bundle or a `contents` file.
+    /// The path is not an `.xcdatamodel` folder, an `.xcdatamodeld` bundle, a `contents` file, a
+    /// `.momd` folder or a `.mom` file.
     case notAModel(path: String, reason: String)
     /// The XML is not well-formed, or declares entities.
     case xml(XMLDocumentError)
@@ -13,6 +14,8 @@ public enum ModelLoadError: Error, Equatable, CustomStringConvertible {
     case invalidElement(file: String, line: Int, element: String, reason: String)
     /// The model is self-contradictory (a parent or destination entity that does not exist, an inheritance cycle).
     case inconsistent(file: String, reason: String)
+    /// A compiled `.mom` is not a readable model archive.
+    case archive(file: String, ModelArchiveError)
     /// The model is in Xcode 3's binary format (`elements`/`layout`), which has no `contents` XML.
     case xcode3Format(path: String)
 
@@ -23,6 +26,7 @@ public enum ModelLoadError: Error, Equatable, CustomStringConvertible {
         case let .xml(error): error.description
         case let .invalidElement(file, line, element, reason): "\(file):\(line): <\(element)>: \(reason)"
         case let .inconsistent(file, reason): "\(file): inconsistent model: \(reason)"
+        case let .archive(file, error): "\(file): \(error)"
         case let .xcode3Format(path):
             "\(path): Xcode 3 model format (binary 'elements' file, no 'contents'); open and save it in a newer Xcode first"
         }

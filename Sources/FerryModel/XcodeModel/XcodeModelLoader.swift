@@ -1,19 +1,23 @@
 import FerryFormats
 
-/// Loads Core Data models written by Xcode: a versioned `.xcdatamodeld` bundle, a single
-/// `.xcdatamodel` folder, or its `contents` XML file.
+/// Loads Core Data models, the one place every verb loads them: as Xcode writes them (a
+/// versioned `.xcdatamodeld` bundle, a single `.xcdatamodel` folder, or its `contents` XML file)
+/// and as Xcode compiles them (a `.momd` folder, a single `.mom`; see `CompiledModelLoader`).
 public enum XcodeModelLoader {
-    /// Loads any model path as a bundle. A lone `.xcdatamodel` becomes a bundle of one version.
+    /// Loads any model path as a bundle. A lone `.xcdatamodel` or `.mom` becomes a bundle of one version.
     public static func loadBundle(at path: String) throws(ModelLoadError) -> ModelBundle {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         if trimmed.hasSuffix(".xcdatamodeld") {
             return try loadVersionedBundle(at: trimmed)
         }
+        if trimmed.hasSuffix(".momd") {
+            return try CompiledModelLoader.loadBundle(momd: trimmed)
+        }
         let model = try loadModel(at: trimmed)
         return ModelBundle(name: model.name, versions: [model], currentVersionName: model.name)
     }
 
-    /// Loads one model version from an `.xcdatamodel` folder or a `contents` file.
+    /// Loads one model version from an `.xcdatamodel` folder, a `contents` file or a compiled `.mom`.
     public static func loadModel(at path: String) throws(ModelLoadError) -> ManagedObjectModel {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         if ModelFiles.isDirectory(trimmed) {
@@ -25,9 +29,13 @@ public enum XcodeModelLoader {
             return try ModelXMLParser.parse(ModelFiles.read(contents), file: contents, versionName: ModelFiles.baseName(trimmed))
         }
         guard ModelFiles.exists(trimmed) else { throw .unreadable(path: trimmed, reason: "no such file") }
+        let bytes = try ModelFiles.read(trimmed)
+        if CompiledModelLoader.isCompiled(bytes) {
+            return try CompiledModelLoader.loadModel(mom: trimmed, name: ModelFiles.baseName(trimmed))
+        }
         let parent = trimmed.split(separator: "/").dropLast().last.map(String.init) ?? ""
         let versionName = parent.hasSuffix(".xcdatamodel") ? ModelFiles.baseName(parent) : ModelFiles.baseName(trimmed)
-        return try ModelXMLParser.parse(ModelFiles.read(trimmed), file: trimmed, versionName: versionName)
+        return try ModelXMLParser.parse(bytes, file: trimmed, versionName: versionName)
     }
 
     private static func loadVersionedBundle(at path: String) throws(ModelLoadError) -> ModelBundle {
