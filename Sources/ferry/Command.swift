@@ -1,4 +1,5 @@
 import Ferry
+import FerryFormats
 
 /// A verb of the `ferry` command.
 protocol Command {
@@ -14,14 +15,9 @@ protocol Command {
 
 extension Command {
     static var help: String {
-        var text = usage.hasSuffix("\n") ? usage : usage + "\n"
+        let text = usage.hasSuffix("\n") ? usage : usage + "\n"
         let rows = options.map { ["--\($0.name)" + ($0.value.map { " \($0)" } ?? ""), $0.help] } + [["--help", "show this help"]]
-        let width = rows.map { $0[0].count }.max() ?? 0
-        text += "\noptions:\n"
-        for row in rows {
-            text += "  " + row[0] + String(repeating: " ", count: width - row[0].count) + "  " + row[1] + "\n"
-        }
-        return text
+        return text + "\noptions:\n" + TextTable.render(rows, indent: "  ")
     }
 }
 
@@ -63,8 +59,7 @@ enum Dispatcher {
     }
 
     static var overview: String {
-        let width = commands.map { $0.name.count }.max() ?? 0
-        let verbs = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + "  " + $0.summary }
+        let verbs = TextTable.lines(commands.map { [$0.name, $0.summary] }, indent: "  ")
         return """
         ferry: move Core Data era records between formats and model versions, and prove nothing was lost.
 

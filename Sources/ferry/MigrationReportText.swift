@@ -1,4 +1,5 @@
 import Ferry
+import FerryFormats
 import FerryVerify
 import FoundationEssentials
 

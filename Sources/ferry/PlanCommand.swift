@@ -1,4 +1,5 @@
 import Ferry
+import FerryFormats
 import FoundationEssentials
 
 /// `ferry plan --model M [SOURCE...]`: the chain of mappings, and with sources a dry run.

@@ -113,6 +113,33 @@ struct QueryJobTests {
         #expect(lines[2].contains(" bytes>"))
     }
 
+    @Test("the table pads by display width: columns after Chinese notes and titles start in the same terminal column")
+    func tableDisplayWidth() throws {
+        let store = try workspaceStore()
+        let text = try output(QueryRequest(storePath: store, modelPath: workspace, entity: "Task", predicate: "taskID IN {1, 3, 4, 7}"))
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("提交报告") } && lines.contains { $0.contains("记得带身份证") })
+        // The rule under the header says where each column starts, in terminal columns.
+        var starts: [Int] = []
+        for (offset, character) in lines[1].enumerated() where character == "-" && (offset == 0 || Array(lines[1])[offset - 1] == " ") {
+            starts.append(offset)
+        }
+        for line in lines[2..<(lines.count - 1)] {
+            var width = 0
+            var cuts: [Int: String] = [:]
+            var prefix = ""
+            for character in line {
+                cuts[width] = prefix
+                prefix.append(character)
+                width += DisplayWidth.of(String(character))
+            }
+            for start in starts.dropFirst() where start < width {
+                let before = try #require(cuts[start], "no character starts at column \(start) in: \(line)")
+                #expect(before.hasSuffix("  "), "column \(start) of: \(line)")
+            }
+        }
+    }
+
     @Test("a --model bundle without the store's version is refused, naming the entities that differ")
     func modelMismatch() throws {
         let store = try workspaceStore()
