@@ -140,6 +140,43 @@ struct QueryJobTests {
         }
     }
 
+    @Test("to-many relationships come back as a fetch returns them: the destinations' Z_PKs, as the store links them")
+    func toManyKeys() throws {
+        let store = try workspaceStore()
+        let text = try output(QueryRequest(storePath: store, modelPath: workspace, entity: "Task", format: .json))
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        #expect(rows.count == 28)
+        var linked = 0
+        for row in rows {
+            let key = try #require(row["Z_PK"] as? Int)
+            let tags = try keys(store, "SELECT Z_1TAGS FROM Z_1TASKS WHERE Z_2TASKS = \(key) ORDER BY Z_1TAGS")
+            let attachments = try keys(store, "SELECT Z_PK FROM ZUPLOAD WHERE ZTASK = \(key) ORDER BY Z_PK")
+            #expect(row["tags"] as? [Int] == tags && row["attachments"] as? [Int] == attachments, "Task \(key)")
+            linked += tags.count + attachments.count
+        }
+        #expect(linked > 20)
+        var csv = QueryRequest(storePath: store, modelPath: workspace, entity: "Task", predicate: "taskID == 1", format: .csv)
+        let lines = try output(csv).split(separator: "\r\n")
+        #expect(lines[0].hasSuffix(",attachments,tags"))
+        let tags = try keys(store, "SELECT Z_1TAGS FROM Z_1TASKS j JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS WHERE t.ZTASKID = 1 ORDER BY Z_1TAGS")
+        #expect(lines[1].hasSuffix("," + tags.map(String.init).joined(separator: " ")))
+        csv.format = .table
+        #expect(try output(csv).split(separator: "\n")[0].hasSuffix("attachments  tags"))
+    }
+
+    @Test("Z_PK can be used in --where, in --sort and through relationships")
+    func primaryKeyInPredicates() throws {
+        let store = try workspaceStore()
+        func primaryKeys(_ predicate: String, sort: String? = nil) throws -> [Int] {
+            let text = try output(QueryRequest(storePath: store, modelPath: workspace, entity: "Task", predicate: predicate, sort: sort, format: .json))
+            return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]).compactMap { $0["Z_PK"] as? Int }
+        }
+        #expect(try primaryKeys("Z_PK IN {3, 1, 5}") == [1, 3, 5])
+        #expect(try primaryKeys("Z_PK <= 3", sort: "-Z_PK") == [3, 2, 1])
+        #expect(try primaryKeys("ANY tags.Z_PK == 1") == keys(store, "SELECT Z_2TASKS FROM Z_1TASKS WHERE Z_1TAGS = 1 ORDER BY Z_2TASKS"))
+        #expect(try primaryKeys("ANY attachments.Z_PK == 2") == keys(store, "SELECT ZTASK FROM ZUPLOAD WHERE Z_PK = 2"))
+    }
+
     @Test("a --model bundle without the store's version is refused, naming the entities that differ")
     func modelMismatch() throws {
         let store = try workspaceStore()
