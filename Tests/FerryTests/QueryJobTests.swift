@@ -177,6 +177,26 @@ struct QueryJobTests {
         #expect(try primaryKeys("ANY attachments.Z_PK == 2") == keys(store, "SELECT ZTASK FROM ZUPLOAD WHERE Z_PK = 2"))
     }
 
+    @Test("update --dry-run lists the objects that would change, after the same checks, and writes nothing")
+    func updateDryRun() throws {
+        let store = try workspaceStore()
+        let before = try keys(store, "SELECT sum(Z_OPT) + sum(ZPRIORITY) FROM ZTASK")
+        let job = UpdateJob(storePath: store, modelPath: workspace, entity: "Task", predicate: "priority == 1", assignments: [("priority", "4")])
+        let planned = try job.plan()
+        #expect(planned.map(\.primaryKey) == (try keys(store, "SELECT Z_PK FROM ZTASK WHERE ZPRIORITY = 1 ORDER BY Z_PK")).map(Int64.init))
+        #expect(!planned.isEmpty && planned.allSatisfy { $0.entity == "Task" })
+        #expect(try keys(store, "SELECT sum(Z_OPT) + sum(ZPRIORITY) FROM ZTASK") == before)
+        let report = UpdatePlanReport.text(planned, assignments: [("priority", "4")])
+        #expect(report.hasPrefix("\(planned.count) objects would be updated") && report.contains("  Task: Z_PK ") && report.hasSuffix("set\n  priority = 4\n"))
+        #expect {
+            try UpdateJob(storePath: store, modelPath: workspace, entity: "Task", predicate: "TRUEPREDICATE", assignments: [("priority", "abc")]).plan()
+        } throws: { error in
+            guard case .value(let key, _) = error as? QueryError else { return false }
+            return key == "priority"
+        }
+        #expect(try job.run() == planned.count)
+    }
+
     @Test("a --model bundle without the store's version is refused, naming the entities that differ")
     func modelMismatch() throws {
         let store = try workspaceStore()
