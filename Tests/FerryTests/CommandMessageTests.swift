@@ -6,6 +6,28 @@ import Testing
 extension CommandLineTests {
     private static let model = "Migrations/Workspace.xcdatamodeld"
 
+    @Test("every verb that cannot open its input names the path once, with the reason")
+    func missingInputNamedOnce() throws {
+        let missing = "old/Upload.sqlite"
+        let out = try TestPaths.temporaryFolder("cli-missing")
+        let runs: [[String]] = [
+            ["migrate", missing, "--model", Self.model, "--out", out + "/m.sqlite"],
+            ["migrate", "Task:old/tasks.json", "--model", Self.model, "--out", out + "/m.sqlite"],
+            ["import", "old/uploads.csv", "--model", Self.model, "--entity", "Task", "--out", out + "/i.sqlite"],
+            ["query", missing, "--entity", "Task"], ["verify", missing], ["export", missing, "--out", out + "/e"],
+            ["backup", missing, "--to", out + "/b"], ["model", "extract", missing, "--out", out + "/X.xcdatamodeld"],
+            ["delete", missing, "--entity", "Task", "--where", "TRUEPREDICATE"],
+            ["update", missing, "--entity", "Task", "--where", "TRUEPREDICATE", "--set", "priority=1"],
+        ]
+        for arguments in runs {
+            let run = try FerryProcess.run(arguments)
+            let path = arguments.first { $0.hasPrefix("old/") || $0.hasPrefix("Task:old/") }.map { $0.replacingOccurrences(of: "Task:", with: "") } ?? missing
+            #expect(run.status == 3, "\(arguments)")
+            #expect(run.err.components(separatedBy: path).count == 2, "\(arguments.prefix(2)): \(run.err)")
+            #expect(run.err.contains("\(path): cannot open: No such file or directory"), "\(arguments.prefix(2)): \(run.err)")
+        }
+    }
+
     @Test("query refuses a negative --limit or --offset as a usage error")
     func negativeLimit() throws {
         let limit = try ferry("query", "nothing.sqlite", "--entity", "Task", "--limit", "-1")

@@ -142,7 +142,7 @@ public struct ImportJob {
         } catch let error as GraphWriteError {
             throw .links(error)
         } catch {
-            throw .store(.existingStore(path: request.outputPath, reason: "\(error)"))
+            throw .store(.existingStore(path: request.outputPath, reason: ErrorText.reason(of: error, at: request.outputPath)))
         }
     }
 
@@ -174,7 +174,7 @@ public struct ImportJob {
         } catch let error as StoreWriterError {
             throw .store(error)
         } catch {
-            throw .store(.existingStore(path: request.outputPath, reason: "\(error)"))
+            throw .store(.existingStore(path: request.outputPath, reason: ErrorText.reason(of: error, at: request.outputPath)))
         }
     }
 

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryMigration
 import FerryModel
 import FerryStore
@@ -43,7 +44,7 @@ struct MigrationRun {
     /// that live apart from the rows (many-to-many, ordered one-to-many).
     mutating func migrateStore(_ path: String, namespace: Int) throws(MigrateError) {
         let store: CoreDataStoreReader
-        do { store = try CoreDataStoreReader(path: path) } catch { throw .store(source: path, reason: error.description) }
+        do { store = try CoreDataStoreReader(path: path) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         var hashes = store.metadata.versionHashes
         if hashes.isEmpty {
             // Metadata without hashes matches every version vacuously (and would carry no row):
@@ -57,23 +58,23 @@ struct MigrationRun {
         case .failure(let mismatch): throw .noMatchingVersion(source: path, differing: mismatch.differing)
         }
         let records: StoreRecordReader
-        do { records = try store.records(model: model) } catch { throw .store(source: path, reason: error.description) }
+        do { records = try store.records(model: model) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         let census: StoreCensus
-        do { census = try StoreCensus(path: path) } catch { throw .store(source: path, reason: "cannot count its rows: \(error)") }
+        do { census = try StoreCensus(path: path) } catch { throw .store(source: path, reason: "cannot count its rows: \(ErrorText.reason(of: error, at: path))") }
         let readBefore = reads(from: path)
         let location = SourceLocation(file: path)
         var plans: [String: StoreEntityPlan] = [:]
         var current: StoreEntityPlan?
         for root in model.entitiesInStoreOrder where root.parentName == nil {
             let cursor: StoredRecordCursor
-            do { cursor = try records.records(of: root.name) } catch { throw .store(source: path, reason: error.description) }
+            do { cursor = try records.records(of: root.name) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
             while true {
                 let stored: StoredRecord
                 do {
                     guard let next = try cursor.next() else { break }
                     stored = next
                 } catch {
-                    guard case .invalidValue = error else { throw .store(source: path, reason: error.description) }
+                    guard case .invalidValue = error else { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
                     let ledger = ledger(source: path, entity: cursor.entityOfCurrentRow ?? root.name, version: version)
                     summary.ledgers[ledger].read += 1
                     try reject(Reject(location: location, entity: root.name, reason: error.description), ledger: ledger)
@@ -140,13 +141,13 @@ struct MigrationRun {
                 guard let carried = chain.finalRelationship(relationship.name, of: entity.name, from: version) else { continue }
                 let cursor: RelationshipEdgeCursor
                 do { cursor = try records.edges(of: relationship.name, of: entity.name) } catch {
-                    throw .store(source: source, reason: error.description)
+                    throw .store(source: source, reason: ErrorText.reason(of: error, at: source))
                 }
                 var previous: Int64?
                 var position = 0
                 while true {
                     let edge: RelationshipEdge?
-                    do { edge = try cursor.next() } catch { throw .store(source: source, reason: error.description) }
+                    do { edge = try cursor.next() } catch { throw .store(source: source, reason: ErrorText.reason(of: error, at: source)) }
                     guard let edge else { break }
                     position = edge.source == previous ? position + 1 : 0
                     previous = edge.source

@@ -59,7 +59,7 @@ public struct FileRecordSource: Sendable {
         } catch let error as CSVError {
             throw RecordSourceError(error)
         } catch {
-            throw RecordSourceError(source: path, reason: "\(error)")
+            throw RecordSourceError(source: path, reason: ErrorText.reason(of: error, at: path))
         }
     }
 
