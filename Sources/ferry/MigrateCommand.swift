@@ -61,7 +61,7 @@ enum MigrateCommand: Command {
             Terminal.error("ferry migrate: \(error.description)")
             switch error {
             case .destinationExists, .writer, .rejectLog: return .destination
-            case .outputIsInput: return .usage
+            case .outputIsInput, .entityMissing: return .usage
             case .notAccounted: return .verificationFailed
             default: return .badInput
             }

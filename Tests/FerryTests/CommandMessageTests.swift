@@ -28,6 +28,17 @@ extension CommandLineTests {
         }
     }
 
+    @Test("a legacy file given to migrate without ENTITY: is refused with what is missing, not as a broken store")
+    func migrateFileWithoutEntity() throws {
+        let run = try ferry("migrate", "Fixtures/legacy/uploads.csv", "--model", Self.model, "--out", "/nonexistent/W.sqlite")
+        #expect(run.status == 2)
+        #expect(run.err.contains("Fixtures/legacy/uploads.csv is a CSV file, not a store: name the entity of its records, as "
+            + "ENTITY:Fixtures/legacy/uploads.csv (entities of the model: KYTask, Tag, Task, Upload, UploadEntity)"), "\(run.err)")
+        #expect(!run.err.contains("SQLite"))
+        let plan = try ferry("plan", "--model", Self.model, "Fixtures/legacy/tasks.json")
+        #expect(plan.err.contains("tasks.json is a JSON file, not a store"), "\(plan.err)")
+    }
+
     @Test("query refuses a negative --limit or --offset as a usage error")
     func negativeLimit() throws {
         let limit = try ferry("query", "nothing.sqlite", "--entity", "Task", "--limit", "-1")

@@ -30,6 +30,7 @@ public struct MigrateJob {
         var planner = MigrationPlanner(bundle: bundle, modelPath: request.modelPath, variables: request.variables, target: request.targetVersion)
         planner.defaultFailure = request.lenient ? .null : .reject
         let chain = try planner.chain(options: request.files.coercion)
+        try refuseFilesWithoutEntity(chain)
         let final = chain.last
         if !request.dryRun, !request.replaceExisting, FileManager.default.fileExists(atPath: request.outputPath) {
             throw .destinationExists(request.outputPath)
@@ -99,6 +100,15 @@ public struct MigrateJob {
         run.summary.dryRun = request.dryRun
         progress(run.summary)
         return run.summary
+    }
+
+    /// A source given as a store whose name or first bytes say it is a file of records (CSV, JSON,
+    /// a property list) lacks its `ENTITY:`: refused, naming what is missing, before anything is read.
+    private func refuseFilesWithoutEntity(_ chain: MigrationChain) throws(MigrateError) {
+        for source in request.sources where source.kind == .store {
+            guard let format = SourceFormat.recognize(path: source.path) else { continue }
+            throw .entityMissing(source: source.path, format: format, entities: Set(chain.versions.flatMap { $0.entities.map(\.name) }).sorted())
+        }
     }
 
     /// Verifies the store where it is built (with the values records carried unchanged) and,
