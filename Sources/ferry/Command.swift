@@ -32,6 +32,10 @@ enum Dispatcher {
     }
 
     static func run(_ arguments: [String]) -> ExitCode {
+        if arguments.first == "help", arguments.count > 1 {
+            // `ferry help VERB` is `ferry VERB --help`.
+            return run([arguments[1], "--help"] + arguments.dropFirst(2))
+        }
         guard let verb = arguments.first, verb != "--help", verb != "-h", verb != "help" else {
             Terminal.out(overview)
             return arguments.isEmpty ? .usage : .success
@@ -68,8 +72,9 @@ enum Dispatcher {
         verbs:
         \(verbs.joined(separator: "\n"))
 
-        Run 'ferry <verb> --help' for a verb's options. Exit codes: 0 ok, 1 some records rejected,
-        2 usage error, 3 unreadable or invalid input, 4 destination not written, 5 verification failed.
+        Run 'ferry <verb> --help' or 'ferry help <verb>' for a verb's options. Exit codes: 0 ok,
+        1 some records rejected, 2 usage error, 3 unreadable or invalid input, 4 destination not
+        written, 5 verification failed.
 
         """
     }

@@ -39,6 +39,17 @@ extension CommandLineTests {
         #expect(plan.err.contains("tasks.json is a JSON file, not a store"), "\(plan.err)")
     }
 
+    @Test("ferry help VERB is ferry VERB --help; an unknown verb is a usage error")
+    func helpVerb() throws {
+        for verb in ["query", "import", "model"] {
+            let help = try ferry("help", verb), flag = try ferry(verb, "--help")
+            #expect(help.status == 0 && help.out == flag.out && help.out.hasPrefix("usage: ferry \(verb)"))
+        }
+        let unknown = try ferry("help", "frobnicate")
+        #expect(unknown.status == 2 && unknown.err.contains("unknown verb 'frobnicate'"))
+        #expect(try ferry("help").out.contains("ferry help <verb>"))
+    }
+
     @Test("query refuses a negative --limit or --offset as a usage error")
     func negativeLimit() throws {
         let limit = try ferry("query", "nothing.sqlite", "--entity", "Task", "--limit", "-1")
