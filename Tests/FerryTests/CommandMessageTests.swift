@@ -56,4 +56,22 @@ extension CommandLineTests {
         #expect(limit.status == 2 && limit.err.contains("--limit takes 0 or more, not -1"))
         #expect(try ferry("query", "nothing.sqlite", "--entity", "Task", "--offset", "-2").status == 2)
     }
+
+    @Test("JSON whose records sit under a key imports and migrates with --records-key")
+    func recordsKey() throws {
+        let folder = try TestPaths.temporaryFolder("cli-records-key")
+        let file = folder + "/export.json"
+        try Data(#"{"exported": "2014-05-01", "data": {"tasks": [{"taskID": 1, "taskTitle": "a", "taskDate": "2014-03-01", "remindTime": ""}, {"taskID": 2, "taskTitle": "b", "taskDate": "2014-03-02", "remindTime": ""}]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let imported = try ferry("import", file, "--model", "Migrations/KYTask.xcdatamodeld", "--entity", "KYTask",
+                                 "--out", folder + "/K.sqlite", "--records-key", "data.tasks")
+        #expect(imported.status == 0 && imported.out.hasPrefix("KYTask (KYTask): read 2, written 2, rejected 0"), "\(imported.err)")
+        let migrated = try ferry("migrate", "Task:" + file, "--model", Self.model, "--records-key", "data.tasks", "--var", "zone=UTC",
+                                 "--out", folder + "/W.sqlite")
+        #expect(migrated.status == 0 && migrated.out.contains("written: Task 2"), "\(migrated.err)")
+        let without = try ferry("import", file, "--model", "Migrations/KYTask.xcdatamodeld", "--entity", "KYTask", "--out", folder + "/N.sqlite")
+        #expect(without.status == 3)
+        #expect(try ferry("import", file, "--model", "Migrations/KYTask.xcdatamodeld", "--entity", "KYTask", "--out", folder + "/N.sqlite",
+                          "--records-key", "data..tasks").status == 2)
+    }
 }
