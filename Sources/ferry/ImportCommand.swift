@@ -170,6 +170,6 @@ enum ImportCommand: Command {
         if let verification = summary.verification, verification.passed {
             Terminal.out("verified: \(verification.sections.reduce(0) { $0 + $1.checks }) checks hold\n")
         }
-        for link in summary.links { Terminal.out(LinkReportText.line(link)) }
+        for link in summary.links { Terminal.out(LinkReportText.line(link, rejectLog: rejectLog)) }
     }
 }

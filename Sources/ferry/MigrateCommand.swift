@@ -67,7 +67,7 @@ enum MigrateCommand: Command {
             }
         }
         if showProgress { Terminal.progress(nil) }
-        MigrationReportText.print(summary, json: arguments.has("json"))
+        MigrationReportText.print(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath)
         if let verification = summary.verification, !verification.passed { return .verificationFailed }
         return summary.rejected > 0 ? .rejects : .success
     }

@@ -52,7 +52,7 @@ enum PlanCommand: Command {
             Terminal.out(MigrationPlanText.text(plan))
             if let dryRun {
                 Terminal.out("\ndry run:\n")
-                MigrationReportText.print(dryRun, json: false)
+                MigrationReportText.print(dryRun, json: false, rejectLog: request.rejectLogPath)
             }
         }
         return (dryRun?.rejected ?? 0) > 0 ? .rejects : .success

@@ -74,4 +74,27 @@ extension CommandLineTests {
         #expect(try ferry("import", file, "--model", "Migrations/KYTask.xcdatamodeld", "--entity", "KYTask", "--out", folder + "/N.sqlite",
                           "--records-key", "data..tasks").status == 2)
     }
+
+    @Test("unresolved links name the file and line of the record that gave them, and all of them go to --rejects")
+    func unresolvedLinks() throws {
+        let folder = try TestPaths.temporaryFolder("cli-unresolved")
+        let run = try ferry("migrate", "UploadEntity:Fixtures/legacy/uploads.csv", "UploadEntity:Fixtures/legacy/uploads.plist",
+                            "Task:Fixtures/legacy/tasks.json", "Task:Fixtures/legacy/tasks.ndjson", "--model", Self.model,
+                            "--link", "attachments=remotePath", "--link", "tags=name", "--var", "zone=Asia/Shanghai",
+                            "--out", folder + "/W.sqlite", "--rejects", folder + "/rejects.ndjson")
+        #expect(run.status == 1)
+        #expect(run.err.contains("Fixtures/legacy/tasks.json:223: Task.attachments: unresolved link: no Upload has remotePath "
+            + "'/remote/uploads/2014/09/ghost.jpg'\n"), "\(run.err)")
+        #expect(!run.err.contains("Z_PK"))
+        #expect(run.err.contains("… 2 more unresolved links of Task.attachments in \(folder)/rejects.ndjson"))
+        let lines = String(decoding: try TestPaths.read(folder + "/rejects.ndjson"), as: UTF8.self).split(separator: "\n")
+        let entries = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let unresolved = entries.filter { ($0["reason"] as? String)?.hasPrefix("unresolved link: ") == true }
+        #expect(entries.count - unresolved.count == 18 && unresolved.count == 7)
+        for entry in unresolved {
+            let location = try #require(entry["location"] as? [String: Any])
+            #expect((location["file"] as? String)?.hasPrefix("Fixtures/legacy/tasks.") == true && location["line"] is Int)
+            #expect(entry["attribute"] as? String == "attachments" && entry["value"] is String)
+        }
+    }
 }

@@ -100,11 +100,13 @@ public struct ImportJob {
                 summary.skipped += reader.skippedLines
                 if !reader.unknownKeys.isEmpty { summary.unknownKeys[source] = reader.unknownKeys }
             }
+            if !summary.stoppedEarly {
+                do { summary.links = try graph.resolveLinks { rejects.logUnresolved($0) } } catch { throw ImportError.links(error) }
+            }
             do { try rejects.close() } catch { throw ImportError.rejectLog(path: error.path, reason: error.reason) }
             if summary.stoppedEarly {
                 writer.discard()
             } else {
-                do { summary.links = try graph.resolveLinks() } catch { throw ImportError.links(error) }
                 if request.verify {
                     // Verified where it is built: a store that fails never replaces anything.
                     do { try writer.commit() } catch { throw ImportError.store(error) }

@@ -67,11 +67,11 @@ public struct MigrateJob {
                 }
                 progress(run.summary)
             }
+            if !run.summary.stoppedEarly { try run.resolveLinks() }
             try run.closeRejectLog()
             if run.summary.stoppedEarly {
                 writer.discard()
             } else {
-                do { run.summary.links = try run.graph.resolveLinks() } catch { throw MigrateError.links(error) }
                 if request.dryRun {
                     writer.discard()
                 } else {

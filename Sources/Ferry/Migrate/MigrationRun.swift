@@ -153,7 +153,8 @@ struct MigrationRun {
                     previous = edge.source
                     do {
                         try graph.stageLink(to: .key(.integer(edge.destination)), position: position, relationship: carried.relationship,
-                                            ofRecordWithKey: .integer(edge.source), entity: carried.entity, namespace: namespace)
+                                            ofRecordWithKey: .integer(edge.source), entity: carried.entity, namespace: namespace,
+                                            file: source)
                     } catch {
                         throw .links(error)
                     }
@@ -435,6 +436,11 @@ struct MigrationRun {
         do { try rejects.openLog(at: request.rejectLogPath) } catch {
             throw .rejectLog(path: error.path, reason: error.reason)
         }
+    }
+
+    /// Resolves the staged links; those that find nothing go to the reject log.
+    mutating func resolveLinks() throws(MigrateError) {
+        do { summary.links = try graph.resolveLinks { rejects.logUnresolved($0) } } catch { throw .links(error) }
     }
 
     func closeRejectLog() throws(MigrateError) {
