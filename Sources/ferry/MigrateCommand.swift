@@ -21,8 +21,8 @@ enum MigrateCommand: Command {
 
         example:
           ferry migrate UploadEntity:Fixtures/legacy/uploads.csv Task:Fixtures/legacy/tasks.json \\
-              --model Migrations/Workspace.xcdatamodeld --link attachments=remotePath \\
-              --var zone=Asia/Shanghai --out Workspace.sqlite
+              --model Migrations/Workspace.xcdatamodeld --link attachments=remotePath --link tags=name \\
+              --var zone=Asia/Shanghai --out Workspace.sqlite --force
 
         The written store is then verified (integrity, bookkeeping, every key and join row, values,
         and the accounting); --no-verify skips that.

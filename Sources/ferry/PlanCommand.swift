@@ -16,7 +16,7 @@ enum PlanCommand: Command {
         and entity, how many records would be written, merged, rejected or filtered, with sample
         rejects. --format dot draws the mapping as a Graphviz diagram.
 
-        example: ferry plan --model Migrations/Workspace.xcdatamodeld --format dot | dot -Tsvg > plan.svg
+        example: ferry plan --model Migrations/Workspace.xcdatamodeld --format dot | dot -Tsvg > plan.svg   # needs Graphviz
         """
     static let options = MigrateCommand.options.filter { !["out", "force", "json"].contains($0.name) } + [
         OptionSpec(name: "format", value: "F", help: "text (default), dot or json"),
