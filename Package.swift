@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "FerryFormats", dependencies: ["CLibXML2", "CZlib"]),
         .target(name: "FerryStore", dependencies: ["FerryModel", "FerryFormats", "CSQLite"]),
         .target(name: "FerryMigration", dependencies: ["FerryModel", "FerryFormats", "FerryStore"]),
-        .target(name: "FerryVerify", dependencies: ["FerryModel", "FerryStore"]),
+        .target(name: "FerryVerify", dependencies: ["FerryModel", "FerryFormats", "FerryStore"]),
         .target(name: "FerryFixtures", dependencies: []),
         .target(name: "Ferry", dependencies: ["FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures"]),
         .executableTarget(name: "ferry", dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures"]),

@@ -1,4 +1,5 @@
 import Ferry
+import FerryFormats
 
 /// A verb of the `ferry` command.
 protocol Command {
@@ -14,14 +15,9 @@ protocol Command {
 
 extension Command {
     static var help: String {
-        var text = usage.hasSuffix("\n") ? usage : usage + "\n"
+        let text = usage.hasSuffix("\n") ? usage : usage + "\n"
         let rows = options.map { ["--\($0.name)" + ($0.value.map { " \($0)" } ?? ""), $0.help] } + [["--help", "show this help"]]
-        let width = rows.map { $0[0].count }.max() ?? 0
-        text += "\noptions:\n"
-        for row in rows {
-            text += "  " + row[0] + String(repeating: " ", count: width - row[0].count) + "  " + row[1] + "\n"
-        }
-        return text
+        return text + "\noptions:\n" + TextTable.render(rows, indent: "  ")
     }
 }
 
@@ -36,6 +32,10 @@ enum Dispatcher {
     }
 
     static func run(_ arguments: [String]) -> ExitCode {
+        if arguments.first == "help", arguments.count > 1 {
+            // `ferry help VERB` is `ferry VERB --help`.
+            return run([arguments[1], "--help"] + arguments.dropFirst(2))
+        }
         guard let verb = arguments.first, verb != "--help", verb != "-h", verb != "help" else {
             Terminal.out(overview)
             return arguments.isEmpty ? .usage : .success
@@ -63,8 +63,7 @@ enum Dispatcher {
     }
 
     static var overview: String {
-        let width = commands.map { $0.name.count }.max() ?? 0
-        let verbs = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + "  " + $0.summary }
+        let verbs = TextTable.lines(commands.map { [$0.name, $0.summary] }, indent: "  ")
         return """
         ferry: move Core Data era records between formats and model versions, and prove nothing was lost.
 
@@ -73,8 +72,9 @@ enum Dispatcher {
         verbs:
         \(verbs.joined(separator: "\n"))
 
-        Run 'ferry <verb> --help' for a verb's options. Exit codes: 0 ok, 1 some records rejected,
-        2 usage error, 3 unreadable or invalid input, 4 destination not written, 5 verification failed.
+        Run 'ferry <verb> --help' or 'ferry help <verb>' for a verb's options. Exit codes: 0 ok,
+        1 some records rejected, 2 usage error, 3 unreadable or invalid input, 4 destination not
+        written, 5 verification failed.
 
         """
     }

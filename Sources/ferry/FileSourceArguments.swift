@@ -1,7 +1,7 @@
 import Ferry
 
-/// How `import` and `migrate` read legacy files, from the options they share: `--map`, `--link`
-/// and the CSV options.
+/// How `import` and `migrate` read legacy files, from the options they share: `--map`, `--link`,
+/// `--records-key` and the CSV options.
 enum FileSourceArguments {
     /// The file options of `import` and `migrate`, on top of the CSV ones.
     static func options(files: String) -> [OptionSpec] {
@@ -11,6 +11,8 @@ enum FileSourceArguments {
             OptionSpec(name: "map", value: "KEY=ATTRIBUTE",
                        help: "map a column or key of \(files) to an attribute; '#N=ATTRIBUTE' maps the N-th CSV column",
                        repeatable: true),
+            OptionSpec(name: "records-key", value: "KEY[.KEY]",
+                       help: "JSON \(files) hold their records in an array under this key of the top object ({\"tasks\": […]}); a.b goes deeper"),
         ] + CSVOptionArguments.options
     }
 
@@ -20,6 +22,11 @@ enum FileSourceArguments {
         var files = FileRecordSource(csv: try CSVOptionArguments.parse(arguments), keyMap: maps.names,
                                      linkAttributes: try Pairs.parse(arguments, "link"))
         files.csv.columnMap = maps.columns
+        if let text = arguments.value("records-key") {
+            let keys = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard !keys.contains(where: \.isEmpty) else { throw UsageError("--records-key takes KEY or KEY.KEY…, not '\(text)'") }
+            files.jsonRecordsKeyPath = keys
+        }
         return files
     }
 }

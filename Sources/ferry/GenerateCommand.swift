@@ -13,7 +13,7 @@ enum GenerateCommand: Command {
         always give the same bytes. Tasks name uploads of the same seed in their attachments.
         Without --out, writes to standard output.
 
-        example: ferry generate uploads --count 1000000 --format csv --out /tmp/uploads.csv
+        example: ferry generate uploads --count 10000 --format csv --out uploads.csv
         """
     static let options = [
         OptionSpec(name: "count", value: "N", help: "number of records"),

@@ -30,11 +30,11 @@ enum ImportCommand: Command {
 
         examples:
           ferry import Fixtures/legacy/uploads.csv --model Migrations/Workspace.xcdatamodeld \\
-              --model-version "Workspace 1" --entity UploadEntity --out Upload.sqlite
+              --model-version "Workspace 1" --entity UploadEntity --out Workspace1.sqlite
           ferry import Fixtures/legacy/tasks.json --model Migrations/Workspace.xcdatamodeld \\
               --model-version "Workspace 2" --entity Task --out Workspace2.sqlite --append \\
               --map taskTitle=title --map taskDesc=notes --map taskLevel=priority \\
-              --link attachments=remotePath --create-missing tags
+              --link attachments=remotePath --link tags=name --create-missing tags
 
         The written store is then verified (integrity, bookkeeping, keys, values, accounting);
         --no-verify skips that.
@@ -168,6 +168,6 @@ enum ImportCommand: Command {
         if let verification = summary.verification, verification.passed {
             Terminal.out("verified: \(verification.sections.reduce(0) { $0 + $1.checks }) checks hold\n")
         }
-        for link in summary.links { Terminal.out(LinkReportText.line(link)) }
+        for link in summary.links { Terminal.out(LinkReportText.line(link, rejectLog: rejectLog)) }
     }
 }

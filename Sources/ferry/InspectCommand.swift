@@ -1,4 +1,5 @@
 import Ferry
+import FerryFormats
 import FerryModel
 import FoundationEssentials
 

@@ -22,8 +22,8 @@ enum MigrateCommand: Command {
 
         example:
           ferry migrate UploadEntity:Fixtures/legacy/uploads.csv Task:Fixtures/legacy/tasks.json \\
-              --model Migrations/Workspace.xcdatamodeld --link attachments=remotePath \\
-              --var zone=Asia/Shanghai --out Workspace.sqlite
+              --model Migrations/Workspace.xcdatamodeld --link attachments=remotePath --link tags=name \\
+              --var zone=Asia/Shanghai --out Workspace.sqlite --force
 
         The written store is then verified (integrity, bookkeeping, every key and join row, values,
         and the accounting); --no-verify skips that.
@@ -59,13 +59,13 @@ enum MigrateCommand: Command {
             Terminal.error("ferry migrate: \(error.description)")
             switch error {
             case .destinationExists, .writer, .rejectLog: return .destination
-            case .outputIsInput: return .usage
+            case .outputIsInput, .entityMissing: return .usage
             case .notAccounted: return .verificationFailed
             default: return .badInput
             }
         }
         progress.clear()
-        MigrationReportText.print(summary, json: arguments.has("json"))
+        MigrationReportText.print(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath)
         if let verification = summary.verification, !verification.passed { return .verificationFailed }
         return summary.rejected > 0 ? .rejects : .success
     }

@@ -1,11 +1,13 @@
 import Ferry
+import FerryFormats
 import FerryVerify
 import FoundationEssentials
 
 /// Prints a migration summary: the ledger per source and entity, the delimiter of each CSV
-/// source, the rows per destination entity, link resolution, rejects and hints.
+/// source, the rows per destination entity, link resolution, rejects and hints; `rejectLog` is
+/// the run's `--rejects` file, where every reject and unresolved link is.
 enum MigrationReportText {
-    static func print(_ summary: MigrationSummary, json: Bool) {
+    static func print(_ summary: MigrationSummary, json: Bool, rejectLog: String?) {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -15,7 +17,8 @@ enum MigrationReportText {
         for hint in summary.suggestions { Terminal.error("hint: \(hint)") }
         for reject in summary.sampleRejects { Terminal.error("reject: \(reject.summary)") }
         if summary.rejected > summary.sampleRejects.count {
-            Terminal.error("… \(summary.rejected - summary.sampleRejects.count) more rejects (use --rejects FILE to keep them all)")
+            Terminal.error("… \(summary.rejected - summary.sampleRejects.count) more rejects"
+                + (rejectLog.map { " in \($0)" } ?? " (use --rejects FILE to keep them all)"))
         }
         if summary.stoppedEarly { Terminal.error("stopped after \(summary.rejected) rejects (--max-errors); nothing was written") }
         var out = "chain: \(summary.chain.joined(separator: " → "))\n"
@@ -40,7 +43,7 @@ enum MigrationReportText {
         if let identity = summary.identity, identity.keptFrom != nil, !summary.dryRun, summary.discarded == nil {
             out += "store UUID \(identity.uuid): \(identity.reason)\n"
         }
-        for link in summary.links { out += LinkReportText.line(link) }
+        for link in summary.links { out += LinkReportText.line(link, rejectLog: rejectLog) }
         if let verification = summary.verification {
             let checks = verification.sections.reduce(0) { $0 + $1.checks }
             if verification.passed {

@@ -21,7 +21,7 @@ enum ModelCommand: Command {
         exit codes: 0 written, 2 usage, 3 unreadable store or no model cache, 4 X.xcdatamodeld not
         written (exists, cannot write), 5 the written model does not have the store's hashes.
 
-        example: ferry model extract CartKit.sqlite --out CartKit.xcdatamodeld
+        example: ferry model extract Workspace.sqlite --out Extracted.xcdatamodeld
         """
     static let options = [
         OptionSpec(name: "out", value: "X.xcdatamodeld", help: "the model bundle to create"),

@@ -1,4 +1,5 @@
 import Ferry
+import FerryFormats
 import FoundationEssentials
 
 /// `ferry plan --model M [SOURCE...]`: the chain of mappings, and with sources a dry run.
@@ -19,7 +20,7 @@ enum PlanCommand: Command {
         and entity, how many records would be written, merged, rejected or filtered, with sample
         rejects. --format dot draws the mapping as a Graphviz diagram.
 
-        example: ferry plan --model Migrations/Workspace.xcdatamodeld --format dot | dot -Tsvg > plan.svg
+        example: ferry plan --model Migrations/Workspace.xcdatamodeld --format dot | dot -Tsvg > plan.svg   # needs Graphviz
         """
     static let options = MigrateCommand.options.filter { !["out", "force", "json"].contains($0.name) } + [
         OptionSpec(name: "format", value: "F", help: "text (default), dot or json"),
@@ -58,7 +59,7 @@ enum PlanCommand: Command {
             Terminal.out(MigrationPlanText.text(plan))
             if let dryRun {
                 Terminal.out("\ndry run:\n")
-                MigrationReportText.print(dryRun, json: false)
+                MigrationReportText.print(dryRun, json: false, rejectLog: request.rejectLogPath)
             }
         }
         if let dryRun { return dryRun.rejected > 0 ? .rejects : .success }

@@ -10,13 +10,15 @@ enum QueryCommand: Command {
                            [--format table|json|ndjson|csv] [--model M] [--var NAME=VALUE...]
 
         Prints what a Core Data fetch request would return: objects of E and its sub-entities
-        matching the predicate P (NSPredicate syntax), sorted by the keys (then Z_PK), with
-        Z_PK, the entity, every stored attribute and each to-one relationship as the
-        destination's Z_PK. Dates are ISO 8601 UTC, binary values <N bytes> in the table and
-        base64 in JSON and CSV (values of attributes that allow external storage without
-        Core Data's tag, or read from the external data file they name). Binary attributes
-        compare with nil only. The model is the version of M whose hashes match the store,
-        or else the store's own model cache. The store is only read.
+        matching the predicate P (NSPredicate syntax; Z_PK names an object's key), sorted by the
+        keys (then Z_PK), with Z_PK, the entity, every stored attribute, each to-one relationship
+        as the destination's Z_PK and each to-many relationship as its destinations' Z_PKs in
+        order (a JSON array; separated by spaces in the table and CSV, as export writes them).
+        Dates are ISO 8601 UTC, binary values <N bytes> in the table and base64 in JSON and CSV
+        (values of attributes that allow external storage without Core Data's tag, or read from
+        the external data file they name). Binary attributes compare with nil only. The model is
+        the version of M whose hashes match the store, or else the store's own model cache. The
+        store is only read.
 
         example: ferry query Workspace.sqlite --entity Task --where 'priority > 2 AND tags.@count > 0' --sort -dueDate
         """
@@ -37,10 +39,13 @@ enum QueryCommand: Command {
         guard let format = QueryFormat(rawValue: formatText) else {
             throw UsageError("--format takes table, json, ndjson or csv, not '\(formatText)'")
         }
+        let limit = try arguments.integer("limit"), offset = try arguments.integer("offset") ?? 0
+        if let limit, limit < 0 { throw UsageError("--limit takes 0 or more, not \(limit)") }
+        guard offset >= 0 else { throw UsageError("--offset takes 0 or more, not \(offset)") }
         let request = QueryRequest(
             storePath: store, modelPath: arguments.value("model"), entity: try arguments.required("entity"),
-            predicate: arguments.value("where"), sort: arguments.value("sort"), limit: try arguments.integer("limit"),
-            offset: try arguments.integer("offset") ?? 0, variables: PredicateVariableText.variables(try MutationArguments.pairs(arguments, "var")), format: format)
+            predicate: arguments.value("where"), sort: arguments.value("sort"), limit: limit,
+            offset: offset, variables: PredicateVariableText.variables(try MutationArguments.pairs(arguments, "var")), format: format)
         do {
             let sink = try FileByteSink(path: "-")
             try QueryJob(request: request).run(to: sink)

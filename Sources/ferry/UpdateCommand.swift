@@ -1,11 +1,11 @@
 import Ferry
 
-/// `ferry update STORE --entity E --where P --set key=value... [--model M]`.
+/// `ferry update STORE --entity E --where P --set key=value... [--dry-run] [--model M]`.
 enum UpdateCommand: Command {
     static let name = "update"
     static let summary = "set attributes of matching objects"
     static let usage = """
-        usage: ferry update STORE --entity E --where P --set KEY=VALUE... [--model M] [--var NAME=VALUE...]
+        usage: ferry update STORE --entity E --where P --set KEY=VALUE... [--dry-run] [--model M] [--var NAME=VALUE...]
 
         Sets attributes of the objects of E (and its sub-entities) matching P. Values follow
         import's rules for their attribute's type (dates ISO 8601 or Unix seconds, booleans
@@ -13,6 +13,7 @@ enum UpdateCommand: Command {
         where the attribute allows external storage); an empty value sets NULL, which required
         attributes refuse. Uniqueness constraints are checked; a violation names
         the value and changes nothing. Changed objects get Z_OPT + 1. One SQLite transaction.
+        --dry-run lists the objects that would change, after the same checks, and writes nothing.
 
         example: ferry update Workspace.sqlite --entity Task --where 'taskID == 7' --set priority=3 --set dueDate=2024-05-01T09:00:00Z
         """
@@ -20,6 +21,7 @@ enum UpdateCommand: Command {
         OptionSpec(name: "entity", value: "E", help: "entity whose objects change"),
         OptionSpec(name: "where", value: "P", help: "predicate choosing the objects (required)"),
         OptionSpec(name: "set", value: "KEY=VALUE", help: "attribute to set (repeatable)", repeatable: true),
+        OptionSpec(name: "dry-run", value: nil, help: "list the objects that would change; change nothing"),
         OptionSpec(name: "model", value: "M", help: ".xcdatamodeld bundle (default: the store's model cache)"),
         OptionSpec(name: "var", value: "NAME=VALUE", help: "value of $NAME in the predicate", repeatable: true),
     ]
@@ -31,6 +33,10 @@ enum UpdateCommand: Command {
                             entity: try arguments.required("entity"), predicate: try arguments.required("where"),
                             assignments: assignments, variables: PredicateVariableText.variables(try MutationArguments.pairs(arguments, "var")))
         do {
+            if arguments.has("dry-run") {
+                Terminal.out(UpdatePlanReport.text(try job.plan(), assignments: assignments))
+                return .success
+            }
             let changed = try job.run()
             Terminal.out("\(changed) \(changed == 1 ? "object" : "objects") updated\n")
             return .success

@@ -58,12 +58,16 @@ struct StoreGraphWriterTests {
                         RecordLink(relationship: "tags", targets: tags.map { .match(attribute: "name", value: .string($0)) })])
             #expect(try graph.write(record, schema: task, namespace: 1) == .inserted)
         }
-        let reports = try graph.resolveLinks()
+        var unresolved: [Reject] = []
+        let reports = try graph.resolveLinks { unresolved.append($0) }
         try graph.writer.finish()
 
         let attachments = try #require(reports.first { $0.relationship == "Task.attachments" })
         #expect(attachments.links == 4 && attachments.resolved == 3 && attachments.unresolved == 1)
-        #expect(attachments.unresolvedSamples == ["Task Z_PK 2 → /u/99.jpg"])
+        // Located where the record was read (task 2 is on line 2), not by the row it got in the new store.
+        #expect(unresolved == [Reject(location: SourceLocation(file: "tasks.json", line: 2), entity: "Task", attribute: "attachments",
+                                      value: "/u/99.jpg", reason: "unresolved link: no Upload has remotePath '/u/99.jpg'")])
+        #expect(attachments.unresolvedSamples == ["tasks.json:2: Task.attachments: unresolved link: no Upload has remotePath '/u/99.jpg'"])
         let tagReport = try #require(reports.first { $0.relationship == "Task.tags" })
         #expect(tagReport.links == 3 && tagReport.resolved == 3 && tagReport.created == 1)
 

@@ -6,43 +6,15 @@ import Testing
 /// Runs the built `ferry` command as a user would, and checks output and exit codes.
 @Suite("the ferry command")
 struct CommandLineTests {
-    struct Run {
-        let status: Int32
-        let out: String
-        let err: String
-    }
-
-    /// The `ferry` binary built next to the test bundle.
-    private static let binary: String = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("ferry").path
-    }()
+    typealias Run = FerryProcess.Result
 
     func ferry(_ arguments: String..., stdin: String? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: TestPaths.packageRoot)
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-                   err: String(decoding: errData, as: UTF8.self))
+        try FerryProcess.run(arguments, stdin: stdin)
     }
 
     @Test("the binary is built")
     func binaryExists() {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "ferry not found at \(Self.binary)")
+        #expect(FileManager.default.isExecutableFile(atPath: FerryProcess.binary), "ferry not found at \(FerryProcess.binary)")
     }
 
     @Test("no arguments and unknown verbs are usage errors; --help and --version succeed")
@@ -148,22 +120,9 @@ struct CommandLineTests {
 
 @Suite("the ferry command: plan, migrate, verify")
 struct MigrateCommandLineTests {
-    private static let binary = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        ?? CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("ferry").path
-
     private func ferry(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: TestPaths.packageRoot)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        let run = try FerryProcess.run(arguments)
+        return (run.status, run.out, run.err)
     }
 
     private let flagship = ["UploadEntity:Fixtures/legacy/uploads.csv", "UploadEntity:Fixtures/legacy/uploads.plist",

@@ -92,10 +92,7 @@ enum ExportTestSupport {
     }
 
     /// The `ferry` binary built next to the test bundle.
-    static let binary: String = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("ferry").path
-    }()
+    static let binary = FerryProcess.binary
 
     /// Runs a shell command line (for `ulimit`); returns status and standard error.
     static func shell(_ command: String) throws -> (status: Int32, err: String) {

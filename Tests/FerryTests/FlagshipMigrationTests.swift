@@ -50,7 +50,7 @@ struct FlagshipMigrationTests {
         let tags = try #require(summary.links.first { $0.relationship == "Task.tags" })
         #expect(tags.created == 9 && tags.unresolved == 0)
         let attachments = try #require(summary.links.first { $0.relationship == "Task.attachments" })
-        #expect(attachments.unresolvedSamples.contains { $0.hasSuffix("/remote/uploads/2014/09/ghost.jpg") })
+        #expect(attachments.unresolvedSamples.contains { $0.hasPrefix("\(legacy)/tasks.json:") && $0.hasSuffix("/remote/uploads/2014/09/ghost.jpg'") })
 
         // Values the written mapping made.
         #expect(try rows(out, "SELECT ZBYTECOUNT, ZKIND FROM ZUPLOAD WHERE ZFILENAME = 'Quarterly report.pdf'") == ["13107200|3"])

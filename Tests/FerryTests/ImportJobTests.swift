@@ -213,7 +213,7 @@ struct ImportDocumentsTests {
         #expect(try storeRows(path, "SELECT count(ZISFINISHED), count(ZREMOTEPATH), count(ZTHUMBNAIL) FROM ZUPLOAD") == ["47|49|16"])
 
         let attachments = try #require(tasks.links.first { $0.relationship == "Task.attachments" })
-        #expect(attachments.unresolved == 1 && attachments.unresolvedSamples.first?.hasSuffix("/remote/uploads/2014/09/ghost.jpg") == true)
+        #expect(attachments.unresolved == 1 && attachments.unresolvedSamples.first?.hasSuffix("/remote/uploads/2014/09/ghost.jpg'") == true)
         let tags = try #require(tasks.links.first { $0.relationship == "Task.tags" })
         #expect(tags.created == 9 && tags.unresolved == 0)
         #expect(try storeRows(path, "SELECT count(*) FROM ZTAG") == ["9"])

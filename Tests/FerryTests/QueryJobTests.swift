@@ -113,6 +113,90 @@ struct QueryJobTests {
         #expect(lines[2].contains(" bytes>"))
     }
 
+    @Test("the table pads by display width: columns after Chinese notes and titles start in the same terminal column")
+    func tableDisplayWidth() throws {
+        let store = try workspaceStore()
+        let text = try output(QueryRequest(storePath: store, modelPath: workspace, entity: "Task", predicate: "taskID IN {1, 3, 4, 7}"))
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("提交报告") } && lines.contains { $0.contains("记得带身份证") })
+        // The rule under the header says where each column starts, in terminal columns.
+        var starts: [Int] = []
+        for (offset, character) in lines[1].enumerated() where character == "-" && (offset == 0 || Array(lines[1])[offset - 1] == " ") {
+            starts.append(offset)
+        }
+        for line in lines[2..<(lines.count - 1)] {
+            var width = 0
+            var cuts: [Int: String] = [:]
+            var prefix = ""
+            for character in line {
+                cuts[width] = prefix
+                prefix.append(character)
+                width += DisplayWidth.of(String(character))
+            }
+            for start in starts.dropFirst() where start < width {
+                let before = try #require(cuts[start], "no character starts at column \(start) in: \(line)")
+                #expect(before.hasSuffix("  "), "column \(start) of: \(line)")
+            }
+        }
+    }
+
+    @Test("to-many relationships come back as a fetch returns them: the destinations' Z_PKs, as the store links them")
+    func toManyKeys() throws {
+        let store = try workspaceStore()
+        let text = try output(QueryRequest(storePath: store, modelPath: workspace, entity: "Task", format: .json))
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        #expect(rows.count == 28)
+        var linked = 0
+        for row in rows {
+            let key = try #require(row["Z_PK"] as? Int)
+            let tags = try keys(store, "SELECT Z_1TAGS FROM Z_1TASKS WHERE Z_2TASKS = \(key) ORDER BY Z_1TAGS")
+            let attachments = try keys(store, "SELECT Z_PK FROM ZUPLOAD WHERE ZTASK = \(key) ORDER BY Z_PK")
+            #expect(row["tags"] as? [Int] == tags && row["attachments"] as? [Int] == attachments, "Task \(key)")
+            linked += tags.count + attachments.count
+        }
+        #expect(linked > 20)
+        var csv = QueryRequest(storePath: store, modelPath: workspace, entity: "Task", predicate: "taskID == 1", format: .csv)
+        let lines = try output(csv).split(separator: "\r\n")
+        #expect(lines[0].hasSuffix(",attachments,tags"))
+        let tags = try keys(store, "SELECT Z_1TAGS FROM Z_1TASKS j JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS WHERE t.ZTASKID = 1 ORDER BY Z_1TAGS")
+        #expect(lines[1].hasSuffix("," + tags.map(String.init).joined(separator: " ")))
+        csv.format = .table
+        #expect(try output(csv).split(separator: "\n")[0].hasSuffix("attachments  tags"))
+    }
+
+    @Test("Z_PK can be used in --where, in --sort and through relationships")
+    func primaryKeyInPredicates() throws {
+        let store = try workspaceStore()
+        func primaryKeys(_ predicate: String, sort: String? = nil) throws -> [Int] {
+            let text = try output(QueryRequest(storePath: store, modelPath: workspace, entity: "Task", predicate: predicate, sort: sort, format: .json))
+            return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]).compactMap { $0["Z_PK"] as? Int }
+        }
+        #expect(try primaryKeys("Z_PK IN {3, 1, 5}") == [1, 3, 5])
+        #expect(try primaryKeys("Z_PK <= 3", sort: "-Z_PK") == [3, 2, 1])
+        #expect(try primaryKeys("ANY tags.Z_PK == 1") == keys(store, "SELECT Z_2TASKS FROM Z_1TASKS WHERE Z_1TAGS = 1 ORDER BY Z_2TASKS"))
+        #expect(try primaryKeys("ANY attachments.Z_PK == 2") == keys(store, "SELECT ZTASK FROM ZUPLOAD WHERE Z_PK = 2"))
+    }
+
+    @Test("update --dry-run lists the objects that would change, after the same checks, and writes nothing")
+    func updateDryRun() throws {
+        let store = try workspaceStore()
+        let before = try keys(store, "SELECT sum(Z_OPT) + sum(ZPRIORITY) FROM ZTASK")
+        let job = UpdateJob(storePath: store, modelPath: workspace, entity: "Task", predicate: "priority == 1", assignments: [("priority", "4")])
+        let planned = try job.plan()
+        #expect(planned.map(\.primaryKey) == (try keys(store, "SELECT Z_PK FROM ZTASK WHERE ZPRIORITY = 1 ORDER BY Z_PK")).map(Int64.init))
+        #expect(!planned.isEmpty && planned.allSatisfy { $0.entity == "Task" })
+        #expect(try keys(store, "SELECT sum(Z_OPT) + sum(ZPRIORITY) FROM ZTASK") == before)
+        let report = UpdatePlanReport.text(planned, assignments: [("priority", "4")])
+        #expect(report.hasPrefix("\(planned.count) objects would be updated") && report.contains("  Task: Z_PK ") && report.hasSuffix("set\n  priority = 4\n"))
+        #expect {
+            try UpdateJob(storePath: store, modelPath: workspace, entity: "Task", predicate: "TRUEPREDICATE", assignments: [("priority", "abc")]).plan()
+        } throws: { error in
+            guard case .value(let key, _) = error as? QueryError else { return false }
+            return key == "priority"
+        }
+        #expect(try job.run() == planned.count)
+    }
+
     @Test("a --model bundle without the store's version is refused, naming the entities that differ")
     func modelMismatch() throws {
         let store = try workspaceStore()

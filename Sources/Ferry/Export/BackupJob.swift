@@ -1,3 +1,4 @@
+import FerryFormats
 import FoundationEssentials
 
 /// `ferry backup`: a verified export into a new timestamped folder of a backup folder, for
@@ -37,7 +38,7 @@ public struct BackupJob {
         if let keep, keep < 1 { throw .invalidRequest("--keep must be at least 1") }
         let files = FileManager.default
         do { try files.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw .cannotWrite(path: folder, reason: "\(error)")
+            throw .cannotWrite(path: folder, reason: ErrorText.reason(of: error, at: folder))
         }
         let lock = try BackupLock(folder: folder)
         defer { lock.release() }
@@ -63,7 +64,7 @@ public struct BackupJob {
         let target = try finalName(for: manifest)
         do { try files.moveItem(atPath: temporary, toPath: target) } catch {
             try? files.removeItem(atPath: temporary)
-            throw .cannotWrite(path: target, reason: "\(error)")
+            throw .cannotWrite(path: target, reason: ErrorText.reason(of: error, at: target))
         }
         return Summary(path: target, manifest: manifest, removed: try prune(keeping: target, storeUUID: manifest.storeUUID))
     }
@@ -90,7 +91,7 @@ public struct BackupJob {
         guard let keep else { return [] }
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
-            throw .cannotWrite(path: folder, reason: "\(error)")
+            throw .cannotWrite(path: folder, reason: ErrorText.reason(of: error, at: folder))
         }
         let madeName = String(made.split(separator: "/").last ?? "")
         let backups = names.filter { name in
@@ -102,7 +103,7 @@ public struct BackupJob {
         for name in backups.dropLast(keep - 1) {
             let path = folder + "/" + name
             do { try FileManager.default.removeItem(atPath: path) } catch {
-                throw .cannotWrite(path: path, reason: "cannot remove an old backup: \(error)")
+                throw .cannotWrite(path: path, reason: "cannot remove an old backup: \(ErrorText.reason(of: error, at: path))")
             }
             removed.append(path)
         }

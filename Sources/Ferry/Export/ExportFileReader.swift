@@ -43,14 +43,14 @@ final class ExportFileReader {
         } catch let error as ExportError {
             throw error
         } catch {
-            throw .verification(path: path, reason: "cannot read: \(error)")
+            throw .verification(path: path, reason: "cannot read: \(ErrorText.reason(of: error, at: path))")
         }
     }
 
     /// The next record, or nil after the last.
     func nextRecord() throws(ExportError) -> [String: ExportCell]? {
         do { return try next() } catch let error as ExportError { throw error } catch {
-            throw .verification(path: path, reason: "cannot read: \(error)")
+            throw .verification(path: path, reason: "cannot read: \(ErrorText.reason(of: error, at: path))")
         }
     }
 }

@@ -59,7 +59,7 @@ public struct ExportJob {
         } catch let error as ExportError {
             throw error
         } catch {
-            throw .store(.cannotOpen(path: store.path, reason: "\(error)"))
+            throw .store(.cannotOpen(path: store.path, reason: ErrorText.reason(of: error, at: store.path)))
         }
         if request.predicate == nil {
             try account(for: files, units: units, census: census, reader: reader, model: model)
@@ -179,7 +179,7 @@ public struct ExportJob {
 
     private func makeFolder(_ path: String) throws(ExportError) {
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-            throw .cannotWrite(path: path, reason: "\(error)")
+            throw .cannotWrite(path: path, reason: ErrorText.reason(of: error, at: path))
         }
     }
 }

@@ -30,7 +30,7 @@ public enum ExportVerifier {
             guard countRecords else { continue }
             let tallied: Int?
             do { tallied = try ExportRecordTally.count(path: path, format: manifest.format) } catch {
-                throw .verification(path: path, reason: "unreadable: \(error)")
+                throw .verification(path: path, reason: "unreadable: \(ErrorText.reason(of: error, at: path))")
             }
             let count = if let tallied { tallied } else { try decodedCount(path, format: manifest.format) }
             guard count == entry.count else {
@@ -56,7 +56,7 @@ public enum ExportVerifier {
     /// SHA-256 (lowercase hex) and size of a file, streamed.
     static func sha256(of path: String) throws(ExportError) -> (String, Int) {
         do { return try FileDigest.sha256(of: path) } catch {
-            throw .verification(path: path, reason: "unreadable: \(error)")
+            throw .verification(path: path, reason: "unreadable: \(ErrorText.reason(of: error, at: path))")
         }
     }
 }

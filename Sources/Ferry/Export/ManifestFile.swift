@@ -13,7 +13,7 @@ enum ManifestFile {
             try file.write([UInt8](data) + [0x0A])
             try file.close(sync: durable)
         } catch {
-            throw .cannotWrite(path: path, reason: error.description)
+            throw .cannotWrite(path: path, reason: ErrorText.reason(of: error, at: path))
         }
     }
 

@@ -44,7 +44,7 @@ public struct RestoreJob {
                 versionIdentifiers: [model.versionIdentifier ?? ""], storeUUID: UUID(uuidString: manifest.storeUUID) ?? UUID(),
                 hashesDigest: hashes.digest, checksum: hashes.checksum)
         } catch {
-            throw .cannotWrite(path: outputPath, reason: error.description)
+            throw .cannotWrite(path: outputPath, reason: ErrorText.reason(of: error, at: outputPath))
         }
         do {
             let graph = StoreGraphWriter(writer: writer, model: model)

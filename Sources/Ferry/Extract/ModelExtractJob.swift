@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 import FerryStore
 import FoundationEssentials
@@ -82,7 +83,7 @@ public struct ModelExtractJob {
         do {
             try XcodeModelWriter.writeBundle(bundle, to: path)
         } catch {
-            throw .cannotWrite(path: outputPath, reason: error.description)
+            throw .cannotWrite(path: outputPath, reason: ErrorText.reason(of: error, at: outputPath))
         }
         let loaded: ModelBundle
         do { loaded = try XcodeModelLoader.loadBundle(at: path) } catch {

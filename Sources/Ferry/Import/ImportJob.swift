@@ -104,12 +104,14 @@ public struct ImportJob {
                 summary.skipped += reader.skippedLines
                 if !reader.unknownKeys.isEmpty { summary.unknownKeys[source] = reader.unknownKeys }
             }
+            if !summary.stoppedEarly {
+                progress(JobProgress(phase: "resolving links"))
+                do { summary.links = try graph.resolveLinks { rejects.logUnresolved($0) } } catch { throw ImportError.links(error) }
+            }
             do { try rejects.close() } catch { throw ImportError.rejectLog(path: error.path, reason: error.reason) }
             if summary.stoppedEarly {
                 writer.discard()
             } else {
-                progress(JobProgress(phase: "resolving links"))
-                do { summary.links = try graph.resolveLinks() } catch { throw ImportError.links(error) }
                 if request.verify {
                     progress(JobProgress(phase: "verifying"))
                     // Verified where it is built: a store that fails never replaces anything.
@@ -147,7 +149,7 @@ public struct ImportJob {
         } catch let error as GraphWriteError {
             throw .links(error)
         } catch {
-            throw .store(.existingStore(path: request.outputPath, reason: "\(error)"))
+            throw .store(.existingStore(path: request.outputPath, reason: ErrorText.reason(of: error, at: request.outputPath)))
         }
     }
 
@@ -179,7 +181,7 @@ public struct ImportJob {
         } catch let error as StoreWriterError {
             throw .store(error)
         } catch {
-            throw .store(.existingStore(path: request.outputPath, reason: "\(error)"))
+            throw .store(.existingStore(path: request.outputPath, reason: ErrorText.reason(of: error, at: request.outputPath)))
         }
     }
 

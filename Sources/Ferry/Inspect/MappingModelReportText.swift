@@ -1,3 +1,4 @@
+import FerryFormats
 /// Renders a `MappingModelReport` as aligned, readable text.
 public enum MappingModelReportText {
     public static func render(_ report: MappingModelReport) -> String {

@@ -1,3 +1,5 @@
+import FerryFormats
+
 /// Renders a `ModelReport` as aligned, readable text.
 public enum ModelReportText {
     public static func render(_ report: ModelReport) -> String {

@@ -9,6 +9,9 @@ public enum MigrateError: Error, CustomStringConvertible {
     case unknownVersion(String, available: [String])
     case noMatchingVersion(source: String, differing: [String])
     case unknownEntity(source: String, entity: String)
+    /// A source given as a store is a file of records (`format`): it needs its entity, as
+    /// `ENTITY:PATH`. `entities` are the model's, to choose from.
+    case entityMissing(source: String, format: SourceFormat, entities: [String])
     /// A store whose metadata has no version hashes and no model cache to take them from.
     case noVersionHashes(source: String)
     case destinationExists(String)
@@ -37,6 +40,9 @@ public enum MigrateError: Error, CustomStringConvertible {
         case let .noMatchingVersion(source, differing):
             "\(source): no version of the model matches this store (closest differs in: \(differing.joined(separator: ", ")))"
         case let .unknownEntity(source, entity): "\(source): no model version has an entity '\(entity)'"
+        case let .entityMissing(source, format, entities):
+            "\(source) is a \(format.name) file, not a store: name the entity of its records, as ENTITY:\(source)"
+                + " (entities of the model: \(entities.joined(separator: ", ")))"
         case .noVersionHashes(let source):
             "\(source): its metadata has no NSStoreModelVersionHashes and it has no Z_MODELCACHE, so no model version can be matched"
         case .destinationExists(let path): "\(path) exists; use --force to replace it"

@@ -30,6 +30,7 @@ public struct MigrateJob {
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: request.modelPath) } catch { throw .model(error) }
         let chain = try MigrationPlanner(bundle: bundle, request: request).chain(options: request.files.coercion)
+        try refuseFilesWithoutEntity(chain)
         let final = chain.last
         if !request.dryRun, !request.replaceExisting, FileManager.default.fileExists(atPath: request.outputPath) {
             throw .destinationExists(request.outputPath)
@@ -66,12 +67,11 @@ public struct MigrateJob {
                 case let .file(entity, version): try run.migrateFile(source, entity: entity, version: version, namespace: namespace)
                 }
             }
+            if !run.summary.stoppedEarly { try run.resolveLinks() }
             try run.closeRejectLog()
             if run.summary.stoppedEarly {
                 writer.discard()
             } else {
-                run.startPhase("resolving links", total: nil)
-                do { run.summary.links = try run.graph.resolveLinks() } catch { throw MigrateError.links(error) }
                 if request.dryRun {
                     writer.discard()
                 } else {
@@ -100,6 +100,15 @@ public struct MigrateJob {
         }
         run.summary.dryRun = request.dryRun
         return run.summary
+    }
+
+    /// A source given as a store whose name or first bytes say it is a file of records (CSV, JSON,
+    /// a property list) lacks its `ENTITY:`: refused, naming what is missing, before anything is read.
+    private func refuseFilesWithoutEntity(_ chain: MigrationChain) throws(MigrateError) {
+        for source in request.sources where source.kind == .store {
+            guard let format = SourceFormat.recognize(path: source.path) else { continue }
+            throw .entityMissing(source: source.path, format: format, entities: Set(chain.versions.flatMap { $0.entities.map(\.name) }).sorted())
+        }
     }
 
     /// Verifies the store where it is built (with the values records carried unchanged) and,

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryMigration
 import FerryModel
 import FoundationEssentials
@@ -73,7 +74,7 @@ struct MigrationPlanner {
             if FileManager.default.fileExists(atPath: path) {
                 let text: String
                 do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-                    throw .mapping(.file(path: path, line: 0, column: 0, reason: "cannot read it: \(error)"))
+                    throw .mapping(.file(path: path, line: 0, column: 0, reason: "cannot read it: \(ErrorText.reason(of: error, at: path))"))
                 }
                 do {
                     let file = try MappingFile(text: text, path: path)

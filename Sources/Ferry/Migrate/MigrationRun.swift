@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryMigration
 import FerryModel
 import FerryStore
@@ -46,7 +47,7 @@ struct MigrationRun {
     /// that live apart from the rows (many-to-many, ordered one-to-many).
     mutating func migrateStore(_ path: String, namespace: Int) throws(MigrateError) {
         let store: CoreDataStoreReader
-        do { store = try CoreDataStoreReader(path: path) } catch { throw .store(source: path, reason: error.description) }
+        do { store = try CoreDataStoreReader(path: path) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         var hashes = store.metadata.versionHashes
         if hashes.isEmpty {
             // Metadata without hashes matches every version vacuously (and would carry no row):
@@ -60,11 +61,13 @@ struct MigrationRun {
         case .failure(let mismatch): throw .noMatchingVersion(source: path, differing: mismatch.differing)
         }
         let records: StoreRecordReader
-        do { records = try store.records(model: model) } catch { throw .store(source: path, reason: error.description) }
+        do { records = try store.records(model: model) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         let census: StoreCensus
-        do { census = try StoreCensus(path: path) } catch { throw .store(source: path, reason: "cannot count its rows: \(error)") }
+        do { census = try StoreCensus(path: path) } catch { throw .store(source: path, reason: "cannot count its rows: \(ErrorText.reason(of: error, at: path))") }
         let pairCensus: [String: Int64]
-        do { pairCensus = try store.pairCensus(layout: records.layout) } catch { throw .store(source: path, reason: error.description) }
+        do { pairCensus = try store.pairCensus(layout: records.layout) } catch {
+            throw .store(source: path, reason: ErrorText.reason(of: error, at: path))
+        }
         var pairs = PairTally()
         let readBefore = reads(from: path)
         startPhase("reading \(path)", total: Int(census.appRows))
@@ -73,14 +76,14 @@ struct MigrationRun {
         var current: StoreEntityPlan?
         for root in model.entitiesInStoreOrder where root.parentName == nil {
             let cursor: StoredRecordCursor
-            do { cursor = try records.records(of: root.name) } catch { throw .store(source: path, reason: error.description) }
+            do { cursor = try records.records(of: root.name) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
             while true {
                 let stored: StoredRecord
                 do {
                     guard let next = try cursor.next() else { break }
                     stored = next
                 } catch {
-                    guard case .invalidValue = error else { throw .store(source: path, reason: error.description) }
+                    guard case .invalidValue = error else { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
                     // The row's pairs are accounted for with it: rejected.
                     if let entity = cursor.entityOfCurrentRow, let plan = plans[entity] ?? storePlan(entity, model: model, layout: records.layout, version: version, source: path) {
                         for (position, name) in (cursor.toOneNames(of: entity) ?? []).enumerated() {
@@ -177,20 +180,21 @@ struct MigrationRun {
                 }
                 let cursor: RelationshipEdgeCursor
                 do { cursor = try records.edges(of: relationship.name, of: entity.name) } catch {
-                    throw .store(source: source, reason: error.description)
+                    throw .store(source: source, reason: ErrorText.reason(of: error, at: source))
                 }
                 var previous: Int64?
                 var position = 0
                 while true {
                     let edge: RelationshipEdge?
-                    do { edge = try cursor.next() } catch { throw .store(source: source, reason: error.description) }
+                    do { edge = try cursor.next() } catch { throw .store(source: source, reason: ErrorText.reason(of: error, at: source)) }
                     guard let edge else { break }
                     position = edge.source == previous ? position + 1 : 0
                     previous = edge.source
                     pairs.add(storage)
                     do {
                         try graph.stageLink(to: .key(.integer(edge.destination)), position: position, relationship: carried.relationship,
-                                            ofRecordWithKey: .integer(edge.source), entity: carried.entity, namespace: namespace)
+                                            ofRecordWithKey: .integer(edge.source), entity: carried.entity, namespace: namespace,
+                                            file: source)
                     } catch {
                         throw .links(error)
                     }
@@ -477,6 +481,12 @@ struct MigrationRun {
         do { try rejects.openLog(at: request.rejectLogPath) } catch {
             throw .rejectLog(path: error.path, reason: error.reason)
         }
+    }
+
+    /// Resolves the staged links; those that find nothing go to the reject log.
+    mutating func resolveLinks() throws(MigrateError) {
+        startPhase("resolving links", total: nil)
+        do { summary.links = try graph.resolveLinks { rejects.logUnresolved($0) } } catch { throw .links(error) }
     }
 
     func closeRejectLog() throws(MigrateError) {

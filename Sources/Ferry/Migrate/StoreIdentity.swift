@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryStore
 import FoundationEssentials
 
@@ -22,7 +23,7 @@ public struct StoreIdentity: Sendable, Codable, Equatable {
         }
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: first) } catch {
-            throw .store(source: first, reason: error.description)
+            throw .store(source: first, reason: ErrorText.reason(of: error, at: first))
         }
         let others = stores.dropFirst()
         let reason = others.isEmpty

@@ -20,7 +20,7 @@ public enum DeletePlanReport {
             var parts = entry.matched > 0 ? ["\(entry.matched) matched"] : []
             parts += entry.cascaded.keys.sorted().map { "\(entry.cascaded[$0] ?? 0) by cascade through \($0)" }
             let keys = plan.deleted.filter { $0.object.entity == entity }.map(\.object.primaryKey)
-            lines.append("  \(entity): \(keys.count) (\(parts.joined(separator: ", "))): Z_PK \(list(keys))")
+            lines.append("  \(entity): \(keys.count) (\(parts.joined(separator: ", "))): Z_PK \(PrimaryKeyListText.list(keys))")
         }
         section("references \(verb) nullified", plan.nullified, into: &lines)
         section("references left dangling (No Action)", plan.dangling, into: &lines)
@@ -51,12 +51,7 @@ public enum DeletePlanReport {
         }
         for name in byRelationship.keys.sorted() {
             let keys = byRelationship[name] ?? []
-            lines.append("  \(name): \(keys.count) (\(entities[name] ?? "") Z_PK \(list(keys)))")
+            lines.append("  \(name): \(keys.count) (\(entities[name] ?? "") Z_PK \(PrimaryKeyListText.list(keys)))")
         }
-    }
-
-    private static func list(_ keys: [Int64]) -> String {
-        let shown = keys.prefix(20).map(String.init).joined(separator: ", ")
-        return keys.count > 20 ? shown + ", … (\(keys.count - 20) more)" : shown
     }
 }

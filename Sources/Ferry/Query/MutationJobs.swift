@@ -61,6 +61,19 @@ public struct UpdateJob {
 
     /// - Returns: the number of objects changed.
     public func run() throws(QueryError) -> Int {
+        let (store, predicate, values) = try prepare()
+        do { return try store.update(entity, where: predicate, set: values, variables: variables) } catch { throw .mutation(error) }
+    }
+
+    /// The objects `run` would change, after the same checks; nothing is written
+    /// (`ferry update --dry-run`).
+    public func plan() throws(QueryError) -> [ObjectKey] {
+        let (store, predicate, values) = try prepare()
+        do { return try store.planUpdate(entity, where: predicate, set: values, variables: variables) } catch { throw .mutation(error) }
+    }
+
+    /// The store, the parsed predicate and the assignments typed by their attributes.
+    private func prepare() throws(QueryError) -> (MutableStore, FetchPredicate, [(key: String, value: AttributeValue)]) {
         let store = try openMutableStore(storePath, modelPath: modelPath)
         let parsed = try parsePredicate(predicate)
         var values: [(key: String, value: AttributeValue)] = []
@@ -78,7 +91,7 @@ public struct UpdateJob {
             case .failure(let failure): throw .value(key: key, reason: failure.reason)
             }
         }
-        do { return try store.update(entity, where: parsed, set: values, variables: variables) } catch { throw .mutation(error) }
+        return (store, parsed, values)
     }
 }
 

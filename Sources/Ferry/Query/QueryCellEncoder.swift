@@ -7,7 +7,8 @@ import FoundationEssentials
 /// digits, booleans `true`/`false`, dates ISO 8601 UTC (milliseconds when not whole seconds),
 /// UUIDs as uppercase 8-4-4-4-12 text, binary as `<N bytes>` (table) or base64 (JSON, CSV),
 /// the value itself for attributes that allow external storage (`ExternalBinaryData`: inline
-/// bytes without their tag, an external value read from its file).
+/// bytes without their tag, an external value read from its file), a to-many's destination keys
+/// as a JSON array, or separated by spaces in CSV and the table (as export writes them).
 /// Text is escaped for JSON or quoted for CSV here; nothing becomes a String on the way.
 struct QueryCellEncoder {
     enum Escaping { case none, json, csv }
@@ -22,6 +23,10 @@ struct QueryCellEncoder {
     /// Appends the cell; returns false for NULL (nothing appended).
     /// - Throws: when an attribute that allows external storage holds a value that cannot be read.
     func append(_ column: QueryColumn, of statement: SQLiteStatement, to out: inout [UInt8]) throws(ExternalBinaryDataError) -> Bool {
+        if column.kind == .toMany {
+            appendKeyList(statement, at: column.index, to: &out)
+            return true
+        }
         let storage = statement.storageClass(at: column.index)
         if storage == .null { return false }
         switch column.kind {
@@ -57,12 +62,24 @@ struct QueryCellEncoder {
             }
         case .binary:
             statement.withBlob(at: column.index) { appendBase64OrSize($0, to: &out) }
+        case .toMany:
+            break
         case .externallyStorableBinary:
             try statement.withBlob(at: column.index) { stored throws(ExternalBinaryDataError) in
                 try ExternalBinaryData.withBytes(of: stored, storePath: storePath) { appendBase64OrSize($0, to: &out) }
             }
         }
         return true
+    }
+
+    /// Destination keys given as digits separated by spaces (nothing when there are none).
+    private func appendKeyList(_ statement: SQLiteStatement, at index: Int32, to out: inout [UInt8]) {
+        let json = escaping == .json
+        if json { out.append(0x5B) }
+        if statement.storageClass(at: index) != .null {
+            statement.withText(at: index) { keys in out.append(contentsOf: json ? keys.map { $0 == 0x20 ? 0x2C : $0 } : Array(keys)) }
+        }
+        if json { out.append(0x5D) }
     }
 
     /// A value whose storage class does not fit its column, shown as SQLite's text of it.

@@ -9,6 +9,8 @@ struct QueryColumn {
         case externallyStorableBinary
         /// A to-one relationship: the destination's `Z_PK`.
         case reference
+        /// A to-many relationship: the destinations' `Z_PK`s, in its order.
+        case toMany
     }
 
     var name: String
@@ -17,7 +19,7 @@ struct QueryColumn {
     var index: Int32
 
     /// `Z_PK`, `entity`, then the attributes and to-one relationships among `columns` (the
-    /// compiled query's columns from index 2), in table order.
+    /// compiled query's columns from index 2), in table order, then the to-many relationships.
     static func columns(of query: CompiledQuery, model: ManagedObjectModel) -> [QueryColumn] {
         var result = [QueryColumn(name: "Z_PK", kind: .primaryKey, index: 0), QueryColumn(name: "entity", kind: .entity, index: 1)]
         for (offset, column) in query.columns.enumerated() {
@@ -31,6 +33,9 @@ struct QueryColumn {
             default:
                 continue
             }
+        }
+        for (offset, name) in query.toManyRelationships.enumerated() {
+            result.append(QueryColumn(name: name, kind: .toMany, index: Int32(2 + query.columns.count + offset)))
         }
         return result
     }

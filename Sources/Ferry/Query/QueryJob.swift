@@ -4,8 +4,9 @@ import FerryStore
 
 /// `ferry query`: the objects a Core Data fetch request would return (the entity and its
 /// sub-entities, filtered by the predicate, in sort order with ties broken by `Z_PK`, then
-/// offset and limited), each as `Z_PK`, `entity` and the entity's stored attributes and to-one
-/// relationships (as the destination's `Z_PK`). The store is opened read-only.
+/// offset and limited), each as `Z_PK`, `entity`, the entity's stored attributes, its to-one
+/// relationships (as the destination's `Z_PK`) and its to-many relationships (the destinations'
+/// `Z_PK`s, in order). The store is opened read-only.
 public struct QueryJob {
     public let request: QueryRequest
 
@@ -23,7 +24,7 @@ public struct QueryJob {
             let query = PredicateQuery(entity: request.entity, predicate: try request.predicate.map { text throws(FetchPredicateError) in
                 try FetchPredicate(format: text)
             }, sort: try request.sort.map { text throws(FetchPredicateError) in try FetchSort.parse(text) } ?? [],
-                                       limit: request.limit, offset: request.offset)
+                                       limit: request.limit, offset: request.offset, includesToManyKeys: true)
             compiled = try query.compile(with: PredicateCompiler(model: model, layout: layout), variables: request.variables)
         } catch {
             throw .predicate(error)

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryStore
 
 /// Writes rows in one `QueryFormat`. Table output is held until the end (column widths depend
@@ -90,15 +91,15 @@ struct QueryRowWriter {
         }
     }
 
-    /// Columns padded to their widest cell (in characters), numbers right-aligned, a rule under
-    /// the header, and a count line.
+    /// Columns padded to their widest cell (in terminal columns, `DisplayWidth`), numbers
+    /// right-aligned, a rule under the header, and a count line.
     private func renderTable(_ out: inout [UInt8]) {
-        let width = { (cell: [UInt8]) in cell.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
+        let cellWidths = table.map { row in row.map { DisplayWidth.of(utf8: $0) } }
         var widths = [Int](repeating: 0, count: columns.count)
-        for row in table { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], width(cell)) } }
+        for row in cellWidths { for (index, width) in row.enumerated() { widths[index] = max(widths[index], width) } }
         for (number, row) in table.enumerated() {
             for (index, cell) in row.enumerated() {
-                let padding = [UInt8](repeating: 0x20, count: widths[index] - width(cell))
+                let padding = [UInt8](repeating: 0x20, count: widths[index] - cellWidths[number][index])
                 let right = number > 0 && [.primaryKey, .integer, .real, .decimal, .reference].contains(columns[index].kind)
                 if index > 0 { out.append(contentsOf: [0x20, 0x20]) }
                 if right { out.append(contentsOf: padding) }

@@ -2,7 +2,8 @@ import FerryMigration
 
 /// Where a job's rejects go, the same for every job: all of them to the reject log (when one is
 /// asked for), the first ones kept for the terminal, and a count against the `--max-errors` limit
-/// that stops a run going wrong.
+/// that stops a run going wrong. Links that found nothing go to the log too, without counting:
+/// their records were written.
 struct RejectCollector {
     /// How many rejects the summary keeps to show.
     static let sampleSize = 20
@@ -11,6 +12,8 @@ struct RejectCollector {
     private let limit: Int?
     private(set) var count = 0
     private(set) var samples: [Reject] = []
+    /// The first failure to log an unresolved link, thrown by `close()`.
+    private var unresolvedFailure: RejectLog.Failure?
 
     /// A collector that stops the run at `limit` rejects (never when nil).
     init(limit: Int?) {
@@ -36,8 +39,16 @@ struct RejectCollector {
         return limit.map { count >= $0 } ?? false
     }
 
+    /// Logs a link that found nothing (`StoreGraphWriter.resolveLinks`); a failure to write it
+    /// is kept for `close()`.
+    mutating func logUnresolved(_ link: Reject) {
+        guard unresolvedFailure == nil else { return }
+        do { try log?.append(link) } catch { unresolvedFailure = error }
+    }
+
     /// Flushes and closes the reject log.
     func close() throws(RejectLog.Failure) {
+        if let unresolvedFailure { throw unresolvedFailure }
         try log?.close()
     }
 }

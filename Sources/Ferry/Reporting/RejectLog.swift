@@ -15,7 +15,7 @@ struct RejectLog {
     private let encoder: JSONEncoder
 
     init(path: String) throws(Failure) {
-        do { sink = try FileByteSink(path: path) } catch { throw Failure(path: path, reason: error.description) }
+        do { sink = try FileByteSink(path: path) } catch { throw Failure(path: path, reason: ErrorText.reason(of: error, at: path)) }
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
@@ -25,13 +25,13 @@ struct RejectLog {
             try sink.write(try encoder.encode(reject))
             try sink.write(CollectionOfOne(UInt8(ascii: "\n")))
         } catch let error as ByteSinkError {
-            throw Failure(path: sink.path, reason: error.description)
+            throw Failure(path: sink.path, reason: ErrorText.reason(of: error, at: sink.path))
         } catch {
-            throw Failure(path: sink.path, reason: "\(error)")
+            throw Failure(path: sink.path, reason: ErrorText.reason(of: error, at: sink.path))
         }
     }
 
     func close() throws(Failure) {
-        do { try sink.close() } catch { throw Failure(path: sink.path, reason: error.description) }
+        do { try sink.close() } catch { throw Failure(path: sink.path, reason: ErrorText.reason(of: error, at: sink.path)) }
     }
 }

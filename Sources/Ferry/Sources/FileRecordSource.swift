@@ -13,14 +13,18 @@ public struct FileRecordSource: Sendable {
     public var keyMap: [String: String]
     /// Relationship → the destination attribute its values match.
     public var linkAttributes: [String: String]
+    /// The keys that lead from a JSON file's top object to the array of its records
+    /// (`["tasks"]` for `{"tasks": […]}`); nil reads an array, one object or NDJSON.
+    public var jsonRecordsKeyPath: [String]?
 
     public init(format: SourceFormat? = nil, coercion: CoercionOptions = .init(), csv: CSVOptions = .init(),
-                keyMap: [String: String] = [:], linkAttributes: [String: String] = [:]) {
+                keyMap: [String: String] = [:], linkAttributes: [String: String] = [:], jsonRecordsKeyPath: [String]? = nil) {
         self.format = format
         self.coercion = coercion
         self.csv = csv
         self.keyMap = keyMap
         self.linkAttributes = linkAttributes
+        self.jsonRecordsKeyPath = jsonRecordsKeyPath
     }
 
     /// A file opened for reading.
@@ -46,7 +50,8 @@ public struct FileRecordSource: Sendable {
             case .json:
                 let name = path.lowercased()
                 let isLines = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains(where: name.hasSuffix)
-                let json = JSONReader(source: try GzipDetectingByteSource(path: path), layout: isLines ? .lines : .automatic)
+                let layout = jsonRecordsKeyPath.map { JSONRecordLayout.nested(keyPath: $0) } ?? (isLines ? .lines : .automatic)
+                let json = JSONReader(source: try GzipDetectingByteSource(path: path), layout: layout)
                 return Opened(records: RecordReaderBox(DocumentRecordReader(json: json, decoder: try decoder(model: model, schema: schema))),
                               delimiter: nil)
             case .plist:
@@ -59,7 +64,7 @@ public struct FileRecordSource: Sendable {
         } catch let error as CSVError {
             throw RecordSourceError(error)
         } catch {
-            throw RecordSourceError(source: path, reason: "\(error)")
+            throw RecordSourceError(source: path, reason: ErrorText.reason(of: error, at: path))
         }
     }
 

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 import FoundationEssentials
 
@@ -83,7 +84,7 @@ struct MigrationInputs: Codable, Equatable, Sendable {
 
     private static func digest(ofFile path: String) throws(MigrateError) -> String {
         do { return try FileDigest.sha256(of: path).digest } catch {
-            throw .store(source: path, reason: "cannot read it to take its digest: \(error)")
+            throw .store(source: path, reason: "cannot read it to take its digest: \(ErrorText.reason(of: error, at: path))")
         }
     }
 }

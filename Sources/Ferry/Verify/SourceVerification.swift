@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 import FerryStore
 import FerryVerify
@@ -24,7 +25,7 @@ public enum SourceVerification {
     public static func verify(store: String, against request: MigrateRequest, rerun: Bool = false) throws(MigrateError) -> VerificationReport {
         // A store that cannot be read fails now, not after the sources were migrated again.
         let metadata: StoreMetadataInfo
-        do { metadata = try CoreDataStoreReader(path: store).metadata } catch { throw .store(source: store, reason: "\(error)") }
+        do { metadata = try CoreDataStoreReader(path: store).metadata } catch { throw .store(source: store, reason: ErrorText.reason(of: error, at: store)) }
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: request.modelPath) } catch { throw .model(error) }
         let actual = BackgroundWork<VerificationReport, VerificationError> {
@@ -60,7 +61,7 @@ public enum SourceVerification {
     private static func compare(_ store: String, with receipt: MigrationReceipt, actual: BackgroundWork<VerificationReport, VerificationError>,
                                 model: ManagedObjectModel) throws(MigrateError) -> VerificationReport {
         var report: VerificationReport
-        do { report = try actual.wait() } catch { throw .store(source: store, reason: "\(error)") }
+        do { report = try actual.wait() } catch { throw .store(source: store, reason: ErrorText.reason(of: error, at: store)) }
         report.notes.append("against sources: by the store's receipt (written \(receipt.written)); all \(receipt.inputs.inputs.count) inputs have the digests it records")
         report.append(FingerprintComparison.section(named: "against sources", expected: receipt.fingerprints, actual: report.fingerprints))
         report.append(FingerprintComparison.section(named: "pairs against sources", expected: receipt.edgeFingerprints,
@@ -99,7 +100,7 @@ public enum SourceVerification {
             report.append(ledger.accounting(model: expectedStore.model))
             return report
         } catch {
-            throw .store(source: store, reason: "\(error)")
+            throw .store(source: store, reason: ErrorText.reason(of: error, at: store))
         }
     }
 }

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Why a ``ByteSource`` could not deliver its bytes.
-public enum ByteSourceError: Error, Equatable, CustomStringConvertible {
+public enum ByteSourceError: FileError, Equatable {
     /// `open(2)` failed; `code` is the `errno` value.
     case openFailed(path: String, code: Int32)
     /// `read(2)` failed; `code` is the `errno` value.
@@ -15,18 +15,23 @@ public enum ByteSourceError: Error, Equatable, CustomStringConvertible {
     /// A UTF-16 stream ended in the middle of a code unit or of a surrogate pair.
     case truncatedUTF16(source: String, byteOffset: Int)
 
-    public var description: String {
+    public var path: String {
         switch self {
-        case let .openFailed(path, code):
-            "\(path): cannot open: \(Self.message(for: code))"
-        case let .readFailed(path, code):
-            "\(path): cannot read: \(Self.message(for: code))"
-        case let .invalidUTF16(source, byteOffset):
-            "\(source): invalid UTF-16 (unpaired surrogate) at byte offset \(byteOffset)"
-        case let .truncatedUTF16(source, byteOffset):
-            "\(source): UTF-16 text ends inside a character at byte offset \(byteOffset)"
+        case let .openFailed(path, _), let .readFailed(path, _): path
+        case let .invalidUTF16(source, _), let .truncatedUTF16(source, _): source
         }
     }
+
+    public var reason: String {
+        switch self {
+        case let .openFailed(_, code): "cannot open: \(Self.message(for: code))"
+        case let .readFailed(_, code): "cannot read: \(Self.message(for: code))"
+        case let .invalidUTF16(_, byteOffset): "invalid UTF-16 (unpaired surrogate) at byte offset \(byteOffset)"
+        case let .truncatedUTF16(_, byteOffset): "UTF-16 text ends inside a character at byte offset \(byteOffset)"
+        }
+    }
+
+    public var description: String { "\(path): \(reason)" }
 
     private static func message(for code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }

@@ -72,12 +72,12 @@ public final class FileByteSink {
 }
 
 /// A file that could not be written, with the path, the operation and the system's reason.
-public struct ByteSinkError: Error, Equatable, CustomStringConvertible {
+public struct ByteSinkError: FileError, Equatable {
     public let path: String
     public let operation: String
     public let code: Int32
 
-    public var description: String {
-        "\(path): \(operation) failed: \(String(cString: strerror(code)))"
-    }
+    public var reason: String { "\(operation) failed: \(String(cString: strerror(code)))" }
+
+    public var description: String { "\(path): \(reason)" }
 }

@@ -1,5 +1,5 @@
 /// Why a JSON input could not be read. Every case says where.
-public enum JSONError: Error, Equatable, CustomStringConvertible {
+public enum JSONError: FileError, Equatable {
     /// The input breaks the RFC 8259 grammar (or an NDJSON line rule) at `at`.
     case syntax(Reason, at: JSONPosition)
     /// Containers nest deeper than the reader's limit; `at` is the container that crossed it.
@@ -81,18 +81,22 @@ public enum JSONError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    public var description: String { "\(position): \(problem)" }
+
+    /// The source the error is in.
+    public var path: String { position.source }
+
+    /// Line, column and what is wrong there.
+    public var reason: String { "line \(position.line), column \(position.column): \(problem)" }
+
+    /// What is wrong, without where.
+    public var problem: String {
         switch self {
-        case let .syntax(reason, at):
-            "\(at): \(reason)"
-        case let .depthLimitExceeded(limit, at):
-            "\(at): nesting deeper than \(limit) levels"
-        case let .recordsNotFound(keyPath, at):
-            "\(at): no records at key path \(Self.render(keyPath))"
-        case let .recordsNotAnArray(keyPath, at):
-            "\(at): the value at key path \(Self.render(keyPath)) is not an array"
-        case let .duplicateRecordsKey(keyPath, at):
-            "\(at): key path \(Self.render(keyPath)) appears more than once"
+        case let .syntax(reason, _): reason.description
+        case let .depthLimitExceeded(limit, _): "nesting deeper than \(limit) levels"
+        case let .recordsNotFound(keyPath, _): "no records at key path \(Self.render(keyPath))"
+        case let .recordsNotAnArray(keyPath, _): "the value at key path \(Self.render(keyPath)) is not an array"
+        case let .duplicateRecordsKey(keyPath, _): "key path \(Self.render(keyPath)) appears more than once"
         }
     }
 

@@ -1,3 +1,5 @@
+import FerryFormats
+
 /// How a CSV header's columns map onto a schema's attributes: a column named by position in
 /// `columnMap` feeds that attribute (a position past the header, or an attribute the entity
 /// lacks, is refused); any other is matched by `PropertyKeyMatcher`.
@@ -54,7 +56,7 @@ struct CSVHeaderMatch {
                 + "or --map '#N=ATTRIBUTE'")
         }
         do { assembler = try RecordAssembler(schema: schema) } catch {
-            throw RecordSourceError(source: source, reason: error.description)
+            throw RecordSourceError(source: source, reason: ErrorText.reason(of: error, at: source))
         }
         for (index, attribute) in schema.attributes.enumerated()
         where !provided[index] && !attribute.isOptional && attribute.defaultValueString == nil && attribute.defaultDateTimeInterval == nil {

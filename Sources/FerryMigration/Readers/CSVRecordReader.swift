@@ -76,7 +76,7 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         } catch let error as CSVError {
             throw RecordSourceError(error)
         } catch {
-            throw RecordSourceError(source: sourceName, reason: "\(error)")
+            throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName))
         }
         let location = SourceLocation(file: sourceName, line: row.line)
         let entity = schema.entity.name

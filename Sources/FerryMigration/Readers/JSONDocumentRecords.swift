@@ -25,12 +25,12 @@ struct JSONDocumentRecords: RecordReader, ~Copyable {
             record = next
         } catch let error as JSONError {
             // A malformed NDJSON line is one bad record; in any other layout the document is broken.
-            guard (try? json.skipMalformedLine()) == true else { throw RecordSourceError(source: sourceName, reason: "\(error)") }
+            guard (try? json.skipMalformedLine()) == true else { throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName)) }
             let position = error.position
             return .reject(Reject(location: SourceLocation(file: sourceName, line: position.line),
-                                  entity: decoder.schema.entity.name, reason: "not valid JSON: \(error)"))
+                                  entity: decoder.schema.entity.name, reason: "not valid JSON at column \(position.column): \(error.problem)"))
         } catch {
-            throw RecordSourceError(source: sourceName, reason: "\(error)")
+            throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName))
         }
         let location = SourceLocation(file: sourceName, line: record.location.line,
                                       path: record.location.index.map { "[\($0)]" })

@@ -8,7 +8,8 @@ public struct LinkReport: Sendable, Equatable, Codable {
     public var resolved = 0
     /// Destinations that did not exist and were created (find-or-create by an attribute).
     public var created = 0
-    /// Links whose destination was not found, with a few examples.
+    /// Links whose destination was not found, with the first few, each located where its record
+    /// was read (`Reject.summary`).
     public var unresolved = 0
     public var unresolvedSamples: [String] = []
     /// Links whose value matched several destinations (the one with the lowest `Z_PK` is used).

@@ -8,16 +8,22 @@ struct LinkResolver {
     let writer: CoreDataStoreWriter
     let model: ManagedObjectModel
     let createMissing: Set<String>
+    /// The files links were given in, by number (`LinkStaging.files`).
+    let files: [String]
     private var layout: StoreLayout { writer.layout }
     private let work = LinkStaging.schema
+    /// How many unresolved links a report keeps as samples.
+    private static let sampleSize = 5
 
-    init(writer: CoreDataStoreWriter, model: ManagedObjectModel, createMissing: Set<String>) {
+    init(writer: CoreDataStoreWriter, model: ManagedObjectModel, createMissing: Set<String>, files: [String]) {
         self.writer = writer
         self.model = model
         self.createMissing = createMissing
+        self.files = files
     }
 
-    func resolve(_ kind: LinkKind) throws(GraphWriteError) -> LinkReport {
+    /// Resolves the links of one kind; each that finds nothing goes to `unresolved`.
+    func resolve(_ kind: LinkKind, unresolved: (Reject) -> Void) throws(GraphWriteError) -> LinkReport {
         let relationship = kind.relationship
         let destination = relationship.destinationEntity
         var report = LinkReport(relationship: "\(kind.entity).\(relationship.name)",
@@ -30,7 +36,7 @@ struct LinkResolver {
         report.links = try count("SELECT count(*) FROM \(work).r")
         report.unresolved = try count("SELECT count(*) FROM \(work).r WHERE dst IS NULL")
         report.resolved = report.links - report.unresolved
-        report.unresolvedSamples = try unresolvedSamples(kind)
+        report.unresolvedSamples = try reportUnresolved(kind, to: unresolved)
         report.ambiguous = try count("SELECT count(*) FROM \(work).r WHERE n > 1")
         (report.conflicts, report.duplicatePairs) = try apply(kind, target: target)
         try execute("DROP TABLE \(work).r; DROP TABLE IF EXISTS \(work).m")
@@ -52,13 +58,13 @@ struct LinkResolver {
                 CREATE TABLE \(work).m AS SELECT \(column) AS value, min(Z_PK) AS pk, count(*) AS n FROM \(target.table)
                     WHERE Z_ENT IN (\(target.members)) AND \(column) IS NOT NULL GROUP BY \(column);
                 CREATE INDEX \(work).m_value ON m (value);
-                CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, m.pk AS dst, l.value AS label, m.n AS n
-                    FROM \(work).links l LEFT JOIN \(work).m m ON m.value = l.value WHERE \(staged);
+                CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, m.pk AS dst, l.value AS label, m.n AS n,
+                    l.origin AS origin, l.line AS line, l.row AS row FROM \(work).links l LEFT JOIN \(work).m m ON m.value = l.value WHERE \(staged);
                 """)
         } else {
             try execute("""
-                CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, t.Z_PK AS dst, l.key AS label, 1 AS n
-                    FROM \(work).links l
+                CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, t.Z_PK AS dst, l.key AS label, 1 AS n,
+                    l.origin AS origin, l.line AS line, l.row AS row FROM \(work).links l
                     LEFT JOIN \(target.table) t ON t.Z_PK = \(LinkStaging.lookup(key: "l.key", namespace: "l.ns", root: target.rootNumber))
                         AND t.Z_ENT IN (\(target.members))
                     WHERE \(staged);
@@ -227,15 +233,28 @@ struct LinkResolver {
         return created
     }
 
-    private func unresolvedSamples(_ kind: LinkKind) throws(GraphWriteError) -> [String] {
+    /// Hands every link that found nothing to `unresolved`, in the order they were given, as a
+    /// reject of the relationship located where its record was read; returns the first few as
+    /// samples for the report.
+    private func reportUnresolved(_ kind: LinkKind, to unresolved: (Reject) -> Void) throws(GraphWriteError) -> [String] {
         let statement = try GraphWriteError.wrap { () throws(StoreWriterError) in
-            try writer.prepareStatement("SELECT src, label FROM \(work).r WHERE dst IS NULL ORDER BY rowid LIMIT 5")
+            try writer.prepareStatement("SELECT label, origin, line, row FROM \(work).r WHERE dst IS NULL ORDER BY rowid")
         }
         defer { statement.finalize() }
+        let destination = kind.relationship.destinationEntity
+        let wanted = kind.matchAttribute.map { "no \(destination) has \($0.name) " } ?? "no \(destination) was written for the key "
         return try GraphWriteError.sqlite { () throws(SQLiteError) in
             var samples: [String] = []
             while try statement.step() {
-                samples.append("\(kind.entity) Z_PK \(statement.int64(at: 0)) → \(statement.string(at: 1) ?? "NULL")")
+                let label = statement.string(at: 0) ?? "NULL"
+                let file = Int(statement.int64(at: 1))
+                let origin = LinkOrigin(file: files.indices.contains(file) ? files[file] : "?",
+                                        line: statement.isNull(at: 2) ? nil : Int(statement.int64(at: 2)),
+                                        row: statement.isNull(at: 3) ? nil : statement.int64(at: 3))
+                let reject = Reject(location: origin.location, entity: kind.entity, attribute: kind.relationship.name, value: label,
+                                    reason: "unresolved link: \(wanted)'\(label)'")
+                if samples.count < Self.sampleSize { samples.append(reject.summary) }
+                unresolved(reject)
             }
             return samples
         }

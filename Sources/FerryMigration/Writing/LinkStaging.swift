@@ -21,7 +21,8 @@ private struct KindKey: Hashable {
 
 /// The scratch tables that hold source keys and links until they are resolved:
 /// `ferry_work.keys (ns, root, key → pk)`, `ferry_work.runs (ns, root, first, count → pk)` and
-/// `ferry_work.links (kind, pk, pos, ns, key, value, skey)`.
+/// `ferry_work.links (kind, pk, pos, ns, key, value, skey, origin, line, row)`, where `origin`,
+/// `line` and `row` say where the link was given (`LinkOrigin`, its file by number in `files`).
 ///
 /// Integer keys that rise by one while their rows' `Z_PK`s do (a store read in key order, a file
 /// numbered in order) are kept as runs, one row per run instead of one per record; a run is
@@ -40,6 +41,9 @@ final class LinkStaging {
     private let insertLink: SQLiteStatement
     /// The run of integer keys being extended, per namespace and root.
     private var runs: [RunKey: KeyRun] = [:]
+    /// The files links were given in, by their number in `links.origin`.
+    private(set) var files: [String] = []
+    private var fileNumbers: [String: Int] = [:]
 
     private struct RunKey: Hashable {
         let namespace: Int
@@ -62,7 +66,8 @@ final class LinkStaging {
                 CREATE TABLE \(work).keys (ns INTEGER, root INTEGER, key, pk INTEGER, PRIMARY KEY (ns, root, key)) WITHOUT ROWID;
                 CREATE TABLE \(work).runs (ns INTEGER, root INTEGER, first INTEGER, count INTEGER, pk INTEGER,
                     PRIMARY KEY (ns, root, first)) WITHOUT ROWID;
-                CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, value, skey);
+                CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, value, skey,
+                    origin INTEGER, line INTEGER, row INTEGER);
                 """)
         }
         insertKey = try GraphWriteError.wrap { () throws(StoreWriterError) in
@@ -72,7 +77,9 @@ final class LinkStaging {
             try writer.prepareStatement("INSERT INTO \(work).runs (ns, root, first, count, pk) VALUES (?, ?, ?, ?, ?)")
         }
         insertLink = try GraphWriteError.wrap { () throws(StoreWriterError) in
-            try writer.prepareStatement("INSERT INTO \(work).links (kind, pk, pos, ns, key, value, skey) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            try writer.prepareStatement("""
+                INSERT INTO \(work).links (kind, pk, pos, ns, key, value, skey, origin, line, row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         }
     }
 
@@ -136,8 +143,8 @@ final class LinkStaging {
             """
     }
 
-    /// Stages the targets of one link of the record `pk`.
-    func stage(_ link: RecordLink, from entity: String, primaryKey pk: Int64, namespace: Int) throws(GraphWriteError) {
+    /// Stages the targets of one link of the record `pk`, given at `origin`.
+    func stage(_ link: RecordLink, from entity: String, primaryKey pk: Int64, namespace: Int, origin: LinkOrigin) throws(GraphWriteError) {
         let relationship = try relationship(link.relationship, of: entity)
         if !relationship.isToMany, link.targets.count > 1 {
             throw .unsupportedLink(entity: entity, relationship: relationship.name,
@@ -145,22 +152,22 @@ final class LinkStaging {
         }
         for (position, target) in link.targets.enumerated() {
             try insert(target, position: position, kind: kindID(entity: entity, relationship: relationship, target: target),
-                       source: .primaryKey(pk), namespace: namespace)
+                       source: .primaryKey(pk), namespace: namespace, origin: origin)
         }
     }
 
     /// Stages one target of a link of the record with source key `key`, at `position` among its
     /// targets; its row is found through the key map when the links are resolved (edges read
-    /// apart from their records, one at a time).
+    /// apart from their records, one at a time), given at `origin`.
     func stage(_ target: RecordLink.Target, position: Int, relationship name: String, from entity: String, sourceKey key: RecordKey,
-               namespace: Int) throws(GraphWriteError) {
+               namespace: Int, origin: LinkOrigin) throws(GraphWriteError) {
         let relationship = try relationship(name, of: entity)
         if !relationship.isToMany, position > 0 {
             throw .unsupportedLink(entity: entity, relationship: relationship.name,
                                    reason: "a to-one relationship takes one destination, not \(position + 1)")
         }
         try insert(target, position: position, kind: kindID(entity: entity, relationship: relationship, target: target),
-                   source: .key(key), namespace: namespace)
+                   source: .key(key), namespace: namespace, origin: origin)
     }
 
     private enum LinkSource {
@@ -168,8 +175,10 @@ final class LinkStaging {
         case key(RecordKey)
     }
 
-    private func insert(_ target: RecordLink.Target, position: Int, kind: Int, source: LinkSource, namespace: Int) throws(GraphWriteError) {
+    private func insert(_ target: RecordLink.Target, position: Int, kind: Int, source: LinkSource, namespace: Int,
+                        origin: LinkOrigin) throws(GraphWriteError) {
         let statement = insertLink
+        let file = fileNumber(origin.file)
         try GraphWriteError.sqlite { () throws(SQLiteError) in
             defer { try? statement.reset() }
             try statement.bind(Int64(kind), at: 1)
@@ -193,8 +202,19 @@ final class LinkStaging {
                 try statement.bindNull(at: 5)
                 try statement.bind(StoreValue(value, externallyStorable: storable), at: 6)
             }
+            try statement.bind(Int64(file), at: 8)
+            if let line = origin.line { try statement.bind(Int64(line), at: 9) } else { try statement.bindNull(at: 9) }
+            if let row = origin.row { try statement.bind(row, at: 10) } else { try statement.bindNull(at: 10) }
             try statement.run()
         }
+    }
+
+    /// The number of a file links are given in, given one on first use.
+    private func fileNumber(_ file: String) -> Int {
+        if let known = fileNumbers[file] { return known }
+        files.append(file)
+        fileNumbers[file] = files.count - 1
+        return files.count - 1
     }
 
     /// A relationship of an entity (declared or inherited), looked up once per pair.

@@ -180,7 +180,7 @@ public final class StoreGraphWriter {
                 try staging.mapKey(key, namespace: namespace, root: target.rootNumber, to: primaryKey)
             }
             for link in record.links where !link.targets.isEmpty {
-                try staging.stage(link, from: target.entity, primaryKey: primaryKey, namespace: namespace)
+                try staging.stage(link, from: target.entity, primaryKey: primaryKey, namespace: namespace, origin: LinkOrigin(record: record))
             }
         }
         lastPrimaryKey = primaryKey
@@ -196,19 +196,25 @@ public final class StoreGraphWriter {
 
     /// Stages one link target of a record already written, named by its source key, at
     /// `position` among that record's targets: for edges read apart from their records (a
-    /// store's many-to-many join table), one at a time.
+    /// store's many-to-many join table), one at a time. `file` is the store the edge was read
+    /// from, named (with the key) when the link finds nothing.
     public func stageLink(to target: RecordLink.Target, position: Int, relationship: String, ofRecordWithKey key: RecordKey,
-                          entity: String, namespace: Int) throws(GraphWriteError) {
-        try linkStaging().stage(target, position: position, relationship: relationship, from: entity, sourceKey: key, namespace: namespace)
+                          entity: String, namespace: Int, file: String) throws(GraphWriteError) {
+        var row: Int64?
+        if case .integer(let number) = key { row = number }
+        try linkStaging().stage(target, position: position, relationship: relationship, from: entity, sourceKey: key, namespace: namespace,
+                                origin: LinkOrigin(file: file, line: nil, row: row))
     }
 
     /// Resolves every staged link into foreign keys, join rows and order keys; one report per
     /// relationship that had links. Call once, after the last record and before `writer.finish()`.
-    public func resolveLinks() throws(GraphWriteError) -> [LinkReport] {
+    /// Each link that finds no destination is handed to `unresolved`, located where its record
+    /// was read (`tasks.json:40`, or a store's file and `Z_PK`), with the value it looked for.
+    public func resolveLinks(unresolved: (Reject) -> Void = { _ in }) throws(GraphWriteError) -> [LinkReport] {
         guard let staging else { return [] }
         try staging.finishKeys()
-        let resolver = LinkResolver(writer: writer, model: model, createMissing: createMissing)
-        return try staging.kinds.map { kind throws(GraphWriteError) in try resolver.resolve(kind) }
+        let resolver = LinkResolver(writer: writer, model: model, createMissing: createMissing, files: staging.files)
+        return try staging.kinds.map { kind throws(GraphWriteError) in try resolver.resolve(kind, unresolved: unresolved) }
     }
 
     /// Remembers a record already in the store (when appending) under its identity key, so that

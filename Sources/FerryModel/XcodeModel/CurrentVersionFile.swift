@@ -32,7 +32,7 @@ enum CurrentVersionFile {
         do {
             return try XMLPropertyListWriter().encode(.dictionary([key: .string(versionName + versionExtension)]))
         } catch {
-            throw .cannotWrite(path: fileName, reason: error.description)
+            throw .cannotWrite(path: fileName, reason: ErrorText.reason(of: error, at: fileName))
         }
     }
 }

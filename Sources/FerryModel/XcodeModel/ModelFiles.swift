@@ -1,3 +1,4 @@
+import FerryFormats
 import FoundationEssentials
 
 /// The file-system calls of the model loader and writer, with errors as `ModelLoadError` and
@@ -24,7 +25,7 @@ enum ModelFiles {
         do {
             return try FileManager.default.contentsOfDirectory(atPath: path).sorted()
         } catch {
-            throw .unreadable(path: path, reason: "\(error)")
+            throw .unreadable(path: path, reason: ErrorText.reason(of: error, at: path))
         }
     }
 
@@ -41,7 +42,7 @@ enum ModelFiles {
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
         } catch {
-            throw .cannotWrite(path: path, reason: "\(error)")
+            throw .cannotWrite(path: path, reason: ErrorText.reason(of: error, at: path))
         }
     }
 

@@ -25,7 +25,7 @@ public enum ExternalDataFolder {
                 bytes += chunk.prefix(count)
             }
         } catch {
-            throw .unreadableFile(path: path, reason: "\(error)")
+            throw .unreadableFile(path: path, reason: ErrorText.reason(of: error, at: path))
         }
     }
 }

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 
 /// A Core Data store opened read-write together with the model it was written with, for
@@ -27,7 +28,7 @@ public final class MutableStore {
             layout = try StoreLayout(model: model, existing: ExistingStoreFacts(primaryKeys: primaryKeys,
                                                                                 tableNames: Set(schema.tables.map(\.name))))
         } catch {
-            throw .store(.invalidModel(path: path, reason: error.description))
+            throw .store(.invalidModel(path: path, reason: ErrorText.reason(of: error, at: path)))
         }
         for table in layout.tables where schema.table(named: table.name) == nil {
             throw .store(.missingTable(path: path, table: table.name, owner: "the model"))

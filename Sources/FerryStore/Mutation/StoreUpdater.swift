@@ -14,35 +14,32 @@ extension MutableStore {
     @discardableResult
     public func update(_ entity: String, where predicate: FetchPredicate?, set values: [(key: String, value: AttributeValue)],
                        variables: [String: PredicateValue] = [:]) throws(StoreMutationError) -> Int {
-        guard !values.isEmpty else { throw .unsupported("nothing to set") }
-        let table = try table(of: entity)
-        var assignments: [String] = []
-        var parameters: [StoreValue] = []
-        for (key, value) in values {
-            guard let owner = model.ancestry(of: entity).first(where: { $0.attribute(named: key) != nil }),
-                  let attribute = owner.attribute(named: key), !attribute.isTransient,
-                  let column = table.column(for: .attribute(entity: owner.name, name: key)) else {
-                throw .unknownAttribute(entity: entity, key: key)
-            }
-            try AttributeValueCheck.check(value, for: attribute, entity: entity)
-            assignments.append("\(column.name) = ?")
-            parameters.append(StoreValue(value, externallyStorable: attribute.allowsExternalBinaryDataStorage))
-        }
+        let change = try AttributeChange(values, of: entity, in: self)
         let compiled = try compile(predicate, entity: entity, variables: variables)
-        let sql = "UPDATE \(table.name) SET \(assignments.joined(separator: ", ")), Z_OPT = COALESCE(Z_OPT, 0) + 1"
+        let sql = "UPDATE \(change.table.name) SET \(change.assignments.joined(separator: ", ")), Z_OPT = COALESCE(Z_OPT, 0) + 1"
             + " WHERE Z_PK IN (SELECT t0.Z_PK FROM \(compiled.fromClause) WHERE \(compiled.whereClause))"
-        let newValues = Dictionary(zip(values.map(\.key), parameters), uniquingKeysWith: { _, last in last })
         return try transaction { () throws(StoreMutationError) in
-            try checkUniqueness(of: entity, newValues: newValues, matching: compiled, in: table)
+            try checkUniqueness(of: entity, newValues: change.newValues, matching: compiled, in: change.table)
             return try StoreMutationError.sqlite { () throws(SQLiteError) in
                 let statement = try database.prepare(sql)
-                for (offset, value) in (parameters + compiled.parameters).enumerated() {
+                for (offset, value) in (change.parameters + compiled.parameters).enumerated() {
                     try statement.bind(value, at: Int32(offset + 1))
                 }
                 try statement.run()
                 return Int(try database.scalarInteger("SELECT changes()") ?? 0)
             }
         }
+    }
+
+    /// The objects `update` would change, by `Z_PK`, after the same checks of the values and the
+    /// uniqueness constraints (which throw as `update` would); changes nothing
+    /// (`ferry update --dry-run`).
+    public func planUpdate(_ entity: String, where predicate: FetchPredicate?, set values: [(key: String, value: AttributeValue)],
+                           variables: [String: PredicateValue] = [:]) throws(StoreMutationError) -> [ObjectKey] {
+        let change = try AttributeChange(values, of: entity, in: self)
+        let compiled = try compile(predicate, entity: entity, variables: variables)
+        try checkUniqueness(of: entity, newValues: change.newValues, matching: compiled, in: change.table)
+        return try matchingObjects(of: entity, where: predicate, variables: variables)
     }
 
     /// Throws `.uniquenessViolation` when, with `newValues` set on the rows `matching` selects, a
@@ -111,5 +108,35 @@ enum AttributeValueCheck {
             break
         }
         throw mismatch("a \(type.xcodeName) attribute cannot hold \(value)")
+    }
+}
+
+/// The columns an update sets and their values in Core Data's form, checked against the model.
+private struct AttributeChange {
+    let table: TableLayout
+    /// `COLUMN = ?`, one per value.
+    let assignments: [String]
+    let parameters: [StoreValue]
+    /// The stored value of each attribute set (the last one when an attribute is given twice).
+    let newValues: [String: StoreValue]
+
+    init(_ values: [(key: String, value: AttributeValue)], of entity: String, in store: MutableStore) throws(StoreMutationError) {
+        guard !values.isEmpty else { throw .unsupported("nothing to set") }
+        table = try store.table(of: entity)
+        var assignments: [String] = []
+        var parameters: [StoreValue] = []
+        for (key, value) in values {
+            guard let owner = store.model.ancestry(of: entity).first(where: { $0.attribute(named: key) != nil }),
+                  let attribute = owner.attribute(named: key), !attribute.isTransient,
+                  let column = table.column(for: .attribute(entity: owner.name, name: key)) else {
+                throw .unknownAttribute(entity: entity, key: key)
+            }
+            try AttributeValueCheck.check(value, for: attribute, entity: entity)
+            assignments.append("\(column.name) = ?")
+            parameters.append(StoreValue(value, externallyStorable: attribute.allowsExternalBinaryDataStorage))
+        }
+        self.assignments = assignments
+        self.parameters = parameters
+        newValues = Dictionary(zip(values.map(\.key), parameters), uniquingKeysWith: { _, last in last })
     }
 }

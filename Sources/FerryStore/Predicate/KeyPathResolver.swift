@@ -7,6 +7,8 @@ enum KeyStep {
     case toMany(Relationship, declaredBy: String)
     /// `@count` after a to-many relationship.
     case count
+    /// `Z_PK`, the object's primary key in the store (the key `ferry query` shows), at the end.
+    case primaryKey
 }
 
 /// A row source in SQL: a table alias and the entity its rows are seen as.
@@ -30,7 +32,7 @@ struct KeyPathResolver {
     let layout: StoreLayout
 
     /// The steps of `components` starting at `entity`. At most one to-many step; `@count` only right
-    /// after it, at the end; attributes only at the end.
+    /// after it, at the end; attributes and `Z_PK` only at the end.
     func steps(_ components: [String], from entity: String) throws(FetchPredicateError) -> [KeyStep] {
         let keyPath = components.joined(separator: ".")
         var current = entity
@@ -42,6 +44,12 @@ struct KeyPathResolver {
                     throw .unsupported("\(keyPath): @count must follow a to-many relationship and end the key path")
                 }
                 steps.append(.count)
+                continue
+            }
+            // Core Data's property names start with a lowercase letter, so Z_PK names no property.
+            if component == "Z_PK" {
+                guard isLast else { throw .typeMismatch(keyPath: keyPath, reason: "Z_PK is a number, a key path cannot continue after it") }
+                steps.append(.primaryKey)
                 continue
             }
             let ancestry = model.ancestry(of: current)
@@ -108,6 +116,8 @@ struct KeyPathResolver {
             throw .unsupported("\(keyPath): to-many relationship \(relationship.name) needs ANY, ALL, NONE or @count")
         case .count:
             throw .unsupported("\(keyPath): @count must follow a to-many relationship")
+        case .primaryKey:
+            return .column("\(place.alias).Z_PK", .integer64)
         }
     }
 
@@ -134,6 +144,31 @@ struct KeyPathResolver {
             throw .unsupported("\(keyPath): \(relationship.name) has no column in \(table.name)")
         }
         return "\(place.alias).\(column.name)"
+    }
+
+    /// A scalar subquery of the object at `place`: the `Z_PK`s of a to-many relationship's
+    /// destinations as text, separated by spaces, in the relationship's order (by position when it
+    /// is ordered, else by `Z_PK`), NULL when it has none; nil when the store keeps no rows for it.
+    func destinationKeys(_ relationship: Relationship, declaredBy owner: String, from place: SQLPlace,
+                         aliases: SQLAliases) throws(FetchPredicateError) -> String? {
+        let row = aliases.next()
+        let selection: String
+        switch layout.placement(of: relationship.name, of: owner) {
+        case .destinationRows(let key):
+            let destination = SQLPlace(alias: row, entity: relationship.destinationEntity)
+            var condition = "\(row).\(key.key) = \(place.alias).Z_PK"
+            if let restriction = try entityRestriction(destination) { condition += " AND " + restriction }
+            let order = (relationship.isOrdered ? key.orderKey.map { ["\(row).\($0)"] } ?? [] : []) + ["\(row).Z_PK"]
+            selection = "SELECT \(row).Z_PK AS k FROM \(try table(of: destination.entity).name) \(row) WHERE \(condition)"
+                + " ORDER BY \(order.joined(separator: ", "))"
+        case .joinTable(let join):
+            let order = (join.order.map { ["\(row).\($0)"] } ?? []) + ["\(row).\(join.destination)"]
+            selection = "SELECT \(row).\(join.destination) AS k FROM \(join.table) \(row) WHERE \(row).\(join.source) = \(place.alias).Z_PK"
+                + " ORDER BY \(order.joined(separator: ", "))"
+        case .sourceRow, nil:
+            return nil
+        }
+        return "(SELECT group_concat(k, ' ') FROM (\(selection)))"
     }
 
     /// The rows of a to-many relationship of the object at `place`: the `FROM` text of a subquery,

@@ -6,18 +6,23 @@ public struct PredicateQuery: Sendable, Equatable {
     public var sort: [FetchSort]
     public var limit: Int?
     public var offset: Int
+    /// Whether the rows also hold the destinations of every to-many relationship, as a fetch
+    /// request's objects do (`CompiledQuery.toManyRelationships`).
+    public var includesToManyKeys: Bool
 
-    public init(entity: String, predicate: FetchPredicate? = nil, sort: [FetchSort] = [], limit: Int? = nil, offset: Int = 0) {
+    public init(entity: String, predicate: FetchPredicate? = nil, sort: [FetchSort] = [], limit: Int? = nil, offset: Int = 0,
+                includesToManyKeys: Bool = false) {
         self.entity = entity
         self.predicate = predicate
         self.sort = sort
         self.limit = limit
         self.offset = offset
+        self.includesToManyKeys = includesToManyKeys
     }
 
     /// The complete `SELECT`. Columns: `Z_PK`, `Z_ENT`, then `columns` (the entity's attribute and
-    /// to-one columns, inherited ones included, in table order). Rows come in sort order, ties
-    /// broken by `Z_PK`.
+    /// to-one columns, inherited ones included, in table order), then, with `includesToManyKeys`,
+    /// one per `toManyRelationships`. Rows come in sort order, ties broken by `Z_PK`.
     public func compile(with compiler: PredicateCompiler,
                         variables: [String: PredicateValue] = [:]) throws(FetchPredicateError) -> CompiledQuery {
         let scope = try SQLQueryScope(resolver: KeyPathResolver(model: compiler.model, layout: compiler.layout), entity: entity)
@@ -37,14 +42,25 @@ public struct PredicateQuery: Sendable, Equatable {
             $0.role != .primaryKey && $0.role != .entityNumber && $0.role != .optimisticLock
         }
         let root = scope.root.alias
-        var sql = "SELECT \(([root + ".Z_PK", root + ".Z_ENT"] + columns.map { root + "." + $0.name }).joined(separator: ", "))"
+        var selected = [root + ".Z_PK", root + ".Z_ENT"] + columns.map { root + "." + $0.name }
+        var toMany: [String] = []
+        if includesToManyKeys {
+            for relationship in compiler.model.allRelationships(of: entity) where relationship.isToMany && !relationship.isTransient {
+                let owner = compiler.model.declaringEntity(ofProperty: relationship.name, in: entity)?.name ?? entity
+                guard let keys = try scope.resolver.destinationKeys(relationship, declaredBy: owner, from: scope.root,
+                                                                    aliases: scope.aliases) else { continue }
+                selected.append(keys)
+                toMany.append(relationship.name)
+            }
+        }
+        var sql = "SELECT \(selected.joined(separator: ", "))"
         sql += " FROM \(scope.fromClause) WHERE \(condition.text) ORDER BY \(order.joined(separator: ", "))"
         var parameters = condition.parameters
         if limit != nil || offset > 0 {
             sql += " LIMIT ? OFFSET ?"
             parameters += [.integer(Int64(max(limit ?? -1, -1))), .integer(Int64(max(offset, 0)))]
         }
-        return CompiledQuery(sql: sql, parameters: parameters, columns: columns)
+        return CompiledQuery(sql: sql, parameters: parameters, columns: columns, toManyRelationships: toMany)
     }
 }
 
@@ -54,6 +70,9 @@ public struct CompiledQuery: Sendable, Equatable {
     public var parameters: [StoreValue]
     /// The entity columns the rows hold from column index 2 on.
     public var columns: [ColumnLayout]
+    /// The to-many relationships whose destinations the rows hold after `columns`, one column
+    /// each: their `Z_PK`s as text separated by spaces, in the relationship's order, NULL for none.
+    public var toManyRelationships: [String]
 
     /// Registers the predicate functions on `database`, prepares the query and binds its
     /// parameters; step the statement for the rows.

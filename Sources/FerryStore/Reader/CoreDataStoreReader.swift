@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 
 /// Opens a Core Data SQLite store read-only and reads what describes it: the metadata, the
@@ -58,7 +59,7 @@ public final class CoreDataStoreReader {
     /// `Z_PRIMARYKEY` numbers, never by numbers recomputed from the model.
     public func layout(for model: ManagedObjectModel) throws(StoreReaderError) -> StoreLayout {
         do { return try StoreLayout(model: model, existing: facts) } catch {
-            throw .invalidModel(path: path, reason: error.description)
+            throw .invalidModel(path: path, reason: ErrorText.reason(of: error, at: path))
         }
     }
 

@@ -50,7 +50,7 @@ enum StoreFile {
             }
             return Array(header[..<filled])
         } catch {
-            throw .cannotOpen(path: path, reason: "\(error)")
+            throw .cannotOpen(path: path, reason: ErrorText.reason(of: error, at: path))
         }
     }
 

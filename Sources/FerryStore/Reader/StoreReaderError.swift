@@ -1,9 +1,10 @@
 import CSQLite
+import FerryFormats
 
 /// Why a store (Core Data or plain SQLite) could not be read. Every case names the file and
 /// what is wrong with it; row-level cases also name the table, the row's key and the column.
-public enum StoreReaderError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The file is missing or cannot be opened.
+public enum StoreReaderError: FileError, Equatable, Sendable {
+    /// The file is missing or cannot be opened (`reason` says so: `cannot open: …`).
     case cannotOpen(path: String, reason: String)
     /// The file is not an SQLite database (empty, wrong header, `SQLITE_NOTADB`).
     case notSQLite(path: String, reason: String)
@@ -45,24 +46,25 @@ public enum StoreReaderError: Error, Equatable, Sendable, CustomStringConvertibl
         }
     }
 
-    public var description: String {
+    public var description: String { "\(path): \(reason)" }
+
+    /// What is wrong with the store, without its path.
+    public var reason: String {
         switch self {
-        case let .cannotOpen(path, reason): "\(path): cannot open: \(reason)"
-        case let .notSQLite(path, reason): "\(path): not an SQLite database: \(reason)"
-        case let .corrupt(path, reason): "\(path): the database is truncated or corrupt: \(reason)"
-        case let .notCoreDataStore(path, missing):
-            "\(path): not a Core Data store: no \(missing.joined(separator: " or ")) table"
-        case let .invalidMetadata(path, reason): "\(path): Z_METADATA: \(reason)"
-        case let .invalidModel(path, reason): "\(path): the model cannot be read from a store: \(reason)"
-        case let .missingTable(path, table, owner): "\(path): no table \(table) for \(owner)"
-        case let .missingColumn(path, table, column, owner): "\(path): table \(table) has no column \(column) for \(owner)"
-        case let .unknownEntity(path, entity): "\(path): entity \(entity) is not in the model read"
-        case let .unknownRelationship(path, entity, relationship):
-            "\(path): entity \(entity) has no relationship \(relationship)"
-        case let .invalidValue(path, table, key, column, reason): "\(path): table \(table), row \(key), column \(column): \(reason)"
-        case let .modelMismatch(path, version, differing):
-            "\(path) does not match any version of the model (closest: '\(version)', entities that differ: \(differing.joined(separator: ", ")))"
-        case .sqlite(let error): "\(error)"
+        case let .cannotOpen(_, reason): reason
+        case let .notSQLite(_, reason): "not an SQLite database: \(reason)"
+        case let .corrupt(_, reason): "the database is truncated or corrupt: \(reason)"
+        case let .notCoreDataStore(_, missing): "not a Core Data store: no \(missing.joined(separator: " or ")) table"
+        case let .invalidMetadata(_, reason): "Z_METADATA: \(reason)"
+        case let .invalidModel(_, reason): "the model cannot be read from a store: \(reason)"
+        case let .missingTable(_, table, owner): "no table \(table) for \(owner)"
+        case let .missingColumn(_, table, column, owner): "table \(table) has no column \(column) for \(owner)"
+        case let .unknownEntity(_, entity): "entity \(entity) is not in the model read"
+        case let .unknownRelationship(_, entity, relationship): "entity \(entity) has no relationship \(relationship)"
+        case let .invalidValue(_, table, key, column, reason): "table \(table), row \(key), column \(column): \(reason)"
+        case let .modelMismatch(_, version, differing):
+            "does not match any version of the model (closest: '\(version)', entities that differ: \(differing.joined(separator: ", ")))"
+        case .sqlite(let error): error.reason
         }
     }
 
@@ -73,7 +75,7 @@ public enum StoreReaderError: Error, Equatable, Sendable, CustomStringConvertibl
         case SQLITE_CORRUPT, SQLITE_FORMAT: self = .corrupt(path: error.path, reason: error.message)
         case SQLITE_IOERR where error.code == SQLITE_IOERR | 2 << 8: // SQLITE_IOERR_SHORT_READ (not imported)
             self = .corrupt(path: error.path, reason: error.message)
-        case SQLITE_CANTOPEN: self = .cannotOpen(path: error.path, reason: error.message)
+        case SQLITE_CANTOPEN: self = .cannotOpen(path: error.path, reason: "cannot open: \(error.message)")
         default: self = .sqlite(error)
         }
     }

@@ -26,7 +26,7 @@ public final class SQLiteDatabase {
         var flags = mode.flags
         if mode == .readOnly {
             guard FileManager.default.fileExists(atPath: path) else {
-                throw SQLiteError(path: path, code: SQLITE_CANTOPEN, message: "no such file")
+                throw SQLiteError(path: path, code: SQLITE_CANTOPEN, message: "No such file or directory")
             }
             switch ReadOnlySource.plan(for: path) {
             case .live:

@@ -1,8 +1,9 @@
 import CSQLite
+import FerryFormats
 
 /// A failure reported by SQLite, with everything needed to find its cause: the database file,
 /// the SQLite result code (extended when available), SQLite's message and the statement involved.
-public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct SQLiteError: FileError, Equatable, Sendable {
     /// The database file (`:memory:` for in-memory databases).
     public var path: String
     /// The SQLite result code (`SQLITE_CANTOPEN`, `SQLITE_NOTADB`, …), possibly extended.
@@ -26,8 +27,11 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The primary result code (the low 8 bits of an extended code), e.g. `SQLITE_CONSTRAINT`.
     public var primaryCode: Int32 { code & 0xFF }
 
-    public var description: String {
-        var text = "SQLite error \(code) (\(String(cString: sqlite3_errstr(code)))) in \(path): \(message)"
+    public var description: String { "\(path): \(reason)" }
+
+    /// The code, SQLite's explanation and the statement, without the path.
+    public var reason: String {
+        var text = "SQLite error \(code) (\(String(cString: sqlite3_errstr(code)))): \(message)"
         if let sql { text += " [SQL: \(sql)]" }
         return text
     }

@@ -82,7 +82,7 @@ public final class CoreDataStoreWriter {
         throws(StoreWriterError) -> CoreDataStoreWriter
     {
         let store: CoreDataStoreReader
-        do { store = try CoreDataStoreReader(path: path) } catch { throw .existingStore(path: path, reason: error.description) }
+        do { store = try CoreDataStoreReader(path: path) } catch { throw .existingStore(path: path, reason: ErrorText.reason(of: error, at: path)) }
         let layout: StoreLayout
         do { layout = try StoreLayout(model: model, existing: store.facts) } catch { throw .layout(error) }
         let expected = VersionHasher.hashes(of: model)
@@ -103,7 +103,7 @@ public final class CoreDataStoreWriter {
         } catch {
             try? DurableFile.remove(temporary)
             try? DurableFile.remove(temporary + "-wal")
-            throw .existingStore(path: path, reason: "cannot copy it to write beside it: \(error)")
+            throw .existingStore(path: path, reason: "cannot copy it to write beside it: \(ErrorText.reason(of: error, at: path))")
         }
         let writer = try CoreDataStoreWriter(path: path, temporaryPath: temporary, model: model, layout: layout, batchSize: batchSize)
         writer.appendedOriginal = original

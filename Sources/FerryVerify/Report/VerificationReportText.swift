@@ -1,3 +1,5 @@
+import FerryFormats
+
 /// The readable form of a report: the verdict, a table per entity and per relationship, each
 /// failure with its sample rows, and the fingerprints.
 public enum VerificationReportText {
@@ -55,23 +57,7 @@ public enum VerificationReportText {
         return values.isEmpty ? "Z_PK \(key)" : "Z_PK \(key): \(values)"
     }
 
-    /// Columns padded to their widest cell; `rightAligned` columns (numbers) padded on the left.
     private static func table(_ header: [String], rightAligned: Set<Int>, _ rows: [[String]]) -> [String] {
-        let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.map { row in
-            row.indices.map { column in
-                let padding = String(repeating: " ", count: widths[column] - row[column].count)
-                return rightAligned.contains(column) ? padding + row[column] : row[column] + padding
-            }.joined(separator: "  ").trailingSpacesRemoved
-        }
-    }
-}
-
-private extension String {
-    var trailingSpacesRemoved: String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
+        TextTable.lines([header] + rows, rightAligned: rightAligned)
     }
 }

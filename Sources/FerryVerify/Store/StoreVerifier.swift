@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 import FerryStore
 
@@ -32,7 +33,7 @@ public final class StoreVerifier {
         do { database = try SQLiteDatabase(path: path, mode: .readOnly) } catch { throw .unreadableStore(.sqlite(error)) }
         (model, modelDescription) = try ModelChoice.resolve(source, store: store)
         do { layout = try StoreLayout(model: model, existing: store.facts) } catch {
-            throw .invalidModel(path: path, reason: error.description)
+            throw .invalidModel(path: path, reason: ErrorText.reason(of: error, at: path))
         }
         do {
             records = try store.records(model: model)

@@ -35,7 +35,7 @@ enum ModelChoice {
             }
         case .modelCache:
             do { return (try StoreModelMatch.archivedModel(of: store), "the store's Z_MODELCACHE") } catch {
-                throw .noModel(path: store.path, reason: error.description)
+                throw .noModel(path: store.path, reason: ErrorText.reason(of: error, at: store.path))
             }
         }
     }

@@ -1,0 +1,100 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// What the command says when something is wrong or left out, as a user reads it.
+extension CommandLineTests {
+    private static let model = "Migrations/Workspace.xcdatamodeld"
+
+    @Test("every verb that cannot open its input names the path once, with the reason")
+    func missingInputNamedOnce() throws {
+        let missing = "old/Upload.sqlite"
+        let out = try TestPaths.temporaryFolder("cli-missing")
+        let runs: [[String]] = [
+            ["migrate", missing, "--model", Self.model, "--out", out + "/m.sqlite"],
+            ["migrate", "Task:old/tasks.json", "--model", Self.model, "--out", out + "/m.sqlite"],
+            ["import", "old/uploads.csv", "--model", Self.model, "--entity", "Task", "--out", out + "/i.sqlite"],
+            ["query", missing, "--entity", "Task"], ["verify", missing], ["export", missing, "--out", out + "/e"],
+            ["backup", missing, "--to", out + "/b"], ["model", "extract", missing, "--out", out + "/X.xcdatamodeld"],
+            ["delete", missing, "--entity", "Task", "--where", "TRUEPREDICATE"],
+            ["update", missing, "--entity", "Task", "--where", "TRUEPREDICATE", "--set", "priority=1"],
+        ]
+        for arguments in runs {
+            let run = try FerryProcess.run(arguments)
+            let path = arguments.first { $0.hasPrefix("old/") || $0.hasPrefix("Task:old/") }.map { $0.replacingOccurrences(of: "Task:", with: "") } ?? missing
+            #expect(run.status == 3, "\(arguments)")
+            #expect(run.err.components(separatedBy: path).count == 2, "\(arguments.prefix(2)): \(run.err)")
+            #expect(run.err.contains("\(path): cannot open: No such file or directory"), "\(arguments.prefix(2)): \(run.err)")
+        }
+    }
+
+    @Test("a legacy file given to migrate without ENTITY: is refused with what is missing, not as a broken store")
+    func migrateFileWithoutEntity() throws {
+        let run = try ferry("migrate", "Fixtures/legacy/uploads.csv", "--model", Self.model, "--out", "/nonexistent/W.sqlite")
+        #expect(run.status == 2)
+        #expect(run.err.contains("Fixtures/legacy/uploads.csv is a CSV file, not a store: name the entity of its records, as "
+            + "ENTITY:Fixtures/legacy/uploads.csv (entities of the model: KYTask, Tag, Task, Upload, UploadEntity)"), "\(run.err)")
+        #expect(!run.err.contains("SQLite"))
+        let plan = try ferry("plan", "--model", Self.model, "Fixtures/legacy/tasks.json")
+        #expect(plan.err.contains("tasks.json is a JSON file, not a store"), "\(plan.err)")
+    }
+
+    @Test("ferry help VERB is ferry VERB --help; an unknown verb is a usage error")
+    func helpVerb() throws {
+        for verb in ["query", "import", "model"] {
+            let help = try ferry("help", verb), flag = try ferry(verb, "--help")
+            #expect(help.status == 0 && help.out == flag.out && help.out.hasPrefix("usage: ferry \(verb)"))
+        }
+        let unknown = try ferry("help", "frobnicate")
+        #expect(unknown.status == 2 && unknown.err.contains("unknown verb 'frobnicate'"))
+        #expect(try ferry("help").out.contains("ferry help <verb>"))
+    }
+
+    @Test("query refuses a negative --limit or --offset as a usage error")
+    func negativeLimit() throws {
+        let limit = try ferry("query", "nothing.sqlite", "--entity", "Task", "--limit", "-1")
+        #expect(limit.status == 2 && limit.err.contains("--limit takes 0 or more, not -1"))
+        #expect(try ferry("query", "nothing.sqlite", "--entity", "Task", "--offset", "-2").status == 2)
+    }
+
+    @Test("JSON whose records sit under a key imports and migrates with --records-key")
+    func recordsKey() throws {
+        let folder = try TestPaths.temporaryFolder("cli-records-key")
+        let file = folder + "/export.json"
+        try Data(#"{"exported": "2014-05-01", "data": {"tasks": [{"taskID": 1, "taskTitle": "a", "taskDate": "2014-03-01", "remindTime": ""}, {"taskID": 2, "taskTitle": "b", "taskDate": "2014-03-02", "remindTime": ""}]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let imported = try ferry("import", file, "--model", "Migrations/KYTask.xcdatamodeld", "--entity", "KYTask",
+                                 "--out", folder + "/K.sqlite", "--records-key", "data.tasks")
+        #expect(imported.status == 0 && imported.out.hasPrefix("KYTask (KYTask): read 2, written 2, rejected 0"), "\(imported.err)")
+        let migrated = try ferry("migrate", "Task:" + file, "--model", Self.model, "--records-key", "data.tasks", "--var", "zone=UTC",
+                                 "--out", folder + "/W.sqlite")
+        #expect(migrated.status == 0 && migrated.out.contains("written: Task 2"), "\(migrated.err)")
+        let without = try ferry("import", file, "--model", "Migrations/KYTask.xcdatamodeld", "--entity", "KYTask", "--out", folder + "/N.sqlite")
+        #expect(without.status == 3)
+        #expect(try ferry("import", file, "--model", "Migrations/KYTask.xcdatamodeld", "--entity", "KYTask", "--out", folder + "/N.sqlite",
+                          "--records-key", "data..tasks").status == 2)
+    }
+
+    @Test("unresolved links name the file and line of the record that gave them, and all of them go to --rejects")
+    func unresolvedLinks() throws {
+        let folder = try TestPaths.temporaryFolder("cli-unresolved")
+        let run = try ferry("migrate", "UploadEntity:Fixtures/legacy/uploads.csv", "UploadEntity:Fixtures/legacy/uploads.plist",
+                            "Task:Fixtures/legacy/tasks.json", "Task:Fixtures/legacy/tasks.ndjson", "--model", Self.model,
+                            "--link", "attachments=remotePath", "--link", "tags=name", "--var", "zone=Asia/Shanghai",
+                            "--out", folder + "/W.sqlite", "--rejects", folder + "/rejects.ndjson")
+        #expect(run.status == 1)
+        #expect(run.err.contains("Fixtures/legacy/tasks.json:223: Task.attachments: unresolved link: no Upload has remotePath "
+            + "'/remote/uploads/2014/09/ghost.jpg'\n"), "\(run.err)")
+        #expect(!run.err.contains("Z_PK"))
+        #expect(run.err.contains("… 2 more unresolved links of Task.attachments in \(folder)/rejects.ndjson"))
+        let lines = String(decoding: try TestPaths.read(folder + "/rejects.ndjson"), as: UTF8.self).split(separator: "\n")
+        let entries = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let unresolved = entries.filter { ($0["reason"] as? String)?.hasPrefix("unresolved link: ") == true }
+        #expect(entries.count - unresolved.count == 18 && unresolved.count == 7)
+        for entry in unresolved {
+            let location = try #require(entry["location"] as? [String: Any])
+            #expect((location["file"] as? String)?.hasPrefix("Fixtures/legacy/tasks.") == true && location["line"] is Int)
+            #expect(entry["attribute"] as? String == "attachments" && entry["value"] is String)
+        }
+    }
+}
