@@ -2,32 +2,35 @@
 /// format text (`authorAlias == $FETCH_SOURCE.alias`, `count:(pages)`), for the model's
 /// `predicateString`, validation rules, `derivationExpression` and `filteringPredicate`. Classes it
 /// does not know make the whole text nil: the schema does not depend on it. Nesting is bounded, so a
-/// self-referencing graph ends in an error.
+/// self-referencing graph ends in an error, and so are the objects one text visits
+/// (`KeyedArchive.maxVisits`), so shared subpredicates cannot make the text grow exponentially.
 struct ArchivedPredicateFormat {
     let archive: KeyedArchive
     var maxDepth = 64
 
     /// The text of the predicate or expression at `index`, or nil when some part is not renderable.
     func text(at index: Int, keyPath: String) throws(ModelArchiveError) -> String? {
-        try render(index, keyPath: keyPath, depth: 0)
+        var budget = ArchiveWalkBudget(limit: archive.maxVisits)
+        return try render(index, keyPath: keyPath, depth: 0, budget: &budget)
     }
 
-    private func render(_ index: Int, keyPath: String, depth: Int) throws(ModelArchiveError) -> String? {
+    private func render(_ index: Int, keyPath: String, depth: Int, budget: inout ArchiveWalkBudget) throws(ModelArchiveError) -> String? {
         guard depth < maxDepth else { throw .invalid(reason: "predicate or expression nests deeper than \(maxDepth)", keyPath: keyPath) }
+        do { try budget.visit(keyPath: keyPath) } catch { throw .archive(error) }
         let object: ArchivedObject
         do { object = try archive.object(at: index, keyPath: keyPath) } catch { throw .archive(error) }
         func child(_ key: String) throws(ModelArchiveError) -> String? {
             let target: Int?
             do { target = try object.reference(key) } catch { throw .archive(error) }
             guard let target else { return nil }
-            return try render(target, keyPath: object.path(key), depth: depth + 1)
+            return try render(target, keyPath: object.path(key), depth: depth + 1, budget: &budget)
         }
         func children(_ key: String) throws(ModelArchiveError) -> [String]? {
             let members: [Int]
             do { members = try object.elements(key) } catch { throw .archive(error) }
             var texts: [String] = []
             for (offset, member) in members.enumerated() {
-                guard let text = try render(member, keyPath: object.path(key) + "[\(offset)]", depth: depth + 1) else { return nil }
+                guard let text = try render(member, keyPath: object.path(key) + "[\(offset)]", depth: depth + 1, budget: &budget) else { return nil }
                 texts.append(text)
             }
             return texts
@@ -51,7 +54,7 @@ struct ArchivedPredicateFormat {
             case "NSSelfExpression": return "SELF"
             case "NSVariableExpression": return try object.string("NSVariable").map { "$" + $0 }
             case "NSKeyPathSpecifierExpression": return try object.string("NSKeyPath")
-            case "NSConstantValueExpression": return try constant(object)
+            case "NSConstantValueExpression": return try constant(object, budget: &budget)
             case "NSKeyPathExpression":
                 guard let operand = try child("NSOperand"), let path = try children("NSArguments"), path.count == 1 else { return nil }
                 return operand == "SELF" ? path[0] : operand + "." + path[0]
@@ -89,8 +92,9 @@ struct ArchivedPredicateFormat {
         return symbol + suffix
     }
 
-    private func constant(_ object: ArchivedObject) throws(KeyedArchiveError) -> String? {
-        switch try archive.value(of: object, key: "NSConstantValue") {
+    private func constant(_ object: ArchivedObject, budget: inout ArchiveWalkBudget) throws(KeyedArchiveError) -> String? {
+        guard let target = try object.reference("NSConstantValue") else { return "nil" }
+        switch try archive.value(at: target, keyPath: object.path("NSConstantValue"), budget: &budget) {
         case .null: return "nil"
         case .string(let text): return "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
         case .integer(let value): return "\(value)"
