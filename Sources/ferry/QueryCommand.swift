@@ -39,8 +39,8 @@ enum QueryCommand: Command {
         }
         let request = QueryRequest(
             storePath: store, modelPath: arguments.value("model"), entity: try arguments.required("entity"),
-            predicate: arguments.value("where"), sort: arguments.value("sort"), limit: try arguments.integer("limit"),
-            offset: try arguments.integer("offset") ?? 0, variables: PredicateVariableText.variables(try MutationArguments.pairs(arguments, "var")), format: format)
+            predicate: arguments.value("where"), sort: arguments.value("sort"), limit: try arguments.integer("limit", in: 0...Int.max),
+            offset: try arguments.integer("offset", in: 0...Int.max) ?? 0, variables: PredicateVariableText.variables(try MutationArguments.pairs(arguments, "var")), format: format)
         do {
             let sink = try FileByteSink(path: "-")
             try QueryJob(request: request).run(to: sink)

@@ -19,6 +19,10 @@ struct CommandLineTests {
     }()
 
     func ferry(_ arguments: String..., stdin: String? = nil) throws -> Run {
+        try ferry(arguments: arguments, stdin: stdin)
+    }
+
+    func ferry(arguments: [String], stdin: String? = nil) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = arguments
