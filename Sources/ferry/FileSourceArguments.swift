@@ -1,4 +1,5 @@
 import Ferry
+import FerryFormats
 
 /// How `import` and `migrate` read legacy files, from the options they share: `--map`, `--link`
 /// and the CSV options.
@@ -11,6 +12,8 @@ enum FileSourceArguments {
             OptionSpec(name: "map", value: "KEY=ATTRIBUTE",
                        help: "map a column or key of \(files) to an attribute; '#N=ATTRIBUTE' maps the N-th CSV column",
                        repeatable: true),
+            OptionSpec(name: "max-value-bytes", value: "N",
+                       help: "the most bytes one value of \(files) may hold, up to the default \(ValueSizeLimit.defaultMaxBytes) (512 MiB); a record with a larger one is rejected"),
         ] + CSVOptionArguments.options
     }
 
@@ -20,6 +23,7 @@ enum FileSourceArguments {
         var files = FileRecordSource(csv: try CSVOptionArguments.parse(arguments), keyMap: maps.names,
                                      linkAttributes: try Pairs.parse(arguments, "link"))
         files.csv.columnMap = maps.columns
+        files.maxValueBytes = try arguments.integer("max-value-bytes", in: 1...ValueSizeLimit.defaultMaxBytes) ?? ValueSizeLimit.defaultMaxBytes
         return files
     }
 }

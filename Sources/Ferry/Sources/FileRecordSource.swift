@@ -13,14 +13,19 @@ public struct FileRecordSource: Sendable {
     public var keyMap: [String: String]
     /// Relationship → the destination attribute its values match.
     public var linkAttributes: [String: String]
+    /// The most bytes one value may hold (a CSV field, a JSON string or number as written): a CSV
+    /// row or NDJSON line with a larger one is a reject, a JSON document with one stops the run.
+    public var maxValueBytes: Int
 
     public init(format: SourceFormat? = nil, coercion: CoercionOptions = .init(), csv: CSVOptions = .init(),
-                keyMap: [String: String] = [:], linkAttributes: [String: String] = [:]) {
+                keyMap: [String: String] = [:], linkAttributes: [String: String] = [:],
+                maxValueBytes: Int = ValueSizeLimit.defaultMaxBytes) {
         self.format = format
         self.coercion = coercion
         self.csv = csv
         self.keyMap = keyMap
         self.linkAttributes = linkAttributes
+        self.maxValueBytes = maxValueBytes
     }
 
     /// A file opened for reading.
@@ -40,13 +45,15 @@ public struct FileRecordSource: Sendable {
             case .csv:
                 let (dialect, choice) = try dialect(for: path)
                 let source = UTF8TranscodingByteSource(try GzipDetectingByteSource(path: path))
-                let reader = try CSVReader(source: source, dialect: dialect, textPolicy: csv.textPolicy, maxFields: csv.maxColumns)
+                let reader = try CSVReader(source: source, dialect: dialect, textPolicy: csv.textPolicy, maxFields: csv.maxColumns,
+                                           maxFieldBytes: maxValueBytes)
                 let records = try CSVRecordReader(csv: reader, schema: schema, keyMap: keyMap, columnMap: csv.columnMap, options: coercion)
                 return Opened(records: RecordReaderBox(records), delimiter: choice)
             case .json:
                 let name = path.lowercased()
                 let isLines = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains(where: name.hasSuffix)
-                let json = JSONReader(source: try GzipDetectingByteSource(path: path), layout: isLines ? .lines : .automatic)
+                let json = JSONReader(source: try GzipDetectingByteSource(path: path), layout: isLines ? .lines : .automatic,
+                                      maxValueBytes: maxValueBytes)
                 return Opened(records: RecordReaderBox(DocumentRecordReader(json: json, decoder: try decoder(model: model, schema: schema))),
                               delimiter: nil)
             case .plist:

@@ -12,6 +12,9 @@ public struct CSVRow: Sendable {
     @usableFromInline let quotedFlags: [Bool]
     let source: String
     let textPolicy: CSVTextPolicy
+    /// The first field (0-based) that had more bytes than the reader's `maxFieldBytes`: its
+    /// bytes were dropped, so it reads as empty, and the row must not become a record.
+    public let oversizedField: Int?
 
     /// The number of fields.
     @inlinable public var count: Int { fieldEnds.count }
