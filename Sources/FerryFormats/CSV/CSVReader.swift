@@ -64,7 +64,7 @@ public struct CSVReader: ~Copyable {
     ///   - maxFields: the most fields a row may have (at least 1).
     ///   - maxFieldBytes: the most bytes a field may have (at least 1).
     ///   - bufferSize: bytes read from `source` at a time (at least 1).
-    /// - Throws: source errors, or ``CSVError`` for a malformed, undecodable or too wide header.
+    /// - Throws: source errors, or ``CSVError`` for a malformed, undecodable, too wide or too large header.
     public init(
         source: some ByteSource,
         dialect: CSVDialect = .rfc4180,
@@ -80,6 +80,7 @@ public struct CSVReader: ~Copyable {
         self.maxFieldBytes = max(maxFieldBytes, 1)
         buffer = .allocate(byteCount: max(bufferSize, 1), alignment: 16)
         if dialect.hasHeader, let row = try nextRow() {
+            try row.checkFieldSizes()
             header = try row.strings()
             headerLine = row.line
             emptyLinesAreRows = row.count == 1
@@ -311,6 +312,6 @@ public struct CSVReader: ~Copyable {
     private func makeRow(line: Int) -> CSVRow {
         CSVRow(
             line: line, bytes: rowBytes, fieldEnds: fieldEnds, quotedFlags: quotedFlags,
-            source: source.name, textPolicy: textPolicy, oversizedField: oversizedField)
+            source: source.name, textPolicy: textPolicy, oversizedField: oversizedField, maxFieldBytes: maxFieldBytes)
     }
 }

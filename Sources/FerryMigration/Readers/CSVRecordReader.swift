@@ -80,10 +80,10 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         }
         let location = SourceLocation(file: sourceName, line: row.line)
         let entity = schema.entity.name
-        if let field = row.oversizedField {
+        do { try row.checkFieldSizes() } catch {
+            let field = row.oversizedField ?? 0
             let attribute = field < columnAttributes.count ? columnAttributes[field].map { schema.attributes[$0].name } : nil
-            return .reject(Reject(location: location, entity: entity, attribute: attribute,
-                                  reason: "field \(field + 1) is larger than \(ValueSizeLimit.text(csv.maxFieldBytes)), the most a value may hold"))
+            return .reject(Reject(location: location, entity: entity, attribute: attribute, reason: error.reason))
         }
         guard row.count == columnAttributes.count else {
             return .reject(Reject(location: location, entity: entity,
