@@ -24,6 +24,16 @@ struct ExpressionLimitTests {
         #expect(ExpressionHarness.value(deepest, ["a": .integer(1)]) == .integer(2))
     }
 
+    @Test("signs in a row print without parentheses, so the printed text parses back within the limit (found by fuzzing)")
+    func signsPrintFlat() throws {
+        let text = "a - " + String(repeating: "-", count: MappingExpression.maxNesting - 2) + "a"
+        let expression = try MappingExpression(parsing: text, line: 1, column: 1)
+        #expect(expression.description == "a - " + Array(repeating: "-", count: MappingExpression.maxNesting - 2).joined(separator: " ") + "a")
+        #expect(try MappingExpression(parsing: expression.description, line: 1, column: 1).description == expression.description)
+        #expect(try MappingExpression(parsing: "-(-a) * -(-3) - -(1 + a)", line: 1, column: 1).description == "- -a * - -3 - -(1 + a)")
+        #expect(ExpressionHarness.value("- -a * - -3 - -(1 + a)", ["a": .integer(2)]) == .integer(9))
+    }
+
     @Test("a 100,000-term sum is refused at the operator past the limit; 256 terms evaluate, print and type-check")
     func chains() throws {
         let limit = MappingExpression.maxDepth

@@ -29,7 +29,9 @@ extension ExpressionNode: CustomStringConvertible {
         case let .attribute(name): ExpressionLexer.isPlainIdentifier(name) && !ExpressionParser.keywords.contains(name) ? name : "`\(name)`"
         case let .variable(name): "$" + name
         case .part: "$"
-        case let .negate(operand): "-" + operand.text(atLeast: .primary)
+        // `- -x` rather than `-(-x)`: the parser reads signs in a row, and parentheses would make
+        // the printed text nest deeper than the parsed one, past the nesting limit.
+        case let .negate(operand): "-" + (operand.precedence == .unary ? " " : "") + operand.text(atLeast: .unary)
         case let .not(operand): "not " + operand.text(atLeast: .not)
         case let .binary(op, left, right):
             left.text(atLeast: op.precedence == .comparison ? .additive : op.precedence) + " \(op.rawValue) "
