@@ -32,6 +32,10 @@ struct ExpressionLimitTests {
         #expect(try MappingExpression(parsing: expression.description, line: 1, column: 1).description == expression.description)
         #expect(try MappingExpression(parsing: "-(-a) * -(-3) - -(1 + a)", line: 1, column: 1).description == "- -a * - -3 - -(1 + a)")
         #expect(ExpressionHarness.value("- -a * - -3 - -(1 + a)", ["a": .integer(2)]) == .integer(9))
+        // A sign before a number in parentheses is an operation, not a negative number: `-(0)` stays one.
+        let numbers = try MappingExpression(parsing: "-(0) - -(2.5) - - -0 - -7", line: 1, column: 1).description
+        #expect(numbers == "-(0) - -(2.5) - -(0) - -7")
+        #expect(try MappingExpression(parsing: numbers, line: 1, column: 1).description == numbers)
     }
 
     @Test("a 100,000-term sum is refused at the operator past the limit; 256 terms evaluate, print and type-check")
