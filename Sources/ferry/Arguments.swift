@@ -17,10 +17,14 @@ struct ParsedArguments {
     func value(_ name: String) -> String? { values[name]?.last }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-    /// The value of an integer option, or a usage error naming the option.
-    func integer(_ name: String) throws(UsageError) -> Int? {
+    /// The value of an integer option, which must be a whole number within `range` (and so fit
+    /// `Number`); anything else is a usage error naming the option and the range.
+    func integer<Number: FixedWidthInteger>(_ name: String, in range: ClosedRange<Number>) throws(UsageError) -> Number? {
         guard let text = value(name) else { return nil }
-        guard let number = Int(text) else { throw UsageError("--\(name) takes a whole number, not '\(text)'") }
+        guard let number = Number(text), range.contains(number) else {
+            let bounds = range.upperBound == Number.max ? "of at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
+            throw UsageError("--\(name) takes a whole number \(bounds), not '\(text)'")
+        }
         return number
     }
 

@@ -33,9 +33,9 @@ enum BackupCommand: Command {
         guard arguments.positionals.count == 1, let store = arguments.positionals.first else {
             throw UsageError("backup takes one STORE")
         }
-        var job = BackupJob(storePath: store, folder: try arguments.required("to"), keep: try arguments.integer("keep"))
+        var job = BackupJob(storePath: store, folder: try arguments.required("to"), keep: try arguments.integer("keep", in: 1...Int.max))
         try ExportOptions.apply(arguments, to: &job.export)
-        job.export.gzipLevel = arguments.has("no-gzip") ? nil : (try arguments.integer("level") ?? 6)
+        job.export.gzipLevel = arguments.has("no-gzip") ? nil : (try arguments.integer("level", in: ExportOptions.gzipLevels) ?? 6)
         WriteLimits.reportInsteadOfKilling()
         let progress = ProgressLine(verb: "backup", enabled: !arguments.has("json"))
         do {

@@ -27,8 +27,7 @@ enum CSVOptionArguments {
         case "latin1": options.textPolicy = .latin1Fallback
         default: throw UsageError("--encoding takes utf8 or latin1")
         }
-        if let limit = try arguments.integer("max-columns") {
-            guard limit > 0 else { throw UsageError("--max-columns must be at least 1") }
+        if let limit = try arguments.integer("max-columns", in: 1...Int.max) {
             options.maxColumns = limit
         }
         return options

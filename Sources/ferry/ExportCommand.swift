@@ -72,6 +72,9 @@ enum ExportCommand: Command {
 
 /// Options shared by export and backup.
 enum ExportOptions {
+    /// The gzip compression levels `--level` takes.
+    static let gzipLevels = 0...9
+
     static func apply(_ arguments: ParsedArguments, to request: inout ExportRequest) throws(UsageError) {
         if let text = arguments.value("format") {
             guard let format = ExportFormat(rawValue: text) else {
@@ -79,8 +82,7 @@ enum ExportOptions {
             }
             request.format = format
         }
-        let level = try arguments.integer("level")
-        if let level, !(0...9).contains(level) { throw UsageError("--level takes 0 to 9") }
+        let level = try arguments.integer("level", in: gzipLevels)
         if arguments.has("gzip") || level != nil { request.gzipLevel = level ?? 6 }
         request.modelPath = arguments.value("model")
     }

@@ -1,4 +1,5 @@
 import Ferry
+import FerryFormats
 
 /// How `import` and `migrate` read legacy files, from the options they share: `--map`, `--link`,
 /// `--records-key` and the CSV options.
@@ -13,6 +14,8 @@ enum FileSourceArguments {
                        repeatable: true),
             OptionSpec(name: "records-key", value: "KEY[.KEY]",
                        help: "JSON \(files) hold their records in an array under this key of the top object ({\"tasks\": […]}); a.b goes deeper"),
+            OptionSpec(name: "max-value-bytes", value: "N",
+                       help: "the most bytes one value of \(files) may hold, up to the default \(ValueSizeLimit.defaultMaxBytes) (512 MiB); a record with a larger one is rejected"),
         ] + CSVOptionArguments.options
     }
 
@@ -27,6 +30,7 @@ enum FileSourceArguments {
             guard !keys.contains(where: \.isEmpty) else { throw UsageError("--records-key takes KEY or KEY.KEY…, not '\(text)'") }
             files.jsonRecordsKeyPath = keys
         }
+        files.maxValueBytes = try arguments.integer("max-value-bytes", in: 1...ValueSizeLimit.defaultMaxBytes) ?? ValueSizeLimit.defaultMaxBytes
         return files
     }
 }

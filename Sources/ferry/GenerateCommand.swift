@@ -18,7 +18,7 @@ enum GenerateCommand: Command {
     static let options = [
         OptionSpec(name: "count", value: "N", help: "number of records"),
         OptionSpec(name: "format", value: "F", help: "csv (default), ndjson, json or plist"),
-        OptionSpec(name: "seed", value: "S", help: "generator seed (default 1)"),
+        OptionSpec(name: "seed", value: "S", help: "generator seed, 0 to 18446744073709551615 (default 1)"),
         OptionSpec(name: "clean", value: nil, help: "no quirks: every record valid and distinct"),
         OptionSpec(name: "out", value: "FILE", help: "output file (default: standard output)"),
     ]
@@ -27,12 +27,12 @@ enum GenerateCommand: Command {
         guard arguments.positionals.count == 1, let kind = arguments.positionals.first, kind == "uploads" || kind == "tasks" else {
             throw UsageError("generate takes one kind: uploads or tasks")
         }
-        guard let count = try arguments.integer("count"), count >= 0 else { throw UsageError("--count N is required (N ≥ 0)") }
+        guard let count = try arguments.integer("count", in: 0...Int.max) else { throw UsageError("--count N is required (N ≥ 0)") }
         let formats: [String: FixtureFormat] = ["csv": .csv, "ndjson": .ndjson, "json": .jsonArray, "plist": .xmlPlist]
         guard let format = formats[arguments.value("format") ?? "csv"] else {
             throw UsageError("--format takes csv, ndjson, json or plist")
         }
-        let seed = UInt64(try arguments.integer("seed") ?? 1)
+        let seed = try arguments.integer("seed", in: UInt64.min...UInt64.max) ?? 1
         let clean = arguments.has("clean")
         let path = arguments.value("out") ?? "-"
         do {

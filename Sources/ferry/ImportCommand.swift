@@ -125,12 +125,10 @@ enum ImportCommand: Command {
         }
         request.rejectLogPath = arguments.value("rejects")
         request.verify = !arguments.has("no-verify")
-        if let limit = try arguments.integer("max-errors") {
-            guard limit > 0 else { throw UsageError("--max-errors must be at least 1") }
+        if let limit = try arguments.integer("max-errors", in: 1...Int.max) {
             request.maxErrors = limit
         }
-        if let size = try arguments.integer("batch-size") {
-            guard size > 0 else { throw UsageError("--batch-size must be at least 1") }
+        if let size = try arguments.integer("batch-size", in: 1...Int.max) {
             request.batchSize = size
         }
         return request

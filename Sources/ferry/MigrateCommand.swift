@@ -86,8 +86,7 @@ enum MigrateCommand: Command {
         request.rejectLogPath = arguments.value("rejects")
         request.lenient = arguments.has("lenient")
         request.verify = !arguments.has("no-verify")
-        if let limit = try arguments.integer("max-errors") {
-            guard limit > 0 else { throw UsageError("--max-errors must be at least 1") }
+        if let limit = try arguments.integer("max-errors", in: 1...Int.max) {
             request.maxErrors = limit
         }
         return request

@@ -39,9 +39,7 @@ enum QueryCommand: Command {
         guard let format = QueryFormat(rawValue: formatText) else {
             throw UsageError("--format takes table, json, ndjson or csv, not '\(formatText)'")
         }
-        let limit = try arguments.integer("limit"), offset = try arguments.integer("offset") ?? 0
-        if let limit, limit < 0 { throw UsageError("--limit takes 0 or more, not \(limit)") }
-        guard offset >= 0 else { throw UsageError("--offset takes 0 or more, not \(offset)") }
+        let limit = try arguments.integer("limit", in: 0...Int.max), offset = try arguments.integer("offset", in: 0...Int.max) ?? 0
         let request = QueryRequest(
             storePath: store, modelPath: arguments.value("model"), entity: try arguments.required("entity"),
             predicate: arguments.value("where"), sort: arguments.value("sort"), limit: limit,

@@ -53,6 +53,23 @@ struct PropertyListBinaryReaderTests {
         #expect(try reader.decode(plist) == .array([inner, inner]))
     }
 
+    /// 60 arrays, each referencing the next twice, end in one string: 344 bytes that hold 2^61 - 1
+    /// objects for whoever walks the decoded value.
+    static let sharedChain: [UInt8] = makeBinaryPlist((0..<60).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] } + [[0x51, 0x78]])
+
+    @Test func sharedContainersThatExpandPastTheLimitAreRejected() throws {
+        #expect(problem(Self.sharedChain) == .tooManyObjects(limit: 1 << 16))
+        // The first array whose expansion (2^17 - 1 objects) passes the limit is the 16th from the bottom.
+        #expect(throws: PropertyListError.binary(.tooManyObjects(limit: 1 << 16), offset: 8 + 3 * 44)) { try reader.decode(Self.sharedChain) }
+        // Shared containers within the limit decode, and the limit can be lowered.
+        let small = makeBinaryPlist((0..<3).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] } + [[0x51, 0x78]])
+        #expect(throws: Never.self) { try reader.decode(small) }
+        #expect(throws: PropertyListError.binary(.tooManyObjects(limit: 14), offset: 8)) {
+            try BinaryPropertyListReader(maxObjects: 14).decode(small)
+        }
+        #expect(throws: Never.self) { try BinaryPropertyListReader(maxObjects: 15).decode(small) }
+    }
+
     @Test func nestingDepthIsLimited() {
         let depth = 600
         var objects = (0..<depth).map { [0xA1] + references([$0 + 1], width: 2) }

@@ -188,6 +188,12 @@ struct StreamingPlistReaderTests {
         #expect(allowed.values == [.array([.bool(true)])])
     }
 
+    @Test func sharedContainersThatExpandPastTheLimitAreRefusedBeforeAnyRecord() {
+        let outcome = StreamingPlistOutcome(MemoryByteSource(PropertyListBinaryReaderTests.sharedChain, name: "bomb.plist"))
+        #expect(outcome.records.isEmpty)
+        #expect(outcome.plistError == PlistRecordError(source: "bomb.plist", problem: .binary(.tooManyObjects(limit: 1 << 16), offset: 140)))
+    }
+
     @Test(arguments: ["", "   \n", "hello", "{\"a\": 1}"])
     func unrecognizedInputIsRefused(_ text: String) {
         #expect(StreamingPlistOutcome(text).plistError == PlistRecordError(source: "<memory>", problem: .unrecognizedFormat))

@@ -34,7 +34,7 @@ struct ExpressionParsingTests {
         #expect(try printed("x if c else (y if d else z)") == "x if c else y if d else z")
         #expect(try printed("(x if c else y) if d else z") == "(x if c else y) if d else z")
         #expect(try printed("not (a and b) or c") == "not (a and b) or c")
-        #expect(try printed("- -5") == "-(-5)")
+        #expect(try printed("- -5") == "- -5")
         #expect(try printed("-(a)") == "-a")
         #expect(try printed("(a == b) == c") == "(a == b) == c")
         #expect(try printed("`first name` + $zone") == "`first name` + $zone")

@@ -120,6 +120,63 @@ struct ModelArchiveHostileTests {
         #expect(reason.contains("deeper"))
     }
 
+    /// The minimal model whose entity's userInfo holds, under key `A`, `levels` NSArrays that each
+    /// list the next twice, the last listing a string: 2^(levels + 1) objects for a walk.
+    private func sharedUserInfo(levels: Int) -> [PropertyListValue] {
+        var objects = minimal
+        let dictionary = UInt64(8 + 2 * levels + 1)
+        objects[6] = .dictionary(["$class": .uid(7), "NSEntityName": .uid(5), "NSUserInfo": .uid(dictionary)])
+        for level in 0..<levels {
+            let next = UInt64(8 + 2 * (level + 1))
+            objects += [.dictionary(["$class": .uid(UInt64(9 + 2 * level)), "NS.objects": .array([.uid(next), .uid(next)])]), cls("NSArray")]
+        }
+        objects.append(.string("leaf"))
+        objects.append(.dictionary(["$class": .uid(4), "NS.keys": .array([.uid(5)]), "NS.objects": .array([.uid(8)])]))
+        return objects
+    }
+
+    @Test("a userInfo whose arrays share their members twice over is refused, not expanded 2^n times")
+    func sharedCollectionsInAValue() throws {
+        let objects = sharedUserInfo(levels: 11)
+        let archive = try KeyedArchive(propertyList: PropertyList.decode(archive(objects)))
+        let error = #expect(throws: KeyedArchiveError.self) { try archive.value(at: objects.count - 1, keyPath: "userInfo") }
+        guard case .tooManyObjects(let limit, let keyPath)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(limit == 1024 && keyPath.hasPrefix("userInfo[0]"))
+        let path = "$objects[6](A).NSUserInfo" + keyPath.dropFirst("userInfo".count)
+        #expect(throws: ModelArchiveError.archive(.tooManyObjects(limit: limit, keyPath: path))) { try decode(objects) }
+        // Sharing within the budget is fine.
+        #expect(try decode(sharedUserInfo(levels: 2)).entity(named: "A")?.userInfo == [:])
+    }
+
+    @Test("a predicate whose subpredicates share their parts twice over is refused, not printed 2^n times")
+    func sharedSubpredicates() throws {
+        var objects = minimal
+        objects[6] = .dictionary(["$class": .uid(7), "NSEntityName": .uid(5), "NSProperties": .uid(8)])
+        objects += [
+            .dictionary(["$class": .uid(4), "NS.keys": .array([.uid(9)]), "NS.objects": .array([.uid(10)])]),   // 8
+            .string("p"),                                                                                           // 9
+            .dictionary(["$class": .uid(11), "NSPropertyName": .uid(9), "NSFetchRequest": .uid(12), "_P": .integer(255),
+                         "_NSFetchRequestEntityName": .uid(5)]),                                                    // 10
+            cls("NSFetchedPropertyDescription"),                                                                    // 11
+            .string("the request, set below"),                                                                      // 12
+            cls("NSFetchRequest"),                                                                                  // 13
+            cls("NSCompoundPredicate"),                                                                             // 14
+            cls("NSArray"),                                                                                         // 15
+            cls("NSTruePredicate"),                                                                                 // 16
+            .dictionary(["$class": .uid(16)]),                                                                      // 17
+        ]
+        // Twenty ANDs, each of the next one twice, down to TRUEPREDICATE.
+        var predicate = 17
+        for _ in 0..<20 {
+            objects.append(.dictionary(["$class": .uid(15), "NS.objects": .array([.uid(UInt64(predicate)), .uid(UInt64(predicate))])]))
+            objects.append(.dictionary(["$class": .uid(14), "NSCompoundPredicateType": .integer(1), "NSSubpredicates": .uid(UInt64(objects.count - 1))]))
+            predicate = objects.count - 1
+        }
+        objects[12] = .dictionary(["$class": .uid(13), "NSEntity": .uid(6), "NSPredicate": .uid(UInt64(predicate))])
+        let error = #expect(throws: ModelArchiveError.self) { try decode(objects) }
+        guard case .archive(.tooManyObjects)? = error else { Issue.record("got \(String(describing: error))"); return }
+    }
+
     @Test("wrong types, bad class descriptions and mismatched counts are typed errors")
     func structuralDamage() throws {
         var scalarWhereUID = minimal

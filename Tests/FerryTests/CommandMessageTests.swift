@@ -53,7 +53,7 @@ extension CommandLineTests {
     @Test("query refuses a negative --limit or --offset as a usage error")
     func negativeLimit() throws {
         let limit = try ferry("query", "nothing.sqlite", "--entity", "Task", "--limit", "-1")
-        #expect(limit.status == 2 && limit.err.contains("--limit takes 0 or more, not -1"))
+        #expect(limit.status == 2 && limit.err.contains("--limit takes a whole number of at least 0, not '-1'"))
         #expect(try ferry("query", "nothing.sqlite", "--entity", "Task", "--offset", "-2").status == 2)
     }
 

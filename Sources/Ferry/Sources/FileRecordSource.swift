@@ -16,15 +16,20 @@ public struct FileRecordSource: Sendable {
     /// The keys that lead from a JSON file's top object to the array of its records
     /// (`["tasks"]` for `{"tasks": […]}`); nil reads an array, one object or NDJSON.
     public var jsonRecordsKeyPath: [String]?
+    /// The most bytes one value may hold (a CSV field, a JSON string or number as written): a CSV
+    /// row or NDJSON line with a larger one is a reject, a JSON document with one stops the run.
+    public var maxValueBytes: Int
 
     public init(format: SourceFormat? = nil, coercion: CoercionOptions = .init(), csv: CSVOptions = .init(),
-                keyMap: [String: String] = [:], linkAttributes: [String: String] = [:], jsonRecordsKeyPath: [String]? = nil) {
+                keyMap: [String: String] = [:], linkAttributes: [String: String] = [:], jsonRecordsKeyPath: [String]? = nil,
+                maxValueBytes: Int = ValueSizeLimit.defaultMaxBytes) {
         self.format = format
         self.coercion = coercion
         self.csv = csv
         self.keyMap = keyMap
         self.linkAttributes = linkAttributes
         self.jsonRecordsKeyPath = jsonRecordsKeyPath
+        self.maxValueBytes = maxValueBytes
     }
 
     /// A file opened for reading.
@@ -44,14 +49,15 @@ public struct FileRecordSource: Sendable {
             case .csv:
                 let (dialect, choice) = try dialect(for: path)
                 let source = UTF8TranscodingByteSource(try GzipDetectingByteSource(path: path))
-                let reader = try CSVReader(source: source, dialect: dialect, textPolicy: csv.textPolicy, maxFields: csv.maxColumns)
+                let reader = try CSVReader(source: source, dialect: dialect, textPolicy: csv.textPolicy, maxFields: csv.maxColumns,
+                                           maxFieldBytes: maxValueBytes)
                 let records = try CSVRecordReader(csv: reader, schema: schema, keyMap: keyMap, columnMap: csv.columnMap, options: coercion)
                 return Opened(records: RecordReaderBox(records), delimiter: choice)
             case .json:
                 let name = path.lowercased()
                 let isLines = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains(where: name.hasSuffix)
                 let layout = jsonRecordsKeyPath.map { JSONRecordLayout.nested(keyPath: $0) } ?? (isLines ? .lines : .automatic)
-                let json = JSONReader(source: try GzipDetectingByteSource(path: path), layout: layout)
+                let json = JSONReader(source: try GzipDetectingByteSource(path: path), layout: layout, maxValueBytes: maxValueBytes)
                 return Opened(records: RecordReaderBox(DocumentRecordReader(json: json, decoder: try decoder(model: model, schema: schema))),
                               delimiter: nil)
             case .plist:

@@ -7,18 +7,23 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     case invalidUTF8(source: String, line: Int, field: Int)
     /// The row starting on `line` has more than `limit` fields (the reader's `maxFields`).
     case tooManyFields(source: String, line: Int, limit: Int)
+    /// Field `field` of the row starting on `line` has more than `limit` bytes (the reader's
+    /// `maxFieldBytes`).
+    case fieldTooLarge(source: String, line: Int, field: Int, limit: Int)
 
     /// The input's name.
     public var source: String {
         switch self {
-        case let .unterminatedQuote(source, _), let .invalidUTF8(source, _, _), let .tooManyFields(source, _, _): source
+        case let .unterminatedQuote(source, _), let .invalidUTF8(source, _, _), let .tooManyFields(source, _, _),
+            let .fieldTooLarge(source, _, _, _): source
         }
     }
 
     /// The line the error is about.
     public var line: Int {
         switch self {
-        case let .unterminatedQuote(_, line), let .invalidUTF8(_, line, _), let .tooManyFields(_, line, _): line
+        case let .unterminatedQuote(_, line), let .invalidUTF8(_, line, _), let .tooManyFields(_, line, _),
+            let .fieldTooLarge(_, line, _, _): line
         }
     }
 
@@ -28,6 +33,7 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
         case .unterminatedQuote: "quoted field starting on this line is never closed"
         case let .invalidUTF8(_, _, field): "field \(field) is not valid UTF-8"
         case let .tooManyFields(_, _, limit): "the row has more than \(limit) fields"
+        case let .fieldTooLarge(_, _, field, limit): "field \(field) is larger than \(ValueSizeLimit.text(limit)), the most a value may hold"
         }
     }
 

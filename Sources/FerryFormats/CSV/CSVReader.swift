@@ -11,6 +11,8 @@
 ///   header has a single column, an empty line after it is a row of one empty unquoted field.
 /// - A row of more than `maxFields` fields is ``CSVError/tooManyFields(source:line:limit:)``:
 ///   memory stays bounded whatever the input.
+/// - A field of more than `maxFieldBytes` bytes is not kept: the rest of the row is read as usual
+///   and the row says which field it was (``CSVRow/oversizedField``), for its reader to reject.
 /// - A UTF-8 byte order mark is skipped; UTF-16 with a byte order mark is transcoded to UTF-8
 ///   (see ``UTF8TranscodingByteSource``).
 /// - A quote inside an unquoted field is an ordinary byte (`5'10"` stays as written). Text after a
@@ -30,6 +32,8 @@ public struct CSVReader: ~Copyable {
     public let textPolicy: CSVTextPolicy
     /// The most fields a row may have.
     public let maxFields: Int
+    /// The most bytes a field may have (see ``ValueSizeLimit``).
+    public let maxFieldBytes: Int
     /// Empty lines and comment lines passed over so far, the header's included.
     public private(set) var skippedLines = 0
 
@@ -48,25 +52,35 @@ public struct CSVReader: ~Copyable {
     private var rowBytes: [UInt8] = []
     private var fieldEnds: [Int] = []
     private var quotedFlags: [Bool] = []
+    /// Where the field being read starts in `rowBytes`.
+    private var fieldStart = 0
+    /// The first field of the row that passed `maxFieldBytes` (0-based).
+    private var oversizedField: Int?
+    /// The field being read passed `maxFieldBytes`: the rest of it is dropped as it comes.
+    private var droppingField = false
 
     /// Opens a reader and, when `dialect.hasHeader`, reads the header row.
     /// - Parameters:
     ///   - maxFields: the most fields a row may have (at least 1).
+    ///   - maxFieldBytes: the most bytes a field may have (at least 1).
     ///   - bufferSize: bytes read from `source` at a time (at least 1).
-    /// - Throws: source errors, or ``CSVError`` for a malformed, undecodable or too wide header.
+    /// - Throws: source errors, or ``CSVError`` for a malformed, undecodable, too wide or too large header.
     public init(
         source: some ByteSource,
         dialect: CSVDialect = .rfc4180,
         textPolicy: CSVTextPolicy = .strictUTF8,
         maxFields: Int = CSVReader.defaultMaxFields,
+        maxFieldBytes: Int = ValueSizeLimit.defaultMaxBytes,
         bufferSize: Int = 256 * 1024
     ) throws {
         self.source = UTF8TranscodingByteSource(source)
         self.dialect = dialect
         self.textPolicy = textPolicy
         self.maxFields = max(maxFields, 1)
+        self.maxFieldBytes = max(maxFieldBytes, 1)
         buffer = .allocate(byteCount: max(bufferSize, 1), alignment: 16)
         if dialect.hasHeader, let row = try nextRow() {
+            try row.checkFieldSizes()
             header = try row.strings()
             headerLine = row.line
             emptyLinesAreRows = row.count == 1
@@ -88,9 +102,12 @@ public struct CSVReader: ~Copyable {
     /// - Throws: source errors, ``CSVError/unterminatedQuote(source:line:)`` and
     ///   ``CSVError/tooManyFields(source:line:limit:)``.
     public mutating func nextRow() throws -> CSVRow? {
-        rowBytes.removeAll(keepingCapacity: true)
+        rowBytes.removeAll(keepingCapacity: rowBytes.capacity <= 1 << 20)
         fieldEnds.removeAll(keepingCapacity: true)
         quotedFlags.removeAll(keepingCapacity: true)
+        fieldStart = 0
+        oversizedField = nil
+        droppingField = false
         var state = State.rowStart
         var rowLine = line
         var fieldLine = line
@@ -157,11 +174,11 @@ public struct CSVReader: ~Copyable {
                         i += 1
                     }
                     rowBytes.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
+                    limitField()
                     if i == n { break scan }
                     let byte = p[i]
                     i += 1
-                    fieldEnds.append(rowBytes.count)
-                    quotedFlags.append(fieldQuoted)
+                    endField(quoted: fieldQuoted)
                     fieldQuoted = false
                     if byte == delimiter {
                         guard fieldEnds.count < maxFields else { throw tooManyFields(line: rowLine) }
@@ -181,6 +198,7 @@ public struct CSVReader: ~Copyable {
                         i += 1
                     }
                     rowBytes.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
+                    limitField()
                     if i == n { break scan }
                     let byte = p[i]
                     i += 1
@@ -190,6 +208,7 @@ public struct CSVReader: ~Copyable {
                         state = .escapeInQuoted
                     } else {
                         rowBytes.append(byte)
+                        limitField()
                         line += 1
                         if byte == cr { state = .quotedAfterCR }
                     }
@@ -197,6 +216,7 @@ public struct CSVReader: ~Copyable {
                 case .quotedAfterCR:
                     if p[i] == lf {
                         rowBytes.append(lf)
+                        limitField()
                         i += 1
                     }
                     state = .quoted
@@ -206,6 +226,7 @@ public struct CSVReader: ~Copyable {
                     let byte = p[i]
                     if byte != lf && byte != cr {
                         rowBytes.append(byte)
+                        limitField()
                         i += 1
                     }
                     state = .quoted
@@ -214,12 +235,12 @@ public struct CSVReader: ~Copyable {
                     let byte = p[i]
                     if byte == quote {
                         rowBytes.append(quote)
+                        limitField()
                         i += 1
                         state = .quoted
                     } else if byte == delimiter || byte == lf || byte == cr {
                         i += 1
-                        fieldEnds.append(rowBytes.count)
-                        quotedFlags.append(fieldQuoted)
+                        endField(quoted: fieldQuoted)
                         fieldQuoted = false
                         if byte == delimiter {
                             guard fieldEnds.count < maxFields else { throw tooManyFields(line: rowLine) }
@@ -261,10 +282,27 @@ public struct CSVReader: ~Copyable {
         case .quoted, .quotedAfterCR, .escapeInQuoted:
             throw CSVError.unterminatedQuote(source: source.name, line: fieldLine)
         case .fieldStart, .unquoted, .quoteInQuoted:
-            fieldEnds.append(rowBytes.count)
-            quotedFlags.append(fieldQuoted)
+            endField(quoted: fieldQuoted)
             return makeRow(line: rowLine)
         }
+    }
+
+    /// Ends the field being read.
+    @inline(__always)
+    private mutating func endField(quoted: Bool) {
+        fieldEnds.append(rowBytes.count)
+        quotedFlags.append(quoted)
+        fieldStart = rowBytes.count
+        droppingField = false
+    }
+
+    /// Drops the field being read once it passes `maxFieldBytes`, remembering which it was.
+    @inline(__always)
+    private mutating func limitField() {
+        guard droppingField || rowBytes.count - fieldStart > maxFieldBytes else { return }
+        rowBytes.removeSubrange(fieldStart...)
+        droppingField = true
+        if oversizedField == nil { oversizedField = fieldEnds.count }
     }
 
     private func tooManyFields(line: Int) -> CSVError {
@@ -274,6 +312,6 @@ public struct CSVReader: ~Copyable {
     private func makeRow(line: Int) -> CSVRow {
         CSVRow(
             line: line, bytes: rowBytes, fieldEnds: fieldEnds, quotedFlags: quotedFlags,
-            source: source.name, textPolicy: textPolicy)
+            source: source.name, textPolicy: textPolicy, oversizedField: oversizedField, maxFieldBytes: maxFieldBytes)
     }
 }

@@ -12,6 +12,18 @@ public struct CSVRow: Sendable {
     @usableFromInline let quotedFlags: [Bool]
     let source: String
     let textPolicy: CSVTextPolicy
+    /// The first field (0-based) that had more bytes than the reader's `maxFieldBytes`: its
+    /// bytes were dropped, so it reads as empty, and the row must not become a record.
+    public let oversizedField: Int?
+    /// The reader's `maxFieldBytes`.
+    let maxFieldBytes: Int
+
+    /// Throws ``CSVError/fieldTooLarge(source:line:field:limit:)`` when a field was too large to keep.
+    public func checkFieldSizes() throws(CSVError) {
+        if let field = oversizedField {
+            throw .fieldTooLarge(source: source, line: line, field: field + 1, limit: maxFieldBytes)
+        }
+    }
 
     /// The number of fields.
     @inlinable public var count: Int { fieldEnds.count }

@@ -10,6 +10,9 @@ public enum JSONError: FileError, Equatable {
     case recordsNotAnArray(keyPath: [String], at: JSONPosition)
     /// A key on the records key path appears twice in its object; the records would be ambiguous.
     case duplicateRecordsKey(keyPath: [String], at: JSONPosition)
+    /// A string or number token starting at `at` is longer, as written, than the reader's limit
+    /// of `limit` bytes (see ``ValueSizeLimit``).
+    case valueTooLarge(limit: Int, at: JSONPosition)
 
     /// What exactly was wrong in a ``syntax(_:at:)`` error.
     public enum Reason: Sendable, Equatable, CustomStringConvertible {
@@ -76,7 +79,7 @@ public enum JSONError: FileError, Equatable {
     public var position: JSONPosition {
         switch self {
         case let .syntax(_, at), let .depthLimitExceeded(_, at), let .recordsNotFound(_, at),
-            let .recordsNotAnArray(_, at), let .duplicateRecordsKey(_, at):
+            let .recordsNotAnArray(_, at), let .duplicateRecordsKey(_, at), let .valueTooLarge(_, at):
             at
         }
     }
@@ -97,6 +100,7 @@ public enum JSONError: FileError, Equatable {
         case let .recordsNotFound(keyPath, _): "no records at key path \(Self.render(keyPath))"
         case let .recordsNotAnArray(keyPath, _): "the value at key path \(Self.render(keyPath)) is not an array"
         case let .duplicateRecordsKey(keyPath, _): "key path \(Self.render(keyPath)) appears more than once"
+        case let .valueTooLarge(limit, _): "a value longer than \(ValueSizeLimit.text(limit)), the most a value may hold"
         }
     }
 

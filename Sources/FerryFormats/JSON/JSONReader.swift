@@ -34,15 +34,19 @@ public struct JSONReader: ~Copyable {
 
     /// - Parameters:
     ///   - maxDepth: the deepest container nesting accepted.
+    ///   - maxValueBytes: the longest string or number accepted, as written (quotes and escapes
+    ///     included); a longer one is ``JSONError/valueTooLarge(limit:at:)``, after which an
+    ///     NDJSON reader can skip its line.
     ///   - bufferSize: bytes read from `source` at a time (at least 1); a longer token enlarges it.
     public init(
         source: some ByteSource,
         layout: JSONRecordLayout = .automatic,
         maxDepth: Int = 512,
+        maxValueBytes: Int = ValueSizeLimit.defaultMaxBytes,
         bufferSize: Int = 256 * 1024
     ) {
         self.layout = layout
-        scanner = JSONScanner(source: source, maxDepth: maxDepth, bufferSize: bufferSize)
+        scanner = JSONScanner(source: source, maxDepth: maxDepth, maxTokenBytes: maxValueBytes, bufferSize: bufferSize)
     }
 
     /// The name of the source, for messages.

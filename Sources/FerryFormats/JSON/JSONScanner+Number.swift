@@ -58,6 +58,7 @@ extension JSONScanner {
             guard try refill() else { break }
         }
         guard state.isComplete else { throw syntaxError(.invalidNumber, at: position + length) }
+        try checkTokenLength(length)
         let text = String(decoding: UnsafeBufferPointer(start: bytes + position, count: length), as: UTF8.self)
         position += length
         return JSONNumber(validatedText: text, isInteger: isInteger)

@@ -36,6 +36,7 @@ extension JSONScanner {
             }
             guard try refill() else { throw syntaxError(.unterminatedString, at: position) }
         }
+        try checkTokenLength(length + 1)
         if highWords & 0x8080_8080_8080_8080 != 0 { highBits |= 0x80 }
         let body = UnsafeBufferPointer(start: bytes + position + 1, count: length - 1)
         let quote = position

@@ -4,7 +4,8 @@
 /// Between tokens the buffer is a fixed-size window that is refilled as the input streams. A token
 /// in progress (a string, a number, a literal) is kept whole: when it reaches the end of the
 /// window its start moves to the front, and when it fills the window the window doubles. So every
-/// token is scanned and decoded from one contiguous span, and memory follows the longest token.
+/// token is scanned and decoded from one contiguous span, and memory follows the longest token. A
+/// token longer than `maxTokenBytes` is refused before the window grows past twice that.
 struct JSONScanner: ~Copyable {
     private var source: UTF8TranscodingByteSource
     /// The window: `bytes[position..<filled]` is read and not yet consumed.
@@ -19,6 +20,8 @@ struct JSONScanner: ~Copyable {
     private var lineStart = 0
     /// Deepest container nesting allowed.
     let maxDepth: Int
+    /// The longest token (a string with its quotes and escapes, a number) accepted.
+    let maxTokenBytes: Int
     /// When false (inside an NDJSON record), a line feed is not whitespace: it ends the record.
     var lineBreaksAreWhitespace = true
     /// Containers under construction by `parseValue`, kept to reuse their storage.
@@ -26,10 +29,11 @@ struct JSONScanner: ~Copyable {
     /// Decoded bytes of a string with escapes.
     var scratch: [UInt8] = []
 
-    init(source: some ByteSource, maxDepth: Int, bufferSize: Int) {
+    init(source: some ByteSource, maxDepth: Int, maxTokenBytes: Int, bufferSize: Int) {
         // The transcoder's chunk size bounds its first read (the byte order mark probe) too.
         self.source = UTF8TranscodingByteSource(source, chunkSize: max(bufferSize, 4))
         self.maxDepth = maxDepth
+        self.maxTokenBytes = max(maxTokenBytes, 1)
         capacity = max(bufferSize, 1)
         bytes = .allocate(capacity: capacity)
     }
@@ -52,7 +56,10 @@ struct JSONScanner: ~Copyable {
 
     /// Reads more input after `filled`, keeping `bytes[position...]` (moved to the front, and the
     /// window doubled when it is full). Returns false at the end of the input.
+    /// - Throws: ``JSONError/valueTooLarge(limit:at:)`` when what is kept, a token in progress,
+    ///   is already longer than `maxTokenBytes`.
     mutating func refill() throws -> Bool {
+        try checkTokenLength(filled - position)
         if position > 0 {
             let kept = filled - position
             if kept > 0 { bytes.update(from: bytes + position, count: kept) }
@@ -70,6 +77,12 @@ struct JSONScanner: ~Copyable {
         let count = try source.read(into: UnsafeMutableRawBufferPointer(start: bytes + filled, count: capacity - filled))
         filled += count
         return count > 0
+    }
+
+    /// Throws ``JSONError/valueTooLarge(limit:at:)`` when the token at `position` is longer than
+    /// `maxTokenBytes`, counting `length` bytes.
+    func checkTokenLength(_ length: Int) throws {
+        guard length <= maxTokenBytes else { throw JSONError.valueTooLarge(limit: maxTokenBytes, at: position(at: position)) }
     }
 
     /// Skips whitespace and returns the next byte without consuming it; `nil` at the end of input.

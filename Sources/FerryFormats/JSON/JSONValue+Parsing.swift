@@ -2,7 +2,7 @@ extension JSONValue {
     /// Parses a whole JSON text: exactly one value, with only whitespace around it.
     /// - Throws: ``JSONError`` (see ``JSONReader`` for the rules), and source errors.
     public init(parsing source: some ByteSource, maxDepth: Int = 512, bufferSize: Int = 64 * 1024) throws {
-        var scanner = JSONScanner(source: source, maxDepth: maxDepth, bufferSize: bufferSize)
+        var scanner = JSONScanner(source: source, maxDepth: maxDepth, maxTokenBytes: ValueSizeLimit.defaultMaxBytes, bufferSize: bufferSize)
         self = try scanner.parseValue(depth: 0)
         try scanner.expectEnd()
     }

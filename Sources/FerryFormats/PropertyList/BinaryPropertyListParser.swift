@@ -1,40 +1,54 @@
 /// Decodes the objects of one binary property list held in a contiguous buffer.
 ///
 /// Every object is decoded at most once and cached, so shared references (Apple's writer shares
-/// equal strings and numbers) cost nothing extra and a graph of shared containers stays linear in
-/// time and memory. An object that is reached again while it is still being decoded is a cycle.
+/// equal strings and numbers) cost nothing extra while decoding. An object that is reached again
+/// while it is still being decoded is a cycle.
+///
+/// Whoever walks the decoded value meets a shared object once per reference to it, so a chain of
+/// containers that each reference the next twice holds 2^n objects for such a walk. Each object's
+/// expanded size (itself and everything below it, shared objects counted once per reference) is
+/// cached with it, and a value larger than `maxObjects` is refused where it starts.
 struct BinaryPropertyListParser {
     private typealias Format = BinaryPropertyListFormat
     private let bytes: UnsafeBufferPointer<UInt8>
     private let trailer: BinaryPropertyListTrailer
     private let maxDepth: Int
-    private var decoded: [PropertyListValue?]
+    private let maxObjects: Int
+    private var decoded: [(value: PropertyListValue, size: Int)?]
     private var inProgress: [Bool]
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(PropertyListError) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, maxObjects: Int) throws(PropertyListError) {
         self.bytes = bytes
         self.trailer = try BinaryPropertyListTrailer(bytes)
         self.maxDepth = maxDepth
+        self.maxObjects = maxObjects
         self.decoded = Array(repeating: nil, count: trailer.objectCount)
         self.inProgress = Array(repeating: false, count: trailer.objectCount)
     }
 
     /// The value of the trailer's top object.
     mutating func decodeTopObject() throws(PropertyListError) -> PropertyListValue {
-        try object(trailer.topObject, depth: 0)
+        try object(trailer.topObject, depth: 0).value
     }
 
     // MARK: objects
 
-    private mutating func object(_ reference: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        if let value = decoded[reference] { return value }
+    /// The object and its expanded size.
+    private mutating func object(_ reference: Int, depth: Int) throws(PropertyListError) -> (value: PropertyListValue, size: Int) {
+        if let known = decoded[reference] { return known }
         let offset = try objectOffset(reference)
         guard !inProgress[reference] else { throw .binary(.cycle, offset: offset) }
         inProgress[reference] = true
-        let value = try decodeObject(at: offset, depth: depth)
+        let result = try decodeObject(at: offset, depth: depth)
         inProgress[reference] = false
-        decoded[reference] = value
-        return value
+        decoded[reference] = result
+        return result
+    }
+
+    /// Adds a member's expanded size to its container's, refusing a container that grows past the limit.
+    private func grow(_ size: inout Int, by member: Int, containerAt offset: Int) throws(PropertyListError) {
+        size += member // both at most maxObjects, so this cannot overflow
+        guard size <= maxObjects else { throw .binary(.tooManyObjects(limit: maxObjects), offset: offset) }
     }
 
     private func objectOffset(_ reference: Int) throws(PropertyListError) -> Int {
@@ -46,7 +60,7 @@ struct BinaryPropertyListParser {
         return Int(offset)
     }
 
-    private mutating func decodeObject(at offset: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
+    private mutating func decodeObject(at offset: Int, depth: Int) throws(PropertyListError) -> (value: PropertyListValue, size: Int) {
         let marker = bytes[offset]
         guard let kind = Format.Kind(rawValue: marker >> 4) else {
             throw .binary(.unknownMarker(marker), offset: offset)
@@ -54,56 +68,71 @@ struct BinaryPropertyListParser {
         switch kind {
         case .singleton:
             switch marker {
-            case Format.markerFalse: return .bool(false)
-            case Format.markerTrue: return .bool(true)
+            case Format.markerFalse: return (.bool(false), 1)
+            case Format.markerTrue: return (.bool(true), 1)
             case 0x00, 0x0F: throw .binary(.unsupportedObject(marker), offset: offset)
             default: throw .binary(.unknownMarker(marker), offset: offset)
             }
         case .integer:
-            return .integer(try integer(at: offset))
+            return (.integer(try integer(at: offset)), 1)
         case .real:
-            return .real(try real(at: offset))
+            return (.real(try real(at: offset)), 1)
         case .date:
             guard marker == Format.markerDate else { throw .binary(.invalidWidth(marker: marker), offset: offset) }
             let seconds = Double(bitPattern: try fixedWidth(at: offset + 1, width: 8))
             guard seconds.isFinite else { throw .binary(.invalidDate, offset: offset) }
-            return .date(seconds)
+            return (.date(seconds), 1)
         case .data:
             let (count, start) = try length(at: offset, unitSize: 1)
-            return .data(Array(bytes[start..<(start + count)]))
+            return (.data(Array(bytes[start..<(start + count)])), 1)
         case .asciiString:
             let (count, start) = try length(at: offset, unitSize: 1)
-            return .string(Self.asciiString(UnsafeBufferPointer(rebasing: bytes[start..<(start + count)])))
+            return (.string(Self.asciiString(UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]))), 1)
         case .utf16String:
             let (count, start) = try length(at: offset, unitSize: 2)
-            return .string(try utf16String(count: count, start: start, offset: offset))
+            return (.string(try utf16String(count: count, start: start, offset: offset)), 1)
         case .uid:
             let width = Int(marker & 0x0F) + 1
             guard width <= 8 else { throw .binary(.invalidWidth(marker: marker), offset: offset) }
-            return .uid(try fixedWidth(at: offset + 1, width: width))
+            return (.uid(try fixedWidth(at: offset + 1, width: width)), 1)
         case .array, .set:
-            guard depth < maxDepth else { throw .binary(.nestingTooDeep(limit: maxDepth), offset: offset) }
-            let (count, start) = try length(at: offset, unitSize: trailer.objectReferenceSize)
-            var elements: [PropertyListValue] = []
-            elements.reserveCapacity(count)
-            for index in 0..<count {
-                elements.append(try object(try reference(at: start, index: index), depth: depth + 1))
-            }
-            return kind == .array ? .array(elements) : .set(elements)
+            return try decodeArray(at: offset, isSet: kind == .set, depth: depth)
         case .dictionary:
-            guard depth < maxDepth else { throw .binary(.nestingTooDeep(limit: maxDepth), offset: offset) }
-            let (count, start) = try length(at: offset, unitSize: 2 * trailer.objectReferenceSize)
-            var entries: [String: PropertyListValue] = [:]
-            entries.reserveCapacity(count)
-            for index in 0..<count {
-                let keyReference = try reference(at: start, index: index)
-                guard case .string(let key) = try object(keyReference, depth: depth + 1) else {
-                    throw .binary(.nonStringKey, offset: try objectOffset(keyReference))
-                }
-                entries[key] = try object(try reference(at: start, index: count + index), depth: depth + 1)
-            }
-            return .dictionary(entries)
+            return try decodeDictionary(at: offset, depth: depth)
         }
+    }
+
+    private mutating func decodeArray(at offset: Int, isSet: Bool, depth: Int) throws(PropertyListError) -> (value: PropertyListValue, size: Int) {
+        guard depth < maxDepth else { throw .binary(.nestingTooDeep(limit: maxDepth), offset: offset) }
+        let (count, start) = try length(at: offset, unitSize: trailer.objectReferenceSize)
+        var elements: [PropertyListValue] = []
+        elements.reserveCapacity(count)
+        var size = 1
+        for index in 0..<count {
+            let element = try object(try reference(at: start, index: index), depth: depth + 1)
+            try grow(&size, by: element.size, containerAt: offset)
+            elements.append(element.value)
+        }
+        return (isSet ? .set(elements) : .array(elements), size)
+    }
+
+    private mutating func decodeDictionary(at offset: Int, depth: Int) throws(PropertyListError) -> (value: PropertyListValue, size: Int) {
+        guard depth < maxDepth else { throw .binary(.nestingTooDeep(limit: maxDepth), offset: offset) }
+        let (count, start) = try length(at: offset, unitSize: 2 * trailer.objectReferenceSize)
+        var entries: [String: PropertyListValue] = [:]
+        entries.reserveCapacity(count)
+        var size = 1
+        for index in 0..<count {
+            let keyReference = try reference(at: start, index: index)
+            guard case (.string(let key), let keySize) = try object(keyReference, depth: depth + 1) else {
+                throw .binary(.nonStringKey, offset: try objectOffset(keyReference))
+            }
+            let entry = try object(try reference(at: start, index: count + index), depth: depth + 1)
+            try grow(&size, by: keySize, containerAt: offset)
+            try grow(&size, by: entry.size, containerAt: offset)
+            entries[key] = entry.value
+        }
+        return (.dictionary(entries), size)
     }
 
     // MARK: scalars

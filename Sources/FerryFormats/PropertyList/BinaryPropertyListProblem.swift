@@ -34,6 +34,9 @@ public enum BinaryPropertyListProblem: Sendable, Equatable, CustomStringConverti
     case cycle
     /// Containers nested deeper than the reader's limit.
     case nestingTooDeep(limit: Int)
+    /// A container holds more objects than the reader's limit, counting a shared object once per
+    /// reference to it (see `BinaryPropertyListReader.maxObjects`).
+    case tooManyObjects(limit: Int)
 
     public var description: String {
         switch self {
@@ -54,6 +57,8 @@ public enum BinaryPropertyListProblem: Sendable, Equatable, CustomStringConverti
         case .nonStringKey: "dictionary key is not a string"
         case .cycle: "object contains itself"
         case .nestingTooDeep(let limit): "containers nested deeper than \(limit)"
+        case .tooManyObjects(let limit):
+            "the value holds more than \(limit) objects, counting shared objects once per reference (shared containers expand to more than the file can hold)"
         }
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Decoding works on the contiguous input with index arithmetic and checks every offset, count and
 /// reference against the bounds of the input. It rejects: cycles, nesting deeper than `maxDepth`,
-/// non-string dictionary keys, null and fill objects (`PropertyListValue` has no case for them),
+/// values that expand past `maxObjects`, non-string dictionary keys, null and fill objects (`PropertyListValue` has no case for them),
 /// unpaired UTF-16 surrogates and non-finite dates. 16-byte integers are read as `Int128`.
 /// ASCII-typed strings that hold non-ASCII bytes decode as UTF-8 when valid, else as Latin-1.
 public struct BinaryPropertyListReader: Sendable {
@@ -12,8 +12,24 @@ public struct BinaryPropertyListReader: Sendable {
     /// The deepest nesting of arrays, sets and dictionaries that is accepted.
     public var maxDepth: Int
 
-    public init(maxDepth: Int = BinaryPropertyListReader.defaultMaxDepth) {
+    /// The most objects the decoded value may hold, counting a shared object once per reference
+    /// to it (as every walk of the value meets it); nil for `defaultMaxObjects(inputSize:)`.
+    public var maxObjects: Int?
+
+    public init(maxDepth: Int = BinaryPropertyListReader.defaultMaxDepth, maxObjects: Int? = nil) {
         self.maxDepth = maxDepth
+        self.maxObjects = maxObjects
+    }
+
+    /// The default object limit for an input of `inputSize` bytes: its size, and at least 65,536.
+    ///
+    /// Every object below the top one is reached through a reference of at least one byte, so a
+    /// value whose containers are not shared never holds more objects than the file has bytes;
+    /// only shared containers (a chain of arrays each referencing the next twice holds 2^n
+    /// objects in a few hundred bytes) go past it. Memory for the decoded value, and for whatever
+    /// walks it, stays proportional to the input.
+    public static func defaultMaxObjects(inputSize: Int) -> Int {
+        max(inputSize, 1 << 16)
     }
 
     /// Whether `bytes` start with the binary property list magic `bplist0`.
@@ -25,7 +41,8 @@ public struct BinaryPropertyListReader: Sendable {
     /// - Throws: `PropertyListError.binary` with the byte offset of the problem.
     public func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
         try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) -> PropertyListValue in
-            var parser = try BinaryPropertyListParser(bytes: buffer, maxDepth: maxDepth)
+            var parser = try BinaryPropertyListParser(bytes: buffer, maxDepth: maxDepth,
+                                                      maxObjects: maxObjects ?? Self.defaultMaxObjects(inputSize: bytes.count))
             return try parser.decodeTopObject()
         }
     }

@@ -29,9 +29,20 @@ struct ExpressionNode: Sendable {
 
     let kind: Kind
     let column: Int
+    /// Levels from this node down to its deepest leaf (1 for a leaf): how deep the evaluator, the
+    /// printer and the type checker recurse through it.
+    let depth: Int
+
+    init(kind: Kind, column: Int) {
+        self.kind = kind
+        self.column = column
+        depth = 1 + (Self.children(of: kind).map(\.depth).max() ?? 0)
+    }
 
     /// The nodes directly below this one, in source order.
-    var children: [ExpressionNode] {
+    var children: [ExpressionNode] { Self.children(of: kind) }
+
+    private static func children(of kind: Kind) -> [ExpressionNode] {
         switch kind {
         case .literal, .attribute, .variable, .part: []
         case let .negate(operand), let .not(operand): [operand]

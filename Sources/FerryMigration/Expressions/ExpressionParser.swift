@@ -1,4 +1,9 @@
 /// Recursive-descent parser of mapping expressions; the grammar is documented on `MappingExpression`.
+///
+/// Two limits keep hostile text from overflowing the stack, here or in what walks the tree:
+/// nesting (`MappingExpression.maxNesting`: parentheses, arguments and list items, `not`, `-`,
+/// `if … else`) and the depth of the tree (`MappingExpression.maxDepth`: each operator of a
+/// chain such as `a + b + c` is one level more). Both are reported at the token that passes them.
 struct ExpressionParser {
     /// Words that cannot be bare attribute names (write them in backquotes).
     static let keywords: Set<String> = ["and", "or", "not", "if", "else", "between", "in", "nil", "true", "false"]
@@ -6,6 +11,7 @@ struct ExpressionParser {
     private let tokens: [ExpressionToken]
     private let line: Int
     private var position = 0
+    private var nesting = 0
 
     init(_ text: String, line: Int, column: Int) throws(ExpressionSyntaxError) {
         var lexer = ExpressionLexer(text, line: line, column: column)
@@ -37,8 +43,29 @@ struct ExpressionParser {
         position += 1
     }
 
+    /// Enters one more level of nesting, which starts at the current token; callers leave it
+    /// with `nesting -= 1`.
+    private mutating func enterNesting() throws(ExpressionSyntaxError) {
+        nesting += 1
+        guard nesting <= MappingExpression.maxNesting else {
+            throw error(at: current, "the expression nests deeper than \(MappingExpression.maxNesting) levels "
+                + "(parentheses, arguments, not, - and if … else each add one)")
+        }
+    }
+
+    /// `node`, unless the tree has grown deeper than `MappingExpression.maxDepth` at `token`.
+    private func checked(_ node: ExpressionNode, at token: ExpressionToken) throws(ExpressionSyntaxError) -> ExpressionNode {
+        guard node.depth <= MappingExpression.maxDepth else {
+            throw error(at: token, "the expression is more than \(MappingExpression.maxDepth) operations deep "
+                + "(each operator of a chain such as a + b + … adds one; group terms with parentheses)")
+        }
+        return node
+    }
+
     // conditional := or ['if' or 'else' conditional]
     private mutating func conditional() throws(ExpressionSyntaxError) -> ExpressionNode {
+        try enterNesting()
+        defer { nesting -= 1 }
         let value = try binary(.or)
         guard isKeyword("if") else { return value }
         position += 1
@@ -55,9 +82,9 @@ struct ExpressionParser {
         if level == .unary { return try unary() }
         var left = try binary(level.tighter)
         while let op = operatorHere(at: level) {
-            position += 1
+            let token = advance()
             let right = try binary(level.tighter)
-            left = ExpressionNode(kind: .binary(op, left, right), column: left.column)
+            left = try checked(ExpressionNode(kind: .binary(op, left, right), column: left.column), at: token)
         }
         return left
     }
@@ -75,6 +102,8 @@ struct ExpressionParser {
     // not := 'not' not | comparison
     private mutating func negation() throws(ExpressionSyntaxError) -> ExpressionNode {
         guard isKeyword("not") else { return try comparison() }
+        try enterNesting()
+        defer { nesting -= 1 }
         let token = advance()
         return ExpressionNode(kind: .not(try negation()), column: token.column)
     }
@@ -84,8 +113,8 @@ struct ExpressionParser {
         let left = try binary(.additive)
         let node: ExpressionNode
         if case let .symbol(symbol) = current.kind, let op = ExpressionOperator(rawValue: symbol), op.precedence == .comparison {
-            position += 1
-            node = ExpressionNode(kind: .binary(op, left, try binary(.additive)), column: left.column)
+            let token = advance()
+            node = try checked(ExpressionNode(kind: .binary(op, left, try binary(.additive)), column: left.column), at: token)
         } else if isKeyword("between") {
             position += 1
             let low = try binary(.additive)
@@ -111,6 +140,8 @@ struct ExpressionParser {
     // unary := '-' unary | primary
     private mutating func unary() throws(ExpressionSyntaxError) -> ExpressionNode {
         guard isSymbol("-") else { return try primary() }
+        try enterNesting()
+        defer { nesting -= 1 }
         let minus = advance()
         if case let .integer(digits) = current.kind {
             let number = advance()

@@ -17,6 +17,14 @@ extension ExpressionNode: CustomStringConvertible {
         }
     }
 
+    /// A number literal without a sign, which a `-` right before it would make a negative literal.
+    private var isUnsignedNumber: Bool {
+        switch kind {
+        case .literal(.integer), .literal(.decimal): precedence == .primary
+        default: false
+        }
+    }
+
     /// The text, parenthesised when this node binds looser than `level`.
     private func text(atLeast level: ExpressionPrecedence) -> String {
         let body = unparenthesised
@@ -29,7 +37,12 @@ extension ExpressionNode: CustomStringConvertible {
         case let .attribute(name): ExpressionLexer.isPlainIdentifier(name) && !ExpressionParser.keywords.contains(name) ? name : "`\(name)`"
         case let .variable(name): "$" + name
         case .part: "$"
-        case let .negate(operand): "-" + operand.text(atLeast: .primary)
+        // `- -x` rather than `-(-x)`: the parser reads signs in a row, and parentheses would make
+        // the printed text nest deeper than the parsed one, past the nesting limit. A number keeps
+        // its parentheses, as `-5` reads as the literal -5 (and `-0` as 0).
+        case let .negate(operand):
+            if operand.isUnsignedNumber { "-(" + operand.unparenthesised + ")" }
+            else { "-" + (operand.precedence == .unary ? " " : "") + operand.text(atLeast: .unary) }
         case let .not(operand): "not " + operand.text(atLeast: .not)
         case let .binary(op, left, right):
             left.text(atLeast: op.precedence == .comparison ? .additive : op.precedence) + " \(op.rawValue) "

@@ -51,6 +51,12 @@ import FerryModel
 /// `fileType if fileType between 0 and 5 else 5`, `uuid(time, remotePath, fileName)`,
 /// `date(taskDate + " " + remindTime, "yyyy-MM-dd HH:mm", $zone) if remindTime != "" else nil`.
 public struct MappingExpression: Sendable, CustomStringConvertible {
+    /// The deepest nesting of parentheses, arguments, `not`, `-` and `if … else` accepted.
+    public static let maxNesting = 64
+    /// The deepest expression tree accepted: each operator of a chain (`a + b + c`) is one level,
+    /// so a sum has at most this many terms unless they are grouped with parentheses.
+    public static let maxDepth = 256
+
     let root: ExpressionNode
     /// The line of the mapping file the expression was read from.
     public let line: Int

@@ -80,6 +80,11 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         }
         let location = SourceLocation(file: sourceName, line: row.line)
         let entity = schema.entity.name
+        do { try row.checkFieldSizes() } catch {
+            let field = row.oversizedField ?? 0
+            let attribute = field < columnAttributes.count ? columnAttributes[field].map { schema.attributes[$0].name } : nil
+            return .reject(Reject(location: location, entity: entity, attribute: attribute, reason: error.reason))
+        }
         guard row.count == columnAttributes.count else {
             return .reject(Reject(location: location, entity: entity,
                                   reason: "the row has \(row.count) fields, the header has \(columnAttributes.count)"))

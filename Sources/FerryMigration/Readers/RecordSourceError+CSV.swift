@@ -6,7 +6,7 @@ extension RecordSourceError {
         switch error {
         case .tooManyFields:
             self.init(source: error.source, line: error.line, reason: error.reason + " (--max-columns N reads wider rows)")
-        case .unterminatedQuote, .invalidUTF8:
+        case .unterminatedQuote, .invalidUTF8, .fieldTooLarge:
             self.init(source: error.source, line: error.line, reason: error.reason)
         }
     }

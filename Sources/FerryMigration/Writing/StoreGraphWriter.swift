@@ -151,6 +151,7 @@ public final class StoreGraphWriter {
         let primaryKey: Int64
         var outcome = Outcome.inserted
         lastPrimaryKey = nil
+        if let problem = StoreRowSize.problem(record.values) { return .rejected(reason: problem) }
         let identity = try identity(of: record, target: target, byValues: byValues)
         let inserted: EntityRowWriter.Outcome
         if let identity, let existing = try identities?.primaryKey(for: identity, entity: target.entity) {

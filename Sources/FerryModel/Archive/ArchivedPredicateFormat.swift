@@ -2,32 +2,35 @@
 /// format text (`authorAlias == $FETCH_SOURCE.alias`, `count:(pages)`), for the model's
 /// `predicateString`, validation rules, `derivationExpression` and `filteringPredicate`. Classes it
 /// does not know make the whole text nil: the schema does not depend on it. Nesting is bounded, so a
-/// self-referencing graph ends in an error.
+/// self-referencing graph ends in an error, and so are the objects one text visits
+/// (`KeyedArchive.maxVisits`), so shared subpredicates cannot make the text grow exponentially.
 struct ArchivedPredicateFormat {
     let archive: KeyedArchive
     var maxDepth = 64
 
     /// The text of the predicate or expression at `index`, or nil when some part is not renderable.
     func text(at index: Int, keyPath: String) throws(ModelArchiveError) -> String? {
-        try render(index, keyPath: keyPath, depth: 0)
+        var budget = ArchiveWalkBudget(limit: archive.maxVisits)
+        return try render(index, keyPath: keyPath, depth: 0, budget: &budget)
     }
 
-    private func render(_ index: Int, keyPath: String, depth: Int) throws(ModelArchiveError) -> String? {
+    private func render(_ index: Int, keyPath: String, depth: Int, budget: inout ArchiveWalkBudget) throws(ModelArchiveError) -> String? {
         guard depth < maxDepth else { throw .invalid(reason: "predicate or expression nests deeper than \(maxDepth)", keyPath: keyPath) }
+        do { try budget.visit(keyPath: keyPath) } catch { throw .archive(error) }
         let object: ArchivedObject
         do { object = try archive.object(at: index, keyPath: keyPath) } catch { throw .archive(error) }
         func child(_ key: String) throws(ModelArchiveError) -> String? {
             let target: Int?
             do { target = try object.reference(key) } catch { throw .archive(error) }
             guard let target else { return nil }
-            return try render(target, keyPath: object.path(key), depth: depth + 1)
+            return try render(target, keyPath: object.path(key), depth: depth + 1, budget: &budget)
         }
         func children(_ key: String) throws(ModelArchiveError) -> [String]? {
             let members: [Int]
             do { members = try object.elements(key) } catch { throw .archive(error) }
             var texts: [String] = []
             for (offset, member) in members.enumerated() {
-                guard let text = try render(member, keyPath: object.path(key) + "[\(offset)]", depth: depth + 1) else { return nil }
+                guard let text = try render(member, keyPath: object.path(key) + "[\(offset)]", depth: depth + 1, budget: &budget) else { return nil }
                 texts.append(text)
             }
             return texts

@@ -33,10 +33,24 @@ public indirect enum ArchivedValue: Sendable, Equatable {
 
 extension KeyedArchive {
     /// Decodes the value at an index, following collections. An object met again while it is
-    /// still being decoded is a cycle and fails; shared objects (the same UID in two places) are fine.
+    /// still being decoded is a cycle and fails; shared objects (the same UID in two places) are
+    /// fine, each reference counting against `maxVisits`.
     public func value(at index: Int, keyPath: String) throws(KeyedArchiveError) -> ArchivedValue {
+        var budget = ArchiveWalkBudget(limit: maxVisits)
+        return try value(at: index, keyPath: keyPath, budget: &budget)
+    }
+
+    /// Decodes the value at an index as part of a longer walk, whose visits `budget` counts.
+    func value(at index: Int, keyPath: String, budget: inout ArchiveWalkBudget) throws(KeyedArchiveError) -> ArchivedValue {
+        var walk = Walk(budget: budget)
+        defer { budget = walk.budget }
+        return try value(at: index, keyPath: keyPath, walk: &walk)
+    }
+
+    /// The state of one `value(at:keyPath:)` walk: the objects being decoded and the visits so far.
+    private struct Walk {
+        var budget: ArchiveWalkBudget
         var inProgress = Set<Int>()
-        return try value(at: index, keyPath: keyPath, inProgress: &inProgress)
     }
 
     /// Decodes the value a field of an object references (`.null` when absent or `$null`).
@@ -45,7 +59,8 @@ extension KeyedArchive {
         return try value(at: target, keyPath: object.path(key))
     }
 
-    private func value(at index: Int, keyPath: String, inProgress: inout Set<Int>) throws(KeyedArchiveError) -> ArchivedValue {
+    private func value(at index: Int, keyPath: String, walk: inout Walk) throws(KeyedArchiveError) -> ArchivedValue {
+        try walk.budget.visit(keyPath: keyPath)
         switch objects[index] {
         case .string(let text): return index == 0 ? .null : .string(text)
         case .integer(let value): return .integer(value)
@@ -56,23 +71,23 @@ extension KeyedArchive {
         case .dictionary: break
         case let other: throw .unexpectedType(expected: "an archived value", found: other.kindName, keyPath: keyPath)
         }
-        guard inProgress.count < maxDepth else { throw .tooDeep(limit: maxDepth, keyPath: keyPath) }
-        guard inProgress.insert(index).inserted else { throw .cycle(object: index, keyPath: keyPath) }
-        defer { inProgress.remove(index) }
+        guard walk.inProgress.count < maxDepth else { throw .tooDeep(limit: maxDepth, keyPath: keyPath) }
+        guard walk.inProgress.insert(index).inserted else { throw .cycle(object: index, keyPath: keyPath) }
+        defer { walk.inProgress.remove(index) }
         let object = try object(at: index, keyPath: keyPath)
         switch object.className {
         case "NSString", "NSMutableString":
             return .string(try string(at: index, keyPath: keyPath))
         case "NSArray", "NSMutableArray", "NSOrderedSet", "NSMutableOrderedSet":
-            return .array(try members(of: object, inProgress: &inProgress))
+            return .array(try members(of: object, walk: &walk))
         case "NSSet", "NSMutableSet":
-            return .set(try members(of: object, inProgress: &inProgress))
+            return .set(try members(of: object, walk: &walk))
         case "NSDictionary", "NSMutableDictionary", "NSKnownKeysDictionary1":
             let (keys, values) = try object.ownKeysAndValues()
             var entries: [ArchivedValue.Entry] = []
             for (offset, keyIndex) in keys.enumerated() {
-                let key = try value(at: keyIndex, keyPath: keyPath + ".key[\(offset)]", inProgress: &inProgress)
-                let item = try value(at: values[offset], keyPath: keyPath + "[\(offset)]", inProgress: &inProgress)
+                let key = try value(at: keyIndex, keyPath: keyPath + ".key[\(offset)]", walk: &walk)
+                let item = try value(at: values[offset], keyPath: keyPath + "[\(offset)]", walk: &walk)
                 entries.append(ArchivedValue.Entry(key: key, value: item))
             }
             return .dictionary(entries)
@@ -96,10 +111,10 @@ extension KeyedArchive {
         }
     }
 
-    private func members(of object: ArchivedObject, inProgress: inout Set<Int>) throws(KeyedArchiveError) -> [ArchivedValue] {
+    private func members(of object: ArchivedObject, walk: inout Walk) throws(KeyedArchiveError) -> [ArchivedValue] {
         var result: [ArchivedValue] = []
         for (offset, member) in try object.ownElements().enumerated() {
-            result.append(try value(at: member, keyPath: object.keyPath + "[\(offset)]", inProgress: &inProgress))
+            result.append(try value(at: member, keyPath: object.keyPath + "[\(offset)]", walk: &walk))
         }
         return result
     }

@@ -12,6 +12,12 @@ public struct KeyedArchive: Sendable {
     public let rootIndex: Int
     /// How deep `value(at:keyPath:)` nests before it gives up.
     public var maxDepth = 256
+    /// The most objects one walk of the graph (`value(at:keyPath:)`, a predicate's text) visits,
+    /// counting a shared object once per reference to it. The default is the number of objects
+    /// plus the number of UIDs in the archive, and at least 1,024: a walk that meets no shared
+    /// collection follows each UID at most once, so only graphs that share collections within one
+    /// value go past it.
+    public var maxVisits: Int
 
     /// Reads an archive from binary or XML property-list bytes.
     public init(bytes: [UInt8]) throws(KeyedArchiveError) {
@@ -39,6 +45,19 @@ public struct KeyedArchive: Sendable {
         }
         self.objects = objects
         self.rootIndex = Int(root)
+        maxVisits = max(1024, objects.count + objects.reduce(0) { $0 + Self.uidCount(in: $1) })
+    }
+
+    /// The UIDs an entry of `$objects` holds: in its fields and in arrays among them.
+    private static func uidCount(in object: PropertyListValue) -> Int {
+        guard case .dictionary(let fields) = object else { return 0 }
+        return fields.values.reduce(0) { count, field in
+            switch field {
+            case .uid: count + 1
+            case .array(let items): count + items.count(where: { if case .uid = $0 { true } else { false } })
+            default: count
+            }
+        }
     }
 
     /// The root object.

@@ -19,6 +19,9 @@ public enum KeyedArchiveError: Error, Sendable, Equatable, CustomStringConvertib
     case cycle(object: Int, keyPath: String)
     /// Objects nest deeper than the decoder allows.
     case tooDeep(limit: Int, keyPath: String)
+    /// One walk of the graph visits more objects than `KeyedArchive.maxVisits` (shared
+    /// collections counted once per reference).
+    case tooManyObjects(limit: Int, keyPath: String)
 
     public var description: String {
         switch self {
@@ -36,6 +39,8 @@ public enum KeyedArchiveError: Error, Sendable, Equatable, CustomStringConvertib
             "keyed archive, \(keyPath): object \(object) contains itself"
         case .tooDeep(let limit, let keyPath):
             "keyed archive, \(keyPath): objects nest deeper than \(limit) levels"
+        case .tooManyObjects(let limit, let keyPath):
+            "keyed archive, \(keyPath): the value reaches more than \(limit) objects (shared collections expand past the archive's size)"
         }
     }
 }

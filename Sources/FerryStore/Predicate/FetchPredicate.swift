@@ -11,6 +11,16 @@ public indirect enum FetchPredicate: Sendable, Equatable {
     /// `p OR q OR …` / `||`, flattened.
     case or([FetchPredicate])
     case comparison(Comparison)
+
+    /// The deepest nesting of parentheses, `NOT`s and `{lists}` a format string may have. SQLite's
+    /// parser gives up on conditions nested a few dozen levels deep (each level costs it two or
+    /// three), so the limit keeps every predicate that parses runnable.
+    public static let maxNesting = 24
+
+    /// The most comparisons (and `TRUEPREDICATE`/`FALSEPREDICATE`s) a format string may hold.
+    /// SQLite evaluates `a OR b OR …` as a tree one level deeper per term and refuses trees deeper
+    /// than 1,000; a long list of values is one comparison: `key IN {a, b, …}`.
+    public static let maxComparisons = 500
 }
 
 /// One comparison: `[quantifier] left operator[options] right`.

@@ -16,6 +16,17 @@ public enum FetchPredicateError: Error, Equatable, Sendable, CustomStringConvert
     case unsupported(String)
     /// A `MATCHES` pattern that is not a valid regular expression.
     case invalidPattern(pattern: String, reason: String)
+    /// Parentheses, `NOT`s and `{lists}` nest deeper than `limit` (`FetchPredicate.maxNesting`)
+    /// at 1-based `column`.
+    case nestedTooDeep(column: Int, limit: Int)
+    /// More than `limit` comparisons (`FetchPredicate.maxComparisons`); the first one too many
+    /// starts at 1-based `column`.
+    case tooManyComparisons(column: Int, limit: Int)
+    /// More sort keys than `limit` (`FetchSort.maxKeys`).
+    case tooManySortKeys(count: Int, limit: Int)
+    /// A predicate whose lists and comparisons hold more values than SQLite binds in one
+    /// statement (`PredicateCompiler.maxParameters`).
+    case tooManyValues(count: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -33,6 +44,14 @@ public enum FetchPredicateError: Error, Equatable, Sendable, CustomStringConvert
             "unsupported predicate: \(reason)"
         case let .invalidPattern(pattern, reason):
             "invalid MATCHES pattern \"\(pattern)\": \(reason)"
+        case let .nestedTooDeep(column, limit):
+            "predicate nests deeper than \(limit) levels at column \(column) (parentheses, NOT and {lists} each add one)"
+        case let .tooManyComparisons(column, limit):
+            "predicate holds more than \(limit) comparisons (the one at column \(column) is one too many); compare one key with many values as key IN {a, b, …}"
+        case let .tooManySortKeys(count, limit):
+            "\(count) sort keys, at most \(limit) are allowed"
+        case let .tooManyValues(count, limit):
+            "predicate holds \(count) values, at most \(limit) are allowed (SQLite's default limit of values in one statement)"
         }
     }
 }

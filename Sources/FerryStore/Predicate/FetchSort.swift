@@ -8,8 +8,14 @@ public struct FetchSort: Sendable, Equatable, CustomStringConvertible {
         self.ascending = ascending
     }
 
-    /// Parses `key[,-key…]`: comma-separated key paths, `-` in front for descending.
+    /// The most keys a sort order may have. SQLite refuses an `ORDER BY` of more than 2,000
+    /// terms; no order needs more than a few, since later keys only break ties of earlier ones.
+    public static let maxKeys = 64
+
+    /// Parses `key[,-key…]`: comma-separated key paths, `-` in front for descending; at most `maxKeys`.
     public static func parse(_ text: String) throws(FetchPredicateError) -> [FetchSort] {
+        let count = text.utf8.count(where: { $0 == UInt8(ascii: ",") }) + 1
+        guard count <= maxKeys else { throw .tooManySortKeys(count: count, limit: maxKeys) }
         var result: [FetchSort] = []
         var column = 1
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {

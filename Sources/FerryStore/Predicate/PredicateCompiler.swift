@@ -19,6 +19,10 @@ public struct CompiledPredicate: Sendable, Equatable {
 
 /// Compiles predicates against a model and its store layout.
 public struct PredicateCompiler: Sendable {
+    /// The most values one compiled predicate binds: SQLite's default limit of parameters in a
+    /// statement (`SQLITE_MAX_VARIABLE_NUMBER`, 32,766), which builds of SQLite may lower.
+    public static let maxParameters = 32_766
+
     public let model: ManagedObjectModel
     public let layout: StoreLayout
 
@@ -49,7 +53,11 @@ public struct PredicateCompiler: Sendable {
         var parts: [SQLFragment] = []
         if let restriction = try scope.resolver.entityRestriction(scope.root) { parts.append(SQLFragment(restriction)) }
         if let predicate {
-            parts.append(try PredicateSQLCompiler(scope: scope, variables: variables).compile(predicate))
+            let compiled = try PredicateSQLCompiler(scope: scope, variables: variables).compile(predicate)
+            guard compiled.parameters.count <= Self.maxParameters else {
+                throw .tooManyValues(count: compiled.parameters.count, limit: Self.maxParameters)
+            }
+            parts.append(compiled)
         }
         return parts.isEmpty ? SQLFragment("1") : SQLFragment.joined(parts, separator: "AND")
     }

@@ -3,10 +3,17 @@ import FerryModel
 ///
 /// Precedence, loosest first: `OR`/`||`, `AND`/`&&`, `NOT`/`!`, then comparisons and parentheses.
 /// Keywords are case-insensitive; a key named like a keyword is written `#name`.
+///
+/// Nesting (parentheses, `NOT`, `{lists}`) goes at most `FetchPredicate.maxNesting` levels and a
+/// predicate holds at most `FetchPredicate.maxComparisons` comparisons, so neither this parser nor
+/// what walks the predicate (the SQL compiler, SQLite's own parser, the in-memory evaluator)
+/// recurses without bound.
 struct PredicateParser {
     private let text: String
     private let tokens: [PredicateToken]
     private var position = 0
+    private var nesting = 0
+    private var comparisons = 0
 
     init(_ text: String) throws(FetchPredicateError) {
         self.text = text
@@ -35,16 +42,40 @@ struct PredicateParser {
     }
 
     private mutating func notPredicate() throws(FetchPredicateError) -> FetchPredicate {
-        if take(keyword: "NOT", symbol: "!") { return .not(try notPredicate()) }
+        let start = current
+        if take(keyword: "NOT", symbol: "!") {
+            try enterNesting(at: start)
+            defer { nesting -= 1 }
+            return .not(try notPredicate())
+        }
         if take(punctuation: "(") {
+            try enterNesting(at: start)
+            defer { nesting -= 1 }
             let inner = try orPredicate()
             try expect(punctuation: ")", "')'")
             return inner
         }
+        try countComparison(at: start)
         switch current.keyword {
         case "TRUEPREDICATE": position += 1; return .constant(true)
         case "FALSEPREDICATE": position += 1; return .constant(false)
         default: return .comparison(try comparison())
+        }
+    }
+
+    /// One more level of nesting, which starts at `token`.
+    private mutating func enterNesting(at token: PredicateToken) throws(FetchPredicateError) {
+        nesting += 1
+        guard nesting <= FetchPredicate.maxNesting else {
+            throw .nestedTooDeep(column: PredicateLexer.column(ofOffset: token.offset, in: text), limit: FetchPredicate.maxNesting)
+        }
+    }
+
+    /// One more comparison (or constant), which starts at `token`.
+    private mutating func countComparison(at token: PredicateToken) throws(FetchPredicateError) {
+        comparisons += 1
+        guard comparisons <= FetchPredicate.maxComparisons else {
+            throw .tooManyComparisons(column: PredicateLexer.column(ofOffset: token.offset, in: text), limit: FetchPredicate.maxComparisons)
         }
     }
 
@@ -137,6 +168,8 @@ struct PredicateParser {
     }
 
     private mutating func aggregate() throws(FetchPredicateError) -> PredicateOperand {
+        try enterNesting(at: current)
+        defer { nesting -= 1 }
         position += 1
         var elements: [PredicateOperand] = []
         if take(punctuation: "}") { return .aggregate(elements) }

@@ -31,7 +31,11 @@ enum XMLPrologGuard {
         guard libraryInitialized, let context = makeContext(name: source.name) else {
             throw PlistRecordError(source: source.name, problem: .xml(.malformed("libxml2 could not allocate a parser"), line: 0))
         }
-        defer { xmlFreeParserCtxt(context) }
+        defer {
+            // The default SAX2 handlers build a document as they go; the context does not own it.
+            if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+            xmlFreeParserCtxt(context)
+        }
         let state = GuardState()
         context.pointee._private = Unmanaged.passUnretained(state).toOpaque()
         defer { context.pointee._private = nil }
