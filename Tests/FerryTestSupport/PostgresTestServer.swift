@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// A PostgreSQL server the tests start themselves, once per test process, and stop when it exits.
+/// A PostgreSQL server the tests start themselves, once per test process, stopped when it ends.
 ///
 /// It listens on a Unix socket only, inside a fresh folder under `/tmp` (short enough for a
 /// socket path) that belongs to the `postgres` user: the server refuses to run as root, so when
@@ -75,7 +75,7 @@ public final class PostgresTestServer: Sendable {
         try Self.giveToServerUser(data + "/pg_hba.conf")
         let options = "-k \(folder) -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60"
         try Self.run(binaries + "/pg_ctl", ["-D", data, "-o", options, "-l", folder + "/server.log", "-w", "start"], asServerUser: true)
-        Self.stopAtExit(pgCtl: binaries + "/pg_ctl", data: data, folder: folder)
+        try Self.stopWhenDone(pgCtl: binaries + "/pg_ctl", data: data, folder: folder)
         try psql("CREATE ROLE \(Self.passwordUser) LOGIN PASSWORD '\(Self.password)'")
     }
 
@@ -112,17 +112,26 @@ public final class PostgresTestServer: Sendable {
     }
 
     /// Runs a program (as `postgres` when `asServerUser` and this process is root) and waits for
-    /// it; returns its output, kept in a file of the server's folder.
-    ///
-    /// Spawned directly rather than with Foundation's `Process`, closing every descriptor but the
-    /// output: `Process` learns that a child ended when a socket the child inherited closes, and
-    /// the server `pg_ctl` leaves running would hold it open forever.
+    /// it; returns its output.
     @discardableResult
     static func run(_ program: String, _ arguments: [String], asServerUser: Bool) throws -> String {
         let user = asServerUser && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []
-        let command = ["/bin/sh", "-c", "cd /tmp && exec \"$@\"", "sh"] + user + [program] + arguments
         let output = "/tmp/ferry-pg-output-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: output) }
+        let pid = try spawn(["/bin/sh", "-c", "cd /tmp && exec \"$@\"", "sh"] + user + [program] + arguments, output: output)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        let text = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard status == 0 else {
+            throw ServerError(message: "\(program) \(arguments.joined(separator: " ")) failed (status \(status)): \(text)")
+        }
+        return text
+    }
+
+    /// Starts a command with standard output and error going to `output`, every other descriptor
+    /// closed. Not Foundation's `Process`: it learns that a child ended when a socket the child
+    /// inherited closes, and the server `pg_ctl` leaves running would hold it open forever.
+    private static func spawn(_ command: [String], output: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -138,13 +147,7 @@ public final class PostgresTestServer: Sendable {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, command[0], &actions, nil, arguments, environ)
         guard spawned == 0 else { throw ServerError(message: "cannot run \(command[0]): error \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-        let text = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard status == 0 else {
-            throw ServerError(message: "\(command.joined(separator: " ")) failed (status \(status)): \(text)")
-        }
-        return text
+        return pid
     }
 
     /// Hands a path to the `postgres` user (when running as root), with access for it alone.
@@ -154,15 +157,12 @@ public final class PostgresTestServer: Sendable {
                                                .posixPermissions: 0o700], ofItemAtPath: path)
     }
 
-    /// The shell command `atexit` runs: stop the server at once and remove its folder.
-    private static let stopCommand = Mutex<String?>(nil)
-
-    private static func stopAtExit(pgCtl: String, data: String, folder: String) {
+    /// Starts a watchdog that stops the server and removes its folder once this process has
+    /// ended, however it ends (a crash or a killed test run included).
+    private static func stopWhenDone(pgCtl: String, data: String, folder: String) throws {
         let user = getuid() == 0 ? "/usr/sbin/runuser -u postgres -- " : ""
-        stopCommand.withLock { $0 = "\(user)\(pgCtl) -D '\(data)' -m immediate stop >/dev/null 2>&1; rm -rf '\(folder)'" }
-        atexit {
-            guard let command = PostgresTestServer.stopCommand.withLock({ $0 }) else { return }
-            _ = system(command)
-        }
+        let script = "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; cd /tmp; "
+            + "\(user)\(pgCtl) -D '\(data)' -m immediate stop; sleep 1; rm -rf '\(folder)'"
+        _ = try spawn(["/bin/sh", "-c", script], output: "/dev/null")
     }
 }
