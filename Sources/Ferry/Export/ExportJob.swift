@@ -43,10 +43,7 @@ public struct ExportJob {
         var files: [ExportManifest.EntityFile] = []
         do {
             for unit in units { files += try export(unit, reader: reader, model: model) }
-            try store.endRead()
-            if !state.liveConnection, store.fileStamp() != state.fileStamp {
-                throw ExportError.changedWhileReading(request.storePath)
-            }
+            try store.endRead(begunAt: state)
         } catch let error as StoreReaderError {
             throw .store(error)
         } catch let error as ExportError {
