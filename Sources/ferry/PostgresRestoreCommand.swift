@@ -11,7 +11,7 @@ enum PostgresRestoreCommand {
         let storeText = try arguments.required("store")
         guard let store = UUID(uuidString: storeText) else { throw UsageError("--store takes a store UUID, not '\(storeText)'") }
         let job = PostgresRestoreJob(target: target, schema: arguments.value("schema") ?? "ferry", storeUUID: store,
-                                     modelPath: try arguments.required("model"), outputPath: try arguments.required("out"),
+                                     model: .bundle(try arguments.required("model")), outputPath: try arguments.required("out"),
                                      replaceExisting: arguments.has("force"))
         do {
             let summary = try job.run()

@@ -17,6 +17,7 @@ struct PostgresLoadTests {
         let again = try PostgresTestSupport.load([store], into: uri)
         let failure = try #require(again.stores.first?.failure)
         #expect(failure.message.contains("already in schema ferry") && failure.isDestination && !again.allLoaded)
+        #expect(again.stores.first?.outcome == "refused")
         #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.\"Part\"") == [["4"]])
         let replaced = try PostgresTestSupport.load([store], into: uri, replace: true)
         #expect(replaced.allLoaded && replaced.stores.first?.outcome == "replaced")
@@ -79,7 +80,7 @@ struct PostgresLoadTests {
         let folder = try TestPaths.temporaryFolder("pg-missing")
         let uri = try PostgresTestSupport.database()
         let error = try #require(throws: PostgresTransferError.self) {
-            try PostgresRestoreJob(target: ConnectionTarget(uri), storeUUID: UUID(), modelPath: ExportTestSupport.workspace,
+            try PostgresRestoreJob(target: ConnectionTarget(uri), storeUUID: UUID(), model: .bundle(ExportTestSupport.workspace),
                                    outputPath: folder + "/Out.sqlite").run()
         }
         #expect(error.description.contains("holds no store") && !error.isDestinationFailure(loadingDatabase: false))

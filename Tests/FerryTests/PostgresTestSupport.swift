@@ -146,6 +146,6 @@ enum PostgresTestSupport {
     @discardableResult
     static func restore(_ store: String, from uri: String, schema: String = "ferry", model: String, to path: String) throws -> PostgresRestoreJob.Summary {
         let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID
-        return try PostgresRestoreJob(target: ConnectionTarget(uri), schema: schema, storeUUID: uuid, modelPath: model, outputPath: path).run()
+        return try PostgresRestoreJob(target: ConnectionTarget(uri), schema: schema, storeUUID: uuid, model: .bundle(model), outputPath: path).run()
     }
 }

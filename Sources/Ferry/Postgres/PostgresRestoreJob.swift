@@ -19,16 +19,25 @@ public struct PostgresRestoreJob {
     public var schema: String
     /// The store's UUID, as `ferry export --to` printed it.
     public var storeUUID: UUID
-    public var modelPath: String
+    /// Where the model version comes from: a bundle holding it, or the version itself. Either
+    /// way its version hashes must be those the catalog recorded.
+    public var model: ModelSource
     public var outputPath: String
     public var replaceExisting: Bool
 
-    public init(target: ConnectionTarget, schema: String = "ferry", storeUUID: UUID, modelPath: String, outputPath: String,
+    public enum ModelSource: Sendable {
+        /// An `.xcdatamodeld` bundle (or one `.xcdatamodel`), searched by version hashes.
+        case bundle(String)
+        /// A model version already loaded (a store's own, say), described for messages.
+        case version(ManagedObjectModel, origin: String)
+    }
+
+    public init(target: ConnectionTarget, schema: String = "ferry", storeUUID: UUID, model: ModelSource, outputPath: String,
                 replaceExisting: Bool = false) {
         self.target = target
         self.schema = schema
         self.storeUUID = storeUUID
-        self.modelPath = modelPath
+        self.model = model
         self.outputPath = outputPath
         self.replaceExisting = replaceExisting
     }
@@ -47,7 +56,14 @@ public struct PostgresRestoreJob {
         let uuid = storeUUID.uuidString
         guard let entry = try catalog.entry(store: uuid) else { throw .notLoaded(store: uuid, schema: schema) }
         let model: ManagedObjectModel
-        do { model = try RestoreModel.version(in: modelPath, hashes: entry.versionHashes, recordedVersion: entry.modelVersion) } catch {
+        do throws(ExportError) {
+            switch self.model {
+            case .bundle(let path):
+                model = try RestoreModel.version(in: path, hashes: entry.versionHashes, recordedVersion: entry.modelVersion)
+            case let .version(version, origin):
+                model = try RestoreModel.version(among: [version], from: origin, hashes: entry.versionHashes, recordedVersion: entry.modelVersion)
+            }
+        } catch {
             throw .export(error)
         }
         let layout = try PostgresLayout(model: model)
