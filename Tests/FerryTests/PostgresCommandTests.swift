@@ -1,3 +1,5 @@
+import Ferry
+import FerryPostgres
 import FerryStore
 import FerryTestSupport
 import Foundation
@@ -46,7 +48,7 @@ struct PostgresCommandTests {
         #expect(again.status == 4)
         let line = try #require(try JSONSerialization.jsonObject(with: Data(again.out.utf8)) as? [String: Any])
         let results = try #require(line["stores"] as? [[String: Any]])
-        #expect(results.map { $0["outcome"] as? String } == ["failed", "failed"])
+        #expect(results.map { $0["outcome"] as? String } == ["refused", "failed"])
         #expect((results[0]["error"] as? String)?.contains("already in schema") == true)
         #expect(line["loaded"] as? Int == 0 && line["failed"] as? Int == 2)
         let replaced = try ferry(["export", stores[0], "--to", uri, "--replace", "--json"])
@@ -58,6 +60,8 @@ struct PostgresCommandTests {
         #expect(try ExportTestSupport.contents(of: stores[1], modelPath: model) == ExportTestSupport.contents(of: folder + "/R.sqlite", modelPath: model))
         let missing = try ferry(["restore", uri, "--store", UUID().uuidString, "--model", model, "--out", folder + "/M.sqlite"])
         #expect(missing.status == 3 && missing.err.contains("holds no store"))
+        let verify = try ferry(["verify", uri, "--against", stores[2]])
+        #expect(verify.status == 0, "\(verify.out)\(verify.err)")
     }
 
     @Test("usage: --to takes no file options, --schema only goes with --to, restore needs --store")
@@ -99,5 +103,27 @@ struct PostgresCommandTests {
         #expect(refused.status == 4 && !(refused.out + refused.err).contains(password))
         let catalog = try PostgresTestSupport.query(server.uri(database: database), "SELECT * FROM ferry.ferry_stores")
         #expect(!catalog.flatMap { $0 }.contains { $0?.contains(password) == true })
+    }
+}
+
+@Suite("ferry verify postgresql://… --against STORE", .enabled(if: PostgresTestServer.isAvailable, PostgresTestSupport.skipReason))
+struct PostgresVerifyTests {
+    @Test("a schema holding what the store holds passes; a changed value or a lost pair fails with the entity or relationship named")
+    func verify() throws {
+        let folder = try TestPaths.temporaryFolder("pg-verify")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/G.sqlite", modelFolder: model)
+        let uri = try PostgresTestSupport.database()
+        #expect(try PostgresTestSupport.load([store], into: uri).allLoaded)
+        let job = try PostgresVerifyJob(target: ConnectionTarget(uri), againstPath: store)
+        let report = try job.run()
+        #expect(report.passed && report.section(named: "counts")?.checks == 14 && (report.section(named: "fingerprints")?.checks ?? 0) > 10)
+        try PostgresTestSupport.query(uri, "UPDATE ferry.\"Part\" SET label = 'rim' WHERE label = 'wheel'")
+        let changed = try job.run()
+        #expect(!changed.passed && changed.failures.map(\.subject) == ["Part"])
+        try PostgresTestSupport.query(uri, "DELETE FROM ferry.\"Tag_vehicles\" WHERE destination = (SELECT z_pk FROM ferry.\"Vehicle\" WHERE entity = 'Truck')")
+        let lost = try job.run()
+        #expect(lost.failures.contains { $0.check == "count" && $0.message.contains("Tag.vehicles: store 3, database 2") })
+        #expect(lost.failures.contains { $0.subject.contains("Tag.vehicles") || $0.subject.contains("Vehicle.tags") })
     }
 }

@@ -61,8 +61,10 @@ public struct PostgresExportJob: Sendable {
             let report = try load.run()
             return PostgresStoreResult(storePath: path, seconds: Self.seconds(clock.now - started), report: report, failure: nil)
         } catch {
+            var refused = false
+            if case .alreadyLoaded = error { refused = true }
             let failure = PostgresStoreResult.Failure(message: error.description, isVerification: error.isVerificationFailure,
-                                                      isDestination: error.isDestinationFailure(loadingDatabase: true))
+                                                      isDestination: error.isDestinationFailure(loadingDatabase: true), isRefusal: refused)
             return PostgresStoreResult(storePath: path, seconds: Self.seconds(clock.now - started), report: nil, failure: failure)
         }
     }
@@ -96,11 +98,13 @@ public struct PostgresStoreResult: Sendable {
         public let isVerification: Bool
         /// The database is to blame (exit code 4), not the store (3).
         public let isDestination: Bool
+        /// The schema holds the store already (and `replace` was not asked for).
+        public let isRefusal: Bool
     }
 
-    /// `loaded`, `replaced` (loaded over an earlier load) or `failed`.
+    /// `loaded`, `replaced` (loaded over an earlier load), `refused` (loaded before) or `failed`.
     public var outcome: String {
-        guard failure == nil else { return "failed" }
+        if let failure { return failure.isRefusal ? "refused" : "failed" }
         return report?.replaced == true ? "replaced" : "loaded"
     }
 }
