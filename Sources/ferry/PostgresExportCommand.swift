@@ -30,7 +30,7 @@ enum PostgresExportCommand {
             Terminal.out(PostgresExportText.table(summary, verified: job.verify))
         }
         for store in summary.stores {
-            if let failure = store.failure { Terminal.error("ferry export: \(store.storePath): \(failure.message)") }
+            if let failure = store.failure { Terminal.error("ferry export: \(store.source): \(failure.message)") }
         }
         return exitCode(summary)
     }
@@ -51,13 +51,13 @@ enum PostgresExportText {
         var rows = [["store", "uuid", "rows", "pairs", "seconds", "outcome"]]
         for store in summary.stores {
             let counts = store.report?.databaseCounts
-            rows.append([store.storePath, store.report?.storeUUID ?? "-", counts.map { String($0.rows) } ?? "-",
+            rows.append([store.source, store.report?.storeUUID ?? "-", counts.map { String($0.rows) } ?? "-",
                          counts.map { String($0.pairs) } ?? "-", seconds(store.seconds), store.outcome])
         }
         var text = "schema \(summary.schema) of \(summary.target)\n" + TextTable.render(rows)
         let loaded = summary.stores.filter { $0.failure == nil }
         for store in loaded where (store.report?.exactDates ?? 0) > 0 {
-            text += "\(store.storePath): \(store.report?.exactDates ?? 0) dates finer than a microsecond, kept exactly in their _exact columns\n"
+            text += "\(store.source): \(store.report?.exactDates ?? 0) dates finer than a microsecond, kept exactly in their _exact columns\n"
         }
         text += "\(loaded.count) of \(summary.stores.count) stores loaded in \(seconds(summary.seconds)) s"
         text += verified ? "; rows per entity and pairs per relationship counted in the database equal the store's\n" : " (not verified)\n"
@@ -90,7 +90,7 @@ enum PostgresExportText {
     static func jsonLine(_ summary: PostgresExportSummary) -> String {
         let stores = summary.stores.map { store in
             let counts = store.report?.databaseCounts
-            return Store(path: store.storePath, outcome: store.outcome, seconds: store.seconds, storeUUID: store.report?.storeUUID,
+            return Store(path: store.source, outcome: store.outcome, seconds: store.seconds, storeUUID: store.report?.storeUUID,
                          modelVersion: store.report?.modelVersion, rows: counts?.rows, pairs: counts?.pairs, entities: counts?.entities,
                          relationships: counts?.relationships, exactDates: store.report?.exactDates, error: store.failure?.message)
         }

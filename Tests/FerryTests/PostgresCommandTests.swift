@@ -64,6 +64,22 @@ struct PostgresCommandTests {
         #expect(verify.status == 0, "\(verify.out)\(verify.err)")
     }
 
+    @Test("migrate --out postgresql:// migrates into a private store, verifies it and loads it; the catalog names the sources")
+    func migrate() throws {
+        let uri = try PostgresTestSupport.database()
+        let legacy = TestPaths.fixtures + "/legacy"
+        let run = try ferry(["migrate", "UploadEntity:\(legacy)/uploads.csv", "Task:\(legacy)/tasks.json", "--model", ExportTestSupport.workspace,
+                             "--link", "attachments=remotePath", "--link", "tags=name", "--var", "zone=UTC", "--out", uri, "--schema", "w3"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.contains("verified: ") && run.out.contains("1 of 1 stores loaded"))
+        let source = try PostgresTestSupport.query(uri, "SELECT source, model FROM w3.ferry_stores")
+        #expect(source == [["ferry migrate UploadEntity:\(legacy)/uploads.csv Task:\(legacy)/tasks.json", "Workspace 3"]])
+        let tasks = try PostgresTestSupport.query(uri, "SELECT count(*) FROM w3.\"Task\"")
+        #expect(tasks.first?.first.flatMap { $0.flatMap { Int($0) } } ?? 0 > 0)
+        #expect(try ferry(["migrate", "UploadEntity:\(legacy)/uploads.csv", "--model", ExportTestSupport.workspace, "--out", "x.sqlite",
+                           "--replace"]).status == 2)
+    }
+
     @Test("usage: --to takes no file options, --schema only goes with --to, restore needs --store")
     func usage() throws {
         #expect(try ferry(["export", "a.sqlite", "--to", "postgresql:///x", "--out", "dir"]).status == 2)

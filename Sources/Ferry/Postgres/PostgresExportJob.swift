@@ -17,6 +17,8 @@ public struct PostgresExportJob: Sendable {
     public var replace: Bool
     /// Count rows and pairs on both sides before committing each store.
     public var verify: Bool
+    /// What the catalog records as a store's source, by path (the path itself when absent).
+    public var sourceNames: [String: String] = [:]
 
     public init(storePaths: [String], target: ConnectionTarget, schema: String = "ferry", modelPath: String? = nil, jobs: Int = 1,
                 replace: Bool = false, verify: Bool = true) {
@@ -56,16 +58,19 @@ public struct PostgresExportJob: Sendable {
     private func load(_ path: String) -> PostgresStoreResult {
         let clock = ContinuousClock()
         let started = clock.now
-        let load = PostgresStoreLoad(storePath: path, modelPath: modelPath, target: target, schema: schema, replace: replace, verify: verify)
+        let load = PostgresStoreLoad(storePath: path, source: sourceNames[path] ?? path, modelPath: modelPath, target: target, schema: schema,
+                                     replace: replace, verify: verify)
         do {
             let report = try load.run()
-            return PostgresStoreResult(storePath: path, seconds: Self.seconds(clock.now - started), report: report, failure: nil)
+            return PostgresStoreResult(storePath: path, source: load.source, seconds: Self.seconds(clock.now - started), report: report,
+                                       failure: nil)
         } catch {
             var refused = false
             if case .alreadyLoaded = error { refused = true }
             let failure = PostgresStoreResult.Failure(message: error.description, isVerification: error.isVerificationFailure,
                                                       isDestination: error.isDestinationFailure(loadingDatabase: true), isRefusal: refused)
-            return PostgresStoreResult(storePath: path, seconds: Self.seconds(clock.now - started), report: nil, failure: failure)
+            return PostgresStoreResult(storePath: path, source: load.source, seconds: Self.seconds(clock.now - started), report: nil,
+                                       failure: failure)
         }
     }
 
@@ -88,6 +93,8 @@ public struct PostgresExportSummary: Sendable {
 /// One store of a fleet load: its report, or why it failed (nothing of it was kept).
 public struct PostgresStoreResult: Sendable {
     public let storePath: String
+    /// What the catalog records as its source: the path, unless the job named it otherwise.
+    public let source: String
     public let seconds: Double
     public let report: PostgresLoadReport?
     public let failure: Failure?

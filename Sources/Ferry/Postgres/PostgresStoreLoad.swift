@@ -12,6 +12,8 @@ import FoundationEssentials
 /// The store is read in one read transaction, as `ferry export` reads it.
 struct PostgresStoreLoad {
     let storePath: String
+    /// What the catalog records as the store's source.
+    let source: String
     let modelPath: String?
     let target: ConnectionTarget
     let schema: String
@@ -31,7 +33,7 @@ struct PostgresStoreLoad {
         try catalog.prepare(PostgresTableDefinitions(layout: layout, schema: schema), model: model.name)
         let uuid = store.metadata.storeUUID.uuidString
         let entry = PostgresCatalog.StoreEntry(store: uuid, modelVersion: model.name, versionHashes: resolved.info.versionHashes,
-                                               source: storePath)
+                                               source: source)
         return try catalog.transaction { () throws(PostgresTransferError) in
             let replaced = try catalog.register(entry, layout: layout, replace: replace)
             let (state, census) = try read { () throws(StoreReaderError) in (try store.beginRead(), try store.census()) }
