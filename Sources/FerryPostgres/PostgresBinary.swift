@@ -2,9 +2,6 @@
 /// floats, one byte for booleans, UTF-8 text, raw bytes, 16 UUID bytes, and timestamps as
 /// microseconds since 2000-01-01 00:00:00 UTC. (Numerics: `PostgresNumeric`.)
 public enum PostgresBinary {
-    /// Seconds from the Unix epoch to PostgreSQL's, 2000-01-01 00:00:00 UTC.
-    public static let epochFromUnix: Int64 = 946_684_800
-
     static func append<Integer: FixedWidthInteger>(_ value: Integer, to buffer: inout [UInt8]) {
         withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
     }

@@ -57,8 +57,6 @@ public final class PostgresRow {
         PQclear(result)
     }
 
-    public var columnCount: Int { Int(PQnfields(result)) }
-
     public func isNull(_ column: Int) -> Bool {
         PQgetisnull(result, 0, Int32(column)) == 1
     }

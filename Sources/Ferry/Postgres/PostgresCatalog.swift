@@ -119,9 +119,3 @@ struct PostgresCatalog {
         }
     }
 }
-
-/// Runs database work, its errors as `PostgresTransferError.database`.
-@discardableResult
-func database<Result>(_ body: () throws(PostgresError) -> Result) throws(PostgresTransferError) -> Result {
-    do { return try body() } catch { throw .database(error) }
-}

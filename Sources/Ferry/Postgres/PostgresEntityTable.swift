@@ -57,12 +57,6 @@ public struct PostgresEntityTable: Sendable {
         columns.first { $0.role == role }
     }
 
-    /// The column of an attribute or to-one relationship of `entity` (declared by it or an ancestor).
-    func column(ofProperty name: String, in entity: String, model: ManagedObjectModel) -> PostgresColumn? {
-        guard let owner = model.declaringEntity(ofProperty: name, in: entity)?.name else { return nil }
-        return column(.attribute(entity: owner, name: name)) ?? column(.toOne(entity: owner, relationship: name))
-    }
-
     /// One unique index per uniqueness constraint, on `store` and the constraint's columns; a
     /// sub-entity's only over the rows of its own hierarchy. A constraint an ancestor already
     /// declares is not repeated.

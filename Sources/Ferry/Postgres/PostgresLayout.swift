@@ -53,12 +53,6 @@ public struct PostgresLayout: Sendable {
         joinTables = joins
     }
 
-    /// The table of an entity's hierarchy.
-    public func table(forEntity entity: String, model: ManagedObjectModel) -> PostgresEntityTable? {
-        guard let root = model.rootEntity(of: entity)?.name else { return nil }
-        return entityTables.first { $0.root == root }
-    }
-
     /// Whether a relationship's pairs are a join table of its own: a to-many whose inverse is
     /// not to-one (many-to-many, from the side that carries links, or no inverse at all).
     private static func isJoinTable(_ relationship: Relationship, of entity: String, model: ManagedObjectModel) -> Bool {

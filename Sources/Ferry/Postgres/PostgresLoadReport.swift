@@ -1,5 +1,5 @@
 /// What loading one store into PostgreSQL did.
-public struct PostgresLoadReport: Sendable, Equatable, Codable {
+public struct PostgresLoadReport: Sendable, Equatable {
     public var storePath: String
     public var storeUUID: String
     /// The model version the store was read with.

@@ -67,8 +67,9 @@ public struct PostgresRestoreJob {
             throw .export(error)
         }
         let layout = try PostgresLayout(model: model)
-        guard let existing = try catalog.layout(), existing.digest == PostgresTableDefinitions(layout: layout, schema: schema).digest else {
-            throw .otherLayout(schema: schema, model: "not \(model.name)")
+        guard let existing = try catalog.layout() else { throw .notLoaded(store: uuid, schema: schema) }
+        guard existing.digest == PostgresTableDefinitions(layout: layout, schema: schema).digest else {
+            throw .otherLayout(schema: schema, model: existing.model)
         }
         if FileManager.default.fileExists(atPath: outputPath), !replaceExisting { throw .export(.destinationExists(outputPath)) }
         let writer: CoreDataStoreWriter

@@ -59,3 +59,9 @@ public enum PostgresTransferError: Error, CustomStringConvertible {
         }
     }
 }
+
+/// Runs database work, its errors as `PostgresTransferError.database`.
+@discardableResult
+func database<Result>(_ body: () throws(PostgresError) -> Result) throws(PostgresTransferError) -> Result {
+    do { return try body() } catch { throw .database(error) }
+}

@@ -5,7 +5,7 @@ import FerryStore
 /// Rows per entity and pairs per relationship of one store, counted with SQL: in the SQLite
 /// store (`StoreCensus` for rows, a `count(*)` per relationship for pairs) or in PostgreSQL
 /// (`GROUP BY entity` and `count` over the store's rows). Loading and restoring compare the two.
-public struct TransferCounts: Sendable, Equatable, Codable {
+public struct TransferCounts: Sendable, Equatable {
     /// Rows by concrete entity name.
     public var entities: [String: Int64] = [:]
     /// Pairs by relationship, `Entity.relationship` (the declaring entity; one side of each pair
