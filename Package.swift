@@ -30,7 +30,7 @@ let package = Package(
         .executableTarget(name: "ferry", dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures", "FerryPostgres"]),
         .executableTarget(
             name: "FerryBenchmarks",
-            dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryFixtures"],
+            dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryFixtures", "FerryTestSupport"],
             path: "Benchmarks",
             exclude: ["README.md"]),
 

@@ -98,7 +98,7 @@ enum Catalog {
             VerifyBenchmarks.verifyStore,
             VerifyBenchmarks.verifyAgainstSource,
             VerifyBenchmarks.verifyAgainstSourceRerun,
-        ] + ExportBenchmarks.all()
+        ] + ExportBenchmarks.all() + PostgresBenchmarks.all()
     }
 
     /// `ferry import` of the clean upload rows into a Workspace 1 store (verified unless told not to).
