@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// Ferry: move Core Data era records between formats and model versions, and prove nothing was lost.
-/// Dependencies point one way: ferry → Ferry → FerryMigration/FerryVerify → FerryStore → FerryModel → FerryFormats → C shims.
+/// Dependencies point one way: ferry → Ferry → FerryMigration/FerryVerify → FerryStore → FerryModel → FerryFormats → C shims;
+/// FerryPostgres (a connection layer over libpq, no models) sits beside them, used by Ferry.
 /// FerryFormats is the lowest layer (raw values of files, no models), so the model loader can use its XML and plist code.
 let package = Package(
     name: "Ferry",
@@ -16,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
 
         .target(name: "FerryModel", dependencies: ["FerryFormats", "CCrypto"]),
         .target(name: "FerryFormats", dependencies: ["CLibXML2", "CZlib"]),
@@ -23,11 +25,12 @@ let package = Package(
         .target(name: "FerryMigration", dependencies: ["FerryModel", "FerryFormats", "FerryStore"]),
         .target(name: "FerryVerify", dependencies: ["FerryModel", "FerryFormats", "FerryStore"]),
         .target(name: "FerryFixtures", dependencies: []),
-        .target(name: "Ferry", dependencies: ["FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures"]),
-        .executableTarget(name: "ferry", dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures"]),
+        .target(name: "FerryPostgres", dependencies: ["CLibPQ"]),
+        .target(name: "Ferry", dependencies: ["FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures", "FerryPostgres"]),
+        .executableTarget(name: "ferry", dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures", "FerryPostgres"]),
         .executableTarget(
             name: "FerryBenchmarks",
-            dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryFixtures"],
+            dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryFixtures", "FerryTestSupport"],
             path: "Benchmarks",
             exclude: ["README.md", "Reference"]),
 
@@ -39,7 +42,8 @@ let package = Package(
         .testTarget(name: "FerryFormatsTests", dependencies: ["FerryFormats", "FerryTestSupport"]),
         .testTarget(name: "FerryStoreTests", dependencies: ["FerryStore", "FerryModel", "FerryFormats", "FerryTestSupport"]),
         .testTarget(name: "FerryMigrationTests", dependencies: ["FerryMigration", "FerryFixtures", "FerryTestSupport", "FerryStoreTestSupport"]),
-        .testTarget(name: "FerryTests", dependencies: ["Ferry", "FerryFixtures", "FerryTestSupport", "FerryStoreTestSupport"]),
+        .testTarget(name: "FerryPostgresTests", dependencies: ["FerryPostgres", "FerryTestSupport"]),
+        .testTarget(name: "FerryTests", dependencies: ["Ferry", "FerryFixtures", "FerryPostgres", "FerryTestSupport", "FerryStoreTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

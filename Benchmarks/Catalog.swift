@@ -124,7 +124,7 @@ enum Catalog {
             VerifyBenchmarks.verifyStore,
             VerifyBenchmarks.verifyAgainstSource,
             VerifyBenchmarks.verifyAgainstSourceRerun,
-        ] + ExportBenchmarks.all()
+        ] + ExportBenchmarks.all() + PostgresBenchmarks.all()
     }
 
     /// `ferry import` of upload rows into a Workspace 1 store (verified unless told not to).

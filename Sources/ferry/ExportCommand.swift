@@ -3,13 +3,16 @@ import Ferry
 import Glibc
 #endif
 
-/// `ferry export STORE --out DIR [--format F] [--gzip] [--level N] [--entity E] [--where P] [--sort K] [--model M]`.
+/// `ferry export STORE --out DIR [--format F] [--gzip] [--level N] [--entity E] [--where P] [--sort K] [--model M]`, or
+/// `ferry export STORE... --to postgresql://… [--schema S] [--jobs N] [--replace] [--no-verify]`.
 enum ExportCommand: Command {
     static let name = "export"
     static let summary = "write a store's records into one file per entity, with a manifest"
     static let usage = """
         usage: ferry export STORE --out DIR [--format ndjson|json|csv|plist|bplist] [--gzip] [--level N]
                             [--entity E]... [--where PREDICATE --sort KEYS] [--model MODEL]
+               ferry export STORE... --to postgresql://… [--schema S] [--jobs N] [--replace] [--no-verify]
+                            [--model MODEL] [--json]
 
         Writes the records of each concrete entity into DIR/<Entity>.<format>[.gz], and
         DIR/manifest.json: model version and version hashes (base64), store UUID, per-entity
@@ -23,7 +26,19 @@ enum ExportCommand: Command {
         The model is the version of MODEL whose version hashes are the store's, or without
         --model the one archived in the store (Z_MODELCACHE).
 
-        exit codes: 0 written, 2 usage, 3 unreadable store or model, 4 destination not written.
+        With --to, the records of every STORE go into the tables of a PostgreSQL schema (created
+        when missing; `ferry` by default): one table per root entity with an `entity` column,
+        keyed by (store UUID, Z_PK), columns natively typed, to-one relationships as foreign
+        keys, many-to-many ones as join tables. The connection string is a libpq URI; what it
+        leaves out comes from PGHOST, PGUSER, PGPASSWORD… and the password file, and no password
+        is ever printed. Each store is loaded in one transaction, whole or not at all, with
+        binary COPY; a store already there is refused unless --replace. Before committing, rows
+        per entity and pairs per relationship are counted in PostgreSQL with SQL and compared
+        with the store's own counts (--no-verify skips that). --jobs N loads N stores at once,
+        each on its own connection; a store that fails does not stop the others.
+
+        exit codes: 0 written, 2 usage, 3 unreadable store or model, 4 destination not written,
+        5 (--to) the database's counts differ from a store's. With several stores, the worst.
         """
     static let options = [
         OptionSpec(name: "out", value: "DIR", help: "folder to write the files into (created when missing)"),
@@ -34,10 +49,22 @@ enum ExportCommand: Command {
         OptionSpec(name: "where", value: "PREDICATE", help: "NSPredicate format selecting records (one --entity)"),
         OptionSpec(name: "sort", value: "KEYS", help: "sort keys, e.g. 'name,-date' (one --entity)"),
         OptionSpec(name: "model", value: "MODEL", help: ".xcdatamodeld bundle to read the store with"),
-        OptionSpec(name: "json", value: nil, help: "print the manifest's summary as one JSON line"),
+        OptionSpec(name: "json", value: nil, help: "print the manifest's summary (with --to: the load's) as one JSON line"),
+        OptionSpec(name: "to", value: "URI", help: "load into PostgreSQL (postgresql://…) instead of writing files"),
+        OptionSpec(name: "schema", value: "S", help: "with --to: the schema to load into (default ferry)"),
+        OptionSpec(name: "jobs", value: "N", help: "with --to: stores loaded at once (default 1)"),
+        OptionSpec(name: "replace", value: nil, help: "with --to: load a store already there again, replacing its rows"),
+        OptionSpec(name: "no-verify", value: nil, help: "with --to: skip counting rows and pairs on both sides"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
+        if let target = arguments.value("to") {
+            WriteLimits.reportInsteadOfKilling()
+            return try PostgresExportCommand.run(arguments, target: target)
+        }
+        if let given = ["schema", "jobs", "replace", "no-verify"].first(where: { arguments.values[$0] != nil || arguments.has($0) }) {
+            throw UsageError("--\(given) goes with --to")
+        }
         guard arguments.positionals.count == 1, let store = arguments.positionals.first else {
             throw UsageError("export takes one STORE")
         }

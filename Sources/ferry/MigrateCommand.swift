@@ -1,8 +1,9 @@
 import Ferry
 import FerryMigration
+import FerryPostgres
 import FoundationEssentials
 
-/// `ferry migrate SOURCE... --model M --out STORE`.
+/// `ferry migrate SOURCE... --model M --out STORE` (or `--out postgresql://…`).
 enum MigrateCommand: Command {
     static let name = "migrate"
     static let summary = "bring stores of any version and legacy files to the current model version, in one store"
@@ -28,17 +29,23 @@ enum MigrateCommand: Command {
         The written store is then verified (integrity, bookkeeping, every key and join row, values,
         and the accounting); --no-verify skips that.
 
+        With --out postgresql://…, the store is written privately, verified, and then loaded into
+        the schema (--schema, `ferry` by default) as `ferry export --to` loads a store: in one
+        transaction, counted on both sides; --replace replaces an earlier load of it.
+
         exit codes: 0 all records carried, 1 some rejected, 2 usage, 3 bad input, 4 destination not
-        written, 5 the written store failed verification.
+        written, 5 the written store (or the database's counts) failed verification.
         """
     static let options = [
         OptionSpec(name: "model", value: "MODEL", help: "the versioned model (.xcdatamodeld or a compiled .momd)"),
         OptionSpec(name: "model-version", value: "VERSION", help: "the version to migrate to (default: the model's current version)"),
         OptionSpec(name: "mapping", value: "PATH", help: "a Core Data mapping model (.xcmappingmodel, .cdm) for the step it maps (repeat for each)",
                    repeatable: true),
-        OptionSpec(name: "out", value: "STORE", help: "the store to create"),
+        OptionSpec(name: "out", value: "STORE", help: "the store to create, or a postgresql:// URI to load the records into"),
         OptionSpec(name: "force", value: nil, help: "replace STORE if it exists (atomically)"),
         OptionSpec(name: "var", value: "NAME=VALUE", help: "a value for $NAME in written mappings (e.g. zone=Asia/Shanghai)", repeatable: true),
+        OptionSpec(name: "schema", value: "S", help: "with --out postgresql://: the schema to load into (default ferry)"),
+        OptionSpec(name: "replace", value: nil, help: "with --out postgresql://: replace an earlier load of the store"),
     ] + FileSourceArguments.options(files: "files") + [
         OptionSpec(name: "lenient", value: nil, help: "written values that fail become nil instead of rejecting the record"),
         OptionSpec(name: "on-duplicate", value: "POLICY", help: "where no mapping says: reject (default), keep-first, keep-newest"),
@@ -49,8 +56,18 @@ enum MigrateCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let request = try makeRequest(arguments, outputRequired: true)
-        let progress = ProgressLine(verb: "migrate", enabled: !arguments.has("json"))
+        if let out = arguments.value("out"), ConnectionTarget.isConnectionURI(out) {
+            return try PostgresMigrateCommand.run(arguments, target: out)
+        }
+        if let given = ["schema", "replace"].first(where: { arguments.values[$0] != nil || arguments.has($0) }) {
+            throw UsageError("--\(given) goes with --out postgresql://…")
+        }
+        return migrate(try makeRequest(arguments, outputRequired: true), json: arguments.has("json")).code
+    }
+
+    /// Runs a migration and prints its summary; the exit code, and the summary when it ran.
+    static func migrate(_ request: MigrateRequest, json: Bool) -> (code: ExitCode, summary: MigrationSummary?) {
+        let progress = ProgressLine(verb: "migrate", enabled: !json)
         let summary: MigrationSummary
         do {
             summary = try MigrateJob(request: request).run(progress: progress.update)
@@ -58,16 +75,16 @@ enum MigrateCommand: Command {
             progress.clear()
             Terminal.error("ferry migrate: \(error.description)")
             switch error {
-            case .destinationExists, .writer, .rejectLog: return .destination
-            case .outputIsInput, .entityMissing: return .usage
-            case .notAccounted: return .verificationFailed
-            default: return .badInput
+            case .destinationExists, .writer, .rejectLog: return (.destination, nil)
+            case .outputIsInput, .entityMissing: return (.usage, nil)
+            case .notAccounted: return (.verificationFailed, nil)
+            default: return (.badInput, nil)
             }
         }
         progress.clear()
-        MigrationReportText.print(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath)
-        if let verification = summary.verification, !verification.passed { return .verificationFailed }
-        return summary.rejected > 0 ? .rejects : .success
+        MigrationReportText.print(summary, json: json, rejectLog: request.rejectLogPath)
+        if let verification = summary.verification, !verification.passed { return (.verificationFailed, summary) }
+        return (summary.rejected > 0 ? .rejects : .success, summary)
     }
 
     /// The request both `migrate` and `plan` build from their arguments.

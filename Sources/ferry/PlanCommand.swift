@@ -22,7 +22,7 @@ enum PlanCommand: Command {
 
         example: ferry plan --model Migrations/Workspace.xcdatamodeld --format dot | dot -Tsvg > plan.svg   # needs Graphviz
         """
-    static let options = MigrateCommand.options.filter { !["out", "force", "json"].contains($0.name) } + [
+    static let options = MigrateCommand.options.filter { !["out", "force", "json", "schema", "replace"].contains($0.name) } + [
         OptionSpec(name: "format", value: "F", help: "text (default), dot or json"),
         OptionSpec(name: "json", value: nil, help: "the same as --format json"),
     ]

@@ -1,15 +1,18 @@
 import Ferry
+import FerryPostgres
 import FerryModel
 import FerryVerify
 import FoundationEssentials
 
-/// `ferry verify STORE [--model M] [--json]`: check a Core Data store on its own.
+/// `ferry verify STORE [--model M] [--json]`: check a Core Data store on its own (or against its
+/// sources, or a PostgreSQL schema against the store loaded into it).
 enum VerifyCommand: Command {
     static let name = "verify"
     static let summary = "check a store: integrity, bookkeeping, relationships, values, fingerprints"
     static let usage = """
         usage: ferry verify STORE [--model MODEL] [--json]
                ferry verify STORE --against SOURCE... --model MODEL.xcdatamodeld [--rerun] [migrate options]
+               ferry verify postgresql://… --against STORE [--store UUID] [--schema S] [--model MODEL]
 
         Checks a Core Data SQLite store without changing it: SQLite integrity, Z_PRIMARYKEY and
         Z_METADATA, the version hashes and Z_MODELCACHE against the model, the entity of every
@@ -38,6 +41,11 @@ enum VerifyCommand: Command {
         two are compared; the re-run's ledger accounts for every source record. The report says
         which was done and why.
 
+        With a postgresql:// URI, the rows `ferry export --to` loaded from STORE (its UUID, or
+        --store's) are rebuilt from the schema (`ferry` by default) into a private store and
+        compared with STORE: rows per entity and pairs per relationship counted with SQL on both
+        sides, and the fingerprints of every entity's records and every relationship's pairs.
+
         Exit codes: 0 every check holds, 5 a check failed, 3 the store or model cannot be read.
 
         example: ferry verify Workspace.sqlite --model Migrations/Workspace.xcdatamodeld
@@ -50,12 +58,18 @@ enum VerifyCommand: Command {
                    help: "PRAGMA integrity_check (indexes against their tables too) instead of the faster quick_check"),
         OptionSpec(name: "against", value: "SOURCE", help: "a source the store was migrated from (repeat for each)", repeatable: true),
         OptionSpec(name: "rerun", value: nil, help: "with --against: migrate the sources again even when the store's receipt matches them"),
+        OptionSpec(name: "store", value: "UUID", help: "with postgresql://: the store in the schema (default: the --against store's UUID)"),
+        OptionSpec(name: "schema", value: "S", help: "with postgresql://: the schema (default ferry)"),
     ] + MigrateCommand.options.filter { ["var", "lenient", "on-duplicate", "model-version", "mapping"].contains($0.name) }
         + FileSourceArguments.options(files: "files")
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
             throw UsageError("verify takes exactly one STORE path")
+        }
+        if ConnectionTarget.isConnectionURI(path) { return try PostgresVerifyCommand.run(arguments, target: path) }
+        if let given = ["store", "schema"].first(where: { arguments.values[$0] != nil }) {
+            throw UsageError("--\(given) goes with a postgresql:// URI")
         }
         let report: VerificationReport
         if let sources = arguments.values["against"] {
@@ -79,7 +93,12 @@ enum VerifyCommand: Command {
                 return .badInput
             }
         }
-        if arguments.has("json") {
+        return print(report, json: arguments.has("json"))
+    }
+
+    /// Prints a report (as text, or JSON); exit 0 when every check held, 5 otherwise.
+    static func print(_ report: VerificationReport, json: Bool) -> ExitCode {
+        if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             guard let data = try? encoder.encode(report) else {

@@ -50,10 +50,7 @@ public struct ExportJob {
                     progress(JobProgress(phase: "exporting \(unit)", done: done, total: Int(total)))
                 }
             }
-            try store.endRead()
-            if !state.liveConnection, store.fileStamp() != state.fileStamp {
-                throw ExportError.changedWhileReading(request.storePath)
-            }
+            try store.endRead(begunAt: state)
         } catch let error as StoreReaderError {
             throw .store(error)
         } catch let error as ExportError {

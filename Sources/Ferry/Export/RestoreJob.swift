@@ -34,18 +34,9 @@ public struct RestoreJob {
 
     public func run() throws(ExportError) -> Summary {
         let manifest = try ExportVerifier.verify(folder: folder, countRecords: true)
-        let model = try matchingModel(manifest)
+        let model = try RestoreModel.version(in: modelPath, hashes: manifest.model.versionHashes, recordedVersion: manifest.model.versionName)
         if FileManager.default.fileExists(atPath: outputPath), !replaceExisting { throw .destinationExists(outputPath) }
-        let hashes = VersionHasher.hashes(of: model)
-        let writer: CoreDataStoreWriter
-        do {
-            writer = try CoreDataStoreWriter.create(
-                at: outputPath, model: model, versionHashes: hashes.entityHashes,
-                versionIdentifiers: [model.versionIdentifier ?? ""], storeUUID: UUID(uuidString: manifest.storeUUID) ?? UUID(),
-                hashesDigest: hashes.digest, checksum: hashes.checksum)
-        } catch {
-            throw .cannotWrite(path: outputPath, reason: ErrorText.reason(of: error, at: outputPath))
-        }
+        let writer = try RestoreModel.writer(at: outputPath, model: model, storeUUID: UUID(uuidString: manifest.storeUUID) ?? UUID())
         do {
             let graph = StoreGraphWriter(writer: writer, model: model)
             var records: [String: Int] = [:]
@@ -64,19 +55,6 @@ public struct RestoreJob {
         }
     }
 
-    /// The version of the bundle whose hashes are those the manifest recorded.
-    private func matchingModel(_ manifest: ExportManifest) throws(ExportError) -> ManagedObjectModel {
-        let bundle: ModelBundle
-        do { bundle = try XcodeModelLoader.loadBundle(at: modelPath) } catch { throw .model(reason: error.description) }
-        let wanted = manifest.model.versionHashes.compactMapValues { PropertyListBase64.decode($0.utf8, padding: .required) }
-        switch StoreVersionMatch.match(wanted, in: bundle.versions) {
-        case .success(let match): return match.model
-        case .failure(let mismatch):
-            throw .model(reason: "no version of \(modelPath) has the version hashes of the backup (\(manifest.model.versionName)); "
-                + "closest: \(mismatch.closest?.name ?? "none"), differing in \(mismatch.differing.joined(separator: ", "))")
-        }
-    }
-
     /// Inserts the records of one hierarchy in `Z_PK` order across its files.
     private func restoreHierarchy(_ root: String, manifest: ExportManifest, model: ManagedObjectModel, graph: StoreGraphWriter,
                                   records: inout [String: Int]) throws {
@@ -85,21 +63,10 @@ public struct RestoreJob {
             guard let entry = manifest.file(for: entity.name) else { continue }
             sources.append(try RestoreSource(folder: folder, entry: entry, format: manifest.format, model: model))
         }
-        var nextKey: Int64 = 1
+        var insert = KeyPreservingInsert(graph: graph, root: root)
         while let source = sources.filter({ $0.pending != nil }).min(by: { ($0.pending?.primaryKey ?? 0) < ($1.pending?.primaryKey ?? 0) }),
               let pending = source.pending {
-            if pending.primaryKey < nextKey {
-                throw ExportError.verification(path: source.path, reason: "Z_PK \(pending.primaryKey) is out of order or repeated (restore needs files in Z_PK order, as written without --sort)")
-            }
-            if pending.primaryKey > nextKey {
-                _ = try graph.writer.reservePrimaryKeys(root: root, count: Int(pending.primaryKey - nextKey))
-            }
-            switch try graph.write(pending.record, schema: source.schema, namespace: 0) {
-            case .inserted: break
-            case .merged, .rejected(_):
-                throw ExportError.restore(reason: "\(source.path): Z_PK \(pending.primaryKey) collides with another record on a uniqueness constraint")
-            }
-            nextKey = pending.primaryKey + 1
+            try insert.insert(pending.record, primaryKey: pending.primaryKey, schema: source.schema, origin: source.path)
             records[source.schema.entity.name, default: 0] += 1
             try source.advance()
         }

@@ -18,7 +18,7 @@ final class RestoreSource {
         }
         self.schema = schema
         expectedCount = entry.count
-        links = model.allRelationships(of: entry.entity).filter { Self.isStaged($0, of: entry.entity, model: model) }
+        links = model.allRelationships(of: entry.entity).filter { RelationshipSide.carriesLinks($0, of: entry.entity, model: model) }
         reader = try ExportFileReader(path: path, format: format)
         try advance()
     }
@@ -59,20 +59,5 @@ final class RestoreSource {
         }
         pending = (primaryKey, Record(values: values, location: SourceLocation(file: path, line: line),
                                       key: .integer(primaryKey), links: recordLinks))
-    }
-
-    /// Whether links of `relationship` are staged from `entity`'s side: every relationship is
-    /// staged from one side only, its own when it has no inverse, the to-many side of a
-    /// one-to-many, the ordered side of an ordered many-to-many, otherwise the side whose
-    /// `Entity.relationship` sorts first.
-    static func isStaged(_ relationship: Relationship, of entity: String, model: ManagedObjectModel) -> Bool {
-        guard !relationship.isTransient else { return false }
-        guard let inverse = model.inverse(of: relationship) else { return true }
-        if relationship.isToMany != inverse.isToMany { return relationship.isToMany }
-        if relationship.isOrdered != inverse.isOrdered { return relationship.isOrdered }
-        let owner = model.declaringEntity(ofProperty: relationship.name, in: entity)?.name ?? entity
-        let inverseOwner = model.declaringEntity(ofProperty: inverse.name, in: relationship.destinationEntity)?.name
-            ?? relationship.destinationEntity
-        return (owner, relationship.name) <= (inverseOwner, inverse.name)
     }
 }

@@ -65,6 +65,27 @@ public final class StoreRecordReader {
     ///
     /// For to-many relationships the sources are all objects of the declaring entity's hierarchy.
     public func edges(of relationshipName: String, of entityName: String) throws(StoreReaderError) -> RelationshipEdgeCursor {
+        let query = try edgeQuery(of: relationshipName, of: entityName)
+        let sql = "SELECT \(query.columns.joined(separator: ", ")) \(query.source) ORDER BY \(query.order.joined(separator: ", "))"
+        return try RelationshipEdgeCursor(database: store.database, table: query.table, sql: sql, isOrdered: query.columns.count == 3)
+    }
+
+    /// How many pairs `edges(of:of:)` streams, counted with one `count(*)` over the same rows.
+    public func edgeCount(of relationshipName: String, of entityName: String) throws(StoreReaderError) -> Int64 {
+        let query = try edgeQuery(of: relationshipName, of: entityName)
+        return try StoreReaderError.sqlite { () throws(SQLiteError) in try store.database.scalarInteger("SELECT count(*) \(query.source)") } ?? 0
+    }
+
+    /// The SQL of a relationship's pairs: result columns (source, destination, order key when
+    /// ordered), `FROM … WHERE …`, and the order.
+    private struct EdgeQuery {
+        let table: String
+        let columns: [String]
+        let source: String
+        let order: [String]
+    }
+
+    private func edgeQuery(of relationshipName: String, of entityName: String) throws(StoreReaderError) -> EdgeQuery {
         guard let relationship = model.allRelationships(of: entityName).first(where: { $0.name == relationshipName }) else {
             throw model.entity(named: entityName) == nil
                 ? .unknownEntity(path: store.path, entity: entityName)
@@ -72,20 +93,19 @@ public final class StoreRecordReader {
         }
         switch layout.placement(of: relationshipName, of: entityName) {
         case .sourceRow(let key):
-            return try foreignKeyEdges(key, rowsOf: entityName, reversed: false, ordered: false)
+            return foreignKeyQuery(key, rowsOf: entityName, reversed: false, ordered: false)
         case .destinationRows(let key):
-            return try foreignKeyEdges(key, rowsOf: relationship.destinationEntity, reversed: true, ordered: relationship.isOrdered)
+            return foreignKeyQuery(key, rowsOf: relationship.destinationEntity, reversed: true, ordered: relationship.isOrdered)
         case .joinTable(let join):
-            return try joinEdges(join, ordered: relationship.isOrdered)
+            return joinQuery(join, ordered: relationship.isOrdered)
         case nil:
             throw .unknownRelationship(path: store.path, entity: entityName, relationship: relationshipName)
         }
     }
 
-    /// Edges from a foreign key, read from rows of `rowsOf`. `reversed` reads (key, row) instead
+    /// Pairs from a foreign key, read from rows of `rowsOf`. `reversed` reads (key, row) instead
     /// of (row, key): the key column points at the source.
-    private func foreignKeyEdges(_ foreignKey: ForeignKeyPlacement, rowsOf: String, reversed: Bool,
-                                 ordered: Bool) throws(StoreReaderError) -> RelationshipEdgeCursor {
+    private func foreignKeyQuery(_ foreignKey: ForeignKeyPlacement, rowsOf: String, reversed: Bool, ordered: Bool) -> EdgeQuery {
         let keyName = SQLIdentifier.quoted(foreignKey.key)
         var columns = reversed ? [keyName, "Z_PK"] : ["Z_PK", keyName]
         var order = reversed ? [keyName] : ["Z_PK"]
@@ -94,19 +114,18 @@ public final class StoreRecordReader {
             order.append(SQLIdentifier.quoted(orderKey))
         }
         if reversed { order.append("Z_PK") }
-        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(foreignKey.table))"
+        let source = "FROM \(SQLIdentifier.quoted(foreignKey.table))"
             + " WHERE \(keyName) IS NOT NULL AND Z_ENT IN (\(numberList(hierarchyNumbers(rowsOf))))"
-            + " ORDER BY \(order.joined(separator: ", "))"
-        return try RelationshipEdgeCursor(database: store.database, table: foreignKey.table, sql: sql, isOrdered: columns.count == 3)
+        return EdgeQuery(table: foreignKey.table, columns: columns, source: source, order: order)
     }
 
-    /// Edges of a many-to-many relationship from its join table.
-    private func joinEdges(_ join: JoinTablePlacement, ordered: Bool) throws(StoreReaderError) -> RelationshipEdgeCursor {
+    /// Pairs of a many-to-many relationship from its join table.
+    private func joinQuery(_ join: JoinTablePlacement, ordered: Bool) -> EdgeQuery {
         var columns = [join.source, join.destination]
         if ordered, let order = join.order { columns.append(order) }
         let order = columns.count == 3 ? [columns[0], columns[2], columns[1]] : columns
-        let sql = "SELECT \(SQLIdentifier.list(columns)) FROM \(SQLIdentifier.quoted(join.table)) ORDER BY \(SQLIdentifier.list(order))"
-        return try RelationshipEdgeCursor(database: store.database, table: join.table, sql: sql, isOrdered: columns.count == 3)
+        return EdgeQuery(table: join.table, columns: columns.map(SQLIdentifier.quoted), source: "FROM \(SQLIdentifier.quoted(join.table))",
+                         order: order.map(SQLIdentifier.quoted))
     }
 
     // MARK: Private

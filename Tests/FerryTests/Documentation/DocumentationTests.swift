@@ -16,7 +16,7 @@ import Testing
 /// - A command must finish: exit 0, or 1 (the job finished but rejected some records, which the
 ///   fixtures are made to have). The toolchain's own commands (`swift test`, `swift build …`) are
 ///   not run: this test is one of them.
-/// - A comment saying `needs Graphviz` or `needs the corpus` marks a command that needs what a
+/// - A comment saying `needs Graphviz`, `needs the corpus` or `needs a PostgreSQL server` marks a command that needs what a
 ///   machine may lack. Without it, a pipeline runs up to its first `|` (its `ferry` part) and any
 ///   other such command is left out. Any other `needs …` fails the test.
 /// - A ```output block is exactly the standard output of the command just before it (not

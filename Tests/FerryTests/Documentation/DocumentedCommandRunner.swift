@@ -11,6 +11,9 @@ struct DocumentedCommandRunner {
     static let requirements: [String: @Sendable () -> Bool] = [
         "Graphviz": { hasProgram("dot") },
         "the corpus": { TestPaths.corpusAvailable },
+        // The README's PostgreSQL commands name example servers; the PostgreSQL tests run the same
+        // verbs against a server they start themselves.
+        "a PostgreSQL server": { false },
     ]
 
     let folder: String

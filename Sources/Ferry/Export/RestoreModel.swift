@@ -1,0 +1,43 @@
+import FerryFormats
+import FerryModel
+import FerryStore
+import FoundationEssentials
+
+/// The model version a restore writes with: the version of a bundle whose version hashes are
+/// those recorded when the records were taken (an export's manifest, a PostgreSQL catalog row).
+enum RestoreModel {
+    /// The version of the bundle at `bundlePath` with `hashes`.
+    /// - Parameters:
+    ///   - hashes: base64 version hashes by entity, as recorded.
+    ///   - recordedVersion: the version name recorded with them, for the message when none matches.
+    static func version(in bundlePath: String, hashes: [String: String], recordedVersion: String) throws(ExportError) -> ManagedObjectModel {
+        let bundle: ModelBundle
+        do { bundle = try XcodeModelLoader.loadBundle(at: bundlePath) } catch { throw .model(reason: error.description) }
+        return try version(among: bundle.versions, from: bundlePath, hashes: hashes, recordedVersion: recordedVersion)
+    }
+
+    /// The one of `versions` (from `origin`, for messages) with `hashes`.
+    static func version(among versions: [ManagedObjectModel], from origin: String, hashes: [String: String],
+                        recordedVersion: String) throws(ExportError) -> ManagedObjectModel {
+        let wanted = hashes.compactMapValues { PropertyListBase64.decode($0.utf8, padding: .required) }
+        switch StoreVersionMatch.match(wanted, in: versions) {
+        case .success(let match): return match.model
+        case .failure(let mismatch):
+            throw .model(reason: "no version of \(origin) has the version hashes of the backup (\(recordedVersion)); "
+                + "closest: \(mismatch.closest?.name ?? "none"), differing in \(mismatch.differing.joined(separator: ", "))")
+        }
+    }
+
+    /// A new store at `path` (built beside it until `finish()`) for records of `model`, with the
+    /// original store's UUID.
+    static func writer(at path: String, model: ManagedObjectModel, storeUUID: UUID) throws(ExportError) -> CoreDataStoreWriter {
+        let hashes = VersionHasher.hashes(of: model)
+        do throws(StoreWriterError) {
+            return try CoreDataStoreWriter.create(
+                at: path, model: model, versionHashes: hashes.entityHashes, versionIdentifiers: [model.versionIdentifier ?? ""],
+                storeUUID: storeUUID, hashesDigest: hashes.digest, checksum: hashes.checksum)
+        } catch {
+            throw .cannotWrite(path: path, reason: error.description)
+        }
+    }
+}

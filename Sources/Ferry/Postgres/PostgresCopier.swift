@@ -1,0 +1,148 @@
+import FerryModel
+import FerryPostgres
+import FerryStore
+import FoundationEssentials
+
+/// Streams one store's rows into a layout's tables with `COPY … FROM STDIN (FORMAT binary)`:
+/// an entity table from the reader's record cursor of its root (`Z_PK` order), a join table
+/// from the reader's pairs of its relationship. Nothing is held in memory but the COPY buffer.
+final class PostgresCopier {
+    private let connection: PostgresConnection
+    private let schema: String
+    private let storeUUID: [UInt8]
+    private let reader: StoreRecordReader
+    /// Dates finer than a microsecond so far, kept in their `_exact` columns.
+    private(set) var exactDates = 0
+
+    init(connection: PostgresConnection, schema: String, storeUUID: UUID, reader: StoreRecordReader) {
+        self.connection = connection
+        self.schema = schema
+        self.storeUUID = withUnsafeBytes(of: storeUUID.uuid) { Array($0) }
+        self.reader = reader
+    }
+
+    /// Copies the rows of an entity table's hierarchy; adds the rows and to-one pairs sent to `counts`.
+    func copy(_ table: PostgresEntityTable, counts: inout TransferCounts) throws(PostgresTransferError) {
+        let cursor: StoredRecordCursor
+        do { cursor = try reader.records(of: table.root) } catch { throw .export(.store(error)) }
+        let copy = try start(table.name, columns: table.columns.map(\.name))
+        var plans: [String: [Field]] = [:]
+        do {
+            while let row = try cursor.advance() {
+                let fields = plans[row.entity] ?? plan(table, entity: row.entity, cursor: cursor)
+                plans[row.entity] = fields
+                try database { () throws(PostgresError) in try copy.startRow(fieldCount: fields.count) }
+                for (field, column) in zip(fields, table.columns) {
+                    try write(field, column: column, row: row, cursor: cursor, to: copy, counts: &counts)
+                }
+                counts.entities[row.entity, default: 0] += 1
+            }
+        } catch {
+            copy.abort("the rows could not be sent")
+            throw Self.transferError(error)
+        }
+        _ = try database { () throws(PostgresError) in try copy.finish() }
+    }
+
+    /// Copies the pairs of a join table's relationship; adds them to `counts`.
+    func copy(_ join: PostgresJoinTable, counts: inout TransferCounts) throws(PostgresTransferError) {
+        let pairs: RelationshipEdgeCursor
+        do { pairs = try reader.edges(of: join.relationship, of: join.entity) } catch { throw .export(.store(error)) }
+        let copy = try start(join.name, columns: join.columns.map(\.name))
+        var sent: Int64 = 0
+        do {
+            while let pair = try pairs.next() {
+                try copy.startRow(fieldCount: join.columns.count)
+                copy.append(bytes: storeUUID)
+                copy.append(int64: pair.source)
+                copy.append(int64: pair.destination)
+                if join.isOrdered {
+                    if let order = pair.order { copy.append(int64: order) } else { copy.appendNull() }
+                }
+                sent += 1
+            }
+        } catch {
+            copy.abort("the pairs could not be sent")
+            throw Self.transferError(error)
+        }
+        _ = try database { () throws(PostgresError) in try copy.finish() }
+        counts.relationships[join.entity + "." + join.relationship, default: 0] += sent
+    }
+
+    // MARK: Rows of an entity table
+
+    /// Where a column's field comes from for rows of one concrete entity.
+    private enum Field {
+        case store, primaryKey, entity, null
+        /// The cursor's attribute at this position.
+        case attribute(Int)
+        /// The cursor's to-one relationship at this position: its key, or its order key.
+        case toOne(Int), position(Int)
+        /// The cursor's date attribute at this position, when it is finer than a microsecond.
+        case exactDate(Int)
+    }
+
+    private func plan(_ table: PostgresEntityTable, entity: String, cursor: StoredRecordCursor) -> [Field] {
+        let model = reader.model
+        let owners = Set(model.ancestry(of: entity).map(\.name))
+        let attributes = cursor.attributeNames(of: entity) ?? []
+        let toOne = cursor.toOneNames(of: entity) ?? []
+        return table.columns.map { column in
+            switch column.role {
+            case .store: .store
+            case .primaryKey: .primaryKey
+            case .entity: .entity
+            case let .attribute(owner, name) where owners.contains(owner): attributes.firstIndex(of: name).map(Field.attribute) ?? .null
+            case let .toOne(owner, name) where owners.contains(owner): toOne.firstIndex(of: name).map(Field.toOne) ?? .null
+            case let .position(owner, name) where owners.contains(owner): toOne.firstIndex(of: name).map(Field.position) ?? .null
+            case let .exactDate(owner, name) where owners.contains(owner): attributes.firstIndex(of: name).map(Field.exactDate) ?? .null
+            default: .null
+            }
+        }
+    }
+
+    private func write(_ field: Field, column: PostgresColumn, row: StoredRecordCursor.Row, cursor: StoredRecordCursor,
+                       to copy: CopyInWriter, counts: inout TransferCounts) throws {
+        switch field {
+        case .store: copy.append(bytes: storeUUID)
+        case .primaryKey: copy.append(int64: row.primaryKey)
+        case .entity: copy.append(text: row.entity)
+        case .null: copy.appendNull()
+        case .attribute(let position):
+            if let reason = PostgresValues.write(try cursor.value(at: position), as: column.type, to: copy) {
+                throw PostgresTransferError.invalidValue(entity: row.entity, primaryKey: row.primaryKey, attribute: column.name, reason: reason)
+            }
+        case .toOne(let position):
+            if let reference = try cursor.reference(at: position) {
+                copy.append(int64: reference.primaryKey)
+                if case .toOne(let owner, let relationship) = column.role { counts.relationships[owner + "." + relationship, default: 0] += 1 }
+            } else {
+                copy.appendNull()
+            }
+        case .position(let position):
+            if let order = try cursor.reference(at: position)?.orderKey { copy.append(int64: order) } else { copy.appendNull() }
+        case .exactDate(let position):
+            guard case .date(let seconds) = try cursor.value(at: position), !PostgresValues.isMicrosecondExact(seconds) else {
+                return copy.appendNull()
+            }
+            copy.append(float64: seconds)
+            exactDates += 1
+        }
+    }
+
+    /// An error of reading the store, writing a value or sending it, as a transfer error.
+    private static func transferError(_ error: any Error) -> PostgresTransferError {
+        switch error {
+        case let error as PostgresTransferError: error
+        case let error as StoreReaderError: .export(.store(error))
+        case let error as PostgresError: .database(error)
+        default: .database(.protocolFailure(reason: "\(error)"))
+        }
+    }
+
+    private func start(_ table: String, columns: [String]) throws(PostgresTransferError) -> CopyInWriter {
+        try database { () throws(PostgresError) in
+            try connection.copyIn("COPY \(PostgresIdentifier.qualified(schema, table)) (\(PostgresIdentifier.list(columns))) FROM STDIN (FORMAT binary)")
+        }
+    }
+}

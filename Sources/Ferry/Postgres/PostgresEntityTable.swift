@@ -1,0 +1,130 @@
+import FerryModel
+
+/// The table of one root entity and its sub-entities (see `PostgresLayout`).
+public struct PostgresEntityTable: Sendable {
+    /// The root entity.
+    public let root: String
+    public let name: String
+    /// The root and every entity below it, in pre-order.
+    public let entities: [String]
+    public let columns: [PostgresColumn]
+    public let foreignKeys: [PostgresForeignKey]
+    public let uniqueIndexes: [PostgresUniqueIndex]
+
+    init(root: String, name: String, model: ManagedObjectModel, tableNames: [String: String]) throws(PostgresTransferError) {
+        self.root = root
+        self.name = name
+        let hierarchy = model.hierarchy(below: root)
+        entities = hierarchy.map(\.name)
+        var columnNames = PostgresNamer(reserving: [PostgresLayout.storeColumn, PostgresLayout.primaryKeyColumn, PostgresLayout.entityColumn])
+        var columns = [
+            PostgresColumn(name: PostgresLayout.storeColumn, type: .uuid, role: .store),
+            PostgresColumn(name: PostgresLayout.primaryKeyColumn, type: .bigint, role: .primaryKey),
+            PostgresColumn(name: PostgresLayout.entityColumn, type: .text, role: .entity),
+        ]
+        var foreignKeys: [PostgresForeignKey] = []
+        for entity in hierarchy {
+            for attribute in entity.attributes.inNameOrder where !attribute.isTransient {
+                guard let type = PostgresColumnType(attribute.type) else { continue }
+                columns.append(PostgresColumn(name: columnNames.claim(attribute.name), type: type,
+                                              role: .attribute(entity: entity.name, name: attribute.name)))
+                if type == .timestamptz {
+                    columns.append(PostgresColumn(name: columnNames.claim(attribute.name + "_exact"), type: .doublePrecision,
+                                                  role: .exactDate(entity: entity.name, name: attribute.name)))
+                }
+            }
+            for relationship in entity.relationships.inNameOrder where !relationship.isToMany && !relationship.isTransient {
+                guard let destination = model.rootEntity(of: relationship.destinationEntity)?.name, let target = tableNames[destination] else {
+                    throw .unsupportedModel("\(entity.name).\(relationship.name) points at \(relationship.destinationEntity), which is not in the model")
+                }
+                let column = columnNames.claim(relationship.name)
+                columns.append(PostgresColumn(name: column, type: .bigint, role: .toOne(entity: entity.name, relationship: relationship.name)))
+                let inverse = model.inverse(of: relationship)
+                foreignKeys.append(PostgresForeignKey(column: column, table: target, onDelete: PostgresDeleteAction(rule: inverse?.deleteRule)))
+                if let inverse, inverse.isToMany, inverse.isOrdered {
+                    columns.append(PostgresColumn(name: columnNames.claim(relationship.name + "_position"), type: .bigint,
+                                                  role: .position(entity: entity.name, relationship: relationship.name)))
+                }
+            }
+        }
+        self.columns = columns
+        self.foreignKeys = foreignKeys
+        uniqueIndexes = try Self.uniqueIndexes(hierarchy, columns: columns, model: model)
+    }
+
+    /// The column with this role.
+    public func column(_ role: PostgresColumn.Role) -> PostgresColumn? {
+        columns.first { $0.role == role }
+    }
+
+    /// One unique index per uniqueness constraint, on `store` and the constraint's columns; a
+    /// sub-entity's only over the rows of its own hierarchy. A constraint an ancestor already
+    /// declares is not repeated.
+    private static func uniqueIndexes(_ hierarchy: [Entity], columns: [PostgresColumn],
+                                      model: ManagedObjectModel) throws(PostgresTransferError) -> [PostgresUniqueIndex] {
+        var indexes: [PostgresUniqueIndex] = []
+        for entity in hierarchy {
+            let inherited = Set(model.ancestry(of: entity.name).dropFirst().flatMap(\.uniquenessConstraints))
+            for constraint in entity.uniquenessConstraints where !constraint.isEmpty && !inherited.contains(constraint) {
+                var names: [String] = []
+                for property in constraint {
+                    let owner = model.declaringEntity(ofProperty: property, in: entity.name)?.name ?? entity.name
+                    guard let column = columns.first(where: {
+                        $0.role == .attribute(entity: owner, name: property) || $0.role == .toOne(entity: owner, relationship: property)
+                    }) else {
+                        throw .unsupportedModel("the uniqueness constraint (\(constraint.joined(separator: ", "))) of \(entity.name) "
+                            + "names \(property), which is not a stored attribute or to-one relationship")
+                    }
+                    names.append(column.name)
+                }
+                let rows = entity.parentName == nil ? nil : model.hierarchy(below: entity.name).map(\.name)
+                indexes.append(PostgresUniqueIndex(columns: names, entities: rows))
+            }
+        }
+        return indexes
+    }
+}
+
+/// A column of an entity table.
+public struct PostgresColumn: Sendable, Equatable {
+    public enum Role: Sendable, Equatable {
+        case store, primaryKey, entity
+        /// An attribute, by the entity that declares it.
+        case attribute(entity: String, name: String)
+        /// A to-one relationship's key, by the entity that declares it.
+        case toOne(entity: String, relationship: String)
+        /// The order key of a to-one whose inverse is an ordered to-many.
+        case position(entity: String, relationship: String)
+        /// A date attribute's value in seconds since 2001 exactly as Core Data keeps it, beside
+        /// its `timestamptz`, in the rows whose date has digits finer than a microsecond (NULL
+        /// in the others).
+        case exactDate(entity: String, name: String)
+    }
+
+    public let name: String
+    public let type: PostgresColumnType
+    public let role: Role
+}
+
+/// A uniqueness constraint: `store` and `columns` are unique, over the rows of `entities` (all
+/// rows when nil).
+public struct PostgresUniqueIndex: Sendable, Equatable {
+    public let columns: [String]
+    public let entities: [String]?
+}
+
+/// Attributes and relationships, which tables list in order of their names.
+protocol NamedProperty {
+    var name: String { get }
+}
+
+extension Attribute: NamedProperty {}
+extension Relationship: NamedProperty {}
+
+extension Array where Element: NamedProperty {
+    /// In byte order of the names: the same tables whatever order a model lists its properties
+    /// in (an Xcode model and the same model archived in a store's cache differ there).
+    var inNameOrder: [Element] {
+        sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+}

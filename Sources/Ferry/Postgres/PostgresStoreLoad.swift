@@ -1,0 +1,65 @@
+import FerryModel
+import FerryPostgres
+import FerryStore
+import FoundationEssentials
+
+/// Loads one Core Data store into a schema, whole or not at all: its rows go in with binary COPY,
+/// table by table, in one transaction that also registers the store in the catalog, and
+/// (unless `verify` is off) counts rows per entity and pairs per relationship in PostgreSQL with
+/// SQL and compares them with the store's own counts before committing. Foreign keys are
+/// checked at the commit. Anything that fails rolls the transaction back.
+///
+/// The store is read in one read transaction, as `ferry export` reads it.
+struct PostgresStoreLoad {
+    let storePath: String
+    /// What the catalog records as the store's source.
+    let source: String
+    let modelPath: String?
+    let target: ConnectionTarget
+    let schema: String
+    let replace: Bool
+    let verify: Bool
+
+    func run() throws(PostgresTransferError) -> PostgresLoadReport {
+        let store: CoreDataStoreReader
+        do { store = try CoreDataStoreReader(path: storePath) } catch { throw .export(.store(error)) }
+        let resolved: (model: ManagedObjectModel, info: ExportManifest.ModelInfo)
+        do { resolved = try ExportModelSource.resolve(bundlePath: modelPath, store: store) } catch { throw .export(error) }
+        let model = resolved.model
+        let reader = try read { () throws(StoreReaderError) in try store.records(model: model) }
+        let layout = try PostgresLayout(model: model)
+        let connection = try database { () throws(PostgresError) in try PostgresConnection(target) }
+        let catalog = PostgresCatalog(connection: connection, schema: schema)
+        try catalog.prepare(PostgresTableDefinitions(layout: layout, schema: schema), model: model.name)
+        let uuid = store.metadata.storeUUID.uuidString
+        let entry = PostgresCatalog.StoreEntry(store: uuid, modelVersion: model.name, versionHashes: resolved.info.versionHashes,
+                                               source: source)
+        return try catalog.transaction { () throws(PostgresTransferError) in
+            let replaced = try catalog.register(entry, layout: layout, replace: replace)
+            let (state, census) = try read { () throws(StoreReaderError) in (try store.beginRead(), try store.census()) }
+            let copier = PostgresCopier(connection: connection, schema: schema, storeUUID: store.metadata.storeUUID, reader: reader)
+            var sent = TransferCounts()
+            for table in layout.entityTables { try copier.copy(table, counts: &sent) }
+            for join in layout.joinTables { try copier.copy(join, counts: &sent) }
+            do throws(ExportError) { try store.endRead(begunAt: state) } catch { throw .export(error) }
+            var report = PostgresLoadReport(storePath: storePath, storeUUID: uuid, modelVersion: model.name, storeCounts: nil,
+                                            databaseCounts: sent, exactDates: copier.exactDates, replaced: replaced)
+            guard verify else { return report }
+            try database { () throws(PostgresError) in try connection.execute("SET CONSTRAINTS ALL IMMEDIATE") }
+            let held = try database { () throws(PostgresError) in
+                try TransferCounts.database(store: uuid, layout: layout, schema: schema, connection: connection)
+            }
+            let own = try read { () throws(StoreReaderError) in try TransferCounts.store(census: census, reader: reader, layout: layout) }
+            report.storeCounts = own
+            report.databaseCounts = held
+            let problems = census.discrepancies(delivered: [:], among: []) + own.differences(from: held, mine: "store", theirs: "database")
+            guard problems.isEmpty else { throw .verification(store: storePath, problems: problems) }
+            return report
+        }
+    }
+
+    /// Runs store reading, its errors as `PostgresTransferError.export`.
+    private func read<Result>(_ body: () throws(StoreReaderError) -> Result) throws(PostgresTransferError) -> Result {
+        do { return try body() } catch { throw .export(.store(error)) }
+    }
+}

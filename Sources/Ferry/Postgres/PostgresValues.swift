@@ -1,0 +1,79 @@
+import FerryModel
+import FerryPostgres
+
+/// Attribute values in and out of their PostgreSQL columns (`PostgresColumnType`), exactly or
+/// not at all. PostgreSQL keeps time to the microsecond: a date with finer digits is rounded in
+/// its `timestamptz` and kept exactly beside it (`PostgresColumn.Role.exactDate`).
+enum PostgresValues {
+    /// Seconds from PostgreSQL's epoch (2000-01-01) to Core Data's (2001-01-01), in microseconds.
+    static let referenceDateOffset: Int64 = 31_622_400 * 1_000_000
+
+    /// Whether a date (seconds since 2001) is a whole number of microseconds, as a `timestamptz` keeps it.
+    static func isMicrosecondExact(_ date: Double) -> Bool {
+        guard date.isFinite, abs(date) < 9e12 else { return false }
+        return seconds(microseconds: Int64((date * 1_000_000).rounded())) == date
+    }
+
+    /// Writes `value` as a field of `type`; the reason it cannot be written exactly, or nil.
+    static func write(_ value: AttributeValue, as type: PostgresColumnType, to copy: CopyInWriter) -> String? {
+        switch (value, type) {
+        case (.null, _): copy.appendNull()
+        case (.integer(let number), .smallint):
+            guard let exact = Int16(exactly: number) else { return "\(number) does not fit a smallint" }
+            copy.append(int16: exact)
+        case (.integer(let number), .integer):
+            guard let exact = Int32(exactly: number) else { return "\(number) does not fit an integer" }
+            copy.append(int32: exact)
+        case (.integer(let number), .bigint): copy.append(int64: number)
+        case (.bool(let flag), .boolean): copy.append(bool: flag)
+        case (.double(let number), .doublePrecision): copy.append(float64: number)
+        case (.double(let number), .real):
+            let single = Float(number)
+            guard Double(single) == number || number.isNaN else { return "\(number) is not exact as a 4-byte float (real)" }
+            copy.append(float32: single)
+        case (.decimal(let text), .numeric):
+            guard let plain = DecimalNotation.plain(text.utf8), let encoded = PostgresNumeric.encode(plain) else {
+                return "\(text) is not a decimal number"
+            }
+            copy.append(bytes: encoded)
+        case (.string(let text), .text), (.uri(let text), .text):
+            guard !text.utf8.contains(0) else { return "text holding a NUL character, which PostgreSQL's text cannot" }
+            copy.append(text: text)
+        case (.date(let seconds), .timestamptz):
+            guard seconds.isFinite, abs(seconds) < 9e12 else { return "the date \(seconds) is not a time PostgreSQL can hold" }
+            copy.append(timestamp: Int64((seconds * 1_000_000).rounded()) + referenceDateOffset)
+        case (.binary(let bytes), .bytea): copy.append(bytes: bytes)
+        case (.uuid(let uuid), .uuid): copy.append(bytes: uuid.bytes)
+        default: return "the value is not of the column's type (\(type.sql))"
+        }
+        return nil
+    }
+
+    /// The value of `row`'s field `column` (a column of `type`) as an attribute of `attributeType`.
+    static func read(_ row: PostgresRow, _ column: Int, type: PostgresColumnType,
+                     as attributeType: AttributeType) throws(PostgresError) -> AttributeValue {
+        guard !row.isNull(column) else { return .null }
+        switch (type, attributeType) {
+        case (.smallint, _), (.integer, _), (.bigint, _): return .integer(try row.integer(column))
+        case (.boolean, _): return .bool(try row.bool(column))
+        case (.real, _), (.doublePrecision, _): return .double(try row.double(column))
+        case (.numeric, _):
+            guard let text = try row.numeric(column), let plain = DecimalNotation.plain(text.utf8) else {
+                throw .value(reason: "a numeric that is not a finite decimal number")
+            }
+            return .decimal(plain)
+        case (.text, .uri): return .uri(try row.text(column))
+        case (.text, _): return .string(try row.text(column))
+        case (.timestamptz, _): return .date(seconds(microseconds: try row.timestamp(column) - referenceDateOffset))
+        case (.bytea, _): return .binary(try row.bytes(column))
+        case (.uuid, _):
+            guard let uuid = UUIDBytes(try row.uuid(column)) else { throw .value(reason: "a uuid that is not 16 bytes") }
+            return .uuid(uuid)
+        }
+    }
+
+    /// Seconds since 2001 of a count of microseconds, as the nearest double.
+    private static func seconds(microseconds: Int64) -> Double {
+        Double(microseconds) / 1_000_000
+    }
+}

@@ -1,0 +1,98 @@
+import CLibPQ
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where to connect: a libpq connection URI (`postgresql://user@host:5432/db?sslmode=require`)
+/// or `key=value` string. What it leaves out comes from the usual environment variables
+/// (`PGHOST`, `PGPORT`, `PGUSER`, `PGDATABASE`, `PGPASSWORD`, `PGSERVICE`, …) and the password
+/// file (`~/.pgpass` or `PGPASSFILE`), as libpq reads them.
+///
+/// The string itself is never shown: `description` is rebuilt from its parts without the
+/// password, and `scrub(_:)` removes every password the target knows of from a message.
+public struct ConnectionTarget: Sendable, CustomStringConvertible {
+    /// The string handed to libpq.
+    let connectionString: String
+    /// Passwords to keep out of messages: the string's own (as written and decoded) and `PGPASSWORD`.
+    let secrets: [String]
+    /// `postgresql://user@host:port/database`, without any password.
+    public let description: String
+
+    /// Checks the string with libpq's own parser.
+    public init(_ connectionString: String) throws(PostgresError) {
+        self.connectionString = connectionString
+        var secrets = Self.writtenPasswords(in: connectionString)
+        if let variable = getenv("PGPASSWORD") { secrets.append(String(cString: variable)) }
+        var message: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(connectionString, &message) else {
+            let reason = message.map { String(cString: $0) } ?? "libpq cannot parse it"
+            PQfreemem(message)
+            throw .invalidTarget(reason: Self.scrub(reason.trimmingTrailingNewlines, of: secrets))
+        }
+        defer { PQconninfoFree(options) }
+        var parts: [String: String] = [:]
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val { parts[String(cString: keyword)] = String(cString: value) }
+            option += 1
+        }
+        if let password = parts["password"] { secrets.append(password) }
+        self.secrets = secrets.filter { !$0.isEmpty }
+        description = Self.display(parts)
+    }
+
+    /// Whether a command-line argument names a database rather than a file: it starts with
+    /// `postgresql://` or `postgres://`.
+    public static func isConnectionURI(_ text: String) -> Bool {
+        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+    }
+
+    /// `message` with every password this target knows of replaced by `***`.
+    public func scrub(_ message: String) -> String {
+        Self.scrub(message, of: secrets)
+    }
+
+    static func scrub(_ message: String, of secrets: [String]) -> String {
+        secrets.filter { !$0.isEmpty }.sorted { $0.count > $1.count }.reduce(message) { text, secret in
+            text.replacing(secret, with: "***")
+        }
+    }
+
+    /// The password a URI spells out (`user:PASSWORD@` or `password=PASSWORD`), as written, so a
+    /// string libpq cannot parse is still scrubbed from its own error message.
+    private static func writtenPasswords(in text: String) -> [String] {
+        var found: [String] = []
+        if let scheme = text.firstRange(of: "://") {
+            let rest = text[scheme.upperBound...]
+            let authority = rest.prefix { $0 != "/" && $0 != "?" }
+            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                found.append(String(authority[authority.index(after: colon)..<at]))
+            }
+        }
+        for piece in text.split(whereSeparator: { $0 == "?" || $0 == "&" || $0 == " " }) where piece.hasPrefix("password=") {
+            found.append(String(piece.dropFirst("password=".count)))
+        }
+        return found
+    }
+
+    private static func display(_ parts: [String: String]) -> String {
+        var text = "postgresql://"
+        if let user = parts["user"] { text += user + "@" }
+        let host = parts["host"] ?? parts["hostaddr"] ?? ""
+        if !host.hasPrefix("/") { text += host }
+        if let port = parts["port"] { text += ":" + port }
+        text += "/" + (parts["dbname"] ?? "")
+        if host.hasPrefix("/") { text += "?host=" + host }
+        return text
+    }
+}
+
+extension String {
+    var trimmingTrailingNewlines: String {
+        var text = self
+        while text.last?.isNewline == true { text.removeLast() }
+        return text
+    }
+}

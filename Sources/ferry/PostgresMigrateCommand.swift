@@ -1,0 +1,36 @@
+import Ferry
+import FerryPostgres
+import FoundationEssentials
+
+/// `ferry migrate SOURCE... --model M --out postgresql://… [--schema S] [--replace]`: migrates
+/// into a private store, then loads it as `export --to` does. The catalog records the migration's
+/// sources as the store's source.
+enum PostgresMigrateCommand {
+    static func run(_ arguments: ParsedArguments, target text: String) throws(UsageError) -> ExitCode {
+        let target: ConnectionTarget
+        do { target = try ConnectionTarget(text) } catch { throw UsageError(error.description) }
+        if arguments.has("force") { throw UsageError("--force replaces a store file; with --out postgresql:// use --replace") }
+        let folder = FileManager.default.temporaryDirectory.path + "/ferry-migrate-" + UUID().uuidString
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            Terminal.error("ferry migrate: \(folder): cannot write: \(error)")
+            return .destination
+        }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var local = arguments
+        let store = folder + "/migrated.sqlite"
+        local.values["out"] = [store]
+        let migration = MigrateCommand.migrate(try MigrateCommand.makeRequest(local, outputRequired: true), json: arguments.has("json"))
+        guard migration.code == .success || migration.code == .rejects else { return migration.code }
+        var job = PostgresExportJob(storePaths: [store], target: target, schema: arguments.value("schema") ?? "ferry",
+                                    modelPath: arguments.value("model"), replace: arguments.has("replace"))
+        job.sourceNames[store] = "ferry migrate " + arguments.positionals.joined(separator: " ")
+        let summary = job.run()
+        if arguments.has("json") {
+            Terminal.out(PostgresExportText.jsonLine(summary) + "\n")
+        } else {
+            Terminal.out(PostgresExportText.table(summary, verified: true))
+        }
+        for failure in summary.stores.compactMap(\.failure) { Terminal.error("ferry migrate: \(failure.message)") }
+        return summary.allLoaded ? migration.code : PostgresExportCommand.exitCode(summary)
+    }
+}

@@ -1,0 +1,29 @@
+import Ferry
+import FerryPostgres
+import FerryVerify
+import FoundationEssentials
+
+/// `ferry verify postgresql://… --against STORE [--store UUID] [--schema S] [--model M] [--json]`:
+/// the part of `verify` that checks a schema against the store loaded into it.
+enum PostgresVerifyCommand {
+    static func run(_ arguments: ParsedArguments, target text: String) throws(UsageError) -> ExitCode {
+        let target: ConnectionTarget
+        do { target = try ConnectionTarget(text) } catch { throw UsageError(error.description) }
+        guard let against = arguments.values["against"], against.count == 1, let store = against.first else {
+            throw UsageError("verify postgresql://… takes one --against STORE: the store loaded into the database")
+        }
+        var uuid: UUID?
+        if let text = arguments.value("store") {
+            guard let parsed = UUID(uuidString: text) else { throw UsageError("--store takes a store UUID, not '\(text)'") }
+            uuid = parsed
+        }
+        let job = PostgresVerifyJob(target: target, schema: arguments.value("schema") ?? "ferry", againstPath: store, storeUUID: uuid,
+                                    modelPath: arguments.value("model"))
+        let report: VerificationReport
+        do { report = try job.run() } catch {
+            Terminal.error("ferry verify: \(error.description)")
+            return error.isVerificationFailure ? .verificationFailed : .badInput
+        }
+        return VerifyCommand.print(report, json: arguments.has("json"))
+    }
+}

@@ -1,0 +1,98 @@
+import FerryPostgres
+import FerryTestSupport
+import Foundation
+import Testing
+
+@Suite("a connection to a real server", .enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.unavailableReason ?? "")))
+struct PostgresConnectionTests {
+    @Test("parameters carry values; identifiers are quoted")
+    func parameters() throws {
+        let connection = try PostgresConnection(ConnectionTarget(try PostgresTestServer.running().database().uri))
+        let odd = "we\"ird table"
+        try connection.execute("CREATE TABLE \(PostgresIdentifier.quoted(odd)) (name text, n integer)")
+        let hostile = "x'); DROP TABLE \"we\"\"ird table\"; --"
+        try connection.execute("INSERT INTO \(PostgresIdentifier.quoted(odd)) VALUES ($1, $2)", [hostile, "7"])
+        try connection.execute("INSERT INTO \(PostgresIdentifier.quoted(odd)) VALUES ($1, $2)", [nil, nil])
+        let rows = try connection.execute("SELECT name, n FROM \(PostgresIdentifier.quoted(odd)) ORDER BY n NULLS LAST")
+        #expect(rows == [[hostile, "7"], [nil, nil]])
+    }
+
+    @Test("COPY in binary form and binary rows out give back every type exactly")
+    func copyAndStream() throws {
+        let connection = try PostgresConnection(ConnectionTarget(try PostgresTestServer.running().database().uri))
+        try connection.execute("""
+            CREATE TABLE t (a smallint, b integer, c bigint, d boolean, e real, f double precision, g numeric, h text,
+                            i timestamptz, j bytea, k uuid)
+            """)
+        let copy = try connection.copyIn("COPY t FROM STDIN (FORMAT binary)")
+        try copy.startRow(fieldCount: 11)
+        copy.append(int16: -7)
+        copy.append(int32: 123_456)
+        copy.append(int64: .max)
+        copy.append(bool: true)
+        copy.append(float32: 1.5)
+        copy.append(float64: 0.1)
+        copy.append(bytes: try #require(PostgresNumeric.encode("-12345.00067")))
+        copy.append(text: "héllo \"quoted\" 'x'")
+        copy.append(timestamp: 1_000_000)
+        copy.append(bytes: [0, 1, 255])
+        copy.append(bytes: Array(0..<16) as [UInt8])
+        try copy.startRow(fieldCount: 11)
+        for _ in 0..<11 { copy.appendNull() }
+        #expect(try copy.finish() == 2)
+        #expect(try connection.execute("SELECT i, k FROM t WHERE a IS NOT NULL") == [["2000-01-01 00:00:01+00", "00010203-0405-0607-0809-0a0b0c0d0e0f"]])
+        let stream = try connection.rows("SELECT * FROM t WHERE b = $1", ["123456"])
+        let row = try #require(try stream.next())
+        #expect(try row.integer(0) == -7 && row.integer(1) == 123_456 && row.integer(2) == .max)
+        #expect(try row.bool(3) && row.double(4) == 1.5 && row.double(5) == 0.1)
+        #expect(try row.numeric(6) == "-12345.00067" && row.text(7) == "héllo \"quoted\" 'x'")
+        #expect(try row.timestamp(8) == 1_000_000 && row.bytes(9) == [0, 1, 255] && row.uuid(10) == Array(0..<16))
+        #expect(try stream.next() == nil)
+        #expect(try connection.execute("SELECT count(*) FROM t") == [["2"]])
+    }
+
+    @Test("a statement the server refuses is a typed error with its SQLSTATE; the connection stays usable")
+    func serverError() throws {
+        let connection = try PostgresConnection(ConnectionTarget(try PostgresTestServer.running().database().uri))
+        let error = try #require(throws: PostgresError.self) { try connection.execute("SELECT * FROM missing_table") }
+        #expect(error.sqlState == "42P01")
+        #expect(try connection.execute("SELECT 1") == [["1"]])
+    }
+
+    @Test("an aborted COPY keeps no rows")
+    func abortedCopy() throws {
+        let connection = try PostgresConnection(ConnectionTarget(try PostgresTestServer.running().database().uri))
+        try connection.execute("CREATE TABLE t (n integer)")
+        let copy = try connection.copyIn("COPY t FROM STDIN (FORMAT binary)")
+        try copy.startRow(fieldCount: 1)
+        copy.append(int32: 1)
+        copy.abort("the source failed")
+        #expect(try connection.execute("SELECT count(*) FROM t") == [["0"]])
+    }
+
+    @Test("a stream dropped early leaves the connection usable")
+    func droppedStream() throws {
+        let connection = try PostgresConnection(ConnectionTarget(try PostgresTestServer.running().database().uri))
+        do {
+            let stream = try connection.rows("SELECT generate_series(1, 100000)")
+            _ = try stream.next()
+        }
+        #expect(try connection.execute("SELECT 2") == [["2"]])
+    }
+
+    @Test("passwords: a wrong one fails without being shown; the right one connects")
+    func passwords() throws {
+        let server = try PostgresTestServer.running()
+        let name = try server.database(owner: PostgresTestServer.passwordUser).name
+        let wrong = "wrong-\(PostgresTestServer.password)-guess"
+        let error = try #require(throws: PostgresError.self) {
+            try PostgresConnection(ConnectionTarget(server.uri(database: name, user: PostgresTestServer.passwordUser, password: wrong)))
+        }
+        #expect(error.description.contains("password authentication failed"))
+        #expect(!error.description.contains(wrong) && !error.description.contains(PostgresTestServer.password))
+        let right = try PostgresConnection(ConnectionTarget(
+            server.uri(database: name, user: PostgresTestServer.passwordUser, password: PostgresTestServer.password)))
+        #expect(try right.execute("SELECT current_user") == [[PostgresTestServer.passwordUser]])
+        #expect(!right.target.description.contains(PostgresTestServer.password))
+    }
+}

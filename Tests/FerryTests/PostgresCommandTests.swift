@@ -1,0 +1,145 @@
+import Ferry
+import FerryPostgres
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// `ferry export --to` and `ferry restore postgresql://…` as a user runs them.
+@Suite("the ferry command with PostgreSQL", .enabled(if: PostgresTestServer.isAvailable, PostgresTestSupport.skipReason))
+struct PostgresCommandTests {
+    struct Run {
+        let status: Int32
+        let out: String
+        let err: String
+    }
+
+    func ferry(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExportTestSupport.binary)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PG") }
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test("a fleet load prints every store with counts, time and outcome; --json says the same; the exit code says whether all loaded")
+    func fleet() throws {
+        let folder = try TestPaths.temporaryFolder("pg-cli")
+        let model = try PostgresTestSupport.garageModel()
+        let stores = try (1...3).map { try PostgresTestSupport.garageStore(at: folder + "/G\($0).sqlite", modelFolder: model, seed: $0) }
+        let uri = try PostgresTestSupport.database()
+        let first = try ferry(["export"] + stores + ["--to", uri, "--jobs", "2"])
+        #expect(first.status == 0, "\(first.err)")
+        #expect(first.out.contains("3 of 3 stores loaded"))
+        for store in stores {
+            let line = first.out.split(separator: "\n").first { $0.hasPrefix(store + " ") }?.split(separator: " ").map(String.init)
+            #expect(line?.count == 6 && line?[2] == "14" && line?[3] == "13" && line?[5] == "loaded", "\(first.out)")
+        }
+        let again = try ferry(["export", stores[0], folder + "/missing.sqlite", "--to", uri, "--json"])
+        #expect(again.status == 4)
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(again.out.utf8)) as? [String: Any])
+        let results = try #require(line["stores"] as? [[String: Any]])
+        #expect(results.map { $0["outcome"] as? String } == ["refused", "failed"])
+        #expect((results[0]["error"] as? String)?.contains("already in schema") == true)
+        #expect(line["loaded"] as? Int == 0 && line["failed"] as? Int == 2)
+        let replaced = try ferry(["export", stores[0], "--to", uri, "--replace", "--json"])
+        let entry = try #require((try JSONSerialization.jsonObject(with: Data(replaced.out.utf8)) as? [String: Any])?["stores"] as? [[String: Any]])
+        #expect(replaced.status == 0 && entry.first?["outcome"] as? String == "replaced" && entry.first?["rows"] as? Int == 14)
+        let uuid = try CoreDataStoreReader(path: stores[1]).metadata.storeUUID.uuidString
+        let restore = try ferry(["restore", uri, "--store", uuid, "--model", model, "--out", folder + "/R.sqlite"])
+        #expect(restore.status == 0, "\(restore.err)")
+        #expect(try ExportTestSupport.contents(of: stores[1], modelPath: model) == ExportTestSupport.contents(of: folder + "/R.sqlite", modelPath: model))
+        let missing = try ferry(["restore", uri, "--store", UUID().uuidString, "--model", model, "--out", folder + "/M.sqlite"])
+        #expect(missing.status == 3 && missing.err.contains("holds no store"))
+        let verify = try ferry(["verify", uri, "--against", stores[2]])
+        #expect(verify.status == 0, "\(verify.out)\(verify.err)")
+    }
+
+    @Test("migrate --out postgresql:// migrates into a private store, verifies it and loads it; the catalog names the sources")
+    func migrate() throws {
+        let uri = try PostgresTestSupport.database()
+        let legacy = TestPaths.fixtures + "/legacy"
+        let run = try ferry(["migrate", "UploadEntity:\(legacy)/uploads.csv", "Task:\(legacy)/tasks.json", "--model", ExportTestSupport.workspace,
+                             "--link", "attachments=remotePath", "--link", "tags=name", "--var", "zone=UTC", "--out", uri, "--schema", "w3"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.contains("verified: ") && run.out.contains("1 of 1 stores loaded"))
+        let source = try PostgresTestSupport.query(uri, "SELECT source, model FROM w3.ferry_stores")
+        #expect(source == [["ferry migrate UploadEntity:\(legacy)/uploads.csv Task:\(legacy)/tasks.json", "Workspace 3"]])
+        let tasks = try PostgresTestSupport.query(uri, "SELECT count(*) FROM w3.\"Task\"")
+        #expect(tasks.first?.first.flatMap { $0.flatMap { Int($0) } } ?? 0 > 0)
+        #expect(try ferry(["migrate", "UploadEntity:\(legacy)/uploads.csv", "--model", ExportTestSupport.workspace, "--out", "x.sqlite",
+                           "--replace"]).status == 2)
+    }
+
+    @Test("usage: --to takes no file options, --schema only goes with --to, restore needs --store")
+    func usage() throws {
+        #expect(try ferry(["export", "a.sqlite", "--to", "postgresql:///x", "--out", "dir"]).status == 2)
+        #expect(try ferry(["export", "a.sqlite", "--out", "dir", "--schema", "s"]).status == 2)
+        #expect(try ferry(["export", "a.sqlite", "--to", "postgresql:///x", "--jobs", "0"]).status == 2)
+        #expect(try ferry(["restore", "postgresql:///x", "--model", "m", "--out", "o"]).err.contains("--store is required"))
+    }
+
+    @Test("the password never shows: not on a wrong one, not in --json, not from the password file")
+    func passwords() throws {
+        let server = try PostgresTestServer.running()
+        let database = try server.database(owner: PostgresTestServer.passwordUser).name
+        let folder = try TestPaths.temporaryFolder("pg-password")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/G.sqlite", modelFolder: model)
+        let password = PostgresTestServer.password
+        let wrongPassword = "not-" + password
+        let wrong = try ferry(["export", store, "--json", "--to", server.uri(database: database, user: PostgresTestServer.passwordUser,
+                                                                            password: wrongPassword)])
+        #expect(wrong.status == 4 && wrong.out.contains("password authentication failed"))
+        #expect(!(wrong.out + wrong.err).contains(password) && !(wrong.out + wrong.err).contains(wrongPassword))
+        let right = try ferry(["export", store, "--json", "--to", server.uri(database: database, user: PostgresTestServer.passwordUser,
+                                                                            password: password)])
+        #expect(right.status == 0, "\(right.err)")
+        #expect(!(right.out + right.err).contains(password))
+        // The password file, named by PGPASSFILE, for a URI without a password.
+        let passfile = folder + "/pgpass"
+        try "*:*:*:\(PostgresTestServer.passwordUser):\(password)\n".write(toFile: passfile, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passfile)
+        let fromFile = try ferry(["export", store, "--replace", "--to", server.uri(database: database, user: PostgresTestServer.passwordUser)],
+                                 environment: ["PGPASSFILE": passfile])
+        #expect(fromFile.status == 0, "\(fromFile.err)")
+        #expect(!(fromFile.out + fromFile.err).contains(password))
+        // A failure after connecting (the store is there already) does not show it either.
+        let refused = try ferry(["export", store, "--to", server.uri(database: database, user: PostgresTestServer.passwordUser)],
+                                environment: ["PGPASSFILE": passfile])
+        #expect(refused.status == 4 && !(refused.out + refused.err).contains(password))
+        let catalog = try PostgresTestSupport.query(server.uri(database: database), "SELECT * FROM ferry.ferry_stores")
+        #expect(!catalog.flatMap { $0 }.contains { $0?.contains(password) == true })
+    }
+}
+
+@Suite("ferry verify postgresql://… --against STORE", .enabled(if: PostgresTestServer.isAvailable, PostgresTestSupport.skipReason))
+struct PostgresVerifyTests {
+    @Test("a schema holding what the store holds passes; a changed value or a lost pair fails with the entity or relationship named")
+    func verify() throws {
+        let folder = try TestPaths.temporaryFolder("pg-verify")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/G.sqlite", modelFolder: model)
+        let uri = try PostgresTestSupport.database()
+        #expect(try PostgresTestSupport.load([store], into: uri).allLoaded)
+        let job = try PostgresVerifyJob(target: ConnectionTarget(uri), againstPath: store)
+        let report = try job.run()
+        #expect(report.passed && report.section(named: "counts")?.checks == 14 && (report.section(named: "fingerprints")?.checks ?? 0) > 10)
+        try PostgresTestSupport.query(uri, "UPDATE ferry.\"Part\" SET label = 'rim' WHERE label = 'wheel'")
+        let changed = try job.run()
+        #expect(!changed.passed && changed.failures.map(\.subject) == ["Part"])
+        try PostgresTestSupport.query(uri, "DELETE FROM ferry.\"Tag_vehicles\" WHERE destination = (SELECT z_pk FROM ferry.\"Vehicle\" WHERE entity = 'Truck')")
+        let lost = try job.run()
+        #expect(lost.failures.contains { $0.check == "count" && $0.message.contains("Tag.vehicles: store 3, database 2") })
+        #expect(lost.failures.contains { $0.subject.contains("Tag.vehicles") || $0.subject.contains("Vehicle.tags") })
+    }
+}

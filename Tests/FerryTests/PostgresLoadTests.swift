@@ -1,0 +1,89 @@
+import Ferry
+import FerryPostgres
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+@Suite("loading stores into PostgreSQL: whole or not at all", .enabled(if: PostgresTestServer.isAvailable, PostgresTestSupport.skipReason))
+struct PostgresLoadTests {
+    @Test("a store loaded again is refused and left as it was; with replace its rows are replaced")
+    func reload() throws {
+        let folder = try TestPaths.temporaryFolder("pg-reload")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        let uri = try PostgresTestSupport.database()
+        #expect(try PostgresTestSupport.load([store], into: uri).allLoaded)
+        let again = try PostgresTestSupport.load([store], into: uri)
+        let failure = try #require(again.stores.first?.failure)
+        #expect(failure.message.contains("already in schema ferry") && failure.isDestination && !again.allLoaded)
+        #expect(again.stores.first?.outcome == "refused")
+        #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.\"Part\"") == [["4"]])
+        let replaced = try PostgresTestSupport.load([store], into: uri, replace: true)
+        #expect(replaced.allLoaded && replaced.stores.first?.outcome == "replaced")
+        #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.\"Part\"") == [["4"]])
+        #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.ferry_stores") == [["1"]])
+    }
+
+    @Test("many stores share the tables; a store that fails keeps nothing and does not stop the others (--jobs 2)")
+    func fleet() throws {
+        let folder = try TestPaths.temporaryFolder("pg-fleet")
+        let model = try PostgresTestSupport.garageModel()
+        let stores = try (1...4).map { try PostgresTestSupport.garageStore(at: folder + "/Garage\($0).sqlite", modelFolder: model, seed: $0) }
+        // A row whose Z_ENT names no entity: the reader skips it, the store's own count does not.
+        let broken = try VerifyStores.broken(stores[2], "stray", "UPDATE ZPART SET Z_ENT = 99 WHERE Z_PK = 1")
+        // A text PostgreSQL cannot hold: the load stops in the middle of its COPY.
+        let nul = try PostgresTestSupport.garageStore(at: folder + "/Nul.sqlite", modelFolder: model, seed: 9, carName: "bad\u{0}name")
+        let uri = try PostgresTestSupport.database()
+        let summary = try PostgresTestSupport.load([stores[0], broken, stores[1], nul, "/no/such/store.sqlite", stores[3]], into: uri, jobs: 2)
+        #expect(summary.stores.map(\.storePath) == [stores[0], broken, stores[1], nul, "/no/such/store.sqlite", stores[3]])
+        #expect(summary.stores.map(\.outcome) == ["loaded", "failed", "loaded", "failed", "failed", "loaded"])
+        let verification = try #require(summary.stores[1].failure)
+        #expect(verification.isVerification && verification.message.contains("Z_ENT 99"))
+        let value = try #require(summary.stores[3].failure)
+        #expect(!value.isVerification && !value.isDestination && value.message.contains("NUL"))
+        #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.ferry_stores") == [["3"]])
+        for table in ["Vehicle", "Part", "Person", "Tag_vehicles", "Truck_recalls"] {
+            let stored = try PostgresTestSupport.query(uri, "SELECT count(DISTINCT store) FROM ferry.\"\(table)\"")
+            #expect(stored == [["3"]], "\(table)")
+        }
+        for store in [broken, nul] {
+            let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.uuidString
+            #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.\"Part\" WHERE store = $1", [uuid]) == [["0"]])
+        }
+        for store in [stores[0], stores[1], stores[3]] {
+            let restored = store + ".restored"
+            try PostgresTestSupport.restore(store, from: uri, model: model, to: restored)
+            #expect(try ExportTestSupport.contents(of: store, modelPath: model) == ExportTestSupport.contents(of: restored, modelPath: model))
+        }
+    }
+
+    @Test("stores of two models cannot share a schema; each schema keeps its own tables")
+    func otherModel() throws {
+        let folder = try TestPaths.temporaryFolder("pg-models")
+        let model = try PostgresTestSupport.garageModel()
+        let garage = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        let workspace = try ExportTestSupport.workspace2Store(folder)
+        let uri = try PostgresTestSupport.database()
+        let mixed = try PostgresTestSupport.load([garage, workspace], into: uri)
+        #expect(mixed.stores.map(\.outcome) == ["loaded", "failed"])
+        #expect(mixed.stores[1].failure?.message.contains("holds the tables of another model") == true)
+        let apart = try PostgresTestSupport.load([workspace], into: uri, schema: "work space", model: ExportTestSupport.workspace)
+        #expect(apart.allLoaded)
+        try PostgresTestSupport.restore(workspace, from: uri, schema: "work space", model: ExportTestSupport.workspace, to: folder + "/W.sqlite")
+        #expect(try ExportTestSupport.contents(of: workspace, modelPath: ExportTestSupport.workspace)
+            == ExportTestSupport.contents(of: folder + "/W.sqlite", modelPath: ExportTestSupport.workspace))
+    }
+
+    @Test("a restore names a store the schema does not hold, and writes nothing")
+    func notLoaded() throws {
+        let folder = try TestPaths.temporaryFolder("pg-missing")
+        let uri = try PostgresTestSupport.database()
+        let error = try #require(throws: PostgresTransferError.self) {
+            try PostgresRestoreJob(target: ConnectionTarget(uri), storeUUID: UUID(), model: .bundle(ExportTestSupport.workspace),
+                                   outputPath: folder + "/Out.sqlite").run()
+        }
+        #expect(error.description.contains("holds no store") && !error.isDestinationFailure(loadingDatabase: false))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/Out.sqlite"))
+    }
+}

@@ -1,0 +1,103 @@
+import Ferry
+import FerryPostgres
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+@Suite("store → PostgreSQL → store", .enabled(if: PostgresTestServer.isAvailable, PostgresTestSupport.skipReason))
+struct PostgresRoundTripTests {
+    @Test("every record, value and pair comes back identical, with its Z_PK and the store's UUID")
+    func garageRoundTrip() throws {
+        let folder = try TestPaths.temporaryFolder("pg-roundtrip")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        let uri = try PostgresTestSupport.database()
+        let summary = try PostgresTestSupport.load([store], into: uri)
+        let report = try #require(summary.stores.first?.report, "\(summary.stores.first?.failure?.message ?? "")")
+        #expect(report.databaseCounts == report.storeCounts)
+        #expect(report.databaseCounts.entities == ["Car": 1, "Truck": 1, "Vehicle": 1, "Person": 2, "Licence": 1, "Part": 4, "Tag": 2, "Recall": 2])
+        #expect(report.databaseCounts.relationships == ["Vehicle.owner": 2, "Part.vehicle": 4, "Truck.recalls": 2, "Person.licence": 1,
+                                                         "Licence.holder": 1, "Tag.vehicles": 3])
+        #expect(report.exactDates == 1)
+        let restored = folder + "/Restored.sqlite"
+        try PostgresTestSupport.restore(store, from: uri, model: model, to: restored)
+        #expect(try ExportTestSupport.contents(of: store, modelPath: model) == ExportTestSupport.contents(of: restored, modelPath: model))
+        #expect(try CoreDataStoreReader(path: restored).metadata.storeUUID == CoreDataStoreReader(path: store).metadata.storeUUID)
+    }
+
+    @Test("columns are natively typed; the date finer than a microsecond is kept exactly beside its timestamptz")
+    func columnTypes() throws {
+        let folder = try TestPaths.temporaryFolder("pg-types")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        let uri = try PostgresTestSupport.database()
+        _ = try PostgresTestSupport.load([store], into: uri)
+        let types = try PostgresTestSupport.query(uri, """
+            SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'ferry' AND table_name = 'Vehicle'
+            ORDER BY ordinal_position
+            """).map { "\($0[0] ?? "") \($0[1] ?? "")" }
+        #expect(types == ["store uuid", "z_pk bigint", "entity text", "built timestamp with time zone", "built_exact double precision",
+                          "electric boolean", "manual text", "mileage bigint", "name text", "photo bytea", "price numeric", "ratio real",
+                          "seats integer", "serial uuid", "weight double precision", "wheels smallint", "owner bigint", "doors smallint",
+                          "payload double precision"])
+        let car = try PostgresTestSupport.query(uri, """
+            SELECT entity, mileage::text, price::text, built AT TIME ZONE 'UTC', built_exact, encode(photo, 'hex'), ratio::text
+            FROM ferry."Vehicle" WHERE entity = 'Car'
+            """)
+        #expect(car == [["Car", "9007199254740993", "-12345.678900001", "2017-03-27 22:14:38.123457", "512345678.1234567", "000102ff00", "0.1"]])
+        let plain = try PostgresTestSupport.query(uri, "SELECT built_exact FROM ferry.\"Vehicle\" WHERE entity = 'Truck'")
+        #expect(plain == [[nil]])
+        let parts = try PostgresTestSupport.query(uri, "SELECT label FROM ferry.\"Part\" WHERE vehicle IS NOT NULL ORDER BY vehicle, vehicle_position")
+        #expect(parts.map { $0[0] } == ["seat", "wheel", "door", "mirror"])
+    }
+
+    @Test("delete rules become foreign key actions; uniqueness constraints unique indexes per store")
+    func constraints() throws {
+        let folder = try TestPaths.temporaryFolder("pg-constraints")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        let uri = try PostgresTestSupport.database()
+        _ = try PostgresTestSupport.load([store], into: uri)
+        let keys = try PostgresTestSupport.query(uri, """
+            SELECT conrelid::regclass::text, pg_get_constraintdef(oid) FROM pg_constraint
+            WHERE contype = 'f' AND connamespace = 'ferry'::regnamespace ORDER BY 1, 2
+            """).map { "\($0[0] ?? ""): \($0[1] ?? "")" }
+        let deferred = " DEFERRABLE INITIALLY DEFERRED"
+        #expect(keys == [
+            "ferry.\"Licence\": FOREIGN KEY (store, holder) REFERENCES ferry.\"Person\"(store, z_pk) ON DELETE CASCADE" + deferred,
+            "ferry.\"Part\": FOREIGN KEY (store, vehicle) REFERENCES ferry.\"Vehicle\"(store, z_pk) ON DELETE CASCADE" + deferred,
+            "ferry.\"Person\": FOREIGN KEY (store, licence) REFERENCES ferry.\"Licence\"(store, z_pk) ON DELETE SET NULL (licence)" + deferred,
+            "ferry.\"Tag_vehicles\": FOREIGN KEY (store, destination) REFERENCES ferry.\"Vehicle\"(store, z_pk) ON DELETE CASCADE" + deferred,
+            "ferry.\"Tag_vehicles\": FOREIGN KEY (store, source) REFERENCES ferry.\"Tag\"(store, z_pk) ON DELETE CASCADE" + deferred,
+            "ferry.\"Truck_recalls\": FOREIGN KEY (store, destination) REFERENCES ferry.\"Recall\"(store, z_pk) ON DELETE CASCADE" + deferred,
+            "ferry.\"Truck_recalls\": FOREIGN KEY (store, source) REFERENCES ferry.\"Vehicle\"(store, z_pk) ON DELETE RESTRICT" + deferred,
+            "ferry.\"Vehicle\": FOREIGN KEY (store, owner) REFERENCES ferry.\"Person\"(store, z_pk) ON DELETE RESTRICT" + deferred,
+        ])
+        let indexes = try PostgresTestSupport.query(uri, "SELECT indexdef FROM pg_indexes WHERE schemaname = 'ferry' AND tablename = 'Vehicle' AND indexname NOT LIKE '%pkey' ORDER BY 1")
+            .compactMap { $0[0] }
+        #expect(indexes.count == 2)
+        #expect(indexes.contains { $0.contains("(store, serial)") && !$0.contains("WHERE") })
+        #expect(indexes.contains { $0.contains("(store, name, doors) WHERE (entity = 'Car'::text)") })
+        // Deny: a person who owns vehicles cannot go, nor a truck with recalls; Cascade: a car takes its parts along.
+        #expect(throws: PostgresError.self) { try PostgresTestSupport.query(uri, "DELETE FROM ferry.\"Person\" WHERE name LIKE 'Ada%'") }
+        #expect(throws: PostgresError.self) { try PostgresTestSupport.query(uri, "DELETE FROM ferry.\"Vehicle\" WHERE entity = 'Truck'") }
+        try PostgresTestSupport.query(uri, "DELETE FROM ferry.\"Vehicle\" WHERE entity = 'Car'")
+        #expect(try PostgresTestSupport.query(uri, "SELECT label FROM ferry.\"Part\"") == [["mirror"]])
+    }
+
+    @Test("corpus stores (sub-entities, ordered relationships, WAL data) come back identical", .enabled(if: TestPaths.corpusAvailable),
+          arguments: CorpusStores.withModels.map(\.store))
+    func corpusRoundTrip(store relative: String) throws {
+        let model = try #require(CorpusStores.withModels.first { $0.store == relative }?.model)
+        let (store, modelPath) = (CorpusStores.coredata + "/" + relative, CorpusStores.coredata + "/" + model)
+        let folder = try TestPaths.temporaryFolder("pg-corpus")
+        let uri = try PostgresTestSupport.database()
+        let summary = try PostgresTestSupport.load([store], into: uri, model: modelPath)
+        let report = try #require(summary.stores.first?.report, "\(summary.stores.first?.failure?.message ?? "")")
+        #expect(report.storeCounts == report.databaseCounts)
+        try PostgresTestSupport.restore(store, from: uri, model: modelPath, to: folder + "/Restored.sqlite")
+        #expect(try ExportTestSupport.contents(of: store, modelPath: modelPath)
+            == ExportTestSupport.contents(of: folder + "/Restored.sqlite", modelPath: modelPath))
+    }
+}
