@@ -19,6 +19,11 @@ struct PostgresCatalog {
         var source: String
     }
 
+    /// The columns of `ferry_stores` a `StoreEntry` holds, in its order.
+    private static let storeColumns = ["store", "model", "version_hashes", "source"]
+
+    private func q(_ name: String) -> String { PostgresIdentifier.quoted(name) }
+
     private var schemaTable: String { PostgresIdentifier.qualified(schema, PostgresLayout.catalogTables[0]) }
     private var storesTable: String { PostgresIdentifier.qualified(schema, PostgresLayout.catalogTables[1]) }
 
@@ -32,10 +37,11 @@ struct PostgresCatalog {
                 if try connection.execute("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]).isEmpty {
                     try connection.execute("CREATE SCHEMA \(PostgresIdentifier.quoted(schema))")
                 }
-                try connection.execute("CREATE TABLE IF NOT EXISTS \(schemaTable) (layout text NOT NULL, model text NOT NULL, "
-                    + "created timestamptz NOT NULL DEFAULT now())")
-                try connection.execute("CREATE TABLE IF NOT EXISTS \(storesTable) (store uuid PRIMARY KEY, model text NOT NULL, "
-                    + "version_hashes text NOT NULL, source text NOT NULL, tool text NOT NULL, loaded timestamptz NOT NULL DEFAULT now())")
+                try connection.execute("CREATE TABLE IF NOT EXISTS \(schemaTable) (\(q("layout")) text NOT NULL, \(q("model")) text NOT NULL, "
+                    + "\(q("created")) timestamptz NOT NULL DEFAULT now())")
+                try connection.execute("CREATE TABLE IF NOT EXISTS \(storesTable) (\(q("store")) uuid PRIMARY KEY, \(q("model")) text NOT NULL, "
+                    + "\(q("version_hashes")) text NOT NULL, \(q("source")) text NOT NULL, \(q("tool")) text NOT NULL, "
+                    + "\(q("loaded")) timestamptz NOT NULL DEFAULT now())")
             }
             if let existing = try layout() {
                 guard existing.digest == definitions.digest else { throw .otherLayout(schema: schema, model: existing.model) }
@@ -43,7 +49,8 @@ struct PostgresCatalog {
             }
             try database { () throws(PostgresError) in
                 for statement in definitions.statements { try connection.execute(statement) }
-                try connection.execute("INSERT INTO \(schemaTable) (layout, model) VALUES ($1, $2)", [definitions.digest, model])
+                try connection.execute("INSERT INTO \(schemaTable) (\(PostgresIdentifier.list(["layout", "model"]))) VALUES ($1, $2)",
+                                       [definitions.digest, model])
             }
         }
     }
@@ -54,7 +61,7 @@ struct PostgresCatalog {
         try database { () throws(PostgresError) in
             let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [schemaTable])
             guard exists.first?.first == "t" else { return nil }
-            guard let row = try connection.execute("SELECT layout, model FROM \(schemaTable)").first,
+            guard let row = try connection.execute("SELECT \(PostgresIdentifier.list(["layout", "model"])) FROM \(schemaTable)").first,
                   let digest = row[0], let model = row[1] else { return nil }
             return (digest, model)
         }
@@ -74,7 +81,7 @@ struct PostgresCatalog {
         if replace {
             let store = PostgresIdentifier.quoted(PostgresLayout.storeColumn)
             let tables = (layout.joinTables.map(\.name) + layout.entityTables.map(\.name)).map { PostgresIdentifier.qualified(schema, $0) }
-            let deletes = ["d AS (DELETE FROM \(storesTable) WHERE store = $1 RETURNING 1)"]
+            let deletes = ["d AS (DELETE FROM \(storesTable) WHERE \(store) = $1 RETURNING 1)"]
                 + tables.enumerated().map { index, table in "d\(index) AS (DELETE FROM \(table) WHERE \(store) = $1)" }
             let rows = try database { () throws(PostgresError) in
                 try connection.execute("WITH \(deletes.joined(separator: ", ")) SELECT count(*) FROM d", [entry.store])
@@ -82,7 +89,7 @@ struct PostgresCatalog {
             replaced = rows.first?.first == "1"
         }
         do {
-            try connection.execute("INSERT INTO \(storesTable) (store, model, version_hashes, source, tool) VALUES ($1, $2, $3, $4, $5)",
+            try connection.execute("INSERT INTO \(storesTable) (\(PostgresIdentifier.list(Self.storeColumns + ["tool"]))) VALUES ($1, $2, $3, $4, $5)",
                                    [entry.store, entry.modelVersion, hashes, entry.source, "ferry \(FerryVersion.current)"])
         } catch where error.sqlState == "23505" {
             throw .alreadyLoaded(store: entry.store, schema: schema)
@@ -96,7 +103,7 @@ struct PostgresCatalog {
     func entry(store: String) throws(PostgresTransferError) -> StoreEntry? {
         guard try layout() != nil else { return nil }
         let rows = try database { () throws(PostgresError) in
-            try connection.execute("SELECT store, model, version_hashes, source FROM \(storesTable) WHERE store = $1", [store])
+            try connection.execute("SELECT \(PostgresIdentifier.list(Self.storeColumns)) FROM \(storesTable) WHERE \(q("store")) = $1", [store])
         }
         guard let row = rows.first, let uuid = row[0], let model = row[1], let hashes = row[2], let source = row[3] else { return nil }
         let decoded: [String: String]
