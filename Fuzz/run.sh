@@ -21,9 +21,13 @@ build() {
     # The harness imports modules it reaches only through the Ferry product, so SwiftPM does not
     # rebuild it when their layout changes: compiled against stale layouts it would corrupt memory.
     touch Fuzz/Sources/FerryFuzz/*.swift
-    swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 \
-        | grep -v "ld.gold: warning: Cannot export local symbol" || true
-    [ -x "$binary" ] || { echo "FerryFuzz did not build" >&2; exit 1; }
+    if ! swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+        > "$work/build.log" 2>&1; then
+        grep -v "ld.gold: warning" "$work/build.log" | tail -30 >&2
+        echo "FerryFuzz did not build" >&2
+        exit 1
+    fi
+    tail -1 "$work/build.log"
 }
 
 # Copies the seeds of target $1 into folder $2 (files of at most 64 KB; stores up to 160 KB).
