@@ -66,14 +66,6 @@ seed() {
     if [ -d "Fuzz/corpus/$target" ]; then cp Fuzz/corpus/"$target"/* "$into/" 2> /dev/null || true; fi
 }
 
-# LeakSanitizer reports pointers that Swift keeps with tag bits in enum payloads (a global such
-# as `static let null: PropertyListValue`) as leaks, so fuzzing runs without leak detection;
-# inputs saved as crashes/TARGET/leak-* are replayed with it.
-options=(-rss_limit_mb=2048 -detect_leaks=0)
-# AddressSanitizer checks for leaks at exit on its own; Swift's backtracer would take libFuzzer's
-# place on a trap.
-export ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no
-
 # Runs every saved input of every target once.
 replay() {
     local target inputs leaks
@@ -113,6 +105,14 @@ fuzz() {
 [ $# -ge 1 ] || { sed -n '2,12p' "$0"; exit 2; }
 if [ "$1" = list ]; then echo "${targets[*]}"; exit 0; fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/ferry-fuzz.XXXXXX")
+# LeakSanitizer reports pointers that Swift keeps with tag bits in enum payloads (a global such
+# as `static let null: PropertyListValue`) as leaks, so fuzzing runs without leak detection;
+# inputs saved as crashes/TARGET/leak-* are replayed with it.
+options=(-rss_limit_mb=2048 -detect_leaks=0 -artifact_prefix="$work/")
+# AddressSanitizer checks for leaks at exit on its own; Swift's backtracer would take libFuzzer's
+# place on a trap.
+export ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no
+
 build
 case $1 in
     replay) replay ;;

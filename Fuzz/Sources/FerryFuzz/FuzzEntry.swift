@@ -14,8 +14,8 @@ private let selectedTarget: FuzzTarget = {
 }()
 
 /// libFuzzer's entry point: one input, run through the selected parser. A crash, a trap (a failed
-/// precondition, an index out of range, an overflow), a leak or a hang is a finding; a thrown
-/// error is the parser refusing the input, which is what it should do.
+/// precondition, an index out of range, an overflow), a memory error or a hang is a finding; a
+/// thrown error is the parser refusing the input, which is what it should do.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
