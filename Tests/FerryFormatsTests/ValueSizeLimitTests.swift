@@ -34,6 +34,16 @@ struct ValueSizeLimitTests {
         #expect(try reader.skipMalformedLine() == false)
     }
 
+    @Test func aWindowGrownForALongStringShrinksBackAndPositionsStayExact() throws {
+        let long = String(repeating: "w", count: 1000)
+        let document = "[{\"a\": \"\(long)\"},\n {\"b\": 1},\n {\"c\": tru}]"
+        var reader = JSONReader(source: MemoryByteSource(Array(document.utf8)), bufferSize: 8)
+        #expect(try reader.nextRecord()?.value == .object([(key: "a", value: .string(long))]))
+        #expect(try reader.nextRecord()?.location.line == 2)
+        let error = try #require(throws: JSONError.self) { try reader.nextRecord() }
+        #expect(error.position.line == 3 && error.position.column == 8, "\(error)")
+    }
+
     @Test func anNDJSONLineWithAValuePastTheLimitIsSkippedAndTheNextLinesRead() throws {
         let lines = "{\"a\": 1}\n{\"a\": \"\(String(repeating: "z", count: 1000))\", \"b\": 2}\n{\"a\": 3}\n"
         var reader = JSONReader(source: MemoryByteSource(Array(lines.utf8)), layout: .lines, maxValueBytes: 64, bufferSize: 16)

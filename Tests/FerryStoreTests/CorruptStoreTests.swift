@@ -36,6 +36,25 @@ import Testing
         #expect(garbageError.description.hasPrefix(garbage))
     }
 
+    /// Found by fuzzing (Fuzz/crashes/store): a Z_PRIMARYKEY that lists a number twice trapped
+    /// `ferry inspect` building a dictionary by entity number.
+    @Test func anEntityNumberOrNameListedTwiceIsRefused() throws {
+        let folder = try TestPaths.temporaryFolder("reader-twice")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (rows, reason) in [("(1, 'A', 0, 0), (1, 'B', 0, 0)", "Z_PRIMARYKEY lists entity number 1 twice"),
+                               ("(1, 'A', 0, 0), (2, 'A', 0, 0)", "Z_PRIMARYKEY lists entity A twice")] {
+            let path = folder + "/twice-\(reason.count).sqlite"
+            let database = try SQLiteDatabase(path: path, mode: .create)
+            try database.execute("""
+                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                INSERT INTO Z_PRIMARYKEY VALUES \(rows);
+                """)
+            try database.close()
+            #expect(throws: StoreReaderError.corrupt(path: path, reason: reason)) { try CoreDataStoreReader(path: path) }
+        }
+    }
+
     @Test(.enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
     func truncatedCopies() throws {
         let folder = try TestPaths.temporaryFolder("reader-truncated")

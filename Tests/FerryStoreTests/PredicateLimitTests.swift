@@ -46,6 +46,16 @@ import Testing
         }
     }
 
+    @Test func likePatternsPastSQLitesLimitAreAnError() throws {
+        let store = try store()
+        let long = String(repeating: "*a", count: 30_000)
+        #expect(throws: FetchPredicateError.unsupported("a LIKE pattern of 60000 bytes: SQLite takes at most 50000")) {
+            try store.keys("title LIKE '\(long)'", entity: "Task")
+        }
+        let longest = String(repeating: "a", count: 49_999) + "*"
+        #expect(try store.keys("title LIKE '\(longest)'", entity: "Task").isEmpty)
+    }
+
     @Test func predicatesAtTheLimitsRunInSQLite() throws {
         let store = try store()
         let depth = FetchPredicate.maxNesting - 1

@@ -1,3 +1,4 @@
+import FerryMigration
 import FerryStore
 
 /// The `Z_PK`s of `--sort` (and `--where`) in sort order. Records are read in `Z_PK` order, so a
@@ -10,17 +11,17 @@ struct ExportSortOrder {
     init?(request: ExportRequest, entity: String, reader: StoreRecordReader) throws(ExportError) {
         guard let text = request.sort else { return nil }
         let sort: [FetchSort]
-        do { sort = try FetchSort.parse(text) } catch { throw .invalidRequest("--sort \(text): \(error)") }
+        do { sort = try FetchSort.parse(text) } catch { throw .invalidRequest("--sort \(TextCoercion.clipped(text)): \(error)") }
         var predicate: FetchPredicate?
         if let format = request.predicate {
-            do { predicate = try FetchPredicate(format: format) } catch { throw .invalidRequest("--where \(format): \(error)") }
+            do { predicate = try FetchPredicate(format: format) } catch { throw .invalidRequest("--where \(TextCoercion.clipped(format)): \(error)") }
         }
         var keys: [Int64] = []
         do {
             let cursor = try reader.primaryKeys(matching: PredicateQuery(entity: entity, predicate: predicate, sort: sort))
             while let key = try cursor.next() { keys.append(key) }
         } catch {
-            throw .invalidRequest("--sort \(text): \(error)")
+            throw .invalidRequest("--sort \(TextCoercion.clipped(text)): \(error)")
         }
         self.keys = keys
     }

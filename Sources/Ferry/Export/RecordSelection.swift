@@ -1,3 +1,4 @@
+import FerryMigration
 import FerryStore
 
 /// The records `--where` selects, as a merge join: the predicate's primary keys in `Z_PK` order
@@ -14,10 +15,10 @@ final class RecordSelection {
         }
         let predicate: FetchPredicate
         do { predicate = try FetchPredicate(format: format) } catch {
-            throw .invalidRequest("--where \(format): \(error)")
+            throw .invalidRequest("--where \(TextCoercion.clipped(format)): \(error)")
         }
         do { keys = try reader.primaryKeys(matching: PredicateQuery(entity: entity, predicate: predicate)) } catch {
-            throw .invalidRequest("--where \(format): \(error)")
+            throw .invalidRequest("--where \(TextCoercion.clipped(format)): \(error)")
         }
     }
 

@@ -41,6 +41,7 @@ extension JSONScanner {
         let body = UnsafeBufferPointer(start: bytes + position + 1, count: length - 1)
         let quote = position
         position += length + 1
+        defer { shrinkWindow() }
         if escaped { return try decodeEscapes(body, quote: quote) }
         if highBits < 0x80 { return String(decoding: body, as: UTF8.self) }
         guard let text = String(validating: body, as: UTF8.self) else {

@@ -5,12 +5,15 @@
 /// in progress (a string, a number, a literal) is kept whole: when it reaches the end of the
 /// window its start moves to the front, and when it fills the window the window doubles. So every
 /// token is scanned and decoded from one contiguous span, and memory follows the longest token. A
-/// token longer than `maxTokenBytes` is refused before the window grows past twice that.
+/// token longer than `maxTokenBytes` is refused before the window grows past twice that, and a
+/// window that grew for a long token shrinks back as soon as that token is decoded.
 struct JSONScanner: ~Copyable {
     private var source: UTF8TranscodingByteSource
     /// The window: `bytes[position..<filled]` is read and not yet consumed.
     private(set) var bytes: UnsafeMutablePointer<UInt8>
     private var capacity: Int
+    /// The capacity asked for, which a window grown for a long token returns to.
+    private let baseCapacity: Int
     var position = 0
     private(set) var filled = 0
     /// Stream offset of `bytes[0]`.
@@ -35,6 +38,7 @@ struct JSONScanner: ~Copyable {
         self.maxDepth = maxDepth
         self.maxTokenBytes = max(maxTokenBytes, 1)
         capacity = max(bufferSize, 1)
+        baseCapacity = capacity
         bytes = .allocate(capacity: capacity)
     }
 
@@ -83,6 +87,21 @@ struct JSONScanner: ~Copyable {
     /// `maxTokenBytes`, counting `length` bytes.
     func checkTokenLength(_ length: Int) throws {
         guard length <= maxTokenBytes else { throw JSONError.valueTooLarge(limit: maxTokenBytes, at: position(at: position)) }
+    }
+
+    /// Returns a window that grew for a long token (now consumed) to its base capacity, keeping
+    /// what is left of it: the memory of a long value is not held while its record is used.
+    mutating func shrinkWindow() {
+        let kept = filled - position
+        guard capacity > 4 * baseCapacity, kept <= baseCapacity else { return }
+        let smaller = UnsafeMutablePointer<UInt8>.allocate(capacity: baseCapacity)
+        smaller.update(from: bytes + position, count: kept)
+        bytes.deallocate()
+        bytes = smaller
+        capacity = baseCapacity
+        windowOffset += position
+        filled = kept
+        position = 0
     }
 
     /// Skips whitespace and returns the next byte without consuming it; `nil` at the end of input.

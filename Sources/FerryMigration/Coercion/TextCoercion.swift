@@ -179,7 +179,7 @@ public enum TextCoercion {
     }
 
     /// Long values are cut in messages so one bad blob does not flood the reject log.
-    static func clipped(_ text: String) -> String {
+    public static func clipped(_ text: String) -> String {
         text.count > 60 ? String(text.prefix(57)) + "..." : text
     }
 }

@@ -23,7 +23,7 @@ public final class MutableStore {
         let schema: DatabaseSchema
         do { schema = try DatabaseSchema.read(from: database) } catch { throw .store(StoreReaderError(error)) }
         let primaryKeys: [PrimaryKeyEntry]
-        do { primaryKeys = try CoreDataStoreReader.readPrimaryKeys(database) } catch { throw .store(error) }
+        do { primaryKeys = try CoreDataStoreReader.readPrimaryKeys(database, path: path) } catch { throw .store(error) }
         do {
             layout = try StoreLayout(model: model, existing: ExistingStoreFacts(primaryKeys: primaryKeys,
                                                                                 tableNames: Set(schema.tables.map(\.name))))

@@ -7,6 +7,9 @@ import FerryModel
 /// (`(p) IS NOT 1`); `ALL` is true for an empty relationship and false when any destination
 /// compares false or NULL.
 struct PredicateSQLCompiler {
+    /// SQLite's default `SQLITE_MAX_LIKE_PATTERN_LENGTH`: a longer GLOB pattern fails when it runs.
+    static let maxLikePatternBytes = 50_000
+
     let scope: SQLQueryScope
     let variables: [String: PredicateValue]
 
@@ -139,7 +142,11 @@ struct PredicateSQLCompiler {
             }
             switch op {
             case .like:
-                return SQLFragment("\(subject) GLOB ?", [.text(StringFolding.globPattern(like: StringFolding.fold(text, options)))])
+                let pattern = StringFolding.globPattern(like: StringFolding.fold(text, options))
+                guard pattern.utf8.count <= Self.maxLikePatternBytes else {
+                    throw .unsupported("a LIKE pattern of \(pattern.utf8.count) bytes: SQLite takes at most \(Self.maxLikePatternBytes)")
+                }
+                return SQLFragment("\(subject) GLOB ?", [.text(pattern)])
             case .matches:
                 do {
                     _ = try RegexCache().regex(text, caseInsensitive: false)

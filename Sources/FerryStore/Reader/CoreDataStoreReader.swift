@@ -25,7 +25,7 @@ public final class CoreDataStoreReader {
         self.schema = schema
         let missing = ["Z_PRIMARYKEY", "Z_METADATA"].filter { schema.table(named: $0) == nil }
         guard missing.isEmpty else { throw .notCoreDataStore(path: path, missingTables: missing) }
-        primaryKeys = try Self.readPrimaryKeys(database)
+        primaryKeys = try Self.readPrimaryKeys(database, path: path)
         metadata = try Self.readMetadata(database)
     }
 
@@ -96,8 +96,11 @@ public final class CoreDataStoreReader {
         return result
     }
 
-    static func readPrimaryKeys(_ database: SQLiteDatabase) throws(StoreReaderError) -> [PrimaryKeyEntry] {
-        try StoreReaderError.sqlite { () throws(SQLiteError) in
+    /// The rows of `Z_PRIMARYKEY`, by entity number. Core Data gives each entity one number and
+    /// one row (`Z_ENT` is the table's primary key); a store that lists a number or a name twice
+    /// is refused, since every reader of its rows would take one entity for another.
+    static func readPrimaryKeys(_ database: SQLiteDatabase, path: String) throws(StoreReaderError) -> [PrimaryKeyEntry] {
+        let entries = try StoreReaderError.sqlite { () throws(SQLiteError) in
             let rows = try database.prepare("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
             var entries: [PrimaryKeyEntry] = []
             while try rows.step() {
@@ -106,6 +109,16 @@ public final class CoreDataStoreReader {
             }
             return entries
         }
+        var numbers: Set<Int64> = [], names: Set<String> = []
+        for entry in entries {
+            guard numbers.insert(entry.entityNumber).inserted else {
+                throw .corrupt(path: path, reason: "Z_PRIMARYKEY lists entity number \(entry.entityNumber) twice")
+            }
+            guard names.insert(entry.name).inserted else {
+                throw .corrupt(path: path, reason: "Z_PRIMARYKEY lists entity \(entry.name) twice")
+            }
+        }
+        return entries
     }
 
     private static func readMetadata(_ database: SQLiteDatabase) throws(StoreReaderError) -> StoreMetadataInfo {

@@ -1,0 +1,47 @@
+import FerryFormats
+
+/// Targets of the raw formats: every record or byte is read to the end or to the first error.
+enum FormatTargets {
+    static func csv(_ bytes: [UInt8]) {
+        for maxFields in [CSVReader.defaultMaxFields, 3] {
+            guard var reader = try? CSVReader(source: MemoryByteSource(bytes), maxFields: maxFields, bufferSize: 7) else { continue }
+            while let row = try? reader.nextRow() { _ = row }
+        }
+    }
+
+    static func json(_ bytes: [UInt8]) {
+        for layout in [JSONRecordLayout.automatic, .lines] {
+            var reader = JSONReader(source: MemoryByteSource(bytes), layout: layout, maxDepth: 64, bufferSize: 5)
+            while let record = try? reader.nextRecord() { _ = record }
+        }
+    }
+
+    static func xmlPlist(_ bytes: [UInt8]) {
+        _ = try? XMLPropertyListReader().decode(bytes)
+        records(bytes)
+    }
+
+    static func binaryPlist(_ bytes: [UInt8]) {
+        if let value = try? BinaryPropertyListReader().decode(bytes), let encoded = try? BinaryPropertyListWriter().encode(value) {
+            // What Ferry writes it must read back.
+            guard (try? BinaryPropertyListReader().decode(encoded)) != nil else { fatalError("a written binary plist does not read back") }
+        }
+        records(bytes)
+    }
+
+    static func gzip(_ bytes: [UInt8]) {
+        guard let source = try? GzipDetectingByteSource(MemoryByteSource(bytes)) else { return }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var total = 0
+        while let count = try? buffer.withUnsafeMutableBytes({ try source.read(into: $0) }), count > 0 {
+            total += count
+            if total > 64 << 20 { return }
+        }
+    }
+
+    /// The streaming record reader, which picks XML or binary by the first bytes.
+    private static func records(_ bytes: [UInt8]) {
+        var reader = PlistRecordReader(source: MemoryByteSource(bytes), maxDepth: 64, bufferSize: 8)
+        while let record = try? reader.nextRecord() { _ = record }
+    }
+}
