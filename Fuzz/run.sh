@@ -6,6 +6,9 @@
 #   Fuzz/run.sh replay           run every saved input (Fuzz/corpus, Fuzz/crashes) once per target
 #   Fuzz/run.sh ci               replay, then fuzz every target for FUZZ_CI_SECONDS (default 6) each
 #
+# FUZZ_RUNS=N stops each target after N executions if that comes before SECONDS (for the
+# executions-per-parser figures of the README).
+#
 # Seeds are copied at run time into a temporary folder: the project's fixtures, the saved corpus
 # Fuzz/corpus/TARGET, and the conformance suites and Core Data files of ../shared/corpus when
 # present. New inputs found stay in that folder (printed at the end); a crash, trap, leak, timeout
@@ -91,7 +94,7 @@ fuzz() {
     seed "$target" "$seeds"
     echo "fuzz $target for ${seconds}s from $(find "$seeds" -type f | wc -l) seeds"
     if ! FERRY_FUZZ_TARGET=$target "$binary" "$found" "$seeds" -max_total_time="$seconds" -timeout=10 "${options[@]}" \
-        -max_len=262144 -print_final_stats=1 -artifact_prefix="$artifacts/" > "$work/$target.log" 2>&1; then
+        -max_len=262144 -print_final_stats=1 ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -artifact_prefix="$artifacts/" > "$work/$target.log" 2>&1; then
         tail -60 "$work/$target.log" >&2
         mkdir -p "Fuzz/crashes/$target"
         cp "$artifacts"/* "Fuzz/crashes/$target/" 2> /dev/null || true
@@ -102,7 +105,7 @@ fuzz() {
     echo "  $target: $(find "$found" -type f | wc -l) new inputs in $found"
 }
 
-[ $# -ge 1 ] || { sed -n '2,12p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,15p' "$0"; exit 2; }
 if [ "$1" = list ]; then echo "${targets[*]}"; exit 0; fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/ferry-fuzz.XXXXXX")
 # LeakSanitizer reports pointers that Swift keeps with tag bits in enum payloads (a global such
