@@ -17,7 +17,7 @@ enum ExportRecordTally {
         case .json: scanner = Scanner(mode: .jsonArray)
         case .plist, .bplist: return nil
         }
-        var source = try GzipDetectingByteSource(FileByteSource(path: path))
+        let source = try GzipDetectingByteSource(FileByteSource(path: path))
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
         while true {
             let read = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
