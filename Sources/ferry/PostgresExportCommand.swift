@@ -20,7 +20,7 @@ enum PostgresExportCommand {
         guard !schema.isEmpty, schema.utf8.count <= PostgresIdentifier.maxLength else {
             throw UsageError("--schema takes a name of 1 to \(PostgresIdentifier.maxLength) bytes")
         }
-        let jobs = try arguments.integer("jobs", in: 1...64) ?? 1
+        let jobs = try arguments.integer("jobs") ?? 1
         let job = PostgresExportJob(storePaths: arguments.positionals, target: target, schema: schema, modelPath: arguments.value("model"),
                                     jobs: jobs, replace: arguments.has("replace"), verify: !arguments.has("no-verify"))
         let summary = job.run()
