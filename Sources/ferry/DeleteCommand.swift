@@ -39,7 +39,8 @@ enum DeleteCommand: Command {
             Terminal.out(DeletePlanReport.text(try job.run(), dryRun: dryRun))
             return .success
         } catch {
-            Terminal.error("ferry delete: \(error.description)")
+            let hints = ModelNameHints(store: job.storePath, modelPath: job.modelPath, entity: job.entity)
+            Terminal.error("ferry delete: \(error.description)\(hints.text)")
             return ExitCode(error)
         }
     }

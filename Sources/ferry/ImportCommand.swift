@@ -89,7 +89,7 @@ enum ImportCommand: Command {
         let code: ExitCode
         if let verification = summary.verification, !verification.passed {
             log.error(VerificationReportText.render(verification))
-            Terminal.out("VERIFICATION FAILED: \(verification.failures.count) failed checks\n")
+            if !arguments.has("json") { Terminal.out("VERIFICATION FAILED: \(verification.failures.count) failed checks\n") }
             code = .verificationFailed
         } else {
             code = summary.stoppedEarly ? .rejectLimit : summary.rejected > 0 ? .rejects : .success

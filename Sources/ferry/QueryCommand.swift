@@ -51,7 +51,8 @@ enum QueryCommand: Command {
             let sink = try FileByteSink(path: "-")
             try QueryJob(request: request).run(to: sink)
         } catch let error as QueryError {
-            Terminal.error("ferry query: \(error.description)")
+            let hints = ModelNameHints(store: store, modelPath: request.modelPath, entity: request.entity)
+            Terminal.error("ferry query: \(error.description)\(hints.text)")
             return .badInput
         } catch {
             Terminal.error("ferry query: \(error)")

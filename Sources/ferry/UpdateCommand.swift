@@ -47,7 +47,8 @@ enum UpdateCommand: Command {
             Terminal.out("\(changed) \(changed == 1 ? "object" : "objects") updated\n")
             return .success
         } catch {
-            Terminal.error("ferry update: \(error.description)")
+            let hints = ModelNameHints(store: job.storePath, modelPath: job.modelPath, entity: job.entity, keys: assignments.map(\.key))
+            Terminal.error("ferry update: \(error.description)\(hints.text)")
             return ExitCode(error)
         }
     }

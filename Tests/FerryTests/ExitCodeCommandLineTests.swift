@@ -67,7 +67,7 @@ struct ExitCodeCommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/r.sqlite"))
     }
 
-    @Test("update --set of an attribute the entity lacks is bad input (3), and changes nothing")
+    @Test("update --set of an attribute the entity lacks is bad input (3), changes nothing, and names the closest")
     func updateUnknownAttribute() throws {
         let folder = try TestPaths.temporaryFolder("exit-codes")
         let store = try ExportTestSupport.workspace2Store(folder)
@@ -76,6 +76,10 @@ struct ExitCodeCommandLineTests {
         #expect(run.status == 3, "\(run.err)")
         #expect(run.err.contains("nope"))
         #expect(try TestPaths.read(store) == before)
+        let typo = try ferry("update", store, "--entity", "Task", "--where", "TRUEPREDICATE", "--set", "priorty=1")
+        #expect(typo.status == 3 && typo.err.contains("attribute 'priorty': did you mean 'priority'?"), "\(typo.err)")
+        let query = try ferry("query", store, "--entity", "Tsak")
+        #expect(query.status == 3 && query.err.contains("entity 'Tsak': did you mean 'Task'?"), "\(query.err)")
         let fine = try ferry("update", store, "--entity", "Task", "--where", "TRUEPREDICATE", "--set", "priority=2")
         #expect(fine.status == 0, "\(fine.err)")
     }
