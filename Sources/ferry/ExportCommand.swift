@@ -86,7 +86,11 @@ enum ExportCommand: Command {
             }
             return .success
         } catch {
-            return log.failure(ExitCode(error), error.description)
+            var message = error.description
+            if case .invalidRequest = error {
+                message += request.entities.map { ModelNameHints(store: store, modelPath: request.modelPath, entity: $0).text }.joined()
+            }
+            return log.failure(ExitCode(error), message)
         }
     }
 

@@ -61,9 +61,9 @@ struct ExitCodeCommandLineTests {
         let folder = try TestPaths.temporaryFolder("exit-codes")
         let missing = try ferry("restore", folder + "/no-such-backup", "--model", Self.model, "--out", folder + "/r.sqlite")
         #expect(missing.status == 3, "\(missing.err)")
-        #expect(missing.err.contains("no-such-backup"))
+        #expect(missing.err.contains("no-such-backup: no such folder"), "\(missing.err)")
         let empty = try ferry("restore", folder, "--model", Self.model, "--out", folder + "/r.sqlite")
-        #expect(empty.status == 3, "\(empty.err)")
+        #expect(empty.status == 3 && empty.err.contains("manifest.json: the manifest is missing or unreadable"), "\(empty.err)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/r.sqlite"))
     }
 
@@ -80,6 +80,8 @@ struct ExitCodeCommandLineTests {
         #expect(typo.status == 3 && typo.err.contains("attribute 'priorty': did you mean 'priority'?"), "\(typo.err)")
         let query = try ferry("query", store, "--entity", "Tsak")
         #expect(query.status == 3 && query.err.contains("entity 'Tsak': did you mean 'Task'?"), "\(query.err)")
+        let export = try ferry("export", store, "--out", folder + "/e", "--entity", "Uplaod")
+        #expect(export.status == 3 && export.err.contains("entity 'Uplaod': did you mean 'Upload'?"), "\(export.err)")
         let fine = try ferry("update", store, "--entity", "Task", "--where", "TRUEPREDICATE", "--set", "priority=2")
         #expect(fine.status == 0, "\(fine.err)")
     }
