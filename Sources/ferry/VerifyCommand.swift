@@ -97,8 +97,13 @@ enum VerifyCommand: Command {
             }
         }
         let code = print(report, json: arguments.has("json"))
-        log.summary(code, counts: ["checks": report.sections.reduce(0) { $0 + $1.checks }, "failures": report.failures.count])
+        log.summary(code, counts: counts(report))
         return code
+    }
+
+    /// The figures of a report a log's summary carries.
+    static func counts(_ report: VerificationReport) -> [String: Int] {
+        ["checks": report.sections.reduce(0) { $0 + $1.checks }, "failures": report.failures.count]
     }
 
     /// Prints a report (as text, or JSON); exit 0 when every check held, 5 otherwise.
