@@ -19,6 +19,13 @@ enum OptionValue: Equatable {
     /// The name of an entity of the model (given with `--model`, or the store's own).
     case entity
 
+    /// What `--help` adds to the option's explanation: the bounds of an integer with an upper
+    /// bound below the largest `Int` (those without one say their least value in their errors).
+    var helpSuffix: String {
+        guard case .integer(_, let range) = self, range.upperBound < UInt64(Int.max) else { return "" }
+        return ", \(range.lowerBound) to \(range.upperBound)"
+    }
+
     /// What `--help` shows after the option's name, or nil for a flag.
     var placeholder: String? {
         switch self {

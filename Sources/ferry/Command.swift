@@ -24,7 +24,8 @@ extension Command {
 
     static var help: String {
         let text = usage.hasSuffix("\n") ? usage : usage + "\n"
-        let rows = options.map { ["--\($0.name)" + ($0.kind.placeholder.map { " \($0)" } ?? ""), $0.help] } + [["--help", "show this help"]]
+        let rows = options.map { ["--\($0.name)" + ($0.kind.placeholder.map { " \($0)" } ?? ""), $0.help + $0.kind.helpSuffix] }
+            + [["--help", "show this help"]]
         return text + "\noptions:\n" + TextTable.render(rows, indent: "  ") + "\n" + ExitCodeUse.helpSection(exitCodes)
     }
 }
