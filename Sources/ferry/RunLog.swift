@@ -26,8 +26,8 @@ final class RunLog {
     /// Seconds spent in each phase so far, in the order the phases began.
     private(set) var phaseSeconds: [(phase: String, seconds: Double)] = []
 
-    /// The log `arguments` ask for (text when they have no `--log`); `jsonSummary` tells whether
-    /// standard output carries a JSON summary (`--json`), which keeps the progress line away.
+    /// The log `arguments` ask for: text unless `--log json`, quiet with `--quiet`; with `--json`
+    /// (a JSON summary on standard output) there is no progress line, and failures print JSON too.
     init(verb: String, arguments: ParsedArguments) {
         self.verb = verb
         json = arguments.value("log") == "json"
