@@ -1,11 +1,113 @@
+import FerryFormats
+
+/// What an option takes. The kind is declared once, with the option, and everything else comes
+/// from it: the placeholder `--help` shows, the check (and its usage error) when the command is
+/// parsed, and what a shell completes.
+enum OptionValue: Equatable {
+    /// No value: the option is given or not.
+    case flag
+    /// Free text, shown as the placeholder.
+    case text(String)
+    /// A file or folder (completed as a path), shown as the placeholder.
+    case path(String)
+    /// A whole number within the range (every integer option takes 0 or more).
+    case integer(String, ClosedRange<UInt64>)
+    /// One of fixed words.
+    case choice([String])
+    /// The name of a version of the model given with `--model`.
+    case version
+    /// The name of an entity of the model (given with `--model`, or the store's own).
+    case entity
+
+    /// What `--help` adds to the option's explanation: the bounds of an integer with an upper
+    /// bound below the largest `Int` (those without one say their least value in their errors).
+    var helpSuffix: String {
+        guard case .integer(_, let range) = self, range.upperBound < UInt64(Int.max) else { return "" }
+        return ", \(range.lowerBound) to \(range.upperBound)"
+    }
+
+    /// What `--help` shows after the option's name, or nil for a flag.
+    var placeholder: String? {
+        switch self {
+        case .flag: nil
+        case .text(let placeholder), .path(let placeholder), .integer(let placeholder, _): placeholder
+        case .choice(let words): words.joined(separator: "|")
+        case .version: "VERSION"
+        case .entity: "ENTITY"
+        }
+    }
+}
+
 /// A command-line option a verb accepts.
 struct OptionSpec {
     let name: String
-    /// The value's placeholder in help text, or nil for a flag.
-    let value: String?
+    let kind: OptionValue
     let help: String
     /// Whether the option may be given more than once.
     var repeatable = false
+
+    init(name: String, kind: OptionValue, help: String, repeatable: Bool = false) {
+        self.name = name
+        self.kind = kind
+        self.help = help
+        self.repeatable = repeatable
+    }
+
+    /// An option of free text (`value` is its placeholder), or a flag when `value` is nil.
+    init(name: String, value: String?, help: String, repeatable: Bool = false) {
+        self.init(name: name, kind: value.map(OptionValue.text) ?? .flag, help: help, repeatable: repeatable)
+    }
+
+    static func flag(_ name: String, _ help: String) -> OptionSpec { OptionSpec(name: name, kind: .flag, help: help) }
+
+    static func path(_ name: String, _ placeholder: String, _ help: String, repeatable: Bool = false) -> OptionSpec {
+        OptionSpec(name: name, kind: .path(placeholder), help: help, repeatable: repeatable)
+    }
+
+    static func integer(_ name: String, _ placeholder: String, _ range: ClosedRange<Int>, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, kind: .integer(placeholder, UInt64(range.lowerBound)...UInt64(range.upperBound)), help: help)
+    }
+
+    static func choice(_ name: String, _ words: [String], _ help: String) -> OptionSpec {
+        OptionSpec(name: name, kind: .choice(words), help: help)
+    }
+
+    /// A choice among the raw values of `type`'s cases, in their order.
+    static func choice<Choice: CaseIterable & RawRepresentable>(_ name: String, _ type: Choice.Type, _ help: String) -> OptionSpec
+    where Choice.RawValue == String {
+        choice(name, type.allCases.map(\.rawValue), help)
+    }
+
+    static func version(_ name: String, _ help: String) -> OptionSpec { OptionSpec(name: name, kind: .version, help: help) }
+
+    static func entity(_ name: String, _ help: String, repeatable: Bool = false) -> OptionSpec {
+        OptionSpec(name: name, kind: .entity, help: help, repeatable: repeatable)
+    }
+
+    /// The usage error for `text` given to this option, or nil when the kind accepts it.
+    func refusal(of text: String) -> UsageError? {
+        switch kind {
+        case .integer(_, let range):
+            guard let number = UInt64(text), range.contains(number) else {
+                let bounds = range.upperBound >= UInt64(Int.max)
+                    ? "of at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
+                return UsageError("--\(name) takes a whole number \(bounds), not '\(text)'")
+            }
+            return nil
+        case .choice(let words):
+            guard words.contains(text) else {
+                return UsageError("--\(name) takes \(Self.list(words)), not '\(text)'" + NameSuggestion.hint(for: text, among: words))
+            }
+            return nil
+        case .flag, .text, .path, .version, .entity:
+            return nil
+        }
+    }
+
+    /// `a, b or c`.
+    static func list(_ words: [String]) -> String {
+        words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+    }
 }
 
 /// A verb's arguments after parsing: positionals in order, options by name.
@@ -17,15 +119,19 @@ struct ParsedArguments {
     func value(_ name: String) -> String? { values[name]?.last }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-    /// The value of an integer option, which must be a whole number within `range` (and so fit
-    /// `Number`); anything else is a usage error naming the option and the range.
-    func integer<Number: FixedWidthInteger>(_ name: String, in range: ClosedRange<Number>) throws(UsageError) -> Number? {
+    /// The value of an integer option, already checked against its declared range when parsed.
+    func integer<Number: FixedWidthInteger>(_ name: String, as type: Number.Type = Int.self) throws(UsageError) -> Number? {
         guard let text = value(name) else { return nil }
-        guard let number = Number(text), range.contains(number) else {
-            let bounds = range.upperBound == Number.max ? "of at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
-            throw UsageError("--\(name) takes a whole number \(bounds), not '\(text)'")
-        }
+        guard let number = Number(text) else { throw UsageError("--\(name) takes a whole number, not '\(text)'") }
         return number
+    }
+
+    /// The value of a choice option as the type its words spell.
+    func choice<Choice: RawRepresentable>(_ name: String, as type: Choice.Type) throws(UsageError) -> Choice?
+    where Choice.RawValue == String {
+        guard let text = value(name) else { return nil }
+        guard let choice = Choice(rawValue: text) else { throw UsageError("--\(name) does not take '\(text)'") }
+        return choice
     }
 
     /// The value of a required option.
@@ -41,7 +147,8 @@ struct UsageError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Parses `--name value`, `--name=value`, `--flag`, `-` (stdin) and `--` (end of options).
+/// Parses `--name value`, `--name=value`, `--flag`, `-` (stdin) and `--` (end of options), and
+/// checks each value against its option's kind.
 enum ArgumentParser {
     static func parse(_ arguments: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
@@ -52,7 +159,7 @@ enum ArgumentParser {
             index += 1
             if optionsEnded || !argument.hasPrefix("--") || argument == "-" {
                 if !optionsEnded, argument.hasPrefix("-"), argument != "-" {
-                    throw UsageError("unknown option '\(argument)'")
+                    throw UsageError("unknown option '\(argument)'" + suggestion(for: argument.drop { $0 == "-" }, options))
                 }
                 parsed.positionals.append(argument)
                 continue
@@ -65,9 +172,9 @@ enum ArgumentParser {
                 name = String(name[..<equals])
             }
             guard let spec = options.first(where: { $0.name == name }) else {
-                throw UsageError("unknown option '--\(name)'")
+                throw UsageError("unknown option '--\(name)'" + suggestion(for: name, options))
             }
-            guard spec.value != nil else {
+            guard let placeholder = spec.kind.placeholder else {
                 if inlineValue != nil { throw UsageError("--\(name) takes no value") }
                 parsed.flags.insert(name)
                 continue
@@ -76,13 +183,19 @@ enum ArgumentParser {
             if let inlineValue {
                 value = inlineValue
             } else {
-                guard index < arguments.count else { throw UsageError("--\(name) needs a value (\(spec.value ?? "VALUE"))") }
+                guard index < arguments.count else { throw UsageError("--\(name) needs a value (\(placeholder))") }
                 value = arguments[index]
                 index += 1
             }
             if !spec.repeatable, parsed.values[name] != nil { throw UsageError("--\(name) is given twice") }
+            if let refusal = spec.refusal(of: value) { throw refusal }
             parsed.values[name, default: []].append(value)
         }
         return parsed
+    }
+
+    /// ` (did you mean '--X'?)` for a mistyped option name.
+    private static func suggestion(for name: some StringProtocol, _ options: [OptionSpec]) -> String {
+        NameSuggestion.hint(for: String(name), among: options.map(\.name) + ["help"], quote: { "'--\($0)'" })
     }
 }

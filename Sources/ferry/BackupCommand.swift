@@ -14,42 +14,47 @@ enum BackupCommand: Command {
         timestamp (DIR/20240301T123005Z) and then removes the oldest backups beyond --keep N.
         A lock file in DIR (with the owner's pid; stale locks of dead processes are taken over)
         keeps two runs from overlapping. Quiet unless something is wrong; --json prints a
-        one-line summary.
-
-        exit codes: 0 backed up, 2 usage, 3 unreadable store or model, 4 DIR not written (or
-        locked by a running backup), 5 the new backup failed verification (it is removed).
+        one-line summary (records, bytes and seconds in all and per entity), a failure's too.
         """
     static let options = [
-        OptionSpec(name: "to", value: "DIR", help: "folder holding the backups (created when missing)"),
-        OptionSpec(name: "keep", value: "N", help: "keep the newest N backups, removing older ones after verification"),
-        OptionSpec(name: "format", value: "F", help: "ndjson (default), json, csv, plist or bplist"),
-        OptionSpec(name: "level", value: "N", help: "gzip level 0-9 (default 6)"),
-        OptionSpec(name: "no-gzip", value: nil, help: "write plain files"),
-        OptionSpec(name: "model", value: "MODEL", help: ".xcdatamodeld bundle to read the store with"),
-        OptionSpec(name: "json", value: nil, help: "print a one-line JSON summary"),
+        OptionSpec.path("to", "DIR", "folder holding the backups (created when missing)"),
+        .integer("keep", "N", 1...Int.max, "keep the newest N backups, removing older ones after verification"),
+        .choice("format", ExportFormat.self, "the files' format (default ndjson)"),
+        .integer("level", "N", ExportOptions.gzipLevels, "gzip level (default 6)"),
+        .flag("no-gzip", "write plain files"),
+        .path("model", "MODEL", ".xcdatamodeld bundle to read the store with"),
+        .flag("json", "print a one-line JSON summary"),
+    ] + RunLog.options
+
+    static let exitCodes = [
+        ExitCodeUse(.success, "backed up (and older backups beyond --keep removed)"),
+        ExitCodeUse(.badInput, "the store or the model cannot be read"),
+        ExitCodeUse(.destination, "DIR not written"),
+        ExitCodeUse(.verificationFailed, "the new backup failed verification (it is removed)"),
+        ExitCodeUse(.locked, "another backup holds DIR's lock"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         guard arguments.positionals.count == 1, let store = arguments.positionals.first else {
             throw UsageError("backup takes one STORE")
         }
-        var job = BackupJob(storePath: store, folder: try arguments.required("to"), keep: try arguments.integer("keep", in: 1...Int.max))
+        var job = BackupJob(storePath: store, folder: try arguments.required("to"), keep: try arguments.integer("keep"))
         try ExportOptions.apply(arguments, to: &job.export)
-        job.export.gzipLevel = arguments.has("no-gzip") ? nil : (try arguments.integer("level", in: ExportOptions.gzipLevels) ?? 6)
+        job.export.gzipLevel = arguments.has("no-gzip") ? nil : (try arguments.integer("level") ?? 6)
         WriteLimits.reportInsteadOfKilling()
-        let progress = ProgressLine(verb: "backup", enabled: !arguments.has("json"))
+        let log = RunLog(verb: name, arguments: arguments)
+        log.start(arguments)
         do {
-            let summary = try job.run(progress: progress.update)
-            progress.clear()
+            let summary = try job.run(progress: log.progress)
+            log.summary(.success, counts: ManifestSummary.counts(summary.manifest))
             if arguments.has("json") {
-                Terminal.out(ManifestSummary.jsonLine(summary.manifest, folder: summary.path,
+                let phases = Dictionary(log.phaseSeconds.map { ($0.phase, $0.seconds) }, uniquingKeysWith: +)
+                Terminal.out(ManifestSummary.jsonLine(summary.manifest, folder: summary.path, seconds: .init(total: log.elapsed, phases: phases),
                                                       removed: summary.removed) + "\n")
             }
             return .success
         } catch {
-            progress.clear()
-            Terminal.error("ferry backup: \(error.description)")
-            return ExitCode(error)
+            return log.failure(ExitCode(error), error.description)
         }
     }
 }

@@ -4,12 +4,12 @@ import FerryFormats
 /// The CSV options `import` and `migrate` (and so `plan` and `verify --against`) share, and how
 /// they become a `CSVOptions`.
 enum CSVOptionArguments {
-    static let options = [
+    static let options: [OptionSpec] = [
         OptionSpec(name: "delimiter", value: "C", help: "CSV delimiter, e.g. ';' or 'tab' (default: tab for .tsv, else sniffed)"),
         OptionSpec(name: "comment", value: "C", help: "skip CSV lines starting with C, e.g. '#' (counted as skipped)"),
-        OptionSpec(name: "encoding", value: "E", help: "CSV text: utf8 (default) or latin1 (a field that is not UTF-8 is read as Latin-1)"),
-        OptionSpec(name: "max-columns", value: "N",
-                   help: "the most columns a CSV row may have (default \(CSVOptions.defaultMaxColumns)); a wider row stops the run"),
+        .choice("encoding", ["utf8", "latin1"], "CSV text: utf8 (default), or latin1 (a field that is not UTF-8 is read as Latin-1)"),
+        .integer("max-columns", "N", 1...Int.max,
+                 "the most columns a CSV row may have (default \(CSVOptions.defaultMaxColumns)); a wider row stops the run"),
     ]
 
     /// The CSV options given; columns by position come from `--map` (`MapArguments`).
@@ -22,14 +22,8 @@ enum CSVOptionArguments {
             options.comment = try character(text, option: "comment")
             if options.comment == options.delimiter { throw UsageError("--comment and --delimiter must differ") }
         }
-        switch arguments.value("encoding") {
-        case nil, "utf8": break
-        case "latin1": options.textPolicy = .latin1Fallback
-        default: throw UsageError("--encoding takes utf8 or latin1")
-        }
-        if let limit = try arguments.integer("max-columns", in: 1...Int.max) {
-            options.maxColumns = limit
-        }
+        if arguments.value("encoding") == "latin1" { options.textPolicy = .latin1Fallback }
+        if let limit = try arguments.integer("max-columns") { options.maxColumns = limit }
         return options
     }
 

@@ -8,16 +8,25 @@ protocol Command {
     /// The usage line and explanation shown by `--help`.
     static var usage: String { get }
     static var options: [OptionSpec] { get }
+    /// The exit codes the verb uses besides 2 (usage), each with what it means for the verb;
+    /// `--help` lists them.
+    static var exitCodes: [ExitCodeUse] { get }
+    /// The fixed words its first positional argument takes (a subcommand or a kind), or none
+    /// when its positionals are paths; shells complete them.
+    static var words: [String] { get }
     /// Runs the verb and returns its exit code. Usage errors are thrown; other failures are
     /// reported by the verb itself.
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode
 }
 
 extension Command {
+    static var words: [String] { [] }
+
     static var help: String {
         let text = usage.hasSuffix("\n") ? usage : usage + "\n"
-        let rows = options.map { ["--\($0.name)" + ($0.value.map { " \($0)" } ?? ""), $0.help] } + [["--help", "show this help"]]
-        return text + "\noptions:\n" + TextTable.render(rows, indent: "  ")
+        let rows = options.map { ["--\($0.name)" + ($0.kind.placeholder.map { " \($0)" } ?? ""), $0.help + $0.kind.helpSuffix] }
+            + [["--help", "show this help"]]
+        return text + "\noptions:\n" + TextTable.render(rows, indent: "  ") + "\n" + ExitCodeUse.helpSection(exitCodes)
     }
 }
 
@@ -27,7 +36,7 @@ enum Dispatcher {
         [
             InspectCommand.self, ModelCommand.self, ImportCommand.self, PlanCommand.self, MappingCommand.self, MigrateCommand.self, QueryCommand.self,
             UpdateCommand.self, DeleteCommand.self, VerifyCommand.self, ExportCommand.self, BackupCommand.self,
-            RestoreCommand.self, GenerateCommand.self,
+            RestoreCommand.self, GenerateCommand.self, CompletionsCommand.self,
         ]
     }
 
@@ -45,7 +54,8 @@ enum Dispatcher {
             return .success
         }
         guard let command = commands.first(where: { $0.name == verb }) else {
-            Terminal.error("ferry: unknown verb '\(verb)'. Run 'ferry --help' for the list.")
+            let hint = NameSuggestion.hint(for: verb, among: commands.map { $0.name })
+            Terminal.error("ferry: unknown verb '\(verb)'\(hint). Run 'ferry --help' for the list.")
             return .usage
         }
         let rest = Array(arguments.dropFirst())
@@ -64,6 +74,7 @@ enum Dispatcher {
 
     static var overview: String {
         let verbs = TextTable.lines(commands.map { [$0.name, $0.summary] }, indent: "  ")
+        let exitCodes = TextTable.lines(ExitCode.allCases.map { [String($0.rawValue), $0.meaning] }, indent: "  ")
         return """
         ferry: move Core Data era records between formats and model versions, and prove nothing was lost.
 
@@ -72,9 +83,10 @@ enum Dispatcher {
         verbs:
         \(verbs.joined(separator: "\n"))
 
-        Run 'ferry <verb> --help' or 'ferry help <verb>' for a verb's options. Exit codes: 0 ok,
-        1 some records rejected, 2 usage error, 3 unreadable or invalid input, 4 destination not
-        written, 5 verification failed.
+        Run 'ferry <verb> --help' or 'ferry help <verb>' for a verb's options and exit codes.
+
+        exit codes:
+        \(exitCodes.joined(separator: "\n"))
 
         """
     }

@@ -15,15 +15,19 @@ enum DeleteCommand: Command {
         relationship without an inverse keeps on the destinations that stay. Everything happens
         in one SQLite transaction on the store: it all happens or nothing does. --dry-run lists
         what would happen and changes nothing. Use --where TRUEPREDICATE to delete every object.
-
-        exit codes: 0 deleted (or planned), 2 usage, 3 unreadable store, model or predicate, 4 refused or not written.
         """
     static let options = [
-        OptionSpec(name: "entity", value: "E", help: "entity whose objects are deleted"),
+        OptionSpec.entity("entity", "entity whose objects are deleted"),
         OptionSpec(name: "where", value: "P", help: "predicate choosing the objects (required)"),
-        OptionSpec(name: "dry-run", value: nil, help: "list what would be deleted, nullified or blocked; change nothing"),
-        OptionSpec(name: "model", value: "M", help: ".xcdatamodeld bundle (default: the store's model cache)"),
+        .flag("dry-run", "list what would be deleted, nullified or blocked; change nothing"),
+        .path("model", "M", ".xcdatamodeld bundle (default: the store's model cache)"),
         OptionSpec(name: "var", value: "NAME=VALUE", help: "value of $NAME in the predicate", repeatable: true),
+    ]
+
+    static let exitCodes = [
+        ExitCodeUse(.success, "deleted (or, with --dry-run, planned)"),
+        ExitCodeUse(.badInput, "the store, the model or the predicate cannot be read"),
+        ExitCodeUse(.destination, "refused by a Deny rule, or not written; nothing changed"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -35,9 +39,9 @@ enum DeleteCommand: Command {
             Terminal.out(DeletePlanReport.text(try job.run(), dryRun: dryRun))
             return .success
         } catch {
-            Terminal.error("ferry delete: \(error.description)")
-            if case .mutation = error { return .destination }
-            return .badInput
+            let hints = ModelNameHints(store: job.storePath, modelPath: job.modelPath, entity: job.entity)
+            Terminal.error("ferry delete: \(error.description)\(hints.text)")
+            return ExitCode(error)
         }
     }
 }

@@ -36,25 +36,29 @@ enum ExportCommand: Command {
         per entity and pairs per relationship are counted in PostgreSQL with SQL and compared
         with the store's own counts (--no-verify skips that). --jobs N loads N stores at once,
         each on its own connection; a store that fails does not stop the others.
-
-        exit codes: 0 written, 2 usage, 3 unreadable store or model, 4 destination not written,
-        5 (--to) the database's counts differ from a store's. With several stores, the worst.
         """
     static let options = [
-        OptionSpec(name: "out", value: "DIR", help: "folder to write the files into (created when missing)"),
-        OptionSpec(name: "format", value: "F", help: "ndjson (default), json, csv, plist or bplist"),
-        OptionSpec(name: "gzip", value: nil, help: "compress each file with gzip (.gz)"),
-        OptionSpec(name: "level", value: "N", help: "gzip level 0-9 (default 6)"),
-        OptionSpec(name: "entity", value: "E", help: "export E and its sub-entities only", repeatable: true),
+        OptionSpec.path("out", "DIR", "folder to write the files into (created when missing)"),
+        .choice("format", ExportFormat.self, "the files' format (default ndjson)"),
+        .flag("gzip", "compress each file with gzip (.gz)"),
+        .integer("level", "N", ExportOptions.gzipLevels, "gzip level (default 6)"),
+        .entity("entity", "export this entity and its sub-entities only", repeatable: true),
         OptionSpec(name: "where", value: "PREDICATE", help: "NSPredicate format selecting records (one --entity)"),
         OptionSpec(name: "sort", value: "KEYS", help: "sort keys, e.g. 'name,-date' (one --entity)"),
-        OptionSpec(name: "model", value: "MODEL", help: ".xcdatamodeld bundle to read the store with"),
-        OptionSpec(name: "json", value: nil, help: "print the manifest's summary (with --to: the load's) as one JSON line"),
+        .path("model", "MODEL", ".xcdatamodeld bundle to read the store with"),
+        .flag("json", "print the manifest's summary (with --to: the load's) as one JSON line"),
         OptionSpec(name: "to", value: "URI", help: "load into PostgreSQL (postgresql://…) instead of writing files"),
         OptionSpec(name: "schema", value: "S", help: "with --to: the schema to load into (default ferry)"),
-        OptionSpec(name: "jobs", value: "N", help: "with --to: stores loaded at once (default 1)"),
-        OptionSpec(name: "replace", value: nil, help: "with --to: load a store already there again, replacing its rows"),
-        OptionSpec(name: "no-verify", value: nil, help: "with --to: skip counting rows and pairs on both sides"),
+        .integer("jobs", "N", 1...64, "with --to: stores loaded at once (default 1)"),
+        .flag("replace", "with --to: load a store already there again, replacing its rows"),
+        .flag("no-verify", "with --to: skip counting rows and pairs on both sides"),
+    ] + RunLog.options
+
+    static let exitCodes = [
+        ExitCodeUse(.success, "written (every store loaded)"),
+        ExitCodeUse(.badInput, "a store or the model cannot be read, or names no such entity"),
+        ExitCodeUse(.destination, "the folder (or the database) not written; with several stores, the worst code of any"),
+        ExitCodeUse(.verificationFailed, "with --to: the database's counts differ from a store's"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -70,10 +74,11 @@ enum ExportCommand: Command {
         }
         let request = try makeRequest(store: store, arguments)
         WriteLimits.reportInsteadOfKilling()
-        let progress = ProgressLine(verb: "export", enabled: !arguments.has("json"))
+        let log = RunLog(verb: name, arguments: arguments)
+        log.start(arguments)
         do {
-            let manifest = try ExportJob(request: request).run(progress: progress.update)
-            progress.clear()
+            let manifest = try ExportJob(request: request).run(progress: log.progress)
+            log.summary(.success, counts: ManifestSummary.counts(manifest))
             if arguments.has("json") {
                 Terminal.out(ManifestSummary.jsonLine(manifest, folder: request.outputFolder) + "\n")
             } else {
@@ -81,9 +86,11 @@ enum ExportCommand: Command {
             }
             return .success
         } catch {
-            progress.clear()
-            Terminal.error("ferry export: \(error.description)")
-            return ExitCode(error)
+            var message = error.description
+            if case .invalidRequest = error {
+                message += request.entities.map { ModelNameHints(store: store, modelPath: request.modelPath, entity: $0).text }.joined()
+            }
+            return log.failure(ExitCode(error), message)
         }
     }
 
@@ -103,13 +110,8 @@ enum ExportOptions {
     static let gzipLevels = 0...9
 
     static func apply(_ arguments: ParsedArguments, to request: inout ExportRequest) throws(UsageError) {
-        if let text = arguments.value("format") {
-            guard let format = ExportFormat(rawValue: text) else {
-                throw UsageError("--format takes \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            request.format = format
-        }
-        let level = try arguments.integer("level", in: gzipLevels)
+        if let format = try arguments.choice("format", as: ExportFormat.self) { request.format = format }
+        let level = try arguments.integer("level")
         if arguments.has("gzip") || level != nil { request.gzipLevel = level ?? 6 }
         request.modelPath = arguments.value("model")
     }
@@ -128,6 +130,10 @@ enum WriteLimits {
 extension ExitCode {
     /// The exit code of a failed export, backup or restore.
     init(_ error: ExportError) {
-        self = error.isVerificationFailure ? .verificationFailed : error.isDestinationFailure ? .destination : .badInput
+        if case .locked = error {
+            self = .locked
+        } else {
+            self = error.isVerificationFailure ? .verificationFailed : error.isDestinationFailure ? .destination : .badInput
+        }
     }
 }

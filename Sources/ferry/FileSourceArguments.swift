@@ -14,8 +14,8 @@ enum FileSourceArguments {
                        repeatable: true),
             OptionSpec(name: "records-key", value: "KEY[.KEY]",
                        help: "JSON \(files) hold their records in an array under this key of the top object ({\"tasks\": […]}); a.b goes deeper"),
-            OptionSpec(name: "max-value-bytes", value: "N",
-                       help: "the most bytes one value of \(files) may hold, up to the default \(ValueSizeLimit.defaultMaxBytes) (512 MiB); a record with a larger one is rejected"),
+            .integer("max-value-bytes", "N", 1...ValueSizeLimit.defaultMaxBytes,
+                     "the most bytes one value of \(files) may hold (the default, 512 MiB, is also the most); a record with a larger one is rejected"),
         ] + CSVOptionArguments.options
     }
 
@@ -30,7 +30,7 @@ enum FileSourceArguments {
             guard !keys.contains(where: \.isEmpty) else { throw UsageError("--records-key takes KEY or KEY.KEY…, not '\(text)'") }
             files.jsonRecordsKeyPath = keys
         }
-        files.maxValueBytes = try arguments.integer("max-value-bytes", in: 1...ValueSizeLimit.defaultMaxBytes) ?? ValueSizeLimit.defaultMaxBytes
+        files.maxValueBytes = try arguments.integer("max-value-bytes") ?? ValueSizeLimit.defaultMaxBytes
         return files
     }
 }

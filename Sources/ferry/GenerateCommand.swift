@@ -16,23 +16,31 @@ enum GenerateCommand: Command {
         example: ferry generate uploads --count 10000 --format csv --out uploads.csv
         """
     static let options = [
-        OptionSpec(name: "count", value: "N", help: "number of records"),
-        OptionSpec(name: "format", value: "F", help: "csv (default), ndjson, json or plist"),
-        OptionSpec(name: "seed", value: "S", help: "generator seed, 0 to 18446744073709551615 (default 1)"),
-        OptionSpec(name: "clean", value: nil, help: "no quirks: every record valid and distinct"),
-        OptionSpec(name: "out", value: "FILE", help: "output file (default: standard output)"),
+        OptionSpec.integer("count", "N", 0...Int.max, "number of records"),
+        .choice("format", formats.map(\.name), "the records' format (default csv)"),
+        OptionSpec(name: "seed", kind: .integer("S", 0...UInt64.max), help: "generator seed, 0 to 18446744073709551615 (default 1)"),
+        .flag("clean", "no quirks: every record valid and distinct"),
+        .path("out", "FILE", "output file (default: standard output)"),
     ]
 
+    static let words = ["uploads", "tasks"]
+
+    static let exitCodes = [
+        ExitCodeUse(.success, "written"),
+        ExitCodeUse(.destination, "FILE not written"),
+    ]
+
+    /// The formats `--format` names, in the order help lists them.
+    private static let formats: [(name: String, format: FixtureFormat)] = [("csv", .csv), ("ndjson", .ndjson), ("json", .jsonArray), ("plist", .xmlPlist)]
+
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.count == 1, let kind = arguments.positionals.first, kind == "uploads" || kind == "tasks" else {
+        guard arguments.positionals.count == 1, let kind = arguments.positionals.first, words.contains(kind) else {
             throw UsageError("generate takes one kind: uploads or tasks")
         }
-        guard let count = try arguments.integer("count", in: 0...Int.max) else { throw UsageError("--count N is required (N ≥ 0)") }
-        let formats: [String: FixtureFormat] = ["csv": .csv, "ndjson": .ndjson, "json": .jsonArray, "plist": .xmlPlist]
-        guard let format = formats[arguments.value("format") ?? "csv"] else {
-            throw UsageError("--format takes csv, ndjson, json or plist")
-        }
-        let seed = try arguments.integer("seed", in: UInt64.min...UInt64.max) ?? 1
+        guard let count = try arguments.integer("count") else { throw UsageError("--count N is required (N ≥ 0)") }
+        let name = arguments.value("format") ?? "csv"
+        guard let format = formats.first(where: { $0.name == name })?.format else { throw UsageError("--format does not take '\(name)'") }
+        let seed = try arguments.integer("seed", as: UInt64.self) ?? 1
         let clean = arguments.has("clean")
         let path = arguments.value("out") ?? "-"
         do {

@@ -38,55 +38,64 @@ enum ImportCommand: Command {
 
         The written store is then verified (integrity, bookkeeping, keys, values, accounting);
         --no-verify skips that.
-
-        exit codes: 0 all records written, 1 some rejected (the store holds the rest),
-        2 usage, 3 unreadable input or model, 4 destination not written, 5 verification failed.
         """
     static let options = [
-        OptionSpec(name: "model", value: "MODEL", help: ".xcdatamodeld bundle, .xcdatamodel folder or contents file"),
-        OptionSpec(name: "model-version", value: "V", help: "model version to write (default: the current version)"),
-        OptionSpec(name: "entity", value: "E", help: "entity the records belong to"),
-        OptionSpec(name: "out", value: "STORE", help: "the store to create"),
-        OptionSpec(name: "force", value: nil, help: "replace STORE if it exists (atomically)"),
-        OptionSpec(name: "append", value: nil, help: "add to STORE if it exists (it must be of the same model version)"),
-        OptionSpec(name: "format", value: "F", help: "csv, json or plist (default: from the file name or its first bytes)"),
+        OptionSpec.path("model", "MODEL", ".xcdatamodeld bundle, .xcdatamodel folder or contents file"),
+        .version("model-version", "model version to write (default: the current version)"),
+        .entity("entity", "entity the records belong to"),
+        .path("out", "STORE", "the store to create"),
+        .flag("force", "replace STORE if it exists (atomically)"),
+        .flag("append", "add to STORE if it exists (it must be of the same model version)"),
+        .choice("format", SourceFormat.self, "the files' format (default: from the file name or its first bytes)"),
     ] + FileSourceArguments.options(files: "the files") + [
         OptionSpec(name: "create-missing", value: "REL", help: "create destinations of REL that no record matches", repeatable: true),
         OptionSpec(name: "key", value: "ATTRIBUTE[,ATTRIBUTE]", help: "attributes that identify a record (upsert where the model has no unique constraint)"),
-        OptionSpec(name: "on-duplicate", value: "POLICY", help: "records colliding on a unique key: reject (default), keep-first, keep-newest"),
-        OptionSpec(name: "empty", value: "POLICY", help: "empty fields: null-unless-quoted (default), null, empty"),
-        OptionSpec(name: "date-epoch", value: "EPOCH", help: "numbers in Date columns: unix (default), unix-ms, reference"),
-        OptionSpec(name: "rejects", value: "FILE", help: "write every reject as one JSON line to FILE"),
-        OptionSpec(name: "max-errors", value: "N", help: "stop (and write nothing) after N rejects"),
-        OptionSpec(name: "batch-size", value: "N", help: "rows per transaction (default 10000)"),
-        OptionSpec(name: "no-verify", value: nil, help: "skip the check of the written store"),
-        OptionSpec(name: "json", value: nil, help: "print the summary as JSON"),
+        .choice("on-duplicate", DuplicatePolicy.self, "records colliding on a unique key (default reject)"),
+        .choice("empty", CoercionOptions.EmptyField.self, "empty fields (default null-unless-quoted)"),
+        .choice("date-epoch", CoercionOptions.NumericDateEpoch.self, "numbers in Date columns (default unix)"),
+        .path("rejects", "FILE", "write every reject as one JSON line to FILE"),
+        .integer("max-errors", "N", 1...Int.max, "stop (and write nothing, exit 6) after N rejects"),
+        .integer("batch-size", "N", 1...Int.max, "rows per transaction (default 10000)"),
+        .flag("no-verify", "skip the check of the written store"),
+        .flag("json", "print the summary as JSON"),
+    ] + RunLog.options
+
+    static let exitCodes = [
+        ExitCodeUse(.success, "every record written (and the store verified)"),
+        ExitCodeUse(.rejects, "some records rejected; the store holds the rest"),
+        ExitCodeUse(.badInput, "a file or the model cannot be read, or names no version, entity or attribute of it"),
+        ExitCodeUse(.destination, "the store not written (it exists, cannot be written)"),
+        ExitCodeUse(.verificationFailed, "the written store failed verification"),
+        ExitCodeUse(.rejectLimit, "stopped at --max-errors rejects; nothing written"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw UsageError("import needs at least one FILE") }
         let request = try makeRequest(arguments)
-        let progress = ProgressLine(verb: "import", enabled: !arguments.has("json"))
+        let log = RunLog(verb: name, arguments: arguments)
+        log.start(arguments)
         let summary: ImportSummary
         do {
-            summary = try ImportJob(request: request).run(progress: progress.update)
+            summary = try ImportJob(request: request).run(progress: log.progress)
         } catch {
-            progress.clear()
-            Terminal.error("ferry import: \(error.description)")
-            switch error {
-            case .destinationExists, .store, .rejectLog: return .destination
-            case .outputIsInput: return .usage
-            default: return .badInput
+            let code: ExitCode = switch error {
+            case .destinationExists, .store, .rejectLog: .destination
+            case .outputIsInput: .usage
+            default: .badInput
             }
+            return log.failure(code, error.description + ModelNameHints(arguments, options: options).text)
         }
-        progress.clear()
-        report(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath)
+        report(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath, log: log)
+        let code: ExitCode
         if let verification = summary.verification, !verification.passed {
-            Terminal.error(VerificationReportText.render(verification))
-            Terminal.out("VERIFICATION FAILED: \(verification.failures.count) failed checks\n")
-            return .verificationFailed
+            log.error(VerificationReportText.render(verification))
+            if !arguments.has("json") { Terminal.out("VERIFICATION FAILED: \(verification.failures.count) failed checks\n") }
+            code = .verificationFailed
+        } else {
+            code = summary.stoppedEarly ? .rejectLimit : summary.rejected > 0 ? .rejects : .success
         }
-        return summary.rejected > 0 ? .rejects : .success
+        log.summary(code, counts: ["read": summary.read, "written": summary.written, "merged": summary.merged, "rejected": summary.rejected])
+        return code
     }
 
     private static func makeRequest(_ arguments: ParsedArguments) throws(UsageError) -> ImportRequest {
@@ -97,59 +106,38 @@ enum ImportCommand: Command {
             outputPath: try arguments.required("out"),
             existingStore: arguments.has("force") ? .replace : arguments.has("append") ? .append : .refuse,
             files: try FileSourceArguments.parse(arguments))
-        if let text = arguments.value("format") {
-            guard let format = SourceFormat(rawValue: text) else { throw UsageError("--format takes csv, json or plist") }
-            request.files.format = format
-        }
+        if let format = try arguments.choice("format", as: SourceFormat.self) { request.files.format = format }
         request.createMissing = Set(arguments.values["create-missing"] ?? [])
         if let key = arguments.value("key") {
             let attributes = key.split(separator: ",").map { $0.filter { $0 != " " } }.filter { !$0.isEmpty }
             guard !attributes.isEmpty else { throw UsageError("--key takes one or more attribute names, separated by commas") }
             request.identityKey = attributes
         }
-        if let text = arguments.value("on-duplicate") {
-            guard let policy = DuplicatePolicy(rawValue: text) else { throw UsageError("--on-duplicate takes reject, keep-first or keep-newest") }
-            request.duplicates = policy
-        }
-        if let text = arguments.value("empty") {
-            guard let policy = CoercionOptions.EmptyField(rawValue: text) else {
-                throw UsageError("--empty takes null-unless-quoted, null or empty")
-            }
-            request.files.coercion.emptyField = policy
-        }
-        if let text = arguments.value("date-epoch") {
-            guard let epoch = CoercionOptions.NumericDateEpoch(rawValue: text) else {
-                throw UsageError("--date-epoch takes unix, unix-ms or reference")
-            }
+        if let policy = try arguments.choice("on-duplicate", as: DuplicatePolicy.self) { request.duplicates = policy }
+        if let policy = try arguments.choice("empty", as: CoercionOptions.EmptyField.self) { request.files.coercion.emptyField = policy }
+        if let epoch = try arguments.choice("date-epoch", as: CoercionOptions.NumericDateEpoch.self) {
             request.files.coercion.numericDateEpoch = epoch
         }
         request.rejectLogPath = arguments.value("rejects")
         request.verify = !arguments.has("no-verify")
-        if let limit = try arguments.integer("max-errors", in: 1...Int.max) {
-            request.maxErrors = limit
-        }
-        if let size = try arguments.integer("batch-size", in: 1...Int.max) {
-            request.batchSize = size
-        }
+        if let limit = try arguments.integer("max-errors") { request.maxErrors = limit }
+        if let size = try arguments.integer("batch-size") { request.batchSize = size }
         return request
     }
 
-    private static func report(_ summary: ImportSummary, json: Bool, rejectLog: String?) {
+    private static func report(_ summary: ImportSummary, json: Bool, rejectLog: String?, log: RunLog) {
+        if !json || log.writesJSON {
+            for (source, keys) in summary.unknownKeys.sorted(by: { $0.key < $1.key }) {
+                log.warning("warning: \(source): columns matching no attribute of \(summary.entity), ignored: \(NameListText.summary(keys))")
+            }
+            RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, stoppedEarly: summary.stoppedEarly,
+                                     rejectLog: rejectLog, log: log)
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             if let data = try? encoder.encode(summary) { Terminal.out(String(decoding: data, as: UTF8.self) + "\n") }
             return
-        }
-        for (source, keys) in summary.unknownKeys.sorted(by: { $0.key < $1.key }) {
-            Terminal.error("warning: \(source): columns matching no attribute of \(summary.entity), ignored: \(NameListText.summary(keys))")
-        }
-        for reject in summary.sampleRejects { Terminal.error("reject: \(reject.summary)") }
-        if summary.rejected > summary.sampleRejects.count {
-            Terminal.error("… \(summary.rejected - summary.sampleRejects.count) more rejects\(rejectLog.map { " in \($0)" } ?? " (use --rejects FILE to keep them all)")")
-        }
-        if summary.stoppedEarly {
-            Terminal.error("stopped after \(summary.rejected) rejects (--max-errors); nothing was written")
         }
         let target = summary.stoppedEarly ? "nothing written"
             : summary.discarded.map { "not kept, because \($0): \(summary.outputPath) is as it was" } ?? summary.outputPath
@@ -166,6 +154,6 @@ enum ImportCommand: Command {
         if let verification = summary.verification, verification.passed {
             Terminal.out("verified: \(verification.sections.reduce(0) { $0 + $1.checks }) checks hold\n")
         }
-        for link in summary.links { Terminal.out(LinkReportText.line(link, rejectLog: rejectLog)) }
+        for link in summary.links { Terminal.out(LinkReportText.line(link, rejectLog: rejectLog, log: log)) }
     }
 }

@@ -32,8 +32,14 @@ enum InspectCommand: Command {
                   ferry inspect Workspace.sqlite --model Migrations/Workspace.xcdatamodeld
         """
     static let options = [
-        OptionSpec(name: "model", value: "MODEL", help: "for a STORE: the model to match it against"),
-        OptionSpec(name: "json", value: nil, help: "print the same facts as JSON"),
+        OptionSpec.path("model", "MODEL", "for a STORE: the model to match it against"),
+        .flag("json", "print the same facts as JSON"),
+    ]
+
+    static let exitCodes = [
+        ExitCodeUse(.success, "shown"),
+        ExitCodeUse(.badInput, "the model, store or mapping model cannot be read"),
+        ExitCodeUse(.verificationFailed, "a STORE holds rows its reader and plain SQL count differently"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {

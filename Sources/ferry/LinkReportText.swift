@@ -3,17 +3,17 @@ import FerryMigration
 /// How a job's link resolution is shown: one line per relationship on standard output, the
 /// first links that found nothing on standard error (all of them are in the reject log).
 enum LinkReportText {
-    /// The summary line of one relationship; its unresolved samples go to standard error, with
+    /// The summary line of one relationship; its unresolved samples go to the run's log, with
     /// where the rest are (`rejectLog`, the run's `--rejects` file).
-    static func line(_ link: LinkReport, rejectLog: String?) -> String {
+    static func line(_ link: LinkReport, rejectLog: String?, log: RunLog) -> String {
         var text = "  \(link.relationship) by \(link.matchedBy): \(link.resolved) of \(link.links) links resolved"
         if link.created > 0 { text += ", \(link.created) destinations created" }
         if link.ambiguous > 0 { text += ", \(link.ambiguous) matched several (lowest Z_PK used)" }
         if link.conflicts > 0 { text += ", \(link.conflicts) claimed by several (last wins)" }
         if link.duplicatePairs > 0 { text += ", \(link.duplicatePairs) given twice (kept once)" }
-        for sample in link.unresolvedSamples { Terminal.error(sample) }
+        for sample in link.unresolvedSamples { log.warning(sample) }
         if link.unresolved > link.unresolvedSamples.count {
-            Terminal.error("… \(link.unresolved - link.unresolvedSamples.count) more unresolved links of \(link.relationship)"
+            log.warning("… \(link.unresolved - link.unresolvedSamples.count) more unresolved links of \(link.relationship)"
                 + (rejectLog.map { " in \($0)" } ?? " (use --rejects FILE to keep them all)"))
         }
         return text + "\n"

@@ -18,8 +18,16 @@ enum MappingCommand: Command {
         example: ferry mapping infer "Workspace 2" "Workspace 3" --model Migrations/Workspace.xcdatamodeld
         """
     static let options = [
-        OptionSpec(name: "model", value: "MODEL", help: "the versioned model (.xcdatamodeld)"),
-        OptionSpec(name: "out", value: "FILE", help: "where to write it (default: standard output)"),
+        OptionSpec.path("model", "MODEL", "the versioned model (.xcdatamodeld)"),
+        .path("out", "FILE", "where to write it (default: standard output)"),
+    ]
+
+    static let words = ["infer"]
+
+    static let exitCodes = [
+        ExitCodeUse(.success, "written"),
+        ExitCodeUse(.badInput, "the model cannot be read, or has no version FROM or TO"),
+        ExitCodeUse(.destination, "FILE not written"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -34,7 +42,9 @@ enum MappingCommand: Command {
         }
         let names = Array(arguments.positionals.dropFirst())
         guard let from = bundle.version(named: names[0]), let to = bundle.version(named: names[1]) else {
-            Terminal.error("ferry mapping: the model's versions are \(bundle.versions.map(\.name).joined(separator: ", "))")
+            let versions = bundle.versions.map(\.name)
+            let hints = names.filter { !versions.contains($0) }.map { " '\($0)'" + NameSuggestion.hint(for: $0, among: versions) }
+            Terminal.error("ferry mapping: the model has no version\(hints.joined(separator: ",")); its versions are \(versions.joined(separator: ", "))")
             return .badInput
         }
         let text = MappingFileWriter.text(for: MappingInference.infer(from: from, to: to))

@@ -32,27 +32,32 @@ enum MigrateCommand: Command {
         With --out postgresql://…, the store is written privately, verified, and then loaded into
         the schema (--schema, `ferry` by default) as `ferry export --to` loads a store: in one
         transaction, counted on both sides; --replace replaces an earlier load of it.
-
-        exit codes: 0 all records carried, 1 some rejected, 2 usage, 3 bad input, 4 destination not
-        written, 5 the written store (or the database's counts) failed verification.
         """
     static let options = [
-        OptionSpec(name: "model", value: "MODEL", help: "the versioned model (.xcdatamodeld or a compiled .momd)"),
-        OptionSpec(name: "model-version", value: "VERSION", help: "the version to migrate to (default: the model's current version)"),
-        OptionSpec(name: "mapping", value: "PATH", help: "a Core Data mapping model (.xcmappingmodel, .cdm) for the step it maps (repeat for each)",
-                   repeatable: true),
-        OptionSpec(name: "out", value: "STORE", help: "the store to create, or a postgresql:// URI to load the records into"),
-        OptionSpec(name: "force", value: nil, help: "replace STORE if it exists (atomically)"),
+        OptionSpec.path("model", "MODEL", "the versioned model (.xcdatamodeld or a compiled .momd)"),
+        .version("model-version", "the version to migrate to (default: the model's current version)"),
+        .path("mapping", "PATH", "a Core Data mapping model (.xcmappingmodel, .cdm) for the step it maps (repeat for each)", repeatable: true),
+        .path("out", "STORE", "the store to create, or a postgresql:// URI to load the records into"),
+        .flag("force", "replace STORE if it exists (atomically)"),
         OptionSpec(name: "var", value: "NAME=VALUE", help: "a value for $NAME in written mappings (e.g. zone=Asia/Shanghai)", repeatable: true),
         OptionSpec(name: "schema", value: "S", help: "with --out postgresql://: the schema to load into (default ferry)"),
-        OptionSpec(name: "replace", value: nil, help: "with --out postgresql://: replace an earlier load of the store"),
+        .flag("replace", "with --out postgresql://: replace an earlier load of the store"),
     ] + FileSourceArguments.options(files: "files") + [
-        OptionSpec(name: "lenient", value: nil, help: "written values that fail become nil instead of rejecting the record"),
-        OptionSpec(name: "on-duplicate", value: "POLICY", help: "where no mapping says: reject (default), keep-first, keep-newest"),
-        OptionSpec(name: "rejects", value: "FILE", help: "write every reject as one JSON line to FILE"),
-        OptionSpec(name: "max-errors", value: "N", help: "stop (and write nothing) after N rejects"),
-        OptionSpec(name: "no-verify", value: nil, help: "skip the check of the written store"),
-        OptionSpec(name: "json", value: nil, help: "print the summary as JSON"),
+        .flag("lenient", "written values that fail become nil instead of rejecting the record"),
+        .choice("on-duplicate", DuplicatePolicy.self, "where no mapping says (default reject)"),
+        .path("rejects", "FILE", "write every reject as one JSON line to FILE"),
+        .integer("max-errors", "N", 1...Int.max, "stop (and write nothing, exit 6) after N rejects"),
+        .flag("no-verify", "skip the check of the written store"),
+        .flag("json", "print the summary as JSON"),
+    ] + RunLog.options
+
+    static let exitCodes = [
+        ExitCodeUse(.success, "every record carried (and the store verified)"),
+        ExitCodeUse(.rejects, "some records rejected; the store holds the rest"),
+        ExitCodeUse(.badInput, "a source or the model cannot be read, or names no version or entity of it"),
+        ExitCodeUse(.destination, "the store (or the database) not written"),
+        ExitCodeUse(.verificationFailed, "the written store (or the database's counts) failed verification"),
+        ExitCodeUse(.rejectLimit, "stopped at --max-errors rejects; nothing written"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -62,29 +67,35 @@ enum MigrateCommand: Command {
         if let given = ["schema", "replace"].first(where: { arguments.values[$0] != nil || arguments.has($0) }) {
             throw UsageError("--\(given) goes with --out postgresql://…")
         }
-        return migrate(try makeRequest(arguments, outputRequired: true), json: arguments.has("json")).code
+        let log = RunLog(verb: name, arguments: arguments)
+        log.start(arguments)
+        let migration = migrate(try makeRequest(arguments, outputRequired: true), arguments: arguments, log: log)
+        if let summary = migration.summary { log.summary(migration.code, counts: counts(summary)) }
+        return migration.code
+    }
+
+    /// The figures of a migration a log's summary carries.
+    static func counts(_ summary: MigrationSummary) -> [String: Int] {
+        ["read": summary.ledgers.reduce(0) { $0 + $1.read }, "written": summary.written.values.reduce(0, +), "rejected": summary.rejected]
     }
 
     /// Runs a migration and prints its summary; the exit code, and the summary when it ran.
-    static func migrate(_ request: MigrateRequest, json: Bool) -> (code: ExitCode, summary: MigrationSummary?) {
-        let progress = ProgressLine(verb: "migrate", enabled: !json)
+    static func migrate(_ request: MigrateRequest, arguments: ParsedArguments, log: RunLog) -> (code: ExitCode, summary: MigrationSummary?) {
         let summary: MigrationSummary
         do {
-            summary = try MigrateJob(request: request).run(progress: progress.update)
+            summary = try MigrateJob(request: request).run(progress: log.progress)
         } catch {
-            progress.clear()
-            Terminal.error("ferry migrate: \(error.description)")
-            switch error {
-            case .destinationExists, .writer, .rejectLog: return (.destination, nil)
-            case .outputIsInput, .entityMissing: return (.usage, nil)
-            case .notAccounted: return (.verificationFailed, nil)
-            default: return (.badInput, nil)
+            let code: ExitCode = switch error {
+            case .destinationExists, .writer, .rejectLog: .destination
+            case .outputIsInput, .entityMissing: .usage
+            case .notAccounted: .verificationFailed
+            default: .badInput
             }
+            return (log.failure(code, error.description + ModelNameHints(arguments, options: options, sources: request.sources).text), nil)
         }
-        progress.clear()
-        MigrationReportText.print(summary, json: json, rejectLog: request.rejectLogPath)
+        MigrationReportText.print(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath, log: log)
         if let verification = summary.verification, !verification.passed { return (.verificationFailed, summary) }
-        return (summary.rejected > 0 ? .rejects : .success, summary)
+        return (summary.stoppedEarly ? .rejectLimit : summary.rejected > 0 ? .rejects : .success, summary)
     }
 
     /// The request both `migrate` and `plan` build from their arguments.
@@ -96,16 +107,11 @@ enum MigrateCommand: Command {
         request.mappingModels = arguments.values["mapping"] ?? []
         request.variables = try Pairs.parse(arguments, "var")
         request.files = try FileSourceArguments.parse(arguments)
-        if let text = arguments.value("on-duplicate") {
-            guard let policy = DuplicatePolicy(rawValue: text) else { throw UsageError("--on-duplicate takes reject, keep-first or keep-newest") }
-            request.duplicates = policy
-        }
+        if let policy = try arguments.choice("on-duplicate", as: DuplicatePolicy.self) { request.duplicates = policy }
         request.rejectLogPath = arguments.value("rejects")
         request.lenient = arguments.has("lenient")
         request.verify = !arguments.has("no-verify")
-        if let limit = try arguments.integer("max-errors", in: 1...Int.max) {
-            request.maxErrors = limit
-        }
+        if let limit = try arguments.integer("max-errors") { request.maxErrors = limit }
         return request
     }
 }

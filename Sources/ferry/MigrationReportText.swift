@@ -5,22 +5,21 @@ import FoundationEssentials
 
 /// Prints a migration summary: the ledger per source and entity, the delimiter of each CSV
 /// source, the rows per destination entity, link resolution, rejects and hints; `rejectLog` is
-/// the run's `--rejects` file, where every reject and unresolved link is.
+/// the run's `--rejects` file, where every reject and unresolved link is. Hints, sample rejects
+/// and unresolved links go to the run's log.
 enum MigrationReportText {
-    static func print(_ summary: MigrationSummary, json: Bool, rejectLog: String?) {
+    static func print(_ summary: MigrationSummary, json: Bool, rejectLog: String?, log: RunLog) {
+        if !json || log.writesJSON {
+            for hint in summary.suggestions { log.warning("hint: \(hint)") }
+            RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, stoppedEarly: summary.stoppedEarly,
+                                     rejectLog: rejectLog, log: log)
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             if let data = try? encoder.encode(summary) { Terminal.out(String(decoding: data, as: UTF8.self) + "\n") }
             return
         }
-        for hint in summary.suggestions { Terminal.error("hint: \(hint)") }
-        for reject in summary.sampleRejects { Terminal.error("reject: \(reject.summary)") }
-        if summary.rejected > summary.sampleRejects.count {
-            Terminal.error("… \(summary.rejected - summary.sampleRejects.count) more rejects"
-                + (rejectLog.map { " in \($0)" } ?? " (use --rejects FILE to keep them all)"))
-        }
-        if summary.stoppedEarly { Terminal.error("stopped after \(summary.rejected) rejects (--max-errors); nothing was written") }
         var out = "chain: \(summary.chain.joined(separator: " → "))\n"
         // Skipped lines get a column only when some source has them.
         let showSkipped = summary.ledgers.contains { $0.skipped > 0 }
@@ -43,7 +42,7 @@ enum MigrationReportText {
         if let identity = summary.identity, identity.keptFrom != nil, !summary.dryRun, summary.discarded == nil {
             out += "store UUID \(identity.uuid): \(identity.reason)\n"
         }
-        for link in summary.links { out += LinkReportText.line(link, rejectLog: rejectLog) }
+        for link in summary.links { out += LinkReportText.line(link, rejectLog: rejectLog, log: log) }
         if let verification = summary.verification {
             let checks = verification.sections.reduce(0) { $0 + $1.checks }
             if verification.passed {
@@ -51,7 +50,7 @@ enum MigrationReportText {
                 if let reason = summary.receiptMissing { out += "no receipt in the store: \(reason)\n" }
             } else {
                 out += "VERIFICATION FAILED: \(verification.failures.count) of \(checks) checks\n"
-                Terminal.error(VerificationReportText.render(verification))
+                log.error(VerificationReportText.render(verification))
             }
         }
         Terminal.out(out)

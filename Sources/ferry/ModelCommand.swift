@@ -18,15 +18,21 @@ enum ModelCommand: Command {
         What Xcode's XML cannot spell (validation rules of models built in code) is left out and
         listed.
 
-        exit codes: 0 written, 2 usage, 3 unreadable store or no model cache, 4 X.xcdatamodeld not
-        written (exists, cannot write), 5 the written model does not have the store's hashes.
-
         example: ferry model extract Workspace.sqlite --out Extracted.xcdatamodeld
         """
     static let options = [
-        OptionSpec(name: "out", value: "X.xcdatamodeld", help: "the model bundle to create"),
+        OptionSpec.path("out", "X.xcdatamodeld", "the model bundle to create"),
         OptionSpec(name: "name", value: "NAME", help: "the version's name (default: the bundle's)"),
-        OptionSpec(name: "force", value: nil, help: "replace X.xcdatamodeld if it exists (atomically)"),
+        .flag("force", "replace X.xcdatamodeld if it exists (atomically)"),
+    ]
+
+    static let words = ["extract"]
+
+    static let exitCodes = [
+        ExitCodeUse(.success, "written"),
+        ExitCodeUse(.badInput, "the store cannot be read or has no model cache"),
+        ExitCodeUse(.destination, "X.xcdatamodeld not written (it exists, cannot be written)"),
+        ExitCodeUse(.verificationFailed, "the written model does not have the store's version hashes"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {

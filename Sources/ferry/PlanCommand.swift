@@ -22,14 +22,19 @@ enum PlanCommand: Command {
 
         example: ferry plan --model Migrations/Workspace.xcdatamodeld --format dot | dot -Tsvg > plan.svg   # needs Graphviz
         """
-    static let options = MigrateCommand.options.filter { !["out", "force", "json", "schema", "replace"].contains($0.name) } + [
-        OptionSpec(name: "format", value: "F", help: "text (default), dot or json"),
-        OptionSpec(name: "json", value: nil, help: "the same as --format json"),
+    static let options = MigrateCommand.options.filter { !["out", "force", "json", "schema", "replace", "quiet", "log"].contains($0.name) } + [
+        OptionSpec.choice("format", ["text", "dot", "json"], "the plan as text (default), a Graphviz diagram or JSON"),
+        .flag("json", "the same as --format json"),
+    ]
+
+    static let exitCodes = [
+        ExitCodeUse(.success, "planned (and the dry run rejected nothing)"),
+        ExitCodeUse(.rejects, "the dry run rejected some records"),
+        ExitCodeUse(.badInput, "the model or a source cannot be read, or a step cannot run (a custom migration policy)"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let format = arguments.value("format") ?? (arguments.has("json") ? "json" : "text")
-        guard ["text", "dot", "json"].contains(format) else { throw UsageError("--format takes text, dot or json") }
         if arguments.has("json"), format != "json" { throw UsageError("--json and --format \(format) ask for two formats") }
         var request = try MigrateCommand.makeRequest(arguments, outputRequired: false)
         let plan: MigrationPlan
@@ -59,7 +64,7 @@ enum PlanCommand: Command {
             Terminal.out(MigrationPlanText.text(plan))
             if let dryRun {
                 Terminal.out("\ndry run:\n")
-                MigrationReportText.print(dryRun, json: false, rejectLog: request.rejectLogPath)
+                MigrationReportText.print(dryRun, json: false, rejectLog: request.rejectLogPath, log: RunLog(verb: name, arguments: arguments))
             }
         }
         if let dryRun { return dryRun.rejected > 0 ? .rejects : .success }

@@ -20,9 +20,11 @@ enum PostgresExportCommand {
         guard !schema.isEmpty, schema.utf8.count <= PostgresIdentifier.maxLength else {
             throw UsageError("--schema takes a name of 1 to \(PostgresIdentifier.maxLength) bytes")
         }
-        let jobs = try arguments.integer("jobs", in: 1...64) ?? 1
+        let jobs = try arguments.integer("jobs") ?? 1
         let job = PostgresExportJob(storePaths: arguments.positionals, target: target, schema: schema, modelPath: arguments.value("model"),
                                     jobs: jobs, replace: arguments.has("replace"), verify: !arguments.has("no-verify"))
+        let log = RunLog(verb: "export", arguments: arguments)
+        log.start(arguments)
         let summary = job.run()
         if arguments.has("json") {
             Terminal.out(PostgresExportText.jsonLine(summary) + "\n")
@@ -30,9 +32,12 @@ enum PostgresExportCommand {
             Terminal.out(PostgresExportText.table(summary, verified: job.verify))
         }
         for store in summary.stores {
-            if let failure = store.failure { Terminal.error("ferry export: \(store.source): \(failure.message)") }
+            if let failure = store.failure { log.error("ferry export: \(store.source): \(failure.message)") }
         }
-        return exitCode(summary)
+        let failed = summary.stores.filter { $0.failure != nil }.count
+        let code = exitCode(summary)
+        log.summary(code, counts: ["loaded": summary.stores.count - failed, "failed": failed])
+        return code
     }
 
     /// 0 when every store was loaded; otherwise 5 when a verification failed, else 4 when the

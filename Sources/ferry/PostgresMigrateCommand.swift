@@ -10,17 +10,21 @@ enum PostgresMigrateCommand {
         let target: ConnectionTarget
         do { target = try ConnectionTarget(text) } catch { throw UsageError(error.description) }
         if arguments.has("force") { throw UsageError("--force replaces a store file; with --out postgresql:// use --replace") }
+        let log = RunLog(verb: "migrate", arguments: arguments)
+        log.start(arguments)
         let folder = FileManager.default.temporaryDirectory.path + "/ferry-migrate-" + UUID().uuidString
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            Terminal.error("ferry migrate: \(folder): cannot write: \(error)")
-            return .destination
+            return log.failure(.destination, "\(folder): cannot write: \(error)")
         }
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var local = arguments
         let store = folder + "/migrated.sqlite"
         local.values["out"] = [store]
-        let migration = MigrateCommand.migrate(try MigrateCommand.makeRequest(local, outputRequired: true), json: arguments.has("json"))
-        guard migration.code == .success || migration.code == .rejects else { return migration.code }
+        let migration = MigrateCommand.migrate(try MigrateCommand.makeRequest(local, outputRequired: true), arguments: arguments, log: log)
+        guard migration.code == .success || migration.code == .rejects else {
+            if let migrated = migration.summary { log.summary(migration.code, counts: MigrateCommand.counts(migrated)) }
+            return migration.code
+        }
         var job = PostgresExportJob(storePaths: [store], target: target, schema: arguments.value("schema") ?? "ferry",
                                     modelPath: arguments.value("model"), replace: arguments.has("replace"))
         job.sourceNames[store] = "ferry migrate " + arguments.positionals.joined(separator: " ")
@@ -31,6 +35,8 @@ enum PostgresMigrateCommand {
             Terminal.out(PostgresExportText.table(summary, verified: true))
         }
         for failure in summary.stores.compactMap(\.failure) { Terminal.error("ferry migrate: \(failure.message)") }
-        return summary.allLoaded ? migration.code : PostgresExportCommand.exitCode(summary)
+        let code = summary.allLoaded ? migration.code : PostgresExportCommand.exitCode(summary)
+        if let migrated = migration.summary { log.summary(code, counts: MigrateCommand.counts(migrated)) }
+        return code
     }
 }

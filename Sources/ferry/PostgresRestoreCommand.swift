@@ -13,15 +13,18 @@ enum PostgresRestoreCommand {
         let job = PostgresRestoreJob(target: target, schema: arguments.value("schema") ?? "ferry", storeUUID: store,
                                      model: .bundle(try arguments.required("model")), outputPath: try arguments.required("out"),
                                      replaceExisting: arguments.has("force"))
+        let log = RunLog(verb: "restore", arguments: arguments)
+        log.start(arguments)
         do {
             let summary = try job.run()
+            log.summary(.success, counts: ["records": Int(summary.counts.entities.values.reduce(0, +)), "pairs": Int(summary.counts.pairs)])
             for (entity, count) in summary.counts.entities.sorted(by: { $0.key < $1.key }) { Terminal.out("\(entity): \(count)\n") }
             Terminal.out("\(summary.counts.pairs) pairs; rows per entity and pairs per relationship equal the database's\n")
             return .success
         } catch {
-            Terminal.error("ferry restore: \(error.description)")
-            if error.isVerificationFailure { return .verificationFailed }
-            return error.isDestinationFailure(loadingDatabase: false) ? .destination : .badInput
+            let code: ExitCode = error.isVerificationFailure ? .verificationFailed
+                : error.isDestinationFailure(loadingDatabase: false) ? .destination : .badInput
+            return log.failure(code, error.description)
         }
     }
 }

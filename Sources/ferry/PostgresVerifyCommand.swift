@@ -19,11 +19,14 @@ enum PostgresVerifyCommand {
         }
         let job = PostgresVerifyJob(target: target, schema: arguments.value("schema") ?? "ferry", againstPath: store, storeUUID: uuid,
                                     modelPath: arguments.value("model"))
+        let log = RunLog(verb: "verify", arguments: arguments)
+        log.start(arguments)
         let report: VerificationReport
         do { report = try job.run() } catch {
-            Terminal.error("ferry verify: \(error.description)")
-            return error.isVerificationFailure ? .verificationFailed : .badInput
+            return log.failure(error.isVerificationFailure ? .verificationFailed : .badInput, error.description)
         }
-        return VerifyCommand.print(report, json: arguments.has("json"))
+        let code = VerifyCommand.print(report, json: arguments.has("json"))
+        log.summary(code, counts: VerifyCommand.counts(report))
+        return code
     }
 }

@@ -1,4 +1,5 @@
 import Ferry
+import FerryStore
 import FerryFormats
 
 /// `ferry query STORE --entity E [--where P] [--sort K] [--limit N] [--offset N] [--format F]`.
@@ -23,23 +24,25 @@ enum QueryCommand: Command {
         example: ferry query Workspace.sqlite --entity Task --where 'priority > 2 AND tags.@count > 0' --sort -dueDate
         """
     static let options = [
-        OptionSpec(name: "entity", value: "E", help: "entity to fetch (sub-entities included)"),
+        OptionSpec.entity("entity", "entity to fetch (sub-entities included)"),
         OptionSpec(name: "where", value: "P", help: "predicate in NSPredicate format syntax"),
         OptionSpec(name: "sort", value: "KEYS", help: "sort keys, comma separated, -key for descending"),
-        OptionSpec(name: "limit", value: "N", help: "at most N objects"),
-        OptionSpec(name: "offset", value: "N", help: "skip the first N objects"),
-        OptionSpec(name: "format", value: "F", help: "table (default), json, ndjson or csv"),
-        OptionSpec(name: "model", value: "M", help: ".xcdatamodeld bundle (default: the store's model cache)"),
+        .integer("limit", "N", 0...Int.max, "at most N objects"),
+        .integer("offset", "N", 0...Int.max, "skip the first N objects"),
+        .choice("format", QueryFormat.self, "how objects are printed (default table)"),
+        .path("model", "M", ".xcdatamodeld bundle (default: the store's model cache)"),
         OptionSpec(name: "var", value: "NAME=VALUE", help: "value of $NAME in the predicate", repeatable: true),
+    ]
+
+    static let exitCodes = [
+        ExitCodeUse(.success, "printed"),
+        ExitCodeUse(.badInput, "the store, the model or the predicate cannot be read, or names no such entity"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let store = try MutationArguments.store(arguments, verb: name)
-        let formatText = arguments.value("format") ?? "table"
-        guard let format = QueryFormat(rawValue: formatText) else {
-            throw UsageError("--format takes table, json, ndjson or csv, not '\(formatText)'")
-        }
-        let limit = try arguments.integer("limit", in: 0...Int.max), offset = try arguments.integer("offset", in: 0...Int.max) ?? 0
+        let format = try arguments.choice("format", as: QueryFormat.self) ?? .table
+        let limit = try arguments.integer("limit"), offset = try arguments.integer("offset") ?? 0
         let request = QueryRequest(
             storePath: store, modelPath: arguments.value("model"), entity: try arguments.required("entity"),
             predicate: arguments.value("where"), sort: arguments.value("sort"), limit: limit,
@@ -48,7 +51,8 @@ enum QueryCommand: Command {
             let sink = try FileByteSink(path: "-")
             try QueryJob(request: request).run(to: sink)
         } catch let error as QueryError {
-            Terminal.error("ferry query: \(error.description)")
+            let hints = ModelNameHints(store: store, modelPath: request.modelPath, entity: request.entity)
+            Terminal.error("ferry query: \(error.description)\(hints.text)")
             return .badInput
         } catch {
             Terminal.error("ferry query: \(error)")
@@ -77,5 +81,21 @@ enum MutationArguments {
             result.append((String(text[..<equals]), String(text[text.index(after: equals)...])))
         }
         return result
+    }
+}
+
+extension ExitCode {
+    /// The exit code of a failed query, update or delete: 4 when the store refused the change
+    /// (a uniqueness constraint, a Deny rule) or could not be written, else 3: the store, model,
+    /// predicate or a value given cannot be used (an attribute the entity lacks is bad input).
+    init(_ error: QueryError) {
+        guard case .mutation(let mutation) = error else {
+            self = .badInput
+            return
+        }
+        switch mutation {
+        case .uniquenessViolation, .denied, .unsupported, .sqlite: self = .destination
+        case .store, .predicate, .unknownAttribute, .typeMismatch, .requiredAttribute: self = .badInput
+        }
     }
 }

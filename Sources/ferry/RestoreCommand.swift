@@ -1,5 +1,6 @@
 import Ferry
 import FerryPostgres
+import FoundationEssentials
 
 /// `ferry restore BACKUP --model M --out STORE [--force]`, or
 /// `ferry restore postgresql://… --store UUID --model M --out STORE [--schema S] [--force]`.
@@ -20,17 +21,21 @@ enum RestoreCommand: Command {
         (`ferry` by default), read in one transaction, with the version of MODEL whose version
         hashes the schema recorded for it. Before the store is renamed into place, its rows per
         entity and pairs per relationship are counted and compared with the database's.
-
-        exit codes: 0 restored, 2 usage, 3 unreadable model (or database, or no such store in it),
-        4 STORE not written (exists, cannot write), 5 the backup does not match its manifest (the
-        new store does not hold what the database does).
         """
     static let options = [
-        OptionSpec(name: "model", value: "MODEL", help: ".xcdatamodeld bundle holding the backup's model version"),
-        OptionSpec(name: "out", value: "STORE", help: "the store to create"),
-        OptionSpec(name: "force", value: nil, help: "replace STORE if it exists (atomically)"),
+        OptionSpec.path("model", "MODEL", ".xcdatamodeld bundle holding the backup's model version"),
+        .path("out", "STORE", "the store to create"),
+        .flag("force", "replace STORE if it exists (atomically)"),
         OptionSpec(name: "store", value: "UUID", help: "from PostgreSQL: the store to rebuild"),
         OptionSpec(name: "schema", value: "S", help: "from PostgreSQL: the schema holding it (default ferry)"),
+        .flag("json", "print the records restored per entity as one JSON line (a failure's code and message too)"),
+    ] + RunLog.options
+
+    static let exitCodes = [
+        ExitCodeUse(.success, "restored"),
+        ExitCodeUse(.badInput, "BACKUP is missing or holds no manifest, or the model (or database) cannot be read, or has no such store"),
+        ExitCodeUse(.destination, "STORE not written (it exists, cannot be written)"),
+        ExitCodeUse(.verificationFailed, "the backup does not match its manifest (the new store does not hold what the database does)"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -44,16 +49,39 @@ enum RestoreCommand: Command {
         let job = RestoreJob(folder: folder, modelPath: try arguments.required("model"), outputPath: try arguments.required("out"),
                              replaceExisting: arguments.has("force"))
         WriteLimits.reportInsteadOfKilling()
+        let log = RunLog(verb: name, arguments: arguments)
+        log.start(arguments)
         do {
-            let summary = try job.run()
-            for (entity, count) in summary.records.sorted(by: { $0.key < $1.key }) { Terminal.out("\(entity): \(count)\n") }
+            let summary = try job.run(progress: log.progress)
             for link in summary.links where link.unresolved > 0 {
-                Terminal.error("warning: \(link.relationship): \(link.unresolved) links to records not in the backup")
+                log.warning("warning: \(link.relationship): \(link.unresolved) links to records not in the backup")
+            }
+            log.summary(.success, counts: ["records": summary.records.values.reduce(0, +)])
+            if arguments.has("json") {
+                Terminal.out(RestoreSummaryLine.json(records: summary.records, store: job.outputPath) + "\n")
+            } else {
+                for (entity, count) in summary.records.sorted(by: { $0.key < $1.key }) { Terminal.out("\(entity): \(count)\n") }
             }
             return .success
         } catch {
-            Terminal.error("ferry restore: \(error.description)")
-            return ExitCode(error)
+            return log.failure(ExitCode(error), error.description)
         }
+    }
+}
+
+/// The one JSON line `restore --json` prints: the store written and its records per entity.
+enum RestoreSummaryLine {
+    private struct Line: Encodable {
+        let store: String
+        let records: Int
+        let entities: [String: Int]
+    }
+
+    static func json(records: [String: Int], store: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let line = Line(store: store, records: records.values.reduce(0, +), entities: records)
+        guard let data = try? encoder.encode(line) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -18,12 +18,18 @@ enum UpdateCommand: Command {
         example: ferry update Workspace.sqlite --entity Task --where 'taskID == 7' --set priority=3 --set dueDate=2024-05-01T09:00:00Z
         """
     static let options = [
-        OptionSpec(name: "entity", value: "E", help: "entity whose objects change"),
+        OptionSpec.entity("entity", "entity whose objects change"),
         OptionSpec(name: "where", value: "P", help: "predicate choosing the objects (required)"),
         OptionSpec(name: "set", value: "KEY=VALUE", help: "attribute to set (repeatable)", repeatable: true),
-        OptionSpec(name: "dry-run", value: nil, help: "list the objects that would change; change nothing"),
-        OptionSpec(name: "model", value: "M", help: ".xcdatamodeld bundle (default: the store's model cache)"),
+        .flag("dry-run", "list the objects that would change; change nothing"),
+        .path("model", "M", ".xcdatamodeld bundle (default: the store's model cache)"),
         OptionSpec(name: "var", value: "NAME=VALUE", help: "value of $NAME in the predicate", repeatable: true),
+    ]
+
+    static let exitCodes = [
+        ExitCodeUse(.success, "updated (or, with --dry-run, planned)"),
+        ExitCodeUse(.badInput, "the store, the model or the predicate cannot be read; an attribute the entity lacks; a value its attribute refuses"),
+        ExitCodeUse(.destination, "refused by a uniqueness constraint, or not written; nothing changed"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -41,9 +47,9 @@ enum UpdateCommand: Command {
             Terminal.out("\(changed) \(changed == 1 ? "object" : "objects") updated\n")
             return .success
         } catch {
-            Terminal.error("ferry update: \(error.description)")
-            if case .mutation = error { return .destination }
-            return .badInput
+            let hints = ModelNameHints(store: job.storePath, modelPath: job.modelPath, entity: job.entity, keys: assignments.map(\.key))
+            Terminal.error("ferry update: \(error.description)\(hints.text)")
+            return ExitCode(error)
         }
     }
 }

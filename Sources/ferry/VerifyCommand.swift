@@ -46,22 +46,25 @@ enum VerifyCommand: Command {
         compared with STORE: rows per entity and pairs per relationship counted with SQL on both
         sides, and the fingerprints of every entity's records and every relationship's pairs.
 
-        Exit codes: 0 every check holds, 5 a check failed, 3 the store or model cannot be read.
-
         example: ferry verify Workspace.sqlite --model Migrations/Workspace.xcdatamodeld
         """
     static let options = [
-        OptionSpec(name: "model", value: "MODEL", help: "the model to read the store with (default: its Z_MODELCACHE)"),
-        OptionSpec(name: "json", value: nil, help: "print the report as JSON"),
-        OptionSpec(name: "no-fingerprints", value: nil, help: "skip the record and pair fingerprints (structural checks only)"),
-        OptionSpec(name: "full-integrity-check", value: nil,
-                   help: "PRAGMA integrity_check (indexes against their tables too) instead of the faster quick_check"),
-        OptionSpec(name: "against", value: "SOURCE", help: "a source the store was migrated from (repeat for each)", repeatable: true),
-        OptionSpec(name: "rerun", value: nil, help: "with --against: migrate the sources again even when the store's receipt matches them"),
+        OptionSpec.path("model", "MODEL", "the model to read the store with (default: its Z_MODELCACHE)"),
+        .flag("json", "print the report as JSON"),
+        .flag("no-fingerprints", "skip the record and pair fingerprints (structural checks only)"),
+        .flag("full-integrity-check", "PRAGMA integrity_check (indexes against their tables too) instead of the faster quick_check"),
+        .path("against", "SOURCE", "a source the store was migrated from (repeat for each)", repeatable: true),
+        .flag("rerun", "with --against: migrate the sources again even when the store's receipt matches them"),
         OptionSpec(name: "store", value: "UUID", help: "with postgresql://: the store in the schema (default: the --against store's UUID)"),
         OptionSpec(name: "schema", value: "S", help: "with postgresql://: the schema (default ferry)"),
     ] + MigrateCommand.options.filter { ["var", "lenient", "on-duplicate", "model-version", "mapping"].contains($0.name) }
-        + FileSourceArguments.options(files: "files")
+        + FileSourceArguments.options(files: "files") + RunLog.options
+
+    static let exitCodes = [
+        ExitCodeUse(.success, "every check holds"),
+        ExitCodeUse(.badInput, "the store, the model or a source cannot be read"),
+        ExitCodeUse(.verificationFailed, "a check failed"),
+    ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
@@ -71,6 +74,8 @@ enum VerifyCommand: Command {
         if let given = ["store", "schema"].first(where: { arguments.values[$0] != nil }) {
             throw UsageError("--\(given) goes with a postgresql:// URI")
         }
+        let log = RunLog(verb: name, arguments: arguments)
+        log.start(arguments)
         let report: VerificationReport
         if let sources = arguments.values["against"] {
             var migrate = ParsedArguments()
@@ -80,8 +85,7 @@ enum VerifyCommand: Command {
             migrate.flags = arguments.flags.subtracting(["rerun"])
             let request = try MigrateCommand.makeRequest(migrate, outputRequired: true)
             do { report = try SourceVerification.verify(store: path, against: request, rerun: arguments.has("rerun")) } catch {
-                Terminal.error("ferry verify: \(error.description)")
-                return .badInput
+                return log.failure(.badInput, error.description)
             }
         } else {
             do {
@@ -89,11 +93,17 @@ enum VerifyCommand: Command {
                                                   fingerprints: !arguments.has("no-fingerprints"))
                 report = try StoreVerifier(path: path, model: try modelSource(arguments.value("model"))).verify(options: options)
             } catch {
-                Terminal.error("ferry verify: \(error)")
-                return .badInput
+                return log.failure(.badInput, "\(error)")
             }
         }
-        return print(report, json: arguments.has("json"))
+        let code = print(report, json: arguments.has("json"))
+        log.summary(code, counts: counts(report))
+        return code
+    }
+
+    /// The figures of a report a log's summary carries.
+    static func counts(_ report: VerificationReport) -> [String: Int] {
+        ["checks": report.sections.reduce(0) { $0 + $1.checks }, "failures": report.failures.count]
     }
 
     /// Prints a report (as text, or JSON); exit 0 when every check held, 5 otherwise.

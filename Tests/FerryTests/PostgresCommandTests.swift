@@ -62,6 +62,18 @@ struct PostgresCommandTests {
         #expect(missing.status == 3 && missing.err.contains("holds no store"))
         let verify = try ferry(["verify", uri, "--against", stores[2]])
         #expect(verify.status == 0, "\(verify.out)\(verify.err)")
+        // --log json on the PostgreSQL paths too: one JSON object per line, from start to summary or error.
+        let logged: [(arguments: [String], last: String)] = [
+            (["export", stores[0], "--to", uri], "summary"), (["verify", uri, "--against", stores[2]], "summary"),
+            (["restore", uri, "--store", UUID().uuidString, "--model", model, "--out", folder + "/M.sqlite"], "error"),
+        ]
+        for (arguments, last) in logged {
+            let run = try ferry(arguments + ["--log", "json"])
+            let events = run.err.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            #expect(!events.isEmpty && events.allSatisfy { $0 != nil }, "\(arguments[0]): \(run.err)")
+            #expect(events.first??["event"] as? String == "start" && events.last??["event"] as? String == last, "\(arguments[0]): \(run.err)")
+            #expect(events.last??["exitCode"] as? Int == Int(run.status), "\(arguments[0]): \(run.err)")
+        }
     }
 
     @Test("migrate --out postgresql:// migrates into a private store, verifies it and loads it; the catalog names the sources")

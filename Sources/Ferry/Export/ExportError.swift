@@ -14,6 +14,9 @@ public enum ExportError: Error, CustomStringConvertible {
     case encoding(reason: String)
     /// An export or backup folder is unreadable or does not match its manifest.
     case verification(path: String, reason: String)
+    /// The folder given as an export or backup is none: it is missing, or holds no readable
+    /// manifest (bad input, where a folder that does not match its manifest fails verification).
+    case notAnExport(path: String, reason: String)
     /// The target of a restore exists and `--force` was not given.
     case destinationExists(String)
     /// Another backup holds the lock of the backup folder.
@@ -34,7 +37,7 @@ public enum ExportError: Error, CustomStringConvertible {
         case .store(let error): error.description
         case let .cannotWrite(path, reason): "\(path): cannot write: \(reason)"
         case .encoding(let reason): "cannot encode: \(reason)"
-        case let .verification(path, reason): "\(path): \(reason)"
+        case let .verification(path, reason), let .notAnExport(path, reason): "\(path): \(reason)"
         case .destinationExists(let path): "\(path) exists (use --force to replace it)"
         case let .locked(path, holder): "\(path) is locked by \(holder): another backup is running"
         case .restore(let reason): reason

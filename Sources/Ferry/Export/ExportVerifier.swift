@@ -10,6 +10,7 @@ public enum ExportVerifier {
     /// - Throws: `ExportError.verification` naming the first missing or altered file.
     @discardableResult
     public static func verify(folder: String, countRecords: Bool) throws(ExportError) -> ExportManifest {
+        guard FileManager.default.fileExists(atPath: folder) else { throw .notAnExport(path: folder, reason: "no such folder") }
         let manifest = try ManifestFile.read(from: folder + "/" + ExportManifest.fileName)
         for entry in manifest.entities {
             let path = folder + "/" + entry.file

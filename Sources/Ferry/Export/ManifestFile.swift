@@ -19,7 +19,7 @@ enum ManifestFile {
 
     static func read(from path: String) throws(ExportError) -> ExportManifest {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .verification(path: path, reason: "the manifest is missing or unreadable")
+            throw .notAnExport(path: path, reason: "the manifest is missing or unreadable")
         }
         do { return try JSONDecoder().decode(ExportManifest.self, from: data) } catch {
             throw .verification(path: path, reason: "the manifest is not valid: \(error)")

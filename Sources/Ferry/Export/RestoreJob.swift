@@ -32,7 +32,10 @@ public struct RestoreJob {
         public var links: [LinkReport]
     }
 
-    public func run() throws(ExportError) -> Summary {
+    /// Restores the store; `progress` is told each phase: the check of the backup, each entity
+    /// hierarchy restored, link resolution.
+    public func run(progress: (JobProgress) -> Void = { _ in }) throws(ExportError) -> Summary {
+        progress(JobProgress(phase: "checking the backup"))
         let manifest = try ExportVerifier.verify(folder: folder, countRecords: true)
         let model = try RestoreModel.version(in: modelPath, hashes: manifest.model.versionHashes, recordedVersion: manifest.model.versionName)
         if FileManager.default.fileExists(atPath: outputPath), !replaceExisting { throw .destinationExists(outputPath) }
@@ -41,8 +44,10 @@ public struct RestoreJob {
             let graph = StoreGraphWriter(writer: writer, model: model)
             var records: [String: Int] = [:]
             for root in model.entitiesInStoreOrder where root.parentName == nil {
+                progress(JobProgress(phase: "restoring \(root.name)"))
                 try restoreHierarchy(root.name, manifest: manifest, model: model, graph: graph, records: &records)
             }
+            progress(JobProgress(phase: "resolving links"))
             let links = try graph.resolveLinks()
             try writer.finish()
             return Summary(records: records, links: links)

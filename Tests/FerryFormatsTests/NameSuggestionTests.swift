@@ -1,0 +1,34 @@
+@testable import FerryFormats
+import Testing
+
+@Suite("did-you-mean suggestions")
+struct NameSuggestionTests {
+    @Test("edit distance counts inserts, deletes, replacements and swapped neighbours as one each")
+    func distance() {
+        func distance(_ a: String, _ b: String) -> Int { NameSuggestion.editDistance(Array(a), Array(b), limit: 5) }
+        #expect(distance("import", "import") == 0)
+        #expect(distance("imprt", "import") == 1)
+        #expect(distance("improt", "import") == 1)
+        #expect(distance("mirgate", "migrate") == 1)
+        #expect(distance("xmport", "import") == 1)
+        #expect(distance("", "abc") == 3)
+        #expect(distance("abc", "") == 3)
+        #expect(distance("kitten", "sitting") == 3)
+        #expect(NameSuggestion.editDistance(Array("aaaaaaaa"), Array("bbbbbbbb"), limit: 2) == 3)
+    }
+
+    @Test("the closest known name within two edits, or one the given name begins")
+    func closest() {
+        let verbs = ["inspect", "import", "migrate", "query", "backup", "restore"]
+        #expect(NameSuggestion.closest(to: "imprt", among: verbs) == "import")
+        #expect(NameSuggestion.closest(to: "IMPORT", among: ["import"]) == nil, "a name that is known in another case is no typo of it")
+        #expect(NameSuggestion.closest(to: "Inport", among: verbs) == "import")
+        #expect(NameSuggestion.closest(to: "rest", among: verbs) == "restore")
+        #expect(NameSuggestion.closest(to: "zzzzzz", among: verbs) == nil)
+        #expect(NameSuggestion.closest(to: "qx", among: ["ab"]) == nil, "two edits of a two-letter word is no suggestion")
+        #expect(NameSuggestion.closest(to: "", among: verbs) == nil)
+        #expect(NameSuggestion.closest(to: "Workspace 4", among: ["Workspace 1", "Workspace 3"]) == "Workspace 1", "the first of equals")
+        #expect(NameSuggestion.hint(for: "jsno", among: ["ndjson", "json"]) == " (did you mean 'json'?)")
+        #expect(NameSuggestion.hint(for: "xxxxxxx", among: ["json"]).isEmpty)
+    }
+}

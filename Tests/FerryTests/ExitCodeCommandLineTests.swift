@@ -1,0 +1,132 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// One table of exit codes for every verb (README "Exit codes", `ferry --help`), each verb's
+/// `--help` listing the codes it declares, and the cases that used to exit with the wrong code.
+@Suite("exit codes")
+struct ExitCodeCommandLineTests {
+    static let model = "Migrations/Workspace.xcdatamodeld"
+
+    func ferry(_ arguments: String...) throws -> FerryProcess.Result { try FerryProcess.run(arguments) }
+
+    /// The verbs `ferry --help` lists.
+    static func verbs() throws -> [String] {
+        let lines = try FerryProcess.run(["--help"]).out.split(separator: "\n")
+        let start = try #require(lines.firstIndex(of: "verbs:"))
+        return lines[(start + 1)...].prefix { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+
+    /// The rows `code  meaning` of the `exit codes:` section of a help text.
+    static func exitCodeRows(_ help: String) -> [(code: Int, meaning: String)] {
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(of: "exit codes:") else { return [] }
+        return lines[(start + 1)...].prefix { $0.hasPrefix("  ") }.compactMap { line in
+            let parts = line.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, let code = Int(parts[0]) else { return nil }
+            return (code, parts[1].trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    @Test("ferry --help and the README show the same table, codes 0 to 7")
+    func table() throws {
+        let overview = Self.exitCodeRows(try ferry("--help").out)
+        #expect(overview.map(\.code) == Array(0...7))
+        let readme = String(decoding: try TestPaths.read(TestPaths.packageRoot + "/README.md"), as: UTF8.self)
+        let section = try #require(readme.components(separatedBy: "## Exit codes").dropFirst().first)
+        let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ") && $0.first(where: \.isNumber) != nil }
+            .map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+            .compactMap { cells in Int(cells[0]).map { ($0, cells[1]) } }
+        #expect(rows.map(\.0) == overview.map(\.code))
+        for (row, line) in zip(rows, overview) { #expect(row.1 == line.meaning, "README row \(row.0)") }
+    }
+
+    @Test("every verb's --help lists its exit codes, 2 among them, each a code of the table")
+    func helpListsExitCodes() throws {
+        for verb in try Self.verbs() {
+            let rows = Self.exitCodeRows(try ferry(verb, "--help").out)
+            #expect(rows.contains { $0.code == 2 }, "\(verb)")
+            #expect(rows.contains { $0.code == 0 }, "\(verb)")
+            #expect(rows.allSatisfy { (0...7).contains($0.code) && !$0.meaning.isEmpty }, "\(verb)")
+            #expect(rows.map(\.code) == rows.map(\.code).sorted(), "\(verb)")
+        }
+        let backup = Self.exitCodeRows(try ferry("backup", "--help").out)
+        #expect(backup.contains { $0.code == 7 })
+        let importCodes = Self.exitCodeRows(try ferry("import", "--help").out).map(\.code)
+        #expect(importCodes == [0, 1, 2, 3, 4, 5, 6])
+    }
+
+    @Test("restore of a folder that is missing, or holds no manifest, is bad input (3)")
+    func restoreMissingFolder() throws {
+        let folder = try TestPaths.temporaryFolder("exit-codes")
+        let missing = try ferry("restore", folder + "/no-such-backup", "--model", Self.model, "--out", folder + "/r.sqlite")
+        #expect(missing.status == 3, "\(missing.err)")
+        #expect(missing.err.contains("no-such-backup: no such folder"), "\(missing.err)")
+        let empty = try ferry("restore", folder, "--model", Self.model, "--out", folder + "/r.sqlite")
+        #expect(empty.status == 3 && empty.err.contains("manifest.json: the manifest is missing or unreadable"), "\(empty.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/r.sqlite"))
+    }
+
+    @Test("update --set of an attribute the entity lacks is bad input (3), changes nothing, and names the closest")
+    func updateUnknownAttribute() throws {
+        let folder = try TestPaths.temporaryFolder("exit-codes")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let before = try TestPaths.read(store)
+        let run = try ferry("update", store, "--entity", "Task", "--where", "TRUEPREDICATE", "--set", "nope=1")
+        #expect(run.status == 3, "\(run.err)")
+        #expect(run.err.contains("nope"))
+        #expect(try TestPaths.read(store) == before)
+        let typo = try ferry("update", store, "--entity", "Task", "--where", "TRUEPREDICATE", "--set", "priorty=1")
+        #expect(typo.status == 3 && typo.err.contains("attribute 'priorty': did you mean 'priority'?"), "\(typo.err)")
+        let query = try ferry("query", store, "--entity", "Tsak")
+        #expect(query.status == 3 && query.err.contains("entity 'Tsak': did you mean 'Task'?"), "\(query.err)")
+        let export = try ferry("export", store, "--out", folder + "/e", "--entity", "Uplaod")
+        #expect(export.status == 3 && export.err.contains("entity 'Uplaod': did you mean 'Upload'?"), "\(export.err)")
+        let fine = try ferry("update", store, "--entity", "Task", "--where", "TRUEPREDICATE", "--set", "priority=2")
+        #expect(fine.status == 0, "\(fine.err)")
+    }
+
+    @Test("backup --keep 0 is a usage error (2)")
+    func backupKeepZero() throws {
+        let folder = try TestPaths.temporaryFolder("exit-codes")
+        let run = try ferry("backup", "Missing.sqlite", "--to", folder + "/b", "--keep", "0")
+        #expect(run.status == 2 && run.err.contains("--keep"), "\(run.err)")
+    }
+
+    @Test("a run stopped by --max-errors exits 6 and writes nothing; finished with rejects it exits 1")
+    func rejectLimit() throws {
+        let folder = try TestPaths.temporaryFolder("exit-codes")
+        let importArguments = ["import", "Fixtures/legacy/uploads.csv", "--model", Self.model, "--model-version", "Workspace 1",
+                               "--entity", "UploadEntity"]
+        let stopped = try FerryProcess.run(importArguments + ["--out", folder + "/i.sqlite", "--max-errors", "1"])
+        #expect(stopped.status == 6, "\(stopped.err)")
+        #expect(stopped.err.contains("--max-errors"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/i.sqlite"))
+        let finished = try FerryProcess.run(importArguments + ["--out", folder + "/i.sqlite", "--max-errors", "100"])
+        #expect(finished.status == 1, "\(finished.err)")
+        let migrate = try ferry("migrate", "UploadEntity:Fixtures/legacy/uploads.csv", "--model", Self.model, "--out", folder + "/m.sqlite",
+                                "--max-errors", "1")
+        #expect(migrate.status == 6, "\(migrate.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/m.sqlite"))
+    }
+
+    @Test("an unknown model version or entity is bad input (3), with the closest name suggested")
+    func unknownModelNames() throws {
+        let folder = try TestPaths.temporaryFolder("exit-codes")
+        let importVersion = try ferry("import", "Fixtures/legacy/uploads.csv", "--model", Self.model, "--model-version", "Workspce 1",
+                                      "--entity", "UploadEntity", "--out", folder + "/i.sqlite")
+        #expect(importVersion.status == 3, "\(importVersion.err)")
+        #expect(importVersion.err.contains("did you mean 'Workspace 1'?"), "\(importVersion.err)")
+        let importEntity = try ferry("import", "Fixtures/legacy/uploads.csv", "--model", Self.model, "--model-version", "Workspace 1",
+                                     "--entity", "UplodEntity", "--out", folder + "/i.sqlite")
+        #expect(importEntity.status == 3 && importEntity.err.contains("did you mean 'UploadEntity'?"), "\(importEntity.err)")
+        let migrateVersion = try ferry("migrate", "UploadEntity:Fixtures/legacy/uploads.csv", "--model", Self.model,
+                                       "--model-version", "Workspace 9", "--out", folder + "/m.sqlite")
+        #expect(migrateVersion.status == 3, "\(migrateVersion.err)")
+        let migrateEntity = try ferry("migrate", "Tsk:Fixtures/legacy/tasks.json", "--model", Self.model, "--out", folder + "/m.sqlite")
+        #expect(migrateEntity.status == 3 && migrateEntity.err.contains("did you mean 'Task'?"), "\(migrateEntity.err)")
+        let mapping = try ferry("mapping", "infer", "Workspace 2", "Workspace 33", "--model", Self.model)
+        #expect(mapping.status == 3 && mapping.err.contains("did you mean 'Workspace 3'?"), "\(mapping.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/i.sqlite") && !FileManager.default.fileExists(atPath: folder + "/m.sqlite"))
+    }
+}
