@@ -20,6 +20,12 @@ enum ImportCommand: Command {
         and missing destinations are then created). The store is written beside STORE and renamed
         into place only when complete.
 
+        The format is read from the content, whatever the file is named: bplist or '<' is a
+        property list, '[' JSON, '{' JSON (NDJSON when the first line holds one object and the
+        next starts another), anything else CSV; the name (.ndjson, .json, .plist, .csv) only
+        settles what the content leaves open, and --format must agree with the content. An empty
+        source (no bytes, or only whitespace) is bad input, whatever its format.
+
         CSV: the delimiter is sniffed from the first 64 KB (the comma is kept unless another
         splits the header and clearly more rows alike; --delimiter overrides, .tsv means tab) and
         the summary says which was used. A row whose field count differs from the header's is
@@ -49,7 +55,7 @@ enum ImportCommand: Command {
         OptionSpec(name: "out", value: "STORE", help: "the store to create"),
         OptionSpec(name: "force", value: nil, help: "replace STORE if it exists (atomically)"),
         OptionSpec(name: "append", value: nil, help: "add to STORE if it exists (it must be of the same model version)"),
-        OptionSpec(name: "format", value: "F", help: "csv, json or plist (default: from the file name or its first bytes)"),
+        OptionSpec(name: "format", value: "F", help: "csv, json, ndjson or plist (default: from the content; it must agree)"),
     ] + FileSourceArguments.options(files: "the files") + [
         OptionSpec(name: "create-missing", value: "REL", help: "create destinations of REL that no record matches", repeatable: true),
         OptionSpec(name: "key", value: "ATTRIBUTE[,ATTRIBUTE]", help: "attributes that identify a record (upsert where the model has no unique constraint)"),
@@ -98,7 +104,9 @@ enum ImportCommand: Command {
             existingStore: arguments.has("force") ? .replace : arguments.has("append") ? .append : .refuse,
             files: try FileSourceArguments.parse(arguments))
         if let text = arguments.value("format") {
-            guard let format = SourceFormat(rawValue: text) else { throw UsageError("--format takes csv, json or plist") }
+            guard let format = SourceFormat(rawValue: text) else {
+                throw UsageError("--format takes \(SourceFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
+            }
             request.files.format = format
         }
         request.createMissing = Set(arguments.values["create-missing"] ?? [])
@@ -144,6 +152,7 @@ enum ImportCommand: Command {
         for (source, keys) in summary.unknownKeys.sorted(by: { $0.key < $1.key }) {
             Terminal.error("warning: \(source): columns matching no attribute of \(summary.entity), ignored: \(NameListText.summary(keys))")
         }
+        for duplicate in summary.duplicateKeys { Terminal.error("warning: \(duplicate)") }
         for reject in summary.sampleRejects { Terminal.error("reject: \(reject.summary)") }
         if summary.rejected > summary.sampleRejects.count {
             Terminal.error("… \(summary.rejected - summary.sampleRejects.count) more rejects\(rejectLog.map { " in \($0)" } ?? " (use --rejects FILE to keep them all)")")
