@@ -10,6 +10,8 @@ enum CSVOptionArguments {
         OptionSpec(name: "encoding", value: "E", help: "CSV text: utf8 (default) or latin1 (a field that is not UTF-8 is read as Latin-1)"),
         OptionSpec(name: "max-columns", value: "N",
                    help: "the most columns a CSV row may have (default \(CSVOptions.defaultMaxColumns)); a wider row stops the run"),
+        OptionSpec(name: "csv-quotes", value: "RULE",
+                   help: "strict (default): a CSV field with text after its closing quote (\"a\"x) rejects its row; lenient reads it as ax"),
     ]
 
     /// The CSV options given; columns by position come from `--map` (`MapArguments`).
@@ -26,6 +28,10 @@ enum CSVOptionArguments {
         case nil, "utf8": break
         case "latin1": options.textPolicy = .latin1Fallback
         default: throw UsageError("--encoding takes utf8 or latin1")
+        }
+        if let text = arguments.value("csv-quotes") {
+            guard let rule = CSVQuoteRule(rawValue: text) else { throw UsageError("--csv-quotes takes strict or lenient, not '\(text)'") }
+            options.quoteRule = rule
         }
         if let limit = try arguments.integer("max-columns", in: 1...Int.max) {
             options.maxColumns = limit
