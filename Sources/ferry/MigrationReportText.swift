@@ -14,6 +14,7 @@ enum MigrationReportText {
             if let data = try? encoder.encode(summary) { Terminal.out(String(decoding: data, as: UTF8.self) + "\n") }
             return
         }
+        for duplicate in summary.duplicateKeys { Terminal.error("warning: \(duplicate)") }
         for hint in summary.suggestions { Terminal.error("hint: \(hint)") }
         for reject in summary.sampleRejects { Terminal.error("reject: \(reject.summary)") }
         if summary.rejected > summary.sampleRejects.count {
