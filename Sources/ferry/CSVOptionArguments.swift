@@ -10,6 +10,8 @@ enum CSVOptionArguments {
         .choice("encoding", ["utf8", "latin1"], "CSV text: utf8 (default), or latin1 (a field that is not UTF-8 is read as Latin-1)"),
         .integer("max-columns", "N", 1...Int.max,
                  "the most columns a CSV row may have (default \(CSVOptions.defaultMaxColumns)); a wider row stops the run"),
+        .choice("csv-quotes", ["strict", "lenient"],
+                "strict (default): a CSV field with text after its closing quote (\"a\"x) rejects its row; lenient reads it as ax"),
     ]
 
     /// The CSV options given; columns by position come from `--map` (`MapArguments`).
@@ -24,6 +26,7 @@ enum CSVOptionArguments {
         }
         if arguments.value("encoding") == "latin1" { options.textPolicy = .latin1Fallback }
         if let limit = try arguments.integer("max-columns") { options.maxColumns = limit }
+        if let text = arguments.value("csv-quotes"), let rule = CSVQuoteRule(rawValue: text) { options.quoteRule = rule }
         return options
     }
 

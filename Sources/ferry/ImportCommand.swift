@@ -20,6 +20,12 @@ enum ImportCommand: Command {
         and missing destinations are then created). The store is written beside STORE and renamed
         into place only when complete.
 
+        The format is read from the content, whatever the file is named: bplist or '<' is a
+        property list, '[' JSON, '{' JSON (NDJSON when the first line holds one object and the
+        next starts another), anything else CSV; the name (.ndjson, .json, .plist, .csv) only
+        settles what the content leaves open, and --format must agree with the content. An empty
+        source (no bytes, or only whitespace) is bad input, whatever its format.
+
         CSV: the delimiter is sniffed from the first 64 KB (the comma is kept unless another
         splits the header and clearly more rows alike; --delimiter overrides, .tsv means tab) and
         the summary says which was used. A row whose field count differs from the header's is
@@ -46,7 +52,7 @@ enum ImportCommand: Command {
         .path("out", "STORE", "the store to create"),
         .flag("force", "replace STORE if it exists (atomically)"),
         .flag("append", "add to STORE if it exists (it must be of the same model version)"),
-        .choice("format", SourceFormat.self, "the files' format (default: from the file name or its first bytes)"),
+        .choice("format", SourceFormat.self, "the files' format (default: from the content; it must agree)"),
     ] + FileSourceArguments.options(files: "the files") + [
         OptionSpec(name: "create-missing", value: "REL", help: "create destinations of REL that no record matches", repeatable: true),
         OptionSpec(name: "key", value: "ATTRIBUTE[,ATTRIBUTE]", help: "attributes that identify a record (upsert where the model has no unique constraint)"),
@@ -130,6 +136,7 @@ enum ImportCommand: Command {
             for (source, keys) in summary.unknownKeys.sorted(by: { $0.key < $1.key }) {
                 log.warning("warning: \(source): columns matching no attribute of \(summary.entity), ignored: \(NameListText.summary(keys))")
             }
+            for duplicate in summary.duplicateKeys { log.warning("warning: \(duplicate)") }
             RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, stoppedEarly: summary.stoppedEarly,
                                      rejectLog: rejectLog, log: log)
         }

@@ -18,8 +18,10 @@ enum MigrateCommand: Command {
         written mapping files beside the model ("<A> to <B>.mapping"), into one new store. Every record is written, merged, rejected (with
         its reason) or filtered by the mapping, and every empty or comment line of a CSV file is
         skipped; the run prints the ledger per source and entity. The store is written beside
-        STORE and renamed into place only when complete. CSV files are read as by 'ferry import'
-        (see its help), with the same CSV options for every CSV source.
+        STORE and renamed into place only when complete. Files are read as by 'ferry import' (see
+        its help): the format from the content (CSV, JSON, NDJSON, property list), ENTITY:- reads
+        standard input, an empty file is bad input, and the same CSV options apply to every CSV
+        source.
 
         example:
           ferry migrate UploadEntity:Fixtures/legacy/uploads.csv Task:Fixtures/legacy/tasks.json \\

@@ -10,6 +10,7 @@ import FoundationEssentials
 enum MigrationReportText {
     static func print(_ summary: MigrationSummary, json: Bool, rejectLog: String?, log: RunLog) {
         if !json || log.writesJSON {
+            for duplicate in summary.duplicateKeys { log.warning("warning: \(duplicate)") }
             for hint in summary.suggestions { log.warning("hint: \(hint)") }
             RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, stoppedEarly: summary.stoppedEarly,
                                      rejectLog: rejectLog, log: log)

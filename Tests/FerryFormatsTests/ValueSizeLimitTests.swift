@@ -15,8 +15,8 @@ struct ValueSizeLimitTests {
         #expect(rows.map(\.count) == [3, 3, 3, 3])
         #expect(try rows[0].strings() == ["1", "", "3"])
         #expect(try rows[3].strings() == ["1234567890", "abcdefghij", "ab\ncdefghi"])
-        #expect(throws: CSVError.fieldTooLarge(source: "<memory>", line: 2, field: 2, limit: 10)) { try rows[0].checkFieldSizes() }
-        #expect(throws: Never.self) { try rows[3].checkFieldSizes() }
+        #expect(throws: CSVError.fieldTooLarge(source: "<memory>", line: 2, field: 2, limit: 10)) { try rows[0].check() }
+        #expect(throws: Never.self) { try rows[3].check() }
         // A header with a field past the limit stops the reader: its names cannot be known.
         #expect(throws: CSVError.fieldTooLarge(source: "<memory>", line: 1, field: 1, limit: 10)) {
             _ = try CSVReader(source: MemoryByteSource(Array("averyveryverylongname,b\n1,2\n".utf8)), maxFieldBytes: 10)

@@ -16,7 +16,7 @@ extension CommandLineTests {
     func csvHelp() throws {
         for verb in ["import", "migrate"] {
             let help = try ferry(verb, "--help")
-            for option in ["--comment", "--encoding", "--max-columns", "--delimiter", "'#N=ATTRIBUTE'"] {
+            for option in ["--comment", "--encoding", "--max-columns", "--delimiter", "--csv-quotes", "'#N=ATTRIBUTE'"] {
                 #expect(help.out.contains(option), "\(verb) --help lacks \(option)")
             }
         }
@@ -70,8 +70,9 @@ extension CommandLineTests {
         let delimiters = try #require(summary["delimiters"] as? [String: [String: String]])
         #expect(delimiters[csv.path] == ["delimiter": ";", "basis": "option"])
         let stdin = try ferry("import", "-", "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
-                              "--out", csv.folder + "/stdin.sqlite", stdin: "fileName\na.png\n")
-        #expect(stdin.out.contains("  -: delimiter ',' (standard input is not sniffed)\n"))
+                              "--out", csv.folder + "/stdin.sqlite", stdin: "fileName;time\na.png;1\n")
+        #expect(stdin.status == 0, "\(stdin.err)")
+        #expect(stdin.out.contains("  -: delimiter ';' (sniffed)\n"), "standard input is sniffed like a file: \(stdin.out)")
     }
 
     @Test("bad CSV option values are usage errors")

@@ -35,6 +35,22 @@ struct ExportCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/b") == before)
     }
 
+    @Test("export --out or backup --to an existing file, or through one: Ferry's message, exit 4, not Foundation's error dump")
+    func outputIsAFile() throws {
+        let folder = try TestPaths.temporaryFolder("export-cli")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
+        let export = try ExportTestSupport.shell("'\(ferry)' export '\(store)' --out '\(folder)/file'")
+        #expect(export.status == 4)
+        #expect(export.err == "ferry export: \(folder)/file: cannot write: exists and is not a folder\n", "\(export.err)")
+        let backup = try ExportTestSupport.shell("'\(ferry)' backup '\(store)' --to '\(folder)/file'")
+        #expect(backup.status == 4 && backup.err.contains("\(folder)/file: cannot write: exists and is not a folder"), "\(backup.err)")
+        let below = try ExportTestSupport.shell("'\(ferry)' export '\(store)' --out '\(folder)/file/out'")
+        #expect(below.status == 4 && below.err.contains("\(folder)/file/out: cannot write: Not a directory"), "\(below.err)")
+        #expect(!export.err.contains("CocoaError") && !below.err.contains("CocoaError"))
+        #expect(try String(contentsOfFile: folder + "/file", encoding: .utf8) == "keep me")
+    }
+
     @Test("restore: an altered backup is exit 5, an existing store exit 4; bad store exit 3")
     func restoreCodes() throws {
         let folder = try TestPaths.temporaryFolder("restore-cli")

@@ -185,6 +185,30 @@ struct NestedRecordImportTests {
         #expect(EmbeddedRecord.flattened(record).map(\.entity) == ["Task", "Upload"])
         #expect(record.links.first?.targets == [.key(EmbeddedRecord.key(at: SourceLocation(file: "t.json", line: 4, path: "attachments[0]")))])
     }
+
+    @Test("a key twice in a nested object: its last value, reported with the nested path, once per nesting and key")
+    func nestedDuplicateKeys() throws {
+        let bundle = try XcodeModelLoader.loadBundle(at: workspace)
+        let model = try #require(bundle.version(named: "Workspace 3"))
+        let schema = try #require(RecordSchema(model: model, entityName: "Task"))
+        var decoder = try DocumentRecordDecoder(schema: schema, model: model)
+        for line in [4, 5] {
+            let attachment: DocumentValue = .object([("remotePath", .string("/old.jpg")), ("uploadID", .string(uuid(line))),
+                                                     ("remotePath", .string("/new-\(line).jpg"))])
+            let result = try decoder.decode([("taskID", .number("\(line)")), ("attachments", .array([attachment]))],
+                                            at: SourceLocation(file: "t.json", line: line))
+            guard case let .record(record, _) = result else {
+                Issue.record("expected a record, got \(result)")
+                return
+            }
+            let upload = try #require(record.embedded.first?.record)
+            let remotePath = try #require(RecordSchema(model: model, entityName: "Upload")?.index(of: "remotePath"))
+            #expect(upload.values[remotePath] == .string("/new-\(line).jpg"))
+        }
+        #expect(decoder.duplicateKeys == [
+            DuplicateKey(key: "remotePath", firstObject: SourceLocation(file: "t.json", line: 4, path: "attachments[0]"), objects: 2),
+        ])
+    }
 }
 
 @Suite("nested objects: a reject policy and the migration chain")

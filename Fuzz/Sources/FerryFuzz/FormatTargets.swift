@@ -1,3 +1,4 @@
+import Ferry
 import FerryFormats
 
 /// Targets of the raw formats: every record or byte is read to the end or to the first error.
@@ -5,7 +6,7 @@ enum FormatTargets {
     static func csv(_ bytes: [UInt8]) {
         for maxFields in [CSVReader.defaultMaxFields, 3] {
             guard var reader = try? CSVReader(source: MemoryByteSource(bytes), maxFields: maxFields, bufferSize: 7) else { continue }
-            while let row = try? reader.nextRow() { _ = row }
+            while let row = try? reader.nextRow() { _ = try? row.check() }
         }
     }
 
@@ -29,8 +30,10 @@ enum FormatTargets {
         records(bytes)
     }
 
+    /// Gzip detection and inflation, and the format sniffing of the first bytes that come out.
     static func gzip(_ bytes: [UInt8]) {
-        guard let source = try? GzipDetectingByteSource(MemoryByteSource(bytes)) else { return }
+        guard let source = try? SampledByteSource(GzipDetectingByteSource(MemoryByteSource(bytes)), count: 4096) else { return }
+        _ = SourceContent.sniff(source.sample, isComplete: source.sampleIsComplete)
         var buffer = [UInt8](repeating: 0, count: 4096)
         var total = 0
         while let count = try? buffer.withUnsafeMutableBytes({ try source.read(into: $0) }), count > 0 {

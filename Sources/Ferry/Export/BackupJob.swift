@@ -37,8 +37,8 @@ public struct BackupJob {
     public func run(progress: (JobProgress) -> Void = { _ in }) throws(ExportError) -> Summary {
         if let keep, keep < 1 { throw .invalidRequest("--keep must be at least 1") }
         let files = FileManager.default
-        do { try files.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw .cannotWrite(path: folder, reason: ErrorText.reason(of: error, at: folder))
+        do { try FolderCreation.make(folder) } catch {
+            throw .cannotWrite(path: folder, reason: error.reason)
         }
         let lock = try BackupLock(folder: folder)
         defer { lock.release() }

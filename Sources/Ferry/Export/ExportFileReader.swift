@@ -73,7 +73,7 @@ private final class CSVRowBox {
 
     func next() throws -> [String: ExportCell]? {
         guard let row = try reader.nextRow() else { return nil }
-        try row.checkFieldSizes()
+        try row.check()
         var cells: [String: ExportCell] = [:]
         for (index, name) in header.enumerated() where index < row.count {
             cells[name] = .field(try row.string(index), quoted: row.wasQuoted(index))

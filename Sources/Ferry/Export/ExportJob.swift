@@ -175,8 +175,8 @@ public struct ExportJob {
     }
 
     private func makeFolder(_ path: String) throws(ExportError) {
-        do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-            throw .cannotWrite(path: path, reason: ErrorText.reason(of: error, at: path))
+        do { try FolderCreation.make(path) } catch {
+            throw .cannotWrite(path: path, reason: error.reason)
         }
     }
 }

@@ -103,6 +103,7 @@ public struct ImportJob {
                 summary.read += reader.skippedLines
                 summary.skipped += reader.skippedLines
                 if !reader.unknownKeys.isEmpty { summary.unknownKeys[source] = reader.unknownKeys }
+                summary.duplicateKeys += reader.duplicateKeys
             }
             if !summary.stoppedEarly {
                 progress(JobProgress(phase: "resolving links"))

@@ -23,6 +23,9 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     /// Source keys that matched no attribute, per source, each once (a CSV column without a name
     /// as `column N (no name)`).
     public var unknownKeys: [String: [String]] = [:]
+    /// Keys that appeared more than once in an object of a JSON source (the last value was
+    /// used), each once per source with the first object that had it.
+    public var duplicateKeys: [DuplicateKey] = []
     /// The delimiter each CSV source was read with, and what chose it.
     public var delimiters: [String: CSVDelimiterChoice] = [:]
     /// The first rejects, for the terminal; all of them go to the reject log.

@@ -253,6 +253,7 @@ struct MigrationRun {
             summary.ledgers[ledger].read += reader.skippedLines
             summary.ledgers[ledger].skipped += reader.skippedLines
         }
+        summary.duplicateKeys += reader.duplicateKeys
         if !reader.unknownKeys.isEmpty {
             summary.suggestions.append("\(source.path): keys matching nothing in \(entity) (\(chain.versions[index].name)), ignored: "
                 + NameListText.summary(reader.unknownKeys))

@@ -36,6 +36,9 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     public var written: [String: Int] = [:]
     public var links: [LinkReport] = []
     public var sampleRejects: [Reject] = []
+    /// Keys that appeared more than once in an object of a JSON source (the last value was
+    /// used), each once per source with the first object that had it.
+    public var duplicateKeys: [DuplicateKey] = []
     /// Rename candidates and other hints from mapping inference.
     public var suggestions: [String] = []
     public var stoppedEarly = false

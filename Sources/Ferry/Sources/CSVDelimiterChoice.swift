@@ -6,10 +6,8 @@ public struct CSVDelimiterChoice: Sendable, Equatable, Codable, CustomStringConv
         case option
         /// A `.tsv` file name: tab.
         case fileName = "file-name"
-        /// `CSVDialect.sniff` over the file's first 64 KB.
+        /// `CSVDialect.sniff` over the source's first 64 KB (standard input's too).
         case sniffed
-        /// Standard input, which is not sniffed: the comma.
-        case standardInput = "standard-input"
     }
 
     /// The delimiter, as text.
@@ -28,7 +26,6 @@ public struct CSVDelimiterChoice: Sendable, Equatable, Codable, CustomStringConv
         case .option: "--delimiter"
         case .fileName: ".tsv file name"
         case .sniffed: "sniffed"
-        case .standardInput: "standard input is not sniffed"
         }
         return "delimiter \(shown) (\(why))"
     }

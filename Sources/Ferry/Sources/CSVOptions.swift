@@ -16,13 +16,16 @@ public struct CSVOptions: Sendable, Equatable {
     public var maxColumns: Int
     /// Column position (1-based) → attribute name: names any column, even one without a name.
     public var columnMap: [Int: String]
+    /// Whether a field with text after its closing quote rejects its row or reads joined.
+    public var quoteRule: CSVQuoteRule
 
     public init(delimiter: UInt8? = nil, comment: UInt8? = nil, textPolicy: CSVTextPolicy = .strictUTF8,
-                maxColumns: Int = CSVOptions.defaultMaxColumns, columnMap: [Int: String] = [:]) {
+                maxColumns: Int = CSVOptions.defaultMaxColumns, columnMap: [Int: String] = [:], quoteRule: CSVQuoteRule = .strict) {
         self.delimiter = delimiter
         self.comment = comment
         self.textPolicy = textPolicy
         self.maxColumns = maxColumns
         self.columnMap = columnMap
+        self.quoteRule = quoteRule
     }
 }

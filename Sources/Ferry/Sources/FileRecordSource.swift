@@ -40,28 +40,32 @@ public struct FileRecordSource: Sendable {
         public let delimiter: CSVDelimiterChoice?
     }
 
-    /// The records of `path` as records of `schema`'s entity in `model`.
+    /// The records of `path` as records of `schema`'s entity in `model`. The file (or standard
+    /// input) is opened once: its format is decided from its first bytes (`SourceFormat.decide`),
+    /// which are then read again by the format's reader.
     public func open(_ path: String, model: ManagedObjectModel, schema: RecordSchema) throws(RecordSourceError) -> Opened {
         try refuseExportWithReferences(path)
-        let format = format ?? SourceFormat.detect(path: path)
         do {
+            let source = try SampledByteSource(try GzipDetectingByteSource(path: path), count: SourceContent.sampleSize)
+            let content = SourceContent.sniff(source.sample, isComplete: source.sampleIsComplete)
+            let format: SourceFormat
+            do { format = try SourceFormat.decide(content: content, path: path, given: self.format) } catch {
+                throw RecordSourceError(source: path, reason: error.description)
+            }
             switch format {
             case .csv:
-                let (dialect, choice) = try dialect(for: path)
-                let source = UTF8TranscodingByteSource(try GzipDetectingByteSource(path: path))
+                let (dialect, choice) = dialect(for: path, sample: source.sample, isComplete: source.sampleIsComplete)
                 let reader = try CSVReader(source: source, dialect: dialect, textPolicy: csv.textPolicy, maxFields: csv.maxColumns,
                                            maxFieldBytes: maxValueBytes)
                 let records = try CSVRecordReader(csv: reader, schema: schema, keyMap: keyMap, columnMap: csv.columnMap, options: coercion)
                 return Opened(records: RecordReaderBox(records), delimiter: choice)
-            case .json:
-                let name = path.lowercased()
-                let isLines = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains(where: name.hasSuffix)
-                let layout = jsonRecordsKeyPath.map { JSONRecordLayout.nested(keyPath: $0) } ?? (isLines ? .lines : .automatic)
-                let json = JSONReader(source: try GzipDetectingByteSource(path: path), layout: layout, maxValueBytes: maxValueBytes)
+            case .json, .ndjson:
+                let layout = jsonRecordsKeyPath.map { JSONRecordLayout.nested(keyPath: $0) } ?? (format == .ndjson ? .lines : .automatic)
+                let json = JSONReader(source: source, layout: layout, maxValueBytes: maxValueBytes)
                 return Opened(records: RecordReaderBox(DocumentRecordReader(json: json, decoder: try decoder(model: model, schema: schema))),
                               delimiter: nil)
             case .plist:
-                let plist = PlistRecordReader(source: try GzipDetectingByteSource(path: path))
+                let plist = PlistRecordReader(source: source)
                 return Opened(records: RecordReaderBox(DocumentRecordReader(plist: plist, decoder: try decoder(model: model, schema: schema))),
                               delimiter: nil)
             }
@@ -93,11 +97,12 @@ public struct FileRecordSource: Sendable {
         try DocumentRecordDecoder(schema: schema, model: model, keyMap: keyMap, linkAttributes: linkAttributes, options: coercion)
     }
 
-    /// The CSV dialect (with the comment byte asked for) and what chose its delimiter: the given
-    /// delimiter, tab for `.tsv`, else sniffed from the first 64 KB (not on standard input).
-    private func dialect(for path: String) throws -> (CSVDialect, CSVDelimiterChoice) {
+    /// The CSV dialect (with the comment byte and quote rule asked for) and what chose its
+    /// delimiter: the given delimiter, tab for `.tsv`, else sniffed from the source's first bytes.
+    private func dialect(for path: String, sample: [UInt8], isComplete: Bool) -> (CSVDialect, CSVDelimiterChoice) {
         var dialect = CSVDialect.rfc4180
         dialect.comment = csv.comment
+        dialect.quoteRule = csv.quoteRule
         let basis: CSVDelimiterChoice.Basis
         if let delimiter = csv.delimiter {
             dialect.delimiter = delimiter
@@ -105,13 +110,8 @@ public struct FileRecordSource: Sendable {
         } else if path.lowercased().hasSuffix(".tsv") || path.lowercased().hasSuffix(".tsv.gz") {
             dialect.delimiter = UInt8(ascii: "\t")
             basis = .fileName
-        } else if path == "-" {
-            basis = .standardInput
         } else {
-            var sample = UTF8TranscodingByteSource(try GzipDetectingByteSource(path: path))
-            var bytes = [UInt8](repeating: 0, count: 64 * 1024)
-            let count = try bytes.withUnsafeMutableBytes { try sample.read(into: $0) }
-            dialect = CSVDialect.sniff(sample: Array(bytes.prefix(count)), base: dialect)
+            dialect = CSVDialect.sniff(sample: SourceContent.text(of: sample, isComplete: isComplete), base: dialect)
             basis = .sniffed
         }
         return (dialect, CSVDelimiterChoice(delimiter: dialect.delimiter, basis: basis))

@@ -1,11 +1,14 @@
 import FerryFormats
 
-/// The legacy file formats `ferry import` reads.
+/// The legacy file formats `ferry import` and `ferry migrate` read.
 public enum SourceFormat: String, Sendable, CaseIterable {
     /// CSV with a header row (also `.tsv`).
     case csv
-    /// A JSON array of objects, one object, records under a key, or NDJSON.
+    /// A JSON document: an array of objects, one object, or records under a key (NDJSON too,
+    /// when its content shows it).
     case json
+    /// NDJSON / JSON Lines: one object per line, a malformed line being one reject.
+    case ndjson
     /// An XML or binary property list: an array of dictionaries.
     case plist
 
@@ -14,42 +17,65 @@ public enum SourceFormat: String, Sendable, CaseIterable {
         switch self {
         case .csv: "CSV"
         case .json: "JSON"
+        case .ndjson: "NDJSON"
         case .plist: "property list"
         }
     }
 
-    /// The format a path's name says (a trailing `.gz` ignored), or what its first bytes look like:
-    /// `{` or `[` is JSON, `<?xml`/`<plist` or `bplist` is a property list, anything else CSV.
-    /// Standard input (`-`) is CSV unless the format is given.
-    public static func detect(path: String) -> SourceFormat {
-        guard path != "-" else { return .csv }
-        return recognize(path: path) ?? .csv
+    /// The format of a source whose content is `content`: the one the content says; where it
+    /// leaves a choice (an object that may be the only record or the first NDJSON line; text that
+    /// is CSV or a broken file of another format), the one the file's name says among those it
+    /// allows; else JSON for an object and CSV for text. A `given` format (`--format`) is taken
+    /// when the content allows it. `--format csv` is taken for any text: a CSV whose first field
+    /// begins with `[`, `{` or `<` looks like JSON or XML only to a guess, and the user knows
+    /// better; only a binary property list's bytes are not text.
+    /// - Throws: ``SourceFormatError`` for an empty source or one whose content is not `given`.
+    public static func decide(content: SourceContent, path: String, given: SourceFormat?) throws(SourceFormatError) -> SourceFormat {
+        guard content != .empty else { throw .empty }
+        let possible = content.possibleFormats
+        if let given {
+            let isText = content != .binaryPropertyList
+            guard possible.contains(given) || (given == .csv && isText) else { throw .contradicts(given: given, content: content) }
+            return given
+        }
+        if let decided = content.format { return decided }
+        if let named = named(path: path), possible.contains(named) { return named }
+        return possible[0]
     }
 
-    /// The format a path's name or first bytes say, as `detect` finds it; nil when neither says
-    /// one (a file that is CSV only for want of another format, or one that cannot be read).
-    public static func recognize(path: String) -> SourceFormat? {
+    /// The format a path's name says (a trailing `.gz` ignored); nil when it says none.
+    public static func named(path: String) -> SourceFormat? {
         var name = path.lowercased()
         if name.hasSuffix(".gz") { name.removeLast(3) }
-        for (suffixes, format) in [([".csv", ".tsv", ".txt"], SourceFormat.csv), ([".json", ".ndjson", ".jsonl"], .json), ([".plist"], .plist)]
-        where suffixes.contains(where: name.hasSuffix) {
-            return format
-        }
-        guard let prefix = try? firstBytes(of: path, count: 64) else { return nil }
-        if prefix.starts(with: Array("bplist".utf8)) { return .plist }
-        let text = prefix.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 }
-        switch text.first {
-        case UInt8(ascii: "{"), UInt8(ascii: "["): return .json
-        case UInt8(ascii: "<"): return .plist
-        default: return nil
-        }
+        let suffixes: [(String, SourceFormat)] = [(".csv", .csv), (".tsv", .csv), (".txt", .csv), (".json", .json), (".ndjson", .ndjson),
+                                                  (".jsonl", .ndjson), (".plist", .plist)]
+        return suffixes.first { name.hasSuffix($0.0) }?.1
     }
 
-    /// The first bytes of a file, decompressed when it is gzip.
-    private static func firstBytes(of path: String, count: Int) throws -> [UInt8] {
-        let source = try GzipDetectingByteSource(path: path)
-        var bytes = [UInt8](repeating: 0, count: count)
-        let read = try bytes.withUnsafeMutableBytes { try source.read(into: $0) }
-        return Array(bytes.prefix(read))
+    /// The format a path's name or first bytes say, when either says one: nil for a file that
+    /// would be CSV only for want of another format (a store, say), or one that cannot be read.
+    public static func recognize(path: String) -> SourceFormat? {
+        if let named = named(path: path) { return named }
+        guard path != "-", let source = try? GzipDetectingByteSource(path: path),
+              let sampled = try? SampledByteSource(source, count: SourceContent.sampleSize) else { return nil }
+        return SourceContent.sniff(sampled.sample, isComplete: sampled.sampleIsComplete).format
+    }
+}
+
+/// Why a source's format cannot be decided.
+public enum SourceFormatError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No bytes, or only whitespace: a source that holds no records still says what it is.
+    case empty
+    /// `--format` names a format the content is not.
+    case contradicts(given: SourceFormat, content: SourceContent)
+
+    public var description: String {
+        switch self {
+        case .empty:
+            "is empty (no bytes, or only whitespace): a source without records still needs its form, "
+                + "a header row for CSV, [] for JSON"
+        case let .contradicts(given, content):
+            "holds \(content), not \(given.name) as --format \(given.rawValue) says"
+        }
     }
 }

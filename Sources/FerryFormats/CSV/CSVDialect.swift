@@ -14,21 +14,25 @@ public struct CSVDialect: Sendable, Hashable {
     public var hasHeader: Bool
     /// Lines that start with this byte are skipped (e.g. `#`); `nil` means no comments.
     public var comment: UInt8?
+    /// Whether text after a closing quote (`"ab"cd`) breaks the row or joins the field.
+    public var quoteRule: CSVQuoteRule
 
     public init(
         delimiter: UInt8 = UInt8(ascii: ","),
         quote: UInt8 = UInt8(ascii: "\""),
         escape: UInt8? = nil,
         hasHeader: Bool = true,
-        comment: UInt8? = nil
+        comment: UInt8? = nil,
+        quoteRule: CSVQuoteRule = .strict
     ) {
         self.delimiter = delimiter
         self.quote = quote
         self.escape = escape
         self.hasHeader = hasHeader
         self.comment = comment
+        self.quoteRule = quoteRule
     }
 
-    /// RFC 4180: comma, double quote, a header row, no comments.
+    /// RFC 4180: comma, double quote, a header row, no comments, nothing after a closing quote.
     public static let rfc4180 = CSVDialect()
 }

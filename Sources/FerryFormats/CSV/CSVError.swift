@@ -10,12 +10,15 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     /// Field `field` of the row starting on `line` has more than `limit` bytes (the reader's
     /// `maxFieldBytes`).
     case fieldTooLarge(source: String, line: Int, field: Int, limit: Int)
+    /// Field `field` of the row starting on `line` has text after its closing quote (`"a"x`),
+    /// which the strict quote rule (``CSVQuoteRule``) refuses.
+    case textAfterQuote(source: String, line: Int, field: Int)
 
     /// The input's name.
     public var source: String {
         switch self {
         case let .unterminatedQuote(source, _), let .invalidUTF8(source, _, _), let .tooManyFields(source, _, _),
-            let .fieldTooLarge(source, _, _, _): source
+            let .fieldTooLarge(source, _, _, _), let .textAfterQuote(source, _, _): source
         }
     }
 
@@ -23,7 +26,15 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     public var line: Int {
         switch self {
         case let .unterminatedQuote(_, line), let .invalidUTF8(_, line, _), let .tooManyFields(_, line, _),
-            let .fieldTooLarge(_, line, _, _): line
+            let .fieldTooLarge(_, line, _, _), let .textAfterQuote(_, line, _): line
+        }
+    }
+
+    /// The field (1-based) the error is about, when it is about one.
+    public var field: Int? {
+        switch self {
+        case .unterminatedQuote, .tooManyFields: nil
+        case let .invalidUTF8(_, _, field), let .fieldTooLarge(_, _, field, _), let .textAfterQuote(_, _, field): field
         }
     }
 
@@ -34,6 +45,7 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
         case let .invalidUTF8(_, _, field): "field \(field) is not valid UTF-8"
         case let .tooManyFields(_, _, limit): "the row has more than \(limit) fields"
         case let .fieldTooLarge(_, _, field, limit): "field \(field) is larger than \(ValueSizeLimit.text(limit)), the most a value may hold"
+        case let .textAfterQuote(_, _, field): "field \(field) has text after its closing quote (as in \"a\"x)"
         }
     }
 

@@ -16,7 +16,9 @@
 /// - A UTF-8 byte order mark is skipped; UTF-16 with a byte order mark is transcoded to UTF-8
 ///   (see ``UTF8TranscodingByteSource``).
 /// - A quote inside an unquoted field is an ordinary byte (`5'10"` stays as written). Text after a
-///   closing quote is appended to the field (`"ab"cd` reads as `abcd`).
+///   closing quote is appended to the field (`"ab"cd` reads as `abcd`); under the dialect's
+///   ``CSVQuoteRule/strict`` rule the row also says which field did so (``CSVRow/textAfterQuote``),
+///   and a header that does is ``CSVError/textAfterQuote(source:line:field:)``.
 /// - A quoted field still open at the end of the input is ``CSVError/unterminatedQuote(source:line:)``
 ///   with the line where the field began.
 /// - Rows may have different field counts; checking them is the caller's business.
@@ -58,6 +60,8 @@ public struct CSVReader: ~Copyable {
     private var oversizedField: Int?
     /// The field being read passed `maxFieldBytes`: the rest of it is dropped as it comes.
     private var droppingField = false
+    /// The first field of the row with text after its closing quote (0-based; strict rule only).
+    private var textAfterQuote: Int?
 
     /// Opens a reader and, when `dialect.hasHeader`, reads the header row.
     /// - Parameters:
@@ -80,7 +84,7 @@ public struct CSVReader: ~Copyable {
         self.maxFieldBytes = max(maxFieldBytes, 1)
         buffer = .allocate(byteCount: max(bufferSize, 1), alignment: 16)
         if dialect.hasHeader, let row = try nextRow() {
-            try row.checkFieldSizes()
+            try row.check()
             header = try row.strings()
             headerLine = row.line
             emptyLinesAreRows = row.count == 1
@@ -108,6 +112,7 @@ public struct CSVReader: ~Copyable {
         fieldStart = 0
         oversizedField = nil
         droppingField = false
+        textAfterQuote = nil
         var state = State.rowStart
         var rowLine = line
         var fieldLine = line
@@ -252,6 +257,7 @@ public struct CSVReader: ~Copyable {
                             return makeRow(line: rowLine)
                         }
                     } else {
+                        if dialect.quoteRule == .strict, textAfterQuote == nil { textAfterQuote = fieldEnds.count }
                         state = .unquoted
                     }
 
@@ -312,6 +318,7 @@ public struct CSVReader: ~Copyable {
     private func makeRow(line: Int) -> CSVRow {
         CSVRow(
             line: line, bytes: rowBytes, fieldEnds: fieldEnds, quotedFlags: quotedFlags,
-            source: source.name, textPolicy: textPolicy, oversizedField: oversizedField, maxFieldBytes: maxFieldBytes)
+            source: source.name, textPolicy: textPolicy, oversizedField: oversizedField, maxFieldBytes: maxFieldBytes,
+            textAfterQuote: textAfterQuote)
     }
 }

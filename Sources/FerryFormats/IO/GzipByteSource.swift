@@ -24,14 +24,9 @@ public final class GzipByteSource: ByteSource {
 
     /// Wraps `base`, which yields compressed bytes `inputSize` at a time.
     /// - Throws: ``GzipError/zlibFailure(code:)`` when zlib cannot start.
-    public convenience init(_ base: some ByteSource, inputSize: Int = 64 * 1024) throws {
-        try self.init(base: base, pending: [], inputSize: inputSize)
-    }
-
-    /// Wraps `base` whose first bytes, `pending`, were already read from it (by format sniffing).
-    init(base: any ByteSource, pending: [UInt8], inputSize: Int = 64 * 1024) throws {
+    public init(_ base: some ByteSource, inputSize: Int = 64 * 1024) throws {
         self.base = base
-        input = .allocate(byteCount: max(inputSize, pending.count, 1), alignment: 16)
+        input = .allocate(byteCount: max(inputSize, 1), alignment: 16)
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         let status = inflateInit2_(stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
@@ -40,8 +35,6 @@ public final class GzipByteSource: ByteSource {
             input.deallocate()
             throw GzipError.zlibFailure(code: status)
         }
-        input.copyBytes(from: pending)
-        inputFilled = pending.count
         pointStreamAtInput()
     }
 

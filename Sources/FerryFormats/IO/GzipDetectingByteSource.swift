@@ -9,30 +9,13 @@ public final class GzipDetectingByteSource: ByteSource {
     public let isCompressed: Bool
 
     private var base: any ByteSource
-    /// Probed bytes not yet handed out (plain content only).
-    private var pending: [UInt8]
-    private var pendingStart = 0
 
     /// Probes `source` and wraps it in a ``GzipByteSource`` when it holds gzip data.
     /// - Throws: errors of `source` and ``GzipError/zlibFailure(code:)``.
     public init(_ source: some ByteSource) throws {
-        var source: any ByteSource = source
-        var probe: [UInt8] = []
-        var byte: UInt8 = 0
-        while probe.count < 2 {
-            let count = try withUnsafeMutableBytes(of: &byte) { try source.read(into: $0) }
-            if count == 0 { break }
-            probe.append(byte)
-        }
-        if probe == [0x1F, 0x8B] {
-            base = try GzipByteSource(base: source, pending: probe)
-            pending = []
-            isCompressed = true
-        } else {
-            base = source
-            pending = probe
-            isCompressed = false
-        }
+        let probed = try SampledByteSource(source, count: 2)
+        isCompressed = probed.sample == [0x1F, 0x8B]
+        base = isCompressed ? try GzipByteSource(probed) : probed
     }
 
     /// Opens the file at `path` (`-` for standard input), decompressing it when it is gzip.
@@ -42,13 +25,6 @@ public final class GzipDetectingByteSource: ByteSource {
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard !buffer.isEmpty else { return 0 }
-        if pendingStart < pending.count {
-            let count = min(buffer.count, pending.count - pendingStart)
-            for offset in 0..<count { buffer[offset] = pending[pendingStart + offset] }
-            pendingStart += count
-            return count
-        }
-        return try base.read(into: buffer)
+        try base.read(into: buffer)
     }
 }

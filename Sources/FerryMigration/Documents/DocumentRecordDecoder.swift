@@ -20,7 +20,8 @@ import FerryModel
 ///   object and a value stand for different things (a record to make, a record to find).
 ///
 /// Keys that match nothing are collected once each in `unknownKeys` (a nested object's as
-/// `relationship.key`).
+/// `relationship.key`). A key that appears more than once in one object counts with its last
+/// value only (as most JSON readers do), and is reported once per source in `duplicateKeys`.
 public struct DocumentRecordDecoder {
     public let schema: RecordSchema
     private let model: ManagedObjectModel
@@ -43,6 +44,11 @@ public struct DocumentRecordDecoder {
     /// Decoders of nested objects, by destination entity.
     private var nested: [String: DocumentRecordDecoder] = [:]
     public private(set) var unknownKeys: [String] = []
+    /// Shared with the decoders of nested objects.
+    private let duplicateLog: DuplicateKeyLog
+    /// The keys of the last object checked that held no key twice: an object with the same keys
+    /// in the same order needs no other check (objects of one document usually have them).
+    private var distinctKeys: [String] = []
     /// Whether any key met so far matched an attribute or relationship.
     public private(set) var matchesAnyKey = false
 
@@ -58,6 +64,13 @@ public struct DocumentRecordDecoder {
     ///   - maxDepth: how many levels of nested objects a record may hold.
     public init(schema: RecordSchema, model: ManagedObjectModel, keyMap: [String: String] = [:],
                 linkAttributes: [String: String] = [:], options: CoercionOptions = .init(), maxDepth: Int = 8) throws(RecordSourceError) {
+        try self.init(schema: schema, model: model, keyMap: keyMap, linkAttributes: linkAttributes, options: options, maxDepth: maxDepth,
+                      duplicateLog: DuplicateKeyLog())
+    }
+
+    private init(schema: RecordSchema, model: ManagedObjectModel, keyMap: [String: String], linkAttributes: [String: String],
+                 options: CoercionOptions, maxDepth: Int, duplicateLog: DuplicateKeyLog) throws(RecordSourceError) {
+        self.duplicateLog = duplicateLog
         self.schema = schema
         self.model = model
         types = schema.attributes.map(\.type)
@@ -89,11 +102,15 @@ public struct DocumentRecordDecoder {
         try decode(members, at: location, depth: 0)
     }
 
+    /// Keys that appeared more than once in an object (of a record or nested in one), each once.
+    public var duplicateKeys: [DuplicateKey] { duplicateLog.keys }
+
     /// Decodes an object `depth` levels down from its document record; the rejects of nested
     /// objects (`depth > 0`) name the attribute in the location's key path.
     private mutating func decode(_ members: [(key: String, value: DocumentValue)], at location: SourceLocation, depth: Int)
         throws(RecordSourceError) -> RecordReadResult
     {
+        let members = lastOfEachKey(members, at: location)
         let entity = schema.entity.name
         func at(_ attribute: String) -> SourceLocation {
             depth == 0 ? location : Self.location(location, appending: ".\(attribute)")
@@ -212,8 +229,8 @@ public struct DocumentRecordDecoder {
             guard let schema = RecordSchema(model: model, entityName: destination) else {
                 throw RecordSourceError(source: location.file, reason: "relationship '\(relationship.name)' leads to an unknown entity \(destination)")
             }
-            decoder = try DocumentRecordDecoder(schema: schema, model: model, linkAttributes: linkAttributes, options: options,
-                                                maxDepth: maxDepth)
+            decoder = try DocumentRecordDecoder(schema: schema, model: model, keyMap: [:], linkAttributes: linkAttributes, options: options,
+                                                maxDepth: maxDepth, duplicateLog: duplicateLog)
         }
         if decoder.schema.entity.isAbstract {
             return .reject(Reject(location: location, entity: destination,
@@ -229,6 +246,25 @@ public struct DocumentRecordDecoder {
             result = .record(record, defaulted: defaulted)
         }
         return result
+    }
+
+    /// The members of an object with each key once, at its last place, holding its last value;
+    /// a key that was there more than once is noted in the log.
+    private mutating func lastOfEachKey(_ members: [(key: String, value: DocumentValue)], at location: SourceLocation)
+        -> [(key: String, value: DocumentValue)]
+    {
+        if members.count == distinctKeys.count, zip(members, distinctKeys).allSatisfy({ $0.key == $1 }) { return members }
+        var last: [String: Int] = [:]
+        for (position, member) in members.enumerated() { last[member.key] = position }
+        guard last.count < members.count else {
+            distinctKeys = members.map(\.key)
+            return members
+        }
+        var noted: Set<String> = []
+        for (position, member) in members.enumerated() where last[member.key] != position && noted.insert(member.key).inserted {
+            duplicateLog.note(member.key, at: location)
+        }
+        return members.enumerated().filter { last[$0.element.key] == $0.offset }.map(\.element)
     }
 
     private static func location(_ location: SourceLocation, appending step: String) -> SourceLocation {

@@ -80,10 +80,10 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         }
         let location = SourceLocation(file: sourceName, line: row.line)
         let entity = schema.entity.name
-        do { try row.checkFieldSizes() } catch {
-            let field = row.oversizedField ?? 0
+        do { try row.check() } catch {
+            let field = (error.field ?? 1) - 1
             let attribute = field < columnAttributes.count ? columnAttributes[field].map { schema.attributes[$0].name } : nil
-            return .reject(Reject(location: location, entity: entity, attribute: attribute, reason: error.reason))
+            return .reject(Reject(location: location, entity: entity, attribute: attribute, reason: error.reasonWithRemedy))
         }
         guard row.count == columnAttributes.count else {
             return .reject(Reject(location: location, entity: entity,

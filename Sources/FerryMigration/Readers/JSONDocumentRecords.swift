@@ -17,6 +17,7 @@ struct JSONDocumentRecords: RecordReader, ~Copyable {
 
     var unknownKeys: [String] { decoder.unknownKeys }
     var matchesAnyKey: Bool { decoder.matchesAnyKey }
+    var duplicateKeys: [DuplicateKey] { decoder.duplicateKeys }
 
     mutating func next() throws(RecordSourceError) -> RecordReadResult? {
         let record: JSONRecord

@@ -28,6 +28,8 @@ struct RecordReadAhead: ~Copyable {
     private(set) var matchesAnyKey = false
     /// The lines the reader skipped, as of the last batch taken.
     private(set) var skippedLines = 0
+    /// The reader's duplicate keys, as of the last batch taken.
+    private(set) var duplicateKeys: [DuplicateKey] = []
 
     private enum Ending {
         case end
@@ -65,6 +67,7 @@ struct RecordReadAhead: ~Copyable {
             unknownKeys = taken.unknownKeys
             matchesAnyKey = taken.matchesAnyKey
             skippedLines = taken.skippedLines
+            duplicateKeys = taken.duplicateKeys
             switch taken.ending {
             case nil: break
             case .some(nil): ending = .end
@@ -89,6 +92,7 @@ private final class BatchChannel: Sendable {
         var unknownKeys: [String]
         var matchesAnyKey: Bool
         var skippedLines: Int
+        var duplicateKeys: [DuplicateKey]
     }
 
     private struct State {
@@ -189,7 +193,8 @@ private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @u
                 ending = .some(error)
             }
             channel.put(BatchChannel.Batch(results: results, ending: ending, unknownKeys: reader.unknownKeys,
-                                             matchesAnyKey: reader.matchesAnyKey, skippedLines: reader.skippedLines))
+                                             matchesAnyKey: reader.matchesAnyKey, skippedLines: reader.skippedLines,
+                                             duplicateKeys: reader.duplicateKeys))
             if ending != nil { return }
         }
     }

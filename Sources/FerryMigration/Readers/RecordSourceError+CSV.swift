@@ -6,8 +6,18 @@ extension RecordSourceError {
         switch error {
         case .tooManyFields:
             self.init(source: error.source, line: error.line, reason: error.reason + " (--max-columns N reads wider rows)")
-        case .unterminatedQuote, .invalidUTF8, .fieldTooLarge:
-            self.init(source: error.source, line: error.line, reason: error.reason)
+        case .unterminatedQuote, .invalidUTF8, .fieldTooLarge, .textAfterQuote:
+            self.init(source: error.source, line: error.line, reason: error.reasonWithRemedy)
+        }
+    }
+}
+
+extension CSVError {
+    /// The reason, followed by the option that reads past it when there is one.
+    public var reasonWithRemedy: String {
+        switch self {
+        case .textAfterQuote: reason + " (--csv-quotes lenient joins it to the field)"
+        case .unterminatedQuote, .invalidUTF8, .tooManyFields, .fieldTooLarge: reason
         }
     }
 }

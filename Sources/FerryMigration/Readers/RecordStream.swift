@@ -6,6 +6,8 @@ public protocol RecordStream: AnyObject {
     var matchesAnyKey: Bool { get }
     /// See ``RecordReader/skippedLines``.
     var skippedLines: Int { get }
+    /// See ``RecordReader/duplicateKeys``.
+    var duplicateKeys: [DuplicateKey] { get }
     func next() throws(RecordSourceError) -> RecordReadResult?
 }
 
@@ -21,6 +23,7 @@ public final class RecordReaderBox<Reader: RecordReader & ~Copyable>: RecordStre
     public var unknownKeys: [String] { reader.unknownKeys }
     public var matchesAnyKey: Bool { reader.matchesAnyKey }
     public var skippedLines: Int { reader.skippedLines }
+    public var duplicateKeys: [DuplicateKey] { reader.duplicateKeys }
 
     public func next() throws(RecordSourceError) -> RecordReadResult? {
         try reader.next()
