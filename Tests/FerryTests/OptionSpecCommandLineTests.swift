@@ -30,7 +30,7 @@ struct OptionSpecCommandLineTests {
     @Test("--help shows each option with the placeholder or words of its kind")
     func helpFromKinds() throws {
         let help = try ferry("import", "--help").out
-        #expect(help.contains("--format csv|json|plist"))
+        #expect(help.contains("--format csv|json|ndjson|plist"))
         #expect(help.contains("--on-duplicate reject|keep-first|keep-newest") || help.contains("--on-duplicate keep-first|"))
         #expect(help.contains("--entity ENTITY"))
         #expect(help.contains("--model-version VERSION"))
@@ -80,7 +80,7 @@ struct OptionSpecCommandLineTests {
         }
         #expect(try complete(["ferry", "mig"]) == ["migrate"])
         #expect(try complete(["ferry", "import", "--on-d"]) == ["--on-duplicate"])
-        #expect(try Set(complete(["ferry", "import", "x", "--format", ""])) == ["csv", "json", "plist"])
+        #expect(try Set(complete(["ferry", "import", "x", "--format", ""])) == ["csv", "json", "ndjson", "plist"])
         #expect(try complete(["ferry", "generate", "t"]) == ["tasks"])
         #expect(try complete(["ferry", "import", "upl"]) == ["uploads.csv"])
         #expect(try complete(["ferry", "import", "--entity", "T"]) == [])
@@ -98,6 +98,6 @@ struct OptionSpecCommandLineTests {
                 #expect(fish.out.contains("__fish_seen_subcommand_from \(verb)' -l \(option.dropFirst(2)) "), "fish \(verb) \(option)")
             }
         }
-        #expect(fish.out.contains("-l format -x -a 'csv json plist'"))
+        #expect(fish.out.contains("-l format -x -a 'csv json ndjson plist'"))
     }
 }
