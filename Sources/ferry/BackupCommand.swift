@@ -12,12 +12,15 @@ enum BackupCommand: Command {
         the manifest records the Z_PRIMARYKEY maxima and journal state read), re-reads every file
         against the manifest (SHA-256, size, record count), renames the folder to its UTC
         timestamp (DIR/20240301T123005Z) and then removes the oldest backups beyond --keep N.
-        A lock file in DIR (with the owner's pid; stale locks of dead processes are taken over)
-        keeps two runs from overlapping. Quiet unless something is wrong; --json prints a
-        one-line summary.
+        An OS lock (flock) on DIR/.ferry-backup.lock keeps two runs from overlapping; it ends with
+        the run that holds it, however that run ends. The .incomplete-<UUID> folder of a run that
+        was killed is removed by the next backup into DIR and never counts as a backup. Quiet
+        unless something is wrong; --json prints a one-line summary, or for a failed run
+        {"error": {"code": N, "message": "…"}}, on standard output.
 
-        exit codes: 0 backed up, 2 usage, 3 unreadable store or model, 4 DIR not written (or
-        locked by a running backup), 5 the new backup failed verification (it is removed).
+        exit codes: 0 backed up, 2 usage, 3 unreadable store or model, 4 DIR not written (a full
+        disk: "disk full writing …"), 5 the new backup failed verification (it is removed),
+        7 locked: another backup into DIR is running.
         """
     static let options = [
         OptionSpec(name: "to", value: "DIR", help: "folder holding the backups (created when missing)"),
@@ -36,7 +39,6 @@ enum BackupCommand: Command {
         var job = BackupJob(storePath: store, folder: try arguments.required("to"), keep: try arguments.integer("keep", in: 1...Int.max))
         try ExportOptions.apply(arguments, to: &job.export)
         job.export.gzipLevel = arguments.has("no-gzip") ? nil : (try arguments.integer("level", in: ExportOptions.gzipLevels) ?? 6)
-        WriteLimits.reportInsteadOfKilling()
         let progress = ProgressLine(verb: "backup", enabled: !arguments.has("json"))
         do {
             let summary = try job.run(progress: progress.update)
@@ -49,7 +51,9 @@ enum BackupCommand: Command {
         } catch {
             progress.clear()
             Terminal.error("ferry backup: \(error.description)")
-            return ExitCode(error)
+            let code = ExitCode(error)
+            if arguments.has("json") { Terminal.out(FailureSummary.jsonLine(code: code, message: error.description) + "\n") }
+            return code
         }
     }
 }

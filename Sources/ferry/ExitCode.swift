@@ -12,4 +12,6 @@ enum ExitCode: Int32 {
     case destination = 4
     /// Verification found a difference between sources and destination.
     case verificationFailed = 5
+    /// Another run holds the destination's lock (a backup folder); nothing was written.
+    case locked = 7
 }

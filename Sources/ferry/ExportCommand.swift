@@ -1,7 +1,4 @@
 import Ferry
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `ferry export STORE --out DIR [--format F] [--gzip] [--level N] [--entity E] [--where P] [--sort K] [--model M]`, or
 /// `ferry export STORE... --to postgresql://… [--schema S] [--jobs N] [--replace] [--no-verify]`.
@@ -59,7 +56,6 @@ enum ExportCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         if let target = arguments.value("to") {
-            WriteLimits.reportInsteadOfKilling()
             return try PostgresExportCommand.run(arguments, target: target)
         }
         if let given = ["schema", "jobs", "replace", "no-verify"].first(where: { arguments.values[$0] != nil || arguments.has($0) }) {
@@ -69,7 +65,6 @@ enum ExportCommand: Command {
             throw UsageError("export takes one STORE")
         }
         let request = try makeRequest(store: store, arguments)
-        WriteLimits.reportInsteadOfKilling()
         let progress = ProgressLine(verb: "export", enabled: !arguments.has("json"))
         do {
             let manifest = try ExportJob(request: request).run(progress: progress.update)
@@ -115,19 +110,13 @@ enum ExportOptions {
     }
 }
 
-/// A write past a file-size limit (`ulimit -f`) sends SIGXFSZ, which kills a process silently;
-/// ignored, the write fails with EFBIG instead and is reported like any other write error.
-enum WriteLimits {
-    static func reportInsteadOfKilling() {
-        #if canImport(Glibc)
-        signal(SIGXFSZ, SIG_IGN)
-        #endif
-    }
-}
-
 extension ExitCode {
     /// The exit code of a failed export, backup or restore.
     init(_ error: ExportError) {
-        self = error.isVerificationFailure ? .verificationFailed : error.isDestinationFailure ? .destination : .badInput
+        if case .locked = error {
+            self = .locked
+        } else {
+            self = error.isVerificationFailure ? .verificationFailed : error.isDestinationFailure ? .destination : .badInput
+        }
     }
 }

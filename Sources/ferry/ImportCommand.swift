@@ -74,7 +74,8 @@ enum ImportCommand: Command {
             progress.clear()
             Terminal.error("ferry import: \(error.description)")
             switch error {
-            case .destinationExists, .store, .rejectLog: return .destination
+            case _ where error.writeFailure != nil: return .destination
+            case .destinationExists, .store, .rejectLog, .noRoom: return .destination
             case .outputIsInput: return .usage
             default: return .badInput
             }

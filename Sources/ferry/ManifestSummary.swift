@@ -23,3 +23,21 @@ enum ManifestSummary {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+/// The one-line JSON a failed run prints with `--json`: `{"error": {"code": N, "message": "…"}}`.
+enum FailureSummary {
+    private struct Line: Encodable {
+        struct Failure: Encodable {
+            let code: Int32
+            let message: String
+        }
+        let error: Failure
+    }
+
+    static func jsonLine(code: ExitCode, message: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(Line(error: Line.Failure(code: code.rawValue, message: message))) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

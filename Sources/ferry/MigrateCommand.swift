@@ -75,7 +75,8 @@ enum MigrateCommand: Command {
             progress.clear()
             Terminal.error("ferry migrate: \(error.description)")
             switch error {
-            case .destinationExists, .writer, .rejectLog: return (.destination, nil)
+            case _ where error.writeFailure != nil: return (.destination, nil)
+            case .destinationExists, .writer, .rejectLog, .noRoom: return (.destination, nil)
             case .outputIsInput, .entityMissing: return (.usage, nil)
             case .notAccounted: return (.verificationFailed, nil)
             default: return (.badInput, nil)

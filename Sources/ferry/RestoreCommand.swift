@@ -43,7 +43,6 @@ enum RestoreCommand: Command {
         }
         let job = RestoreJob(folder: folder, modelPath: try arguments.required("model"), outputPath: try arguments.required("out"),
                              replaceExisting: arguments.has("force"))
-        WriteLimits.reportInsteadOfKilling()
         do {
             let summary = try job.run()
             for (entity, count) in summary.records.sorted(by: { $0.key < $1.key }) { Terminal.out("\(entity): \(count)\n") }
