@@ -67,6 +67,8 @@ public struct BackupJob {
             manifest = try ExportVerifier.verify(folder: temporary, countRecords: true)
         } catch {
             building.remove()
+            // Named as the backup folder: the temporary folder's name means nothing to the reader.
+            if let failure = error.writeFailure { throw .noRoom(WriteFailure(cause: failure.cause, path: folder)) }
             throw error
         }
         let target = try finalName(for: manifest)

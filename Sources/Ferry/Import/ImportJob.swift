@@ -134,7 +134,7 @@ public struct ImportJob {
         } catch {
             writer.discard()
             // No room to write: nothing of the run is left behind, its reject log included.
-            if error.writeFailure != nil, let log = request.rejectLogPath { try? FileManager.default.removeItem(atPath: log) }
+            if error.writeFailure != nil, let log = request.rejectLogPath { RejectLog.removePartial(log) }
             throw error
         }
         return summary

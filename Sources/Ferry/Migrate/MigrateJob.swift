@@ -99,7 +99,7 @@ public struct MigrateJob {
         } catch {
             writer.discard()
             // No room to write: nothing of the run is left behind, its reject log included.
-            if error.writeFailure != nil, let log = request.rejectLogPath { try? FileManager.default.removeItem(atPath: log) }
+            if error.writeFailure != nil, let log = request.rejectLogPath { RejectLog.removePartial(log) }
             throw error
         }
         run.summary.dryRun = request.dryRun

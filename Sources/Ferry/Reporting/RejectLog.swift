@@ -12,14 +12,15 @@ struct RejectLog {
     struct Failure: Error {
         let path: String
         let reason: String
-        /// A full disk or the file size limit; the partial log is then removed.
+        /// A full disk or the file size limit; the partial log is then removed (when it is a
+        /// regular file: never a device such as `/dev/full`).
         var writeFailure: WriteFailure?
 
         init(path: String, error: any Error) {
             self.path = path
             reason = ErrorText.reason(of: error, at: path)
             writeFailure = WriteFailure.of(error)
-            if writeFailure != nil { unlink(path) }
+            if writeFailure != nil { RejectLog.removePartial(path) }
         }
     }
 
@@ -39,6 +40,13 @@ struct RejectLog {
         } catch {
             throw Failure(path: sink.path, error: error)
         }
+    }
+
+    /// Removes a partly written log, when it is a regular file.
+    static func removePartial(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+        unlink(path)
     }
 
     func close() throws(Failure) {
