@@ -18,7 +18,10 @@ enum ExportCommand: Command {
         to-many the list of destination Z_PKs (ordered ones in order); destination entities are
         in the manifest. Dates are ISO 8601 UTC with fractional seconds, binary is base64, UUIDs
         and decimals are exact text; NULL is null (CSV: an empty unquoted field; "" is the empty
-        string). Everything is read in one read transaction.
+        string). Everything is read in one read transaction. The files are built in a fresh
+        folder beside DIR (inside it when DIR exists), created exclusively, and renamed into place:
+        a symbolic link planted in DIR is replaced, never written through; a failure or a SIGINT or
+        SIGTERM leaves DIR as it was.
 
         The model is the version of MODEL whose version hashes are the store's, or without
         --model the one archived in the store (Z_MODELCACHE).
@@ -34,7 +37,8 @@ enum ExportCommand: Command {
         with the store's own counts (--no-verify skips that). --jobs N loads N stores at once,
         each on its own connection; a store that fails does not stop the others.
 
-        exit codes: 0 written, 2 usage, 3 unreadable store or model, 4 destination not written,
+        exit codes: 0 written, 2 usage, 3 unreadable store or model, 4 destination not written
+        (a full disk or the file size limit: "disk full writing …", "file size limit reached writing …"),
         5 (--to) the database's counts differ from a store's. With several stores, the worst.
         """
     static let options = [

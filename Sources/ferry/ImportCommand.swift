@@ -40,7 +40,8 @@ enum ImportCommand: Command {
         --no-verify skips that.
 
         exit codes: 0 all records written, 1 some rejected (the store holds the rest),
-        2 usage, 3 unreadable input or model, 4 destination not written, 5 verification failed.
+        2 usage, 3 unreadable input or model, 4 destination not written (it exists without --force,
+        or appeared meanwhile; a full disk; the file size limit), 5 verification failed.
         """
     static let options = [
         OptionSpec(name: "model", value: "MODEL", help: ".xcdatamodeld bundle, .xcdatamodel folder or contents file"),

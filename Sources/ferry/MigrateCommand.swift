@@ -18,7 +18,9 @@ enum MigrateCommand: Command {
         written mapping files beside the model ("<A> to <B>.mapping"), into one new store. Every record is written, merged, rejected (with
         its reason) or filtered by the mapping, and every empty or comment line of a CSV file is
         skipped; the run prints the ledger per source and entity. The store is written beside
-        STORE and renamed into place only when complete. CSV files are read as by 'ferry import'
+        STORE and renamed into place only when complete, never over a STORE that appeared
+        meanwhile unless --force; a failure, a SIGINT or a SIGTERM removes it, and the next run to
+        STORE removes what a killed one left. CSV files are read as by 'ferry import'
         (see its help), with the same CSV options for every CSV source.
 
         example:
@@ -34,7 +36,8 @@ enum MigrateCommand: Command {
         transaction, counted on both sides; --replace replaces an earlier load of it.
 
         exit codes: 0 all records carried, 1 some rejected, 2 usage, 3 bad input, 4 destination not
-        written, 5 the written store (or the database's counts) failed verification.
+        written (it exists without --force, or appeared meanwhile; a full disk; the file size limit),
+        5 the written store (or the database's counts) failed verification.
         """
     static let options = [
         OptionSpec(name: "model", value: "MODEL", help: "the versioned model (.xcdatamodeld or a compiled .momd)"),

@@ -22,7 +22,7 @@ enum RestoreCommand: Command {
         entity and pairs per relationship are counted and compared with the database's.
 
         exit codes: 0 restored, 2 usage, 3 unreadable model (or database, or no such store in it),
-        4 STORE not written (exists, cannot write), 5 the backup does not match its manifest (the
+        4 STORE not written (exists, cannot write, a full disk, the file size limit), 5 the backup does not match its manifest (the
         new store does not hold what the database does).
         """
     static let options = [
