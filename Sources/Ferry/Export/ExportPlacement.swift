@@ -49,13 +49,13 @@ final class ExportPlacement {
             throw .cannotWrite(path: destination, reason: "it exists and is not a folder")
         }
         do {
+            OwnedTemporary.sweep(beside: destination)
             if intoExisting {
                 OwnedTemporary.sweep(folder: destination) { $0.hasPrefix(".ferry-") && $0.hasSuffix(".tmp") ? $0 : nil }
                 owner = try OwnedTemporary.create(kind: .folder) { destination + "/.ferry-" + FilePath.randomUUIDString() + ".tmp" }
             } else {
                 let parent = FilePath.split(destination).folder
                 try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-                OwnedTemporary.sweep(beside: destination)
                 owner = try OwnedTemporary.create(beside: destination, kind: .folder)
             }
         } catch {

@@ -128,13 +128,13 @@ public struct ImportJob {
                     writer.discard()
                     summary.discarded = "it failed verification"
                 } else {
-                    do { try writer.finish(replacing: request.existingStore != .refuse) } catch { throw ImportError.store(error) }
+                    do { try writer.finish(replacing: request.existingStore == .replace) } catch { throw ImportError.store(error) }
                 }
             }
         } catch {
             writer.discard()
             // No room to write: nothing of the run is left behind, its reject log included.
-            if error.writeFailure != nil, let log = request.rejectLogPath { RejectLog.removePartial(log) }
+            if error.writeFailure != nil, let log = request.rejectLogPath { FilePath.removeRegularFile(log) }
             throw error
         }
         return summary

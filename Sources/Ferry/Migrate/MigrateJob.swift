@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryMigration
 import FerryModel
 import FerryStore
@@ -99,7 +100,7 @@ public struct MigrateJob {
         } catch {
             writer.discard()
             // No room to write: nothing of the run is left behind, its reject log included.
-            if error.writeFailure != nil, let log = request.rejectLogPath { RejectLog.removePartial(log) }
+            if error.writeFailure != nil, let log = request.rejectLogPath { FilePath.removeRegularFile(log) }
             throw error
         }
         run.summary.dryRun = request.dryRun

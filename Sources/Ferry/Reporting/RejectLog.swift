@@ -1,9 +1,6 @@
 import FerryFormats
 import FerryMigration
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Streams rejects to a file as NDJSON: one JSON object per line with location, entity,
 /// attribute, value and reason.
@@ -20,7 +17,7 @@ struct RejectLog {
             self.path = path
             reason = ErrorText.reason(of: error, at: path)
             writeFailure = WriteFailure.of(error)
-            if writeFailure != nil { RejectLog.removePartial(path) }
+            if writeFailure != nil { FilePath.removeRegularFile(path) }
         }
     }
 
@@ -40,13 +37,6 @@ struct RejectLog {
         } catch {
             throw Failure(path: sink.path, error: error)
         }
-    }
-
-    /// Removes a partly written log, when it is a regular file.
-    static func removePartial(_ path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
-        unlink(path)
     }
 
     func close() throws(Failure) {

@@ -28,6 +28,14 @@ public enum FilePath {
         return names
     }
 
+    /// Removes `path` when it is a regular file (a partly written output; never a device such as
+    /// `/dev/full`, a folder or a link).
+    public static func removeRegularFile(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+        unlink(path)
+    }
+
     /// A random (version 4) UUID in its usual upper-case text form.
     public static func randomUUIDString() -> String {
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255) }

@@ -27,11 +27,11 @@ public final class OwnedTemporary: @unchecked Sendable {
     /// SQLite's files beside a database, removed with it.
     public static let databaseSuffixes = ["-journal", "-wal", "-shm"]
 
-    private init(path: String, kind: TemporaryFiles.Kind, descriptor: Int32) {
+    private init(path: String, kind: TemporaryFiles.Kind, descriptor: Int32, registration: TemporaryFiles.Registration?) {
         self.path = path
         self.kind = kind
         self.descriptor = descriptor
-        registerFile(path, kind: kind)
+        if let registration { registrations[path] = registration }
     }
 
     deinit {
@@ -55,9 +55,15 @@ public final class OwnedTemporary: @unchecked Sendable {
     public static func create(kind: TemporaryFiles.Kind, fresh: () -> String) throws(ByteSinkError) -> OwnedTemporary {
         for _ in 0..<8 {
             let path = fresh()
+            // Registered before it exists, so that a signal in the next instant removes it too.
+            let registration = TemporaryFiles.register(path, kind: kind)
             let descriptor: Int32
             if kind == .folder {
-                guard mkdir(path, 0o755) == 0 else { throw ByteSinkError(path: path, operation: "mkdir", code: errno) }
+                guard mkdir(path, 0o755) == 0 else {
+                    let code = errno
+                    registration.map(TemporaryFiles.unregister)
+                    throw ByteSinkError(path: path, operation: "mkdir", code: code)
+                }
                 descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             } else {
                 descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -65,12 +71,14 @@ public final class OwnedTemporary: @unchecked Sendable {
             guard descriptor >= 0 else {
                 let code = errno
                 if kind == .folder { rmdir(path) }
+                registration.map(TemporaryFiles.unregister)
                 throw ByteSinkError(path: path, operation: "open", code: code)
             }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0, isSameFile(path, descriptor) {
-                return OwnedTemporary(path: path, kind: kind, descriptor: descriptor)
+                return OwnedTemporary(path: path, kind: kind, descriptor: descriptor, registration: registration)
             }
             _ = systemClose(descriptor)  // a sweep took it meanwhile: it removes it
+            registration.map(TemporaryFiles.unregister)
         }
         throw ByteSinkError(path: fresh(), operation: "lock", code: EAGAIN)
     }
