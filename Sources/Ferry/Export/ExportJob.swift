@@ -17,7 +17,8 @@ public struct ExportJob {
         self.request = request
     }
 
-    /// Writes the files and the manifest; returns the manifest. `progress` is told which entity
+    /// Writes the files and the manifest, built aside and renamed into place (`ExportPlacement`);
+    /// returns the manifest. `progress` is told which entity
     /// hierarchy is read and how far, out of the rows the store's census counted.
     public func run(progress: (JobProgress) -> Void = { _ in }) throws(ExportError) -> ExportManifest {
         if let level = request.gzipLevel, !(0...9).contains(level) {
