@@ -12,9 +12,12 @@ enum BackupCommand: Command {
         the manifest records the Z_PRIMARYKEY maxima and journal state read), re-reads every file
         against the manifest (SHA-256, size, record count), renames the folder to its UTC
         timestamp (DIR/20240301T123005Z) and then removes the oldest backups beyond --keep N.
-        A lock file in DIR (with the owner's pid; stale locks of dead processes are taken over)
-        keeps two runs from overlapping. Quiet unless something is wrong; --json prints a
-        one-line summary (records, bytes and seconds in all and per entity), a failure's too.
+        An OS lock (flock) on DIR/.ferry-backup.lock keeps two runs from overlapping; it ends with
+        the run that holds it, however that run ends. The .incomplete-<UUID> folder of a run that
+        was killed is removed by the next backup into DIR and never counts as a backup. Quiet
+        unless something is wrong; --json prints a one-line summary (records, bytes and seconds in
+        all and per entity), or for a failed run {"verb": …, "error": {"code": N, "message": …}},
+        on standard output.
         """
     static let options = [
         OptionSpec.path("to", "DIR", "folder holding the backups (created when missing)"),
@@ -29,7 +32,7 @@ enum BackupCommand: Command {
     static let exitCodes = [
         ExitCodeUse(.success, "backed up (and older backups beyond --keep removed)"),
         ExitCodeUse(.badInput, "the store or the model cannot be read"),
-        ExitCodeUse(.destination, "DIR not written"),
+        ExitCodeUse(.destination, "DIR not written (a full disk: \"disk full writing …\")"),
         ExitCodeUse(.verificationFailed, "the new backup failed verification (it is removed)"),
         ExitCodeUse(.locked, "another backup holds DIR's lock"),
     ]
@@ -41,7 +44,6 @@ enum BackupCommand: Command {
         var job = BackupJob(storePath: store, folder: try arguments.required("to"), keep: try arguments.integer("keep"))
         try ExportOptions.apply(arguments, to: &job.export)
         job.export.gzipLevel = arguments.has("no-gzip") ? nil : (try arguments.integer("level") ?? 6)
-        WriteLimits.reportInsteadOfKilling()
         let log = RunLog(verb: name, arguments: arguments)
         log.start(arguments)
         do {

@@ -1,7 +1,4 @@
 import Ferry
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `ferry export STORE --out DIR [--format F] [--gzip] [--level N] [--entity E] [--where P] [--sort K] [--model M]`, or
 /// `ferry export STORE... --to postgresql://… [--schema S] [--jobs N] [--replace] [--no-verify]`.
@@ -21,7 +18,10 @@ enum ExportCommand: Command {
         to-many the list of destination Z_PKs (ordered ones in order); destination entities are
         in the manifest. Dates are ISO 8601 UTC with fractional seconds, binary is base64, UUIDs
         and decimals are exact text; NULL is null (CSV: an empty unquoted field; "" is the empty
-        string). Everything is read in one read transaction.
+        string). Everything is read in one read transaction. The files are built in a fresh
+        folder beside DIR (inside it when DIR exists), created exclusively, and renamed into place:
+        a symbolic link planted in DIR is replaced, never written through; a failure or a SIGINT or
+        SIGTERM leaves DIR as it was.
 
         The model is the version of MODEL whose version hashes are the store's, or without
         --model the one archived in the store (Z_MODELCACHE).
@@ -63,7 +63,6 @@ enum ExportCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         if let target = arguments.value("to") {
-            WriteLimits.reportInsteadOfKilling()
             return try PostgresExportCommand.run(arguments, target: target)
         }
         if let given = ["schema", "jobs", "replace", "no-verify"].first(where: { arguments.values[$0] != nil || arguments.has($0) }) {
@@ -73,7 +72,6 @@ enum ExportCommand: Command {
             throw UsageError("export takes one STORE")
         }
         let request = try makeRequest(store: store, arguments)
-        WriteLimits.reportInsteadOfKilling()
         let log = RunLog(verb: name, arguments: arguments)
         log.start(arguments)
         do {
@@ -114,16 +112,6 @@ enum ExportOptions {
         let level = try arguments.integer("level")
         if arguments.has("gzip") || level != nil { request.gzipLevel = level ?? 6 }
         request.modelPath = arguments.value("model")
-    }
-}
-
-/// A write past a file-size limit (`ulimit -f`) sends SIGXFSZ, which kills a process silently;
-/// ignored, the write fails with EFBIG instead and is reported like any other write error.
-enum WriteLimits {
-    static func reportInsteadOfKilling() {
-        #if canImport(Glibc)
-        signal(SIGXFSZ, SIG_IGN)
-        #endif
     }
 }
 

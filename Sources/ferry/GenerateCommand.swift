@@ -61,6 +61,8 @@ enum GenerateCommand: Command {
             try file.close()
         } catch {
             Terminal.error("ferry generate: \(error)")
+            // A partly written file is removed (standard output cannot be taken back).
+            if path != "-" { FilePath.removeRegularFile(path) }
             return .destination
         }
         return .success

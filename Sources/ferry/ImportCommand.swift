@@ -70,7 +70,7 @@ enum ImportCommand: Command {
         ExitCodeUse(.success, "every record written (and the store verified)"),
         ExitCodeUse(.rejects, "some records rejected; the store holds the rest"),
         ExitCodeUse(.badInput, "a file or the model cannot be read, or names no version, entity or attribute of it"),
-        ExitCodeUse(.destination, "the store not written (it exists, cannot be written)"),
+        ExitCodeUse(.destination, "the store not written: it exists without --force or appeared meanwhile, a full disk, the file size limit"),
         ExitCodeUse(.verificationFailed, "the written store failed verification"),
         ExitCodeUse(.rejectLimit, "stopped at --max-errors rejects; nothing written"),
     ]
@@ -85,7 +85,8 @@ enum ImportCommand: Command {
             summary = try ImportJob(request: request).run(progress: log.progress)
         } catch {
             let code: ExitCode = switch error {
-            case .destinationExists, .store, .rejectLog: .destination
+            case _ where error.writeFailure != nil: .destination
+            case .destinationExists, .store, .rejectLog, .noRoom: .destination
             case .outputIsInput: .usage
             default: .badInput
             }

@@ -18,10 +18,11 @@ enum MigrateCommand: Command {
         written mapping files beside the model ("<A> to <B>.mapping"), into one new store. Every record is written, merged, rejected (with
         its reason) or filtered by the mapping, and every empty or comment line of a CSV file is
         skipped; the run prints the ledger per source and entity. The store is written beside
-        STORE and renamed into place only when complete. Files are read as by 'ferry import' (see
-        its help): the format from the content (CSV, JSON, NDJSON, property list), ENTITY:- reads
-        standard input, an empty file is bad input, and the same CSV options apply to every CSV
-        source.
+        STORE and renamed into place only when complete, never over a STORE that appeared
+        meanwhile unless --force; a failure, a SIGINT or a SIGTERM removes it, and the next run to
+        STORE removes what a killed one left. Files are read as by 'ferry import' (see its help):
+        the format from the content (CSV, JSON, NDJSON, property list), ENTITY:- reads standard
+        input, an empty file is bad input, and the same CSV options apply to every CSV source.
 
         example:
           ferry migrate UploadEntity:Fixtures/legacy/uploads.csv Task:Fixtures/legacy/tasks.json \\
@@ -57,7 +58,7 @@ enum MigrateCommand: Command {
         ExitCodeUse(.success, "every record carried (and the store verified)"),
         ExitCodeUse(.rejects, "some records rejected; the store holds the rest"),
         ExitCodeUse(.badInput, "a source or the model cannot be read, or names no version or entity of it"),
-        ExitCodeUse(.destination, "the store (or the database) not written"),
+        ExitCodeUse(.destination, "the store (or the database) not written: it exists without --force or appeared meanwhile, a full disk, the file size limit"),
         ExitCodeUse(.verificationFailed, "the written store (or the database's counts) failed verification"),
         ExitCodeUse(.rejectLimit, "stopped at --max-errors rejects; nothing written"),
     ]
@@ -88,7 +89,8 @@ enum MigrateCommand: Command {
             summary = try MigrateJob(request: request).run(progress: log.progress)
         } catch {
             let code: ExitCode = switch error {
-            case .destinationExists, .writer, .rejectLog: .destination
+            case _ where error.writeFailure != nil: .destination
+            case .destinationExists, .writer, .rejectLog, .noRoom: .destination
             case .outputIsInput, .entityMissing: .usage
             case .notAccounted: .verificationFailed
             default: .badInput

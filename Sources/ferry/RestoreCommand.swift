@@ -48,7 +48,6 @@ enum RestoreCommand: Command {
         }
         let job = RestoreJob(folder: folder, modelPath: try arguments.required("model"), outputPath: try arguments.required("out"),
                              replaceExisting: arguments.has("force"))
-        WriteLimits.reportInsteadOfKilling()
         let log = RunLog(verb: name, arguments: arguments)
         log.start(arguments)
         do {

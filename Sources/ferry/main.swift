@@ -1,7 +1,12 @@
+import FerryFormats
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
+// Whatever a verb builds aside is removed when SIGINT, SIGTERM or SIGHUP stops it, and a write
+// past `ulimit -f` is an error with a message instead of a silent SIGXFSZ.
+TemporaryFiles.removeOnSignal()
+WriteFailure.reportInsteadOfKilling()
 exit(Dispatcher.run(Array(CommandLine.arguments.dropFirst())).rawValue)

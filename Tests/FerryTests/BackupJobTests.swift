@@ -13,7 +13,7 @@ struct BackupJobTests {
         let first = try BackupJob(storePath: store, folder: folder + "/backups", keep: 1).run()
         let second = try BackupJob(storePath: store, folder: folder + "/backups", keep: 1).run()
         #expect(second.removed == [first.path])
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/backups")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/backups").filter { $0 != BackupLock.fileName }
         #expect(names == [URL(fileURLWithPath: second.path).lastPathComponent])
         #expect(BackupJob.isBackupName(names[0]))
         #expect(second.manifest.entities.allSatisfy { $0.file.hasSuffix(".ndjson.gz") })
@@ -24,21 +24,31 @@ struct BackupJobTests {
             == ExportTestSupport.contents(of: restored, modelPath: ExportTestSupport.workspace))
     }
 
-    @Test("a lock held by a running process refuses the backup; a stale lock is taken over")
+    @Test("a held lock refuses the backup; a live pid in an old lock file does not; a dead run's .incomplete- folder is removed")
     func locking() throws {
         let folder = try TestPaths.temporaryFolder("backup-lock")
         let store = try ExportTestSupport.workspace2Store(folder)
         let backups = folder + "/backups"
         try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
         let lock = backups + "/" + BackupLock.fileName
+        // An old-style lock naming a running process (this one) no longer blocks anything.
         try Data("\(ProcessInfo.processInfo.processIdentifier)\n".utf8).write(to: URL(fileURLWithPath: lock))
+        let dead = backups + "/.incomplete-55555555-5555-4555-8555-555555555555"
+        try FileManager.default.createDirectory(atPath: dead, withIntermediateDirectories: false)
+        try Data("partial".utf8).write(to: URL(fileURLWithPath: dead + "/Task.ndjson.gz"))
+        let first = try BackupJob(storePath: store, folder: backups).run()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: backups).sorted()
+            == [BackupLock.fileName, URL(fileURLWithPath: first.path).lastPathComponent])
+        // Another open file holding the flock is another run: refused, nothing written.
+        let held = open(lock, O_RDONLY)
+        defer { close(held) }
+        try #require(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
         let error = try #require(throws: ExportError.self) { try BackupJob(storePath: store, folder: backups).run() }
-        #expect(error.isDestinationFailure && error.description.contains("another backup is running"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: backups) == [BackupLock.fileName])
-        // A pid beyond pid_max is never running.
-        try Data("999999999\n".utf8).write(to: URL(fileURLWithPath: lock))
-        _ = try BackupJob(storePath: store, folder: backups).run()
-        #expect(!FileManager.default.fileExists(atPath: lock))
+        guard case .locked = error else { Issue.record("not .locked: \(error)"); return }
+        #expect(error.description.contains("another backup is running"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: backups).count == 2)
+        flock(held, LOCK_UN)
+        #expect(try BackupJob(storePath: store, folder: backups).run().path != first.path)
     }
 
     @Test("backup names sort by time, then same-second suffix")

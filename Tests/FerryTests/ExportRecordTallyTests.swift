@@ -46,10 +46,13 @@ struct ExportRecordTallyTests {
         try FileManager.default.moveItem(atPath: out + "/" + entry.file, toPath: folder + "/outside/" + entry.file)
         var escaping = manifest
         escaping.entities[0].file = "../outside/" + entry.file
+        // The manifest writer creates its file exclusively: the old one goes first.
+        try FileManager.default.removeItem(atPath: out + "/" + ExportManifest.fileName)
         try ManifestFile.write(escaping, to: out + "/" + ExportManifest.fileName, durable: false)
         let error = try #require(throws: ExportError.self) { try ExportVerifier.verify(folder: out, countRecords: true) }
         #expect(error.description.contains("not a file name inside the folder"))
         try FileManager.default.createSymbolicLink(atPath: out + "/" + entry.file, withDestinationPath: folder + "/outside/" + entry.file)
+        try FileManager.default.removeItem(atPath: out + "/" + ExportManifest.fileName)
         try ManifestFile.write(manifest, to: out + "/" + ExportManifest.fileName, durable: false)
         let linked = try #require(throws: ExportError.self) { try ExportVerifier.verify(folder: out, countRecords: true) }
         #expect(linked.description.contains("symbolic link"))

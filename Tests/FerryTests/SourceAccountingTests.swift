@@ -80,7 +80,8 @@ struct SourceAccountingTests {
             try ExportJob(request: ExportRequest(storePath: store, outputFolder: out, format: .ndjson)).run()
         }
         #expect(error.isVerificationFailure && error.description.contains("3 rows with Z_ENT 42"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
+        // Built aside: neither the folder nor its temporary twin is left.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("export") }.isEmpty)
         #expect(throws: ExportError.self) { try BackupJob(storePath: store, folder: folder + "/backups").run() }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/backups").filter(BackupJob.isBackupName).isEmpty)
     }

@@ -2,10 +2,12 @@ import FerryFormats
 import FoundationEssentials
 
 /// `ferry backup`: a verified export into a new timestamped folder of a backup folder, for
-/// schedulers. Under the folder's lock, the export is written into a temporary folder, every
-/// file is re-read and checked against the manifest (SHA-256, size, record count), the folder is
+/// schedulers. Under the folder's lock (`BackupLock`), the `.incomplete-<UUID>` folders of dead
+/// runs are removed, the export is written into a new one (an `OwnedTemporary`), every file is
+/// re-read and checked against the manifest (SHA-256, size, record count), the folder is
 /// renamed to its UTC timestamp (`20240301T123005Z`), and only then are the oldest backups
-/// beyond `keep` removed. A failure leaves earlier backups as they were.
+/// beyond `keep` removed. A failure (or SIGINT/SIGTERM) removes the new folder and leaves earlier
+/// backups as they were.
 public struct BackupJob {
     /// The store to back up.
     public var storePath: String
@@ -42,10 +44,16 @@ public struct BackupJob {
         }
         let lock = try BackupLock(folder: folder)
         defer { lock.release() }
-        let temporary = folder + "/.incomplete-" + UUID().uuidString
+        OwnedTemporary.sweep(folder: folder) { $0.hasPrefix(Self.incompletePrefix) ? $0 : nil }
+        let building: OwnedTemporary
+        do { building = try OwnedTemporary.create(kind: .folder) { folder + "/" + Self.incompletePrefix + FilePath.randomUUIDString() } } catch {
+            throw .writing(folder, error)
+        }
+        let temporary = building.path
         var request = export
         request.storePath = storePath
         request.outputFolder = temporary
+        request.ownedFolder = building
         request.entities = []
         request.predicate = nil
         request.sort = nil
@@ -58,16 +66,23 @@ public struct BackupJob {
             progress(JobProgress(phase: "verifying the backup"))
             manifest = try ExportVerifier.verify(folder: temporary, countRecords: true)
         } catch {
-            try? files.removeItem(atPath: temporary)
+            building.remove()
+            // Named as the backup folder: the temporary folder's name means nothing to the reader.
+            if let failure = error.writeFailure { throw .noRoom(WriteFailure(cause: failure.cause, path: folder)) }
             throw error
         }
         let target = try finalName(for: manifest)
-        do { try files.moveItem(atPath: temporary, toPath: target) } catch {
-            try? files.removeItem(atPath: temporary)
-            throw .cannotWrite(path: target, reason: ErrorText.reason(of: error, at: target))
+        do { try FilePath.rename(temporary, to: target, replacing: false) } catch {
+            building.remove()
+            throw .writing(target, error)
         }
+        building.release()
         return Summary(path: target, manifest: manifest, removed: try prune(keeping: target, storeUUID: manifest.storeUUID))
     }
+
+    /// The name of a backup being written: retention never counts it, and the next backup into
+    /// the folder removes it once its run has ended.
+    static let incompletePrefix = ".incomplete-"
 
     /// `<folder>/<UTC timestamp>`, with `-2`, `-3`, … when backups of the same second exist: one
     /// more than the highest suffix of that second, never a freed lower one, so names sort in the

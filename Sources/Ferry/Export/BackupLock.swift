@@ -3,58 +3,50 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
+import FerryFormats
 
-/// The lock file of a backup folder: created with `O_EXCL` and holding the owner's pid, so two
-/// backups never run into the same folder at once. A lock whose pid is no longer running (a
-/// crashed backup) is stale and taken over.
+/// The lock of a backup folder, so two backups never run into the same folder at once: an
+/// exclusive `flock` on `.ferry-backup.lock` in the folder, held while the backup runs. The
+/// system releases it when its holder ends however it ends (`kill -9` included), so there are no
+/// stale locks to judge. The file stays (removing a locked file would let a third run lock a new
+/// one beside the old); it holds the holder's pid, only to name it in the message.
 final class BackupLock {
     static let fileName = ".ferry-backup.lock"
     let path: String
-    private var held = false
+    private var descriptor: Int32
 
     /// Takes the lock of `folder`.
-    /// - Throws: `.locked` when a running process holds it, `.cannotWrite` when it cannot be created.
+    /// - Throws: `.locked` when another process holds it, `.cannotWrite` when it cannot be opened.
     init(folder: String) throws(ExportError) {
         path = folder + "/" + Self.fileName
-        for _ in 0..<2 {
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if descriptor >= 0 {
-                let text = Array("\(getpid())\n".utf8)
-                let written = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                close(descriptor)
-                guard written == text.count else {
-                    unlink(path)
-                    throw .cannotWrite(path: path, reason: "could not write the lock file")
-                }
-                held = true
-                return
-            }
+        descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
-            guard code == EEXIST else { throw .cannotWrite(path: path, reason: String(cString: strerror(code))) }
-            let holder = Self.holder(of: path)
-            if let holder, Self.isRunning(holder) { throw .locked(path: path, holder: "pid \(holder)") }
-            unlink(path)
+            let holder = Self.holder(descriptor)
+            _ = close(descriptor)
+            guard code == EWOULDBLOCK else { throw .cannotWrite(path: path, reason: String(cString: strerror(code))) }
+            throw .locked(path: path, holder: holder.map { "pid \($0)" } ?? "another process")
         }
-        throw .locked(path: path, holder: "another process taking it at the same time")
+        let text = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
     }
 
     deinit { release() }
 
-    /// Removes the lock file.
+    /// Lets go of the lock.
     func release() {
-        guard held else { return }
-        held = false
-        unlink(path)
+        guard descriptor >= 0 else { return }
+        _ = close(descriptor)
+        descriptor = -1
     }
 
-    private static func holder(of path: String) -> pid_t? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return pid_t(String(decoding: data, as: UTF8.self).filter { !$0.isWhitespace })
-    }
-
-    private static func isRunning(_ pid: pid_t) -> Bool {
-        guard pid > 0 else { return false }
-        return kill(pid, 0) == 0 || errno == EPERM
+    /// The pid the holder wrote, when it reads as one.
+    private static func holder(_ descriptor: Int32) -> Int32? {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return Int32(String(decoding: bytes.prefix(count), as: UTF8.self).filter { !$0.isWhitespace })
     }
 }

@@ -11,12 +11,15 @@ final class EntityFileOutput {
     private(set) var count = 0
     private static let chunk = 512 * 1024
 
-    init(layout: EntityExportLayout, format: ExportFormat, folder: String, fileName: String, gzipLevel: Int?,
+    /// - Parameters:
+    ///   - path: where the file is created (it must not exist).
+    ///   - fileName: its name in the manifest.
+    init(layout: EntityExportLayout, format: ExportFormat, path: String, fileName: String, gzipLevel: Int?,
          durable: Bool) throws(ExportError) {
         self.layout = layout
         self.fileName = fileName
         encoder = format.encoder(for: layout)
-        writer = try ExportFileWriter(path: folder + "/" + fileName, gzipLevel: gzipLevel, durable: durable,
+        writer = try ExportFileWriter(path: path, gzipLevel: gzipLevel, durable: durable,
                                       expandsBase64: encoder.writesDeferredBase64)
         buffer.reserveCapacity(Self.chunk + 4096)
         encoder.prologue(into: &buffer)

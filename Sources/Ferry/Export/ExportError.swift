@@ -1,15 +1,18 @@
+import FerryFormats
 import FerryStore
 
 /// Why an export, backup or restore failed. Each case names the file or store concerned.
-public enum ExportError: Error, CustomStringConvertible {
+public enum ExportError: Error, CustomStringConvertible, WriteFailureCarrying {
     /// The request itself is wrong (an unknown entity, `--where` without one `--entity`).
     case invalidRequest(String)
     /// The model could not be loaded, or no version of it matches the store.
     case model(reason: String)
     /// The store could not be read.
     case store(StoreReaderError)
-    /// A file or folder could not be written (a full disk, a size limit, no permission).
+    /// A file or folder could not be written (no permission, not a folder).
     case cannotWrite(path: String, reason: String)
+    /// A full disk or the file size limit, met writing the destination.
+    case noRoom(WriteFailure)
     /// A record could not be encoded.
     case encoding(reason: String)
     /// An export or backup folder is unreadable or does not match its manifest.
@@ -36,6 +39,7 @@ public enum ExportError: Error, CustomStringConvertible {
         case .model(let reason): "model: \(reason)"
         case .store(let error): error.description
         case let .cannotWrite(path, reason): "\(path): cannot write: \(reason)"
+        case .noRoom(let failure): failure.description
         case .encoding(let reason): "cannot encode: \(reason)"
         case let .verification(path, reason), let .notAnExport(path, reason): "\(path): \(reason)"
         case .destinationExists(let path): "\(path) exists (use --force to replace it)"
@@ -51,7 +55,7 @@ public enum ExportError: Error, CustomStringConvertible {
     /// verification failures have their own code (5).
     public var isDestinationFailure: Bool {
         switch self {
-        case .cannotWrite, .destinationExists, .locked, .restore: true
+        case .cannotWrite, .noRoom, .destinationExists, .locked, .restore: true
         default: false
         }
     }
@@ -61,5 +65,17 @@ public enum ExportError: Error, CustomStringConvertible {
         case .verification, .notAccounted: true
         default: false
         }
+    }
+}
+
+extension ExportError {
+    /// The error of a failed write of `path`: `.noRoom` for a full disk or the file size limit.
+    static func writing(_ path: String, _ error: any Error) -> ExportError {
+        WriteFailure.of(error).map(ExportError.noRoom) ?? .cannotWrite(path: path, reason: ErrorText.reason(of: error, at: path))
+    }
+
+    public var writeFailure: WriteFailure? {
+        if case .noRoom(let failure) = self { return failure }
+        return nil
     }
 }

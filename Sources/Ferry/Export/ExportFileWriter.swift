@@ -38,7 +38,7 @@ final class ExportFileWriter: @unchecked Sendable {
         self.path = path
         self.durable = durable
         self.expandsBase64 = expandsBase64
-        do { file = try FileByteSink(path: path) } catch { throw .cannotWrite(path: path, reason: ErrorText.reason(of: error, at: path)) }
+        do { file = try FileByteSink(path: path, exclusive: true) } catch { throw .writing(path, error) }
         guard let gzipLevel else { return }
         do {
             compressor = try Self.makeCompressor(level: gzipLevel) { [unowned self] chunk in try self.store(chunk) }
@@ -87,7 +87,7 @@ final class ExportFileWriter: @unchecked Sendable {
             try compressor?.finish()
             try file.close(sync: durable)
         } catch {
-            throw .cannotWrite(path: path, reason: ErrorText.reason(of: error, at: path))
+            throw .writing(path, error)
         }
         let final = digest
         return Hex.string(final.finalize())
@@ -108,7 +108,7 @@ final class ExportFileWriter: @unchecked Sendable {
                 try bytes.withUnsafeBytes { raw in try store(raw) }
             }
         } catch {
-            throw .cannotWrite(path: path, reason: ErrorText.reason(of: error, at: path))
+            throw .writing(path, error)
         }
     }
 

@@ -17,7 +17,8 @@ public struct ExportJob {
         self.request = request
     }
 
-    /// Writes the files and the manifest; returns the manifest. `progress` is told which entity
+    /// Writes the files and the manifest, built aside and renamed into place (`ExportPlacement`);
+    /// returns the manifest. `progress` is told which entity
     /// hierarchy is read and how far, out of the rows the store's census counted.
     public func run(progress: (JobProgress) -> Void = { _ in }) throws(ExportError) -> ExportManifest {
         if let level = request.gzipLevel, !(0...9).contains(level) {
@@ -32,7 +33,22 @@ public struct ExportJob {
         let reader: StoreRecordReader
         do { reader = try store.records(model: model) } catch { throw .store(error) }
         let units = try readUnits(model)
-        try makeFolder(request.outputFolder)
+        let placement = try ExportPlacement(destination: request.outputFolder, owned: request.ownedFolder)
+        do {
+            let manifest = try write(store: store, reader: reader, model: model, modelInfo: modelInfo, units: units,
+                                     into: placement, progress: progress)
+            try placement.complete(names: manifest.entities.map(\.file) + [ExportManifest.fileName])
+            return manifest
+        } catch {
+            placement.abandon()
+            throw placement.naming(error)
+        }
+    }
+
+    /// Writes the files and the manifest into the placement's building folder.
+    private func write(store: CoreDataStoreReader, reader: StoreRecordReader, model: ManagedObjectModel, modelInfo: ExportManifest.ModelInfo,
+                       units: [String], into placement: ExportPlacement,
+                       progress: (JobProgress) -> Void) throws(ExportError) -> ExportManifest {
         let state: StoreReadState
         let census: StoreCensus
         do {
@@ -46,7 +62,7 @@ public struct ExportJob {
             for unit in units {
                 let total = model.hierarchy(below: unit).compactMap { reader.layout.entityNumbers[$0.name] }
                     .reduce(Int64(0)) { $0 + (census.entity(number: Int64($1))?.rows ?? 0) }
-                files += try export(unit, reader: reader, model: model) { done in
+                files += try export(unit, reader: reader, model: model, placement: placement) { done in
                     progress(JobProgress(phase: "exporting \(unit)", done: done, total: Int(total)))
                 }
             }
@@ -66,7 +82,7 @@ public struct ExportJob {
             createdAt: ISO8601Date.format(Date().timeIntervalSinceReferenceDate) ?? "", source: request.storePath,
             storeUUID: store.metadata.storeUUID.uuidString, model: modelInfo, format: request.format,
             gzip: request.gzipLevel != nil, predicate: request.predicate, sort: request.sort, state: state, entities: files)
-        try ManifestFile.write(manifest, to: request.outputFolder + "/" + ExportManifest.fileName, durable: request.durable)
+        try ManifestFile.write(manifest, to: placement.file(ExportManifest.fileName), durable: request.durable)
         return manifest
     }
 
@@ -81,7 +97,6 @@ public struct ExportJob {
         let exported = Set(units.flatMap { model.hierarchy(below: $0) }.compactMap { reader.layout.entityNumbers[$0.name].map(Int64.init) })
         let problems = census.discrepancies(delivered: delivered, among: request.entities.isEmpty ? nil : exported)
         guard !problems.isEmpty else { return }
-        for file in files { try? FileManager.default.removeItem(atPath: request.outputFolder + "/" + file.file) }
         throw .notAccounted(store: request.storePath, problems: problems)
     }
 
@@ -97,7 +112,7 @@ public struct ExportJob {
     }
 
     /// Exports one entity hierarchy; returns the manifest entries of its concrete entities.
-    private func export(_ unit: String, reader: StoreRecordReader, model: ManagedObjectModel,
+    private func export(_ unit: String, reader: StoreRecordReader, model: ManagedObjectModel, placement: ExportPlacement,
                         progress: (Int) -> Void) throws -> [ExportManifest.EntityFile] {
         let records = try reader.records(of: unit)
         var outputs: [String: EntityRows] = [:]
@@ -105,9 +120,9 @@ public struct ExportJob {
         var streams: [String: ToManyStream] = [:]
         for entity in model.hierarchy(below: unit) where !entity.isAbstract {
             guard let layout = EntityExportLayout(model: model, entity: entity.name) else { continue }
-            let output = try EntityFileOutput(layout: layout, format: request.format, folder: request.outputFolder,
-                                              fileName: request.fileName(for: entity.name), gzipLevel: request.gzipLevel,
-                                              durable: request.durable)
+            let fileName = request.fileName(for: entity.name)
+            let output = try EntityFileOutput(layout: layout, format: request.format, path: placement.file(fileName),
+                                              fileName: fileName, gzipLevel: request.gzipLevel, durable: request.durable)
             var toMany: [ToManyStream] = []
             for (relationship, owner) in zip(layout.toMany, layout.toManyOwners) {
                 let name = owner + "." + relationship.name
@@ -171,12 +186,6 @@ public struct ExportJob {
             var row = ExportRow(current: cursor, primaryKey: primaryKey, positions: attributePositions, toOne: toOne)
             row.toMany = try toMany.map { stream throws(StoreReaderError) in try stream.destinations(of: primaryKey) }
             return row
-        }
-    }
-
-    private func makeFolder(_ path: String) throws(ExportError) {
-        do { try FolderCreation.make(path) } catch {
-            throw .cannotWrite(path: path, reason: error.reason)
         }
     }
 }

@@ -1,3 +1,4 @@
+import FerryFormats
 /// What `ferry export` is asked to do.
 public struct ExportRequest: Sendable {
     /// The Core Data store to read.
@@ -17,6 +18,9 @@ public struct ExportRequest: Sendable {
     public var modelPath: String?
     /// Sync every file to disk before the manifest is written (backups do; plain exports need not).
     public var durable = false
+    /// A fresh folder the caller created and owns (a backup's), written in place; nil: the
+    /// files are built aside `outputFolder` and renamed into it (`ExportPlacement`).
+    var ownedFolder: OwnedTemporary?
 
     public init(storePath: String, outputFolder: String, format: ExportFormat = .ndjson, gzipLevel: Int? = nil,
                 entities: [String] = [], predicate: String? = nil, sort: String? = nil, modelPath: String? = nil) {

@@ -9,11 +9,11 @@ enum ManifestFile {
         let data: Data
         do { data = try encoder.encode(manifest) } catch { throw .encoding(reason: "manifest: \(error)") }
         do {
-            let file = try FileByteSink(path: path)
+            let file = try FileByteSink(path: path, exclusive: true)
             try file.write([UInt8](data) + [0x0A])
             try file.close(sync: durable)
         } catch {
-            throw .cannotWrite(path: path, reason: ErrorText.reason(of: error, at: path))
+            throw .writing(path, error)
         }
     }
 

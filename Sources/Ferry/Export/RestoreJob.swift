@@ -49,14 +49,14 @@ public struct RestoreJob {
             }
             progress(JobProgress(phase: "resolving links"))
             let links = try graph.resolveLinks()
-            try writer.finish()
+            try writer.finish(replacing: replaceExisting)
             return Summary(records: records, links: links)
         } catch let error as ExportError {
             writer.discard()
             throw error
         } catch {
             writer.discard()
-            throw .restore(reason: "\(outputPath): \(error)")
+            throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
         }
     }
 

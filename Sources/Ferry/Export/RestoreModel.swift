@@ -37,7 +37,7 @@ enum RestoreModel {
                 at: path, model: model, versionHashes: hashes.entityHashes, versionIdentifiers: [model.versionIdentifier ?? ""],
                 storeUUID: storeUUID, hashesDigest: hashes.digest, checksum: hashes.checksum)
         } catch {
-            throw .cannotWrite(path: path, reason: error.description)
+            throw .writing(path, error)
         }
     }
 }

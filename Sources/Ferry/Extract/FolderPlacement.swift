@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FerryFormats
 import FoundationEssentials
 
 /// Puts a folder that was built beside its target in place with `rename`, so that the target is
@@ -11,7 +12,7 @@ enum FolderPlacement {
     /// A fresh hidden path in the target's folder (so the same file system) that ends like the
     /// target, extension included: `.<label>-<UUID>-<name>`.
     static func temporaryPath(beside target: String, label: String) -> String {
-        let (folder, name) = split(target)
+        let (folder, name) = FilePath.split(target)
         return folder + "/." + label + "-" + UUID().uuidString + "-" + name
     }
 
@@ -33,12 +34,5 @@ enum FolderPlacement {
 
     private static func failure(_ path: String, _ what: String) -> ModelExtractError {
         .cannotWrite(path: path, reason: "\(what): \(String(cString: strerror(errno)))")
-    }
-
-    /// The folder (`.` when none) and last component of a path.
-    private static func split(_ path: String) -> (folder: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let folder = String(path[..<slash])
-        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
 }

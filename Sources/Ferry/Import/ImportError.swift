@@ -1,9 +1,10 @@
 import FerryMigration
 import FerryModel
 import FerryStore
+import FerryFormats
 
 /// Why an import could not run or could not finish. Nothing is left at the destination.
-public enum ImportError: Error, CustomStringConvertible {
+public enum ImportError: Error, CustomStringConvertible, WriteFailureCarrying {
     case model(ModelLoadError)
     case unknownVersion(String, available: [String])
     case unknownEntity(String, version: String, available: [String])
@@ -14,11 +15,24 @@ public enum ImportError: Error, CustomStringConvertible {
     case source(RecordSourceError)
     case store(StoreWriterError)
     case rejectLog(path: String, reason: String)
+    /// A full disk or the file size limit (the reject log's; the store's come as `.store`).
+    case noRoom(WriteFailure)
     /// An output (the store, the reject log) is one of the run's inputs: refused before anything
     /// is opened, as writing it would destroy the input.
     case outputIsInput(output: String, input: String)
     case links(GraphWriteError)
     case modelDefault(String)
+
+    /// A full disk or file size limit met while writing the store or the reject log: reported as
+    /// that, the destination's failure (exit 4), whichever step met it.
+    public var writeFailure: WriteFailure? {
+        switch self {
+        case .store(let error): error.writeFailure
+        case .links(let error): error.writeFailure
+        case .noRoom(let failure): failure
+        default: nil
+        }
+    }
 
     public var description: String {
         switch self {
@@ -34,11 +48,19 @@ public enum ImportError: Error, CustomStringConvertible {
         case let .source(error): error.description
         case let .store(error): "\(error)"
         case let .rejectLog(path, reason): "\(path): cannot write the reject log: \(reason)"
+        case .noRoom(let failure): failure.description
         case let .outputIsInput(output, input):
             output == input ? "\(output) is both an input and an output of this run; nothing was opened"
                 : "\(output) is the same file as the input \(input); nothing was opened"
         case let .links(error): error.description
         case let .modelDefault(reason): reason
         }
+    }
+}
+
+extension ImportError {
+    /// The error of a reject log that could not be written.
+    static func failedRejectLog(_ failure: RejectLog.Failure) -> ImportError {
+        failure.writeFailure.map(ImportError.noRoom) ?? .rejectLog(path: failure.path, reason: failure.reason)
     }
 }

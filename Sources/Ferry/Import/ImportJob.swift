@@ -41,7 +41,7 @@ public struct ImportJob {
         var rejects: RejectCollector
         do { rejects = try RejectCollector(logPath: request.rejectLogPath, limit: request.maxErrors) } catch {
             writer.discard()
-            throw .rejectLog(path: error.path, reason: error.reason)
+            throw .failedRejectLog(error)
         }
         var summary = ImportSummary(entity: request.entity, modelVersion: model.name, outputPath: request.outputPath)
         do throws(ImportError) {
@@ -86,7 +86,7 @@ public struct ImportJob {
                     if let reject {
                         summary.rejected += 1
                         let stop: Bool
-                        do { stop = try rejects.add(reject) } catch { throw ImportError.rejectLog(path: error.path, reason: error.reason) }
+                        do { stop = try rejects.add(reject) } catch { throw ImportError.failedRejectLog(error) }
                         summary.sampleRejects = rejects.samples
                         if stop {
                             summary.stoppedEarly = true
@@ -109,7 +109,7 @@ public struct ImportJob {
                 progress(JobProgress(phase: "resolving links"))
                 do { summary.links = try graph.resolveLinks { rejects.logUnresolved($0) } } catch { throw ImportError.links(error) }
             }
-            do { try rejects.close() } catch { throw ImportError.rejectLog(path: error.path, reason: error.reason) }
+            do { try rejects.close() } catch { throw ImportError.failedRejectLog(error) }
             if summary.stoppedEarly {
                 writer.discard()
             } else {
@@ -129,11 +129,13 @@ public struct ImportJob {
                     writer.discard()
                     summary.discarded = "it failed verification"
                 } else {
-                    do { try writer.finish() } catch { throw ImportError.store(error) }
+                    do { try writer.finish(replacing: request.existingStore == .replace) } catch { throw ImportError.store(error) }
                 }
             }
         } catch {
             writer.discard()
+            // No room to write: nothing of the run is left behind, its reject log included.
+            if error.writeFailure != nil, let log = request.rejectLogPath { FilePath.removeRegularFile(log) }
             throw error
         }
         return summary

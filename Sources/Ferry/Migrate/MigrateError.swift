@@ -1,9 +1,10 @@
 import FerryMigration
 import FerryModel
 import FerryStore
+import FerryFormats
 
 /// Why a migration could not run or finish. Nothing is left at the destination.
-public enum MigrateError: Error, CustomStringConvertible {
+public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
     case model(ModelLoadError)
     case notVersioned(String)
     case unknownVersion(String, available: [String])
@@ -25,12 +26,25 @@ public enum MigrateError: Error, CustomStringConvertible {
     case writer(StoreWriterError)
     case links(GraphWriteError)
     case rejectLog(path: String, reason: String)
+    /// A full disk or the file size limit (the reject log's; the store's come as `.writer`).
+    case noRoom(WriteFailure)
     /// An output (the store, the reject log) is one of the run's inputs: refused before anything
     /// is opened, as writing it would destroy the input.
     case outputIsInput(output: String, input: String)
     /// A source store holds rows its reader did not deliver (or delivered rows it does not hold),
     /// counted independently with plain SQL: nothing is written.
     case notAccounted(source: String, problems: [String])
+
+    /// A full disk or file size limit met while writing the store or the reject log: reported as
+    /// that, the destination's failure (exit 4), whichever step met it.
+    public var writeFailure: WriteFailure? {
+        switch self {
+        case .writer(let error): error.writeFailure
+        case .links(let error): error.writeFailure
+        case .noRoom(let failure): failure
+        default: nil
+        }
+    }
 
     public var description: String {
         switch self {
@@ -55,11 +69,19 @@ public enum MigrateError: Error, CustomStringConvertible {
         case .writer(let error): error.description
         case .links(let error): error.description
         case let .rejectLog(path, reason): "\(path): cannot write the reject log: \(reason)"
+        case .noRoom(let failure): failure.description
         case let .outputIsInput(output, input):
             output == input ? "\(output) is both an input and an output of this run; nothing was opened"
                 : "\(output) is the same file as the input \(input); nothing was opened"
         case let .notAccounted(source, problems):
             "\(source): not every row is accounted for, so nothing was written:\n  " + problems.joined(separator: "\n  ")
         }
+    }
+}
+
+extension MigrateError {
+    /// The error of a reject log that could not be written.
+    static func failedRejectLog(_ failure: RejectLog.Failure) -> MigrateError {
+        failure.writeFailure.map(MigrateError.noRoom) ?? .rejectLog(path: failure.path, reason: failure.reason)
     }
 }

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryMigration
 import FerryModel
 import FerryStore
@@ -78,6 +79,8 @@ public struct MigrateJob {
                     // Verified where it is built, so that its receipt is renamed into place with it;
                     // a check that cannot run is reported once the store is in place.
                     var verification: Result<Void, MigrateError> = .success(())
+                    // Committed first: a store that cannot be written is discarded, not verified.
+                    do { try writer.commit() } catch { throw MigrateError.writer(error) }
                     if let inputs {
                         run.startPhase("verifying", total: nil)
                         verification = Result { () throws(MigrateError) in
@@ -89,13 +92,15 @@ public struct MigrateJob {
                         writer.discard()
                         run.summary.discarded = "it failed verification"
                     } else {
-                        do { try writer.finish(durable: request.durable) } catch { throw MigrateError.writer(error) }
+                        do { try writer.finish(durable: request.durable, replacing: request.replaceExisting) } catch { throw MigrateError.writer(error) }
                     }
                     try verification.get()
                 }
             }
         } catch {
             writer.discard()
+            // No room to write: nothing of the run is left behind, its reject log included.
+            if error.writeFailure != nil, let log = request.rejectLogPath { FilePath.removeRegularFile(log) }
             throw error
         }
         run.summary.dryRun = request.dryRun
@@ -115,7 +120,6 @@ public struct MigrateJob {
     /// when every check holds, writes the receipt into it, so that it is renamed into place with it.
     private func verify(_ writer: CoreDataStoreWriter, model: ManagedObjectModel, inputs: BackgroundWork<MigrationInputs, MigrateError>,
                         carried: CarriedValueCheck?, summary: inout MigrationSummary) throws(MigrateError) {
-        do { try writer.commit() } catch { throw .writer(error) }
         let accounting = summary.accounting(model: model)
         var report: VerificationReport
         do {

@@ -464,7 +464,7 @@ struct MigrationRun {
     private mutating func reject(_ reject: Reject, ledger: Int) throws(MigrateError) {
         summary.ledgers[ledger].rejected += 1
         do { summary.stoppedEarly = try rejects.add(reject) || summary.stoppedEarly } catch {
-            throw .rejectLog(path: error.path, reason: error.reason)
+            throw .failedRejectLog(error)
         }
         summary.sampleRejects = rejects.samples
     }
@@ -480,7 +480,7 @@ struct MigrationRun {
 
     mutating func openRejectLog() throws(MigrateError) {
         do { try rejects.openLog(at: request.rejectLogPath) } catch {
-            throw .rejectLog(path: error.path, reason: error.reason)
+            throw .failedRejectLog(error)
         }
     }
 
@@ -491,6 +491,6 @@ struct MigrationRun {
     }
 
     func closeRejectLog() throws(MigrateError) {
-        do { try rejects.close() } catch { throw .rejectLog(path: error.path, reason: error.reason) }
+        do { try rejects.close() } catch { throw .failedRejectLog(error) }
     }
 }

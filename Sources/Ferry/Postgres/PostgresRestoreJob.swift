@@ -90,7 +90,7 @@ public struct PostgresRestoreJob {
             let written = try counts(ofStoreAt: writer, model: model, layout: layout)
             let problems = written.differences(from: held, mine: "restored store", theirs: "database")
             guard problems.isEmpty else { throw PostgresTransferError.verification(store: outputPath, problems: problems) }
-            do { try writer.finish() } catch { throw PostgresTransferError.export(.cannotWrite(path: outputPath, reason: error.description)) }
+            do { try writer.finish(replacing: replaceExisting) } catch { throw PostgresTransferError.export(.writing(outputPath, error)) }
             return Summary(modelVersion: model.name, counts: written, links: links)
         } catch {
             writer.discard()

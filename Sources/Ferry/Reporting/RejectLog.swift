@@ -9,13 +9,23 @@ struct RejectLog {
     struct Failure: Error {
         let path: String
         let reason: String
+        /// A full disk or the file size limit; the partial log is then removed (when it is a
+        /// regular file: never a device such as `/dev/full`).
+        var writeFailure: WriteFailure?
+
+        init(path: String, error: any Error) {
+            self.path = path
+            reason = ErrorText.reason(of: error, at: path)
+            writeFailure = WriteFailure.of(error)
+            if writeFailure != nil { FilePath.removeRegularFile(path) }
+        }
     }
 
     private let sink: FileByteSink
     private let encoder: JSONEncoder
 
     init(path: String) throws(Failure) {
-        do { sink = try FileByteSink(path: path) } catch { throw Failure(path: path, reason: ErrorText.reason(of: error, at: path)) }
+        do { sink = try FileByteSink(path: path) } catch { throw Failure(path: path, error: error) }
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
@@ -24,14 +34,12 @@ struct RejectLog {
         do {
             try sink.write(try encoder.encode(reject))
             try sink.write(CollectionOfOne(UInt8(ascii: "\n")))
-        } catch let error as ByteSinkError {
-            throw Failure(path: sink.path, reason: ErrorText.reason(of: error, at: sink.path))
         } catch {
-            throw Failure(path: sink.path, reason: ErrorText.reason(of: error, at: sink.path))
+            throw Failure(path: sink.path, error: error)
         }
     }
 
     func close() throws(Failure) {
-        do { try sink.close() } catch { throw Failure(path: sink.path, reason: ErrorText.reason(of: error, at: sink.path)) }
+        do { try sink.close() } catch { throw Failure(path: sink.path, error: error) }
     }
 }

@@ -13,8 +13,9 @@ public final class FileByteSink {
     private var buffer: [UInt8] = []
     private let capacity: Int
 
-    /// Creates or truncates the file at `path` (mode 0644).
-    public init(path: String, bufferSize: Int = 256 * 1024) throws(ByteSinkError) {
+    /// Creates or truncates the file at `path` (mode 0644); with `exclusive`, creates it only
+    /// when nothing is there, not even a symbolic link (`O_EXCL | O_NOFOLLOW`).
+    public init(path: String, exclusive: Bool = false, bufferSize: Int = 256 * 1024) throws(ByteSinkError) {
         self.path = path
         capacity = max(1, bufferSize)
         buffer.reserveCapacity(capacity)
@@ -23,7 +24,7 @@ public final class FileByteSink {
             ownsDescriptor = false
             return
         }
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL | O_NOFOLLOW : O_TRUNC), 0o644)
         ownsDescriptor = true
         guard descriptor >= 0 else { throw ByteSinkError(path: path, operation: "open", code: errno) }
     }
@@ -72,12 +73,21 @@ public final class FileByteSink {
 }
 
 /// A file that could not be written, with the path, the operation and the system's reason.
-public struct ByteSinkError: FileError, Equatable {
+public struct ByteSinkError: FileError, Equatable, WriteFailureCarrying {
     public let path: String
     public let operation: String
     public let code: Int32
 
-    public var reason: String { "\(operation) failed: \(String(cString: strerror(code)))" }
+    public init(path: String, operation: String, code: Int32) {
+        self.path = path
+        self.operation = operation
+        self.code = code
+    }
 
-    public var description: String { "\(path): \(reason)" }
+    public var reason: String { writeFailure?.description ?? "\(operation) failed: \(String(cString: strerror(code)))" }
+
+    public var description: String { writeFailure?.description ?? "\(path): \(reason)" }
+
+    /// A full disk or the file size limit, when that is the failure.
+    public var writeFailure: WriteFailure? { WriteFailure(errno: code, path: path) }
 }

@@ -1,7 +1,8 @@
+import FerryFormats
 import FerryStore
 
 /// Why records could not be written or linked.
-public enum GraphWriteError: Error, CustomStringConvertible {
+public enum GraphWriteError: Error, CustomStringConvertible, WriteFailureCarrying {
     case store(StoreWriterError)
     case unknownEntity(String)
     case unknownRelationship(entity: String, relationship: String)
@@ -14,6 +15,11 @@ public enum GraphWriteError: Error, CustomStringConvertible {
         case let .unknownRelationship(entity, relationship): "entity '\(entity)' has no relationship '\(relationship)'"
         case let .unsupportedLink(entity, relationship, reason): "\(entity).\(relationship): \(reason)"
         }
+    }
+
+    public var writeFailure: WriteFailure? {
+        if case .store(let error) = self { return error.writeFailure }
+        return nil
     }
 
     static func wrap<T>(_ body: () throws(StoreWriterError) -> T) throws(GraphWriteError) -> T {

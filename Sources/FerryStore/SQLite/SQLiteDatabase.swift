@@ -1,4 +1,5 @@
 import CSQLite
+import FerryFormats
 import FoundationEssentials
 
 /// One connection to an SQLite database file.
@@ -10,6 +11,9 @@ public final class SQLiteDatabase {
     /// The file this connection opened.
     public let path: String
     private(set) var handle: OpaquePointer?
+    /// The destination this database is built for (a store written beside it and renamed into
+    /// place): a write that finds no room is reported as writing it. Nil: the file itself.
+    public var destination: String?
     /// The private copy a read-only source is read from, removed with the connection.
     private var snapshotFolder: String?
 
@@ -102,7 +106,7 @@ public final class SQLiteDatabase {
         guard status == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(message)
-            throw SQLiteError(path: path, code: status, message: text, sql: sql)
+            throw SQLiteError(path: path, code: status, message: text, sql: sql, writeFailure: writeFailure(status, handle: handle))
         }
     }
 
@@ -167,6 +171,11 @@ public final class SQLiteDatabase {
     /// The error SQLite reports for a failed call on this connection.
     func error(_ status: Int32, sql: String? = nil) -> SQLiteError {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
-        return SQLiteError(path: path, code: status, message: message, sql: sql, extendedCode: handle.map { sqlite3_extended_errcode($0) })
+        return SQLiteError(path: path, code: status, message: message, sql: sql, extendedCode: handle.map { sqlite3_extended_errcode($0) },
+                           writeFailure: handle.flatMap { writeFailure(status, handle: $0) })
+    }
+
+    private func writeFailure(_ status: Int32, handle: OpaquePointer) -> WriteFailure? {
+        SQLiteError.writeFailure(code: status, systemErrno: sqlite3_system_errno(handle), file: path, destination: destination ?? path)
     }
 }

@@ -3,7 +3,7 @@ import FerryFormats
 
 /// A failure reported by SQLite, with everything needed to find its cause: the database file,
 /// the SQLite result code (extended when available), SQLite's message and the statement involved.
-public struct SQLiteError: FileError, Equatable, Sendable {
+public struct SQLiteError: FileError, Equatable, Sendable, WriteFailureCarrying {
     /// The database file (`:memory:` for in-memory databases).
     public var path: String
     /// The SQLite result code (`SQLITE_CANTOPEN`, `SQLITE_NOTADB`, …), possibly extended.
@@ -15,19 +15,35 @@ public struct SQLiteError: FileError, Equatable, Sendable {
     /// SQLite's extended result code for the connection's last failure, when known
     /// (`SQLITE_CONSTRAINT_PRIMARYKEY` where `code` says `SQLITE_CONSTRAINT`).
     public var extendedCode: Int32?
+    /// Set when the failure is a write that found no room (a full disk, the file size limit):
+    /// then it is reported as that, naming the destination the database is built for.
+    public var writeFailure: WriteFailure?
 
-    public init(path: String, code: Int32, message: String, sql: String? = nil, extendedCode: Int32? = nil) {
+    public init(path: String, code: Int32, message: String, sql: String? = nil, extendedCode: Int32? = nil,
+                writeFailure: WriteFailure? = nil) {
         self.path = path
         self.code = code
         self.message = message
         self.sql = sql
         self.extendedCode = extendedCode
+        self.writeFailure = writeFailure
+    }
+
+    /// The write failure a failed call on the database `file` stands for: `SQLITE_FULL` (SQLite's
+    /// word for a full disk, and for a short write, which is how a write crossing the file size
+    /// limit ends), or an I/O error whose `errno` says ENOSPC or EFBIG, or whose circumstances do
+    /// (`WriteFailure.diagnose`: SQLite's `errno` may be another call's).
+    static func writeFailure(code: Int32, systemErrno: Int32, file: String, destination: String) -> WriteFailure? {
+        guard code & 0xFF == SQLITE_FULL || code & 0xFF == SQLITE_IOERR else { return nil }
+        if let failure = WriteFailure(errno: systemErrno, path: destination) { return failure }
+        if let failure = WriteFailure.diagnose(file: file, destination: destination) { return failure }
+        return code & 0xFF == SQLITE_FULL ? WriteFailure(cause: .diskFull, path: destination) : nil
     }
 
     /// The primary result code (the low 8 bits of an extended code), e.g. `SQLITE_CONSTRAINT`.
     public var primaryCode: Int32 { code & 0xFF }
 
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { writeFailure?.description ?? "\(path): \(reason)" }
 
     /// The code, SQLite's explanation and the statement, without the path.
     public var reason: String {

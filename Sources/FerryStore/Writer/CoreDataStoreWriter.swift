@@ -4,14 +4,16 @@ import FoundationEssentials
 
 /// Writes a new Core Data SQLite store, all or nothing.
 ///
-/// The store is built in a temporary file beside the target (`<path>.ferry-<UUID>.tmp`) with a
+/// The store is built in a temporary file beside the target (`<path>.ferry-<UUID>.tmp`, an
+/// `OwnedTemporary`: locked while this process lives, removed on every error path and on SIGINT
+/// or SIGTERM, and swept by the next writer to the same target after a `kill -9`) with a
 /// rollback journal in a file (pages a transaction changes are copied there, not to memory, so
 /// a large set-based update stays within bounded memory; new pages appended by inserts are not
 /// journaled) and no syncs: nothing else reads it while it is built, and a crash leaves only the
 /// temporary files behind. Rows go in through `EntityInserter`s, one transaction
 /// per `batchSize` rows. `finish()` commits, switches the file to WAL journaling (what Core Data
 /// uses; the mode is stored in the file), closes it (which checkpoints and removes the `-wal`),
-/// syncs it to disk and renames it over the target. A stale `-wal`/`-shm` of an earlier target is
+/// syncs it to disk and renames it to the target (over an existing one only when asked). A stale `-wal`/`-shm` of an earlier target is
 /// removed first, as it would otherwise be replayed into the new file.
 ///
 /// One writer, its inserters and its connection are used by one thread.
@@ -19,7 +21,8 @@ public final class CoreDataStoreWriter {
     /// The final store path.
     public let path: String
     /// Where the store is built until `finish()`.
-    public let temporaryPath: String
+    public var temporaryPath: String { temporary.path }
+    private let temporary: OwnedTemporary
     public let layout: StoreLayout
     /// Rows per transaction.
     public let batchSize: Int
@@ -94,18 +97,16 @@ public final class CoreDataStoreWriter {
             throw .existingStore(path: path, reason: "another process has it open; appending would lose what it writes (close it first)")
         }
         let original = StoreFileStamp(path)
-        let temporary = "\(path).ferry-\(UUID().uuidString).tmp"
+        let temporary = try makeTemporary(beside: path)
         do {
-            try FileManager.default.copyItem(atPath: path, toPath: temporary)
-            if FileManager.default.fileExists(atPath: path + "-wal") {
-                try FileManager.default.copyItem(atPath: path + "-wal", toPath: temporary + "-wal")
-            }
+            try temporary.fill(from: path)
+            if DurableFile.exists(path + "-wal") { try temporary.fill(from: path + "-wal", into: temporary.path + "-wal") }
         } catch {
-            try? DurableFile.remove(temporary)
-            try? DurableFile.remove(temporary + "-wal")
-            throw .existingStore(path: path, reason: "cannot copy it to write beside it: \(ErrorText.reason(of: error, at: path))")
+            temporary.remove()
+            if WriteFailure(errno: error.code, path: path) != nil { throw .fileSystem(path: path, operation: "write", errno: error.code) }
+            throw .existingStore(path: path, reason: "cannot copy it to write beside it: \(error.description)")
         }
-        let writer = try CoreDataStoreWriter(path: path, temporaryPath: temporary, model: model, layout: layout, batchSize: batchSize)
+        let writer = try CoreDataStoreWriter(path: path, temporary: temporary, model: model, layout: layout, batchSize: batchSize)
         writer.appendedOriginal = original
         do {
             let database = try writer.openDatabase()
@@ -124,17 +125,35 @@ public final class CoreDataStoreWriter {
         return writer
     }
 
-    private init(path: String, temporaryPath: String? = nil, model: ManagedObjectModel, layout: StoreLayout,
+    private init(path: String, temporary: OwnedTemporary? = nil, model: ManagedObjectModel, layout: StoreLayout,
                  batchSize: Int) throws(StoreWriterError) {
         self.path = path
-        self.temporaryPath = temporaryPath ?? "\(path).ferry-\(UUID().uuidString).tmp"
+        if let temporary {
+            self.temporary = temporary
+        } else {
+            self.temporary = try Self.makeTemporary(beside: path)
+        }
         self.model = model
         self.layout = layout
         self.batchSize = max(1, batchSize)
         do {
-            database = try SQLiteDatabase(path: self.temporaryPath, mode: .create)
+            database = try SQLiteDatabase(path: self.temporary.path, mode: .create)
+            database?.destination = path
         } catch {
+            self.temporary.remove()
             throw .sqlite(error)
+        }
+    }
+
+    /// Sweeps the leftovers of dead runs to `path`, then creates and locks the file to build in.
+    private static func makeTemporary(beside path: String) throws(StoreWriterError) -> OwnedTemporary {
+        OwnedTemporary.sweep(beside: path)
+        do {
+            let temporary = try OwnedTemporary.create(beside: path, kind: .file)
+            temporary.registerDatabaseFiles()
+            return temporary
+        } catch {
+            throw .fileSystem(path: path, operation: "create a file beside", errno: error.code)
         }
     }
 
@@ -291,13 +310,18 @@ public final class CoreDataStoreWriter {
 
     // MARK: Finishing
 
-    /// Commits the last batch, switches the store to WAL, makes it durable and renames it over
-    /// the target. Inserters of this writer stop working.
+    /// Commits the last batch, switches the store to WAL, makes it durable and renames it to the
+    /// target. Inserters of this writer stop working.
     ///
-    /// - Parameter durable: false for a private store that this process reads once and deletes
-    ///   (the expected store of `verify --against`): it is closed and renamed without the switch
-    ///   to WAL and without syncing it to disk.
-    public func finish(durable: Bool = true) throws(StoreWriterError) {
+    /// - Parameters:
+    ///   - durable: false for a private store that this process reads once and deletes (the
+    ///     expected store of `verify --against`): it is closed and renamed without the switch to
+    ///     WAL and without syncing it to disk.
+    ///   - replacing: whether an existing target is replaced; when not, one that appeared while
+    ///     the store was built is never replaced (`.destinationExists`, and nothing is written).
+    ///     A writer appending to a store always replaces it.
+    public func finish(durable: Bool = true, replacing: Bool = true) throws(StoreWriterError) {
+        let replacing = replacing || appendedOriginal != nil
         try commitBatch()
         let database = try openDatabase()
         statements.forEach { $0.finalize() }
@@ -305,14 +329,13 @@ public final class CoreDataStoreWriter {
         guard durable else {
             try StoreWriterError.sqlite { () throws(SQLiteError) in try database.close() }
             self.database = nil
-            try DurableFile.replace(path, with: temporaryPath)
-            renamed = true
+            try place(replacing: replacing)
             return
         }
         let wal = "PRAGMA journal_mode=WAL"
         let mode = try StoreWriterError.sqlite { () throws(SQLiteError) in try database.scalarText(wal) }
         guard mode == "wal" else {
-            throw .sqlite(SQLiteError(path: temporaryPath, code: 1, message: "journal mode stayed \(mode ?? "unknown")", sql: wal))
+            throw .sqlite(SQLiteError(path: path, code: 1, message: "journal mode stayed \(mode ?? "unknown")", sql: wal))
         }
         try StoreWriterError.sqlite { () throws(SQLiteError) in try database.close() }
         self.database = nil
@@ -321,11 +344,19 @@ public final class CoreDataStoreWriter {
             throw .existingStore(path: path, reason: "it changed while rows were appended to a copy of it (another process wrote it); "
                 + "nothing was written, run again")
         }
+        if !replacing, DurableFile.exists(path) { throw .destinationExists(path) }
         try DurableFile.remove(path + "-wal")
         try DurableFile.remove(path + "-shm")
-        try DurableFile.replace(path, with: temporaryPath)
-        renamed = true
+        try place(replacing: replacing)
         try DurableFile.sync(DurableFile.directory(of: path))
+    }
+
+    /// Renames the closed store to the target and lets go of the temporary file.
+    private func place(replacing: Bool) throws(StoreWriterError) {
+        for suffix in OwnedTemporary.databaseSuffixes { try DurableFile.remove(temporaryPath + suffix) }
+        try DurableFile.place(temporaryPath, at: path, replacing: replacing)
+        renamed = true
+        temporary.release()
     }
 
     /// Abandons the store: closes it and removes the temporary file. The target is untouched.
@@ -335,9 +366,7 @@ public final class CoreDataStoreWriter {
         statements.removeAll()
         try? database?.close()
         database = nil
-        for suffix in ["", "-journal", "-wal", "-shm"] {
-            try? DurableFile.remove(temporaryPath + suffix)
-        }
+        temporary.remove()
     }
 
     // MARK: Private

@@ -1,3 +1,4 @@
+import FerryFormats
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,10 +17,12 @@ enum DurableFile {
         guard fsync(descriptor) == 0 else { throw .fileSystem(path: path, operation: "fsync", errno: errno) }
     }
 
-    /// Renames `source` over `destination` in one step (same directory, same file system).
-    static func replace(_ destination: String, with source: String) throws(StoreWriterError) {
-        guard rename(source, destination) == 0 else {
-            throw .fileSystem(path: destination, operation: "rename", errno: errno)
+    /// Renames `source` to `destination` in one step (same directory, same file system); over an
+    /// existing destination only when `replacing` (otherwise `.destinationExists`).
+    static func place(_ source: String, at destination: String, replacing: Bool) throws(StoreWriterError) {
+        do { try FilePath.rename(source, to: destination, replacing: replacing) } catch {
+            if error.code == EEXIST, !replacing { throw .destinationExists(destination) }
+            throw .fileSystem(path: destination, operation: "rename", errno: error.code)
         }
     }
 

@@ -1,5 +1,12 @@
+import FerryFormats
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Why writing a Core Data store failed.
-public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertible, WriteFailureCarrying {
     case layout(StoreLayoutError)
     case sqlite(SQLiteError)
     /// The binary plist writer refused the metadata.
@@ -19,6 +26,8 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
     case writerClosed(path: String)
     /// A file operation failed with this `errno`.
     case fileSystem(path: String, operation: String, errno: Int32)
+    /// The store is not renamed over a file that exists (created while it was built).
+    case destinationExists(String)
 
     public var description: String {
         switch self {
@@ -32,7 +41,18 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
         case .abstractEntity(let name): "entity \(name) is abstract and cannot have rows"
         case let .valueCount(entity, expected, got): "entity \(entity): expected \(expected) values per row, got \(got)"
         case .writerClosed(let path): "the writer for \(path) is already finished or discarded"
-        case let .fileSystem(path, operation, code): "\(operation) \(path) failed (errno \(code))"
+        case let .fileSystem(path, operation, code):
+            WriteFailure(errno: code, path: path)?.description ?? "\(operation) \(path) failed: \(String(cString: strerror(code)))"
+        case .destinationExists(let path): "\(path) exists (it appeared while the store was built); use --force to replace it"
+        }
+    }
+
+    /// The write that found no room (a full disk, the file size limit), when that is the failure.
+    public var writeFailure: WriteFailure? {
+        switch self {
+        case .sqlite(let error): error.writeFailure
+        case let .fileSystem(path, _, code): WriteFailure(errno: code, path: path)
+        default: nil
         }
     }
 }

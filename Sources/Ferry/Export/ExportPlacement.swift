@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FerryFormats
+import FoundationEssentials
+
+/// Where an export's files are built and how they are put in place. Nothing is ever written
+/// through a path that existed before the run: the files go into a fresh folder Ferry creates
+/// (an `OwnedTemporary`, locked while the run lives, swept by the next export to the same
+/// destination after a `kill -9`), each opened with `O_CREAT | O_EXCL | O_NOFOLLOW`.
+///
+/// - A new destination: the folder is built beside it (`DIR.ferry-<UUID>.tmp`) and renamed to it
+///   at the end, never over a folder that appeared meanwhile.
+/// - An existing folder: the files are built in `DIR/.ferry-<UUID>.tmp` and renamed into `DIR`
+///   one by one, each over its namesake (a planted symbolic link is replaced, never followed);
+///   the old `manifest.json` is removed first and the new one renamed last, so `DIR` holds a
+///   manifest only when its files are complete.
+/// - A folder the caller already owns (a backup's `.incomplete-<UUID>`): written in place.
+///
+/// A failure, or SIGINT/SIGTERM, removes the building folder with everything in it.
+final class ExportPlacement {
+    /// The destination folder, as the user named it.
+    let destination: String
+    /// The folder the files are written into.
+    let building: String
+    private let owner: OwnedTemporary
+    private let ownsFolder: Bool
+    private let intoExisting: Bool
+    /// The files created so far (removed from a folder the caller owns when the export fails).
+    private var created: [String] = []
+
+    /// Prepares the building folder for `destination`; `owned` is a fresh folder the caller
+    /// created and owns, written in place.
+    init(destination: String, owned: OwnedTemporary?) throws(ExportError) {
+        self.destination = destination
+        if let owned {
+            owner = owned
+            ownsFolder = false
+            intoExisting = false
+            building = owned.path
+            return
+        }
+        guard !destination.isEmpty else { throw .invalidRequest("--out needs a folder name, not an empty one") }
+        var info = stat()
+        intoExisting = stat(destination, &info) == 0
+        if intoExisting, (info.st_mode & S_IFMT) != S_IFDIR {
+            throw .cannotWrite(path: destination, reason: "it exists and is not a folder")
+        }
+        do {
+            OwnedTemporary.sweep(beside: destination)
+            if intoExisting {
+                OwnedTemporary.sweep(folder: destination) { $0.hasPrefix(".ferry-") && $0.hasSuffix(".tmp") ? $0 : nil }
+                owner = try OwnedTemporary.create(kind: .folder) { destination + "/.ferry-" + FilePath.randomUUIDString() + ".tmp" }
+            } else {
+                let parent = FilePath.split(destination).folder
+                try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+                owner = try OwnedTemporary.create(beside: destination, kind: .folder)
+            }
+        } catch {
+            throw .writing(destination, error)
+        }
+        ownsFolder = true
+        building = owner.path
+    }
+
+    /// The path to create a file of the export at (registered, so that a signal removes it).
+    func file(_ name: String) -> String {
+        let path = building + "/" + name
+        owner.registerFile(path)
+        created.append(path)
+        return path
+    }
+
+    /// Puts the finished files (the manifest last among `names`) in place.
+    func complete(names: [String]) throws(ExportError) {
+        guard ownsFolder else { return }
+        if !intoExisting {
+            do { try FilePath.rename(building, to: destination, replacing: false) } catch {
+                if error.code == EEXIST { throw .cannotWrite(path: destination, reason: "it appeared while the export was written; nothing was written") }
+                throw .writing(destination, error)
+            }
+            owner.release()
+            return
+        }
+        let manifest = destination + "/" + ExportManifest.fileName
+        guard unlink(manifest) == 0 || errno == ENOENT else { throw .writing(manifest, ByteSinkError(path: manifest, operation: "unlink", code: errno)) }
+        for name in names {
+            let target = destination + "/" + name
+            do { try FilePath.rename(building + "/" + name, to: target, replacing: true) } catch { throw .writing(target, error) }
+        }
+        owner.remove()
+    }
+
+    /// Removes what was built (the destination is as it was, less a replaced manifest when the
+    /// failure came while the files were renamed into an existing folder); in a folder the
+    /// caller owns, the files this export created.
+    func abandon() {
+        if ownsFolder {
+            owner.remove()
+        } else {
+            for path in created { unlink(path) }
+        }
+        created.removeAll()
+    }
+
+    /// The error with the building folder's path replaced by the destination's.
+    func naming(_ error: ExportError) -> ExportError {
+        guard case .noRoom(let failure) = error, failure.path.hasPrefix(building) else { return error }
+        return .noRoom(WriteFailure(cause: failure.cause, path: destination + failure.path.dropFirst(building.count)))
+    }
+}

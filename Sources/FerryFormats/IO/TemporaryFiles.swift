@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The files and folders this process builds aside and must never leave behind, for the one
+/// moment their owners cannot clean up: a SIGINT, SIGTERM or SIGHUP. `removeOnSignal()`
+/// installs a handler that removes every registered file, then every registered folder (each
+/// emptied by removing the files registered in it), and re-raises the signal with its default
+/// action, so the process still ends as the signal says.
+///
+/// The handler must be async-signal-safe: it reads paths kept as C strings in fixed slots
+/// allocated once, and calls only `unlink`, `rmdir`, `signal` and `raise`. Registration takes a
+/// lock; a slot's state is an atomic, set to free before its bytes are reused, so the handler
+/// never reads a half-written path.
+public enum TemporaryFiles {
+    /// What a registered path is.
+    public enum Kind: UInt8, Sendable {
+        case file = 1
+        case folder = 2
+    }
+
+    /// A registered path, to unregister once it is in place or removed.
+    public struct Registration: Sendable, Hashable {
+        fileprivate let slot: Int
+    }
+
+    static let capacity = 512
+    /// Bytes of a path, its terminating zero included; a longer path is not registered (its
+    /// owner still removes it on every error path).
+    static let slotBytes = 4096
+
+    private static let slots = Slots(count: capacity, bytes: slotBytes)
+    /// Free slot indices and the registered paths, under one lock (never taken by the handler).
+    private static let table = Mutex(Table())
+
+    private struct Table: ~Copyable {
+        var free: [Int] = Array((0..<TemporaryFiles.capacity).reversed())
+        var registered: [String: Int] = [:]
+    }
+
+    /// Registers `path`; nil when it cannot be (no free slot, a path too long).
+    @discardableResult
+    public static func register(_ path: String, kind: Kind) -> Registration? {
+        let bytes = Array(path.utf8)
+        guard bytes.count < slotBytes, !bytes.contains(0) else { return nil }
+        return table.withLock { table -> Registration? in
+            guard table.registered[path] == nil, let slot = table.free.popLast() else { return nil }
+            slots.store(bytes, kind: kind, at: slot)
+            table.registered[path] = slot
+            return Registration(slot: slot)
+        }
+    }
+
+    /// Forgets a registration (the path is in place, or its owner removed it).
+    public static func unregister(_ registration: Registration) {
+        table.withLock { table in
+            guard let path = table.registered.first(where: { $0.value == registration.slot })?.key else { return }
+            slots.clear(registration.slot)
+            table.registered[path] = nil
+            table.free.append(registration.slot)
+        }
+    }
+
+    /// Whether this process has `path` registered: a sweep of leftovers leaves such paths alone.
+    public static func isRegistered(_ path: String) -> Bool {
+        table.withLock { $0.registered[path] != nil }
+    }
+
+    /// Installs the handler for SIGINT, SIGTERM and SIGHUP (a signal the process ignores stays
+    /// ignored). Called once, early, by the command-line tool.
+    public static func removeOnSignal() {
+        _ = slots  // allocated here, never first touched inside the handler
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            var current = sigaction()
+            guard sigaction(signal, nil, &current) == 0, !Self.isIgnored(current) else { continue }
+            var action = sigaction()
+            #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = handleSignal
+            #else
+            action.__sigaction_u.__sa_handler = handleSignal
+            #endif
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)
+            sigaction(signal, &action, nil)
+        }
+    }
+
+    private static func isIgnored(_ action: sigaction) -> Bool {
+        #if canImport(Glibc)
+        let handler = action.__sigaction_handler.sa_handler
+        #else
+        let handler = action.__sigaction_u.__sa_handler
+        #endif
+        return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
+    /// Removes every registered path: files first, then folders. Async-signal-safe.
+    fileprivate static func removeAllRegistered() {
+        for kind in [Kind.file, .folder] {
+            for slot in 0..<capacity where slots.kind(at: slot) == kind.rawValue {
+                let path = slots.path(at: slot)
+                if kind == .file { unlink(path) } else { rmdir(path) }
+            }
+        }
+    }
+}
+
+/// The handler: `SA_RESETHAND` restored the default action, so raising the signal again ends the
+/// process as the signal would have.
+private let handleSignal: @convention(c) (Int32) -> Void = { signal in
+    TemporaryFiles.removeAllRegistered()
+    raise(signal)
+}
+
+/// Fixed slots of path bytes with an atomic state each (0 free, otherwise the `Kind`), allocated
+/// once and never freed.
+private final class Slots: Sendable {
+    nonisolated(unsafe) private let states: UnsafeMutablePointer<Atomic<UInt8>>
+    nonisolated(unsafe) private let bytes: UnsafeMutablePointer<CChar>
+    private let slotBytes: Int
+
+    init(count: Int, bytes slotBytes: Int) {
+        states = .allocate(capacity: count)
+        for index in 0..<count { (states + index).initialize(to: Atomic(0)) }
+        bytes = .allocate(capacity: count * slotBytes)
+        self.slotBytes = slotBytes
+    }
+
+    /// Writes the path, then publishes it.
+    func store(_ path: [UInt8], kind: TemporaryFiles.Kind, at slot: Int) {
+        let start = bytes + slot * slotBytes
+        path.withUnsafeBytes { raw in
+            UnsafeMutableRawPointer(start).copyMemory(from: raw.baseAddress!, byteCount: raw.count)
+        }
+        start[path.count] = 0
+        states[slot].store(kind.rawValue, ordering: .releasing)
+    }
+
+    func clear(_ slot: Int) {
+        states[slot].store(0, ordering: .releasing)
+    }
+
+    func kind(at slot: Int) -> UInt8 {
+        states[slot].load(ordering: .acquiring)
+    }
+
+    func path(at slot: Int) -> UnsafePointer<CChar> {
+        UnsafePointer(bytes + slot * slotBytes)
+    }
+}

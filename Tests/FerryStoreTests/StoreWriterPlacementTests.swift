@@ -1,0 +1,86 @@
+import CSQLite
+import FerryFormats
+@testable import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Where a store is built and how it is put in place: never over a store that appeared meanwhile
+/// unless asked, nothing left beside it, no-room failures named after the destination.
+struct StoreWriterPlacementTests {
+    private func makeWriter(at path: String) throws -> CoreDataStoreWriter {
+        try CoreDataStoreWriter.create(at: path, model: Models.sampleModelV1, versionHashes: placeholderHashes(for: CoreDataStoreWriterTests.entityNames),
+                                       versionIdentifiers: ["1"])
+    }
+
+    private func names(in folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    }
+
+    @Test("a store that appeared while another was built is not replaced without replacing, and nothing is left beside it")
+    func neverReplacesWithoutBeingAsked() throws {
+        let folder = try TestPaths.temporaryFolder("placement")
+        let path = folder + "/Out.sqlite"
+        let first = try makeWriter(at: path)
+        let second = try makeWriter(at: path)
+        try first.finish(replacing: false)
+        let placed = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = try #require(throws: StoreWriterError.self) { try second.finish(replacing: false) }
+        #expect(error == .destinationExists(path))
+        second.discard()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == placed)
+        #expect(try names(in: folder) == ["Out.sqlite"])
+        let third = try makeWriter(at: path)
+        try third.finish(replacing: true)
+        #expect(try names(in: folder) == ["Out.sqlite"])
+    }
+
+    @Test("a writer's leftovers of a dead run are swept when the next writer to the same store starts")
+    func sweepsDeadLeftovers() throws {
+        let folder = try TestPaths.temporaryFolder("placement")
+        let path = folder + "/Out.sqlite"
+        let leftover = path + ".ferry-44444444-4444-4444-8444-444444444444.tmp"
+        for file in [leftover, leftover + "-journal"] { try Data("old".utf8).write(to: URL(fileURLWithPath: file)) }
+        let writer = try makeWriter(at: path)
+        let building = URL(fileURLWithPath: writer.temporaryPath).lastPathComponent
+        #expect(try names(in: folder).allSatisfy { $0.hasPrefix(building) })
+        writer.discard()
+        #expect(try names(in: folder).isEmpty)
+    }
+
+    @Test("a store that fills its space (SQLite's max_page_count) fails as a full disk naming the destination, and leaves nothing")
+    func fullStoreIsADiskFull() throws {
+        let folder = try TestPaths.temporaryFolder("placement")
+        let path = folder + "/Out.sqlite"
+        let writer = try makeWriter(at: path)
+        try writer.execute("PRAGMA max_page_count = 40")
+        let people = try writer.inserter(for: "Person")
+        let error = try #require(throws: StoreWriterError.self) {
+            for row in 0..<10_000 {
+                _ = try people.insert([.real(0), .text(String(repeating: "n", count: 2_000) + "\(row)"), .null, .null])
+            }
+            try writer.finish()
+        }
+        #expect(error.writeFailure == WriteFailure(cause: .diskFull, path: path))
+        #expect(error.description == "disk full writing \(path)")
+        writer.discard()
+        #expect(try names(in: folder).isEmpty)
+    }
+
+    @Test("SQLite's result codes and errno map to write failures only for a full disk or the file size limit")
+    func sqliteWriteFailureMapping() throws {
+        let folder = try TestPaths.temporaryFolder("placement")
+        let file = folder + "/Out.sqlite.ferry-X.tmp"
+        #expect(SQLiteError.writeFailure(code: SQLITE_FULL, systemErrno: 0, file: file, destination: "Out.sqlite")
+            == WriteFailure(cause: .diskFull, path: "Out.sqlite"))
+        #expect(SQLiteError.writeFailure(code: SQLITE_IOERR | (3 << 8), systemErrno: EFBIG, file: file, destination: "Out.sqlite")
+            == WriteFailure(cause: .fileSizeLimit, path: "Out.sqlite"))
+        #expect(SQLiteError.writeFailure(code: SQLITE_IOERR | (3 << 8), systemErrno: ENOSPC, file: file, destination: "Out.sqlite")?.cause == .diskFull)
+        // No limit set and room on the disk: an I/O error is something else.
+        #expect(SQLiteError.writeFailure(code: SQLITE_IOERR | (3 << 8), systemErrno: EIO, file: file, destination: "Out.sqlite") == nil)
+        #expect(SQLiteError.writeFailure(code: SQLITE_CONSTRAINT, systemErrno: ENOSPC, file: file, destination: "Out.sqlite") == nil)
+        #expect(StoreWriterError.fileSystem(path: "Out.sqlite", operation: "write", errno: EFBIG).description
+            == "file size limit reached writing Out.sqlite")
+        #expect(StoreWriterError.fileSystem(path: "Out.sqlite", operation: "rename", errno: EACCES).writeFailure == nil)
+    }
+}

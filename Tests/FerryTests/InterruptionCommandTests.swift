@@ -1,0 +1,199 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// The built `ferry` interrupted, out of room, or racing another run: temporary files never
+/// survive, no-room failures are exit 4 with one message, nothing replaces without --force.
+@Suite("interruption, full disks and concurrency on the command line")
+struct InterruptionCommandTests {
+    private let ferry = ExportTestSupport.binary
+    private let model = ExportTestSupport.workspace
+    private var migrate: String {
+        "'\(ferry)' migrate 'UploadEntity:\(TestPaths.fixtures)/legacy/uploads.csv' 'Task:\(TestPaths.fixtures)/legacy/tasks.json' "
+            + "--model '\(model)' --link attachments=remotePath --link tags=name --var zone=Asia/Shanghai"
+    }
+
+    private func names(_ folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    }
+
+    /// A `ferry` child run with SIGINT and SIGTERM at their default actions and unblocked (a test
+    /// runner's thread may ignore or block them, and both survive exec; `ferry` leaves an ignored
+    /// signal ignored).
+    private struct Child {
+        let pid: pid_t
+
+        init(_ arguments: [String]) throws {
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var defaults = sigset_t()
+            sigemptyset(&defaults)
+            for signal in [SIGINT, SIGTERM] { sigaddset(&defaults, signal) }
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            var unblocked = sigset_t()
+            sigemptyset(&unblocked)
+            posix_spawnattr_setsigmask(&attributes, &unblocked)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            for descriptor: Int32 in [1, 2] { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0) }
+            let argv = arguments.map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var pid = pid_t()
+            try #require(posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ) == 0)
+            self.pid = pid
+        }
+
+        /// Waits for the end; returns the raw wait status.
+        func wait() -> Int32 {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+            return status
+        }
+
+        /// Whether it is still running.
+        var isRunning: Bool {
+            var status: Int32 = 0
+            return waitpid(pid, &status, WNOHANG) == 0
+        }
+    }
+
+    /// Starts `ferry import` of a large generated CSV into `folder/S.sqlite`, and returns once its
+    /// temporary store exists (the run is then writing).
+    private func startLargeImport(in folder: String) throws -> Child {
+        let csv = folder + "/big.csv"
+        let made = try FerryProcess.run(["generate", "uploads", "--count", "200000", "--format", "csv", "--out", csv])
+        try #require(made.status == 0, "\(made.err)")
+        let child = try Child([ferry, "import", csv, "--model", model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                               "--out", folder + "/S.sqlite"])
+        for _ in 0..<6_000 where child.isRunning {
+            if try names(folder).contains(where: { $0.hasPrefix("S.sqlite.ferry-") }) { return child }
+            usleep(20_000)
+        }
+        kill(child.pid, SIGKILL)
+        throw CancellationError()
+    }
+
+    @Test("SIGTERM and SIGINT remove the store being built and end the run by the signal", arguments: [SIGTERM, SIGINT])
+    func signalRemovesTemporaryFiles(signal: Int32) throws {
+        let folder = try TestPaths.temporaryFolder("signal")
+        let child = try startLargeImport(in: folder)
+        kill(child.pid, signal)
+        let status = child.wait()
+        // Ended by the signal itself (re-raised after the clean-up), not by an exit.
+        #expect(status & 0x7F == signal, "wait status \(status)")
+        let left = try names(folder)
+        #expect(left == ["big.csv"], "left: \(left)")
+    }
+
+    @Test("a kill -9 leaves the store being built; the next run to the same store removes it and succeeds")
+    func killedRunIsSweptByTheNext() throws {
+        let folder = try TestPaths.temporaryFolder("kill9")
+        let child = try startLargeImport(in: folder)
+        kill(child.pid, SIGKILL)
+        _ = child.wait()
+        #expect(try names(folder).contains { $0.hasPrefix("S.sqlite.ferry-") && $0.hasSuffix(".tmp") })
+        let next = try FerryProcess.run(["import", TestPaths.fixtures + "/legacy/uploads.csv", "--model", model, "--model-version", "Workspace 1",
+                                         "--entity", "UploadEntity", "--out", folder + "/S.sqlite"])
+        #expect(next.status <= 1, "\(next.err)")
+        #expect(try names(folder) == ["S.sqlite", "big.csv"])
+    }
+
+    @Test("a file size limit is exit 4, 'file size limit reached writing' the destination, for every verb; nothing is left")
+    func fileSizeLimitEverywhere() throws {
+        let folder = try TestPaths.temporaryFolder("efbig")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let export = try ExportTestSupport.shell("'\(ferry)' export '\(store)' --out '\(folder)/export'")
+        try #require(export.status == 0)
+        let before = try names(folder)
+        // ulimit -f counts 512-byte blocks in sh: 8 blocks is 4 KiB, less than any of these outputs.
+        let runs = [
+            ("\(migrate) --out '\(folder)/M.sqlite'", "\(folder)/M.sqlite"),
+            ("'\(ferry)' import '\(TestPaths.fixtures)/legacy/uploads.csv' --model '\(model)' --model-version 'Workspace 1' "
+                + "--entity UploadEntity --out '\(folder)/I.sqlite'", "\(folder)/I.sqlite"),
+            ("'\(ferry)' restore '\(folder)/export' --model '\(model)' --out '\(folder)/R.sqlite'", "\(folder)/R.sqlite"),
+            ("'\(ferry)' backup '\(store)' --to '\(folder)/backups'", "\(folder)/backups"),
+            ("'\(ferry)' export '\(store)' --out '\(folder)/E'", "\(folder)/E/"),
+            ("'\(ferry)' generate uploads --count 1000 --format csv --out '\(folder)/G.csv'", "\(folder)/G.csv"),
+        ]
+        for (command, destination) in runs {
+            let run = try ExportTestSupport.shell("ulimit -f 8; " + command)
+            #expect(run.status == 4, "\(command): \(run.err)")
+            #expect(run.err.contains("file size limit reached writing \(destination)"), "\(command): \(run.err)")
+            #expect(!run.err.contains(".ferry-") && !run.err.contains("SQLite"), "\(run.err)")
+        }
+        #expect(try names(folder) == (before + ["backups"]).sorted())
+        #expect(try names(folder + "/backups") == [".ferry-backup.lock"])
+    }
+
+    @Test("a full disk writing the reject log (/dev/full) is exit 4 'disk full writing', and no store is written")
+    func fullDiskIsExit4() throws {
+        let folder = try TestPaths.temporaryFolder("enospc")
+        let run = try ExportTestSupport.shell("\(migrate) --out '\(folder)/M.sqlite' --rejects /dev/full")
+        #expect(run.status == 4, "\(run.err)")
+        #expect(run.err.contains("disk full writing /dev/full"), "\(run.err)")
+        #expect(try names(folder).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: "/dev/full"))
+    }
+
+    @Test("error paths leave nothing: --out an existing folder with --force, --out ''")
+    func errorPathsLeaveNothing() throws {
+        let folder = try TestPaths.temporaryFolder("errorpaths")
+        try FileManager.default.createDirectory(atPath: folder + "/taken", withIntermediateDirectories: false)
+        let onFolder = try ExportTestSupport.shell("\(migrate) --out '\(folder)/taken' --force")
+        #expect(onFolder.status == 4, "\(onFolder.err)")
+        #expect(try names(folder) == ["taken"] && names(folder + "/taken").isEmpty)
+        let empty = try ExportTestSupport.shell("cd '\(folder)/taken' && \(migrate) --out ''")
+        #expect(empty.status != 0)
+        #expect(try names(folder + "/taken").isEmpty)
+    }
+
+    @Test("a second migration to the same --out without --force is exit 4 and the first store stays intact")
+    func secondMigrationNeverReplaces() throws {
+        let folder = try TestPaths.temporaryFolder("noreplace")
+        let first = try ExportTestSupport.shell("\(migrate) --out '\(folder)/W.sqlite'")
+        #expect(first.status == 1)
+        let written = try Data(contentsOf: URL(fileURLWithPath: folder + "/W.sqlite"))
+        let second = try ExportTestSupport.shell("\(migrate) --out '\(folder)/W.sqlite'")
+        #expect(second.status == 4 && second.err.contains("exists"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/W.sqlite")) == written)
+        #expect(try names(folder) == ["W.sqlite"])
+        #expect(try FerryProcess.run(["verify", folder + "/W.sqlite", "--model", model]).status == 0)
+    }
+
+    @Test("export never writes through a symbolic link planted in --out DIR")
+    func exportReplacesPlantedLinks() throws {
+        let folder = try TestPaths.temporaryFolder("symlink")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: false)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: folder + "/victim"))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/out/Tag.ndjson", withDestinationPath: folder + "/victim")
+        let run = try ExportTestSupport.shell("'\(ferry)' export '\(store)' --out '\(folder)/out'")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(try String(contentsOfFile: folder + "/victim", encoding: .utf8) == "keep")
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/out/Tag.ndjson")
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+        #expect(try names(folder + "/out") == ["Tag.ndjson", "Task.ndjson", "Upload.ndjson", "manifest.json"])
+    }
+
+    @Test("backup: a held lock is exit 7 with a JSON error object on standard output")
+    func lockedBackupIsExit7() throws {
+        let folder = try TestPaths.temporaryFolder("backup-locked")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        try FileManager.default.createDirectory(atPath: folder + "/b", withIntermediateDirectories: false)
+        let lock = folder + "/b/.ferry-backup.lock"
+        _ = FileManager.default.createFile(atPath: lock, contents: nil)
+        let held = open(lock, O_RDONLY)
+        defer { close(held) }
+        try #require(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
+        let run = try FerryProcess.run(["backup", store, "--to", folder + "/b", "--json"])
+        #expect(run.status == 7, "\(run.err)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
+        let error = object?["error"] as? [String: Any]
+        #expect(error?["code"] as? Int == 7)
+        #expect((error?["message"] as? String)?.contains("another backup is running") == true)
+        #expect(try names(folder + "/b") == [".ferry-backup.lock"])
+    }
+}
