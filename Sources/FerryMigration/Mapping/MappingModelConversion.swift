@@ -37,7 +37,9 @@ public enum MappingModelConversion {
             out += "\nentity \(sourceName)" + (sourceName == destinationName ? "" : " -> \(destinationName)") + "\n"
             if let translated { out += block(translated, destination: destination) }
             if let refusal = step.refusal(forSource: sourceName) {
-                out += todo(for: entityMapping, refusal: refusal, destination: destination)
+                let read = Set(translated?.attributes.flatMap(\.rule.sourceAttributes) ?? [])
+                let unread = source.allAttributes(of: sourceName).filter { !$0.isTransient && !read.contains($0.name) }.map(\.name)
+                out += todo(for: entityMapping, refusal: refusal, destination: destination, unread: unread)
             }
         }
         for name in step.droppedEntities { out += "\ndrop \(name)   # no entity mapping takes its objects\n" }
@@ -62,7 +64,9 @@ public enum MappingModelConversion {
 
     /// The `todo` line of a refused entity mapping and, for a policy class, what is left to write.
     /// It comes last in the block, so that rules written in its place win over the ones above.
-    private static func todo(for mapping: CoreDataEntityMapping, refusal: RefusedMapping, destination: ManagedObjectModel) -> String {
+    /// `unread`: the source attributes no rule above reads, which the policy may have used.
+    private static func todo(for mapping: CoreDataEntityMapping, refusal: RefusedMapping, destination: ManagedObjectModel,
+                             unread: [String]) -> String {
         guard let policy = refusal.policyClass else {
             return "  # Ferry cannot run this entity mapping as the mapping model says it:\n  #   \(refusal.error.description)\n"
                 + "  todo \"write what entity mapping \(mapping.name) does, then delete this line\"\n"
@@ -82,6 +86,7 @@ public enum MappingModelConversion {
 
             """
         if !added.isEmpty { text += "  #   Not set by the mapping model: \(added.joined(separator: ", ")).\n" }
+        if !unread.isEmpty { text += "  #   Read by no rule above: \(unread.joined(separator: ", ")).\n" }
         return text + "  todo \"\(policy) is not written yet: write what it does in this block\"\n"
     }
 
