@@ -20,21 +20,25 @@ public enum MappingModelConversion {
             mapping "\(source.name)" -> "\(destination.name)"
 
             """
-        var written = Set<String>()
+        /// The destination of each source entity's block, once written.
+        var blocks: [String: String] = [:]
         for entityMapping in model.entityMappings {
             guard let sourceName = entityMapping.sourceEntityName else {
                 out += "\n# entity mapping \(entityMapping.name) (add) makes no \(entityMapping.destinationEntityName ?? "record") by itself\n"
                 continue
             }
             guard entityMapping.destinationEntityName != nil, entityMapping.type != .remove else { continue }
-            guard written.insert(sourceName).inserted else {
-                out += "\n# entity mapping \(entityMapping.name): a second mapping of \(sourceName) objects, which a written mapping cannot say\n"
-                out += "#   todo: make its \(entityMapping.destinationEntityName ?? "") records in the 'entity \(sourceName)' block with new \(entityMapping.destinationEntityName ?? "Entity")(…)\n"
+            if let first = blocks[sourceName] {
+                // A block of the same entities continues the first one: the todo refuses its records.
+                out += "\n# entity mapping \(entityMapping.name) makes a second record from each \(sourceName) object, which a block cannot say\n"
+                out += header(sourceName, first)
+                out += "  todo \"make what \(entityMapping.name) makes, e.g. with new \(entityMapping.destinationEntityName ?? "Entity")(…) on a relationship\"\n"
                 continue
             }
             let translated = step.mapping(forSource: sourceName)
             let destinationName = translated?.destination ?? entityMapping.destinationEntityName ?? sourceName
-            out += "\nentity \(sourceName)" + (sourceName == destinationName ? "" : " -> \(destinationName)") + "\n"
+            blocks[sourceName] = destinationName
+            out += "\n" + header(sourceName, destinationName)
             if let translated { out += block(translated, destination: destination) }
             if let refusal = step.refusal(forSource: sourceName) {
                 let read = Set(translated?.attributes.flatMap(\.rule.sourceAttributes) ?? [])
@@ -44,6 +48,11 @@ public enum MappingModelConversion {
         }
         for name in step.droppedEntities { out += "\ndrop \(name)   # no entity mapping takes its objects\n" }
         return out
+    }
+
+    /// `entity SOURCE [-> DESTINATION]`.
+    private static func header(_ source: String, _ destination: String) -> String {
+        "entity \(source)" + (source == destination ? "" : " -> \(destination)") + "\n"
     }
 
     /// The two versions a mapping model maps, chosen by their entity version hashes as Core Data
