@@ -121,6 +121,7 @@ enum Catalog {
                 reference: { w in .shell("sqlite3 \(w.uploadStorePath) 'SELECT * FROM ZUPLOADENTITY' > /dev/null") }),
             QueryBenchmarks.query(),
             MigrateBenchmarks.workspace2To3,
+            MappingModelBenchmarks.mappingModelMigration,
             VerifyBenchmarks.verifyStore,
             VerifyBenchmarks.verifyAgainstSource,
             VerifyBenchmarks.verifyAgainstSourceRerun,

@@ -13,6 +13,20 @@ struct ExpressionEvaluationTests {
         ExpressionHarness.failure(text, attributes)
     }
 
+    @Test("text slices: prefix, suffix and substring count characters, clamp at the ends, and refuse negative counts")
+    func slices() {
+        let content: [String: AttributeValue] = ["content": .string("Héllo wörld")]
+        #expect(value(#"prefix(content, 4) + "...""#, content) == .string("Héll..."))
+        #expect(value("suffix(content, 5)", content) == .string("wörld"))
+        #expect(value("substring(content, 6, 3)", content) == .string("wör"))
+        #expect(value("prefix(content, 40)", content) == .string("Héllo wörld"))
+        #expect(value("substring(content, 40, 2)", content) == .string(""))
+        #expect(value("prefix(content, 0)", content) == .string(""))
+        #expect(value("prefix(content, 3)", ["content": .null]) == .null)
+        #expect(failure("prefix(content, -1)", content)?.hasSuffix("prefix is -1, not 0 or more") == true)
+        #expect(failure("substring(content, 1, n)", ["content": .string("abc"), "n": .string("2")])?.contains("needs an integer") == true)
+    }
+
     @Test("integers stay integers and overflow is a failure")
     func integers() {
         #expect(value("7 * 6 - 2") == .integer(40))

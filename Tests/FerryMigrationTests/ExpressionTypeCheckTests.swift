@@ -48,6 +48,10 @@ struct ExpressionTypeCheckTests {
         #expect(try type("lookup(fileType, {0: \"a\", 1: \"b\"}, nil)", upload) == .string)
         #expect(try type("unixtime(time) + 60", upload) == .date)
         #expect(try type("length(trim(fileName))", upload) == .integer64)
+        #expect(try type("prefix(fileName, 4) + \"...\"", upload) == .string)
+        #expect(try type("substring(fileName, fileType, 2)", upload) == .string)
+        #expect(throws: ExpressionTypeError.self) { try type("suffix(fileName, \"2\")", upload) }
+        #expect(throws: ExpressionTypeError.self) { try type("prefix(fileType, 2)", upload) }
     }
 
     @Test("an unknown attribute names itself and the closest known ones, at its column")

@@ -50,4 +50,28 @@ extension CommandLineTests {
         #expect(migrate.status == 0, "\(migrate.err)")
         #expect(migrate.out.contains("written: Post 1001"))
     }
+
+    @Test("mapping convert writes FROM to TO.mapping into a folder, with a todo per policy that plan reports; mistakes exit 2 or 3",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func convertMappingModel() throws {
+        let model = wibosco + "/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld"
+        let mapping = wibosco + "/CoreDataMigration-Example/CoreData/Migration/Mappings/Migration2to3.xcmappingmodel"
+        let folder = try TestPaths.temporaryFolder("cli-convert")
+        try FileManager.default.copyItem(atPath: model, toPath: folder + "/CoreDataMigration_Example.xcdatamodeld")
+        let run = try ferry("mapping", "convert", mapping, "--model", model, "--out", folder)
+        #expect(run.status == 0, "\(run.err)")
+        let file = folder + "/CoreDataMigration_Example 2 to CoreDataMigration_Example 3.mapping"
+        #expect(run.err.contains("wrote \(file) (CoreDataMigration_Example 2 → CoreDataMigration_Example 3)"))
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("mapping \"CoreDataMigration_Example 2\" -> \"CoreDataMigration_Example 3\"\n"))
+        #expect(text.contains("\n  postID = postID\n  color <- nil\n"))
+        #expect(text.contains("Read by no rule above: hexColor."))
+        let plan = try ferry("plan", "--model", folder + "/CoreDataMigration_Example.xcdatamodeld")
+        #expect(plan.status == 3)
+        #expect(plan.out.contains("cannot run: \(file):"), "\(plan.out)")
+        #expect(plan.out.contains("the 'entity Post' block is unfinished: CoreDataMigration_Example.Post2ToPost3MigrationPolicy is not written yet"))
+        #expect(try ferry("mapping", "convert", mapping).status == 2)
+        #expect(try ferry("mapping", "convert", mapping, "--model", TestPaths.packageRoot + "/Migrations/Workspace.xcdatamodeld").status == 3)
+        #expect(try ferry("mapping", "convert", folder + "/nothing.xcmappingmodel", "--model", model).status == 3)
+    }
 }

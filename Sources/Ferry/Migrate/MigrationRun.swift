@@ -69,7 +69,7 @@ struct MigrationRun {
             throw .store(source: path, reason: ErrorText.reason(of: error, at: path))
         }
         var pairs = PairTally()
-        let readBefore = reads(from: path)
+        let readBefore = reads(from: path, version: version)
         startPhase("reading \(path)", total: Int(census.appRows))
         let location = SourceLocation(file: path)
         var plans: [String: StoreEntityPlan] = [:]
@@ -118,7 +118,7 @@ struct MigrationRun {
         try stageSeparateEdges(records, model: model, version: version, source: path, namespace: namespace,
                                pairs: &pairs, census: pairCensus)
         var delivered: [Int64: Int64] = [:]
-        for (entity, count) in reads(from: path) {
+        for (entity, count) in reads(from: path, version: version) {
             let number = records.layout.entityNumbers[entity].map(Int64.init) ?? -1
             delivered[number, default: 0] += Int64(count - readBefore[entity, default: 0])
         }
@@ -132,10 +132,12 @@ struct MigrationRun {
         onProgress(progress)
     }
 
-    /// Records read from a source so far, by entity (ledgers count every record read).
-    private func reads(from source: String) -> [String: Int] {
-        summary.ledgers.reduce(into: [:]) { reads, ledger in
-            if ledger.source == source { reads[ledger.entity, default: 0] += ledger.read }
+    /// Records of the source's own version read from it so far, by entity: records made from
+    /// them (`MadeRecordRule`), which enter at a later version, have ledgers of their own.
+    private func reads(from source: String, version: Int) -> [String: Int] {
+        let name = chain.versions[version].name
+        return summary.ledgers.reduce(into: [:]) { reads, ledger in
+            if ledger.source == source, ledger.version == name { reads[ledger.entity, default: 0] += ledger.read }
         }
     }
 

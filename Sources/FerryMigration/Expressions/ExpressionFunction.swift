@@ -3,6 +3,7 @@ enum ExpressionFunction: String, Sendable, CaseIterable {
     case integer, double, decimal, text, bool
     case round, floor, ceil
     case trim, lower, upper, length, replace
+    case prefix, suffix, substring
     case coalesce, isnil
     case date, unixtime, epoch2001
     case uuid
@@ -11,7 +12,8 @@ enum ExpressionFunction: String, Sendable, CaseIterable {
     /// The smallest and largest number of arguments (nil: no upper limit).
     var arity: (minimum: Int, maximum: Int?) {
         switch self {
-        case .replace: (3, 3)
+        case .replace, .substring: (3, 3)
+        case .prefix, .suffix: (2, 2)
         case .coalesce, .uuid: (1, nil)
         case .date: (1, 3)
         case .lookup: (2, 3)

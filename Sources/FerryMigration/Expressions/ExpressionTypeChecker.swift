@@ -140,6 +140,10 @@ struct ExpressionTypeChecker {
         case .trim, .lower, .upper, .length, .replace:
             for argument in arguments { _ = try expect(argument, in: node, "text") { $0 == .string } }
             return function == .length ? .integer : .string
+        case .prefix, .suffix, .substring:
+            _ = try expect(arguments[0], in: node, "text") { $0 == .string }
+            for argument in arguments.dropFirst() { _ = try expect(argument, in: node, "an integer") { $0 == .integer } }
+            return .string
         case .coalesce:
             var result = StaticType.null
             for argument in arguments { result = result.unified(with: try type(of: argument)) }

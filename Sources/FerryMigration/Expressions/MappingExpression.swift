@@ -37,7 +37,10 @@ import FerryModel
 ///   `true or nil` is true, otherwise nil); a nil condition of `if` picks the `else` branch.
 /// - Functions: `integer double decimal text bool` convert (text is read as the import reads it);
 ///   `round floor ceil` give integers (round: half away from zero; exact on decimals);
-///   `trim lower upper length replace(s, old, new)` work on strings; `coalesce(a, b, ...)` is
+///   `trim lower upper length replace(s, old, new)` work on strings; `prefix(s, n)` and
+///   `suffix(s, n)` are the first and last n characters (all of a shorter text) and
+///   `substring(s, start, n)` the n characters from character `start` (0 is the first), so
+///   `prefix(content, 4) + "..."` shortens a text (counts are integers, 0 or more); `coalesce(a, b, ...)` is
 ///   the first non-nil value; `isnil(x)`; `date(x)` reads ISO 8601 text or Unix seconds;
 ///   `date(text, "pattern"[, zone])` reads text with a `DatePattern` in a zone (`LocalTime`,
 ///   default UTC); `unixtime(x)` is seconds since 1970 and `epoch2001(x)` seconds since 2001 as a date;
@@ -90,6 +93,14 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
         root = ExpressionNode(kind: .literal(constant), column: 1)
         line = 0
         referencedAttributes = []
+        referencedVariables = []
+    }
+
+    /// A source attribute's value, as written in a mapping file (`` `first name` `` quoted).
+    init(attribute name: String) {
+        root = ExpressionNode(kind: .attribute(name), column: 1)
+        line = 0
+        referencedAttributes = [name]
         referencedVariables = []
     }
 

@@ -2,11 +2,13 @@
 /// `Folder(name: trim(folderName), color: folderColor)`, an entity name (which starts with an
 /// upper-case letter, unlike functions and attributes) and `attribute: expression` arguments,
 /// optionally followed by `for $ in split(TEXT, "SEPARATOR")` (one record per part, `$` in the
-/// arguments being the part).
+/// arguments being the part). `new` before the entity name makes a record per source record
+/// (`MadeRecordRule.alwaysNew`).
 struct ConstructorSyntax {
     var entity: String
     var arguments: [MadeRecordRule.Argument]
     var parts: MadeRecordRule.Parts?
+    var alwaysNew = false
 
     /// Reads `text`, which starts at `column` of `line`; nil when it is not a constructor (an
     /// expression). Errors name the column of the offending part.
@@ -23,12 +25,22 @@ struct ConstructorSyntax {
             }
         }
         var index = Self.skipSpaces(bytes, from: 0)
+        if bytes[index...].starts(with: Array("new ".utf8)) {
+            let entityStart = Self.skipSpaces(bytes, from: index + 4)
+            if entityStart < bytes.count, bytes[entityStart] >= 0x41, bytes[entityStart] <= 0x5A {
+                alwaysNew = true
+                index = entityStart
+            }
+        }
         let nameStart = index
         guard index < bytes.count, bytes[index] >= 0x41, bytes[index] <= 0x5A else { return nil }
         index = Self.skipName(bytes, from: index)
         let entity = String(decoding: bytes[nameStart..<index], as: UTF8.self)
         index = Self.skipSpaces(bytes, from: index)
-        guard index < bytes.count, bytes[index] == 0x28 else { return nil }
+        guard index < bytes.count, bytes[index] == 0x28 else {
+            if alwaysNew { throw failure(index, "expected new \(entity)(ATTRIBUTE: EXPRESSION, …)") }
+            return nil
+        }
         guard let (segments, closing) = Self.arguments(bytes, openedAt: index) else { throw failure(index, "\(entity)( is not closed") }
         if segments.count == 1, bytes[segments[0]].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
             throw failure(nameStart, "\(entity)() needs at least one ATTRIBUTE: EXPRESSION")

@@ -44,8 +44,8 @@ struct DeclarativeEntityTranslation {
             guard !relationship.isTransient else { continue }
             switch try linkSource(expression, for: relationship, mapping) {
             case .relationship(let carried):
-                guard !result.relationships.contains(where: { $0.source == carried }) else {
-                    throw failure(mapping, named.name, "\(sourceName).\(carried) already feeds another relationship: Ferry carries a source relationship into one destination relationship")
+                guard !result.relationships.contains(where: { $0.source == carried }) || !Self.keepsEdgesApart(carried, of: sourceName, in: source) else {
+                    throw failure(mapping, named.name, "\(sourceName).\(carried) already feeds another relationship, and a store keeps its links apart from its rows: Ferry carries those into one destination relationship")
                 }
                 result.relationships.append(RelationshipMapping(destination: relationship.name, source: carried, origin: .mappingModel))
             case .sameSourceObject:
@@ -166,16 +166,20 @@ struct DeclarativeEntityTranslation {
         return carried.map(LinkSource.relationship) ?? .sameSourceObject
     }
 
+    /// Whether a store keeps the links of `relationship` apart from its rows (a to-many without a
+    /// to-one inverse: many-to-many, ordered, or without an inverse).
+    static func keepsEdgesApart(_ relationship: String, of entity: String, in model: ManagedObjectModel) -> Bool {
+        guard let from = model.allRelationships(of: entity).first(where: { $0.name == relationship }), from.isToMany else { return false }
+        let inverse = model.inverse(of: from)
+        return from.isOrdered || inverse == nil || inverse?.isToMany == true
+    }
+
     /// Why a second mapping of a source entity cannot carry its links, or nil when it can: a store
     /// keeps the edges of a to-many relationship without a to-one inverse (many-to-many, ordered,
     /// no inverse) apart from its rows, and Ferry carries those along the first mapping only.
     func branchLinkProblem(_ branch: EntityMapping) -> String? {
-        for rule in branch.relationships {
-            guard let from = source.allRelationships(of: branch.source).first(where: { $0.name == rule.source }), from.isToMany else { continue }
-            let inverse = source.inverse(of: from)
-            if from.isOrdered || inverse == nil || inverse?.isToMany == true {
-                return "it carries \(branch.source).\(from.name), whose links a store keeps apart from its rows: Ferry carries those along the first mapping of \(branch.source) only"
-            }
+        for rule in branch.relationships where Self.keepsEdgesApart(rule.source, of: branch.source, in: source) {
+            return "it carries \(branch.source).\(rule.source), whose links a store keeps apart from its rows: Ferry carries those along the first mapping of \(branch.source) only"
         }
         return nil
     }

@@ -16,7 +16,8 @@ public final class EntityTransform {
     public let destination: RecordSchema
     private let rules: [CompiledRule]
     private let defaults: [AttributeValue]
-    private let relationshipNames: [String: String]
+    /// Per source relationship, the destination relationships its links feed.
+    private let relationshipNames: [String: [String]]
     /// Destination relationships linked to what the step makes from the same source record.
     private let sourceRecordLinks: [String]
     private let filter: PredicateEvaluator?
@@ -81,7 +82,7 @@ public final class EntityTransform {
             makers.append(try RecordMaker(rule: rule, model: destinationModel, options: options, variables: variables))
         }
         self.makers = makers
-        relationshipNames = Dictionary(mapping.relationships.map { ($0.source, $0.destination) }, uniquingKeysWith: { first, _ in first })
+        relationshipNames = Dictionary(grouping: mapping.relationships, by: \.source).mapValues { $0.map(\.destination) }
         sourceRecordLinks = mapping.sourceRecordLinks
         if let filter = mapping.filter {
             do {
@@ -95,8 +96,8 @@ public final class EntityTransform {
         }
     }
 
-    /// Maps one record. Keys carry over; links are renamed, and links of relationships the
-    /// destination does not have are dropped; links to what the step makes from the same source
+    /// Maps one record. Keys carry over; links are renamed (a source relationship may feed
+    /// several destination relationships), and links of relationships the destination does not have are dropped; links to what the step makes from the same source
     /// record (`EntityMapping.sourceRecordLinks`) name the record's own key. Records made from values are carried by the
     /// mapped record (`Record.embedded`, in the destination version) and linked by key; records
     /// the source record carried are not kept (the caller carries them).
@@ -155,8 +156,8 @@ public final class EntityTransform {
                 }
             }
         }
-        var links = record.links.compactMap { link in
-            relationshipNames[link.relationship].map { RecordLink(relationship: $0, targets: link.targets) }
+        var links = record.links.flatMap { link in
+            (relationshipNames[link.relationship] ?? []).map { RecordLink(relationship: $0, targets: link.targets) }
         }
         if let key = record.key {
             links += sourceRecordLinks.map { RecordLink(relationship: $0, targets: [.key(key)]) }

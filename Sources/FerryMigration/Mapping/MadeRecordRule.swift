@@ -11,6 +11,11 @@
 /// record per part of a text split on a separator, `$` being the part: nil text makes none, a
 /// part whose key is blank makes none, and parts that make equal records (on the entity's
 /// uniqueness constraint, or on all values) link once, in the order first seen.
+///
+/// `color = new Color(colorID: text(uuid(postID)), hex: hexColor)` makes one record per source
+/// record (per part with `for $ in split(…)`) that is never found among others: no two source
+/// records share it, and it is made even when its first argument is nil. Only the made entity's
+/// own uniqueness constraints can still merge it.
 public struct MadeRecordRule: Sendable, CustomStringConvertible {
     /// One `attribute: expression` argument.
     public struct Argument: Sendable {
@@ -47,24 +52,29 @@ public struct MadeRecordRule: Sendable, CustomStringConvertible {
     public var arguments: [Argument]
     /// nil: one record (a to-one relationship); else one record per part (a to-many relationship).
     public var parts: Parts?
+    /// `new Entity(…)`: every source record (every part) makes a record of its own, never found
+    /// by its values.
+    public var alwaysNew: Bool
     /// What a failing argument does: reject the source record (the default), or make no record.
     public var onFailure: FailurePolicy
     /// Where the rule is written (`Migrations/Workspace 2 to 3.mapping:7:3`), named in rejects.
     public var location: String
 
-    public init(relationship: String, entity: String, arguments: [Argument], parts: Parts? = nil, onFailure: FailurePolicy, location: String) {
+    public init(relationship: String, entity: String, arguments: [Argument], parts: Parts? = nil, alwaysNew: Bool = false,
+                onFailure: FailurePolicy, location: String) {
         self.relationship = relationship
         self.entity = entity
         self.arguments = arguments
         self.parts = parts
+        self.alwaysNew = alwaysNew
         self.onFailure = onFailure
         self.location = location
     }
 
     /// The constructor as written: `Folder(name: trim(folderName), color: folderColor)`,
-    /// `Tag(name: trim($)) for $ in split(tagList, ",")`.
+    /// `Tag(name: trim($)) for $ in split(tagList, ",")`, `new Color(hex: hexColor)`.
     public var description: String {
-        "\(entity)(\(arguments.map { "\($0.attribute): \($0.expression)" }.joined(separator: ", ")))" + (parts.map { " " + $0.description } ?? "")
+        (alwaysNew ? "new " : "") + "\(entity)(\(arguments.map { "\($0.attribute): \($0.expression)" }.joined(separator: ", ")))" + (parts.map { " " + $0.description } ?? "")
     }
 
     /// The source attributes the rule reads.

@@ -17,6 +17,12 @@ import FerryModel
 ///   task <- task                                        # links carried from a source relationship
 ///   folder = Folder(name: trim(folderName), color: folderColor)   # a record made from values, found or created
 ///   tags = Tag(name: trim($)) for $ in split(tagList, ",")       # one per part of a text, for a to-many
+///   color = new Color(hex: hexColor)                    # a record of its own per source record
+///   thumbnail = default                                 # the destination's default, whatever inference found
+///   owner <- nil                                        # no links carried into owner
+///   todo "what the app's policy class did"              # unfinished: records of the entity are refused
+///
+/// drop Draft                                            # records of source entity Draft are not carried
 /// ```
 ///
 /// `entity A -> B` maps source entity A to destination entity B (`entity A` when the names are
@@ -35,7 +41,11 @@ public struct MappingFile: Sendable {
         /// Attributes that identify a record (`unique uploadID keep first`), when the model has no
         /// uniqueness constraint for them.
         public var identity: (attributes: [String], line: Int)?
-        public var links: [(destination: String, source: String, line: Int)] = []
+        /// `RELATIONSHIP <- SOURCE_RELATIONSHIP`; a nil source (`RELATIONSHIP <- nil`) carries no links.
+        public var links: [(destination: String, source: String?, line: Int)] = []
+        /// `todo "TEXT"`: the block is unfinished, and records of its source entity are refused
+        /// with TEXT until the line is deleted.
+        public var todo: (text: String, line: Int)?
         /// `RELATIONSHIP = Entity(attribute: EXPRESSION, …)`: records made from the source record.
         public var constructors: [Constructor] = []
     }
@@ -47,16 +57,19 @@ public struct MappingFile: Sendable {
         public var arguments: [MadeRecordRule.Argument]
         /// `for $ in split(…)`: one record per part, for a to-many relationship.
         public var parts: MadeRecordRule.Parts?
+        /// `new Entity(…)`: a record of its own per source record.
+        public var alwaysNew: Bool
         /// nil: the run's default policy.
         public var onFailure: FailurePolicy?
         public var line: Int
         public var column: Int
     }
 
-    /// `ATTRIBUTE = EXPRESSION [on error nil|reject]`.
+    /// `ATTRIBUTE = EXPRESSION [on error nil|reject]`, or `ATTRIBUTE = default`.
     public struct Rule: Sendable {
         public var attribute: String
-        public var expression: MappingExpression
+        /// nil: `default`, the destination attribute's default value.
+        public var expression: MappingExpression?
         /// nil: the run's default policy.
         public var onFailure: FailurePolicy?
         public var line: Int
@@ -67,6 +80,8 @@ public struct MappingFile: Sendable {
     /// The versions named by the `mapping` line, when there is one.
     public var versions: (from: String, to: String)?
     public var entities: [EntityBlock] = []
+    /// `drop ENTITY`: source entities whose records are not carried.
+    public var dropped: [(entity: String, line: Int)] = []
 
     /// Parses the text of a mapping file.
     public init(text: String, path: String) throws(MappingError) {
@@ -86,6 +101,11 @@ public struct MappingFile: Sendable {
                     throw .file(path: path, line: number, column: column, reason: #"expected mapping "FROM" -> "TO""#)
                 }
                 versions = (names[0], names[1])
+            case "drop":
+                guard words.count == 2 else { throw .file(path: path, line: number, column: column, reason: "expected drop SOURCE_ENTITY") }
+                if let block = current { entities.append(block) }
+                current = nil
+                dropped.append((words[1], number))
             case "entity":
                 if let block = current { entities.append(block) }
                 guard words.count == 2 || (words.count == 4 && words[2] == "->") else {
@@ -108,6 +128,12 @@ public struct MappingFile: Sendable {
             block.filter = (String(text.dropFirst(6)).trimming(" "), line, column + 6)
             return
         }
+        if text.hasPrefix("todo ") {
+            let texts = quotedStrings(text)
+            guard texts.count == 1 else { throw .file(path: path, line: line, column: column + 5, reason: #"expected todo "WHAT IS LEFT TO WRITE""#) }
+            block.todo = (texts[0], line)
+            return
+        }
         if text.hasPrefix("unique ") {
             var words = text.dropFirst(7).split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
             let policyStart = words.firstIndex { $0 == "keep" || $0 == "reject" } ?? words.count
@@ -125,7 +151,7 @@ public struct MappingFile: Sendable {
         }
         let name = text.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
         guard !name.isEmpty, let first = name.first, !first.isNumber else {
-            throw .file(path: path, line: line, column: column, reason: "expected ATTRIBUTE = EXPRESSION, RELATIONSHIP <- RELATIONSHIP, RELATIONSHIP = Entity(…), where or unique")
+            throw .file(path: path, line: line, column: column, reason: "expected ATTRIBUTE = EXPRESSION, RELATIONSHIP <- RELATIONSHIP, RELATIONSHIP = Entity(…), where, unique or todo")
         }
         var rest = text.dropFirst(name.count).drop { $0 == " " || $0 == "\t" }
         let restColumn = column + text.utf8.count - rest.utf8.count
@@ -134,7 +160,7 @@ public struct MappingFile: Sendable {
             guard !source.isEmpty, !source.contains(" ") else {
                 throw .file(path: path, line: line, column: restColumn, reason: "expected RELATIONSHIP <- SOURCE_RELATIONSHIP")
             }
-            block.links.append((String(name), source, line))
+            block.links.append((String(name), source == "nil" ? nil : source, line))
             return
         }
         guard rest.hasPrefix("="), !rest.hasPrefix("==") else {
@@ -150,10 +176,15 @@ public struct MappingFile: Sendable {
             }
         }
         let expressionText = String(rest)
+        if expressionText.trimming(" \t") == "default" {
+            block.rules.append(Rule(attribute: String(name), expression: nil, onFailure: onFailure, line: line, column: column))
+            return
+        }
         let expressionColumn = column + text.utf8.count - rest.utf8.count
         if let constructor = try ConstructorSyntax(expressionText, line: line, column: expressionColumn, path: path) {
             block.constructors.append(Constructor(relationship: String(name), entity: constructor.entity, arguments: constructor.arguments,
-                                                  parts: constructor.parts, onFailure: onFailure, line: line, column: column))
+                                                  parts: constructor.parts, alwaysNew: constructor.alwaysNew, onFailure: onFailure,
+                                                  line: line, column: column))
             return
         }
         let expression: MappingExpression

@@ -10,11 +10,10 @@ public enum MappingFileWriter {
             for attribute in entity.attributes {
                 let failure = attribute.onFailure == .null ? " on error nil" : ""
                 switch attribute.rule {
-                case .copy(let source): out += "  \(attribute.destination) = \(source)\(failure)\n"
-                case let .convert(source, from, to):
-                    out += "  \(attribute.destination) = \(source)\(failure)    # \(from.xcodeName) → \(to.xcodeName)\n"
+                case let .convert(_, from, to):
+                    out += "  \(attribute.destination) = \(value(of: attribute.rule))\(failure)    # \(from.xcodeName) → \(to.xcodeName)\n"
                 case .defaultValue: out += "  # \(attribute.destination): no source attribute; takes its default\n"
-                case .expression(let expression): out += "  \(attribute.destination) = \(expression)\(failure)\n"
+                case .copy, .expression: out += "  \(attribute.destination) = \(value(of: attribute.rule))\(failure)\n"
                 }
             }
             for relationship in entity.relationships { out += "  \(relationship.destination) <- \(relationship.source)\n" }
@@ -27,5 +26,15 @@ public enum MappingFileWriter {
         for name in mapping.droppedEntities { out += "# entity \(name): not in \(mapping.destinationVersion); its records are dropped\n" }
         for hint in mapping.suggestions { out += "# hint: \(hint)\n" }
         return out
+    }
+
+    /// The right-hand side of a rule as a mapping file writes it: the source attribute (quoted
+    /// where it is not a plain name), the expression, or `default`.
+    static func value(of rule: ValueRule) -> String {
+        switch rule {
+        case .copy(let source), .convert(let source, _, _): MappingExpression(attribute: source).description
+        case .defaultValue: "default"
+        case .expression(let expression): expression.description
+        }
     }
 }

@@ -71,7 +71,7 @@ struct RecordMaker {
         func add(_ single: Single) -> Outcome? {
             switch single {
             case .made(let item):
-                if !made.contains(where: { same($0.record.values, item.record.values) }) { made.append(item) }
+                if rule.alwaysNew || !made.contains(where: { same($0.record.values, item.record.values) }) { made.append(item) }
             case .none:
                 break
             case let .failure(part, reason):
@@ -114,7 +114,7 @@ struct RecordMaker {
             }
             switch result {
             case .success(let value):
-                if position == 0, Self.isBlank(value) { return .none }
+                if position == 0, !rule.alwaysNew, Self.isBlank(value) { return .none }
                 values[indexes[position]] = value
             case .failure(let failure):
                 return .failure(part: "\(rule.entity).\(argument.attribute)", reason: failure.reason)
@@ -126,7 +126,7 @@ struct RecordMaker {
         var location = carrier.location
         location.path = (location.path.map { $0 + "." } ?? "") + rule.relationship + (part.map { "[\($0)]" } ?? "")
         let record = Record(values: values, location: location, key: key(for: carrier, part: part))
-        return .made(EmbeddedRecord(entity: rule.entity, record: record, findByValues: true))
+        return .made(EmbeddedRecord(entity: rule.entity, record: record, findByValues: !rule.alwaysNew))
     }
 
     /// Whether two made records are the same record: equal on a uniqueness constraint, or,

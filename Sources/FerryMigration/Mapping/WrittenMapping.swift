@@ -42,6 +42,28 @@ public enum WrittenMapping {
             mapping.refused.removeAll { $0.source == block.source }
             mapping.addedEntities.removeAll { $0 == block.destination }
         }
+        // After every block: a later block of the same entity does not lift an earlier one's todo.
+        for block in file.entities {
+            guard let todo = block.todo, mapping.refusal(forSource: block.source) == nil else { continue }
+            mapping.refused.append(RefusedMapping(source: block.source, entityMapping: "entity \(block.source)", error: .file(
+                path: file.path, line: todo.line, column: 3, reason: "the 'entity \(block.source)' block is unfinished: \(todo.text); delete the todo line once the block does it")))
+        }
+        for (name, line) in file.dropped {
+            guard source.entity(named: name) != nil else {
+                throw .file(path: file.path, line: line, column: 6, reason: "\(source.name) has no entity '\(name)'")
+            }
+            guard !file.entities.contains(where: { $0.source == name }) else {
+                throw .file(path: file.path, line: line, column: 6, reason: "\(name) is dropped and mapped by an 'entity \(name)' block")
+            }
+            mapping.entities.removeAll { $0.source == name }
+            mapping.branches.removeAll { $0.source == name }
+            mapping.refused.removeAll { $0.source == name }
+            if !mapping.droppedEntities.contains(name) { mapping.droppedEntities.append(name) }
+        }
+        let fed = Set((mapping.entities + mapping.branches).map(\.destination))
+        for entity in destination.entities where !fed.contains(entity.name) && !mapping.addedEntities.contains(entity.name) {
+            mapping.addedEntities.append(entity.name)
+        }
         mapping.entities.sort { $0.destination < $1.destination }
         return mapping
     }
@@ -55,16 +77,9 @@ public enum WrittenMapping {
             guard let attribute = targetAttributes.first(where: { $0.name == rule.attribute }) else {
                 throw .file(path: path, line: rule.line, column: rule.column, reason: "\(target.name) has no attribute '\(rule.attribute)'")
             }
-            let resultType: AttributeType?
-            do { resultType = try rule.expression.resultType(attributes: sourceTypes) } catch {
-                throw .file(path: path, line: error.line, column: error.column, reason: error.message)
-            }
-            if let resultType, resultType != attribute.type, ValueConversion.kind(from: resultType, to: attribute.type) == nil {
-                throw .file(path: path, line: rule.line, column: rule.column, reason:
-                    "the expression gives \(resultType.xcodeName), which cannot become \(attribute.type.xcodeName) (\(target.name).\(attribute.name))")
-            }
-            let mapped = AttributeMapping(destination: attribute.name, rule: .expression(rule.expression), origin: .written,
-                                          onFailure: rule.onFailure ?? defaultFailure)
+            let mapped = AttributeMapping(destination: attribute.name,
+                                          rule: try valueRule(rule, for: attribute, of: target, sourceTypes: sourceTypes, path: path),
+                                          origin: .written, onFailure: rule.onFailure ?? defaultFailure)
             entity.attributes.removeAll { $0.destination == attribute.name }
             entity.attributes.append(mapped)
         }
@@ -90,11 +105,17 @@ public enum WrittenMapping {
             guard destination.allRelationships(of: target.name).contains(where: { $0.name == link.destination }) else {
                 throw .file(path: path, line: link.line, column: 1, reason: "\(target.name) has no relationship '\(link.destination)'")
             }
-            guard source.allRelationships(of: origin.name).contains(where: { $0.name == link.source }) else {
-                throw .file(path: path, line: link.line, column: 1, reason: "\(origin.name) has no relationship '\(link.source)'")
-            }
             entity.relationships.removeAll { $0.destination == link.destination }
-            entity.relationships.append(RelationshipMapping(destination: link.destination, source: link.source, origin: .written))
+            entity.sourceRecordLinks.removeAll { $0 == link.destination }
+            guard let linkSource = link.source else { continue }
+            if entity.relationships.contains(where: { $0.source == linkSource }),
+               DeclarativeEntityTranslation.keepsEdgesApart(linkSource, of: origin.name, in: source) {
+                throw .file(path: path, line: link.line, column: 1, reason: "\(origin.name).\(linkSource) already feeds another relationship, and a store keeps its links apart from its rows: carry it into one")
+            }
+            guard source.allRelationships(of: origin.name).contains(where: { $0.name == linkSource }) else {
+                throw .file(path: path, line: link.line, column: 1, reason: "\(origin.name) has no relationship '\(linkSource)'")
+            }
+            entity.relationships.append(RelationshipMapping(destination: link.destination, source: linkSource, origin: .written))
         }
         for constructor in block.constructors {
             let made = try madeRecordRule(constructor, target: target, sourceTypes: sourceTypes, destination: destination, path: path,
@@ -103,6 +124,26 @@ public enum WrittenMapping {
             entity.madeRecords.removeAll { $0.relationship == made.relationship }
             entity.madeRecords.append(made)
         }
+    }
+
+    /// The rule of one `ATTRIBUTE = …` line: the default for `default`; a copy (or a conversion)
+    /// for a bare source attribute, which runs without evaluating an expression; otherwise the
+    /// expression, whose type must be able to become the attribute's.
+    private static func valueRule(_ rule: MappingFile.Rule, for attribute: Attribute, of target: Entity,
+                                  sourceTypes: [String: AttributeType], path: String) throws(MappingError) -> ValueRule {
+        guard let expression = rule.expression else { return .defaultValue }
+        let resultType: AttributeType?
+        do { resultType = try expression.resultType(attributes: sourceTypes) } catch {
+            throw .file(path: path, line: error.line, column: error.column, reason: error.message)
+        }
+        guard let resultType else { return .expression(expression) }
+        if resultType != attribute.type, ValueConversion.kind(from: resultType, to: attribute.type) == nil {
+            throw .file(path: path, line: rule.line, column: rule.column, reason:
+                "the expression gives \(resultType.xcodeName), which cannot become \(attribute.type.xcodeName) (\(target.name).\(attribute.name))")
+        }
+        guard case .attribute(let name) = expression.root.kind, let from = sourceTypes[name] else { return .expression(expression) }
+        if from == attribute.type { return .copy(source: name) }
+        return ValueConversion.kind(from: from, to: attribute.type) == nil ? .expression(expression) : .convert(source: name, from: from, to: attribute.type)
     }
 
     /// Checks a constructor against the destination model: the relationship is a to-one of the
@@ -157,7 +198,7 @@ public enum WrittenMapping {
             throw failure("\(made.name) is unique on \(names): give those attributes in \(made.name)(…) so that equal records are found")
         }
         return MadeRecordRule(relationship: relationship.name, entity: made.name, arguments: constructor.arguments, parts: constructor.parts,
-                              onFailure: constructor.onFailure ?? defaultFailure,
+                              alwaysNew: constructor.alwaysNew, onFailure: constructor.onFailure ?? defaultFailure,
                               location: "\(path):\(constructor.line):\(constructor.column)")
     }
 }
