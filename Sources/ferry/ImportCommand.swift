@@ -49,13 +49,10 @@ enum ImportCommand: Command {
         OptionSpec(name: "out", value: "STORE", help: "the store to create"),
         OptionSpec(name: "force", value: nil, help: "replace STORE if it exists (atomically)"),
         OptionSpec(name: "append", value: nil, help: "add to STORE if it exists (it must be of the same model version)"),
-        OptionSpec(name: "format", value: "F", help: "csv, json or plist (default: from the file name or its first bytes)"),
-    ] + FileSourceArguments.options(files: "the files") + [
+    ] + ValueRuleArguments.options + FileSourceArguments.options(files: "the files") + [
         OptionSpec(name: "create-missing", value: "REL", help: "create destinations of REL that no record matches", repeatable: true),
         OptionSpec(name: "key", value: "ATTRIBUTE[,ATTRIBUTE]", help: "attributes that identify a record (upsert where the model has no unique constraint)"),
         OptionSpec(name: "on-duplicate", value: "POLICY", help: "records colliding on a unique key: reject (default), keep-first, keep-newest"),
-        OptionSpec(name: "empty", value: "POLICY", help: "empty fields: null-unless-quoted (default), null, empty"),
-        OptionSpec(name: "date-epoch", value: "EPOCH", help: "numbers in Date columns: unix (default), unix-ms, reference"),
         OptionSpec(name: "rejects", value: "FILE", help: "write every reject as one JSON line to FILE"),
         OptionSpec(name: "max-errors", value: "N", help: "stop (and write nothing) after N rejects"),
         OptionSpec(name: "batch-size", value: "N", help: "rows per transaction (default 10000)"),
@@ -97,10 +94,7 @@ enum ImportCommand: Command {
             outputPath: try arguments.required("out"),
             existingStore: arguments.has("force") ? .replace : arguments.has("append") ? .append : .refuse,
             files: try FileSourceArguments.parse(arguments))
-        if let text = arguments.value("format") {
-            guard let format = SourceFormat(rawValue: text) else { throw UsageError("--format takes csv, json or plist") }
-            request.files.format = format
-        }
+        try ValueRuleArguments.parse(arguments, into: &request.files)
         request.createMissing = Set(arguments.values["create-missing"] ?? [])
         if let key = arguments.value("key") {
             let attributes = key.split(separator: ",").map { $0.filter { $0 != " " } }.filter { !$0.isEmpty }
@@ -110,18 +104,6 @@ enum ImportCommand: Command {
         if let text = arguments.value("on-duplicate") {
             guard let policy = DuplicatePolicy(rawValue: text) else { throw UsageError("--on-duplicate takes reject, keep-first or keep-newest") }
             request.duplicates = policy
-        }
-        if let text = arguments.value("empty") {
-            guard let policy = CoercionOptions.EmptyField(rawValue: text) else {
-                throw UsageError("--empty takes null-unless-quoted, null or empty")
-            }
-            request.files.coercion.emptyField = policy
-        }
-        if let text = arguments.value("date-epoch") {
-            guard let epoch = CoercionOptions.NumericDateEpoch(rawValue: text) else {
-                throw UsageError("--date-epoch takes unix, unix-ms or reference")
-            }
-            request.files.coercion.numericDateEpoch = epoch
         }
         request.rejectLogPath = arguments.value("rejects")
         request.verify = !arguments.has("no-verify")

@@ -1,12 +1,16 @@
 import Ferry
 import FerryModel
 
-/// `ferry model extract STORE --out X.xcdatamodeld [--name NAME] [--force]`.
+/// `ferry model extract STORE --out X.xcdatamodeld [--name NAME] [--force]` and
+/// `ferry model infer FILE... --entity E [--out X.xcdatamodeld]` (see `ModelInferCommand`).
 enum ModelCommand: Command {
     static let name = "model"
-    static let summary = "extract the model a store carries as an Xcode .xcdatamodeld"
+    static let summary = "extract the model a store carries, or infer one from legacy files, as an Xcode .xcdatamodeld"
     static let usage = """
         usage: ferry model extract STORE --out X.xcdatamodeld [--name NAME] [--force]
+               ferry model infer FILE... --entity E [--out X.xcdatamodeld] [--name NAME] [--force]
+
+        extract:
 
         Writes the model a Core Data store carries in its Z_MODELCACHE (every store since Core
         Data framework version 754, SwiftData's included) as an Xcode model bundle of one version,
@@ -22,15 +26,35 @@ enum ModelCommand: Command {
         written (exists, cannot write), 5 the written model does not have the store's hashes.
 
         example: ferry model extract Workspace.sqlite --out Extracted.xcdatamodeld
+
+        infer:
+        Reads legacy files (CSV, JSON/NDJSON, property lists; gzip or not) as 'ferry import' reads
+        them, streaming, and writes a starter model of one version whose entity E holds their
+        records: attribute types detected from the values (integer widths by range, Double or
+        Decimal, Boolean, Date from ISO 8601 or from numbers a name calls a time, UUID, URI,
+        Binary from base64), optional where a record lacks a value, a uniqueness constraint
+        where a key is unique and never blank (checked in at most --unique-limit values), and a
+        relationship per key of nested objects or arrays of JSON and property lists (the
+        destination entity named after the key). It prints what it guessed from how many
+        values; without --out it writes nothing. 'ferry import' of the same files with the model
+        and the same --date-epoch and --empty rejects nothing but records no model can read
+        (listed). Edit the model in Xcode before you ship it.
+
+        exit codes: 0 done, 2 usage, 3 unreadable file, 4 X.xcdatamodeld not written.
+
+        example: ferry model infer Fixtures/legacy/uploads.csv --entity Upload --out Upload.xcdatamodeld --force
         """
     static let options = [
-        OptionSpec(name: "out", value: "X.xcdatamodeld", help: "the model bundle to create"),
+        OptionSpec(name: "out", value: "X.xcdatamodeld", help: "the model bundle to create (infer: none only reports)"),
         OptionSpec(name: "name", value: "NAME", help: "the version's name (default: the bundle's)"),
         OptionSpec(name: "force", value: nil, help: "replace X.xcdatamodeld if it exists (atomically)"),
-    ]
+    ] + ModelInferCommand.options
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.first == "extract" else { throw UsageError("model takes the subcommand 'extract'") }
+        if arguments.positionals.first == "infer" { return try ModelInferCommand.run(arguments) }
+        guard arguments.positionals.first == "extract" else { throw UsageError("model takes the subcommand 'extract' or 'infer'") }
+        let inferOnly = ModelInferCommand.options.map(\.name).filter { arguments.has($0) || arguments.value($0) != nil }
+        if let option = inferOnly.first { throw UsageError("--\(option) is an option of model infer, not model extract") }
         guard arguments.positionals.count == 2 else { throw UsageError("model extract takes one STORE") }
         let job = ModelExtractJob(storePath: arguments.positionals[1], outputPath: try arguments.required("out"),
                                   versionName: arguments.value("name"), replaceExisting: arguments.has("force"))

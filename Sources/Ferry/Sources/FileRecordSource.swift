@@ -54,10 +54,7 @@ public struct FileRecordSource: Sendable {
                 let records = try CSVRecordReader(csv: reader, schema: schema, keyMap: keyMap, columnMap: csv.columnMap, options: coercion)
                 return Opened(records: RecordReaderBox(records), delimiter: choice)
             case .json:
-                let name = path.lowercased()
-                let isLines = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains(where: name.hasSuffix)
-                let layout = jsonRecordsKeyPath.map { JSONRecordLayout.nested(keyPath: $0) } ?? (isLines ? .lines : .automatic)
-                let json = JSONReader(source: try GzipDetectingByteSource(path: path), layout: layout, maxValueBytes: maxValueBytes)
+                let json = JSONReader(source: try GzipDetectingByteSource(path: path), layout: jsonLayout(for: path), maxValueBytes: maxValueBytes)
                 return Opened(records: RecordReaderBox(DocumentRecordReader(json: json, decoder: try decoder(model: model, schema: schema))),
                               delimiter: nil)
             case .plist:
@@ -93,9 +90,17 @@ public struct FileRecordSource: Sendable {
         try DocumentRecordDecoder(schema: schema, model: model, keyMap: keyMap, linkAttributes: linkAttributes, options: coercion)
     }
 
+    /// How a JSON file's records are laid out: under `jsonRecordsKeyPath` when given, one per
+    /// line for `.ndjson` and `.jsonl`, else as the document's start says.
+    func jsonLayout(for path: String) -> JSONRecordLayout {
+        let name = path.lowercased()
+        let isLines = [".ndjson", ".jsonl", ".ndjson.gz", ".jsonl.gz"].contains(where: name.hasSuffix)
+        return jsonRecordsKeyPath.map { JSONRecordLayout.nested(keyPath: $0) } ?? (isLines ? .lines : .automatic)
+    }
+
     /// The CSV dialect (with the comment byte asked for) and what chose its delimiter: the given
     /// delimiter, tab for `.tsv`, else sniffed from the first 64 KB (not on standard input).
-    private func dialect(for path: String) throws -> (CSVDialect, CSVDelimiterChoice) {
+    func dialect(for path: String) throws -> (CSVDialect, CSVDelimiterChoice) {
         var dialect = CSVDialect.rfc4180
         dialect.comment = csv.comment
         let basis: CSVDelimiterChoice.Basis
