@@ -27,12 +27,15 @@ struct ModelInferenceTests {
         #expect(type("n", ["-2147483649", "0"]) == .integer64)
         #expect(type("flag", ["0", "1", "1"]) == .integer16)
         #expect(type("n", ["99999999999999999999"]) == .decimal)
+        #expect(type("zip", ["08075", "19104"]) == .string && type("n", ["0", "-0", "10"]) == .integer16)
     }
 
     @Test("booleans, Double against Decimal, UUIDs, URIs, dates")
     func otherTypes() {
         #expect(type("done", ["true", "NO", "yes", "0"]) == .boolean)
         #expect(type("x", ["2.35", "1e3", "-0.5"]) == .double)
+        #expect(type("lat", ["42.3500000", "-71.1000000"]) == .double)
+        #expect(type("x", ["2.50", "3.125"]) == .double)
         #expect(type("price", ["2.35", "3.10", "12"]) == .decimal)
         #expect(type("x", ["0.1234567890123456789"]) == .decimal)
         #expect(type("id", ["6A9D0C84-FF9F-45B1-88DB-8F628140E1C3", "a1cafe8b-b5f3-4400-b829-d8d835e7fd60"]) == .uuid)

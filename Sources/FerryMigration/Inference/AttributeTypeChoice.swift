@@ -5,13 +5,15 @@ import FerryModel
 /// Among the types that hold every value (see `ValueEvidence`), the most specific one the values
 /// look like wins, in this order:
 /// - no values at all: String;
+/// - numbers written with a leading zero (`08075`: a ZIP code, a phone number): String, as a
+///   number type would drop the zero (DuckDB's sniffer decides so too);
 /// - numbers a name calls a time (`time`, `date`, `createdAt`, `updated_at`, `timestamp`…) that fall
 ///   between 1980 and 2100 on the run's epoch: Date;
 /// - integers: Integer 16, 32 or 64, the narrowest holding their range (only `0` and `1` stay an
 ///   integer: sqlite-utils and DuckDB read them so too);
 /// - booleans (`true`/`false`, `yes`/`no`, plist booleans): Boolean;
 /// - other numbers: Decimal when one has more significant digits than a Double keeps (15) or is
-///   written to fixed places with a trailing zero (`12.50`), else Double;
+///   written to the same 2 to 4 places with a trailing zero (`12.50`, `3.10`), else Double;
 /// - ISO 8601 text or plist dates: Date; 8-4-4-4-12 hex: UUID; absolute URIs with `://`: URI;
 /// - base64 of at least 16 characters that holds `+`, `/`, `=` or mixed-case letters with digits
 ///   (and is not all hex digits, which reads as a digest), or plist data: Binary;
@@ -29,6 +31,8 @@ public struct AttributeTypeChoice: Sendable, Equatable {
         let choice: (AttributeType, String)
         if evidence.values == 0 {
             choice = choose(.string, evidence.emptyFields > 0 ? "only empty fields" : "no values")
+        } else if let zero = evidence.leadingZero, viable.contains(.string) {
+            choice = choose(.string, "digits with a leading zero (\(zero)), which a number would drop")
         } else if evidence.numbers == evidence.values, viable.contains(.date),
                   let range = evidence.numberRange, Self.namesATime(key), let basis = Self.epochBasis(range, epoch: epoch) {
             choice = choose(.date, basis)
@@ -40,7 +44,7 @@ public struct AttributeTypeChoice: Sendable, Equatable {
             if viable.contains(.decimal), !viable.contains(.double) || evidence.mostSignificantDigits > 15 {
                 choice = choose(.decimal, "numbers of up to \(evidence.mostSignificantDigits) significant digits (more than a Double keeps)")
             } else if viable.contains(.decimal), evidence.fixedPlaces {
-                choice = choose(.decimal, "numbers written to fixed places (a trailing zero, as in 12.50)")
+                choice = choose(.decimal, "numbers written to \(evidence.fractionDigits ?? 2) places (a trailing zero, as in 12.50)")
             } else {
                 choice = choose(.double, "numbers with fractions")
             }

@@ -30,9 +30,20 @@ public struct ValueEvidence: Sendable {
     public private(set) var dataValues = 0
     /// The most significant digits of one number.
     public private(set) var mostSignificantDigits = 0
-    /// Whether a number is written with a trailing zero after two or more fraction digits
-    /// (`12.50`): a fixed number of places, as money is written.
-    public private(set) var fixedPlaces = false
+    /// The count of fraction digits every number with a fraction is written with, while they
+    /// agree (`12.50` and `3.10`: 2); nil before the first and after two disagree.
+    public private(set) var fractionDigits: Int?
+    /// Whether numbers with fractions were written with different counts of fraction digits.
+    public private(set) var mixedFractionDigits = false
+    /// Whether a number ends its fraction in a zero (`12.50`): written to places, not shortest.
+    public private(set) var trailingZero = false
+    /// Whether every number with a fraction is written to the same 2 to 4 places, one of them
+    /// ending in a zero (`12.50`, `3.10`): as money is written.
+    public var fixedPlaces: Bool {
+        trailingZero && !mixedFractionDigits && fractionDigits.map { (2...4).contains($0) } == true
+    }
+    /// A number written with a leading zero (`08075`), which a number type would not keep.
+    public private(set) var leadingZero: String?
     /// Whether every text value holds `://`.
     public private(set) var allHaveAuthority = true
     /// The longest text value, in bytes.
@@ -105,8 +116,14 @@ public struct ValueEvidence: Sendable {
         mostSignificantDigits = max(mostSignificantDigits, digits.count)
         if mantissa.count == text.count, let dot = mantissa.firstIndex(of: ".") {
             let fraction = mantissa[mantissa.index(after: dot)...]
-            if fraction.count >= 2, fraction.last == "0" { fixedPlaces = true }
+            noteFraction(digits: fraction.count, trailingZero: fraction.last == "0")
         }
+    }
+
+    private mutating func noteFraction(digits: Int, trailingZero zero: Bool) {
+        if let known = fractionDigits, known != digits { mixedFractionDigits = true }
+        fractionDigits = fractionDigits ?? digits
+        trailingZero = trailingZero || zero
     }
 
     private mutating func noteText(_ text: String) {
@@ -120,7 +137,13 @@ public struct ValueEvidence: Sendable {
         }
         if ["true", "false", "yes", "no"].contains(text.lowercased()) { booleanWords += 1 }
         if ISO8601Date.parse(text) != nil { isoDates += 1 }
-        if case .success = TextCoercion.value(text, as: .double) { noteNumber(text) }
+        if case .success = TextCoercion.value(text, as: .double) {
+            noteNumber(text)
+            let digits = text.utf8.drop { $0 == 43 || $0 == 45 }
+            if leadingZero == nil, digits.count > 1, digits.first == 48, let next = digits.dropFirst().first, (48...57).contains(next) {
+                leadingZero = "'\(TextCoercion.clipped(text))'"
+            }
+        }
     }
 
     /// Both sets of values as one (the values of a relationship, in arrays and alone).
@@ -136,12 +159,14 @@ public struct ValueEvidence: Sendable {
         plistDates += other.plistDates
         dataValues += other.dataValues
         mostSignificantDigits = max(mostSignificantDigits, other.mostSignificantDigits)
-        fixedPlaces = fixedPlaces || other.fixedPlaces
+        if let digits = other.fractionDigits { noteFraction(digits: digits, trailingZero: other.trailingZero) }
+        mixedFractionDigits = mixedFractionDigits || other.mixedFractionDigits
         allHaveAuthority = allHaveAuthority && other.allHaveAuthority
         longestText = max(longestText, other.longestText)
         looksEncoded = looksEncoded || other.looksEncoded
         allHex = allHex && other.allHex
         lastRuledOut = lastRuledOut ?? other.lastRuledOut
+        leadingZero = leadingZero ?? other.leadingZero
         misses.merge(other.misses) { ($0.count + $1.count, $0.first) }
     }
 
