@@ -25,8 +25,6 @@ enum ModelCommand: Command {
         exit codes: 0 written, 2 usage, 3 unreadable store or no model cache, 4 X.xcdatamodeld not
         written (exists, cannot write), 5 the written model does not have the store's hashes.
 
-        example: ferry model extract Workspace.sqlite --out Extracted.xcdatamodeld
-
         infer:
         Reads legacy files (CSV, JSON/NDJSON, property lists; gzip or not) as 'ferry import' reads
         them, streaming, and writes a starter model of one version whose entity E holds their
@@ -40,9 +38,12 @@ enum ModelCommand: Command {
         and the same --date-epoch and --empty rejects nothing but records no model can read
         (listed). Edit the model in Xcode before you ship it.
 
-        exit codes: 0 done, 2 usage, 3 unreadable file, 4 X.xcdatamodeld not written.
+        exit codes: 0 done, 2 usage, 3 unreadable file (or no key can become a property),
+        4 X.xcdatamodeld not written.
 
-        example: ferry model infer Fixtures/legacy/uploads.csv --entity Upload --out Upload.xcdatamodeld --force
+        examples:
+          ferry model extract Workspace.sqlite --out Extracted.xcdatamodeld
+          ferry model infer Fixtures/legacy/tasks.json Fixtures/legacy/tasks.ndjson --entity Task --out Tasks.xcdatamodeld
         """
     static let options = [
         OptionSpec(name: "out", value: "X.xcdatamodeld", help: "the model bundle to create (infer: none only reports)"),
