@@ -55,8 +55,11 @@ public struct ValueEvidence: Sendable {
     public private(set) var allHex = true
     /// A value that no type could hold, for the report, when none is viable.
     public private(set) var lastRuledOut: String?
-    /// For each type a value ruled out: how many values it could not hold, and the first of them.
+    /// For each type a value ruled out: how many values it could not hold, and the first of them
+    /// (counted while they are few enough to report: see `AttributeTypeChoice.textBasis`).
     public private(set) var misses: [AttributeType: (count: Int, first: String)] = [:]
+    /// Types that more than 100 values, and more than a tenth, could not hold: not counted on.
+    private var unexplained: Set<AttributeType> = []
 
     /// The types whose misses are counted, to say why values stayed text.
     static let explained: [AttributeType] = [.integer64, .double, .date, .boolean, .uuid]
@@ -88,9 +91,14 @@ public struct ValueEvidence: Sendable {
                 if viable.isEmpty { lastRuledOut = Self.sample(value) }
             }
         }
-        for type in Self.explained where !viable.contains(type) {
+        for type in Self.explained where !viable.contains(type) && !unexplained.contains(type) {
             if case .failure = DocumentCoercion.value(value, as: type, options: options) {
                 misses[type, default: (0, Self.sample(value))].count += 1
+                // Far more than a tenth: no report will name this type, so stop trying it.
+                if let count = misses[type]?.count, count > 100, count * 10 > values {
+                    unexplained.insert(type)
+                    misses[type] = nil
+                }
             }
         }
         switch value {
@@ -167,7 +175,9 @@ public struct ValueEvidence: Sendable {
         allHex = allHex && other.allHex
         lastRuledOut = lastRuledOut ?? other.lastRuledOut
         leadingZero = leadingZero ?? other.leadingZero
+        unexplained.formUnion(other.unexplained)
         misses.merge(other.misses) { ($0.count + $1.count, $0.first) }
+        for type in unexplained { misses[type] = nil }
     }
 
     private static func union<T: Comparable>(_ a: ClosedRange<T>?, _ b: ClosedRange<T>?) -> ClosedRange<T>? {
