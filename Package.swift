@@ -7,6 +7,7 @@ import PackageDescription
 /// FerryFormats is the lowest layer (raw values of files, no models), so the model loader can use its XML and plist code.
 let package = Package(
     name: "Ferry",
+    // macOS 15: Synchronization's Mutex (readers, the verifier) needs it. Linux is implicit.
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Ferry", targets: ["Ferry"]),

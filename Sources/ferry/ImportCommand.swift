@@ -52,13 +52,10 @@ enum ImportCommand: Command {
         .path("out", "STORE", "the store to create"),
         .flag("force", "replace STORE if it exists (atomically)"),
         .flag("append", "add to STORE if it exists (it must be of the same model version)"),
-        .choice("format", SourceFormat.self, "the files' format (default: from the content; it must agree)"),
-    ] + FileSourceArguments.options(files: "the files") + [
+    ] + ValueRuleArguments.options + FileSourceArguments.options(files: "the files") + [
         OptionSpec(name: "create-missing", value: "REL", help: "create destinations of REL that no record matches", repeatable: true),
         OptionSpec(name: "key", value: "ATTRIBUTE[,ATTRIBUTE]", help: "attributes that identify a record (upsert where the model has no unique constraint)"),
         .choice("on-duplicate", DuplicatePolicy.self, "records colliding on a unique key (default reject)"),
-        .choice("empty", CoercionOptions.EmptyField.self, "empty fields (default null-unless-quoted)"),
-        .choice("date-epoch", CoercionOptions.NumericDateEpoch.self, "numbers in Date columns (default unix)"),
         .path("rejects", "FILE", "write every reject as one JSON line to FILE"),
         .integer("max-errors", "N", 1...Int.max, "stop (and write nothing, exit 6) after N rejects"),
         .integer("batch-size", "N", 1...Int.max, "rows per transaction (default 10000)"),
@@ -113,7 +110,7 @@ enum ImportCommand: Command {
             outputPath: try arguments.required("out"),
             existingStore: arguments.has("force") ? .replace : arguments.has("append") ? .append : .refuse,
             files: try FileSourceArguments.parse(arguments))
-        if let format = try arguments.choice("format", as: SourceFormat.self) { request.files.format = format }
+        try ValueRuleArguments.parse(arguments, into: &request.files)
         request.createMissing = Set(arguments.values["create-missing"] ?? [])
         if let key = arguments.value("key") {
             let attributes = key.split(separator: ",").map { $0.filter { $0 != " " } }.filter { !$0.isEmpty }
@@ -121,10 +118,6 @@ enum ImportCommand: Command {
             request.identityKey = attributes
         }
         if let policy = try arguments.choice("on-duplicate", as: DuplicatePolicy.self) { request.duplicates = policy }
-        if let policy = try arguments.choice("empty", as: CoercionOptions.EmptyField.self) { request.files.coercion.emptyField = policy }
-        if let epoch = try arguments.choice("date-epoch", as: CoercionOptions.NumericDateEpoch.self) {
-            request.files.coercion.numericDateEpoch = epoch
-        }
         request.rejectLogPath = arguments.value("rejects")
         request.verify = !arguments.has("no-verify")
         if let limit = try arguments.integer("max-errors") { request.maxErrors = limit }

@@ -22,7 +22,8 @@ extension CommandLineTests {
         #expect(try ferry("model", "extract", ModelExtractJobTests.swiftDataStore, "--out", output, "--force").status == 0)
 
         let help = try ferry("model", "--help")
-        #expect(help.status == 0 && help.out.contains("example: ferry model extract") && help.out.contains("--force"))
+        #expect(help.status == 0 && help.out.contains("examples:\n  ferry model extract ") && help.out.contains("  ferry model infer ")
+                    && help.out.contains("--force"))
         #expect(try ferry("--help").out.contains("model "))
     }
 
@@ -80,5 +81,30 @@ extension CommandLineTests {
         #expect(extracted.out.contains("Book.title: 2 validation rules"))
         #expect(migrated.status == 0, "\(migrated.err)")
         #expect(migrated.out.contains("chain: Sample → Sample 2"))
+    }
+
+    @Test("model infer: the report and the bundle; exit 2 for usage, 3 for an unreadable file or nothing to model, 4 for an existing bundle")
+    func modelInfer() throws {
+        let folder = try TestPaths.temporaryFolder("infer-cli")
+        let output = folder + "/Tasks.xcdatamodeld"
+        let run = try ferry("model", "infer", "Fixtures/legacy/tasks.json", "--entity", "Task", "--out", output)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("read Fixtures/legacy/tasks.json: 30 records\nTask: 30 records\n"))
+        #expect(run.out.contains("relationship tags → Tag (to-many, inverse tasks): "))
+        #expect(run.out.contains("wrote \(output): version Tasks (current), entities Attachment, Tag, Task"))
+        #expect(try XcodeModelLoader.loadBundle(at: output).current?.entity(named: "Task")?.relationships.count == 2)
+        #expect(try ferry("model", "infer", "Fixtures/legacy/tasks.json", "--entity", "Task", "--out", output).status == 4)
+        #expect(try ferry("model", "infer", "Fixtures/legacy/tasks.json", "--entity", "Task", "--out", output, "--force").status == 0)
+        let reportOnly = try ferry("model", "infer", "Fixtures/legacy/uploads.csv", "--entity", "Upload")
+        #expect(reportOnly.status == 0 && reportOnly.out.hasSuffix("nothing written (no --out)\n"))
+        #expect(try ferry("model", "infer", "Fixtures/legacy/uploads.csv").status == 2)
+        #expect(try ferry("model", "infer", "--entity", "Upload").status == 2)
+        #expect(try ferry("model", "extract", "x.sqlite", "--entity", "Upload", "--out", folder + "/X.xcdatamodeld").status == 2)
+        let missing = try ferry("model", "infer", folder + "/none.csv", "--entity", "Upload")
+        #expect(missing.status == 3 && missing.err.contains("none.csv: cannot open"))
+        let empty = folder + "/empty.json"
+        try Data("[{\"a\": []}]".utf8).write(to: URL(fileURLWithPath: empty))
+        let nothing = try ferry("model", "infer", empty, "--entity", "Upload", "--out", folder + "/E.xcdatamodeld")
+        #expect(nothing.status == 3 && nothing.err.contains("no key of") && !FileManager.default.fileExists(atPath: folder + "/E.xcdatamodeld"))
     }
 }

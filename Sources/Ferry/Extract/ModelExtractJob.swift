@@ -29,35 +29,22 @@ public struct ModelExtractJob {
     }
 
     public func run() throws(ModelExtractError) -> ModelExtractSummary {
-        var output = outputPath
-        while output.count > 1, output.hasSuffix("/") { output.removeLast() }
-        let bundleName = String((output.split(separator: "/").last ?? "").dropLast(".xcdatamodeld".count))
-        guard output.hasSuffix(".xcdatamodeld"), !bundleName.isEmpty else {
-            throw .invalidRequest("--out must name an .xcdatamodeld bundle, not '\(outputPath)'")
-        }
-        let version = versionName ?? bundleName
-        do { try XcodeModelWriter.checkFileName(version) } catch { throw .invalidRequest("--name: \(error.description)") }
-        if let (out, store) = PathOverlap.first(outputs: [output], inputs: [storePath]) {
+        let output = try ModelBundleOutput(path: outputPath)
+        let version = try output.versionName(versionName)
+        if let (out, store) = PathOverlap.first(outputs: [output.path], inputs: [storePath]) {
             throw .invalidRequest("--out \(out) is the store \(store)")
         }
-        if FileManager.default.fileExists(atPath: output), !replaceExisting { throw .destinationExists(output) }
+        if FileManager.default.fileExists(atPath: output.path), !replaceExisting { throw .destinationExists(output.path) }
 
         let (model, storedHashes) = try storeModel(named: version)
-        let bundle = ModelBundle(name: bundleName, versions: [model], currentVersionName: version)
-        let building = FolderPlacement.temporaryPath(beside: output, label: "incomplete")
-        do throws(ModelExtractError) {
-            let written = try build(bundle, at: building)
-            let reference = storedHashes.isEmpty ? VersionHasher.hashes(of: model).entityHashes : storedHashes
+        let reference = storedHashes.isEmpty ? VersionHasher.hashes(of: model).entityHashes : storedHashes
+        let unwritten = XcodeModelWriter.unwrittenParts(of: model)
+        try output.write(model, replacing: replaceExisting) { written throws(ModelExtractError) in
             let differing = VersionHasher.hashes(of: written).differingEntities(from: reference)
-            let unwritten = XcodeModelWriter.unwrittenParts(of: model)
             guard differing.isEmpty else { throw .hashesDiffer(store: storePath, entities: differing, unwritten: unwritten) }
-            try FolderPlacement.place(building, at: output, replacing: replaceExisting)
-            return ModelExtractSummary(bundlePath: output, versionName: version, entities: model.entities.map(\.name),
-                                       versionHashes: reference, hashesFromMetadata: !storedHashes.isEmpty, unwritten: unwritten)
-        } catch {
-            try? FileManager.default.removeItem(atPath: building)
-            throw error
         }
+        return ModelExtractSummary(bundlePath: output.path, versionName: version, entities: model.entities.map(\.name),
+                                   versionHashes: reference, hashesFromMetadata: !storedHashes.isEmpty, unwritten: unwritten)
     }
 
     /// The store's cached model, named `version`, and the store's version hashes.
@@ -76,22 +63,5 @@ public struct ModelExtractJob {
         } catch {
             throw .modelCache(path: storePath, error)
         }
-    }
-
-    /// Writes the bundle at `path` and loads its version back from there.
-    private func build(_ bundle: ModelBundle, at path: String) throws(ModelExtractError) -> ManagedObjectModel {
-        do {
-            try XcodeModelWriter.writeBundle(bundle, to: path)
-        } catch {
-            throw .cannotWrite(path: outputPath, reason: ErrorText.reason(of: error, at: outputPath))
-        }
-        let loaded: ModelBundle
-        do { loaded = try XcodeModelLoader.loadBundle(at: path) } catch {
-            throw .cannotWrite(path: outputPath, reason: "the written bundle does not load back: \(error.description)")
-        }
-        guard loaded.currentVersionName == bundle.currentVersionName, let current = loaded.current else {
-            throw .cannotWrite(path: outputPath, reason: "the written bundle does not name \(bundle.currentVersionName) its current version")
-        }
-        return current
     }
 }

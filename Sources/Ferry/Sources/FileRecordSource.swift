@@ -40,11 +40,22 @@ public struct FileRecordSource: Sendable {
         public let delimiter: CSVDelimiterChoice?
     }
 
-    /// The records of `path` as records of `schema`'s entity in `model`. The file (or standard
-    /// input) is opened once: its format is decided from its first bytes (`SourceFormat.decide`),
-    /// which are then read again by the format's reader.
-    public func open(_ path: String, model: ManagedObjectModel, schema: RecordSchema) throws(RecordSourceError) -> Opened {
-        try refuseExportWithReferences(path)
+    /// A file (or standard input) opened once, its format decided from its first bytes
+    /// (`SourceFormat.decide`) and how that format's reader is to read it: the one place a
+    /// source's format, CSV dialect and JSON layout are chosen, for `open` and for `model infer`.
+    public struct DecidedSource {
+        public let path: String
+        public let format: SourceFormat
+        /// The file's bytes, gzip undone, its first bytes read ahead and read again from the start.
+        public let bytes: SampledByteSource
+        /// For CSV: the dialect (delimiter, comment byte, quote rule) and what chose its delimiter.
+        public let csv: (dialect: CSVDialect, choice: CSVDelimiterChoice)?
+        /// For JSON and NDJSON: where the records are.
+        public let jsonLayout: JSONRecordLayout?
+    }
+
+    /// Opens `path` and decides its format.
+    public func decide(_ path: String) throws(RecordSourceError) -> DecidedSource {
         do {
             let source = try SampledByteSource(try GzipDetectingByteSource(path: path), count: SourceContent.sampleSize)
             let content = SourceContent.sniff(source.sample, isComplete: source.sampleIsComplete)
@@ -52,22 +63,48 @@ public struct FileRecordSource: Sendable {
             do { format = try SourceFormat.decide(content: content, path: path, given: self.format) } catch {
                 throw RecordSourceError(source: path, reason: error.description)
             }
-            switch format {
+            let csv = format == .csv ? dialect(for: path, sample: source.sample, isComplete: source.sampleIsComplete) : nil
+            let layout: JSONRecordLayout? = switch format {
+            case .json, .ndjson: jsonRecordsKeyPath.map { JSONRecordLayout.nested(keyPath: $0) } ?? (format == .ndjson ? .lines : .automatic)
+            case .csv, .plist: nil
+            }
+            return DecidedSource(path: path, format: format, bytes: source, csv: csv, jsonLayout: layout)
+        } catch let error as RecordSourceError {
+            throw error
+        } catch {
+            throw RecordSourceError(source: path, reason: ErrorText.reason(of: error, at: path))
+        }
+    }
+
+    /// The CSV reader of a source decided as CSV, with the column and value-size limits.
+    public func csvReader(_ decided: DecidedSource) throws -> CSVReader {
+        let dialect = decided.csv?.dialect ?? .rfc4180
+        return try CSVReader(source: decided.bytes, dialect: dialect, textPolicy: csv.textPolicy, maxFields: csv.maxColumns,
+                             maxFieldBytes: maxValueBytes)
+    }
+
+    /// The JSON reader of a source decided as JSON or NDJSON, with the value-size limit.
+    public func jsonReader(_ decided: DecidedSource) -> JSONReader {
+        JSONReader(source: decided.bytes, layout: decided.jsonLayout ?? .automatic, maxValueBytes: maxValueBytes)
+    }
+
+    /// The records of `path` as records of `schema`'s entity in `model`, read by the reader of
+    /// the format `decide` chose.
+    public func open(_ path: String, model: ManagedObjectModel, schema: RecordSchema) throws(RecordSourceError) -> Opened {
+        try refuseExportWithReferences(path)
+        let decided = try decide(path)
+        do {
+            switch decided.format {
             case .csv:
-                let (dialect, choice) = dialect(for: path, sample: source.sample, isComplete: source.sampleIsComplete)
-                let reader = try CSVReader(source: source, dialect: dialect, textPolicy: csv.textPolicy, maxFields: csv.maxColumns,
-                                           maxFieldBytes: maxValueBytes)
-                let records = try CSVRecordReader(csv: reader, schema: schema, keyMap: keyMap, columnMap: csv.columnMap, options: coercion)
-                return Opened(records: RecordReaderBox(records), delimiter: choice)
+                let records = try CSVRecordReader(csv: try csvReader(decided), schema: schema, keyMap: keyMap, columnMap: csv.columnMap,
+                                                  options: coercion)
+                return Opened(records: RecordReaderBox(records), delimiter: decided.csv?.choice)
             case .json, .ndjson:
-                let layout = jsonRecordsKeyPath.map { JSONRecordLayout.nested(keyPath: $0) } ?? (format == .ndjson ? .lines : .automatic)
-                let json = JSONReader(source: source, layout: layout, maxValueBytes: maxValueBytes)
-                return Opened(records: RecordReaderBox(DocumentRecordReader(json: json, decoder: try decoder(model: model, schema: schema))),
-                              delimiter: nil)
+                let records = DocumentRecordReader(json: jsonReader(decided), decoder: try decoder(model: model, schema: schema))
+                return Opened(records: RecordReaderBox(records), delimiter: nil)
             case .plist:
-                let plist = PlistRecordReader(source: source)
-                return Opened(records: RecordReaderBox(DocumentRecordReader(plist: plist, decoder: try decoder(model: model, schema: schema))),
-                              delimiter: nil)
+                let records = DocumentRecordReader(plist: PlistRecordReader(source: decided.bytes), decoder: try decoder(model: model, schema: schema))
+                return Opened(records: RecordReaderBox(records), delimiter: nil)
             }
         } catch let error as RecordSourceError {
             throw error

@@ -29,7 +29,7 @@ public indirect enum DocumentValue: Sendable, Equatable {
     }
 
     /// A short description of the kind of value, for messages.
-    var kindName: String {
+    public var kindName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

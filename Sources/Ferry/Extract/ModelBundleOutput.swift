@@ -1,0 +1,64 @@
+import FerryFormats
+import FerryModel
+import FoundationEssentials
+
+/// An `.xcdatamodeld` bundle of one version that a job writes: built in a hidden folder beside
+/// it, loaded back there, checked, and renamed into place only then (see `FolderPlacement`).
+/// Shared by `ferry model extract` and `ferry model infer`.
+struct ModelBundleOutput {
+    /// The bundle's path, without trailing slashes.
+    let path: String
+    /// Its name without `.xcdatamodeld`: the version's name unless another is given.
+    let bundleName: String
+
+    /// Refuses a path that does not name an `.xcdatamodeld` bundle.
+    init(path given: String) throws(ModelExtractError) {
+        var path = given
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        bundleName = String((path.split(separator: "/").last ?? "").dropLast(".xcdatamodeld".count))
+        guard path.hasSuffix(".xcdatamodeld"), !bundleName.isEmpty else {
+            throw .invalidRequest("--out must name an .xcdatamodeld bundle, not '\(given)'")
+        }
+        self.path = path
+    }
+
+    /// The version's name: `given`, or the bundle's name; refused when it cannot name a folder.
+    func versionName(_ given: String?) throws(ModelExtractError) -> String {
+        let version = given ?? bundleName
+        do { try XcodeModelWriter.checkFileName(version) } catch { throw .invalidRequest("--name: \(error.description)") }
+        return version
+    }
+
+    /// Writes `model` as the bundle's one, current version; `check` sees the model loaded back
+    /// from the written files and throws to keep nothing.
+    func write(_ model: ManagedObjectModel, replacing: Bool,
+               check: (ManagedObjectModel) throws(ModelExtractError) -> Void) throws(ModelExtractError) {
+        if FileManager.default.fileExists(atPath: path), !replacing { throw .destinationExists(path) }
+        let bundle = ModelBundle(name: bundleName, versions: [model], currentVersionName: model.name)
+        let building = FolderPlacement.temporaryPath(beside: path, label: "incomplete")
+        do throws(ModelExtractError) {
+            try check(try build(bundle, at: building))
+            try FolderPlacement.place(building, at: path, replacing: replacing)
+        } catch {
+            try? FileManager.default.removeItem(atPath: building)
+            throw error
+        }
+    }
+
+    /// Writes the bundle at `folder` and loads its version back from there.
+    private func build(_ bundle: ModelBundle, at folder: String) throws(ModelExtractError) -> ManagedObjectModel {
+        do {
+            try XcodeModelWriter.writeBundle(bundle, to: folder)
+        } catch {
+            throw .cannotWrite(path: path, reason: ErrorText.reason(of: error, at: path))
+        }
+        let loaded: ModelBundle
+        do { loaded = try XcodeModelLoader.loadBundle(at: folder) } catch {
+            throw .cannotWrite(path: path, reason: "the written bundle does not load back: \(error.description)")
+        }
+        guard loaded.currentVersionName == bundle.currentVersionName, let current = loaded.current else {
+            throw .cannotWrite(path: path, reason: "the written bundle does not name \(bundle.currentVersionName) its current version")
+        }
+        return current
+    }
+}

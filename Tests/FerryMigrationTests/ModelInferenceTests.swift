@@ -1,0 +1,148 @@
+import FerryMigration
+import FerryModel
+import Testing
+
+@Suite("model inference: types, optionality, uniqueness and relationships from values")
+struct ModelInferenceTests {
+    /// The profile of records given as key → text (CSV-like; nil is an empty unquoted field).
+    private func profile(_ rows: [[String: String?]], limit: Int = 1000, options: CoercionOptions = .init()) -> EntityProfile {
+        let profile = EntityProfile(options: options, budget: DistinctValueBudget(limit: limit))
+        for row in rows {
+            profile.observe(row.sorted { $0.key < $1.key }.map { ($0.key, $0.value.map { .value(.string($0)) } ?? ObservedValue.missing) })
+        }
+        return profile
+    }
+
+    /// The type chosen for one column of text values.
+    private func type(_ key: String, _ values: [String], epoch: CoercionOptions.NumericDateEpoch = .unixSeconds) -> AttributeType? {
+        var evidence = ValueEvidence(options: CoercionOptions(numericDateEpoch: epoch))
+        for value in values { evidence.observe(.value(.string(value))) }
+        return AttributeTypeChoice(evidence, key: key, epoch: epoch)?.type
+    }
+
+    @Test("integers take the narrowest width their range fits; 0 and 1 stay integers")
+    func integerWidths() {
+        #expect(type("n", ["1", "-32768", "32767"]) == .integer16)
+        #expect(type("n", ["1", "32768"]) == .integer32)
+        #expect(type("n", ["-2147483649", "0"]) == .integer64)
+        #expect(type("flag", ["0", "1", "1"]) == .integer16)
+        #expect(type("n", ["99999999999999999999"]) == .decimal)
+        #expect(type("zip", ["08075", "19104"]) == .string && type("n", ["0", "-0", "10"]) == .integer16)
+    }
+
+    @Test("booleans, Double against Decimal, UUIDs, URIs, dates")
+    func otherTypes() {
+        #expect(type("done", ["true", "NO", "yes", "0"]) == .boolean)
+        #expect(type("x", ["2.35", "1e3", "-0.5"]) == .double)
+        #expect(type("lat", ["42.3500000", "-71.1000000"]) == .double)
+        #expect(type("x", ["2.50", "3.125"]) == .double)
+        #expect(type("price", ["2.35", "3.10", "12"]) == .decimal)
+        #expect(type("x", ["0.1234567890123456789"]) == .decimal)
+        #expect(type("id", ["6A9D0C84-FF9F-45B1-88DB-8F628140E1C3", "a1cafe8b-b5f3-4400-b829-d8d835e7fd60"]) == .uuid)
+        #expect(type("home", ["https://example.com/a", "ftp://host/b"]) == .uri)
+        #expect(type("path", ["/remote/a.jpg", "mailto:x@example.com"]) == .string)
+        #expect(type("day", ["2014-03-01", "2014-03-02T10:00:00Z"]) == .date)
+        #expect(type("day", ["2014-03-01", "2014-02-30"]) == .string)
+        #expect(type("x", ["", "  "]) == .string)
+    }
+
+    @Test("numbers are a Date only when the name says a time and they fall between 1980 and 2100 on the run's epoch")
+    func epochDates() {
+        #expect(type("time", ["1388538000", "1388620800"]) == .date)
+        #expect(type("createdAt", ["1388538000"]) == .date)
+        #expect(type("count", ["1388538000"]) == .integer32)
+        #expect(type("time", ["1388538000000"]) == .integer64)
+        #expect(type("time", ["1388538000000"], epoch: .unixMilliseconds) == .date)
+        #expect(type("time", ["12"]) == .integer16)
+        #expect(type("format", ["1388538000"]) == .integer32)
+    }
+
+    @Test("base64 is Binary only when it looks encoded; hex digests and words stay text")
+    func binary() {
+        #expect(type("image", ["iVBORw0KGgoAAAANSUhEUgAAAAoAAAAKCAIAAAACUFjq", "AAAA"]) == .binary)
+        #expect(type("md5", ["d41d8cd98f00b204e9800998ecf8427e"]) == .string)
+        #expect(type("word", ["abcdefghijklmnop"]) == .string)
+        var evidence = ValueEvidence()
+        evidence.observe(.value(.data([1, 2, 3])))
+        #expect(AttributeTypeChoice(evidence, key: "blob", epoch: .unixSeconds)?.type == .binary)
+        evidence.observe(.value(.string("not base64!")))
+        #expect(AttributeTypeChoice(evidence, key: "blob", epoch: .unixSeconds) == nil)
+    }
+
+    @Test("a record without a value makes the attribute optional; an empty quoted field is a String's value")
+    func optionality() throws {
+        let made = profile([["a": "1", "b": "x"], ["a": nil, "b": "y"], ["b": "z"]])
+        let (model, report) = ModelInference.model(version: "V", entity: "Item", from: made)
+        let entity = try #require(model.entity(named: "Item"))
+        #expect(entity.attribute(named: "a")?.isOptional == true && entity.attribute(named: "b")?.isOptional == false)
+        #expect(report.entities[0].attributes.first { $0.name == "a" }?.missing == 2)
+
+        let quoted = EntityProfile(budget: DistinctValueBudget(limit: 10))
+        quoted.observe([("s", .emptyField), ("n", .emptyField)])
+        quoted.observe([("s", .value(.string("x"))), ("n", .value(.string("4")))])
+        let (other, _) = ModelInference.model(version: "V", entity: "Item", from: quoted)
+        #expect(other.entity(named: "Item")?.attribute(named: "s")?.isOptional == false)
+        #expect(other.entity(named: "Item")?.attribute(named: "n")?.isOptional == true)
+    }
+
+    @Test("one uniqueness constraint where a key is unique and never blank, an identifier preferred")
+    func uniqueness() throws {
+        let rows: [[String: String?]] = [["name": "a", "taskID": "1", "kind": "x", "note": "p"],
+                                         ["name": "b", "taskID": "2", "kind": "x", "note": nil],
+                                         ["name": "c", "taskID": "3", "kind": "y", "note": "q"]]
+        let (model, report) = ModelInference.model(version: "V", entity: "Task", from: profile(rows))
+        #expect(model.entity(named: "Task")?.uniquenessConstraints == [["taskID"]])
+        #expect(report.entities[0].alsoUnique == ["name"])
+        let duplicated = profile([["id": "1"], ["id": " 01"]])
+        #expect(ModelInference.model(version: "V", entity: "T", from: duplicated).0.entities[0].uniquenessConstraints.isEmpty)
+    }
+
+    @Test("the uniqueness budget gives up, says so, and keeps no constraint")
+    func uniquenessBudget() {
+        let rows = (0..<20).map { ["id": "\($0)", "code": "c\($0)"] as [String: String?] }
+        let (model, report) = ModelInference.model(version: "V", entity: "T", from: profile(rows, limit: 25))
+        #expect(model.entities[0].uniquenessConstraints == [["code"]])
+        #expect(report.entities[0].uniquenessNotChecked.map(\.attribute) == ["id"])
+    }
+
+    @Test("nested objects become a to-one or to-many relationship with an inverse; arrays of values an entity of unique values")
+    func relationships() throws {
+        let made = EntityProfile(budget: DistinctValueBudget(limit: 100))
+        made.observe([("title", .string("a")), ("owner", .object([("name", .string("Ann"))])),
+                      ("line_items", .array([.object([("sku", .number("7"))]), .object([("sku", .number("8"))])])),
+                      ("tags", .array([.string("home"), .string("work")]))])
+        made.observe([("title", .string("b")), ("tags", .array([.string("home")])), ("bad", .array([.array([])]))])
+        let (model, report) = ModelInference.model(version: "V", entity: "Task", from: made)
+        #expect(model.entities.map(\.name) == ["LineItem", "Owner", "Tag", "Task"])
+        let task = try #require(model.entity(named: "Task"))
+        let owner = try #require(task.relationship(named: "owner"))
+        #expect(!owner.isToMany && owner.destinationEntity == "Owner" && owner.inverseName == "task")
+        #expect(model.entity(named: "Owner")?.relationship(named: "task")?.inverseName == "owner")
+        let items = try #require(task.relationship(named: "lineItems"))
+        #expect(items.isToMany && items.renamingIdentifier == "line_items")
+        #expect(model.entity(named: "LineItem")?.attribute(named: "sku")?.type == .integer16)
+        let tags = try #require(task.relationship(named: "tags"))
+        #expect(tags.isToMany && tags.inverseName == "tasks")
+        let tag = try #require(model.entity(named: "Tag"))
+        #expect(tag.uniquenessConstraints == [["value"]] && tag.relationship(named: "tasks")?.isToMany == true)
+        #expect(report.entities[0].leftOut.map(\.key) == ["bad"])
+    }
+
+    @Test("keys become names Xcode takes, the key kept as the renaming identifier")
+    func naming() {
+        #expect(ModelNaming.propertyName(forKey: "File Name") == "fileName")
+        #expect(ModelNaming.propertyName(forKey: "URLPath") == "urlPath")
+        #expect(ModelNaming.propertyName(forKey: "ID") == "id")
+        #expect(ModelNaming.propertyName(forKey: "2nd") == "field2nd")
+        #expect(ModelNaming.propertyName(forKey: "description") == "descriptionValue")
+        #expect(ModelNaming.propertyName(forKey: "名前") == "field")
+        #expect(ModelNaming.entityName(forKey: "categories") == "Category")
+        #expect(ModelNaming.entityName(forKey: "boxes") == "Box")
+        #expect(ModelNaming.entityName(forKey: "status") == "Status")
+        let made = EntityProfile(budget: DistinctValueBudget(limit: 10))
+        made.observe([("File Name", .string("a")), ("file name", .string("b"))])
+        let (model, report) = ModelInference.model(version: "V", entity: "T", from: made)
+        #expect(model.entities[0].attributes.map(\.renamingIdentifier) == ["File Name"])
+        #expect(report.entities[0].leftOut.map(\.key) == ["file name"])
+    }
+}

@@ -1,0 +1,141 @@
+import Ferry
+import FerryMigration
+import FerryModel
+import FerryTestSupport
+import Foundation
+import Testing
+
+@Suite("ferry model infer: a starter model from legacy files, which then imports them with no rejects")
+struct ModelInferJobTests {
+    /// Infers a model of `entity` from `files` into a temporary bundle, imports the files with
+    /// it, and checks that the import rejected exactly the records the inference found no model
+    /// can read, at the same places.
+    @discardableResult
+    private func inferAndImport(_ files: [String], entity: String, request adjust: (inout ModelInferRequest) -> Void = { _ in })
+        throws -> (ModelInferSummary, ImportSummary)
+    {
+        let folder = try TestPaths.temporaryFolder("infer")
+        var request = ModelInferRequest(sources: files, entity: entity, outputPath: folder + "/Inferred.xcdatamodeld")
+        adjust(&request)
+        let inferred = try ModelInferJob(request).run()
+        var importing = ImportRequest(sources: files, modelPath: folder + "/Inferred.xcdatamodeld", entity: entity,
+                                      outputPath: folder + "/Inferred.sqlite", files: request.files)
+        importing.maxErrors = nil
+        let imported = try ImportJob(request: importing).run()
+        #expect(imported.rejected == inferred.unreadable.count, "\(files): \(imported.sampleRejects)")
+        let rejectPlaces = imported.sampleRejects.map { "\($0.location.file):\($0.location.line ?? 0)" }
+        #expect(rejectPlaces.allSatisfy { place in inferred.unreadable.examples.contains { $0.hasPrefix(place) } },
+                "\(rejectPlaces) \(inferred.unreadable.examples)")
+        #expect(imported.isBalanced && imported.verification?.passed != false)
+        return (inferred, imported)
+    }
+
+    private func attribute(_ summary: ModelInferSummary, _ entity: String, _ name: String) -> InferredAttribute? {
+        summary.report.entities.first { $0.name == entity }?.attributes.first { $0.name == name }
+    }
+
+    @Test("uploads.csv: Binary from base64, 0/1 as Integer 16, a column with one bad integer stays text and says so")
+    func uploadsCSV() throws {
+        let (inferred, imported) = try inferAndImport([TestPaths.fixtures + "/legacy/uploads.csv"], entity: "Upload")
+        #expect(attribute(inferred, "Upload", "imageData")?.type == .binary)
+        #expect(attribute(inferred, "Upload", "finishStatus")?.type == .integer16)
+        let time = try #require(attribute(inferred, "Upload", "time"))
+        #expect(time.type == .string && time.basis == "text: 1 of 32 values is no integer ('yesterday')" && time.isOptional)
+        #expect(inferred.unreadable.count == 1 && imported.written + imported.merged == 33)
+        let model = try XcodeModelLoader.loadBundle(at: try #require(inferred.bundlePath))
+        #expect(model.currentVersionName == "Inferred" && model.current?.entity(named: "Upload")?.attributes.count == 7)
+    }
+
+    @Test("uploads.plist: plist data as Binary, plist booleans as Boolean, the element that is no dictionary listed")
+    func uploadsPlist() throws {
+        let (inferred, _) = try inferAndImport([TestPaths.fixtures + "/legacy/uploads.plist"], entity: "Upload")
+        #expect(attribute(inferred, "Upload", "imageData")?.basis == "property-list data")
+        #expect(attribute(inferred, "Upload", "finishStatus")?.type == .boolean)
+        #expect(inferred.unreadable.examples.first?.hasSuffix("a record must be a dictionary, not a string") == true)
+    }
+
+    @Test("tasks.json and tasks.ndjson: arrays of values become many-to-many relationships that create their destinations")
+    func tasksJSON() throws {
+        let files = [TestPaths.fixtures + "/legacy/tasks.json", TestPaths.fixtures + "/legacy/tasks.ndjson"]
+        let (inferred, imported) = try inferAndImport(files, entity: "Task")
+        let task = try #require(inferred.model.entity(named: "Task"))
+        #expect(task.relationship(named: "tags")?.destinationEntity == "Tag" && task.relationship(named: "attachments")?.isToMany == true)
+        #expect(inferred.model.entity(named: "Tag")?.uniquenessConstraints == [["value"]])
+        #expect(attribute(inferred, "Task", "taskLevel")?.type == .integer16 && attribute(inferred, "Task", "isComplete")?.type == .boolean)
+        #expect(attribute(inferred, "Task", "taskDate")?.basis == "text: 2 of 52 values are no Date ('2014-02-30')")
+        #expect(imported.links.map(\.resolved) == [50, 54])
+    }
+
+    @Test("nested objects become records of their own entity, found again by their unique key")
+    func nestedObjects() throws {
+        let folder = try TestPaths.temporaryFolder("infer-nested")
+        let path = folder + "/orders.json"
+        try Data("""
+            {"orders": [
+              {"id": 1, "placed_at": "2024-01-02T10:00:00Z", "total": "12.50", "customer": {"email": "a@example.com", "since": 1704067200},
+               "items": [{"sku": "A-1", "qty": 2}, {"sku": "B-2", "qty": 1}]},
+              {"id": 2, "placed_at": "2024-01-03T11:30:00Z", "total": "3.10", "customer": {"email": "b@example.com"},
+               "items": [{"sku": "C-3", "qty": 5, "note": "gift"}]}
+            ]}
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let (inferred, imported) = try inferAndImport([path], entity: "Order") { $0.files.jsonRecordsKeyPath = ["orders"] }
+        let model = inferred.model
+        #expect(model.entities.map(\.name) == ["Customer", "Item", "Order"])
+        #expect(model.entity(named: "Order")?.uniquenessConstraints == [["id"]])
+        #expect(attribute(inferred, "Order", "placedAt")?.type == .date && attribute(inferred, "Order", "total")?.type == .decimal)
+        #expect(model.entity(named: "Order")?.attribute(named: "placedAt")?.renamingIdentifier == "placed_at")
+        #expect(model.entity(named: "Customer")?.attribute(named: "since")?.isOptional == true)
+        #expect(model.entity(named: "Item")?.relationship(named: "order")?.inverseName == "items")
+        #expect(imported.written == 2 && imported.carried["Item"]?.written == 3 && imported.carried["Customer"]?.written == 2)
+    }
+
+    @Test("an existing bundle is refused without --force; a wrong entity name is a usage error")
+    func refusals() throws {
+        let folder = try TestPaths.temporaryFolder("infer-refuse")
+        let csv = TestPaths.fixtures + "/legacy/uploads.csv"
+        try FileManager.default.createDirectory(atPath: folder + "/U.xcdatamodeld", withIntermediateDirectories: true)
+        do { _ = try ModelInferJob(ModelInferRequest(sources: [csv], entity: "Upload", outputPath: folder + "/U.xcdatamodeld")).run() } catch {
+            guard case .output(.destinationExists) = error else { Issue.record("\(error)"); return }
+        }
+        do { _ = try ModelInferJob(ModelInferRequest(sources: [csv], entity: "upload file")).run() } catch {
+            guard case .invalidRequest = error else { Issue.record("\(error)"); return }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["U.xcdatamodeld"])
+    }
+
+    @Test("every CSV and JSON file of the corpus's conformance suites imports with its inferred model, rejecting only unreadable records",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func corpusSuites() throws {
+        let conformance = TestPaths.corpus + "/conformance"
+        let csv = TestPaths.files(under: conformance + "/csv-spectrum/csvs") { $0.hasSuffix(".csv") }
+            + TestPaths.files(under: conformance + "/rust-csv-examples-data/examples/data") { $0.hasSuffix(".csv") && !$0.hasPrefix("bench/") }
+        let json = TestPaths.files(under: conformance + "/csv-spectrum/json") { $0.hasSuffix(".json") }
+        var imported = 0
+        for file in csv + json {
+            let (inferred, summary) = try inferAndImport([file], entity: "Record") { request in
+                if file.hasSuffix("latin1.csv") { request.files.csv.textPolicy = .latin1Fallback }
+                if file.hasSuffix("-colon.csv") { request.files.csv.delimiter = UInt8(ascii: ":") }
+            }
+            #expect(!inferred.model.entities.isEmpty)
+            imported += summary.written
+        }
+        #expect(csv.count == 18 && json.count == 11 && imported > 100)
+    }
+
+    @Test("JSONTestSuite's valid documents: a model imports each that holds keys; the others are refused, not modelled empty",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func jsonTestSuite() throws {
+        let files = TestPaths.files(under: TestPaths.corpus + "/conformance/JSONTestSuite/test_parsing") { $0.hasPrefix("y_") }
+        var modelled = 0, refused = 0
+        for file in files {
+            do {
+                try inferAndImport([file], entity: "Record")
+                modelled += 1
+            } catch let error as ModelInferError {
+                guard case .nothingToModel = error else { throw error }
+                refused += 1
+            }
+        }
+        #expect(files.count == 95 && modelled == 8 && refused == 87, "\(modelled) modelled, \(refused) refused")
+    }
+}
