@@ -46,7 +46,7 @@ final class ExportPlacement {
         var info = stat()
         intoExisting = stat(destination, &info) == 0
         if intoExisting, (info.st_mode & S_IFMT) != S_IFDIR {
-            throw .cannotWrite(path: destination, reason: "it exists and is not a folder")
+            throw .cannotWrite(path: destination, reason: "exists and is not a folder")
         }
         do {
             OwnedTemporary.sweep(beside: destination)
@@ -55,9 +55,14 @@ final class ExportPlacement {
                 owner = try OwnedTemporary.create(kind: .folder) { destination + "/.ferry-" + FilePath.randomUUIDString() + ".tmp" }
             } else {
                 let parent = FilePath.split(destination).folder
-                try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+                do { try FolderCreation.make(parent) } catch {
+                    // A file on the way is named, beside the destination asked for.
+                    throw ExportError.cannotWrite(path: destination, reason: "\(error.path) \(error.reason)")
+                }
                 owner = try OwnedTemporary.create(beside: destination, kind: .folder)
             }
+        } catch let error as ExportError {
+            throw error
         } catch {
             throw .writing(destination, error)
         }
