@@ -14,7 +14,8 @@ enum RestoreCommand: Command {
         missing or altered file is named), then writes a new store with the version of MODEL
         whose version hashes the manifest recorded: every record with its original Z_PK, every
         relationship (ordered ones in order), the original store UUID. The store is built beside
-        STORE and renamed into place when complete; an existing STORE is refused unless --force.
+        STORE, verified there (store checks, and every file's records written) and renamed into
+        place only when every check holds; an existing STORE is refused unless --force.
 
         From PostgreSQL (what `ferry export --to` loaded): the store with that UUID in the schema
         (`ferry` by default), read in one transaction, with the version of MODEL whose version
@@ -44,14 +45,17 @@ enum RestoreCommand: Command {
         let job = RestoreJob(folder: folder, modelPath: try arguments.required("model"), outputPath: try arguments.required("out"),
                              replaceExisting: arguments.has("force"))
         WriteLimits.reportInsteadOfKilling()
+        let progress = ProgressLine(verb: "restore", enabled: true)
         do {
-            let summary = try job.run()
+            let summary = try job.run(progress: progress.update)
+            progress.clear()
             for (entity, count) in summary.records.sorted(by: { $0.key < $1.key }) { Terminal.out("\(entity): \(count)\n") }
             for link in summary.links where link.unresolved > 0 {
                 Terminal.error("warning: \(link.relationship): \(link.unresolved) links to records not in the backup")
             }
             return .success
         } catch {
+            progress.clear()
             Terminal.error("ferry restore: \(error.description)")
             return ExitCode(error)
         }

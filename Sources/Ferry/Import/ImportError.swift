@@ -18,6 +18,8 @@ public enum ImportError: Error, CustomStringConvertible {
     /// is opened, as writing it would destroy the input.
     case outputIsInput(output: String, input: String)
     case links(GraphWriteError)
+    /// The record pipeline stopped for a reason no import source gives (a store's, a mapping's).
+    case pipeline(PipelineError)
     case modelDefault(String)
 
     public var description: String {
@@ -33,12 +35,25 @@ public enum ImportError: Error, CustomStringConvertible {
         case let .unsupportedSource(path, reason): "\(path): \(reason)"
         case let .source(error): error.description
         case let .store(error): "\(error)"
-        case let .rejectLog(path, reason): "\(path): cannot write the reject log: \(reason)"
+        case let .rejectLog(path, reason): PipelineError.rejectLog(path: path, reason: reason).description
         case let .outputIsInput(output, input):
             output == input ? "\(output) is both an input and an output of this run; nothing was opened"
                 : "\(output) is the same file as the input \(input); nothing was opened"
         case let .links(error): error.description
+        case let .pipeline(error): error.description
         case let .modelDefault(reason): reason
+        }
+    }
+}
+
+extension ImportError {
+    /// The import's error for a pipeline's.
+    init(_ error: PipelineError) {
+        switch error {
+        case .source(let error): self = .source(error)
+        case .links(let error): self = .links(error)
+        case let .rejectLog(path, reason): self = .rejectLog(path: path, reason: reason)
+        default: self = .pipeline(error)
         }
     }
 }
