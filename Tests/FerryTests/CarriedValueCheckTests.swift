@@ -63,7 +63,7 @@ struct CarriedValueCheckTests {
         let opened = try request.files.open(path, model: chain.versions[0], schema: try #require(chain.schema(version: 0, entity: "UploadEntity")))
         try pipeline.read(FileRecordCursor(path: path, records: opened.records, entity: "UploadEntity", version: 0, versionName: "Workspace 1"),
                           namespace: 0)
-        let links = try pipeline.resolveLinks()
+        let links = try pipeline.finish()
         try writer.commit()
         let check = watch.check
 

@@ -51,7 +51,7 @@ public struct RestoreJob {
             let links: [LinkReport]
             do {
                 try pipeline.read(RestoreRecordCursor(folder: folder, manifest: manifest, model: model), namespace: 0)
-                links = try pipeline.resolveLinks()
+                links = try pipeline.finish()
             } catch {
                 throw restoreError(error)
             }

@@ -61,12 +61,7 @@ public struct ImportJob {
                 let cursor = FileRecordCursor(path: source, records: opened.records, entity: request.entity, version: 0, versionName: model.name)
                 do { try pipeline.read(cursor, namespace: index) } catch { throw ImportError(error) }
             }
-            do {
-                if !pipeline.stoppedEarly { summary.links = try pipeline.resolveLinks() }
-                try pipeline.closeRejectLog()
-            } catch {
-                throw ImportError(error)
-            }
+            do { summary.links = try pipeline.finish() } catch { throw ImportError(error) }
             summary.tally(pipeline)
             if summary.stoppedEarly {
                 writer.discard()

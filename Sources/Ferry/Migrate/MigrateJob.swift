@@ -72,12 +72,7 @@ public struct MigrateJob {
                 let cursor = try self.cursor(for: source, chain: chain, keepsIdentity: namespace == identitySource, summary: &summary)
                 do { try pipeline.read(cursor, namespace: namespace) } catch { throw MigrateError(error) }
             }
-            do {
-                if !pipeline.stoppedEarly { summary.links = try pipeline.resolveLinks() }
-                try pipeline.closeRejectLog()
-            } catch {
-                throw MigrateError(error)
-            }
+            do { summary.links = try pipeline.finish() } catch { throw MigrateError(error) }
             summary.ledgers = pipeline.ledgers
             summary.written = pipeline.written
             summary.sampleRejects = pipeline.sampleRejects

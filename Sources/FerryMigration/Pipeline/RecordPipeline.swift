@@ -103,15 +103,16 @@ public struct RecordPipeline {
         }
     }
 
-    /// Resolves the staged links; those that find nothing go to the reject log.
-    public mutating func resolveLinks() throws(PipelineError) -> [LinkReport] {
-        startPhase("resolving links", total: nil)
-        do { return try graph.resolveLinks { rejects.logUnresolved($0) } } catch { throw .links(error) }
-    }
-
-    /// Flushes and closes the reject log.
-    public func closeRejectLog() throws(PipelineError) {
+    /// Ends the run once every source is read: resolves the staged links (those that find
+    /// nothing go to the reject log; none when the run stopped early) and closes the reject log.
+    public mutating func finish() throws(PipelineError) -> [LinkReport] {
+        var links: [LinkReport] = []
+        if !stoppedEarly {
+            startPhase("resolving links", total: nil)
+            do { links = try graph.resolveLinks { rejects.logUnresolved($0) } } catch { throw .links(error) }
+        }
         do { try rejects.close() } catch { throw .rejectLog(path: error.path, reason: error.reason) }
+        return links
     }
 
     // MARK: Records
