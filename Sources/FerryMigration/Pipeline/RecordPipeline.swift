@@ -13,7 +13,7 @@ public struct RecordPipeline {
     public let chain: MigrationChain
     public let graph: StoreGraphWriter
     public private(set) var ledgers: [SourceLedger] = []
-    /// Destination entity → records written into it (carried ones included).
+    /// Destination entity → records written into it (carried ones included), once each source is read.
     public private(set) var written: [String: Int] = [:]
     /// The sources' own records, all sources together.
     public private(set) var records = RecordTally()
@@ -82,6 +82,9 @@ public struct RecordPipeline {
                 }
             }
         }
+        for plan in plans.values where plan.inserted > 0 {
+            if let entity = plan.route.finalEntity { written[entity, default: 0] += plan.inserted }
+        }
         let read = reads(from: cursor.path).reduce(into: [String: Int]()) { read, entry in
             read[entry.key] = entry.value - readBefore[entry.key, default: 0]
         }
@@ -117,8 +120,9 @@ public struct RecordPipeline {
 
     // MARK: Records
 
-    /// What carrying records of one source entity needs, found once per source and entity.
-    private struct EntityPlan {
+    /// What carrying records of one source entity needs, found once per source and entity (a
+    /// class, so that handing it to each record copies one reference, not its fields).
+    private final class EntityPlan {
         let entity: String
         let route: MigrationChain.Route
         /// The schema of the entity the records become in the last version, and the root of its hierarchy.
@@ -131,6 +135,23 @@ public struct RecordPipeline {
         let version: Int
         /// The observer's token for the records, when it watches them.
         let watched: Int?
+        /// Whether the records' route has no mapping step: they are written as read.
+        let writtenAsRead: Bool
+        /// The records inserted so far (counted into `written` once the source is read).
+        var inserted = 0
+
+        init(entity: String, route: MigrationChain.Route, finalSchema: RecordSchema?, finalRoot: String?, ledger: Int, source: String,
+             version: Int, watched: Int?) {
+            self.entity = entity
+            self.route = route
+            self.finalSchema = finalSchema
+            self.finalRoot = finalRoot
+            self.ledger = ledger
+            self.source = source
+            self.version = version
+            self.watched = watched
+            writtenAsRead = route.mappings.isEmpty && route.refusal == nil && route.finalEntity != nil && finalSchema != nil
+        }
     }
 
     /// The plan of records of `entity` read from a source itself; nil when the version has no
@@ -166,6 +187,12 @@ public struct RecordPipeline {
         records.read += 1
         progress.done += 1
         if progress.done % JobProgress.interval == 0 { onProgress(progress) }
+        if plan.writtenAsRead, record.embedded.isEmpty, let finalEntity = plan.route.finalEntity, let schema = plan.finalSchema {
+            // No mapping step and nothing carried: what the chain would hand back is the record.
+            try write(record, as: schema, entity: finalEntity, read: record, plan: plan, carried: nil, namespace: namespace,
+                      storeRow: storeRow)
+            return
+        }
         var carried = CarriedRecords()
         if !record.embedded.isEmpty {
             if let rejected = try carry(EmbeddedRecord.flattened(record).map { (plan.version, $0) }, source: plan.source, into: &carried) {
@@ -196,55 +223,65 @@ public struct RecordPipeline {
             }
             mapped.embedded = carried.records
             carried.dropLinks(of: &mapped)
-            var keptKey: (key: Int64, root: String)?
-            if keepsSourceKeys, let storeRow, let root = plan.finalRoot {
-                try sourceKeys.reserve(storeRow, root: root, graph: graph, source: record.location.file)
-                keptKey = (storeRow, root)
+            try write(mapped, as: schema, entity: finalEntity, read: record, plan: plan, carried: carried, namespace: namespace,
+                      storeRow: storeRow)
+        }
+    }
+
+    /// Writes `mapped` (what `record`, as read, became in the last version) with the records it
+    /// carries, and counts the outcome in the ledgers.
+    private mutating func write(_ mapped: Record, as schema: RecordSchema, entity finalEntity: String, read record: Record,
+                                plan: EntityPlan, carried: CarriedRecords?, namespace: Int, storeRow: Int64?) throws(PipelineError) {
+        let ledger = plan.ledger
+        var keptKey: (key: Int64, root: String)?
+        if keepsSourceKeys, let storeRow, let root = plan.finalRoot {
+            try sourceKeys.reserve(storeRow, root: root, graph: graph, source: record.location.file)
+            keptKey = (storeRow, root)
+        }
+        var outcomes: [StoreGraphWriter.EmbeddedOutcome] = []
+        let written: StoreGraphWriter.Outcome
+        do { written = try graph.write(mapped, schema: schema, namespace: namespace, embedded: &outcomes) } catch { throw .links(error) }
+        if let keptKey { try sourceKeys.written(written, key: keptKey.key, root: keptKey.root, source: record.location.file) }
+        for outcome in outcomes {
+            if case .merged = outcome.outcome { self.carried[outcome.entity, default: .init()].merged += 1 } else {
+                self.carried[outcome.entity, default: .init()].written += 1
             }
-            var outcomes: [StoreGraphWriter.EmbeddedOutcome] = []
-            let written: StoreGraphWriter.Outcome
-            do { written = try graph.write(mapped, schema: schema, namespace: namespace, embedded: &outcomes) } catch { throw .links(error) }
-            if let keptKey { try sourceKeys.written(written, key: keptKey.key, root: keptKey.root, source: record.location.file) }
-            for outcome in outcomes {
-                if case .merged = outcome.outcome { self.carried[outcome.entity, default: .init()].merged += 1 } else {
-                    self.carried[outcome.entity, default: .init()].written += 1
-                }
+        }
+        switch written {
+        case .inserted:
+            ledgers[ledger].written += 1
+            records.written += 1
+            plan.inserted += 1
+            if let token = plan.watched {
+                observer?.written(record.values, token: token, entity: finalEntity, row: graph.lastPrimaryKey, merged: false,
+                                  policy: graph.policy(for: finalEntity))
             }
-            switch written {
-            case .inserted:
-                ledgers[ledger].written += 1
-                records.written += 1
-                self.written[finalEntity, default: 0] += 1
-                if let token = plan.watched {
-                    observer?.written(record.values, token: token, entity: finalEntity, row: graph.lastPrimaryKey, merged: false,
-                                      policy: graph.policy(for: finalEntity))
-                }
-            case .merged:
+        case .merged:
+            ledgers[ledger].merged += 1
+            records.merged += 1
+            if let token = plan.watched {
+                observer?.written(record.values, token: token, entity: finalEntity, row: graph.lastPrimaryKey, merged: true,
+                                  policy: graph.policy(for: finalEntity))
+            }
+        case .rejected(let reason):
+            try self.reject(Reject(location: location(of: record, plan: plan, storeRow: storeRow), entity: plan.entity, reason: reason),
+                            ledger: ledger)
+            return
+        }
+        guard let carried else { return }
+        for (ledger, converted) in carried.counts {
+            ledgers[ledger].read += 1
+            ledgers[ledger].converted += converted
+        }
+        for ledger in carried.filtered { ledgers[ledger].filtered += 1 }
+        for outcome in outcomes {
+            guard let key = outcome.key, let ledger = carried.ledgers[key] else { continue }
+            if case .merged = outcome.outcome {
                 ledgers[ledger].merged += 1
-                records.merged += 1
-                if let token = plan.watched {
-                    observer?.written(record.values, token: token, entity: finalEntity, row: graph.lastPrimaryKey, merged: true,
-                                      policy: graph.policy(for: finalEntity))
-                }
-            case .rejected(let reason):
-                try self.reject(Reject(location: location(of: record, plan: plan, storeRow: storeRow), entity: plan.entity, reason: reason),
-                                ledger: ledger)
-                return
-            }
-            for (ledger, converted) in carried.counts {
-                ledgers[ledger].read += 1
-                ledgers[ledger].converted += converted
-            }
-            for ledger in carried.filtered { ledgers[ledger].filtered += 1 }
-            for outcome in outcomes {
-                guard let key = outcome.key, let ledger = carried.ledgers[key] else { continue }
-                if case .merged = outcome.outcome {
-                    ledgers[ledger].merged += 1
-                } else {
-                    ledgers[ledger].written += 1
-                    self.written[outcome.entity, default: 0] += 1
-                    observer?.carriedRecordWritten(entity: outcome.entity)
-                }
+            } else {
+                ledgers[ledger].written += 1
+                self.written[outcome.entity, default: 0] += 1
+                observer?.carriedRecordWritten(entity: outcome.entity)
             }
         }
     }
