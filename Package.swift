@@ -43,8 +43,12 @@ let package = Package(
         .testTarget(name: "FerryFormatsTests", dependencies: ["FerryFormats", "FerryTestSupport"]),
         .testTarget(name: "FerryStoreTests", dependencies: ["FerryStore", "FerryModel", "FerryFormats", "FerryTestSupport"]),
         .testTarget(name: "FerryMigrationTests", dependencies: ["FerryMigration", "FerryFixtures", "FerryTestSupport", "FerryStoreTestSupport"]),
+        .target(name: "FerryVerifyTestSupport", dependencies: ["FerryFormats", "FerryMigration", "FerryModel", "FerryStore", "FerryTestSupport"],
+                path: "Tests/FerryVerifyTestSupport"),
+        .testTarget(name: "FerryVerifyTests", dependencies: ["FerryVerify", "FerryStore", "FerryModel", "FerryTestSupport", "FerryVerifyTestSupport"]),
         .testTarget(name: "FerryPostgresTests", dependencies: ["FerryPostgres", "FerryTestSupport"]),
-        .testTarget(name: "FerryTests", dependencies: ["Ferry", "FerryFixtures", "FerryPostgres", "FerryTestSupport", "FerryStoreTestSupport"]),
+        .testTarget(name: "FerryTests", dependencies: ["Ferry", "FerryFixtures", "FerryPostgres", "FerryTestSupport", "FerryStoreTestSupport",
+                                                     "FerryVerifyTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Ferry
+import FerryMigration
 import FoundationEssentials
 
 /// The progress line of a long verb on a terminal: the phase, the records done (and the percent of

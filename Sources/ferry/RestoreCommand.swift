@@ -15,7 +15,8 @@ enum RestoreCommand: Command {
         missing or altered file is named), then writes a new store with the version of MODEL
         whose version hashes the manifest recorded: every record with its original Z_PK, every
         relationship (ordered ones in order), the original store UUID. The store is built beside
-        STORE and renamed into place when complete; an existing STORE is refused unless --force.
+        STORE, verified there (store checks, and every file's records written) and renamed into
+        place only when every check holds; an existing STORE is refused unless --force.
 
         From PostgreSQL (what `ferry export --to` loaded): the store with that UUID in the schema
         (`ferry` by default), read in one transaction, with the version of MODEL whose version

@@ -56,11 +56,16 @@ struct CarriedValueCheckTests {
         let writer = try CoreDataStoreWriter.create(at: request.outputPath, model: final,
                                                     versionHashes: VersionHasher.hashes(of: final).entityHashes, versionIdentifiers: [""])
         defer { writer.discard() }
-        var run = MigrationRun(request: request, chain: chain, writer: writer, final: final)
-        try run.migrateFile(request.sources[0], entity: "UploadEntity", version: nil, namespace: 0)
-        let links = try run.graph.resolveLinks()
+        let watch = CarriedValueWatch(chain: chain)
+        var pipeline = RecordPipeline(chain: chain, graph: StoreGraphWriter(writer: writer, model: final), rejects: RejectCollector(limit: nil))
+        pipeline.observer = watch
+        let path = request.sources[0].path
+        let opened = try request.files.open(path, model: chain.versions[0], schema: try #require(chain.schema(version: 0, entity: "UploadEntity")))
+        try pipeline.read(FileRecordCursor(path: path, records: opened.records, entity: "UploadEntity", version: 0, versionName: "Workspace 1"),
+                          namespace: 0)
+        let links = try pipeline.finish()
         try writer.commit()
-        let check = try #require(run.carriedValues)
+        let check = watch.check
 
         let intact = try check.section(store: writer.temporaryPath, model: final, links: links)
         #expect(intact.section.checks == 1 && intact.section.failures.isEmpty, "\(intact.section.failures)")

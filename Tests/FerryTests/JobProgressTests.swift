@@ -1,4 +1,5 @@
 import Ferry
+import FerryMigration
 import FerryTestSupport
 import Foundation
 import Testing

@@ -2,6 +2,7 @@ import Ferry
 import FerryPostgres
 import FerryStore
 import FerryTestSupport
+import FerryVerifyTestSupport
 import Foundation
 import Testing
 

@@ -21,6 +21,24 @@ struct RestoreJobTests {
         #expect(try CoreDataStoreReader(path: restored).metadata.storeUUID == (try CoreDataStoreReader(path: store).metadata.storeUUID))
     }
 
+    @Test("restore goes through reading, link resolution and verification (before the rename), and reports each")
+    func phases() throws {
+        let folder = try TestPaths.temporaryFolder("restore-phases")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
+        var phases: [String] = []
+        var totals: [Int?] = []
+        _ = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Restored.sqlite")
+            .run { progress in
+                if phases.last != progress.phase {
+                    phases.append(progress.phase)
+                    totals.append(progress.total)
+                }
+            }
+        #expect(phases == ["reading \(folder)/out", "resolving links", "verifying"])
+        #expect(totals.first == 108)
+    }
+
     // Corpus stores (real Core Data stores, some with WAL data, sub-entities and ordered
     // relationships); skipped when ../shared/corpus is absent.
     // CSV takes the path that copies plain values straight from SQLite's buffers; NDJSON the

@@ -1,4 +1,5 @@
 import FerryFormats
+import FerryMigration
 import FoundationEssentials
 
 /// `ferry backup`: a verified export into a new timestamped folder of a backup folder, for

@@ -1,4 +1,5 @@
 import FerryFormats
+import FerryMigration
 import FerryModel
 import FerryStore
 import FoundationEssentials

@@ -2,6 +2,7 @@ import FerryFormats
 import FerryMigration
 import FerryModel
 import FerryStore
+import FerryVerify
 import FoundationEssentials
 
 /// `ferry restore`: rebuilds a store from an export or backup folder, keeping every `Z_PK`.
@@ -12,7 +13,8 @@ import FoundationEssentials
 /// as links to destination keys. Each relationship is staged from one side only (its own when it
 /// has no inverse, the to-many side of a one-to-many, so ordered relationships keep their order).
 /// Order keys (`Z_FOK_`) are renumbered 2048, 3072, … in the restored store; the order itself is
-/// kept.
+/// kept. The records go through the record pipeline (`RestoreRecordCursor`, keys kept), and the
+/// store is verified where it is built before it is renamed into place.
 public struct RestoreJob {
     public let folder: String
     public let modelPath: String
@@ -32,51 +34,67 @@ public struct RestoreJob {
         public var links: [LinkReport]
     }
 
-    /// Restores the store; `progress` is told each phase: the check of the backup, each entity
-    /// hierarchy restored, link resolution.
-    public func run(progress: (JobProgress) -> Void = { _ in }) throws(ExportError) -> Summary {
+    /// Restores the folder; `progress` is told the phase and how far it is (every
+    /// `JobProgress.interval` records): the check of the backup, the records, link resolution,
+    /// verification.
+    public func run(progress: @escaping (JobProgress) -> Void = { _ in }) throws(ExportError) -> Summary {
         progress(JobProgress(phase: "checking the backup"))
         let manifest = try ExportVerifier.verify(folder: folder, countRecords: true)
         let model = try RestoreModel.version(in: modelPath, hashes: manifest.model.versionHashes, recordedVersion: manifest.model.versionName)
         if FileManager.default.fileExists(atPath: outputPath), !replaceExisting { throw .destinationExists(outputPath) }
         let writer = try RestoreModel.writer(at: outputPath, model: model, storeUUID: UUID(uuidString: manifest.storeUUID) ?? UUID())
-        do {
-            let graph = StoreGraphWriter(writer: writer, model: model)
-            var records: [String: Int] = [:]
-            for root in model.entitiesInStoreOrder where root.parentName == nil {
-                progress(JobProgress(phase: "restoring \(root.name)"))
-                try restoreHierarchy(root.name, manifest: manifest, model: model, graph: graph, records: &records)
+        do throws(ExportError) {
+            // A chain of one version: records are written as read, each keeping its key.
+            let chain = MigrationChain(versions: [model], steps: [], options: CoercionOptions(), variables: [:])
+            var pipeline = RecordPipeline(chain: chain, graph: StoreGraphWriter(writer: writer, model: model),
+                                          rejects: RejectCollector(limit: nil))
+            pipeline.keepsSourceKeys = true
+            pipeline.onProgress = progress
+            let links: [LinkReport]
+            do {
+                try pipeline.read(RestoreRecordCursor(folder: folder, manifest: manifest, model: model), namespace: 0)
+                links = try pipeline.finish()
+            } catch {
+                throw restoreError(error)
             }
-            progress(JobProgress(phase: "resolving links"))
-            let links = try graph.resolveLinks()
-            try writer.finish(replacing: replaceExisting)
-            return Summary(records: records, links: links)
-        } catch let error as ExportError {
-            writer.discard()
-            throw error
+            progress(JobProgress(phase: "verifying"))
+            try verify(writer, model: model, manifest: manifest, written: pipeline.written, links: links)
+            do { try writer.finish(replacing: replaceExisting) } catch {
+                throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
+            }
+            return Summary(records: pipeline.written, links: links)
         } catch {
             writer.discard()
-            throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
+            throw error
         }
     }
 
-    /// Inserts the records of one hierarchy in `Z_PK` order across its files.
-    private func restoreHierarchy(_ root: String, manifest: ExportManifest, model: ManagedObjectModel, graph: StoreGraphWriter,
-                                  records: inout [String: Int]) throws {
-        var sources: [RestoreSource] = []
-        for entity in model.hierarchy(below: root) where !entity.isAbstract {
-            guard let entry = manifest.file(for: entity.name) else { continue }
-            sources.append(try RestoreSource(folder: folder, entry: entry, format: manifest.format, model: model))
+    /// Verifies the store where it is built, before it is renamed into place: the store checks,
+    /// and every file's records (as the manifest counts them) written, no more rows than that.
+    private func verify(_ writer: CoreDataStoreWriter, model: ManagedObjectModel, manifest: ExportManifest, written: [String: Int],
+                        links: [LinkReport]) throws(ExportError) {
+        let accounting = JobAccounting(
+            ledgers: manifest.entities.map { .init(subject: "\($0.entity) from \($0.file)", read: $0.count, accounted: written[$0.entity, default: 0]) },
+            written: written.values.reduce(0, +), created: links.reduce(0) { $0 + $1.created }, store: outputPath, model: model)
+        let report: VerificationReport
+        do {
+            try writer.commit()
+            report = try JobVerification.verify(store: outputPath, at: writer.temporaryPath, model: model, accounting: accounting)
+        } catch {
+            throw .restore(reason: "\(outputPath): cannot verify the restored store: \(error)")
         }
-        var insert = KeyPreservingInsert(graph: graph, root: root)
-        while let source = sources.filter({ $0.pending != nil }).min(by: { ($0.pending?.primaryKey ?? 0) < ($1.pending?.primaryKey ?? 0) }),
-              let pending = source.pending {
-            try insert.insert(pending.record, primaryKey: pending.primaryKey, schema: source.schema, origin: source.path)
-            records[source.schema.entity.name, default: 0] += 1
-            try source.advance()
-        }
-        for source in sources where records[source.schema.entity.name, default: 0] != source.expectedCount {
-            throw ExportError.verification(path: source.path, reason: "holds \(records[source.schema.entity.name, default: 0]) records, the manifest says \(source.expectedCount)")
+        guard let failure = report.failures.first else { return }
+        throw .verification(path: outputPath, reason: "the restored store fails \(report.failures.count) check(s), first \(failure.check) of \(failure.subject): \(failure.message)")
+    }
+
+    /// The restore's error for a pipeline's.
+    private func restoreError(_ error: PipelineError) -> ExportError {
+        switch error {
+        case .sourceFailure(let failure as ExportError): failure
+        case .keyOutOfOrder(let source, _): .verification(path: source, reason: error.keyReason ?? "")
+        case .keyCollides: .restore(reason: error.description)
+        case .links(let links) where links.writeFailure != nil: links.writeFailure.map(ExportError.noRoom) ?? .restore(reason: error.description)
+        default: .restore(reason: "\(outputPath): \(error)")
         }
     }
 }

@@ -21,6 +21,8 @@ public enum ImportError: Error, CustomStringConvertible, WriteFailureCarrying {
     /// is opened, as writing it would destroy the input.
     case outputIsInput(output: String, input: String)
     case links(GraphWriteError)
+    /// The record pipeline stopped for a reason no import source gives (a store's, a mapping's).
+    case pipeline(PipelineError)
     case modelDefault(String)
 
     /// A full disk or file size limit met while writing the store or the reject log: reported as
@@ -53,7 +55,20 @@ public enum ImportError: Error, CustomStringConvertible, WriteFailureCarrying {
             output == input ? "\(output) is both an input and an output of this run; nothing was opened"
                 : "\(output) is the same file as the input \(input); nothing was opened"
         case let .links(error): error.description
+        case let .pipeline(error): error.description
         case let .modelDefault(reason): reason
+        }
+    }
+}
+
+extension ImportError {
+    /// The import's error for a pipeline's.
+    init(_ error: PipelineError) {
+        switch error {
+        case .source(let error): self = .source(error)
+        case .links(let error): self = .links(error)
+        case .rejectLog(let failure): self = .failedRejectLog(failure)
+        default: self = .pipeline(error)
         }
     }
 }

@@ -23,7 +23,7 @@ public struct ImportJob {
 
     /// Runs the import; `progress` is told the phase and how far it is (every
     /// `JobProgress.interval` records).
-    public func run(progress: (JobProgress) -> Void = { _ in }) throws(ImportError) -> ImportSummary {
+    public func run(progress: @escaping (JobProgress) -> Void = { _ in }) throws(ImportError) -> ImportSummary {
         if let (output, input) = PathOverlap.first(outputs: [request.outputPath, request.rejectLogPath],
                                                    inputs: request.sources + [request.modelPath]) {
             throw .outputIsInput(output: output, input: input)
@@ -51,65 +51,18 @@ public struct ImportJob {
                                              in: model, entities: [request.entity], linkAttributes: request.files.linkAttributes,
                                              requested: request.createMissing))
             if appending, request.identityKey != nil { try rememberExistingRecords(in: graph, schema: schema, model: model) }
-            for (index, source) in request.sources.enumerated() where !summary.stoppedEarly {
+            // A chain of one version: records are written as read.
+            let chain = MigrationChain(versions: [model], steps: [], options: request.files.coercion, variables: [:])
+            var pipeline = RecordPipeline(chain: chain, graph: graph, rejects: rejects)
+            pipeline.onProgress = progress
+            for (index, source) in request.sources.enumerated() where !pipeline.stoppedEarly {
                 let opened = try openReader(source, model: model, schema: schema)
-                let reader = opened.records
                 if let delimiter = opened.delimiter { summary.delimiters[source] = delimiter }
-                let readBefore = summary.read
-                progress(JobProgress(phase: "reading \(source)"))
-                reading: while let result = try next(reader) {
-                    summary.read += 1
-                    let reject: Reject?
-                    switch result {
-                    case let .record(record, defaulted):
-                        summary.defaulted += defaulted > 0 ? 1 : 0
-                        var carried: [StoreGraphWriter.EmbeddedOutcome] = []
-                        let outcome = try write(record, schema: schema, namespace: index, into: graph, embedded: &carried)
-                        for item in carried {
-                            if case .merged = item.outcome { summary.carried[item.entity, default: .init()].merged += 1 } else {
-                                summary.carried[item.entity, default: .init()].written += 1
-                            }
-                        }
-                        switch outcome {
-                        case .inserted:
-                            summary.written += 1
-                            reject = nil
-                        case .merged:
-                            summary.merged += 1
-                            reject = nil
-                        case .rejected(let reason):
-                            reject = Reject(location: record.location, entity: schema.entity.name, reason: reason)
-                        }
-                    case let .reject(rejected):
-                        reject = rejected
-                    }
-                    if let reject {
-                        summary.rejected += 1
-                        let stop: Bool
-                        do { stop = try rejects.add(reject) } catch { throw ImportError.failedRejectLog(error) }
-                        summary.sampleRejects = rejects.samples
-                        if stop {
-                            summary.stoppedEarly = true
-                            break reading
-                        }
-                    }
-                    if (summary.read - readBefore) % JobProgress.interval == 0 {
-                        progress(JobProgress(phase: "reading \(source)", done: summary.read - readBefore))
-                    }
-                }
-                if summary.read > readBefore, !reader.matchesAnyKey, !summary.stoppedEarly {
-                    throw ImportError.source(.noMatchingKey(source: source, keys: reader.unknownKeys, entity: request.entity))
-                }
-                summary.read += reader.skippedLines
-                summary.skipped += reader.skippedLines
-                if !reader.unknownKeys.isEmpty { summary.unknownKeys[source] = reader.unknownKeys }
-                summary.duplicateKeys += reader.duplicateKeys
+                let cursor = FileRecordCursor(path: source, records: opened.records, entity: request.entity, version: 0, versionName: model.name)
+                do { try pipeline.read(cursor, namespace: index) } catch { throw ImportError(error) }
             }
-            if !summary.stoppedEarly {
-                progress(JobProgress(phase: "resolving links"))
-                do { summary.links = try graph.resolveLinks { rejects.logUnresolved($0) } } catch { throw ImportError.links(error) }
-            }
-            do { try rejects.close() } catch { throw ImportError.failedRejectLog(error) }
+            do { summary.links = try pipeline.finish() } catch { throw ImportError(error) }
+            summary.tally(pipeline)
             if summary.stoppedEarly {
                 writer.discard()
             } else {
@@ -190,15 +143,5 @@ public struct ImportJob {
 
     private func openReader(_ path: String, model: ManagedObjectModel, schema: RecordSchema) throws(ImportError) -> FileRecordSource.Opened {
         do { return try request.files.open(path, model: model, schema: schema) } catch { throw .source(error) }
-    }
-
-    private func next(_ reader: any RecordStream) throws(ImportError) -> RecordReadResult? {
-        do { return try reader.next() } catch { throw .source(error) }
-    }
-
-    private func write(_ record: Record, schema: RecordSchema, namespace: Int, into graph: StoreGraphWriter,
-                       embedded: inout [StoreGraphWriter.EmbeddedOutcome]) throws(ImportError) -> StoreGraphWriter.Outcome
-    {
-        do { return try graph.write(record, schema: schema, namespace: namespace, embedded: &embedded) } catch { throw .links(error) }
     }
 }

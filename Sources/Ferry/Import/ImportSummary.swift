@@ -40,17 +40,25 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     /// then as it was before the run.
     public var discarded: String?
 
-    /// The records carried into one entity.
-    public struct CarriedCount: Sendable, Equatable, Codable {
-        public var written = 0
-        public var merged = 0
-
-        public init(written: Int = 0, merged: Int = 0) {
-            self.written = written
-            self.merged = merged
-        }
-    }
+    public typealias CarriedCount = FerryMigration.CarriedCount
 
     /// The accounting equation every run must satisfy.
     public var isBalanced: Bool { read == written + merged + rejected + skipped }
+}
+
+extension ImportSummary {
+    /// Takes the counts of a finished pipeline run.
+    mutating func tally(_ pipeline: RecordPipeline) {
+        read = pipeline.records.read
+        written = pipeline.records.written
+        merged = pipeline.records.merged
+        rejected = pipeline.records.rejected
+        skipped = pipeline.records.skipped
+        defaulted = pipeline.records.defaulted
+        carried = pipeline.carried
+        sampleRejects = pipeline.sampleRejects
+        stoppedEarly = pipeline.stoppedEarly
+        for case let .unknownKeys(source, _, _, keys) in pipeline.notes { unknownKeys[source] = keys }
+        duplicateKeys = pipeline.duplicateKeys
+    }
 }

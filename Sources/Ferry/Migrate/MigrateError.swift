@@ -34,6 +34,8 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
     /// A source store holds rows its reader did not deliver (or delivered rows it does not hold),
     /// counted independently with plain SQL: nothing is written.
     case notAccounted(source: String, problems: [String])
+    /// The record pipeline stopped for a reason no migration source gives (a restore's keys).
+    case pipeline(PipelineError)
 
     /// A full disk or file size limit met while writing the store or the reject log: reported as
     /// that, the destination's failure (exit 4), whichever step met it.
@@ -51,16 +53,14 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
         case .model(let error): error.description
         case .notVersioned(let path): "\(path) has one version: a migration needs a versioned model (.xcdatamodeld)"
         case let .unknownVersion(name, available): "the model has no version '\(name)'; versions: \(available.joined(separator: ", "))"
-        case let .noMatchingVersion(source, differing):
-            "\(source): no version of the model matches this store (closest differs in: \(differing.joined(separator: ", ")))"
+        case let .noMatchingVersion(source, differing): PipelineError.noMatchingVersion(source: source, differing: differing).description
         case let .unknownEntity(source, entity): "\(source): no model version has an entity '\(entity)'"
         case let .entityMissing(source, format, entities):
             "\(source) is a \(format.name) file, not a store: name the entity of its records, as ENTITY:\(source)"
                 + " (entities of the model: \(entities.joined(separator: ", ")))"
-        case .noVersionHashes(let source):
-            "\(source): its metadata has no NSStoreModelVersionHashes and it has no Z_MODELCACHE, so no model version can be matched"
+        case .noVersionHashes(let source): PipelineError.noVersionHashes(source: source).description
         case .destinationExists(let path): "\(path) exists; use --force to replace it"
-        case let .store(source, reason): "\(source): \(reason)"
+        case let .store(source, reason): PipelineError.store(source: source, reason: reason).description
         case .source(let error): error.description
         case .mapping(let error): error.description
         case .mappingModel(let error): error.description
@@ -73,8 +73,25 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
         case let .outputIsInput(output, input):
             output == input ? "\(output) is both an input and an output of this run; nothing was opened"
                 : "\(output) is the same file as the input \(input); nothing was opened"
-        case let .notAccounted(source, problems):
-            "\(source): not every row is accounted for, so nothing was written:\n  " + problems.joined(separator: "\n  ")
+        case let .notAccounted(source, problems): PipelineError.notAccounted(source: source, problems: problems).description
+        case .pipeline(let error): error.description
+        }
+    }
+}
+
+extension MigrateError {
+    /// The migration's error for a pipeline's.
+    init(_ error: PipelineError) {
+        switch error {
+        case .source(let error): self = .source(error)
+        case let .store(source, reason): self = .store(source: source, reason: reason)
+        case .noVersionHashes(let source): self = .noVersionHashes(source: source)
+        case let .noMatchingVersion(source, differing): self = .noMatchingVersion(source: source, differing: differing)
+        case let .notAccounted(source, problems): self = .notAccounted(source: source, problems: problems)
+        case .mapping(let error): self = .mapping(error)
+        case .links(let error): self = .links(error)
+        case .rejectLog(let failure): self = .failedRejectLog(failure)
+        case .keyOutOfOrder, .keyCollides, .sourceFailure: self = .pipeline(error)
         }
     }
 }

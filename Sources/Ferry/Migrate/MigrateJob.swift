@@ -51,26 +51,36 @@ public struct MigrateJob {
         let inputs = request.verify && !request.dryRun ? BackgroundWork<MigrationInputs, MigrateError> { [request] in
             Result { () throws(MigrateError) in try MigrationInputs.of(request, bundle: bundle) }
         } : nil
-        var run = MigrationRun(request: request, chain: chain, writer: writer, final: final)
-        run.onProgress = progress
-        run.summary.identity = identity
+        let graph = self.graph(writer: writer, chain: chain)
+        var summary = MigrationSummary(chain: chain.versions.map(\.name), outputPath: request.outputPath)
+        summary.identity = identity
+        // The source (by position) whose objects keep their `Z_PK` and `Z_OPT`: the store whose
+        // UUID the new store keeps. Its objects keep their keys: no other record may take one first.
+        var identitySource: Int?
         if let kept = identity.keptFrom {
-            // Its objects keep their keys: no other record may take one of them first.
-            run.identitySource = request.sources.firstIndex { $0.kind == .store && $0.path == kept }
+            identitySource = request.sources.firstIndex { $0.kind == .store && $0.path == kept }
             writer.reservePrimaryKeys(through: identity.largestPrimaryKey)
         }
-        run.summary.suggestions = chain.steps.flatMap { step in step.suggestions.map { "\(step.sourceVersion) → \(step.destinationVersion): \($0)" } }
+        summary.suggestions = chain.steps.flatMap { step in step.suggestions.map { "\(step.sourceVersion) → \(step.destinationVersion): \($0)" } }
         do throws(MigrateError) {
-            try run.openRejectLog()
-            for (namespace, source) in request.sources.enumerated() where !run.summary.stoppedEarly {
-                switch source.kind {
-                case .store: try run.migrateStore(source.path, namespace: namespace)
-                case let .file(entity, version): try run.migrateFile(source, entity: entity, version: version, namespace: namespace)
-                }
+            var rejects = RejectCollector(limit: request.maxErrors)
+            do { try rejects.openLog(at: request.rejectLogPath) } catch { throw .failedRejectLog(error) }
+            var pipeline = RecordPipeline(chain: chain, graph: graph, rejects: rejects)
+            let carried = inputs != nil ? CarriedValueWatch(chain: chain) : nil
+            pipeline.observer = carried
+            pipeline.onProgress = progress
+            for (namespace, source) in request.sources.enumerated() where !pipeline.stoppedEarly {
+                let cursor = try self.cursor(for: source, chain: chain, keepsIdentity: namespace == identitySource, summary: &summary)
+                do { try pipeline.read(cursor, namespace: namespace) } catch { throw MigrateError(error) }
             }
-            if !run.summary.stoppedEarly { try run.resolveLinks() }
-            try run.closeRejectLog()
-            if run.summary.stoppedEarly {
+            do { summary.links = try pipeline.finish() } catch { throw MigrateError(error) }
+            summary.ledgers = pipeline.ledgers
+            summary.written = pipeline.written
+            summary.sampleRejects = pipeline.sampleRejects
+            summary.stoppedEarly = pipeline.stoppedEarly
+            summary.suggestions += pipeline.notes.map(\.description)
+            summary.duplicateKeys = pipeline.duplicateKeys
+            if summary.stoppedEarly {
                 writer.discard()
             } else {
                 if request.dryRun {
@@ -82,15 +92,15 @@ public struct MigrateJob {
                     // Committed first: a store that cannot be written is discarded, not verified.
                     do { try writer.commit() } catch { throw MigrateError.writer(error) }
                     if let inputs {
-                        run.startPhase("verifying", total: nil)
+                        pipeline.startPhase("verifying", total: nil)
                         verification = Result { () throws(MigrateError) in
-                            try verify(writer, model: final, inputs: inputs, carried: run.carriedValues, summary: &run.summary)
+                            try verify(writer, model: final, inputs: inputs, carried: carried?.check, summary: &summary)
                         }
                     }
-                    if let report = run.summary.verification, !report.passed {
+                    if let report = summary.verification, !report.passed {
                         // A store that failed its checks never replaces anything (`--force` included).
                         writer.discard()
-                        run.summary.discarded = "it failed verification"
+                        summary.discarded = "it failed verification"
                     } else {
                         do { try writer.finish(durable: request.durable, replacing: request.replaceExisting) } catch { throw MigrateError.writer(error) }
                     }
@@ -103,8 +113,56 @@ public struct MigrateJob {
             if error.writeFailure != nil, let log = request.rejectLogPath { FilePath.removeRegularFile(log) }
             throw error
         }
-        run.summary.dryRun = request.dryRun
-        return run.summary
+        summary.dryRun = request.dryRun
+        return summary
+    }
+
+    /// The graph writer of the last version, with the written mappings' duplicate policies and
+    /// identities of the last step.
+    private func graph(writer: CoreDataStoreWriter, chain: MigrationChain) -> StoreGraphWriter {
+        let final = chain.last
+        var policies: [String: DuplicatePolicy] = [:]
+        var identities: [String: [String]] = [:]
+        for mapping in chain.steps.last?.entities ?? [] {
+            if let policy = mapping.duplicates { policies[mapping.destination] = policy }
+            if let identity = mapping.identity { identities[mapping.destination] = identity }
+        }
+        return StoreGraphWriter(
+            writer: writer, model: final, duplicates: request.duplicates, duplicatesByEntity: policies, identityKeys: identities,
+            createMissing: LinkCreation.relationships(in: final, entities: final.entities.map(\.name),
+                                                      linkAttributes: request.files.linkAttributes, requested: []))
+    }
+
+    /// A source opened as a record cursor: a store (its version found by its hashes), or a
+    /// legacy file read as records of its entity in the oldest version that has it (or the
+    /// version it names).
+    private func cursor(for source: MigrationSource, chain: MigrationChain, keepsIdentity: Bool,
+                        summary: inout MigrationSummary) throws(MigrateError) -> any RecordCursor {
+        switch source.kind {
+        case .store:
+            do { return try StoreRecordCursor(path: source.path, chain: chain, keepsIdentity: keepsIdentity) } catch { throw MigrateError(error) }
+        case let .file(entity, version):
+            let index: Int
+            if let version {
+                guard let found = chain.versions.firstIndex(where: { $0.name == version }) else {
+                    throw .unknownVersion(version, available: chain.versions.map(\.name))
+                }
+                index = found
+            } else {
+                guard let found = chain.versions.firstIndex(where: { $0.entity(named: entity) != nil }) else {
+                    throw .unknownEntity(source: source.path, entity: entity)
+                }
+                index = found
+            }
+            guard let schema = chain.schema(version: index, entity: entity) else {
+                throw .unknownEntity(source: source.path, entity: entity)
+            }
+            let opened: FileRecordSource.Opened
+            do { opened = try request.files.open(source.path, model: chain.versions[index], schema: schema) } catch { throw .source(error) }
+            if let delimiter = opened.delimiter { summary.delimiters[source.path] = delimiter }
+            return FileRecordCursor(path: source.path, records: opened.records, entity: entity, version: index,
+                                    versionName: chain.versions[index].name)
+        }
     }
 
     /// A source given as a store whose name or first bytes say it is a file of records (CSV, JSON,

@@ -5,24 +5,7 @@ import FerryVerify
 /// filtered out by the mapping, and every line read that holds no record is skipped; per
 /// destination entity, the rows written.
 public struct MigrationSummary: Sendable, Codable, Equatable {
-    public struct SourceLedger: Sendable, Codable, Equatable {
-        public var source: String
-        public var entity: String
-        /// The model version the records were read as.
-        public var version: String
-        public var read = 0
-        public var written = 0
-        public var merged = 0
-        public var rejected = 0
-        /// Dropped on purpose by the mapping: a source filter, or an entity the chain removes.
-        public var filtered = 0
-        /// Lines of a file that hold no record (empty lines, comments of CSV).
-        public var skipped = 0
-        /// Values the mapping could not convert and set to nil under a lenient rule.
-        public var converted = 0
-
-        public var isBalanced: Bool { read == written + merged + rejected + filtered + skipped }
-    }
+    public typealias SourceLedger = FerryMigration.SourceLedger
 
     /// The model versions the records went through, oldest first.
     public var chain: [String]

@@ -8,14 +8,14 @@ import Testing
 
 /// Stores for the verifier tests: a linked Workspace 3 store written through `StoreGraphWriter`,
 /// and a small store with inheritance and a one-to-one relationship written row by row.
-enum VerifyStores {
-    static let workspace3: ManagedObjectModel = {
+public enum VerifyStores {
+    public static let workspace3: ManagedObjectModel = {
         let bundle = try? XcodeModelLoader.loadBundle(at: TestPaths.migrations + "/Workspace.xcdatamodeld")
         return bundle?.version(named: "Workspace 3") ?? ManagedObjectModel(name: "missing", entities: [])
     }()
 
     /// 6 uploads, 3 tags, 4 tasks: attachments by remote path, tags by name.
-    static func makeWorkspace3(in folder: String) throws -> String {
+    public static func makeWorkspace3(in folder: String) throws -> String {
         let path = folder + "/Workspace3.sqlite"
         let model = workspace3
         let store = try CoreDataStoreWriter.create(at: path, model: model, versionHashes: VersionHasher.hashes(of: model).entityHashes,
@@ -55,7 +55,7 @@ enum VerifyStores {
 
     /// Item (root) and Book (below it); Note points at an Item (so it has a `Z1_ITEM` column) and
     /// has a one-to-one `pin`; Item's ordered `notes` gives Note a `Z_FOK_ITEM` column.
-    static let inheritance = ManagedObjectModel(name: "Shelf", entities: [
+    public static let inheritance = ManagedObjectModel(name: "Shelf", entities: [
         Entity(name: "Item", attributes: [Attribute(name: "title", type: .string, isOptional: false)],
                relationships: [Relationship(name: "notes", destinationEntity: "Note", inverseName: "item", isToMany: true, isOrdered: true)]),
         Entity(name: "Book", parentName: "Item", attributes: [Attribute(name: "isbn", type: .string)]),
@@ -67,7 +67,7 @@ enum VerifyStores {
     ])
 
     /// Items 1 (Item) and 2 (Book); notes 3, 4 on the book, 5 on the item; note 3 pinned by pin 1.
-    static func makeInheritance(in folder: String) throws -> String {
+    public static func makeInheritance(in folder: String) throws -> String {
         let path = folder + "/Shelf.sqlite"
         let model = inheritance
         let store = try CoreDataStoreWriter.create(at: path, model: model, versionHashes: VersionHasher.hashes(of: model).entityHashes,
@@ -89,7 +89,7 @@ enum VerifyStores {
     }
 
     /// A copy of a store with `sql` applied to it.
-    static func broken(_ path: String, _ label: String, _ sql: String) throws -> String {
+    public static func broken(_ path: String, _ label: String, _ sql: String) throws -> String {
         let copy = path.replacingOccurrences(of: ".sqlite", with: "-\(label).sqlite")
         try FileManager.default.copyItem(atPath: path, toPath: copy)
         let database = try SQLiteDatabase(path: copy, mode: .readWrite)
@@ -99,7 +99,7 @@ enum VerifyStores {
     }
 
     /// A copy whose metadata names another hash for `entity`.
-    static func withCorruptHash(_ path: String, entity: String) throws -> String {
+    public static func withCorruptHash(_ path: String, entity: String) throws -> String {
         let copy = try broken(path, "hashes", "SELECT 1")
         let database = try SQLiteDatabase(path: copy, mode: .readWrite)
         let read = try database.prepare("SELECT Z_PLIST FROM Z_METADATA")
@@ -118,5 +118,5 @@ enum VerifyStores {
         return copy
     }
 
-    enum VerifyTestError: Error { case noMetadata }
+    public enum VerifyTestError: Error { case noMetadata }
 }

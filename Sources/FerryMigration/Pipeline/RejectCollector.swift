@@ -1,38 +1,36 @@
-import FerryMigration
-
 /// Where a job's rejects go, the same for every job: all of them to the reject log (when one is
 /// asked for), the first ones kept for the terminal, and a count against the `--max-errors` limit
 /// that stops a run going wrong. Links that found nothing go to the log too, without counting:
 /// their records were written.
-struct RejectCollector {
+public struct RejectCollector {
     /// How many rejects the summary keeps to show.
-    static let sampleSize = 20
+    public static let sampleSize = 20
 
     private var log: RejectLog?
     private let limit: Int?
-    private(set) var count = 0
-    private(set) var samples: [Reject] = []
+    public private(set) var count = 0
+    public private(set) var samples: [Reject] = []
     /// The first failure to log an unresolved link, thrown by `close()`.
     private var unresolvedFailure: RejectLog.Failure?
 
     /// A collector that stops the run at `limit` rejects (never when nil).
-    init(limit: Int?) {
+    public init(limit: Int?) {
         self.limit = limit
     }
 
     /// A collector that also opens the reject log, when a path is given.
-    init(logPath: String?, limit: Int?) throws(RejectLog.Failure) {
+    public init(logPath: String?, limit: Int?) throws(RejectLog.Failure) {
         self.init(limit: limit)
         try openLog(at: logPath)
     }
 
     /// Opens the reject log at `path` (none when nil).
-    mutating func openLog(at path: String?) throws(RejectLog.Failure) {
+    public mutating func openLog(at path: String?) throws(RejectLog.Failure) {
         log = try path.map { path throws(RejectLog.Failure) in try RejectLog(path: path) }
     }
 
     /// Takes one reject; returns whether the limit is reached and the run must stop.
-    mutating func add(_ reject: Reject) throws(RejectLog.Failure) -> Bool {
+    public mutating func add(_ reject: Reject) throws(RejectLog.Failure) -> Bool {
         count += 1
         if samples.count < Self.sampleSize { samples.append(reject) }
         try log?.append(reject)
@@ -41,13 +39,13 @@ struct RejectCollector {
 
     /// Logs a link that found nothing (`StoreGraphWriter.resolveLinks`); a failure to write it
     /// is kept for `close()`.
-    mutating func logUnresolved(_ link: Reject) {
+    public mutating func logUnresolved(_ link: Reject) {
         guard unresolvedFailure == nil else { return }
         do { try log?.append(link) } catch { unresolvedFailure = error }
     }
 
     /// Flushes and closes the reject log.
-    func close() throws(RejectLog.Failure) {
+    public func close() throws(RejectLog.Failure) {
         if let unresolvedFailure { throw unresolvedFailure }
         try log?.close()
     }

@@ -1,12 +1,11 @@
-import FerryMigration
 import FerryModel
 
 /// The versions of a model in order and the mapping between each pair, with the schemas,
 /// routes and compiled transforms made on first use.
-final class MigrationChain {
-    let versions: [ManagedObjectModel]
+public final class MigrationChain {
+    public let versions: [ManagedObjectModel]
     /// `steps[i]` takes records of `versions[i]` to `versions[i + 1]`.
-    let steps: [MappingModel]
+    public let steps: [MappingModel]
     private let options: CoercionOptions
     private let variables: [String: String]
     private var schemas: [VersionEntity: RecordSchema] = [:]
@@ -27,7 +26,7 @@ final class MigrationChain {
     }
 
     /// What became of a record carried to the last version.
-    enum Outcome {
+    public enum Outcome {
         /// `made`: the records mappings made from its values on the way, each with the index of
         /// the version it was made in (the destination of its step), still to be carried from there.
         case record(Record, entity: String, converted: Int, made: [(version: Int, record: EmbeddedRecord)])
@@ -38,20 +37,20 @@ final class MigrationChain {
 
     /// The way of one source entity of one version through every later step: its entity
     /// mappings in order, each step's transform compiled when the first record reaches it.
-    final class Route {
+    public final class Route {
         /// The version records start in, and the entity mapping of each step from there.
-        let first: Int
-        let mappings: [EntityMapping]
+        public let first: Int
+        public let mappings: [EntityMapping]
         /// Per step of `mappings`, the further mappings that make records of their own from the
         /// step's input record (`MappingModel.branches`).
-        let branches: [[EntityMapping]]
+        public let branches: [[EntityMapping]]
         fileprivate var transforms: [EntityTransform?]
         /// The entity records become in the last version; nil when a step has no mapping for
         /// the entity, so that records reaching that step are filtered.
-        let finalEntity: String?
+        public let finalEntity: String?
         /// Why records reaching the step after `mappings` cannot cross it (a mapping model's
         /// entity mapping Ferry refused); they stop the migration.
-        let refusal: MappingError?
+        public let refusal: MappingError?
 
         fileprivate init(first: Int, mappings: [EntityMapping], branches: [[EntityMapping]], finalEntity: String?, refusal: MappingError?) {
             self.first = first
@@ -63,16 +62,16 @@ final class MigrationChain {
         }
     }
 
-    init(versions: [ManagedObjectModel], steps: [MappingModel], options: CoercionOptions, variables: [String: String]) {
+    public init(versions: [ManagedObjectModel], steps: [MappingModel], options: CoercionOptions, variables: [String: String]) {
         self.versions = versions
         self.steps = steps
         self.options = options
         self.variables = variables
     }
 
-    var last: ManagedObjectModel { versions[versions.count - 1] }
+    public var last: ManagedObjectModel { versions[versions.count - 1] }
 
-    func schema(version: Int, entity: String) -> RecordSchema? {
+    public func schema(version: Int, entity: String) -> RecordSchema? {
         let key = VersionEntity(version: version, entity: entity)
         if let known = schemas[key] { return known }
         guard let made = RecordSchema(model: versions[version], entityName: entity) else { return nil }
@@ -81,7 +80,7 @@ final class MigrationChain {
     }
 
     /// The route of records of `entity` in version `from` (made once per entity and version).
-    func route(entity: String, from: Int) -> Route {
+    public func route(entity: String, from: Int) -> Route {
         let key = VersionEntity(version: from, entity: entity)
         if let known = routes[key] { return known }
         var mappings: [EntityMapping] = []
@@ -109,7 +108,7 @@ final class MigrationChain {
     /// returned with the record, not carried further here: the caller carries each by the route
     /// of its own entity from the version it was made in. A record that reaches a step whose
     /// mapping Ferry refused stops the migration with the refusal.
-    func carry(_ record: Record, route: Route) throws(MappingError) -> Outcome {
+    public func carry(_ record: Record, route: Route) throws(MappingError) -> Outcome {
         var current = record
         var converted = 0
         var made: [(version: Int, record: EmbeddedRecord)] = []
@@ -155,7 +154,7 @@ final class MigrationChain {
 
     /// The entity and relationship a relationship of `entity` in version `from` becomes in the
     /// last version, or nil when a step drops it.
-    func finalRelationship(_ relationship: String, of entity: String, from: Int) -> (entity: String, relationship: String)? {
+    public func finalRelationship(_ relationship: String, of entity: String, from: Int) -> (entity: String, relationship: String)? {
         var names = (entity: entity, relationship: relationship)
         for step in from..<steps.count {
             guard let mapping = steps[step].mapping(forSource: names.entity),

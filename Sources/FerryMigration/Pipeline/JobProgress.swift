@@ -13,5 +13,5 @@ public struct JobProgress: Sendable, Equatable {
     }
 
     /// How many records go by between two reports within a phase.
-    static let interval = 8_192
+    public static let interval = 8_192
 }

@@ -2,6 +2,7 @@ import FerryModel
 import FerryStore
 import FerryTestSupport
 import FerryVerify
+import FerryVerifyTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,3 @@
-import FerryStore
-
 /// The relationship pairs a migration took from one source store, by where the store keeps them
 /// (`RelationshipPlacement.storageName`): read with their records or apart from them, or dropped
 /// on purpose because the chain has no such relationship. Compared with the store's pair census,

@@ -1,17 +1,16 @@
 import FerryFormats
-import FerryMigration
 import FoundationEssentials
 
 /// Streams rejects to a file as NDJSON: one JSON object per line with location, entity,
 /// attribute, value and reason.
-struct RejectLog {
+public struct RejectLog {
     /// The log could not be written.
-    struct Failure: Error {
-        let path: String
-        let reason: String
+    public struct Failure: Error {
+        public let path: String
+        public let reason: String
         /// A full disk or the file size limit; the partial log is then removed (when it is a
         /// regular file: never a device such as `/dev/full`).
-        var writeFailure: WriteFailure?
+        public var writeFailure: WriteFailure?
 
         init(path: String, error: any Error) {
             self.path = path
@@ -24,13 +23,13 @@ struct RejectLog {
     private let sink: FileByteSink
     private let encoder: JSONEncoder
 
-    init(path: String) throws(Failure) {
+    public init(path: String) throws(Failure) {
         do { sink = try FileByteSink(path: path) } catch { throw Failure(path: path, error: error) }
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
-    func append(_ reject: Reject) throws(Failure) {
+    public func append(_ reject: Reject) throws(Failure) {
         do {
             try sink.write(try encoder.encode(reject))
             try sink.write(CollectionOfOne(UInt8(ascii: "\n")))
@@ -39,7 +38,7 @@ struct RejectLog {
         }
     }
 
-    func close() throws(Failure) {
+    public func close() throws(Failure) {
         do { try sink.close() } catch { throw Failure(path: sink.path, error: error) }
     }
 }

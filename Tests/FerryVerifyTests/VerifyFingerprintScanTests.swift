@@ -2,6 +2,7 @@ import FerryModel
 import FerryStore
 import FerryTestSupport
 @testable import FerryVerify
+import FerryVerifyTestSupport
 import Testing
 
 /// Record fingerprints read straight from the columns (`RecordFingerprintScan`) must equal the

@@ -1,0 +1,68 @@
+import FerryMigration
+import FerryModel
+
+/// An export or backup folder (already checked against its manifest) as a pipeline source: the
+/// records of each entity hierarchy in `Z_PK` order, the files of its concrete entities merged by
+/// `Z_PK`, each with its key as `row` so that it keeps it. Once a hierarchy is read, each of its
+/// files must have held as many records as the manifest says.
+final class RestoreRecordCursor: RecordCursor {
+    let path: String
+    let version = 0
+    let total: Int?
+    private let manifest: ExportManifest
+    private let model: ManagedObjectModel
+    /// The roots whose hierarchies are still to be read, last first.
+    private var roots: [String]
+    private var sources: [RestoreSource] = []
+    /// The source whose pending record was handed out last, to move on before the next.
+    private var handedOut: RestoreSource?
+    private var delivered: [String: Int] = [:]
+
+    init(folder: String, manifest: ExportManifest, model: ManagedObjectModel) {
+        path = folder
+        self.manifest = manifest
+        self.model = model
+        total = manifest.entities.reduce(0) { $0 + $1.count }
+        roots = model.entitiesInStoreOrder.filter { $0.parentName == nil }.map(\.name).reversed()
+    }
+
+    func next() throws(PipelineError) -> SourceItem? {
+        do throws(ExportError) {
+            if let handedOut { try handedOut.advance() }
+            handedOut = nil
+            while true {
+                let next = sources.filter { $0.pending != nil }.min { ($0.pending?.primaryKey ?? 0) < ($1.pending?.primaryKey ?? 0) }
+                if let next, let pending = next.pending {
+                    handedOut = next
+                    delivered[next.schema.entity.name, default: 0] += 1
+                    return .record(pending.record, entity: next.schema.entity.name, defaulted: false, row: pending.primaryKey)
+                }
+                try checkCounts()
+                guard let root = roots.popLast() else { return nil }
+                sources = try open(root)
+            }
+        } catch {
+            throw .sourceFailure(error)
+        }
+    }
+
+    func finish(read _: [String: Int], stopped _: Bool) throws(PipelineError) -> SourceEnd { SourceEnd() }
+
+    /// The files of the concrete entities of `root`'s hierarchy.
+    private func open(_ root: String) throws(ExportError) -> [RestoreSource] {
+        var opened: [RestoreSource] = []
+        for entity in model.hierarchy(below: root) where !entity.isAbstract {
+            guard let entry = manifest.file(for: entity.name) else { continue }
+            opened.append(try RestoreSource(folder: path, entry: entry, format: manifest.format, model: model))
+        }
+        return opened
+    }
+
+    /// Each file of the hierarchy just read held as many records as the manifest says.
+    private func checkCounts() throws(ExportError) {
+        for source in sources where delivered[source.schema.entity.name, default: 0] != source.expectedCount {
+            throw .verification(path: source.path, reason: "holds \(delivered[source.schema.entity.name, default: 0]) records, the manifest says \(source.expectedCount)")
+        }
+        sources = []
+    }
+}

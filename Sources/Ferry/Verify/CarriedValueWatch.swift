@@ -1,0 +1,35 @@
+import FerryMigration
+import FerryModel
+
+/// Feeds a `CarriedValueCheck` from a record pipeline: the carried values of every record read
+/// from a source itself, as it is written.
+final class CarriedValueWatch: RecordPipelineObserver {
+    private(set) var check = CarriedValueCheck()
+    private let chain: MigrationChain
+    /// What each watched route carries, by token.
+    private var attributes: [CarriedAttributes] = []
+
+    init(chain: MigrationChain) {
+        self.chain = chain
+    }
+
+    func watch(route: MigrationChain.Route, schema: RecordSchema) -> Int? {
+        attributes.append(CarriedAttributes(route: route, chain: chain, schema: schema))
+        return attributes.count - 1
+    }
+
+    /// Under keep-newest a merged record replaces the row's earlier values; otherwise the row
+    /// keeps them, and a record merged into it leaves no term.
+    func written(_ values: [AttributeValue], token: Int, entity: String, row: Int64?, merged: Bool, policy: DuplicatePolicy) {
+        if merged {
+            guard policy == .keepNewest else { return }
+            check.written(values, carried: attributes[token], entity: entity, row: row, replacing: true)
+        } else {
+            check.written(values, carried: attributes[token], entity: entity, row: row, remembering: policy == .keepNewest)
+        }
+    }
+
+    func carriedRecordWritten(entity: String) {
+        check.exclude(entity, because: "records carried or made by other records")
+    }
+}

@@ -1,0 +1,48 @@
+/// A file of records (any `RecordStream`) as a pipeline source: records of one entity of one
+/// model version of the chain.
+public final class FileRecordCursor: RecordCursor {
+    public let path: String
+    public let version: Int
+    public let total: Int? = nil
+    private let entity: String
+    private let versionName: String
+    private let records: any RecordStream
+    private var read = 0
+
+    /// - Parameters:
+    ///   - version: the index in the chain of the version `entity` is read as, named `versionName`.
+    public init(path: String, records: any RecordStream, entity: String, version: Int, versionName: String) {
+        self.path = path
+        self.records = records
+        self.entity = entity
+        self.version = version
+        self.versionName = versionName
+    }
+
+    public func next() throws(PipelineError) -> SourceItem? {
+        let result: RecordReadResult?
+        do { result = try records.next() } catch { throw .source(error) }
+        switch result {
+        case nil: return nil
+        case let .record(record, defaulted)?:
+            read += 1
+            return .record(record, entity: entity, defaulted: defaulted > 0, row: nil)
+        case .reject(let reject)?:
+            read += 1
+            return .reject(reject, entity: entity)
+        }
+    }
+
+    /// A file none of whose keys matches an attribute would give records of nils only: refused
+    /// (unless the run stopped early). Its skipped lines, unknown keys and duplicate keys are told
+    /// either way.
+    public func finish(read _: [String: Int], stopped: Bool) throws(PipelineError) -> SourceEnd {
+        if read > 0, !records.matchesAnyKey, !stopped {
+            throw .source(.noMatchingKey(source: path, keys: records.unknownKeys, entity: entity))
+        }
+        let unknown = records.unknownKeys
+        return SourceEnd(skippedLines: records.skippedLines, entity: entity,
+                         notes: unknown.isEmpty ? [] : [.unknownKeys(source: path, entity: entity, version: versionName, keys: unknown)],
+                         duplicateKeys: records.duplicateKeys)
+    }
+}

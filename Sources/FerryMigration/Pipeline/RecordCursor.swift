@@ -1,0 +1,84 @@
+/// One source of records for `RecordPipeline`: a file of records, a Core Data store, an export
+/// folder. Every source reads as records of entities of one model version of the chain.
+public protocol RecordCursor: AnyObject {
+    /// The source as ledgers, rejects and errors name it.
+    var path: String { get }
+    /// The index in the chain of the model version its records are read as.
+    var version: Int { get }
+    /// How many records the source holds, when that is known before reading (for progress).
+    var total: Int? { get }
+    /// The next item; nil after the last.
+    func next() throws(PipelineError) -> SourceItem?
+    /// The checks of the whole source once its items are read (`stopped`: the run stopped at
+    /// its reject limit before the end), and what is left to account for. `read` is what the
+    /// pipeline counted as read from this source, per entity: a source that can count its
+    /// records another way compares the two.
+    func finish(read: [String: Int], stopped: Bool) throws(PipelineError) -> SourceEnd
+}
+
+/// What a `RecordCursor` delivers.
+public enum SourceItem {
+    /// A record of `entity`. `defaulted`: a required attribute was empty and took its model
+    /// default. `row`: the `Z_PK` of a store's row, named in the location of its reject.
+    case record(Record, entity: String, defaulted: Bool, row: Int64?)
+    /// A record that could not be read, counted against `entity`.
+    case reject(Reject, entity: String)
+    /// A link the source keeps apart from its records (a store's many-to-many pairs, ordered
+    /// children, to-many destinations without an inverse), already named as the last version
+    /// names the relationship.
+    case link(SeparateLink)
+}
+
+/// A link staged by the key of the record that holds it, once its records are in.
+public struct SeparateLink {
+    public var entity: String
+    public var relationship: String
+    public var source: RecordKey
+    public var target: RecordKey
+    /// Its position among the links of its source record (order of an ordered relationship).
+    public var position: Int
+
+    public init(entity: String, relationship: String, source: RecordKey, target: RecordKey, position: Int) {
+        self.entity = entity
+        self.relationship = relationship
+        self.source = source
+        self.target = target
+        self.position = position
+    }
+}
+
+/// What a source leaves to account for once read.
+public struct SourceEnd {
+    /// Lines that hold no record (empty lines, comments of CSV), counted against `entity`.
+    public var skippedLines = 0
+    public var entity: String?
+    /// Notes for the summary, in order.
+    public var notes: [SourceNote] = []
+    /// Keys a JSON object of the source held twice (the last value kept), each once.
+    public var duplicateKeys: [DuplicateKey] = []
+
+    public init(skippedLines: Int = 0, entity: String? = nil, notes: [SourceNote] = [], duplicateKeys: [DuplicateKey] = []) {
+        self.skippedLines = skippedLines
+        self.entity = entity
+        self.notes = notes
+        self.duplicateKeys = duplicateKeys
+    }
+}
+
+/// Something a source told about itself that the summary reports.
+public enum SourceNote: Sendable, Equatable, CustomStringConvertible {
+    /// Keys of a file that matched no attribute of `entity` in `version`, each once.
+    case unknownKeys(source: String, entity: String, version: String, keys: [String])
+    /// Relationship pairs of a store that the chain does not carry (the last version has no
+    /// relationship they become): counted as the store holds them, dropped on purpose.
+    case droppedPairs(source: String, count: Int64, entity: String, relationship: String, lastVersion: String)
+
+    public var description: String {
+        switch self {
+        case let .unknownKeys(source, entity, version, keys):
+            "\(source): keys matching nothing in \(entity) (\(version)), ignored: " + NameListText.summary(keys)
+        case let .droppedPairs(source, count, entity, relationship, lastVersion):
+            "\(source): \(count) pairs of \(entity).\(relationship) not carried: \(lastVersion) has no relationship they become"
+        }
+    }
+}

@@ -1,0 +1,389 @@
+import FerryModel
+
+/// The one record pipeline of `import`, `migrate` and `restore`: reads each source's records,
+/// carries each through the chain of model versions (a chain of one version carries nothing),
+/// writes it with the records it carries into the store graph, and keeps the ledgers; links are
+/// resolved once every source is in. Verifying the store and renaming it into place are the
+/// job's.
+///
+/// Every record read is written, merged, rejected or filtered, per source and entity
+/// (`ledgers`), and for the sources' own records alone (`records`). Rejects go to the
+/// `RejectCollector`, which stops the run at its limit (`stoppedEarly`).
+public struct RecordPipeline {
+    public let chain: MigrationChain
+    public let graph: StoreGraphWriter
+    public private(set) var ledgers: [SourceLedger] = []
+    /// Destination entity → records written into it (carried ones included), once each source is read.
+    public private(set) var written: [String: Int] = [:]
+    /// The sources' own records, all sources together.
+    public private(set) var records = RecordTally()
+    /// The records carried by others, per destination entity.
+    public private(set) var carried: [String: CarriedCount] = [:]
+    /// What the sources told about themselves, in order.
+    public private(set) var notes: [SourceNote] = []
+    /// Keys that JSON objects of the sources held twice, each once per source.
+    public private(set) var duplicateKeys: [DuplicateKey] = []
+    public private(set) var stoppedEarly = false
+    /// Watches the records written (nil: none).
+    public var observer: (any RecordPipelineObserver)?
+    /// Whether records keep the `Z_PK` their source gives them (`SourceItem.record`'s `row`),
+    /// each hierarchy's records coming in key order: a restore.
+    public var keepsSourceKeys = false
+    /// Told the phase and how far it is, every `JobProgress.interval` records.
+    public var onProgress: (JobProgress) -> Void = { _ in }
+    private var rejects: RejectCollector
+    private var progress = JobProgress(phase: "")
+    private var finalSchemas: [String: RecordSchema] = [:]
+    private var sourceKeys = SourceKeyOrder()
+
+    public init(chain: MigrationChain, graph: StoreGraphWriter, rejects: RejectCollector) {
+        self.chain = chain
+        self.graph = graph
+        self.rejects = rejects
+    }
+
+    /// The first rejects, for the terminal.
+    public var sampleRejects: [Reject] { rejects.samples }
+
+    /// Begins a phase of the run and reports it.
+    public mutating func startPhase(_ phase: String, total: Int?) {
+        progress = JobProgress(phase: phase, total: total)
+        onProgress(progress)
+    }
+
+    /// Reads every item of `cursor` into the graph; `namespace` tells sources apart, so the same
+    /// key in two sources names two records.
+    public mutating func read(_ cursor: any RecordCursor, namespace: Int) throws(PipelineError) {
+        startPhase("reading \(cursor.path)", total: cursor.total)
+        var plans: [String: EntityPlan] = [:]
+        var current: EntityPlan?
+        let readBefore = reads(from: cursor.path, version: cursor.version)
+        while !stoppedEarly, let item = try cursor.next() {
+            switch item {
+            case let .record(record, entity, defaulted, row):
+                if current?.entity != entity {
+                    current = plans[entity] ?? plan(entity, source: cursor.path, version: cursor.version)
+                    plans[entity] = current
+                }
+                guard let plan = current else { continue }
+                if defaulted { records.defaulted += 1 }
+                try process(record, plan: plan, namespace: namespace, storeRow: row)
+            case let .reject(reject, entity):
+                let known = plans[entity] ?? plan(entity, source: cursor.path, version: cursor.version)
+                plans[entity] = known
+                let ledger = known?.ledger ?? self.ledger(source: cursor.path, entity: entity, version: cursor.version)
+                ledgers[ledger].read += 1
+                records.read += 1
+                try self.reject(reject, ledger: ledger)
+            case .link(let link):
+                do {
+                    try graph.stageLink(to: .key(link.target), position: link.position, relationship: link.relationship,
+                                        ofRecordWithKey: link.source, entity: link.entity, namespace: namespace, file: cursor.path)
+                } catch {
+                    throw .links(error)
+                }
+            }
+        }
+        for plan in plans.values where plan.inserted > 0 {
+            if let entity = plan.route.finalEntity { written[entity, default: 0] += plan.inserted }
+        }
+        let read = reads(from: cursor.path, version: cursor.version).reduce(into: [String: Int]()) { read, entry in
+            read[entry.key] = entry.value - readBefore[entry.key, default: 0]
+        }
+        let end = try cursor.finish(read: read, stopped: stoppedEarly)
+        if end.skippedLines > 0, let entity = end.entity {
+            let ledger = ledger(source: cursor.path, entity: entity, version: cursor.version)
+            ledgers[ledger].read += end.skippedLines
+            ledgers[ledger].skipped += end.skippedLines
+            records.read += end.skippedLines
+            records.skipped += end.skippedLines
+        }
+        notes += end.notes
+        duplicateKeys += end.duplicateKeys
+    }
+
+    /// Records of the source's own version read from it so far, by entity (ledgers count every
+    /// record read): records made from them (`MadeRecordRule`), which enter at a later version,
+    /// have ledgers of their own.
+    private func reads(from source: String, version: Int) -> [String: Int] {
+        let name = chain.versions[version].name
+        return ledgers.reduce(into: [:]) { reads, ledger in
+            if ledger.source == source, ledger.version == name { reads[ledger.entity, default: 0] += ledger.read }
+        }
+    }
+
+    /// Ends the run once every source is read: resolves the staged links (those that find
+    /// nothing go to the reject log; none when the run stopped early) and closes the reject log.
+    public mutating func finish() throws(PipelineError) -> [LinkReport] {
+        var links: [LinkReport] = []
+        if !stoppedEarly {
+            startPhase("resolving links", total: nil)
+            do { links = try graph.resolveLinks { rejects.logUnresolved($0) } } catch { throw .links(error) }
+        }
+        do { try rejects.close() } catch { throw .rejectLog(error) }
+        return links
+    }
+
+    // MARK: Records
+
+    /// What carrying records of one source entity needs, found once per source and entity (a
+    /// class, so that handing it to each record copies one reference, not its fields).
+    private final class EntityPlan {
+        let entity: String
+        let route: MigrationChain.Route
+        /// The schema of the entity the records become in the last version, and the root of its hierarchy.
+        let finalSchema: RecordSchema?
+        let finalRoot: String?
+        /// The index of the source and entity's ledger in `ledgers`.
+        let ledger: Int
+        /// The source, and the index of the model version its records are read as.
+        let source: String
+        let version: Int
+        /// The observer's token for the records, when it watches them.
+        let watched: Int?
+        /// Whether the records' route has no mapping step: they are written as read.
+        let writtenAsRead: Bool
+        /// The records inserted so far (counted into `written` once the source is read).
+        var inserted = 0
+
+        init(entity: String, route: MigrationChain.Route, finalSchema: RecordSchema?, finalRoot: String?, ledger: Int, source: String,
+             version: Int, watched: Int?) {
+            self.entity = entity
+            self.route = route
+            self.finalSchema = finalSchema
+            self.finalRoot = finalRoot
+            self.ledger = ledger
+            self.source = source
+            self.version = version
+            self.watched = watched
+            writtenAsRead = route.mappings.isEmpty && route.refusal == nil && route.finalEntity != nil && finalSchema != nil
+        }
+    }
+
+    /// The plan of records of `entity` read from a source itself; nil when the version has no
+    /// such entity.
+    private mutating func plan(_ entity: String, source: String, version: Int) -> EntityPlan? {
+        guard let schema = chain.schema(version: version, entity: entity) else { return nil }
+        return entityPlan(entity, schema: schema, version: version, source: source, topLevel: true)
+    }
+
+    /// - Parameter topLevel: records read from the source itself (not carried by others), which
+    ///   the observer may watch.
+    private mutating func entityPlan(_ entity: String, schema: RecordSchema, version: Int, source: String, topLevel: Bool) -> EntityPlan {
+        let route = chain.route(entity: entity, from: version)
+        let watched = topLevel ? observer?.watch(route: route, schema: schema) : nil
+        return EntityPlan(entity: entity, route: route, finalSchema: route.finalEntity.flatMap { finalSchema($0) },
+                          finalRoot: route.finalEntity.flatMap { chain.last.rootEntity(of: $0)?.name },
+                          ledger: ledger(source: source, entity: entity, version: version), source: source, version: version,
+                          watched: watched)
+    }
+
+    /// Carries one record through the chain and writes it, keeping its ledger. `storeRow` is the
+    /// `Z_PK` of a store's row, named in the location of its rejects.
+    ///
+    /// The records it carries (nested objects of a file) are carried first, each by the route of
+    /// its own entity from the same version, and counted in the ledger of their source and entity
+    /// once the record is written or merged: a carried record that a mapping rejects rejects the
+    /// record; one that a mapping filters out is counted as filtered and the record's link to it
+    /// is dropped. Records a mapping makes from the record's values (`folder = Folder(name: …)`)
+    /// are carried the same way from the version they are made in, once the record has been.
+    private mutating func process(_ record: Record, plan: EntityPlan, namespace: Int, storeRow: Int64?) throws(PipelineError) {
+        let ledger = plan.ledger
+        ledgers[ledger].read += 1
+        records.read += 1
+        progress.done += 1
+        if progress.done % JobProgress.interval == 0 { onProgress(progress) }
+        if plan.writtenAsRead, record.embedded.isEmpty, let finalEntity = plan.route.finalEntity, let schema = plan.finalSchema {
+            // No mapping step and nothing carried: what the chain would hand back is the record.
+            try write(record, as: schema, entity: finalEntity, read: record, plan: plan, carried: nil, namespace: namespace,
+                      storeRow: storeRow)
+            return
+        }
+        var carried = CarriedRecords()
+        if !record.embedded.isEmpty {
+            if let rejected = try carry(EmbeddedRecord.flattened(record).map { (plan.version, $0) }, source: plan.source, into: &carried) {
+                try reject(rejected, ledger: ledger)
+                return
+            }
+        }
+        let outcome: MigrationChain.Outcome
+        do { outcome = try chain.carry(record, route: plan.route) } catch { throw .mapping(error) }
+        switch outcome {
+        case .filtered:
+            ledgers[ledger].filtered += 1
+            records.filtered += 1
+        case .reject(var rejected):
+            rejected.location = location(of: record, plan: plan, storeRow: storeRow)
+            try reject(rejected, ledger: ledger)
+        case .record(var mapped, let finalEntity, let converted, let made):
+            ledgers[ledger].converted += converted
+            guard let schema = plan.finalSchema else {
+                ledgers[ledger].filtered += 1
+                records.filtered += 1
+                return
+            }
+            if !made.isEmpty, var rejected = try carry(made, source: plan.source, into: &carried) {
+                if storeRow != nil { rejected.location = location(of: record, plan: plan, storeRow: storeRow) }
+                try reject(rejected, ledger: ledger)
+                return
+            }
+            mapped.embedded = carried.records
+            carried.dropLinks(of: &mapped)
+            try write(mapped, as: schema, entity: finalEntity, read: record, plan: plan, carried: carried, namespace: namespace,
+                      storeRow: storeRow)
+        }
+    }
+
+    /// Writes `mapped` (what `record`, as read, became in the last version) with the records it
+    /// carries, and counts the outcome in the ledgers.
+    private mutating func write(_ mapped: Record, as schema: RecordSchema, entity finalEntity: String, read record: Record,
+                                plan: EntityPlan, carried: CarriedRecords?, namespace: Int, storeRow: Int64?) throws(PipelineError) {
+        let ledger = plan.ledger
+        var keptKey: (key: Int64, root: String)?
+        if keepsSourceKeys, let storeRow, let root = plan.finalRoot {
+            try sourceKeys.reserve(storeRow, root: root, graph: graph, source: record.location.file)
+            keptKey = (storeRow, root)
+        }
+        var outcomes: [StoreGraphWriter.EmbeddedOutcome] = []
+        let written: StoreGraphWriter.Outcome
+        do { written = try graph.write(mapped, schema: schema, namespace: namespace, embedded: &outcomes) } catch { throw .links(error) }
+        if let keptKey { try sourceKeys.written(written, key: keptKey.key, root: keptKey.root, source: record.location.file) }
+        for outcome in outcomes {
+            if case .merged = outcome.outcome { self.carried[outcome.entity, default: .init()].merged += 1 } else {
+                self.carried[outcome.entity, default: .init()].written += 1
+            }
+        }
+        switch written {
+        case .inserted:
+            ledgers[ledger].written += 1
+            records.written += 1
+            plan.inserted += 1
+            if let token = plan.watched {
+                observer?.written(record.values, token: token, entity: finalEntity, row: graph.lastPrimaryKey, merged: false,
+                                  policy: graph.policy(for: finalEntity))
+            }
+        case .merged:
+            ledgers[ledger].merged += 1
+            records.merged += 1
+            if let token = plan.watched {
+                observer?.written(record.values, token: token, entity: finalEntity, row: graph.lastPrimaryKey, merged: true,
+                                  policy: graph.policy(for: finalEntity))
+            }
+        case .rejected(let reason):
+            try self.reject(Reject(location: location(of: record, plan: plan, storeRow: storeRow), entity: plan.entity, reason: reason),
+                            ledger: ledger)
+            return
+        }
+        guard let carried else { return }
+        for (ledger, converted) in carried.counts {
+            ledgers[ledger].read += 1
+            ledgers[ledger].converted += converted
+        }
+        for ledger in carried.filtered { ledgers[ledger].filtered += 1 }
+        for outcome in outcomes {
+            guard let key = outcome.key, let ledger = carried.ledgers[key] else { continue }
+            if case .merged = outcome.outcome {
+                ledgers[ledger].merged += 1
+            } else {
+                ledgers[ledger].written += 1
+                self.written[outcome.entity, default: 0] += 1
+                observer?.carriedRecordWritten(entity: outcome.entity)
+            }
+        }
+    }
+
+    /// The records a record carries, carried to the last version and not yet counted.
+    private struct CarriedRecords {
+        /// The carried records in writing order (each before its carrier), nothing nested.
+        var records: [EmbeddedRecord] = []
+        /// Each carried record's ledger, by its key, for the writer's outcomes.
+        var ledgers: [RecordKey: Int] = [:]
+        /// One entry per carried record read: its ledger, and the values its mapping converted.
+        var counts: [(ledger: Int, converted: Int)] = []
+        /// The ledger of each carried record a mapping filtered out.
+        var filtered: [Int] = []
+        /// The keys of the records filtered out, which links must no longer name.
+        var dropped: Set<RecordKey> = []
+
+        /// Removes the links to records filtered out, from a record and the records it carries.
+        func dropLinks(of record: inout Record) {
+            guard !dropped.isEmpty else { return }
+            func strip(_ links: [RecordLink]) -> [RecordLink] {
+                links.map { link in
+                    RecordLink(relationship: link.relationship, targets: link.targets.filter { target in
+                        if case .key(let key) = target { !dropped.contains(key) } else { true }
+                    })
+                }
+            }
+            record.links = strip(record.links)
+            for index in record.embedded.indices { record.embedded[index].record.links = strip(record.embedded[index].record.links) }
+        }
+    }
+
+    /// Carries records a record carries (flattened, in writing order), each through the chain
+    /// from the version it is in, and the records mappings make from their values on the way;
+    /// the reject of the first that a mapping rejects, located at its key path.
+    private mutating func carry(_ embedded: [(version: Int, record: EmbeddedRecord)], source: String,
+                       into carried: inout CarriedRecords) throws(PipelineError) -> Reject? {
+        for (version, item) in embedded {
+            guard let schema = chain.schema(version: version, entity: item.entity) else {
+                return Reject(location: item.record.location, entity: item.entity,
+                              reason: "\(item.entity) is not in \(chain.versions[version].name)")
+            }
+            let itemPlan = entityPlan(item.entity, schema: schema, version: version, source: source, topLevel: false)
+            let outcome: MigrationChain.Outcome
+            do { outcome = try chain.carry(item.record, route: itemPlan.route) } catch { throw .mapping(error) }
+            switch outcome {
+            case .reject(var rejected):
+                rejected.location = item.record.location
+                return rejected
+            case .filtered:
+                carried.counts.append((itemPlan.ledger, 0))
+                carried.filtered.append(itemPlan.ledger)
+                if let key = item.record.key { carried.dropped.insert(key) }
+            case let .record(mapped, finalEntity, converted, made):
+                carried.counts.append((itemPlan.ledger, converted))
+                guard itemPlan.finalSchema != nil else {
+                    carried.filtered.append(itemPlan.ledger)
+                    if let key = item.record.key { carried.dropped.insert(key) }
+                    continue
+                }
+                if !made.isEmpty, let rejected = try carry(made, source: source, into: &carried) { return rejected }
+                if let key = mapped.key { carried.ledgers[key] = itemPlan.ledger }
+                carried.records.append(EmbeddedRecord(entity: finalEntity, record: mapped, findByValues: item.findByValues))
+            }
+        }
+        return nil
+    }
+
+    /// Where a record came from, for its reject: a store row is named by entity and `Z_PK`
+    /// (made only when a record is rejected).
+    private func location(of record: Record, plan: EntityPlan, storeRow: Int64?) -> SourceLocation {
+        guard let storeRow else { return record.location }
+        var location = record.location
+        location.path = "\(plan.entity) Z_PK \(storeRow)"
+        return location
+    }
+
+    private mutating func finalSchema(_ entity: String) -> RecordSchema? {
+        if let known = finalSchemas[entity] { return known }
+        let made = RecordSchema(model: chain.last, entityName: entity)
+        finalSchemas[entity] = made
+        return made
+    }
+
+    private mutating func reject(_ reject: Reject, ledger: Int) throws(PipelineError) {
+        ledgers[ledger].rejected += 1
+        records.rejected += 1
+        do { stoppedEarly = try rejects.add(reject) || stoppedEarly } catch {
+            throw .rejectLog(error)
+        }
+    }
+
+    /// The index of the ledger of a source and entity, added on first use.
+    private mutating func ledger(source: String, entity: String, version: Int) -> Int {
+        if let index = ledgers.firstIndex(where: { $0.source == source && $0.entity == entity }) { return index }
+        ledgers.append(SourceLedger(source: source, entity: entity, version: chain.versions[version].name))
+        return ledgers.count - 1
+    }
+}

@@ -1,0 +1,213 @@
+import FerryFormats
+import FerryModel
+import FerryStore
+
+/// A Core Data store as a pipeline source: its version found by its version hashes among the
+/// chain's, every record of every entity (root by root, in store order), then the links that
+/// live apart from the rows (many-to-many, ordered one-to-many, to-many without an inverse).
+///
+/// Its rows are counted a second time with plain SQL (`StoreCensus`), and so are its
+/// relationship pairs where it keeps them: `finish` compares what the pipeline read with both,
+/// and a store whose rows or pairs are not all accounted for fails the run.
+public final class StoreRecordCursor: RecordCursor {
+    public let path: String
+    public let version: Int
+    public var total: Int? { Int(census.appRows) }
+    private let chain: MigrationChain
+    private let model: ManagedObjectModel
+    private let records: StoreRecordReader
+    private let census: StoreCensus
+    private let pairCensus: [String: Int64]
+    private let keepsIdentity: Bool
+    private let location: SourceLocation
+    private var pairs = PairTally()
+    private var shapes: [String: RowShape?] = [:]
+    private var current: RowShape?
+    private var roots: [String]
+    private var cursor: StoredRecordCursor?
+    private var cursorRoot = ""
+    private var edges: SeparateEdges?
+    private var notes: [SourceNote] = []
+
+    /// What turns a store's rows of one entity into records.
+    private struct RowShape {
+        let entity: String
+        /// The source schema's attribute names, in its order.
+        let attributeNames: [String]
+        /// The to-one relationships whose foreign keys become links, in model order.
+        let toOne: [String]
+        /// Where the store keeps each of `toOne`'s pairs, for the pair tally.
+        let toOneStorage: [String?]
+    }
+
+    /// Opens the store at `path` as records of the version of `chain` it matches.
+    /// - Parameter keepsIdentity: its records keep their `Z_PK` and `Z_OPT` (`Record.identity`).
+    public init(path: String, chain: MigrationChain, keepsIdentity: Bool) throws(PipelineError) {
+        self.path = path
+        self.chain = chain
+        self.keepsIdentity = keepsIdentity
+        location = SourceLocation(file: path)
+        let store: CoreDataStoreReader
+        do { store = try CoreDataStoreReader(path: path) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+        var hashes = store.metadata.versionHashes
+        if hashes.isEmpty {
+            // Metadata without hashes matches every version vacuously (and would carry no row):
+            // the model the store carries says which version it is, or nothing does.
+            guard let archived = try? StoreModelMatch.archivedModel(of: store) else { throw .noVersionHashes(source: path) }
+            hashes = VersionHasher.hashes(of: archived).entityHashes
+        }
+        switch StoreVersionMatch.match(hashes, in: chain.versions) {
+        case .success(let match): (version, model) = (match.index, match.model)
+        case .failure(let mismatch): throw .noMatchingVersion(source: path, differing: mismatch.differing)
+        }
+        do { records = try store.records(model: model) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+        do { census = try StoreCensus(path: path) } catch {
+            throw .store(source: path, reason: "cannot count its rows: \(ErrorText.reason(of: error, at: path))")
+        }
+        do { pairCensus = try store.pairCensus(layout: records.layout) } catch {
+            throw .store(source: path, reason: ErrorText.reason(of: error, at: path))
+        }
+        roots = model.entitiesInStoreOrder.filter { $0.parentName == nil }.map(\.name).reversed()
+    }
+
+    public func next() throws(PipelineError) -> SourceItem? {
+        while true {
+            if let edges { return try edges.next(self).map(SourceItem.link) }
+            guard let cursor = try openNextRoot() else {
+                edges = SeparateEdges(model: model)
+                continue
+            }
+            let stored: StoredRecord
+            do {
+                guard let next = try cursor.next() else {
+                    self.cursor = nil
+                    continue
+                }
+                stored = next
+            } catch {
+                guard case .invalidValue = error else { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+                // The row's pairs are accounted for with it: rejected.
+                if let entity = cursor.entityOfCurrentRow, let shape = shape(of: entity) {
+                    for (position, name) in (cursor.toOneNames(of: entity) ?? []).enumerated() {
+                        guard let index = shape.toOne.firstIndex(of: name), (try? cursor.reference(at: position)) != nil else { continue }
+                        pairs.add(shape.toOneStorage[index])
+                    }
+                }
+                return .reject(Reject(location: location, entity: cursorRoot, reason: error.description),
+                               entity: cursor.entityOfCurrentRow ?? cursorRoot)
+            }
+            if current?.entity != stored.entity { current = shape(of: stored.entity) }
+            guard let shape = current else { continue }
+            let values = shape.attributeNames.map { stored.attributes[$0] ?? .null }
+            var links: [RecordLink] = []
+            for (index, name) in shape.toOne.enumerated() {
+                guard let reference = stored.toOne[name] else { continue }
+                links.append(RecordLink(relationship: name, targets: [.key(.integer(reference.primaryKey))]))
+                pairs.add(shape.toOneStorage[index])
+            }
+            let identity = keepsIdentity ? ObjectIdentity(primaryKey: stored.primaryKey, version: stored.version) : nil
+            let record = Record(values: values, location: location, key: .integer(stored.primaryKey), links: links, identity: identity)
+            return .record(record, entity: stored.entity, defaulted: false, row: stored.primaryKey)
+        }
+    }
+
+    /// Compares the rows the pipeline read, per entity, with the census, and the pairs taken
+    /// with the pair census.
+    public func finish(read: [String: Int], stopped: Bool) throws(PipelineError) -> SourceEnd {
+        guard !stopped else { return SourceEnd() }
+        var delivered: [Int64: Int64] = [:]
+        for (entity, count) in read {
+            let number = records.layout.entityNumbers[entity].map(Int64.init) ?? -1
+            delivered[number, default: 0] += Int64(count)
+        }
+        let problems = census.discrepancies(delivered: delivered) + pairs.discrepancies(census: pairCensus)
+        guard problems.isEmpty else { throw .notAccounted(source: path, problems: problems) }
+        return SourceEnd(notes: notes)
+    }
+
+    /// The cursor of the root being read, or of the next one; nil once every root is read.
+    private func openNextRoot() throws(PipelineError) -> StoredRecordCursor? {
+        if let cursor { return cursor }
+        guard let root = roots.popLast() else { return nil }
+        do { cursor = try records.records(of: root) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+        cursorRoot = root
+        return cursor
+    }
+
+    /// What reading rows of `entity` needs; nil when the version has no such entity.
+    private func shape(of entity: String) -> RowShape? {
+        if let known = shapes[entity] { return known }
+        var made: RowShape?
+        if let schema = chain.schema(version: version, entity: entity) {
+            let toOne = model.allRelationships(of: entity).filter { relationship in
+                !relationship.isToMany && model.inverse(of: relationship)?.isOrdered != true
+            }
+            made = RowShape(entity: entity, attributeNames: schema.attributes.map(\.name), toOne: toOne.map(\.name),
+                            toOneStorage: toOne.map { records.layout.placement(of: $0.name, of: entity)?.storageName })
+        }
+        shapes[entity] = made
+        return made
+    }
+
+    /// The links a store keeps apart from its rows, one relationship after another: many-to-many
+    /// pairs (from one side), ordered one-to-many children (from the parent, to keep their
+    /// order) and the destinations of to-many relationships without an inverse (no record of
+    /// the other side carries them), each with its position among its source record's links.
+    ///
+    /// Every pair is counted in the pair tally; the pairs of a relationship the chain does not
+    /// carry are counted as the census has them, dropped on purpose, and noted.
+    private final class SeparateEdges {
+        private var relationships: [(entity: String, relationship: Relationship)]
+        private var edges: RelationshipEdgeCursor?
+        private var carried = (entity: "", relationship: "")
+        private var storage: String?
+        private var previous: Int64?
+        private var position = 0
+
+        init(model: ManagedObjectModel) {
+            relationships = model.entities.flatMap { entity in
+                entity.relationships.filter { relationship in
+                    guard relationship.isToMany, !relationship.isTransient else { return false }
+                    guard let inverse = model.inverse(of: relationship) else { return true }
+                    let isManyToMany = inverse.isToMany
+                    return (isManyToMany && (entity.name, relationship.name) <= (relationship.destinationEntity, inverse.name))
+                        || (!isManyToMany && relationship.isOrdered)
+                }.map { (entity.name, $0) }
+            }.reversed()
+        }
+
+        func next(_ store: StoreRecordCursor) throws(PipelineError) -> SeparateLink? {
+            while true {
+                if let edges {
+                    let edge: RelationshipEdge?
+                    do { edge = try edges.next() } catch { throw .store(source: store.path, reason: ErrorText.reason(of: error, at: store.path)) }
+                    if let edge {
+                        position = edge.source == previous ? position + 1 : 0
+                        previous = edge.source
+                        store.pairs.add(storage)
+                        return SeparateLink(entity: carried.entity, relationship: carried.relationship, source: .integer(edge.source),
+                                            target: .integer(edge.destination), position: position)
+                    }
+                    self.edges = nil
+                }
+                guard let (entity, relationship) = relationships.popLast() else { return nil }
+                storage = store.records.layout.placement(of: relationship.name, of: entity)?.storageName
+                guard let final = store.chain.finalRelationship(relationship.name, of: entity, from: store.version) else {
+                    let dropped = storage.flatMap { store.pairCensus[$0] } ?? 0
+                    store.pairs.add(storage, dropped)
+                    if dropped > 0 {
+                        store.notes.append(.droppedPairs(source: store.path, count: dropped, entity: entity, relationship: relationship.name,
+                                                         lastVersion: store.chain.last.name))
+                    }
+                    continue
+                }
+                carried = final
+                previous = nil
+                position = 0
+                do { edges = try store.records.edges(of: relationship.name, of: entity) } catch {
+                    throw .store(source: store.path, reason: ErrorText.reason(of: error, at: store.path))
+                }
+            }
+        }
+    }
+}
