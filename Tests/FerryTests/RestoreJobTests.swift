@@ -21,7 +21,7 @@ struct RestoreJobTests {
         #expect(try CoreDataStoreReader(path: restored).metadata.storeUUID == (try CoreDataStoreReader(path: store).metadata.storeUUID))
     }
 
-    @Test("restore goes through reading, link resolution and verification (before the rename), and reports each")
+    @Test("restore goes through the backup check, reading, link resolution and verification (before the rename), and reports each")
     func phases() throws {
         let folder = try TestPaths.temporaryFolder("restore-phases")
         let store = try ExportTestSupport.workspace2Store(folder)
@@ -35,8 +35,8 @@ struct RestoreJobTests {
                     totals.append(progress.total)
                 }
             }
-        #expect(phases == ["reading \(folder)/out", "resolving links", "verifying"])
-        #expect(totals.first == 108)
+        #expect(phases == ["checking the backup", "reading \(folder)/out", "resolving links", "verifying"])
+        #expect(totals.dropFirst().first == 108)
     }
 
     // Corpus stores (real Core Data stores, some with WAL data, sub-entities and ordered
