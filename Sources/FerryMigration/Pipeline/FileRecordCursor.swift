@@ -22,14 +22,12 @@ public final class FileRecordCursor: RecordCursor {
     public func next() throws(PipelineError) -> SourceItem? {
         let result: RecordReadResult?
         do { result = try records.next() } catch { throw .source(error) }
-        switch result {
-        case nil: return nil
-        case let .record(record, defaulted)?:
-            read += 1
-            return .record(record, entity: entity, defaulted: defaulted > 0, row: nil)
-        case .reject(let reject)?:
-            read += 1
-            return .reject(reject, entity: entity)
+        guard let result else { return nil }
+        read += 1
+        // Consumed, so that the record moves into the item instead of being copied.
+        switch consume result {
+        case let .record(record, defaulted): return .record(record, entity: entity, defaulted: defaulted > 0, row: nil)
+        case .reject(let reject): return .reject(reject, entity: entity)
         }
     }
 

@@ -59,7 +59,7 @@ public struct RecordPipeline {
         var current: EntityPlan?
         let readBefore = reads(from: cursor.path, version: cursor.version)
         while !stoppedEarly, let item = try cursor.next() {
-            switch item {
+            switch consume item {
             case let .record(record, entity, defaulted, row):
                 if current?.entity != entity {
                     current = plans[entity] ?? plan(entity, source: cursor.path, version: cursor.version)
@@ -84,9 +84,7 @@ public struct RecordPipeline {
                 }
             }
         }
-        for plan in plans.values where plan.inserted > 0 {
-            if let entity = plan.route.finalEntity { written[entity, default: 0] += plan.inserted }
-        }
+        for plan in plans.values where plan.inserted > 0 { written[plan.finalEntity, default: 0] += plan.inserted }
         let read = reads(from: cursor.path, version: cursor.version).reduce(into: [String: Int]()) { read, entry in
             read[entry.key] = entry.value - readBefore[entry.key, default: 0]
         }
@@ -141,6 +139,8 @@ public struct RecordPipeline {
         let version: Int
         /// The observer's token for the records, when it watches them.
         let watched: Int?
+        /// The entity the records become in the last version ("" when they become none).
+        let finalEntity: String
         /// Whether the records' route has no mapping step: they are written as read.
         let writtenAsRead: Bool
         /// The records inserted so far (counted into `written` once the source is read).
@@ -156,6 +156,7 @@ public struct RecordPipeline {
             self.source = source
             self.version = version
             self.watched = watched
+            finalEntity = route.finalEntity ?? ""
             writtenAsRead = route.mappings.isEmpty && route.refusal == nil && route.finalEntity != nil && finalSchema != nil
         }
     }
@@ -193,10 +194,9 @@ public struct RecordPipeline {
         records.read += 1
         progress.done += 1
         if progress.done % JobProgress.interval == 0 { onProgress(progress) }
-        if plan.writtenAsRead, record.embedded.isEmpty, let finalEntity = plan.route.finalEntity, let schema = plan.finalSchema {
+        if plan.writtenAsRead, record.embedded.isEmpty {
             // No mapping step and nothing carried: what the chain would hand back is the record.
-            try write(record, as: schema, entity: finalEntity, read: record, plan: plan, carried: nil, namespace: namespace,
-                      storeRow: storeRow)
+            try write(record, read: record, plan: plan, carried: nil, namespace: namespace, storeRow: storeRow)
             return
         }
         var carried = CarriedRecords()
@@ -215,9 +215,9 @@ public struct RecordPipeline {
         case .reject(var rejected):
             rejected.location = location(of: record, plan: plan, storeRow: storeRow)
             try reject(rejected, ledger: ledger)
-        case .record(var mapped, let finalEntity, let converted, let made):
+        case .record(var mapped, _, let converted, let made):
             ledgers[ledger].converted += converted
-            guard let schema = plan.finalSchema else {
+            guard plan.finalSchema != nil else {
                 ledgers[ledger].filtered += 1
                 records.filtered += 1
                 return
@@ -229,15 +229,15 @@ public struct RecordPipeline {
             }
             mapped.embedded = carried.records
             carried.dropLinks(of: &mapped)
-            try write(mapped, as: schema, entity: finalEntity, read: record, plan: plan, carried: carried, namespace: namespace,
-                      storeRow: storeRow)
+            try write(mapped, read: record, plan: plan, carried: carried, namespace: namespace, storeRow: storeRow)
         }
     }
 
-    /// Writes `mapped` (what `record`, as read, became in the last version) with the records it
-    /// carries, and counts the outcome in the ledgers.
-    private mutating func write(_ mapped: Record, as schema: RecordSchema, entity finalEntity: String, read record: Record,
-                                plan: EntityPlan, carried: CarriedRecords?, namespace: Int, storeRow: Int64?) throws(PipelineError) {
+    /// Writes `mapped` (what `record`, as read, became in the last version: a record of the
+    /// plan's final schema) with the records it carries, and counts the outcome in the ledgers.
+    /// The schema is read from the plan where it is used, not copied per record.
+    private mutating func write(_ mapped: Record, read record: Record, plan: EntityPlan, carried: CarriedRecords?, namespace: Int,
+                                storeRow: Int64?) throws(PipelineError) {
         let ledger = plan.ledger
         var keptKey: (key: Int64, root: String)?
         if keepsSourceKeys, let storeRow, let root = plan.finalRoot {
@@ -246,7 +246,7 @@ public struct RecordPipeline {
         }
         var outcomes: [StoreGraphWriter.EmbeddedOutcome] = []
         let written: StoreGraphWriter.Outcome
-        do { written = try graph.write(mapped, schema: schema, namespace: namespace, embedded: &outcomes) } catch { throw .links(error) }
+        do { written = try graph.write(mapped, schema: plan.finalSchema!, namespace: namespace, embedded: &outcomes) } catch { throw .links(error) }
         if let keptKey { try sourceKeys.written(written, key: keptKey.key, root: keptKey.root, source: record.location.file) }
         for outcome in outcomes {
             if case .merged = outcome.outcome { self.carried[outcome.entity, default: .init()].merged += 1 } else {
@@ -259,15 +259,15 @@ public struct RecordPipeline {
             records.written += 1
             plan.inserted += 1
             if let token = plan.watched {
-                observer?.written(record.values, token: token, entity: finalEntity, row: graph.lastPrimaryKey, merged: false,
-                                  policy: graph.policy(for: finalEntity))
+                observer?.written(record.values, token: token, entity: plan.finalEntity, row: graph.lastPrimaryKey, merged: false,
+                                  policy: graph.policy(for: plan.finalEntity))
             }
         case .merged:
             ledgers[ledger].merged += 1
             records.merged += 1
             if let token = plan.watched {
-                observer?.written(record.values, token: token, entity: finalEntity, row: graph.lastPrimaryKey, merged: true,
-                                  policy: graph.policy(for: finalEntity))
+                observer?.written(record.values, token: token, entity: plan.finalEntity, row: graph.lastPrimaryKey, merged: true,
+                                  policy: graph.policy(for: plan.finalEntity))
             }
         case .rejected(let reason):
             try self.reject(Reject(location: location(of: record, plan: plan, storeRow: storeRow), entity: plan.entity, reason: reason),
