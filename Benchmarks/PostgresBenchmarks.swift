@@ -36,7 +36,7 @@ enum PostgresBenchmarks {
             Benchmark(
                 name: "export-postgres-fleet",
                 summary: "100 Workspace 1 stores of --rows/100 uploads each into one schema: ferry export --to --jobs 2 vs --jobs 1",
-                targets: [.speedup(atLeast: 1.2, issue: "#17")],
+                targets: [.speedup(atLeast: 1.6, issue: "#17")],
                 prepare: { w in
                     try fleet(w)
                     _ = try PostgresTestServer.running()
