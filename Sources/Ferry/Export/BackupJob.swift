@@ -39,7 +39,6 @@ public struct BackupJob {
     /// Makes the backup; `progress` is told how far its export is.
     public func run(progress: (JobProgress) -> Void = { _ in }) throws(ExportError) -> Summary {
         if let keep, keep < 1 { throw .invalidRequest("--keep must be at least 1") }
-        let files = FileManager.default
         do { try FolderCreation.make(folder) } catch {
             throw .cannotWrite(path: folder, reason: error.reason)
         }
