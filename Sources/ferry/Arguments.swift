@@ -99,7 +99,10 @@ struct OptionSpec {
                 return UsageError("--\(name) takes \(Self.list(words)), not '\(text)'" + NameSuggestion.hint(for: text, among: words))
             }
             return nil
-        case .flag, .text, .path, .version, .entity:
+        case .path:
+            // An empty path would name the current folder's parent's entry "" (a mistake, never a file).
+            return text.isEmpty ? UsageError("--\(name) needs a path, not an empty one") : nil
+        case .flag, .text, .version, .entity:
             return nil
         }
     }

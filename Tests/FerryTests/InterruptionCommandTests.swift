@@ -145,8 +145,11 @@ struct InterruptionCommandTests {
         let onFolder = try ExportTestSupport.shell("\(migrate) --out '\(folder)/taken' --force")
         #expect(onFolder.status == 4, "\(onFolder.err)")
         #expect(try names(folder) == ["taken"] && names(folder + "/taken").isEmpty)
+        // An empty path is a usage error of every path option, before anything is opened.
         let empty = try ExportTestSupport.shell("cd '\(folder)/taken' && \(migrate) --out ''")
-        #expect(empty.status != 0)
+        #expect(empty.status == 2 && empty.err.contains("--out needs a path, not an empty one"), "\(empty.err)")
+        let export = try ExportTestSupport.shell("cd '\(folder)/taken' && '\(ferry)' export x.sqlite --out ''")
+        #expect(export.status == 2 && export.err.contains("--out needs a path"), "\(export.err)")
         #expect(try names(folder + "/taken").isEmpty)
     }
 
