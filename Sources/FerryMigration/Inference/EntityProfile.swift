@@ -29,7 +29,7 @@ public final class EntityProfile {
         for (key, value) in members {
             if last.updateValue(value, forKey: key) == nil { order.append(key) }
         }
-        observe(order.map { ($0, ObservedValue.value(last[$0]!)) })
+        observe(order.compactMap { key in last[key].map { (key, ObservedValue.value($0)) } })
     }
 
     /// Notes one record as keys and values already read (a CSV row under its header).
