@@ -7,9 +7,11 @@ struct Options {
     var verbose = false
     var jsonPath: String?
     var allowDebug = false
+    /// Check instead that peak memory stays flat from `rows`/10 to `rows` records (`TenfoldCheck`).
+    var tenfold = false
 
     static let usage = """
-        usage: FerryBenchmarks [--rows N] [--repeat N] [--only NAME[,NAME]] [--json FILE] [--keep] [--verbose]
+        usage: FerryBenchmarks [--rows N] [--repeat N] [--only NAME[,NAME]] [--json FILE] [--keep] [--verbose] [--tenfold]
 
           --rows N      records per generated dataset (default 1000000)
           --repeat N    runs per side; the median time and the max peak memory are reported (default 3)
@@ -18,6 +20,8 @@ struct Options {
           --keep        keep the temp folder (datasets, outputs, logs of every run)
           --verbose     print the exact command line of each side and every run's figures
           --allow-debug run even though this is not a release build (figures are meaningless)
+          --tenfold     instead of comparing with the references, run Ferry's side once at --rows/10
+                        and once at --rows records and check that the peak grows by at most 20 %
 
         Build with `swift build -c release` and run `.build/release/FerryBenchmarks`.
         """
@@ -49,10 +53,12 @@ struct Options {
             case "--keep": options.keep = true
             case "--verbose", "-v": options.verbose = true
             case "--allow-debug": options.allowDebug = true
+            case "--tenfold": options.tenfold = true
             case "--help", "-h": throw Invalid(description: usage)
             default: throw Invalid(description: "unknown argument '\(argument)'\n\n" + usage)
             }
         }
+        if options.tenfold, options.rows < 10 { throw Invalid(description: "--tenfold needs --rows of at least 10") }
         return options
     }
 }

@@ -46,20 +46,11 @@ struct Report {
                 notes.append("\(result.name): ferry \(Format.grouped(Int(ferry.rounded()))) records/s, reference \(Format.grouped(Int(reference.rounded()))) records/s")
             }
         }
-        let widths = header.indices.map { column in
-            ([header] + lines).map { $0[column].count }.max() ?? 0
-        }
-        func row(_ cells: [String]) -> String {
-            "| " + zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: " | ") + " |"
-        }
         var out = "Ferry benchmarks: \(Format.grouped(rows)) rows, median of \(repeats) run(s), peak = max over runs; \(machine.summary); \(Self.timestamp(date))\n"
         if let floor = peakFloorKilobytes {
             out += "peak MB floor: /bin/true started the same way reports \(Format.megabytes(kilobytes: floor)) MB (the driver's pages a fork copies)\n"
         }
-        out += "\n"
-        out += row(header) + "\n"
-        out += "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|\n"
-        for line in lines { out += row(line) + "\n" }
+        out += "\n" + MarkdownTable(header: header, rows: lines).text
         if !notes.isEmpty { out += "\n" + notes.joined(separator: "\n") + "\n" }
         return out
     }

@@ -43,6 +43,10 @@ func runDriver() -> Int32 {
         }
     }
 
+    if options.tenfold {
+        return runTenfold(benchmarks, large: workspace, options: options)
+    }
+
     let runner = Runner(workspace: workspace, repeats: options.repeats, verbose: options.verbose, keepOutputs: options.keep)
     var results: [BenchmarkResult] = []
     for benchmark in benchmarks {
@@ -69,6 +73,23 @@ func runDriver() -> Int32 {
         }
     }
     return results.contains { $0.failure != nil } ? 1 : 0
+}
+
+/// `--tenfold`: Ferry's peaks at `--rows`/10 and `--rows` records; fails when one grows too much.
+func runTenfold(_ benchmarks: [Benchmark], large: Workspace, options: Options) -> Int32 {
+    let small: Workspace
+    do {
+        let folder = large.path("tenth")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        small = Workspace(folder: folder, ferry: large.ferry, repository: large.repository, rows: options.rows / 10)
+    } catch {
+        log("\(error)")
+        return 3
+    }
+    let check = TenfoldCheck(small: small, large: large, verbose: options.verbose)
+    let rows = check.run(benchmarks)
+    FileHandle.standardOutput.write(Data(check.text(rows, machine: .current(), date: Date()).utf8))
+    return rows.allSatisfy { $0.isFlat == true } ? 0 : 1
 }
 
 exit(runDriver())
