@@ -7,7 +7,10 @@
 #   Fuzz/run.sh ci               replay, then fuzz every target for FUZZ_CI_SECONDS (default 6) each
 #
 # FUZZ_RUNS=N stops each target after N executions if that comes before SECONDS (for the
-# executions-per-parser figures of the README).
+# executions-per-parser figures of the README). FUZZ_TIMEOUT=S (default 10) is the wall-clock
+# seconds one input may take before it counts as a hang: raise it when the fuzzer runs at a low
+# priority on a busy machine, where a starved process would otherwise report a timeout that
+# replaying the input does not reproduce.
 #
 # Seeds are copied at run time into a temporary folder: the project's fixtures, the saved corpus
 # Fuzz/corpus/TARGET, and the conformance suites and Core Data files of ../shared/corpus when
@@ -93,7 +96,7 @@ fuzz() {
     mkdir -p "$seeds" "$found" "$artifacts"
     seed "$target" "$seeds"
     echo "fuzz $target for ${seconds}s from $(find "$seeds" -type f | wc -l) seeds"
-    if ! FERRY_FUZZ_TARGET=$target "$binary" "$found" "$seeds" -max_total_time="$seconds" -timeout=10 "${options[@]}" \
+    if ! FERRY_FUZZ_TARGET=$target "$binary" "$found" "$seeds" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" "${options[@]}" \
         -max_len=262144 -print_final_stats=1 ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -artifact_prefix="$artifacts/" > "$work/$target.log" 2>&1; then
         tail -60 "$work/$target.log" >&2
         mkdir -p "Fuzz/crashes/$target"
