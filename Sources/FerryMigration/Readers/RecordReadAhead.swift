@@ -61,7 +61,7 @@ struct RecordReadAhead: ~Copyable {
             }
             var spent: [RecordReadResult] = []
             swap(&spent, &pending)
-            let taken = channel.take(returning: spent)
+            let taken = channel.take(returning: consume spent)
             pending = taken.results
             position = 0
             unknownKeys = taken.unknownKeys
@@ -137,11 +137,15 @@ private final class BatchChannel: Sendable {
 
     /// The next batch, waiting for the reader thread when none is ready. `spent`, the batch the
     /// consumer went through, goes back to the reader thread.
+    ///
+    /// The batch is moved, never copied, into the state: the reader thread empties it as soon as
+    /// `free` is signalled, and a reference left here would make that a copy and this thread the
+    /// one that frees every result.
     func take(returning spent: consuming [RecordReadResult]) -> Batch {
         ready.wait()
-        let returned = spent.capacity > 0 ? spent : nil
+        var returned = spent.capacity > 0 ? Optional(consume spent) : nil
         let batch = state.withLock { state -> Batch in
-            if let returned { state.spent.append(returned) }
+            if let batch = returned.take() { state.spent.append(batch) }
             let batch = state.batches[state.head]
             state.batches[state.head].results = []
             state.head += 1

@@ -123,6 +123,8 @@ final class StaticRowBinding {
     /// A new row: the previous row's bytes are no longer read.
     private func startRow() {
         used = 0
+        // Rarely anything: a row's values almost always fit the buffer.
+        guard !outgrown.isEmpty else { return }
         outgrown.forEach { $0.deallocate() }
         outgrown.removeAll(keepingCapacity: true)
     }
