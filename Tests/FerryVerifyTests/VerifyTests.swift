@@ -35,6 +35,12 @@ struct VerifyTests {
         #expect(byCache.passed && byCache.fingerprints == report.fingerprints)
         let text = VerificationReportText.render(report)
         #expect(text.contains("verified: all") && text.contains("Task.tags") && text.contains("Z_1TASKS"))
+        // Each fingerprint's attributes come last, so a long list pads no other row.
+        let lines = text.split(separator: "\n")
+        for fingerprint in report.fingerprints {
+            #expect(lines.contains { $0.contains(fingerprint.fingerprint.hex) && $0.hasSuffix(fingerprint.attributes.joined(separator: ", ")) },
+                    "\(fingerprint.subject)")
+        }
     }
 
     @Test("each kind of damage is caught by its check", arguments: [

@@ -39,8 +39,10 @@ public enum VerificationReportText {
         let fingerprints = report.fingerprints + report.edgeFingerprints
         if !fingerprints.isEmpty {
             lines.append("")
-            lines += table(["fingerprint of", "over", "count", "digest"], rightAligned: [2],
-                           fingerprints.map { [$0.subject, $0.attributes.joined(separator: ", "), "\($0.fingerprint.count)", $0.fingerprint.hex] })
+            // The attributes last: an entity of many attributes (Apple Notes' ICCloudSyncingObject
+            // has over a hundred) would otherwise pad every row to its width.
+            lines += table(["fingerprint of", "count", "digest", "over"], rightAligned: [1],
+                           fingerprints.map { [$0.subject, "\($0.fingerprint.count)", $0.fingerprint.hex, $0.attributes.joined(separator: ", ")] })
         }
         return lines.joined(separator: "\n") + "\n"
     }
