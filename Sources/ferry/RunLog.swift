@@ -111,6 +111,11 @@ final class RunLog {
         return code
     }
 
+    /// Clears the progress line, before a verb prints its result ahead of its summary.
+    func clearProgress() {
+        progressLine.clear()
+    }
+
     /// Clears the progress line and closes the phase in progress.
     private func finish() {
         progressLine.clear()

@@ -1,4 +1,5 @@
 import Ferry
+import FerryMigration
 import FerryPostgres
 import FerryModel
 import FerryVerify
@@ -84,18 +85,22 @@ enum VerifyCommand: Command {
             migrate.values["out"] = [path]
             migrate.flags = arguments.flags.subtracting(["rerun"])
             let request = try MigrateCommand.makeRequest(migrate, outputRequired: true)
-            do { report = try SourceVerification.verify(store: path, against: request, rerun: arguments.has("rerun")) } catch {
+            do {
+                report = try SourceVerification.verify(store: path, against: request, rerun: arguments.has("rerun"), progress: log.progress)
+            } catch {
                 return log.failure(.badInput, error.description)
             }
         } else {
             do {
                 let options = VerificationOptions(fullIntegrityCheck: arguments.has("full-integrity-check"),
                                                   fingerprints: !arguments.has("no-fingerprints"))
-                report = try StoreVerifier(path: path, model: try modelSource(arguments.value("model"))).verify(options: options)
+                report = try StoreVerifier(path: path, model: try modelSource(arguments.value("model")))
+                    .verify(options: options) { log.progress(JobProgress(phase: $0)) }
             } catch {
                 return log.failure(.badInput, "\(error)")
             }
         }
+        log.clearProgress()
         let code = print(report, json: arguments.has("json"))
         log.summary(code, counts: counts(report))
         return code

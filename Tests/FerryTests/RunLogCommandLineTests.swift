@@ -75,6 +75,23 @@ struct RunLogCommandLineTests {
         }
     }
 
+    @Test("verify reports its phases: the store's checks, and the sources migrated again with --against")
+    func verifyPhases() throws {
+        let folder = try TestPaths.temporaryFolder("runlog")
+        let store = folder + "/m.sqlite"
+        let migrate = try FerryProcess.run(["migrate", "UploadEntity:Fixtures/legacy/uploads.csv", "--model", Self.model, "--out", store, "--quiet"])
+        #expect(migrate.status == 1, "\(migrate.err)")
+        func phases(_ arguments: [String]) throws -> [String] {
+            let run = try FerryProcess.run(["verify", store] + arguments + ["--log", "json"])
+            #expect(run.status == 0, "\(run.err)")
+            return try Self.events(run, verb: "verify").filter { $0["event"] as? String == "phase" }.compactMap { $0["phase"] as? String }
+        }
+        #expect(try phases(["--model", Self.model]) == ["scanning every table", "checking the store", "checking relationships",
+                                                         "checking values", "fingerprinting records"])
+        let against = try phases(["--against", "UploadEntity:Fixtures/legacy/uploads.csv", "--model", Self.model, "--rerun"])
+        #expect(against.contains("reading Fixtures/legacy/uploads.csv") && against.last == "comparing fingerprints", "\(against)")
+    }
+
     @Test("--quiet leaves standard error empty on success and keeps errors")
     func quiet() throws {
         let folder = try TestPaths.temporaryFolder("runlog")

@@ -1,4 +1,5 @@
 import FerryFormats
+import FerryMigration
 import FerryModel
 import FerryStore
 import FerryVerify
@@ -22,7 +23,10 @@ import FoundationEssentials
 /// The report's notes say which way was taken and why.
 public enum SourceVerification {
     /// Adds the `against sources` and `accounting` sections to the store's own report.
-    public static func verify(store: String, against request: MigrateRequest, rerun: Bool = false) throws(MigrateError) -> VerificationReport {
+    /// `progress` is told the phases of migrating the sources again, when that is the way taken,
+    /// and of the comparison.
+    public static func verify(store: String, against request: MigrateRequest, rerun: Bool = false,
+                              progress: @escaping (JobProgress) -> Void = { _ in }) throws(MigrateError) -> VerificationReport {
         // A store that cannot be read fails now, not after the sources were migrated again.
         let metadata: StoreMetadataInfo
         do { metadata = try CoreDataStoreReader(path: store).metadata } catch { throw .store(source: store, reason: ErrorText.reason(of: error, at: store)) }
@@ -45,12 +49,13 @@ public enum SourceVerification {
                 if changed.isEmpty {
                     let name = request.targetVersion ?? bundle.currentVersionName
                     guard let model = bundle.version(named: name) else { throw .unknownVersion(name, available: bundle.versions.map(\.name)) }
+                    progress(JobProgress(phase: "checking the store and its receipt"))
                     return try compare(store, with: receipt, actual: actual, model: model)
                 }
                 reason = "inputs differ from its receipt's: \(changed.joined(separator: ", "))"
             }
         }
-        return try migrateAgain(store, request: request, actual: actual, reason: reason)
+        return try migrateAgain(store, request: request, actual: actual, reason: reason, progress: progress)
     }
 
     private static func receipt(in metadata: StoreMetadataInfo) -> Result<MigrationReceipt?, any Error> {
@@ -74,7 +79,7 @@ public enum SourceVerification {
 
     /// Migrates the sources again into a private store and compares the two.
     private static func migrateAgain(_ store: String, request: MigrateRequest, actual: BackgroundWork<VerificationReport, VerificationError>,
-                                     reason: String) throws(MigrateError) -> VerificationReport {
+                                     reason: String, progress: @escaping (JobProgress) -> Void) throws(MigrateError) -> VerificationReport {
         let folder = FileManager.default.temporaryDirectory.path + "/ferry-verify-\(UUID().uuidString)"
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false) } catch {
             throw .store(source: folder, reason: "cannot make a private folder: \(error)")
@@ -86,8 +91,9 @@ public enum SourceVerification {
         rerun.dryRun = false
         rerun.verify = false
         rerun.durable = false
-        let summary = try MigrateJob(request: rerun).run()
+        let summary = try MigrateJob(request: rerun).run(progress: progress)
         do {
+            progress(JobProgress(phase: "comparing fingerprints"))
             let expectedStore = try StoreVerifier(path: rerun.outputPath, model: .modelCache)
             let expected = try expectedStore.fingerprints()
             var report = try actual.wait()

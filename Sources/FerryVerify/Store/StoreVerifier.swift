@@ -49,8 +49,10 @@ public final class StoreVerifier {
         }
     }
 
-    /// Runs every store-side check and computes the fingerprints.
-    public func verify(options: VerificationOptions = VerificationOptions()) throws(VerificationError) -> VerificationReport {
+    /// Runs every store-side check and computes the fingerprints. `progress` is told each phase
+    /// as it begins (for a progress line).
+    public func verify(options: VerificationOptions = VerificationOptions(),
+                       progress: (String) -> Void = { _ in }) throws(VerificationError) -> VerificationReport {
         let context = makeContext(options.sampleLimit)
         var recorder = CheckRecorder()
         var report = VerificationReport(store: path, model: modelDescription)
@@ -68,11 +70,16 @@ public final class StoreVerifier {
         let fingerprintPass = options.fingerprints ? FingerprintPass(path: path, model: model, layout: layout) : nil
         let integrity = StoreHealthChecks.startIntegrityCheck(path: path, full: options.fullIntegrityCheck)
         let values = ValueChecks(context: context)
+        progress("scanning every table")
         let scans = values.scan()
+        progress("checking the store")
         let counts = StoreHealthChecks(context: context, store: store, integrity: integrity).run(scans, &recorder)
+        progress("checking relationships")
         report.relationships = RelationshipChecks(context: context).run(&recorder)
+        progress("checking values")
         values.run(scans, &recorder)
         if let fingerprintPass {
+            progress("fingerprinting records")
             let results = try fingerprintPass.wait()
             report.fingerprints = results.records.map(\.entry)
             report.edgeFingerprints = results.edges
