@@ -1,4 +1,5 @@
 import Ferry
+import FerryFormats
 import FerryPostgres
 import FoundationEssentials
 
@@ -12,13 +13,11 @@ enum PostgresMigrateCommand {
         if arguments.has("force") { throw UsageError("--force replaces a store file; with --out postgresql:// use --replace") }
         let log = RunLog(verb: "migrate", arguments: arguments)
         log.start(arguments)
-        let folder = FileManager.default.temporaryDirectory.path + "/ferry-migrate-" + UUID().uuidString
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            return log.failure(.destination, "\(folder): cannot write: \(error)")
-        }
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch: ScratchFolder
+        do { scratch = try ScratchFolder.make(purpose: "migrate") } catch { return log.failure(.destination, error.description) }
+        defer { scratch.remove() }
         var local = arguments
-        let store = folder + "/migrated.sqlite"
+        let store = scratch.database("migrated.sqlite")
         local.values["out"] = [store]
         let migration = MigrateCommand.migrate(try MigrateCommand.makeRequest(local, outputRequired: true), arguments: arguments, log: log)
         guard migration.code == .success || migration.code == .rejects else {

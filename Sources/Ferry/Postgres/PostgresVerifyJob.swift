@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 import FerryPostgres
 import FerryStore
@@ -35,12 +36,12 @@ public struct PostgresVerifyJob {
         let model: ManagedObjectModel
         do { model = try ExportModelSource.resolve(bundlePath: modelPath, store: store).model } catch { throw .export(error) }
         let uuid = storeUUID ?? store.metadata.storeUUID
-        let folder = FileManager.default.temporaryDirectory.path + "/ferry-verify-" + UUID().uuidString
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw .export(.cannotWrite(path: folder, reason: "\(error)"))
+        let scratch: ScratchFolder
+        do { scratch = try ScratchFolder.make(purpose: "verify") } catch {
+            throw .export(.cannotWrite(path: error.path, reason: error.reason))
         }
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let rebuilt = folder + "/database.sqlite"
+        defer { scratch.remove() }
+        let rebuilt = scratch.database("database.sqlite")
         let restored = try PostgresRestoreJob(target: target, schema: schema, storeUUID: uuid, model: .version(model, origin: againstPath),
                                               outputPath: rebuilt).run()
         var report = VerificationReport(store: "\(target) schema \(schema) store \(uuid.uuidString)", model: model.name)

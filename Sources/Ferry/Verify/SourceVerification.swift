@@ -80,13 +80,13 @@ public enum SourceVerification {
     /// Migrates the sources again into a private store and compares the two.
     private static func migrateAgain(_ store: String, request: MigrateRequest, actual: BackgroundWork<VerificationReport, VerificationError>,
                                      reason: String, progress: @escaping (JobProgress) -> Void) throws(MigrateError) -> VerificationReport {
-        let folder = FileManager.default.temporaryDirectory.path + "/ferry-verify-\(UUID().uuidString)"
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false) } catch {
-            throw .store(source: folder, reason: "cannot make a private folder: \(error)")
+        let scratch: ScratchFolder
+        do { scratch = try ScratchFolder.make(purpose: "verify") } catch {
+            throw .store(source: error.path, reason: "cannot make a private folder: \(error.reason)")
         }
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { scratch.remove() }
         var rerun = request
-        rerun.outputPath = folder + "/expected.sqlite"
+        rerun.outputPath = scratch.database("expected.sqlite")
         rerun.replaceExisting = false
         rerun.dryRun = false
         rerun.verify = false

@@ -54,19 +54,22 @@ enum ReadOnlySource {
         return uri + "?immutable=1"
     }
 
-    /// Copies the database and its journal files into a new private folder; returns the copy's path.
-    static func makeSnapshot(of path: String) throws(SQLiteError) -> (copy: String, folder: String) {
+    /// Copies the database and its journal files into a new scratch folder; returns the copy's
+    /// path and the folder, which the caller removes.
+    static func makeSnapshot(of path: String) throws(SQLiteError) -> (copy: String, folder: ScratchFolder) {
         let files = FileManager.default
-        let folder = files.temporaryDirectory.path + "/ferry-snapshot-\(UUID().uuidString)"
-        let copy = folder + "/store.sqlite"
+        let folder: ScratchFolder
+        do { folder = try ScratchFolder.make(purpose: "snapshot") } catch {
+            throw SQLiteError(path: path, code: 14, message: "could not make a folder to copy the store into: \(error)")
+        }
+        let copy = folder.database("store.sqlite")
         do {
-            try files.createDirectory(atPath: folder, withIntermediateDirectories: false)
             try files.copyItem(atPath: path, toPath: copy)
             for suffix in ["-wal", "-journal"] where files.fileExists(atPath: path + suffix) {
                 try files.copyItem(atPath: path + suffix, toPath: copy + suffix)
             }
         } catch {
-            try? files.removeItem(atPath: folder)
+            folder.remove()
             throw SQLiteError(path: path, code: 14, message: "could not copy the store to read its journal safely: \(error)")
         }
         return (copy, folder)

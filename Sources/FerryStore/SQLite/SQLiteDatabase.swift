@@ -15,7 +15,7 @@ public final class SQLiteDatabase {
     /// place): a write that finds no room is reported as writing it. Nil: the file itself.
     public var destination: String?
     /// The private copy a read-only source is read from, removed with the connection.
-    private var snapshotFolder: String?
+    private var snapshotFolder: ScratchFolder?
 
     /// Opens (or creates) a database and checks that it really is one: SQLite opens files lazily,
     /// so a non-database file is reported here (`SQLITE_NOTADB`) rather than at first use.
@@ -85,7 +85,7 @@ public final class SQLiteDatabase {
     }
 
     private func removeSnapshot() {
-        if let snapshotFolder { try? FileManager.default.removeItem(atPath: snapshotFolder) }
+        snapshotFolder?.remove()
         snapshotFolder = nil
     }
 

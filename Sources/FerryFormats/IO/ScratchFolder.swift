@@ -1,0 +1,58 @@
+import FoundationEssentials
+
+/// A private folder in the system's temporary directory for what a run only needs while it runs
+/// (a snapshot of a store with live journals, the sources migrated again to compare with, a
+/// store on its way to PostgreSQL), named `ferry-<purpose>-<UUID>.tmp`.
+///
+/// It is an `OwnedTemporary` folder: locked by its run, removed with everything in it by
+/// `remove()` (or when it is released from memory) on every path out of the run, and on SIGINT,
+/// SIGTERM or SIGHUP together with the files registered in it (`file(_:)`, `database(_:)`).
+/// What a killed run left is removed when the next run makes a scratch folder: any
+/// `ferry-*.tmp` there whose lock no process holds.
+public final class ScratchFolder {
+    /// The folder's path.
+    public var path: String { owned.path }
+    private let owned: OwnedTemporary
+
+    private init(owned: OwnedTemporary) {
+        self.owned = owned
+    }
+
+    /// Makes a new scratch folder (after sweeping what dead runs left); `purpose` names it.
+    public static func make(purpose: String) throws(ByteSinkError) -> ScratchFolder {
+        let parent = systemTemporaryDirectory
+        OwnedTemporary.sweep(folder: parent) { $0.hasPrefix(namePrefix) && $0.hasSuffix(OwnedTemporary.suffix) ? $0 : nil }
+        let owned = try OwnedTemporary.create(kind: .folder) {
+            parent + "/" + namePrefix + purpose + "-" + FilePath.randomUUIDString() + OwnedTemporary.suffix
+        }
+        return ScratchFolder(owned: owned)
+    }
+
+    /// The path of a file `name` in the folder, registered so that a signal removes it.
+    public func file(_ name: String) -> String {
+        let file = path + "/" + name
+        owned.registerFile(file)
+        return file
+    }
+
+    /// The path of a SQLite database `name` in the folder, with its journals registered too.
+    public func database(_ name: String) -> String {
+        let file = self.file(name)
+        for suffix in OwnedTemporary.databaseSuffixes { owned.registerFile(file + suffix) }
+        return file
+    }
+
+    /// Removes the folder and everything in it.
+    public func remove() {
+        owned.remove()
+    }
+
+    static let namePrefix = "ferry-"
+
+    /// `TMPDIR`, or `/tmp`, without a trailing slash.
+    private static var systemTemporaryDirectory: String {
+        var path = FileManager.default.temporaryDirectory.path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+}
