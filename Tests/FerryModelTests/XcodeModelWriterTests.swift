@@ -211,6 +211,11 @@ struct XcodeModelWriterTests {
             </plist>
 
             """)
+        // bundleEntries lists exactly what was written (a caller registers them for removal).
+        let entries = XcodeModelWriter.bundleEntries(bundle, at: path)
+        let written = try #require(FileManager.default.subpaths(atPath: path)).map { path + "/" + $0 }
+        #expect(Set(written + [path]) == Set(entries.folders + entries.files))
+        #expect(entries.folders.first == path)
         #expect(throws: ModelWriteError.cannotWrite(path: path, reason: "it exists")) { try XcodeModelWriter.writeBundle(bundle, to: path) }
         let other = try TestPaths.temporaryFolder("writer") + "/Other.xcdatamodeld"
         #expect(throws: ModelWriteError.unknownCurrentVersion("Shop 3")) {

@@ -63,6 +63,18 @@ struct ModelExtractJobTests {
         #expect(try entries(folder) == ["CartKit.xcdatamodeld"])
     }
 
+    @Test("a killed run's half-built bundle beside the output is swept, and a finished run leaves nothing but its bundle",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func deadRunSwept() throws {
+        let folder = try TestPaths.temporaryFolder("extract")
+        let output = folder + "/CartKit.xcdatamodeld"
+        let leftover = output + ".ferry-66666666-6666-4666-8666-666666666666.tmp"
+        try FileManager.default.createDirectory(atPath: leftover + "/CartKit.xcdatamodeld/CartKit.xcdatamodel", withIntermediateDirectories: true)
+        _ = try ModelExtractJob(storePath: Self.swiftDataStore, outputPath: output).run()
+        #expect(try entries(folder) == ["CartKit.xcdatamodeld"])
+        #expect(try entries(output) == [".xccurrentversion", "CartKit.xcdatamodel"])
+    }
+
     /// The error of a job that must fail.
     private func failure(_ job: ModelExtractJob) -> ModelExtractError? {
         do { _ = try job.run(); return nil } catch { return error }

@@ -2,9 +2,11 @@ import FerryFormats
 import FerryModel
 import FoundationEssentials
 
-/// An `.xcdatamodeld` bundle of one version that a job writes: built in a hidden folder beside
-/// it, loaded back there, checked, and renamed into place only then (see `FolderPlacement`).
-/// Shared by `ferry model extract` and `ferry model infer`.
+/// An `.xcdatamodeld` bundle of one version that a job writes: built inside a folder the run owns
+/// beside it (`Foo.xcdatamodeld.ferry-<UUID>.tmp`, an `OwnedTemporary`: removed on every error
+/// path and on SIGINT, SIGTERM or SIGHUP, swept by the next run once its run is dead), loaded back
+/// there, checked, and renamed into place only then (see `FolderPlacement`). Shared by
+/// `ferry model extract` and `ferry model infer`.
 struct ModelBundleOutput {
     /// The bundle's path, without trailing slashes.
     let path: String
@@ -35,14 +37,19 @@ struct ModelBundleOutput {
                check: (ManagedObjectModel) throws(ModelExtractError) -> Void) throws(ModelExtractError) {
         if FileManager.default.fileExists(atPath: path), !replacing { throw .destinationExists(path) }
         let bundle = ModelBundle(name: bundleName, versions: [model], currentVersionName: model.name)
-        let building = FolderPlacement.temporaryPath(beside: path, label: "incomplete")
-        do throws(ModelExtractError) {
-            try check(try build(bundle, at: building))
-            try FolderPlacement.place(building, at: path, replacing: replacing)
-        } catch {
-            try? FileManager.default.removeItem(atPath: building)
-            throw error
+        OwnedTemporary.sweep(beside: path)
+        let owned: OwnedTemporary
+        do { owned = try OwnedTemporary.create(beside: path, kind: .folder) } catch {
+            throw .cannotWrite(path: path, reason: error.reason)
         }
+        defer { owned.remove() }
+        // The bundle inside keeps its name: the loader knows a bundle by its extension.
+        let building = owned.path + "/" + bundleName + ".xcdatamodeld"
+        let entries = XcodeModelWriter.bundleEntries(bundle, at: building)
+        for folder in entries.folders { owned.registerFile(folder, kind: .folder) }
+        for file in entries.files { owned.registerFile(file) }
+        try check(try build(bundle, at: building))
+        try FolderPlacement.place(building, at: path, replacing: replacing)
     }
 
     /// Writes the bundle at `folder` and loads its version back from there.

@@ -97,12 +97,15 @@ public enum TemporaryFiles {
         return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
-    /// Removes every registered path: files first, then folders. Async-signal-safe.
+    /// Removes every registered path: files first, then folders, in passes until one removes
+    /// nothing (a folder inside another goes before it, whatever their slots). Async-signal-safe.
     fileprivate static func removeAllRegistered() {
-        for kind in [Kind.file, .folder] {
-            for slot in 0..<capacity where slots.kind(at: slot) == kind.rawValue {
-                let path = slots.path(at: slot)
-                if kind == .file { unlink(path) } else { rmdir(path) }
+        for slot in 0..<capacity where slots.kind(at: slot) == Kind.file.rawValue { unlink(slots.path(at: slot)) }
+        var removedOne = true
+        while removedOne {
+            removedOne = false
+            for slot in 0..<capacity where slots.kind(at: slot) == Kind.folder.rawValue {
+                if rmdir(slots.path(at: slot)) == 0 { removedOne = true }
             }
         }
     }

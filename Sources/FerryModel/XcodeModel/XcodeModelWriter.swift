@@ -50,6 +50,13 @@ public enum XcodeModelWriter {
                              to: ModelFiles.join(path, CurrentVersionFile.fileName))
     }
 
+    /// What `writeBundle(bundle, to: path)` creates: the bundle and version folders (each before
+    /// the folders inside it) and the files, for a caller that must be able to remove them.
+    public static func bundleEntries(_ bundle: ModelBundle, at path: String) -> (folders: [String], files: [String]) {
+        let versions = bundle.versions.map { ModelFiles.join(path, $0.name + ".xcdatamodel") }
+        return ([path] + versions, versions.map { ModelFiles.join($0, "contents") } + [ModelFiles.join(path, CurrentVersionFile.fileName)])
+    }
+
     /// Refuses a name that cannot name a version folder: empty, `.`, `..`, or holding `/` or NUL.
     public static func checkFileName(_ name: String) throws(ModelWriteError) {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else { throw .invalidName(name) }
