@@ -16,10 +16,15 @@ enum PostgresRestoreCommand {
         let log = RunLog(verb: "restore", arguments: arguments)
         log.start(arguments)
         do {
-            let summary = try job.run()
-            log.summary(.success, counts: ["records": Int(summary.counts.entities.values.reduce(0, +)), "pairs": Int(summary.counts.pairs)])
-            for (entity, count) in summary.counts.entities.sorted(by: { $0.key < $1.key }) { Terminal.out("\(entity): \(count)\n") }
-            Terminal.out("\(summary.counts.pairs) pairs; rows per entity and pairs per relationship equal the database's\n")
+            let summary = try job.run(progress: log.progress)
+            RestoreCommand.warnUnresolved(summary.links, in: "the database", log: log)
+            log.summary(.success, counts: ["records": summary.records.values.reduce(0, +), "pairs": Int(summary.counts.pairs)])
+            if arguments.has("json") {
+                Terminal.out(RestoreSummaryLine.json(records: summary.records, pairs: summary.counts.pairs, store: job.outputPath) + "\n")
+            } else {
+                RestoreCommand.printRecords(summary.records)
+                Terminal.out("\(summary.counts.pairs) pairs; rows per entity and pairs per relationship equal the database's\n")
+            }
             return .success
         } catch {
             let code: ExitCode = error.isVerificationFailure ? .verificationFailed

@@ -29,7 +29,7 @@ enum RestoreCommand: Command {
         .flag("force", "replace STORE if it exists (atomically)"),
         OptionSpec(name: "store", value: "UUID", help: "from PostgreSQL: the store to rebuild"),
         OptionSpec(name: "schema", value: "S", help: "from PostgreSQL: the schema holding it (default ferry)"),
-        .flag("json", "print the records restored per entity as one JSON line (a failure's code and message too)"),
+        .flag("json", "print the records restored per entity (and from PostgreSQL the pairs) as one JSON line (a failure's code and message too)"),
     ] + RunLog.options
 
     static let exitCodes = [
@@ -53,14 +53,12 @@ enum RestoreCommand: Command {
         log.start(arguments)
         do {
             let summary = try job.run(progress: log.progress)
-            for link in summary.links where link.unresolved > 0 {
-                log.warning("warning: \(link.relationship): \(link.unresolved) links to records not in the backup")
-            }
+            warnUnresolved(summary.links, in: "the backup", log: log)
             log.summary(.success, counts: ["records": summary.records.values.reduce(0, +)])
             if arguments.has("json") {
                 Terminal.out(RestoreSummaryLine.json(records: summary.records, store: job.outputPath) + "\n")
             } else {
-                for (entity, count) in summary.records.sorted(by: { $0.key < $1.key }) { Terminal.out("\(entity): \(count)\n") }
+                printRecords(summary.records)
             }
             return .success
         } catch {
@@ -69,18 +67,34 @@ enum RestoreCommand: Command {
     }
 }
 
-/// The one JSON line `restore --json` prints: the store written and its records per entity.
+extension RestoreCommand {
+    /// A warning per relationship whose links found no record in `source`.
+    static func warnUnresolved(_ links: [LinkReport], in source: String, log: RunLog) {
+        for link in links where link.unresolved > 0 {
+            log.warning("warning: \(link.relationship): \(link.unresolved) links to records not in \(source)")
+        }
+    }
+
+    /// The records restored, one line per entity.
+    static func printRecords(_ records: [String: Int]) {
+        for (entity, count) in records.sorted(by: { $0.key < $1.key }) { Terminal.out("\(entity): \(count)\n") }
+    }
+}
+
+/// The one JSON line `restore --json` prints: the store written, its records per entity and,
+/// from PostgreSQL, its relationship pairs.
 enum RestoreSummaryLine {
     private struct Line: Encodable {
         let store: String
         let records: Int
         let entities: [String: Int]
+        let pairs: Int64?
     }
 
-    static func json(records: [String: Int], store: String) -> String {
+    static func json(records: [String: Int], pairs: Int64? = nil, store: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let line = Line(store: store, records: records.values.reduce(0, +), entities: records)
+        let line = Line(store: store, records: records.values.reduce(0, +), entities: records, pairs: pairs)
         guard let data = try? encoder.encode(line) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }

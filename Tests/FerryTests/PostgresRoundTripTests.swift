@@ -26,6 +26,25 @@ struct PostgresRoundTripTests {
         #expect(try CoreDataStoreReader(path: restored).metadata.storeUUID == CoreDataStoreReader(path: store).metadata.storeUUID)
     }
 
+    @Test("a restore reads through the record pipeline: reading the database, link resolution and verification (before the rename), each reported")
+    func restorePhases() throws {
+        let (model, store, uri) = try PostgresTestSupport.loadedGarage("pg-phases")
+        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID
+        var phases: [String] = []
+        var totals: [Int?] = []
+        let summary = try PostgresRestoreJob(target: ConnectionTarget(uri), storeUUID: uuid, model: .bundle(model),
+                                             outputPath: store + ".restored").run { progress in
+            if phases.last != progress.phase {
+                phases.append(progress.phase)
+                totals.append(progress.total)
+            }
+        }
+        #expect(phases == ["reading \(try ConnectionTarget(uri)) schema ferry store \(uuid.uuidString)", "resolving links", "verifying"])
+        #expect(totals.first == 14)
+        #expect(summary.records == ["Car": 1, "Truck": 1, "Vehicle": 1, "Person": 2, "Licence": 1, "Part": 4, "Tag": 2, "Recall": 2])
+        #expect(summary.counts.pairs == 13 && summary.links.allSatisfy { $0.unresolved == 0 })
+    }
+
     @Test("columns are natively typed; the date finer than a microsecond is kept exactly beside its timestamptz")
     func columnTypes() throws {
         let folder = try TestPaths.temporaryFolder("pg-types")

@@ -124,6 +124,18 @@ enum PostgresTestSupport {
         return path
     }
 
+    /// A garage store (in a temporary folder named after `name`) loaded into the `ferry` schema
+    /// of a fresh database: the model folder, the store and the database's URI.
+    static func loadedGarage(_ name: String) throws -> (model: String, store: String, uri: String) {
+        let folder = try TestPaths.temporaryFolder(name)
+        let model = try garageModel()
+        let store = try garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        let uri = try database()
+        let summary = try load([store], into: uri)
+        try #require(summary.allLoaded, "\(summary.stores.first?.failure?.message ?? "")")
+        return (model, store, uri)
+    }
+
     /// A fresh database on the test server.
     static func database() throws -> String {
         try PostgresTestServer.running().database().uri

@@ -1,8 +1,8 @@
 import FerryModel
 
 /// Which side of a relationship and its inverse carries their pairs when records are rebuilt
-/// (by `ferry restore`, from files or from PostgreSQL) and, in PostgreSQL, which side a join
-/// table is named after: one side only, so no pair is written twice.
+/// from an export or backup folder (`ferry restore`) and, in PostgreSQL, which side a join table
+/// is named after: one side only, so no pair is written twice.
 enum RelationshipSide {
     /// Whether `relationship` (of `entity`, declared by it or an ancestor) is that side: its own
     /// when it has no inverse, the to-many side of a one-to-many, the ordered side of an ordered

@@ -55,7 +55,7 @@ public struct RestoreJob {
                 try pipeline.read(RestoreRecordCursor(folder: folder, manifest: manifest, model: model), namespace: 0)
                 links = try pipeline.finish()
             } catch {
-                throw restoreError(error)
+                throw ExportError(restoring: error, into: outputPath)
             }
             progress(JobProgress(phase: "verifying"))
             try verify(writer, model: model, manifest: manifest, written: pipeline.written, links: links)
@@ -86,15 +86,19 @@ public struct RestoreJob {
         guard let failure = report.failures.first else { return }
         throw .verification(path: outputPath, reason: "the restored store fails \(report.failures.count) check(s), first \(failure.check) of \(failure.subject): \(failure.message)")
     }
+}
 
-    /// The restore's error for a pipeline's.
-    private func restoreError(_ error: PipelineError) -> ExportError {
+extension ExportError {
+    /// A restore's error for a pipeline's, writing the store at `outputPath`: the source's own,
+    /// records out of `Z_PK` order (the backup does not verify), a key that collides, a full disk
+    /// or file size limit, or the store that could not be written.
+    init(restoring error: PipelineError, into outputPath: String) {
         switch error {
-        case .sourceFailure(let failure as ExportError): failure
-        case .keyOutOfOrder(let source, _): .verification(path: source, reason: error.keyReason ?? "")
-        case .keyCollides: .restore(reason: error.description)
-        case .links(let links) where links.writeFailure != nil: links.writeFailure.map(ExportError.noRoom) ?? .restore(reason: error.description)
-        default: .restore(reason: "\(outputPath): \(error)")
+        case .sourceFailure(let failure as ExportError): self = failure
+        case .keyOutOfOrder(let source, _): self = .verification(path: source, reason: error.keyReason ?? "")
+        case .keyCollides: self = .restore(reason: error.description)
+        case .links(let links) where links.writeFailure != nil: self = links.writeFailure.map(ExportError.noRoom) ?? .restore(reason: error.description)
+        default: self = .restore(reason: "\(outputPath): \(error)")
         }
     }
 }

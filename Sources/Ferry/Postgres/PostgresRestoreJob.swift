@@ -10,10 +10,12 @@ import FoundationEssentials
 ///
 /// The catalog row of the store gives the model version (the bundle's version with its version
 /// hashes) and the schema's layout digest must be that version's. Everything is read in one
-/// repeatable-read transaction. Records are written per root table in `Z_PK` order; then the
-/// pairs of every relationship are staged from the side that carries them (`RelationshipSide`)
-/// and resolved. Before the new store is renamed into place, its rows per entity and pairs per
-/// relationship are counted with SQL and compared with the database's counts.
+/// repeatable-read transaction, through the record pipeline (a chain of one version, keys kept):
+/// `PostgresRecordCursor` gives the records of each root table in `Z_PK` order with their to-one
+/// keys as links, then the pairs kept apart (join tables, ordered to-ones from the parent), and
+/// checks what was read against the database's counts. Before the new store is renamed into
+/// place, its rows per entity and pairs per relationship are counted with SQL and compared with
+/// the database's counts.
 public struct PostgresRestoreJob {
     public var target: ConnectionTarget
     public var schema: String
@@ -45,12 +47,16 @@ public struct PostgresRestoreJob {
     /// What was restored.
     public struct Summary: Sendable {
         public var modelVersion: String
+        /// Records written per entity (the pipeline's ledger).
+        public var records: [String: Int]
         /// Rows and pairs of the new store (equal to the database's).
         public var counts: TransferCounts
         public var links: [LinkReport]
     }
 
-    public func run() throws(PostgresTransferError) -> Summary {
+    /// Restores the store; `progress` is told the phase and how far it is (every
+    /// `JobProgress.interval` records): the records, link resolution, verification.
+    public func run(progress: @escaping (JobProgress) -> Void = { _ in }) throws(PostgresTransferError) -> Summary {
         let connection = try database { () throws(PostgresError) in try PostgresConnection(target) }
         let catalog = PostgresCatalog(connection: connection, schema: schema)
         let uuid = storeUUID.uuidString
@@ -76,26 +82,42 @@ public struct PostgresRestoreJob {
         do { writer = try RestoreModel.writer(at: outputPath, model: model, storeUUID: storeUUID) } catch { throw .export(error) }
         do {
             try database { () throws(PostgresError) in try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") }
-            let rows = PostgresRowReader(connection: connection, schema: schema, store: uuid, model: model)
-            let graph = StoreGraphWriter(writer: writer, model: model)
-            for table in layout.entityTables { try rows.records(of: table, into: graph) }
-            for table in layout.entityTables { try rows.stageToOnePairs(of: table, into: graph) }
-            for join in layout.joinTables { try rows.stagePairs(of: join, into: graph) }
+            let cursor = try PostgresRecordCursor(connection: connection, schema: schema, store: uuid, model: model, layout: layout,
+                                                  path: "\(target) schema \(schema) store \(uuid)")
+            // A chain of one version: records are written as read, each keeping its key.
+            let chain = MigrationChain(versions: [model], steps: [], options: CoercionOptions(), variables: [:])
+            var pipeline = RecordPipeline(chain: chain, graph: StoreGraphWriter(writer: writer, model: model),
+                                          rejects: RejectCollector(limit: nil))
+            pipeline.keepsSourceKeys = true
+            pipeline.onProgress = progress
             let links: [LinkReport]
-            do { links = try graph.resolveLinks() } catch { throw PostgresTransferError.export(.restore(reason: "\(outputPath): \(error)")) }
-            let held = try database { () throws(PostgresError) in
-                try TransferCounts.database(store: uuid, layout: layout, schema: schema, connection: connection)
+            do {
+                try pipeline.read(cursor, namespace: 0)
+                links = try pipeline.finish()
+            } catch {
+                throw restoreError(error)
             }
             try database { () throws(PostgresError) in try connection.execute("COMMIT") }
+            progress(JobProgress(phase: "verifying"))
             let written = try counts(ofStoreAt: writer, model: model, layout: layout)
-            let problems = written.differences(from: held, mine: "restored store", theirs: "database")
+            let problems = written.differences(from: cursor.databaseCounts, mine: "restored store", theirs: "database")
             guard problems.isEmpty else { throw PostgresTransferError.verification(store: outputPath, problems: problems) }
             do { try writer.finish(replacing: replaceExisting) } catch { throw PostgresTransferError.export(.writing(outputPath, error)) }
-            return Summary(modelVersion: model.name, counts: written, links: links)
+            return Summary(modelVersion: model.name, records: pipeline.written, counts: written, links: links)
         } catch {
             writer.discard()
             _ = try? connection.execute("ROLLBACK")
             throw error as? PostgresTransferError ?? .export(.restore(reason: "\(outputPath): \(error)"))
+        }
+    }
+
+    /// The restore's error for a pipeline's: the source's own, what it read not matching the
+    /// database's counts (a verification failure), or a restore's error writing the store.
+    private func restoreError(_ error: PipelineError) -> PostgresTransferError {
+        switch error {
+        case .sourceFailure(let failure as PostgresTransferError): failure
+        case let .notAccounted(source, problems): .export(.notAccounted(store: source, problems: problems))
+        default: .export(ExportError(restoring: error, into: outputPath))
         }
     }
 

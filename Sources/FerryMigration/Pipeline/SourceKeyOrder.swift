@@ -2,14 +2,14 @@
 /// hierarchy come in `Z_PK` order, and the keys between one record and the next are reserved
 /// (left unused), so the store's counter hands each record its own key. A record out of order,
 /// or one the store merges into another on a uniqueness constraint, is an error.
-public struct SourceKeyOrder {
+struct SourceKeyOrder {
     private var nextKeys: [String: Int64] = [:]
 
-    public init() {}
+    init() {}
 
     /// Reserves the keys of `root`'s hierarchy below `key` not yet used, before the record whose
     /// key is `key` is written; `source` names where it came from, for errors.
-    public mutating func reserve(_ key: Int64, root: String, graph: StoreGraphWriter, source: String) throws(PipelineError) {
+    mutating func reserve(_ key: Int64, root: String, graph: StoreGraphWriter, source: String) throws(PipelineError) {
         let next = nextKeys[root, default: 1]
         if key < next { throw .keyOutOfOrder(source: source, primaryKey: key) }
         if key > next {
@@ -18,7 +18,7 @@ public struct SourceKeyOrder {
     }
 
     /// Takes the outcome of writing the record whose key is `key`: it must have been inserted.
-    public mutating func written(_ outcome: StoreGraphWriter.Outcome, key: Int64, root: String, source: String) throws(PipelineError) {
+    mutating func written(_ outcome: StoreGraphWriter.Outcome, key: Int64, root: String, source: String) throws(PipelineError) {
         guard case .inserted = outcome else { throw .keyCollides(source: source, primaryKey: key) }
         nextKeys[root] = key + 1
     }
