@@ -188,7 +188,7 @@ public final class CoreDataStoreWriter {
             guard case let .attribute(owner, name) = column.role else { return false }
             return model.entity(named: owner)?.attribute(named: name)?.allowsExternalBinaryDataStorage == true
         }
-        return EntityInserter(writer: self, entityName: entityName, entityNumber: Int64(number),
+        return EntityInserter(writer: self, entityName: entityName, entityNumber: Int64(number), table: table.name,
                               primaryKeys: primaryKeyCounter(root: root), columns: valueColumns, tagged: tagged, statement: statement)
     }
 
