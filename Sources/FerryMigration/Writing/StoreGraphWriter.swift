@@ -216,7 +216,7 @@ public final class StoreGraphWriter {
     public func resolveLinks(unresolved: (Reject) -> Void = { _ in }) throws(GraphWriteError) -> [LinkReport] {
         guard let staging else { return [] }
         try staging.finishKeys()
-        let resolver = LinkResolver(writer: writer, model: model, createMissing: createMissing, files: staging.files)
+        let resolver = LinkResolver(staging: staging, model: model, createMissing: createMissing)
         return try staging.kinds.map { kind throws(GraphWriteError) in try resolver.resolve(kind, unresolved: unresolved) }
     }
 

@@ -27,7 +27,7 @@ public final class CoreDataStoreWriter {
     /// Rows per transaction.
     public let batchSize: Int
 
-    private let model: ManagedObjectModel
+    let model: ManagedObjectModel
     /// The metadata written into `Z_METADATA`; nil when appending to a store made elsewhere.
     private var metadata: StoreMetadata?
     private var database: SQLiteDatabase?
