@@ -14,7 +14,7 @@ struct EntityTable {
         let layout = writer.layout
         guard let table = layout.table(forEntity: entity), case let .entity(root, _) = table.kind,
               let rootNumber = layout.entityNumbers[root] else { throw .unknownEntity(entity) }
-        let members = writer.model.hierarchy(below: entity).compactMap { layout.entityNumbers[$0.name] }.map(String.init)
+        let members = layout.entityNumbers(below: entity, in: writer.model).map(String.init)
         self.layout = table
         self.root = root
         self.rootNumber = rootNumber
