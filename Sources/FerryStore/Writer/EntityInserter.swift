@@ -21,8 +21,8 @@ public final class EntityInserter {
     private let binding = StaticRowBinding()
     /// The table of the entity's root, which `replace` updates.
     private let table: String
-    /// `replace`'s statement, with the sources it sets columns from.
-    private var update: (statement: SQLiteStatement, sources: [Int?])?
+    /// `replace`'s statement, with the sources it was made for and the columns it sets.
+    private var update: (statement: SQLiteStatement, sources: [Int?], columns: [Int])?
     /// For each of `columns`, whether it holds an attribute that allows external binary storage
     /// (its binary values are written with Core Data's inline tag).
     private let tagged: [Bool]
@@ -74,14 +74,14 @@ public final class EntityInserter {
         guard sources.count == columns.count else {
             throw .valueCount(entity: entityName, expected: columns.count, got: sources.count)
         }
-        let set = columns.indices.filter { sources[$0] != nil }
-        let statement: SQLiteStatement
+        let statement: SQLiteStatement, set: [Int]
         if let update, update.sources == sources {
-            statement = update.statement
+            (statement, set) = (update.statement, update.columns)
         } else {
+            set = columns.indices.filter { sources[$0] != nil }
             let assignments = set.map { "\(columns[$0].name) = ?" }.joined(separator: ", ")
             statement = try writer.prepareStatement("UPDATE \(table) SET \(assignments) WHERE Z_PK = ?")
-            update = (statement, sources)
+            update = (statement, sources, set)
         }
         try StoreWriterError.sqlite { () throws(SQLiteError) in
             defer { try? statement.reset() }
