@@ -82,7 +82,7 @@ enum VerifyDataset {
         let tags = try Rows(store, "Tag")
         for number in 0..<tagCount { try tags.insert(["ZNAME": .text("tag \(number)")]) }
         let tasks = try Rows(store, "Task")
-        let join = try store.prepareStatement("INSERT INTO Z_1TASKS (Z_1TAGS, Z_2TASKS) VALUES (?, ?)")
+        let join = try store.joinRowInserter(for: "tasks", of: "Tag")
         for number in 0..<taskCount {
             let key = try tasks.insert([
                 "ZTASKID": .integer(Int64(number)), "ZTITLE": .text("task \(number)"), "ZPRIORITY": .integer(Int64(number % 5)),
@@ -90,13 +90,9 @@ enum VerifyDataset {
             ])
             let first = number % tagCount, second = (number * 7 + 1) % tagCount
             for tag in first == second ? [first] : [first, second] {
-                try join.bind(.integer(Int64(tag + 1)), at: 1)
-                try join.bind(.integer(key), at: 2)
-                try join.run()
-                try join.reset()
+                try join.insert(source: Int64(tag + 1), destination: key)
             }
         }
-        join.finalize()
         let uploads = try Rows(store, "Upload")
         for number in 0..<uploadCount {
             var uuid = [UInt8](repeating: 0, count: 16)

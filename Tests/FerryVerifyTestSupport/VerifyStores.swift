@@ -83,8 +83,11 @@ public enum VerifyStores {
                                         "ZPIN": .integer(pin)])
         _ = try insert("Note", ["ZTEXT": .text("two"), "ZITEM": .integer(book), "Z1_ITEM": .integer(2), "Z_FOK_ITEM": .integer(3072)])
         _ = try insert("Note", ["ZTEXT": .text("three"), "ZITEM": .integer(item), "Z1_ITEM": .integer(1), "Z_FOK_ITEM": .integer(2048)])
-        try store.execute("UPDATE ZPIN SET ZNOTE = \(first) WHERE Z_PK = \(pin)")
         try store.finish()
+        // The pin points back at its note: a key the writer only knows once the note is in.
+        let database = try SQLiteDatabase(path: path, mode: .readWrite)
+        try database.execute("UPDATE ZPIN SET ZNOTE = \(first) WHERE Z_PK = \(pin)")
+        try database.close()
         return path
     }
 

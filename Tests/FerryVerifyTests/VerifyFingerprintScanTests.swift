@@ -85,11 +85,10 @@ struct VerifyFingerprintScanTests {
 
     /// The fast scan alone (nil when it hands the entity to the record reader).
     static func byScan(_ path: String, _ entity: String) throws -> Fingerprint? {
-        let database = try SQLiteDatabase(path: path, mode: .readOnly)
-        let context = StoreContext(model: model, layout: try StoreLayout(model: model),
-                                   queries: StoreQueries(database: database, sampleLimit: 5))
+        let connection = try ScanConnection(path: path, sampleLimit: 5)
+        let context = StoreContext(model: model, layout: try StoreLayout(model: model), connection: connection)
         let names = CanonicalEncoding.ordered(model.allAttributes(of: entity).map(\.name))
-        return RecordFingerprintScan(entity: entity, attributes: names, context: context)?.run(on: database)
+        return RecordFingerprintScan(entity: entity, attributes: names, context: context)?.run(on: connection)
     }
 
     @Test("an intact store is read by the scan, and gives the fingerprints of the plain records")

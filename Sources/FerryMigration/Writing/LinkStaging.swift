@@ -1,17 +1,6 @@
 import FerryModel
 import FerryStore
 
-/// One kind of staged link: a relationship of an entity, with destinations found by source key
-/// or by one destination attribute.
-struct LinkKind {
-    let id: Int
-    /// The entity whose records carry the links (the relationship is declared or inherited there).
-    let entity: String
-    let relationship: Relationship
-    /// The destination attribute that finds destinations, or nil for source keys.
-    let matchAttribute: Attribute?
-}
-
 /// An entity's relationship, and the destination attribute its targets are matched by.
 private struct KindKey: Hashable {
     let entity: String
@@ -19,128 +8,29 @@ private struct KindKey: Hashable {
     let matchAttribute: String?
 }
 
-/// The scratch tables that hold source keys and links until they are resolved:
-/// `ferry_work.keys (ns, root, key → pk)`, `ferry_work.runs (ns, root, first, count → pk)` and
-/// `ferry_work.links (kind, pk, pos, ns, key, value, skey, origin, line, row)`, where `origin`,
-/// `line` and `row` say where the link was given (`LinkOrigin`, its file by number in `files`).
-///
-/// Integer keys that rise by one while their rows' `Z_PK`s do (a store read in key order, a file
-/// numbered in order) are kept as runs, one row per run instead of one per record; a run is
-/// written when the next key breaks it. A key at or below the end of its namespace and root's
-/// current run (out of order, or given again) goes to `keys`, which `lookup` reads first: such a
-/// key is always mapped after any run that covers it, so the latest mapping wins, as it would
-/// with one row per key. Text keys always go to `keys`.
+/// Stages the links of written records in the store's scratch tables (`StagedLinks`, FerryStore)
+/// until they are resolved, each under its kind (`LinkKind`): the relationship of an entity and
+/// how its destinations are found, checked against the model once per kind.
 final class LinkStaging {
-    static let schema = "ferry_work"
+    let tables: StagedLinks
     private(set) var kinds: [LinkKind] = []
     private var kindIDs: [KindKey: Int] = [:]
     private var relationships: [KindKey: Relationship] = [:]
     private let model: ManagedObjectModel
-    private let insertKey: SQLiteStatement
-    private let insertRun: SQLiteStatement
-    private let insertLink: SQLiteStatement
-    /// The run of integer keys being extended, per namespace and root.
-    private var runs: [RunKey: KeyRun] = [:]
-    /// The files links were given in, by their number in `links.origin`.
-    private(set) var files: [String] = []
-    private var fileNumbers: [String: Int] = [:]
-
-    private struct RunKey: Hashable {
-        let namespace: Int
-        let root: Int64
-    }
-
-    /// Keys `first ..< first + count` are the rows `pk ..< pk + count`.
-    private struct KeyRun {
-        let first: Int64
-        let pk: Int64
-        var count: Int64
-    }
 
     init(writer: CoreDataStoreWriter, model: ManagedObjectModel) throws(GraphWriteError) {
         self.model = model
-        let work = Self.schema
-        try GraphWriteError.wrap { () throws(StoreWriterError) in
-            try writer.attachScratchDatabase(named: work)
-            try writer.execute("""
-                CREATE TABLE \(work).keys (ns INTEGER, root INTEGER, key, pk INTEGER, PRIMARY KEY (ns, root, key)) WITHOUT ROWID;
-                CREATE TABLE \(work).runs (ns INTEGER, root INTEGER, first INTEGER, count INTEGER, pk INTEGER,
-                    PRIMARY KEY (ns, root, first)) WITHOUT ROWID;
-                CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, value, skey,
-                    origin INTEGER, line INTEGER, row INTEGER);
-                """)
-        }
-        insertKey = try GraphWriteError.wrap { () throws(StoreWriterError) in
-            try writer.prepareStatement("INSERT OR REPLACE INTO \(work).keys (ns, root, key, pk) VALUES (?, ?, ?, ?)")
-        }
-        insertRun = try GraphWriteError.wrap { () throws(StoreWriterError) in
-            try writer.prepareStatement("INSERT INTO \(work).runs (ns, root, first, count, pk) VALUES (?, ?, ?, ?, ?)")
-        }
-        insertLink = try GraphWriteError.wrap { () throws(StoreWriterError) in
-            try writer.prepareStatement("""
-                INSERT INTO \(work).links (kind, pk, pos, ns, key, value, skey, origin, line, row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-        }
+        tables = try GraphWriteError.wrap { () throws(StoreWriterError) in try StagedLinks(writer: writer) }
     }
 
     /// Remembers that `key` in source `namespace` is the row `pk` of the root entity numbered `root`.
     func mapKey(_ key: RecordKey, namespace: Int, root: Int64, to pk: Int64) throws(GraphWriteError) {
-        if case .integer(let number) = key {
-            let runKey = RunKey(namespace: namespace, root: root)
-            guard let run = runs[runKey] else {
-                runs[runKey] = KeyRun(first: number, pk: pk, count: 1)
-                return
-            }
-            let last = run.first + (run.count - 1), lastRow = run.pk + (run.count - 1)
-            if last < .max, number == last + 1, lastRow < .max, pk == lastRow + 1 {
-                runs[runKey]?.count += 1
-                return
-            }
-            if number > last {
-                try write(run, runKey)
-                runs[runKey] = KeyRun(first: number, pk: pk, count: 1)
-                return
-            }
-        }
-        let statement = insertKey
-        try GraphWriteError.sqlite { () throws(SQLiteError) in
-            defer { try? statement.reset() }
-            try statement.bind(Int64(namespace), at: 1)
-            try statement.bind(root, at: 2)
-            try Self.bind(key, to: statement, at: 3)
-            try statement.bind(pk, at: 4)
-            try statement.run()
-        }
+        try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.mapKey(key.storeValue, namespace: namespace, root: root, to: pk) }
     }
 
-    /// Writes the runs still being extended; call before resolving.
+    /// Writes the key runs still being extended; call before resolving.
     func finishKeys() throws(GraphWriteError) {
-        for (runKey, run) in runs { try write(run, runKey) }
-        runs.removeAll()
-    }
-
-    private func write(_ run: KeyRun, _ runKey: RunKey) throws(GraphWriteError) {
-        let statement = insertRun
-        try GraphWriteError.sqlite { () throws(SQLiteError) in
-            defer { try? statement.reset() }
-            try statement.bind(Int64(runKey.namespace), at: 1)
-            try statement.bind(runKey.root, at: 2)
-            try statement.bind(run.first, at: 3)
-            try statement.bind(run.count, at: 4)
-            try statement.bind(run.pk, at: 5)
-            try statement.run()
-        }
-    }
-
-    /// SQL for the row a key maps to (NULL when none): `key` and `namespace` are SQL
-    /// expressions (columns of the staged link), `root` the root entity's number.
-    static func lookup(key: String, namespace: String, root: Int) -> String {
-        let work = schema
-        return """
-            coalesce((SELECT x.pk FROM \(work).keys x WHERE x.ns = \(namespace) AND x.root = \(root) AND x.key = \(key)),
-                (SELECT CASE WHEN \(key) - g.first < g.count THEN g.pk + (\(key) - g.first) END FROM \(work).runs g
-                    WHERE g.ns = \(namespace) AND g.root = \(root) AND g.first <= \(key) ORDER BY g.first DESC LIMIT 1))
-            """
+        try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.finishKeys() }
     }
 
     /// Stages the targets of one link of the record `pk`, given at `origin`.
@@ -152,7 +42,7 @@ final class LinkStaging {
         }
         for (position, target) in link.targets.enumerated() {
             try insert(target, position: position, kind: kindID(entity: entity, relationship: relationship, target: target),
-                       source: .primaryKey(pk), namespace: namespace, origin: origin)
+                       source: .row(pk), namespace: namespace, origin: origin)
         }
     }
 
@@ -167,54 +57,23 @@ final class LinkStaging {
                                    reason: "a to-one relationship takes one destination, not \(position + 1)")
         }
         try insert(target, position: position, kind: kindID(entity: entity, relationship: relationship, target: target),
-                   source: .key(key), namespace: namespace, origin: origin)
+                   source: .key(key.storeValue), namespace: namespace, origin: origin)
     }
 
-    private enum LinkSource {
-        case primaryKey(Int64)
-        case key(RecordKey)
-    }
-
-    private func insert(_ target: RecordLink.Target, position: Int, kind: Int, source: LinkSource, namespace: Int,
+    private func insert(_ target: RecordLink.Target, position: Int, kind: Int, source: StagedLinks.Source, namespace: Int,
                         origin: LinkOrigin) throws(GraphWriteError) {
-        let statement = insertLink
-        let file = fileNumber(origin.file)
-        try GraphWriteError.sqlite { () throws(SQLiteError) in
-            defer { try? statement.reset() }
-            try statement.bind(Int64(kind), at: 1)
-            switch source {
-            case .primaryKey(let pk):
-                try statement.bind(pk, at: 2)
-                try statement.bindNull(at: 7)
-            case .key(let key):
-                try statement.bindNull(at: 2)
-                try Self.bind(key, to: statement, at: 7)
-            }
-            try statement.bind(Int64(position), at: 3)
-            try statement.bind(Int64(namespace), at: 4)
-            switch target {
-            case .key(let key):
-                try Self.bind(key, to: statement, at: 5)
-                try statement.bindNull(at: 6)
-            case .match(_, let value):
-                // In the destination column's form, so that staged values compare with (and become) stored ones.
-                let storable = kinds[kind].matchAttribute?.allowsExternalBinaryDataStorage == true
-                try statement.bindNull(at: 5)
-                try statement.bind(StoreValue(value, externallyStorable: storable), at: 6)
-            }
-            try statement.bind(Int64(file), at: 8)
-            if let line = origin.line { try statement.bind(Int64(line), at: 9) } else { try statement.bindNull(at: 9) }
-            if let row = origin.row { try statement.bind(row, at: 10) } else { try statement.bindNull(at: 10) }
-            try statement.run()
+        let destination: StagedLinks.Destination
+        switch target {
+        case .key(let key):
+            destination = .key(key.storeValue)
+        case .match(_, let value):
+            // In the destination column's form, so that staged values compare with (and become) stored ones.
+            let storable = kinds[kind].matchAttribute?.allowsExternalBinaryDataStorage == true
+            destination = .value(StoreValue(value, externallyStorable: storable))
         }
-    }
-
-    /// The number of a file links are given in, given one on first use.
-    private func fileNumber(_ file: String) -> Int {
-        if let known = fileNumbers[file] { return known }
-        files.append(file)
-        fileNumbers[file] = files.count - 1
-        return files.count - 1
+        try GraphWriteError.wrap { () throws(StoreWriterError) in
+            try tables.stage(kind: kind, from: source, position: position, namespace: namespace, to: destination, origin: origin)
+        }
     }
 
     /// A relationship of an entity (declared or inherited), looked up once per pair.
@@ -246,11 +105,14 @@ final class LinkStaging {
         kindIDs[key] = id
         return id
     }
+}
 
-    private static func bind(_ key: RecordKey, to statement: SQLiteStatement, at index: Int32) throws(SQLiteError) {
-        switch key {
-        case .integer(let number): try statement.bind(number, at: index)
-        case .text(let text): try statement.bind(text, at: index)
+private extension RecordKey {
+    /// The key as the scratch tables bind it.
+    var storeValue: StoreValue {
+        switch self {
+        case .integer(let number): .integer(number)
+        case .text(let text): .text(text)
         }
     }
 }

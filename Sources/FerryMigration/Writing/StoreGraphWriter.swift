@@ -26,7 +26,7 @@ public final class StoreGraphWriter {
     /// Per destination entity, attributes whose values identify a record although the model has
     /// no uniqueness constraint on them (a written mapping's `unique ATTRIBUTE …`).
     let identityKeys: [String: [String]]
-    private var identities: IdentityIndex?
+    private var identities: IdentityKeyTable?
     /// `Entity.relationship` whose match destinations are created when missing.
     let createMissing: Set<String>
     private var writing: [String: EntityWriting] = [:]
@@ -127,7 +127,7 @@ public final class StoreGraphWriter {
             let found: [String]?
             if let identity = try identity(of: member, target: writing, byValues: byValues) {
                 let names = identityNames(writing)
-                let stored = try identities?.primaryKey(for: identity, entity: writing.entity)
+                let stored = try GraphWriteError.wrap { () throws(StoreWriterError) in try identities?.primaryKey(for: identity, entity: writing.entity) }
                 found = isNew(names, identity) && stored == nil ? nil : names
             } else if let (_, names) = try writing.rows.existingRow(for: member.values) {
                 found = names
@@ -154,7 +154,9 @@ public final class StoreGraphWriter {
         if let problem = StoreRowSize.problem(record.values) { return .rejected(reason: problem) }
         let identity = try identity(of: record, target: target, byValues: byValues)
         let inserted: EntityRowWriter.Outcome
-        if let identity, let existing = try identities?.primaryKey(for: identity, entity: target.entity) {
+        if let identity, let existing = try GraphWriteError.wrap({ () throws(StoreWriterError) in
+            try identities?.primaryKey(for: identity, entity: target.entity)
+        }) {
             inserted = .duplicate(of: existing, constraint: identityNames(target))
         } else {
             inserted = try rows.insert(record.values, identity: record.identity)
@@ -162,7 +164,7 @@ public final class StoreGraphWriter {
         switch inserted {
         case .inserted(let key):
             primaryKey = key
-            if let identity { try identities?.remember(identity, entity: target.entity, primaryKey: key) }
+            if let identity { try remember(identity, entity: target.entity, primaryKey: key) }
         case let .duplicate(existing, constraint):
             switch policy {
             case .reject:
@@ -214,7 +216,7 @@ public final class StoreGraphWriter {
     public func resolveLinks(unresolved: (Reject) -> Void = { _ in }) throws(GraphWriteError) -> [LinkReport] {
         guard let staging else { return [] }
         try staging.finishKeys()
-        let resolver = LinkResolver(writer: writer, model: model, createMissing: createMissing, files: staging.files)
+        let resolver = LinkResolver(staging: staging, model: model, createMissing: createMissing)
         return try staging.kinds.map { kind throws(GraphWriteError) in try resolver.resolve(kind, unresolved: unresolved) }
     }
 
@@ -224,7 +226,11 @@ public final class StoreGraphWriter {
         let target = try entityWriting(for: schema)
         let record = Record(values: values, location: SourceLocation(file: writer.path))
         guard let identity = try identity(of: record, target: target) else { return }
-        try identities?.remember(identity, entity: target.entity, primaryKey: primaryKey)
+        try remember(identity, entity: target.entity, primaryKey: primaryKey)
+    }
+
+    private func remember(_ identity: [UInt8], entity: String, primaryKey: Int64) throws(GraphWriteError) {
+        try GraphWriteError.wrap { () throws(StoreWriterError) in try identities?.remember(identity, entity: entity, primaryKey: primaryKey) }
     }
 
     /// The identity key of a record whose entity has one (nil values make no identity); with
@@ -235,14 +241,14 @@ public final class StoreGraphWriter {
         if let identity = target.identity {
             for index in identity.attributes {
                 guard let index, record.values[index] != .null else { return nil }
-                IdentityIndex.append(record.values[index], to: &key)
+                IdentityKey.append(record.values[index], to: &key)
             }
         } else if byValues, !target.rows.hasUniquenessConstraints {
-            for value in record.values { IdentityIndex.append(value, to: &key) }
+            for value in record.values { IdentityKey.append(value, to: &key) }
         } else {
             return nil
         }
-        if identities == nil { identities = try IdentityIndex(writer: writer) }
+        if identities == nil { identities = try GraphWriteError.wrap { () throws(StoreWriterError) in try IdentityKeyTable(writer: writer) } }
         return key
     }
 

@@ -56,6 +56,12 @@ public struct StoreLayout: Sendable, Equatable {
         ancestries[entity]?.lazy.compactMap { placements[RelationshipID(entity: $0, relationship: relationship)] }.first
     }
 
+    /// `Z_ENT` of `entity` and of every entity below it in `model` (the model laid out), in the
+    /// model's pre-order.
+    public func entityNumbers(below entity: String, in model: ManagedObjectModel) -> [Int] {
+        model.hierarchy(below: entity).compactMap { entityNumbers[$0.name] }
+    }
+
     /// The join tables, in table order.
     public var joinTables: [TableLayout] {
         tables.filter { if case .join = $0.kind { true } else { false } }

@@ -27,7 +27,7 @@ public final class CoreDataStoreWriter {
     /// Rows per transaction.
     public let batchSize: Int
 
-    private let model: ManagedObjectModel
+    let model: ManagedObjectModel
     /// The metadata written into `Z_METADATA`; nil when appending to a store made elsewhere.
     private var metadata: StoreMetadata?
     private var database: SQLiteDatabase?
@@ -188,7 +188,7 @@ public final class CoreDataStoreWriter {
             guard case let .attribute(owner, name) = column.role else { return false }
             return model.entity(named: owner)?.attribute(named: name)?.allowsExternalBinaryDataStorage == true
         }
-        return EntityInserter(writer: self, entityName: entityName, entityNumber: Int64(number),
+        return EntityInserter(writer: self, entityName: entityName, entityNumber: Int64(number), table: table.name,
                               primaryKeys: primaryKeyCounter(root: root), columns: valueColumns, tagged: tagged, statement: statement)
     }
 
@@ -247,8 +247,9 @@ public final class CoreDataStoreWriter {
     // MARK: Working with the connection
 
     /// Runs SQL on the store inside the current batch transaction (opening one when needed):
-    /// for set-based work such as resolving relationships after the rows are in.
-    public func execute(_ sql: String) throws(StoreWriterError) {
+    /// for set-based work such as resolving relationships after the rows are in. FerryStore's
+    /// own: no other module writes SQL against the layout.
+    func execute(_ sql: String) throws(StoreWriterError) {
         try beginRow()
         let database = try openDatabase()
         try StoreWriterError.sqlite { () throws(SQLiteError) in try database.execute(sql) }
@@ -256,7 +257,7 @@ public final class CoreDataStoreWriter {
 
     /// Prepares a statement on the store's connection; it is finalized when the writer finishes.
     /// Run it inside `execute`d work or between inserts (a batch transaction is opened on demand).
-    public func prepareStatement(_ sql: String) throws(StoreWriterError) -> SQLiteStatement {
+    func prepareStatement(_ sql: String) throws(StoreWriterError) -> SQLiteStatement {
         try beginRow()
         return try prepare(sql)
     }
@@ -266,7 +267,7 @@ public final class CoreDataStoreWriter {
     /// so nothing of it reaches the store. It has no rollback journal: a failed run discards it
     /// with the store, and journaling every page its indexes change cost a write per page (a
     /// sixth of a large migration's time went to that file and its journal).
-    public func attachScratchDatabase(named name: String) throws(StoreWriterError) {
+    func attachScratchDatabase(named name: String) throws(StoreWriterError) {
         try commitBatch()
         let database = try openDatabase()
         try StoreWriterError.sqlite { () throws(SQLiteError) in try database.execute("ATTACH DATABASE '' AS \(name); PRAGMA \(name).journal_mode=OFF") }

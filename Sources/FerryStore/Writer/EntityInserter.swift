@@ -19,13 +19,18 @@ public final class EntityInserter {
     /// Takes `Z_PK` and `Z_OPT` as parameters 1 and 2, then `columns`.
     private let statement: SQLiteStatement
     private let binding = StaticRowBinding()
+    /// The table of the entity's root, which `replace` updates.
+    private let table: String
+    /// `replace`'s statement, with the sources it was made for and the columns it sets.
+    private var update: (statement: SQLiteStatement, sources: [Int?], columns: [Int])?
     /// For each of `columns`, whether it holds an attribute that allows external binary storage
     /// (its binary values are written with Core Data's inline tag).
     private let tagged: [Bool]
 
-    init(writer: CoreDataStoreWriter, entityName: String, entityNumber: Int64, primaryKeys: PrimaryKeyCounter,
+    init(writer: CoreDataStoreWriter, entityName: String, entityNumber: Int64, table: String, primaryKeys: PrimaryKeyCounter,
          columns: [ColumnLayout], tagged: [Bool], statement: SQLiteStatement) {
         self.writer = writer
+        self.table = table
         self.tagged = tagged
         self.entityName = entityName
         self.entityNumber = entityNumber
@@ -60,6 +65,33 @@ public final class EntityInserter {
             throw .valueCount(entity: entityName, expected: columns.count, got: sources.count)
         }
         return try insertRow(identity: identity) { binding.bind(values, sources: sources, tagged: tagged, from: 3, to: $0) }
+    }
+
+    /// Replaces the values of the existing row `primaryKey` in the columns whose `sources[i]` is
+    /// not nil with `values[sources[i]]` in their storage form; the other columns, `Z_ENT` and
+    /// `Z_OPT` stay.
+    public func replace(_ primaryKey: Int64, with values: [AttributeValue], sources: [Int?]) throws(StoreWriterError) {
+        guard sources.count == columns.count else {
+            throw .valueCount(entity: entityName, expected: columns.count, got: sources.count)
+        }
+        let statement: SQLiteStatement, set: [Int]
+        if let update, update.sources == sources {
+            (statement, set) = (update.statement, update.columns)
+        } else {
+            set = columns.indices.filter { sources[$0] != nil }
+            let assignments = set.map { "\(columns[$0].name) = ?" }.joined(separator: ", ")
+            statement = try writer.prepareStatement("UPDATE \(table) SET \(assignments) WHERE Z_PK = ?")
+            update = (statement, sources, set)
+        }
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { try? statement.reset() }
+            for (position, column) in set.enumerated() {
+                guard let source = sources[column] else { continue }
+                try statement.bind(StoreValue(values[source], externallyStorable: tagged[column]), at: Int32(position + 1))
+            }
+            try statement.bind(primaryKey, at: Int32(set.count + 1))
+            try statement.run()
+        }
     }
 
     /// Binds the row's `Z_PK` and `Z_OPT` and, through `bindValues` (given the statement,

@@ -18,6 +18,8 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The version hashes do not cover the model's entities with 32 bytes each.
     case versionHashMismatch(entity: String, reason: String)
     case unknownEntity(String)
+    /// A relationship whose pairs are not kept in a join table (it is not many-to-many, or unknown).
+    case noJoinTable(entity: String, relationship: String)
     /// Abstract entities have no rows of their own.
     case abstractEntity(String)
     /// A row had the wrong number of values.
@@ -38,6 +40,7 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
         case .modelCacheEncoding(let reason): "cannot archive the model into Z_MODELCACHE: \(reason)"
         case let .versionHashMismatch(entity, reason): "version hash of entity \(entity): \(reason)"
         case .unknownEntity(let name): "entity \(name) is not in the model"
+        case let .noJoinTable(entity, relationship): "\(entity).\(relationship) has no join table (it is not a many-to-many relationship of the model)"
         case .abstractEntity(let name): "entity \(name) is abstract and cannot have rows"
         case let .valueCount(entity, expected, got): "entity \(entity): expected \(expected) values per row, got \(got)"
         case .writerClosed(let path): "the writer for \(path) is already finished or discarded"

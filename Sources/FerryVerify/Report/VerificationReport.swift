@@ -1,3 +1,5 @@
+import FerryStore
+
 /// What a verification found: sections of checks with their failures, a tally per entity and
 /// per relationship, and the fingerprints computed.
 ///
@@ -90,18 +92,6 @@ public struct VerificationFailure: Sendable, Equatable, Codable {
         self.message = message
         self.count = count
         self.samples = samples
-    }
-}
-
-/// One offending row: its `Z_PK` (when it has one) and the values that show the problem, as
-/// SQL literals (`'text'`, `12`, `X'0A0B'`, `NULL`).
-public struct FailureSample: Sendable, Equatable, Codable {
-    public var primaryKey: Int64?
-    public var values: [String: String]
-
-    public init(primaryKey: Int64?, values: [String: String]) {
-        self.primaryKey = primaryKey
-        self.values = values
     }
 }
 

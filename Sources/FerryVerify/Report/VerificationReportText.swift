@@ -1,4 +1,5 @@
 import FerryFormats
+import FerryStore
 
 /// The readable form of a report: the verdict, a table per entity and per relationship, each
 /// failure with its sample rows, and the fingerprints.

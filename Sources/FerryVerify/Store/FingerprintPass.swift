@@ -20,11 +20,11 @@ final class FingerprintPass: Sendable {
 
     private static func compute(path: String, model: ManagedObjectModel,
                                 layout: StoreLayout) throws(VerificationError) -> StoreFingerprints.Results {
-        let database: SQLiteDatabase
-        do { database = try SQLiteDatabase(path: path, mode: .readOnly) } catch { throw .unreadableStore(.sqlite(error)) }
+        let connection: ScanConnection
+        do { connection = try ScanConnection(path: path, sampleLimit: 0) } catch { throw .unreadableStore(.sqlite(error)) }
         var opened: StoreRecordReader?
         let fingerprints = StoreFingerprints(
-            context: StoreContext(model: model, layout: layout, queries: StoreQueries(database: database, sampleLimit: 0)),
+            context: StoreContext(model: model, layout: layout, connection: connection),
             records: { () throws(StoreReaderError) in
                 if let opened { return opened }
                 let reader = try CoreDataStoreReader(path: path).records(model: model)

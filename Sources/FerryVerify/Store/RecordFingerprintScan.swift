@@ -1,7 +1,8 @@
 import FerryModel
 import FerryStore
 
-/// The fast way to a record fingerprint: one statement over the entity's table, each row's
+/// The fast way to a record fingerprint: one statement over the entity's table (FerryStore's
+/// `EntityRowScan`, plain SQL sharing nothing with the record reader), each row's
 /// values encoded straight from SQLite's buffers into one reused byte buffer (no records, no
 /// dictionaries, no Strings for ASCII text), hashed without allocating.
 ///
@@ -34,7 +35,7 @@ struct RecordFingerprintScan {
         let entityNumbers: [Int32]
     }
 
-    private let sql: String
+    private let rows: EntityRowScan
     private let attributeCount: Int
     private let shapes: [RowShape]
     private let knownNumbers: Set<Int64>
@@ -43,11 +44,11 @@ struct RecordFingerprintScan {
     /// order); nil when the model or the layout does not know it.
     init?(entity: String, attributes: [String], context: StoreContext) {
         guard context.model.entity(named: entity) != nil, let table = context.table(of: entity) else { return nil }
-        var selected = ["Z_PK", "Z_ENT"]
+        var selected: [String] = []
         func index(of column: String) -> Int32 {
-            if let existing = selected.firstIndex(of: column) { return Int32(existing) }
+            if let existing = selected.firstIndex(of: column) { return EntityRowScan.resultColumn(of: existing) }
             selected.append(column)
-            return Int32(selected.count - 1)
+            return EntityRowScan.resultColumn(of: selected.count - 1)
         }
         var shapes: [RowShape] = []
         for member in context.model.hierarchy(below: entity) {
@@ -77,50 +78,44 @@ struct RecordFingerprintScan {
         self.shapes = shapes
         attributeCount = attributes.count
         knownNumbers = Set(context.layout.entityNumbers.values.map(Int64.init))
-        sql = "SELECT \(selected.map(SQL.quoted).joined(separator: ", ")) FROM \(SQL.quoted(table.name))"
-            + " WHERE Z_ENT IN (\(SQL.numbers(shapes.map { Int($0.number) })))"
+        rows = EntityRowScan(table: table.name, columns: selected, numbers: shapes.map { Int($0.number) })
     }
 
     /// The fingerprint, or nil when a row (or SQLite) needs the record reader's judgement.
-    func run(on database: SQLiteDatabase) -> Fingerprint? {
+    func run(on connection: ScanConnection) -> Fingerprint? {
         var fingerprint = Fingerprint()
         var bytes: [UInt8] = []
         var scratch: [UInt8] = []
         bytes.reserveCapacity(512)
-        do {
-            let statement = try database.prepare(sql)
-            defer { statement.finalize() }
-            while try statement.step() {
-                guard statement.storageClass(at: 0) == .integer, statement.storageClass(at: 1) == .integer else { return nil }
-                let number = statement.int64(at: 1)
-                guard let shape = shapes.first(where: { $0.number == number }) else { return nil }
-                bytes.removeAll(keepingCapacity: true)
-                CanonicalEncoding.appendLength(attributeCount, to: &bytes)
-                for column in shape.encoded {
-                    guard let column else {
-                        CanonicalEncoding.append(AttributeValue.null, to: &bytes)
-                        continue
-                    }
-                    guard Self.append(statement, column, to: &bytes) else { return nil }
+        let everyRow = try? rows.forEachRow(on: connection) { statement in
+            guard statement.storageClass(at: 0) == .integer, statement.storageClass(at: 1) == .integer else { return false }
+            let number = statement.int64(at: 1)
+            guard let shape = shapes.first(where: { $0.number == number }) else { return false }
+            bytes.removeAll(keepingCapacity: true)
+            CanonicalEncoding.appendLength(attributeCount, to: &bytes)
+            for column in shape.encoded {
+                guard let column else {
+                    CanonicalEncoding.append(AttributeValue.null, to: &bytes)
+                    continue
                 }
-                for column in shape.checked {
-                    scratch.removeAll(keepingCapacity: true)
-                    guard Self.append(statement, column, to: &scratch) else { return nil }
-                }
-                for key in shape.keys where !statement.isNull(at: key) {
-                    guard statement.storageClass(at: key) == .integer else { return nil }
-                }
-                for column in shape.entityNumbers where !statement.isNull(at: column) {
-                    guard statement.storageClass(at: column) == .integer, knownNumbers.contains(statement.int64(at: column)) else {
-                        return nil
-                    }
-                }
-                bytes.withUnsafeBytes { fingerprint.add(encoded: $0) }
+                guard Self.append(statement, column, to: &bytes) else { return false }
             }
-        } catch {
-            return nil
+            for column in shape.checked {
+                scratch.removeAll(keepingCapacity: true)
+                guard Self.append(statement, column, to: &scratch) else { return false }
+            }
+            for key in shape.keys where !statement.isNull(at: key) {
+                guard statement.storageClass(at: key) == .integer else { return false }
+            }
+            for column in shape.entityNumbers where !statement.isNull(at: column) {
+                guard statement.storageClass(at: column) == .integer, knownNumbers.contains(statement.int64(at: column)) else {
+                    return false
+                }
+            }
+            bytes.withUnsafeBytes { fingerprint.add(encoded: $0) }
+            return true
         }
-        return fingerprint
+        return everyRow == true ? fingerprint : nil
     }
 
     /// Appends the encoding of the value the record reader gives for a column of the storage

@@ -1,15 +1,16 @@
 import FerryModel
 import FerryStore
 
-/// What every check needs: the model, its layout, and the connection to query.
+/// What every check needs: the model, its layout, and the connection FerryStore's independent
+/// scans ask their questions on.
 struct StoreContext {
     let model: ManagedObjectModel
     let layout: StoreLayout
-    let queries: StoreQueries
+    let connection: ScanConnection
 
     /// `Z_ENT` of an entity and of every entity below it.
     func numbers(below entity: String) -> [Int] {
-        model.hierarchy(below: entity).compactMap { layout.entityNumbers[$0.name] }
+        layout.entityNumbers(below: entity, in: model)
     }
 
     /// `Z_ENT` of the non-abstract entities at or below an entity: the numbers rows may have.

@@ -4,7 +4,7 @@ import FerryStore
 /// Computes fingerprints of a store: of records, as `StoreRecordReader` gives them (the same
 /// attribute values any reader of the store sees; read straight from the columns by
 /// `RecordFingerprintScan` when every row is plainly readable), and of relationship pairs, read
-/// by one join of the pair storage with both ends' key columns.
+/// by one join of the pairs' table with both ends' key columns (FerryStore's `PairKeyScan`).
 struct StoreFingerprints {
     let context: StoreContext
     /// The record reader, for entities the scan hands over (made when first needed).
@@ -27,7 +27,7 @@ struct StoreFingerprints {
     /// Rows whose values cannot be read are counted apart and left out.
     func records(of entity: String, attributes: [String]) throws(StoreReaderError) -> (fingerprint: Fingerprint, unreadable: [StoreReaderError]) {
         let names = CanonicalEncoding.ordered(attributes)
-        if let fingerprint = RecordFingerprintScan(entity: entity, attributes: names, context: context)?.run(on: context.queries.database) {
+        if let fingerprint = RecordFingerprintScan(entity: entity, attributes: names, context: context)?.run(on: context.connection) {
             return (fingerprint, [])
         }
         let cursor = try records().records(of: entity)
@@ -69,7 +69,8 @@ struct StoreFingerprints {
         var entries: [FingerprintEntry] = []
         for (entity, relationship) in context.storedRelationships {
             if relationship.isToMany, !isFingerprintedFromThisSide(relationship, of: entity.name) { continue }
-            guard let storage = RelationshipStorage.resolve(relationship, declaredBy: entity.name, rowsOf: entity.name, context: context) else { continue }
+            guard let storage = RelationshipPairs(relationship, declaredBy: entity.name, rowsOf: entity.name,
+                                                  model: context.model, layout: context.layout) else { continue }
             let sourceKey = EdgeKey.preferred(for: entity.name, in: context.model)
             let destinationKey = EdgeKey.preferred(for: relationship.destinationEntity, in: context.model)
             let fingerprint = try edges(of: storage, sourceKey: sourceKey, destinationKey: destinationKey)
@@ -90,30 +91,25 @@ struct StoreFingerprints {
     }
 
     /// The fingerprint of a relationship's pairs, each end named by its key.
-    func edges(of storage: RelationshipStorage, sourceKey: EdgeKey, destinationKey: EdgeKey) throws(VerificationError) -> Fingerprint {
+    func edges(of storage: RelationshipPairs, sourceKey: EdgeKey, destinationKey: EdgeKey) throws(VerificationError) -> Fingerprint {
         guard let sourceTable = context.table(of: storage.sourceEntity),
               let destinationTable = context.table(of: storage.destinationEntity) else {
-            throw .invalidModel(path: context.queries.database.path, reason: "an end of \(storage.label) has no table")
+            throw .invalidModel(path: context.connection.path, reason: "an end of \(storage.label) has no table")
         }
-        let source = try keyColumns(sourceKey, of: storage.sourceEntity, alias: "s")
-        let destination = try keyColumns(destinationKey, of: storage.destinationEntity, alias: "d")
-        let sql = """
-            SELECT \((source.map(\.expression) + destination.map(\.expression)).joined(separator: ", ")) \
-            FROM \(SQL.quoted(storage.table)) p JOIN \(SQL.quoted(sourceTable.name)) s ON s.Z_PK = \(storage.source) \
-            JOIN \(SQL.quoted(destinationTable.name)) d ON d.Z_PK = \(storage.destination) \
-            WHERE \(storage.rowFilter)s.Z_ENT IN (\(SQL.numbers(context.numbers(below: storage.sourceEntity)))) \
-            AND d.Z_ENT IN (\(SQL.numbers(context.numbers(below: storage.destinationEntity))))
-            """
+        let source = try keyColumns(sourceKey, of: storage.sourceEntity)
+        let destination = try keyColumns(destinationKey, of: storage.destinationEntity)
+        let scan = PairKeyScan(storage, sourceTable: sourceTable.name, destinationTable: destinationTable.name,
+                               sourceKey: source.key, destinationKey: destination.key, model: context.model, layout: context.layout)
+        let sourceReader = KeyValueReader(attributes: source.attributes, storePath: context.connection.path)
+        let destinationReader = KeyValueReader(attributes: destination.attributes, storePath: context.connection.path)
+        let destinationColumn = Int32(source.attributes.count)
         var fingerprint = Fingerprint()
+        var bytes: [UInt8] = []
         do {
-            let statement = try context.queries.database.prepare(sql)
-            let sourceReader = KeyValueReader(attributes: source.map(\.attribute), storePath: context.queries.database.path)
-            let destinationReader = KeyValueReader(attributes: destination.map(\.attribute), storePath: context.queries.database.path)
-            var bytes: [UInt8] = []
-            while try statement.step() {
+            try scan.forEachPair(on: context.connection) { statement in
                 bytes.removeAll(keepingCapacity: true)
                 sourceReader.appendKey(statement, from: 0, to: &bytes)
-                destinationReader.appendKey(statement, from: Int32(source.count), to: &bytes)
+                destinationReader.appendKey(statement, from: destinationColumn, to: &bytes)
                 bytes.withUnsafeBytes { fingerprint.add(encoded: $0) }
             }
         } catch {
@@ -122,22 +118,24 @@ struct StoreFingerprints {
         return fingerprint
     }
 
-    private func keyColumns(_ key: EdgeKey, of entity: String,
-                            alias: String) throws(VerificationError) -> [(expression: String, attribute: Attribute?)] {
+    /// The columns naming an end of a pair by `key`, with the attribute each holds (nil for `Z_PK`).
+    private func keyColumns(_ key: EdgeKey, of entity: String) throws(VerificationError) -> (key: PairKeyScan.Key, attributes: [Attribute?]) {
         switch key {
         case .primaryKey:
-            return [("\(alias).Z_PK", nil)]
+            return (.primaryKey, [nil])
         case .attributes(let names):
             let attributes = context.model.allAttributes(of: entity)
-            var columns: [(String, Attribute?)] = []
+            var columns: [String] = []
+            var found: [Attribute?] = []
             for name in names {
                 guard let attribute = attributes.first(where: { $0.name == name }),
                       let column = context.propertyColumn(name, of: entity) else {
-                    throw .invalidModel(path: context.queries.database.path, reason: "\(entity) has no stored attribute \(name) to use as a key")
+                    throw .invalidModel(path: context.connection.path, reason: "\(entity) has no stored attribute \(name) to use as a key")
                 }
-                columns.append((SQL.column(alias, column.name), attribute))
+                columns.append(column.name)
+                found.append(attribute)
             }
-            return columns
+            return (.columns(columns), found)
         }
     }
 }

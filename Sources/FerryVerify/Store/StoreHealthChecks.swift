@@ -12,15 +12,12 @@ struct StoreHealthChecks {
     /// SQLite's own check, started with `startIntegrityCheck` on a connection of its own.
     let integrity: BackgroundWork<[String], SQLiteError>
 
+    private var bookkeeping: BookkeepingScan { BookkeepingScan(context.connection) }
+
     /// Starts `PRAGMA integrity_check` (`quick_check` unless `full`) on a worker thread with a
     /// read-only connection of its own, so it runs while the verifier scans the tables.
     static func startIntegrityCheck(path: String, full: Bool) -> BackgroundWork<[String], SQLiteError> {
-        BackgroundWork {
-            Result { () throws(SQLiteError) in
-                let database = try SQLiteDatabase(path: path, mode: .readOnly)
-                return try StoreQueries(database: database, sampleLimit: 0).texts(full ? "PRAGMA integrity_check" : "PRAGMA quick_check")
-            }
-        }
+        BackgroundWork { Result { () throws(SQLiteError) in try BookkeepingScan.integrity(path: path, full: full) } }
     }
 
     /// Runs the checks; returns the rows per concrete entity number, as the value scan counted them.
@@ -48,11 +45,11 @@ struct StoreHealthChecks {
         guard rows != ["ok"] else { return nil }
         return VerificationFailure(check: "integrity", subject: "store", message: "SQLite reports the file damaged",
                                    count: Int64(rows.count),
-                                   samples: rows.prefix(context.queries.sampleLimit).map { FailureSample(primaryKey: nil, values: ["message": $0]) })
+                                   samples: rows.prefix(context.connection.sampleLimit).map { FailureSample(primaryKey: nil, values: ["message": $0]) })
     }
 
     private func metadataRows() throws(SQLiteError) -> VerificationFailure? {
-        let rows = try context.queries.integers("SELECT count(*) FROM Z_METADATA").first ?? 0
+        let rows = try bookkeeping.metadataRows()
         guard rows != 1 else { return nil }
         return VerificationFailure(check: "metadata-row", subject: "store",
                                    message: "Z_METADATA has \(rows) rows; Core Data keeps exactly one", count: rows)
@@ -62,7 +59,7 @@ struct StoreHealthChecks {
         let metadata = store.metadata
         var samples: [FailureSample] = []
         var differing = expected.differingEntities(from: metadata.versionHashes)
-        for entity in differing.prefix(context.queries.sampleLimit) {
+        for entity in differing.prefix(context.connection.sampleLimit) {
             samples.append(FailureSample(primaryKey: nil, values: [
                 "entity": entity,
                 "stored": metadata.versionHashes[entity].map { PropertyListBase64.text($0) } ?? "none",
@@ -97,8 +94,7 @@ struct StoreHealthChecks {
               let entry = store.primaryKeys.first(where: { $0.entityNumber == Int64(number) }) else {
             return VerificationFailure(check: "z-max", subject: root, message: "Z_PRIMARYKEY has no row for entity \(root)")
         }
-        let rows = try context.queries.offending(
-            "SELECT Z_PK FROM \(SQL.quoted(table.name)) WHERE Z_PK > \(entry.maxPrimaryKey) ORDER BY Z_PK DESC")
+        let rows = try bookkeeping.rows(of: table.name, keyAbove: entry.maxPrimaryKey)
         guard rows.count > 0 else { return nil }
         return VerificationFailure(
             check: "z-max", subject: root,
@@ -114,10 +110,10 @@ struct StoreHealthChecks {
         counts.merge(scanned.rowsByEntity) { $1 }
         let unknown = scanned.rows - scanned.rowsByEntity.values.reduce(0, +)
         guard unknown > 0 else { return nil }
-        let samples = try context.queries.offending(
-            "SELECT Z_PK, Z_ENT FROM \(SQL.quoted(table.name)) WHERE Z_ENT NOT IN (\(SQL.numbers(allowed))) OR Z_ENT IS NULL").samples
+        let samples = try bookkeeping.rows(of: table.name, entityNumberOutside: allowed).samples
+        let listed = allowed.isEmpty ? "NULL" : allowed.map(String.init).joined(separator: ", ")
         return VerificationFailure(check: "entity-number", subject: root,
-                                   message: "\(unknown) row(s) of \(table.name) have a Z_ENT that is not a concrete entity of \(root)'s hierarchy (\(SQL.numbers(allowed)))",
+                                   message: "\(unknown) row(s) of \(table.name) have a Z_ENT that is not a concrete entity of \(root)'s hierarchy (\(listed))",
                                    count: unknown, samples: samples)
     }
 }

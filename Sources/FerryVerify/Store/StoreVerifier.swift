@@ -20,7 +20,7 @@ public final class StoreVerifier {
     public let modelDescription: String
     public let layout: StoreLayout
     private let store: CoreDataStoreReader
-    private let database: SQLiteDatabase
+    private let connection: ScanConnection
     /// Nil when the store lacks a table or column of the model (reported by `verify`).
     private let records: StoreRecordReader?
     private let schemaProblem: StoreReaderError?
@@ -30,7 +30,9 @@ public final class StoreVerifier {
     public init(path: String, model source: VerificationModel = .modelCache) throws(VerificationError) {
         self.path = path
         do { store = try CoreDataStoreReader(path: path) } catch { throw .unreadableStore(error) }
-        do { database = try SQLiteDatabase(path: path, mode: .readOnly) } catch { throw .unreadableStore(.sqlite(error)) }
+        do { connection = try ScanConnection(path: path, sampleLimit: VerificationOptions().sampleLimit) } catch {
+            throw .unreadableStore(.sqlite(error))
+        }
         (model, modelDescription) = try ModelChoice.resolve(source, store: store)
         do { layout = try StoreLayout(model: model, existing: store.facts) } catch {
             throw .invalidModel(path: path, reason: ErrorText.reason(of: error, at: path))
@@ -127,7 +129,7 @@ public final class StoreVerifier {
         let fingerprints = try storeFingerprints()
         guard let declaring = model.declaringEntity(ofProperty: relationship, in: entity),
               let declared = declaring.relationship(named: relationship),
-              let storage = RelationshipStorage.resolve(declared, declaredBy: declaring.name, rowsOf: entity, context: fingerprints.context) else {
+              let storage = RelationshipPairs(declared, declaredBy: declaring.name, rowsOf: entity, model: model, layout: layout) else {
             throw .unreadableStore(.unknownRelationship(path: path, entity: entity, relationship: relationship))
         }
         return try fingerprints.edges(of: storage, sourceKey: sourceKey, destinationKey: destinationKey)
@@ -136,7 +138,7 @@ public final class StoreVerifier {
     // MARK: Private
 
     private func makeContext(_ sampleLimit: Int) -> StoreContext {
-        StoreContext(model: model, layout: layout, queries: StoreQueries(database: database, sampleLimit: sampleLimit))
+        StoreContext(model: model, layout: layout, connection: connection.limited(to: sampleLimit))
     }
 
     private func storeFingerprints() throws(VerificationError) -> StoreFingerprints {

@@ -1,17 +1,6 @@
-/// Where a link was given, for reporting it when it finds nothing: the file and line of the
-/// record that named it, or, for a record of a store (no lines), its `Z_PK` in that store.
-struct LinkOrigin {
-    let file: String
-    let line: Int?
-    /// The source record's `Z_PK` in the store it was read from.
-    let row: Int64?
+import FerryStore
 
-    init(file: String, line: Int?, row: Int64?) {
-        self.file = file
-        self.line = line
-        self.row = row
-    }
-
+extension LinkOrigin {
     /// The origin of the links of `record`: its line, or its source key when it has no line.
     init(record: Record) {
         var row: Int64?

@@ -1,21 +1,20 @@
 import FerryModel
-import FerryStore
 
 /// What a stored value of an attribute type must look like: the storage classes Core Data writes
 /// for it (or that the column's affinity turns them into), each with an extra condition (an
 /// integer range, a blob length). NULL always fits. One description, read two ways: as an SQL
 /// predicate (to find sample rows) and against a result column (to count rows in one pass).
 /// A trivial value (no references), so reading it per row costs no reference counting.
-struct StorageRule {
+public struct StorageRule: Sendable {
     /// A storage class that fits, and what its value must also satisfy.
-    struct Allowed {
+    struct Allowed: Sendable {
         let storageClass: StorageClass
         /// The storage class as `typeof()` names it.
         let name: StaticString
         let extra: Extra
     }
 
-    enum Extra {
+    enum Extra: Sendable {
         case none
         case range(ClosedRange<Int64>)
         case length(Int)
@@ -27,7 +26,7 @@ struct StorageRule {
     var allowed: [Allowed] { [first] + (second.map { [$0] } ?? []) }
 
     /// The rule of a type; nil for types without a column.
-    init?(_ type: AttributeType) {
+    public init?(_ type: AttributeType) {
         let integer = { (extra: Extra) in Allowed(storageClass: .integer, name: "integer", extra: extra) }
         switch type {
         case .integer16, .integer32:

@@ -1,0 +1,32 @@
+/// Questions about a store's bookkeeping asked with plain SQL: SQLite's own integrity check,
+/// the rows of `Z_METADATA`, keys above `Z_MAX`, and rows whose `Z_ENT` is not one of their
+/// table's entities.
+public struct BookkeepingScan {
+    let connection: ScanConnection
+
+    public init(_ connection: ScanConnection) {
+        self.connection = connection
+    }
+
+    /// `PRAGMA integrity_check` (`quick_check` unless `full`) on a read-only connection of its
+    /// own: `["ok"]`, or SQLite's messages.
+    public static func integrity(path: String, full: Bool) throws(SQLiteError) -> [String] {
+        try ScanConnection(path: path, sampleLimit: 0).texts(full ? "PRAGMA integrity_check" : "PRAGMA quick_check")
+    }
+
+    /// How many rows `Z_METADATA` has.
+    public func metadataRows() throws(SQLiteError) -> Int64 {
+        try connection.integers("SELECT count(*) FROM Z_METADATA").first ?? 0
+    }
+
+    /// The rows of `table` whose `Z_PK` is above `maximum`, largest first.
+    public func rows(of table: String, keyAbove maximum: Int64) throws(SQLiteError) -> OffendingRows {
+        try connection.offending("SELECT Z_PK FROM \(SQLIdentifier.quoted(table)) WHERE Z_PK > \(maximum) ORDER BY Z_PK DESC")
+    }
+
+    /// The rows of `table` whose `Z_ENT` is NULL or none of `numbers`, with their `Z_ENT`.
+    public func rows(of table: String, entityNumberOutside numbers: [Int]) throws(SQLiteError) -> OffendingRows {
+        try connection.offending(
+            "SELECT Z_PK, Z_ENT FROM \(SQLIdentifier.quoted(table)) WHERE Z_ENT NOT IN (\(ScanSQL.numbers(numbers))) OR Z_ENT IS NULL")
+    }
+}

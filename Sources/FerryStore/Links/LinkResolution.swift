@@ -1,0 +1,216 @@
+import FerryModel
+
+/// Resolves the staged links of one kind (`StagedLinks`) into foreign keys, join-table rows and
+/// order keys, with set-based SQL in the store writer's batch transaction. Every name in the SQL
+/// comes from the store layout; every value stays in the store or the scratch tables (nothing
+/// user-typed is spliced).
+///
+/// Made, it has found each link's destination (`ferry_work.r`) and counted what it found;
+/// `forEachUnresolved` hands over the links that found nothing, and `apply` writes the others
+/// where the layout keeps the relationship's pairs.
+public final class LinkResolution {
+    private let staged: StagedLinks
+    private let kind: LinkKind
+    private let source: EntityTable
+    private let target: EntityTable
+    private var writer: CoreDataStoreWriter { staged.writer }
+    private var layout: StoreLayout { writer.layout }
+    private var model: ManagedObjectModel { writer.model }
+    private let work = StagedLinks.schema
+
+    /// The links of the kind whose source record was written.
+    public private(set) var links = 0
+    /// Links that found no destination.
+    public private(set) var unresolved = 0
+    /// Links whose value matched several destinations (the one with the lowest `Z_PK` is used).
+    public private(set) var ambiguous = 0
+
+    /// Finds the destination of every staged link of `kind`.
+    public init(_ kind: LinkKind, in staged: StagedLinks) throws(LinkResolutionError) {
+        self.staged = staged
+        self.kind = kind
+        target = try EntityTable(kind.relationship.destinationEntity, staged.writer)
+        source = try EntityTable(kind.entity, staged.writer)
+        try stageResolved()
+        links = try count("SELECT count(*) FROM \(work).r")
+        unresolved = try count("SELECT count(*) FROM \(work).r WHERE dst IS NULL")
+        ambiguous = try count("SELECT count(*) FROM \(work).r WHERE n > 1")
+    }
+
+    /// `ferry_work.r (src, pos, dst, label)`: each staged link with its destination `Z_PK` (or NULL),
+    /// in the order the links were staged. Links staged by source key get their source row from
+    /// the key map (`StagedLinks.lookup`) in the same pass (none: dropped, as their record was not written).
+    private func stageResolved() throws(LinkResolutionError) {
+        let sourceRow = "coalesce(l.pk, \(StagedLinks.lookup(key: "l.skey", namespace: "l.ns", root: source.rootNumber)))"
+        let staged = "l.kind = \(kind.id) AND \(sourceRow) IS NOT NULL"
+        if let attribute = kind.matchAttribute {
+            let column = try target.attributeColumn(attribute.name, of: kind.relationship.destinationEntity, model: model)
+            try execute("""
+                CREATE TABLE \(work).m AS SELECT \(column) AS value, min(Z_PK) AS pk, count(*) AS n FROM \(target.table)
+                    WHERE Z_ENT IN (\(target.members)) AND \(column) IS NOT NULL GROUP BY \(column);
+                CREATE INDEX \(work).m_value ON m (value);
+                CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, m.pk AS dst, l.value AS label, m.n AS n,
+                    l.origin AS origin, l.line AS line, l.row AS row FROM \(work).links l LEFT JOIN \(work).m m ON m.value = l.value WHERE \(staged);
+                """)
+        } else {
+            try execute("""
+                CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, t.Z_PK AS dst, l.key AS label, 1 AS n,
+                    l.origin AS origin, l.line AS line, l.row AS row FROM \(work).links l
+                    LEFT JOIN \(target.table) t ON t.Z_PK = \(StagedLinks.lookup(key: "l.key", namespace: "l.ns", root: target.rootNumber))
+                        AND t.Z_ENT IN (\(target.members))
+                    WHERE \(staged);
+                """)
+        }
+    }
+
+    /// Hands every link that found nothing to `body`, in the order they were given: the value or
+    /// key it looked for, as text (`NULL` for none), and where it was given.
+    public func forEachUnresolved(_ body: (_ label: String, _ origin: LinkOrigin) -> Void) throws(LinkResolutionError) {
+        let statement = try LinkResolutionError.store { () throws(StoreWriterError) in
+            try writer.prepareStatement("SELECT label, origin, line, row FROM \(work).r WHERE dst IS NULL ORDER BY rowid")
+        }
+        defer { statement.finalize() }
+        let files = staged.files
+        try LinkResolutionError.sqlite { () throws(SQLiteError) in
+            while try statement.step() {
+                let file = Int(statement.int64(at: 1))
+                body(statement.string(at: 0) ?? "NULL",
+                     LinkOrigin(file: files.indices.contains(file) ? files[file] : "?",
+                                line: statement.isNull(at: 2) ? nil : Int(statement.int64(at: 2)),
+                                row: statement.isNull(at: 3) ? nil : statement.int64(at: 3)))
+            }
+        }
+    }
+
+    // MARK: Writing the pairs
+
+    /// Writes the resolved links into the store where the layout keeps them and drops the
+    /// resolution's tables; returns how many destinations of a to-many kept on its destinations'
+    /// rows were claimed by two sources (the last one wins), and how many many-to-many pairs were
+    /// given twice (kept once).
+    public func apply() throws(LinkResolutionError) -> (conflicts: Int, duplicatePairs: Int) {
+        let relationship = kind.relationship
+        var result = (conflicts: 0, duplicatePairs: 0)
+        switch try placement(of: relationship.name, of: kind.entity) {
+        case .sourceRow(let key):
+            try setForeignKey(key, in: source, destination: target, pairs: ("src", "dst"))
+            if let inverse = model.inverse(of: relationship) {
+                if case .sourceRow(let inverseKey) = try placement(of: inverse.name, of: relationship.destinationEntity) {
+                    try setForeignKey(inverseKey, in: target, destination: source, pairs: ("dst", "src"))
+                } else if inverse.isOrdered {
+                    try renumberOrderKeys(key, in: source)
+                }
+            }
+        case .destinationRows(let key):
+            try indexResolved(on: "dst")
+            result.conflicts = try count("SELECT count(*) FROM (SELECT dst FROM \(work).r WHERE dst IS NOT NULL GROUP BY dst HAVING count(DISTINCT src) > 1)")
+            try setForeignKey(key, in: target, destination: source, pairs: ("dst", "src"))
+            if relationship.isOrdered, let orderColumn = key.orderKey {
+                try execute("""
+                    UPDATE \(target.table) SET \(orderColumn) = x.v FROM (SELECT dst AS k, 2048 + 1024 * pos AS v, max(rowid) FROM \(work).r
+                        WHERE dst IS NOT NULL GROUP BY dst) AS x WHERE \(target.table).Z_PK = x.k
+                    """)
+            }
+        case .joinTable(let join):
+            result.duplicatePairs = try insertJoinRows(join)
+        }
+        try execute("DROP TABLE \(work).r; DROP TABLE IF EXISTS \(work).m")
+        return result
+    }
+
+    /// Where the layout keeps the pairs of `relationship` of `entity`.
+    private func placement(of relationship: String, of entity: String) throws(LinkResolutionError) -> RelationshipPlacement {
+        guard let placement = layout.placement(of: relationship, of: entity) else {
+            throw .unsupported(entity: entity, relationship: relationship, reason: "no column or join table in the store layout")
+        }
+        return placement
+    }
+
+    /// An index of `ferry_work.r` on `column` (`src` or `dst`), made by the steps that look rows up by it.
+    private func indexResolved(on column: String) throws(LinkResolutionError) {
+        try execute("CREATE INDEX IF NOT EXISTS \(work).r_\(column) ON r (\(column))")
+    }
+
+    /// Sets the key on the rows named by the first of `pairs` to the second (and its `Z<n>_`
+    /// column to the destination's `Z_ENT` when the destination has sub-entities).
+    private func setForeignKey(_ foreignKey: ForeignKeyPlacement, in table: EntityTable, destination: EntityTable,
+                               pairs: (row: String, value: String)) throws(LinkResolutionError) {
+        let key = foreignKey.key
+        try indexResolved(on: pairs.row)
+        // One pass over the links grouped by row: the value of the last link of each row (a bare
+        // column next to max() comes from the row holding the maximum). A correlated
+        // `ORDER BY rowid DESC LIMIT 1` subquery per row instead scans the links backwards for
+        // every row (EXPLAIN QUERY PLAN: SCAN r), which is quadratic.
+        try withoutIndexes(of: table.table, on: key) { () throws(LinkResolutionError) in
+            try execute("""
+                UPDATE \(table.table) SET \(key) = x.v FROM (SELECT \(pairs.row) AS k, \(pairs.value) AS v, max(rowid) FROM \(work).r
+                    WHERE dst IS NOT NULL GROUP BY \(pairs.row)) AS x WHERE \(table.table).Z_PK = x.k
+                """)
+        }
+        if let entityColumn = foreignKey.entityNumber {
+            try execute("""
+                UPDATE \(table.table) SET \(entityColumn) = (SELECT d.Z_ENT FROM \(destination.table) d WHERE d.Z_PK = \(table.table).\(key))
+                    WHERE Z_PK IN (SELECT \(pairs.row) FROM \(work).r WHERE dst IS NOT NULL)
+                """)
+        }
+    }
+
+    /// Order keys of the children of an ordered to-many, when the links came from the to-one side:
+    /// 2048, 3072, … per parent, in `Z_PK` order.
+    private func renumberOrderKeys(_ foreignKey: ForeignKeyPlacement, in table: EntityTable) throws(LinkResolutionError) {
+        guard let order = foreignKey.orderKey else { return }
+        let key = foreignKey.key
+        try execute("""
+            CREATE TABLE \(work).o AS SELECT Z_PK AS pk, 1024 * (1 + row_number() OVER (PARTITION BY \(key) ORDER BY Z_PK)) AS ok
+                FROM \(table.table) WHERE \(key) IS NOT NULL;
+            CREATE INDEX \(work).o_pk ON o (pk);
+            UPDATE \(table.table) SET \(order) = (SELECT ok FROM \(work).o WHERE o.pk = \(table.table).Z_PK) WHERE Z_PK IN (SELECT pk FROM \(work).o);
+            DROP TABLE \(work).o;
+            """)
+    }
+
+    /// Inserts many-to-many pairs; returns how many were duplicates.
+    private func insertJoinRows(_ join: JoinTablePlacement) throws(LinkResolutionError) -> Int {
+        var columns = [join.source, join.destination]
+        var values = ["src", "dst"]
+        if let order = join.order {
+            columns.append(order)
+            values.append("2048 + 1024 * pos")
+        }
+        if let order = join.inverseOrder {
+            columns.append(order)
+            values.append("1024 * (1 + row_number() OVER (PARTITION BY dst ORDER BY src))")
+        }
+        let before = try count("SELECT count(*) FROM \(join.table)")
+        try withoutIndexes(of: join.table) { () throws(LinkResolutionError) in
+            try execute("""
+                INSERT OR IGNORE INTO \(join.table) (\(columns.joined(separator: ", ")))
+                    SELECT \(values.joined(separator: ", ")) FROM \(work).r WHERE dst IS NOT NULL ORDER BY rowid
+                """)
+        }
+        let inserted = try count("SELECT count(*) FROM \(join.table)") - before
+        return try count("SELECT count(*) FROM \(work).r WHERE dst IS NOT NULL") - inserted
+    }
+
+    /// Runs a bulk change of `table` with its non-unique indexes (those holding `column`, when
+    /// given) dropped, then makes them again with Core Data's own statements: one sort instead
+    /// of an index update per row, which with the rows in another order than the index touches
+    /// a page of it per row. Unique indexes stay: the change may rely on them.
+    private func withoutIndexes(of table: String, on column: String? = nil,
+                                _ change: () throws(LinkResolutionError) -> Void) throws(LinkResolutionError) {
+        let indexes = layout.indexes.filter { index in
+            index.table == table && !index.isUnique && column.map(index.columns.contains) != false
+        }
+        for index in indexes { try execute("DROP INDEX \(index.name)") }
+        try change()
+        for index in indexes { try execute(index.createStatement) }
+    }
+
+    private func execute(_ sql: String) throws(LinkResolutionError) {
+        try staged.execute(sql)
+    }
+
+    private func count(_ sql: String) throws(LinkResolutionError) -> Int {
+        try staged.count(sql)
+    }
+}

@@ -1,0 +1,179 @@
+/// The scratch tables that hold source keys and links until they are resolved, in a database
+/// attached to the store writer's connection: `ferry_work.keys (ns, root, key → pk)`,
+/// `ferry_work.runs (ns, root, first, count → pk)` and `ferry_work.links (kind, pk, pos, ns, key,
+/// value, skey, origin, line, row)`, where `origin`, `line` and `row` say where the link was
+/// given (`LinkOrigin`, its file by number in `files`).
+///
+/// Integer keys that rise by one while their rows' `Z_PK`s do (a store read in key order, a file
+/// numbered in order) are kept as runs, one row per run instead of one per record; a run is
+/// written when the next key breaks it. A key at or below the end of its namespace and root's
+/// current run (out of order, or given again) goes to `keys`, which `lookup` reads first: such a
+/// key is always mapped after any run that covers it, so the latest mapping wins, as it would
+/// with one row per key. Text keys always go to `keys`.
+///
+/// `LinkResolution` turns the staged links of one kind into the store's foreign keys and join rows.
+public final class StagedLinks {
+    static let schema = "ferry_work"
+    let writer: CoreDataStoreWriter
+    private let insertKey: SQLiteStatement
+    private let insertRun: SQLiteStatement
+    private let insertLink: SQLiteStatement
+    /// The run of integer keys being extended, per namespace and root.
+    private var runs: [RunKey: KeyRun] = [:]
+    /// The files links were given in, by their number in `links.origin`.
+    private(set) var files: [String] = []
+    private var fileNumbers: [String: Int] = [:]
+
+    private struct RunKey: Hashable {
+        let namespace: Int
+        let root: Int64
+    }
+
+    /// Keys `first ..< first + count` are the rows `pk ..< pk + count`.
+    private struct KeyRun {
+        let first: Int64
+        let pk: Int64
+        var count: Int64
+    }
+
+    /// Where a staged link starts.
+    public enum Source {
+        /// The row its record was written to.
+        case row(Int64)
+        /// Its record's source key (an integer or text `StoreValue`), found in the key map when
+        /// the links are resolved: for edges read apart from their records.
+        case key(StoreValue)
+    }
+
+    /// What a staged link points at.
+    public enum Destination {
+        /// The record with this source key (an integer or text `StoreValue`) in the link's namespace.
+        case key(StoreValue)
+        /// The record whose matched attribute (`LinkKind.matchAttribute`) holds this value, in
+        /// the storage form of the destination column, so that it compares with (and becomes)
+        /// stored ones.
+        case value(StoreValue)
+    }
+
+    /// Attaches the scratch database to the writer's connection and makes the tables.
+    public init(writer: CoreDataStoreWriter) throws(StoreWriterError) {
+        self.writer = writer
+        let work = Self.schema
+        try writer.attachScratchDatabase(named: work)
+        try writer.execute("""
+            CREATE TABLE \(work).keys (ns INTEGER, root INTEGER, key, pk INTEGER, PRIMARY KEY (ns, root, key)) WITHOUT ROWID;
+            CREATE TABLE \(work).runs (ns INTEGER, root INTEGER, first INTEGER, count INTEGER, pk INTEGER,
+                PRIMARY KEY (ns, root, first)) WITHOUT ROWID;
+            CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, value, skey,
+                origin INTEGER, line INTEGER, row INTEGER);
+            """)
+        insertKey = try writer.prepareStatement("INSERT OR REPLACE INTO \(work).keys (ns, root, key, pk) VALUES (?, ?, ?, ?)")
+        insertRun = try writer.prepareStatement("INSERT INTO \(work).runs (ns, root, first, count, pk) VALUES (?, ?, ?, ?, ?)")
+        insertLink = try writer.prepareStatement("""
+            INSERT INTO \(work).links (kind, pk, pos, ns, key, value, skey, origin, line, row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+    }
+
+    /// Remembers that `key` (an integer or text `StoreValue`) in source `namespace` is the row
+    /// `pk` of the root entity numbered `root`.
+    public func mapKey(_ key: StoreValue, namespace: Int, root: Int64, to pk: Int64) throws(StoreWriterError) {
+        if case .integer(let number) = key {
+            let runKey = RunKey(namespace: namespace, root: root)
+            guard let run = runs[runKey] else {
+                runs[runKey] = KeyRun(first: number, pk: pk, count: 1)
+                return
+            }
+            let last = run.first + (run.count - 1), lastRow = run.pk + (run.count - 1)
+            if last < .max, number == last + 1, lastRow < .max, pk == lastRow + 1 {
+                runs[runKey]?.count += 1
+                return
+            }
+            if number > last {
+                try write(run, runKey)
+                runs[runKey] = KeyRun(first: number, pk: pk, count: 1)
+                return
+            }
+        }
+        let statement = insertKey
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { try? statement.reset() }
+            try statement.bind(Int64(namespace), at: 1)
+            try statement.bind(root, at: 2)
+            try statement.bind(key, at: 3)
+            try statement.bind(pk, at: 4)
+            try statement.run()
+        }
+    }
+
+    /// Writes the runs still being extended; call before resolving.
+    public func finishKeys() throws(StoreWriterError) {
+        for (runKey, run) in runs { try write(run, runKey) }
+        runs.removeAll()
+    }
+
+    private func write(_ run: KeyRun, _ runKey: RunKey) throws(StoreWriterError) {
+        let statement = insertRun
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { try? statement.reset() }
+            try statement.bind(Int64(runKey.namespace), at: 1)
+            try statement.bind(runKey.root, at: 2)
+            try statement.bind(run.first, at: 3)
+            try statement.bind(run.count, at: 4)
+            try statement.bind(run.pk, at: 5)
+            try statement.run()
+        }
+    }
+
+    /// SQL for the row a key maps to (NULL when none): `key` and `namespace` are SQL
+    /// expressions (columns of the staged link), `root` the root entity's number.
+    static func lookup(key: String, namespace: String, root: Int) -> String {
+        let work = schema
+        return """
+            coalesce((SELECT x.pk FROM \(work).keys x WHERE x.ns = \(namespace) AND x.root = \(root) AND x.key = \(key)),
+                (SELECT CASE WHEN \(key) - g.first < g.count THEN g.pk + (\(key) - g.first) END FROM \(work).runs g
+                    WHERE g.ns = \(namespace) AND g.root = \(root) AND g.first <= \(key) ORDER BY g.first DESC LIMIT 1))
+            """
+    }
+
+    /// Stages one link of the kind numbered `kind`, at `position` among its record's targets,
+    /// given at `origin`.
+    public func stage(kind: Int, from source: Source, position: Int, namespace: Int, to destination: Destination,
+                      origin: LinkOrigin) throws(StoreWriterError) {
+        let statement = insertLink
+        let file = fileNumber(origin.file)
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { try? statement.reset() }
+            try statement.bind(Int64(kind), at: 1)
+            switch source {
+            case .row(let pk):
+                try statement.bind(pk, at: 2)
+                try statement.bindNull(at: 7)
+            case .key(let key):
+                try statement.bindNull(at: 2)
+                try statement.bind(key, at: 7)
+            }
+            try statement.bind(Int64(position), at: 3)
+            try statement.bind(Int64(namespace), at: 4)
+            switch destination {
+            case .key(let key):
+                try statement.bind(key, at: 5)
+                try statement.bindNull(at: 6)
+            case .value(let value):
+                try statement.bindNull(at: 5)
+                try statement.bind(value, at: 6)
+            }
+            try statement.bind(Int64(file), at: 8)
+            if let line = origin.line { try statement.bind(Int64(line), at: 9) } else { try statement.bindNull(at: 9) }
+            if let row = origin.row { try statement.bind(row, at: 10) } else { try statement.bindNull(at: 10) }
+            try statement.run()
+        }
+    }
+
+    /// The number of a file links are given in, given one on first use.
+    private func fileNumber(_ file: String) -> Int {
+        if let known = fileNumbers[file] { return known }
+        files.append(file)
+        fileNumbers[file] = files.count - 1
+        return files.count - 1
+    }
+}
