@@ -43,6 +43,10 @@ public enum CorpusStores {
         "Karim-ezzedine__CartKit/Tests/CartKitStorageSwiftDataTests/LegacySwiftData/CartKitSwiftData_v1.sqlite",
     ]
 
+    /// Apple Notes (iOS): one-to-ones filled on one side only (`ICCloudSyncingObject.cloudState`
+    /// is set, its inverse `ICCloudState.cloudSyncingObject` never), as Apple's own apps write them.
+    public static let appleNotes = "log2timeline__plaso/test_data/ios/NoteStore.sqlite"
+
     /// Every SQLite file of the corpus (by its header; `-wal` and `-shm` files left out), relative
     /// to `coredata`; empty without the corpus.
     public static let all: [String] = {

@@ -1,5 +1,6 @@
 import Ferry
 import FerryStore
+import FerryVerify
 import FerryTestSupport
 import Foundation
 import Testing
@@ -53,6 +54,26 @@ struct RestoreJobTests {
         let restored = folder + "/Restored.sqlite"
         _ = try RestoreJob(folder: folder + "/out", modelPath: model, outputPath: restored).run()
         #expect(try ExportTestSupport.contents(of: store, modelPath: model) == ExportTestSupport.contents(of: restored, modelPath: model))
+    }
+
+    @Test("a one-to-one that Apple Notes fills on one side only comes back with every pair",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func oneSidedOneToOne() throws {
+        let folder = try TestPaths.temporaryFolder("restore-notes")
+        let store = folder + "/NoteStore.sqlite"
+        try FileManager.default.copyItem(atPath: CorpusStores.path(CorpusStores.appleNotes), toPath: store)
+        let model = folder + "/Notes.xcdatamodeld"
+        _ = try ModelExtractJob(storePath: store, outputPath: model).run()
+        _ = try BackupJob(storePath: store, folder: folder + "/backups").run()
+        let backup = try #require(try FileManager.default.contentsOfDirectory(atPath: folder + "/backups").first { !$0.hasPrefix(".") })
+        let restored = folder + "/Restored.sqlite"
+        _ = try RestoreJob(folder: folder + "/backups/" + backup, modelPath: model, outputPath: restored).run()
+        let before = try StoreVerifier(path: store).fingerprints()
+        let after = try StoreVerifier(path: restored).fingerprints()
+        let cloudState = try #require(before.edges.first { $0.subject == "ICCloudSyncingObject.cloudState" })
+        #expect(cloudState.fingerprint.count == 28, "the corpus store's one-sided pairs")
+        #expect(after.edges == before.edges)
+        #expect(after.records == before.records)
     }
 
     @Test("a missing or altered file is named, and nothing is written")

@@ -2,14 +2,19 @@ import FerryModel
 
 /// Which side of a relationship and its inverse carries their pairs when records are rebuilt
 /// from an export or backup folder (`ferry restore`) and, in PostgreSQL, which side a join table
-/// is named after: one side only, so no pair is written twice.
+/// is named after: one side, so no pair is written twice, except for a one-to-one, whose two
+/// sides are two columns that a store may fill apart.
 enum RelationshipSide {
     /// Whether `relationship` (of `entity`, declared by it or an ancestor) is that side: its own
-    /// when it has no inverse, the to-many side of a one-to-many, the ordered side of an ordered
-    /// many-to-many, otherwise the side whose `Entity.relationship` sorts first.
+    /// when it has no inverse, both sides of a one-to-one (Apple Notes fills
+    /// `ICCloudSyncingObject.cloudState` and leaves its inverse empty: read from one side only,
+    /// its pairs would be lost; when the sides agree, each gives the same pair), the to-many side
+    /// of a one-to-many, the ordered side of an ordered many-to-many, otherwise the side whose
+    /// `Entity.relationship` sorts first.
     static func carriesLinks(_ relationship: Relationship, of entity: String, model: ManagedObjectModel) -> Bool {
         guard !relationship.isTransient else { return false }
         guard let inverse = model.inverse(of: relationship) else { return true }
+        if !relationship.isToMany, !inverse.isToMany { return true }
         if relationship.isToMany != inverse.isToMany { return relationship.isToMany }
         if relationship.isOrdered != inverse.isOrdered { return relationship.isOrdered }
         let owner = model.declaringEntity(ofProperty: relationship.name, in: entity)?.name ?? entity

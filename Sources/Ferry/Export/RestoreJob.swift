@@ -44,12 +44,7 @@ public struct RestoreJob {
         if FileManager.default.fileExists(atPath: outputPath), !replaceExisting { throw .destinationExists(outputPath) }
         let writer = try RestoreModel.writer(at: outputPath, model: model, storeUUID: UUID(uuidString: manifest.storeUUID) ?? UUID())
         do throws(ExportError) {
-            // A chain of one version: records are written as read, each keeping its key.
-            let chain = MigrationChain(versions: [model], steps: [], options: CoercionOptions(), variables: [:])
-            var pipeline = RecordPipeline(chain: chain, graph: StoreGraphWriter(writer: writer, model: model),
-                                          rejects: RejectCollector(limit: nil))
-            pipeline.keepsSourceKeys = true
-            pipeline.onProgress = progress
+            var pipeline = RestoreModel.pipeline(writer: writer, model: model, progress: progress)
             let links: [LinkReport]
             do {
                 try pipeline.read(RestoreRecordCursor(folder: folder, manifest: manifest, model: model), namespace: 0)

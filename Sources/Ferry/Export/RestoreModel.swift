@@ -1,4 +1,5 @@
 import FerryFormats
+import FerryMigration
 import FerryModel
 import FerryStore
 import FoundationEssentials
@@ -26,6 +27,20 @@ enum RestoreModel {
             throw .model(reason: "no version of \(origin) has the version hashes of the backup (\(recordedVersion)); "
                 + "closest: \(mismatch.closest?.name ?? "none"), differing in \(mismatch.differing.joined(separator: ", "))")
         }
+    }
+
+    /// The record pipeline of a restore into `writer`: a chain of one version, records written as
+    /// read, each keeping its key, and each side of a one-to-one written from its own column only
+    /// (`StoreGraphWriter.mirrorsOneToOnes`), so a store that filled one side comes back as it was.
+    static func pipeline(writer: CoreDataStoreWriter, model: ManagedObjectModel,
+                         progress: @escaping (JobProgress) -> Void) -> RecordPipeline {
+        let chain = MigrationChain(versions: [model], steps: [], options: CoercionOptions(), variables: [:])
+        let graph = StoreGraphWriter(writer: writer, model: model)
+        graph.mirrorsOneToOnes = false
+        var pipeline = RecordPipeline(chain: chain, graph: graph, rejects: RejectCollector(limit: nil))
+        pipeline.keepsSourceKeys = true
+        pipeline.onProgress = progress
+        return pipeline
     }
 
     /// A new store at `path` (built beside it until `finish()`) for records of `model`, with the

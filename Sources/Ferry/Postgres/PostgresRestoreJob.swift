@@ -84,12 +84,7 @@ public struct PostgresRestoreJob {
             try database { () throws(PostgresError) in try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") }
             let cursor = try PostgresRecordCursor(connection: connection, schema: schema, store: uuid, model: model, layout: layout,
                                                   path: "\(target) schema \(schema) store \(uuid)")
-            // A chain of one version: records are written as read, each keeping its key.
-            let chain = MigrationChain(versions: [model], steps: [], options: CoercionOptions(), variables: [:])
-            var pipeline = RecordPipeline(chain: chain, graph: StoreGraphWriter(writer: writer, model: model),
-                                          rejects: RejectCollector(limit: nil))
-            pipeline.keepsSourceKeys = true
-            pipeline.onProgress = progress
+            var pipeline = RestoreModel.pipeline(writer: writer, model: model, progress: progress)
             let links: [LinkReport]
             do {
                 try pipeline.read(cursor, namespace: 0)

@@ -29,6 +29,10 @@ public final class StoreGraphWriter {
     private var identities: IdentityKeyTable?
     /// `Entity.relationship` whose match destinations are created when missing.
     let createMissing: Set<String>
+    /// Whether a link of a one-to-one also fills its inverse's column, as Core Data keeps the two
+    /// sides (the default). A restore turns it off: it stages each side's own column, and a store
+    /// that filled one side only (Apple Notes) must come back as it was.
+    public var mirrorsOneToOnes = true
     private var writing: [String: EntityWriting] = [:]
     private var lastWriting: EntityWriting?
     private var staging: LinkStaging?
@@ -216,7 +220,7 @@ public final class StoreGraphWriter {
     public func resolveLinks(unresolved: (Reject) -> Void = { _ in }) throws(GraphWriteError) -> [LinkReport] {
         guard let staging else { return [] }
         try staging.finishKeys()
-        let resolver = LinkResolver(staging: staging, model: model, createMissing: createMissing)
+        let resolver = LinkResolver(staging: staging, model: model, createMissing: createMissing, mirrorsOneToOnes: mirrorsOneToOnes)
         return try staging.kinds.map { kind throws(GraphWriteError) in try resolver.resolve(kind, unresolved: unresolved) }
     }
 

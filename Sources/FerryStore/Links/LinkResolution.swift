@@ -88,7 +88,10 @@ public final class LinkResolution {
     /// resolution's tables; returns how many destinations of a to-many kept on its destinations'
     /// rows were claimed by two sources (the last one wins), and how many many-to-many pairs were
     /// given twice (kept once).
-    public func apply() throws(LinkResolutionError) -> (conflicts: Int, duplicatePairs: Int) {
+    /// - Parameter mirroringOneToOne: whether a one-to-one's links also fill its inverse's column
+    ///   (as Core Data keeps them); false when each side's column is staged on its own and must
+    ///   come back as it was (a restore).
+    public func apply(mirroringOneToOne: Bool = true) throws(LinkResolutionError) -> (conflicts: Int, duplicatePairs: Int) {
         let relationship = kind.relationship
         var result = (conflicts: 0, duplicatePairs: 0)
         switch try placement(of: relationship.name, of: kind.entity) {
@@ -96,7 +99,7 @@ public final class LinkResolution {
             try setForeignKey(key, in: source, destination: target, pairs: ("src", "dst"))
             if let inverse = model.inverse(of: relationship) {
                 if case .sourceRow(let inverseKey) = try placement(of: inverse.name, of: relationship.destinationEntity) {
-                    try setForeignKey(inverseKey, in: target, destination: source, pairs: ("dst", "src"))
+                    if mirroringOneToOne { try setForeignKey(inverseKey, in: target, destination: source, pairs: ("dst", "src")) }
                 } else if inverse.isOrdered {
                     try renumberOrderKeys(key, in: source)
                 }
