@@ -45,12 +45,19 @@ public final class StoredRecordCursor {
             if let reference = try reference(at: position) { toOne[relationship.name] = reference }
         }
         return StoredRecord(primaryKey: row.primaryKey, entity: row.shape.entity, attributes: attributes, toOne: toOne,
-                            version: row.version)
+                            version: versionOfCurrentRow)
     }
 
     /// The concrete entity of the row last moved to, also when its values failed to read (so a
     /// reject can be counted for the right entity); nil before the first row and after the last.
     public var entityOfCurrentRow: String? { current?.shape.entity }
+
+    /// `Z_OPT` of the row last moved to: the optimistic-locking version (1 for plain tables and
+    /// when NULL). Read when asked, not by `advance()`: most callers never need it.
+    public var versionOfCurrentRow: Int64 {
+        guard current != nil, let column = plan.versionColumn, !statement.isNull(at: column) else { return 1 }
+        return statement.int64(at: column)
+    }
 
     // MARK: Reading a row in place
 
@@ -58,8 +65,6 @@ public final class StoredRecordCursor {
     public struct Row {
         /// `Z_PK`, or the rowid of a plain table.
         public let primaryKey: Int64
-        /// `Z_OPT`: the optimistic-locking version (1 for plain tables).
-        public let version: Int64
         fileprivate let shape: RecordShape
         /// The row's concrete entity.
         public var entity: String { shape.entity }
@@ -88,8 +93,7 @@ public final class StoredRecordCursor {
         guard let shape = plan.shapes[number] else {
             throw invalid(primaryKey, "Z_ENT", "entity number \(number) is not one of the entities read")
         }
-        let version = plan.versionColumn.map { statement.isNull(at: $0) ? 1 : statement.int64(at: $0) } ?? 1
-        let row = Row(primaryKey: primaryKey, version: version, shape: shape)
+        let row = Row(primaryKey: primaryKey, shape: shape)
         current = row
         if plainColumnsEntity != shape.entity {
             plainColumns = shape.attributes.map { PlainColumn(index: $0.index, type: $0.type, isExternallyStorable: $0.isExternallyStorable) }
