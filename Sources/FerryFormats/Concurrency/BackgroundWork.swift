@@ -16,6 +16,11 @@ public final class BackgroundWork<Success: Sendable, Failure: Error>: Sendable {
         }
     }
 
+    /// What the worker computed, when it is done; nil while it runs (never waits).
+    public var outcomeIfDone: Result<Success, Failure>? {
+        outcome.withLock { $0 }
+    }
+
     /// Waits for the worker and returns what it computed.
     public func wait() throws(Failure) -> Success {
         while true {
