@@ -52,7 +52,13 @@ public final class CopyInWriter {
     public func append(timestamp microseconds: Int64) { appendFixed(microseconds) }
 
     /// A field whose binary form is these bytes: `bytea`, a `uuid`'s 16 bytes, an encoded `numeric`.
-    public func append(bytes: some Collection<UInt8>) {
+    public func append(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append(bytes: $0) }
+    }
+
+    /// A field whose binary form is these bytes, lent (a value in SQLite's buffer, say). Not
+    /// generic: a generic append called from another module copied byte by byte.
+    public func append(bytes: UnsafeRawBufferPointer) {
         PostgresBinary.append(Int32(bytes.count), to: &buffer)
         buffer.append(contentsOf: bytes)
     }
@@ -60,7 +66,7 @@ public final class CopyInWriter {
     /// A `text` field (PostgreSQL refuses text holding a NUL character).
     public func append(text: String) {
         var text = text
-        text.withUTF8 { append(bytes: $0) }
+        text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// Ends the COPY; returns the rows the server stored.
