@@ -2,12 +2,14 @@ import CLibPQ
 
 /// Writes the rows of a `COPY … FROM STDIN (FORMAT binary)` (from `PostgresConnection.copyIn`):
 /// each row is `startRow(fieldCount:)` followed by exactly that many fields, in the table's
-/// column order of the COPY statement. Bytes are buffered and sent in blocks of about 1 MB.
+/// column order of the COPY statement. Bytes are buffered and sent in blocks of about 1 MB, on a
+/// thread of their own (`CopyDataSender`) while the next block is encoded.
 ///
 /// `finish()` ends the COPY and returns the rows the server took; `abort(_:)` (or dropping the
 /// writer) ends it with an error, so the server keeps none of its rows.
 public final class CopyInWriter {
     private let connection: PostgresConnection
+    private let sender: CopyDataSender
     private var buffer: [UInt8] = []
     private var finished = false
     private static let blockSize = 1 << 20
@@ -16,6 +18,7 @@ public final class CopyInWriter {
 
     init(connection: PostgresConnection) {
         self.connection = connection
+        sender = CopyDataSender(connection: connection)
         buffer.reserveCapacity(Self.blockSize + 64 * 1024)
         buffer += Self.header
     }
@@ -49,7 +52,13 @@ public final class CopyInWriter {
     public func append(timestamp microseconds: Int64) { appendFixed(microseconds) }
 
     /// A field whose binary form is these bytes: `bytea`, a `uuid`'s 16 bytes, an encoded `numeric`.
-    public func append(bytes: some Collection<UInt8>) {
+    public func append(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append(bytes: $0) }
+    }
+
+    /// A field whose binary form is these bytes, lent (a value in SQLite's buffer, say). Not
+    /// generic: a generic append called from another module copied byte by byte.
+    public func append(bytes: UnsafeRawBufferPointer) {
         PostgresBinary.append(Int32(bytes.count), to: &buffer)
         buffer.append(contentsOf: bytes)
     }
@@ -57,7 +66,7 @@ public final class CopyInWriter {
     /// A `text` field (PostgreSQL refuses text holding a NUL character).
     public func append(text: String) {
         var text = text
-        text.withUTF8 { append(bytes: $0) }
+        text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// Ends the COPY; returns the rows the server stored.
@@ -65,6 +74,7 @@ public final class CopyInWriter {
     public func finish() throws(PostgresError) -> Int64 {
         buffer += [0xFF, 0xFF]
         try send()
+        do { try sender.drain() } catch { throw fail(error) }
         finished = true
         guard PQputCopyEnd(connection.handle, nil) == 1 else {
             let error = connection.failure()
@@ -83,6 +93,7 @@ public final class CopyInWriter {
     public func abort(_ reason: String) {
         guard !finished else { return }
         finished = true
+        try? sender.drain()
         _ = PQputCopyEnd(connection.handle, reason)
         connection.drainResults()
     }
@@ -92,16 +103,18 @@ public final class CopyInWriter {
         PostgresBinary.append(value, to: &buffer)
     }
 
+    /// Hands the buffer to the sender and starts the next one.
     private func send() throws(PostgresError) {
-        let sent = buffer.withUnsafeBytes { bytes in
-            PQputCopyData(connection.handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
-        }
-        guard sent == 1 else {
-            finished = true
-            let error = connection.failure()
-            connection.drainResults()
-            throw error
-        }
-        buffer.removeAll(keepingCapacity: true)
+        let block = buffer
+        buffer = sender.emptyBuffer(capacity: Self.blockSize + 64 * 1024)
+        do { try sender.send(block) } catch { throw fail(error) }
+    }
+
+    /// Ends the COPY after a block could not be sent; returns the error to throw.
+    private func fail(_ error: PostgresError) -> PostgresError {
+        finished = true
+        try? sender.drain()
+        connection.drainResults()
+        return error
     }
 }

@@ -59,6 +59,36 @@ struct PostgresConnectionTests {
         #expect(try connection.execute("SELECT 1") == [["1"]])
     }
 
+    @Test("a COPY of many blocks arrives whole, and a row the server refuses in a later block fails it")
+    func copyManyBlocks() throws {
+        let connection = try PostgresConnection(ConnectionTarget(try PostgresTestServer.running().database().uri))
+        try connection.execute("CREATE TABLE t (n bigint PRIMARY KEY, b bytea)")
+        let padding = [UInt8](repeating: 7, count: 100)
+        // About 12 MB: blocks are sent on the sender's thread while later ones are encoded.
+        let rows = 100_000
+        let copy = try connection.copyIn("COPY t FROM STDIN (FORMAT binary)")
+        for n in 1...rows {
+            try copy.startRow(fieldCount: 2)
+            copy.append(int64: Int64(n))
+            copy.append(bytes: padding)
+        }
+        #expect(try copy.finish() == Int64(rows))
+        #expect(try connection.execute("SELECT count(*), sum(n), sum(length(b)) FROM t") == [["\(rows)", "\(rows * (rows + 1) / 2)", "\(rows * 100)"]])
+
+        let refused = try connection.copyIn("COPY t FROM STDIN (FORMAT binary)")
+        let error = try #require(throws: PostgresError.self) {
+            for n in (rows + 1)...(rows * 2) {
+                try refused.startRow(fieldCount: 2)
+                // One key taken already, far into the COPY.
+                refused.append(int64: Int64(n == rows + 90_000 ? 1 : n))
+                refused.append(bytes: padding)
+            }
+            try refused.finish()
+        }
+        #expect(error.sqlState == "23505")
+        #expect(try connection.execute("SELECT count(*) FROM t") == [["\(rows)"]])
+    }
+
     @Test("an aborted COPY keeps no rows")
     func abortedCopy() throws {
         let connection = try PostgresConnection(ConnectionTarget(try PostgresTestServer.running().database().uri))

@@ -81,6 +81,30 @@ struct ReadOnlySourceTests {
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: copy + "-shm"))) == scribbled)
     }
 
+    @Test("a second connection reads the same bytes of a store nobody has open or of a private copy, never of a live WAL store")
+    func sameBytes() throws {
+        let folder = try TestPaths.temporaryFolder("same-bytes")
+        let path = folder + "/store.sqlite"
+        let writer = try SQLiteDatabase(path: path, mode: .create)
+        try writer.execute("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2);")
+        #expect(writer.sameBytes == nil)
+        // Live: another connection could commit after this one's transaction began.
+        #expect(try SQLiteDatabase(path: path, mode: .readOnly).sameBytes == nil)
+        // Committed rows only in a -wal nobody holds: read through a private copy, twice.
+        let leftover = folder + "/leftover.sqlite"
+        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: path + suffix, toPath: leftover + suffix) }
+        let snapshot = try SQLiteDatabase(path: leftover, mode: .readOnly)
+        let second = try SQLiteDatabase(reopening: try #require(snapshot.sameBytes))
+        #expect(try second.scalarInteger("SELECT count(*) FROM t") == 2)
+        try writer.close()
+        // Nobody has it open: immutable, twice.
+        let alone = try SQLiteDatabase(path: path, mode: .readOnly)
+        let again = try SQLiteDatabase(reopening: try #require(alone.sameBytes))
+        #expect(try again.scalarInteger("SELECT count(*) FROM t") == 2)
+        #expect(throws: SQLiteError.self) { try again.execute("INSERT INTO t VALUES (3)") }
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+    }
+
     @Test("a path with spaces, unicode and URI characters opens read-only")
     func awkwardPath() throws {
         let path = try TestPaths.temporaryFolder("uri") + "/my store #1 ?x=%20 中文.sqlite"

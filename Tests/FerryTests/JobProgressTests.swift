@@ -39,14 +39,16 @@ struct JobProgressTests {
         #expect(totals.first == 31)
     }
 
-    @Test("an export reports each hierarchy it reads with the rows the census counted")
+    @Test("an export reports each hierarchy it reads with the rows the census counted, and ends each with all of them")
     func exportPhases() throws {
         let folder = try TestPaths.temporaryFolder("progress-export")
         let store = try ExportTestSupport.workspace2Store(folder)
         var reports: [JobProgress] = []
         _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out")).run { reports.append($0) }
-        let upload = try #require(reports.first { $0.phase == "exporting Upload" })
-        #expect(upload.total == 49)
+        let uploads = reports.filter { $0.phase == "exporting Upload" }
+        // The census counts on another connection meanwhile: reports wait for its total.
+        #expect(!uploads.isEmpty && uploads.allSatisfy { $0.total == 49 })
+        #expect(uploads.last?.done == 49)
         #expect(Set(reports.map(\.phase)).isSuperset(of: ["exporting Upload", "exporting Task", "exporting Tag"]))
     }
 }

@@ -1,4 +1,4 @@
-import Ferry
+@testable import Ferry
 import FerryPostgres
 import FerryStore
 import FerryTestSupport
@@ -158,5 +158,26 @@ struct PostgresVerifyTests {
         let lost = try job.run()
         #expect(lost.failures.contains { $0.check == "count" && $0.message.contains("Tag.vehicles: store 3, database 2") })
         #expect(lost.failures.contains { $0.subject.contains("Tag.vehicles") || $0.subject.contains("Vehicle.tags") })
+    }
+
+    @Test("the database's counts per entity and per to-one equal the store's; rows naming an entity their table does not hold are counted by that name")
+    func databaseCounts() throws {
+        let folder = try TestPaths.temporaryFolder("pg-counts")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/G.sqlite", modelFolder: model)
+        let uri = try PostgresTestSupport.database()
+        #expect(try PostgresTestSupport.load([store], into: uri).allLoaded)
+        let reader = try CoreDataStoreReader(path: store)
+        let records = try reader.records(model: try ExportModelSource.resolve(bundlePath: nil, store: reader).model)
+        let layout = try PostgresLayout(model: records.model)
+        let own = try TransferCounts.store(census: try reader.census(), reader: records, layout: layout)
+        let uuid = reader.metadata.storeUUID.uuidString
+        let connection = try PostgresConnection(ConnectionTarget(uri))
+        let held = try TransferCounts.database(store: uuid, layout: layout, schema: "ferry", connection: connection)
+        #expect(held == own && own.entities["Truck", default: 0] > 0 && own.relationships.values.contains { $0 > 0 })
+        try connection.execute("UPDATE ferry.\"Vehicle\" SET entity = 'Boat' WHERE entity = 'Truck'")
+        let renamed = try TransferCounts.database(store: uuid, layout: layout, schema: "ferry", connection: connection)
+        #expect(renamed.entities["Boat"] == own.entities["Truck"] && renamed.entities["Truck"] == nil)
+        #expect(renamed.relationships == own.relationships)
     }
 }

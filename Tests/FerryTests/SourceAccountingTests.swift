@@ -51,6 +51,25 @@ struct SourceAccountingTests {
         #expect(dirty.discrepancies(delivered: [uploads.number: uploads.rows]).first?.contains("Z_ENT 42") == true)
     }
 
+    @Test("a census begun beside a read counts what the reader's own connection counts, live stores at once")
+    func censusBesideRead() throws {
+        let folder = try TestPaths.temporaryFolder("census-work")
+        let store = try uploadStore(folder)
+        let alone = try CoreDataStoreReader(path: store)
+        _ = try alone.beginRead()
+        #expect(try alone.startCensus().wait() == alone.census())
+        // A live WAL store: a second connection might see a later commit, so it is counted here.
+        let writer = try SQLiteDatabase(path: store, mode: .readWrite)
+        try writer.execute("PRAGMA journal_mode=WAL")
+        let live = try CoreDataStoreReader(path: store)
+        _ = try live.beginRead()
+        let work = live.startCensus()
+        #expect(work.countedSoFar != nil)
+        try writer.execute("INSERT INTO ZUPLOAD (Z_PK, Z_ENT, Z_OPT) VALUES (9001, 42, 1)")
+        #expect(try work.wait() == live.census())
+        #expect(try work.wait().strays.isEmpty)
+    }
+
     @Test("migrate refuses a store with rows of an unknown Z_ENT, naming table, Z_ENT and count, and writes nothing")
     func strayRowsFailMigration() throws {
         let folder = try TestPaths.temporaryFolder("stray")

@@ -20,13 +20,13 @@ struct CSVRecordEncoder: ExportRecordEncoder {
     }
 
     mutating func encode(_ row: ExportRow, into output: inout [UInt8]) throws(ExportError) {
-        output.append(contentsOf: String(row.primaryKey).utf8)
+        DecimalText.append(row.primaryKey, to: &output)
         try row.forEachPlainValue { index, plain throws(ExportError) in
             output.append(UInt8(ascii: ","))
             // Values the store holds as they are written go straight from SQLite's buffers.
             switch plain {
             case .null: break
-            case .integer(let number): output.append(contentsOf: String(number).utf8)
+            case .integer(let number): DecimalText.append(number, to: &output)
             case .text(let text): CSVFieldEncoding.append(text.assumingMemoryBound(to: UInt8.self), to: &output)
             case .bytes(let bytes): Self.appendBase64(bytes, to: &output)
             case nil:
@@ -40,7 +40,7 @@ struct CSVRecordEncoder: ExportRecordEncoder {
         }
         for key in row.toOne {
             output.append(UInt8(ascii: ","))
-            if let key { output.append(contentsOf: String(key).utf8) }
+            if let key { DecimalText.append(key, to: &output) }
         }
         for keys in row.toMany {
             output.append(UInt8(ascii: ","))

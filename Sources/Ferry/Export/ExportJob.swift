@@ -51,22 +51,24 @@ public struct ExportJob {
                        units: [String], into placement: ExportPlacement,
                        progress: (JobProgress) -> Void) throws(ExportError) -> ExportManifest {
         let state: StoreReadState
+        do { state = try store.beginRead() } catch { throw .store(error) }
+        // Counted while the records are read, on the other core where the store allows it.
+        let censusWork = store.startCensus()
         let census: StoreCensus
-        do {
-            state = try store.beginRead()
-            census = try store.census()
-        } catch {
-            throw .store(error)
-        }
         var files: [ExportManifest.EntityFile] = []
         do {
             for unit in units {
-                let total = model.hierarchy(below: unit).compactMap { reader.layout.entityNumbers[$0.name] }
-                    .reduce(Int64(0)) { $0 + (census.entity(number: Int64($1))?.rows ?? 0) }
-                files += try export(unit, reader: reader, model: model, placement: placement) { done in
-                    progress(JobProgress(phase: "exporting \(unit)", done: done, total: Int(total)))
+                let numbers = model.hierarchy(below: unit).compactMap { reader.layout.entityNumbers[$0.name] }
+                files += try export(unit, reader: reader, model: model, placement: placement) { done, ended in
+                    // Reports wait for the census's total, and the last one of a hierarchy with
+                    // records waits for the census itself.
+                    let counted = ended && done > 0 ? try censusWork.wait() : censusWork.countedSoFar
+                    guard ended || counted != nil else { return }
+                    let total = counted.map { counted in numbers.reduce(0) { $0 + Int(counted.entity(number: Int64($1))?.rows ?? 0) } }
+                    progress(JobProgress(phase: "exporting \(unit)", done: done, total: total))
                 }
             }
+            census = try censusWork.wait()
             try store.endRead(begunAt: state)
         } catch let error as StoreReaderError {
             throw .store(error)
@@ -113,8 +115,9 @@ public struct ExportJob {
     }
 
     /// Exports one entity hierarchy; returns the manifest entries of its concrete entities.
+    /// `progress` is told the records read so far, and whether that is all of them.
     private func export(_ unit: String, reader: StoreRecordReader, model: ManagedObjectModel, placement: ExportPlacement,
-                        progress: (Int) -> Void) throws -> [ExportManifest.EntityFile] {
+                        progress: (_ done: Int, _ ended: Bool) throws -> Void) throws -> [ExportManifest.EntityFile] {
         let records = try reader.records(of: unit)
         var outputs: [String: EntityRows] = [:]
         var order: [String] = []
@@ -139,10 +142,10 @@ public struct ExportJob {
         var held: [Int64: (EntityFileOutput, ExportRow)] = [:]
         var last: (entity: String, rows: EntityRows?)?
         var read = 0
-        progress(0)
+        try progress(0, false)
         while let record = try records.advance() {
             read += 1
-            if read % JobProgress.interval == 0 { progress(read) }
+            if read % JobProgress.interval == 0 { try progress(read, false) }
             guard try selection.contains(record.primaryKey) else { continue }
             if last?.entity != record.entity { last = (record.entity, outputs[record.entity]) }
             guard let rows = last?.rows else { continue }
@@ -153,6 +156,7 @@ public struct ExportJob {
             guard let (output, row) = held.removeValue(forKey: key) else { continue }
             try output.write(row)
         }
+        try progress(read, true)
         return try order.compactMap { name throws(ExportError) in try outputs[name]?.output.finish(model: model) }
     }
 

@@ -29,7 +29,7 @@ struct JSONRecordEncoder: ExportRecordEncoder {
         first = false
         output.append(UInt8(ascii: "{"))
         output.append(contentsOf: keys[0])
-        output.append(contentsOf: String(row.primaryKey).utf8)
+        DecimalText.append(row.primaryKey, to: &output)
         var column = 1
         for value in try row.attributes {
             separate(column, &output)
@@ -38,7 +38,7 @@ struct JSONRecordEncoder: ExportRecordEncoder {
         }
         for key in row.toOne {
             separate(column, &output)
-            if let key { output.append(contentsOf: String(key).utf8) } else { output.append(contentsOf: "null".utf8) }
+            if let key { DecimalText.append(key, to: &output) } else { output.append(contentsOf: "null".utf8) }
             column += 1
         }
         for keys in row.toMany {
@@ -46,7 +46,7 @@ struct JSONRecordEncoder: ExportRecordEncoder {
             output.append(UInt8(ascii: "["))
             for (index, key) in keys.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                output.append(contentsOf: String(key).utf8)
+                DecimalText.append(key, to: &output)
             }
             output.append(UInt8(ascii: "]"))
             column += 1
@@ -67,7 +67,7 @@ struct JSONRecordEncoder: ExportRecordEncoder {
     private static func append(_ value: AttributeValue, to output: inout [UInt8]) {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)
-        case .integer(let number): output.append(contentsOf: String(number).utf8)
+        case .integer(let number): DecimalText.append(number, to: &output)
         case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
         case .double(let number) where number.isFinite: output.append(contentsOf: number.description.utf8)
         case .string(let text), .uri(let text), .decimal(let text): JSONStringEncoding.append(text, to: &output)

@@ -27,19 +27,33 @@ final class PostgresCopier {
         do { cursor = try reader.records(of: table.root) } catch { throw .export(.store(error)) }
         let copy = try start(table.name, columns: table.columns.map(\.name))
         var plans: [String: [Field]] = [:]
+        // The plan and row count of the entity of the last rows: rows come in Z_PK order, mostly
+        // many of one entity in a row, so no name is hashed per row. Pairs are counted per column.
+        var last: (entity: String, fields: [Field], rows: Int64)?
+        var pairs = [Int64](repeating: 0, count: table.columns.count)
+        let columns = table.columns
         do {
             while let row = try cursor.advance() {
-                let fields = plans[row.entity] ?? plan(table, entity: row.entity, cursor: cursor)
-                plans[row.entity] = fields
-                try database { () throws(PostgresError) in try copy.startRow(fieldCount: fields.count) }
-                for (field, column) in zip(fields, table.columns) {
-                    try write(field, column: column, row: row, cursor: cursor, to: copy, counts: &counts)
+                if last?.entity != row.entity {
+                    if let last { counts.entities[last.entity, default: 0] += last.rows }
+                    let fields = plans[row.entity] ?? plan(table, entity: row.entity, cursor: cursor)
+                    plans[row.entity] = fields
+                    last = (row.entity, fields, 0)
                 }
-                counts.entities[row.entity, default: 0] += 1
+                guard let fields = last?.fields else { continue }
+                try database { () throws(PostgresError) in try copy.startRow(fieldCount: fields.count) }
+                for (index, field) in fields.enumerated() {
+                    try write(field, column: index, of: columns, row: row, cursor: cursor, to: copy, pairs: &pairs)
+                }
+                last?.rows += 1
             }
+            if let last { counts.entities[last.entity, default: 0] += last.rows }
         } catch {
             copy.abort("the rows could not be sent")
             throw Self.transferError(error)
+        }
+        for (column, sent) in zip(columns, pairs) where sent > 0 {
+            if case .toOne(let owner, let relationship) = column.role { counts.relationships[owner + "." + relationship, default: 0] += sent }
         }
         _ = try database { () throws(PostgresError) in try copy.finish() }
     }
@@ -101,21 +115,30 @@ final class PostgresCopier {
         }
     }
 
-    private func write(_ field: Field, column: PostgresColumn, row: StoredRecordCursor.Row, cursor: StoredRecordCursor,
-                       to copy: CopyInWriter, counts: inout TransferCounts) throws {
+    /// Writes the field of `columns[column]` for the current row; a to-one sent adds one to
+    /// `pairs[column]`.
+    private func write(_ field: Field, column: Int, of columns: [PostgresColumn], row: StoredRecordCursor.Row, cursor: StoredRecordCursor,
+                       to copy: CopyInWriter, pairs: inout [Int64]) throws {
         switch field {
         case .store: copy.append(bytes: storeUUID)
         case .primaryKey: copy.append(int64: row.primaryKey)
         case .entity: copy.append(text: row.entity)
         case .null: copy.appendNull()
         case .attribute(let position):
-            if let reason = PostgresValues.write(try cursor.value(at: position), as: column.type, to: copy) {
-                throw PostgresTransferError.invalidValue(entity: row.entity, primaryKey: row.primaryKey, attribute: column.name, reason: reason)
+            let type = columns[column].type
+            // As the store holds it where that is the value exactly: no String or array per value.
+            var written = false
+            cursor.withPlainValue(at: position) { plain in
+                if let plain { written = PostgresValues.write(plain, as: type, to: copy) }
+            }
+            if written { return }
+            if let reason = PostgresValues.write(try cursor.value(at: position), as: type, to: copy) {
+                throw PostgresTransferError.invalidValue(entity: row.entity, primaryKey: row.primaryKey, attribute: columns[column].name, reason: reason)
             }
         case .toOne(let position):
             if let reference = try cursor.reference(at: position) {
                 copy.append(int64: reference.primaryKey)
-                if case .toOne(let owner, let relationship) = column.role { counts.relationships[owner + "." + relationship, default: 0] += 1 }
+                pairs[column] += 1
             } else {
                 copy.appendNull()
             }

@@ -1,5 +1,5 @@
+import FerryFormats
 import FerryPostgres
-import FerryVerify
 import Synchronization
 
 /// `ferry export STORE... --to postgresql://…`: loads stores into one schema, `jobs` at a time,

@@ -6,8 +6,9 @@ import FoundationEssentials
 /// Loads one Core Data store into a schema, whole or not at all: its rows go in with binary COPY,
 /// table by table, in one transaction that also registers the store in the catalog, and
 /// (unless `verify` is off) counts rows per entity and pairs per relationship in PostgreSQL with
-/// SQL and compares them with the store's own counts before committing. Foreign keys are
-/// checked at the commit. Anything that fails rolls the transaction back.
+/// SQL and compares them with the store's own counts before committing (the two sides are
+/// counted at the same time, `StoreSideCount`). Foreign keys are checked at the commit. Anything
+/// that fails rolls the transaction back.
 ///
 /// The store is read in one read transaction, as `ferry export` reads it.
 struct PostgresStoreLoad {
@@ -36,26 +37,41 @@ struct PostgresStoreLoad {
                                                source: source)
         return try catalog.transaction { () throws(PostgresTransferError) in
             let replaced = try catalog.register(entry, layout: layout, replace: replace)
-            let (state, census) = try read { () throws(StoreReaderError) in (try store.beginRead(), try store.census()) }
+            let state = try read { () throws(StoreReaderError) in try store.beginRead() }
             let copier = PostgresCopier(connection: connection, schema: schema, storeUUID: store.metadata.storeUUID, reader: reader)
             var sent = TransferCounts()
             for table in layout.entityTables { try copier.copy(table, counts: &sent) }
             for join in layout.joinTables { try copier.copy(join, counts: &sent) }
-            do throws(ExportError) { try store.endRead(begunAt: state) } catch { throw .export(error) }
             var report = PostgresLoadReport(storePath: storePath, storeUUID: uuid, modelVersion: model.name, storeCounts: nil,
                                             databaseCounts: sent, exactDates: copier.exactDates, replaced: replaced)
-            guard verify else { return report }
-            try database { () throws(PostgresError) in try connection.execute("SET CONSTRAINTS ALL IMMEDIATE") }
-            let held = try database { () throws(PostgresError) in
-                try TransferCounts.database(store: uuid, layout: layout, schema: schema, connection: connection)
+            guard verify else {
+                try endRead(store, state)
+                return report
             }
-            let own = try read { () throws(StoreReaderError) in try TransferCounts.store(census: census, reader: reader, layout: layout) }
-            report.storeCounts = own
+            let storeSide = StoreSideCount(store: store, reader: reader, layout: layout)
+            let held: TransferCounts
+            do throws(PostgresTransferError) {
+                try database { () throws(PostgresError) in try connection.execute("SET CONSTRAINTS ALL IMMEDIATE") }
+                held = try database { () throws(PostgresError) in
+                    try TransferCounts.database(store: uuid, layout: layout, schema: schema, connection: connection)
+                }
+            } catch {
+                _ = try? storeSide.wait()
+                throw error
+            }
+            let own = try read { () throws(StoreReaderError) in try storeSide.wait() }
+            try endRead(store, state)
+            report.storeCounts = own.transfer
             report.databaseCounts = held
-            let problems = census.discrepancies(delivered: [:], among: []) + own.differences(from: held, mine: "store", theirs: "database")
+            let problems = own.census.discrepancies(delivered: [:], among: []) + own.transfer.differences(from: held, mine: "store", theirs: "database")
             guard problems.isEmpty else { throw .verification(store: storePath, problems: problems) }
             return report
         }
+    }
+
+    /// Ends the store's read transaction (`CoreDataStoreReader.endRead(begunAt:)`).
+    private func endRead(_ store: CoreDataStoreReader, _ state: StoreReadState) throws(PostgresTransferError) {
+        do throws(ExportError) { try store.endRead(begunAt: state) } catch { throw .export(error) }
     }
 
     /// Runs store reading, its errors as `PostgresTransferError.export`.

@@ -1,5 +1,6 @@
 import FerryModel
 import FerryPostgres
+import FerryStore
 
 /// Attribute values in and out of their PostgreSQL columns (`PostgresColumnType`), exactly or
 /// not at all. PostgreSQL keeps time to the microsecond: a date with finer digits is rounded in
@@ -47,6 +48,28 @@ enum PostgresValues {
         default: return "the value is not of the column's type (\(type.sql))"
         }
         return nil
+    }
+
+    /// Writes a value lent as the store holds it (`PlainStoredValue`) when that is exactly what
+    /// `write(_:as:to:)` writes for its attribute value; false when it must go that way instead
+    /// (a value to convert, or one that cannot be written, whose reason that way gives).
+    static func write(_ plain: PlainStoredValue, as type: PostgresColumnType, to copy: CopyInWriter) -> Bool {
+        switch (plain, type) {
+        case (.null, _): copy.appendNull()
+        case (.integer(let number), .smallint):
+            guard let exact = Int16(exactly: number) else { return false }
+            copy.append(int16: exact)
+        case (.integer(let number), .integer):
+            guard let exact = Int32(exactly: number) else { return false }
+            copy.append(int32: exact)
+        case (.integer(let number), .bigint): copy.append(int64: number)
+        case (.text(let text), .text):
+            guard !text.contains(0) else { return false }
+            copy.append(bytes: text)
+        case (.bytes(let bytes), .bytea): copy.append(bytes: bytes)
+        default: return false
+        }
+        return true
     }
 
     /// The value of `row`'s field `column` (a column of `type`) as an attribute of `attributeType`.

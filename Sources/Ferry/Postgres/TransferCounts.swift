@@ -4,7 +4,7 @@ import FerryStore
 
 /// Rows per entity and pairs per relationship of one store, counted with SQL: in the SQLite
 /// store (`StoreCensus` for rows, a `count(*)` per relationship for pairs) or in PostgreSQL
-/// (`GROUP BY entity` and `count` over the store's rows). Loading and restoring compare the two.
+/// (`count` per entity and per key over the store's rows). Loading and restoring compare the two.
 public struct TransferCounts: Sendable, Equatable {
     /// Rows by concrete entity name.
     public var entities: [String: Int64] = [:]
@@ -27,28 +27,41 @@ public struct TransferCounts: Sendable, Equatable {
     }
 
     /// A store's counts in PostgreSQL, within the connection's current transaction.
+    ///
+    /// One pass over each entity table's rows of the store: `count(*) FILTER (WHERE entity = …)`
+    /// per entity of the table and `count(…)` per to-one key, with no sort (a `GROUP BY entity`
+    /// sorted every row, spilling to disk, as the planner expects few rows in a table loaded in
+    /// the same transaction). Only when rows carry an entity the table does not hold does a
+    /// `GROUP BY` name them.
     static func database(store: String, layout: PostgresLayout, schema: String,
                          connection: PostgresConnection) throws(PostgresError) -> TransferCounts {
         var counts = TransferCounts()
-        let store = [store]
         let storeColumn = PostgresIdentifier.quoted(PostgresLayout.storeColumn)
+        let entity = PostgresIdentifier.quoted(PostgresLayout.entityColumn)
         for table in layout.entityTables {
             let name = PostgresIdentifier.qualified(schema, table.name)
-            let entity = PostgresIdentifier.quoted(PostgresLayout.entityColumn)
-            for row in try connection.execute("SELECT \(entity), count(*) FROM \(name) WHERE \(storeColumn) = $1 GROUP BY \(entity)", store) {
-                if let entity = row[0], let count = row[1].flatMap({ Int64($0) }) { counts.entities[entity] = count }
-            }
             let keys = table.columns.compactMap { column -> (String, String)? in
                 guard case .toOne(let owner, let relationship) = column.role else { return nil }
                 return (owner + "." + relationship, column.name)
             }
-            guard !keys.isEmpty else { continue }
-            let selected = keys.map { "count(\(PostgresIdentifier.quoted($0.1)))" }.joined(separator: ", ")
-            let row = try connection.execute("SELECT \(selected) FROM \(name) WHERE \(storeColumn) = $1", store).first ?? []
-            for ((relationship, _), count) in zip(keys, row) { counts.relationships[relationship] = count.flatMap { Int64($0) } ?? 0 }
+            let selected = ["count(*)"] + table.entities.indices.map { "count(*) FILTER (WHERE \(entity) = $\($0 + 2))" }
+                + keys.map { "count(\(PostgresIdentifier.quoted($0.1)))" }
+            let row = try connection.execute("SELECT \(selected.joined(separator: ", ")) FROM \(name) WHERE \(storeColumn) = $1",
+                                             [store] + table.entities).first ?? []
+            let numbers = row.map { $0.flatMap { Int64($0) } ?? 0 }
+            guard numbers.count == selected.count else { throw .protocolFailure(reason: "a count of \(table.name) came back incomplete") }
+            let perEntity = numbers[1...table.entities.count]
+            for (entityName, rows) in zip(table.entities, perEntity) where rows > 0 { counts.entities[entityName] = rows }
+            if perEntity.reduce(0, +) != numbers[0] {
+                // Rows of entities this table does not hold: counted by name.
+                for row in try connection.execute("SELECT \(entity), count(*) FROM \(name) WHERE \(storeColumn) = $1 GROUP BY \(entity)", [store]) {
+                    if let entity = row[0], let count = row[1].flatMap({ Int64($0) }) { counts.entities[entity] = count }
+                }
+            }
+            for ((relationship, _), count) in zip(keys, numbers.suffix(keys.count)) { counts.relationships[relationship] = count }
         }
         for join in layout.joinTables {
-            let rows = try connection.execute("SELECT count(*) FROM \(PostgresIdentifier.qualified(schema, join.name)) WHERE \(storeColumn) = $1", store)
+            let rows = try connection.execute("SELECT count(*) FROM \(PostgresIdentifier.qualified(schema, join.name)) WHERE \(storeColumn) = $1", [store])
             counts.relationships[join.entity + "." + join.relationship] = rows.first?.first.flatMap { $0.flatMap { Int64($0) } } ?? 0
         }
         return counts

@@ -31,14 +31,14 @@ struct QueryCellEncoder {
         if storage == .null { return false }
         switch column.kind {
         case .primaryKey, .reference, .integer:
-            if storage == .integer { appendInteger(statement.int64(at: column.index), to: &out) } else { appendRaw(column, statement, &out) }
+            if storage == .integer { DecimalText.append(statement.int64(at: column.index), to: &out) } else { appendRaw(column, statement, &out) }
         case .entity:
             let name = entityNames[statement.int64(at: column.index)] ?? Array(String(statement.int64(at: column.index)).utf8)
             appendText(name, to: &out)
         case .boolean:
             out.append(contentsOf: statement.int64(at: column.index) != 0 ? Self.trueBytes : Self.falseBytes)
         case .real, .decimal:
-            if storage == .integer { appendInteger(statement.int64(at: column.index), to: &out) } else { appendRaw(column, statement, &out) }
+            if storage == .integer { DecimalText.append(statement.int64(at: column.index), to: &out) } else { appendRaw(column, statement, &out) }
         case .date:
             guard storage == .integer || storage == .real else { return appendRaw(column, statement, &out) }
             let quoted = escaping == .json
@@ -129,23 +129,6 @@ struct QueryCellEncoder {
         case .csv:
             // Export's field encoding: the empty string is `""`, told apart from NULL (nothing).
             Array(text).withUnsafeBufferPointer { CSVFieldEncoding.append($0, to: &out) }
-        }
-    }
-
-    private func appendInteger(_ value: Int64, to out: inout [UInt8]) {
-        if value < 0 { out.append(0x2D) }
-        var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = 0x30 + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            out.append(contentsOf: buffer[(20 - count)...])
         }
     }
 

@@ -59,17 +59,14 @@ public struct StoreCensus: Sendable, Equatable {
         for (position, entity) in entities.enumerated() { positions[entity.number] = position }
         for (table, columns) in try Self.tables(database) where table != "Z_PRIMARYKEY" {
             if columns.contains("Z_PK") && columns.contains("Z_ENT") {
-                let counts = try database.prepare("SELECT Z_ENT, count(*), max(Z_PK) FROM \(SQLIdentifier.quoted(table)) GROUP BY Z_ENT")
-                while try counts.step() {
-                    let number = counts.int64(at: 0), rows = counts.int64(at: 1), largest = counts.int64(at: 2)
-                    if let position = positions[number], !counts.isNull(at: 0) {
-                        entities[position].rows += rows
-                        entities[position].largestPrimaryKey = max(entities[position].largestPrimaryKey, largest)
+                for group in try Self.entityGroups(of: table, database) {
+                    if let number = group.entityNumber, let position = positions[number] {
+                        entities[position].rows += group.rows
+                        entities[position].largestPrimaryKey = max(entities[position].largestPrimaryKey, group.largestPrimaryKey)
                     } else {
-                        strays.append(StrayRows(table: table, entityNumber: counts.isNull(at: 0) ? -1 : number, rows: rows))
+                        strays.append(StrayRows(table: table, entityNumber: group.entityNumber ?? -1, rows: group.rows))
                     }
                 }
-                counts.finalize()
             } else if table.hasPrefix("Z_"), table.dropFirst(2).first?.isNumber == true, !columns.contains("Z_PK") {
                 joinTableRows[table] = try database.scalarInteger("SELECT count(*) FROM \(SQLIdentifier.quoted(table))") ?? 0
             }
@@ -118,6 +115,45 @@ public struct StoreCensus: Sendable, Equatable {
             lines.append("Z_ENT \(number): \(count) records were read, but Z_PRIMARYKEY names no app entity with this number")
         }
         return lines
+    }
+
+    /// The rows of a table with one `Z_ENT` value (nil: NULL), their count and largest `Z_PK`.
+    struct EntityGroup: Equatable {
+        var entityNumber: Int64?
+        var rows: Int64
+        var largestPrimaryKey: Int64
+    }
+
+    /// A table's rows grouped by `Z_ENT`, as `SELECT Z_ENT, count(*), max(Z_PK) … GROUP BY Z_ENT`
+    /// gives them. Most tables hold the rows of one entity: the `Z_ENT` of the first row is
+    /// compared with every row's in one pass that sorts nothing (`count(*) FILTER`), and when none
+    /// differs that is the one group, its largest key read from the end of the table's b-tree.
+    /// Otherwise the `GROUP BY` runs, which sorts every row (spilling to a temporary file).
+    static func entityGroups(of table: String, _ database: SQLiteDatabase) throws(SQLiteError) -> [EntityGroup] {
+        let name = SQLIdentifier.quoted(table)
+        let first = try database.prepare("SELECT Z_ENT FROM \(name) LIMIT 1")
+        guard try first.step() else { return [] }
+        let sameAsFirst = first.storageClass(at: 0) == .integer ? first.int64(at: 0) : nil
+        first.finalize()
+        if let number = sameAsFirst {
+            let counts = try database.prepare("SELECT count(*), count(*) FILTER (WHERE Z_ENT IS NOT ?1) FROM \(name)")
+            try counts.bind(number, at: 1)
+            guard try counts.step() else { return [] }
+            let rows = counts.int64(at: 0), others = counts.int64(at: 1)
+            counts.finalize()
+            if others == 0 {
+                let largest = try database.scalarInteger("SELECT max(Z_PK) FROM \(name)") ?? 0
+                return [EntityGroup(entityNumber: number, rows: rows, largestPrimaryKey: largest)]
+            }
+        }
+        var groups: [EntityGroup] = []
+        let counts = try database.prepare("SELECT Z_ENT, count(*), max(Z_PK) FROM \(name) GROUP BY Z_ENT")
+        while try counts.step() {
+            groups.append(EntityGroup(entityNumber: counts.isNull(at: 0) ? nil : counts.int64(at: 0), rows: counts.int64(at: 1),
+                                      largestPrimaryKey: counts.int64(at: 2)))
+        }
+        counts.finalize()
+        return groups
     }
 
     /// Every table and its column names, from `sqlite_master` and `PRAGMA table_info`.

@@ -70,6 +70,15 @@ public final class CoreDataStoreReader {
         try StoreReaderError.sqlite { () throws(SQLiteError) in try StoreCensus(database: database) }
     }
 
+    /// Begins the census for a job that reads records meanwhile (`CensusWork`): on a second
+    /// connection on a worker thread when one reads exactly this connection's bytes, otherwise
+    /// taken here at once, on this connection (inside a read transaction begun with
+    /// `beginRead()`, it counts the state the records are read from).
+    public func startCensus() -> CensusWork {
+        if let reopening = database.sameBytes { return CensusWork(reopening: reopening) }
+        return CensusWork(counted: Result { () throws(StoreReaderError) in try census() })
+    }
+
     /// Checks `model` against the store (a table for every entity and relationship, a column for
     /// every stored property) and returns a reader of its records.
     public func records(model: ManagedObjectModel) throws(StoreReaderError) -> StoreRecordReader {

@@ -45,12 +45,19 @@ public final class StoredRecordCursor {
             if let reference = try reference(at: position) { toOne[relationship.name] = reference }
         }
         return StoredRecord(primaryKey: row.primaryKey, entity: row.shape.entity, attributes: attributes, toOne: toOne,
-                            version: row.version)
+                            version: versionOfCurrentRow)
     }
 
     /// The concrete entity of the row last moved to, also when its values failed to read (so a
     /// reject can be counted for the right entity); nil before the first row and after the last.
     public var entityOfCurrentRow: String? { current?.shape.entity }
+
+    /// `Z_OPT` of the row last moved to: the optimistic-locking version (1 for plain tables and
+    /// when NULL). Read when asked, not by `advance()`: most callers never need it.
+    public var versionOfCurrentRow: Int64 {
+        guard current != nil, let column = plan.versionColumn, !statement.isNull(at: column) else { return 1 }
+        return statement.int64(at: column)
+    }
 
     // MARK: Reading a row in place
 
@@ -58,8 +65,6 @@ public final class StoredRecordCursor {
     public struct Row {
         /// `Z_PK`, or the rowid of a plain table.
         public let primaryKey: Int64
-        /// `Z_OPT`: the optimistic-locking version (1 for plain tables).
-        public let version: Int64
         fileprivate let shape: RecordShape
         /// The row's concrete entity.
         public var entity: String { shape.entity }
@@ -88,8 +93,7 @@ public final class StoredRecordCursor {
         guard let shape = plan.shapes[number] else {
             throw invalid(primaryKey, "Z_ENT", "entity number \(number) is not one of the entities read")
         }
-        let version = plan.versionColumn.map { statement.isNull(at: $0) ? 1 : statement.int64(at: $0) } ?? 1
-        let row = Row(primaryKey: primaryKey, version: version, shape: shape)
+        let row = Row(primaryKey: primaryKey, shape: shape)
         current = row
         if plainColumnsEntity != shape.entity {
             plainColumns = shape.attributes.map { PlainColumn(index: $0.index, type: $0.type, isExternallyStorable: $0.isExternallyStorable) }
@@ -139,27 +143,40 @@ public final class StoredRecordCursor {
                 try body(offset, .null)
                 continue
             }
-            let attribute = plainColumns[position]
-            let index = attribute.index
-            switch (statement.storageClass(at: index), attribute.type) {
-            case (.null, _):
-                try body(offset, .null)
-            case (.integer, .integer16), (.integer, .integer32), (.integer, .integer64):
-                let number = statement.int64(at: index)
-                try body(offset, attribute.type.integerRange?.contains(number) == true ? .integer(number) : nil)
-            case (.text, .string), (.text, .uri):
-                try statement.withText(at: index) { text in try body(offset, PlainStoredValue.isASCII(text) ? .text(text) : nil) }
-            case (.blob, .binary) where attribute.isExternallyStorable, (.blob, .transformable) where attribute.isExternallyStorable:
-                // Inline bytes are lent where they are; a file reference (or a bad tag) is `value(at:)`'s.
-                try statement.withBlob(at: index) { stored in
-                    guard case .inline(let bytes)? = try? ExternalBinaryData.decode(stored) else { return try body(offset, nil) }
-                    try body(offset, .bytes(UnsafeRawBufferPointer(rebasing: bytes)))
-                }
-            case (.blob, .binary), (.blob, .transformable):
-                try statement.withBlob(at: index) { try body(offset, .bytes($0)) }
-            default:
-                try body(offset, nil)
+            try lendPlainValue(at: position) { try body(offset, $0) }
+        }
+    }
+
+    /// Lends the current row's attribute at `position` as `forEachPlainValue(at:_:)` does, for
+    /// callers that read the attributes between other fields. Valid only inside `body`.
+    public func withPlainValue(at position: Int, _ body: (PlainStoredValue?) throws -> Void) rethrows {
+        guard current != nil else { return }
+        try lendPlainValue(at: position, body)
+    }
+
+    /// Always inlined: in `forEachPlainValue(at:_:)`'s loop a call per value cost 3% of a CSV export.
+    @inline(__always)
+    private func lendPlainValue(at position: Int, _ body: (PlainStoredValue?) throws -> Void) rethrows {
+        let attribute = plainColumns[position]
+        let index = attribute.index
+        switch (statement.storageClass(at: index), attribute.type) {
+        case (.null, _):
+            try body(.null)
+        case (.integer, .integer16), (.integer, .integer32), (.integer, .integer64):
+            let number = statement.int64(at: index)
+            try body(attribute.type.integerRange?.contains(number) == true ? .integer(number) : nil)
+        case (.text, .string), (.text, .uri):
+            try statement.withText(at: index) { text in try body(PlainStoredValue.isASCII(text) ? .text(text) : nil) }
+        case (.blob, .binary) where attribute.isExternallyStorable, (.blob, .transformable) where attribute.isExternallyStorable:
+            // Inline bytes are lent where they are; a file reference (or a bad tag) is `value(at:)`'s.
+            try statement.withBlob(at: index) { stored in
+                guard case .inline(let bytes)? = try? ExternalBinaryData.decode(stored) else { return try body(nil) }
+                try body(.bytes(UnsafeRawBufferPointer(rebasing: bytes)))
             }
+        case (.blob, .binary), (.blob, .transformable):
+            try statement.withBlob(at: index) { try body(.bytes($0)) }
+        default:
+            try body(nil)
         }
     }
 

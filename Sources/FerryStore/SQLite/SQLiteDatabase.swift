@@ -17,17 +17,19 @@ public final class SQLiteDatabase {
     /// The private copy a read-only source is read from, removed with the connection.
     private var snapshotFolder: ScratchFolder?
 
+    /// How a second connection reads the same bytes as this one (`sameBytes`).
+    private var reopening: Reopening?
+
     /// Opens (or creates) a database and checks that it really is one: SQLite opens files lazily,
     /// so a non-database file is reported here (`SQLITE_NOTADB`) rather than at first use.
     ///
     /// `.readOnly` never changes the file or the folder it is in: see `ReadOnlySource` for how
     /// committed data in a `-wal` is still read.
     /// - Parameter busyTimeoutMilliseconds: how long to wait for another connection's lock.
-    public init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
-        _ = Self.processSettings
-        self.path = path
-        var target = path
-        var flags = mode.flags
+    public convenience init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+        var opening = Reopening(path: path, target: path, flags: mode.flags)
+        var snapshotFolder: String?
+        var sameBytes = false
         if mode == .readOnly {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw SQLiteError(path: path, code: SQLITE_CANTOPEN, message: "No such file or directory")
@@ -36,17 +38,33 @@ public final class SQLiteDatabase {
             case .live:
                 break
             case .immutable:
-                target = ReadOnlySource.immutableURI(path)
-                flags |= SQLITE_OPEN_URI
+                opening.target = ReadOnlySource.immutableURI(path)
+                opening.flags |= SQLITE_OPEN_URI
+                sameBytes = true
             case .snapshot:
                 let snapshot = try ReadOnlySource.makeSnapshot(of: path)
-                target = snapshot.copy
+                opening.target = snapshot.copy
+                opening.flags = SQLiteOpenMode.readWrite.flags
                 snapshotFolder = snapshot.folder
-                flags = SQLiteOpenMode.readWrite.flags
+                sameBytes = true
             }
         }
+        try self.init(opening, mode: mode, snapshotFolder: snapshotFolder, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        reopening = sameBytes ? opening : nil
+    }
+
+    /// Opens a second connection as `sameBytes` described it, read-only in effect (nothing is
+    /// written through it); it owns no private copy.
+    public convenience init(reopening: Reopening) throws(SQLiteError) {
+        try self.init(reopening, mode: .readOnly, snapshotFolder: nil, busyTimeoutMilliseconds: 5_000)
+    }
+
+    private init(_ opening: Reopening, mode: SQLiteOpenMode, snapshotFolder: String?, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
+        _ = Self.processSettings
+        path = opening.path
+        self.snapshotFolder = snapshotFolder
         var opened: OpaquePointer?
-        let status = sqlite3_open_v2(target, &opened, flags, nil)
+        let status = sqlite3_open_v2(opening.target, &opened, opening.flags, nil)
         guard status == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_close_v2(opened)
@@ -72,6 +90,22 @@ public final class SQLiteDatabase {
             throw error
         }
     }
+
+    /// What another connection opens to read exactly the bytes this one reads.
+    public struct Reopening: Sendable {
+        /// The file as the caller named it (for messages).
+        let path: String
+        /// What `sqlite3_open_v2` opens: the file, its immutable URI, or the private copy.
+        var target: String
+        var flags: Int32
+    }
+
+    /// How to open a second connection that reads what this one reads, for work on another
+    /// thread (a connection serves one thread at a time): set for a source opened immutable
+    /// (nothing else had it open, see `ReadOnlySource`) or read through a private copy. Nil for a
+    /// live WAL store, where a second connection could see a later commit than this one's
+    /// transaction, and for connections that write.
+    public var sameBytes: Reopening? { reopening }
 
     /// Process-wide settings, applied once before the first connection: no memory statistics
     /// (their global mutex is taken on every allocation of every connection).

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 import FerryStore
 

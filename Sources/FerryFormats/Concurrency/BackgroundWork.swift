@@ -7,13 +7,21 @@ public final class BackgroundWork<Success: Sendable, Failure: Error>: Sendable {
     private let outcome = Mutex<Result<Success, Failure>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    /// Starts `work` on a global queue.
+    /// Starts `work` on a thread of its own: a serial queue's, which libdispatch gives a thread
+    /// even when every thread of the global pool (one per core) is busy or waiting. On that pool,
+    /// work started by work already on it (a store's counts beside two `--jobs` loads) waited
+    /// for a thread to free up.
     public init(_ work: @escaping @Sendable () -> Result<Success, Failure>) {
-        DispatchQueue.global().async { [self] in
+        DispatchQueue(label: "ferry.background-work").async { [self] in
             let result = work()
             outcome.withLock { $0 = result }
             done.signal()
         }
+    }
+
+    /// What the worker computed, when it is done; nil while it runs (never waits).
+    public var outcomeIfDone: Result<Success, Failure>? {
+        outcome.withLock { $0 }
     }
 
     /// Waits for the worker and returns what it computed.

@@ -1,0 +1,60 @@
+import CLibPQ
+import Dispatch
+import Synchronization
+
+/// Sends the blocks of a COPY to the server on a thread of its own, so that the caller encodes
+/// the next rows while the server takes these.
+///
+/// libpq sends a block before `PQputCopyData` returns, waiting while the socket is full; a
+/// socket holds a fraction of a block, so a caller that sent its own blocks left the server
+/// waiting for each next block while it encoded it. At most `inFlight` blocks wait here, which
+/// bounds memory. A failure is thrown by the next `send` or by `drain`.
+final class CopyDataSender: @unchecked Sendable {
+    // The connection is used on `queue` only, between `send` and the `drain` that ends the
+    // COPY's data: the caller touches it again only after `drain` has waited for the queue.
+    // That is what makes the unchecked Sendable sound.
+    private let connection: PostgresConnection
+    private let queue = DispatchQueue(label: "ferry.postgres.copy")
+    private let slots = DispatchSemaphore(value: CopyDataSender.inFlight)
+    private let failure = Mutex<PostgresError?>(nil)
+    /// Blocks already sent, handed back by `emptyBuffer` so that their memory is reused.
+    private let spare = Mutex<[[UInt8]]>([])
+    private static let inFlight = 3
+
+    init(connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    /// Hands `block` to the sending thread (pass the only copy, and take the next buffer from
+    /// `emptyBuffer`). Throws the failure of an earlier block.
+    func send(_ block: [UInt8]) throws(PostgresError) {
+        if let error = failure.withLock({ $0 }) { throw error }
+        slots.wait()
+        queue.async { [self] in
+            defer { slots.signal() }
+            guard failure.withLock({ $0 == nil }) else { return }
+            let sent = block.withUnsafeBytes { bytes in
+                PQputCopyData(connection.handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+            }
+            if sent != 1 {
+                let error = connection.failure()
+                failure.withLock { $0 = error }
+            }
+            spare.withLock { $0.append(block) }
+        }
+    }
+
+    /// An empty buffer with room for `capacity` bytes: a block already sent if there is one.
+    func emptyBuffer(capacity: Int) -> [UInt8] {
+        var buffer = spare.withLock { $0.popLast() } ?? []
+        buffer.removeAll(keepingCapacity: true)
+        buffer.reserveCapacity(capacity)
+        return buffer
+    }
+
+    /// Waits until every block handed over is sent; throws the first failure.
+    func drain() throws(PostgresError) {
+        queue.sync {}
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+}
