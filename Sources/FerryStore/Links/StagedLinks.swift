@@ -1,3 +1,5 @@
+import CSQLite
+
 /// The scratch tables that hold source keys and links until they are resolved, in a database
 /// attached to the store writer's connection: `ferry_work.keys (ns, root, key → pk)`,
 /// `ferry_work.runs (ns, root, first, count → pk)` and `ferry_work.links (kind, pk, pos, ns, key,
@@ -140,32 +142,52 @@ public final class StagedLinks {
     public func stage(kind: Int, from source: Source, position: Int, namespace: Int, to destination: Destination,
                       origin: LinkOrigin) throws(StoreWriterError) {
         let statement = insertLink
-        let file = fileNumber(origin.file)
+        let file = Int64(fileNumber(origin.file))
         try StoreWriterError.sqlite { () throws(SQLiteError) in
             defer { try? statement.reset() }
-            try statement.bind(Int64(kind), at: 1)
-            switch source {
-            case .row(let pk):
-                try statement.bind(pk, at: 2)
-                try statement.bindNull(at: 7)
-            case .key(let key):
-                try statement.bindNull(at: 2)
-                try statement.bind(key, at: 7)
-            }
-            try statement.bind(Int64(position), at: 3)
-            try statement.bind(Int64(namespace), at: 4)
-            switch destination {
-            case .key(let key):
-                try statement.bind(key, at: 5)
-                try statement.bindNull(at: 6)
-            case .value(let value):
-                try statement.bindNull(at: 5)
-                try statement.bind(value, at: 6)
-            }
-            try statement.bind(Int64(file), at: 8)
-            if let line = origin.line { try statement.bind(Int64(line), at: 9) } else { try statement.bindNull(at: 9) }
-            if let row = origin.row { try statement.bind(row, at: 10) } else { try statement.bindNull(at: 10) }
+            try statement.check(Self.bind(kind: Int64(kind), source: source, position: Int64(position), namespace: Int64(namespace),
+                                          destination: destination, file: file, origin: origin, to: try statement.live()))
             try statement.run()
+        }
+    }
+
+    /// Binds the row of one staged link to `links`' insert with one look at the statement (a link
+    /// is staged for every target of every record); returns the first status that is not
+    /// `SQLITE_OK`, or `SQLITE_OK`.
+    private static func bind(kind: Int64, source: Source, position: Int64, namespace: Int64, destination: Destination, file: Int64,
+                             origin: LinkOrigin, to statement: OpaquePointer) -> Int32 {
+        var status = BindStatus()
+        status.take(sqlite3_bind_int64(statement, 1, kind))
+        switch source {
+        case .row(let pk):
+            status.take(sqlite3_bind_int64(statement, 2, pk))
+            status.take(sqlite3_bind_null(statement, 7))
+        case .key(let key):
+            status.take(sqlite3_bind_null(statement, 2))
+            status.take(SQLiteStatement.bind(key, at: 7, to: statement))
+        }
+        status.take(sqlite3_bind_int64(statement, 3, position))
+        status.take(sqlite3_bind_int64(statement, 4, namespace))
+        switch destination {
+        case .key(let key):
+            status.take(SQLiteStatement.bind(key, at: 5, to: statement))
+            status.take(sqlite3_bind_null(statement, 6))
+        case .value(let value):
+            status.take(sqlite3_bind_null(statement, 5))
+            status.take(SQLiteStatement.bind(value, at: 6, to: statement))
+        }
+        status.take(sqlite3_bind_int64(statement, 8, file))
+        status.take(origin.line.map { sqlite3_bind_int64(statement, 9, Int64($0)) } ?? sqlite3_bind_null(statement, 9))
+        status.take(origin.row.map { sqlite3_bind_int64(statement, 10, $0) } ?? sqlite3_bind_null(statement, 10))
+        return status.code
+    }
+
+    /// The first status of a row's bindings that is not `SQLITE_OK`.
+    private struct BindStatus {
+        var code = SQLITE_OK
+
+        mutating func take(_ status: Int32) {
+            if code == SQLITE_OK { code = status }
         }
     }
 

@@ -31,7 +31,7 @@ extension SQLiteStatement {
     }
 
     /// One value, straight through the C API; returns SQLite's status.
-    private static func bind(_ value: StoreValue, at index: Int32, to statement: OpaquePointer) -> Int32 {
+    static func bind(_ value: StoreValue, at index: Int32, to statement: OpaquePointer) -> Int32 {
         switch value {
         case .null:
             return sqlite3_bind_null(statement, index)
