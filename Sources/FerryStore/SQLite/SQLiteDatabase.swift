@@ -28,7 +28,7 @@ public final class SQLiteDatabase {
     /// - Parameter busyTimeoutMilliseconds: how long to wait for another connection's lock.
     public convenience init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
         var opening = Reopening(path: path, target: path, flags: mode.flags)
-        var snapshotFolder: String?
+        var snapshotFolder: ScratchFolder?
         var sameBytes = false
         if mode == .readOnly {
             guard FileManager.default.fileExists(atPath: path) else {
@@ -59,7 +59,7 @@ public final class SQLiteDatabase {
         try self.init(reopening, mode: .readOnly, snapshotFolder: nil, busyTimeoutMilliseconds: 5_000)
     }
 
-    private init(_ opening: Reopening, mode: SQLiteOpenMode, snapshotFolder: String?, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
+    private init(_ opening: Reopening, mode: SQLiteOpenMode, snapshotFolder: ScratchFolder?, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
         _ = Self.processSettings
         path = opening.path
         self.snapshotFolder = snapshotFolder
