@@ -46,6 +46,15 @@ enum Side {
     /// Code run inside the driver (no separate peak memory); `label` names it in `--verbose`.
     case inProcess(label: String, body: () throws -> Void)
 
+    /// Runs the side once and measures it; `logPrefix` names its `.out`/`.err` logs.
+    func measure(logPrefix: String) throws -> RunMeasurement {
+        switch self {
+        case .process(let arguments): return try ChildProcess.run(arguments, logPrefix: logPrefix)
+        case .shell(let script): return try ChildProcess.run(["/bin/sh", "-c", script], logPrefix: logPrefix)
+        case .inProcess(_, let body): return try ChildProcess.runInProcess(body)
+        }
+    }
+
     /// The command line as one could paste it into a shell.
     var commandLine: String {
         switch self {

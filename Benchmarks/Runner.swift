@@ -30,7 +30,7 @@ struct Runner {
                     // Start with no dirty pages: the kernel writing back a dataset just generated
                     // or the last run's output would otherwise compete with the run timed next.
                     sync()
-                    let measurement = try measure(side, logPrefix: workspace.path("\(benchmark.name)-\(label)-\(round + 1)"))
+                    let measurement = try side.measure(logPrefix: workspace.path("\(benchmark.name)-\(label)-\(round + 1)"))
                     if label == "ferry" { ferryRuns.append(measurement) } else { referenceRuns.append(measurement) }
                     if verbose {
                         let peak = measurement.peakKilobytes.map { Format.megabytes(kilobytes: $0) + " MB" } ?? "n/a"
@@ -47,13 +47,6 @@ struct Runner {
         }
     }
 
-    private func measure(_ side: Side, logPrefix: String) throws -> RunMeasurement {
-        switch side {
-        case .process(let arguments): return try ChildProcess.run(arguments, logPrefix: logPrefix)
-        case .shell(let script): return try ChildProcess.run(["/bin/sh", "-c", script], logPrefix: logPrefix)
-        case .inProcess(_, let body): return try ChildProcess.runInProcess(body)
-        }
-    }
 }
 
 /// Progress and diagnostics go to standard error; the table goes to standard output.

@@ -49,14 +49,7 @@ struct TenfoldCheck {
         try benchmark.prepare(workspace)
         for output in benchmark.outputs { workspace.remove(output) }
         sync()
-        let side = benchmark.ferry(workspace)
-        let prefix = workspace.path("\(benchmark.name)-tenfold")
-        let measurement: RunMeasurement
-        switch side {
-        case .process(let arguments): measurement = try ChildProcess.run(arguments, logPrefix: prefix)
-        case .shell(let script): measurement = try ChildProcess.run(["/bin/sh", "-c", script], logPrefix: prefix)
-        case .inProcess: throw RunFailure(description: "in-process sides have no peak of their own")
-        }
+        let measurement = try benchmark.ferry(workspace).measure(logPrefix: workspace.path("\(benchmark.name)-tenfold"))
         for output in benchmark.outputs { workspace.remove(output) }
         if verbose {
             let peak = measurement.peakKilobytes.map { Format.megabytes(kilobytes: $0) + " MB" } ?? "n/a"

@@ -17,9 +17,6 @@ public final class SQLiteDatabase {
     /// The private copy a read-only source is read from, removed with the connection.
     private var snapshotFolder: ScratchFolder?
 
-    /// How a second connection reads the same bytes as this one (`sameBytes`).
-    private var reopening: Reopening?
-
     /// Opens (or creates) a database and checks that it really is one: SQLite opens files lazily,
     /// so a non-database file is reported here (`SQLITE_NOTADB`) rather than at first use.
     ///
@@ -29,7 +26,7 @@ public final class SQLiteDatabase {
     public convenience init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
         var opening = Reopening(path: path, target: path, flags: mode.flags)
         var snapshotFolder: ScratchFolder?
-        var sameBytes = false
+        var fixedBytes = false
         if mode == .readOnly {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw SQLiteError(path: path, code: SQLITE_CANTOPEN, message: "No such file or directory")
@@ -40,17 +37,17 @@ public final class SQLiteDatabase {
             case .immutable:
                 opening.target = ReadOnlySource.immutableURI(path)
                 opening.flags |= SQLITE_OPEN_URI
-                sameBytes = true
+                fixedBytes = true
             case .snapshot:
                 let snapshot = try ReadOnlySource.makeSnapshot(of: path)
                 opening.target = snapshot.copy
                 opening.flags = SQLiteOpenMode.readWrite.flags
                 snapshotFolder = snapshot.folder
-                sameBytes = true
+                fixedBytes = true
             }
         }
         try self.init(opening, mode: mode, snapshotFolder: snapshotFolder, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        reopening = sameBytes ? opening : nil
+        sameBytes = fixedBytes ? opening : nil
     }
 
     /// Opens a second connection as `sameBytes` described it, read-only in effect (nothing is
@@ -105,7 +102,7 @@ public final class SQLiteDatabase {
     /// (nothing else had it open, see `ReadOnlySource`) or read through a private copy. Nil for a
     /// live WAL store, where a second connection could see a later commit than this one's
     /// transaction, and for connections that write.
-    public var sameBytes: Reopening? { reopening }
+    public private(set) var sameBytes: Reopening?
 
     /// Process-wide settings, applied once before the first connection: no memory statistics
     /// (their global mutex is taken on every allocation of every connection).
