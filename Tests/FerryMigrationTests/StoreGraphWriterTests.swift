@@ -170,15 +170,25 @@ struct StoreGraphWriterTests {
                 == ["0107|new|NULL", "0108|other|A"])
     }
 
-    @Test("a to-one link with several destinations, or an unknown relationship, is an error")
+    @Test("a to-one link with several destinations, an unknown relationship or a match on no attribute is an error")
     func badLinks() throws {
         let folder = try TestPaths.temporaryFolder("graph")
         let (graph, _) = try makeWriter(folder)
-        var record = uploadRecord(1)
-        record.links = [RecordLink(relationship: "task", targets: [.key(.integer(1)), .key(.integer(2))])]
-        #expect(throws: GraphWriteError.self) { try graph.write(record, schema: upload, namespace: 0) }
-        record.links = [RecordLink(relationship: "owner", targets: [.key(.integer(1))])]
-        #expect(throws: GraphWriteError.self) { try graph.write(record, schema: upload, namespace: 0) }
+        func failure(_ links: [RecordLink]) throws -> String {
+            var record = uploadRecord(1)
+            record.links = links
+            return try #require(throws: GraphWriteError.self) { try graph.write(record, schema: upload, namespace: 0) }.description
+        }
+        #expect(try failure([RecordLink(relationship: "task", targets: [.key(.integer(1)), .key(.integer(2))])])
+                == "Upload.task: a to-one relationship takes one destination, not 2")
+        #expect(try failure([RecordLink(relationship: "owner", targets: [.key(.integer(1))])]) == "entity 'Upload' has no relationship 'owner'")
+        #expect(try failure([RecordLink(relationship: "task", targets: [.match(attribute: "colour", value: .string("red"))])])
+                == "Upload.task: Task has no attribute 'colour' to match")
+        let edge = #expect(throws: GraphWriteError.self) {
+            try graph.stageLink(to: .key(.integer(2)), position: 1, relationship: "task", ofRecordWithKey: .integer(1), entity: "Upload",
+                                namespace: 0, file: "Upload.sqlite")
+        }
+        #expect(edge?.description == "Upload.task: a to-one relationship takes one destination, not 2")
         graph.writer.discard()
     }
 }

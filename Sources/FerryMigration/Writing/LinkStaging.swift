@@ -15,7 +15,9 @@ final class LinkStaging {
     let tables: StagedLinks
     private(set) var kinds: [LinkKind] = []
     private var kindIDs: [KindKey: Int] = [:]
-    private var relationships: [KindKey: Relationship] = [:]
+    /// Whether a relationship of an entity is to-many, found once per pair (a flag, so that the
+    /// check per link copies no `Relationship`).
+    private var toMany: [KindKey: Bool] = [:]
     private let model: ManagedObjectModel
 
     init(writer: CoreDataStoreWriter, model: ManagedObjectModel) throws(GraphWriteError) {
@@ -35,13 +37,12 @@ final class LinkStaging {
 
     /// Stages the targets of one link of the record `pk`, given at `origin`.
     func stage(_ link: RecordLink, from entity: String, primaryKey pk: Int64, namespace: Int, origin: LinkOrigin) throws(GraphWriteError) {
-        let relationship = try relationship(link.relationship, of: entity)
-        if !relationship.isToMany, link.targets.count > 1 {
-            throw .unsupportedLink(entity: entity, relationship: relationship.name,
+        if try !isToMany(link.relationship, of: entity), link.targets.count > 1 {
+            throw .unsupportedLink(entity: entity, relationship: link.relationship,
                                    reason: "a to-one relationship takes one destination, not \(link.targets.count)")
         }
         for (position, target) in link.targets.enumerated() {
-            try insert(target, position: position, kind: kindID(entity: entity, relationship: relationship, target: target),
+            try insert(target, position: position, kind: kindID(entity: entity, relationship: link.relationship, target: target),
                        source: .row(pk), namespace: namespace, origin: origin)
         }
     }
@@ -51,12 +52,10 @@ final class LinkStaging {
     /// apart from their records, one at a time), given at `origin`.
     func stage(_ target: RecordLink.Target, position: Int, relationship name: String, from entity: String, sourceKey key: RecordKey,
                namespace: Int, origin: LinkOrigin) throws(GraphWriteError) {
-        let relationship = try relationship(name, of: entity)
-        if !relationship.isToMany, position > 0 {
-            throw .unsupportedLink(entity: entity, relationship: relationship.name,
-                                   reason: "a to-one relationship takes one destination, not \(position + 1)")
+        if try !isToMany(name, of: entity), position > 0 {
+            throw .unsupportedLink(entity: entity, relationship: name, reason: "a to-one relationship takes one destination, not \(position + 1)")
         }
-        try insert(target, position: position, kind: kindID(entity: entity, relationship: relationship, target: target),
+        try insert(target, position: position, kind: kindID(entity: entity, relationship: name, target: target),
                    source: .key(key.storeValue), namespace: namespace, origin: origin)
     }
 
@@ -72,26 +71,35 @@ final class LinkStaging {
             destination = .value(StoreValue(value, externallyStorable: storable))
         }
         try GraphWriteError.wrap { () throws(StoreWriterError) in
-            try tables.stage(kind: kind, from: source, position: position, namespace: namespace, to: destination, origin: origin)
+            try tables.stage(kind: kind, from: source, position: position, namespace: namespace, to: destination,
+                             file: origin.file, line: origin.line, row: origin.row)
         }
     }
 
-    /// A relationship of an entity (declared or inherited), looked up once per pair.
-    private func relationship(_ name: String, of entity: String) throws(GraphWriteError) -> Relationship {
+    /// Whether the relationship `name` of `entity` (declared or inherited) is to-many.
+    private func isToMany(_ name: String, of entity: String) throws(GraphWriteError) -> Bool {
         let key = KindKey(entity: entity, relationship: name, matchAttribute: nil)
-        if let known = relationships[key] { return known }
-        guard let found = model.allRelationships(of: entity).first(where: { $0.name == name }) else {
-            throw .unknownRelationship(entity: entity, relationship: name)
-        }
-        relationships[key] = found
+        if let known = toMany[key] { return known }
+        let found = try relationship(name, of: entity).isToMany
+        toMany[key] = found
         return found
     }
 
-    private func kindID(entity: String, relationship: Relationship, target: RecordLink.Target) throws(GraphWriteError) -> Int {
+    /// A relationship of an entity (declared or inherited).
+    private func relationship(_ name: String, of entity: String) throws(GraphWriteError) -> Relationship {
+        guard let found = model.allRelationships(of: entity).first(where: { $0.name == name }) else {
+            throw .unknownRelationship(entity: entity, relationship: name)
+        }
+        return found
+    }
+
+    /// The kind of a link of `entity`'s relationship `name` to `target`, made on first use.
+    private func kindID(entity: String, relationship name: String, target: RecordLink.Target) throws(GraphWriteError) -> Int {
         let matchAttribute: String?
         if case let .match(attribute, _) = target { matchAttribute = attribute } else { matchAttribute = nil }
-        let key = KindKey(entity: entity, relationship: relationship.name, matchAttribute: matchAttribute)
+        let key = KindKey(entity: entity, relationship: name, matchAttribute: matchAttribute)
         if let id = kindIDs[key] { return id }
+        let relationship = try relationship(name, of: entity)
         var attribute: Attribute?
         if let matchAttribute {
             attribute = model.allAttributes(of: relationship.destinationEntity).first { $0.name == matchAttribute }

@@ -138,15 +138,17 @@ public final class StagedLinks {
     }
 
     /// Stages one link of the kind numbered `kind`, at `position` among its record's targets,
-    /// given at `origin`.
+    /// given in `file` at `line`, or by the record `row` of a store (what `LinkOrigin` gives back
+    /// for a link that finds nothing; taken apart here, as nothing of it is kept per link but
+    /// the file's number).
     public func stage(kind: Int, from source: Source, position: Int, namespace: Int, to destination: Destination,
-                      origin: LinkOrigin) throws(StoreWriterError) {
+                      file: String, line: Int?, row: Int64?) throws(StoreWriterError) {
         let statement = insertLink
-        let file = Int64(fileNumber(origin.file))
+        let origin = (file: Int64(fileNumber(file)), line: line.map(Int64.init), row: row)
         try StoreWriterError.sqlite { () throws(SQLiteError) in
             defer { try? statement.reset() }
             try statement.check(Self.bind(kind: Int64(kind), source: source, position: Int64(position), namespace: Int64(namespace),
-                                          destination: destination, file: file, origin: origin, to: try statement.live()))
+                                          destination: destination, origin: origin, to: try statement.live()))
             try statement.run()
         }
     }
@@ -154,8 +156,8 @@ public final class StagedLinks {
     /// Binds the row of one staged link to `links`' insert with one look at the statement (a link
     /// is staged for every target of every record); returns the first status that is not
     /// `SQLITE_OK`, or `SQLITE_OK`.
-    private static func bind(kind: Int64, source: Source, position: Int64, namespace: Int64, destination: Destination, file: Int64,
-                             origin: LinkOrigin, to statement: OpaquePointer) -> Int32 {
+    private static func bind(kind: Int64, source: Source, position: Int64, namespace: Int64, destination: Destination,
+                             origin: (file: Int64, line: Int64?, row: Int64?), to statement: OpaquePointer) -> Int32 {
         var status = BindStatus()
         status.take(sqlite3_bind_int64(statement, 1, kind))
         switch source {
@@ -176,8 +178,8 @@ public final class StagedLinks {
             status.take(sqlite3_bind_null(statement, 5))
             status.take(SQLiteStatement.bind(value, at: 6, to: statement))
         }
-        status.take(sqlite3_bind_int64(statement, 8, file))
-        status.take(origin.line.map { sqlite3_bind_int64(statement, 9, Int64($0)) } ?? sqlite3_bind_null(statement, 9))
+        status.take(sqlite3_bind_int64(statement, 8, origin.file))
+        status.take(origin.line.map { sqlite3_bind_int64(statement, 9, $0) } ?? sqlite3_bind_null(statement, 9))
         status.take(origin.row.map { sqlite3_bind_int64(statement, 10, $0) } ?? sqlite3_bind_null(statement, 10))
         return status.code
     }
