@@ -1,5 +1,6 @@
 import CSQLite
 import FerryStore
+import FerryTestSupport
 import FoundationEssentials
 
 /// The external corpus (`../shared/corpus` beside the package root), found from this file's path.
@@ -52,7 +53,7 @@ struct SchemaSnapshot: Equatable {
 
 /// A fresh path in the temporary directory; the file does not exist yet.
 func temporaryStorePath(_ name: String) -> String {
-    FileManager.default.temporaryDirectory.path + "/ferry-store-tests-\(UUID().uuidString)-\(name).sqlite"
+    TestProcessFolder.path + "/ferry-store-tests-\(UUID().uuidString)-\(name).sqlite"
 }
 
 /// A fixed 32-byte hash per entity name, for stores whose hashes do not matter to the test.

@@ -29,9 +29,9 @@ public enum TestPaths {
         return found.sorted()
     }
 
-    /// A fresh, empty temporary folder for one test.
+    /// A fresh, empty temporary folder for one test, inside this test process's own folder.
     public static func temporaryFolder(_ label: String = "test") throws -> String {
-        let path = FileManager.default.temporaryDirectory.path + "/ferry-\(label)-\(UUID().uuidString)"
+        let path = TestProcessFolder.path + "/ferry-\(label)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
