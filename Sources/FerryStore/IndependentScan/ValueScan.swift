@@ -24,10 +24,26 @@ public struct ValueScan {
         let filter: Int?
 
         /// Whether the statement's current row, of entity `number`, breaks the condition.
-        func isBroken(by statement: SQLiteStatement, entity number: Int64, filters: [Set<Int64>]) -> Bool {
+        func isBroken(by statement: SQLiteStatement, entity number: Int64, filters: [EntityNumberSet]) -> Bool {
             if let filter, !filters[filter].contains(number) { return false }
             guard let rule else { return statement.isNull(at: column) }
             return rule.isBroken(by: statement, at: column)
+        }
+    }
+
+    /// Entity numbers (small, non-negative) as a table of flags, asked per row without hashing.
+    private struct EntityNumberSet {
+        private var flags: [Bool] = []
+
+        init(_ numbers: [Int]) {
+            for number in numbers where number >= 0 {
+                if number >= flags.count { flags += repeatElement(false, count: number + 1 - flags.count) }
+                flags[number] = true
+            }
+        }
+
+        func contains(_ number: Int64) -> Bool {
+            number >= 0 && number < flags.count && flags[Int(number)]
         }
     }
 
@@ -36,7 +52,7 @@ public struct ValueScan {
     /// typeof(…) …)` per value in SQL. Rows are counted per entity for each of `numbers`.
     public func count(_ table: String, numbers: [Int], conditions: [ColumnCondition]) throws(SQLiteError) -> Counts {
         var selected = ["Z_ENT"]
-        var filters: [Set<Int64>] = []
+        var filters: [EntityNumberSet] = []
         let checks = conditions.map { condition in
             let column: Int32
             if let index = selected.firstIndex(of: condition.column) {
@@ -46,7 +62,7 @@ public struct ValueScan {
                 column = Int32(selected.count - 1)
             }
             let filter = condition.entityNumbers.map { numbers in
-                filters.append(Set(numbers.map(Int64.init)))
+                filters.append(EntityNumberSet(numbers))
                 return filters.count - 1
             }
             return RowCheck(column: column, rule: condition.rule, filter: filter)
@@ -55,17 +71,20 @@ public struct ValueScan {
             "SELECT \(selected.map { ScanSQL.column("p", $0) }.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table)) p")
         defer { statement.finalize() }
         var rows: Int64 = 0
-        var rowsByEntity = Dictionary(uniqueKeysWithValues: numbers.map { ($0, Int64(0)) })
+        // Rows per entity number asked for: a slot per number, found by the number itself.
+        let counted = EntityNumberSet(numbers)
+        var rowsByNumber = [Int64](repeating: 0, count: (numbers.max() ?? -1) + 1)
         var violations = [Int64](repeating: 0, count: conditions.count)
         while try statement.step() {
             rows += 1
             // Z_ENT as SQL compares it: an integer (a NULL or other value matches no number).
             let number = statement.storageClass(at: 0) == .integer ? statement.int64(at: 0) : -1
-            if let known = Int(exactly: number), rowsByEntity[known] != nil { rowsByEntity[known, default: 0] += 1 }
+            if counted.contains(number) { rowsByNumber[Int(number)] += 1 }
             for (index, check) in checks.enumerated() where check.isBroken(by: statement, entity: number, filters: filters) {
                 violations[index] += 1
             }
         }
+        let rowsByEntity = Dictionary(uniqueKeysWithValues: numbers.map { ($0, $0 >= 0 ? rowsByNumber[$0] : 0) })
         return Counts(rows: rows, rowsByEntity: rowsByEntity, violations: violations)
     }
 

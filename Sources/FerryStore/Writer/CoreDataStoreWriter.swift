@@ -114,9 +114,16 @@ public final class CoreDataStoreWriter {
                 try database.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=OFF")
             }
             for entry in store.primaryKeys where entry.superNumber == 0 {
-                if let name = layout.entityNumbers.first(where: { $0.value == Int(entry.entityNumber) })?.key {
-                    writer.primaryKeys[name] = PrimaryKeyCounter(root: name, last: entry.maxPrimaryKey)
+                guard let name = layout.entityNumbers.first(where: { $0.value == Int(entry.entityNumber) })?.key else { continue }
+                // Keys continue above every row there, should `Z_MAX` lag behind the table.
+                var last = entry.maxPrimaryKey
+                if let table = layout.table(forEntity: name) {
+                    let highest = try StoreWriterError.sqlite { () throws(SQLiteError) in
+                        try database.scalarInteger("SELECT max(Z_PK) FROM \(SQLIdentifier.quoted(table.name))")
+                    }
+                    last = max(last, highest ?? 0)
                 }
+                writer.primaryKeys[name] = PrimaryKeyCounter(root: name, last: last)
             }
         } catch {
             writer.discard()
@@ -172,24 +179,39 @@ public final class CoreDataStoreWriter {
         guard !entity.isAbstract else { throw .abstractEntity(entityName) }
         let columns = layout.columns(forEntity: entityName)
         let valueColumns = columns.filter { ![.primaryKey, .entityNumber, .optimisticLock].contains($0.role) }
-        // Z_PK and Z_OPT are parameters 1 and 2; Z_ENT is the same in every row, so a constant.
+        // Each row's Z_PK and Z_OPT, then its values, are parameters; Z_ENT is the same in every
+        // row, so a constant.
         var names: [String] = []
         var values: [String] = []
-        for (role, value) in [(ColumnRole.primaryKey, "?1"), (.entityNumber, String(number)), (.optimisticLock, "?2")] {
+        for (role, value) in [(ColumnRole.primaryKey, "?"), (.entityNumber, String(number)), (.optimisticLock, "?")] {
             guard let column = columns.first(where: { $0.role == role }) else { continue }
             names.append(column.name)
             values.append(value)
         }
         names += valueColumns.map(\.name)
-        values += valueColumns.indices.map { "?\($0 + 3)" }
-        let statement = try prepare(
-            "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))")
+        values += valueColumns.map { _ in "?" }
         let tagged = valueColumns.map { column -> Bool in
             guard case let .attribute(owner, name) = column.role else { return false }
             return model.entity(named: owner)?.attribute(named: name)?.allowsExternalBinaryDataStorage == true
         }
         return EntityInserter(writer: self, entityName: entityName, entityNumber: Int64(number), table: table.name,
-                              primaryKeys: primaryKeyCounter(root: root), columns: valueColumns, tagged: tagged, statement: statement)
+                              primaryKeys: primaryKeyCounter(root: root), columns: valueColumns, tagged: tagged,
+                              batch: try rowBatch(for: entityName, table: table.name, names: names, values: values))
+    }
+
+    /// The batch of an entity's rows, made with its statements on first use.
+    private func rowBatch(for entity: String, table: String, names: [String], values: [String]) throws(StoreWriterError) -> RowBatch {
+        if let known = batches[entity] { return known }
+        // A table that enforces uniqueness reports a duplicate per row (`EntityRowWriter`).
+        let enforcesUniqueness = layout.indexes.contains { $0.table == table && $0.isUnique }
+        let statements = InsertStatements(prefix: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES ",
+                                          row: "(\(values.joined(separator: ", ")))",
+                                          parametersPerRow: values.filter { $0 == "?" }.count, batched: !enforcesUniqueness) { [unowned self] sql throws(StoreWriterError) in
+            try prepare(sql)
+        }
+        let batch = RowBatch(statements: try statements.prepared())
+        batches[entity] = batch
+        return batch
     }
 
     /// Hands out no key up to `key` in any root's hierarchy: rows inserted later with their own
@@ -222,8 +244,30 @@ public final class CoreDataStoreWriter {
         if rowsInBatch >= batchSize { try commitBatch() }
     }
 
+    /// Each entity's batch of rows staged for a multi-row insert (`rowBatch(for:)`).
+    private var batches: [String: RowBatch] = [:]
+    /// The batches holding rows not yet inserted.
+    private var pendingBatches: [RowBatch] = []
+
+    /// Called by an inserter when it stages a row in `batch`.
+    func holdsPendingRows(_ batch: RowBatch) {
+        guard !batch.isListedWithWriter else { return }
+        batch.isListedWithWriter = true
+        pendingBatches.append(batch)
+    }
+
+    /// Inserts every row the batches still hold, before anything reads or changes the tables or
+    /// commits: rows staged for a multi-row insert are otherwise not yet in the store.
+    func flushPendingRows() throws(StoreWriterError) {
+        while let batch = pendingBatches.popLast() {
+            batch.isListedWithWriter = false
+            try batch.flush()
+        }
+    }
+
     /// Commits the open batch, `Z_MAX` of the changed roots included, so every commit is consistent.
     private func commitBatch() throws(StoreWriterError) {
+        try flushPendingRows()
         let database = try openDatabase()
         guard database.isInTransaction else { return }
         do {
@@ -250,6 +294,7 @@ public final class CoreDataStoreWriter {
     /// for set-based work such as resolving relationships after the rows are in. FerryStore's
     /// own: no other module writes SQL against the layout.
     func execute(_ sql: String) throws(StoreWriterError) {
+        try flushPendingRows()
         try beginRow()
         let database = try openDatabase()
         try StoreWriterError.sqlite { () throws(SQLiteError) in try database.execute(sql) }
@@ -258,6 +303,7 @@ public final class CoreDataStoreWriter {
     /// Prepares a statement on the store's connection; it is finalized when the writer finishes.
     /// Run it inside `execute`d work or between inserts (a batch transaction is opened on demand).
     func prepareStatement(_ sql: String) throws(StoreWriterError) -> SQLiteStatement {
+        try flushPendingRows()
         try beginRow()
         return try prepare(sql)
     }

@@ -1,3 +1,4 @@
+import CSQLite
 import FerryModel
 
 /// Inserts rows of one concrete entity through one prepared statement.
@@ -16,9 +17,9 @@ public final class EntityInserter {
 
     private let writer: CoreDataStoreWriter
     private let primaryKeys: PrimaryKeyCounter
-    /// Takes `Z_PK` and `Z_OPT` as parameters 1 and 2, then `columns`.
-    private let statement: SQLiteStatement
-    private let binding = StaticRowBinding()
+    /// The entity's rows staged for a multi-row insert (each takes its `Z_PK` and `Z_OPT`, then
+    /// `columns`, as parameters); the writer's, shared with the entity's other inserters.
+    private let batch: RowBatch
     /// The table of the entity's root, which `replace` updates.
     private let table: String
     /// `replace`'s statement, with the sources it was made for and the columns it sets.
@@ -28,7 +29,7 @@ public final class EntityInserter {
     private let tagged: [Bool]
 
     init(writer: CoreDataStoreWriter, entityName: String, entityNumber: Int64, table: String, primaryKeys: PrimaryKeyCounter,
-         columns: [ColumnLayout], tagged: [Bool], statement: SQLiteStatement) {
+         columns: [ColumnLayout], tagged: [Bool], batch: RowBatch) {
         self.writer = writer
         self.table = table
         self.tagged = tagged
@@ -36,7 +37,7 @@ public final class EntityInserter {
         self.entityNumber = entityNumber
         self.primaryKeys = primaryKeys
         self.columns = columns
-        self.statement = statement
+        self.batch = batch
     }
 
     /// The position of a column in `columns`.
@@ -46,25 +47,30 @@ public final class EntityInserter {
     public func columnIndex(for role: ColumnRole) -> Int? { columns.firstIndex { $0.role == role } }
 
     /// Inserts one row and returns its `Z_PK`. `values` follow `columns`.
+    ///
+    /// The row may wait for the next rows and be inserted with them (`flush()`); the writer
+    /// inserts it before anything reads the tables or commits.
     @discardableResult
     public func insert(_ values: [StoreValue]) throws(StoreWriterError) -> Int64 {
         guard values.count == columns.count else {
             throw .valueCount(entity: entityName, expected: columns.count, got: values.count)
         }
-        return try insertRow(identity: nil) { binding.bind(values, from: 3, to: $0) }
+        return try insertRow(identity: nil) { $2.stage(primaryKey: $0, version: $1, values, to: $3, from: $4) }
     }
 
     /// Inserts one row of attribute values and returns its `Z_PK`: column `i` of `columns` takes
     /// `values[sources[i]]` in its storage form (`StoreValue(_:externallyStorable:)`), NULL where
     /// `sources[i]` is nil. Saves making a `[StoreValue]` per row.
     /// With `identity`, the row keeps the `Z_PK` and `Z_OPT` it had, unless that key is taken;
-    /// then it gets the next key, as without.
+    /// then it gets the next key, as without. The row may wait for the next rows, as above.
     @discardableResult
     public func insert(_ values: [AttributeValue], sources: [Int?], identity: ObjectIdentity? = nil) throws(StoreWriterError) -> Int64 {
         guard sources.count == columns.count else {
             throw .valueCount(entity: entityName, expected: columns.count, got: sources.count)
         }
-        return try insertRow(identity: identity) { binding.bind(values, sources: sources, tagged: tagged, from: 3, to: $0) }
+        return try insertRow(identity: identity) {
+            $2.stage(primaryKey: $0, version: $1, values, sources: sources, tagged: tagged, to: $3, from: $4)
+        }
     }
 
     /// Replaces the values of the existing row `primaryKey` in the columns whose `sources[i]` is
@@ -74,6 +80,7 @@ public final class EntityInserter {
         guard sources.count == columns.count else {
             throw .valueCount(entity: entityName, expected: columns.count, got: sources.count)
         }
+        try writer.flushPendingRows()
         let statement: SQLiteStatement, set: [Int]
         if let update, update.sources == sources {
             (statement, set) = (update.statement, update.columns)
@@ -94,22 +101,40 @@ public final class EntityInserter {
         }
     }
 
-    /// Binds the row's `Z_PK` and `Z_OPT` and, through `bindValues` (given the statement,
-    /// returning SQLite's status), the values from parameter 3 on, then runs the insert.
-    private func insertRow(identity: ObjectIdentity?, _ bindValues: (OpaquePointer) -> Int32) throws(StoreWriterError) -> Int64 {
+    /// Stages a row through `stage` and inserts the staged rows once they fill a statement. A row
+    /// keeping its identity is staged with the others when no key up to its own has been handed
+    /// out (so none can be taken); otherwise it is inserted alone, after the staged rows, and
+    /// takes the next key if its own is taken. A row that fails takes no key.
+    private func insertRow(identity: ObjectIdentity?, _ stage: RowBatch.Stage) throws(StoreWriterError) -> Int64 {
         try writer.beginRow()
+        var primaryKey = primaryKeys.next
+        var version: Int64 = 1
         if let identity, identity.primaryKey > 0 {
-            do {
-                try run(primaryKey: identity.primaryKey, version: identity.version, bindValues)
-                if identity.primaryKey > primaryKeys.last { primaryKeys.advance(to: identity.primaryKey) }
-                try writer.rowWritten()
-                return identity.primaryKey
-            } catch let .sqlite(failure) where failure.extendedCode == Self.primaryKeyTaken {
-                // Another row has the key (two sources' objects, a merged hierarchy): a new one.
-            }
+            guard identity.primaryKey > primaryKeys.last else { return try insertAlone(identity: identity, stage) }
+            (primaryKey, version) = (identity.primaryKey, identity.version)
+        }
+        writer.holdsPendingRows(batch)
+        try batch.stage(primaryKey, version, rows: batch.capacity, stage)
+        if batch.isFull { try batch.flush() }
+        primaryKeys.advance(to: primaryKey)
+        try writer.rowWritten()
+        return primaryKey
+    }
+
+    /// Inserts a row that keeps its identity at once, after every staged row of the store.
+    private func insertAlone(identity: ObjectIdentity, _ stage: RowBatch.Stage) throws(StoreWriterError) -> Int64 {
+        try writer.flushPendingRows()
+        do {
+            try batch.stage(identity.primaryKey, identity.version, rows: 1, stage)
+            try batch.flush()
+            try writer.rowWritten()
+            return identity.primaryKey
+        } catch let .sqlite(failure) where failure.extendedCode == Self.primaryKeyTaken {
+            // Another row has the key (two sources' objects, a merged hierarchy): a new one.
         }
         let primaryKey = primaryKeys.next
-        try run(primaryKey: primaryKey, version: 1, bindValues)
+        try batch.stage(primaryKey, 1, rows: 1, stage)
+        try batch.flush()
         primaryKeys.advance(to: primaryKey)
         try writer.rowWritten()
         return primaryKey
@@ -117,14 +142,4 @@ public final class EntityInserter {
 
     /// `SQLITE_CONSTRAINT_PRIMARYKEY`.
     private static let primaryKeyTaken: Int32 = 1555
-
-    private func run(primaryKey: Int64, version: Int64, _ bindValues: (OpaquePointer) -> Int32) throws(StoreWriterError) {
-        try StoreWriterError.sqlite { () throws(SQLiteError) in
-            defer { try? statement.reset() }
-            try statement.bind(primaryKey, at: 1)
-            try statement.bind(version, at: 2)
-            try statement.check(bindValues(try statement.live()))
-            try statement.run()
-        }
-    }
 }
