@@ -164,6 +164,26 @@ public final class MigrationChain {
         return names
     }
 
+    /// The one-to-ones of `entity` in version `from` whose two sides records of that version
+    /// bring along, each from its own column, into a one-to-one of the last version: its inverse
+    /// there is what the source's inverse becomes (unchanged or renamed). Named as the last
+    /// version names them. A relationship that had no to-one inverse in `from` is not one: its
+    /// source holds one side only, and the other is filled from it.
+    public func oneToOnesCarriedSideBySide(of entity: String, from: Int) -> Set<String> {
+        let model = versions[from]
+        var carried = Set<String>()
+        for relationship in model.allRelationships(of: entity) where !relationship.isToMany && !relationship.isTransient {
+            guard let inverse = model.inverse(of: relationship), !inverse.isToMany,
+                  let final = finalRelationship(relationship.name, of: entity, from: from),
+                  let finalInverse = finalRelationship(inverse.name, of: relationship.destinationEntity, from: from),
+                  let becomes = last.allRelationships(of: final.entity).first(where: { $0.name == final.relationship }),
+                  !becomes.isToMany, let becomesInverse = last.inverse(of: becomes), !becomesInverse.isToMany,
+                  becomesInverse.name == finalInverse.relationship, becomes.destinationEntity == finalInverse.entity else { continue }
+            carried.insert(final.relationship)
+        }
+        return carried
+    }
+
     private func transform(step: Int, mapping: EntityMapping) throws(MappingError) -> EntityTransform {
         let key = StepMapping(step: step, source: mapping.source, destination: mapping.destination)
         if let known = transforms[key] { return known }

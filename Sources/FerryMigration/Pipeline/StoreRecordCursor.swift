@@ -13,6 +13,8 @@ public final class StoreRecordCursor: RecordCursor {
     public let path: String
     public let version: Int
     public var total: Int? { Int(census.appRows) }
+    /// Each to-one is read from its own column, both sides of a one-to-one included.
+    public let keepsOneToOneSides = true
     private let chain: MigrationChain
     private let model: ManagedObjectModel
     private let records: StoreRecordReader
