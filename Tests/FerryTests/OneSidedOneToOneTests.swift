@@ -14,8 +14,9 @@ import Testing
 /// Every expectation is read from the stores with plain SQL.
 @Suite("one-to-ones filled on one side")
 struct OneSidedOneToOneTests {
-    /// Version 1: `Person.passport` ⇄ `Passport.holder`, and `Person.badge` without an inverse.
-    /// Version 2: `holder` renamed `owner`, and `Badge.wearer` added as `badge`'s inverse.
+    /// Version 1: `Member.passport` ⇄ `Passport.holder` (`Member` abstract, `Person` below it,
+    /// so the inverse is carried with the records of a sub-entity), and `Person.badge` without
+    /// an inverse. Version 2: `holder` renamed `owner`, and `Badge.wearer` added as `badge`'s inverse.
     private static func contents(version: Int) -> String {
         let holder = version == 1 ? "holder" : "owner"
         let renamed = version == 1 ? "" : " elementID=\"holder\""
@@ -27,14 +28,16 @@ struct OneSidedOneToOneTests {
                 <entity name="Badge" syncable="YES">
                     <attribute name="code" attributeType="String"/>\(wearer)
                 </entity>
+                <entity name="Member" isAbstract="YES" syncable="YES">
+                    <attribute name="name" attributeType="String"/>
+                    <relationship name="passport" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Passport" inverseName="\(holder)" inverseEntity="Passport"/>
+                </entity>
                 <entity name="Passport" syncable="YES">
                     <attribute name="number" attributeType="String"/>
-                    <relationship name="\(holder)" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="passport" inverseEntity="Person"\(renamed)/>
+                    <relationship name="\(holder)" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Member" inverseName="passport" inverseEntity="Member"\(renamed)/>
                 </entity>
-                <entity name="Person" syncable="YES">
-                    <attribute name="name" attributeType="String"/>
+                <entity name="Person" parentEntity="Member" syncable="YES">
                     <relationship name="badge" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Badge"\(badgeInverse)/>
-                    <relationship name="passport" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Passport" inverseName="\(holder)" inverseEntity="Passport"/>
                 </entity>
             </model>
             """
@@ -42,16 +45,7 @@ struct OneSidedOneToOneTests {
 
     /// `Club.xcdatamodeld` (versions Club and Club 2, the second current) in `folder`.
     private func makeBundle(_ folder: String) throws -> String {
-        let bundle = folder + "/Club.xcdatamodeld"
-        for (version, name) in [(1, "Club"), (2, "Club 2")] {
-            try FileManager.default.createDirectory(atPath: "\(bundle)/\(name).xcdatamodel", withIntermediateDirectories: true)
-            try Self.contents(version: version).write(toFile: "\(bundle)/\(name).xcdatamodel/contents", atomically: true, encoding: .utf8)
-        }
-        try """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Club 2.xcdatamodel</string></dict></plist>
-            """.write(toFile: bundle + "/.xccurrentversion", atomically: true, encoding: .utf8)
-        return bundle
+        try TestPaths.xcodeModelBundle("Club", versions: [("Club", Self.contents(version: 1)), ("Club 2", Self.contents(version: 2))], in: folder)
     }
 
     /// A version 1 store imported from files (each naming one side), then emptied with SQL on one
@@ -72,18 +66,18 @@ struct OneSidedOneToOneTests {
         // A file names one side; Core Data (and import) fills the other.
         #expect(try storeRows(path, Self.passportsOfPeople(column: "ZPASSPORT")) == ["ann|P1", "bob|P2", "cy|P3"])
         let database = try SQLiteDatabase(path: path, mode: .readWrite)
-        try database.execute("UPDATE ZPASSPORT SET ZHOLDER = NULL WHERE ZNUMBER = 'P1'; UPDATE ZPERSON SET ZPASSPORT = NULL WHERE ZNAME = 'bob'")
+        try database.execute("UPDATE ZPASSPORT SET ZHOLDER = NULL WHERE ZNUMBER = 'P1'; UPDATE ZMEMBER SET ZPASSPORT = NULL WHERE ZNAME = 'bob'")
         return path
     }
 
     /// Person name → passport number, from the person's own column.
     private static func passportsOfPeople(column: String) -> String {
-        "SELECT p.ZNAME, coalesce(q.ZNUMBER, 'NULL') FROM ZPERSON p LEFT JOIN ZPASSPORT q ON q.Z_PK = p.\(column) ORDER BY p.ZNAME"
+        "SELECT p.ZNAME, coalesce(q.ZNUMBER, 'NULL') FROM ZMEMBER p LEFT JOIN ZPASSPORT q ON q.Z_PK = p.\(column) ORDER BY p.ZNAME"
     }
 
     /// Passport number → person name, from the passport's own column.
     private static func holdersOfPassports(column: String) -> String {
-        "SELECT q.ZNUMBER, coalesce(p.ZNAME, 'NULL') FROM ZPASSPORT q LEFT JOIN ZPERSON p ON p.Z_PK = q.\(column) ORDER BY q.ZNUMBER"
+        "SELECT q.ZNUMBER, coalesce(p.ZNAME, 'NULL') FROM ZPASSPORT q LEFT JOIN ZMEMBER p ON p.Z_PK = q.\(column) ORDER BY q.ZNUMBER"
     }
 
     @Test("migrate keeps each side of a one-to-one as the store has it, across a rename; a new inverse is filled")
@@ -101,7 +95,7 @@ struct OneSidedOneToOneTests {
         #expect(try storeRows(migrated, Self.holdersOfPassports(column: "ZOWNER")) == ["P1|NULL", "P2|bob", "P3|cy"])
         // Version 1 had no inverse of Person.badge: its store holds that side only, and the new
         // inverse is filled from it, as Core Data fills the other side of a one-to-one.
-        #expect(try storeRows(migrated, "SELECT b.ZCODE, p.ZNAME FROM ZBADGE b JOIN ZPERSON p ON p.Z_PK = b.ZWEARER") == ["B1|ann"])
+        #expect(try storeRows(migrated, "SELECT b.ZCODE, p.ZNAME FROM ZBADGE b JOIN ZMEMBER p ON p.Z_PK = b.ZWEARER") == ["B1|ann"])
         let report = try #require(summary.verification)
         #expect(report.passed, "\(report.sections.flatMap(\.failures))")
         let pairs = try #require(report.section(named: "to-one pairs against source"))
@@ -117,7 +111,9 @@ struct OneSidedOneToOneTests {
         let request = MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundle, outputPath: folder + "/club2.sqlite")
         _ = try MigrateJob(request: request).run()
         let database = try SQLiteDatabase(path: request.outputPath, mode: .readWrite)
-        try database.execute("UPDATE ZPASSPORT SET ZOWNER = (SELECT Z_PK FROM ZPERSON WHERE ZNAME = 'ann') WHERE ZNUMBER = 'P1'")
+        try database.execute("""
+            UPDATE ZPASSPORT SET (ZOWNER, Z2_OWNER) = (SELECT Z_PK, Z_ENT FROM ZMEMBER WHERE ZNAME = 'ann') WHERE ZNUMBER = 'P1'
+            """)
         let report = try SourceVerification.verify(store: request.outputPath, against: request, rerun: true)
         #expect(!report.passed)
         let pairs = try #require(report.section(named: "to-one pairs against source"))
@@ -128,13 +124,9 @@ struct OneSidedOneToOneTests {
     @Test("Apple Notes migrates with every one-to-one column as the store has it, and verifies against a copy of itself",
           .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
     func appleNotes() throws {
-        let folder = try TestPaths.temporaryFolder("one-sided-notes")
-        let store = folder + "/NoteStore.sqlite"
+        let (folder, store, bundle) = try Self.appleNotesCopy("one-sided-notes")
         let copy = folder + "/NoteStore copy.sqlite"
-        try FileManager.default.copyItem(atPath: CorpusStores.path(CorpusStores.appleNotes), toPath: store)
         try FileManager.default.copyItem(atPath: store, toPath: copy)
-        let bundle = folder + "/Notes.xcdatamodeld"
-        _ = try ModelExtractJob(storePath: store, outputPath: bundle).run()
         let request = MigrateRequest(sources: [MigrationSource(path: store, kind: .store)], modelPath: bundle, outputPath: folder + "/Migrated.sqlite")
         let summary = try MigrateJob(request: request).run()
         #expect(summary.verification?.passed == true)
@@ -159,6 +151,17 @@ struct OneSidedOneToOneTests {
         #expect(report.passed, "\(report.sections.flatMap(\.failures))")
         #expect(report.section(named: "pairs against sources")?.failures.isEmpty == true)
         #expect(report.section(named: "to-one pairs against source")?.checks ?? 0 > 0)
+    }
+
+    /// A copy of the Apple Notes corpus store in a new folder named after `label`, and the model
+    /// its cache holds, extracted beside it.
+    static func appleNotesCopy(_ label: String) throws -> (folder: String, store: String, model: String) {
+        let folder = try TestPaths.temporaryFolder(label)
+        let store = folder + "/NoteStore.sqlite"
+        try FileManager.default.copyItem(atPath: CorpusStores.path(CorpusStores.appleNotes), toPath: store)
+        let model = folder + "/Notes.xcdatamodeld"
+        _ = try ModelExtractJob(storePath: store, outputPath: model).run()
+        return (folder, store, model)
     }
 
     @Test("a one-to-one filled on one side comes back from PostgreSQL as it was",

@@ -173,12 +173,16 @@ public final class MigrationChain {
         let model = versions[from]
         var carried = Set<String>()
         for relationship in model.allRelationships(of: entity) where !relationship.isToMany && !relationship.isTransient {
+            // The inverse is carried with the records of the destination's concrete entities (an
+            // abstract entity has no mapping of its own).
             guard let inverse = model.inverse(of: relationship), !inverse.isToMany,
                   let final = finalRelationship(relationship.name, of: entity, from: from),
-                  let finalInverse = finalRelationship(inverse.name, of: relationship.destinationEntity, from: from),
+                  let finalInverse = model.hierarchy(below: relationship.destinationEntity).lazy.filter({ !$0.isAbstract })
+                      .compactMap({ self.finalRelationship(inverse.name, of: $0.name, from: from) }).first,
                   let becomes = last.allRelationships(of: final.entity).first(where: { $0.name == final.relationship }),
                   !becomes.isToMany, let becomesInverse = last.inverse(of: becomes), !becomesInverse.isToMany,
-                  becomesInverse.name == finalInverse.relationship, becomes.destinationEntity == finalInverse.entity else { continue }
+                  becomesInverse.name == finalInverse.relationship,
+                  last.hierarchy(below: becomes.destinationEntity).contains(where: { $0.name == finalInverse.entity }) else { continue }
             carried.insert(final.relationship)
         }
         return carried
