@@ -23,6 +23,7 @@ struct RecordPipelineTests {
         let path: String
         let version: Int
         let total: Int? = nil
+        let keepsOneToOneSides = false
         private var items: [SourceItem]
         private let skipped: Int
         private let entity: String

@@ -44,6 +44,21 @@ public enum TestPaths {
         return folder
     }
 
+    /// `<name>.xcdatamodeld` in `folder`: an `.xcdatamodel` per version, its `contents` holding
+    /// its XML, the last version current.
+    public static func xcodeModelBundle(_ name: String, versions: [(name: String, xml: String)], in folder: String) throws -> String {
+        let bundle = folder + "/\(name).xcdatamodeld"
+        for version in versions {
+            let path = "\(bundle)/\(version.name).xcdatamodel"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try Data(version.xml.utf8).write(to: URL(fileURLWithPath: path + "/contents"))
+        }
+        let current = versions.last.map { "<key>_XCCurrentVersionName</key><string>\($0.name).xcdatamodel</string>" } ?? ""
+        try Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>\#(current)</dict></plist>"#.utf8)
+            .write(to: URL(fileURLWithPath: bundle + "/.xccurrentversion"))
+        return bundle
+    }
+
     /// The bytes of a file.
     public static func read(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))

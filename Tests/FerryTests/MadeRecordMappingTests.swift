@@ -62,16 +62,10 @@ struct MadeRecordMappingTests {
     /// A bundle of the three versions in a new folder, with the mapping file of Shop 1 → Shop 2.
     private func bundle(_ name: String, mapping: String) throws -> String {
         let folder = try TestPaths.temporaryFolder(name)
-        let bundle = folder + "/Shop.xcdatamodeld"
-        for (version, entities) in [("Shop 1", Self.shop1), ("Shop 2", Self.shop2), ("Shop 3", Self.shop3)] {
-            let path = "\(bundle)/\(version).xcdatamodel"
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            try Data(#"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\#(entities)</model>"#.utf8)
-                .write(to: URL(fileURLWithPath: path + "/contents"))
+        let versions = [("Shop 1", Self.shop1), ("Shop 2", Self.shop2), ("Shop 3", Self.shop3)].map { version, entities in
+            (version, #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\#(entities)</model>"#)
         }
-        try Data("""
-            <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Shop 3.xcdatamodel</string></dict></plist>
-            """.utf8).write(to: URL(fileURLWithPath: bundle + "/.xccurrentversion"))
+        let bundle = try TestPaths.xcodeModelBundle("Shop", versions: versions, in: folder)
         try Data(mapping.utf8).write(to: URL(fileURLWithPath: folder + "/Shop 1 to Shop 2.mapping"))
         return bundle
     }

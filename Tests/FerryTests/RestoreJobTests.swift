@@ -59,11 +59,7 @@ struct RestoreJobTests {
     @Test("a one-to-one that Apple Notes fills on one side only comes back with every pair",
           .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
     func oneSidedOneToOne() throws {
-        let folder = try TestPaths.temporaryFolder("restore-notes")
-        let store = folder + "/NoteStore.sqlite"
-        try FileManager.default.copyItem(atPath: CorpusStores.path(CorpusStores.appleNotes), toPath: store)
-        let model = folder + "/Notes.xcdatamodeld"
-        _ = try ModelExtractJob(storePath: store, outputPath: model).run()
+        let (folder, store, model) = try OneSidedOneToOneTests.appleNotesCopy("restore-notes")
         _ = try BackupJob(storePath: store, folder: folder + "/backups").run()
         let backup = try #require(try FileManager.default.contentsOfDirectory(atPath: folder + "/backups").first { !$0.hasPrefix(".") })
         let restored = folder + "/Restored.sqlite"

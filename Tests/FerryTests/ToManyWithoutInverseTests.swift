@@ -38,16 +38,7 @@ struct ToManyWithoutInverseTests {
 
     /// `Shop.xcdatamodeld` (versions Shop and Shop 2, the second current) in `folder`.
     private func makeBundle(_ folder: String) throws -> String {
-        let bundle = folder + "/Shop.xcdatamodeld"
-        for (version, price) in [("Shop", false), ("Shop 2", true)] {
-            try FileManager.default.createDirectory(atPath: "\(bundle)/\(version).xcdatamodel", withIntermediateDirectories: true)
-            try Self.contents(price: price).write(toFile: "\(bundle)/\(version).xcdatamodel/contents", atomically: true, encoding: .utf8)
-        }
-        try """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Shop 2.xcdatamodel</string></dict></plist>
-            """.write(toFile: bundle + "/.xccurrentversion", atomically: true, encoding: .utf8)
-        return bundle
+        try TestPaths.xcodeModelBundle("Shop", versions: [("Shop", Self.contents(price: false)), ("Shop 2", Self.contents(price: true))], in: folder)
     }
 
     /// A version 1 store imported from files: modifiers, then items and carts linked by name.

@@ -30,14 +30,12 @@ enum RestoreModel {
     }
 
     /// The record pipeline of a restore into `writer`: a chain of one version, records written as
-    /// read, each keeping its key, and each side of a one-to-one written from its own column only
-    /// (`StoreGraphWriter.mirrorsOneToOnes`), so a store that filled one side comes back as it was.
+    /// read, each keeping its key (each side of a one-to-one is written from its own column only,
+    /// as the cursors keep them: `RecordCursor.keepsOneToOneSides`).
     static func pipeline(writer: CoreDataStoreWriter, model: ManagedObjectModel,
                          progress: @escaping (JobProgress) -> Void) -> RecordPipeline {
         let chain = MigrationChain(versions: [model], steps: [], options: CoercionOptions(), variables: [:])
-        let graph = StoreGraphWriter(writer: writer, model: model)
-        graph.mirrorsOneToOnes = false
-        var pipeline = RecordPipeline(chain: chain, graph: graph, rejects: RejectCollector(limit: nil))
+        var pipeline = RecordPipeline(chain: chain, graph: StoreGraphWriter(writer: writer, model: model), rejects: RejectCollector(limit: nil))
         pipeline.keepsSourceKeys = true
         pipeline.onProgress = progress
         return pipeline

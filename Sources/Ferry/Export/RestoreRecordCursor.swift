@@ -9,6 +9,8 @@ final class RestoreRecordCursor: RecordCursor {
     let path: String
     let version = 0
     let total: Int?
+    /// Both sides of a one-to-one are exported, each from its own column (`RelationshipSide`).
+    let keepsOneToOneSides = true
     private let manifest: ExportManifest
     private let model: ManagedObjectModel
     /// The roots whose hierarchies are still to be read, last first.

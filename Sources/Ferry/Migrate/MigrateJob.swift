@@ -94,7 +94,7 @@ public struct MigrateJob {
                     if let inputs {
                         pipeline.startPhase("verifying", total: nil)
                         verification = Result { () throws(MigrateError) in
-                            try verify(writer, model: final, inputs: inputs, carried: carried?.check, summary: &summary)
+                            try verify(writer, chain: chain, inputs: inputs, carried: carried?.check, summary: &summary)
                         }
                     }
                     if let report = summary.verification, !report.passed {
@@ -174,10 +174,12 @@ public struct MigrateJob {
         }
     }
 
-    /// Verifies the store where it is built (with the values records carried unchanged) and,
-    /// when every check holds, writes the receipt into it, so that it is renamed into place with it.
-    private func verify(_ writer: CoreDataStoreWriter, model: ManagedObjectModel, inputs: BackgroundWork<MigrationInputs, MigrateError>,
+    /// Verifies the store where it is built (with the values records carried unchanged, and the
+    /// to-one pairs of a single source store against that store's own) and, when every check
+    /// holds, writes the receipt into it, so that it is renamed into place with it.
+    private func verify(_ writer: CoreDataStoreWriter, chain: MigrationChain, inputs: BackgroundWork<MigrationInputs, MigrateError>,
                         carried: CarriedValueCheck?, summary: inout MigrationSummary) throws(MigrateError) {
+        let model = chain.last
         let accounting = summary.accounting(model: model)
         var report: VerificationReport
         do {
@@ -188,6 +190,9 @@ public struct MigrateJob {
                 report.append(section)
                 if let note { report.notes.append(note) }
             }
+            let (pairs, note) = try SourcePairCheck.section(store: writer.temporaryPath, model: model, chain: chain, summary: summary)
+            if let pairs { report.append(pairs) }
+            if let note { report.notes.append(note) }
         } catch {
             throw .store(source: request.outputPath, reason: "cannot verify the written store: \(error)")
         }

@@ -55,7 +55,7 @@ public enum SourceVerification {
                 reason = "inputs differ from its receipt's: \(changed.joined(separator: ", "))"
             }
         }
-        return try migrateAgain(store, request: request, actual: actual, reason: reason, progress: progress)
+        return try migrateAgain(store, request: request, bundle: bundle, actual: actual, reason: reason, progress: progress)
     }
 
     private static func receipt(in metadata: StoreMetadataInfo) -> Result<MigrationReceipt?, any Error> {
@@ -77,8 +77,10 @@ public enum SourceVerification {
         return report
     }
 
-    /// Migrates the sources again into a private store and compares the two.
-    private static func migrateAgain(_ store: String, request: MigrateRequest, actual: BackgroundWork<VerificationReport, VerificationError>,
+    /// Migrates the sources again into a private store and compares the two; the store's to-one
+    /// pairs are also compared with its source store's own (`SourcePairCheck`).
+    private static func migrateAgain(_ store: String, request: MigrateRequest, bundle: ModelBundle,
+                                     actual: BackgroundWork<VerificationReport, VerificationError>,
                                      reason: String, progress: @escaping (JobProgress) -> Void) throws(MigrateError) -> VerificationReport {
         let scratch: ScratchFolder
         do { scratch = try ScratchFolder.make(purpose: "verify") } catch {
@@ -92,6 +94,7 @@ public enum SourceVerification {
         rerun.verify = false
         rerun.durable = false
         let summary = try MigrateJob(request: rerun).run(progress: progress)
+        let chain = try MigrationPlanner(bundle: bundle, request: request).chain(options: request.files.coercion)
         do {
             progress(JobProgress(phase: "comparing fingerprints"))
             let expectedStore = try StoreVerifier(path: rerun.outputPath, model: .modelCache)
@@ -101,6 +104,9 @@ public enum SourceVerification {
             report.append(FingerprintComparison.section(named: "against sources", expected: expected.records, actual: report.fingerprints))
             report.append(FingerprintComparison.section(named: "pairs against sources", expected: expected.edges,
                                                         actual: report.edgeFingerprints))
+            let (pairs, note) = try SourcePairCheck.section(store: store, model: chain.last, chain: chain, summary: summary)
+            if let pairs { report.append(pairs) }
+            if let note { report.notes.append(note) }
             var ledger = summary
             ledger.outputPath = rerun.outputPath
             report.append(ledger.accounting(model: expectedStore.model))

@@ -4,6 +4,8 @@ public final class FileRecordCursor: RecordCursor {
     public let path: String
     public let version: Int
     public let total: Int? = nil
+    /// A file names the side of a one-to-one its records give; Core Data fills the other.
+    public let keepsOneToOneSides = false
     private let entity: String
     private let versionName: String
     private let records: any RecordStream

@@ -164,6 +164,30 @@ public final class MigrationChain {
         return names
     }
 
+    /// The one-to-ones of `entity` in version `from` whose two sides records of that version
+    /// bring along, each from its own column, into a one-to-one of the last version: its inverse
+    /// there is what the source's inverse becomes (unchanged or renamed). Named as the last
+    /// version names them. A relationship that had no to-one inverse in `from` is not one: its
+    /// source holds one side only, and the other is filled from it.
+    public func oneToOnesCarriedSideBySide(of entity: String, from: Int) -> Set<String> {
+        let model = versions[from]
+        var carried = Set<String>()
+        for relationship in model.allRelationships(of: entity) where !relationship.isToMany && !relationship.isTransient {
+            // The inverse is carried with the records of the destination's concrete entities (an
+            // abstract entity has no mapping of its own).
+            guard let inverse = model.inverse(of: relationship), !inverse.isToMany,
+                  let final = finalRelationship(relationship.name, of: entity, from: from),
+                  let finalInverse = model.hierarchy(below: relationship.destinationEntity).lazy.filter({ !$0.isAbstract })
+                      .compactMap({ self.finalRelationship(inverse.name, of: $0.name, from: from) }).first,
+                  let becomes = last.allRelationships(of: final.entity).first(where: { $0.name == final.relationship }),
+                  !becomes.isToMany, let becomesInverse = last.inverse(of: becomes), !becomesInverse.isToMany,
+                  becomesInverse.name == finalInverse.relationship,
+                  last.hierarchy(below: becomes.destinationEntity).contains(where: { $0.name == finalInverse.entity }) else { continue }
+            carried.insert(final.relationship)
+        }
+        return carried
+    }
+
     private func transform(step: Int, mapping: EntityMapping) throws(MappingError) -> EntityTransform {
         let key = StepMapping(step: step, source: mapping.source, destination: mapping.destination)
         if let known = transforms[key] { return known }

@@ -7,6 +7,12 @@ public protocol RecordCursor: AnyObject {
     var version: Int { get }
     /// How many records the source holds, when that is known before reading (for progress).
     var total: Int? { get }
+    /// Whether the source keeps each side of a one-to-one in a column of its own and gives the
+    /// links of both (a Core Data store, a backup or export folder, a store's rows in
+    /// PostgreSQL): each side is then written as the source has it, never filled from the other
+    /// (Apple Notes sets `ICCloudSyncingObject.cloudState` and never its inverse). A file names
+    /// what it names, often one side only, and Core Data fills the other: false.
+    var keepsOneToOneSides: Bool { get }
     /// The next item; nil after the last.
     func next() throws(PipelineError) -> SourceItem?
     /// The checks of the whole source once its items are read (`stopped`: the run stopped at

@@ -62,14 +62,14 @@ public struct RecordPipeline {
             switch consume item {
             case let .record(record, entity, defaulted, row):
                 if current?.entity != entity {
-                    current = plans[entity] ?? plan(entity, source: cursor.path, version: cursor.version)
+                    current = plans[entity] ?? plan(entity, of: cursor)
                     plans[entity] = current
                 }
                 guard let plan = current else { continue }
                 if defaulted { records.defaulted += 1 }
                 try process(record, plan: plan, namespace: namespace, storeRow: row)
             case let .reject(reject, entity):
-                let known = plans[entity] ?? plan(entity, source: cursor.path, version: cursor.version)
+                let known = plans[entity] ?? plan(entity, of: cursor)
                 plans[entity] = known
                 let ledger = known?.ledger ?? self.ledger(source: cursor.path, entity: entity, version: cursor.version)
                 ledgers[ledger].read += 1
@@ -143,11 +143,14 @@ public struct RecordPipeline {
         let finalEntity: String
         /// Whether the records' route has no mapping step: they are written as read.
         let writtenAsRead: Bool
+        /// The one-to-ones of the last version whose links fill their own column only
+        /// (`StoreGraphWriter.write`'s `sidesKept`): the source gives both sides.
+        let sidesKept: Set<String>
         /// The records inserted so far (counted into `written` once the source is read).
         var inserted = 0
 
         init(entity: String, route: MigrationChain.Route, finalSchema: RecordSchema?, finalRoot: String?, ledger: Int, source: String,
-             version: Int, watched: Int?) {
+             version: Int, watched: Int?, sidesKept: Set<String>) {
             self.entity = entity
             self.route = route
             self.finalSchema = finalSchema
@@ -156,27 +159,33 @@ public struct RecordPipeline {
             self.source = source
             self.version = version
             self.watched = watched
+            self.sidesKept = sidesKept
             finalEntity = route.finalEntity ?? ""
             writtenAsRead = route.mappings.isEmpty && route.refusal == nil && route.finalEntity != nil && finalSchema != nil
         }
     }
 
-    /// The plan of records of `entity` read from a source itself; nil when the version has no
+    /// The plan of records of `entity` read from `cursor` itself; nil when the version has no
     /// such entity.
-    private mutating func plan(_ entity: String, source: String, version: Int) -> EntityPlan? {
-        guard let schema = chain.schema(version: version, entity: entity) else { return nil }
-        return entityPlan(entity, schema: schema, version: version, source: source, topLevel: true)
+    private mutating func plan(_ entity: String, of cursor: any RecordCursor) -> EntityPlan? {
+        guard let schema = chain.schema(version: cursor.version, entity: entity) else { return nil }
+        return entityPlan(entity, schema: schema, version: cursor.version, source: cursor.path, topLevel: true,
+                          keepsOneToOneSides: cursor.keepsOneToOneSides)
     }
 
-    /// - Parameter topLevel: records read from the source itself (not carried by others), which
-    ///   the observer may watch.
-    private mutating func entityPlan(_ entity: String, schema: RecordSchema, version: Int, source: String, topLevel: Bool) -> EntityPlan {
+    /// - Parameters:
+    ///   - topLevel: records read from the source itself (not carried by others), which the
+    ///     observer may watch.
+    ///   - keepsOneToOneSides: the source gives both sides of its one-to-ones (`RecordCursor`).
+    private mutating func entityPlan(_ entity: String, schema: RecordSchema, version: Int, source: String, topLevel: Bool,
+                                     keepsOneToOneSides: Bool = false) -> EntityPlan {
         let route = chain.route(entity: entity, from: version)
         let watched = topLevel ? observer?.watch(route: route, schema: schema) : nil
         return EntityPlan(entity: entity, route: route, finalSchema: route.finalEntity.flatMap { finalSchema($0) },
                           finalRoot: route.finalEntity.flatMap { chain.last.rootEntity(of: $0)?.name },
                           ledger: ledger(source: source, entity: entity, version: version), source: source, version: version,
-                          watched: watched)
+                          watched: watched,
+                          sidesKept: keepsOneToOneSides ? chain.oneToOnesCarriedSideBySide(of: entity, from: version) : [])
     }
 
     /// Carries one record through the chain and writes it, keeping its ledger. `storeRow` is the
@@ -246,7 +255,11 @@ public struct RecordPipeline {
         }
         var outcomes: [StoreGraphWriter.EmbeddedOutcome] = []
         let written: StoreGraphWriter.Outcome
-        do { written = try graph.write(mapped, schema: plan.finalSchema!, namespace: namespace, embedded: &outcomes) } catch { throw .links(error) }
+        do {
+            written = try graph.write(mapped, schema: plan.finalSchema!, namespace: namespace, sidesKept: plan.sidesKept, embedded: &outcomes)
+        } catch {
+            throw .links(error)
+        }
         if let keptKey { try sourceKeys.written(written, key: keptKey.key, root: keptKey.root, source: record.location.file) }
         for outcome in outcomes {
             if case .merged = outcome.outcome { self.carried[outcome.entity, default: .init()].merged += 1 } else {

@@ -13,6 +13,8 @@ public final class StoreRecordCursor: RecordCursor {
     public let path: String
     public let version: Int
     public var total: Int? { Int(census.appRows) }
+    /// Each to-one is read from its own column, both sides of a one-to-one included.
+    public let keepsOneToOneSides = true
     private let chain: MigrationChain
     private let model: ManagedObjectModel
     private let records: StoreRecordReader
@@ -49,17 +51,7 @@ public final class StoreRecordCursor: RecordCursor {
         location = SourceLocation(file: path)
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: path) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
-        var hashes = store.metadata.versionHashes
-        if hashes.isEmpty {
-            // Metadata without hashes matches every version vacuously (and would carry no row):
-            // the model the store carries says which version it is, or nothing does.
-            guard let archived = try? StoreModelMatch.archivedModel(of: store) else { throw .noVersionHashes(source: path) }
-            hashes = VersionHasher.hashes(of: archived).entityHashes
-        }
-        switch StoreVersionMatch.match(hashes, in: chain.versions) {
-        case .success(let match): (version, model) = (match.index, match.model)
-        case .failure(let mismatch): throw .noMatchingVersion(source: path, differing: mismatch.differing)
-        }
+        (version, model) = try Self.version(of: store, in: chain)
         do { records = try store.records(model: model) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         do { census = try StoreCensus(path: path) } catch {
             throw .store(source: path, reason: "cannot count its rows: \(ErrorText.reason(of: error, at: path))")
@@ -68,6 +60,24 @@ public final class StoreRecordCursor: RecordCursor {
             throw .store(source: path, reason: ErrorText.reason(of: error, at: path))
         }
         roots = model.entitiesInStoreOrder.filter { $0.parentName == nil }.map(\.name).reversed()
+    }
+
+    /// The version of `chain` a store's records are read as (`StoreVersionMatch`), and its model
+    /// narrowed to the store's entities.
+    public static func version(of store: CoreDataStoreReader, in chain: MigrationChain) throws(PipelineError)
+        -> (index: Int, model: ManagedObjectModel)
+    {
+        var hashes = store.metadata.versionHashes
+        if hashes.isEmpty {
+            // Metadata without hashes matches every version vacuously (and would carry no row):
+            // the model the store carries says which version it is, or nothing does.
+            guard let archived = try? StoreModelMatch.archivedModel(of: store) else { throw .noVersionHashes(source: store.path) }
+            hashes = VersionHasher.hashes(of: archived).entityHashes
+        }
+        switch StoreVersionMatch.match(hashes, in: chain.versions) {
+        case .success(let match): return (match.index, match.model)
+        case .failure(let mismatch): throw .noMatchingVersion(source: store.path, differing: mismatch.differing)
+        }
     }
 
     public func next() throws(PipelineError) -> SourceItem? {

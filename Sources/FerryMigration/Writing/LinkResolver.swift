@@ -8,8 +8,6 @@ struct LinkResolver {
     let staging: LinkStaging
     let model: ManagedObjectModel
     let createMissing: Set<String>
-    /// Whether a one-to-one's links fill both of its columns (`StoreGraphWriter.mirrorsOneToOnes`).
-    let mirrorsOneToOnes: Bool
     /// How many unresolved links a report keeps as samples.
     private static let sampleSize = 5
 
@@ -31,7 +29,7 @@ struct LinkResolver {
         report.resolved = report.links - report.unresolved
         report.unresolvedSamples = try reportUnresolved(resolution, kind, to: unresolved)
         report.ambiguous = resolution.ambiguous
-        (report.conflicts, report.duplicatePairs) = try Self.links { () throws(LinkResolutionError) in try resolution.apply(mirroringOneToOne: mirrorsOneToOnes) }
+        (report.conflicts, report.duplicatePairs) = try Self.links { () throws(LinkResolutionError) in try resolution.apply() }
         return report
     }
 

@@ -1,11 +1,13 @@
 import FerryModel
 import FerryStore
 
-/// An entity's relationship, and the destination attribute its targets are matched by.
+/// An entity's relationship, the destination attribute its targets are matched by, and whether
+/// its links fill a one-to-one's inverse too (`LinkKind.mirrorsOneToOne`).
 private struct KindKey: Hashable {
     let entity: String
     let relationship: String
     let matchAttribute: String?
+    var mirrorsOneToOne = true
 }
 
 /// Stages the links of written records in the store's scratch tables (`StagedLinks`, FerryStore)
@@ -35,15 +37,17 @@ final class LinkStaging {
         try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.finishKeys() }
     }
 
-    /// Stages the targets of one link of the record `pk`, given at `origin`.
-    func stage(_ link: RecordLink, from entity: String, primaryKey pk: Int64, namespace: Int, origin: LinkOrigin) throws(GraphWriteError) {
+    /// Stages the targets of one link of the record `pk`, given at `origin`; `mirrorsOneToOne`:
+    /// a one-to-one's link fills its inverse's column too (`LinkKind.mirrorsOneToOne`).
+    func stage(_ link: RecordLink, from entity: String, primaryKey pk: Int64, namespace: Int, origin: LinkOrigin,
+               mirrorsOneToOne: Bool = true) throws(GraphWriteError) {
         if try !isToMany(link.relationship, of: entity), link.targets.count > 1 {
             throw .unsupportedLink(entity: entity, relationship: link.relationship,
                                    reason: "a to-one relationship takes one destination, not \(link.targets.count)")
         }
         for (position, target) in link.targets.enumerated() {
-            try insert(target, position: position, kind: kindID(entity: entity, relationship: link.relationship, target: target),
-                       source: .row(pk), namespace: namespace, origin: origin)
+            let kind = try kindID(entity: entity, relationship: link.relationship, target: target, mirrorsOneToOne: mirrorsOneToOne)
+            try insert(target, position: position, kind: kind, source: .row(pk), namespace: namespace, origin: origin)
         }
     }
 
@@ -94,10 +98,11 @@ final class LinkStaging {
     }
 
     /// The kind of a link of `entity`'s relationship `name` to `target`, made on first use.
-    private func kindID(entity: String, relationship name: String, target: RecordLink.Target) throws(GraphWriteError) -> Int {
+    private func kindID(entity: String, relationship name: String, target: RecordLink.Target,
+                        mirrorsOneToOne: Bool = true) throws(GraphWriteError) -> Int {
         let matchAttribute: String?
         if case let .match(attribute, _) = target { matchAttribute = attribute } else { matchAttribute = nil }
-        let key = KindKey(entity: entity, relationship: name, matchAttribute: matchAttribute)
+        let key = KindKey(entity: entity, relationship: name, matchAttribute: matchAttribute, mirrorsOneToOne: mirrorsOneToOne)
         if let id = kindIDs[key] { return id }
         let relationship = try relationship(name, of: entity)
         var attribute: Attribute?
@@ -109,7 +114,7 @@ final class LinkStaging {
             }
         }
         let id = kinds.count
-        kinds.append(LinkKind(id: id, entity: entity, relationship: relationship, matchAttribute: attribute))
+        kinds.append(LinkKind(id: id, entity: entity, relationship: relationship, matchAttribute: attribute, mirrorsOneToOne: mirrorsOneToOne))
         kindIDs[key] = id
         return id
     }

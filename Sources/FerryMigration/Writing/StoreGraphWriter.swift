@@ -29,10 +29,6 @@ public final class StoreGraphWriter {
     private var identities: IdentityKeyTable?
     /// `Entity.relationship` whose match destinations are created when missing.
     let createMissing: Set<String>
-    /// Whether a link of a one-to-one also fills its inverse's column, as Core Data keeps the two
-    /// sides (the default). A restore turns it off: it stages each side's own column, and a store
-    /// that filled one side only (Apple Notes) must come back as it was.
-    public var mirrorsOneToOnes = true
     private var writing: [String: EntityWriting] = [:]
     private var lastWriting: EntityWriting?
     private var staging: LinkStaging?
@@ -76,6 +72,11 @@ public final class StoreGraphWriter {
     /// Writes one record and, before it, the records it carries (depth first), appending what
     /// became of each carried record to `embedded`.
     ///
+    /// A link of a one-to-one fills its inverse's column too, as Core Data keeps the two sides,
+    /// except for the one-to-ones named in `sidesKept` (of the record's entity): their source
+    /// keeps each side in a column of its own and gives both (`RecordCursor.keepsOneToOneSides`),
+    /// so the link fills its own column only and a side the source left empty stays empty.
+    ///
     /// A carried record is found or created: when it duplicates a record already written (or in
     /// the store) on a uniqueness constraint or identity key, it *is* that record, and its key
     /// maps there. Its entity's own policy applies when one is set (`duplicatesByEntity`), else
@@ -84,13 +85,13 @@ public final class StoreGraphWriter {
     /// against the store or against another record of the same carrier), the record is rejected
     /// before anything of it is written, with the carried record's key path in the reason: a
     /// link is never dropped in silence.
-    public func write(_ record: Record, schema: RecordSchema, namespace: Int, embedded: inout [EmbeddedOutcome])
-        throws(GraphWriteError) -> Outcome
+    public func write(_ record: Record, schema: RecordSchema, namespace: Int, sidesKept: Set<String> = [],
+                      embedded: inout [EmbeddedOutcome]) throws(GraphWriteError) -> Outcome
     {
         lastPrimaryKey = nil
         let target = try entityWriting(for: schema)
         if record.embedded.isEmpty {
-            return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace)
+            return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept)
         }
         let carried = EmbeddedRecord.flattened(record)
         var targets: [EntityWriting] = []
@@ -103,7 +104,7 @@ public final class StoreGraphWriter {
                                        namespace: namespace)
             embedded.append(EmbeddedOutcome(entity: item.entity, key: item.record.key, outcome: outcome))
         }
-        return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace)
+        return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept)
     }
 
     /// The duplicate policy of records of `entity` written on their own.
@@ -147,9 +148,9 @@ public final class StoreGraphWriter {
 
     /// Writes one record, without what it carries.
     /// `byValues`: found by all its values when the entity has no uniqueness constraint or
-    /// identity key (`EmbeddedRecord.findByValues`).
-    private func writeOne(_ record: Record, target: EntityWriting, policy: DuplicatePolicy, byValues: Bool, namespace: Int)
-        throws(GraphWriteError) -> Outcome
+    /// identity key (`EmbeddedRecord.findByValues`). `sidesKept`: as `write` takes it.
+    private func writeOne(_ record: Record, target: EntityWriting, policy: DuplicatePolicy, byValues: Bool, namespace: Int,
+                          sidesKept: Set<String> = []) throws(GraphWriteError) -> Outcome
     {
         let rows = target.rows
         let primaryKey: Int64
@@ -187,7 +188,8 @@ public final class StoreGraphWriter {
                 try staging.mapKey(key, namespace: namespace, root: target.rootNumber, to: primaryKey)
             }
             for link in record.links where !link.targets.isEmpty {
-                try staging.stage(link, from: target.entity, primaryKey: primaryKey, namespace: namespace, origin: LinkOrigin(record: record))
+                try staging.stage(link, from: target.entity, primaryKey: primaryKey, namespace: namespace, origin: LinkOrigin(record: record),
+                                  mirrorsOneToOne: !sidesKept.contains(link.relationship))
             }
         }
         lastPrimaryKey = primaryKey
@@ -220,7 +222,7 @@ public final class StoreGraphWriter {
     public func resolveLinks(unresolved: (Reject) -> Void = { _ in }) throws(GraphWriteError) -> [LinkReport] {
         guard let staging else { return [] }
         try staging.finishKeys()
-        let resolver = LinkResolver(staging: staging, model: model, createMissing: createMissing, mirrorsOneToOnes: mirrorsOneToOnes)
+        let resolver = LinkResolver(staging: staging, model: model, createMissing: createMissing)
         return try staging.kinds.map { kind throws(GraphWriteError) in try resolver.resolve(kind, unresolved: unresolved) }
     }
 

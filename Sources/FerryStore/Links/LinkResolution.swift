@@ -87,11 +87,9 @@ public final class LinkResolution {
     /// Writes the resolved links into the store where the layout keeps them and drops the
     /// resolution's tables; returns how many destinations of a to-many kept on its destinations'
     /// rows were claimed by two sources (the last one wins), and how many many-to-many pairs were
-    /// given twice (kept once).
-    /// - Parameter mirroringOneToOne: whether a one-to-one's links also fill its inverse's column
-    ///   (as Core Data keeps them); false when each side's column is staged on its own and must
-    ///   come back as it was (a restore).
-    public func apply(mirroringOneToOne: Bool = true) throws(LinkResolutionError) -> (conflicts: Int, duplicatePairs: Int) {
+    /// given twice (kept once). A one-to-one's links also fill its inverse's column when the
+    /// kind mirrors them (`LinkKind.mirrorsOneToOne`).
+    public func apply() throws(LinkResolutionError) -> (conflicts: Int, duplicatePairs: Int) {
         let relationship = kind.relationship
         var result = (conflicts: 0, duplicatePairs: 0)
         switch try placement(of: relationship.name, of: kind.entity) {
@@ -99,7 +97,7 @@ public final class LinkResolution {
             try setForeignKey(key, in: source, destination: target, pairs: ("src", "dst"))
             if let inverse = model.inverse(of: relationship) {
                 if case .sourceRow(let inverseKey) = try placement(of: inverse.name, of: relationship.destinationEntity) {
-                    if mirroringOneToOne { try setForeignKey(inverseKey, in: target, destination: source, pairs: ("dst", "src")) }
+                    if kind.mirrorsOneToOne { try setForeignKey(inverseKey, in: target, destination: source, pairs: ("dst", "src")) }
                 } else if inverse.isOrdered {
                     try renumberOrderKeys(key, in: source)
                 }

@@ -1,0 +1,80 @@
+import FerryFormats
+import FerryMigration
+import FerryModel
+import FerryStore
+import FerryVerify
+
+/// Proves a migrated store's to-one pairs against its source store itself, not against another
+/// run of the writer: each to-one relationship the chain carries (unchanged or renamed) must
+/// hold exactly the source's pairs, both ends named by `Z_PK`, read from each store's own
+/// column with plain SQL (`StoreVerifier.edgeFingerprint`, FerryStore's `PairKeyScan`). Each
+/// side of a one-to-one is its own relationship here, so a side the source left empty (Apple
+/// Notes' `ICCloudState.cloudSyncingObject`) must stay empty, and a side filled from the other
+/// fails.
+///
+/// It applies when the pairs can only be the source's: one store, whose objects keep their
+/// `Z_PK` (the store whose identity the new store keeps), every record of it written (none
+/// merged, rejected or filtered) and no record made by a mapping. Otherwise it is left out: with
+/// a note saying why when that one store is the only source, silently when the sources are
+/// files or several (their pairs mix; the `pairs against sources` of `verify --against` cover them).
+enum SourcePairCheck {
+    static let sectionName = "to-one pairs against source"
+
+    /// The section comparing `store` (read with `model`, the chain's last version) with the one
+    /// store the migration `summary` read, or nil and the reason it does not apply (nil too when
+    /// no source is a store).
+    static func section(store: String, model: ManagedObjectModel, chain: MigrationChain, summary: MigrationSummary)
+        throws(VerificationError) -> (section: VerificationSection?, note: String?)
+    {
+        let source: String
+        switch applicability(summary) {
+        case .failure(let reason): return (nil, reason.text.map { "\(sectionName): not checked, \($0)" })
+        case .success(let found): source = found
+        }
+        // Read as the migration read it: its version, the model narrowed to the store's entities.
+        let version: Int
+        let sourceModel: ManagedObjectModel
+        do { (version, sourceModel) = try StoreRecordCursor.version(of: try CoreDataStoreReader(path: source), in: chain) } catch {
+            return (nil, "\(sectionName): not checked, \(ErrorText.reason(of: error, at: source))")
+        }
+        let sourceStore = try StoreVerifier(path: source, model: .model(sourceModel))
+        let written = try StoreVerifier(path: store, model: .model(model))
+        var expected: [FingerprintEntry] = []
+        var actual: [FingerprintEntry] = []
+        // Per concrete entity (an abstract one has no mapping of its own), its inherited to-ones included.
+        for entity in sourceModel.entities where !entity.isAbstract {
+            for relationship in sourceModel.allRelationships(of: entity.name) where !relationship.isToMany && !relationship.isTransient {
+                guard let carried = chain.finalRelationship(relationship.name, of: entity.name, from: version),
+                      model.allRelationships(of: carried.entity).contains(where: { $0.name == carried.relationship && !$0.isToMany }) else { continue }
+                let subject = "\(carried.entity).\(carried.relationship)"
+                let keys = [EdgeKey.primaryKey.label, EdgeKey.primaryKey.label]
+                expected.append(FingerprintEntry(subject: subject, attributes: keys, fingerprint: try sourceStore.edgeFingerprint(
+                    of: relationship.name, of: entity.name, sourceKey: .primaryKey, destinationKey: .primaryKey)))
+                actual.append(FingerprintEntry(subject: subject, attributes: keys, fingerprint: try written.edgeFingerprint(
+                    of: carried.relationship, of: carried.entity, sourceKey: .primaryKey, destinationKey: .primaryKey)))
+            }
+        }
+        return (FingerprintComparison.section(named: sectionName, expected: expected, actual: actual), nil)
+    }
+
+    /// Why the check does not apply; nil when that needs no note (sources other than one store).
+    private struct NotApplicable: Error {
+        let text: String?
+    }
+
+    /// The one source store, when the store's pairs can only be its.
+    private static func applicability(_ summary: MigrationSummary) -> Result<String, NotApplicable> {
+        let sources = Set(summary.ledgers.map(\.source))
+        guard sources.count == 1, let source = sources.first, summary.identity?.keptFrom == source else {
+            return .failure(NotApplicable(text: nil))
+        }
+        guard Set(summary.ledgers.map(\.version)).count == 1 else {
+            return .failure(NotApplicable(text: "records were made in another version than \(source)'s"))
+        }
+        let read = summary.ledgers.reduce(0) { $0 + $1.read }
+        guard summary.ledgers.allSatisfy({ $0.written == $0.read }), summary.written.values.reduce(0, +) == read else {
+            return .failure(NotApplicable(text: "not every record of \(source) was written as one record (merged, rejected, filtered or made)"))
+        }
+        return .success(source)
+    }
+}
