@@ -1,3 +1,5 @@
+import FerryFormats
+
 /// Questions about the values of an entity table asked with plain SQL: how many rows break each
 /// of a list of `ColumnCondition`s (one pass, rows classified here), sample rows of one, and
 /// values of a uniqueness constraint that several rows share.
@@ -13,79 +15,50 @@ public struct ValueScan {
         public let rows: Int64
         public let rowsByEntity: [Int: Int64]
         public let violations: [Int64]
-    }
 
-    /// What the row-by-row count needs of a condition, as a trivial value (read per row without
-    /// reference counting): its result column, rule, and entity filter (an index into the scan's
-    /// filters).
-    private struct RowCheck {
-        let column: Int32
-        let rule: StorageRule?
-        let filter: Int?
-
-        /// Whether the statement's current row, of entity `number`, breaks the condition.
-        func isBroken(by statement: SQLiteStatement, entity number: Int64, filters: [EntityNumberSet]) -> Bool {
-            if let filter, !filters[filter].contains(number) { return false }
-            guard let rule else { return statement.isNull(at: column) }
-            return rule.isBroken(by: statement, at: column)
+        /// The counts of these rows and `other`'s together.
+        func adding(_ other: Counts) -> Counts {
+            Counts(rows: rows + other.rows, rowsByEntity: rowsByEntity.merging(other.rowsByEntity, uniquingKeysWith: +),
+                   violations: zip(violations, other.violations).map { $0 + $1 })
         }
     }
 
-    /// Entity numbers (small, non-negative) as a table of flags, asked per row without hashing.
-    private struct EntityNumberSet {
-        private var flags: [Bool] = []
-
-        init(_ numbers: [Int]) {
-            for number in numbers where number >= 0 {
-                if number >= flags.count { flags += repeatElement(false, count: number + 1 - flags.count) }
-                flags[number] = true
-            }
-        }
-
-        func contains(_ number: Int64) -> Bool {
-            number >= 0 && number < flags.count && flags[Int(number)]
-        }
-    }
-
-    /// `SELECT Z_ENT, <condition columns> FROM table`, counted row by row: SQLite hands over the
-    /// raw columns and the values are classified here, a fraction of the cost of `sum(CASE
-    /// typeof(…) …)` per value in SQL. Rows are counted per entity for each of `numbers`.
+    /// `SELECT Z_ENT, <condition columns> FROM table`, counted row by row (`ConditionCount`):
+    /// SQLite hands over the raw columns and the values are classified here, a fraction of the
+    /// cost of `sum(CASE typeof(…) …)` per value in SQL. Rows are counted per entity for each of
+    /// `numbers`.
+    ///
+    /// A large table is counted in two halves of its keys at once, the upper half on a second
+    /// connection on a worker thread, when that connection reads exactly the same bytes
+    /// (`SQLiteDatabase.sameBytes`); the verifier's other work (SQLite's integrity check) runs
+    /// beside them.
     public func count(_ table: String, numbers: [Int], conditions: [ColumnCondition]) throws(SQLiteError) -> Counts {
-        var selected = ["Z_ENT"]
-        var filters: [EntityNumberSet] = []
-        let checks = conditions.map { condition in
-            let column: Int32
-            if let index = selected.firstIndex(of: condition.column) {
-                column = Int32(index)
-            } else {
-                selected.append(condition.column)
-                column = Int32(selected.count - 1)
-            }
-            let filter = condition.entityNumbers.map { numbers in
-                filters.append(EntityNumberSet(numbers))
-                return filters.count - 1
-            }
-            return RowCheck(column: column, rule: condition.rule, filter: filter)
+        let count = ConditionCount(table: table, numbers: numbers, conditions: conditions)
+        let database = connection.database
+        guard let reopening = database.sameBytes, let split = try splitKey(of: table) else {
+            return try count.run(on: database, keys: nil)
         }
-        let statement = try connection.database.prepare(
-            "SELECT \(selected.map { ScanSQL.column("p", $0) }.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table)) p")
-        defer { statement.finalize() }
-        var rows: Int64 = 0
-        // Rows per entity number asked for: a slot per number, found by the number itself.
-        let counted = EntityNumberSet(numbers)
-        var rowsByNumber = [Int64](repeating: 0, count: (numbers.max() ?? -1) + 1)
-        var violations = [Int64](repeating: 0, count: conditions.count)
-        while try statement.step() {
-            rows += 1
-            // Z_ENT as SQL compares it: an integer (a NULL or other value matches no number).
-            let number = statement.storageClass(at: 0) == .integer ? statement.int64(at: 0) : -1
-            if counted.contains(number) { rowsByNumber[Int(number)] += 1 }
-            for (index, check) in checks.enumerated() where check.isBroken(by: statement, entity: number, filters: filters) {
-                violations[index] += 1
+        let upper = BackgroundWork { () -> Result<Counts, SQLiteError> in
+            Result { () throws(SQLiteError) in
+                let second = try SQLiteDatabase(reopening: reopening)
+                defer { try? second.close() }
+                return try count.run(on: second, keys: .above(split))
             }
         }
-        let rowsByEntity = Dictionary(uniqueKeysWithValues: numbers.map { ($0, $0 >= 0 ? rowsByNumber[$0] : 0) })
-        return Counts(rows: rows, rowsByEntity: rowsByEntity, violations: violations)
+        let lower = Result { () throws(SQLiteError) in try count.run(on: database, keys: .upTo(split)) }
+        // Waits for the worker whatever happened here, so it never outlives the scan.
+        let upperCounts = Result { () throws(SQLiteError) in try upper.wait() }
+        return try lower.get().adding(try upperCounts.get())
+    }
+
+    /// Tables with fewer keys than this are counted in one pass.
+    private static let splitSize: Int64 = 40_000
+
+    /// The middle of a table's keys, when it has enough of them to count in two halves.
+    private func splitKey(of table: String) throws(SQLiteError) -> Int64? {
+        let bounds = try connection.integers("SELECT min(Z_PK), max(Z_PK) FROM \(SQLIdentifier.quoted(table))")
+        guard bounds.count == 2, bounds[1] - bounds[0] >= Self.splitSize else { return nil }
+        return bounds[0] + (bounds[1] - bounds[0]) / 2
     }
 
     /// The first rows of `table` breaking `condition`, with their value.

@@ -55,7 +55,7 @@ public final class EntityInserter {
         guard values.count == columns.count else {
             throw .valueCount(entity: entityName, expected: columns.count, got: values.count)
         }
-        return try insertRow(identity: nil) { $2.stage(primaryKey: $0, version: $1, values, to: $3, from: $4) }
+        return try insertRow(StoreValueRow(values: values), identity: nil)
     }
 
     /// Inserts one row of attribute values and returns its `Z_PK`: column `i` of `columns` takes
@@ -68,9 +68,7 @@ public final class EntityInserter {
         guard sources.count == columns.count else {
             throw .valueCount(entity: entityName, expected: columns.count, got: sources.count)
         }
-        return try insertRow(identity: identity) {
-            $2.stage(primaryKey: $0, version: $1, values, sources: sources, tagged: tagged, to: $3, from: $4)
-        }
+        return try insertRow(AttributeValueRow(values: values, sources: sources, tagged: tagged), identity: identity)
     }
 
     /// Replaces the values of the existing row `primaryKey` in the columns whose `sources[i]` is
@@ -101,20 +99,20 @@ public final class EntityInserter {
         }
     }
 
-    /// Stages a row through `stage` and inserts the staged rows once they fill a statement. A row
+    /// Stages a row and inserts the staged rows once they fill a statement. A row
     /// keeping its identity is staged with the others when no key up to its own has been handed
     /// out (so none can be taken); otherwise it is inserted alone, after the staged rows, and
     /// takes the next key if its own is taken. A row that fails takes no key.
-    private func insertRow(identity: ObjectIdentity?, _ stage: RowBatch.Stage) throws(StoreWriterError) -> Int64 {
+    private func insertRow<Row: StagedRow>(_ row: Row, identity: ObjectIdentity?) throws(StoreWriterError) -> Int64 {
         try writer.beginRow()
         var primaryKey = primaryKeys.next
         var version: Int64 = 1
         if let identity, identity.primaryKey > 0 {
-            guard identity.primaryKey > primaryKeys.last else { return try insertAlone(identity: identity, stage) }
+            guard identity.primaryKey > primaryKeys.last else { return try insertAlone(row, identity: identity) }
             (primaryKey, version) = (identity.primaryKey, identity.version)
         }
         writer.holdsPendingRows(batch)
-        try batch.stage(primaryKey, version, rows: batch.capacity, stage)
+        try batch.stage(row, primaryKey: primaryKey, version: version, rows: batch.capacity)
         if batch.isFull { try batch.flush() }
         primaryKeys.advance(to: primaryKey)
         try writer.rowWritten()
@@ -122,10 +120,10 @@ public final class EntityInserter {
     }
 
     /// Inserts a row that keeps its identity at once, after every staged row of the store.
-    private func insertAlone(identity: ObjectIdentity, _ stage: RowBatch.Stage) throws(StoreWriterError) -> Int64 {
+    private func insertAlone<Row: StagedRow>(_ row: Row, identity: ObjectIdentity) throws(StoreWriterError) -> Int64 {
         try writer.flushPendingRows()
         do {
-            try batch.stage(identity.primaryKey, identity.version, rows: 1, stage)
+            try batch.stage(row, primaryKey: identity.primaryKey, version: identity.version, rows: 1)
             try batch.flush()
             try writer.rowWritten()
             return identity.primaryKey
@@ -133,7 +131,7 @@ public final class EntityInserter {
             // Another row has the key (two sources' objects, a merged hierarchy): a new one.
         }
         let primaryKey = primaryKeys.next
-        try batch.stage(primaryKey, 1, rows: 1, stage)
+        try batch.stage(row, primaryKey: primaryKey, version: 1, rows: 1)
         try batch.flush()
         primaryKeys.advance(to: primaryKey)
         try writer.rowWritten()

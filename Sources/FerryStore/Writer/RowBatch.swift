@@ -1,4 +1,5 @@
 import CSQLite
+import FerryModel
 
 /// The rows of one entity staged for one multi-row `INSERT` and not yet inserted.
 ///
@@ -21,10 +22,6 @@ final class RowBatch {
         self.statements = statements
     }
 
-    /// Binds one row's `Z_PK` and `Z_OPT`, then its values, to parameters of a statement from the
-    /// one given; returns SQLite's status.
-    typealias Stage = (_ primaryKey: Int64, _ version: Int64, _ rows: PendingRows, _ statement: OpaquePointer, _ first: Int32) -> Int32
-
     /// The most rows one statement inserts.
     var capacity: Int { statements.capacity }
 
@@ -33,7 +30,7 @@ final class RowBatch {
 
     /// Binds a row after the staged ones to the statement inserting `rows` rows (the staged rows
     /// are bound to it already). A row that fails to bind forgets the staged rows.
-    func stage(_ primaryKey: Int64, _ version: Int64, rows: Int, _ stage: Stage) throws(StoreWriterError) {
+    func stage<Row: StagedRow>(_ row: Row, primaryKey: Int64, version: Int64, rows: Int) throws(StoreWriterError) {
         let statement: SQLiteStatement
         if let target {
             statement = target.statement
@@ -43,7 +40,7 @@ final class RowBatch {
         }
         let first = Int32(pending.rowCount * statements.parametersPerRow + 1)
         try StoreWriterError.sqlite { () throws(SQLiteError) in
-            let status = stage(primaryKey, version, pending, try statement.live(), first)
+            let status = row.stage(primaryKey: primaryKey, version: version, in: pending, to: try statement.live(), from: first)
             if status != SQLITE_OK {
                 forgetStaged()
                 try statement.check(status)
@@ -69,5 +66,32 @@ final class RowBatch {
     private func forgetStaged() {
         pending.clear()
         target = nil
+    }
+}
+
+/// The values of one row, as an inserter takes them, bound by `PendingRows`.
+protocol StagedRow {
+    /// Binds the row's `Z_PK` and `Z_OPT`, then its values, to consecutive parameters of
+    /// `statement` from `first`, noting them in `rows`; returns SQLite's status.
+    func stage(primaryKey: Int64, version: Int64, in rows: PendingRows, to statement: OpaquePointer, from first: Int32) -> Int32
+}
+
+/// A row of values in their storage form, one per column.
+struct StoreValueRow: StagedRow {
+    let values: [StoreValue]
+
+    func stage(primaryKey: Int64, version: Int64, in rows: PendingRows, to statement: OpaquePointer, from first: Int32) -> Int32 {
+        rows.stage(primaryKey: primaryKey, version: version, values, to: statement, from: first)
+    }
+}
+
+/// A row of attribute values with a column map (`EntityInserter.insert(_:sources:identity:)`).
+struct AttributeValueRow: StagedRow {
+    let values: [AttributeValue]
+    let sources: [Int?]
+    let tagged: [Bool]
+
+    func stage(primaryKey: Int64, version: Int64, in rows: PendingRows, to statement: OpaquePointer, from first: Int32) -> Int32 {
+        rows.stage(primaryKey: primaryKey, version: version, values, sources: sources, tagged: tagged, to: statement, from: first)
     }
 }
