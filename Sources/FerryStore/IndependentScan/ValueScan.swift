@@ -56,7 +56,10 @@ public struct ValueScan {
 
     /// The middle of a table's keys, when it has enough of them to count in two halves.
     private func splitKey(of table: String) throws(SQLiteError) -> Int64? {
-        let bounds = try connection.integers("SELECT min(Z_PK), max(Z_PK) FROM \(SQLIdentifier.quoted(table))")
+        // Each bound in a query of its own: SQLite reads min() or max() of a key from one end of
+        // the b-tree only when the query asks for that one aggregate (both at once scan the table).
+        let quoted = SQLIdentifier.quoted(table)
+        let bounds = try connection.integers("SELECT (SELECT min(Z_PK) FROM \(quoted)), (SELECT max(Z_PK) FROM \(quoted))")
         guard bounds.count == 2, bounds[1] - bounds[0] >= Self.splitSize else { return nil }
         return bounds[0] + (bounds[1] - bounds[0]) / 2
     }
