@@ -16,13 +16,9 @@ import Testing
             versionIdentifiers: ["1"], storeUUID: Self.uuid, batchSize: batchSize)
     }
 
-    private func cleanUp(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-
     @Test func createdStoreHasTheLayoutBookkeepingAndPragmas() throws {
         let path = temporaryStorePath("empty")
-        defer { cleanUp(path) }
+        defer { removeStoreFiles(path) }
         let writer = try makeWriter(at: path)
         #expect(!FileManager.default.fileExists(atPath: path))
         try writer.finish()
@@ -56,7 +52,7 @@ import Testing
 
     @Test func bulkInsertSharesTheRootCounterAndCommitsInBatches() throws {
         let path = temporaryStorePath("bulk")
-        defer { cleanUp(path) }
+        defer { removeStoreFiles(path) }
         let writer = try makeWriter(at: path, batchSize: 4_000)
         let people = try writer.inserter(for: "Person")
         let cars = try writer.inserter(for: "Car")
@@ -99,7 +95,7 @@ import Testing
 
     @Test func rejectedRowsLeaveTheBatchUsable() throws {
         let path = temporaryStorePath("unique")
-        defer { cleanUp(path) }
+        defer { removeStoreFiles(path) }
         let writer = try makeWriter(at: path)
         let cars = try writer.inserter(for: "Car")
         let row: [StoreValue] = [.null, .null, .null, .null, .text("SAME"), .null]
@@ -116,7 +112,7 @@ import Testing
 
     @Test func misuseIsATypedError() throws {
         let path = temporaryStorePath("misuse")
-        defer { cleanUp(path) }
+        defer { removeStoreFiles(path) }
         let writer = try makeWriter(at: path)
         #expect(throws: StoreWriterError.unknownEntity("Boat")) { try writer.inserter(for: "Boat") }
         let cars = try writer.inserter(for: "Car")

@@ -48,30 +48,17 @@ import Testing
         return (writer, path)
     }
 
-    private func cleanUp(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-
-    /// Every row of ZNOTE as SQL literals, by key.
     private func dump(_ path: String) throws -> [String] {
-        let database = try SQLiteDatabase(path: path, mode: .readOnly)
-        let rows = try database.prepare("""
-            SELECT quote(Z_PK), quote(Z_ENT), quote(Z_OPT), quote(ZBODY), quote(ZCREATED), hex(ZPHOTO), typeof(ZPHOTO),
-                   quote(ZSIZE), quote(ZTITLE) FROM ZNOTE ORDER BY Z_PK
-            """)
-        var result: [String] = []
-        while try rows.step() {
-            result.append((0..<rows.columnCount).map { rows.string(at: $0) ?? "?" }.joined(separator: " "))
-        }
-        return result
+        try rowsAsText("ZNOTE", ["quote(Z_PK)", "quote(Z_ENT)", "quote(Z_OPT)", "quote(ZBODY)", "quote(ZCREATED)", "hex(ZPHOTO)", "typeof(ZPHOTO)",
+                         "quote(ZSIZE)", "quote(ZTITLE)"], in: path)
     }
 
     @Test func batchedRowsAreWhatOneInsertPerRowWrites() throws {
         let (batched, batchedPath) = try makeWriter("batched")
         let (single, singlePath) = try makeWriter("single")
         defer {
-            cleanUp(batchedPath)
-            cleanUp(singlePath)
+            removeStoreFiles(batchedPath)
+            removeStoreFiles(singlePath)
         }
         let notes = try batched.inserter(for: "Note")
         let oneByOne = try single.inserter(for: "Note")
@@ -97,7 +84,7 @@ import Testing
 
     @Test func rowsKeepingTheirIdentityKeepTheirKeysOrTakeTheNext() throws {
         let (writer, path) = try makeWriter("identity")
-        defer { cleanUp(path) }
+        defer { removeStoreFiles(path) }
         let notes = try writer.inserter(for: "Note")
         let sources = columnSources(notes)
         // Above every key handed out: staged with the others.
@@ -120,7 +107,7 @@ import Testing
 
     @Test func appendingContinuesAboveTheRowsWhenZMaxLagsBehind() throws {
         let (writer, path) = try makeWriter("append")
-        defer { cleanUp(path) }
+        defer { removeStoreFiles(path) }
         let notes = try writer.inserter(for: "Note")
         let sources = columnSources(notes)
         for n in 1...3 { try notes.insert(Self.row(n), sources: sources) }

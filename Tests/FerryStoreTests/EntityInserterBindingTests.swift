@@ -34,30 +34,17 @@ import Testing
         return (writer, path)
     }
 
-    private func cleanUp(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-
-    /// Every row of ZCAR as SQL literals (`quote` tells text, blob, integer and real apart).
     private func dump(_ path: String) throws -> [String] {
-        let database = try SQLiteDatabase(path: path, mode: .readOnly)
-        let rows = try database.prepare("""
-            SELECT quote(Z_PK), quote(Z_ENT), quote(Z_OPT), quote(ZOWNER), quote(ZMARKEDFORDELETIONASOF), quote(ZMAKER),
-                   quote(ZMODEL), quote(ZNUMBERPLATE), quote(ZCOLOR) FROM ZCAR ORDER BY Z_PK
-            """)
-        var result: [String] = []
-        while try rows.step() {
-            result.append((0..<rows.columnCount).map { rows.string(at: $0) ?? "?" }.joined(separator: " "))
-        }
-        return result
+        try rowsAsText("ZCAR", ["quote(Z_PK)", "quote(Z_ENT)", "quote(Z_OPT)", "quote(ZOWNER)", "quote(ZMARKEDFORDELETIONASOF)", "quote(ZMAKER)",
+                         "quote(ZMODEL)", "quote(ZNUMBERPLATE)", "quote(ZCOLOR)"], in: path)
     }
 
     @Test func attributeValuesStoreWhatStoreValuesStore() throws {
         let (byStoreValue, storeValuePath) = try makeWriter("store-values")
         let (byAttribute, attributePath) = try makeWriter("attribute-values")
         defer {
-            cleanUp(storeValuePath)
-            cleanUp(attributePath)
+            removeStoreFiles(storeValuePath)
+            removeStoreFiles(attributePath)
         }
         let cars = try byStoreValue.inserter(for: "Car")
         let mapped = try byAttribute.inserter(for: "Car")

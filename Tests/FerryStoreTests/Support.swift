@@ -56,6 +56,23 @@ func temporaryStorePath(_ name: String) -> String {
     TestProcessFolder.path + "/ferry-store-tests-\(UUID().uuidString)-\(name).sqlite"
 }
 
+/// Removes a store and its `-wal` and `-shm`.
+func removeStoreFiles(_ path: String) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+}
+
+/// Every row of `table`, by `Z_PK`, as its `expressions` (SQL over the row, such as `quote(ZNAME)`,
+/// which tells text, blob, integer and real apart) joined by spaces.
+func rowsAsText(_ table: String, _ expressions: [String], in path: String) throws -> [String] {
+    let database = try SQLiteDatabase(path: path, mode: .readOnly)
+    let rows = try database.prepare("SELECT \(expressions.joined(separator: ", ")) FROM \(table) ORDER BY Z_PK")
+    var result: [String] = []
+    while try rows.step() {
+        result.append((0..<rows.columnCount).map { rows.string(at: $0) ?? "?" }.joined(separator: " "))
+    }
+    return result
+}
+
 /// A fixed 32-byte hash per entity name, for stores whose hashes do not matter to the test.
 func placeholderHashes(for names: [String]) -> [String: [UInt8]] {
     Dictionary(uniqueKeysWithValues: names.enumerated().map { ($0.element, [UInt8](repeating: UInt8($0.offset + 1), count: 32)) })
