@@ -78,6 +78,7 @@ public struct CSVReader: ~Copyable {
         bufferSize: Int = 256 * 1024
     ) throws {
         self.source = UTF8TranscodingByteSource(source)
+        sourceName = source.name
         self.dialect = dialect
         self.textPolicy = textPolicy
         self.maxFields = max(maxFields, 1)
@@ -95,8 +96,8 @@ public struct CSVReader: ~Copyable {
         buffer.deallocate()
     }
 
-    /// The name of the source, for messages.
-    public var sourceName: String { source.name }
+    /// The name of the source, for messages: asked of the source once, as every row carries it.
+    public let sourceName: String
 
     private enum State {
         case rowStart, fieldStart, unquoted, quoted, quotedAfterCR, quoteInQuoted, escapeInQuoted, comment
@@ -286,7 +287,7 @@ public struct CSVReader: ~Copyable {
             skippedLines += 1
             return nil
         case .quoted, .quotedAfterCR, .escapeInQuoted:
-            throw CSVError.unterminatedQuote(source: source.name, line: fieldLine)
+            throw CSVError.unterminatedQuote(source: sourceName, line: fieldLine)
         case .fieldStart, .unquoted, .quoteInQuoted:
             endField(quoted: fieldQuoted)
             return makeRow(line: rowLine)
@@ -312,13 +313,13 @@ public struct CSVReader: ~Copyable {
     }
 
     private func tooManyFields(line: Int) -> CSVError {
-        .tooManyFields(source: source.name, line: line, limit: maxFields)
+        .tooManyFields(source: sourceName, line: line, limit: maxFields)
     }
 
     private func makeRow(line: Int) -> CSVRow {
         CSVRow(
             line: line, bytes: rowBytes, fieldEnds: fieldEnds, quotedFlags: quotedFlags,
-            source: source.name, textPolicy: textPolicy, oversizedField: oversizedField, maxFieldBytes: maxFieldBytes,
+            source: sourceName, textPolicy: textPolicy, oversizedField: oversizedField, maxFieldBytes: maxFieldBytes,
             textAfterQuote: textAfterQuote)
     }
 }
