@@ -89,7 +89,11 @@ struct CSVRowRecords: RecordReader, ~Copyable {
             return .reject(Reject(location: location, entity: entity,
                                   reason: "the row has \(row.count) fields, the header has \(columnAttributes.count)"))
         }
-        var values = [AttributeValue](repeating: .null, count: schema.attributes.count)
+        // Appended rather than `Array(repeating:count:)`, whose unspecialized allocation looks up
+        // the array's metadata on every call.
+        var values: [AttributeValue] = []
+        values.reserveCapacity(provided.count)
+        for _ in 0..<provided.count { values.append(.null) }
         for column in 0..<row.count {
             guard let index = columnAttributes[column] else { continue }
             let type = columnTypes[column]
