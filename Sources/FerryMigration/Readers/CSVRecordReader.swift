@@ -54,6 +54,9 @@ struct CSVRowRecords: RecordReader, ~Copyable {
     /// For each CSV column, the type of the attribute it feeds (`.undefined` for unknown columns):
     /// read per field, so kept apart from the attributes' other properties.
     private let columnTypes: [AttributeType]
+    /// Emptied values arrays of records the consumer is done with (see `reuse(_:)`), to fill
+    /// again: reusing one saves allocating and freeing an array per row.
+    private var spareValues: [[AttributeValue]] = []
 
     init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String], columnMap: [Int: String],
          options: CoercionOptions) throws(RecordSourceError) {
@@ -92,8 +95,9 @@ struct CSVRowRecords: RecordReader, ~Copyable {
                                   reason: "the row has \(row.count) fields, the header has \(columnAttributes.count)"))
         }
         // Appended rather than `Array(repeating:count:)`, whose unspecialized allocation looks up
-        // the array's metadata on every call.
-        var values: [AttributeValue] = []
+        // the array's metadata on every call. A spare array still shared is copied on write, so
+        // reusing one never changes a record given out.
+        var values = spareValues.popLast() ?? []
         values.reserveCapacity(provided.count)
         for _ in 0..<provided.count { values.append(.null) }
         for column in 0..<row.count {
@@ -129,6 +133,19 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         case let .missingRequired(attribute):
             return .reject(Reject(location: location, entity: entity, attribute: attribute,
                                   reason: "required attribute is empty and has no default"))
+        }
+    }
+
+    /// Keeps the values arrays of spent records, emptied (a spare holds no strings or blobs),
+    /// at most a batch's worth.
+    mutating func reuse(_ spent: inout [RecordReadResult]) {
+        let limit = spent.count
+        while spareValues.count < limit, let result = spent.popLast() {
+            guard case .record(var record, _) = consume result else { continue }
+            var values: [AttributeValue] = []
+            swap(&values, &record.values)
+            values.removeAll(keepingCapacity: true)
+            spareValues.append(values)
         }
     }
 
