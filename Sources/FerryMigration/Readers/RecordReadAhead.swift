@@ -170,9 +170,10 @@ private protocol BatchProducer: AnyObject, Sendable {
 }
 
 /// Moves a reader to the read-ahead thread. `@unchecked Sendable`: after `init` only that
-/// thread touches the reader (in `run`), and nothing else keeps a reference to it.
+/// thread touches the reader (in `run`), and nothing else keeps a reference to it; for the same
+/// reason its accesses need no run-time exclusivity check (one per record otherwise).
 private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @unchecked Sendable {
-    private var reader: Reader
+    @exclusivity(unchecked) private var reader: Reader
 
     init(_ reader: consuming Reader) {
         self.reader = reader
