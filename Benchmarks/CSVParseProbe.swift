@@ -13,9 +13,10 @@ enum CSVParseProbe {
         while let row = try reader.nextRow() {
             rows += 1
             for index in 0..<row.count {
-                let field = row.field(index)
-                fieldBytes &+= field.count
-                checksum &+= Int(field.first ?? 0)
+                row.withField(index) { field in
+                    fieldBytes &+= field.count
+                    checksum &+= Int(field.first ?? 0)
+                }
             }
         }
         guard rows > 0, fieldBytes > 0 else { throw RunFailure(description: "\(path): no CSV rows parsed") }

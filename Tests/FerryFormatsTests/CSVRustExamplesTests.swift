@@ -45,7 +45,7 @@ struct CSVRustExamplesTests {
         while let row = try reader.nextRow() {
             rowCount += 1
             #expect(row.count == 5)
-            if row.field(2).isEmpty {
+            if row.withField(2, { $0.isEmpty }) {
                 emptyPopulations += 1
                 #expect(!row.wasQuoted(2))
             }

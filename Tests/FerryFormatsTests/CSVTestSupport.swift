@@ -29,7 +29,7 @@ enum CSVTestSupport {
         while let row = try reader.nextRow() {
             rows.append(Row(
                 line: row.line,
-                fields: (0..<row.count).map { Array(row.field($0)) },
+                fields: (0..<row.count).map { row.withField($0) { Array($0) } },
                 quoted: (0..<row.count).map { row.wasQuoted($0) }))
         }
         return rows

@@ -51,6 +51,27 @@ struct CSVRecordReaderTests {
         #expect(try records.next() == nil)
     }
 
+    @Test("records the consumer keeps stay as read while later rows reuse the memory of spent ones")
+    func keptRecordsUnchanged() throws {
+        let count = 2_500
+        var records = try reader(uploads(count))
+        let schema = try schema()
+        let time = try #require(schema.index(of: "time")), name = try #require(schema.index(of: "fileName"))
+        let image = try #require(schema.index(of: "imageData"))
+        var kept: [Record] = []
+        while let result = try records.next() {
+            if case .record(let record, _) = result { kept.append(record) }
+        }
+        let expected = (0..<count).filter { $0 % 97 != 5 }
+        #expect(kept.count == expected.count)
+        for (record, row) in zip(kept, expected) {
+            #expect(record.values[time] == .integer(Int64(row)))
+            #expect(record.values[name] == .string("f\(row).png"))
+            #expect(record.values[image] == .binary(Array("ABC".utf8)))
+            #expect(record.values.count == schema.attributes.count)
+        }
+    }
+
     @Test("a malformed end of file comes after every earlier row, and again on later calls")
     func stickyError() throws {
         var records = try reader(uploads(1_200, tail: "late.png,1,7,\"QUJD\n"))

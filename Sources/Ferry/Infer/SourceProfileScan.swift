@@ -54,7 +54,7 @@ struct SourceProfileScan {
             var fields: [(key: String, value: ObservedValue)] = []
             fields.reserveCapacity(header.count)
             for column in 0..<row.count {
-                if row.field(column).isEmpty {
+                if row.withField(column, { $0.isEmpty }) {
                     fields.append((header[column], emptyField(quoted: row.wasQuoted(column))))
                 } else {
                     guard let text = try? row.string(column) else { break }

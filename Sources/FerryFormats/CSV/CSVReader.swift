@@ -41,6 +41,11 @@ public struct CSVReader: ~Copyable {
 
     private var source: UTF8TranscodingByteSource
     private let buffer: UnsafeMutableRawBufferPointer
+    /// For each byte value, whether it ends an unquoted field (``endsUnquoted``) and whether it
+    /// stops the copying of a quoted one (``stopsQuoted``): one lookup per byte in the scanning loops.
+    private let byteClasses: UnsafeMutablePointer<UInt8>
+    private static let endsUnquoted: UInt8 = 1
+    private static let stopsQuoted: UInt8 = 2
     private var position = 0
     private var filled = 0
     /// The current physical line.
@@ -50,11 +55,9 @@ public struct CSVReader: ~Copyable {
     /// An empty line is a row of one empty field (a one-column header was read), not skipped.
     private var emptyLinesAreRows = false
 
-    // The row being assembled (see `CSVRow`).
-    private var rowBytes: [UInt8] = []
-    private var fieldEnds: [Int] = []
-    private var quotedFlags: [Bool] = []
-    /// Where the field being read starts in `rowBytes`.
+    /// The row being assembled, reused for the next one when no row holds it.
+    private var storage = CSVRowStorage()
+    /// Where the field being read starts in the row's bytes.
     private var fieldStart = 0
     /// The first field of the row that passed `maxFieldBytes` (0-based).
     private var oversizedField: Int?
@@ -78,11 +81,20 @@ public struct CSVReader: ~Copyable {
         bufferSize: Int = 256 * 1024
     ) throws {
         self.source = UTF8TranscodingByteSource(source)
+        sourceName = source.name
         self.dialect = dialect
         self.textPolicy = textPolicy
         self.maxFields = max(maxFields, 1)
         self.maxFieldBytes = max(maxFieldBytes, 1)
         buffer = .allocate(byteCount: max(bufferSize, 1), alignment: 16)
+        byteClasses = .allocate(capacity: 256)
+        byteClasses.initialize(repeating: 0, count: 256)
+        for byte in [UInt8(ascii: "\n"), UInt8(ascii: "\r")] {
+            byteClasses[Int(byte)] = Self.endsUnquoted | Self.stopsQuoted
+        }
+        byteClasses[Int(dialect.delimiter)] |= Self.endsUnquoted
+        byteClasses[Int(dialect.quote)] |= Self.stopsQuoted
+        if let escape = dialect.escape { byteClasses[Int(escape)] |= Self.stopsQuoted }
         if dialect.hasHeader, let row = try nextRow() {
             try row.check()
             header = try row.strings()
@@ -93,10 +105,11 @@ public struct CSVReader: ~Copyable {
 
     deinit {
         buffer.deallocate()
+        byteClasses.deallocate()
     }
 
-    /// The name of the source, for messages.
-    public var sourceName: String { source.name }
+    /// The name of the source, for messages: asked of the source once, as every row carries it.
+    public let sourceName: String
 
     private enum State {
         case rowStart, fieldStart, unquoted, quoted, quotedAfterCR, quoteInQuoted, escapeInQuoted, comment
@@ -106,9 +119,13 @@ public struct CSVReader: ~Copyable {
     /// - Throws: source errors, ``CSVError/unterminatedQuote(source:line:)`` and
     ///   ``CSVError/tooManyFields(source:line:limit:)``.
     public mutating func nextRow() throws -> CSVRow? {
-        rowBytes.removeAll(keepingCapacity: rowBytes.capacity <= 1 << 20)
-        fieldEnds.removeAll(keepingCapacity: true)
-        quotedFlags.removeAll(keepingCapacity: true)
+        // A row that is still held keeps its storage; one that held a huge row gives it back.
+        if isKnownUniquelyReferenced(&storage), storage.byteCapacity <= 1 << 20 {
+            storage.removeAll()
+        } else {
+            storage = CSVRowStorage()
+        }
+        let row = storage
         fieldStart = 0
         oversizedField = nil
         droppingField = false
@@ -124,6 +141,7 @@ public struct CSVReader: ~Copyable {
         let maxFields = maxFields
         // Without an escape byte, the quote stands in: quotes are tested first, so it never matches.
         let escape = dialect.escape ?? quote
+        let classes = byteClasses, endsUnquoted = Self.endsUnquoted, stopsQuoted = Self.stopsQuoted
         guard let p = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
 
         while true {
@@ -147,8 +165,7 @@ public struct CSVReader: ~Copyable {
                         pendingLF = byte == cr
                         i += 1
                         if emptyLinesAreRows {
-                            fieldEnds.append(0)
-                            quotedFlags.append(false)
+                            row.endField(quoted: false)
                             position = i
                             return makeRow(line: line - 1)
                         }
@@ -173,12 +190,8 @@ public struct CSVReader: ~Copyable {
 
                 case .unquoted:
                     let start = i
-                    while i < n {
-                        let byte = p[i]
-                        if byte == delimiter || byte == lf || byte == cr { break }
-                        i += 1
-                    }
-                    rowBytes.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
+                    while i < n, classes[Int(p[i])] & endsUnquoted == 0 { i += 1 }
+                    row.append(p + start, count: i - start)
                     limitField()
                     if i == n { break scan }
                     let byte = p[i]
@@ -186,7 +199,7 @@ public struct CSVReader: ~Copyable {
                     endField(quoted: fieldQuoted)
                     fieldQuoted = false
                     if byte == delimiter {
-                        guard fieldEnds.count < maxFields else { throw tooManyFields(line: rowLine) }
+                        guard row.fieldCount < maxFields else { throw tooManyFields(line: rowLine) }
                         state = .fieldStart
                     } else {
                         line += 1
@@ -197,12 +210,8 @@ public struct CSVReader: ~Copyable {
 
                 case .quoted:
                     let start = i
-                    while i < n {
-                        let byte = p[i]
-                        if byte == quote || byte == escape || byte == lf || byte == cr { break }
-                        i += 1
-                    }
-                    rowBytes.append(contentsOf: UnsafeBufferPointer(start: p + start, count: i - start))
+                    while i < n, classes[Int(p[i])] & stopsQuoted == 0 { i += 1 }
+                    row.append(p + start, count: i - start)
                     limitField()
                     if i == n { break scan }
                     let byte = p[i]
@@ -212,7 +221,7 @@ public struct CSVReader: ~Copyable {
                     } else if byte == escape {
                         state = .escapeInQuoted
                     } else {
-                        rowBytes.append(byte)
+                        row.append(byte)
                         limitField()
                         line += 1
                         if byte == cr { state = .quotedAfterCR }
@@ -220,7 +229,7 @@ public struct CSVReader: ~Copyable {
 
                 case .quotedAfterCR:
                     if p[i] == lf {
-                        rowBytes.append(lf)
+                        row.append(lf)
                         limitField()
                         i += 1
                     }
@@ -230,7 +239,7 @@ public struct CSVReader: ~Copyable {
                     // An escaped line break is left to `.quoted`, which counts lines.
                     let byte = p[i]
                     if byte != lf && byte != cr {
-                        rowBytes.append(byte)
+                        row.append(byte)
                         limitField()
                         i += 1
                     }
@@ -239,7 +248,7 @@ public struct CSVReader: ~Copyable {
                 case .quoteInQuoted:
                     let byte = p[i]
                     if byte == quote {
-                        rowBytes.append(quote)
+                        row.append(quote)
                         limitField()
                         i += 1
                         state = .quoted
@@ -248,7 +257,7 @@ public struct CSVReader: ~Copyable {
                         endField(quoted: fieldQuoted)
                         fieldQuoted = false
                         if byte == delimiter {
-                            guard fieldEnds.count < maxFields else { throw tooManyFields(line: rowLine) }
+                            guard row.fieldCount < maxFields else { throw tooManyFields(line: rowLine) }
                             state = .fieldStart
                         } else {
                             line += 1
@@ -257,7 +266,7 @@ public struct CSVReader: ~Copyable {
                             return makeRow(line: rowLine)
                         }
                     } else {
-                        if dialect.quoteRule == .strict, textAfterQuote == nil { textAfterQuote = fieldEnds.count }
+                        if dialect.quoteRule == .strict, textAfterQuote == nil { textAfterQuote = row.fieldCount }
                         state = .unquoted
                     }
 
@@ -286,7 +295,7 @@ public struct CSVReader: ~Copyable {
             skippedLines += 1
             return nil
         case .quoted, .quotedAfterCR, .escapeInQuoted:
-            throw CSVError.unterminatedQuote(source: source.name, line: fieldLine)
+            throw CSVError.unterminatedQuote(source: sourceName, line: fieldLine)
         case .fieldStart, .unquoted, .quoteInQuoted:
             endField(quoted: fieldQuoted)
             return makeRow(line: rowLine)
@@ -296,29 +305,28 @@ public struct CSVReader: ~Copyable {
     /// Ends the field being read.
     @inline(__always)
     private mutating func endField(quoted: Bool) {
-        fieldEnds.append(rowBytes.count)
-        quotedFlags.append(quoted)
-        fieldStart = rowBytes.count
+        storage.endField(quoted: quoted)
+        fieldStart = storage.byteCount
         droppingField = false
     }
 
     /// Drops the field being read once it passes `maxFieldBytes`, remembering which it was.
     @inline(__always)
     private mutating func limitField() {
-        guard droppingField || rowBytes.count - fieldStart > maxFieldBytes else { return }
-        rowBytes.removeSubrange(fieldStart...)
+        guard droppingField || storage.byteCount - fieldStart > maxFieldBytes else { return }
+        storage.removeBytes(from: fieldStart)
         droppingField = true
-        if oversizedField == nil { oversizedField = fieldEnds.count }
+        if oversizedField == nil { oversizedField = storage.fieldCount }
     }
 
     private func tooManyFields(line: Int) -> CSVError {
-        .tooManyFields(source: source.name, line: line, limit: maxFields)
+        .tooManyFields(source: sourceName, line: line, limit: maxFields)
     }
 
     private func makeRow(line: Int) -> CSVRow {
         CSVRow(
-            line: line, bytes: rowBytes, fieldEnds: fieldEnds, quotedFlags: quotedFlags,
-            source: source.name, textPolicy: textPolicy, oversizedField: oversizedField, maxFieldBytes: maxFieldBytes,
+            line: line, storage: storage,
+            source: sourceName, textPolicy: textPolicy, oversizedField: oversizedField, maxFieldBytes: maxFieldBytes,
             textAfterQuote: textAfterQuote)
     }
 }

@@ -5,11 +5,8 @@
 public struct CSVRow: Sendable {
     /// The physical line (1-based) where the row starts.
     public let line: Int
-    /// All field bytes of the row, back to back, unescaped.
-    @usableFromInline let bytes: [UInt8]
-    /// `fieldEnds[i]` is the end of field `i` in `bytes`; it starts where field `i - 1` ends.
-    @usableFromInline let fieldEnds: [Int]
-    @usableFromInline let quotedFlags: [Bool]
+    /// The field bytes, ends and quote flags; never written again once a row holds them.
+    @usableFromInline let storage: CSVRowStorage
     let source: String
     let textPolicy: CSVTextPolicy
     /// The first field (0-based) that had more bytes than the reader's `maxFieldBytes`: its
@@ -34,45 +31,40 @@ public struct CSVRow: Sendable {
     }
 
     /// The number of fields.
-    @inlinable public var count: Int { fieldEnds.count }
+    @inlinable public var count: Int { storage.fieldCount }
 
-    /// The bytes of field `index`, quotes removed and escapes resolved.
-    @inlinable public func field(_ index: Int) -> ArraySlice<UInt8> {
-        bytes[(index == 0 ? 0 : fieldEnds[index - 1])..<fieldEnds[index]]
-    }
-
-    /// Lends the bytes of field `index` as contiguous memory, valid only inside `body`: for
-    /// converting a field without copying it or making a String.
-    @inlinable public func withField<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        let start = index == 0 ? 0 : fieldEnds[index - 1]
-        let end = fieldEnds[index]
-        return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+    /// Lends the bytes of field `index` (quotes removed, escapes resolved) as contiguous memory,
+    /// valid only inside `body`: for converting a field without copying it or making a String.
+    @inlinable public func withField<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        precondition(index >= 0 && index < storage.fieldCount, "CSV field index out of range")
+        let start = index == 0 ? 0 : storage.fieldEnds[index - 1]
+        let field = UnsafeRawBufferPointer(start: storage.bytes + start, count: storage.fieldEnds[index] - start)
+        return try withExtendedLifetime(storage) { try body(field) }
     }
 
     /// Whether field `index` was enclosed in quotes: tells `""` (an empty string) from an
     /// empty unquoted field (often NULL).
     @inlinable public func wasQuoted(_ index: Int) -> Bool {
-        quotedFlags[index]
+        precondition(index >= 0 && index < storage.fieldCount, "CSV field index out of range")
+        return storage.quotedFlags[index]
     }
 
     /// Field `index` as a string.
     /// - Throws: ``CSVError/invalidUTF8(source:line:field:)`` when the field is not UTF-8 and
     ///   the reader's policy is ``CSVTextPolicy/strictUTF8``.
     public func string(_ index: Int) throws -> String {
-        // ASCII needs no validation (and `String(validating:)` is generic, looked up per call).
-        let ascii = withField(index) { field -> String? in
+        try withField(index) { field in
+            // ASCII needs no validation (and `String(validating:)` is generic, looked up per call).
             var bits: UInt8 = 0
             for byte in field { bits |= byte }
-            return bits < 0x80 ? String(decoding: field, as: UTF8.self) : nil
-        }
-        if let ascii { return ascii }
-        let slice = field(index)
-        if let text = String(validating: slice, as: UTF8.self) { return text }
-        switch textPolicy {
-        case .strictUTF8:
-            throw CSVError.invalidUTF8(source: source, line: line, field: index + 1)
-        case .latin1Fallback:
-            return String(decoding: slice.lazy.map { UInt16($0) }, as: UTF16.self)
+            if bits < 0x80 { return String(decoding: field, as: UTF8.self) }
+            if let text = String(validating: field, as: UTF8.self) { return text }
+            switch textPolicy {
+            case .strictUTF8:
+                throw CSVError.invalidUTF8(source: source, line: line, field: index + 1)
+            case .latin1Fallback:
+                return String(decoding: field.lazy.map { UInt16($0) }, as: UTF16.self)
+            }
         }
     }
 

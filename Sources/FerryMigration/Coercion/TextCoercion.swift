@@ -86,6 +86,17 @@ public enum TextCoercion {
             index += 1
         }
         guard index < text.count else { return .invalid }
+        // Up to 18 digits cannot overflow: no checks per digit.
+        if text.count - index <= 18 {
+            var value: Int64 = 0
+            while index < text.count {
+                let digit = text[index] &- 48
+                guard digit < 10 else { return .invalid }
+                value = value &* 10 &+ Int64(digit)
+                index += 1
+            }
+            return .value(negative ? -value : value)
+        }
         // Accumulated negatively, so Int64.min fits.
         var value: Int64 = 0
         var overflow = false

@@ -43,6 +43,8 @@ struct CSVRowRecords: RecordReader, ~Copyable {
     var skippedLines: Int { csv.skippedLines }
     private var csv: CSVReader
     private let schema: RecordSchema
+    /// The entity's name, for rejects.
+    private let entity: String
     private let assembler: RecordAssembler
     private let options: CoercionOptions
     /// For each CSV column, the attribute it feeds (nil: unknown column).
@@ -52,6 +54,9 @@ struct CSVRowRecords: RecordReader, ~Copyable {
     /// For each CSV column, the type of the attribute it feeds (`.undefined` for unknown columns):
     /// read per field, so kept apart from the attributes' other properties.
     private let columnTypes: [AttributeType]
+    /// Emptied values arrays of records the consumer is done with (see `reuse(_:)`), to fill
+    /// again: reusing one saves allocating and freeing an array per row.
+    private var spareValues: [[AttributeValue]] = []
 
     init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String], columnMap: [Int: String],
          options: CoercionOptions) throws(RecordSourceError) {
@@ -64,6 +69,7 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         columnTypes = match.columnAttributes.map { $0.map { schema.attributes[$0].type } ?? .undefined }
         assembler = match.assembler
         self.schema = schema
+        entity = schema.entity.name
         self.options = options
         self.csv = csv
     }
@@ -79,7 +85,6 @@ struct CSVRowRecords: RecordReader, ~Copyable {
             throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName))
         }
         let location = SourceLocation(file: sourceName, line: row.line)
-        let entity = schema.entity.name
         do { try row.check() } catch {
             let field = (error.field ?? 1) - 1
             let attribute = field < columnAttributes.count ? columnAttributes[field].map { schema.attributes[$0].name } : nil
@@ -89,14 +94,20 @@ struct CSVRowRecords: RecordReader, ~Copyable {
             return .reject(Reject(location: location, entity: entity,
                                   reason: "the row has \(row.count) fields, the header has \(columnAttributes.count)"))
         }
-        var values = [AttributeValue](repeating: .null, count: schema.attributes.count)
+        // Appended rather than `Array(repeating:count:)`, whose unspecialized allocation looks up
+        // the array's metadata on every call. A spare array still shared is copied on write, so
+        // reusing one never changes a record given out.
+        var values = spareValues.popLast() ?? []
+        values.reserveCapacity(provided.count)
+        for _ in 0..<provided.count { values.append(.null) }
         for column in 0..<row.count {
             guard let index = columnAttributes[column] else { continue }
             let type = columnTypes[column]
-            // Most fields convert straight from their bytes; the text path below gives the value
-            // of the other types, empty fields, and every failure with its message.
-            if type != .string,
-               let value = row.withField(column, { $0.isEmpty ? nil : TextCoercion.value(utf8: $0, as: type) }) {
+            // Empty fields are decided on their bytes; most others convert straight from them. The
+            // text path below gives strings, the values of the other types, and every failure with
+            // its message.
+            if row.withField(column, { $0.isEmpty }), isNull(quoted: row.wasQuoted(column), type: type) { continue }
+            if type != .string, let value = row.withField(column, { TextCoercion.value(utf8: $0, as: type) }) {
                 values[index] = value
                 continue
             }
@@ -104,7 +115,10 @@ struct CSVRowRecords: RecordReader, ~Copyable {
             do { text = try row.string(column) } catch {
                 return .reject(Reject(location: location, entity: entity, attribute: schema.attributes[index].name, reason: "\(error)"))
             }
-            if text.isEmpty, isNull(quoted: row.wasQuoted(column), type: type) { continue }
+            if type == .string {  // taken as it is (`TextCoercion` does the same), without a Result
+                values[index] = .string(text)
+                continue
+            }
             switch TextCoercion.value(text, as: type, options: options) {
             case .success(let value):
                 values[index] = value
@@ -115,10 +129,23 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         }
         switch assembler.complete(values, provided: provided) {
         case let .record(values, defaulted):
-            return .record(Record(values: values, location: location), defaulted: defaulted)
+            return .record(Record(values: values, location: consume location), defaulted: defaulted)
         case let .missingRequired(attribute):
             return .reject(Reject(location: location, entity: entity, attribute: attribute,
                                   reason: "required attribute is empty and has no default"))
+        }
+    }
+
+    /// Keeps the values arrays of spent records, emptied (a spare holds no strings or blobs),
+    /// at most a batch's worth.
+    mutating func reuse(_ spent: inout [RecordReadResult]) {
+        let limit = spent.count
+        while spareValues.count < limit, let result = spent.popLast() {
+            guard case .record(var record, _) = consume result else { continue }
+            var values: [AttributeValue] = []
+            swap(&values, &record.values)
+            values.removeAll(keepingCapacity: true)
+            spareValues.append(values)
         }
     }
 

@@ -7,7 +7,8 @@ import Synchronization
 /// Records come out in the reader's order, so the output is the same as reading in line. Memory
 /// is bounded: at most `depth` batches of `batchSize` results wait at a time, and the reader
 /// stops when they are not taken. A batch the consumer has gone through goes back to the reader
-/// thread, which frees its results there and reuses its storage: the consumer only copies each
+/// thread, which offers its results to the reader for reuse (``RecordReader/reuse(_:)``), frees
+/// the rest there and reuses the batch's storage: the consumer only copies each
 /// result (a few reference counts), so freeing the records' arrays and strings costs the
 /// consumer's thread nothing and does not contend with the reader's allocations. A source error ends the stream after the results read before
 /// it, and is thrown again by every later call. Dropping the read-ahead tells the reader thread
@@ -119,13 +120,10 @@ private final class BatchChannel: Sendable {
         return !state.withLock { $0.stopping }
     }
 
-    /// An emptied batch to fill again (its results are freed here, on the reader thread), or a
-    /// new one.
-    func emptyBatch(capacity: Int) -> [RecordReadResult] {
-        var batch = state.withLock { $0.spent.popLast() } ?? []
-        batch.removeAll(keepingCapacity: true)
-        batch.reserveCapacity(capacity)
-        return batch
+    /// A batch the consumer went through, its results still in it (for the reader thread to
+    /// reuse and free), or an empty one.
+    func spentBatch() -> [RecordReadResult] {
+        state.withLock { $0.spent.popLast() } ?? []
     }
 
     func put(_ batch: Batch) {
@@ -172,9 +170,10 @@ private protocol BatchProducer: AnyObject, Sendable {
 }
 
 /// Moves a reader to the read-ahead thread. `@unchecked Sendable`: after `init` only that
-/// thread touches the reader (in `run`), and nothing else keeps a reference to it.
+/// thread touches the reader (in `run`), and nothing else keeps a reference to it; for the same
+/// reason its accesses need no run-time exclusivity check (one per record otherwise).
 private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @unchecked Sendable {
-    private var reader: Reader
+    @exclusivity(unchecked) private var reader: Reader
 
     init(_ reader: consuming Reader) {
         self.reader = reader
@@ -183,7 +182,10 @@ private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @u
     /// Reads batches until the end of the source, an error, or the consumer is gone.
     func run(into channel: BatchChannel, batchSize: Int) {
         while channel.waitForRoom() {
-            var results = channel.emptyBatch(capacity: batchSize)
+            var results = channel.spentBatch()
+            reader.reuse(&results)
+            results.removeAll(keepingCapacity: true)
+            results.reserveCapacity(batchSize)
             var ending: RecordSourceError?? = nil
             do {
                 while results.count < batchSize {

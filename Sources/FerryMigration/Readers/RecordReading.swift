@@ -21,6 +21,10 @@ public protocol RecordReader: ~Copyable {
     var duplicateKeys: [DuplicateKey] { get }
     /// The next record or reject; nil at the end of the source.
     mutating func next() throws(RecordSourceError) -> RecordReadResult?
+    /// Takes back results their consumer is done with (`RecordReadAhead` hands back each batch),
+    /// so that the reader can reuse their memory for the next records; what it leaves in `spent`
+    /// is freed by the caller.
+    mutating func reuse(_ spent: inout [RecordReadResult])
 }
 
 extension RecordReader where Self: ~Copyable {
@@ -28,6 +32,8 @@ extension RecordReader where Self: ~Copyable {
     public var skippedLines: Int { 0 }
     /// Readers of rows have no objects.
     public var duplicateKeys: [DuplicateKey] { [] }
+    /// Readers reuse nothing unless they say otherwise.
+    public mutating func reuse(_ spent: inout [RecordReadResult]) {}
 }
 
 extension RecordSourceError {

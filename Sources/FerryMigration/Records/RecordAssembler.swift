@@ -6,6 +6,9 @@ public struct RecordAssembler: Sendable {
     public let schema: RecordSchema
     /// Each attribute's parsed default value (`.null` when it has none).
     private let defaults: [AttributeValue]
+    /// Whether each attribute is optional: read per nil value, so kept apart from the attributes
+    /// (copying an `Attribute` costs a reference count per text property).
+    private let optional: [Bool]
 
     public init(schema: RecordSchema) throws(ModelDefaultError) {
         self.schema = schema
@@ -14,6 +17,7 @@ public struct RecordAssembler: Sendable {
             defaults.append(try Self.defaultValue(of: attribute, entity: schema.entity.name))
         }
         self.defaults = defaults
+        optional = schema.attributes.map(\.isOptional)
     }
 
     /// The outcome of completing one record.
@@ -24,20 +28,20 @@ public struct RecordAssembler: Sendable {
 
     /// Fills nil values of required attributes with their defaults, and the values of attributes
     /// the source does not have (`provided[i] == false`) with their defaults.
-    public func complete(_ values: [AttributeValue], provided: [Bool]) -> Outcome {
-        var result = values
+    ///
+    /// `values` is taken, not copied: filled in place, it becomes the record's.
+    public func complete(_ values: consuming [AttributeValue], provided: [Bool]) -> Outcome {
         var defaulted = 0
-        for index in result.indices where result[index] == .null {
-            let attribute = schema.attributes[index]
-            if !provided[index] || !attribute.isOptional {
-                result[index] = defaults[index]
-                if defaults[index] != .null, provided[index] { defaulted += 1 }
+        for index in 0..<values.count {
+            guard case .null = values[index], !provided[index] || !optional[index] else { continue }
+            if case .null = defaults[index] {
+                if !optional[index] { return .missingRequired(attribute: schema.attributes[index].name) }
+                continue
             }
-            if result[index] == .null, !attribute.isOptional {
-                return .missingRequired(attribute: attribute.name)
-            }
+            values[index] = defaults[index]
+            if provided[index] { defaulted += 1 }
         }
-        return .record(values: result, defaulted: defaulted)
+        return .record(values: values, defaulted: defaulted)
     }
 
     static func defaultValue(of attribute: Attribute, entity: String) throws(ModelDefaultError) -> AttributeValue {
