@@ -164,6 +164,9 @@ public final class SQLiteDatabase {
     // MARK: Transactions
 
     /// Starts a write transaction that takes the write lock at once (`BEGIN IMMEDIATE`).
+    /// The rowid of the last row inserted on this connection (`sqlite3_last_insert_rowid`).
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     public func beginImmediate() throws(SQLiteError) { try execute("BEGIN IMMEDIATE") }
 
     public func commit() throws(SQLiteError) { try execute("COMMIT") }

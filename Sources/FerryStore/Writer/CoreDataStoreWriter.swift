@@ -209,7 +209,17 @@ public final class CoreDataStoreWriter {
                                           parametersPerRow: values.filter { $0 == "?" }.count, batched: !enforcesUniqueness) { [unowned self] sql throws(StoreWriterError) in
             try prepare(sql)
         }
-        let batch = RowBatch(statements: try statements.prepared())
+        // Only a table of one entity is written through its batch alone (a hierarchy's batches
+        // share their root's table).
+        var tableMax: Int64?
+        if case .entity(_, let members)? = layout.table(named: table)?.kind,
+           members.filter({ model.entity(named: $0)?.isAbstract == false }).count == 1 {
+            let database = try openDatabase()
+            tableMax = try StoreWriterError.sqlite { () throws(SQLiteError) in
+                try database.scalarInteger("SELECT max(Z_PK) FROM \(table)") ?? 0
+            }
+        }
+        let batch = RowBatch(statements: try statements.prepared(), tableMax: tableMax)
         batches[entity] = batch
         return batch
     }
@@ -295,6 +305,8 @@ public final class CoreDataStoreWriter {
     /// own: no other module writes SQL against the layout.
     func execute(_ sql: String) throws(StoreWriterError) {
         try flushPendingRows()
+        // Set-based SQL may add rows to any table: keys are no longer left for SQLite to give.
+        for batch in batches.values { batch.forgetTableMax() }
         try beginRow()
         let database = try openDatabase()
         try StoreWriterError.sqlite { () throws(SQLiteError) in try database.execute(sql) }
