@@ -30,11 +30,12 @@ public final class StoreGraphWriter {
     /// `Entity.relationship` whose match destinations are created when missing.
     let createMissing: Set<String>
     private var writing: [String: EntityWriting] = [:]
-    private var lastWriting: EntityWriting?
+    // Touched for every record by the one thread that writes: no run-time exclusivity checks.
+    @exclusivity(unchecked) private var lastWriting: EntityWriting?
     private var staging: LinkStaging?
     /// The `Z_PK` of the row the last record written went to (inserted, or merged into); nil
     /// after a reject. After `write`, the written record's own (its carried records go first).
-    public private(set) var lastPrimaryKey: Int64?
+    @exclusivity(unchecked) public private(set) var lastPrimaryKey: Int64?
 
     /// - Parameters:
     ///   - duplicates: what to do with records that collide on a uniqueness constraint;

@@ -9,6 +9,9 @@ import FerryModel
 /// Each bound value is also noted as a trivial `Parameter`, so that rows bound to a statement
 /// of many rows can be bound again to a shorter one when fewer rows are inserted
 /// (`rebind(to:)`). Staging a row allocates nothing once the buffers have grown to a batch's size.
+///
+/// Used by the writer's thread alone: its fields, touched for every row, skip the run-time
+/// exclusivity checks (`@exclusivity(unchecked)`).
 final class PendingRows {
     /// One bound value; text and blob bytes are where the buffer holds them.
     private enum Parameter {
@@ -21,18 +24,18 @@ final class PendingRows {
     }
 
     /// The values bound since `clear()`, in parameter order.
-    private var parameters: UnsafeMutablePointer<Parameter>
-    private var parameterCapacity: Int
-    private var parameterCount = 0
-    private var buffer: UnsafeMutableRawPointer
-    private var capacity: Int
-    private var used = 0
+    @exclusivity(unchecked) private var parameters: UnsafeMutablePointer<Parameter>
+    @exclusivity(unchecked) private var parameterCapacity: Int
+    @exclusivity(unchecked) private var parameterCount = 0
+    @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var used = 0
     /// Buffers outgrown since `clear()`: values bound earlier still point into them.
     private var outgrown: [UnsafeMutableRawPointer] = []
     /// Bytes staged since `clear()`.
-    private(set) var byteCount = 0
+    @exclusivity(unchecked) private(set) var byteCount = 0
     /// Rows staged since `clear()`.
-    private(set) var rowCount = 0
+    @exclusivity(unchecked) private(set) var rowCount = 0
 
     /// The largest byte buffer kept between batches.
     private static let keptCapacity = 4 << 20

@@ -1,12 +1,15 @@
 /// The `Z_PK` counter of one root entity's hierarchy (sub-entities share their root's), held by
 /// the writer and by every inserter of the hierarchy, so a row costs no lookup by name.
+///
+/// Used by the writer's thread alone: its fields, touched for every row, skip the run-time
+/// exclusivity checks (`@exclusivity(unchecked)`).
 final class PrimaryKeyCounter {
     /// The root entity.
     let root: String
     /// The highest `Z_PK` handed out so far (`Z_MAX`).
-    private(set) var last: Int64
+    @exclusivity(unchecked) private(set) var last: Int64
     /// Whether `last` moved since the last commit wrote it to `Z_PRIMARYKEY`.
-    private(set) var isChanged = false
+    @exclusivity(unchecked) private(set) var isChanged = false
 
     init(root: String, last: Int64 = 0) {
         self.root = root

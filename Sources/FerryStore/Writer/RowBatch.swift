@@ -6,11 +6,14 @@ import FerryModel
 /// The writer owns it (`CoreDataStoreWriter.rowBatch(for:)`) and inserts what it holds before
 /// anything reads or changes the tables and before every commit; the entity's inserters share
 /// it. Owned there, rows staged through an inserter that is gone are still inserted.
+///
+/// Used by the writer's thread alone: its fields, touched for every row, skip the run-time
+/// exclusivity checks (`@exclusivity(unchecked)`).
 final class RowBatch {
     private var statements: InsertStatements
     private let pending = PendingRows()
     /// The statement the staged rows are bound to, and how many rows it inserts.
-    private var target: (statement: SQLiteStatement, rows: Int)?
+    @exclusivity(unchecked) private var target: (statement: SQLiteStatement, rows: Int)?
     /// Whether the writer lists the batch among those holding rows; the writer clears it when it
     /// flushes.
     var isListedWithWriter = false
@@ -19,13 +22,13 @@ final class RowBatch {
     /// one entity, before any set-based SQL): a row whose key follows the one before it is
     /// staged with a NULL key, and SQLite appends it without first looking its key up (a seek from
     /// the b-tree's root per row, a fifth of a small row's insert). Nil: unknown.
-    private var tableMax: Int64?
+    @exclusivity(unchecked) private var tableMax: Int64?
     /// Whether the staged rows have NULL keys: then each key follows the one before it, the first
     /// `tableMax`'s. Staged rows are all of one kind.
-    private var keysFollow = false
+    @exclusivity(unchecked) private var keysFollow = false
     /// The key of the last staged row, and the highest.
-    private var lastKey: Int64 = 0
-    private var highestKey: Int64 = 0
+    @exclusivity(unchecked) private var lastKey: Int64 = 0
+    @exclusivity(unchecked) private var highestKey: Int64 = 0
 
     /// Staged bytes past which the rows are inserted before the batch is full (large values).
     private static let byteLimit = 1 << 20
