@@ -12,9 +12,10 @@ public final class StoredRecordCursor {
     /// The row `advance()` last moved to.
     private var current: Row?
     /// How the values of the current row's entity are read (changed with the entity, not per
-    /// row: no reference counting per value).
+    /// row: no reference counting per value), and that entity's number and shape (consecutive
+    /// rows of one entity look up no dictionary).
     private var plainColumns: [PlainColumn] = []
-    private var plainColumnsEntity: String?
+    private var plainColumnsEntity: (number: Int64, shape: RecordShape)?
 
     /// An attribute's result column and what makes its value plain, as a trivial value.
     private struct PlainColumn {
@@ -101,15 +102,19 @@ public final class StoredRecordCursor {
         let number = try plan.entityColumn.map { column throws(StoreReaderError) in
             try key(at: column, column: "Z_ENT", primaryKey: primaryKey)
         } ?? 0
-        guard let shape = plan.shapes[number] else {
-            throw invalid(primaryKey, "Z_ENT", "entity number \(number) is not one of the entities read")
+        let shape: RecordShape
+        if let known = plainColumnsEntity, known.number == number {
+            shape = known.shape
+        } else {
+            guard let found = plan.shapes[number] else {
+                throw invalid(primaryKey, "Z_ENT", "entity number \(number) is not one of the entities read")
+            }
+            plainColumns = found.attributes.map { PlainColumn(index: $0.index, type: $0.type, isExternallyStorable: $0.isExternallyStorable) }
+            plainColumnsEntity = (number, found)
+            shape = found
         }
         let row = Row(primaryKey: primaryKey, shape: shape)
         current = row
-        if plainColumnsEntity != shape.entity {
-            plainColumns = shape.attributes.map { PlainColumn(index: $0.index, type: $0.type, isExternallyStorable: $0.isExternallyStorable) }
-            plainColumnsEntity = shape.entity
-        }
         return row
     }
 
@@ -147,8 +152,7 @@ public final class StoredRecordCursor {
             if let slot { values[slot] = value }
         }
         for (position, slot) in slots.toOne.enumerated() {
-            let relationship = row.shape.toOne[position]
-            let reference = statement.isNull(at: relationship.keyIndex) ? nil : try reference(relationship, primaryKey: row.primaryKey)
+            let reference = try storedReference(at: position, of: row)
             if let slot { references[slot] = reference }
         }
     }
@@ -227,6 +231,11 @@ public final class StoredRecordCursor {
     /// The current row's to-one relationship at `position`: nil when its foreign key is NULL.
     public func reference(at position: Int) throws(StoreReaderError) -> StoredReference? {
         guard let row = current else { return nil }
+        return try storedReference(at: position, of: row)
+    }
+
+    /// The to-one relationship at `position` of `row`, the current row.
+    private func storedReference(at position: Int, of row: Row) throws(StoreReaderError) -> StoredReference? {
         let relationship = row.shape.toOne[position]
         guard !statement.isNull(at: relationship.keyIndex) else { return nil }
         return try reference(relationship, primaryKey: row.primaryKey)
