@@ -33,14 +33,21 @@ public final class StoreRecordCursor: RecordCursor {
 
     /// What turns a store's rows of one entity into records.
     private struct RowShape {
-        let entity: String
-        /// The source schema's attribute names, in its order.
-        let attributeNames: [String]
+        /// Where the row's values go: attributes to the source schema's order, to-one
+        /// relationships to `toOne`'s.
+        let slots: StoredRowSlots
+        /// Whether the version has the entity; the rows of one it lacks are read (and so
+        /// checked) but not carried.
+        let isCarried: Bool
+        /// The source schema's attribute count.
+        let attributeCount: Int
         /// The to-one relationships whose foreign keys become links, in model order.
         let toOne: [String]
         /// Where the store keeps each of `toOne`'s pairs, for the pair tally.
         let toOneStorage: [String?]
     }
+    /// The current row's to-one references in `current.toOne`'s order, reused row to row.
+    private var references: [StoredReference?] = []
 
     /// Opens the store at `path` as records of the version of `chain` it matches.
     /// - Parameter keepsIdentity: its records keep their `Z_PK` and `Z_OPT` (`Record.identity`).
@@ -87,17 +94,27 @@ public final class StoreRecordCursor: RecordCursor {
                 edges = SeparateEdges(model: model)
                 continue
             }
-            let stored: StoredRecord
+            let row: StoredRecordCursor.Row
+            var values: [AttributeValue] = []
             do {
-                guard let next = try cursor.next() else {
+                guard let next = try cursor.advance() else {
                     self.cursor = nil
                     continue
                 }
-                stored = next
+                row = next
+                if current?.slots.entity != row.entity {
+                    current = shape(of: row.entity, in: cursor)
+                    references = Array(repeating: nil, count: current?.toOne.count ?? 0)
+                }
+                if let current {
+                    values = Array(repeating: .null, count: current.attributeCount)
+                    for index in references.indices { references[index] = nil }
+                    try cursor.read(current.slots, values: &values, references: &references)
+                }
             } catch {
                 guard case .invalidValue = error else { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
                 // The row's pairs are accounted for with it: rejected.
-                if let entity = cursor.entityOfCurrentRow, let shape = shape(of: entity) {
+                if let entity = cursor.entityOfCurrentRow, let shape = shape(of: entity, in: cursor) {
                     for (position, name) in (cursor.toOneNames(of: entity) ?? []).enumerated() {
                         guard let index = shape.toOne.firstIndex(of: name), (try? cursor.reference(at: position)) != nil else { continue }
                         pairs.add(shape.toOneStorage[index])
@@ -106,18 +123,16 @@ public final class StoreRecordCursor: RecordCursor {
                 return .reject(Reject(location: location, entity: cursorRoot, reason: error.description),
                                entity: cursor.entityOfCurrentRow ?? cursorRoot)
             }
-            if current?.entity != stored.entity { current = shape(of: stored.entity) }
-            guard let shape = current else { continue }
-            let values = shape.attributeNames.map { stored.attributes[$0] ?? .null }
+            guard let shape = current, shape.isCarried else { continue }
             var links: [RecordLink] = []
             for (index, name) in shape.toOne.enumerated() {
-                guard let reference = stored.toOne[name] else { continue }
+                guard let reference = references[index] else { continue }
                 links.append(RecordLink(relationship: name, targets: [.key(.integer(reference.primaryKey))]))
                 pairs.add(shape.toOneStorage[index])
             }
-            let identity = keepsIdentity ? ObjectIdentity(primaryKey: stored.primaryKey, version: stored.version) : nil
-            let record = Record(values: values, location: location, key: .integer(stored.primaryKey), links: links, identity: identity)
-            return .record(record, entity: stored.entity, defaulted: false, row: stored.primaryKey)
+            let identity = keepsIdentity ? ObjectIdentity(primaryKey: row.primaryKey, version: cursor.versionOfCurrentRow) : nil
+            let record = Record(values: values, location: location, key: .integer(row.primaryKey), links: links, identity: identity)
+            return .record(record, entity: row.entity, defaulted: false, row: row.primaryKey)
         }
     }
 
@@ -144,15 +159,17 @@ public final class StoreRecordCursor: RecordCursor {
         return cursor
     }
 
-    /// What reading rows of `entity` needs; nil when the version has no such entity.
-    private func shape(of entity: String) -> RowShape? {
+    /// What reading rows of `entity` from `cursor` needs; nil when the cursor reads no such entity.
+    private func shape(of entity: String, in cursor: StoredRecordCursor) -> RowShape? {
         if let known = shapes[entity] { return known }
         var made: RowShape?
-        if let schema = chain.schema(version: version, entity: entity) {
-            let toOne = model.allRelationships(of: entity).filter { relationship in
-                !relationship.isToMany && model.inverse(of: relationship)?.isOrdered != true
-            }
-            made = RowShape(entity: entity, attributeNames: schema.attributes.map(\.name), toOne: toOne.map(\.name),
+        let schema = chain.schema(version: version, entity: entity)
+        let toOne = schema == nil ? [] : model.allRelationships(of: entity).filter { relationship in
+            !relationship.isToMany && model.inverse(of: relationship)?.isOrdered != true
+        }
+        let attributeNames = schema?.attributes.map(\.name) ?? []
+        if let slots = cursor.slots(of: entity, attributes: attributeNames, toOne: toOne.map(\.name)) {
+            made = RowShape(slots: slots, isCarried: schema != nil, attributeCount: attributeNames.count, toOne: toOne.map(\.name),
                             toOneStorage: toOne.map { records.layout.placement(of: $0.name, of: entity)?.storageName })
         }
         shapes[entity] = made

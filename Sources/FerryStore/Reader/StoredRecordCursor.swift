@@ -12,9 +12,10 @@ public final class StoredRecordCursor {
     /// The row `advance()` last moved to.
     private var current: Row?
     /// How the values of the current row's entity are read (changed with the entity, not per
-    /// row: no reference counting per value).
+    /// row: no reference counting per value), and that entity's number and shape (consecutive
+    /// rows of one entity look up no dictionary).
     private var plainColumns: [PlainColumn] = []
-    private var plainColumnsEntity: String?
+    private var plainColumnsEntity: (number: Int64, shape: RecordShape)?
 
     /// An attribute's result column and what makes its value plain, as a trivial value.
     private struct PlainColumn {
@@ -22,10 +23,20 @@ public final class StoredRecordCursor {
         let type: AttributeType
         let isExternallyStorable: Bool
     }
-    /// For the entity of the last record, an attributes dictionary holding every key (all
-    /// `.null`) and where each attribute's value sits in it: a record copies the dictionary and
-    /// sets its values in place, without hashing a key per value.
-    private var lastShape: (entity: String, template: [String: AttributeValue], slots: [Dictionary<String, AttributeValue>.Index])?
+    /// For the entity of the last record: an attributes dictionary holding every key (all
+    /// `.null`), where each attribute's value sits in it, and slots in position order. A record
+    /// copies the dictionary and sets its values in place, without hashing a key per value.
+    private var lastShape: RecordDictionaryShape?
+    /// `next()`'s values and references of the current row in position order, reused row to row.
+    private var rowValues: [AttributeValue] = []
+    private var rowReferences: [StoredReference?] = []
+
+    private struct RecordDictionaryShape {
+        let entity: String
+        let template: [String: AttributeValue]
+        let dictionarySlots: [Dictionary<String, AttributeValue>.Index]
+        let slots: StoredRowSlots
+    }
 
     init(plan: RecordPlan, database: SQLiteDatabase) throws(StoreReaderError) {
         self.plan = plan
@@ -35,14 +46,15 @@ public final class StoredRecordCursor {
     /// The next record, or nil after the last one.
     public func next() throws(StoreReaderError) -> StoredRecord? {
         guard let row = try advance() else { return nil }
-        let (template, slots) = template(of: row.shape)
-        var attributes = template
-        for (position, slot) in slots.enumerated() {
-            attributes.values[slot] = try value(at: position)
+        let shape = recordShape(of: row.shape)
+        try read(shape.slots, values: &rowValues, references: &rowReferences)
+        var attributes = shape.template
+        for (position, slot) in shape.dictionarySlots.enumerated() {
+            attributes.values[slot] = rowValues[position]
         }
         var toOne: [String: StoredReference] = [:]
-        for (position, relationship) in row.shape.toOne.enumerated() {
-            if let reference = try reference(at: position) { toOne[relationship.name] = reference }
+        for (relationship, reference) in zip(row.shape.toOne, rowReferences) {
+            if let reference { toOne[relationship.name] = reference }
         }
         return StoredRecord(primaryKey: row.primaryKey, entity: row.shape.entity, attributes: attributes, toOne: toOne,
                             version: versionOfCurrentRow)
@@ -90,15 +102,19 @@ public final class StoredRecordCursor {
         let number = try plan.entityColumn.map { column throws(StoreReaderError) in
             try key(at: column, column: "Z_ENT", primaryKey: primaryKey)
         } ?? 0
-        guard let shape = plan.shapes[number] else {
-            throw invalid(primaryKey, "Z_ENT", "entity number \(number) is not one of the entities read")
+        let shape: RecordShape
+        if let known = plainColumnsEntity, known.number == number {
+            shape = known.shape
+        } else {
+            guard let found = plan.shapes[number] else {
+                throw invalid(primaryKey, "Z_ENT", "entity number \(number) is not one of the entities read")
+            }
+            plainColumns = found.attributes.map { PlainColumn(index: $0.index, type: $0.type, isExternallyStorable: $0.isExternallyStorable) }
+            plainColumnsEntity = (number, found)
+            shape = found
         }
         let row = Row(primaryKey: primaryKey, shape: shape)
         current = row
-        if plainColumnsEntity != shape.entity {
-            plainColumns = shape.attributes.map { PlainColumn(index: $0.index, type: $0.type, isExternallyStorable: $0.isExternallyStorable) }
-            plainColumnsEntity = shape.entity
-        }
         return row
     }
 
@@ -113,9 +129,42 @@ public final class StoredRecordCursor {
         plan.shapes.values.first { $0.entity == entity }?.toOne.map(\.name)
     }
 
+    /// Slots for the rows of `entity`: each stored attribute goes to the index of its name in
+    /// `attributes`, each to-one relationship with a foreign key to the index of its name in
+    /// `toOne`; the others are read but not kept. Nil when the cursor reads no such entity.
+    public func slots(of entity: String, attributes: [String], toOne: [String]) -> StoredRowSlots? {
+        guard let shape = plan.shapes.values.first(where: { $0.entity == entity }) else { return nil }
+        return StoredRowSlots(entity: entity, attributes: shape.attributes.map { attributes.firstIndex(of: $0.name) },
+                              toOne: shape.toOne.map { toOne.firstIndex(of: $0.name) })
+    }
+
+    /// Reads the current row's values straight from the statement into their slots, attributes
+    /// then to-one relationships, each in position order: an attribute as `value(at:)` gives
+    /// it, a to-one as `reference(at:)` does (nil when its key is NULL). The first value that
+    /// does not fit the model throws, as `next()` does. Slots that no position maps to keep what
+    /// they hold. `slots` must be for the current row's entity.
+    public func read(_ slots: StoredRowSlots, values: inout [AttributeValue],
+                     references: inout [StoredReference?]) throws(StoreReaderError) {
+        guard let row = current else { return }
+        precondition(slots.entity == row.shape.entity, "slots of \(slots.entity) for a row of \(row.shape.entity)")
+        for (position, slot) in slots.attributes.enumerated() {
+            let value = try decodedValue(at: position, of: row)
+            if let slot { values[slot] = value }
+        }
+        for (position, slot) in slots.toOne.enumerated() {
+            let reference = try storedReference(at: position, of: row)
+            if let slot { references[slot] = reference }
+        }
+    }
+
     /// The current row's attribute at `position`, as its record holds it.
     public func value(at position: Int) throws(StoreReaderError) -> AttributeValue {
-        guard current != nil else { return .null }
+        guard let row = current else { return .null }
+        return try decodedValue(at: position, of: row)
+    }
+
+    /// The attribute at `position` of `row`, the current row.
+    private func decodedValue(at position: Int, of row: Row) throws(StoreReaderError) -> AttributeValue {
         // The trivial column description; the full one (with names) only for errors.
         let column = plainColumns[position]
         let reason: String
@@ -126,7 +175,6 @@ public final class StoredRecordCursor {
         } catch {
             reason = error.reason
         }
-        guard let row = current else { return .null }
         let attribute = row.shape.attributes[position]
         throw invalid(row.primaryKey, attribute.column, "attribute \(attribute.name): \(reason)")
     }
@@ -183,21 +231,32 @@ public final class StoredRecordCursor {
     /// The current row's to-one relationship at `position`: nil when its foreign key is NULL.
     public func reference(at position: Int) throws(StoreReaderError) -> StoredReference? {
         guard let row = current else { return nil }
+        return try storedReference(at: position, of: row)
+    }
+
+    /// The to-one relationship at `position` of `row`, the current row.
+    private func storedReference(at position: Int, of row: Row) throws(StoreReaderError) -> StoredReference? {
         let relationship = row.shape.toOne[position]
         guard !statement.isNull(at: relationship.keyIndex) else { return nil }
         return try reference(relationship, primaryKey: row.primaryKey)
     }
 
-    /// The attributes template of a shape and its value slots (kept for the next row).
-    private func template(of shape: RecordShape) -> ([String: AttributeValue], [Dictionary<String, AttributeValue>.Index]) {
-        if let lastShape, lastShape.entity == shape.entity { return (lastShape.template, lastShape.slots) }
+    /// The attributes template of a shape, its value slots, and the identity slots that read a
+    /// row in position order (kept for the next row; the buffers sized to fit).
+    private func recordShape(of shape: RecordShape) -> RecordDictionaryShape {
+        if let lastShape, lastShape.entity == shape.entity { return lastShape }
         var template: [String: AttributeValue] = [:]
         template.reserveCapacity(shape.attributes.count)
         for attribute in shape.attributes { template[attribute.name] = .null }
         // Looked up after every key is in: indexes stay valid while only values change.
-        let slots = shape.attributes.compactMap { template.index(forKey: $0.name) }
-        lastShape = (shape.entity, template, slots)
-        return (template, slots)
+        let dictionarySlots = shape.attributes.compactMap { template.index(forKey: $0.name) }
+        let slots = StoredRowSlots(entity: shape.entity, attributes: shape.attributes.indices.map { $0 },
+                                   toOne: shape.toOne.indices.map { $0 })
+        let made = RecordDictionaryShape(entity: shape.entity, template: template, dictionarySlots: dictionarySlots, slots: slots)
+        lastShape = made
+        rowValues = Array(repeating: .null, count: shape.attributes.count)
+        rowReferences = Array(repeating: nil, count: shape.toOne.count)
+        return made
     }
 
     private func reference(_ relationship: ToOneColumns, primaryKey: Int64) throws(StoreReaderError) -> StoredReference {
