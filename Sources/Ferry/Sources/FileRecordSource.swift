@@ -148,7 +148,7 @@ public struct FileRecordSource: Sendable {
             dialect.delimiter = UInt8(ascii: "\t")
             basis = .fileName
         } else {
-            dialect = CSVDialect.sniff(sample: SourceContent.text(of: sample, isComplete: isComplete), base: dialect)
+            dialect = CSVDialect.sniff(sample: SourceContent.text(of: sample, isComplete: isComplete).text, base: dialect)
             basis = .sniffed
         }
         return (dialect, CSVDelimiterChoice(delimiter: dialect.delimiter, basis: basis))

@@ -27,8 +27,9 @@ public enum SourceContent: Sendable, Equatable, CustomStringConvertible {
     /// What `sample`, the first bytes of a source (all of it when `isComplete`), holds.
     public static func sniff(_ sample: [UInt8], isComplete: Bool) -> SourceContent {
         if sample.starts(with: Array("bplist".utf8)) { return .binaryPropertyList }
-        let text = SourceContent.text(of: sample, isComplete: isComplete)
-        guard let start = text.firstIndex(where: { !isWhitespace($0) }) else { return isComplete ? .empty : .text }
+        let (text, isValid) = SourceContent.text(of: sample, isComplete: isComplete)
+        // Bytes that do not decode are not "empty": as text, their reader reports where they break.
+        guard let start = text.firstIndex(where: { !isWhitespace($0) }) else { return isComplete && isValid ? .empty : .text }
         switch text[start] {
         case UInt8(ascii: "<"): return .xmlPropertyList
         case UInt8(ascii: "["): return .jsonArray
@@ -74,7 +75,7 @@ public enum SourceContent: Sendable, Equatable, CustomStringConvertible {
 
     /// The sample as UTF-8: a UTF-8 byte order mark dropped, UTF-16 with one transcoded (a code
     /// unit cut by the end of the sample left out).
-    static func text(of sample: [UInt8], isComplete: Bool) -> [UInt8] {
+    static func text(of sample: [UInt8], isComplete: Bool) -> (text: [UInt8], isValid: Bool) {
         var sample = sample
         if sample.starts(with: [0xFF, 0xFE]) || sample.starts(with: [0xFE, 0xFF]) {
             let bigEndian = sample[0] == 0xFE
@@ -87,10 +88,11 @@ public enum SourceContent: Sendable, Equatable, CustomStringConvertible {
         var source = UTF8TranscodingByteSource(MemoryByteSource(sample))
         var text: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while let count = try? chunk.withUnsafeMutableBytes({ try source.read(into: $0) }), count > 0 {
+        while true {
+            guard let count = try? chunk.withUnsafeMutableBytes({ try source.read(into: $0) }) else { return (text, false) }
+            guard count > 0 else { return (text, true) }
             text += chunk[..<count]
         }
-        return text
     }
 
     /// Whether `text`, which starts with `{`, holds an object on its first line alone and a

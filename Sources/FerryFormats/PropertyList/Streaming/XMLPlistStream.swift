@@ -36,7 +36,8 @@ final class XMLPlistStream {
         sourceName = source.name
         self.maxDepth = maxDepth
         feed = XMLInputFeed(source: source, replaying: replay)
-        guard let reader = xmlReaderForIO(xmlInputFeedRead, nil, feed.pointer, sourceName, nil, Self.options) else {
+        let (options, name, feed) = (Self.options, sourceName, feed)
+        guard let reader = Self.recordingErrors(into: feed, { xmlReaderForIO(xmlInputFeedRead, nil, feed.pointer, name, nil, options) }) else {
             throw PlistRecordError(source: source.name, problem: .xml(.malformed("libxml2 could not allocate a reader"), line: 0))
         }
         self.reader = reader
@@ -110,10 +111,19 @@ final class XMLPlistStream {
     /// Moves to the next node in document order, over the subtree of a decoded element.
     /// Returns false at the end of the document.
     private func advance() throws -> Bool {
-        let status = onDecodedElement ? xmlTextReaderNext(reader) : xmlTextReaderRead(reader)
+        let status = Self.recordingErrors(into: feed) { onDecodedElement ? xmlTextReaderNext(reader) : xmlTextReaderRead(reader) }
         onDecodedElement = false
         if status < 0 { try throwReaderFailure() }
         return status == 1
+    }
+
+    /// Runs libxml2 with the feed's recorder as the thread's structured error handler as well as
+    /// the reader's: errors raised outside the reader (converting the input's encoding) otherwise
+    /// go to libxml2's generic handler, which prints them on standard error.
+    private static func recordingErrors<T>(into feed: XMLInputFeed, _ body: () -> T) -> T {
+        xmlSetStructuredErrorFunc(feed.pointer, xmlInputFeedRecordError)
+        defer { xmlSetStructuredErrorFunc(nil, nil) }
+        return body()
     }
 
     /// Throws why libxml2 stopped: the source's error, else libxml2's first error.
