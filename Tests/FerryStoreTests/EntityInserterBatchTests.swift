@@ -82,6 +82,21 @@ import Testing
         #expect(try database.scalarInteger("SELECT count(*) FROM ZNOTE WHERE length(ZPHOTO) > 700000") == 2)
     }
 
+    @Test func aRowThatFailsToBindTakesBackItselfAlone() throws {
+        let (writer, path) = try makeWriter("failed-row")
+        defer { removeStoreFiles(path) }
+        let notes = try writer.inserter(for: "Note")
+        let sources = columnSources(notes)
+        for n in 1...3 { #expect(try notes.insert(Self.row(n), sources: sources) == Int64(n)) }
+        // A source past the values: SQLite's range error, for this row only.
+        #expect(throws: StoreWriterError.self) { try notes.insert([.string("short")], sources: sources) }
+        #expect(try notes.insert(Self.row(4), sources: sources) == 4)
+        try writer.finish()
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        #expect(try database.scalarText("SELECT group_concat(Z_PK || ':' || ZSIZE) FROM ZNOTE")
+            == "1:1000003,2:2000006,3:3000009,4:4000012")
+    }
+
     @Test func rowsKeepingTheirIdentityKeepTheirKeysOrTakeTheNext() throws {
         let (writer, path) = try makeWriter("identity")
         defer { removeStoreFiles(path) }

@@ -53,6 +53,23 @@ final class PendingRows {
         parameters.deallocate()
     }
 
+    /// Where the staged rows end: `drop(after:)` takes back a row that failed to bind.
+    struct End {
+        fileprivate let parameters: Int
+        fileprivate let rows: Int
+        fileprivate let bytes: Int
+    }
+
+    var end: End { End(parameters: parameterCount, rows: rowCount, bytes: byteCount) }
+
+    /// Forgets what was staged after `end` (its bytes stay in the buffer until `clear()`); the
+    /// parameters it bound are bound again by the next row staged.
+    func drop(after end: End) {
+        parameterCount = end.parameters
+        rowCount = end.rows
+        byteCount = end.bytes
+    }
+
     /// Forgets every staged row; the statements they were bound to must not run again before
     /// their parameters are bound anew.
     func clear() {

@@ -53,7 +53,7 @@ final class RowBatch {
 
     /// Binds a row after the staged ones to the statement inserting `rows` rows (the staged rows
     /// are bound to it already). A row whose key does not follow as the staged rows' do (or the
-    /// other way round) first inserts them. A row that fails to bind forgets the staged rows.
+    /// other way round) first inserts them. A row that fails to bind is taken back alone.
     func stage<Row: StagedRow>(_ row: Row, primaryKey: Int64, version: Int64, rows: Int) throws(StoreWriterError) {
         var follows = keyFollows(primaryKey)
         if pending.rowCount > 0, follows != keysFollow {
@@ -69,11 +69,14 @@ final class RowBatch {
             target = (statement, rows)
         }
         let first = Int32(pending.rowCount * statements.parametersPerRow + 1)
+        let end = pending.end
         try StoreWriterError.sqlite { () throws(SQLiteError) in
             let status = row.stage(primaryKey: follows ? nil : primaryKey, version: version, in: pending, to: try statement.live(),
                                    from: first)
             if status != SQLITE_OK {
-                forgetStaged()
+                // Only this row is taken back: the rows staged before it are still to be inserted.
+                pending.drop(after: end)
+                if pending.rowCount == 0 { target = nil }
                 try statement.check(status)
             }
         }
