@@ -93,6 +93,25 @@ struct ExitCodeCommandLineTests {
         #expect(run.status == 2 && run.err.contains("--keep"), "\(run.err)")
     }
 
+    @Test("a UTF-16 plist that does not decode is bad input (3), said once in Ferry's words: nothing of libxml2's on standard error")
+    func brokenUTF16Plist() throws {
+        let folder = try TestPaths.temporaryFolder("exit-codes")
+        let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<plist version=\"1.0\"><array><dict><key>fileName</key>"
+            + "<string>a\u{FFFF}b</string></dict></array></plist>\n"
+        // Little-endian UTF-16 with a byte order mark, the U+FFFF placeholder replaced by a lone high surrogate.
+        let units = Array(text.utf16).map { $0 == 0xFFFF ? 0xD800 : $0 }
+        let bytes: [UInt8] = [0xFF, 0xFE] + units.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let plist = folder + "/broken.plist"
+        try Data(bytes).write(to: URL(fileURLWithPath: plist))
+        let run = try ferry("import", plist, "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                            "--out", folder + "/i.sqlite")
+        #expect(run.status == 3, "\(run.err)")
+        let lines = run.err.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("ferry import: \(plist): XML property list: "), "\(run.err)")
+        #expect(!run.err.contains("encoding error") && !run.err.contains("I/O error"), "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/i.sqlite"))
+    }
+
     @Test("a run stopped by --max-errors exits 6 and writes nothing; finished with rejects it exits 1")
     func rejectLimit() throws {
         let folder = try TestPaths.temporaryFolder("exit-codes")

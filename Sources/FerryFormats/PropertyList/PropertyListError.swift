@@ -18,8 +18,10 @@ public enum PropertyListError: Error, Sendable, Equatable, CustomStringConvertib
             "not a property list: neither a binary (bplist0?) nor an XML property list"
         case .binary(let problem, let offset):
             "binary property list, byte offset \(offset): \(problem)"
-        case .xml(let problem, let line):
+        case .xml(let problem, let line) where line > 0:
             "XML property list, line \(line): \(problem)"
+        case .xml(let problem, _):
+            "XML property list: \(problem)"
         case .unencodable(let reason, let keyPath):
             "cannot encode property list value at \(keyPath): \(reason)"
         }

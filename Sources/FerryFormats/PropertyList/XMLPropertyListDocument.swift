@@ -33,7 +33,10 @@ final class XMLPropertyListDocument {
         let parsed = withExtendedLifetime(state) {
             bytes.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { chars in
-                    xmlCtxtReadMemory(context, chars.baseAddress, length, nil, nil, Self.options)
+                    // Errors raised outside the parser (converting the encoding) are recorded as its own.
+                    LibXML2ErrorScope.run(context: UnsafeMutableRawPointer(context), handler: recordFirstError) {
+                        xmlCtxtReadMemory(context, chars.baseAddress, length, nil, nil, Self.options)
+                    }
                 }
             }
         }

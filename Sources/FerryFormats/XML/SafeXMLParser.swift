@@ -36,8 +36,8 @@ public enum SafeXMLParser {
 
         let document: xmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    xmlCtxtReadMemory(parser, $0, Int32(clamping: buffer.count), source, nil, options)
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+                    LibXML2ErrorScope.run { xmlCtxtReadMemory(parser, chars, Int32(clamping: buffer.count), source, nil, options) }
                 }
             }
         }

@@ -13,9 +13,9 @@ public struct PlistRecordError: Error, Sendable, Equatable, CustomStringConverti
         self.problem = problem
     }
 
-    /// The line of an XML problem; `nil` for other problems.
+    /// The line of an XML problem, when libxml2 gave one; `nil` for other problems.
     public var line: Int? {
-        guard case .xml(_, let line) = problem else { return nil }
+        guard case .xml(_, let line) = problem, line > 0 else { return nil }
         return line
     }
 

@@ -121,9 +121,7 @@ final class XMLPlistStream {
     /// the reader's: errors raised outside the reader (converting the input's encoding) otherwise
     /// go to libxml2's generic handler, which prints them on standard error.
     private static func recordingErrors<T>(into feed: XMLInputFeed, _ body: () -> T) -> T {
-        xmlSetStructuredErrorFunc(feed.pointer, xmlInputFeedRecordError)
-        defer { xmlSetStructuredErrorFunc(nil, nil) }
-        return body()
+        LibXML2ErrorScope.run(context: feed.pointer, handler: xmlInputFeedRecordError, body)
     }
 
     /// Throws why libxml2 stopped: the source's error, else libxml2's first error.
@@ -133,7 +131,7 @@ final class XMLPlistStream {
     }
 
     private func decodeCurrentElement(depth: Int) throws -> PropertyListValue {
-        guard let element = xmlTextReaderExpand(reader) else { try throwReaderFailure() }
+        guard let element = Self.recordingErrors(into: feed, { xmlTextReaderExpand(reader) }) else { try throwReaderFailure() }
         onDecodedElement = true
         do {
             // The tree reader's element rules, applied to the subtree libxml2 expanded in place.

@@ -47,8 +47,8 @@ enum XMLPrologGuard {
             let isLast = chunk.isEmpty
             let status = withExtendedLifetime(state) {
                 chunk.withUnsafeBufferPointer { bytes in
-                    bytes.withMemoryRebound(to: CChar.self) {
-                        xmlParseChunk(context, $0.baseAddress, Int32(clamping: $0.count), isLast ? 1 : 0)
+                    bytes.withMemoryRebound(to: CChar.self) { chars in
+                        LibXML2ErrorScope.run { xmlParseChunk(context, chars.baseAddress, Int32(clamping: chars.count), isLast ? 1 : 0) }
                     }
                 }
             }
@@ -73,7 +73,7 @@ enum XMLPrologGuard {
         handler.unparsedEntityDecl = { context, _, _, _, _ in GuardState.stop(context, atEntity: true) }
         handler.startElementNs = { context, _, _, _, _, _, _, _, _ in GuardState.stop(context, atEntity: false) }
         handler.serror = { _, _ in } // errors are reported by the reader that parses the bytes again
-        guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, name) else { return nil }
+        guard let context = LibXML2ErrorScope.run({ xmlCreatePushParserCtxt(&handler, nil, nil, 0, name) }) else { return nil }
         _ = xmlCtxtUseOptions(context, XMLPlistStream.options)
         return context
     }
