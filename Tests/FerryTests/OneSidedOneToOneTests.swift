@@ -98,7 +98,7 @@ struct OneSidedOneToOneTests {
         #expect(try storeRows(migrated, "SELECT b.ZCODE, p.ZNAME FROM ZBADGE b JOIN ZMEMBER p ON p.Z_PK = b.ZWEARER") == ["B1|ann"])
         let report = try #require(summary.verification)
         #expect(report.passed, "\(report.sections.flatMap(\.failures))")
-        let pairs = try #require(report.section(named: "to-one pairs against source"))
+        let pairs = try #require(report.section(named: "pairs against source store"))
         #expect(pairs.checks == 3 && pairs.failures.isEmpty, "Passport.owner, Person.badge and Person.passport")
         #expect(try SourceVerification.verify(store: migrated, against: request, rerun: true).passed)
     }
@@ -116,7 +116,7 @@ struct OneSidedOneToOneTests {
             """)
         let report = try SourceVerification.verify(store: request.outputPath, against: request, rerun: true)
         #expect(!report.passed)
-        let pairs = try #require(report.section(named: "to-one pairs against source"))
+        let pairs = try #require(report.section(named: "pairs against source store"))
         #expect(pairs.failures.map(\.subject) == ["Passport.owner"])
         #expect(report.section(named: "relationships")?.failures.isEmpty == true, "both sides agree: only the sources tell")
     }
@@ -150,7 +150,7 @@ struct OneSidedOneToOneTests {
         let report = try SourceVerification.verify(store: store, against: against)
         #expect(report.passed, "\(report.sections.flatMap(\.failures))")
         #expect(report.section(named: "pairs against sources")?.failures.isEmpty == true)
-        #expect(report.section(named: "to-one pairs against source")?.checks ?? 0 > 0)
+        #expect(report.section(named: "pairs against source store")?.checks ?? 0 > 0)
     }
 
     /// A copy of the Apple Notes corpus store in a new folder named after `label`, and the model

@@ -4,13 +4,15 @@ import FerryModel
 import FerryStore
 import FerryVerify
 
-/// Proves a migrated store's to-one pairs against its source store itself, not against another
-/// run of the writer: each to-one relationship the chain carries (unchanged or renamed) must
-/// hold exactly the source's pairs, both ends named by `Z_PK`, read from each store's own
-/// column with plain SQL (`StoreVerifier.edgeFingerprint`, FerryStore's `PairKeyScan`). Each
-/// side of a one-to-one is its own relationship here, so a side the source left empty (Apple
-/// Notes' `ICCloudState.cloudSyncingObject`) must stay empty, and a side filled from the other
-/// fails.
+/// Proves a migrated store's relationship pairs against its source store itself, not against
+/// another run of the writer: each relationship the chain carries (unchanged or renamed), to-one
+/// and to-many, must hold exactly the source's pairs, both ends named by `Z_PK`, read from each
+/// store's own columns and join tables with plain SQL (`StoreVerifier.edgeFingerprint`,
+/// FerryStore's `PairKeyScan`), per concrete entity. Each side of a one-to-one is its own
+/// relationship here, so a side the source left empty (Apple Notes'
+/// `ICCloudState.cloudSyncingObject`) must stay empty, and a side filled from the other fails;
+/// pairs of a to-many that the migration dropped (once, every pair of a relationship declared by
+/// an abstract entity) fail too.
 ///
 /// It applies when the pairs can only be the source's: one store, whose objects keep their
 /// `Z_PK` (the store whose identity the new store keeps), every record of it written (none
@@ -18,7 +20,7 @@ import FerryVerify
 /// a note saying why when that one store is the only source, silently when the sources are
 /// files or several (their pairs mix; the `pairs against sources` of `verify --against` cover them).
 enum SourcePairCheck {
-    static let sectionName = "to-one pairs against source"
+    static let sectionName = "pairs against source store"
 
     /// The section comparing `store` (read with `model`, the chain's last version) with the one
     /// store the migration `summary` read, or nil and the reason it does not apply (nil too when
@@ -41,11 +43,11 @@ enum SourcePairCheck {
         let written = try StoreVerifier(path: store, model: .model(model))
         var expected: [FingerprintEntry] = []
         var actual: [FingerprintEntry] = []
-        // Per concrete entity (an abstract one has no mapping of its own), its inherited to-ones included.
+        // Per concrete entity (an abstract one has no mapping of its own), its inherited relationships included.
         for entity in sourceModel.entities where !entity.isAbstract {
-            for relationship in sourceModel.allRelationships(of: entity.name) where !relationship.isToMany && !relationship.isTransient {
+            for relationship in sourceModel.allRelationships(of: entity.name) where !relationship.isTransient {
                 guard let carried = chain.finalRelationship(relationship.name, of: entity.name, from: version),
-                      model.allRelationships(of: carried.entity).contains(where: { $0.name == carried.relationship && !$0.isToMany }) else { continue }
+                      model.allRelationships(of: carried.entity).contains(where: { $0.name == carried.relationship }) else { continue }
                 let subject = "\(carried.entity).\(carried.relationship)"
                 let keys = [EdgeKey.primaryKey.label, EdgeKey.primaryKey.label]
                 expected.append(FingerprintEntry(subject: subject, attributes: keys, fingerprint: try sourceStore.edgeFingerprint(

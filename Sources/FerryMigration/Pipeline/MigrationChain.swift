@@ -154,14 +154,35 @@ public final class MigrationChain {
 
     /// The entity and relationship a relationship of `entity` in version `from` becomes in the
     /// last version, or nil when a step drops it.
+    ///
+    /// An abstract entity has no mapping of its own: its relationship becomes what its concrete
+    /// entities carry it to, named by the entity that declares it in the last version. When they
+    /// carry it to different relationships, or none does, it is dropped.
     public func finalRelationship(_ relationship: String, of entity: String, from: Int) -> (entity: String, relationship: String)? {
         var names = (entity: entity, relationship: relationship)
         for step in from..<steps.count {
-            guard let mapping = steps[step].mapping(forSource: names.entity),
-                  let carried = mapping.relationships.first(where: { $0.source == names.relationship }) else { return nil }
+            guard let mapping = steps[step].mapping(forSource: names.entity) else {
+                return finalRelationship(names.relationship, ofAbstract: names.entity, from: step)
+            }
+            guard let carried = mapping.relationships.first(where: { $0.source == names.relationship }) else { return nil }
             names = (mapping.destination, carried.destination)
         }
         return names
+    }
+
+    /// `finalRelationship` of an abstract entity's relationship: where each of its concrete
+    /// entities carries it, when they agree.
+    private func finalRelationship(_ relationship: String, ofAbstract entity: String, from: Int) -> (entity: String, relationship: String)? {
+        let model = versions[from]
+        guard model.entity(named: entity)?.isAbstract == true else { return nil }
+        var agreed: [String]?
+        for concrete in model.hierarchy(below: entity) where !concrete.isAbstract {
+            guard let final = finalRelationship(relationship, of: concrete.name, from: from) else { continue }
+            let declaring = last.declaringEntity(ofProperty: final.relationship, in: final.entity)?.name ?? final.entity
+            if let agreed, agreed != [declaring, final.relationship] { return nil }
+            agreed = [declaring, final.relationship]
+        }
+        return agreed.map { ($0[0], $0[1]) }
     }
 
     /// The one-to-ones of `entity` in version `from` whose two sides records of that version
