@@ -13,7 +13,8 @@ public protocol RecordStream: AnyObject {
 
 /// Holds a (non-copyable) record reader as a `RecordStream`.
 public final class RecordReaderBox<Reader: RecordReader & ~Copyable>: RecordStream {
-    private var reader: Reader
+    /// Read by one thread at a time, once per record: no run-time exclusivity check.
+    @exclusivity(unchecked) private var reader: Reader
 
     public init(_ reader: consuming Reader) {
         self.reader = reader

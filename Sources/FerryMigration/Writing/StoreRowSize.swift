@@ -10,14 +10,16 @@ enum StoreRowSize {
     /// The bytes a row of these values takes at most: their text and blob bytes, 8 for any other
     /// value, and the record header (at most 9 bytes per column and 9 for its length).
     static func bytes(of values: [AttributeValue]) -> Int {
-        values.reduce(9 * (values.count + 1)) { total, value in
-            switch value {
-            case .string(let text), .decimal(let text), .uri(let text): total + text.utf8.count
-            case .binary(let bytes): total + bytes.count
-            case .uuid: total + 16
-            default: total + 8
+        var total = 9 * (values.count + 1)
+        for index in values.indices {
+            switch values[index] {
+            case .string(let text), .decimal(let text), .uri(let text): total += text.utf8.count
+            case .binary(let bytes): total += bytes.count
+            case .uuid: total += 16
+            default: total += 8
             }
         }
+        return total
     }
 
     /// Why a record with these values cannot be a row of at most `limit` bytes, or nil when it can.

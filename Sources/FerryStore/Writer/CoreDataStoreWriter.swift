@@ -16,7 +16,8 @@ import FoundationEssentials
 /// syncs it to disk and renames it to the target (over an existing one only when asked). A stale `-wal`/`-shm` of an earlier target is
 /// removed first, as it would otherwise be replayed into the new file.
 ///
-/// One writer, its inserters and its connection are used by one thread.
+/// One writer, its inserters and its connection are used by one thread. The fields touched for every row skip
+/// the run-time exclusivity checks (`@exclusivity(unchecked)`).
 public final class CoreDataStoreWriter {
     /// The final store path.
     public let path: String
@@ -30,12 +31,12 @@ public final class CoreDataStoreWriter {
     let model: ManagedObjectModel
     /// The metadata written into `Z_METADATA`; nil when appending to a store made elsewhere.
     private var metadata: StoreMetadata?
-    private var database: SQLiteDatabase?
+    @exclusivity(unchecked) private var database: SQLiteDatabase?
     /// Statements to finalize before closing.
     private var statements: [SQLiteStatement] = []
     /// The `Z_PK` counter of each root entity that has one yet.
     private var primaryKeys: [String: PrimaryKeyCounter] = [:]
-    private var rowsInBatch = 0
+    @exclusivity(unchecked) private var rowsInBatch = 0
     /// When appending: the original store as it was copied, which must not change before the
     /// copy replaces it (another process's commits would be lost).
     private var appendedOriginal: StoreFileStamp?
@@ -257,7 +258,7 @@ public final class CoreDataStoreWriter {
     /// Each entity's batch of rows staged for a multi-row insert (`rowBatch(for:)`).
     private var batches: [String: RowBatch] = [:]
     /// The batches holding rows not yet inserted.
-    private var pendingBatches: [RowBatch] = []
+    @exclusivity(unchecked) private var pendingBatches: [RowBatch] = []
 
     /// Called by an inserter when it stages a row in `batch`.
     func holdsPendingRows(_ batch: RowBatch) {

@@ -10,13 +10,13 @@ import FerryModel
 /// Used by the writer's thread alone: its fields, touched for every row, skip the run-time
 /// exclusivity checks (`@exclusivity(unchecked)`).
 final class RowBatch {
-    private var statements: InsertStatements
+    @exclusivity(unchecked) private var statements: InsertStatements
     private let pending = PendingRows()
     /// The statement the staged rows are bound to, and how many rows it inserts.
     @exclusivity(unchecked) private var target: (statement: SQLiteStatement, rows: Int)?
     /// Whether the writer lists the batch among those holding rows; the writer clears it when it
     /// flushes.
-    var isListedWithWriter = false
+    @exclusivity(unchecked) var isListedWithWriter = false
 
     /// The highest `Z_PK` in the table, while this batch is the only way rows reach it (a table of
     /// one entity, before any set-based SQL): a row whose key follows the one before it is
