@@ -45,6 +45,12 @@ public final class PostgresConnection {
         PQfinish(handle)
     }
 
+    /// Whether the connection can run the next statement: still connected, no row stream or
+    /// COPY under way, and outside any transaction.
+    public var isIdle: Bool {
+        !isBusy && PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE
+    }
+
     /// Runs one statement with `parameters` bound to `$1`, `$2`, … (nil is NULL) and returns its
     /// rows, each column as text (nil for NULL). For small results: counts, catalog rows.
     @discardableResult
