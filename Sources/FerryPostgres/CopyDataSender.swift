@@ -17,8 +17,6 @@ final class CopyDataSender: @unchecked Sendable {
     private let queue = DispatchQueue(label: "ferry.postgres.copy")
     private let slots = DispatchSemaphore(value: CopyDataSender.inFlight)
     private let failure = Mutex<PostgresError?>(nil)
-    /// Blocks already sent, handed back by `emptyBlock` so that their memory is reused.
-    private let spare = Mutex<[CopyBlock]>([])
     private static let inFlight = 3
 
     init(connection: PostgresConnection) {
@@ -38,16 +36,13 @@ final class CopyDataSender: @unchecked Sendable {
                 let error = connection.failure()
                 failure.withLock { $0 = error }
             }
-            spare.withLock { $0.append(block) }
+            connection.copyBlocks.give(block)
         }
     }
 
-    /// An empty block with room for `capacity` bytes: a block already sent if there is one.
+    /// An empty block with room for `capacity` bytes: one already sent if the connection kept one.
     func emptyBlock(capacity: Int) -> CopyBlock {
-        guard let block = spare.withLock({ $0.popLast() }) else { return CopyBlock(capacity: capacity) }
-        block.count = 0
-        block.reserve(capacity)
-        return block
+        connection.copyBlocks.take(capacity: capacity)
     }
 
     /// Waits until every block handed over is sent; throws the first failure.

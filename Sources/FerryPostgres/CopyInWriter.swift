@@ -39,6 +39,7 @@ public final class CopyInWriter {
 
     deinit {
         if !finished { abort("the COPY was not finished") }
+        connection.copyBlocks.give(block)
         fill.deallocate()
     }
 

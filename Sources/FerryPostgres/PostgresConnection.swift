@@ -19,6 +19,8 @@ public final class PostgresConnection {
     let secrets: [String]
     /// Whether a row stream or COPY is under way (no other statement may run meanwhile).
     var isBusy = false
+    /// COPY blocks kept from one COPY to the next.
+    let copyBlocks = CopyBlockPool()
 
     /// Connects; the server's name, user and database as the target and the environment give them.
     public init(_ target: ConnectionTarget) throws(PostgresError) {
