@@ -6,8 +6,9 @@ import Synchronization
 /// client CPU.
 final class CopyBlockPool: Sendable {
     private let spare = Mutex<[CopyBlock]>([])
-    /// Blocks kept at most (the sender's blocks in flight and the one being filled).
-    private static let kept = 5
+    /// Blocks kept at most: as many as a COPY uses at once (the sender's three in flight and the
+    /// one being filled).
+    private static let kept = 4
 
     /// An empty block with room for `capacity` bytes: a kept one if there is one.
     func take(capacity: Int) -> CopyBlock {
