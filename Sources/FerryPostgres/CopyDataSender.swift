@@ -17,39 +17,32 @@ final class CopyDataSender: @unchecked Sendable {
     private let queue = DispatchQueue(label: "ferry.postgres.copy")
     private let slots = DispatchSemaphore(value: CopyDataSender.inFlight)
     private let failure = Mutex<PostgresError?>(nil)
-    /// Blocks already sent, handed back by `emptyBuffer` so that their memory is reused.
-    private let spare = Mutex<[[UInt8]]>([])
     private static let inFlight = 3
 
     init(connection: PostgresConnection) {
         self.connection = connection
     }
 
-    /// Hands `block` to the sending thread (pass the only copy, and take the next buffer from
-    /// `emptyBuffer`). Throws the failure of an earlier block.
-    func send(_ block: [UInt8]) throws(PostgresError) {
+    /// Hands `block` to the sending thread (leave it alone afterwards, and take the next one from
+    /// `emptyBlock`). Throws the failure of an earlier block.
+    func send(_ block: CopyBlock) throws(PostgresError) {
         if let error = failure.withLock({ $0 }) { throw error }
         slots.wait()
         queue.async { [self] in
             defer { slots.signal() }
             guard failure.withLock({ $0 == nil }) else { return }
-            let sent = block.withUnsafeBytes { bytes in
-                PQputCopyData(connection.handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
-            }
+            let sent = PQputCopyData(connection.handle, block.base.assumingMemoryBound(to: CChar.self), Int32(block.count))
             if sent != 1 {
                 let error = connection.failure()
                 failure.withLock { $0 = error }
             }
-            spare.withLock { $0.append(block) }
+            connection.copyBlocks.give(block)
         }
     }
 
-    /// An empty buffer with room for `capacity` bytes: a block already sent if there is one.
-    func emptyBuffer(capacity: Int) -> [UInt8] {
-        var buffer = spare.withLock { $0.popLast() } ?? []
-        buffer.removeAll(keepingCapacity: true)
-        buffer.reserveCapacity(capacity)
-        return buffer
+    /// An empty block with room for `capacity` bytes: one already sent if the connection kept one.
+    func emptyBlock(capacity: Int) -> CopyBlock {
+        connection.copyBlocks.take(capacity: capacity)
     }
 
     /// Waits until every block handed over is sent; throws the first failure.

@@ -10,31 +10,49 @@ import CLibPQ
 public final class CopyInWriter {
     private let connection: PostgresConnection
     private let sender: CopyDataSender
-    private var buffer: [UInt8] = []
+    /// The block being filled.
+    private var block: CopyBlock
+    /// Where the next byte of the block goes and how much room it has, reached through a pointer:
+    /// a stored property of a class is checked for exclusive access at run time on every write,
+    /// which cost more than the bytes written (a row is a dozen small fields).
+    private let fill: UnsafeMutablePointer<Fill>
     private var finished = false
     private static let blockSize = 1 << 20
     /// `PGCOPY\n\377\r\n\0`, flags 0, no header extension.
     private static let header: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0] + [0, 0, 0, 0]
 
+    /// The block's memory as the field writers use it.
+    private struct Fill {
+        var base: UnsafeMutableRawPointer
+        var count: Int
+        var capacity: Int
+    }
+
     init(connection: PostgresConnection) {
         self.connection = connection
         sender = CopyDataSender(connection: connection)
-        buffer.reserveCapacity(Self.blockSize + 64 * 1024)
-        buffer += Self.header
+        block = sender.emptyBlock(capacity: Self.blockSize + 64 * 1024)
+        fill = .allocate(capacity: 1)
+        fill.initialize(to: Fill(base: block.base, count: 0, capacity: block.capacity))
+        Self.header.withUnsafeBytes { put($0) }
     }
 
     deinit {
         if !finished { abort("the COPY was not finished") }
+        connection.copyBlocks.give(block)
+        fill.deallocate()
     }
 
-    /// Starts a row of `fieldCount` fields (sending the buffer when it is full).
+    /// Starts a row of `fieldCount` fields (sending the block when it is full).
     public func startRow(fieldCount: Int) throws(PostgresError) {
-        if buffer.count >= Self.blockSize { try send() }
-        PostgresBinary.append(Int16(fieldCount), to: &buffer)
+        if fill.pointee.count >= Self.blockSize { try send() }
+        reserve(2)
+        put(Int16(fieldCount))
     }
 
     public func appendNull() {
-        PostgresBinary.append(Int32(-1), to: &buffer)
+        reserve(4)
+        put(Int32(-1))
     }
 
     public func append(int16 value: Int16) { appendFixed(value) }
@@ -44,8 +62,9 @@ public final class CopyInWriter {
     public func append(float64 value: Double) { appendFixed(value.bitPattern) }
 
     public func append(bool value: Bool) {
-        PostgresBinary.append(Int32(1), to: &buffer)
-        buffer.append(value ? 1 : 0)
+        reserve(5)
+        put(Int32(1))
+        put(UInt8(value ? 1 : 0))
     }
 
     /// A `timestamptz`: microseconds since 2000-01-01 00:00:00 UTC.
@@ -59,8 +78,9 @@ public final class CopyInWriter {
     /// A field whose binary form is these bytes, lent (a value in SQLite's buffer, say). Not
     /// generic: a generic append called from another module copied byte by byte.
     public func append(bytes: UnsafeRawBufferPointer) {
-        PostgresBinary.append(Int32(bytes.count), to: &buffer)
-        buffer.append(contentsOf: bytes)
+        reserve(4 + bytes.count)
+        put(Int32(bytes.count))
+        put(bytes)
     }
 
     /// A `text` field (PostgreSQL refuses text holding a NUL character).
@@ -72,7 +92,8 @@ public final class CopyInWriter {
     /// Ends the COPY; returns the rows the server stored.
     @discardableResult
     public func finish() throws(PostgresError) -> Int64 {
-        buffer += [0xFF, 0xFF]
+        reserve(2)
+        put(Int16(-1))
         try send()
         do { try sender.drain() } catch { throw fail(error) }
         finished = true
@@ -99,15 +120,46 @@ public final class CopyInWriter {
     }
 
     private func appendFixed<Integer: FixedWidthInteger>(_ value: Integer) {
-        PostgresBinary.append(Int32(MemoryLayout<Integer>.size), to: &buffer)
-        PostgresBinary.append(value, to: &buffer)
+        reserve(4 + MemoryLayout<Integer>.size)
+        put(Int32(MemoryLayout<Integer>.size))
+        put(value)
     }
 
-    /// Hands the buffer to the sender and starts the next one.
+    /// Makes room for `bytes` more bytes in the block (a field larger than the room left).
+    @inline(__always)
+    private func reserve(_ bytes: Int) {
+        if fill.pointee.count + bytes > fill.pointee.capacity { grow(bytes) }
+    }
+
+    private func grow(_ bytes: Int) {
+        block.count = fill.pointee.count
+        block.reserve(block.count + bytes)
+        fill.pointee.base = block.base
+        fill.pointee.capacity = block.capacity
+    }
+
+    /// Writes an integer big-endian (room reserved).
+    @inline(__always)
+    private func put<Integer: FixedWidthInteger>(_ value: Integer) {
+        (fill.pointee.base + fill.pointee.count).storeBytes(of: value.bigEndian, as: Integer.self)
+        fill.pointee.count += MemoryLayout<Integer>.size
+    }
+
+    /// Writes bytes (room reserved).
+    @inline(__always)
+    private func put(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        (fill.pointee.base + fill.pointee.count).copyMemory(from: source, byteCount: bytes.count)
+        fill.pointee.count += bytes.count
+    }
+
+    /// Hands the block to the sender and starts the next one.
     private func send() throws(PostgresError) {
-        let block = buffer
-        buffer = sender.emptyBuffer(capacity: Self.blockSize + 64 * 1024)
-        do { try sender.send(block) } catch { throw fail(error) }
+        block.count = fill.pointee.count
+        let full = block
+        block = sender.emptyBlock(capacity: Self.blockSize + 64 * 1024)
+        fill.pointee = Fill(base: block.base, count: 0, capacity: block.capacity)
+        do { try sender.send(full) } catch { throw fail(error) }
     }
 
     /// Ends the COPY after a block could not be sent; returns the error to throw.

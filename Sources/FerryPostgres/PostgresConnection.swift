@@ -19,6 +19,8 @@ public final class PostgresConnection {
     let secrets: [String]
     /// Whether a row stream or COPY is under way (no other statement may run meanwhile).
     var isBusy = false
+    /// COPY blocks kept from one COPY to the next.
+    let copyBlocks = CopyBlockPool()
 
     /// Connects; the server's name, user and database as the target and the environment give them.
     public init(_ target: ConnectionTarget) throws(PostgresError) {
@@ -43,6 +45,12 @@ public final class PostgresConnection {
 
     deinit {
         PQfinish(handle)
+    }
+
+    /// Whether the connection can run the next statement: still connected, no row stream or
+    /// COPY under way, and outside any transaction.
+    public var isIdle: Bool {
+        !isBusy && PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE
     }
 
     /// Runs one statement with `parameters` bound to `$1`, `$2`, … (nil is NULL) and returns its

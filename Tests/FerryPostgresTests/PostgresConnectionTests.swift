@@ -89,6 +89,35 @@ struct PostgresConnectionTests {
         #expect(try connection.execute("SELECT count(*) FROM t") == [["\(rows)"]])
     }
 
+    @Test("a field larger than a COPY block arrives whole, between small rows, with every byte in place")
+    func copyLargeField() throws {
+        let connection = try PostgresConnection(ConnectionTarget(try PostgresTestServer.running().database().uri))
+        try connection.execute("CREATE TABLE t (n bigint PRIMARY KEY, b bytea)")
+        // 3 MB: more than a block holds, so the block grows for it with the rows before it kept.
+        let large = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+        let copy = try connection.copyIn("COPY t FROM STDIN (FORMAT binary)")
+        for n in 1...3 {
+            try copy.startRow(fieldCount: 2)
+            copy.append(int64: Int64(n))
+            copy.append(bytes: n == 2 ? large : [UInt8(n)])
+        }
+        #expect(try copy.finish() == 3)
+        // Read back as hex text: a second path, not COPY's binary form.
+        #expect(try connection.execute("SELECT n, encode(b, 'hex') FROM t ORDER BY n")
+            == [["1", "01"], ["2", Self.hex(large)], ["3", "03"]])
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     @Test("an aborted COPY keeps no rows")
     func abortedCopy() throws {
         let connection = try PostgresConnection(ConnectionTarget(try PostgresTestServer.running().database().uri))

@@ -59,6 +59,23 @@ struct PostgresLoadTests {
         }
     }
 
+    @Test("one worker loads store after store on its connection: a store that fails mid-COPY or is refused leaves the next one whole")
+    func oneWorker() throws {
+        let folder = try TestPaths.temporaryFolder("pg-one-worker")
+        let model = try PostgresTestSupport.garageModel()
+        let stores = try (1...3).map { try PostgresTestSupport.garageStore(at: folder + "/Garage\($0).sqlite", modelFolder: model, seed: $0) }
+        let nul = try PostgresTestSupport.garageStore(at: folder + "/Nul.sqlite", modelFolder: model, seed: 9, carName: "bad\u{0}name")
+        let uri = try PostgresTestSupport.database()
+        let summary = try PostgresTestSupport.load([stores[0], nul, stores[1], stores[0], stores[2]], into: uri, jobs: 1)
+        #expect(summary.stores.map(\.outcome) == ["loaded", "failed", "loaded", "refused", "loaded"])
+        #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.ferry_stores") == [["3"]])
+        for store in stores {
+            let restored = store + ".restored"
+            try PostgresTestSupport.restore(store, from: uri, model: model, to: restored)
+            #expect(try ExportTestSupport.contents(of: store, modelPath: model) == ExportTestSupport.contents(of: restored, modelPath: model))
+        }
+    }
+
     @Test("stores of two models cannot share a schema; each schema keeps its own tables")
     func otherModel() throws {
         let folder = try TestPaths.temporaryFolder("pg-models")

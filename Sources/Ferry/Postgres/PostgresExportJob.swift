@@ -3,8 +3,9 @@ import FerryPostgres
 import Synchronization
 
 /// `ferry export STORE... --to postgresql://…`: loads stores into one schema, `jobs` at a time,
-/// each on a connection of its own and in a transaction of its own (`PostgresStoreLoad`). A store
-/// that fails is rolled back and reported; the others go on.
+/// each in a transaction of its own (`PostgresStoreLoad`). Each worker keeps one connection from
+/// store to store (`PostgresSession`); the model bundle is loaded once for all. A store that
+/// fails is rolled back and reported (its worker connects afresh for the next); the others go on.
 public struct PostgresExportJob: Sendable {
     public var storePaths: [String]
     public var target: ConnectionTarget
@@ -37,15 +38,17 @@ public struct PostgresExportJob: Sendable {
         let started = clock.now
         let next = Mutex(0)
         let results = Mutex([PostgresStoreResult?](repeating: nil, count: storePaths.count))
+        let bundle = modelPath.map(ExportModelSource.Bundle.init(path:))
         let workers = (0..<max(1, min(jobs, storePaths.count))).map { _ in
             BackgroundWork<Void, Never> { [self] in
+                let session = PostgresSession(target: target)
                 while true {
                     let index = next.withLock { index in
                         defer { index += 1 }
                         return index
                     }
                     guard index < storePaths.count else { return .success(()) }
-                    let result = load(storePaths[index])
+                    let result = load(storePaths[index], bundle: bundle, session: session)
                     results.withLock { $0[index] = result }
                 }
             }
@@ -55,16 +58,17 @@ public struct PostgresExportJob: Sendable {
                                      seconds: Self.seconds(clock.now - started))
     }
 
-    private func load(_ path: String) -> PostgresStoreResult {
+    private func load(_ path: String, bundle: ExportModelSource.Bundle?, session: PostgresSession) -> PostgresStoreResult {
         let clock = ContinuousClock()
         let started = clock.now
-        let load = PostgresStoreLoad(storePath: path, source: sourceNames[path] ?? path, modelPath: modelPath, target: target, schema: schema,
+        let load = PostgresStoreLoad(storePath: path, source: sourceNames[path] ?? path, bundle: bundle, session: session, schema: schema,
                                      replace: replace, verify: verify)
         do {
             let report = try load.run()
             return PostgresStoreResult(storePath: path, source: load.source, seconds: Self.seconds(clock.now - started), report: report,
                                        failure: nil)
         } catch {
+            session.discard()
             var refused = false
             if case .alreadyLoaded = error { refused = true }
             let failure = PostgresStoreResult.Failure(message: error.description, isVerification: error.isVerificationFailure,

@@ -10,13 +10,17 @@ import FoundationEssentials
 /// counted at the same time, `StoreSideCount`). Foreign keys are checked at the commit. Anything
 /// that fails rolls the transaction back.
 ///
-/// The store is read in one read transaction, as `ferry export` reads it.
+/// The store is read in one read transaction, as `ferry export` reads it. The connection comes
+/// from the worker's session (kept from store to store); the caller discards the session's
+/// connection when the load fails.
 struct PostgresStoreLoad {
     let storePath: String
     /// What the catalog records as the store's source.
     let source: String
-    let modelPath: String?
-    let target: ConnectionTarget
+    /// The model bundle to read the store with, loaded once for the fleet; nil reads the store
+    /// with the model it carries.
+    let bundle: ExportModelSource.Bundle?
+    let session: PostgresSession
     let schema: String
     let replace: Bool
     let verify: Bool
@@ -25,13 +29,13 @@ struct PostgresStoreLoad {
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: storePath) } catch { throw .export(.store(error)) }
         let resolved: (model: ManagedObjectModel, info: ExportManifest.ModelInfo)
-        do { resolved = try ExportModelSource.resolve(bundlePath: modelPath, store: store) } catch { throw .export(error) }
+        do { resolved = try ExportModelSource.resolve(bundle: bundle, store: store) } catch { throw .export(error) }
         let model = resolved.model
         let reader = try read { () throws(StoreReaderError) in try store.records(model: model) }
         let layout = try PostgresLayout(model: model)
-        let connection = try database { () throws(PostgresError) in try PostgresConnection(target) }
+        let connection = try session.connection()
+        try session.prepare(PostgresTableDefinitions(layout: layout, schema: schema), schema: schema, model: model.name)
         let catalog = PostgresCatalog(connection: connection, schema: schema)
-        try catalog.prepare(PostgresTableDefinitions(layout: layout, schema: schema), model: model.name)
         let uuid = store.metadata.storeUUID.uuidString
         let entry = PostgresCatalog.StoreEntry(store: uuid, modelVersion: model.name, versionHashes: resolved.info.versionHashes,
                                                source: source)
