@@ -60,6 +60,8 @@ enum ColumnValueDecoder {
         }
     }
 
+    /// Inlined like `decode`: most of a row's values are integers and text.
+    @inline(__always)
     private static func integer(_ value: SQLiteColumnValue, _ storage: StorageClass,
                                 _ type: AttributeType) throws(ValueProblem) -> Int64 {
         switch storage {
@@ -100,6 +102,8 @@ enum ColumnValueDecoder {
         }
     }
 
+    /// Inlined like `decode`: most of a row's values are integers and text.
+    @inline(__always)
     private static func text(_ value: SQLiteColumnValue, _ storage: StorageClass,
                              _ type: AttributeType) throws(ValueProblem) -> String {
         switch storage {

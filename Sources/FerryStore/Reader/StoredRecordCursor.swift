@@ -151,6 +151,9 @@ public final class StoredRecordCursor {
             let value = try decodedValue(at: position, of: row)
             if let slot { values[slot] = value }
         }
+        // Checked first: the loop makes `references` unique before its first pass, and an empty
+        // array (the shared empty storage) is never unique, so it was copied for every row.
+        guard !slots.toOne.isEmpty else { return }
         for (position, slot) in slots.toOne.enumerated() {
             let reference = try storedReference(at: position, of: row)
             if let slot { references[slot] = reference }
