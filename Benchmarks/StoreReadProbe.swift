@@ -26,7 +26,7 @@ enum StoreReadProbe {
         while let row = try cursor.advance() {
             if slots?.entity != row.entity { slots = cursor.slots(of: row.entity, attributes: attributes, toOne: toOne) }
             guard let slots else { throw RunFailure(description: "\(path): a row of \(row.entity), not \(entity)") }
-            var values = [AttributeValue](repeating: .null, count: attributes.count)
+            var values = [AttributeValue].nulls(count: attributes.count)
             try cursor.read(slots, values: &values, references: &references)
             records += 1
             checksum &+= Int(truncatingIfNeeded: row.primaryKey) &+ (values.first == .null ? 0 : 1)

@@ -115,7 +115,7 @@ public struct DocumentRecordDecoder {
         func at(_ attribute: String) -> SourceLocation {
             depth == 0 ? location : Self.location(location, appending: ".\(attribute)")
         }
-        var values = [AttributeValue](repeating: .null, count: schema.attributes.count)
+        var values = [AttributeValue].nulls(count: schema.attributes.count)
         var provided = [Bool](repeating: false, count: schema.attributes.count)
         var links: [RecordLink] = []
         var embedded: [EmbeddedRecord] = []

@@ -106,7 +106,7 @@ public final class EntityTransform {
             let matched = (try? filter.matches { name in self.source.index(of: name).map { record.values[$0] } }) ?? false
             guard matched else { return .filtered }
         }
-        var values = [AttributeValue](repeating: .null, count: rules.count)
+        var values = [AttributeValue].nulls(count: rules.count)
         var converted = 0
         let context = SourceRecordContext(transform: self, values: record.values)
         for index in rules.indices {

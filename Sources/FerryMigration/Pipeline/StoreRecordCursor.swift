@@ -107,7 +107,7 @@ public final class StoreRecordCursor: RecordCursor {
                     references = Array(repeating: nil, count: current?.toOne.count ?? 0)
                 }
                 if let current {
-                    values = Array(repeating: .null, count: current.attributeCount)
+                    values = .nulls(count: current.attributeCount)
                     for index in references.indices { references[index] = nil }
                     try cursor.read(current.slots, values: &values, references: &references)
                 }

@@ -17,11 +17,18 @@ struct RecordPlan {
     let entityNames: [Int64: String]
 }
 
-/// The columns of one concrete entity.
-struct RecordShape {
+/// The columns of one concrete entity. A class: every row a cursor moves to refers to its
+/// entity's shape, and a reference is one retain where a struct's string and arrays are three.
+final class RecordShape: Sendable {
     let entity: String
     let attributes: [AttributeColumn]
     let toOne: [ToOneColumns]
+
+    init(entity: String, attributes: [AttributeColumn], toOne: [ToOneColumns]) {
+        self.entity = entity
+        self.attributes = attributes
+        self.toOne = toOne
+    }
 }
 
 /// An attribute and the result column it is read from.

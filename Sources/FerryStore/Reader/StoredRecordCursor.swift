@@ -98,9 +98,9 @@ public final class StoredRecordCursor {
             finish()
             return nil
         }
-        let primaryKey = try key(at: 0, column: "primary key", primaryKey: 0)
+        let primaryKey = try requiredKey(at: 0, column: "primary key", primaryKey: 0)
         let number = try plan.entityColumn.map { column throws(StoreReaderError) in
-            try key(at: column, column: "Z_ENT", primaryKey: primaryKey)
+            try requiredKey(at: column, column: "Z_ENT", primaryKey: primaryKey)
         } ?? 0
         let shape: RecordShape
         if let known = plainColumnsEntity, known.number == number {
@@ -151,6 +151,9 @@ public final class StoredRecordCursor {
             let value = try decodedValue(at: position, of: row)
             if let slot { values[slot] = value }
         }
+        // Checked first: the loop makes `references` unique before its first pass, and an empty
+        // array (the shared empty storage) is never unique, so it was copied for every row.
+        guard !slots.toOne.isEmpty else { return }
         for (position, slot) in slots.toOne.enumerated() {
             let reference = try storedReference(at: position, of: row)
             if let slot { references[slot] = reference }
@@ -169,7 +172,7 @@ public final class StoredRecordCursor {
         let column = plainColumns[position]
         let reason: String
         do {
-            let value = try ColumnValueDecoder.decode(statement, at: column.index, as: column.type)
+            let value = try ColumnValueDecoder.decode(statement.value(at: column.index), as: column.type)
             guard column.isExternallyStorable, case .binary(let stored) = value else { return value }
             do { return .binary(try ExternalBinaryData.bytes(of: stored, storePath: plan.path)) } catch { reason = error.description }
         } catch {
@@ -206,23 +209,23 @@ public final class StoredRecordCursor {
     @inline(__always)
     private func lendPlainValue(at position: Int, _ body: (PlainStoredValue?) throws -> Void) rethrows {
         let attribute = plainColumns[position]
-        let index = attribute.index
-        switch (statement.storageClass(at: index), attribute.type) {
+        let value = statement.value(at: attribute.index)
+        switch (value.storageClass, attribute.type) {
         case (.null, _):
             try body(.null)
         case (.integer, .integer16), (.integer, .integer32), (.integer, .integer64):
-            let number = statement.int64(at: index)
+            let number = value.int64
             try body(attribute.type.integerRange?.contains(number) == true ? .integer(number) : nil)
         case (.text, .string), (.text, .uri):
-            try statement.withText(at: index) { text in try body(PlainStoredValue.isASCII(text) ? .text(text) : nil) }
+            try value.withText { text in try body(PlainStoredValue.isASCII(text) ? .text(text) : nil) }
         case (.blob, .binary) where attribute.isExternallyStorable, (.blob, .transformable) where attribute.isExternallyStorable:
             // Inline bytes are lent where they are; a file reference (or a bad tag) is `value(at:)`'s.
-            try statement.withBlob(at: index) { stored in
+            try value.withBlob { stored in
                 guard case .inline(let bytes)? = try? ExternalBinaryData.decode(stored) else { return try body(nil) }
                 try body(.bytes(UnsafeRawBufferPointer(rebasing: bytes)))
             }
         case (.blob, .binary), (.blob, .transformable):
-            try statement.withBlob(at: index) { try body(.bytes($0)) }
+            try value.withBlob { try body(.bytes($0)) }
         default:
             try body(nil)
         }
@@ -237,8 +240,23 @@ public final class StoredRecordCursor {
     /// The to-one relationship at `position` of `row`, the current row.
     private func storedReference(at position: Int, of row: Row) throws(StoreReaderError) -> StoredReference? {
         let relationship = row.shape.toOne[position]
-        guard !statement.isNull(at: relationship.keyIndex) else { return nil }
-        return try reference(relationship, primaryKey: row.primaryKey)
+        let primaryKey = row.primaryKey
+        guard let destinationKey = try key(at: relationship.keyIndex, column: relationship.keyColumn, primaryKey: primaryKey) else {
+            return nil
+        }
+        var entity = relationship.destination
+        if let index = relationship.entityIndex,
+           let number = try key(at: index, column: "Z_ENT of \(relationship.name)", primaryKey: primaryKey) {
+            guard let name = plan.entityNames[number] else {
+                throw invalid(primaryKey, relationship.keyColumn, "destination entity number \(number) is not in the model")
+            }
+            entity = name
+        }
+        var order: Int64?
+        if let index = relationship.orderIndex {
+            order = try key(at: index, column: "order key of \(relationship.name)", primaryKey: primaryKey)
+        }
+        return StoredReference(primaryKey: destinationKey, entity: entity, orderKey: order)
     }
 
     /// The attributes template of a shape, its value slots, and the identity slots that read a
@@ -254,34 +272,28 @@ public final class StoredRecordCursor {
                                    toOne: shape.toOne.indices.map { $0 })
         let made = RecordDictionaryShape(entity: shape.entity, template: template, dictionarySlots: dictionarySlots, slots: slots)
         lastShape = made
-        rowValues = Array(repeating: .null, count: shape.attributes.count)
+        rowValues = .nulls(count: shape.attributes.count)
         rowReferences = Array(repeating: nil, count: shape.toOne.count)
         return made
     }
 
-    private func reference(_ relationship: ToOneColumns, primaryKey: Int64) throws(StoreReaderError) -> StoredReference {
-        let destinationKey = try key(at: relationship.keyIndex, column: relationship.keyColumn, primaryKey: primaryKey)
-        var entity = relationship.destination
-        if let index = relationship.entityIndex, !statement.isNull(at: index) {
-            let number = try key(at: index, column: "Z_ENT of \(relationship.name)", primaryKey: primaryKey)
-            guard let name = plan.entityNames[number] else {
-                throw invalid(primaryKey, relationship.keyColumn, "destination entity number \(number) is not in the model")
-            }
-            entity = name
+    /// An integer-valued key column of the current row, nil when NULL. `column` names it in the
+    /// error, made only when there is one.
+    private func key(at index: Int32, column: @autoclosure () -> String, primaryKey: Int64) throws(StoreReaderError) -> Int64? {
+        let value = statement.value(at: index)
+        switch value.storageClass {
+        case .integer: return value.int64
+        case .null: return nil
+        default: throw invalid(primaryKey, column(), "the key is not an integer")
         }
-        var order: Int64?
-        if let index = relationship.orderIndex, !statement.isNull(at: index) {
-            order = try key(at: index, column: "order key of \(relationship.name)", primaryKey: primaryKey)
-        }
-        return StoredReference(primaryKey: destinationKey, entity: entity, orderKey: order)
     }
 
-    /// An integer-valued key column.
-    private func key(at index: Int32, column: String, primaryKey: Int64) throws(StoreReaderError) -> Int64 {
-        guard statement.storageClass(at: index) == .integer else {
+    /// An integer-valued key column that cannot be NULL (`Z_PK`, `Z_ENT`).
+    private func requiredKey(at index: Int32, column: String, primaryKey: Int64) throws(StoreReaderError) -> Int64 {
+        guard let key = try key(at: index, column: column, primaryKey: primaryKey) else {
             throw invalid(primaryKey, column, "the key is not an integer")
         }
-        return statement.int64(at: index)
+        return key
     }
 
     private func invalid(_ primaryKey: Int64, _ column: String, _ reason: String) -> StoreReaderError {

@@ -145,23 +145,21 @@ public final class SQLiteStatement {
         handle.map { sqlite3_column_double($0, index) } ?? 0
     }
 
+    /// A value of the current row, for reading it more than once (its storage class, then its
+    /// bytes) at the cost of one column lookup.
+    public func value(at index: Int32) -> SQLiteColumnValue {
+        SQLiteColumnValue(handle.flatMap { sqlite3_column_value($0, index) })
+    }
+
     /// Lends the UTF-8 bytes of a text value (empty for NULL) without making a String.
     /// The buffer is valid only inside `body`.
     public func withText<T, E: Error>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws(E) -> T) throws(E) -> T {
-        guard let handle, let text = sqlite3_column_text(handle, index) else {
-            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
-        }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return try body(UnsafeRawBufferPointer(start: text, count: count))
+        try value(at: index).withText(body)
     }
 
     /// Lends the bytes of a blob value (empty for NULL or an empty blob). Valid only inside `body`.
     public func withBlob<T, E: Error>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws(E) -> T) throws(E) -> T {
-        guard let handle, let blob = sqlite3_column_blob(handle, index) else {
-            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
-        }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return try body(UnsafeRawBufferPointer(start: blob, count: count))
+        try value(at: index).withBlob(body)
     }
 
     /// A text value as a String, or nil for NULL.

@@ -1,0 +1,180 @@
+import FerryModel
+import FerryStore
+import FerryTestSupport
+import FoundationEssentials
+import Testing
+
+/// SQLite keeps any storage class in any column. Values whose storage class is not the one their
+/// attribute type suggests (text in an integer column, a real in a text column, a blob that is not
+/// UTF-8 where a string belongs…) read exactly as `ColumnValueDecoder` documents: converted when
+/// the conversion is exact, a typed error naming the row otherwise.
+@Suite struct StoreReaderStorageClassTests {
+    static let model = ManagedObjectModel(name: "Mixed", entities: [
+        Entity(name: "Item", attributes: [
+            Attribute(name: "small", type: .integer16), Attribute(name: "large", type: .integer64),
+            Attribute(name: "flag", type: .boolean), Attribute(name: "ratio", type: .double),
+            Attribute(name: "when", type: .date), Attribute(name: "price", type: .decimal),
+            Attribute(name: "title", type: .string), Attribute(name: "link", type: .uri),
+            Attribute(name: "payload", type: .binary), Attribute(name: "color", type: .transformable),
+            Attribute(name: "photo", type: .binary, allowsExternalBinaryDataStorage: true),
+            Attribute(name: "identifier", type: .uuid),
+        ]),
+    ])
+
+    /// What one row reads as: its one non-NULL attribute's value, or the error's reason.
+    enum Outcome: Equatable {
+        case value(AttributeValue)
+        case error(String)
+    }
+
+    /// One row per case: the attribute, the SQL literal stored in its column (in a column without
+    /// a declared type, so SQLite keeps the literal's storage class), and what the row reads as.
+    static let cases: [(attribute: String, literal: String, outcome: Outcome)] = [
+        ("small", "7", .value(.integer(7))),
+        ("small", "2.0", .value(.integer(2))),
+        ("small", "2.5", .error("real 2.5 is not an integer")),
+        ("small", "'12'", .error("text cannot be a Integer 16")),
+        ("small", "X'0102'", .error("a blob cannot be a Integer 16")),
+        ("small", "40000", .error("40000 is out of range for Integer 16")),
+        ("large", "9223372036854775807", .value(.integer(Int64.max))),
+        ("large", "1e19", .error("real 1e+19 is not an integer")),
+        ("flag", "1", .value(.bool(true))),
+        ("flag", "0.0", .value(.bool(false))),
+        ("flag", "2", .error("2 is not a Boolean (0 or 1)")),
+        ("flag", "'yes'", .error("text cannot be a Boolean")),
+        ("ratio", "3", .value(.double(3))),
+        ("ratio", "0.25", .value(.double(0.25))),
+        ("ratio", "'0.25'", .error("text cannot be a Double")),
+        ("ratio", "X'00'", .error("a blob cannot be a Double")),
+        ("when", "5", .value(.date(5))),
+        ("when", "'2001-01-01'", .error("text cannot be a Date")),
+        ("price", "12", .value(.decimal("12"))),
+        ("price", "0.1", .value(.decimal("0.1"))),
+        ("price", "'12.50'", .value(.decimal("12.5"))),
+        ("price", "'abc'", .error("text \"abc\" is not a decimal number")),
+        ("price", "X'01'", .error("a blob cannot be a Decimal")),
+        ("title", "'héllo'", .value(.string("héllo"))),
+        ("title", "''", .value(.string(""))),
+        ("title", "42", .value(.string("42"))),
+        ("title", "0.3333333333333333", .value(.string("0.3333333333333333"))),
+        ("title", "1e20", .value(.string("1e+20"))),
+        ("title", "CAST(X'FF41' AS TEXT)", .value(.string("\u{FFFD}A"))),
+        ("title", "X'6869'", .value(.string("hi"))),
+        ("title", "X'FF'", .error("a blob that is not UTF-8 text cannot be a String")),
+        ("link", "7", .value(.uri("7"))),
+        ("link", "X'C3A9'", .value(.uri("é"))),
+        ("payload", "X'0001'", .value(.binary([0, 1]))),
+        ("payload", "X''", .value(.binary([]))),
+        ("payload", "'abc'", .value(.binary([97, 98, 99]))),
+        ("payload", "5", .error("an integer cannot be a Binary")),
+        ("payload", "1.5", .error("a real cannot be a Binary")),
+        ("color", "'bplist'", .value(.binary(Array("bplist".utf8)))),
+        ("photo", "X'010203'", .value(.binary([2, 3]))),
+        ("photo", "CAST(X'0141' AS TEXT)", .value(.binary([65]))),
+        ("photo", "X'0903'", .error("external-storage value with unknown tag byte 9")),
+        ("identifier", "X'000102030405060708090A0B0C0D0E0F'", .value(.uuid(UUIDBytes(Array(0..<16))!))),
+        ("identifier", "'00010203-0405-0607-0809-0a0b0c0d0e0f'", .value(.uuid(UUIDBytes(Array(0..<16))!))),
+        ("identifier", "X'0102'", .error("a UUID blob has 2 bytes, not 16")),
+        ("identifier", "'nope'", .error("text \"nope\" is not a UUID")),
+        ("identifier", "5", .error("an integer cannot be a UUID")),
+    ]
+
+    @Test func mismatchedStorageClassesReadAsDocumented() throws {
+        let folder = try TestPaths.temporaryFolder("reader-storage-class")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/store.sqlite"
+        let writer = try CoreDataStoreWriter.create(at: path, model: Self.model, versionHashes: placeholderHashes(for: ["Item"]),
+                                                    versionIdentifiers: ["v1"])
+        try writer.finish()
+        try storeCases(in: path)
+
+        let cursor = try CoreDataStoreReader(path: path).records(model: Self.model).records(of: "Item")
+        var outcomes: [Outcome] = []
+        while true {
+            do {
+                guard let record = try cursor.next() else { break }
+                outcomes.append(.value(record.attributes.values.first { $0 != .null } ?? .null))
+            } catch {
+                guard case .invalidValue(_, _, let key, _, let reason) = error else { throw error }
+                #expect(key == Int64(outcomes.count + 1))
+                outcomes.append(.error(reason))
+            }
+        }
+        #expect(outcomes.count == Self.cases.count)
+        for (index, (attribute, literal, outcome)) in Self.cases.enumerated() where index < outcomes.count {
+            if case .error(let reason) = outcome {
+                #expect(outcomes[index] == .error("attribute \(attribute): \(reason)"), "\(attribute) = \(literal)")
+            } else {
+                #expect(outcomes[index] == outcome, "\(attribute) = \(literal)")
+            }
+        }
+    }
+
+    /// The row-in-place reading (`advance`, `read`) gives the same values and errors as `next()`,
+    /// and a value lent as SQLite holds it (`withPlainValue`) is exactly the value read.
+    @Test func readingInPlaceAgrees() throws {
+        let folder = try TestPaths.temporaryFolder("reader-storage-class-slots")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/store.sqlite"
+        let writer = try CoreDataStoreWriter.create(at: path, model: Self.model, versionHashes: placeholderHashes(for: ["Item"]),
+                                                    versionIdentifiers: ["v1"])
+        try writer.finish()
+        try storeCases(in: path)
+
+        let reader = try CoreDataStoreReader(path: path).records(model: Self.model)
+        let records = try reader.records(of: "Item")
+        let rows = try reader.records(of: "Item")
+        // Values in the cursor's position order, as `withPlainValue(at:)` counts them.
+        let names = try #require(rows.attributeNames(of: "Item"))
+        #expect(names.count == Self.model.allAttributes(of: "Item").count)
+        var references: [StoredReference?] = []
+        while let row = try rows.advance() {
+            let slots = try #require(rows.slots(of: row.entity, attributes: names, toOne: []))
+            var values = [AttributeValue](repeating: .null, count: names.count)
+            let inPlace = Result { () throws(StoreReaderError) in try rows.read(slots, values: &values, references: &references) }
+            let whole = Result { () throws(StoreReaderError) in try records.next() }
+            switch (inPlace, whole) {
+            case (.success, .success(let record?)):
+                #expect(Dictionary(uniqueKeysWithValues: zip(names, values)) == record.attributes)
+                for (position, value) in values.enumerated() {
+                    rows.withPlainValue(at: position) { plain in
+                        guard let plain else { return }
+                        #expect(Self.attributeValue(of: plain, like: value) == value, "row \(row.primaryKey)")
+                    }
+                }
+            case (.failure(let a), .failure(let b)):
+                #expect(a == b)
+            default:
+                Issue.record("row \(row.primaryKey): \(inPlace) against \(whole)")
+            }
+        }
+    }
+
+    /// The attribute value a lent value stands for, typed like `value`.
+    private static func attributeValue(of plain: PlainStoredValue, like value: AttributeValue) -> AttributeValue {
+        switch (plain, value) {
+        case (.null, _): .null
+        case (.integer(let number), _): .integer(number)
+        case (.text(let text), .uri): .uri(String(decoding: text, as: UTF8.self))
+        case (.text(let text), _): .string(String(decoding: text, as: UTF8.self))
+        case (.bytes(let bytes), _): .binary(Array(bytes))
+        }
+    }
+
+    /// Replaces the entity table by one with the same columns and no declared types, and stores
+    /// one row per case.
+    private func storeCases(in path: String) throws {
+        let database = try SQLiteDatabase(path: path, mode: .readWrite)
+        let info = try database.prepare("SELECT name FROM pragma_table_info('ZITEM')")
+        var columns: [String] = []
+        while try info.step() { columns.append(info.string(at: 0) ?? "") }
+        info.finalize()
+        #expect(columns.contains("ZTITLE") && columns.contains("ZIDENTIFIER"))
+        let typeless = columns.filter { $0 != "Z_PK" }.joined(separator: ", ")
+        try database.execute("DROP TABLE ZITEM; CREATE TABLE ZITEM (Z_PK INTEGER PRIMARY KEY, \(typeless))")
+        for (offset, (attribute, literal, _)) in Self.cases.enumerated() {
+            try database.execute("INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, Z\(attribute.uppercased())) VALUES (\(offset + 1), 1, 1, \(literal))")
+        }
+        try database.close()
+    }
+}
