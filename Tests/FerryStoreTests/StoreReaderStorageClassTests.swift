@@ -79,14 +79,19 @@ import Testing
         ("identifier", "5", .error("an integer cannot be a UUID")),
     ]
 
-    @Test func mismatchedStorageClassesReadAsDocumented() throws {
-        let folder = try TestPaths.temporaryFolder("reader-storage-class")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/store.sqlite"
+    /// A store of `Item`s holding the cases, in a temporary folder named after `label`
+    /// (removed with the test process's folder).
+    private func storeOfCases(in label: String) throws -> String {
+        let path = try TestPaths.temporaryFolder(label) + "/store.sqlite"
         let writer = try CoreDataStoreWriter.create(at: path, model: Self.model, versionHashes: placeholderHashes(for: ["Item"]),
                                                     versionIdentifiers: ["v1"])
         try writer.finish()
         try storeCases(in: path)
+        return path
+    }
+
+    @Test func mismatchedStorageClassesReadAsDocumented() throws {
+        let path = try storeOfCases(in: "reader-storage-class")
 
         let cursor = try CoreDataStoreReader(path: path).records(model: Self.model).records(of: "Item")
         var outcomes: [Outcome] = []
@@ -113,13 +118,7 @@ import Testing
     /// The row-in-place reading (`advance`, `read`) gives the same values and errors as `next()`,
     /// and a value lent as SQLite holds it (`withPlainValue`) is exactly the value read.
     @Test func readingInPlaceAgrees() throws {
-        let folder = try TestPaths.temporaryFolder("reader-storage-class-slots")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/store.sqlite"
-        let writer = try CoreDataStoreWriter.create(at: path, model: Self.model, versionHashes: placeholderHashes(for: ["Item"]),
-                                                    versionIdentifiers: ["v1"])
-        try writer.finish()
-        try storeCases(in: path)
+        let path = try storeOfCases(in: "reader-storage-class-slots")
 
         let reader = try CoreDataStoreReader(path: path).records(model: Self.model)
         let records = try reader.records(of: "Item")
