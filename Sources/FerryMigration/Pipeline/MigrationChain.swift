@@ -175,14 +175,14 @@ public final class MigrationChain {
     private func finalRelationship(_ relationship: String, ofAbstract entity: String, from: Int) -> (entity: String, relationship: String)? {
         let model = versions[from]
         guard model.entity(named: entity)?.isAbstract == true else { return nil }
-        var agreed: [String]?
+        var agreed: (entity: String, relationship: String)?
         for concrete in model.hierarchy(below: entity) where !concrete.isAbstract {
             guard let final = finalRelationship(relationship, of: concrete.name, from: from) else { continue }
             let declaring = last.declaringEntity(ofProperty: final.relationship, in: final.entity)?.name ?? final.entity
-            if let agreed, agreed != [declaring, final.relationship] { return nil }
-            agreed = [declaring, final.relationship]
+            if let agreed, agreed != (declaring, final.relationship) { return nil }
+            agreed = (declaring, final.relationship)
         }
-        return agreed.map { ($0[0], $0[1]) }
+        return agreed
     }
 
     /// The one-to-ones of `entity` in version `from` whose two sides records of that version
