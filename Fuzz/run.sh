@@ -55,7 +55,7 @@ seed() {
                   local n=0
                   while read -r store; do
                       n=$((n + 1))
-                      sqlite3 -readonly "$store" "SELECT writefile('$into/cache-$n.deflated', Z_CONTENT) FROM Z_MODELCACHE" > /dev/null 2>&1 || true
+                      sqlite3 "file:$store?immutable=1" "SELECT writefile('$into/cache-$n.deflated', Z_CONTENT) FROM Z_MODELCACHE" > /dev/null 2>&1 || true
                   done < <(find "$corpus/coredata" -name '*.sqlite')
               fi ;;
         predicate) ;;
