@@ -22,9 +22,15 @@ final class PostgresCopier {
     }
 
     /// Copies the rows of an entity table's hierarchy; adds the rows and to-one pairs sent to `counts`.
+    /// A hierarchy without rows sends no COPY (two round trips per empty table and store saved).
     func copy(_ table: PostgresEntityTable, counts: inout TransferCounts) throws(PostgresTransferError) {
         let cursor: StoredRecordCursor
-        do { cursor = try reader.records(of: table.root) } catch { throw .export(.store(error)) }
+        let first: StoredRecordCursor.Row?
+        do {
+            cursor = try reader.records(of: table.root)
+            first = try cursor.advance()
+        } catch { throw .export(.store(error)) }
+        guard var row = first else { return }
         let copy = try start(table.name, columns: table.columns.map(\.name))
         var plans: [String: [Field]] = [:]
         // The plan and row count of the entity of the last rows: rows come in Z_PK order, mostly
@@ -33,7 +39,7 @@ final class PostgresCopier {
         var pairs = [Int64](repeating: 0, count: table.columns.count)
         let columns = table.columns
         do {
-            while let row = try cursor.advance() {
+            while true {
                 if last?.entity != row.entity {
                     if let last { counts.entities[last.entity, default: 0] += last.rows }
                     let fields = plans[row.entity] ?? plan(table, entity: row.entity, cursor: cursor)
@@ -46,6 +52,8 @@ final class PostgresCopier {
                     try write(field, column: index, of: columns, row: row, cursor: cursor, to: copy, pairs: &pairs)
                 }
                 last?.rows += 1
+                guard let next = try cursor.advance() else { break }
+                row = next
             }
             if let last { counts.entities[last.entity, default: 0] += last.rows }
         } catch {
@@ -58,14 +66,22 @@ final class PostgresCopier {
         _ = try database { () throws(PostgresError) in try copy.finish() }
     }
 
-    /// Copies the pairs of a join table's relationship; adds them to `counts`.
+    /// Copies the pairs of a join table's relationship; adds them to `counts`. A relationship
+    /// without pairs sends no COPY.
     func copy(_ join: PostgresJoinTable, counts: inout TransferCounts) throws(PostgresTransferError) {
         let pairs: RelationshipEdgeCursor
-        do { pairs = try reader.edges(of: join.relationship, of: join.entity) } catch { throw .export(.store(error)) }
-        let copy = try start(join.name, columns: join.columns.map(\.name))
-        var sent: Int64 = 0
+        let first: RelationshipEdge?
         do {
-            while let pair = try pairs.next() {
+            pairs = try reader.edges(of: join.relationship, of: join.entity)
+            first = try pairs.next()
+        } catch { throw .export(.store(error)) }
+        var sent: Int64 = 0
+        // Counted as sent even when there is none: every join table has its count.
+        defer { counts.relationships[join.entity + "." + join.relationship, default: 0] += sent }
+        guard var pair = first else { return }
+        let copy = try start(join.name, columns: join.columns.map(\.name))
+        do {
+            while true {
                 try copy.startRow(fieldCount: join.columns.count)
                 copy.append(bytes: storeUUID)
                 copy.append(int64: pair.source)
@@ -74,13 +90,14 @@ final class PostgresCopier {
                     if let order = pair.order { copy.append(int64: order) } else { copy.appendNull() }
                 }
                 sent += 1
+                guard let next = try pairs.next() else { break }
+                pair = next
             }
         } catch {
             copy.abort("the pairs could not be sent")
             throw Self.transferError(error)
         }
         _ = try database { () throws(PostgresError) in try copy.finish() }
-        counts.relationships[join.entity + "." + join.relationship, default: 0] += sent
     }
 
     // MARK: Rows of an entity table

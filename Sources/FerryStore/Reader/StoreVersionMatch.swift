@@ -32,7 +32,8 @@ public enum StoreVersionMatch {
         guard !hashes.isEmpty else { return .failure(Mismatch(closest: nil, differing: [])) }
         var closest: (version: ManagedObjectModel, differing: [String])?
         for (index, version) in versions.enumerated().reversed() {
-            let computed = VersionHasher.hashes(of: version).entityHashes
+            let versionHashes = VersionHasher.hashes(of: version)
+            let computed = versionHashes.entityHashes
             let differing = hashes.keys.filter { computed[$0] != hashes[$0] }.sorted()
             if differing.isEmpty {
                 let names = Set(hashes.keys)
@@ -42,7 +43,7 @@ public enum StoreVersionMatch {
                                                userInfo: version.userInfo)
                 return .success(Match(index: index, version: version, model: names.count == version.entities.count ? version : model))
             }
-            let all = VersionHasher.hashes(of: version).differingEntities(from: hashes)
+            let all = versionHashes.differingEntities(from: hashes)
             if all.count < closest?.differing.count ?? .max { closest = (version, all) }
         }
         return .failure(Mismatch(closest: closest?.version, differing: closest?.differing ?? hashes.keys.sorted()))
