@@ -1,4 +1,5 @@
 import FerryFormats
+import Foundation
 import Testing
 
 @Suite("base64 from contiguous bytes and back")
@@ -93,6 +94,31 @@ struct PropertyListBase64Tests {
             PropertyListBase64.append(bytes, to: &text)
             #expect(text.count == (length + 2) / 3 * 4)
             #expect(text.withUnsafeBytes { PropertyListBase64.decode(contiguous: $0, padding: .required) } == bytes)
+        }
+    }
+
+    @Test("agrees with Foundation's decoder on padded text, valid or with one byte changed anywhere (but text after padding)")
+    func agreesWithFoundation() {
+        for length in 0...48 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ length &* 29) }
+            let text = Array(Data(bytes).base64EncodedString().utf8)
+            #expect(text.withUnsafeBytes { PropertyListBase64.decode(contiguous: $0, padding: .required) } == bytes, "\(length) bytes")
+            // Every position, a spread of bytes; not the whitespace this decoder skips and Foundation's refuses.
+            for position in text.indices {
+                for replacement in stride(from: 0, through: 255, by: 5).map(UInt8.init) where ![0x20, 0x09, 0x0A, 0x0D].contains(replacement) {
+                    var changed = text
+                    changed[position] = replacement
+                    let ours = changed.withUnsafeBytes { PropertyListBase64.decode(contiguous: $0, padding: .required) }
+                    let label = "\(String(decoding: changed, as: UTF8.self)): byte \(replacement) at \(position)"
+                    // Text after padding ends the value (RFC 4648 3.3); Foundation decodes on.
+                    let pad = UInt8(ascii: "=")
+                    if let firstPad = changed.firstIndex(of: pad), changed[firstPad...].contains(where: { $0 != pad }) {
+                        #expect(ours == nil, "\(label)")
+                    } else {
+                        #expect(ours == Data(base64Encoded: Data(changed)).map { Array($0) }, "\(label)")
+                    }
+                }
+            }
         }
     }
 }

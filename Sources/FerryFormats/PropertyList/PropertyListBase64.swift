@@ -92,71 +92,87 @@ public enum PropertyListBase64 {
         return string.withUTF8 { decode(contiguous: UnsafeRawBufferPointer($0), padding: padding) }
     }
 
+    /// Each byte's sextet shifted to its place in a group of four characters, one table of 256
+    /// per place (`placed[place << 8 | byte]`), or `outsideAlphabet` for every other byte: the
+    /// four entries of a group OR'd are its 24 bits unless one character is not in the alphabet.
+    private static let placed: [UInt32] = (0..<1024).map { entry in
+        let sextet = classes[entry & 0xFF]
+        return sextet < 64 ? UInt32(sextet) << UInt32(18 - 6 * (entry >> 8)) : outsideAlphabet
+    }
+    private static let outsideAlphabet: UInt32 = 1 << 31
+
     /// Decodes base64 from contiguous bytes in one pass, skipping spaces, tabs and line breaks
     /// anywhere. Anything else outside the alphabet, text after padding, or padding that does not
     /// fit makes the result nil. Empty text (or only whitespace) decodes to no bytes.
     ///
+    /// Runs of whole groups of four alphabet characters are decoded four at a time (four table
+    /// lookups, no branch per character); anything else, one character at a time.
     /// The entry point is not generic so that callers in other modules get the specialized loop.
     public static func decode(contiguous text: UnsafeRawBufferPointer, padding: Padding = .optional) -> [UInt8]? {
+        guard let input = text.baseAddress?.assumingMemoryBound(to: UInt8.self), !text.isEmpty else { return [] }
+        let count = text.count
         var valid = true
-        let output = classes.withUnsafeBufferPointer { table in
-            [UInt8](unsafeUninitializedCapacity: text.count / 4 * 3 + 2) { buffer, written in
-                written = 0
-                var accumulator: UInt32 = 0
-                var pending = 0
-                var pads = 0
-                var index = 0
-                while index < text.count {
-                    // Four characters at a time while they are all in the alphabet (every other
-                    // class is 64 or more, so the four OR'd stay below 64 only then).
-                    if pending == 0, pads == 0, index + 4 <= text.count {
-                        let a = table[Int(text[index])], b = table[Int(text[index + 1])]
-                        let c = table[Int(text[index + 2])], d = table[Int(text[index + 3])]
-                        if a | b | c | d < 64 {
-                            let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                            buffer[written] = UInt8(truncatingIfNeeded: group >> 16)
-                            buffer[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
-                            buffer[written + 2] = UInt8(truncatingIfNeeded: group)
-                            written += 3
-                            index += 4
-                            continue
+        let output = placed.withUnsafeBufferPointer { placed in
+            classes.withUnsafeBufferPointer { table in
+                [UInt8](unsafeUninitializedCapacity: count / 4 * 3 + 2) { buffer, initialized in
+                    guard let place = placed.baseAddress, let out = buffer.baseAddress else { return }
+                    var written = 0
+                    defer { initialized = written }
+                    var accumulator: UInt32 = 0
+                    var pending = 0
+                    var pads = 0
+                    var index = 0
+                    while index < count {
+                        if pending == 0, pads == 0 {
+                            while index + 4 <= count {
+                                let group = place[Int(input[index])] | place[256 | Int(input[index + 1])]
+                                    | place[512 | Int(input[index + 2])] | place[768 | Int(input[index + 3])]
+                                guard group & outsideAlphabet == 0 else { break }
+                                // The three bytes in one store of four; the fourth is room the
+                                // capacity leaves (at most count / 4 * 3 + 1 bytes are stored
+                                // here), overwritten next or left outside the initialized count.
+                                UnsafeMutableRawPointer(out + written).storeBytes(of: (group << 8).bigEndian, as: UInt32.self)
+                                written += 3
+                                index += 4
+                            }
+                            guard index < count else { break }
+                        }
+                        let sextet = table[Int(input[index])]
+                        index += 1
+                        if sextet < 64 {
+                            guard pads == 0 else { valid = false; return }
+                            accumulator = accumulator << 6 | UInt32(sextet)
+                            pending += 1
+                            if pending == 4 {
+                                out[written] = UInt8(truncatingIfNeeded: accumulator >> 16)
+                                out[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
+                                out[written + 2] = UInt8(truncatingIfNeeded: accumulator)
+                                written += 3
+                                accumulator = 0
+                                pending = 0
+                            }
+                        } else if sextet == pad {
+                            pads += 1
+                        } else if sextet != whitespace {
+                            valid = false
+                            return
                         }
                     }
-                    let sextet = table[Int(text[index])]
-                    index += 1
-                    if sextet < 64 {
-                        guard pads == 0 else { valid = false; return }
-                        accumulator = accumulator << 6 | UInt32(sextet)
-                        pending += 1
-                        if pending == 4 {
-                            buffer[written] = UInt8(truncatingIfNeeded: accumulator >> 16)
-                            buffer[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
-                            buffer[written + 2] = UInt8(truncatingIfNeeded: accumulator)
-                            written += 3
-                            accumulator = 0
-                            pending = 0
-                        }
-                    } else if sextet == pad {
-                        pads += 1
-                    } else if sextet != whitespace {
+                    switch (pending, pads) {
+                    case (0, 0):
+                        break
+                    case (2, 0), (2, 2):
+                        guard pads == 2 || padding == .optional else { valid = false; return }
+                        out[written] = UInt8(truncatingIfNeeded: accumulator >> 4)
+                        written += 1
+                    case (3, 0), (3, 1):
+                        guard pads == 1 || padding == .optional else { valid = false; return }
+                        out[written] = UInt8(truncatingIfNeeded: accumulator >> 10)
+                        out[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+                        written += 2
+                    default:
                         valid = false
-                        return
                     }
-                }
-                switch (pending, pads) {
-                case (0, 0):
-                    break
-                case (2, 0), (2, 2):
-                    guard pads == 2 || padding == .optional else { valid = false; return }
-                    buffer[written] = UInt8(truncatingIfNeeded: accumulator >> 4)
-                    written += 1
-                case (3, 0), (3, 1):
-                    guard pads == 1 || padding == .optional else { valid = false; return }
-                    buffer[written] = UInt8(truncatingIfNeeded: accumulator >> 10)
-                    buffer[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
-                    written += 2
-                default:
-                    valid = false
                 }
             }
         }
