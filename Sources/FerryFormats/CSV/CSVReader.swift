@@ -41,11 +41,10 @@ public struct CSVReader: ~Copyable {
 
     private var source: UTF8TranscodingByteSource
     private let buffer: UnsafeMutableRawBufferPointer
-    /// For each byte value, whether it ends an unquoted field (``endsUnquoted``) and whether it
-    /// stops the copying of a quoted one (``stopsQuoted``): one lookup per byte in the scanning loops.
-    private let byteClasses: UnsafeMutablePointer<UInt8>
-    private static let endsUnquoted: UInt8 = 1
-    private static let stopsQuoted: UInt8 = 2
+    /// Where an unquoted field ends: LF, CR or the delimiter.
+    private let unquotedEnd: ByteSetScan
+    /// Where the copying of a quoted field stops: LF, CR, the quote or the escape byte.
+    private let quotedStop: ByteSetScan
     private var position = 0
     private var filled = 0
     /// The current physical line.
@@ -87,14 +86,9 @@ public struct CSVReader: ~Copyable {
         self.maxFields = max(maxFields, 1)
         self.maxFieldBytes = max(maxFieldBytes, 1)
         buffer = .allocate(byteCount: max(bufferSize, 1), alignment: 16)
-        byteClasses = .allocate(capacity: 256)
-        byteClasses.initialize(repeating: 0, count: 256)
-        for byte in [UInt8(ascii: "\n"), UInt8(ascii: "\r")] {
-            byteClasses[Int(byte)] = Self.endsUnquoted | Self.stopsQuoted
-        }
-        byteClasses[Int(dialect.delimiter)] |= Self.endsUnquoted
-        byteClasses[Int(dialect.quote)] |= Self.stopsQuoted
-        if let escape = dialect.escape { byteClasses[Int(escape)] |= Self.stopsQuoted }
+        let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        unquotedEnd = ByteSetScan(lf, cr, dialect.delimiter, dialect.delimiter)
+        quotedStop = ByteSetScan(lf, cr, dialect.quote, dialect.escape ?? dialect.quote)
         if dialect.hasHeader, let row = try nextRow() {
             try row.check()
             header = try row.strings()
@@ -105,7 +99,6 @@ public struct CSVReader: ~Copyable {
 
     deinit {
         buffer.deallocate()
-        byteClasses.deallocate()
     }
 
     /// The name of the source, for messages: asked of the source once, as every row carries it.
@@ -141,7 +134,7 @@ public struct CSVReader: ~Copyable {
         let maxFields = maxFields
         // Without an escape byte, the quote stands in: quotes are tested first, so it never matches.
         let escape = dialect.escape ?? quote
-        let classes = byteClasses, endsUnquoted = Self.endsUnquoted, stopsQuoted = Self.stopsQuoted
+        let unquotedEnd = unquotedEnd, quotedStop = quotedStop
         guard let p = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
 
         while true {
@@ -190,7 +183,7 @@ public struct CSVReader: ~Copyable {
 
                 case .unquoted:
                     let start = i
-                    while i < n, classes[Int(p[i])] & endsUnquoted == 0 { i += 1 }
+                    i = unquotedEnd.firstIndex(in: p, from: i, to: n)
                     row.append(p + start, count: i - start)
                     limitField()
                     if i == n { break scan }
@@ -210,7 +203,7 @@ public struct CSVReader: ~Copyable {
 
                 case .quoted:
                     let start = i
-                    while i < n, classes[Int(p[i])] & stopsQuoted == 0 { i += 1 }
+                    i = quotedStop.firstIndex(in: p, from: i, to: n)
                     row.append(p + start, count: i - start)
                     limitField()
                     if i == n { break scan }
