@@ -7,17 +7,28 @@ struct ByteSetScan {
     private let values: (UInt8, UInt8, UInt8, UInt8)
     /// Each value repeated in every byte of a word.
     private let words: (UInt64, UInt64, UInt64, UInt64)
+    /// Each value repeated in every lane of a vector.
+    private let vectors: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>)
 
     init(_ first: UInt8, _ second: UInt8, _ third: UInt8, _ fourth: UInt8) {
         values = (first, second, third, fourth)
         let ones: UInt64 = 0x0101_0101_0101_0101
         words = (UInt64(first) &* ones, UInt64(second) &* ones, UInt64(third) &* ones, UInt64(fourth) &* ones)
+        vectors = (SIMD16(repeating: first), SIMD16(repeating: second), SIMD16(repeating: third), SIMD16(repeating: fourth))
     }
 
     /// The index of the first byte of `bytes[start..<end]` that is one of the values, or `end`.
     @inline(__always)
     func firstIndex(in bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
         var index = start
+        // Sixteen bytes at a time compared with each value (vector compares) while none matches;
+        // the word loop below then finds which byte it was.
+        while index + 16 <= end {
+            let block = UnsafeRawPointer(bytes + index).loadUnaligned(as: SIMD16<UInt8>.self)
+            let matches = (block .== vectors.0) .| (block .== vectors.1) .| (block .== vectors.2) .| (block .== vectors.3)
+            if any(matches) { break }
+            index += 16
+        }
         while index + 8 <= end {
             let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
             let found = Self.zeroBytes(word ^ words.0) | Self.zeroBytes(word ^ words.1)
