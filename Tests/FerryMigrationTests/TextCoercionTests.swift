@@ -45,12 +45,18 @@ struct TextCoercionTests {
         #expect(failure("n/a", .double) == "'n/a' is not a number")
     }
 
-    @Test("decimals keep their exact digits")
+    @Test("decimals keep their exact digits, and only those a store keeps unchanged are taken")
     func decimals() {
         #expect(value("0.1", .decimal) == .decimal("0.1"))
         #expect(value("-012.500", .decimal) == .decimal("-12.5"))
         #expect(value("1.5e3", .decimal) == .decimal("1500"))
-        #expect(value("12345678901234567890.123456789", .decimal) == .decimal("12345678901234567890.123456789"))
+        #expect(value("0.30000000000000004", .decimal) == .decimal("0.30000000000000004"))
+        #expect(value("1e20", .decimal) == .decimal("100000000000000000000"))
+        // A store keeps a Decimal as a real: these would read back as other numbers.
+        #expect(failure("12345678901234567890.123456789", .decimal)
+                == "12345678901234567890.123456789 has more significant digits than a store's Decimal (a real) keeps: it would read back as 12345678901234567000")
+        #expect(failure("99999999999999999999", .decimal)?.hasSuffix("it would read back as 100000000000000000000") == true)
+        #expect(failure("1e400", .decimal)?.hasSuffix("is beyond the range of a store's Decimal (a real)") == true)
         #expect(value("-0.0", .decimal) == .decimal("0"))
         #expect(value("2e-3", .decimal) == .decimal("0.002"))
         #expect(failure("1.2.3", .decimal) != nil)

@@ -1,6 +1,7 @@
 @testable import Ferry
 import FerryModel
 import FerryStore
+import FerryStoreTestSupport
 import FerryTestSupport
 import Foundation
 import Testing
@@ -85,6 +86,37 @@ struct ExportJobTests {
             #expect(out.hasPrefix("\(manifest.file(for: "Upload")?.count ?? -1) 1 "), "\(format)")
             #expect(out.hasSuffix("bytes"), "\(format)")
         }
+    }
+
+    @Test("XML property lists: carriage returns come back as written; a character XML cannot hold fails the export")
+    func plistText() throws {
+        let folder = try TestPaths.temporaryFolder("export-plist-text")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        // An XML reader turns a literal CR (and CR LF) into LF: written as such, these titles came back changed.
+        let titles = "SELECT Z_PK || '=' || hex(ZTITLE) FROM ZTASK WHERE Z_PK <= 2 ORDER BY Z_PK"
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("UPDATE ZTASK SET ZTITLE = 'a' || char(13) || char(10) || 'b' WHERE Z_PK = 1")
+        try database.execute("UPDATE ZTASK SET ZTITLE = char(13) WHERE Z_PK = 2")
+        try database.close()
+        let request = ExportRequest(storePath: store, outputFolder: folder + "/out", format: .plist, gzipLevel: nil,
+                                    modelPath: ExportTestSupport.workspace)
+        _ = try ExportJob(request: request).run()
+        let restored = folder + "/restored.sqlite"
+        _ = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: restored).run()
+        #expect(try storeRows(restored, titles) == ["1=610D0A62", "2=0D"])
+
+        // U+0001 has no form in XML 1.0, not even a character reference: no file that cannot be read back.
+        let control = try SQLiteDatabase(path: store, mode: .readWrite)
+        try control.execute("UPDATE ZTASK SET ZTITLE = 'x' || char(1) || 'y' WHERE Z_PK = 2")
+        try control.close()
+        var again = request
+        again.outputFolder = folder + "/again"
+        #expect {
+            try ExportJob(request: again).run()
+        } throws: { error in
+            "\(error)".contains("Task Z_PK 2, title: the text holds U+0001, which an XML property list cannot hold")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/again"))
     }
 
     @Test("--where selects records through the predicate compiler; --where needs one entity")

@@ -39,9 +39,11 @@ enum PlistRecordValues {
 
 /// Records as an XML property list: one array of dictionaries, streamed record by record.
 struct XMLPlistRecordEncoder: ExportRecordEncoder {
+    private let entity: String
     private let names: [String]
 
     init(layout: EntityExportLayout) {
+        entity = layout.entity
         names = layout.columnNames
     }
 
@@ -58,6 +60,12 @@ struct XMLPlistRecordEncoder: ExportRecordEncoder {
     mutating func encode(_ row: ExportRow, into output: inout [UInt8]) throws(ExportError) {
         output.append(contentsOf: "\t<dict>\n".utf8)
         for (key, value) in try PlistRecordValues.entries(row, names: names) {
+            if case .string(let text) = value, let character = XMLTextEscaping.firstUnwritable(in: text) {
+                let hex = String(character.value, radix: 16, uppercase: true)
+                let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                throw .encoding(reason: "\(entity) Z_PK \(row.primaryKey), \(key): the text holds \(code), which an XML property list cannot hold; "
+                                + "export it as bplist, ndjson, json or csv")
+            }
             output.append(contentsOf: "\t\t<key>".utf8)
             XMLTextEscaping.append(key, to: &output)
             output.append(contentsOf: "</key>".utf8)

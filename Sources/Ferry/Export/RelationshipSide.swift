@@ -16,10 +16,6 @@ enum RelationshipSide {
         guard let inverse = model.inverse(of: relationship) else { return true }
         if !relationship.isToMany, !inverse.isToMany { return true }
         if relationship.isToMany != inverse.isToMany { return relationship.isToMany }
-        if relationship.isOrdered != inverse.isOrdered { return relationship.isOrdered }
-        let owner = model.declaringEntity(ofProperty: relationship.name, in: entity)?.name ?? entity
-        let inverseOwner = model.declaringEntity(ofProperty: inverse.name, in: relationship.destinationEntity)?.name
-            ?? relationship.destinationEntity
-        return (owner, relationship.name) <= (inverseOwner, inverse.name)
+        return model.readsManyToManyPairs(from: relationship, of: entity, inverse: inverse)
     }
 }

@@ -6,7 +6,8 @@ import FerryVerify
 
 /// Proves a migrated store's relationship pairs against its source store itself, not against
 /// another run of the writer: each relationship the chain carries (unchanged or renamed), to-one
-/// and to-many, must hold exactly the source's pairs, both ends named by `Z_PK`, read from each
+/// and to-many, must hold exactly the source's pairs (in the source's order where both stores keep
+/// a side ordered), both ends named by `Z_PK`, read from each
 /// store's own columns and join tables with plain SQL (`StoreVerifier.edgeFingerprint`,
 /// FerryStore's `PairKeyScan`), per concrete entity. Each side of a one-to-one is its own
 /// relationship here, so a side the source left empty (Apple Notes'
@@ -50,10 +51,13 @@ enum SourcePairCheck {
                       model.allRelationships(of: carried.entity).contains(where: { $0.name == carried.relationship }) else { continue }
                 let subject = "\(carried.entity).\(carried.relationship)"
                 let keys = [EdgeKey.primaryKey.label, EdgeKey.primaryKey.label]
+                // The order too, where both stores keep the same side in order.
+                let ranked = try sourceStore.orderedEnds(of: relationship.name, of: entity.name)
+                    .intersection(try written.orderedEnds(of: carried.relationship, of: carried.entity))
                 expected.append(FingerprintEntry(subject: subject, attributes: keys, fingerprint: try sourceStore.edgeFingerprint(
-                    of: relationship.name, of: entity.name, sourceKey: .primaryKey, destinationKey: .primaryKey)))
+                    of: relationship.name, of: entity.name, sourceKey: .primaryKey, destinationKey: .primaryKey, rankedEnds: ranked)))
                 actual.append(FingerprintEntry(subject: subject, attributes: keys, fingerprint: try written.edgeFingerprint(
-                    of: carried.relationship, of: carried.entity, sourceKey: .primaryKey, destinationKey: .primaryKey)))
+                    of: carried.relationship, of: carried.entity, sourceKey: .primaryKey, destinationKey: .primaryKey, rankedEnds: ranked)))
             }
         }
         return (FingerprintComparison.section(named: sectionName, expected: expected, actual: actual), nil)

@@ -35,6 +35,30 @@ public enum SourceVerification {
         let actual = BackgroundWork<VerificationReport, VerificationError> {
             Result { () throws(VerificationError) in try StoreVerifier(path: store, model: .bundle(bundle)).verify() }
         }
+        let identity = try identitySection(metadata, request: request)
+        var report = try comparison(store, against: request, rerun: rerun, metadata: metadata, bundle: bundle, actual: actual, progress: progress)
+        if let identity { report.append(identity) }
+        return report
+    }
+
+    /// The store's UUID against the one its sources give it (`StoreIdentity`): migrated from a
+    /// store, it keeps that store's UUID, so the `x-coredata://` URIs an app saved stay valid. No
+    /// fingerprint covers it. Nil when the sources give a new UUID (no store among them).
+    private static func identitySection(_ metadata: StoreMetadataInfo, request: MigrateRequest) throws(MigrateError) -> VerificationSection? {
+        let identity = try StoreIdentity.choose(for: request.sources)
+        guard let source = identity.keptFrom else { return nil }
+        var section = VerificationSection(name: "identity against sources", checks: 1)
+        if metadata.storeUUID.uuidString != identity.uuid {
+            section.failures.append(VerificationFailure(check: "store-uuid", subject: "Z_METADATA.Z_UUID",
+                                                        message: "the store's UUID is \(metadata.storeUUID.uuidString); \(source) gives it \(identity.uuid)"))
+        }
+        return section
+    }
+
+    /// The `against sources` comparison, by the store's receipt or by migrating the sources again.
+    private static func comparison(_ store: String, against request: MigrateRequest, rerun: Bool, metadata: StoreMetadataInfo,
+                                   bundle: ModelBundle, actual: BackgroundWork<VerificationReport, VerificationError>,
+                                   progress: @escaping (JobProgress) -> Void) throws(MigrateError) -> VerificationReport {
         let reason: String
         if rerun {
             reason = "asked to (--rerun)"

@@ -5,7 +5,8 @@ import FerryFormats
 ///
 /// Rules: integers are optional sign and decimal digits, range-checked for the type; booleans
 /// are `1`/`0`, `true`/`false`, `yes`/`no` in any case; floating point is a finite decimal or
-/// exponent number; decimals keep their exact text; dates are ISO 8601 or a number on the
+/// exponent number; decimals keep their exact text, and only those a store keeps unchanged are
+/// taken (`StoredDecimal`); dates are ISO 8601 or a number on the
 /// configured epoch; UUIDs are 8-4-4-4-12 hex; URIs need a scheme; binary and transformable
 /// values are base64 (line breaks allowed). Leading and trailing spaces are ignored for every type but String.
 public enum TextCoercion {
@@ -24,8 +25,10 @@ public enum TextCoercion {
         case .double, .float:
             return floating(trimmed, as: type)
         case .decimal:
-            return DecimalNotation.plain(trimmed.utf8).map { .success(.decimal($0)) }
-                ?? .failure(CoercionFailure("'\(clipped(text))' is not a decimal number"))
+            guard let plain = DecimalNotation.plain(trimmed.utf8) else {
+                return .failure(CoercionFailure("'\(clipped(text))' is not a decimal number"))
+            }
+            return StoredDecimal.problem(plain).map { .failure(CoercionFailure($0)) } ?? .success(.decimal(plain))
         case .date:
             return date(trimmed, epoch: options.numericDateEpoch)
         case .uuid:

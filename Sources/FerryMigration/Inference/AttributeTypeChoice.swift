@@ -13,7 +13,9 @@ import FerryModel
 ///   integer: sqlite-utils and DuckDB read them so too);
 /// - booleans (`true`/`false`, `yes`/`no`, plist booleans): Boolean;
 /// - other numbers: Decimal when one has more significant digits than a Double keeps (15) or is
-///   written to the same 2 to 4 places with a trailing zero (`12.50`, `3.10`), else Double;
+///   written to the same 2 to 4 places with a trailing zero (`12.50`, `3.10`), else Double; but
+///   String when one has more digits than a store's Decimal (a real) keeps (`StoredDecimal`),
+///   as a number type would lose them;
 /// - ISO 8601 text or plist dates: Date; 8-4-4-4-12 hex: UUID; absolute URIs with `://`: URI;
 /// - base64 of at least 16 characters that holds `+`, `/`, `=` or mixed-case letters with digits
 ///   (and is not all hex digits, which reads as a digest), or plist data: Binary;
@@ -40,7 +42,8 @@ public struct AttributeTypeChoice: Sendable, Equatable {
             choice = choose(Self.integerType(for: range), "integers \(range.lowerBound) to \(range.upperBound)")
         } else if viable.contains(.boolean) {
             choice = choose(.boolean, "booleans")
-        } else if viable.contains(.double) || viable.contains(.decimal), evidence.numbers == evidence.values {
+        } else if viable.contains(.double) || viable.contains(.decimal), evidence.numbers == evidence.values,
+                  viable.contains(.decimal) || evidence.mostSignificantDigits <= 15 {
             if viable.contains(.decimal), !viable.contains(.double) || evidence.mostSignificantDigits > 15 {
                 choice = choose(.decimal, "numbers of up to \(evidence.mostSignificantDigits) significant digits (more than a Double keeps)")
             } else if viable.contains(.decimal), evidence.fixedPlaces {

@@ -2,7 +2,8 @@ import FerryModel
 
 /// The type changes inference applies on its own, and how values cross them.
 ///
-/// Lossless: integer widening, integer → Decimal, Boolean → integer, any type → String (numbers
+/// Lossless: integer widening, integer → Decimal (the value; a store keeps a Decimal as a real,
+/// and the writer rejects one no real holds, `StoredDecimal`), Boolean → integer, any type → String (numbers
 /// as their text, dates as ISO 8601, UUIDs as text), URI ⇄ String text, Binary ⇄ Transformable.
 /// Checked (a value that does not fit rejects its record, or becomes nil under a lenient policy):
 /// integer narrowing (range), integer → Double/Float (exactly representable), Double/Float →

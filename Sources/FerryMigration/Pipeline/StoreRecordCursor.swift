@@ -177,9 +177,10 @@ public final class StoreRecordCursor: RecordCursor {
     }
 
     /// The links a store keeps apart from its rows, one relationship after another: many-to-many
-    /// pairs (from one side), ordered one-to-many children (from the parent, to keep their
-    /// order) and the destinations of to-many relationships without an inverse (no record of
-    /// the other side carries them), each with its position among its source record's links.
+    /// pairs (from one side, `ManagedObjectModel.readsManyToManyPairs`: the ordered one when only
+    /// one is), ordered one-to-many children (from the parent, to keep their order) and the
+    /// destinations of to-many relationships without an inverse (no record of the other side
+    /// carries them), each with its position among its source record's links.
     ///
     /// Every pair is counted in the pair tally; the pairs of a relationship the chain does not
     /// carry are counted as the census has them, dropped on purpose, and noted.
@@ -196,9 +197,8 @@ public final class StoreRecordCursor: RecordCursor {
                 entity.relationships.filter { relationship in
                     guard relationship.isToMany, !relationship.isTransient else { return false }
                     guard let inverse = model.inverse(of: relationship) else { return true }
-                    let isManyToMany = inverse.isToMany
-                    return (isManyToMany && (entity.name, relationship.name) <= (relationship.destinationEntity, inverse.name))
-                        || (!isManyToMany && relationship.isOrdered)
+                    guard inverse.isToMany else { return relationship.isOrdered }
+                    return model.readsManyToManyPairs(from: relationship, of: entity.name, inverse: inverse)
                 }.map { (entity.name, $0) }
             }.reversed()
         }

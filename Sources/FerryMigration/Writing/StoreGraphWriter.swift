@@ -157,7 +157,9 @@ public final class StoreGraphWriter {
         let primaryKey: Int64
         var outcome = Outcome.inserted
         lastPrimaryKey = nil
-        if let problem = StoreRowSize.problem(record.values) { return .rejected(reason: problem) }
+        if let problem = StoreRowSize.problem(record.values) ?? StoredDecimal.problem(record.values, schema: rows.schema) {
+            return .rejected(reason: problem)
+        }
         let identity = try identity(of: record, target: target, byValues: byValues)
         let inserted: EntityRowWriter.Outcome
         if let identity, let existing = try GraphWriteError.wrap({ () throws(StoreWriterError) in

@@ -89,6 +89,19 @@ public struct ManagedObjectModel: Sendable, Equatable, Codable {
         return allRelationships(of: relationship.destinationEntity).first { $0.name == inverseName }
     }
 
+    /// Whether the pairs of a many-to-many are read from `relationship`'s side (of `entity`,
+    /// declared by it or an ancestor) rather than from `inverse`'s, when one side is read: the
+    /// ordered side when only one is (only its reading has the order; the other side's would be
+    /// made up), otherwise the side whose `DeclaringEntity.relationship` sorts first. Exactly one
+    /// of the two sides is chosen.
+    public func readsManyToManyPairs(from relationship: Relationship, of entity: String, inverse: Relationship) -> Bool {
+        if relationship.isOrdered != inverse.isOrdered { return relationship.isOrdered }
+        let owner = declaringEntity(ofProperty: relationship.name, in: entity)?.name ?? entity
+        let inverseOwner = declaringEntity(ofProperty: inverse.name, in: relationship.destinationEntity)?.name
+            ?? relationship.destinationEntity
+        return (owner, relationship.name) <= (inverseOwner, inverse.name)
+    }
+
     /// Entity numbers as Core Data assigns them (`Z_ENT`, coredata-format.md §2): roots in
     /// `EntityNameOrder` (case-insensitive), each followed depth-first by its sub-entities in the
     /// same order, from 1. A store written by Core Data may number differently (an older rule, a

@@ -41,6 +41,14 @@ public enum DecimalNotation {
         return result
     }
 
+    /// The decimal a Core Data store gives back for the plain decimal `plain`: a store keeps a
+    /// Decimal as a real (SQLite's DECIMAL column; `StoreValue`), so digits beyond what a Double
+    /// holds are gone. Nil when no finite real holds it.
+    public static func stored(_ plain: String) -> String? {
+        guard let number = Double(plain), number.isFinite else { return nil }
+        return self.plain(number)
+    }
+
     /// The shortest decimal that reads back as `value`, in plain form; nil for NaN and infinities.
     public static func plain(_ value: Double) -> String? {
         guard value.isFinite else { return nil }

@@ -22,13 +22,15 @@ public struct PairKeyScan {
     private let sql: String
 
     /// A scan of `pairs` between rows of `sourceTable` and `destinationTable` of the ends'
-    /// hierarchies; each row holds the source's key columns, then the destination's.
+    /// hierarchies; each row holds the source's key columns, then the destination's, then the
+    /// pair's rank in each list of `ranked` (`PairOrder.rank`), in that order.
     public init(_ pairs: RelationshipPairs, sourceTable: String, destinationTable: String, sourceKey: Key, destinationKey: Key,
-                model: ManagedObjectModel, layout: StoreLayout) {
+                ranked: [PairOrder] = [], model: ManagedObjectModel, layout: StoreLayout) {
         let sources = ScanSQL.numbers(layout.entityNumbers(below: pairs.sourceEntity, in: model))
         let destinations = ScanSQL.numbers(layout.entityNumbers(below: pairs.destinationEntity, in: model))
+        let columns = sourceKey.expressions(alias: "s") + destinationKey.expressions(alias: "d") + ranked.map(\.rank)
         sql = """
-            SELECT \((sourceKey.expressions(alias: "s") + destinationKey.expressions(alias: "d")).joined(separator: ", ")) \
+            SELECT \(columns.joined(separator: ", ")) \
             FROM \(SQLIdentifier.quoted(pairs.table)) p JOIN \(SQLIdentifier.quoted(sourceTable)) s ON s.Z_PK = \(pairs.source) \
             JOIN \(SQLIdentifier.quoted(destinationTable)) d ON d.Z_PK = \(pairs.destination) \
             WHERE \(pairs.rowFilter)s.Z_ENT IN (\(sources)) \

@@ -22,6 +22,9 @@ public struct RelationshipPairs: Sendable {
     /// The entities whose hierarchies the two ends belong to.
     public let sourceEntity: String
     public let destinationEntity: String
+    /// The sides that keep their pairs in order (an ordered to-many, or both sides of an ordered
+    /// many-to-many), as the table keeps them; empty when neither side is ordered.
+    public let orders: [PairOrder]
 
     /// `ZUPLOAD.ZTASK` or `Z_1TASKS`, for reports.
     public var label: String {
@@ -52,12 +55,37 @@ public struct RelationshipPairs: Sendable {
         switch layout.placement(of: relationship.name, of: declaring) {
         case .sourceRow(let key):
             (kind, table, sourceColumn, destinationColumn, rowNumbers) = (.foreignKey, key.table, "Z_PK", key.key, numbers(rowsOf))
+            orders = key.orderKey.map { [PairOrder(end: .destination, owner: key.key, member: "Z_PK", position: $0)] } ?? []
         case .destinationRows(let key):
             (kind, table, sourceColumn, destinationColumn, rowNumbers) = (.foreignKey, key.table, key.key, "Z_PK", numbers(destination))
+            orders = key.orderKey.map { [PairOrder(end: .source, owner: key.key, member: "Z_PK", position: $0)] } ?? []
         case .joinTable(let join):
             (kind, table, sourceColumn, destinationColumn, rowNumbers) = (.joinTable, join.table, join.source, join.destination, nil)
+            orders = (join.order.map { [PairOrder(end: .source, owner: join.source, member: join.destination, position: $0)] } ?? [])
+                + (join.inverseOrder.map { [PairOrder(end: .destination, owner: join.destination, member: join.source, position: $0)] } ?? [])
         case nil:
             return nil
         }
+    }
+}
+
+/// One ordered side of a relationship's pairs: the object at `end` holds an ordered list of the
+/// objects at the other end, each pair's place in it kept in `position` (a `Z_FOK_` column).
+public struct PairOrder: Sendable, Equatable {
+    public enum End: Sendable { case source, destination }
+
+    /// The end whose object's list it is.
+    public let end: End
+    /// The columns (of the pairs' table) naming the list's owner and its member, and the position.
+    let owner: String
+    let member: String
+    let position: String
+
+    /// Each pair's rank in its owner's list, 1 for the first: by position, then the member's
+    /// `Z_PK` (positions repeat only in a store `verify` fails). Ranks, not the positions
+    /// themselves, so that stores numbering positions differently (1, 2, 3 or 2048, 3072, …)
+    /// compare equal when the order is the same.
+    var rank: String {
+        "row_number() OVER (PARTITION BY \(ScanSQL.column("p", owner)) ORDER BY \(ScanSQL.column("p", position)), \(ScanSQL.column("p", member)))"
     }
 }

@@ -64,7 +64,8 @@ struct StoreFingerprints {
 
     /// Pairs of every to-one relationship, of each many-to-many once (from the side its join
     /// table is named after), and of every to-many without an inverse, each end keyed by
-    /// `EdgeKey.preferred`. A to-many with a to-one inverse is its inverse's pairs reversed.
+    /// `EdgeKey.preferred`, with their ranks where a side is ordered. A to-many with a to-one
+    /// inverse is its inverse's pairs reversed.
     private func edges() throws(VerificationError) -> [FingerprintEntry] {
         var entries: [FingerprintEntry] = []
         for (entity, relationship) in context.storedRelationships {
@@ -90,19 +91,25 @@ struct StoreFingerprints {
         }
     }
 
-    /// The fingerprint of a relationship's pairs, each end named by its key.
-    func edges(of storage: RelationshipPairs, sourceKey: EdgeKey, destinationKey: EdgeKey) throws(VerificationError) -> Fingerprint {
+    /// The fingerprint of a relationship's pairs, each end named by its key, with each pair's
+    /// rank in the ordered lists at `rankedEnds` (every ordered side when nil): the order of an
+    /// ordered to-many is part of what a store holds.
+    func edges(of storage: RelationshipPairs, sourceKey: EdgeKey, destinationKey: EdgeKey,
+               rankedEnds: Set<PairOrder.End>? = nil) throws(VerificationError) -> Fingerprint {
         guard let sourceTable = context.table(of: storage.sourceEntity),
               let destinationTable = context.table(of: storage.destinationEntity) else {
             throw .invalidModel(path: context.connection.path, reason: "an end of \(storage.label) has no table")
         }
         let source = try keyColumns(sourceKey, of: storage.sourceEntity)
         let destination = try keyColumns(destinationKey, of: storage.destinationEntity)
+        let ranked = storage.orders.filter { rankedEnds?.contains($0.end) ?? true }
         let scan = PairKeyScan(storage, sourceTable: sourceTable.name, destinationTable: destinationTable.name,
-                               sourceKey: source.key, destinationKey: destination.key, model: context.model, layout: context.layout)
+                               sourceKey: source.key, destinationKey: destination.key, ranked: ranked,
+                               model: context.model, layout: context.layout)
         let sourceReader = KeyValueReader(attributes: source.attributes, storePath: context.connection.path)
         let destinationReader = KeyValueReader(attributes: destination.attributes, storePath: context.connection.path)
         let destinationColumn = Int32(source.attributes.count)
+        let rankColumns = (0..<ranked.count).map { Int32(source.attributes.count + destination.attributes.count + $0) }
         var fingerprint = Fingerprint()
         var bytes: [UInt8] = []
         do {
@@ -110,6 +117,7 @@ struct StoreFingerprints {
                 bytes.removeAll(keepingCapacity: true)
                 sourceReader.appendKey(statement, from: 0, to: &bytes)
                 destinationReader.appendKey(statement, from: destinationColumn, to: &bytes)
+                for column in rankColumns { CanonicalEncoding.append(.integer(statement.int64(at: column)), to: &bytes) }
                 bytes.withUnsafeBytes { fingerprint.add(encoded: $0) }
             }
         } catch {

@@ -123,16 +123,27 @@ public final class StoreVerifier {
     }
 
     /// The fingerprint of the pairs of `relationship` of `entity` (declared by it or an ancestor;
-    /// sources are rows of `entity` and below), each end named by its key.
+    /// sources are rows of `entity` and below), each end named by its key, with each pair's rank
+    /// in the ordered lists at `rankedEnds` (`orderedEnds`; all of them when nil).
     public func edgeFingerprint(of relationship: String, of entity: String, sourceKey: EdgeKey,
-                                destinationKey: EdgeKey) throws(VerificationError) -> Fingerprint {
+                                destinationKey: EdgeKey, rankedEnds: Set<PairOrder.End>? = nil) throws(VerificationError) -> Fingerprint {
         let fingerprints = try storeFingerprints()
+        return try fingerprints.edges(of: try pairs(of: relationship, of: entity), sourceKey: sourceKey, destinationKey: destinationKey,
+                                      rankedEnds: rankedEnds)
+    }
+
+    /// The ends of the pairs of `relationship` of `entity` whose objects keep their lists in order.
+    public func orderedEnds(of relationship: String, of entity: String) throws(VerificationError) -> Set<PairOrder.End> {
+        Set(try pairs(of: relationship, of: entity).orders.map(\.end))
+    }
+
+    private func pairs(of relationship: String, of entity: String) throws(VerificationError) -> RelationshipPairs {
         guard let declaring = model.declaringEntity(ofProperty: relationship, in: entity),
               let declared = declaring.relationship(named: relationship),
               let storage = RelationshipPairs(declared, declaredBy: declaring.name, rowsOf: entity, model: model, layout: layout) else {
             throw .unreadableStore(.unknownRelationship(path: path, entity: entity, relationship: relationship))
         }
-        return try fingerprints.edges(of: storage, sourceKey: sourceKey, destinationKey: destinationKey)
+        return storage
     }
 
     // MARK: Private

@@ -1,0 +1,95 @@
+import Ferry
+import FerryStore
+import FerryStoreTestSupport
+import FerryTestSupport
+import FerryVerify
+import Foundation
+import Testing
+
+/// A many-to-many ordered on one side only (`Shelf.books`), whose other side (`Book.shelves`)
+/// sorts first by name: `migrate` once read the pairs from `Book.shelves`, and the writer gave
+/// `Shelf.books` an order of its own (by `Z_PK`), exit 0, every check passing, because no
+/// fingerprint or pair check looked at the order. Orders are read with plain SQL.
+@Suite("ordered many-to-many relationships keep their order")
+struct OrderedManyToManyTests {
+    /// Versions Shelves and Shelves 2 (which adds `Shelf.color`): `Book` ⇄ `Shelf`, ordered on the shelf's side.
+    private static func contents(version: Int) -> String {
+        let color = version == 1 ? "" : "\n        <attribute name=\"color\" optional=\"YES\" attributeType=\"String\"/>"
+        return """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                <entity name="Book" syncable="YES">
+                    <attribute name="title" attributeType="String"/>
+                    <relationship name="shelves" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Shelf" inverseName="books" inverseEntity="Shelf"/>
+                </entity>
+                <entity name="Shelf" syncable="YES">
+                    <attribute name="name" attributeType="String"/>\(color)
+                    <relationship name="books" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="shelves" inverseEntity="Book"/>
+                </entity>
+            </model>
+            """
+    }
+
+    /// Shelf name → its books' titles in the shelf's order, from the join table's order key.
+    private static let order = """
+        SELECT s.ZNAME || ':' || group_concat(b.ZTITLE, ',') FROM \
+        (SELECT * FROM Z_1SHELVES ORDER BY Z_2SHELVES, Z_FOK_1BOOKS) j \
+        JOIN ZBOOK b ON b.Z_PK = j.Z_1BOOKS JOIN ZSHELF s ON s.Z_PK = j.Z_2SHELVES GROUP BY s.ZNAME ORDER BY s.ZNAME
+        """
+
+    /// A Shelves store of three books and two shelves, each listing books in an order that is not
+    /// the books' `Z_PK` order; and the model bundle.
+    private func shelvesStore(_ folder: String) throws -> (store: String, bundle: String) {
+        let bundle = try TestPaths.xcodeModelBundle("Shelves", versions: [("Shelves", Self.contents(version: 1)),
+                                                                          ("Shelves 2", Self.contents(version: 2))], in: folder)
+        let store = folder + "/shelves.sqlite"
+        try "title\na\nb\nc\n".write(toFile: folder + "/books.csv", atomically: true, encoding: .utf8)
+        try #"[{"name": "x", "books": ["c", "a", "b"]}, {"name": "y", "books": ["b", "c"]}]"#
+            .write(toFile: folder + "/shelves.json", atomically: true, encoding: .utf8)
+        for (file, entity, links) in [("books.csv", "Book", [:]), ("shelves.json", "Shelf", ["books": "title"])] {
+            _ = try ImportJob(request: ImportRequest(sources: [folder + "/" + file], modelPath: bundle, modelVersion: "Shelves", entity: entity,
+                                                     outputPath: store, existingStore: entity == "Book" ? .refuse : .append,
+                                                     files: FileRecordSource(linkAttributes: links))).run()
+        }
+        return (store, bundle)
+    }
+
+    @Test("migrate keeps the order of the ordered side, and its check against the source store compares it")
+    func orderCarried() throws {
+        let folder = try TestPaths.temporaryFolder("ordered-many-to-many")
+        let (source, bundle) = try shelvesStore(folder)
+        #expect(try storeRows(source, Self.order) == ["x:c,a,b", "y:b,c"])
+        let request = MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundle, outputPath: folder + "/shelves2.sqlite")
+        let summary = try MigrateJob(request: request).run()
+        #expect(summary.chain == ["Shelves", "Shelves 2"])
+        #expect(try storeRows(request.outputPath, Self.order) == ["x:c,a,b", "y:b,c"])
+        let report = try #require(summary.verification)
+        #expect(report.passed, "\(report.sections.flatMap(\.failures))")
+        let section = try #require(report.section(named: "pairs against source store"))
+        #expect(section.checks == 2 && section.failures.isEmpty, "Book.shelves and Shelf.books")
+    }
+
+    @Test("a store whose ordered pairs are the same but in another order fails verification against its source")
+    func reorderedPairsFail() throws {
+        let folder = try TestPaths.temporaryFolder("ordered-many-to-many-reordered")
+        let (source, bundle) = try shelvesStore(folder)
+        let request = MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundle, outputPath: folder + "/shelves2.sqlite")
+        _ = try MigrateJob(request: request).run()
+        let before = try StoreVerifier(path: request.outputPath).verify()
+        // Shelf x lists c, a, b: move c to the end (c, a, b → a, b, c); the pairs stay the same.
+        let database = try SQLiteDatabase(path: request.outputPath, mode: .readWrite)
+        try database.execute("""
+            UPDATE Z_1SHELVES SET Z_FOK_1BOOKS = 1000000 WHERE Z_2SHELVES = (SELECT Z_PK FROM ZSHELF WHERE ZNAME = 'x') \
+            AND Z_1BOOKS = (SELECT Z_PK FROM ZBOOK WHERE ZTITLE = 'c')
+            """)
+        try database.close()
+        #expect(try storeRows(request.outputPath, Self.order) == ["x:a,b,c", "y:b,c"])
+        let after = try StoreVerifier(path: request.outputPath).verify()
+        #expect(after.passed, "the store alone is sound: its order keys are distinct")
+        #expect(after.edgeFingerprint(of: "Book.shelves") != before.edgeFingerprint(of: "Book.shelves"))
+        let report = try SourceVerification.verify(store: request.outputPath, against: request, rerun: true)
+        #expect(!report.passed)
+        let section = try #require(report.section(named: "pairs against source store"))
+        #expect(Set(section.failures.map(\.subject)) == ["Book.shelves", "Shelf.books"], "\(section.failures)")
+    }
+}
