@@ -30,15 +30,11 @@ struct ByteSetScan {
             index += 16
         }
         while index + 8 <= end {
-            let found = marks(in: bytes + index)
+            let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+            let found = Self.zeroBytes(word ^ words.0) | Self.zeroBytes(word ^ words.1)
+                | Self.zeroBytes(word ^ words.2) | Self.zeroBytes(word ^ words.3)
             if found != 0 { return index + found.trailingZeroBitCount >> 3 }
             index += 8
-        }
-        if index < end, end - start >= 8 {
-            // The last word of the run, overlapping bytes already passed (none of them a value,
-            // so its lowest mark is still the first value from `index` on).
-            let found = marks(in: bytes + end - 8)
-            return found != 0 ? end - 8 + found.trailingZeroBitCount >> 3 : end
         }
         while index < end {
             let byte = bytes[index]
@@ -46,14 +42,6 @@ struct ByteSetScan {
             index += 1
         }
         return end
-    }
-
-    /// The eight bytes at `bytes` with the high bit set in each that is one of the values (and
-    /// perhaps in bytes above one: only the lowest mark is exact).
-    @inline(__always)
-    private func marks(in bytes: UnsafePointer<UInt8>) -> UInt64 {
-        let word = UInt64(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self))
-        return Self.zeroBytes(word ^ words.0) | Self.zeroBytes(word ^ words.1) | Self.zeroBytes(word ^ words.2) | Self.zeroBytes(word ^ words.3)
     }
 
     /// The high bit of each byte of `word` that is zero is set. Bytes above a zero byte may be

@@ -4,13 +4,9 @@ public enum CSVFieldEncoding {
     /// Appends the field for UTF-8 bytes.
     public static func append(_ text: UnsafeBufferPointer<UInt8>, delimiter: UInt8 = UInt8(ascii: ","), to output: inout [UInt8]) {
         let quote = UInt8(ascii: "\"")
-        if let bytes = text.baseAddress, !text.isEmpty {
-            // Sixteen bytes at a time: most fields need no quotes and are copied as they are.
-            let special = delimiter == commaSpecials.delimiter ? commaSpecials.scan : ByteSetScan(delimiter, quote, 0x0A, 0x0D)
-            guard special.firstIndex(in: bytes, from: 0, to: text.count) < text.count else {
-                output.append(contentsOf: text)
-                return
-            }
+        guard text.isEmpty || text.contains(where: { $0 == delimiter || $0 == quote || $0 == 0x0A || $0 == 0x0D }) else {
+            output.append(contentsOf: text)
+            return
         }
         output.append(quote)
         var runStart = 0
@@ -22,9 +18,6 @@ public enum CSVFieldEncoding {
         output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...]))
         output.append(quote)
     }
-
-    /// The bytes that make a field quoted with the usual delimiter, found once.
-    private static let commaSpecials = (delimiter: UInt8(ascii: ","), scan: ByteSetScan(UInt8(ascii: ","), UInt8(ascii: "\""), 0x0A, 0x0D))
 
     /// Appends the field for a string.
     public static func append(_ text: String, delimiter: UInt8 = UInt8(ascii: ","), to output: inout [UInt8]) {
