@@ -33,6 +33,31 @@ public final class FileRecordCursor: RecordCursor {
         }
     }
 
+    /// A record is handed to `body` where the reader's batch holds it; a reject is an item.
+    public func step(record body: (borrowing Record, _ entity: String, _ defaulted: Bool, _ row: Int64?) throws(PipelineError) -> Void)
+        throws(PipelineError) -> CursorStep
+    {
+        var step = CursorStep.handed
+        var failure: PipelineError?
+        let found: Bool
+        do throws(RecordSourceError) {
+            found = try records.withNext { result in
+                switch result {
+                case let .record(record, defaulted):
+                    do throws(PipelineError) { try body(record, entity, defaulted > 0, nil) } catch { failure = error }
+                case .reject(let reject):
+                    step = .item(.reject(copy reject, entity: entity))
+                }
+            }
+        } catch {
+            throw .source(error)
+        }
+        guard found else { return .end }
+        read += 1
+        if let failure { throw failure }
+        return step
+    }
+
     /// A file none of whose keys matches an attribute would give records of nils only: refused
     /// (unless the run stopped early). Its skipped lines, unknown keys and duplicate keys are told
     /// either way.
