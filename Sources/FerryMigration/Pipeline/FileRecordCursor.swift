@@ -37,7 +37,7 @@ public final class FileRecordCursor: RecordCursor {
     public func step(record body: (borrowing Record, _ entity: String, _ defaulted: Bool, _ row: Int64?) throws(PipelineError) -> Void)
         throws(PipelineError) -> CursorStep
     {
-        var step = CursorStep.handed
+        var rejected: Reject?
         var failure: PipelineError?
         let found: Bool
         do throws(RecordSourceError) {
@@ -46,7 +46,7 @@ public final class FileRecordCursor: RecordCursor {
                 case let .record(record, defaulted):
                     do throws(PipelineError) { try body(record, entity, defaulted > 0, nil) } catch { failure = error }
                 case .reject(let reject):
-                    step = .item(.reject(copy reject, entity: entity))
+                    rejected = copy reject
                 }
             }
         } catch {
@@ -55,7 +55,8 @@ public final class FileRecordCursor: RecordCursor {
         guard found else { return .end }
         read += 1
         if let failure { throw failure }
-        return step
+        guard let rejected else { return .handed }
+        return .item(.reject(rejected, entity: entity))
     }
 
     /// A file none of whose keys matches an attribute would give records of nils only: refused
