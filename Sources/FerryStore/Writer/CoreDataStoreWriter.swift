@@ -205,8 +205,10 @@ public final class CoreDataStoreWriter {
         if let known = batches[entity] { return known }
         // A table that enforces uniqueness reports a duplicate per row (`EntityRowWriter`).
         let enforcesUniqueness = layout.indexes.contains { $0.table == table && $0.isUnique }
+        // The key is the first value (every entity table has Z_PK).
         let statements = InsertStatements(prefix: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES ",
                                           row: "(\(values.joined(separator: ", ")))",
+                                          appendedRow: "(\((["NULL"] + values.dropFirst()).joined(separator: ", ")))",
                                           parametersPerRow: values.filter { $0 == "?" }.count, batched: !enforcesUniqueness) { [unowned self] sql throws(StoreWriterError) in
             try prepare(sql)
         }

@@ -65,10 +65,10 @@ final class RowBatch {
         if let target {
             statement = target.statement
         } else {
-            statement = try statements.inserting(rows: rows)
+            statement = try statements.inserting(rows: rows, keys: follows ? .appended : .bound)
             target = (statement, rows)
         }
-        let first = Int32(pending.rowCount * statements.parametersPerRow + 1)
+        let first = Int32(pending.rowCount * statements.parametersPerRow(follows ? .appended : .bound) + 1)
         let end = pending.end
         try StoreWriterError.sqlite { () throws(SQLiteError) in
             let status = row.stage(primaryKey: follows ? nil : primaryKey, version: version, in: pending, to: try statement.live(),
@@ -96,7 +96,7 @@ final class RowBatch {
         guard let target, pending.rowCount > 0 else { return }
         defer { forgetStaged() }
         let rows = pending.rowCount
-        let statement = rows == target.rows ? target.statement : try statements.inserting(rows: rows)
+        let statement = rows == target.rows ? target.statement : try statements.inserting(rows: rows, keys: keysFollow ? .appended : .bound)
         do {
             try StoreWriterError.sqlite { () throws(SQLiteError) in
                 if rows != target.rows { try statement.check(pending.rebind(to: try statement.live())) }
@@ -125,7 +125,8 @@ final class RowBatch {
 
 /// The values of one row, as an inserter takes them, bound by `PendingRows`.
 protocol StagedRow {
-    /// Binds the row's `Z_PK` (nil: NULL) and `Z_OPT`, then its values, to consecutive parameters
+    /// Binds the row's `Z_PK` (nil: none, the statement's key is a literal NULL) and `Z_OPT`, then
+    /// its values, to consecutive parameters
     /// of `statement` from `first`, noting them in `rows`; returns SQLite's status.
     func stage(primaryKey: Int64?, version: Int64, in rows: PendingRows, to statement: OpaquePointer, from first: Int32) -> Int32
 }
