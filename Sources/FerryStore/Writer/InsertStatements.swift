@@ -6,14 +6,17 @@
 /// of many rows pays it once for all of them.
 ///
 /// Rows whose keys SQLite gives (`RowBatch`'s appended rows) are inserted by statements of their
-/// own, whose `Z_PK` is a literal NULL instead of a parameter: one bind less per row.
+/// own, whose `Z_PK` is a literal NULL instead of a parameter, and so is a new object's `Z_OPT`
+/// (1): a bind less per row for each.
 struct InsertStatements {
-    /// How the rows of a statement get their `Z_PK`.
+    /// How the rows of a statement get their `Z_PK` and `Z_OPT`.
     enum Keys: Hashable {
-        /// From a parameter, the first of each row's.
+        /// Both from parameters, the first two of each row's.
         case bound
-        /// NULL: SQLite gives each row the next key.
+        /// `Z_PK` NULL (SQLite gives each row the next key), `Z_OPT` from the first parameter.
         case appended
+        /// `Z_PK` NULL and `Z_OPT` 1 (new objects, appended): the values are the only parameters.
+        case appendedNew
     }
 
     private struct Shape: Hashable {
@@ -28,6 +31,7 @@ struct InsertStatements {
     private let prefix: String
     private let row: String
     private let appendedRow: String
+    private let appendedNewRow: String
     private let prepare: (String) throws(StoreWriterError) -> SQLiteStatement
     private var byShape: [Shape: SQLiteStatement] = [:]
 
@@ -39,16 +43,18 @@ struct InsertStatements {
 
     /// - Parameters:
     ///   - prefix: `INSERT INTO t (columns) VALUES `.
-    ///   - row: one row's `(?, …)`, its key (`Z_PK`) the first parameter.
+    ///   - row: one row's `(?, …)`, its key (`Z_PK`) and version (`Z_OPT`) the first two parameters.
     ///   - appendedRow: the same with a NULL key.
+    ///   - appendedNewRow: the same with a NULL key and version 1.
     ///   - parametersPerRow: the parameters of `row`.
     ///   - batched: false when every row must be inserted alone (a table enforcing uniqueness
     ///     reports a duplicate per row).
-    init(prefix: String, row: String, appendedRow: String, parametersPerRow: Int, batched: Bool,
+    init(prefix: String, row: String, appendedRow: String, appendedNewRow: String, parametersPerRow: Int, batched: Bool,
          prepare: @escaping (String) throws(StoreWriterError) -> SQLiteStatement) {
         self.prefix = prefix
         self.row = row
         self.appendedRow = appendedRow
+        self.appendedNewRow = appendedNewRow
         self.prepare = prepare
         boundParameters = parametersPerRow
         capacity = batched ? max(1, min(Self.rowLimit, Self.parameterLimit / max(1, parametersPerRow))) : 1
@@ -63,14 +69,23 @@ struct InsertStatements {
 
     /// The parameters of one row.
     func parametersPerRow(_ keys: Keys) -> Int {
-        keys == .bound ? boundParameters : boundParameters - 1
+        switch keys {
+        case .bound: boundParameters
+        case .appended: boundParameters - 1
+        case .appendedNew: boundParameters - 2
+        }
     }
 
     /// The statement inserting `rows` rows whose keys are `keys`.
     mutating func inserting(rows: Int, keys: Keys) throws(StoreWriterError) -> SQLiteStatement {
         let shape = Shape(rows: rows, keys: keys)
         if let known = byShape[shape] { return known }
-        let statement = try prepare(prefix + repeatElement(keys == .bound ? row : appendedRow, count: rows).joined(separator: ", "))
+        let template = switch keys {
+        case .bound: row
+        case .appended: appendedRow
+        case .appendedNew: appendedNewRow
+        }
+        let statement = try prepare(prefix + repeatElement(template, count: rows).joined(separator: ", "))
         byShape[shape] = statement
         return statement
     }

@@ -88,10 +88,10 @@ final class PendingRows {
         }
     }
 
-    /// Stages one row: binds `primaryKey` and `version` (`Z_PK`, `Z_OPT`; a nil key is not bound: the
-    /// statement's key is a literal NULL, for SQLite to give the next), then `values`, to consecutive parameters of `statement` from `first`. Returns the first status that is not
+    /// Stages one row: binds `primaryKey` and `version` (`Z_PK`, `Z_OPT`; nil ones are not bound:
+    /// the statement has a literal NULL key, for SQLite to give the next, or version 1), then `values`, to consecutive parameters of `statement` from `first`. Returns the first status that is not
     /// `SQLITE_OK`, or `SQLITE_OK`.
-    func stage(primaryKey: Int64?, version: Int64, _ values: [StoreValue], to statement: OpaquePointer, from first: Int32) -> Int32 {
+    func stage(primaryKey: Int64?, version: Int64?, _ values: [StoreValue], to statement: OpaquePointer, from first: Int32) -> Int32 {
         var binder = Binder(rows: self, statement: statement, index: first)
         binder.startRow(primaryKey: primaryKey, version: version)
         for value in values { binder.bindStored(value) }
@@ -99,11 +99,11 @@ final class PendingRows {
     }
 
     /// Stages one row of attribute values in their storage form (as `StoreValue(_:externallyStorable:)`
-    /// gives it): binds `primaryKey` (nil: not bound, as above) and `version`, then for each `sources[i]` the value
+    /// gives it): binds `primaryKey` and `version` (nil: not bound, as above), then for each `sources[i]` the value
     /// `values[sources[i]]` (NULL where it is nil) to consecutive parameters of `statement` from
     /// `first`; binary values of parameters whose `tagged[i]` is true get Core Data's
     /// external-storage inline tag. Returns the first status that is not `SQLITE_OK`, or `SQLITE_OK`.
-    func stage(primaryKey: Int64?, version: Int64, _ values: [AttributeValue], sources: [Int?], tagged: [Bool],
+    func stage(primaryKey: Int64?, version: Int64?, _ values: [AttributeValue], sources: [Int?], tagged: [Bool],
                to statement: OpaquePointer, from first: Int32) -> Int32 {
         var binder = Binder(rows: self, statement: statement, index: first)
         binder.startRow(primaryKey: primaryKey, version: version)
@@ -237,10 +237,10 @@ final class PendingRows {
             self.index = index
         }
 
-        mutating func startRow(primaryKey: Int64?, version: Int64) {
+        mutating func startRow(primaryKey: Int64?, version: Int64?) {
             rows.rowCount += 1
             if let primaryKey { bind(.integer(primaryKey)) }
-            bind(.integer(version))
+            if let version { bind(.integer(version)) }
         }
 
         mutating func bind(_ parameter: Parameter) {
