@@ -120,6 +120,29 @@ import Testing
         #expect(try database.scalarInteger("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Note'") == 13)
     }
 
+    @Test func appendedRowsKeepTheirVersionsWhetherNewOrKept() throws {
+        let (writer, path) = try makeWriter("versions")
+        defer { removeStoreFiles(path) }
+        let notes = try writer.inserter(for: "Note")
+        let sources = columnSources(notes)
+        // Every key follows the one before (rows appended with NULL keys); new rows' version 1 is
+        // the statement's, a kept identity's version is bound. Each change of kind inserts the
+        // staged rows first.
+        #expect(try notes.insert(Self.row(1), sources: sources, identity: ObjectIdentity(primaryKey: 1, version: 3)) == 1)
+        #expect(try notes.insert(Self.row(2), sources: sources) == 2)
+        #expect(try notes.insert(Self.row(3), sources: sources) == 3)
+        #expect(try notes.insert(Self.row(4), sources: sources, identity: ObjectIdentity(primaryKey: 4, version: 2)) == 4)
+        #expect(try notes.insert(Self.row(5), sources: sources) == 5)
+        try writer.finish()
+
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        let keys = try database.prepare("SELECT Z_PK, Z_OPT, ZSIZE FROM ZNOTE ORDER BY Z_PK")
+        var rows: [[Int64]] = []
+        while try keys.step() { rows.append([keys.int64(at: 0), keys.int64(at: 1), keys.int64(at: 2)]) }
+        #expect(rows == [[1, 3, 1_000_003], [2, 1, 2_000_006], [3, 1, 3_000_009], [4, 2, 4_000_012], [5, 1, 5_000_015]])
+        #expect(try database.scalarInteger("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Note'") == 5)
+    }
+
     @Test func appendingContinuesAboveTheRowsWhenZMaxLagsBehind() throws {
         let (writer, path) = try makeWriter("append")
         defer { removeStoreFiles(path) }

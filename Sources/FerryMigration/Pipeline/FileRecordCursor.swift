@@ -33,6 +33,32 @@ public final class FileRecordCursor: RecordCursor {
         }
     }
 
+    /// A record is handed to `body` where the reader's batch holds it; a reject is an item.
+    public func step(record body: (borrowing Record, _ entity: String, _ defaulted: Bool, _ row: Int64?) throws(PipelineError) -> Void)
+        throws(PipelineError) -> CursorStep
+    {
+        var rejected: Reject?
+        var failure: PipelineError?
+        let found: Bool
+        do throws(RecordSourceError) {
+            found = try records.withNext { result in
+                switch result {
+                case let .record(record, defaulted):
+                    do throws(PipelineError) { try body(record, entity, defaulted > 0, nil) } catch { failure = error }
+                case .reject(let reject):
+                    rejected = copy reject
+                }
+            }
+        } catch {
+            throw .source(error)
+        }
+        guard found else { return .end }
+        read += 1
+        if let failure { throw failure }
+        guard let rejected else { return .handed }
+        return .item(.reject(rejected, entity: entity))
+    }
+
     /// A file none of whose keys matches an attribute would give records of nils only: refused
     /// (unless the run stopped early). Its skipped lines, unknown keys and duplicate keys are told
     /// either way.

@@ -15,11 +15,33 @@ public protocol RecordCursor: AnyObject {
     var keepsOneToOneSides: Bool { get }
     /// The next item; nil after the last.
     func next() throws(PipelineError) -> SourceItem?
+    /// The next item, or a record handed to `record` where the cursor holds it (borrowed, not
+    /// copied into a `SourceItem`); by default every item comes from `next()`.
+    func step(record: (borrowing Record, _ entity: String, _ defaulted: Bool, _ row: Int64?) throws(PipelineError) -> Void)
+        throws(PipelineError) -> CursorStep
     /// The checks of the whole source once its items are read (`stopped`: the run stopped at
     /// its reject limit before the end), and what is left to account for. `read` is what the
     /// pipeline counted as read from this source, per entity: a source that can count its
     /// records another way compares the two.
     func finish(read: [String: Int], stopped: Bool) throws(PipelineError) -> SourceEnd
+}
+
+extension RecordCursor {
+    public func step(record _: (borrowing Record, _ entity: String, _ defaulted: Bool, _ row: Int64?) throws(PipelineError) -> Void)
+        throws(PipelineError) -> CursorStep
+    {
+        try next().map { .item($0) } ?? .end
+    }
+}
+
+/// What one `RecordCursor.step(record:)` did.
+public enum CursorStep {
+    /// An item, given as `next()` gives it.
+    case item(SourceItem)
+    /// A record, handed to the closure (which has written it).
+    case handed
+    /// Nothing: the last item was given before.
+    case end
 }
 
 /// What a `RecordCursor` delivers.

@@ -58,16 +58,22 @@ public struct RecordPipeline {
         var plans: [String: EntityPlan] = [:]
         var current: EntityPlan?
         let readBefore = reads(from: cursor.path, version: cursor.version)
-        while !stoppedEarly, let item = try cursor.next() {
+        reading: while !stoppedEarly {
+            // A file's records are handed over where its reader holds them (not copied).
+            let step = try cursor.step { record, entity, defaulted, row throws(PipelineError) in
+                try readRecord(record, entity: entity, defaulted: defaulted, row: row, of: cursor, namespace: namespace, plans: &plans,
+                               current: &current)
+            }
+            let item: SourceItem
+            switch consume step {
+            case .item(let next): item = next
+            case .handed: continue
+            case .end: break reading
+            }
             switch consume item {
             case let .record(record, entity, defaulted, row):
-                if current?.entity != entity {
-                    current = plans[entity] ?? plan(entity, of: cursor)
-                    plans[entity] = current
-                }
-                guard let plan = current else { continue }
-                if defaulted { records.defaulted += 1 }
-                try process(record, plan: plan, namespace: namespace, storeRow: row)
+                try readRecord(record, entity: entity, defaulted: defaulted, row: row, of: cursor, namespace: namespace, plans: &plans,
+                               current: &current)
             case let .reject(reject, entity):
                 let known = plans[entity] ?? plan(entity, of: cursor)
                 plans[entity] = known
@@ -98,6 +104,19 @@ public struct RecordPipeline {
         }
         notes += end.notes
         duplicateKeys += end.duplicateKeys
+    }
+
+    /// Carries one record of `cursor` and writes it (`process`), by the plan of its entity:
+    /// `current`, the last record's, unless the entity differs (then found in `plans`, or made).
+    private mutating func readRecord(_ record: borrowing Record, entity: String, defaulted: Bool, row: Int64?, of cursor: any RecordCursor,
+                                     namespace: Int, plans: inout [String: EntityPlan], current: inout EntityPlan?) throws(PipelineError) {
+        if current?.entity != entity {
+            current = plans[entity] ?? plan(entity, of: cursor)
+            plans[entity] = current
+        }
+        guard let plan = current else { return }
+        if defaulted { records.defaulted += 1 }
+        try process(record, plan: plan, namespace: namespace, storeRow: row)
     }
 
     /// Records of the source's own version read from it so far, by entity (ledgers count every

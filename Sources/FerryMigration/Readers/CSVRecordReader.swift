@@ -33,6 +33,10 @@ public struct CSVRecordReader: RecordReader, ~Copyable {
     public mutating func next() throws(RecordSourceError) -> RecordReadResult? {
         try records.next()
     }
+
+    public mutating func withNext(_ body: (borrowing RecordReadResult) -> Void) throws(RecordSourceError) -> Bool {
+        try records.withNext(body)
+    }
 }
 
 /// Turns the rows of a CSV reader into records or rejects, one row at a time.

@@ -31,4 +31,8 @@ public struct DocumentRecordReader: RecordReader, ~Copyable {
     public mutating func next() throws(RecordSourceError) -> RecordReadResult? {
         try records.next()
     }
+
+    public mutating func withNext(_ body: (borrowing RecordReadResult) -> Void) throws(RecordSourceError) -> Bool {
+        try records.withNext(body)
+    }
 }

@@ -54,9 +54,34 @@ struct RecordReadAhead: ~Copyable {
 
     /// The next result in the reader's order; nil at the end of the source.
     mutating func next() throws(RecordSourceError) -> RecordReadResult? {
+        guard try advance() else { return nil }
+        return pending[position - 1]
+    }
+
+    /// Hands the next result to `body`, borrowed, not copied (a copy retains each of a record's
+    /// arrays and strings, and the consumer later releases them). False at the end of the source.
+    ///
+    /// The result is moved out of the batch for the call and back (bits, no reference counting):
+    /// handed over from the batch itself, it would still be copied, as the optimizer cannot tell
+    /// that `body` leaves the batch alone. `body` does not throw, so the result always goes back.
+    mutating func withNext(_ body: (borrowing RecordReadResult) -> Void) throws(RecordSourceError) -> Bool {
+        guard try advance() else { return false }
+        let index = position - 1
+        pending.withUnsafeMutableBufferPointer { results in
+            let slot = results.baseAddress! + index
+            let result = slot.move()
+            body(result)
+            slot.initialize(to: consume result)
+        }
+        return true
+    }
+
+    /// Moves to the next result, taking the next batch once the current one is gone through;
+    /// false at the end of the source.
+    private mutating func advance() throws(RecordSourceError) -> Bool {
         while position == pending.count {
             switch ending {
-            case .end: return nil
+            case .end: return false
             case .failure(let error): throw error
             case nil: break
             }
@@ -76,7 +101,7 @@ struct RecordReadAhead: ~Copyable {
             }
         }
         position += 1
-        return pending[position - 1]
+        return true
     }
 }
 

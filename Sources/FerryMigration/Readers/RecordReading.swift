@@ -21,6 +21,10 @@ public protocol RecordReader: ~Copyable {
     var duplicateKeys: [DuplicateKey] { get }
     /// The next record or reject; nil at the end of the source.
     mutating func next() throws(RecordSourceError) -> RecordReadResult?
+    /// Hands the next record or reject to `body`, borrowed where the reader holds it: a reader
+    /// that keeps its results (`RecordReadAhead`) hands them over without copying them. False at
+    /// the end of the source (`body` is not called).
+    mutating func withNext(_ body: (borrowing RecordReadResult) -> Void) throws(RecordSourceError) -> Bool
     /// Takes back results their consumer is done with (`RecordReadAhead` hands back each batch),
     /// so that the reader can reuse their memory for the next records; what it leaves in `spent`
     /// is freed by the caller.
@@ -32,6 +36,12 @@ extension RecordReader where Self: ~Copyable {
     public var skippedLines: Int { 0 }
     /// Readers of rows have no objects.
     public var duplicateKeys: [DuplicateKey] { [] }
+    /// Readers that make each result as it is asked for hand it over from `next()`.
+    public mutating func withNext(_ body: (borrowing RecordReadResult) -> Void) throws(RecordSourceError) -> Bool {
+        guard let result = try next() else { return false }
+        body(result)
+        return true
+    }
     /// Readers reuse nothing unless they say otherwise.
     public mutating func reuse(_ spent: inout [RecordReadResult]) {}
 }

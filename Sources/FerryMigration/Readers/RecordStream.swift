@@ -9,6 +9,8 @@ public protocol RecordStream: AnyObject {
     /// See ``RecordReader/duplicateKeys``.
     var duplicateKeys: [DuplicateKey] { get }
     func next() throws(RecordSourceError) -> RecordReadResult?
+    /// See ``RecordReader/withNext(_:)``.
+    func withNext(_ body: (borrowing RecordReadResult) -> Void) throws(RecordSourceError) -> Bool
 }
 
 /// Holds a (non-copyable) record reader as a `RecordStream`.
@@ -28,5 +30,9 @@ public final class RecordReaderBox<Reader: RecordReader & ~Copyable>: RecordStre
 
     public func next() throws(RecordSourceError) -> RecordReadResult? {
         try reader.next()
+    }
+
+    public func withNext(_ body: (borrowing RecordReadResult) -> Void) throws(RecordSourceError) -> Bool {
+        try reader.withNext(body)
     }
 }

@@ -181,33 +181,46 @@ public final class CoreDataStoreWriter {
         let columns = layout.columns(forEntity: entityName)
         let valueColumns = columns.filter { ![.primaryKey, .entityNumber, .optimisticLock].contains($0.role) }
         // Each row's Z_PK and Z_OPT, then its values, are parameters; Z_ENT is the same in every
-        // row, so a constant.
+        // row, so a constant. Appended rows have a NULL Z_PK, and new objects' a Z_OPT of 1
+        // (`InsertStatements.Keys`).
+        let entityNumber = String(number)
         var names: [String] = []
-        var values: [String] = []
-        for (role, value) in [(ColumnRole.primaryKey, "?"), (.entityNumber, String(number)), (.optimisticLock, "?")] {
+        var values: [String] = [], appended: [String] = [], appendedNew: [String] = []
+        for (role, value, appendedValue, appendedNewValue) in [(ColumnRole.primaryKey, "?", "NULL", "NULL"), (.entityNumber, entityNumber, entityNumber, entityNumber),
+                                                               (.optimisticLock, "?", "?", "1")] {
             guard let column = columns.first(where: { $0.role == role }) else { continue }
             names.append(column.name)
             values.append(value)
+            appended.append(appendedValue)
+            appendedNew.append(appendedNewValue)
         }
         names += valueColumns.map(\.name)
-        values += valueColumns.map { _ in "?" }
+        let parameters = valueColumns.map { _ in "?" }
+        values += parameters
+        appended += parameters
+        appendedNew += parameters
         let tagged = valueColumns.map { column -> Bool in
             guard case let .attribute(owner, name) = column.role else { return false }
             return model.entity(named: owner)?.attribute(named: name)?.allowsExternalBinaryDataStorage == true
         }
         return EntityInserter(writer: self, entityName: entityName, entityNumber: Int64(number), table: table.name,
                               primaryKeys: primaryKeyCounter(root: root), columns: valueColumns, tagged: tagged,
-                              batch: try rowBatch(for: entityName, table: table.name, names: names, values: values))
+                              batch: try rowBatch(for: entityName, table: table.name, names: names,
+                                                  rows: (values, appended: appended, appendedNew: appendedNew)))
     }
 
     /// The batch of an entity's rows, made with its statements on first use.
-    private func rowBatch(for entity: String, table: String, names: [String], values: [String]) throws(StoreWriterError) -> RowBatch {
+    /// `rows`: one row's values in the SQL, with its key bound, appended, and appended new.
+    private func rowBatch(for entity: String, table: String, names: [String],
+                          rows: (bound: [String], appended: [String], appendedNew: [String])) throws(StoreWriterError) -> RowBatch {
         if let known = batches[entity] { return known }
         // A table that enforces uniqueness reports a duplicate per row (`EntityRowWriter`).
         let enforcesUniqueness = layout.indexes.contains { $0.table == table && $0.isUnique }
         let statements = InsertStatements(prefix: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES ",
-                                          row: "(\(values.joined(separator: ", ")))",
-                                          parametersPerRow: values.filter { $0 == "?" }.count, batched: !enforcesUniqueness) { [unowned self] sql throws(StoreWriterError) in
+                                          row: "(\(rows.bound.joined(separator: ", ")))",
+                                          appendedRow: "(\(rows.appended.joined(separator: ", ")))",
+                                          appendedNewRow: "(\(rows.appendedNew.joined(separator: ", ")))",
+                                          parametersPerRow: rows.bound.filter { $0 == "?" }.count, batched: !enforcesUniqueness) { [unowned self] sql throws(StoreWriterError) in
             try prepare(sql)
         }
         // Only a table of one entity is written through its batch alone (a hierarchy's batches

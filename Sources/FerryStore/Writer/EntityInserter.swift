@@ -103,6 +103,9 @@ public final class EntityInserter {
     /// keeping its identity is staged with the others when no key up to its own has been handed
     /// out (so none can be taken); otherwise it is inserted alone, after the staged rows, and
     /// takes the next key if its own is taken. A row that fails takes no key.
+    ///
+    /// Inlined into each `insert` (one call less per row).
+    @inline(__always)
     private func insertRow<Row: StagedRow>(_ row: Row, identity: ObjectIdentity?) throws(StoreWriterError) -> Int64 {
         try writer.beginRow()
         var primaryKey = primaryKeys.next

@@ -88,10 +88,10 @@ final class PendingRows {
         }
     }
 
-    /// Stages one row: binds `primaryKey` and `version` (`Z_PK`, `Z_OPT`; a nil key is NULL, for
-    /// SQLite to give the next), then `values`, to consecutive parameters of `statement` from `first`. Returns the first status that is not
+    /// Stages one row: binds `primaryKey` and `version` (`Z_PK`, `Z_OPT`; nil ones are not bound:
+    /// the statement has a literal NULL key, for SQLite to give the next, or version 1), then `values`, to consecutive parameters of `statement` from `first`. Returns the first status that is not
     /// `SQLITE_OK`, or `SQLITE_OK`.
-    func stage(primaryKey: Int64?, version: Int64, _ values: [StoreValue], to statement: OpaquePointer, from first: Int32) -> Int32 {
+    func stage(primaryKey: Int64?, version: Int64?, _ values: [StoreValue], to statement: OpaquePointer, from first: Int32) -> Int32 {
         var binder = Binder(rows: self, statement: statement, index: first)
         binder.startRow(primaryKey: primaryKey, version: version)
         for value in values { binder.bindStored(value) }
@@ -99,16 +99,19 @@ final class PendingRows {
     }
 
     /// Stages one row of attribute values in their storage form (as `StoreValue(_:externallyStorable:)`
-    /// gives it): binds `primaryKey` (nil: NULL) and `version`, then for each `sources[i]` the value
+    /// gives it): binds `primaryKey` and `version` (nil: not bound, as above), then for each `sources[i]` the value
     /// `values[sources[i]]` (NULL where it is nil) to consecutive parameters of `statement` from
     /// `first`; binary values of parameters whose `tagged[i]` is true get Core Data's
     /// external-storage inline tag. Returns the first status that is not `SQLITE_OK`, or `SQLITE_OK`.
-    func stage(primaryKey: Int64?, version: Int64, _ values: [AttributeValue], sources: [Int?], tagged: [Bool],
+    func stage(primaryKey: Int64?, version: Int64?, _ values: [AttributeValue], sources: [Int?], tagged: [Bool],
                to statement: OpaquePointer, from first: Int32) -> Int32 {
         var binder = Binder(rows: self, statement: statement, index: first)
         binder.startRow(primaryKey: primaryKey, version: version)
-        // Through a buffer pointer the values are borrowed where they are, not copied (retained)
-        // one by one.
+        // Each value becomes a trivial `Parameter` before it is bound, its bytes copied into the
+        // buffer's free room (no growing there): while a value is read, nothing is called that the
+        // optimizer cannot see into, so it is read where it is (through the buffer pointer), not
+        // copied (retained and released) one by one. A value that does not fit, or has no
+        // contiguous bytes, is bound through its `StoreValue`.
         values.withUnsafeBufferPointer { values in
             for (position, source) in sources.enumerated() where binder.status == SQLITE_OK {
                 guard let source else {
@@ -120,19 +123,57 @@ final class PendingRows {
                     binder.status = SQLITE_RANGE
                     break
                 }
-                switch values[source] {
-                case .null: binder.bind(.null)
-                case .integer(let number): binder.bind(.integer(number))
-                case .double(let number), .date(let number): binder.bind(.real(number))
-                case .bool(let flag): binder.bind(.integer(flag ? 1 : 0))
-                case .string(let text), .uri(let text): binder.bindText(text)
-                case .binary(let bytes) where tagged[position]: bytes.withUnsafeBytes { binder.bindExternallyStorable($0) }
-                case .binary(let bytes): bytes.withUnsafeBytes { binder.bindBlob($0) }
-                case .decimal, .uuid: binder.bindStored(StoreValue(values[source], externallyStorable: false))
+                if let parameter = parameter(of: values[source], tagged: tagged[position]) {
+                    binder.bind(parameter)
+                } else if tagged[position], case .binary(let blob) = values[source] {
+                    blob.withUnsafeBytes { binder.bindExternallyStorable($0) }
+                } else {
+                    binder.bindStored(StoreValue(values[source], externallyStorable: false))
                 }
             }
         }
         return binder.status
+    }
+
+    /// The parameter of an attribute value in its storage form (as `StoreValue(_:externallyStorable:)`
+    /// gives it), its text or blob bytes copied into the buffer's free room; a binary value of a
+    /// `tagged` column gets Core Data's external-storage inline tag. Nil when the bytes do not
+    /// fit in the room left, for a decimal, a UUID, and text without contiguous UTF-8.
+    @inline(__always)
+    private func parameter(of value: AttributeValue, tagged: Bool) -> Parameter? {
+        switch value {
+        case .null: return .null
+        case .integer(let number): return .integer(number)
+        case .double(let number), .date(let number): return .real(number)
+        case .bool(let flag): return .integer(flag ? 1 : 0)
+        case .string(let text), .uri(let text):
+            return text.utf8.withContiguousStorageIfAvailable { utf8 in
+                claim(utf8.count).map { .text(UnsafeRawPointer($0.copied(from: UnsafeRawBufferPointer(utf8))), count: utf8.count) }
+            } ?? nil
+        case .binary(let blob) where tagged:
+            return blob.withUnsafeBytes { blob in
+                let count = ExternalBinaryData.encodedCount(blob.count)
+                return claim(count).map { start in
+                    ExternalBinaryData.encode(blob, into: UnsafeMutableRawBufferPointer(start: start, count: count))
+                    return .blob(UnsafeRawPointer(start), count: count)
+                }
+            }
+        case .binary(let blob):
+            // An empty blob is a zero-length zeroblob (a NULL pointer would bind NULL).
+            guard !blob.isEmpty else { return .zeroBlob }
+            return blob.withUnsafeBytes { blob in claim(blob.count).map { .blob(UnsafeRawPointer($0.copied(from: blob)), count: blob.count) } }
+        case .decimal, .uuid: return nil
+        }
+    }
+
+    /// `count` bytes of the buffer's free room, taken; nil when fewer are left (`reserve` grows it).
+    @inline(__always)
+    private func claim(_ count: Int) -> UnsafeMutableRawPointer? {
+        guard used + count <= capacity else { return nil }
+        let start = buffer + used
+        used += count
+        byteCount += count
+        return start
     }
 
     /// Binds every staged value again, in order from parameter 1, to `statement` (one inserting
@@ -180,10 +221,7 @@ final class PendingRows {
             buffer = .allocate(byteCount: capacity, alignment: 16)
             used = 0
         }
-        let start = buffer + used
-        used += count
-        byteCount += count
-        return start
+        return claim(count)!
     }
 
     /// Binds the values of one row to consecutive parameters, noting each, until one fails.
@@ -199,10 +237,10 @@ final class PendingRows {
             self.index = index
         }
 
-        mutating func startRow(primaryKey: Int64?, version: Int64) {
+        mutating func startRow(primaryKey: Int64?, version: Int64?) {
             rows.rowCount += 1
-            bind(primaryKey.map { .integer($0) } ?? .null)
-            bind(.integer(version))
+            if let primaryKey { bind(.integer(primaryKey)) }
+            if let version { bind(.integer(version)) }
         }
 
         mutating func bind(_ parameter: Parameter) {
@@ -249,14 +287,18 @@ final class PendingRows {
 
         /// Copies `bytes` after the staged ones; returns where they are.
         private func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
-            let start = rows.reserve(bytes.count)
-            if let source = bytes.baseAddress, !bytes.isEmpty {
-                start.copyMemory(from: source, byteCount: bytes.count)
-            }
-            return start
+            rows.reserve(bytes.count).copied(from: bytes)
         }
     }
 }
 
 /// `SQLITE_STATIC`: SQLite reads the bytes where they are, without copying them.
 private let staticDestructor: sqlite3_destructor_type? = nil
+
+private extension UnsafeMutableRawPointer {
+    /// Copies `bytes` here (nothing when empty); returns self.
+    func copied(from bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
+        if let source = bytes.baseAddress, !bytes.isEmpty { copyMemory(from: source, byteCount: bytes.count) }
+        return self
+    }
+}

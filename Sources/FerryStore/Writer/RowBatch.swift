@@ -23,9 +23,9 @@ final class RowBatch {
     /// staged with a NULL key, and SQLite appends it without first looking its key up (a seek from
     /// the b-tree's root per row, a fifth of a small row's insert). Nil: unknown.
     @exclusivity(unchecked) private var tableMax: Int64?
-    /// Whether the staged rows have NULL keys: then each key follows the one before it, the first
-    /// `tableMax`'s. Staged rows are all of one kind.
-    @exclusivity(unchecked) private var keysFollow = false
+    /// How the staged rows get their keys and versions; appended (NULL keys): each key follows
+    /// the one before it, the first `tableMax`'s. Staged rows are all of one kind.
+    @exclusivity(unchecked) private var kind = InsertStatements.Keys.bound
     /// The key of the last staged row, and the highest.
     @exclusivity(unchecked) private var lastKey: Int64 = 0
     @exclusivity(unchecked) private var highestKey: Int64 = 0
@@ -55,24 +55,24 @@ final class RowBatch {
     /// are bound to it already). A row whose key does not follow as the staged rows' do (or the
     /// other way round) first inserts them. A row that fails to bind is taken back alone.
     func stage<Row: StagedRow>(_ row: Row, primaryKey: Int64, version: Int64, rows: Int) throws(StoreWriterError) {
-        var follows = keyFollows(primaryKey)
-        if pending.rowCount > 0, follows != keysFollow {
+        var kind = self.kind(of: primaryKey, version: version)
+        if pending.rowCount > 0, kind != self.kind {
             try flush()
-            follows = keyFollows(primaryKey)
+            kind = self.kind(of: primaryKey, version: version)
         }
-        if pending.rowCount == 0 { keysFollow = follows }
+        if pending.rowCount == 0 { self.kind = kind }
         let statement: SQLiteStatement
         if let target {
             statement = target.statement
         } else {
-            statement = try statements.inserting(rows: rows)
+            statement = try statements.inserting(rows: rows, keys: kind)
             target = (statement, rows)
         }
-        let first = Int32(pending.rowCount * statements.parametersPerRow + 1)
+        let first = Int32(pending.rowCount * statements.parametersPerRow(kind) + 1)
         let end = pending.end
         try StoreWriterError.sqlite { () throws(SQLiteError) in
-            let status = row.stage(primaryKey: follows ? nil : primaryKey, version: version, in: pending, to: try statement.live(),
-                                   from: first)
+            let status = row.stage(primaryKey: kind == .bound ? primaryKey : nil, version: kind == .appendedNew ? nil : version,
+                                   in: pending, to: try statement.live(), from: first)
             if status != SQLITE_OK {
                 // Only this row is taken back: the rows staged before it are still to be inserted.
                 pending.drop(after: end)
@@ -84,10 +84,13 @@ final class RowBatch {
         lastKey = primaryKey
     }
 
-    /// Whether SQLite would give `key` to a row with a NULL key staged next.
-    private func keyFollows(_ key: Int64) -> Bool {
-        guard let tableMax else { return false }
-        return key == (pending.rowCount == 0 ? tableMax : lastKey) + 1 && (pending.rowCount == 0 || keysFollow)
+    /// How a row staged next gets its key and version: appended when SQLite would give it `key`
+    /// (a row with a NULL key), and new when its version is 1.
+    private func kind(of key: Int64, version: Int64) -> InsertStatements.Keys {
+        guard let tableMax, key == (pending.rowCount == 0 ? tableMax : lastKey) + 1, pending.rowCount == 0 || self.kind != .bound else {
+            return .bound
+        }
+        return version == 1 ? .appendedNew : .appended
     }
 
     /// Inserts the staged rows with one statement (bound again to a shorter one when they do not
@@ -96,7 +99,7 @@ final class RowBatch {
         guard let target, pending.rowCount > 0 else { return }
         defer { forgetStaged() }
         let rows = pending.rowCount
-        let statement = rows == target.rows ? target.statement : try statements.inserting(rows: rows)
+        let statement = rows == target.rows ? target.statement : try statements.inserting(rows: rows, keys: kind)
         do {
             try StoreWriterError.sqlite { () throws(SQLiteError) in
                 if rows != target.rows { try statement.check(pending.rebind(to: try statement.live())) }
@@ -104,7 +107,7 @@ final class RowBatch {
                 try statement.run()
                 // SQLite gave the NULL keys: they must be the ones handed out, or links would name
                 // other rows. A difference stops the run.
-                if keysFollow, statement.database.lastInsertedRowID != lastKey {
+                if kind != .bound, statement.database.lastInsertedRowID != lastKey {
                     throw SQLiteError(path: statement.database.path, code: SQLITE_INTERNAL,
                                       message: "rows appended with keys up to \(statement.database.lastInsertedRowID), not \(lastKey)")
                 }
@@ -125,16 +128,17 @@ final class RowBatch {
 
 /// The values of one row, as an inserter takes them, bound by `PendingRows`.
 protocol StagedRow {
-    /// Binds the row's `Z_PK` (nil: NULL) and `Z_OPT`, then its values, to consecutive parameters
+    /// Binds the row's `Z_PK` and `Z_OPT` (nil: none, the statement has a literal NULL key, or
+    /// version 1), then its values, to consecutive parameters
     /// of `statement` from `first`, noting them in `rows`; returns SQLite's status.
-    func stage(primaryKey: Int64?, version: Int64, in rows: PendingRows, to statement: OpaquePointer, from first: Int32) -> Int32
+    func stage(primaryKey: Int64?, version: Int64?, in rows: PendingRows, to statement: OpaquePointer, from first: Int32) -> Int32
 }
 
 /// A row of values in their storage form, one per column.
 struct StoreValueRow: StagedRow {
     let values: [StoreValue]
 
-    func stage(primaryKey: Int64?, version: Int64, in rows: PendingRows, to statement: OpaquePointer, from first: Int32) -> Int32 {
+    func stage(primaryKey: Int64?, version: Int64?, in rows: PendingRows, to statement: OpaquePointer, from first: Int32) -> Int32 {
         rows.stage(primaryKey: primaryKey, version: version, values, to: statement, from: first)
     }
 }
@@ -145,7 +149,7 @@ struct AttributeValueRow: StagedRow {
     let sources: [Int?]
     let tagged: [Bool]
 
-    func stage(primaryKey: Int64?, version: Int64, in rows: PendingRows, to statement: OpaquePointer, from first: Int32) -> Int32 {
+    func stage(primaryKey: Int64?, version: Int64?, in rows: PendingRows, to statement: OpaquePointer, from first: Int32) -> Int32 {
         rows.stage(primaryKey: primaryKey, version: version, values, sources: sources, tagged: tagged, to: statement, from: first)
     }
 }
