@@ -42,17 +42,20 @@ struct PostgresStoreLoad {
         return try catalog.transaction { () throws(PostgresTransferError) in
             let replaced = try catalog.register(entry, layout: layout, replace: replace)
             let state = try read { () throws(StoreReaderError) in try store.beginRead() }
+            // The store's own census is taken while the rows go out (on a second connection where
+            // one reads the same bytes), not after them while the server waits.
+            let census = verify ? store.startCensus() : nil
             let copier = PostgresCopier(connection: connection, schema: schema, storeUUID: store.metadata.storeUUID, reader: reader)
             var sent = TransferCounts()
             for table in layout.entityTables { try copier.copy(table, counts: &sent) }
             for join in layout.joinTables { try copier.copy(join, counts: &sent) }
             var report = PostgresLoadReport(storePath: storePath, storeUUID: uuid, modelVersion: model.name, storeCounts: nil,
                                             databaseCounts: sent, exactDates: copier.exactDates, replaced: replaced)
-            guard verify else {
+            guard let census else {
                 try endRead(store, state)
                 return report
             }
-            let storeSide = StoreSideCount(store: store, reader: reader, layout: layout)
+            let storeSide = StoreSideCount(census: census, reader: reader, layout: layout)
             let held: TransferCounts
             do throws(PostgresTransferError) {
                 try database { () throws(PostgresError) in try connection.execute("SET CONSTRAINTS ALL IMMEDIATE") }

@@ -2,9 +2,9 @@ import FerryFormats
 import FerryStore
 
 /// A store's own counts for a load's verification (`TransferCounts.store`, and the census they
-/// come from), taken on a worker thread on the reader's connection, inside its read transaction,
-/// while the caller has PostgreSQL count what it holds: the check costs the longer of the two
-/// counts instead of both.
+/// come from: `CoreDataStoreReader.startCensus()`, begun when the rows began to go out), taken on
+/// a worker thread on the reader's connection, inside its read transaction, while the caller has
+/// PostgreSQL count what it holds: the check costs the longer of the two counts instead of both.
 ///
 /// The caller must not use the store's reader or anything made from it until `wait()` returns.
 struct StoreSideCount {
@@ -15,11 +15,11 @@ struct StoreSideCount {
         let transfer: TransferCounts
     }
 
-    init(store: CoreDataStoreReader, reader: StoreRecordReader, layout: PostgresLayout) {
-        let lent = Lent(store: store, reader: reader)
+    init(census: CensusWork, reader: StoreRecordReader, layout: PostgresLayout) {
+        let lent = Lent(reader: reader)
         work = BackgroundWork {
             Result { () throws(StoreReaderError) in
-                let census = try lent.store.census()
+                let census = try census.wait()
                 return Counts(census: census, transfer: try TransferCounts.store(census: census, reader: lent.reader, layout: layout))
             }
         }
@@ -33,11 +33,9 @@ struct StoreSideCount {
     /// The reader lent to the worker. `@unchecked Sendable`: the caller leaves it alone until
     /// `wait()` has returned, so one thread at a time uses its connection.
     private final class Lent: @unchecked Sendable {
-        let store: CoreDataStoreReader
         let reader: StoreRecordReader
 
-        init(store: CoreDataStoreReader, reader: StoreRecordReader) {
-            self.store = store
+        init(reader: StoreRecordReader) {
             self.reader = reader
         }
     }

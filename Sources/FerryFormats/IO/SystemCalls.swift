@@ -43,6 +43,21 @@ public enum FileInfo {
         return Int(info.st_size)
     }
 
+    /// Size and modification time (to the nanosecond) of the file at `path`, as
+    /// `size@seconds.nanoseconds`: what changes when the file is written. One `stat`, with no
+    /// owner names looked up (Foundation's `attributesOfItem` reads the user and group
+    /// databases for them). Nil when the file does not exist or cannot be read.
+    public static func stamp(atPath path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec
+        #else
+        let modified = info.st_mtim
+        #endif
+        return "\(info.st_size)@\(modified.tv_sec).\(modified.tv_nsec)"
+    }
+
     /// Device and inode of the file at `path` (links followed), which tell two spellings of one
     /// file apart from two files; nil when it does not exist or cannot be read.
     public static func identity(atPath path: String) -> [UInt64]? {
