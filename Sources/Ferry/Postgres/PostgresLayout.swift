@@ -29,6 +29,10 @@ import FerryModel
 public struct PostgresLayout: Sendable {
     public let entityTables: [PostgresEntityTable]
     public let joinTables: [PostgresJoinTable]
+    /// Whether any table has a foreign key (each deferred to its transaction's commit).
+    var hasForeignKeys: Bool {
+        entityTables.contains { !$0.foreignKeys.isEmpty } || joinTables.contains { !$0.foreignKeys.isEmpty }
+    }
     /// Catalog tables (`PostgresCatalog`), named first so no entity can take their names.
     static let catalogTables = ["ferry_schema", "ferry_stores"]
     static let storeColumn = "store", primaryKeyColumn = "z_pk", entityColumn = "entity"

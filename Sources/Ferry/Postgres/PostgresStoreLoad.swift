@@ -58,7 +58,11 @@ struct PostgresStoreLoad {
             let storeSide = StoreSideCount(census: census, reader: reader, layout: layout)
             let held: TransferCounts
             do throws(PostgresTransferError) {
-                try database { () throws(PostgresError) in try connection.execute("SET CONSTRAINTS ALL IMMEDIATE") }
+                // Deferred foreign keys are checked now, so that a broken pair fails before the counts
+                // (a round trip saved when the tables have none).
+                if layout.hasForeignKeys {
+                    try database { () throws(PostgresError) in try connection.execute("SET CONSTRAINTS ALL IMMEDIATE") }
+                }
                 held = try database { () throws(PostgresError) in
                     try TransferCounts.database(store: uuid, layout: layout, schema: schema, connection: connection)
                 }
