@@ -42,14 +42,26 @@ public struct PostgresExportJob: Sendable {
         let workers = (0..<max(1, min(jobs, storePaths.count))).map { _ in
             BackgroundWork<Void, Never> { [self] in
                 let session = PostgresSession(target: target)
-                while true {
+                func claim() -> Int? {
                     let index = next.withLock { index in
                         defer { index += 1 }
                         return index
                     }
-                    guard index < storePaths.count else { return .success(()) }
-                    let result = load(storePaths[index], bundle: bundle, session: session)
+                    return index < storePaths.count ? index : nil
+                }
+                @Sendable func open(_ index: Int) -> Result<PostgresOpenedStore, PostgresTransferError> {
+                    Result { () throws(PostgresTransferError) in try PostgresOpenedStore(path: storePaths[index], bundle: bundle) }
+                }
+                // Each store is opened while the one before it is loaded.
+                guard var index = claim() else { return .success(()) }
+                var opened = open(index)
+                while true {
+                    let following = claim().map { following in (following, BackgroundWork { open(following) }) }
+                    let result = load(storePaths[index], opened: opened, session: session)
                     results.withLock { $0[index] = result }
+                    guard let (nextIndex, opening) = following else { return .success(()) }
+                    index = nextIndex
+                    opened = Result { () throws(PostgresTransferError) in try opening.wait() }
                 }
             }
         }
@@ -58,23 +70,29 @@ public struct PostgresExportJob: Sendable {
                                      seconds: Self.seconds(clock.now - started))
     }
 
-    private func load(_ path: String, bundle: ExportModelSource.Bundle?, session: PostgresSession) -> PostgresStoreResult {
+    /// Loads the store at `path` (`opened`, or why it could not be opened); its time is the opening's
+    /// plus the load's.
+    private func load(_ path: String, opened: Result<PostgresOpenedStore, PostgresTransferError>,
+                      session: PostgresSession) -> PostgresStoreResult {
         let clock = ContinuousClock()
         let started = clock.now
-        let load = PostgresStoreLoad(storePath: path, source: sourceNames[path] ?? path, bundle: bundle, session: session, schema: schema,
-                                     replace: replace, verify: verify)
-        do {
+        let source = sourceNames[path] ?? path
+        var openingSeconds = 0.0
+        do throws(PostgresTransferError) {
+            let store = try opened.get()
+            openingSeconds = store.seconds
+            let load = PostgresStoreLoad(opened: store, source: source, session: session, schema: schema, replace: replace, verify: verify)
             let report = try load.run()
-            return PostgresStoreResult(storePath: path, source: load.source, seconds: Self.seconds(clock.now - started), report: report,
-                                       failure: nil)
+            return PostgresStoreResult(storePath: path, source: source, seconds: openingSeconds + Self.seconds(clock.now - started),
+                                       report: report, failure: nil)
         } catch {
             session.discard()
             var refused = false
             if case .alreadyLoaded = error { refused = true }
             let failure = PostgresStoreResult.Failure(message: error.description, isVerification: error.isVerificationFailure,
                                                       isDestination: error.isDestinationFailure(loadingDatabase: true), isRefusal: refused)
-            return PostgresStoreResult(storePath: path, source: load.source, seconds: Self.seconds(clock.now - started), report: nil,
-                                       failure: failure)
+            return PostgresStoreResult(storePath: path, source: source, seconds: openingSeconds + Self.seconds(clock.now - started),
+                                       report: nil, failure: failure)
         }
     }
 

@@ -14,30 +14,22 @@ import FoundationEssentials
 /// from the worker's session (kept from store to store); the caller discards the session's
 /// connection when the load fails.
 struct PostgresStoreLoad {
-    let storePath: String
+    /// The store, opened (`PostgresOpenedStore`).
+    let opened: PostgresOpenedStore
     /// What the catalog records as the store's source.
     let source: String
-    /// The model bundle to read the store with, loaded once for the fleet; nil reads the store
-    /// with the model it carries.
-    let bundle: ExportModelSource.Bundle?
     let session: PostgresSession
     let schema: String
     let replace: Bool
     let verify: Bool
 
     func run() throws(PostgresTransferError) -> PostgresLoadReport {
-        let store: CoreDataStoreReader
-        do { store = try CoreDataStoreReader(path: storePath) } catch { throw .export(.store(error)) }
-        let resolved: (model: ManagedObjectModel, info: ExportManifest.ModelInfo)
-        do { resolved = try ExportModelSource.resolve(bundle: bundle, store: store) } catch { throw .export(error) }
-        let model = resolved.model
-        let reader = try read { () throws(StoreReaderError) in try store.records(model: model) }
-        let layout = try PostgresLayout(model: model)
+        let (store, model, reader, layout, storePath) = (opened.store, opened.model, opened.reader, opened.layout, opened.path)
         let connection = try session.connection()
         try session.prepare(PostgresTableDefinitions(layout: layout, schema: schema), schema: schema, model: model.name)
         let catalog = PostgresCatalog(connection: connection, schema: schema)
         let uuid = store.metadata.storeUUID.uuidString
-        let entry = PostgresCatalog.StoreEntry(store: uuid, modelVersion: model.name, versionHashes: resolved.info.versionHashes,
+        let entry = PostgresCatalog.StoreEntry(store: uuid, modelVersion: model.name, versionHashes: opened.info.versionHashes,
                                                source: source)
         return try catalog.transaction { () throws(PostgresTransferError) in
             let replaced = try catalog.register(entry, layout: layout, replace: replace)
