@@ -52,6 +52,7 @@ public struct RestoreJob {
             } catch {
                 throw ExportError(restoring: error, into: outputPath)
             }
+            try RestoreModel.refuseUnkeptOrders(links, model: model, restoring: outputPath)
             progress(JobProgress(phase: "verifying"))
             try verify(writer, model: model, manifest: manifest, written: pipeline.written, links: links)
             do { try writer.finish(replacing: replaceExisting) } catch {
