@@ -33,7 +33,10 @@ struct PostgresStoreLoad {
                                                source: source)
         return try catalog.transaction { () throws(PostgresTransferError) in
             let replaced = try catalog.register(entry, layout: layout, replace: replace)
-            let state = try read { () throws(StoreReaderError) in try store.beginRead() }
+            var state = try read { () throws(StoreReaderError) in try store.beginRead() }
+            // A file read as immutable must not have changed since it was opened, possibly a store
+            // earlier (`PostgresOpenedStore`): the end of the read compares with that stamp.
+            state.fileStamp = opened.fileStamp
             // The store's own census is taken while the rows go out (on a second connection where
             // one reads the same bytes), not after them while the server waits.
             let census = verify ? store.startCensus() : nil
