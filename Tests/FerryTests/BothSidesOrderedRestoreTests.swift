@@ -26,17 +26,9 @@ struct BothSidesOrderedRestoreTests {
     /// A store of three books and two shelves, and its model bundle; with `pairs` false, no shelf lists a book.
     private func store(in folder: String, pairs: Bool) throws -> (store: String, bundle: String) {
         let bundle = try TestPaths.xcodeModelBundle("BothOrdered", versions: [("BothOrdered", Self.contents)], in: folder)
-        let store = folder + "/shelves.sqlite"
-        try "title\na\nb\nc\n".write(toFile: folder + "/books.csv", atomically: true, encoding: .utf8)
         let shelves = pairs ? #"[{"name": "x", "books": ["c", "a", "b"]}, {"name": "y", "books": ["b", "c"]}]"#
             : #"[{"name": "x", "books": []}, {"name": "y", "books": []}]"#
-        try shelves.write(toFile: folder + "/shelves.json", atomically: true, encoding: .utf8)
-        for (file, entity, links) in [("books.csv", "Book", [:]), ("shelves.json", "Shelf", ["books": "title"])] {
-            _ = try ImportJob(request: ImportRequest(sources: [folder + "/" + file], modelPath: bundle, modelVersion: "BothOrdered", entity: entity,
-                                                     outputPath: store, existingStore: entity == "Book" ? .refuse : .append,
-                                                     files: FileRecordSource(linkAttributes: links))).run()
-        }
-        return (store, bundle)
+        return (try ShelvesStore.make(in: folder, bundle: bundle, version: "BothOrdered", shelves: shelves), bundle)
     }
 
     @Test("with pairs, restore is refused with the relationship named, and nothing is written")

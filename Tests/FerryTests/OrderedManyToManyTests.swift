@@ -42,15 +42,8 @@ struct OrderedManyToManyTests {
     private func shelvesStore(_ folder: String) throws -> (store: String, bundle: String) {
         let bundle = try TestPaths.xcodeModelBundle("Shelves", versions: [("Shelves", Self.contents(version: 1)),
                                                                           ("Shelves 2", Self.contents(version: 2))], in: folder)
-        let store = folder + "/shelves.sqlite"
-        try "title\na\nb\nc\n".write(toFile: folder + "/books.csv", atomically: true, encoding: .utf8)
-        try #"[{"name": "x", "books": ["c", "a", "b"]}, {"name": "y", "books": ["b", "c"]}]"#
-            .write(toFile: folder + "/shelves.json", atomically: true, encoding: .utf8)
-        for (file, entity, links) in [("books.csv", "Book", [:]), ("shelves.json", "Shelf", ["books": "title"])] {
-            _ = try ImportJob(request: ImportRequest(sources: [folder + "/" + file], modelPath: bundle, modelVersion: "Shelves", entity: entity,
-                                                     outputPath: store, existingStore: entity == "Book" ? .refuse : .append,
-                                                     files: FileRecordSource(linkAttributes: links))).run()
-        }
+        let store = try ShelvesStore.make(in: folder, bundle: bundle, version: "Shelves",
+                                          shelves: #"[{"name": "x", "books": ["c", "a", "b"]}, {"name": "y", "books": ["b", "c"]}]"#)
         return (store, bundle)
     }
 
