@@ -18,4 +18,11 @@ enum RelationshipSide {
         if relationship.isToMany != inverse.isToMany { return relationship.isToMany }
         return model.readsManyToManyPairs(from: relationship, of: entity, inverse: inverse)
     }
+
+    /// Whether `restore` links `relationship` (of `entity`) from the records of a folder: the side
+    /// that carries the pairs, and both sides of a many-to-many ordered on both, whose second side
+    /// gives its own order of the same pairs (`LinkResolution` keeps each side's order).
+    static func restoresLinks(_ relationship: Relationship, of entity: String, model: ManagedObjectModel) -> Bool {
+        carriesLinks(relationship, of: entity, model: model) || (!relationship.isTransient && model.isOrderedOnBothSides(relationship))
+    }
 }

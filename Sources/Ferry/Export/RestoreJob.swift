@@ -11,7 +11,9 @@ import FoundationEssentials
 /// inserted in `Z_PK` order (the files of its concrete entities merged by `Z_PK`), with the keys
 /// between them reserved so each record gets its original key, and its relationships are staged
 /// as links to destination keys. Each relationship is staged from one side only (its own when it
-/// has no inverse, the to-many side of a one-to-many, so ordered relationships keep their order).
+/// has no inverse, the to-many side of a one-to-many, so ordered relationships keep their order),
+/// except a many-to-many ordered on both sides, staged from both so that each keeps its order
+/// (`RelationshipSide.restoresLinks`).
 /// Order keys (`Z_FOK_`) are renumbered 2048, 3072, … in the restored store; the order itself is
 /// kept. The records go through the record pipeline (`RestoreRecordCursor`, keys kept), and the
 /// store is verified where it is built before it is renamed into place.
@@ -52,7 +54,6 @@ public struct RestoreJob {
             } catch {
                 throw ExportError(restoring: error, into: outputPath)
             }
-            try RestoreModel.refuseUnkeptOrders(links, model: model, restoring: outputPath)
             progress(JobProgress(phase: "verifying"))
             try verify(writer, model: model, manifest: manifest, written: pipeline.written, links: links)
             do { try writer.finish(replacing: replaceExisting) } catch {

@@ -43,22 +43,6 @@ enum RestoreModel {
 
     /// A new store at `path` (built beside it until `finish()`) for records of `model`, with the
     /// original store's UUID.
-    /// Refuses a restore with pairs of a many-to-many ordered on both sides. Their pairs are linked
-    /// from one side, whose order is kept; the other side's would be numbered by `Z_PK`, an order
-    /// the source never had. Nothing is written rather than that (as `migrate`, whose check
-    /// against the source store fails such a store).
-    static func refuseUnkeptOrders(_ links: [LinkReport], model: ManagedObjectModel, restoring path: String) throws(ExportError) {
-        for link in links where link.resolved > 0 {
-            let name = link.relationship.split(separator: ".", maxSplits: 1).map(String.init)
-            guard name.count == 2, let relationship = model.allRelationships(of: name[0]).first(where: { $0.name == name[1] }),
-                  relationship.isToMany, relationship.isOrdered, let inverse = model.inverse(of: relationship),
-                  inverse.isToMany, inverse.isOrdered else { continue }
-            throw .verification(path: path, reason: "\(link.relationship) and its inverse \(relationship.destinationEntity).\(inverse.name) "
-                + "are both ordered: restore keeps the order of \(link.relationship) only, and would number "
-                + "\(relationship.destinationEntity).\(inverse.name) by Z_PK instead of its order in the source; nothing written")
-        }
-    }
-
     static func writer(at path: String, model: ManagedObjectModel, storeUUID: UUID) throws(ExportError) -> CoreDataStoreWriter {
         let hashes = VersionHasher.hashes(of: model)
         do throws(StoreWriterError) {

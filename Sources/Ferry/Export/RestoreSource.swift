@@ -18,7 +18,7 @@ final class RestoreSource {
         }
         self.schema = schema
         expectedCount = entry.count
-        links = model.allRelationships(of: entry.entity).filter { RelationshipSide.carriesLinks($0, of: entry.entity, model: model) }
+        links = model.allRelationships(of: entry.entity).filter { RelationshipSide.restoresLinks($0, of: entry.entity, model: model) }
         reader = try ExportFileReader(path: path, format: format)
         try advance()
     }

@@ -92,7 +92,6 @@ public struct PostgresRestoreJob {
             } catch {
                 throw restoreError(error)
             }
-            do throws(ExportError) { try RestoreModel.refuseUnkeptOrders(links, model: model, restoring: outputPath) } catch { throw PostgresTransferError.export(error) }
             try database { () throws(PostgresError) in try connection.execute("COMMIT") }
             progress(JobProgress(phase: "verifying"))
             let written = try counts(ofStoreAt: writer, model: model, layout: layout)

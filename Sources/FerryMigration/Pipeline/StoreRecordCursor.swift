@@ -182,10 +182,13 @@ public final class StoreRecordCursor: RecordCursor {
     /// destinations of to-many relationships without an inverse (no record of the other side
     /// carries them), each with its position among its source record's links.
     ///
+    /// A many-to-many ordered on both sides is read from both, each side for its own order; its
+    /// pairs are tallied from the side `readsManyToManyPairs` chooses, so each is counted once.
+    ///
     /// Every pair is counted in the pair tally; the pairs of a relationship the chain does not
     /// carry are counted as the census has them, dropped on purpose, and noted.
     private final class SeparateEdges {
-        private var relationships: [(entity: String, relationship: Relationship)]
+        private var relationships: [(entity: String, relationship: Relationship, tallied: Bool)]
         private var edges: RelationshipEdgeCursor?
         private var carried = (entity: "", relationship: "")
         private var storage: String?
@@ -194,12 +197,13 @@ public final class StoreRecordCursor: RecordCursor {
 
         init(model: ManagedObjectModel) {
             relationships = model.entities.flatMap { entity in
-                entity.relationships.filter { relationship in
-                    guard relationship.isToMany, !relationship.isTransient else { return false }
-                    guard let inverse = model.inverse(of: relationship) else { return true }
-                    guard inverse.isToMany else { return relationship.isOrdered }
-                    return model.readsManyToManyPairs(from: relationship, of: entity.name, inverse: inverse)
-                }.map { (entity.name, $0) }
+                entity.relationships.compactMap { relationship in
+                    guard relationship.isToMany, !relationship.isTransient else { return nil }
+                    guard let inverse = model.inverse(of: relationship) else { return (entity.name, relationship, true) }
+                    guard inverse.isToMany else { return relationship.isOrdered ? (entity.name, relationship, true) : nil }
+                    let tallied = model.readsManyToManyPairs(from: relationship, of: entity.name, inverse: inverse)
+                    return tallied || model.isOrderedOnBothSides(relationship) ? (entity.name, relationship, tallied) : nil
+                }
             }.reversed()
         }
 
@@ -217,8 +221,8 @@ public final class StoreRecordCursor: RecordCursor {
                     }
                     self.edges = nil
                 }
-                guard let (entity, relationship) = relationships.popLast() else { return nil }
-                storage = store.records.layout.placement(of: relationship.name, of: entity)?.storageName
+                guard let (entity, relationship, tallied) = relationships.popLast() else { return nil }
+                storage = tallied ? store.records.layout.placement(of: relationship.name, of: entity)?.storageName : nil
                 guard let final = store.chain.finalRelationship(relationship.name, of: entity, from: store.version) else {
                     let dropped = storage.flatMap { store.pairCensus[$0] } ?? 0
                     store.pairs.add(storage, dropped)

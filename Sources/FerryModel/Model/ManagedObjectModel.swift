@@ -89,6 +89,13 @@ public struct ManagedObjectModel: Sendable, Equatable, Codable {
         return allRelationships(of: relationship.destinationEntity).first { $0.name == inverseName }
     }
 
+    /// Whether `relationship` is a many-to-many ordered on both sides: its pairs are one set, with
+    /// an order of each side's own.
+    public func isOrderedOnBothSides(_ relationship: Relationship) -> Bool {
+        guard relationship.isToMany, relationship.isOrdered, let inverse = inverse(of: relationship) else { return false }
+        return inverse.isToMany && inverse.isOrdered
+    }
+
     /// Whether the pairs of a many-to-many are read from `relationship`'s side (of `entity`,
     /// declared by it or an ancestor) rather than from `inverse`'s, when one side is read: the
     /// ordered side when only one is (only its reading has the order; the other side's would be

@@ -171,26 +171,46 @@ public final class LinkResolution {
     }
 
     /// Inserts many-to-many pairs; returns how many were duplicates.
+    ///
+    /// On a side without an order, a pair already in the table (given again, or from the other
+    /// side) is kept as it is and counted as a duplicate. On an ordered side, the pairs are taken
+    /// once each (the first position a source gives a destination) and a pair already in the table
+    /// gets this side's order key: a many-to-many ordered on both sides is linked from each side,
+    /// and each side's links set that side's order (a pair's other order key, until its other
+    /// side's links come, numbers the sources of each destination by `Z_PK`). Only pairs this
+    /// side gave twice count as duplicates there.
     private func insertJoinRows(_ join: JoinTablePlacement) throws(LinkResolutionError) -> Int {
-        var columns = [join.source, join.destination]
-        var values = ["src", "dst"]
-        if let order = join.order {
-            columns.append(order)
-            values.append("2048 + 1024 * pos")
+        let fallbackOrder = "1024 * (1 + row_number() OVER (PARTITION BY dst ORDER BY src))"
+        guard let order = join.order else {
+            var columns = [join.source, join.destination], values = ["src", "dst"]
+            if let inverseOrder = join.inverseOrder {
+                columns.append(inverseOrder)
+                values.append(fallbackOrder)
+            }
+            let before = try count("SELECT count(*) FROM \(join.table)")
+            try withoutIndexes(of: join.table) { () throws(LinkResolutionError) in
+                try execute("""
+                    INSERT OR IGNORE INTO \(join.table) (\(columns.joined(separator: ", ")))
+                        SELECT \(values.joined(separator: ", ")) FROM \(work).r WHERE dst IS NOT NULL ORDER BY rowid
+                    """)
+            }
+            let inserted = try count("SELECT count(*) FROM \(join.table)") - before
+            return try count("SELECT count(*) FROM \(work).r WHERE dst IS NOT NULL") - inserted
         }
-        if let order = join.inverseOrder {
-            columns.append(order)
-            values.append("1024 * (1 + row_number() OVER (PARTITION BY dst ORDER BY src))")
+        var columns = [join.source, join.destination, order], values = ["src", "dst", "2048 + 1024 * pos"]
+        if let inverseOrder = join.inverseOrder {
+            columns.append(inverseOrder)
+            values.append(fallbackOrder)
         }
-        let before = try count("SELECT count(*) FROM \(join.table)")
         try withoutIndexes(of: join.table) { () throws(LinkResolutionError) in
             try execute("""
-                INSERT OR IGNORE INTO \(join.table) (\(columns.joined(separator: ", ")))
-                    SELECT \(values.joined(separator: ", ")) FROM \(work).r WHERE dst IS NOT NULL ORDER BY rowid
+                INSERT INTO \(join.table) (\(columns.joined(separator: ", ")))
+                    SELECT \(values.joined(separator: ", ")) FROM (SELECT src, dst, min(pos) AS pos, min(rowid) AS first FROM \(work).r
+                        WHERE dst IS NOT NULL GROUP BY src, dst) WHERE true ORDER BY first
+                    ON CONFLICT (\(join.source), \(join.destination)) DO UPDATE SET \(order) = excluded.\(order)
                 """)
         }
-        let inserted = try count("SELECT count(*) FROM \(join.table)") - before
-        return try count("SELECT count(*) FROM \(work).r WHERE dst IS NOT NULL") - inserted
+        return try count("SELECT count(*) - (SELECT count(*) FROM (SELECT DISTINCT src, dst FROM \(work).r WHERE dst IS NOT NULL)) FROM \(work).r WHERE dst IS NOT NULL")
     }
 
     /// Runs a bulk change of `table` with its non-unique indexes (those holding `column`, when
