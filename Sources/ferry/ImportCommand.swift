@@ -83,6 +83,7 @@ enum ImportCommand: Command {
         } catch {
             let code: ExitCode = switch error {
             case _ where error.writeFailure != nil: .destination
+            case .store(let failure) where failure.isModelProblem: .badInput
             case .destinationExists, .store, .rejectLog, .noRoom: .destination
             case .outputIsInput: .usage
             default: .badInput

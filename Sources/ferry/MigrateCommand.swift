@@ -90,6 +90,7 @@ enum MigrateCommand: Command {
         } catch {
             let code: ExitCode = switch error {
             case _ where error.writeFailure != nil: .destination
+            case .writer(let failure) where failure.isModelProblem: .badInput
             case .destinationExists, .writer, .rejectLog, .noRoom: .destination
             case .outputIsInput, .entityMissing: .usage
             case .notAccounted: .verificationFailed

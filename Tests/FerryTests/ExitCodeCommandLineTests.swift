@@ -56,6 +56,31 @@ struct ExitCodeCommandLineTests {
         #expect(importCodes == [0, 1, 2, 3, 4, 5, 6])
     }
 
+    @Test("import and migrate with a model that has no store layout are bad input (3), not 'cannot write' (4)")
+    func modelWithoutLayout() throws {
+        let folder = try TestPaths.temporaryFolder("exit-codes")
+        // An ordered to-many without an inverse: no store shows where Core Data keeps its order.
+        let contents = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                <entity name="Playlist" syncable="YES">
+                    <attribute name="name" attributeType="String"/>
+                    <relationship name="songs" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Song"/>
+                </entity>
+                <entity name="Song" syncable="YES">
+                    <attribute name="title" attributeType="String"/>
+                </entity>
+            </model>
+            """
+        let bundle = try TestPaths.xcodeModelBundle("Playlists", versions: [("Playlists", contents)], in: folder)
+        try "name\nmorning\n".write(toFile: folder + "/playlists.csv", atomically: true, encoding: .utf8)
+        let imported = try ferry("import", folder + "/playlists.csv", "--model", bundle, "--entity", "Playlist", "--out", folder + "/i.sqlite")
+        #expect(imported.status == 3 && imported.err.contains("songs"), "\(imported.err)")
+        let migrated = try ferry("migrate", "Playlist:" + folder + "/playlists.csv", "--model", bundle, "--out", folder + "/m.sqlite")
+        #expect(migrated.status == 3 && migrated.err.contains("songs"), "\(migrated.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/i.sqlite") && !FileManager.default.fileExists(atPath: folder + "/m.sqlite"))
+    }
+
     @Test("restore of a folder that is missing, or holds no manifest, is bad input (3)")
     func restoreMissingFolder() throws {
         let folder = try TestPaths.temporaryFolder("exit-codes")

@@ -69,9 +69,11 @@ public enum ExportError: Error, CustomStringConvertible, WriteFailureCarrying {
 }
 
 extension ExportError {
-    /// The error of a failed write of `path`: `.noRoom` for a full disk or the file size limit.
+    /// The error of a failed write of `path`: `.noRoom` for a full disk or the file size limit,
+    /// `.model` when the model has no store layout.
     static func writing(_ path: String, _ error: any Error) -> ExportError {
-        WriteFailure.of(error).map(ExportError.noRoom) ?? .cannotWrite(path: path, reason: ErrorText.reason(of: error, at: path))
+        if let failure = error as? StoreWriterError, failure.isModelProblem { return .model(reason: failure.description) }
+        return WriteFailure.of(error).map(ExportError.noRoom) ?? .cannotWrite(path: path, reason: ErrorText.reason(of: error, at: path))
     }
 
     public var writeFailure: WriteFailure? {

@@ -31,6 +31,15 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The store is not renamed over a file that exists (created while it was built).
     case destinationExists(String)
 
+    /// Whether the model, not the destination, is at fault: it has no store layout, or cannot be
+    /// archived into the store (bad input, not "cannot write").
+    public var isModelProblem: Bool {
+        switch self {
+        case .layout, .modelCacheEncoding: true
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .layout(let error): "store layout: \(error)"
