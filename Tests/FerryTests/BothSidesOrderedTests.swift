@@ -13,23 +13,6 @@ import Testing
 /// source store's through `verify`'s pair fingerprints (which carry each pair's rank).
 @Suite("a many-to-many ordered on both sides keeps both orders")
 struct BothSidesOrderedTests {
-    private static func contents(version: Int) -> String {
-        let color = version == 1 ? "" : "\n        <attribute name=\"color\" optional=\"YES\" attributeType=\"String\"/>"
-        return """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
-                <entity name="Book" syncable="YES">
-                    <attribute name="title" attributeType="String"/>
-                    <relationship name="shelves" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Shelf" inverseName="books" inverseEntity="Shelf"/>
-                </entity>
-                <entity name="Shelf" syncable="YES">
-                    <attribute name="name" attributeType="String"/>\(color)
-                    <relationship name="books" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="shelves" inverseEntity="Book"/>
-                </entity>
-            </model>
-            """
-    }
-
     /// Each shelf's books and each book's shelves, in their orders, from the join table's two order keys.
     private static let orders = """
         SELECT 'shelf ' || s.ZNAME || ':' || group_concat(b.ZTITLE, ',') FROM \
@@ -49,8 +32,8 @@ struct BothSidesOrderedTests {
     /// shelves, neither in `Z_PK` order (as Core Data writes it: each side's order set apart), and
     /// its model bundle.
     private func store(in folder: String) throws -> (store: String, bundle: String) {
-        let bundle = try TestPaths.xcodeModelBundle("BothOrdered", versions: [("BothOrdered", Self.contents(version: 1)),
-                                                                              ("BothOrdered 2", Self.contents(version: 2))], in: folder)
+        let bundle = try TestPaths.xcodeModelBundle("BothOrdered", versions: [("BothOrdered", ShelvesStore.contents(version: 1, booksOrdered: true)),
+                                                                              ("BothOrdered 2", ShelvesStore.contents(version: 2, booksOrdered: true))], in: folder)
         let store = try ShelvesStore.make(in: folder, bundle: bundle, version: "BothOrdered",
                                           shelves: #"[{"name": "x", "books": ["c", "a", "b"]}, {"name": "y", "books": ["b", "c"]}]"#)
         // Books b and c list shelf y before shelf x.

@@ -12,24 +12,6 @@ import Testing
 /// fingerprint or pair check looked at the order. Orders are read with plain SQL.
 @Suite("ordered many-to-many relationships keep their order")
 struct OrderedManyToManyTests {
-    /// Versions Shelves and Shelves 2 (which adds `Shelf.color`): `Book` ⇄ `Shelf`, ordered on the shelf's side.
-    private static func contents(version: Int) -> String {
-        let color = version == 1 ? "" : "\n        <attribute name=\"color\" optional=\"YES\" attributeType=\"String\"/>"
-        return """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
-                <entity name="Book" syncable="YES">
-                    <attribute name="title" attributeType="String"/>
-                    <relationship name="shelves" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Shelf" inverseName="books" inverseEntity="Shelf"/>
-                </entity>
-                <entity name="Shelf" syncable="YES">
-                    <attribute name="name" attributeType="String"/>\(color)
-                    <relationship name="books" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="shelves" inverseEntity="Book"/>
-                </entity>
-            </model>
-            """
-    }
-
     /// Shelf name → its books' titles in the shelf's order, from the join table's order key.
     private static let order = """
         SELECT s.ZNAME || ':' || group_concat(b.ZTITLE, ',') FROM \
@@ -40,8 +22,8 @@ struct OrderedManyToManyTests {
     /// A Shelves store of three books and two shelves, each listing books in an order that is not
     /// the books' `Z_PK` order; and the model bundle.
     private func shelvesStore(_ folder: String) throws -> (store: String, bundle: String) {
-        let bundle = try TestPaths.xcodeModelBundle("Shelves", versions: [("Shelves", Self.contents(version: 1)),
-                                                                          ("Shelves 2", Self.contents(version: 2))], in: folder)
+        let bundle = try TestPaths.xcodeModelBundle("Shelves", versions: [("Shelves", ShelvesStore.contents(version: 1, booksOrdered: false)),
+                                                                          ("Shelves 2", ShelvesStore.contents(version: 2, booksOrdered: false))], in: folder)
         let store = try ShelvesStore.make(in: folder, bundle: bundle, version: "Shelves",
                                           shelves: #"[{"name": "x", "books": ["c", "a", "b"]}, {"name": "y", "books": ["b", "c"]}]"#)
         return (store, bundle)
