@@ -49,6 +49,7 @@ struct DeletePlanner {
         plan.deleted = matched.map { DeletedObject(object: $0) }
         var referencing: [Nullification] = []
         var unlinked: [Nullification] = []
+        var joinRows: [String: Set<[Int64]>] = [:]
         var next = 0
         while next < queue.count {
             let object = queue[next]
@@ -60,8 +61,7 @@ struct DeletePlanner {
                     let destinations = try self.destinations(of: object, placement, relationship: relationship)
                     switch placement {
                     case .joinTable(let join):
-                        let count = try rowCount("SELECT count(*) FROM \(join.table) WHERE \(join.source) = ?", object.primaryKey)
-                        if count > 0 { plan.joinRowsRemoved[join.table, default: 0] += count }
+                        joinRows[join.table, default: []].formUnion(try rows(of: join, naming: object))
                     case .destinationRows(let key) where key.isToManyKey:
                         unlinked += destinations.map { Nullification(object: $0, relationship: nil, deletedObject: object, via: name) }
                     case .sourceRow, .destinationRows:
@@ -90,6 +90,7 @@ struct DeletePlanner {
                 }
             }
         }
+        plan.joinRowsRemoved = joinRows.filter { !$0.value.isEmpty }.mapValues(\.count)
         plan.nullified = referencing.filter { !deleted.contains($0.object) }
         plan.dangling = plan.dangling.filter { !deleted.contains($0.object) }
         plan.unlinked = unlinked.filter { !deleted.contains($0.object) }
@@ -119,8 +120,7 @@ struct DeletePlanner {
                 return found
             }
         case .joinTable(let join):
-            let keys = try integers("SELECT \(join.destination) FROM \(join.table) WHERE \(join.source) = ? ORDER BY \(join.destination)",
-                                    object.primaryKey)
+            let keys = try integers(join.destinationKeys, object.primaryKey)
             return try resolve(keys, entity: destination)
         }
     }
@@ -147,8 +147,17 @@ struct DeletePlanner {
         }
     }
 
-    private func rowCount(_ sql: String, _ key: Int64) throws(StoreMutationError) -> Int {
-        Int(try integers(sql, key).first ?? 0)
+    /// The rows of `join` naming `object`, each as its two keys in column-name order, so that a
+    /// row reached from both of its objects (both deleted) is counted once.
+    private func rows(of join: JoinTablePlacement, naming object: ObjectKey) throws(StoreMutationError) -> [[Int64]] {
+        let columns = [join.source, join.destination].sorted().joined(separator: ", ")
+        return try StoreMutationError.sqlite { () throws(SQLiteError) in
+            let statement = try statements.prepared("SELECT \(columns) FROM \(join.table) WHERE \(join.rowsNamingObject)",
+                                                    binding: object.primaryKey)
+            var rows: [[Int64]] = []
+            while try statement.step() { rows.append([statement.int64(at: 0), statement.int64(at: 1)]) }
+            return rows
+        }
     }
 }
 
