@@ -95,7 +95,8 @@ extension ExitCode {
         }
         switch mutation {
         case .uniquenessViolation, .denied, .unsupported, .sqlite: self = .destination
-        case .store, .predicate, .unknownAttribute, .typeMismatch, .requiredAttribute: self = .badInput
+        case .store, .predicate, .unknownAttribute, .typeMismatch, .requiredAttribute, .derivedAttribute, .readByDerivedAttribute:
+            self = .badInput
         }
     }
 }

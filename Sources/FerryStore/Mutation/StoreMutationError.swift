@@ -11,6 +11,11 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
     case typeMismatch(entity: String, attribute: String, reason: String)
     /// NULL was given for a required (non-optional) attribute.
     case requiredAttribute(entity: String, attribute: String)
+    /// `attribute` is derived: Core Data computes it (`derivation`) and no update may set it.
+    case derivedAttribute(entity: String, attribute: String, derivation: String)
+    /// The derived attribute `derived` (`Entity.attribute`) reads `attribute`, and only Core Data
+    /// recomputes it: setting `attribute` would leave it stale.
+    case readByDerivedAttribute(entity: String, attribute: String, derived: String, derivation: String)
     /// After the update two rows of `entity` share `values` on the uniqueness constraint `keys`.
     case uniquenessViolation(entity: String, keys: [String], values: [String])
     /// A Deny relationship of an object being deleted still has destinations.
@@ -27,6 +32,11 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
         case let .unknownAttribute(entity, key): "entity \(entity) has no stored attribute \"\(key)\""
         case let .typeMismatch(entity, attribute, reason): "\(entity).\(attribute): \(reason)"
         case let .requiredAttribute(entity, attribute): "\(entity).\(attribute) is required and cannot be set to NULL"
+        case let .derivedAttribute(entity, attribute, derivation):
+            "\(entity).\(attribute) is derived (\(derivation)): Core Data computes it when it saves, it cannot be set"
+        case let .readByDerivedAttribute(entity, attribute, derived, derivation):
+            "\(entity).\(attribute) is read by the derived attribute \(derived) (\(derivation)), which only Core Data "
+                + "recomputes: setting it would leave \(derived) stale"
         case let .uniquenessViolation(entity, keys, values):
             "uniqueness constraint (\(keys.joined(separator: ", "))) of \(entity) would be violated: "
                 + "more than one object would have (\(values.joined(separator: ", ")))"
