@@ -94,7 +94,7 @@ extension ExitCode {
             return
         }
         switch mutation {
-        case .uniquenessViolation, .denied, .unsupported, .sqlite: self = .destination
+        case .uniquenessViolation, .denied, .requiredReferences, .unsupported, .sqlite: self = .destination
         case .store, .predicate, .unknownAttribute, .typeMismatch, .requiredAttribute, .derivedAttribute, .readByDerivedAttribute:
             self = .badInput
         }

@@ -13,7 +13,9 @@ extension MutableStore {
     /// one transaction: Cascade deletes destinations (recursively), Nullify clears the inverse
     /// on destinations that stay, No Action leaves them pointing at the deleted object, and any
     /// destination of a Deny relationship of any object being deleted refuses the whole delete
-    /// (`StoreMutationError.denied`, nothing changed). Join-table rows of deleted objects go, and
+    /// (`StoreMutationError.denied`, nothing changed), and so does an object that stays whose
+    /// required relationship Nullify would empty or take below its minimum count
+    /// (`StoreMutationError.requiredReferences`), which Core Data's validation would not save. Join-table rows of deleted objects go, and
     /// so do the keys of their to-many relationships without an inverse on destinations that
     /// stay; surviving objects whose reference was cleared get `Z_OPT + 1`; `Z_PRIMARYKEY` is
     /// unchanged.
@@ -24,6 +26,7 @@ extension MutableStore {
         try transaction { () throws(StoreMutationError) in
             let plan = try planDelete(of: entity, where: predicate, variables: variables)
             guard plan.blocked.isEmpty else { throw .denied(plan.blocked) }
+            guard plan.invalidated.isEmpty else { throw .requiredReferences(plan.invalidated) }
             try DeleteExecutor(store: self).apply(plan)
             return plan
         }
@@ -96,7 +99,30 @@ struct DeletePlanner {
         plan.unlinked = unlinked.filter { !deleted.contains($0.object) }
         var seen: Set<ObjectKey> = []
         plan.modified = plan.nullified.map(\.object).filter { seen.insert($0).inserted }
+        plan.invalidated = try invalidated(plan.nullified, deleted: deleted)
         return plan
+    }
+
+    /// The survivors whose relationship cleared by Nullify would keep fewer destinations than the
+    /// model requires, counted from the store as it is, less the objects deleted.
+    private func invalidated(_ nullified: [Nullification], deleted: Set<ObjectKey>) throws(StoreMutationError) -> [RequiredReference] {
+        var result: [RequiredReference] = []
+        var seen: Set<String> = []
+        for reference in nullified {
+            guard let name = reference.relationship, let dot = name.firstIndex(of: "."),
+                  seen.insert("\(reference.object) \(name)").inserted else { continue }
+            let owner = String(name[..<dot])
+            guard let relationship = store.model.entity(named: owner)?.relationships.first(where: { $0.name == name[name.index(after: dot)...] })
+            else { continue }
+            let minimum = relationship.isToMany ? relationship.minCount : relationship.isOptional ? 0 : 1
+            guard minimum > 0 else { continue }
+            let placement = try store.placement(of: relationship, owner: owner)
+            let remaining = try destinations(of: reference.object, placement, relationship: relationship).filter { !deleted.contains($0) }.count
+            if remaining < minimum {
+                result.append(RequiredReference(object: reference.object, relationship: name, remaining: remaining, minimum: minimum))
+            }
+        }
+        return result
     }
 
     /// The objects `relationship` of `object` reaches, skipping keys whose row is missing.

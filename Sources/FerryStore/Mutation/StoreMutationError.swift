@@ -20,6 +20,8 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
     case uniquenessViolation(entity: String, keys: [String], values: [String])
     /// A Deny relationship of an object being deleted still has destinations.
     case denied([DenyBlock])
+    /// Nullify would leave objects that stay without destinations their model requires.
+    case requiredReferences([RequiredReference])
     /// The model cannot be used for this operation (for example a relationship the store has no column for).
     case unsupported(String)
     /// Any other SQLite failure; the transaction was rolled back.
@@ -42,6 +44,8 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
                 + "more than one object would have (\(values.joined(separator: ", ")))"
         case .denied(let blocks):
             "delete denied: " + blocks.map(\.description).joined(separator: "; ")
+        case .requiredReferences(let references):
+            "delete refused, Core Data would not save what stays: " + references.map(\.description).joined(separator: "; ")
         case .unsupported(let reason): "unsupported: \(reason)"
         case .sqlite(let error): "\(error)"
         }
