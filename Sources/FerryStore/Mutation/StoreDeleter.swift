@@ -15,7 +15,9 @@ extension MutableStore {
     /// destination of a Deny relationship of any object being deleted refuses the whole delete
     /// (`StoreMutationError.denied`, nothing changed), and so does an object that stays whose
     /// required relationship Nullify would empty or take below its minimum count
-    /// (`StoreMutationError.requiredReferences`), which Core Data's validation would not save. Join-table rows of deleted objects go, and
+    /// (`StoreMutationError.requiredReferences`), which Core Data's validation would not save;
+    /// clearing a relationship a derivation reads throws `.readByDerivedAttribute`
+    /// (`DerivedAttributeCheck`), in the plan too. Join-table rows of deleted objects go, and
     /// so do the keys of their to-many relationships without an inverse on destinations that
     /// stay; surviving objects whose reference was cleared get `Z_OPT + 1`; `Z_PRIMARYKEY` is
     /// unchanged.
@@ -100,6 +102,11 @@ struct DeletePlanner {
         var seen: Set<ObjectKey> = []
         plan.modified = plan.nullified.map(\.object).filter { seen.insert($0).inserted }
         plan.invalidated = try invalidated(plan.nullified, deleted: deleted)
+        let derivations = try DerivedAttributeCheck(store: store)
+        for reference in plan.nullified {
+            guard let name = reference.relationship, let dot = name.firstIndex(of: ".") else { continue }
+            try derivations.checkReads(String(name[..<dot]), String(name[name.index(after: dot)...]))
+        }
         return plan
     }
 

@@ -13,8 +13,9 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
     case requiredAttribute(entity: String, attribute: String)
     /// `attribute` is derived: Core Data computes it (`derivation`) and no update may set it.
     case derivedAttribute(entity: String, attribute: String, derivation: String)
-    /// The derived attribute `derived` (`Entity.attribute`) reads `attribute`, and only Core Data
-    /// recomputes it: setting `attribute` would leave it stale.
+    /// The derived attribute `derived` (`Entity.attribute`) reads `attribute` (an attribute, or a
+    /// relationship its key path goes through), and only Core Data recomputes it: changing
+    /// `attribute` would leave it stale.
     case readByDerivedAttribute(entity: String, attribute: String, derived: String, derivation: String)
     /// After the update two rows of `entity` share `values` on the uniqueness constraint `keys`.
     case uniquenessViolation(entity: String, keys: [String], values: [String])
@@ -38,7 +39,7 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
             "\(entity).\(attribute) is derived (\(derivation)): Core Data computes it when it saves, it cannot be set"
         case let .readByDerivedAttribute(entity, attribute, derived, derivation):
             "\(entity).\(attribute) is read by the derived attribute \(derived) (\(derivation)), which only Core Data "
-                + "recomputes: setting it would leave \(derived) stale"
+                + "recomputes: changing it would leave \(derived) stale"
         case let .uniquenessViolation(entity, keys, values):
             "uniqueness constraint (\(keys.joined(separator: ", "))) of \(entity) would be violated: "
                 + "more than one object would have (\(values.joined(separator: ", ")))"

@@ -126,13 +126,14 @@ private struct AttributeChange {
         table = try store.table(of: entity)
         var assignments: [String] = []
         var parameters: [StoreValue] = []
+        let derivations = try DerivedAttributeCheck(store: store)
         for (key, value) in values {
             guard let owner = store.model.ancestry(of: entity).first(where: { $0.attribute(named: key) != nil }),
                   let attribute = owner.attribute(named: key), !attribute.isTransient,
                   let column = table.column(for: .attribute(entity: owner.name, name: key)) else {
                 throw .unknownAttribute(entity: entity, key: key)
             }
-            try DerivedAttributeCheck.check(attribute, declaredBy: owner.name, in: store.model)
+            try derivations.check(attribute, declaredBy: owner.name)
             try AttributeValueCheck.check(value, for: attribute, entity: entity)
             assignments.append("\(column.name) = ?")
             parameters.append(StoreValue(value, externallyStorable: attribute.allowsExternalBinaryDataStorage))

@@ -1,13 +1,15 @@
+import FerryStore
 import FerryStoreTestSupport
 import FerryTestSupport
 import Foundation
 import Testing
 
-/// `ferry update` and derived attributes: Core Data computes them when it saves, so update
-/// refuses to set one and to set an attribute a derivation reads (which would leave it stale),
-/// as bad input (exit 3) naming both, the store's bytes unchanged.
-@Suite("update and derived attributes")
-struct UpdateDerivedAttributeTests {
+/// `ferry update` and `delete` and derived attributes: Core Data computes them when it saves, so
+/// update refuses to set one (exit 3), and update and delete refuse to change what a derivation
+/// reads (exit 4: it would go stale) unless the store's triggers keep it; the store's bytes are
+/// unchanged.
+@Suite("update, delete and derived attributes")
+struct DerivedAttributeMutationTests {
     /// Task.searchTitle = lowercase:(title), Task.projectName = project.name,
     /// Project.taskCount = tasks.@count (kept by triggers, not checked).
     static let model = """
@@ -39,17 +41,45 @@ struct UpdateDerivedAttributeTests {
         return store
     }
 
-    @Test("a derived attribute, or one a derivation reads, is refused with exit 3 and the store unchanged",
-          arguments: [("Task", "searchTitle=x", "Task.searchTitle is derived"),
-                      ("Task", "title=Plan", "derived attribute Task.searchTitle"),
-                      ("Project", "name=Home", "derived attribute Task.projectName"),
-                      ("Project", "taskCount=9", "Project.taskCount is derived")])
-    func refused(entity: String, assignment: String, message: String) throws {
+    @Test("a derived attribute is bad input (3), one a derivation reads is refused (4), the store unchanged",
+          arguments: [("Task", "searchTitle=x", 3, "Task.searchTitle is derived"),
+                      ("Task", "title=Plan", 4, "derived attribute Task.searchTitle"),
+                      ("Project", "name=Home", 4, "derived attribute Task.projectName"),
+                      ("Project", "taskCount=9", 3, "Project.taskCount is derived")])
+    func refused(entity: String, assignment: String, status: Int32, message: String) throws {
         let store = try Self.store()
         let before = try TestPaths.read(store)
         let result = try FerryProcess.run(["update", store, "--entity", entity, "--where", "TRUEPREDICATE", "--set", assignment])
-        #expect(result.status == 3)
+        #expect(result.status == status)
         #expect(result.err.contains(message), "\(result.err)")
+        #expect(try TestPaths.read(store) == before)
+    }
+
+    @Test("a derivation the store's Z_DA_ triggers keep lets what it reads change, and stays right")
+    func keptByTrigger() throws {
+        let store = try Self.store()
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("""
+            CREATE TRIGGER Z_DA_ZTASK_Task_searchTitle_SOURCE_UPDATE AFTER UPDATE OF ZTITLE ON ZTASK FOR EACH ROW
+            BEGIN UPDATE ZTASK SET ZSEARCHTITLE = lower(NEW.ZTITLE) WHERE Z_PK = NEW.Z_PK; END
+            """)
+        let result = try FerryProcess.run(["update", store, "--entity", "Task", "--where", "title == 'Read'", "--set", "title=Plan"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try storeRows(store, "SELECT ZTITLE, ZSEARCHTITLE FROM ZTASK WHERE Z_PK = 2") == ["Plan|plan"])
+    }
+
+    @Test("a delete whose Nullify clears a relationship a derivation reads is refused, the store unchanged")
+    func deleteClearsDerivationSource() throws {
+        let store = try Self.store()
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("""
+            INSERT INTO ZPROJECT (Z_PK, Z_ENT, Z_OPT, ZNAME, ZTASKCOUNT) VALUES (1, 1, 1, 'Home', 1);
+            UPDATE ZTASK SET ZPROJECT = 1, ZPROJECTNAME = 'Home' WHERE Z_PK = 1;
+            UPDATE Z_PRIMARYKEY SET Z_MAX = 1 WHERE Z_NAME = 'Project';
+            """)
+        let before = try TestPaths.read(store)
+        let result = try FerryProcess.run(["delete", store, "--entity", "Project", "--where", "TRUEPREDICATE"])
+        #expect(result.status == 4)
+        #expect(result.err.contains("Task.project is read by the derived attribute Task.projectName"), "\(result.err)")
         #expect(try TestPaths.read(store) == before)
     }
 
