@@ -103,8 +103,8 @@ struct DeletePlanner {
         plan.modified = plan.nullified.map(\.object).filter { seen.insert($0).inserted }
         plan.invalidated = try invalidated(plan.nullified, deleted: deleted)
         let derivations = try DerivedAttributeCheck(store: store)
-        for reference in plan.nullified {
-            guard let name = reference.relationship, let dot = name.firstIndex(of: ".") else { continue }
+        for name in Set(plan.nullified.compactMap(\.relationship)).sorted() {
+            guard let dot = name.firstIndex(of: ".") else { continue }
             try derivations.checkReads(String(name[..<dot]), String(name[name.index(after: dot)...]))
         }
         return plan
