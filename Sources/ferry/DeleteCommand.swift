@@ -11,7 +11,9 @@ enum DeleteCommand: Command {
         deletes the destinations (recursively), Nullify clears the inverse on those that stay
         (their Z_OPT goes up by one), No Action leaves them pointing at the deleted object, and
         any destination of a Deny relationship refuses the whole delete, naming the blocking
-        objects. Join-table rows of deleted objects are removed, and so is the key a to-many
+        objects; so does an object that stays whose required relationship Nullify would empty or
+        take below its minimum count (Core Data would not save it), or that keeps a derived
+        attribute reading the cleared relationship (only Core Data recomputes it). Join-table rows of deleted objects are removed, and so is the key a to-many
         relationship without an inverse keeps on the destinations that stay. Everything happens
         in one SQLite transaction on the store: it all happens or nothing does. --dry-run lists
         what would happen and changes nothing. Use --where TRUEPREDICATE to delete every object.
@@ -27,7 +29,7 @@ enum DeleteCommand: Command {
     static let exitCodes = [
         ExitCodeUse(.success, "deleted (or, with --dry-run, planned)"),
         ExitCodeUse(.badInput, "the store, the model or the predicate cannot be read"),
-        ExitCodeUse(.destination, "refused by a Deny rule, or not written; nothing changed"),
+        ExitCodeUse(.destination, "refused by a Deny rule, or by a required relationship or a derivation of an object that stays, or not written; nothing changed"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {

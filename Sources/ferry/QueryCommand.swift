@@ -85,17 +85,18 @@ enum MutationArguments {
 }
 
 extension ExitCode {
-    /// The exit code of a failed query, update or delete: 4 when the store refused the change
-    /// (a uniqueness constraint, a Deny rule) or could not be written, else 3: the store, model,
-    /// predicate or a value given cannot be used (an attribute the entity lacks is bad input).
+    /// The exit code of a failed query, update or delete: 4 when the store refused the change (a
+    /// uniqueness constraint, a Deny rule, a required relationship or a derivation of what stays)
+    /// or could not be written, else 3: the store, model, predicate or a value given cannot be
+    /// used (an attribute the entity lacks or that is derived is bad input).
     init(_ error: QueryError) {
         guard case .mutation(let mutation) = error else {
             self = .badInput
             return
         }
         switch mutation {
-        case .uniquenessViolation, .denied, .unsupported, .sqlite: self = .destination
-        case .store, .predicate, .unknownAttribute, .typeMismatch, .requiredAttribute: self = .badInput
+        case .uniquenessViolation, .denied, .requiredReferences, .readByDerivedAttribute, .unsupported, .sqlite: self = .destination
+        case .store, .predicate, .unknownAttribute, .typeMismatch, .requiredAttribute, .derivedAttribute: self = .badInput
         }
     }
 }

@@ -12,7 +12,8 @@ enum UpdateCommand: Command {
         1/0, true/false, yes/no, UUIDs 8-4-4-4-12, binary base64, stored with Core Data's tag
         where the attribute allows external storage); an empty value sets NULL, which required
         attributes refuse. Uniqueness constraints are checked; a violation names
-        the value and changes nothing. Changed objects get Z_OPT + 1. One SQLite transaction.
+        the value and changes nothing. Derived attributes are Core Data's to compute: neither they
+        nor the attributes their derivations read can be set, unless the store's triggers keep them. Changed objects get Z_OPT + 1. One SQLite transaction.
         --dry-run lists the objects that would change, after the same checks, and writes nothing.
 
         example: ferry update Workspace.sqlite --entity Task --where 'taskID == 7' --set priority=3 --set dueDate=2024-05-01T09:00:00Z
@@ -28,8 +29,8 @@ enum UpdateCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "updated (or, with --dry-run, planned)"),
-        ExitCodeUse(.badInput, "the store, the model or the predicate cannot be read; an attribute the entity lacks; a value its attribute refuses"),
-        ExitCodeUse(.destination, "refused by a uniqueness constraint, or not written; nothing changed"),
+        ExitCodeUse(.badInput, "the store, the model or the predicate cannot be read; an attribute the entity lacks or that is derived; a value its attribute refuses"),
+        ExitCodeUse(.destination, "refused by a uniqueness constraint or a derivation it would leave stale, or not written; nothing changed"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {

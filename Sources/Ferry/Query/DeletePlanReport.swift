@@ -2,7 +2,8 @@ import FerryStore
 
 /// The text `ferry delete` prints: per entity what is deleted (matched or cascaded, and
 /// through which relationship), per relationship what is nullified or left dangling, join rows
-/// removed, destinations unlinked from a to-many without an inverse, and the Deny blocks.
+/// removed, destinations unlinked from a to-many without an inverse, the Deny blocks, and the
+/// objects that stay whose required relationships the delete would leave short.
 public enum DeletePlanReport {
     public static func text(_ plan: DeletePlan, dryRun: Bool) -> String {
         var lines: [String] = []
@@ -35,6 +36,10 @@ public enum DeletePlanReport {
             for block in plan.blocked {
                 lines.append("  \(block.object) through \(block.relationship): still has \(block.destination.entity) Z_PK \(block.destination.primaryKey)")
             }
+        }
+        if !plan.invalidated.isEmpty {
+            lines.append("blocked by required relationships that would be left short (nothing \(dryRun ? "would be" : "was") deleted)")
+            lines += plan.invalidated.map { "  \($0)" }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -50,4 +50,8 @@ public struct JoinTablePlacement: Sendable, Equatable {
     public let order: String?
     /// `Z_FOK_`: a source's position among its destination's sources, when the inverse is ordered.
     public let inverseOrder: String?
+    /// Whether the relationship is its own inverse (a reflexive many-to-many such as `friends`):
+    /// an object is then named in either column, as the source of one row and the destination of
+    /// another.
+    public let isOwnInverse: Bool
 }

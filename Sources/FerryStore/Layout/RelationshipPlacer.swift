@@ -50,7 +50,8 @@ struct RelationshipPlacer {
             return .joinTable(JoinTablePlacement(
                 table: table.name, source: source.name, destination: target.name,
                 order: table.column(for: .joinOrderKey(entity: owner, relationship: relationship.name))?.name,
-                inverseOrder: own == other ? nil : table.column(for: .joinOrderKey(entity: inverseOwner, relationship: inverse.name))?.name))
+                inverseOrder: own == other ? nil : table.column(for: .joinOrderKey(entity: inverseOwner, relationship: inverse.name))?.name,
+                isOwnInverse: own == other))
         }
         return nil
     }

@@ -28,7 +28,7 @@ struct DeleteExecutor {
                 for owner in store.model.ancestry(of: object.entity) {
                     for relationship in owner.relationships where relationship.isToMany && !relationship.isTransient {
                         guard case .joinTable(let join) = store.layout.placement(of: relationship.name, of: owner.name) else { continue }
-                        try statements.prepared("DELETE FROM \(join.table) WHERE \(join.source) = ?", binding: object.primaryKey).run()
+                        try statements.prepared("DELETE FROM \(join.table) WHERE \(join.rowsNamingObject)", binding: object.primaryKey).run()
                     }
                 }
                 guard let table = store.layout.table(forEntity: object.entity) else { continue }

@@ -19,6 +19,33 @@ public struct DeletePlan: Sendable, Equatable {
     public var unlinked: [Nullification] = []
     /// Objects that stay and change (a reference of theirs is cleared): their `Z_OPT` goes up by one.
     public var modified: [ObjectKey] = []
+    /// Objects that stay whose relationship Nullify would leave below what the model requires (a
+    /// required to-one left nil, a to-many under its minimum count): Core Data's validation
+    /// refuses to save them, so any one refuses the whole delete, as a Deny rule does.
+    public var invalidated: [RequiredReference] = []
+}
+
+/// A surviving object whose relationship a delete would leave with fewer destinations than the
+/// model requires.
+public struct RequiredReference: Sendable, Hashable, CustomStringConvertible {
+    public var object: ObjectKey
+    /// `Entity.relationship`, as declared.
+    public var relationship: String
+    /// The destinations it would keep.
+    public var remaining: Int
+    /// The fewest it may have: 1 for a required to-one, the minimum count of a to-many.
+    public var minimum: Int
+
+    public init(object: ObjectKey, relationship: String, remaining: Int, minimum: Int) {
+        self.object = object
+        self.relationship = relationship
+        self.remaining = remaining
+        self.minimum = minimum
+    }
+
+    public var description: String {
+        "\(object) would keep \(remaining) of the \(minimum) destination\(minimum == 1 ? "" : "s") \(relationship) requires"
+    }
 }
 
 /// One object a delete removes.

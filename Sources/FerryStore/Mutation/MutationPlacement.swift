@@ -23,3 +23,19 @@ extension ForeignKeyPlacement {
         ([key] + [entityNumber, orderKey].compactMap { $0 }).map { "\($0) = NULL" }.joined(separator: ", ")
     }
 }
+
+extension JoinTablePlacement {
+    /// The rows that name the object bound to `?1` from this side: as their source, and for a
+    /// relationship that is its own inverse also as their destination (the same pair seen from
+    /// the other object), so a deleted object leaves no row behind in either column.
+    var rowsNamingObject: String {
+        isOwnInverse ? "(\(source) = ?1 OR \(destination) = ?1)" : "\(source) = ?1"
+    }
+
+    /// The `Z_PK`s of the destinations of the object bound to `?1`, from both columns when the
+    /// relationship is its own inverse.
+    var destinationKeys: String {
+        let own = "SELECT \(destination) AS Z_PK FROM \(table) WHERE \(source) = ?1"
+        return isOwnInverse ? own + " UNION SELECT \(source) FROM \(table) WHERE \(destination) = ?1 ORDER BY 1" : own + " ORDER BY 1"
+    }
+}

@@ -13,7 +13,11 @@ extension MutableStore {
     /// one transaction: Cascade deletes destinations (recursively), Nullify clears the inverse
     /// on destinations that stay, No Action leaves them pointing at the deleted object, and any
     /// destination of a Deny relationship of any object being deleted refuses the whole delete
-    /// (`StoreMutationError.denied`, nothing changed). Join-table rows of deleted objects go, and
+    /// (`StoreMutationError.denied`, nothing changed), and so does an object that stays whose
+    /// required relationship Nullify would empty or take below its minimum count
+    /// (`StoreMutationError.requiredReferences`), which Core Data's validation would not save;
+    /// clearing a relationship a derivation reads throws `.readByDerivedAttribute`
+    /// (`DerivedAttributeCheck`), in the plan too. Join-table rows of deleted objects go, and
     /// so do the keys of their to-many relationships without an inverse on destinations that
     /// stay; surviving objects whose reference was cleared get `Z_OPT + 1`; `Z_PRIMARYKEY` is
     /// unchanged.
@@ -24,6 +28,7 @@ extension MutableStore {
         try transaction { () throws(StoreMutationError) in
             let plan = try planDelete(of: entity, where: predicate, variables: variables)
             guard plan.blocked.isEmpty else { throw .denied(plan.blocked) }
+            guard plan.invalidated.isEmpty else { throw .requiredReferences(plan.invalidated) }
             try DeleteExecutor(store: self).apply(plan)
             return plan
         }
@@ -49,6 +54,7 @@ struct DeletePlanner {
         plan.deleted = matched.map { DeletedObject(object: $0) }
         var referencing: [Nullification] = []
         var unlinked: [Nullification] = []
+        var joinRows: [String: Set<[Int64]>] = [:]
         var next = 0
         while next < queue.count {
             let object = queue[next]
@@ -60,8 +66,7 @@ struct DeletePlanner {
                     let destinations = try self.destinations(of: object, placement, relationship: relationship)
                     switch placement {
                     case .joinTable(let join):
-                        let count = try rowCount("SELECT count(*) FROM \(join.table) WHERE \(join.source) = ?", object.primaryKey)
-                        if count > 0 { plan.joinRowsRemoved[join.table, default: 0] += count }
+                        joinRows[join.table, default: []].formUnion(try rows(of: join, naming: object))
                     case .destinationRows(let key) where key.isToManyKey:
                         unlinked += destinations.map { Nullification(object: $0, relationship: nil, deletedObject: object, via: name) }
                     case .sourceRow, .destinationRows:
@@ -90,12 +95,41 @@ struct DeletePlanner {
                 }
             }
         }
+        plan.joinRowsRemoved = joinRows.filter { !$0.value.isEmpty }.mapValues(\.count)
         plan.nullified = referencing.filter { !deleted.contains($0.object) }
         plan.dangling = plan.dangling.filter { !deleted.contains($0.object) }
         plan.unlinked = unlinked.filter { !deleted.contains($0.object) }
         var seen: Set<ObjectKey> = []
         plan.modified = plan.nullified.map(\.object).filter { seen.insert($0).inserted }
+        plan.invalidated = try invalidated(plan.nullified, deleted: deleted)
+        let derivations = try DerivedAttributeCheck(store: store)
+        for name in Set(plan.nullified.compactMap(\.relationship)).sorted() {
+            guard let dot = name.firstIndex(of: ".") else { continue }
+            try derivations.checkReads(String(name[..<dot]), String(name[name.index(after: dot)...]))
+        }
         return plan
+    }
+
+    /// The survivors whose relationship cleared by Nullify would keep fewer destinations than the
+    /// model requires, counted from the store as it is, less the objects deleted.
+    private func invalidated(_ nullified: [Nullification], deleted: Set<ObjectKey>) throws(StoreMutationError) -> [RequiredReference] {
+        var result: [RequiredReference] = []
+        var seen: Set<String> = []
+        for reference in nullified {
+            guard let name = reference.relationship, let dot = name.firstIndex(of: "."),
+                  seen.insert("\(reference.object) \(name)").inserted else { continue }
+            let owner = String(name[..<dot])
+            guard let relationship = store.model.entity(named: owner)?.relationships.first(where: { $0.name == name[name.index(after: dot)...] })
+            else { continue }
+            let minimum = relationship.isToMany ? relationship.minCount : relationship.isOptional ? 0 : 1
+            guard minimum > 0 else { continue }
+            let placement = try store.placement(of: relationship, owner: owner)
+            let remaining = try destinations(of: reference.object, placement, relationship: relationship).filter { !deleted.contains($0) }.count
+            if remaining < minimum {
+                result.append(RequiredReference(object: reference.object, relationship: name, remaining: remaining, minimum: minimum))
+            }
+        }
+        return result
     }
 
     /// The objects `relationship` of `object` reaches, skipping keys whose row is missing.
@@ -119,8 +153,7 @@ struct DeletePlanner {
                 return found
             }
         case .joinTable(let join):
-            let keys = try integers("SELECT \(join.destination) FROM \(join.table) WHERE \(join.source) = ? ORDER BY \(join.destination)",
-                                    object.primaryKey)
+            let keys = try integers(join.destinationKeys, object.primaryKey)
             return try resolve(keys, entity: destination)
         }
     }
@@ -147,8 +180,17 @@ struct DeletePlanner {
         }
     }
 
-    private func rowCount(_ sql: String, _ key: Int64) throws(StoreMutationError) -> Int {
-        Int(try integers(sql, key).first ?? 0)
+    /// The rows of `join` naming `object`, each as its two keys in column-name order, so that a
+    /// row reached from both of its objects (both deleted) is counted once.
+    private func rows(of join: JoinTablePlacement, naming object: ObjectKey) throws(StoreMutationError) -> [[Int64]] {
+        let columns = [join.source, join.destination].sorted().joined(separator: ", ")
+        return try StoreMutationError.sqlite { () throws(SQLiteError) in
+            let statement = try statements.prepared("SELECT \(columns) FROM \(join.table) WHERE \(join.rowsNamingObject)",
+                                                    binding: object.primaryKey)
+            var rows: [[Int64]] = []
+            while try statement.step() { rows.append([statement.int64(at: 0), statement.int64(at: 1)]) }
+            return rows
+        }
     }
 }
 

@@ -11,10 +11,18 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
     case typeMismatch(entity: String, attribute: String, reason: String)
     /// NULL was given for a required (non-optional) attribute.
     case requiredAttribute(entity: String, attribute: String)
+    /// `attribute` is derived: Core Data computes it (`derivation`) and no update may set it.
+    case derivedAttribute(entity: String, attribute: String, derivation: String)
+    /// The derived attribute `derived` (`Entity.attribute`) reads `attribute` (an attribute, or a
+    /// relationship its key path goes through), and only Core Data recomputes it: changing
+    /// `attribute` would leave it stale.
+    case readByDerivedAttribute(entity: String, attribute: String, derived: String, derivation: String)
     /// After the update two rows of `entity` share `values` on the uniqueness constraint `keys`.
     case uniquenessViolation(entity: String, keys: [String], values: [String])
     /// A Deny relationship of an object being deleted still has destinations.
     case denied([DenyBlock])
+    /// Nullify would leave objects that stay without destinations their model requires.
+    case requiredReferences([RequiredReference])
     /// The model cannot be used for this operation (for example a relationship the store has no column for).
     case unsupported(String)
     /// Any other SQLite failure; the transaction was rolled back.
@@ -27,11 +35,18 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
         case let .unknownAttribute(entity, key): "entity \(entity) has no stored attribute \"\(key)\""
         case let .typeMismatch(entity, attribute, reason): "\(entity).\(attribute): \(reason)"
         case let .requiredAttribute(entity, attribute): "\(entity).\(attribute) is required and cannot be set to NULL"
+        case let .derivedAttribute(entity, attribute, derivation):
+            "\(entity).\(attribute) is derived (\(derivation)): Core Data computes it when it saves, it cannot be set"
+        case let .readByDerivedAttribute(entity, attribute, derived, derivation):
+            "\(entity).\(attribute) is read by the derived attribute \(derived) (\(derivation)), which only Core Data "
+                + "recomputes: changing it would leave \(derived) stale"
         case let .uniquenessViolation(entity, keys, values):
             "uniqueness constraint (\(keys.joined(separator: ", "))) of \(entity) would be violated: "
                 + "more than one object would have (\(values.joined(separator: ", ")))"
         case .denied(let blocks):
             "delete denied: " + blocks.map(\.description).joined(separator: "; ")
+        case .requiredReferences(let references):
+            "delete refused, Core Data would not save what stays: " + references.map(\.description).joined(separator: "; ")
         case .unsupported(let reason): "unsupported: \(reason)"
         case .sqlite(let error): "\(error)"
         }

@@ -5,7 +5,8 @@ extension MutableStore {
     /// one transaction, and raises their `Z_OPT` by one.
     ///
     /// `values` are typed (`AttributeValue`, see `TextCoercion` for text): each must fit its
-    /// attribute's type (integers in range), NULL is refused for required attributes, and every
+    /// attribute's type (integers in range), NULL is refused for required attributes, derived
+    /// attributes and those a derivation reads are refused (`DerivedAttributeCheck`), and every
     /// uniqueness constraint of the entity's hierarchy that involves a set attribute is checked
     /// afterwards; a duplicate rolls everything back and names the values. Values are stored in
     /// Core Data's form (`StoreValue(_:externallyStorable:)`: binary values of attributes that
@@ -125,12 +126,14 @@ private struct AttributeChange {
         table = try store.table(of: entity)
         var assignments: [String] = []
         var parameters: [StoreValue] = []
+        let derivations = try DerivedAttributeCheck(store: store)
         for (key, value) in values {
             guard let owner = store.model.ancestry(of: entity).first(where: { $0.attribute(named: key) != nil }),
                   let attribute = owner.attribute(named: key), !attribute.isTransient,
                   let column = table.column(for: .attribute(entity: owner.name, name: key)) else {
                 throw .unknownAttribute(entity: entity, key: key)
             }
+            try derivations.check(attribute, declaredBy: owner.name)
             try AttributeValueCheck.check(value, for: attribute, entity: entity)
             assignments.append("\(column.name) = ?")
             parameters.append(StoreValue(value, externallyStorable: attribute.allowsExternalBinaryDataStorage))

@@ -1,0 +1,107 @@
+import FerryModel
+
+/// What an update or a delete may change, as far as derived attributes go. Core Data computes a
+/// derived attribute when it saves the object (an app cannot set one), so setting it by hand
+/// stores a value its derivation disagrees with, and changing what a derivation reads
+/// (`lowercase:(title)` reads `title`, `project.name` reads `project` and `Project.name`) leaves
+/// the derived value stale: ferry refuses both. A derived attribute the store keeps with Core
+/// Data's triggers (`Z_DA_<table>_<Entity>_<attribute>_…`, as for `count:(pages)`) is kept up to
+/// date by those triggers, which run on ferry's writes too, so what it reads may change.
+struct DerivedAttributeCheck {
+    let model: ManagedObjectModel
+    /// `Entity.attribute` of the derived attributes the store's triggers keep.
+    let keptByTriggers: Set<String>
+
+    /// Reads the store's `Z_DA_` triggers.
+    init(store: MutableStore) throws(StoreMutationError) {
+        model = store.model
+        let names = try StoreMutationError.sqlite { () throws(SQLiteError) in
+            let statement = try store.database.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'Z\\_DA\\_%' ESCAPE '\\'")
+            var names: [String] = []
+            while try statement.step() { names.append(statement.string(at: 0) ?? "") }
+            return names
+        }
+        var kept: Set<String> = []
+        for entity in store.model.entities {
+            for derived in entity.attributes where derived.isDerived
+                && names.contains(where: { $0.contains("_\(entity.name)_\(derived.name)_") }) {
+                kept.insert("\(entity.name).\(derived.name)")
+            }
+        }
+        keptByTriggers = kept
+    }
+
+    /// Throws `.derivedAttribute` when `attribute` (declared by `owner`) is derived, and
+    /// `.readByDerivedAttribute` when a derivation no trigger keeps reads it.
+    func check(_ attribute: Attribute, declaredBy owner: String) throws(StoreMutationError) {
+        if attribute.isDerived {
+            throw .derivedAttribute(entity: owner, attribute: attribute.name, derivation: attribute.derivationExpression ?? "")
+        }
+        try checkReads(owner, attribute.name)
+    }
+
+    /// Throws `.readByDerivedAttribute` when a derivation no trigger keeps reads the property
+    /// `name` declared by `owner` (an attribute, or a relationship a key path goes through).
+    func checkReads(_ owner: String, _ name: String) throws(StoreMutationError) {
+        for entity in model.entities {
+            for derived in entity.attributes where derived.isDerived && !keptByTriggers.contains("\(entity.name).\(derived.name)") {
+                let derivation = derived.derivationExpression ?? ""
+                for keyPath in Self.keyPaths(in: derivation) where properties(of: keyPath, from: entity.name).contains(where: { $0 == (owner, name) }) {
+                    throw .readByDerivedAttribute(entity: owner, attribute: name,
+                                                  derived: "\(entity.name).\(derived.name)", derivation: derivation)
+                }
+            }
+        }
+    }
+
+    /// The key paths of a derivation: runs of letters, digits, `_` and `.` that are not a
+    /// function's name (followed by `:` or `(`) nor a number or a quoted string.
+    static func keyPaths(in derivation: String) -> [[Substring]] {
+        var paths: [[Substring]] = []
+        var quote: Character?
+        var index = derivation.startIndex
+        while index < derivation.endIndex {
+            let character = derivation[index]
+            if let open = quote {
+                if character == open { quote = nil }
+                index = derivation.index(after: index)
+                continue
+            }
+            if character == "\"" || character == "'" {
+                quote = character
+                index = derivation.index(after: index)
+                continue
+            }
+            guard isKeyCharacter(character) else {
+                index = derivation.index(after: index)
+                continue
+            }
+            let end = derivation[index...].firstIndex { !isKeyCharacter($0) && $0 != "." } ?? derivation.endIndex
+            let run = derivation[index..<end]
+            let next = derivation[end...].first { $0 != " " }
+            if next != ":" && next != "(", let first = run.first, !first.isNumber {
+                paths.append(run.split(separator: ".", omittingEmptySubsequences: false))
+            }
+            index = end
+        }
+        return paths
+    }
+
+    /// The properties a key path reads on objects of `entity`, each as (declaring entity, name),
+    /// following its relationships as far as the model has them.
+    private func properties(of keyPath: [Substring], from entity: String) -> [(String, String)] {
+        var result: [(String, String)] = []
+        var current = entity
+        for key in keyPath {
+            guard let owner = model.declaringEntity(ofProperty: String(key), in: current) else { break }
+            result.append((owner.name, String(key)))
+            guard let relationship = owner.relationships.first(where: { $0.name == key }) else { break }
+            current = relationship.destinationEntity
+        }
+        return result
+    }
+
+    private static func isKeyCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "_"
+    }
+}

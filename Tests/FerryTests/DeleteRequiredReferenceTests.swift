@@ -1,0 +1,83 @@
+import FerryStore
+import FerryStoreTestSupport
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// `ferry delete` and the objects that stay: when Nullify would leave one with a required to-one
+/// nil or a to-many under its minimum count, Core Data's validation would not save it, so the
+/// whole delete is refused (exit 4) naming it, and the store's bytes are unchanged.
+@Suite("delete and required relationships of what stays")
+struct DeleteRequiredReferenceTests {
+    /// Member.team is required (Team.members Nullify); Band.players needs at least two
+    /// (Player.band Nullify).
+    static let model = """
+    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+        <entity name="Band" syncable="YES">
+            <attribute name="name" optional="YES" attributeType="String"/>
+            <relationship name="players" optional="YES" toMany="YES" minCount="2" deletionRule="Nullify" destinationEntity="Player" inverseName="band" inverseEntity="Player"/>
+        </entity>
+        <entity name="Member" syncable="YES">
+            <attribute name="name" optional="YES" attributeType="String"/>
+            <relationship name="team" maxCount="1" deletionRule="Nullify" destinationEntity="Team" inverseName="members" inverseEntity="Team"/>
+        </entity>
+        <entity name="Player" syncable="YES">
+            <attribute name="name" optional="YES" attributeType="String"/>
+            <relationship name="band" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Band" inverseName="players" inverseEntity="Band"/>
+        </entity>
+        <entity name="Team" syncable="YES">
+            <attribute name="name" optional="YES" attributeType="String"/>
+            <relationship name="members" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Member" inverseName="team" inverseEntity="Member"/>
+        </entity>
+    </model>
+    """
+
+    /// Teams 1 Red, 2 Blue, members Ann (Red) and Bob (Blue); band 1 with players 1, 2, band 2
+    /// with players 3, 4, 5.
+    static func store() throws -> String {
+        let folder = try TestPaths.temporaryFolder("delete-required")
+        let bundle = try TestPaths.xcodeModelBundle("Teams", versions: [("Teams", model)], in: folder)
+        let records = folder + "/teams.json"
+        try Data(#"[{"name":"Red"},{"name":"Blue"}]"#.utf8).write(to: URL(fileURLWithPath: records))
+        let store = folder + "/Teams.sqlite"
+        let imported = try FerryProcess.run(["import", records, "--model", bundle, "--entity", "Team", "--out", store])
+        try #require(imported.status == 0, "\(imported.err)")
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("""
+            INSERT INTO ZMEMBER (Z_PK, Z_ENT, Z_OPT, ZTEAM, ZNAME) VALUES (1, 2, 1, 1, 'Ann'), (2, 2, 1, 2, 'Bob');
+            INSERT INTO ZBAND (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'One'), (2, 1, 1, 'Two');
+            INSERT INTO ZPLAYER (Z_PK, Z_ENT, Z_OPT, ZBAND, ZNAME) VALUES (1, 3, 1, 1, 'a'), (2, 3, 1, 1, 'b'), (3, 3, 1, 2, 'c'),
+                (4, 3, 1, 2, 'd'), (5, 3, 1, 2, 'e');
+            UPDATE Z_PRIMARYKEY SET Z_MAX = 2 WHERE Z_NAME IN ('Band', 'Member');
+            UPDATE Z_PRIMARYKEY SET Z_MAX = 5 WHERE Z_NAME = 'Player';
+            """)
+        return store
+    }
+
+    @Test("Nullify that would leave a required to-one nil, or a to-many under its minimum, refuses the delete",
+          arguments: [("Team", "name == 'Red'", "Member(1) would keep 0 of the 1 destination Member.team requires"),
+                      ("Player", "name == 'a'", "Band(1) would keep 1 of the 2 destinations Band.players requires")])
+    func refused(entity: String, predicate: String, message: String) throws {
+        let store = try Self.store()
+        let before = try TestPaths.read(store)
+        let dryRun = try FerryProcess.run(["delete", store, "--entity", entity, "--where", predicate, "--dry-run"])
+        #expect(dryRun.status == 0)
+        #expect(dryRun.out.contains(message), "\(dryRun.out)")
+        let result = try FerryProcess.run(["delete", store, "--entity", entity, "--where", predicate])
+        #expect(result.status == 4)
+        #expect(result.err.contains(message), "\(result.err)")
+        #expect(try TestPaths.read(store) == before)
+    }
+
+    @Test("the same deletes go ahead when what stays keeps enough")
+    func allowed() throws {
+        let store = try Self.store()
+        let player = try FerryProcess.run(["delete", store, "--entity", "Player", "--where", "name == 'c'"])
+        #expect(player.status == 0, "\(player.err)")
+        #expect(try storeRows(store, "SELECT count(*) FROM ZPLAYER WHERE ZBAND = 2") == ["2"])
+        let team = try FerryProcess.run(["delete", store, "--entity", "Member", "--where", "name == 'Ann'"])
+        #expect(team.status == 0, "\(team.err)")
+        #expect(try storeRows(store, "SELECT count(*) FROM ZMEMBER") == ["1"])
+    }
+}
