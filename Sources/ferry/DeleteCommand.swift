@@ -15,7 +15,9 @@ enum DeleteCommand: Command {
         take below its minimum count (Core Data would not save it), or that keeps a derived
         attribute reading the cleared relationship (only Core Data recomputes it). Join-table rows of deleted objects are removed, and so is the key a to-many
         relationship without an inverse keeps on the destinations that stay. Everything happens
-        in one SQLite transaction on the store: it all happens or nothing does. --dry-run lists
+        in one SQLite transaction on the store: it all happens or nothing does, and before it
+        commits, verify's value and relationship checks run inside it and must find no failure
+        the store did not have before (exit 5 otherwise). --dry-run lists
         what would happen and changes nothing. Use --where TRUEPREDICATE to delete every object.
         """
     static let options = [
@@ -30,6 +32,7 @@ enum DeleteCommand: Command {
         ExitCodeUse(.success, "deleted (or, with --dry-run, planned)"),
         ExitCodeUse(.badInput, "the store, the model or the predicate cannot be read"),
         ExitCodeUse(.destination, "refused by a Deny rule, or by a required relationship or a derivation of an object that stays, or not written; nothing changed"),
+        ExitCodeUse(.verificationFailed, "the change would add failures to verify's value or relationship checks: rolled back, nothing changed"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {

@@ -97,6 +97,7 @@ extension ExitCode {
         switch mutation {
         case .uniquenessViolation, .denied, .requiredReferences, .readByDerivedAttribute, .unsupported, .sqlite: self = .destination
         case .store, .predicate, .unknownAttribute, .typeMismatch, .requiredAttribute, .derivedAttribute: self = .badInput
+        case .changeBreaksStore: self = .verificationFailed
         }
     }
 }

@@ -13,7 +13,9 @@ enum UpdateCommand: Command {
         where the attribute allows external storage); an empty value sets NULL, which required
         attributes refuse. Uniqueness constraints are checked; a violation names
         the value and changes nothing. Derived attributes are Core Data's to compute: neither they
-        nor the attributes their derivations read can be set, unless the store's triggers keep them. Changed objects get Z_OPT + 1. One SQLite transaction.
+        nor the attributes their derivations read can be set, unless the store's triggers keep them. Changed objects get Z_OPT + 1. One SQLite transaction;
+        before it commits, verify's value and relationship checks run inside it and must find no
+        failure the store did not have before (exit 5 otherwise).
         --dry-run lists the objects that would change, after the same checks, and writes nothing.
 
         example: ferry update Workspace.sqlite --entity Task --where 'taskID == 7' --set priority=3 --set dueDate=2024-05-01T09:00:00Z
@@ -31,6 +33,7 @@ enum UpdateCommand: Command {
         ExitCodeUse(.success, "updated (or, with --dry-run, planned)"),
         ExitCodeUse(.badInput, "the store, the model or the predicate cannot be read; an attribute the entity lacks or that is derived; a value its attribute refuses"),
         ExitCodeUse(.destination, "refused by a uniqueness constraint or a derivation it would leave stale, or not written; nothing changed"),
+        ExitCodeUse(.verificationFailed, "the change would add failures to verify's value or relationship checks: rolled back, nothing changed"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {

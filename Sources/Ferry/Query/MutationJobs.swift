@@ -1,6 +1,7 @@
 import FerryMigration
 import FerryModel
 import FerryStore
+import FerryVerify
 
 /// `ferry delete`: deletes the objects of an entity matching a predicate with every delete rule
 /// applied, in one SQLite transaction on the store (see `MutableStore.delete`), or with
@@ -95,9 +96,14 @@ public struct UpdateJob {
     }
 }
 
+/// The store opened for a change, held to `verify`'s value and relationship checks: a change
+/// that adds a failure to them is rolled back (`StoreChangeChecks`).
 private func openMutableStore(_ path: String, modelPath: String?) throws(QueryError) -> MutableStore {
     let model = try StoreModelResolver.resolve(forStore: path, bundlePath: modelPath).model
-    do { return try MutableStore(path: path, model: model) } catch { throw .mutation(error) }
+    let store: MutableStore
+    do { store = try MutableStore(path: path, model: model) } catch { throw .mutation(error) }
+    store.changeCheck = StoreChangeChecks.check(model: model, layout: store.layout)
+    return store
 }
 
 private func parsePredicate(_ text: String) throws(QueryError) -> FetchPredicate {

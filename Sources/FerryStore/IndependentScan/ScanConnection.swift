@@ -16,7 +16,8 @@ public struct ScanConnection {
         self.init(database: try SQLiteDatabase(path: path, mode: .readOnly), sampleLimit: sampleLimit)
     }
 
-    private init(database: SQLiteDatabase, sampleLimit: Int) {
+    /// Asks on `database` itself: inside a write transaction, the checks see its changes.
+    init(database: SQLiteDatabase, sampleLimit: Int) {
         self.database = database
         self.sampleLimit = sampleLimit
     }

@@ -64,6 +64,21 @@ public struct DeletedObject: Sendable, Hashable {
     }
 }
 
+extension DeletePlan {
+    /// The keys No Action leaves pointing at deleted objects, as the independent check counts
+    /// them (`ChangeCheck.danglingForeignKey`), under either side's name: what the delete adds
+    /// to the store's findings on purpose, as Core Data's No Action does.
+    var danglingFindings: [ChangeFinding: Int64] {
+        var findings: [ChangeFinding: Int64] = [:]
+        for reference in dangling {
+            for subject in Set([reference.relationship, reference.via].compactMap { $0 }) {
+                findings[ChangeFinding(check: ChangeCheck.danglingForeignKey, subject: subject, message: ""), default: 0] += 1
+            }
+        }
+        return findings
+    }
+}
+
 /// A reference on a surviving object to a deleted one, through `relationship` (`Entity.name` as
 /// declared on the surviving object's side, nil when that side has no inverse), reached from the
 /// deleted object's relationship `via`.

@@ -13,6 +13,8 @@ public final class MutableStore {
     public let layout: StoreLayout
     let database: SQLiteDatabase
     let compiler: PredicateCompiler
+    /// The independent check every change must pass before it commits (none: not checked).
+    public var changeCheck: ChangeCheck?
 
     /// Opens the store for writing. The model is not checked against the store's metadata here
     /// (the caller chooses it); every table and column it needs must exist.
@@ -70,11 +72,20 @@ public final class MutableStore {
         Dictionary(layout.entityNumbers.map { (Int64($0.value), $0.key) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Runs `body` in one write transaction; a thrown error rolls it back.
-    func transaction<T>(_ body: () throws(StoreMutationError) -> T) throws(StoreMutationError) -> T {
+    /// Runs `body` in one write transaction; a thrown error rolls it back, and so does a change
+    /// that adds a failure to what `changeCheck` finds (`StoreMutationError.changeBreaksStore`)
+    /// beyond what `expected` says its result adds on purpose.
+    func transaction<T>(expected: (T) -> [ChangeFinding: Int64] = { _ in [:] },
+                        _ body: () throws(StoreMutationError) -> T) throws(StoreMutationError) -> T {
         try StoreMutationError.sqlite { () throws(SQLiteError) in try database.beginImmediate() }
-        do {
+        do throws(StoreMutationError) {
+            let connection = ScanConnection(database: database, sampleLimit: 1)
+            let before = changeCheck?.findings(connection)
             let result = try body()
+            if let changeCheck, let before {
+                let added = ChangeCheck.added(before: before, after: changeCheck.findings(connection), expected: expected(result))
+                guard added.isEmpty else { throw .changeBreaksStore(added) }
+            }
             try StoreMutationError.sqlite { () throws(SQLiteError) in try database.commit() }
             return result
         } catch {

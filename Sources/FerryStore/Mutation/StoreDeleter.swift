@@ -25,7 +25,7 @@ extension MutableStore {
     @discardableResult
     public func delete(from entity: String, where predicate: FetchPredicate?,
                        variables: [String: PredicateValue] = [:]) throws(StoreMutationError) -> DeletePlan {
-        try transaction { () throws(StoreMutationError) in
+        try transaction(expected: \.danglingFindings) { () throws(StoreMutationError) in
             let plan = try planDelete(of: entity, where: predicate, variables: variables)
             guard plan.blocked.isEmpty else { throw .denied(plan.blocked) }
             guard plan.invalidated.isEmpty else { throw .requiredReferences(plan.invalidated) }

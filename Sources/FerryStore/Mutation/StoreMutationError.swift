@@ -23,6 +23,9 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
     case denied([DenyBlock])
     /// Nullify would leave objects that stay without destinations their model requires.
     case requiredReferences([RequiredReference])
+    /// The change would add failures to the store's independent checks (`ChangeCheck`), each
+    /// described; it was rolled back.
+    case changeBreaksStore([String])
     /// The model cannot be used for this operation (for example a relationship the store has no column for).
     case unsupported(String)
     /// Any other SQLite failure; the transaction was rolled back.
@@ -47,6 +50,8 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
             "delete denied: " + blocks.map(\.description).joined(separator: "; ")
         case .requiredReferences(let references):
             "delete refused, Core Data would not save what stays: " + references.map(\.description).joined(separator: "; ")
+        case .changeBreaksStore(let added):
+            "the change would add failures to the store's checks, so nothing was changed: " + added.joined(separator: "; ")
         case .unsupported(let reason): "unsupported: \(reason)"
         case .sqlite(let error): "\(error)"
         }

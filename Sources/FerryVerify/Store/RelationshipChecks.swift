@@ -62,7 +62,7 @@ struct RelationshipChecks {
             found.dangling = rows.count
             guard rows.count > 0 else { return nil }
             return VerificationFailure(
-                check: storage.kind == .foreignKey ? "dangling-foreign-key" : "dangling-join-row", subject: subject,
+                check: storage.kind == .foreignKey ? ChangeCheck.danglingForeignKey : "dangling-join-row", subject: subject,
                 message: "\(rows.count) pair(s) in \(storage.label) point at no row, or at a row that is not a \(storage.sourceEntity) → \(storage.destinationEntity)",
                 count: rows.count, samples: rows.samples)
         }
