@@ -75,15 +75,27 @@ public final class MutableStore {
     /// Runs `body` in one write transaction; a thrown error rolls it back, and so does a change
     /// that adds a failure to what `changeCheck` finds (`StoreMutationError.changeBreaksStore`)
     /// beyond what `expected` says its result adds on purpose.
+    ///
+    /// The store is checked once, after the change, when nothing beyond `expected` is found (a
+    /// sound store). Otherwise the change is undone to a savepoint, the store checked as it was,
+    /// and the change made again: what it adds is what the two findings differ by.
     func transaction<T>(expected: (T) -> [ChangeFinding: Int64] = { _ in [:] },
                         _ body: () throws(StoreMutationError) -> T) throws(StoreMutationError) -> T {
         try StoreMutationError.sqlite { () throws(SQLiteError) in try database.beginImmediate() }
         do throws(StoreMutationError) {
-            let connection = ScanConnection(database: database, sampleLimit: 1)
-            let before = changeCheck?.findings(connection)
-            let result = try body()
-            if let changeCheck, let before {
-                let added = ChangeCheck.added(before: before, after: changeCheck.findings(connection), expected: expected(result))
+            try StoreMutationError.sqlite { () throws(SQLiteError) in try database.execute("SAVEPOINT change") }
+            var result = try body()
+            if let changeCheck {
+                let connection = ScanConnection(database: database, sampleLimit: 1)
+                var after = changeCheck.findings(connection)
+                var before: [ChangeFinding: Int64] = [:]
+                if !ChangeCheck.added(before: before, after: after, expected: expected(result)).isEmpty {
+                    try StoreMutationError.sqlite { () throws(SQLiteError) in try database.execute("ROLLBACK TO change") }
+                    before = changeCheck.findings(connection)
+                    result = try body()
+                    after = changeCheck.findings(connection)
+                }
+                let added = ChangeCheck.added(before: before, after: after, expected: expected(result))
                 guard added.isEmpty else { throw .changeBreaksStore(added) }
             }
             try StoreMutationError.sqlite { () throws(SQLiteError) in try database.commit() }
