@@ -17,7 +17,8 @@ enum DeleteCommand: Command {
         relationship without an inverse keeps on the destinations that stay. Everything happens
         in one SQLite transaction on the store: it all happens or nothing does, and before it
         commits, verify's value and relationship checks run inside it and must find no failure
-        the store did not have before (exit 5 otherwise). --dry-run lists
+        the store did not have before, and every entity table must have lost exactly the rows
+        the plan deletes (exit 5 otherwise). --dry-run lists
         what would happen and changes nothing. Use --where TRUEPREDICATE to delete every object.
         """
     static let options = [

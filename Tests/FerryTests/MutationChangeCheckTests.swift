@@ -48,6 +48,17 @@ struct MutationChangeCheckTests {
         #expect(try storeRows(path, "SELECT count(*) FROM ZTAG") == tags)
     }
 
+    @Test("a delete that takes more rows than its plan (a trigger of the store deletes another upload) is rolled back, exit 5")
+    func deleteTakingMoreRows() throws {
+        let (path, _) = try store("change-check-rows")
+        try execute(path, "CREATE TRIGGER takes_more AFTER DELETE ON ZTAG BEGIN DELETE FROM ZUPLOAD WHERE Z_PK = (SELECT min(Z_PK) FROM ZUPLOAD); END")
+        let before = try TestPaths.read(path)
+        let run = try FerryProcess.run(["delete", path, "--entity", "Tag", "--where", "name == 'work'"])
+        #expect(run.status == 5, "\(run.err)")
+        #expect(run.err.contains("ZUPLOAD: 1 row(s) went, the plan deletes 0"), "\(run.err)")
+        #expect(try TestPaths.read(path) == before)
+    }
+
     @Test("a store that already fails a check takes a change that adds no failure, and refuses one that adds to it")
     func failuresAlreadyThere() throws {
         let (path, _) = try store("change-check-existing")

@@ -29,9 +29,38 @@ extension MutableStore {
             let plan = try planDelete(of: entity, where: predicate, variables: variables)
             guard plan.blocked.isEmpty else { throw .denied(plan.blocked) }
             guard plan.invalidated.isEmpty else { throw .requiredReferences(plan.invalidated) }
+            let before = try entityTableRows()
             try DeleteExecutor(store: self).apply(plan)
+            try account(for: plan, before: before, after: try entityTableRows())
             return plan
         }
+    }
+
+    /// The rows of every entity table, counted with `count(*)`.
+    private func entityTableRows() throws(StoreMutationError) -> [String: Int64] {
+        var rows: [String: Int64] = [:]
+        for table in layout.tables {
+            guard case .entity = table.kind else { continue }
+            rows[table.name] = try StoreMutationError.sqlite { () throws(SQLiteError) in
+                try database.scalarInteger("SELECT count(*) FROM \(SQLIdentifier.quoted(table.name))") ?? 0
+            }
+        }
+        return rows
+    }
+
+    /// Every entity table lost exactly the rows the plan deletes from it, no more (the store's own
+    /// triggers, or a statement that reached other rows) and no fewer; otherwise the delete is
+    /// rolled back (`StoreMutationError.changeBreaksStore`).
+    private func account(for plan: DeletePlan, before: [String: Int64], after: [String: Int64]) throws(StoreMutationError) {
+        var planned: [String: Int64] = [:]
+        for deleted in plan.deleted {
+            if let table = layout.table(forEntity: deleted.object.entity) { planned[table.name, default: 0] += 1 }
+        }
+        let unaccounted = before.keys.sorted().compactMap { table -> String? in
+            let gone = before[table, default: 0] - after[table, default: 0]
+            return gone == planned[table, default: 0] ? nil : "\(table): \(gone) row(s) went, the plan deletes \(planned[table, default: 0])"
+        }
+        guard unaccounted.isEmpty else { throw .changeBreaksStore(unaccounted) }
     }
 }
 
