@@ -24,6 +24,7 @@ struct RecordPipelineTests {
         let version: Int
         let total: Int? = nil
         let keepsOneToOneSides = false
+        let bringsNewObjects = true
         private var items: [SourceItem]
         private let skipped: Int
         private let entity: String

@@ -11,6 +11,7 @@ final class RestoreRecordCursor: RecordCursor {
     let total: Int?
     /// Both sides of a one-to-one are exported, each from its own column (`RelationshipSide`).
     let keepsOneToOneSides = true
+    let bringsNewObjects = false
     private let manifest: ExportManifest
     private let model: ManagedObjectModel
     /// The roots whose hierarchies are still to be read, last first.

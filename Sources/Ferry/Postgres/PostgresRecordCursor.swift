@@ -18,6 +18,7 @@ final class PostgresRecordCursor: RecordCursor {
     var total: Int? { Int(databaseCounts.rows) }
     /// Each to-one has a column of its own in the row's table, both sides of a one-to-one included.
     let keepsOneToOneSides = true
+    let bringsNewObjects = false
     /// The store's rows per entity and pairs per relationship in the database, counted with SQL.
     let databaseCounts: TransferCounts
     private let connection: PostgresConnection

@@ -6,6 +6,7 @@ public final class FileRecordCursor: RecordCursor {
     public let total: Int? = nil
     /// A file names the side of a one-to-one its records give; Core Data fills the other.
     public let keepsOneToOneSides = false
+    public let bringsNewObjects = true
     private let entity: String
     private let versionName: String
     private let records: any RecordStream

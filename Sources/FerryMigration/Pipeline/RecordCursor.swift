@@ -13,6 +13,11 @@ public protocol RecordCursor: AnyObject {
     /// (Apple Notes sets `ICCloudSyncingObject.cloudState` and never its inverse). A file names
     /// what it names, often one side only, and Core Data fills the other: false.
     var keepsOneToOneSides: Bool { get }
+    /// Whether its records are new objects (a file's legacy records) rather than objects a
+    /// store already holds (a store, a backup or export folder, PostgreSQL). New objects are held
+    /// to the model's value bounds (`BoundedValues`), as Core Data validates an object it saves;
+    /// existing ones are carried as they are, as Core Data's migration carries them.
+    var bringsNewObjects: Bool { get }
     /// The next item; nil after the last.
     func next() throws(PipelineError) -> SourceItem?
     /// The next item, or a record handed to `record` where the cursor holds it (borrowed, not

@@ -15,6 +15,7 @@ public final class StoreRecordCursor: RecordCursor {
     public var total: Int? { Int(census.appRows) }
     /// Each to-one is read from its own column, both sides of a one-to-one included.
     public let keepsOneToOneSides = true
+    public let bringsNewObjects = false
     private let chain: MigrationChain
     private let model: ManagedObjectModel
     private let records: StoreRecordReader

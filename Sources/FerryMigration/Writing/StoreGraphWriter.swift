@@ -36,6 +36,9 @@ public final class StoreGraphWriter {
     /// The `Z_PK` of the row the last record written went to (inserted, or merged into); nil
     /// after a reject. After `write`, the written record's own (its carried records go first).
     @exclusivity(unchecked) public private(set) var lastPrimaryKey: Int64?
+    /// Whether records are held to the model's value bounds (`BoundedValues`): set per source by
+    /// the pipeline, true for new objects (`RecordCursor.bringsNewObjects`).
+    @exclusivity(unchecked) public var checksBounds = false
 
     /// - Parameters:
     ///   - duplicates: what to do with records that collide on a uniqueness constraint;
@@ -157,7 +160,8 @@ public final class StoreGraphWriter {
         let primaryKey: Int64
         var outcome = Outcome.inserted
         lastPrimaryKey = nil
-        if let problem = StoreRowSize.problem(record.values) ?? StoredDecimal.problem(record.values, schema: rows.schema) {
+        if let problem = StoreRowSize.problem(record.values) ?? StoredDecimal.problem(record.values, schema: rows.schema)
+            ?? (checksBounds ? BoundedValues.problem(record.values, schema: rows.schema) : nil) {
             return .rejected(reason: problem)
         }
         let identity = try identity(of: record, target: target, byValues: byValues)
