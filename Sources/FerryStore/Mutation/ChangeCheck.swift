@@ -1,7 +1,7 @@
 /// An independent check of what a delete or an update does to a store, run by
-/// `MutableStore.transaction` on the store's own connection inside the change's transaction: as
-/// the transaction begins, and again once the change is made, before the commit. The two
-/// findings are compared, and a change that adds a failure is rolled back
+/// `MutableStore.transaction` on the store's own connection inside the change's transaction, once
+/// the change is made and before the commit (and on the store as it was, from a savepoint, when
+/// that finds failures). A change that adds a failure is rolled back
 /// (`StoreMutationError.changeBreaksStore`), so a store that was sound stays sound and one that
 /// had failures gains none.
 ///
