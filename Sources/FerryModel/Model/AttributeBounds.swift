@@ -1,19 +1,23 @@
 /// The range Core Data's validation holds an attribute's values to when it saves an object:
-/// Xcode's Minimum and Maximum (`minValueString`, `maxValueString`), or the `SELF >= n` and
-/// `SELF <= n` rules a compiled model keeps them as (`ValidationRuleBounds`). A number's value is
-/// bounded; a string's length, in UTF-16 code units as `NSString` counts it. Dates, data and
-/// Booleans are not bounded here.
+/// Xcode's Minimum and Maximum (`minValueString`, `maxValueString`; `minDateTimeInterval`,
+/// `maxDateTimeInterval` for dates), or the `SELF >= n` and `SELF <= n` rules a compiled model
+/// keeps them as (`ValidationRuleBounds`). A number's value is bounded, a date's seconds since
+/// 2001 (as the store keeps them), a string's length in UTF-16 code units as `NSString` counts it.
+/// Data and Booleans are not bounded here.
 public struct AttributeBounds: Sendable, Equatable {
     public let minimum: Double?
     public let maximum: Double?
     /// Whether the bounds are of a string's length rather than of a number's value.
     public let boundsLength: Bool
+    /// Whether the bounds are dates (shown as ISO 8601).
+    public let boundsDate: Bool
 
     /// The bounds of `attribute`; nil when it has none, or is of a type they do not apply to here.
     public init?(_ attribute: Attribute) {
         switch attribute.type {
-        case .integer16, .integer32, .integer64, .decimal, .double, .float: boundsLength = false
-        case .string: boundsLength = true
+        case .integer16, .integer32, .integer64, .decimal, .double, .float: (boundsLength, boundsDate) = (false, false)
+        case .date: (boundsLength, boundsDate) = (false, true)
+        case .string: (boundsLength, boundsDate) = (true, false)
         default: return nil
         }
         let declared = ValidationRuleBounds(attribute)
@@ -29,6 +33,7 @@ public struct AttributeBounds: Sendable, Equatable {
         case .integer(let number) where !boundsLength: Double(number)
         case .double(let number) where !boundsLength: number
         case .decimal(let plain) where !boundsLength: Double(plain)
+        case .date(let seconds) where boundsDate: seconds
         case .string(let text) where boundsLength: Double(text.utf16.count)
         default: nil
         }
@@ -38,14 +43,15 @@ public struct AttributeBounds: Sendable, Equatable {
     /// Why `measure` (a number's value, or a string's length) breaks the bounds; nil when it
     /// keeps within them.
     public func problem(_ measure: Double) -> String? {
-        let what = boundsLength ? "its length \(Self.text(measure))" : Self.text(measure)
-        if let minimum, measure < minimum { return "\(what) is below the model's minimum of \(Self.text(minimum))" }
-        if let maximum, measure > maximum { return "\(what) is above the model's maximum of \(Self.text(maximum))" }
+        let what = boundsLength ? "its length \(text(measure))" : text(measure)
+        if let minimum, measure < minimum { return "\(what) is below the model's minimum of \(text(minimum))" }
+        if let maximum, measure > maximum { return "\(what) is above the model's maximum of \(text(maximum))" }
         return nil
     }
 
-    /// A bound or measure as text: whole numbers without a fraction.
-    private static func text(_ number: Double) -> String {
-        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+    /// A bound or measure as text: a date in ISO 8601, whole numbers without a fraction.
+    private func text(_ number: Double) -> String {
+        if boundsDate, let date = ISO8601Date.format(number) { return date }
+        return number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
     }
 }
