@@ -35,6 +35,43 @@ public enum DerivationExpression {
         return text
     }
 
+    /// The key paths of a derivation: runs of letters, digits, `_` and `.` that are not a
+    /// function's name (followed by `:` or `(`) nor a number or a quoted string.
+    public static func keyPaths(in derivation: String) -> [[Substring]] {
+        var paths: [[Substring]] = []
+        var quote: Character?
+        var index = derivation.startIndex
+        while index < derivation.endIndex {
+            let character = derivation[index]
+            if let open = quote {
+                if character == open { quote = nil }
+                index = derivation.index(after: index)
+                continue
+            }
+            if character == "\"" || character == "'" {
+                quote = character
+                index = derivation.index(after: index)
+                continue
+            }
+            guard isKeyCharacter(character) else {
+                index = derivation.index(after: index)
+                continue
+            }
+            let end = derivation[index...].firstIndex { !isKeyCharacter($0) && $0 != "." } ?? derivation.endIndex
+            let run = derivation[index..<end]
+            let next = derivation[end...].first { $0 != " " }
+            if next != ":" && next != "(", let first = run.first, !first.isNumber {
+                paths.append(run.split(separator: ".", omittingEmptySubsequences: false))
+            }
+            index = end
+        }
+        return paths
+    }
+
+    private static func isKeyCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "_"
+    }
+
     /// A key of a key path: letters, digits and underscores, not starting with a digit.
     private static func isKey(_ component: Substring) -> Bool {
         guard let first = component.unicodeScalars.first, first.properties.numericType == nil else { return false }

@@ -46,45 +46,12 @@ struct DerivedAttributeCheck {
         for entity in model.entities {
             for derived in entity.attributes where derived.isDerived && !keptByTriggers.contains("\(entity.name).\(derived.name)") {
                 let derivation = derived.derivationExpression ?? ""
-                for keyPath in Self.keyPaths(in: derivation) where properties(of: keyPath, from: entity.name).contains(where: { $0 == (owner, name) }) {
+                for keyPath in DerivationExpression.keyPaths(in: derivation) where properties(of: keyPath, from: entity.name).contains(where: { $0 == (owner, name) }) {
                     throw .readByDerivedAttribute(entity: owner, attribute: name,
                                                   derived: "\(entity.name).\(derived.name)", derivation: derivation)
                 }
             }
         }
-    }
-
-    /// The key paths of a derivation: runs of letters, digits, `_` and `.` that are not a
-    /// function's name (followed by `:` or `(`) nor a number or a quoted string.
-    static func keyPaths(in derivation: String) -> [[Substring]] {
-        var paths: [[Substring]] = []
-        var quote: Character?
-        var index = derivation.startIndex
-        while index < derivation.endIndex {
-            let character = derivation[index]
-            if let open = quote {
-                if character == open { quote = nil }
-                index = derivation.index(after: index)
-                continue
-            }
-            if character == "\"" || character == "'" {
-                quote = character
-                index = derivation.index(after: index)
-                continue
-            }
-            guard isKeyCharacter(character) else {
-                index = derivation.index(after: index)
-                continue
-            }
-            let end = derivation[index...].firstIndex { !isKeyCharacter($0) && $0 != "." } ?? derivation.endIndex
-            let run = derivation[index..<end]
-            let next = derivation[end...].first { $0 != " " }
-            if next != ":" && next != "(", let first = run.first, !first.isNumber {
-                paths.append(run.split(separator: ".", omittingEmptySubsequences: false))
-            }
-            index = end
-        }
-        return paths
     }
 
     /// The properties a key path reads on objects of `entity`, each as (declaring entity, name),
@@ -99,9 +66,5 @@ struct DerivedAttributeCheck {
             current = relationship.destinationEntity
         }
         return result
-    }
-
-    private static func isKeyCharacter(_ character: Character) -> Bool {
-        character.isLetter || character.isNumber || character == "_"
     }
 }

@@ -12,8 +12,14 @@ extension MutableStore {
     /// Where the pairs of a relationship named `Entity.relationship` (as delete plans name them)
     /// are kept.
     func placement(named name: String) -> RelationshipPlacement? {
+        guard let (entity, relationship) = Self.split(name) else { return nil }
+        return layout.placement(of: relationship, of: entity)
+    }
+
+    /// `Entity.property`, as delete plans name relationships, split at its first dot.
+    static func split(_ name: String) -> (entity: String, property: String)? {
         guard let dot = name.firstIndex(of: ".") else { return nil }
-        return layout.placement(of: String(name[name.index(after: dot)...]), of: String(name[..<dot]))
+        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
     }
 }
 

@@ -133,8 +133,8 @@ struct DeletePlanner {
         plan.invalidated = try invalidated(plan.nullified, deleted: deleted)
         let derivations = try DerivedAttributeCheck(store: store)
         for name in Set(plan.nullified.compactMap(\.relationship)).sorted() {
-            guard let dot = name.firstIndex(of: ".") else { continue }
-            try derivations.checkReads(String(name[..<dot]), String(name[name.index(after: dot)...]))
+            guard let (owner, relationship) = MutableStore.split(name) else { continue }
+            try derivations.checkReads(owner, relationship)
         }
         return plan
     }
@@ -145,11 +145,9 @@ struct DeletePlanner {
         var result: [RequiredReference] = []
         var seen: Set<String> = []
         for reference in nullified {
-            guard let name = reference.relationship, let dot = name.firstIndex(of: "."),
-                  seen.insert("\(reference.object) \(name)").inserted else { continue }
-            let owner = String(name[..<dot])
-            guard let relationship = store.model.entity(named: owner)?.relationships.first(where: { $0.name == name[name.index(after: dot)...] })
-            else { continue }
+            guard let name = reference.relationship, let (owner, relationshipName) = MutableStore.split(name),
+                  seen.insert("\(reference.object) \(name)").inserted,
+                  let relationship = store.model.entity(named: owner)?.relationship(named: relationshipName) else { continue }
             let minimum = relationship.isToMany ? relationship.minCount : relationship.isOptional ? 0 : 1
             guard minimum > 0 else { continue }
             let placement = try store.placement(of: relationship, owner: owner)

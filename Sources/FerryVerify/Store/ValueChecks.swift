@@ -55,8 +55,7 @@ struct ValueChecks {
     /// note, not a failure. New objects are held to them as they are written (`BoundedValues`).
     private func bounds(of entityName: String, in table: TableLayout, _ recorder: inout CheckRecorder) {
         guard let entity = context.model.entity(named: entityName) else { return }
-        let concrete = context.concreteNumbers(below: context.model.rootEntity(of: entityName)?.name ?? entityName)
-        let numbers = concrete.count == 1 ? nil : context.numbers(below: entityName)
+        let numbers = entityFilter(entityName)
         for attribute in entity.attributes where !attribute.isTransient {
             guard let bounds = AttributeBounds(attribute),
                   let column = table.column(for: .attribute(entity: entityName, name: attribute.name)) else { continue }
@@ -76,9 +75,7 @@ struct ValueChecks {
 
     private func attributeConditions(of entityName: String, in table: TableLayout) -> [Condition] {
         guard let entity = context.model.entity(named: entityName) else { return [] }
-        // A table of one concrete entity needs no Z_ENT filter (other numbers are the store checks' concern).
-        let concrete = context.concreteNumbers(below: context.model.rootEntity(of: entityName)?.name ?? entityName)
-        let filtered = concrete.count == 1 ? nil : context.numbers(below: entityName)
+        let filtered = entityFilter(entityName)
         var result: [Condition] = []
         for attribute in entity.attributes where !attribute.isTransient {
             guard let column = table.column(for: .attribute(entity: entityName, name: attribute.name)) else { continue }
@@ -95,6 +92,14 @@ struct ValueChecks {
             }
         }
         return result
+    }
+
+    /// The entity numbers that pick the rows of `entityName` (and below) in its table; nil when
+    /// the table holds one concrete entity and needs no `Z_ENT` filter (other numbers are the
+    /// store checks' concern).
+    private func entityFilter(_ entityName: String) -> [Int]? {
+        let concrete = context.concreteNumbers(below: context.model.rootEntity(of: entityName)?.name ?? entityName)
+        return concrete.count == 1 ? nil : context.numbers(below: entityName)
     }
 
     /// Records the conditions of a scanned table; only a condition that some rows break is
