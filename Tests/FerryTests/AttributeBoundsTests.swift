@@ -60,8 +60,8 @@ struct AttributeBoundsTests {
         let verified = try FerryProcess.run(["verify", store])
         #expect(verified.status == 0, "\(verified.out)\(verified.err)")
         let text = verified.out + verified.err
-        #expect(text.contains("Member.age: 1 row(s) outside the model's bounds"), "\(text)")
-        #expect(text.contains("Member.name: 1 row(s) outside the model's bounds"), "\(text)")
+        #expect(text.contains("Member.age: 1 row(s) fail the model's validation"), "\(text)")
+        #expect(text.contains("Member.name: 1 row(s) fail the model's validation"), "\(text)")
     }
 
     @Test("update refuses a value outside the bounds (exit 3), the store unchanged")

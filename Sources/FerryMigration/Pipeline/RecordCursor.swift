@@ -15,7 +15,7 @@ public protocol RecordCursor: AnyObject {
     var keepsOneToOneSides: Bool { get }
     /// Whether its records are new objects (a file's legacy records) rather than objects a
     /// store already holds (a store, a backup or export folder, PostgreSQL). New objects are held
-    /// to the model's value bounds (`BoundedValues`), as Core Data validates an object it saves;
+    /// to the model's validation (`RecordValidation`), as Core Data validates an object it saves;
     /// existing ones are carried as they are, as Core Data's migration carries them.
     var bringsNewObjects: Bool { get }
     /// The next item; nil after the last.

@@ -55,7 +55,7 @@ public struct RecordPipeline {
     /// key in two sources names two records.
     public mutating func read(_ cursor: any RecordCursor, namespace: Int) throws(PipelineError) {
         startPhase("reading \(cursor.path)", total: cursor.total)
-        graph.checksBounds = cursor.bringsNewObjects
+        graph.validatesValues = cursor.bringsNewObjects
         var plans: [String: EntityPlan] = [:]
         var current: EntityPlan?
         let readBefore = reads(from: cursor.path, version: cursor.version)

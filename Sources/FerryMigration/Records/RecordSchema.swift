@@ -8,8 +8,6 @@ public struct RecordSchema: Sendable {
     public let attributes: [Attribute]
     /// For each attribute, the entity that declares it (the entity itself or an ancestor).
     public let declaringEntities: [String]
-    /// The attributes whose values the model bounds (`AttributeBounds`), by position.
-    public let bounded: [(index: Int, bounds: AttributeBounds)]
     private let indexByName: [String: Int]
 
     public init?(model: ManagedObjectModel, entityName: String) {
@@ -20,7 +18,6 @@ public struct RecordSchema: Sendable {
         }
         attributes = declared.map(\.1)
         declaringEntities = declared.map(\.0)
-        bounded = attributes.enumerated().compactMap { index, attribute in AttributeBounds(attribute).map { (index, $0) } }
         indexByName = Dictionary(attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

@@ -36,9 +36,10 @@ public final class StoreGraphWriter {
     /// The `Z_PK` of the row the last record written went to (inserted, or merged into); nil
     /// after a reject. After `write`, the written record's own (its carried records go first).
     @exclusivity(unchecked) public private(set) var lastPrimaryKey: Int64?
-    /// Whether records are held to the model's value bounds (`BoundedValues`): set per source by
-    /// the pipeline, true for new objects (`RecordCursor.bringsNewObjects`).
-    @exclusivity(unchecked) public var checksBounds = false
+    /// Whether records are held to the model's validation (`RecordValidation`: bounds, regular
+    /// expressions, rules): set per source by the pipeline, true for new objects
+    /// (`RecordCursor.bringsNewObjects`).
+    @exclusivity(unchecked) public var validatesValues = false
 
     /// - Parameters:
     ///   - duplicates: what to do with records that collide on a uniqueness constraint;
@@ -161,7 +162,7 @@ public final class StoreGraphWriter {
         var outcome = Outcome.inserted
         lastPrimaryKey = nil
         if let problem = StoreRowSize.problem(record.values) ?? StoredDecimal.problem(record.values, schema: rows.schema)
-            ?? (checksBounds ? BoundedValues.problem(record.values, schema: rows.schema) : nil) {
+            ?? (validatesValues ? target.validation?.problem(record.values) : nil) {
             return .rejected(reason: problem)
         }
         let identity = try identity(of: record, target: target, byValues: byValues)
@@ -276,16 +277,19 @@ public final class StoreGraphWriter {
         let entity: String
         let rows: EntityRowWriter
         let duplicates: DuplicatePolicy
+        /// The model's validation of the entity's values; nil when it has none.
+        let validation: RecordValidation?
         /// The identity attributes (names, and their indexes in the schema) when the entity has some.
         let identity: (names: [String], attributes: [Int?])?
         /// The store's number of the entity's root, which the key map is kept by.
         let rootNumber: Int64
 
-        init(entity: String, rows: EntityRowWriter, duplicates: DuplicatePolicy, identity: (names: [String], attributes: [Int?])?,
-             rootNumber: Int64) {
+        init(entity: String, rows: EntityRowWriter, duplicates: DuplicatePolicy, validation: RecordValidation?,
+             identity: (names: [String], attributes: [Int?])?, rootNumber: Int64) {
             self.entity = entity
             self.rows = rows
             self.duplicates = duplicates
+            self.validation = validation
             self.identity = identity
             self.rootNumber = rootNumber
         }
@@ -303,7 +307,7 @@ public final class StoreGraphWriter {
         }
         let made = EntityWriting(
             entity: name, rows: try EntityRowWriter(writer: writer, model: model, schema: schema),
-            duplicates: duplicatesByEntity[name] ?? duplicates,
+            duplicates: duplicatesByEntity[name] ?? duplicates, validation: RecordValidation(schema),
             identity: identityKeys[name].map { names in (names, names.map { schema.index(of: $0) }) }, rootNumber: Int64(number))
         writing[name] = made
         lastWriting = made

@@ -139,7 +139,8 @@ struct ElementReader {
             usesScalarValueType: optionalFlag("usesScalarValueType", of: element),
             isIndexed: flag("indexed", of: element), isIndexedBySpotlight: flag("spotlightIndexingEnabled", of: element),
             renamingIdentifier: element[attribute: "elementID"], versionHashModifier: element[attribute: "versionHashModifier"],
-            userInfo: try userInfo(of: element))
+            userInfo: try userInfo(of: element),
+            validationRules: element[attribute: "regularExpressionString"].map { [.pattern($0)] } ?? [])
     }
 
     func relationship(_ element: XMLElementTree) throws(ModelLoadError) -> Relationship {

@@ -23,6 +23,7 @@ enum PropertyXMLElements {
         let bounds = ValidationRuleBounds(attribute)
         list.add(isDate ? "minDateTimeInterval" : "minValueString", bounds.minValueString)
         list.add(isDate ? "maxDateTimeInterval" : "maxValueString", bounds.maxValueString)
+        list.add("regularExpressionString", bounds.regularExpressionString)
         list.add("defaultDateTimeInterval", attribute.defaultDateTimeInterval.map(secondsText))
         list.add("defaultValueString", attribute.defaultValueString)
         list.flag("allowsExternalBinaryDataStorage", attribute.allowsExternalBinaryDataStorage)

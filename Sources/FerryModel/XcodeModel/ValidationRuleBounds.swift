@@ -3,7 +3,8 @@
 /// NSValidationNumberTooLargeError (1610). Apple's stores hold the first (NoteStore
 /// `ICAccount.serverSideUpdateTaskFailureCount`, RMAdminStore-Local
 /// `CoreUser.passcodeEntryAttemptCount`, both `SELF >= 0`); the second is inferred from Cocoa's
-/// codes. The writer spells such rules as bounds; any other rule has no XML spelling.
+/// codes. The writer spells such rules as bounds, and a string's `SELF MATCHES "…"` rule
+/// (`ValidationRule.pattern`) as `regularExpressionString`; any other rule has no XML spelling.
 struct ValidationRuleBounds {
     private static let tooSmall = 1620
     private static let tooLarge = 1610
@@ -12,7 +13,9 @@ struct ValidationRuleBounds {
     private(set) var minValueString: String?
     /// The upper bound to write: the attribute's own, or one of its rules'.
     private(set) var maxValueString: String?
-    /// The rules that are not bounds.
+    /// The regular expression to write (Xcode's Reg. Ex. of a String attribute).
+    private(set) var regularExpressionString: String?
+    /// The rules that are neither bounds nor the regular expression.
     private(set) var unspelled: [ValidationRule] = []
 
     init(_ attribute: Attribute) {
@@ -24,6 +27,8 @@ struct ValidationRuleBounds {
                 minValueString = bound
             } else if isNumber, maxValueString == nil, let bound = Self.bound(rule, operator: "<=", code: Self.tooLarge) {
                 maxValueString = bound
+            } else if attribute.type == .string, regularExpressionString == nil, let regex = rule.pattern {
+                regularExpressionString = regex
             } else {
                 unspelled.append(rule)
             }

@@ -135,8 +135,8 @@ private struct AttributeChange {
             }
             try derivations.check(attribute, declaredBy: owner.name)
             try AttributeValueCheck.check(value, for: attribute, entity: entity)
-            // An object Core Data saves is validated: a value outside the model's bounds is refused.
-            if let problem = AttributeBounds(attribute)?.problem(of: value) {
+            // An object Core Data saves is validated: a value its bounds or rules forbid is refused.
+            if let problem = AttributeValidation(attribute)?.problem(of: value) {
                 throw .typeMismatch(entity: entity, attribute: key, reason: problem)
             }
             assignments.append("\(column.name) = ?")

@@ -45,29 +45,34 @@ struct ValueChecks {
             if !scan.conditions.isEmpty { report(scan, &recorder) }
             for member in scan.members {
                 uniqueness(of: member, in: scan.table, &recorder)
-                bounds(of: member, in: scan.table, &recorder)
+                validation(of: member, in: scan.table, &recorder)
             }
         }
     }
 
-    /// Values outside the model's bounds (`AttributeBounds`), which Core Data's validation refuses
-    /// when it saves an object but keeps in objects already stored (a migration carries them): a
-    /// note, not a failure. New objects are held to them as they are written (`BoundedValues`).
-    private func bounds(of entityName: String, in table: TableLayout, _ recorder: inout CheckRecorder) {
+    /// Values the model's validation forbids (`AttributeValidation`: bounds, regular expressions,
+    /// rules), which Core Data refuses when it saves an object but keeps in objects already stored
+    /// (a migration carries them): a note, not a failure. New objects are held to them as they are
+    /// written (`RecordValidation`). Rules Ferry cannot evaluate are noted too.
+    private func validation(of entityName: String, in table: TableLayout, _ recorder: inout CheckRecorder) {
         guard let entity = context.model.entity(named: entityName) else { return }
         let numbers = entityFilter(entityName)
         for attribute in entity.attributes where !attribute.isTransient {
-            guard let bounds = AttributeBounds(attribute),
+            guard let validation = AttributeValidation(attribute),
                   let column = table.column(for: .attribute(entity: entityName, name: attribute.name)) else { continue }
             let subject = "\(entityName).\(attribute.name)"
+            for (rule, reason) in validation.unevaluated {
+                recorder.note("\(subject): the model's validation rule '\(rule.predicate)' is not checked (\(reason))")
+            }
             do {
-                let found = try BoundScan(context.connection).violations(of: column.name, in: table.name, numbers: numbers, bounds: bounds)
+                let found = try ValidationScan(context.connection).violations(of: column.name, in: table.name, numbers: numbers,
+                                                                              type: attribute.type, validation: validation)
                 guard found.count > 0 else { continue }
                 let first = found.samples.first.map { " (first: Z_PK \($0.primaryKey ?? 0), \($0.values.values.first ?? ""))" } ?? ""
-                recorder.note("\(subject): \(found.count) row(s) outside the model's bounds\(first), which Core Data's validation "
+                recorder.note("\(subject): \(found.count) row(s) fail the model's validation\(first), which Core Data "
                     + "refuses when it saves the object (kept: objects already stored keep them; not a failure)")
             } catch {
-                recorder.failed(Self.section, VerificationFailure(check: "value-bounds", subject: subject,
+                recorder.failed(Self.section, VerificationFailure(check: "value-validation", subject: subject,
                                                                    message: "the check could not run: \(error)"))
             }
         }
