@@ -97,7 +97,7 @@ public struct FileRecordSource: Sendable {
             switch decided.format {
             case .csv:
                 let records = try CSVRecordReader(csv: try csvReader(decided), schema: schema, keyMap: keyMap, columnMap: csv.columnMap,
-                                                  options: coercion)
+                                                  model: model, linkAttributes: linkAttributes, options: coercion)
                 return Opened(records: RecordReaderBox(records), delimiter: decided.csv?.choice)
             case .json, .ndjson:
                 let records = DocumentRecordReader(json: jsonReader(decided), decoder: try decoder(model: model, schema: schema))

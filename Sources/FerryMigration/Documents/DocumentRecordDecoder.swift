@@ -27,7 +27,7 @@ public struct DocumentRecordDecoder {
     private let model: ManagedObjectModel
     private let matcher: PropertyKeyMatcher
     private let assembler: RecordAssembler
-    private let linkAttributes: [String: String]
+    private var relationshipKeys: RelationshipKeys
     private let options: CoercionOptions
     /// How deep nested objects go: 1 allows objects inside a record, not inside those.
     public let maxDepth: Int
@@ -40,7 +40,6 @@ public struct DocumentRecordDecoder {
     /// usually list the same keys in the same order, and comparing a key is cheaper than hashing it.
     private var recentKeys: [String] = []
     private var recentTargets: [KeyTarget] = []
-    private var matchAttributes: [String: Attribute] = [:]
     /// Decoders of nested objects, by destination entity.
     private var nested: [String: DocumentRecordDecoder] = [:]
     public private(set) var unknownKeys: [String] = []
@@ -78,7 +77,7 @@ public struct DocumentRecordDecoder {
         do { assembler = try RecordAssembler(schema: schema) } catch {
             throw RecordSourceError(source: schema.entity.name, reason: error.description)
         }
-        self.linkAttributes = linkAttributes
+        relationshipKeys = RelationshipKeys(model: model, entity: schema.entity.name, linkAttributes: linkAttributes)
         self.options = options
         self.maxDepth = maxDepth
     }
@@ -202,7 +201,7 @@ public struct DocumentRecordDecoder {
     {
         var targets: [RecordLink.Target] = []
         for item in items where item != .null {
-            let matchAttribute = try matchAttribute(for: relationship, source: source)
+            let matchAttribute = try relationshipKeys.matchAttribute(for: relationship, source: source)
             switch DocumentCoercion.value(item, as: matchAttribute.type, options: options) {
             case .success(.null): continue
             case .success(let converted): targets.append(.match(attribute: matchAttribute.name, value: converted))
@@ -229,7 +228,8 @@ public struct DocumentRecordDecoder {
             guard let schema = RecordSchema(model: model, entityName: destination) else {
                 throw RecordSourceError(source: location.file, reason: "relationship '\(relationship.name)' leads to an unknown entity \(destination)")
             }
-            decoder = try DocumentRecordDecoder(schema: schema, model: model, keyMap: [:], linkAttributes: linkAttributes, options: options,
+            decoder = try DocumentRecordDecoder(schema: schema, model: model, keyMap: [:], linkAttributes: relationshipKeys.linkAttributes,
+                                                options: options,
                                                 maxDepth: maxDepth, duplicateLog: duplicateLog)
         }
         if decoder.schema.entity.isAbstract {
@@ -294,7 +294,7 @@ public struct DocumentRecordDecoder {
         if let index = matcher.attributeIndex(forKey: key) {
             resolved = .attribute(index)
             matchesAnyKey = true
-        } else if let relationship = relationship(forKey: key) {
+        } else if let relationship = relationshipKeys.relationship(forKey: key) {
             keyRelationships.append(relationship)
             resolved = .relationship(keyRelationships.count - 1)
             matchesAnyKey = true
@@ -304,35 +304,6 @@ public struct DocumentRecordDecoder {
         }
         keyTargets[key] = resolved
         return resolved
-    }
-
-    private func relationship(forKey key: String) -> Relationship? {
-        let relationships = model.allRelationships(of: schema.entity.name).filter { !$0.isTransient }
-        let folded = key.lowercased()
-        return relationships.first { $0.name == key } ?? relationships.first { $0.name.lowercased() == folded }
-            ?? relationships.first { $0.renamingIdentifier == key }
-    }
-
-    /// The destination attribute a relationship's values match: the configured one, or the
-    /// destination's only single-attribute uniqueness constraint.
-    private mutating func matchAttribute(for relationship: Relationship, source: String) throws(RecordSourceError) -> Attribute {
-        if let known = matchAttributes[relationship.name] { return known }
-        let destination = relationship.destinationEntity
-        let attributes = model.allAttributes(of: destination)
-        if let name = linkAttributes[relationship.name] {
-            guard let attribute = attributes.first(where: { $0.name == name }) else {
-                throw RecordSourceError(source: source, reason: "\(destination) has no attribute '\(name)' for relationship '\(relationship.name)'")
-            }
-            matchAttributes[relationship.name] = attribute
-            return attribute
-        }
-        let unique = model.ancestry(of: destination).flatMap(\.uniquenessConstraints).filter { $0.count == 1 }.map { $0[0] }
-        guard unique.count == 1, let attribute = attributes.first(where: { $0.name == unique[0] }) else {
-            throw RecordSourceError(source: source, reason:
-                "relationship '\(relationship.name)' lists values of \(destination): say which \(destination) attribute they match with --link \(relationship.name)=ATTRIBUTE")
-        }
-        matchAttributes[relationship.name] = attribute
-        return attribute
     }
 
     private static func sample(_ value: DocumentValue) -> String {

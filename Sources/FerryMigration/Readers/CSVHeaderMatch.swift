@@ -1,8 +1,14 @@
 import FerryFormats
+import FerryModel
 
 /// How a CSV header's columns map onto a schema's attributes: a column named by position in
 /// `columnMap` feeds that attribute (a position past the header, or an attribute the entity
 /// lacks, is refused); any other is matched by `PropertyKeyMatcher`.
+///
+/// A column that names no attribute but a to-one relationship (`RelationshipKeys`) gives each
+/// record a link to the destination whose attribute holds the field's value. A to-many's column
+/// is not read: one field cannot say how it lists several values without a rule that could split
+/// a value in two (and create fake destinations), so it is reported with the unknown columns.
 ///
 /// Columns that feed nothing are listed once each in `unknownKeys` by name, or as
 /// `column N (no name)` when their name is blank (a spreadsheet's index column), so that a
@@ -11,11 +17,16 @@ struct CSVHeaderMatch {
     var columnAttributes: [Int?] = []
     var provided: [Bool]
     var unknownKeys: [String] = []
+    /// The columns that link to-one relationships.
+    var columnLinks: [CSVColumnLink] = []
     let assembler: RecordAssembler
 
-    /// - Parameter line: the header's line (1 when it is unknown).
+    /// - Parameters:
+    ///   - line: the header's line (1 when it is unknown).
+    ///   - relationshipKeys: the relationships columns may name; nil reads attributes only.
     init(header: [String]?, line: Int?, source: String, schema: RecordSchema, keyMap: [String: String],
-         columnMap: [Int: String]) throws(RecordSourceError) {
+         columnMap: [Int: String], relationshipKeys: RelationshipKeys?) throws(RecordSourceError) {
+        var relationshipKeys = relationshipKeys
         let line = line ?? 1
         guard let header else {
             throw RecordSourceError(source: source, line: line, reason: "the file has no header row (it is empty, or holds only "
@@ -42,6 +53,17 @@ struct CSVHeaderMatch {
                         + "'\(schema.attributes[index].name)' (the second is \(Self.label(key, position: offset + 1)))")
                 }
                 provided[index] = true
+            } else if let relationship = relationshipKeys?.relationship(forKey: keyMap[key] ?? key), !relationship.isToMany {
+                guard !columnLinks.contains(where: { $0.relationship == relationship.name }) else {
+                    throw RecordSourceError(source: source, line: line, reason: "two columns feed relationship "
+                        + "'\(relationship.name)' (the second is \(Self.label(key, position: offset + 1)))")
+                }
+                let attribute = try relationshipKeys?.matchAttribute(for: relationship, source: source)
+                columnLinks += attribute.map { [CSVColumnLink(column: offset, relationship: relationship.name,
+                                                              destination: relationship.destinationEntity, attribute: $0)] } ?? []
+            } else if let relationship = relationshipKeys?.relationship(forKey: keyMap[key] ?? key) {
+                unknownKeys.append("'\(key)' (to-many relationship \(relationship.name): a CSV field holds one value; give its "
+                    + "destinations in JSON or with a mapping file)")
             } else if Self.isBlank(key) {
                 unknownKeys.append(Self.label(key, position: offset + 1))
             } else if reported.insert(key).inserted {
@@ -73,4 +95,13 @@ struct CSVHeaderMatch {
     private static func label(_ name: String, position: Int) -> String {
         isBlank(name) ? "column \(position) (no name)" : "'\(name)'"
     }
+}
+
+/// A CSV column that links a to-one relationship: its field's value finds the destination by
+/// `attribute`.
+struct CSVColumnLink: Sendable {
+    let column: Int
+    let relationship: String
+    let destination: String
+    let attribute: Attribute
 }

@@ -22,9 +22,15 @@ public struct CSVRecordReader: RecordReader, ~Copyable {
     /// - Parameters:
     ///   - keyMap: column name → attribute name, for columns nothing else would match.
     ///   - columnMap: column position (1-based) → attribute name, for any column.
+    ///   - model: the model `schema` is of, for columns that name a to-one relationship (nil reads
+    ///     attributes only); `linkAttributes` maps a relationship to the destination attribute its
+    ///     values match (`RelationshipKeys`).
     public init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String] = [:], columnMap: [Int: String] = [:],
+                model: ManagedObjectModel? = nil, linkAttributes: [String: String] = [:],
                 options: CoercionOptions = .init()) throws(RecordSourceError) {
-        let rows = try CSVRowRecords(csv: csv, schema: schema, keyMap: keyMap, columnMap: columnMap, options: options)
+        let relationshipKeys = model.map { RelationshipKeys(model: $0, entity: schema.entity.name, linkAttributes: linkAttributes) }
+        let rows = try CSVRowRecords(csv: csv, schema: schema, keyMap: keyMap, columnMap: columnMap, relationshipKeys: relationshipKeys,
+                                     options: options)
         sourceName = rows.sourceName
         unknownKeys = rows.unknownKeys
         records = RecordReadAhead(rows)
@@ -58,14 +64,17 @@ struct CSVRowRecords: RecordReader, ~Copyable {
     /// For each CSV column, the type of the attribute it feeds (`.undefined` for unknown columns):
     /// read per field, so kept apart from the attributes' other properties.
     private let columnTypes: [AttributeType]
+    /// The columns that link to-one relationships (`CSVHeaderMatch`).
+    private let columnLinks: [CSVColumnLink]
     /// Emptied values arrays of records the consumer is done with (see `reuse(_:)`), to fill
     /// again: reusing one saves allocating and freeing an array per row.
     private var spareValues: [[AttributeValue]] = []
 
     init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String], columnMap: [Int: String],
-         options: CoercionOptions) throws(RecordSourceError) {
+         relationshipKeys: RelationshipKeys?, options: CoercionOptions) throws(RecordSourceError) {
         let match = try CSVHeaderMatch(header: csv.header, line: csv.headerLine, source: csv.sourceName, schema: schema,
-                                       keyMap: keyMap, columnMap: columnMap)
+                                       keyMap: keyMap, columnMap: columnMap, relationshipKeys: relationshipKeys)
+        columnLinks = match.columnLinks
         sourceName = csv.sourceName
         unknownKeys = match.unknownKeys
         columnAttributes = match.columnAttributes
@@ -131,9 +140,24 @@ struct CSVRowRecords: RecordReader, ~Copyable {
                                       value: TextCoercion.clipped(text), reason: failure.reason))
             }
         }
+        var links: [RecordLink] = []
+        for link in columnLinks {
+            if row.withField(link.column, { $0.isEmpty }) { continue }
+            let text: String
+            do { text = try row.string(link.column) } catch {
+                return .reject(Reject(location: location, entity: entity, attribute: link.relationship, reason: "\(error)"))
+            }
+            switch TextCoercion.value(text, as: link.attribute.type, options: options) {
+            case .success(.null): continue
+            case .success(let value): links.append(RecordLink(relationship: link.relationship, targets: [.match(attribute: link.attribute.name, value: value)]))
+            case .failure(let failure):
+                return .reject(Reject(location: location, entity: entity, attribute: link.relationship, value: TextCoercion.clipped(text),
+                                      reason: "\(link.destination).\(link.attribute.name): \(failure.reason)"))
+            }
+        }
         switch assembler.complete(values, provided: provided) {
         case let .record(values, defaulted):
-            return .record(Record(values: values, location: consume location), defaulted: defaulted)
+            return .record(Record(values: values, location: consume location, links: links), defaulted: defaulted)
         case let .missingRequired(attribute):
             return .reject(Reject(location: location, entity: entity, attribute: attribute,
                                   reason: "required attribute is empty and has no default"))

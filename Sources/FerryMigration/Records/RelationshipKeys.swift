@@ -1,0 +1,47 @@
+import FerryModel
+
+/// The relationships the keys of a legacy record name (by exact name, then ignoring case, then by
+/// renaming identifier), and the destination attribute each relationship's values match: the one
+/// `--link RELATIONSHIP=ATTRIBUTE` names, or else the destination's only single-attribute
+/// uniqueness constraint. Shared by the document decoder and the CSV reader.
+struct RelationshipKeys: Sendable {
+    private let model: ManagedObjectModel
+    private let relationships: [Relationship]
+    /// Relationship name → the destination attribute its values match, as given.
+    let linkAttributes: [String: String]
+    private var matchAttributes: [String: Attribute] = [:]
+
+    init(model: ManagedObjectModel, entity: String, linkAttributes: [String: String]) {
+        self.model = model
+        relationships = model.allRelationships(of: entity).filter { !$0.isTransient }
+        self.linkAttributes = linkAttributes
+    }
+
+    /// The relationship `key` names; nil when it names none.
+    func relationship(forKey key: String) -> Relationship? {
+        let folded = key.lowercased()
+        return relationships.first { $0.name == key } ?? relationships.first { $0.name.lowercased() == folded }
+            ?? relationships.first { $0.renamingIdentifier == key }
+    }
+
+    /// The destination attribute `relationship`'s values match, or why there is none.
+    mutating func matchAttribute(for relationship: Relationship, source: String) throws(RecordSourceError) -> Attribute {
+        if let known = matchAttributes[relationship.name] { return known }
+        let destination = relationship.destinationEntity
+        let attributes = model.allAttributes(of: destination)
+        if let name = linkAttributes[relationship.name] {
+            guard let attribute = attributes.first(where: { $0.name == name }) else {
+                throw RecordSourceError(source: source, reason: "\(destination) has no attribute '\(name)' for relationship '\(relationship.name)'")
+            }
+            matchAttributes[relationship.name] = attribute
+            return attribute
+        }
+        let unique = model.ancestry(of: destination).flatMap(\.uniquenessConstraints).filter { $0.count == 1 }.map { $0[0] }
+        guard unique.count == 1, let attribute = attributes.first(where: { $0.name == unique[0] }) else {
+            throw RecordSourceError(source: source, reason:
+                "relationship '\(relationship.name)' lists values of \(destination): say which \(destination) attribute they match with --link \(relationship.name)=ATTRIBUTE")
+        }
+        matchAttributes[relationship.name] = attribute
+        return attribute
+    }
+}
