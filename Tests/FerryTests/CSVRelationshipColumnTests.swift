@@ -83,4 +83,25 @@ struct CSVRelationshipColumnTests {
         let refused = try FerryProcess.run(["import", folder + "/loose.csv", "--model", other, "--entity", "Task", "--out", folder + "/loose.sqlite"])
         #expect(refused.status == 3 && refused.err.contains("say which Project attribute they match with --link project=ATTRIBUTE"), "\(refused.err)")
     }
+
+    @Test("an empty field or a null for a required to-one rejects the record with its line, instead of failing the whole run")
+    func emptyRequiredRejects() throws {
+        let folder = try TestPaths.temporaryFolder("csv-links-required")
+        let required = Self.contents.replacingOccurrences(
+            of: #"<relationship name="project" optional="YES" maxCount="1""#, with: #"<relationship name="project" maxCount="1""#)
+        let bundle = try TestPaths.xcodeModelBundle("Required", versions: [("Required", required)], in: folder)
+        try "name,code\n東京,1\n".write(toFile: folder + "/projects.csv", atomically: true, encoding: .utf8)
+        try "title,project\nplan,東京\nidle,\n".write(toFile: folder + "/tasks.csv", atomically: true, encoding: .utf8)
+        try #"[{"title": "ship", "project": "東京"}, {"title": "wait", "project": null}]"#.write(toFile: folder + "/tasks.json", atomically: true, encoding: .utf8)
+        let store = folder + "/required.sqlite"
+        var run = try FerryProcess.run(["import", folder + "/projects.csv", "--model", bundle, "--entity", "Project", "--out", store])
+        #expect(run.status == 0, "\(run.err)")
+        for (file, reject) in [("tasks.csv", "tasks.csv:3"), ("tasks.json", "tasks.json:1 [1]")] {
+            run = try FerryProcess.run(["import", folder + "/" + file, "--model", bundle, "--entity", "Task", "--out", store, "--append"])
+            #expect(run.status == 1, "\(run.err)")
+            #expect(run.err.contains(reject) && run.err.contains("required relationship is empty"), "\(run.err)")
+        }
+        #expect(try storeRows(store, "SELECT t.ZTITLE || '→' || p.ZNAME FROM ZTASK t JOIN ZPROJECT p ON p.Z_PK = t.ZPROJECT ORDER BY t.Z_PK")
+                == ["plan→東京", "ship→東京"])
+    }
 }

@@ -171,6 +171,13 @@ public struct DocumentRecordDecoder {
                     }
                     targets = made
                 }
+                // A top-level record that says it has no destination for a required to-one could
+                // only fail verification and take the whole run with it: it is rejected here, with
+                // its location. (A nested object's carrier links it, whatever its own key says.)
+                if depth == 0, !relationship.isToMany, !relationship.isOptional, targets.isEmpty {
+                    return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name,
+                                          reason: RelationshipKeys.emptyRequiredReason))
+                }
                 if !relationship.isToMany, targets.count > 1 {
                     return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name,
                                           reason: "a to-one relationship takes one value, not \(targets.count)"))

@@ -60,7 +60,8 @@ struct CSVHeaderMatch {
                 }
                 let attribute = try relationshipKeys?.matchAttribute(for: relationship, source: source)
                 columnLinks += attribute.map { [CSVColumnLink(column: offset, relationship: relationship.name,
-                                                              destination: relationship.destinationEntity, attribute: $0)] } ?? []
+                                                              destination: relationship.destinationEntity, attribute: $0,
+                                                              isRequired: !relationship.isOptional)] } ?? []
             } else if let relationship = relationshipKeys?.relationship(forKey: keyMap[key] ?? key) {
                 unknownKeys.append("'\(key)' (to-many relationship \(relationship.name): a CSV field holds one value; give its "
                     + "destinations in JSON or with a mapping file)")
@@ -98,10 +99,11 @@ struct CSVHeaderMatch {
 }
 
 /// A CSV column that links a to-one relationship: its field's value finds the destination by
-/// `attribute`.
+/// `attribute`. An empty field of a required one rejects its row.
 struct CSVColumnLink: Sendable {
     let column: Int
     let relationship: String
     let destination: String
     let attribute: Attribute
+    let isRequired: Bool
 }

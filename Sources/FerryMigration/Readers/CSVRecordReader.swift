@@ -142,13 +142,16 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         }
         var links: [RecordLink] = []
         for link in columnLinks {
-            if row.withField(link.column, { $0.isEmpty }) { continue }
             let text: String
-            do { text = try row.string(link.column) } catch {
+            do { text = row.withField(link.column, { $0.isEmpty }) ? "" : try row.string(link.column) } catch {
                 return .reject(Reject(location: location, entity: entity, attribute: link.relationship, reason: "\(error)"))
             }
-            switch TextCoercion.value(text, as: link.attribute.type, options: options) {
-            case .success(.null): continue
+            switch text.isEmpty ? .success(.null) : TextCoercion.value(text, as: link.attribute.type, options: options) {
+            case .success(.null):
+                guard !link.isRequired else {
+                    return .reject(Reject(location: location, entity: entity, attribute: link.relationship,
+                                          reason: RelationshipKeys.emptyRequiredReason))
+                }
             case .success(let value): links.append(RecordLink(relationship: link.relationship, targets: [.match(attribute: link.attribute.name, value: value)]))
             case .failure(let failure):
                 return .reject(Reject(location: location, entity: entity, attribute: link.relationship, value: TextCoercion.clipped(text),

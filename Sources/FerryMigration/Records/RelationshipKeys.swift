@@ -17,6 +17,9 @@ struct RelationshipKeys: Sendable {
         self.linkAttributes = linkAttributes
     }
 
+    /// Why a record whose key or column for a required to-one holds no value is rejected.
+    static let emptyRequiredReason = "required relationship is empty (Core Data refuses to save the object without a destination)"
+
     /// The relationship `key` names; nil when it names none.
     func relationship(forKey key: String) -> Relationship? {
         let folded = key.lowercased()
