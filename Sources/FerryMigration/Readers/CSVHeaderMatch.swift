@@ -53,18 +53,20 @@ struct CSVHeaderMatch {
                         + "'\(schema.attributes[index].name)' (the second is \(Self.label(key, position: offset + 1)))")
                 }
                 provided[index] = true
-            } else if let relationship = relationshipKeys?.relationship(forKey: keyMap[key] ?? key), !relationship.isToMany {
-                guard !columnLinks.contains(where: { $0.relationship == relationship.name }) else {
-                    throw RecordSourceError(source: source, line: line, reason: "two columns feed relationship "
-                        + "'\(relationship.name)' (the second is \(Self.label(key, position: offset + 1)))")
+            } else if var keys = relationshipKeys, let relationship = keys.relationship(forKey: keyMap[key] ?? key) {
+                if relationship.isToMany {
+                    unknownKeys.append("'\(key)' (to-many relationship \(relationship.name): a CSV field holds one value; give its "
+                        + "destinations in JSON or with a mapping file)")
+                } else {
+                    guard !columnLinks.contains(where: { $0.relationship == relationship.name }) else {
+                        throw RecordSourceError(source: source, line: line, reason: "two columns feed relationship "
+                            + "'\(relationship.name)' (the second is \(Self.label(key, position: offset + 1)))")
+                    }
+                    let attribute = try keys.matchAttribute(for: relationship, source: source)
+                    relationshipKeys = keys
+                    columnLinks.append(CSVColumnLink(column: offset, relationship: relationship.name, destination: relationship.destinationEntity,
+                                                     attribute: attribute, isRequired: !relationship.isOptional))
                 }
-                let attribute = try relationshipKeys?.matchAttribute(for: relationship, source: source)
-                columnLinks += attribute.map { [CSVColumnLink(column: offset, relationship: relationship.name,
-                                                              destination: relationship.destinationEntity, attribute: $0,
-                                                              isRequired: !relationship.isOptional)] } ?? []
-            } else if let relationship = relationshipKeys?.relationship(forKey: keyMap[key] ?? key) {
-                unknownKeys.append("'\(key)' (to-many relationship \(relationship.name): a CSV field holds one value; give its "
-                    + "destinations in JSON or with a mapping file)")
             } else if Self.isBlank(key) {
                 unknownKeys.append(Self.label(key, position: offset + 1))
             } else if reported.insert(key).inserted {
