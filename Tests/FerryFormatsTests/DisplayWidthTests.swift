@@ -26,4 +26,10 @@ struct DisplayWidthTests {
         #expect(lines.map(DisplayWidth.of) == [31, 31, 31])
         #expect(lines[1] == "提交报告" + String(repeating: " ", count: 7) + "记得带身份证" + "   4")
     }
+
+    @Test("a control character in a cell is shown escaped, so every row stays one line and aligned")
+    func tableEscapesControlCharacters() {
+        let lines = TextTable.lines([["email", "matches a\nb\tc\u{1B}"], ["topic", "x"]])
+        #expect(lines == ["email  matches a\\nb\\tc\\u{1B}", "topic  x"])
+    }
 }

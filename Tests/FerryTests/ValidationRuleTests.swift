@@ -54,6 +54,8 @@ struct ValidationRuleTests {
         #expect(model.entity(named: "Subscription")?.attribute(named: "email")?.validationRules.compactMap(\.pattern) == [email])
         let xml = String(decoding: try XcodeModelWriter.contents(of: model), as: UTF8.self)
         #expect(xml.contains(#"regularExpressionString="[a-z.]+@[a-z]+\.[a-z]{2,}""#), "\(xml)")
+        let inspected = try FerryProcess.run(["inspect", bundle])
+        #expect(inspected.out.contains("length 1...64, matches ^[-_A-Za-z0-9]{1,64}$"), "\(inspected.out)")
         let archived = try ModelArchiveDecoder.decodeModel(archive: ModelArchiveEncoder.encodeModel(model), name: model.name)
         #expect(archived.entity(named: "Subscription")?.attribute(named: "email")?.validationRules.compactMap(\.pattern) == [email])
         let (store, _, run) = try imported("alerts,\n", in: folder, model: bundle)

@@ -34,6 +34,9 @@ public struct ModelReport: Codable, Sendable, Equatable {
         public var defaultValue: String?
         public var renamingIdentifier: String?
         public var allowsExternalStorage: Bool
+        /// What Core Data's validation holds values to: the bounds (`length 1...64`), a regular
+        /// expression (`matches ^[a-z]+$`), other validation predicates (`rule 'length >= 3'`).
+        public var validation: [String]
     }
 
     public struct RelationshipReport: Codable, Sendable, Equatable {
@@ -76,7 +79,9 @@ public struct ModelReport: Codable, Sendable, Equatable {
                     isTransient: attribute.isTransient,
                     defaultValue: attribute.defaultValueString ?? attribute.defaultDateTimeInterval.map { "\($0)" },
                     renamingIdentifier: attribute.renamingIdentifier,
-                    allowsExternalStorage: attribute.allowsExternalBinaryDataStorage)
+                    allowsExternalStorage: attribute.allowsExternalBinaryDataStorage,
+                    validation: (AttributeBounds(attribute).map { [$0.summary] } ?? [])
+                        + attribute.validationRules.map { rule in rule.pattern.map { "matches \($0)" } ?? "rule '\(rule.predicate)'" })
             },
             relationships: entity.relationships.map { relationship in
                 RelationshipReport(

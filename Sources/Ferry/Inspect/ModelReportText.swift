@@ -24,6 +24,7 @@ public enum ModelReportText {
             if attribute.isTransient { notes.append("transient") }
             if let value = attribute.defaultValue { notes.append("default \(quoted(value))") }
             if attribute.allowsExternalStorage { notes.append("external storage") }
+            notes += attribute.validation
             if let renaming = attribute.renamingIdentifier { notes.append("renamed from \(renaming)") }
             return [attribute.name, attribute.type, attribute.isOptional ? "optional" : "required", notes.joined(separator: ", ")]
         }

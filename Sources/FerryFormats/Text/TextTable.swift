@@ -1,6 +1,8 @@
 /// Text columns, each as wide as its widest cell on a terminal (`DisplayWidth`: a Chinese
 /// character takes two columns, a combining accent none), two spaces apart, trailing spaces
-/// trimmed. Cells are left-aligned, or right-aligned in `rightAligned` columns (numbers).
+/// trimmed. Cells are left-aligned, or right-aligned in `rightAligned` columns (numbers). A
+/// control character in a cell (a model's regular expression, a value from a file) is shown
+/// escaped (`\n`, `\t`, `\r`, `\u{1B}`) so that every row stays one line.
 public enum TextTable {
     /// The rows as lines, each ending in a newline; `indent` starts every line.
     public static func render(_ rows: [[String]], indent: String = "", rightAligned: Set<Int> = []) -> String {
@@ -9,6 +11,7 @@ public enum TextTable {
 
     /// The rows as lines, without newlines.
     public static func lines(_ rows: [[String]], indent: String = "", rightAligned: Set<Int> = []) -> [String] {
+        let rows = rows.map { $0.map(visible) }
         guard let columns = rows.map(\.count).max() else { return [] }
         var widths = [Int](repeating: 0, count: columns)
         for row in rows {
@@ -22,5 +25,23 @@ public enum TextTable {
             while line.last == " " { line.removeLast() }
             return line
         }
+    }
+
+    /// `cell` with its control characters escaped; itself when it has none.
+    static func visible(_ cell: String) -> String {
+        guard cell.unicodeScalars.contains(where: isControl) else { return cell }
+        return cell.unicodeScalars.reduce(into: "") { text, scalar in
+            switch scalar {
+            case "\n": text += "\\n"
+            case "\t": text += "\\t"
+            case "\r": text += "\\r"
+            case _ where isControl(scalar): text += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
     }
 }

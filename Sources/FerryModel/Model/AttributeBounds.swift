@@ -49,6 +49,17 @@ public struct AttributeBounds: Sendable, Equatable {
         return nil
     }
 
+    /// The bounds as `ferry inspect` shows them: `length 1...64`, `0...120`, `≥ 2020-01-01T00:00:00.000Z`.
+    public var summary: String {
+        let range = switch (minimum, maximum) {
+        case let (low?, high?): "\(text(low))...\(text(high))"
+        case let (low?, nil): "≥ \(text(low))"
+        case let (nil, high?): "≤ \(text(high))"
+        case (nil, nil): "any"
+        }
+        return boundsLength ? "length \(range)" : range
+    }
+
     /// A bound or measure as text: a date in ISO 8601, whole numbers without a fraction.
     private func text(_ number: Double) -> String {
         if boundsDate, let date = ISO8601Date.format(number) { return date }
