@@ -102,8 +102,25 @@ struct ValidationRuleTests {
         try database.close()
         let verified = try FerryProcess.run(["verify", store])
         #expect(verified.status == 0, "\(verified.out)\(verified.err)")
-        #expect((verified.out + verified.err).contains("Subscription.topic: 1 row(s) fail the model's validation (first: Z_PK 1, 'two words')"),
+        #expect((verified.out + verified.err).contains("Subscription.topic: 1 row(s) fail the model's validation (first: Z_PK 1, 'two words' does not match the model's regular expression"),
                 "\(verified.out)\(verified.err)")
+    }
+
+    @Test("a real code-built model's rule (CoreDataPlus Book.title) is evaluated from the store's model cache, with its own warning",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func corpusRule() throws {
+        let source = TestPaths.corpus + "/coredata/alemar11__CoreDataPlus/Tests/Resources/SampleModel2/Fixtures/SampleModel2_V2.sqlite"
+        let copy = try TestPaths.temporaryFolder("rules-corpus") + "/store.sqlite"
+        try FileManager.default.copyItem(atPath: source, toPath: copy)
+        let clean = try FerryProcess.run(["verify", copy])
+        #expect(clean.status == 0 && !(clean.out + clean.err).contains("validation"), "\(clean.out)\(clean.err)")
+        let database = try SQLiteDatabase(path: copy, mode: .readWrite)
+        try database.execute("UPDATE ZBOOK SET ZTITLE = 'ab' WHERE Z_PK = (SELECT min(Z_PK) FROM ZBOOK)")
+        try database.close()
+        let verified = try FerryProcess.run(["verify", copy])
+        #expect(verified.status == 0, "\(verified.out)\(verified.err)")
+        #expect((verified.out + verified.err).contains("Book.title: 1 row(s) fail the model's validation (first: Z_PK 1, 'ab' fails the model's "
+            + "validation rule 'length >= 3 AND length <= 50': Title must have a length between 3 and 50 chars.)"), "\(verified.out)\(verified.err)")
     }
 
     @Test("update refuses a value that fails a rule (exit 3), the store unchanged")

@@ -12,9 +12,9 @@ public struct ValidationScan {
     }
 
     /// The rows of `table` (those with one of `numbers`, or all) whose `column`, holding values of
-    /// `type`, fails `validation`.
+    /// `type`, fails `validation`, and why the first of them does.
     public func violations(of column: String, in table: String, numbers: [Int]?, type: AttributeType,
-                           validation: AttributeValidation) throws(SQLiteError) -> OffendingRows {
+                           validation: AttributeValidation) throws(SQLiteError) -> (rows: OffendingRows, firstProblem: String?) {
         let value = ScanSQL.column("p", column)
         let filter = numbers.map { " AND p.Z_ENT IN (\(ScanSQL.numbers($0)))" } ?? ""
         let statement = try connection.database.prepare(
@@ -22,14 +22,16 @@ public struct ValidationScan {
         defer { statement.finalize() }
         var count: Int64 = 0
         var samples: [FailureSample] = []
+        var firstProblem: String?
         while try statement.step() {
-            guard let stored = Self.value(statement.value(at: 1), type: type), validation.problem(of: stored) != nil else { continue }
+            guard let stored = Self.value(statement.value(at: 1), type: type), let problem = validation.problem(of: stored) else { continue }
             count += 1
+            if firstProblem == nil { firstProblem = problem }
             if samples.count < connection.sampleLimit {
                 samples.append(FailureSample(primaryKey: statement.int64(at: 0), values: [column: SQLLiteral.text(statement, 1)]))
             }
         }
-        return OffendingRows(count: count, samples: samples)
+        return (OffendingRows(count: count, samples: samples), firstProblem)
     }
 
     /// A stored value as what validation compares: nil for a storage class it does not take.

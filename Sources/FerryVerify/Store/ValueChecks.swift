@@ -67,9 +67,11 @@ struct ValueChecks {
             do {
                 let found = try ValidationScan(context.connection).violations(of: column.name, in: table.name, numbers: numbers,
                                                                               type: attribute.type, validation: validation)
-                guard found.count > 0 else { continue }
-                let first = found.samples.first.map { " (first: Z_PK \($0.primaryKey ?? 0), \($0.values.values.first ?? ""))" } ?? ""
-                recorder.note("\(subject): \(found.count) row(s) fail the model's validation\(first), which Core Data "
+                guard found.rows.count > 0 else { continue }
+                let first = found.rows.samples.first.map { sample in
+                    " (first: Z_PK \(sample.primaryKey ?? 0), \(found.firstProblem ?? sample.values.values.first ?? ""))"
+                } ?? ""
+                recorder.note("\(subject): \(found.rows.count) row(s) fail the model's validation\(first), which Core Data "
                     + "refuses when it saves the object (kept: objects already stored keep them; not a failure)")
             } catch {
                 recorder.failed(Self.section, VerificationFailure(check: "value-validation", subject: subject,
