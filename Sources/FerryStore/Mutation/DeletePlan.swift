@@ -23,6 +23,11 @@ public struct DeletePlan: Sendable, Equatable {
     /// required to-one left nil, a to-many under its minimum count): Core Data's validation
     /// refuses to save them, so any one refuses the whole delete, as a Deny rule does.
     public var invalidated: [RequiredReference] = []
+    /// The files of the store's external data folder that deleted objects' values are kept in
+    /// (`ExternalFileRelease`): removed after the delete commits, those no other row names.
+    public var externalFiles: [String] = []
+    /// How many of `externalFiles` the delete removed (0 in a plan not carried out).
+    public var externalFilesRemoved = 0
 }
 
 /// A surviving object whose relationship a delete would leave with fewer destinations than the

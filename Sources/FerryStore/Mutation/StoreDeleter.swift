@@ -20,12 +20,13 @@ extension MutableStore {
     /// (`DerivedAttributeCheck`), in the plan too. Join-table rows of deleted objects go, and
     /// so do the keys of their to-many relationships without an inverse on destinations that
     /// stay; surviving objects whose reference was cleared get `Z_OPT + 1`; `Z_PRIMARYKEY` is
-    /// unchanged.
+    /// unchanged. After the commit, the external files of deleted objects' values that no row
+    /// names any more are removed (`ExternalFileRelease`).
     /// - Returns: the plan carried out.
     @discardableResult
     public func delete(from entity: String, where predicate: FetchPredicate?,
                        variables: [String: PredicateValue] = [:]) throws(StoreMutationError) -> DeletePlan {
-        try transaction(expected: \.danglingFindings) { () throws(StoreMutationError) in
+        var plan = try transaction(expected: \.danglingFindings) { () throws(StoreMutationError) in
             let plan = try planDelete(of: entity, where: predicate, variables: variables)
             guard plan.blocked.isEmpty else { throw .denied(plan.blocked) }
             guard plan.invalidated.isEmpty else { throw .requiredReferences(plan.invalidated) }
@@ -34,6 +35,8 @@ extension MutableStore {
             try account(for: plan, before: before, after: try entityTableRows())
             return plan
         }
+        plan.externalFilesRemoved = removeReleasedExternalFiles(plan.externalFiles)
+        return plan
     }
 
     /// The rows of every entity table, counted with `count(*)`.
@@ -131,6 +134,7 @@ struct DeletePlanner {
         var seen: Set<ObjectKey> = []
         plan.modified = plan.nullified.map(\.object).filter { seen.insert($0).inserted }
         plan.invalidated = try invalidated(plan.nullified, deleted: deleted)
+        plan.externalFiles = try store.externalFiles(of: plan.deleted.map(\.object))
         let derivations = try DerivedAttributeCheck(store: store)
         for name in Set(plan.nullified.compactMap(\.relationship)).sorted() {
             guard let (owner, relationship) = MutableStore.split(name) else { continue }

@@ -17,11 +17,15 @@ extension MutableStore {
                        variables: [String: PredicateValue] = [:]) throws(StoreMutationError) -> Int {
         let change = try AttributeChange(values, of: entity, in: self)
         let compiled = try compile(predicate, entity: entity, variables: variables)
+        let matching = "SELECT t0.Z_PK FROM \(compiled.fromClause) WHERE \(compiled.whereClause)"
         let sql = "UPDATE \(change.table.name) SET \(change.assignments.joined(separator: ", ")), Z_OPT = COALESCE(Z_OPT, 0) + 1"
-            + " WHERE Z_PK IN (SELECT t0.Z_PK FROM \(compiled.fromClause) WHERE \(compiled.whereClause))"
-        return try transaction { () throws(StoreMutationError) in
+            + " WHERE Z_PK IN (\(matching))"
+        let (changed, released) = try transaction { () throws(StoreMutationError) in
             try checkUniqueness(of: entity, newValues: change.newValues, matching: compiled, in: change.table)
-            return try StoreMutationError.sqlite { () throws(SQLiteError) in
+            // The files of replaced values that Core Data kept outside the database (`ExternalFileRelease`).
+            let released = try externalFiles(of: change.attributes, in: change.table, entity: entity, rowSelection: matching,
+                                             parameters: compiled.parameters)
+            let changed = try StoreMutationError.sqlite { () throws(SQLiteError) in
                 let statement = try database.prepare(sql)
                 for (offset, value) in (change.parameters + compiled.parameters).enumerated() {
                     try statement.bind(value, at: Int32(offset + 1))
@@ -29,7 +33,10 @@ extension MutableStore {
                 try statement.run()
                 return Int(try database.scalarInteger("SELECT changes()") ?? 0)
             }
+            return (changed, released)
         }
+        _ = removeReleasedExternalFiles(released)
+        return changed
     }
 
     /// The objects `update` would change, by `Z_PK`, after the same checks of the values and the
@@ -120,12 +127,15 @@ private struct AttributeChange {
     let parameters: [StoreValue]
     /// The stored value of each attribute set (the last one when an attribute is given twice).
     let newValues: [String: StoreValue]
+    /// The attributes set.
+    let attributes: [Attribute]
 
     init(_ values: [(key: String, value: AttributeValue)], of entity: String, in store: MutableStore) throws(StoreMutationError) {
         guard !values.isEmpty else { throw .unsupported("nothing to set") }
         table = try store.table(of: entity)
         var assignments: [String] = []
         var parameters: [StoreValue] = []
+        var attributes: [Attribute] = []
         let derivations = try DerivedAttributeCheck(store: store)
         for (key, value) in values {
             guard let owner = store.model.ancestry(of: entity).first(where: { $0.attribute(named: key) != nil }),
@@ -139,11 +149,13 @@ private struct AttributeChange {
             if let problem = AttributeValidation(attribute)?.problem(of: value) {
                 throw .typeMismatch(entity: entity, attribute: key, reason: problem)
             }
+            attributes.append(attribute)
             assignments.append("\(column.name) = ?")
             parameters.append(StoreValue(value, externallyStorable: attribute.allowsExternalBinaryDataStorage))
         }
         self.assignments = assignments
         self.parameters = parameters
+        self.attributes = attributes
         newValues = Dictionary(zip(values.map(\.key), parameters), uniquingKeysWith: { _, last in last })
     }
 }

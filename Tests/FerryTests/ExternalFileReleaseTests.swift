@@ -1,0 +1,58 @@
+import FerryStore
+import FerryStoreTestSupport
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Core Data removes the file of a value it kept outside the database when it saves the delete
+/// of its object, or a new value in its place. `ferry delete` and `ferry update` left those files
+/// in the store's external data folder: the bytes of deleted objects stayed on disk. Now the files
+/// they let go of are removed after the change commits, unless another row still names them.
+@Suite("external data files of deleted and replaced values")
+struct ExternalFileReleaseTests {
+    private static let fileName = ExternalBinaryVerbTests.fileName
+
+    /// The store of `ExternalBinaryVerbTests` with photo 3's image in a file, and the file's path.
+    private func store(_ label: String) throws -> (store: String, file: String) {
+        let store = try ExternalBinaryVerbTests.makeStore(label, external: true)
+        let file = ExternalDataFolder.path(besideStore: store) + "/" + Self.fileName
+        #expect(FileManager.default.fileExists(atPath: file))
+        return (store, file)
+    }
+
+    @Test("delete removes the file of a deleted object's value after the commit; --dry-run only counts it")
+    func deleteRemovesFile() throws {
+        let (store, file) = try store("release-delete")
+        let dry = try FerryProcess.run(["delete", store, "--entity", "Photo", "--where", "number == 3", "--dry-run"])
+        #expect(dry.status == 0 && dry.out.contains("external data files of their values that would be removed: 1"), "\(dry.out)\(dry.err)")
+        #expect(FileManager.default.fileExists(atPath: file))
+        let run = try FerryProcess.run(["delete", store, "--entity", "Photo", "--where", "number == 3"])
+        #expect(run.status == 0 && run.out.contains("external data files of their values removed: 1 of 1"), "\(run.out)\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect(try storeRows(store, "SELECT ZNUMBER FROM ZPHOTO ORDER BY ZNUMBER") == ["1", "2"])
+        #expect(try FerryProcess.run(["verify", store]).status == 0)
+    }
+
+    @Test("a file another row still names stays until the last row naming it goes")
+    func sharedFileStays() throws {
+        let (store, file) = try store("release-shared")
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("UPDATE ZPHOTO SET ZIMAGE = (SELECT ZIMAGE FROM ZPHOTO WHERE ZNUMBER = 3) WHERE ZNUMBER = 2")
+        try database.close()
+        var run = try FerryProcess.run(["delete", store, "--entity", "Photo", "--where", "number == 3"])
+        #expect(run.status == 0 && run.out.contains("removed: 0 of 1"), "\(run.out)\(run.err)")
+        #expect(FileManager.default.fileExists(atPath: file))
+        run = try FerryProcess.run(["delete", store, "--entity", "Photo", "--where", "number == 2"])
+        #expect(run.status == 0 && run.out.contains("removed: 1 of 1"), "\(run.out)\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+
+    @Test("update removes the file of the value it replaces")
+    func updateRemovesFile() throws {
+        let (store, file) = try store("release-update")
+        let run = try FerryProcess.run(["update", store, "--entity", "Photo", "--where", "number == 3", "--set", "image=AQID"])
+        #expect(run.status == 0, "\(run.out)\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect(try storeRows(store, "SELECT hex(ZIMAGE) FROM ZPHOTO WHERE ZNUMBER = 3") == ["01010203"])
+    }
+}
