@@ -57,6 +57,20 @@ struct CSVRelationshipColumnTests {
         #expect(try storeRows(store, "SELECT COUNT(*) FROM ZPROJECT") == ["3"])
     }
 
+    @Test("--map KEY=RELATIONSHIP names a relationship's column in CSV and its key in JSON")
+    func mappedKey() throws {
+        let folder = try TestPaths.temporaryFolder("csv-links-mapped")
+        let (store, bundle) = try storeWithProjects(in: folder)
+        var run = try importTasks("title,projectName\nplan,東京\n", into: store, bundle: bundle, in: folder, ["--map", "projectName=project"])
+        #expect(run.status == 0, "\(run.err)")
+        try #"{"title": "ship", "projectName": "Berlin"}"#.write(toFile: folder + "/tasks.ndjson", atomically: true, encoding: .utf8)
+        run = try FerryProcess.run(["import", folder + "/tasks.ndjson", "--model", bundle, "--entity", "Task", "--out", store, "--append",
+                                    "--map", "projectName=project"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(try storeRows(store, "SELECT t.ZTITLE || '→' || p.ZNAME FROM ZTASK t JOIN ZPROJECT p ON p.Z_PK = t.ZPROJECT ORDER BY t.Z_PK")
+                == ["plan→東京", "ship→Berlin"])
+    }
+
     @Test("--link names the attribute; a value of the wrong type rejects the record; an unknown one is an unresolved link")
     func linksByNamedAttribute() throws {
         let folder = try TestPaths.temporaryFolder("csv-links-named")

@@ -77,7 +77,7 @@ public struct DocumentRecordDecoder {
         do { assembler = try RecordAssembler(schema: schema) } catch {
             throw RecordSourceError(source: schema.entity.name, reason: error.description)
         }
-        relationshipKeys = RelationshipKeys(model: model, entity: schema.entity.name, linkAttributes: linkAttributes)
+        relationshipKeys = RelationshipKeys(model: model, entity: schema.entity.name, keyMap: keyMap, linkAttributes: linkAttributes)
         self.options = options
         self.maxDepth = maxDepth
     }

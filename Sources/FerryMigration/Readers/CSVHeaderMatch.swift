@@ -53,7 +53,7 @@ struct CSVHeaderMatch {
                         + "'\(schema.attributes[index].name)' (the second is \(Self.label(key, position: offset + 1)))")
                 }
                 provided[index] = true
-            } else if var keys = relationshipKeys, let relationship = keys.relationship(forKey: keyMap[key] ?? key) {
+            } else if var keys = relationshipKeys, let relationship = keys.relationship(forKey: key) {
                 if relationship.isToMany {
                     unknownKeys.append("'\(key)' (to-many relationship \(relationship.name): a CSV field holds one value; give its "
                         + "destinations in JSON or with a mapping file)")

@@ -28,7 +28,7 @@ public struct CSVRecordReader: RecordReader, ~Copyable {
     public init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String] = [:], columnMap: [Int: String] = [:],
                 model: ManagedObjectModel? = nil, linkAttributes: [String: String] = [:],
                 options: CoercionOptions = .init()) throws(RecordSourceError) {
-        let relationshipKeys = model.map { RelationshipKeys(model: $0, entity: schema.entity.name, linkAttributes: linkAttributes) }
+        let relationshipKeys = model.map { RelationshipKeys(model: $0, entity: schema.entity.name, keyMap: keyMap, linkAttributes: linkAttributes) }
         let rows = try CSVRowRecords(csv: csv, schema: schema, keyMap: keyMap, columnMap: columnMap, relationshipKeys: relationshipKeys,
                                      options: options)
         sourceName = rows.sourceName

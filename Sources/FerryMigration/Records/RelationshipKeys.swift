@@ -1,18 +1,21 @@
 import FerryModel
 
-/// The relationships the keys of a legacy record name (by exact name, then ignoring case, then by
-/// renaming identifier), and the destination attribute each relationship's values match: the one
+/// The relationships the keys of a legacy record name (as `--map KEY=RELATIONSHIP` maps them, or
+/// by exact name, then ignoring case, then by renaming identifier), and the destination attribute each relationship's values match: the one
 /// `--link RELATIONSHIP=ATTRIBUTE` names, or else the destination's only single-attribute
 /// uniqueness constraint. Shared by the document decoder and the CSV reader.
 struct RelationshipKeys: Sendable {
     private let model: ManagedObjectModel
     private let relationships: [Relationship]
+    /// Source key → relationship name, for keys nothing else would match.
+    private let keyMap: [String: String]
     /// Relationship name → the destination attribute its values match, as given.
     let linkAttributes: [String: String]
     private var matchAttributes: [String: Attribute] = [:]
 
-    init(model: ManagedObjectModel, entity: String, linkAttributes: [String: String]) {
+    init(model: ManagedObjectModel, entity: String, keyMap: [String: String] = [:], linkAttributes: [String: String]) {
         self.model = model
+        self.keyMap = keyMap
         relationships = model.allRelationships(of: entity).filter { !$0.isTransient }
         self.linkAttributes = linkAttributes
     }
@@ -22,6 +25,7 @@ struct RelationshipKeys: Sendable {
 
     /// The relationship `key` names; nil when it names none.
     func relationship(forKey key: String) -> Relationship? {
+        if let mapped = keyMap[key] { return relationships.first { $0.name == mapped } }
         let folded = key.lowercased()
         return relationships.first { $0.name == key } ?? relationships.first { $0.name.lowercased() == folded }
             ?? relationships.first { $0.renamingIdentifier == key }
