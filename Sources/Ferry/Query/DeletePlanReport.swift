@@ -31,10 +31,11 @@ public enum DeletePlanReport {
         }
         section("destinations \(verb) unlinked (the key of a to-many relationship without an inverse cleared)", plan.unlinked, into: &lines)
         if !plan.modified.isEmpty { lines.append("surviving objects \(verb) changed (Z_OPT + 1): \(plan.modified.count)") }
-        if !plan.externalFiles.isEmpty {
-            lines.append(dryRun ? "external data files of their values that would be removed: \(plan.externalFiles.count)"
-                                : "external data files of their values removed: \(plan.externalFilesRemoved) of \(plan.externalFiles.count)"
-                                  + (plan.externalFilesRemoved < plan.externalFiles.count ? " (the others are still named by other rows, or could not be removed)" : ""))
+        if dryRun, !plan.externalFiles.isEmpty {
+            lines.append("external data files of their values that would be removed: \(plan.externalFiles.count)")
+        } else if !plan.externalFiles.isEmpty {
+            let kept = plan.externalFilesRemoved < plan.externalFiles.count ? " (the others are still named by other rows, or could not be removed)" : ""
+            lines.append("external data files of their values removed: \(plan.externalFilesRemoved) of \(plan.externalFiles.count)\(kept)")
         }
         if !plan.blocked.isEmpty {
             lines.append("blocked by Deny rules (nothing \(dryRun ? "would be" : "was") deleted)")

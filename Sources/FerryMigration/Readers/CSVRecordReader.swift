@@ -143,7 +143,7 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         var links: [RecordLink] = []
         for link in columnLinks {
             let text: String
-            do { text = row.withField(link.column, { $0.isEmpty }) ? "" : try row.string(link.column) } catch {
+            do { text = try row.string(link.column) } catch {
                 return .reject(Reject(location: location, entity: entity, attribute: link.relationship, reason: "\(error)"))
             }
             switch text.isEmpty ? .success(.null) : TextCoercion.value(text, as: link.attribute.type, options: options) {

@@ -1,9 +1,10 @@
 import FerryModel
 
 /// The relationships the keys of a legacy record name (as `--map KEY=RELATIONSHIP` maps them, or
-/// by exact name, then ignoring case, then by renaming identifier), and the destination attribute each relationship's values match: the one
-/// `--link RELATIONSHIP=ATTRIBUTE` names, or else the destination's only single-attribute
-/// uniqueness constraint. Shared by the document decoder and the CSV reader.
+/// by exact name, then ignoring case, then by renaming identifier), and the destination attribute
+/// each relationship's values match: the one `--link RELATIONSHIP=ATTRIBUTE` names, or else the
+/// destination's only single-attribute uniqueness constraint. Shared by the document decoder and
+/// the CSV reader.
 struct RelationshipKeys: Sendable {
     private let model: ManagedObjectModel
     private let relationships: [Relationship]

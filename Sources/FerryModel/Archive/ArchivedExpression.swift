@@ -55,7 +55,7 @@ public indirect enum ArchivedExpression: Sendable, Equatable {
     private static func literal(_ value: ArchivedValue) -> String? {
         switch value {
         case .null: "nil"
-        case .string(let text): "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+        case .string(let text): PredicateStringLiteral.quoted(text)
         case .integer(let number): "\(number)"
         case .real(let number): "\(number)"
         case .bool(let flag): flag ? "1" : "0"

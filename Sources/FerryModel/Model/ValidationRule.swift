@@ -31,37 +31,14 @@ public struct ValidationRule: Sendable, Equatable, Codable {
     /// matches `regex`, `SELF MATCHES "…"` with the warning NSValidationStringPatternMatchingError.
     /// (How `momc` archives the field is not known from a real file; this is the rule's meaning.)
     public static func pattern(_ regex: String) -> ValidationRule {
-        ValidationRule(predicate: patternPrefix + quoted(regex) + "\"", warning: .code(patternMismatchCode))
+        ValidationRule(predicate: patternPrefix + PredicateStringLiteral.quoted(regex), warning: .code(patternMismatchCode))
     }
 
     /// The regular expression of a rule `pattern(_:)` makes; nil for any other rule.
     public var pattern: String? {
-        let scalars = predicate.unicodeScalars, prefix = Self.patternPrefix.unicodeScalars
-        guard warning == .code(Self.patternMismatchCode), scalars.starts(with: prefix), scalars.last == "\"",
-              scalars.count > prefix.count else { return nil }
-        var regex = String.UnicodeScalarView(), escaped = false
-        for scalar in scalars.dropFirst(prefix.count).dropLast() {
-            if escaped {
-                guard let plain = Self.unescaped[scalar] else { return nil }
-                regex.append(plain)
-                escaped = false
-            } else if scalar == "\\" {
-                escaped = true
-            } else if scalar == "\"" {
-                return nil
-            } else {
-                regex.append(scalar)
-            }
-        }
-        return escaped ? nil : String(regex)
+        guard warning == .code(Self.patternMismatchCode), predicate.hasPrefix(Self.patternPrefix) else { return nil }
+        return PredicateStringLiteral.unquoted(predicate.dropFirst(Self.patternPrefix.count))
     }
 
-    private static let patternPrefix = "SELF MATCHES \""
-    private static let escapes: [Unicode.Scalar: String] = ["\\": "\\\\", "\"": "\\\"", "\n": "\\n", "\r": "\\r", "\t": "\\t"]
-    private static let unescaped: [Unicode.Scalar: Unicode.Scalar] = ["\\": "\\", "\"": "\"", "n": "\n", "r": "\r", "t": "\t"]
-
-    /// `text` as the inside of a predicate's string literal.
-    private static func quoted(_ text: String) -> String {
-        text.unicodeScalars.reduce(into: "") { result, scalar in result += escapes[scalar] ?? String(scalar) }
-    }
+    private static let patternPrefix = "SELF MATCHES "
 }
