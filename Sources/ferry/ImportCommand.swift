@@ -132,8 +132,8 @@ enum ImportCommand: Command {
                 log.warning("warning: \(source): columns matching no attribute of \(summary.entity), ignored: \(NameListText.summary(keys))")
             }
             for duplicate in summary.duplicateKeys { log.warning("warning: \(duplicate)") }
-            RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, stoppedEarly: summary.stoppedEarly,
-                                     rejectLog: rejectLog, log: log)
+            RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, links: summary.links,
+                                     stoppedEarly: summary.stoppedEarly, rejectLog: rejectLog, log: log)
         }
         if json {
             let encoder = JSONEncoder()

@@ -12,8 +12,8 @@ enum MigrationReportText {
         if !json || log.writesJSON {
             for duplicate in summary.duplicateKeys { log.warning("warning: \(duplicate)") }
             for hint in summary.suggestions { log.warning("hint: \(hint)") }
-            RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, stoppedEarly: summary.stoppedEarly,
-                                     rejectLog: rejectLog, log: log)
+            RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, links: summary.links,
+                                     stoppedEarly: summary.stoppedEarly, rejectLog: rejectLog, log: log)
         }
         if json {
             let encoder = JSONEncoder()

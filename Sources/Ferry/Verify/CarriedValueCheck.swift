@@ -78,6 +78,10 @@ struct CarriedValueCheck {
                   let destination = model.allRelationships(of: parts[0]).first(where: { $0.name == parts[1] })?.destinationEntity else { continue }
             if excluded[destination] == nil { excluded[destination] = "links created \(link.created) of its records" }
         }
+        for link in links where link.rejectedRecords > 0 {
+            guard let entity = link.relationship.split(separator: ".", maxSplits: 1).first.map(String.init), excluded[entity] == nil else { continue }
+            excluded[entity] = "\(link.rejectedRecords) of its records were removed when their required \(link.relationship) found nothing"
+        }
         for entity in expected.keys where !model.subentities(of: entity).isEmpty && excluded[entity] == nil {
             excluded[entity] = "it has sub-entities, whose rows its fingerprint covers"
         }

@@ -132,14 +132,36 @@ public struct RecordPipeline {
 
     /// Ends the run once every source is read: resolves the staged links (those that find
     /// nothing go to the reject log; none when the run stopped early) and closes the reject log.
+    /// A record whose required to-one found nothing was removed again: it moves from written
+    /// (or merged) to rejected in its ledger.
     public mutating func finish() throws(PipelineError) -> [LinkReport] {
         var links: [LinkReport] = []
         if !stoppedEarly {
             startPhase("resolving links", total: nil)
-            do { links = try graph.resolveLinks { rejects.logUnresolved($0) } } catch { throw .links(error) }
+            var removed: [RejectedRecords] = []
+            do {
+                links = try graph.resolveLinks(unresolved: { rejects.logUnresolved($0) }, rejected: { removed.append($0) })
+            } catch {
+                throw .links(error)
+            }
+            for records in removed { account(records) }
         }
         do { try rejects.close() } catch { throw .rejectLog(error) }
         return links
+    }
+
+    /// Moves records removed at link resolution from written (or merged) to rejected.
+    private mutating func account(_ removed: RejectedRecords) {
+        if removed.merged {
+            ledgers[removed.ledger].merged -= removed.count
+            records.merged -= removed.count
+        } else {
+            ledgers[removed.ledger].written -= removed.count
+            records.written -= removed.count
+            written[removed.entity, default: 0] -= removed.count
+        }
+        ledgers[removed.ledger].rejected += removed.count
+        records.rejected += removed.count
     }
 
     // MARK: Records
@@ -276,7 +298,8 @@ public struct RecordPipeline {
         var outcomes: [StoreGraphWriter.EmbeddedOutcome] = []
         let written: StoreGraphWriter.Outcome
         do {
-            written = try graph.write(mapped, schema: plan.finalSchema!, namespace: namespace, sidesKept: plan.sidesKept, embedded: &outcomes)
+            written = try graph.write(mapped, schema: plan.finalSchema!, namespace: namespace, sidesKept: plan.sidesKept, embedded: &outcomes,
+                                      ledger: ledger)
         } catch {
             throw .links(error)
         }

@@ -12,6 +12,8 @@ public struct LinkReport: Sendable, Equatable, Codable {
     /// was read (`Reject.summary`).
     public var unresolved = 0
     public var unresolvedSamples: [String] = []
+    /// Records rejected because this required to-one found no destination (written, then removed).
+    public var rejectedRecords = 0
     /// Links whose value matched several destinations (the one with the lowest `Z_PK` is used).
     public var ambiguous = 0
     /// Destinations claimed by more than one source where each destination's row holds its one

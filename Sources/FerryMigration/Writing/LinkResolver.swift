@@ -11,13 +11,16 @@ struct LinkResolver {
     /// How many unresolved links a report keeps as samples.
     private static let sampleSize = 5
 
-    /// Resolves the links of one kind; each that finds nothing goes to `unresolved`.
-    func resolve(_ kind: LinkKind, unresolved: (Reject) -> Void) throws(GraphWriteError) -> LinkReport {
+    /// Resolves the links of one kind; each that finds nothing goes to `unresolved`, and the
+    /// records removed because a required to-one found nothing to `rejected`.
+    func resolve(_ kind: LinkKind, unresolved: (Reject) -> Void, rejected: (RejectedRecords) -> Void) throws(GraphWriteError) -> LinkReport {
         let relationship = kind.relationship
         let destination = relationship.destinationEntity
         var report = LinkReport(relationship: "\(kind.entity).\(relationship.name)",
                                 matchedBy: kind.matchAttribute.map { "\(destination).\($0.name)" } ?? "source key")
-        if kind.matchAttribute != nil, createMissing.contains("\(kind.entity).\(relationship.name)") {
+        // A destination that needs a destination of its own cannot be made from one value.
+        let needed = model.allRelationships(of: destination).first { !$0.isToMany && !$0.isOptional }
+        if kind.matchAttribute != nil, createMissing.contains("\(kind.entity).\(relationship.name)"), needed == nil {
             let values = try defaultValues(of: kind)
             report.created = try Self.links { () throws(LinkResolutionError) in
                 try staging.tables.createMissingDestinations(of: kind, values: values)
@@ -27,7 +30,13 @@ struct LinkResolver {
         report.links = resolution.links
         report.unresolved = resolution.unresolved
         report.resolved = report.links - report.unresolved
-        report.unresolvedSamples = try reportUnresolved(resolution, kind, to: unresolved)
+        let uncreated = kind.matchAttribute != nil && createMissing.contains("\(kind.entity).\(relationship.name)")
+            ? needed.map { " (none is created: its relationship '\($0.name)' is required)" } : nil
+        report.unresolvedSamples = try reportUnresolved(resolution, kind, note: uncreated ?? "", to: unresolved)
+        report.rejectedRecords = resolution.rejectedSources
+        for (account, count) in try Self.links({ () throws(LinkResolutionError) in try resolution.removeRejectedSources() }) {
+            rejected(RejectedRecords(entity: kind.entity, account: account, count: count))
+        }
         report.ambiguous = resolution.ambiguous
         (report.conflicts, report.duplicatePairs) = try Self.links { () throws(LinkResolutionError) in try resolution.apply() }
         return report
@@ -60,22 +69,43 @@ struct LinkResolver {
     }
 
     /// Hands every link that found nothing to `unresolved`, in the order they were given, as a
-    /// reject of the relationship located where its record was read; returns the first few as
-    /// samples for the report.
-    private func reportUnresolved(_ resolution: LinkResolution, _ kind: LinkKind,
+    /// reject of the relationship located where its record was read (`note` added to its
+    /// reason); returns the first few as samples for the report.
+    private func reportUnresolved(_ resolution: LinkResolution, _ kind: LinkKind, note: String,
                                   to unresolved: (Reject) -> Void) throws(GraphWriteError) -> [String] {
         let destination = kind.relationship.destinationEntity
         let wanted = kind.matchAttribute.map { "no \(destination) has \($0.name) " } ?? "no \(destination) was written for the key "
         var samples: [String] = []
         try Self.links { () throws(LinkResolutionError) in
-            try resolution.forEachUnresolved { label, origin in
+            try resolution.forEachUnresolved { label, origin, rejectsRecord in
+                let consequence = rejectsRecord ? "; the relationship is required, so the record is rejected" : ""
                 let reject = Reject(location: origin.location, entity: kind.entity, attribute: kind.relationship.name, value: label,
-                                    reason: "unresolved link: \(wanted)'\(label)'")
+                                    reason: "unresolved link: \(wanted)'\(label)'\(note)\(consequence)")
                 if samples.count < Self.sampleSize { samples.append(reject.summary) }
                 unresolved(reject)
             }
         }
         return samples
+    }
+
+    /// The order to resolve `kinds` in: first the required to-ones, whose unresolved links remove
+    /// their records, each before those whose destination shares a table with its entity (so no
+    /// link already written names a removed row, and links to it find nothing); then the rest,
+    /// whose links from removed rows are dropped. Otherwise in the order given; required to-ones
+    /// that name each other in a cycle keep that order.
+    static func resolutionOrder(_ kinds: [LinkKind], model: ManagedObjectModel) -> [LinkKind] {
+        var waiting = kinds.filter { !$0.relationship.isToMany && !$0.relationship.isOptional }
+        let others = kinds.filter { $0.relationship.isToMany || $0.relationship.isOptional }
+        func root(_ entity: String) -> String { model.rootEntity(of: entity)?.name ?? entity }
+        var ordered: [LinkKind] = []
+        while !waiting.isEmpty {
+            // A kind is ready when no waiting kind removes rows of the table its destinations are in.
+            let index = waiting.firstIndex { kind in
+                !waiting.contains { other in other.id != kind.id && root(other.entity) == root(kind.relationship.destinationEntity) }
+            } ?? 0
+            ordered.append(waiting.remove(at: index))
+        }
+        return ordered + others
     }
 
     /// Runs link resolution, reporting its failures as the graph writer's.

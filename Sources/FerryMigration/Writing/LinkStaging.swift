@@ -38,16 +38,18 @@ final class LinkStaging {
     }
 
     /// Stages the targets of one link of the record `pk`, given at `origin`; `mirrorsOneToOne`:
-    /// a one-to-one's link fills its inverse's column too (`LinkKind.mirrorsOneToOne`).
+    /// a one-to-one's link fills its inverse's column too (`LinkKind.mirrorsOneToOne`);
+    /// `account`: the record's `RejectedRecords.account` (nil: the record is not rejected when
+    /// a required link finds nothing).
     func stage(_ link: RecordLink, from entity: String, primaryKey pk: Int64, namespace: Int, origin: LinkOrigin,
-               mirrorsOneToOne: Bool = true) throws(GraphWriteError) {
+               mirrorsOneToOne: Bool = true, account: Int?) throws(GraphWriteError) {
         if try !isToMany(link.relationship, of: entity), link.targets.count > 1 {
             throw .unsupportedLink(entity: entity, relationship: link.relationship,
                                    reason: "a to-one relationship takes one destination, not \(link.targets.count)")
         }
         for (position, target) in link.targets.enumerated() {
             let kind = try kindID(entity: entity, relationship: link.relationship, target: target, mirrorsOneToOne: mirrorsOneToOne)
-            try insert(target, position: position, kind: kind, source: .row(pk), namespace: namespace, origin: origin)
+            try insert(target, position: position, kind: kind, source: .row(pk), namespace: namespace, origin: origin, account: account)
         }
     }
 
@@ -60,11 +62,11 @@ final class LinkStaging {
             throw .unsupportedLink(entity: entity, relationship: name, reason: "a to-one relationship takes one destination, not \(position + 1)")
         }
         try insert(target, position: position, kind: kindID(entity: entity, relationship: name, target: target),
-                   source: .key(key.storeValue), namespace: namespace, origin: origin)
+                   source: .key(key.storeValue), namespace: namespace, origin: origin, account: nil)
     }
 
     private func insert(_ target: RecordLink.Target, position: Int, kind: Int, source: StagedLinks.Source, namespace: Int,
-                        origin: LinkOrigin) throws(GraphWriteError) {
+                        origin: LinkOrigin, account: Int?) throws(GraphWriteError) {
         let destination: StagedLinks.Destination
         switch target {
         case .key(let key):
@@ -76,7 +78,7 @@ final class LinkStaging {
         }
         try GraphWriteError.wrap { () throws(StoreWriterError) in
             try tables.stage(kind: kind, from: source, position: position, namespace: namespace, to: destination,
-                             file: origin.file, line: origin.line, row: origin.row)
+                             file: origin.file, line: origin.line, row: origin.row, account: account)
         }
     }
 

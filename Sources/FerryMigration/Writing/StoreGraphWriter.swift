@@ -90,13 +90,19 @@ public final class StoreGraphWriter {
     /// against the store or against another record of the same carrier), the record is rejected
     /// before anything of it is written, with the carried record's key path in the reason: a
     /// link is never dropped in silence.
+    ///
+    /// `ledger`: the caller's number for the ledger the record is counted in. A record given one
+    /// whose required to-one finds no destination when the links are resolved is removed again
+    /// and handed back under it (`resolveLinks`); without one (and for carried records) its row
+    /// stays, and verification reports the missing destination.
     public func write(_ record: Record, schema: RecordSchema, namespace: Int, sidesKept: Set<String> = [],
-                      embedded: inout [EmbeddedOutcome]) throws(GraphWriteError) -> Outcome
+                      embedded: inout [EmbeddedOutcome], ledger: Int? = nil) throws(GraphWriteError) -> Outcome
     {
         lastPrimaryKey = nil
         let target = try entityWriting(for: schema)
         if record.embedded.isEmpty {
-            return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept)
+            return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
+                                ledger: ledger)
         }
         let carried = EmbeddedRecord.flattened(record)
         var targets: [EntityWriting] = []
@@ -109,7 +115,8 @@ public final class StoreGraphWriter {
                                        namespace: namespace)
             embedded.append(EmbeddedOutcome(entity: item.entity, key: item.record.key, outcome: outcome))
         }
-        return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept)
+        return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
+                            ledger: ledger)
     }
 
     /// The duplicate policy of records of `entity` written on their own.
@@ -153,9 +160,9 @@ public final class StoreGraphWriter {
 
     /// Writes one record, without what it carries.
     /// `byValues`: found by all its values when the entity has no uniqueness constraint or
-    /// identity key (`EmbeddedRecord.findByValues`). `sidesKept`: as `write` takes it.
+    /// identity key (`EmbeddedRecord.findByValues`). `sidesKept`, `ledger`: as `write` takes them.
     private func writeOne(_ record: Record, target: EntityWriting, policy: DuplicatePolicy, byValues: Bool, namespace: Int,
-                          sidesKept: Set<String> = []) throws(GraphWriteError) -> Outcome
+                          sidesKept: Set<String> = [], ledger: Int? = nil) throws(GraphWriteError) -> Outcome
     {
         let rows = target.rows
         let primaryKey: Int64
@@ -195,9 +202,10 @@ public final class StoreGraphWriter {
             if let key = record.key {
                 try staging.mapKey(key, namespace: namespace, root: target.rootNumber, to: primaryKey)
             }
+            let account = ledger.map { RejectedRecords.account(ledger: $0, merged: outcome != .inserted) }
             for link in record.links where !link.targets.isEmpty {
                 try staging.stage(link, from: target.entity, primaryKey: primaryKey, namespace: namespace, origin: LinkOrigin(record: record),
-                                  mirrorsOneToOne: !sidesKept.contains(link.relationship))
+                                  mirrorsOneToOne: !sidesKept.contains(link.relationship), account: account)
             }
         }
         lastPrimaryKey = primaryKey
@@ -224,14 +232,22 @@ public final class StoreGraphWriter {
     }
 
     /// Resolves every staged link into foreign keys, join rows and order keys; one report per
-    /// relationship that had links. Call once, after the last record and before `writer.finish()`.
-    /// Each link that finds no destination is handed to `unresolved`, located where its record
-    /// was read (`tasks.json:40`, or a store's file and `Z_PK`), with the value it looked for.
-    public func resolveLinks(unresolved: (Reject) -> Void = { _ in }) throws(GraphWriteError) -> [LinkReport] {
+    /// relationship that had links, in the order they were first given. Call once, after the last
+    /// record and before `writer.finish()`. Each link that finds no destination is handed to
+    /// `unresolved`, located where its record was read (`tasks.json:40`, or a store's file and
+    /// `Z_PK`), with the value it looked for. Records written with a ledger whose required to-one
+    /// finds no destination are removed and handed to `rejected` (`write`'s `ledger`).
+    public func resolveLinks(unresolved: (Reject) -> Void = { _ in }, rejected: (RejectedRecords) -> Void = { _ in })
+        throws(GraphWriteError) -> [LinkReport]
+    {
         guard let staging else { return [] }
         try staging.finishKeys()
         let resolver = LinkResolver(staging: staging, model: model, createMissing: createMissing)
-        return try staging.kinds.map { kind throws(GraphWriteError) in try resolver.resolve(kind, unresolved: unresolved) }
+        var reports: [Int: LinkReport] = [:]
+        for kind in LinkResolver.resolutionOrder(staging.kinds, model: model) {
+            reports[kind.id] = try resolver.resolve(kind, unresolved: unresolved, rejected: rejected)
+        }
+        return staging.kinds.compactMap { reports[$0.id] }
     }
 
     /// Remembers a record already in the store (when appending) under its identity key, so that

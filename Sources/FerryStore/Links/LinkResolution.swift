@@ -6,8 +6,9 @@ import FerryModel
 /// user-typed is spliced).
 ///
 /// Made, it has found each link's destination (`ferry_work.r`) and counted what it found;
-/// `forEachUnresolved` hands over the links that found nothing, and `apply` writes the others
-/// where the layout keeps the relationship's pairs.
+/// `forEachUnresolved` hands over the links that found nothing, `removeRejectedSources` removes
+/// the rows that cannot be kept without their link, and `apply` writes the others where the
+/// layout keeps the relationship's pairs.
 public final class LinkResolution {
     private let staged: StagedLinks
     private let kind: LinkKind
@@ -24,6 +25,9 @@ public final class LinkResolution {
     public private(set) var unresolved = 0
     /// Links whose value matched several destinations (the one with the lowest `Z_PK` is used).
     public private(set) var ambiguous = 0
+    /// Rows whose required to-one link found nothing (`ferry_work.x`): rows this run wrote, whose
+    /// links of the kind were all staged under an account and none resolved.
+    public private(set) var rejectedSources = 0
 
     /// Finds the destination of every staged link of `kind`.
     public init(_ kind: LinkKind, in staged: StagedLinks) throws(LinkResolutionError) {
@@ -32,9 +36,44 @@ public final class LinkResolution {
         target = try EntityTable(kind.relationship.destinationEntity, staged.writer)
         source = try EntityTable(kind.entity, staged.writer)
         try stageResolved()
+        if staged.removedRows {
+            // Links of records removed by an earlier kind are dropped, as those of records never written.
+            try execute("DELETE FROM \(work).r WHERE NOT EXISTS (SELECT 1 FROM \(source.table) t WHERE t.Z_PK = src)")
+        }
         links = try count("SELECT count(*) FROM \(work).r")
         unresolved = try count("SELECT count(*) FROM \(work).r WHERE dst IS NULL")
         ambiguous = try count("SELECT count(*) FROM \(work).r WHERE n > 1")
+        try findRejectedSources()
+    }
+
+    /// Whether the kind's relationship is a required to-one: an object without its destination
+    /// fails Core Data's validation, so its row cannot be kept without the link.
+    private var requiresDestination: Bool {
+        !kind.relationship.isToMany && !kind.relationship.isOptional
+    }
+
+    /// `ferry_work.x (src)`: the rows `removeRejectedSources` removes. When the relationship
+    /// stays in one table (a task's required parent task), a link to a removed row finds nothing
+    /// either, which may remove its own row in turn, until no more are.
+    private func findRejectedSources() throws(LinkResolutionError) {
+        guard requiresDestination, unresolved > 0 else { return }
+        let candidates = """
+            SELECT src FROM \(work).r WHERE dst IS NULL AND account IS NOT NULL AND src > \(writer.lastKeyBefore(root: source.root))
+                EXCEPT SELECT src FROM \(work).r WHERE dst IS NOT NULL OR account IS NULL
+            """
+        try execute("CREATE TABLE \(work).x (src INTEGER PRIMARY KEY); INSERT INTO \(work).x \(candidates)")
+        rejectedSources = try count("SELECT count(*) FROM \(work).x")
+        guard source.root == target.root else { return }
+        while true {
+            try execute("""
+                UPDATE \(work).r SET dst = NULL WHERE dst IN (SELECT src FROM \(work).x);
+                INSERT OR IGNORE INTO \(work).x \(candidates);
+                """)
+            let found = try count("SELECT count(*) FROM \(work).x")
+            if found == rejectedSources { break }
+            rejectedSources = found
+        }
+        unresolved = try count("SELECT count(*) FROM \(work).r WHERE dst IS NULL")
     }
 
     /// `ferry_work.r (src, pos, dst, label)`: each staged link with its destination `Z_PK` (or NULL),
@@ -50,12 +89,12 @@ public final class LinkResolution {
                     WHERE Z_ENT IN (\(target.members)) AND \(column) IS NOT NULL GROUP BY \(column);
                 CREATE INDEX \(work).m_value ON m (value);
                 CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, m.pk AS dst, l.value AS label, m.n AS n,
-                    l.origin AS origin, l.line AS line, l.row AS row FROM \(work).links l LEFT JOIN \(work).m m ON m.value = l.value WHERE \(staged);
+                    l.origin AS origin, l.line AS line, l.row AS row, l.account AS account FROM \(work).links l LEFT JOIN \(work).m m ON m.value = l.value WHERE \(staged);
                 """)
         } else {
             try execute("""
                 CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, t.Z_PK AS dst, l.key AS label, 1 AS n,
-                    l.origin AS origin, l.line AS line, l.row AS row FROM \(work).links l
+                    l.origin AS origin, l.line AS line, l.row AS row, l.account AS account FROM \(work).links l
                     LEFT JOIN \(target.table) t ON t.Z_PK = \(StagedLinks.lookup(key: "l.key", namespace: "l.ns", root: target.rootNumber))
                         AND t.Z_ENT IN (\(target.members))
                     WHERE \(staged);
@@ -64,10 +103,12 @@ public final class LinkResolution {
     }
 
     /// Hands every link that found nothing to `body`, in the order they were given: the value or
-    /// key it looked for, as text (`NULL` for none), and where it was given.
-    public func forEachUnresolved(_ body: (_ label: String, _ origin: LinkOrigin) -> Void) throws(LinkResolutionError) {
+    /// key it looked for, as text (`NULL` for none), where it was given, and whether its record is
+    /// rejected for it (`removeRejectedSources`).
+    public func forEachUnresolved(_ body: (_ label: String, _ origin: LinkOrigin, _ rejectsRecord: Bool) -> Void) throws(LinkResolutionError) {
+        let rejects = rejectedSources > 0 ? "src IN (SELECT src FROM \(work).x)" : "0"
         let statement = try LinkResolutionError.store { () throws(StoreWriterError) in
-            try writer.prepareStatement("SELECT label, origin, line, row FROM \(work).r WHERE dst IS NULL ORDER BY rowid")
+            try writer.prepareStatement("SELECT label, origin, line, row, \(rejects) FROM \(work).r WHERE dst IS NULL ORDER BY rowid")
         }
         defer { statement.finalize() }
         let files = staged.files
@@ -77,9 +118,36 @@ public final class LinkResolution {
                 body(statement.string(at: 0) ?? "NULL",
                      LinkOrigin(file: files.indices.contains(file) ? files[file] : "?",
                                 line: statement.isNull(at: 2) ? nil : Int(statement.int64(at: 2)),
-                                row: statement.isNull(at: 3) ? nil : statement.int64(at: 3)))
+                                row: statement.isNull(at: 3) ? nil : statement.int64(at: 3)),
+                     statement.int64(at: 4) != 0)
             }
         }
+    }
+
+    /// Removes the rows whose required to-one link found nothing (`rejectedSources`) and their
+    /// links of this kind; links staged from them for kinds resolved later are dropped
+    /// (`StagedLinks.removedRows`), and links to them find nothing. Returns how many links of
+    /// the removed rows each account staged (one per record that gave the row: the one written,
+    /// and those merged into it).
+    ///
+    /// Resolve the kinds that require a destination first, each before those whose destination
+    /// is its entity, so that no link already written names a removed row.
+    public func removeRejectedSources() throws(LinkResolutionError) -> [Int: Int] {
+        guard rejectedSources > 0 else { return [:] }
+        var accounts: [Int: Int] = [:]
+        let statement = try LinkResolutionError.store { () throws(StoreWriterError) in
+            try writer.prepareStatement("SELECT account, count(*) FROM \(work).r WHERE src IN (SELECT src FROM \(work).x) GROUP BY account")
+        }
+        defer { statement.finalize() }
+        try LinkResolutionError.sqlite { () throws(SQLiteError) in
+            while try statement.step() { accounts[Int(statement.int64(at: 0)), default: 0] += Int(statement.int64(at: 1)) }
+        }
+        try execute("""
+            DELETE FROM \(source.table) WHERE Z_PK IN (SELECT src FROM \(work).x);
+            DELETE FROM \(work).r WHERE src IN (SELECT src FROM \(work).x);
+            """)
+        staged.removedRows = true
+        return accounts
     }
 
     // MARK: Writing the pairs
@@ -115,7 +183,7 @@ public final class LinkResolution {
         case .joinTable(let join):
             result.duplicatePairs = try insertJoinRows(join)
         }
-        try execute("DROP TABLE \(work).r; DROP TABLE IF EXISTS \(work).m")
+        try execute("DROP TABLE \(work).r; DROP TABLE IF EXISTS \(work).m; DROP TABLE IF EXISTS \(work).x")
         return result
     }
 

@@ -4,7 +4,8 @@ extension StagedLinks {
     /// Find or create: inserts a destination row of `kind` (whose links match an attribute) for
     /// each matched value no row has yet, in the order the values were first staged, with
     /// `values` (attribute name → value in its storage form) in the other columns that have
-    /// one. Returns how many were created.
+    /// one. Returns how many were created. Values staged only by records removed since
+    /// (`removedRows`) make none.
     public func createMissingDestinations(of kind: LinkKind, values defaults: [(attribute: String, value: StoreValue)])
         throws(LinkResolutionError) -> Int
     {
@@ -24,8 +25,10 @@ extension StagedLinks {
             values.append(value)
         }
         let work = Self.schema
+        let kept = try removedRows
+            ? "AND (pk IS NULL OR EXISTS (SELECT 1 FROM \(EntityTable(kind.entity, writer).table) s WHERE s.Z_PK = pk))" : ""
         try execute("""
-            CREATE TABLE \(work).new AS SELECT value FROM \(work).links WHERE kind = \(kind.id) AND value IS NOT NULL
+            CREATE TABLE \(work).new AS SELECT value FROM \(work).links WHERE kind = \(kind.id) AND value IS NOT NULL \(kept)
                 AND value NOT IN (SELECT \(column) FROM \(target.table) WHERE Z_ENT IN (\(target.members)) AND \(column) IS NOT NULL)
                 GROUP BY value ORDER BY min(rowid)
             """)

@@ -40,6 +40,9 @@ public final class CoreDataStoreWriter {
     /// When appending: the original store as it was copied, which must not change before the
     /// copy replaces it (another process's commits would be lost).
     private var appendedOriginal: StoreFileStamp?
+    /// When appending: the highest `Z_PK` of each root's rows before this writer's (nothing
+    /// stored: none).
+    private var keysBefore: [String: Int64] = [:]
     /// Whether `finish()` renamed the store into place (`discard()` then leaves it).
     private var renamed = false
 
@@ -125,6 +128,7 @@ public final class CoreDataStoreWriter {
                     last = max(last, highest ?? 0)
                 }
                 writer.primaryKeys[name] = PrimaryKeyCounter(root: name, last: last)
+                writer.keysBefore[name] = last
             }
         } catch {
             writer.discard()
@@ -354,6 +358,12 @@ public final class CoreDataStoreWriter {
         try beginRow()
         counter.advance(to: first + Int64(count) - 1)
         return first..<(first + Int64(count))
+    }
+
+    /// The highest `Z_PK` of the root entity `root` that the store held before this writer
+    /// wrote to it: rows above it are this writer's own (0 for a new store).
+    public func lastKeyBefore(root: String) -> Int64 {
+        keysBefore[root] ?? 0
     }
 
     /// Commits the rows written so far, so that another connection can read the store being

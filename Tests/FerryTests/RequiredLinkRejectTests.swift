@@ -1,0 +1,107 @@
+import FerryStoreTestSupport
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// A record whose required to-one relationship found no destination was written without one:
+/// verification then failed the whole run (exit 5, nothing kept) and named rows of the store it
+/// discarded, so one bad row lost every good one. Such a record is now a reject with its file
+/// and line, removed before the store is verified, and so are the records that needed it.
+@Suite("Records whose required link finds nothing")
+struct RequiredLinkRejectTests {
+    private static let contents = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Project" syncable="YES">
+                <attribute name="code" attributeType="Integer 32" usesScalarValueType="YES"/>
+                <relationship name="tasks" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Task" inverseName="project" inverseEntity="Task"/>
+            </entity>
+            <entity name="Task" syncable="YES">
+                <attribute name="title" attributeType="String"/>
+                <relationship name="project" maxCount="1" deletionRule="Nullify" destinationEntity="Project" inverseName="tasks" inverseEntity="Project"/>
+                <relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Task" inverseName="children" inverseEntity="Task"/>
+                <relationship name="children" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Task" inverseName="parent" inverseEntity="Task"/>
+                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="tasks" inverseEntity="Tag"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="title"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+            <entity name="Tag" syncable="YES">
+                <attribute name="label" attributeType="String"/>
+                <relationship name="tasks" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Task" inverseName="tags" inverseEntity="Task"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="label"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+        </model>
+        """
+
+    /// A store holding project 1 (and a model whose Task.parent is required when `parentRequired`).
+    private func storeWithProject(in folder: String, parentRequired: Bool = false) throws -> (store: String, bundle: String) {
+        let contents = parentRequired
+            ? Self.contents.replacingOccurrences(of: #"<relationship name="parent" optional="YES""#, with: #"<relationship name="parent""#)
+            : Self.contents
+        let bundle = try TestPaths.xcodeModelBundle("Required", versions: [("Required", contents)], in: folder)
+        try "code\n1\n".write(toFile: folder + "/projects.csv", atomically: true, encoding: .utf8)
+        let store = folder + "/tasks.sqlite"
+        let run = try FerryProcess.run(["import", folder + "/projects.csv", "--model", bundle, "--entity", "Project", "--out", store])
+        #expect(run.status == 0, "\(run.err)")
+        return (store, bundle)
+    }
+
+    @Test("the record is a reject with its line; the others are kept and the store verifies")
+    func rejectsTheRecord() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-reject")
+        let (store, bundle) = try storeWithProject(in: folder)
+        try "title,project\nplan,1\nlost,9\nship,1\n".write(toFile: folder + "/tasks.csv", atomically: true, encoding: .utf8)
+        let run = try FerryProcess.run(["import", folder + "/tasks.csv", "--model", bundle, "--entity", "Task", "--out", store,
+                                        "--append", "--link", "project=code"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.err.contains("tasks.csv:3") && run.err.contains("no Project has code '9'")
+                && run.err.contains("the relationship is required, so the record is rejected"), "\(run.err)")
+        #expect(!run.err.contains("more rejects"), "\(run.err)")
+        #expect(run.out.contains("read 3, written 2, rejected 1") && run.out.contains("1 records rejected (the relationship is required)"),
+                "\(run.out)")
+        #expect(try storeRows(store, "SELECT t.ZTITLE || '→' || p.ZCODE FROM ZTASK t JOIN ZPROJECT p ON p.Z_PK = t.ZPROJECT ORDER BY t.Z_PK")
+                == ["plan→1", "ship→1"])
+        #expect(try storeRows(store, "SELECT count(*) FROM ZTASK") == ["2"])
+        let verified = try FerryProcess.run(["verify", store, "--model", bundle])
+        #expect(verified.status == 0, "\(verified.out)")
+    }
+
+    @Test("records that needed a rejected one follow it, created destinations included, and no join row names them")
+    func cascades() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-cascade")
+        let (store, bundle) = try storeWithProject(in: folder, parentRequired: true)
+        try """
+            [{"title": "a", "project": 1, "parent": "a", "tags": ["x"]},
+             {"title": "b", "project": 9, "parent": "a", "tags": ["x", "y"]},
+             {"title": "c", "project": 1, "parent": "b", "tags": ["y"]},
+             {"title": "d", "project": 1, "parent": "c"},
+             {"title": "e", "project": 1, "parent": "a"}]
+            """.write(toFile: folder + "/tasks.json", atomically: true, encoding: .utf8)
+        let run = try FerryProcess.run(["import", folder + "/tasks.json", "--model", bundle, "--entity", "Task", "--out", store, "--append",
+                                        "--link", "project=code", "--link", "parent=title", "--link", "tags=label", "--create-missing", "tags"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.contains("read 5, written 2, rejected 3"), "\(run.out)")
+        for line in ["tasks.json:2", "tasks.json:3", "tasks.json:4"] { #expect(run.err.contains(line), "\(run.err)") }
+        #expect(run.err.contains("no Task has title 'b' (none is created: its relationship 'project' is required)"), "\(run.err)")
+        #expect(try storeRows(store, "SELECT ZTITLE || '→' || ZPARENT FROM ZTASK ORDER BY Z_PK") == ["a→1", "e→1"])
+        #expect(try storeRows(store, "SELECT ZLABEL FROM ZTAG") == ["x"])
+        #expect(try storeRows(store, "SELECT count(*) FROM Z_2TASKS WHERE Z_3TASKS NOT IN (SELECT Z_PK FROM ZTASK)") == ["0"])
+        let verified = try FerryProcess.run(["verify", store, "--model", bundle])
+        #expect(verified.status == 0, "\(verified.out)")
+    }
+
+    @Test("a row the store held before the run is never removed: the merged record's link is reported, the row kept")
+    func keepsExistingRows() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-existing")
+        let (store, bundle) = try storeWithProject(in: folder)
+        try "title,project\nplan,1\n".write(toFile: folder + "/first.csv", atomically: true, encoding: .utf8)
+        var run = try FerryProcess.run(["import", folder + "/first.csv", "--model", bundle, "--entity", "Task", "--out", store,
+                                        "--append", "--link", "project=code"])
+        #expect(run.status == 0, "\(run.err)")
+        try "title,project\nplan,9\n".write(toFile: folder + "/again.csv", atomically: true, encoding: .utf8)
+        run = try FerryProcess.run(["import", folder + "/again.csv", "--model", bundle, "--entity", "Task", "--out", store,
+                                    "--append", "--link", "project=code", "--on-duplicate", "keep-newest"])
+        #expect(run.err.contains("again.csv:2") && run.err.contains("no Project has code '9'"), "\(run.err)")
+        #expect(!run.err.contains("record is rejected"), "\(run.err)")
+        #expect(try storeRows(store, "SELECT t.ZTITLE || '→' || p.ZCODE FROM ZTASK t JOIN ZPROJECT p ON p.Z_PK = t.ZPROJECT") == ["plan→1"])
+    }
+}
