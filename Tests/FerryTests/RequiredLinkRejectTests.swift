@@ -104,4 +104,27 @@ struct RequiredLinkRejectTests {
         #expect(!run.err.contains("record is rejected"), "\(run.err)")
         #expect(try storeRows(store, "SELECT t.ZTITLE || '→' || p.ZCODE FROM ZTASK t JOIN ZPROJECT p ON p.Z_PK = t.ZPROJECT") == ["plan→1"])
     }
+
+    @Test("a store's record whose to-one becomes required and is empty is a reject of the migration, located by its Z_PK")
+    func migratedEmptyRequiredRejects() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-migrate")
+        let optional = Self.contents.replacingOccurrences(of: #"<relationship name="project" maxCount="1""#,
+                                                          with: #"<relationship name="project" optional="YES" maxCount="1""#)
+        let bundle = try TestPaths.xcodeModelBundle("Chain", versions: [("V1", optional), ("V2", Self.contents)], in: folder)
+        try "code\n1\n".write(toFile: folder + "/projects.csv", atomically: true, encoding: .utf8)
+        try "title,project\nplan,1\nidle,\nship,1\n".write(toFile: folder + "/tasks.csv", atomically: true, encoding: .utf8)
+        let old = folder + "/v1.sqlite"
+        for (file, entity) in [("projects.csv", "Project"), ("tasks.csv", "Task")] {
+            let run = try FerryProcess.run(["import", folder + "/" + file, "--model", bundle, "--model-version", "V1", "--entity", entity,
+                                            "--out", old, "--append", "--link", "project=code"])
+            #expect(run.status == 0, "\(run.err)")
+        }
+        let migrated = folder + "/v2.sqlite"
+        let run = try FerryProcess.run(["migrate", old, "--model", bundle, "--out", migrated])
+        #expect(run.status == 1, "\(run.out)\(run.err)")
+        #expect(run.err.contains("v1.sqlite Task Z_PK 2") && run.err.contains("required relationship is empty"), "\(run.err)")
+        #expect(try storeRows(migrated, "SELECT t.ZTITLE || '→' || p.ZCODE FROM ZTASK t JOIN ZPROJECT p ON p.Z_PK = t.ZPROJECT ORDER BY t.Z_PK")
+                == ["plan→1", "ship→1"])
+        #expect(try storeRows(migrated, "SELECT count(*) FROM ZTASK") == ["2"])
+    }
 }

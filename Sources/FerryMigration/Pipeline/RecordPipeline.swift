@@ -188,11 +188,15 @@ public struct RecordPipeline {
         /// The one-to-ones of the last version whose links fill their own column only
         /// (`StoreGraphWriter.write`'s `sidesKept`): the source gives both sides.
         let sidesKept: Set<String>
+        /// The required to-ones of the last version that the records' own links fill
+        /// (`RecordCursor.toOnesInRecords`): a record without one is rejected, as Core Data
+        /// would refuse to save it.
+        let requiredInRecord: [String]
         /// The records inserted so far (counted into `written` once the source is read).
         var inserted = 0
 
         init(entity: String, route: MigrationChain.Route, finalSchema: RecordSchema?, finalRoot: String?, ledger: Int, source: String,
-             version: Int, watched: Int?, sidesKept: Set<String>) {
+             version: Int, watched: Int?, sidesKept: Set<String>, requiredInRecord: [String]) {
             self.entity = entity
             self.route = route
             self.finalSchema = finalSchema
@@ -202,6 +206,7 @@ public struct RecordPipeline {
             self.version = version
             self.watched = watched
             self.sidesKept = sidesKept
+            self.requiredInRecord = requiredInRecord
             finalEntity = route.finalEntity ?? ""
             writtenAsRead = route.mappings.isEmpty && route.refusal == nil && route.finalEntity != nil && finalSchema != nil
         }
@@ -212,22 +217,36 @@ public struct RecordPipeline {
     private mutating func plan(_ entity: String, of cursor: any RecordCursor) -> EntityPlan? {
         guard let schema = chain.schema(version: cursor.version, entity: entity) else { return nil }
         return entityPlan(entity, schema: schema, version: cursor.version, source: cursor.path, topLevel: true,
-                          keepsOneToOneSides: cursor.keepsOneToOneSides)
+                          keepsOneToOneSides: cursor.keepsOneToOneSides, toOnesInRecords: cursor.toOnesInRecords(of: entity))
     }
 
     /// - Parameters:
     ///   - topLevel: records read from the source itself (not carried by others), which the
     ///     observer may watch.
     ///   - keepsOneToOneSides: the source gives both sides of its one-to-ones (`RecordCursor`).
+    ///   - toOnesInRecords: the to-ones the records' own links fill (`RecordCursor`).
     private mutating func entityPlan(_ entity: String, schema: RecordSchema, version: Int, source: String, topLevel: Bool,
-                                     keepsOneToOneSides: Bool = false) -> EntityPlan {
+                                     keepsOneToOneSides: Bool = false, toOnesInRecords: Set<String>? = nil) -> EntityPlan {
         let route = chain.route(entity: entity, from: version)
         let watched = topLevel ? observer?.watch(route: route, schema: schema) : nil
         return EntityPlan(entity: entity, route: route, finalSchema: route.finalEntity.flatMap { finalSchema($0) },
                           finalRoot: route.finalEntity.flatMap { chain.last.rootEntity(of: $0)?.name },
                           ledger: ledger(source: source, entity: entity, version: version), source: source, version: version,
                           watched: watched,
-                          sidesKept: keepsOneToOneSides ? chain.oneToOnesCarriedSideBySide(of: entity, from: version) : [])
+                          sidesKept: keepsOneToOneSides ? chain.oneToOnesCarriedSideBySide(of: entity, from: version) : [],
+                          requiredInRecord: requiredToOnes(in: toOnesInRecords ?? [], of: entity, from: version, becoming: route.finalEntity))
+    }
+
+    /// Those of `names` (to-ones of `entity` in version `from`) that become required to-ones of
+    /// `final` in the last version, by their names there.
+    private func requiredToOnes(in names: Set<String>, of entity: String, from version: Int, becoming final: String?) -> [String] {
+        guard let final else { return [] }
+        let required = chain.last.allRelationships(of: final).filter { !$0.isToMany && !$0.isOptional }
+        return names.sorted().compactMap { name in
+            guard let carried = chain.finalRelationship(name, of: entity, from: version), carried.entity == final,
+                  required.contains(where: { $0.name == carried.relationship }) else { return nil }
+            return carried.relationship
+        }
     }
 
     /// Carries one record through the chain and writes it, keeping its ledger. `storeRow` is the
@@ -294,6 +313,11 @@ public struct RecordPipeline {
         if keepsSourceKeys, let storeRow, let root = plan.finalRoot {
             try sourceKeys.reserve(storeRow, root: root, graph: graph, source: record.location.file)
             keptKey = (storeRow, root)
+        }
+        if let empty = plan.requiredInRecord.first(where: { name in !mapped.links.contains { $0.relationship == name && !$0.targets.isEmpty } }) {
+            let reject = Reject(location: location(of: record, plan: plan, storeRow: storeRow), entity: plan.finalEntity, attribute: empty,
+                                reason: RelationshipKeys.emptyRequiredReason)
+            return try self.reject(reject, ledger: ledger)
         }
         var outcomes: [StoreGraphWriter.EmbeddedOutcome] = []
         let written: StoreGraphWriter.Outcome

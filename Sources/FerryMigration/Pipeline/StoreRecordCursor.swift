@@ -160,14 +160,22 @@ public final class StoreRecordCursor: RecordCursor {
         return cursor
     }
 
+    /// The to-ones read from each row's own column: all but those whose inverse is ordered (their
+    /// links come with the parent's list, read after the rows).
+    private func rowToOnes(of entity: String) -> [Relationship] {
+        model.allRelationships(of: entity).filter { !$0.isToMany && model.inverse(of: $0)?.isOrdered != true }
+    }
+
+    public func toOnesInRecords(of entity: String) -> Set<String>? {
+        Set(rowToOnes(of: entity).map(\.name))
+    }
+
     /// What reading rows of `entity` from `cursor` needs; nil when the cursor reads no such entity.
     private func shape(of entity: String, in cursor: StoredRecordCursor) -> RowShape? {
         if let known = shapes[entity] { return known }
         var made: RowShape?
         let schema = chain.schema(version: version, entity: entity)
-        let toOne = schema == nil ? [] : model.allRelationships(of: entity).filter { relationship in
-            !relationship.isToMany && model.inverse(of: relationship)?.isOrdered != true
-        }
+        let toOne = schema == nil ? [] : rowToOnes(of: entity)
         let attributeNames = schema?.attributes.map(\.name) ?? []
         if let slots = cursor.slots(of: entity, attributes: attributeNames, toOne: toOne.map(\.name)) {
             made = RowShape(slots: slots, isCarried: schema != nil, attributeCount: attributeNames.count, toOne: toOne.map(\.name),
