@@ -82,6 +82,7 @@ struct RequiredLinkRejectTests {
         #expect(run.out.contains("read 5, written 2, rejected 3"), "\(run.out)")
         for line in ["tasks.json:2", "tasks.json:3", "tasks.json:4"] { #expect(run.err.contains(line), "\(run.err)") }
         #expect(run.err.contains("no Task has title 'b' (none is created: its relationship 'project' is required)"), "\(run.err)")
+        #expect(run.err.contains("tasks.json:4: Task.parent: unresolved link: the Task with title 'c' was rejected"), "\(run.err)")
         #expect(try storeRows(store, "SELECT ZTITLE || '→' || ZPARENT FROM ZTASK ORDER BY Z_PK") == ["a→1", "e→1"])
         #expect(try storeRows(store, "SELECT ZLABEL FROM ZTAG") == ["x"])
         #expect(try storeRows(store, "SELECT count(*) FROM Z_2TASKS WHERE Z_3TASKS NOT IN (SELECT Z_PK FROM ZTASK)") == ["0"])
@@ -126,5 +127,29 @@ struct RequiredLinkRejectTests {
         #expect(try storeRows(migrated, "SELECT t.ZTITLE || '→' || p.ZCODE FROM ZTASK t JOIN ZPROJECT p ON p.Z_PK = t.ZPROJECT ORDER BY t.Z_PK")
                 == ["plan→1", "ship→1"])
         #expect(try storeRows(migrated, "SELECT count(*) FROM ZTASK") == ["2"])
+    }
+
+    @Test("a record that lists a to-many's destinations outside its count is a reject with its location, not a failed run")
+    func countOutsideBoundsRejects() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-count")
+        let bounded = Self.contents.replacingOccurrences(of: #"<relationship name="tags" optional="YES" toMany="YES""#,
+                                                         with: #"<relationship name="tags" toMany="YES" minCount="1" maxCount="2""#)
+        let bundle = try TestPaths.xcodeModelBundle("Bounded", versions: [("Bounded", bounded)], in: folder)
+        try "code\n1\n".write(toFile: folder + "/projects.csv", atomically: true, encoding: .utf8)
+        try """
+            [{"title": "a", "project": 1, "tags": ["x"]},
+             {"title": "b", "project": 1, "tags": []},
+             {"title": "c", "project": 1, "tags": ["x", "y", "z"]},
+             {"title": "d", "project": 1, "tags": ["x", "x", "y"]}]
+            """.write(toFile: folder + "/tasks.json", atomically: true, encoding: .utf8)
+        let store = folder + "/bounded.sqlite"
+        var run = try FerryProcess.run(["import", folder + "/projects.csv", "--model", bundle, "--entity", "Project", "--out", store])
+        #expect(run.status == 0, "\(run.err)")
+        run = try FerryProcess.run(["import", folder + "/tasks.json", "--model", bundle, "--entity", "Task", "--out", store, "--append",
+                                    "--link", "project=code"])
+        #expect(run.status == 1, "\(run.out)\(run.err)")
+        #expect(run.err.contains("tasks.json:2 [1]: Task.tags: 0 destinations where the model allows 1 to 2"), "\(run.err)")
+        #expect(run.err.contains("tasks.json:3 [2]: Task.tags: 3 destinations where the model allows 1 to 2"), "\(run.err)")
+        #expect(try storeRows(store, "SELECT ZTITLE FROM ZTASK ORDER BY Z_PK") == ["a", "d"])
     }
 }

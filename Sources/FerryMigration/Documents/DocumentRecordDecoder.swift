@@ -178,6 +178,10 @@ public struct DocumentRecordDecoder {
                     return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name,
                                           reason: RelationshipKeys.emptyRequiredReason))
                 }
+                // So is one that lists a to-many's destinations outside its count.
+                if depth == 0, let problem = RelationshipKeys.countProblem(of: relationship, targets: targets) {
+                    return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name, reason: problem))
+                }
                 if !relationship.isToMany, targets.count > 1 {
                     return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name,
                                           reason: "a to-one relationship takes one value, not \(targets.count)"))

@@ -24,6 +24,18 @@ struct RelationshipKeys: Sendable {
     /// Why a record whose key or column for a required to-one holds no value is rejected.
     static let emptyRequiredReason = "required relationship is empty (Core Data refuses to save the object without a destination)"
 
+    /// Why a record that lists `targets` for a to-many with a minimum or maximum count is
+    /// rejected: as many distinct destinations as it lists are outside the bounds; nil when
+    /// they are within (or the relationship has none).
+    static func countProblem(of relationship: Relationship, targets: [RecordLink.Target]) -> String? {
+        let minimum = relationship.minCount, maximum = relationship.maxCount
+        guard relationship.isToMany, minimum > 0 || maximum > 0 else { return nil }
+        let count = Set(targets).count
+        guard count < minimum || (maximum > 0 && count > maximum) else { return nil }
+        let allowed = maximum > 0 ? "\(minimum) to \(maximum)" : "at least \(minimum)"
+        return "\(count) destinations where the model allows \(allowed) (Core Data refuses to save the object)"
+    }
+
     /// The relationship `key` names; nil when it names none.
     func relationship(forKey key: String) -> Relationship? {
         if let mapped = keyMap[key] { return relationships.first { $0.name == mapped } }

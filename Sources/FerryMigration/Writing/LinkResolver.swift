@@ -77,10 +77,13 @@ struct LinkResolver {
         let wanted = kind.matchAttribute.map { "no \(destination) has \($0.name) " } ?? "no \(destination) was written for the key "
         var samples: [String] = []
         try Self.links { () throws(LinkResolutionError) in
-            try resolution.forEachUnresolved { label, origin, rejectsRecord in
-                let consequence = rejectsRecord ? "; the relationship is required, so the record is rejected" : ""
-                let reject = Reject(location: origin.location, entity: kind.entity, attribute: kind.relationship.name, value: label,
-                                    reason: "unresolved link: \(wanted)'\(label)'\(note)\(consequence)")
+            try resolution.forEachUnresolved { link in
+                let found = link.destinationRejected
+                    ? "the \(destination) with \(kind.matchAttribute.map { "\($0.name)" } ?? "the key") '\(link.label)' was rejected"
+                    : "\(wanted)'\(link.label)'\(note)"
+                let consequence = link.rejectsRecord ? "; the relationship is required, so the record is rejected" : ""
+                let reject = Reject(location: link.origin.location, entity: kind.entity, attribute: kind.relationship.name, value: link.label,
+                                    reason: "unresolved link: \(found)\(consequence)")
                 if samples.count < Self.sampleSize { samples.append(reject.summary) }
                 unresolved(reject)
             }

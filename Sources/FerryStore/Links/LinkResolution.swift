@@ -54,29 +54,37 @@ public final class LinkResolution {
 
     /// `ferry_work.x (src)`: the rows `removeRejectedSources` removes. When the relationship
     /// stays in one table (a task's required parent task), a link to a removed row finds nothing
-    /// either, which may remove its own row in turn, until no more are.
+    /// either and removes its own row in turn: the closure is one recursive query over an index
+    /// of the links' destinations, linear in the links it follows however long the chain.
     private func findRejectedSources() throws(LinkResolutionError) {
         guard requiresDestination, unresolved > 0 else { return }
-        let candidates = """
-            SELECT src FROM \(work).r WHERE dst IS NULL AND account IS NOT NULL AND src > \(writer.lastKeyBefore(root: source.root))
-                EXCEPT SELECT src FROM \(work).r WHERE dst IS NOT NULL OR account IS NULL
+        let before = writer.lastKeyBefore(root: source.root)
+        let found = """
+            SELECT src FROM \(work).r WHERE dst IS NULL AND account IS NOT NULL AND src > \(before) EXCEPT SELECT src FROM \(work).r WHERE dst IS NOT NULL OR account IS NULL
             """
-        try execute("CREATE TABLE \(work).x (src INTEGER PRIMARY KEY); INSERT INTO \(work).x \(candidates)")
-        rejectedSources = try count("SELECT count(*) FROM \(work).x")
-        guard source.root == target.root else { return }
-        while true {
+        try execute("CREATE TABLE \(work).x (src INTEGER PRIMARY KEY)")
+        if source.root == target.root {
+            // A row follows a removed one when its link names it and no other link of its resolves.
             try execute("""
-                UPDATE \(work).r SET dst = NULL WHERE dst IN (SELECT src FROM \(work).x);
-                INSERT OR IGNORE INTO \(work).x \(candidates);
+                CREATE INDEX \(work).r_dst ON r (dst);
+                CREATE INDEX \(work).r_src ON r (src);
+                WITH RECURSIVE removed(src) AS (
+                    \(found)
+                    UNION
+                    SELECT l.src FROM \(work).r l JOIN removed ON l.dst = removed.src WHERE l.account IS NOT NULL AND l.src > \(before)
+                        AND NOT EXISTS (SELECT 1 FROM \(work).r o WHERE o.src = l.src AND (o.account IS NULL OR (o.dst IS NOT NULL AND o.dst <> removed.src))))
+                INSERT INTO \(work).x SELECT src FROM removed;
+                UPDATE \(work).r SET dst = NULL, n = -1 WHERE dst IN (SELECT src FROM \(work).x);
                 """)
-            let found = try count("SELECT count(*) FROM \(work).x")
-            if found == rejectedSources { break }
-            rejectedSources = found
+            unresolved = try count("SELECT count(*) FROM \(work).r WHERE dst IS NULL")
+        } else {
+            try execute("INSERT INTO \(work).x \(found)")
         }
-        unresolved = try count("SELECT count(*) FROM \(work).r WHERE dst IS NULL")
+        rejectedSources = try count("SELECT count(*) FROM \(work).x")
     }
 
-    /// `ferry_work.r (src, pos, dst, label)`: each staged link with its destination `Z_PK` (or NULL),
+    /// `ferry_work.r (src, pos, dst, label, n, …)`: each staged link with its destination `Z_PK` (or
+    /// NULL; `n` -1 when the destination it found was removed), with how many destinations it matched,
     /// in the order the links were staged. Links staged by source key get their source row from
     /// the key map (`StagedLinks.lookup`) in the same pass (none: dropped, as their record was not written).
     private func stageResolved() throws(LinkResolutionError) {
@@ -102,24 +110,22 @@ public final class LinkResolution {
         }
     }
 
-    /// Hands every link that found nothing to `body`, in the order they were given: the value or
-    /// key it looked for, as text (`NULL` for none), where it was given, and whether its record is
-    /// rejected for it (`removeRejectedSources`).
-    public func forEachUnresolved(_ body: (_ label: String, _ origin: LinkOrigin, _ rejectsRecord: Bool) -> Void) throws(LinkResolutionError) {
+    /// Hands every link that found nothing to `body`, in the order they were given.
+    public func forEachUnresolved(_ body: (UnresolvedLink) -> Void) throws(LinkResolutionError) {
         let rejects = rejectedSources > 0 ? "src IN (SELECT src FROM \(work).x)" : "0"
         let statement = try LinkResolutionError.store { () throws(StoreWriterError) in
-            try writer.prepareStatement("SELECT label, origin, line, row, \(rejects) FROM \(work).r WHERE dst IS NULL ORDER BY rowid")
+            try writer.prepareStatement("SELECT label, origin, line, row, \(rejects), n IS -1 FROM \(work).r WHERE dst IS NULL ORDER BY rowid")
         }
         defer { statement.finalize() }
         let files = staged.files
         try LinkResolutionError.sqlite { () throws(SQLiteError) in
             while try statement.step() {
                 let file = Int(statement.int64(at: 1))
-                body(statement.string(at: 0) ?? "NULL",
-                     LinkOrigin(file: files.indices.contains(file) ? files[file] : "?",
-                                line: statement.isNull(at: 2) ? nil : Int(statement.int64(at: 2)),
-                                row: statement.isNull(at: 3) ? nil : statement.int64(at: 3)),
-                     statement.int64(at: 4) != 0)
+                let origin = LinkOrigin(file: files.indices.contains(file) ? files[file] : "?",
+                                        line: statement.isNull(at: 2) ? nil : Int(statement.int64(at: 2)),
+                                        row: statement.isNull(at: 3) ? nil : statement.int64(at: 3))
+                body(UnresolvedLink(label: statement.string(at: 0) ?? "NULL", origin: origin,
+                                    destinationRejected: statement.int64(at: 5) != 0, rejectsRecord: statement.int64(at: 4) != 0))
             }
         }
     }
