@@ -63,6 +63,12 @@ struct RequiredLinkRejectTests {
         #expect(try storeRows(store, "SELECT count(*) FROM ZTASK") == ["2"])
         let verified = try FerryProcess.run(["verify", store, "--model", bundle])
         #expect(verified.status == 0, "\(verified.out)")
+        // Such rejects count against --max-errors like any other: the run stops and writes nothing.
+        try "title,project\nlate,1\nlater,9\n".write(toFile: folder + "/more.csv", atomically: true, encoding: .utf8)
+        let limited = try FerryProcess.run(["import", folder + "/more.csv", "--model", bundle, "--entity", "Task", "--out", store,
+                                            "--append", "--link", "project=code", "--max-errors", "1"])
+        #expect(limited.status == 6 && limited.err.contains("stopped after 1 rejects (--max-errors); nothing was written"), "\(limited.err)")
+        #expect(try storeRows(store, "SELECT count(*) FROM ZTASK") == ["2"])
     }
 
     @Test("records that needed a rejected one follow it, created destinations included, and no join row names them")

@@ -144,7 +144,10 @@ public struct RecordPipeline {
             } catch {
                 throw .links(error)
             }
-            for records in removed { account(records) }
+            for records in removed {
+                account(records)
+                stoppedEarly = rejects.countRemoved(records.count) || stoppedEarly
+            }
         }
         do { try rejects.close() } catch { throw .rejectLog(error) }
         return links

@@ -1,7 +1,7 @@
 /// Where a job's rejects go, the same for every job: all of them to the reject log (when one is
 /// asked for), the first ones kept for the terminal, and a count against the `--max-errors` limit
 /// that stops a run going wrong. Links that found nothing go to the log too, without counting:
-/// their records were written.
+/// their records were written, unless a required link's record was removed for it (`countRemoved`).
 public struct RejectCollector {
     /// How many rejects the summary keeps to show.
     public static let sampleSize = 20
@@ -34,6 +34,13 @@ public struct RejectCollector {
         count += 1
         if samples.count < Self.sampleSize { samples.append(reject) }
         try log?.append(reject)
+        return limit.map { count >= $0 } ?? false
+    }
+
+    /// Counts records rejected when their links were resolved (each logged already as the link
+    /// that found nothing); returns whether the limit is reached and the run must stop.
+    public mutating func countRemoved(_ records: Int) -> Bool {
+        count += records
         return limit.map { count >= $0 } ?? false
     }
 
