@@ -129,7 +129,7 @@ struct RequiredLinkRejectTests {
         let migrated = folder + "/v2.sqlite"
         let run = try FerryProcess.run(["migrate", old, "--model", bundle, "--out", migrated])
         #expect(run.status == 1, "\(run.out)\(run.err)")
-        #expect(run.err.contains("v1.sqlite Task Z_PK 2") && run.err.contains("required relationship is empty"), "\(run.err)")
+        #expect(run.err.contains("v1.sqlite Task Z_PK 2") && run.err.contains("required relationship 'project' is empty"), "\(run.err)")
         #expect(try storeRows(migrated, "SELECT t.ZTITLE || '→' || p.ZCODE FROM ZTASK t JOIN ZPROJECT p ON p.Z_PK = t.ZPROJECT ORDER BY t.Z_PK")
                 == ["plan→1", "ship→1"])
         #expect(try storeRows(migrated, "SELECT count(*) FROM ZTASK") == ["2"])
@@ -157,5 +157,28 @@ struct RequiredLinkRejectTests {
         #expect(run.err.contains("tasks.json:2 [1]: Task.tags: 0 destinations where the model allows 1 to 2"), "\(run.err)")
         #expect(run.err.contains("tasks.json:3 [2]: Task.tags: 3 destinations where the model allows 1 to 2"), "\(run.err)")
         #expect(try storeRows(store, "SELECT ZTITLE FROM ZTASK ORDER BY Z_PK") == ["a", "d"])
+    }
+
+    @Test("in an import, a record that leaves out a required to-one nothing else can fill is a reject; one merged into a row keeps its")
+    func absentRequiredKeyRejects() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-absent")
+        let (store, bundle) = try storeWithProject(in: folder)
+        try #"[{"title": "plan", "project": 1}, {"title": "nokey"}, {"title": "ship", "project": 1}]"#
+            .write(toFile: folder + "/tasks.json", atomically: true, encoding: .utf8)
+        var run = try FerryProcess.run(["import", folder + "/tasks.json", "--model", bundle, "--entity", "Task", "--out", store, "--append",
+                                        "--link", "project=code"])
+        #expect(run.status == 1, "\(run.out)\(run.err)")
+        #expect(run.err.contains("tasks.json:1 [1]: Task: required relationship 'project' is empty"), "\(run.err)")
+        #expect(try storeRows(store, "SELECT ZTITLE FROM ZTASK ORDER BY Z_PK") == ["plan", "ship"])
+        // A CSV without the column: the rows that are new objects are rejects; one that updates a
+        // stored task (keep-newest on the unique title) keeps that task's project.
+        try "title\nplan\nalone\n".write(toFile: folder + "/titles.csv", atomically: true, encoding: .utf8)
+        run = try FerryProcess.run(["import", folder + "/titles.csv", "--model", bundle, "--entity", "Task", "--out", store, "--append",
+                                    "--on-duplicate", "keep-newest"])
+        #expect(run.status == 1, "\(run.out)\(run.err)")
+        #expect(run.err.contains("titles.csv:3: Task: required relationship 'project' is empty"), "\(run.err)")
+        #expect(!run.err.contains("titles.csv:2"), "\(run.err)")
+        #expect(try storeRows(store, "SELECT t.ZTITLE || '→' || p.ZCODE FROM ZTASK t JOIN ZPROJECT p ON p.Z_PK = t.ZPROJECT ORDER BY t.Z_PK")
+                == ["plan→1", "ship→1"])
     }
 }

@@ -58,7 +58,8 @@ public struct ImportJob {
             for (index, source) in request.sources.enumerated() where !pipeline.stoppedEarly {
                 let opened = try openReader(source, model: model, schema: schema)
                 if let delimiter = opened.delimiter { summary.delimiters[source] = delimiter }
-                let cursor = FileRecordCursor(path: source, records: opened.records, entity: request.entity, version: 0, versionName: model.name)
+                let cursor = FileRecordCursor(path: source, records: opened.records, entity: request.entity, version: 0, versionName: model.name,
+                                              onlyEntityOf: model)
                 do { try pipeline.read(cursor, namespace: index) } catch { throw ImportError(error) }
             }
             do { summary.links = try pipeline.finish() } catch { throw ImportError(error) }

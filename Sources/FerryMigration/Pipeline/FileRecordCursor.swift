@@ -1,3 +1,5 @@
+import FerryModel
+
 /// A file of records (any `RecordStream`) as a pipeline source: records of one entity of one
 /// model version of the chain.
 public final class FileRecordCursor: RecordCursor {
@@ -11,15 +13,31 @@ public final class FileRecordCursor: RecordCursor {
     private let versionName: String
     private let records: any RecordStream
     private var read = 0
+    /// The model when the run reads records of `entity` alone (an import), nil otherwise.
+    private let onlyEntityOf: ManagedObjectModel?
 
     /// - Parameters:
     ///   - version: the index in the chain of the version `entity` is read as, named `versionName`.
-    public init(path: String, records: any RecordStream, entity: String, version: Int, versionName: String) {
+    ///   - onlyEntityOf: the model, when the run reads records of `entity` and nothing else (an
+    ///     import): a to-one that only the records of another entity could fill from its other
+    ///     side is then empty when a record does not name it (`toOnesInRecords`).
+    public init(path: String, records: any RecordStream, entity: String, version: Int, versionName: String,
+                onlyEntityOf: ManagedObjectModel? = nil) {
         self.path = path
         self.records = records
         self.entity = entity
         self.version = version
         self.versionName = versionName
+        self.onlyEntityOf = onlyEntityOf
+    }
+
+    /// In an import, the to-ones whose destination is outside the entity's hierarchy: no other
+    /// record of the run can name the record from the other side. Nil in a migration, where
+    /// another source may.
+    public func toOnesInRecords(of entity: String) -> Set<String>? {
+        guard let model = onlyEntityOf else { return nil }
+        let family = Set(model.hierarchy(below: model.rootEntity(of: entity)?.name ?? entity).map(\.name))
+        return Set(model.allRelationships(of: entity).filter { !$0.isToMany && !family.contains($0.destinationEntity) }.map(\.name))
     }
 
     public func next() throws(PipelineError) -> SourceItem? {

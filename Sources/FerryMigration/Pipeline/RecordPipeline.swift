@@ -192,8 +192,8 @@ public struct RecordPipeline {
         /// (`StoreGraphWriter.write`'s `sidesKept`): the source gives both sides.
         let sidesKept: Set<String>
         /// The required to-ones of the last version that the records' own links fill
-        /// (`RecordCursor.toOnesInRecords`): a record without one is rejected, as Core Data
-        /// would refuse to save it.
+        /// (`RecordCursor.toOnesInRecords`): a new object without one is rejected, as Core Data
+        /// would refuse to save it (`StoreGraphWriter.write`'s `emptyRequired`).
         let requiredInRecord: [String]
         /// The records inserted so far (counted into `written` once the source is read).
         var inserted = 0
@@ -317,16 +317,12 @@ public struct RecordPipeline {
             try sourceKeys.reserve(storeRow, root: root, graph: graph, source: record.location.file)
             keptKey = (storeRow, root)
         }
-        if let empty = plan.requiredInRecord.first(where: { name in !mapped.links.contains { $0.relationship == name && !$0.targets.isEmpty } }) {
-            let reject = Reject(location: location(of: record, plan: plan, storeRow: storeRow), entity: plan.finalEntity, attribute: empty,
-                                reason: RelationshipKeys.emptyRequiredReason)
-            return try self.reject(reject, ledger: ledger)
-        }
+        let emptyRequired = plan.requiredInRecord.filter { name in !mapped.links.contains { $0.relationship == name && !$0.targets.isEmpty } }
         var outcomes: [StoreGraphWriter.EmbeddedOutcome] = []
         let written: StoreGraphWriter.Outcome
         do {
             written = try graph.write(mapped, schema: plan.finalSchema!, namespace: namespace, sidesKept: plan.sidesKept, embedded: &outcomes,
-                                      ledger: ledger)
+                                      ledger: ledger, emptyRequired: emptyRequired)
         } catch {
             throw .links(error)
         }

@@ -94,15 +94,17 @@ public final class StoreGraphWriter {
     /// `ledger`: the caller's number for the ledger the record is counted in. A record given one
     /// whose required to-one finds no destination when the links are resolved is removed again
     /// and handed back under it (`resolveLinks`); without one (and for carried records) its row
-    /// stays, and verification reports the missing destination.
+    /// stays, and verification reports the missing destination. `emptyRequired`: required
+    /// to-ones the record gives no destination and nothing else can: a record that would be a new
+    /// object is rejected for them (one merged into an existing row keeps that row's).
     public func write(_ record: Record, schema: RecordSchema, namespace: Int, sidesKept: Set<String> = [],
-                      embedded: inout [EmbeddedOutcome], ledger: Int? = nil) throws(GraphWriteError) -> Outcome
+                      embedded: inout [EmbeddedOutcome], ledger: Int? = nil, emptyRequired: [String] = []) throws(GraphWriteError) -> Outcome
     {
         lastPrimaryKey = nil
         let target = try entityWriting(for: schema)
         if record.embedded.isEmpty {
             return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
-                                ledger: ledger)
+                                ledger: ledger, emptyRequired: emptyRequired)
         }
         let carried = EmbeddedRecord.flattened(record)
         var targets: [EntityWriting] = []
@@ -116,7 +118,7 @@ public final class StoreGraphWriter {
             embedded.append(EmbeddedOutcome(entity: item.entity, key: item.record.key, outcome: outcome))
         }
         return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
-                            ledger: ledger)
+                            ledger: ledger, emptyRequired: emptyRequired)
     }
 
     /// The duplicate policy of records of `entity` written on their own.
@@ -160,9 +162,10 @@ public final class StoreGraphWriter {
 
     /// Writes one record, without what it carries.
     /// `byValues`: found by all its values when the entity has no uniqueness constraint or
-    /// identity key (`EmbeddedRecord.findByValues`). `sidesKept`, `ledger`: as `write` takes them.
+    /// identity key (`EmbeddedRecord.findByValues`). `sidesKept`, `ledger`, `emptyRequired`: as
+    /// `write` takes them.
     private func writeOne(_ record: Record, target: EntityWriting, policy: DuplicatePolicy, byValues: Bool, namespace: Int,
-                          sidesKept: Set<String> = [], ledger: Int? = nil) throws(GraphWriteError) -> Outcome
+                          sidesKept: Set<String> = [], ledger: Int? = nil, emptyRequired: [String] = []) throws(GraphWriteError) -> Outcome
     {
         let rows = target.rows
         let primaryKey: Int64
@@ -173,6 +176,9 @@ public final class StoreGraphWriter {
             return .rejected(reason: problem)
         }
         let identity = try identity(of: record, target: target, byValues: byValues)
+        if let empty = emptyRequired.first, try !isKnown(record, identity: identity, target: target) {
+            return .rejected(reason: "required relationship '\(empty)' is empty (Core Data refuses to save the object without a destination)")
+        }
         let inserted: EntityRowWriter.Outcome
         if let identity, let existing = try GraphWriteError.wrap({ () throws(StoreWriterError) in
             try identities?.primaryKey(for: identity, entity: target.entity)
@@ -210,6 +216,17 @@ public final class StoreGraphWriter {
         }
         lastPrimaryKey = primaryKey
         return outcome
+    }
+
+    /// Whether `record` is a row already written or stored (by its identity key or a uniqueness
+    /// constraint), so that writing it merges instead of inserting.
+    private func isKnown(_ record: Record, identity: [UInt8]?, target: EntityWriting) throws(GraphWriteError) -> Bool {
+        if let identity {
+            return try GraphWriteError.wrap { () throws(StoreWriterError) in
+                try identities?.primaryKey(for: identity, entity: target.entity)
+            } != nil
+        }
+        return try target.rows.existingRow(for: record.values) != nil
     }
 
     /// The schema of a carried record's entity in the destination model, made once per entity.
