@@ -20,7 +20,7 @@ public final class FileRecordCursor: RecordCursor {
     ///   - version: the index in the chain of the version `entity` is read as, named `versionName`.
     ///   - onlyEntityOf: the model, when the run reads records of `entity` and nothing else (an
     ///     import): a to-one that only the records of another entity could fill from its other
-    ///     side is then empty when a record does not name it (`toOnesInRecords`).
+    ///     side is then empty when a record does not name it (`relationshipsInRecords`).
     public init(path: String, records: any RecordStream, entity: String, version: Int, versionName: String,
                 onlyEntityOf: ManagedObjectModel? = nil) {
         self.path = path
@@ -31,13 +31,13 @@ public final class FileRecordCursor: RecordCursor {
         self.onlyEntityOf = onlyEntityOf
     }
 
-    /// In an import, the to-ones whose destination is outside the entity's hierarchy: no other
-    /// record of the run can name the record from the other side. Nil in a migration, where
-    /// another source may.
-    public func toOnesInRecords(of entity: String) -> Set<String>? {
+    /// In an import, the relationships whose destination is outside the entity's hierarchy: no
+    /// other record of the run can name the record from the other side. Nil in a migration,
+    /// where another source may.
+    public func relationshipsInRecords(of entity: String) -> Set<String>? {
         guard let model = onlyEntityOf else { return nil }
         let family = Set(model.hierarchy(below: model.rootEntity(of: entity)?.name ?? entity).map(\.name))
-        return Set(model.allRelationships(of: entity).filter { !$0.isToMany && !family.contains($0.destinationEntity) }.map(\.name))
+        return Set(model.allRelationships(of: entity).filter { !$0.isTransient && !family.contains($0.destinationEntity) }.map(\.name))
     }
 
     public func next() throws(PipelineError) -> SourceItem? {

@@ -29,14 +29,15 @@ public protocol RecordCursor: AnyObject {
     /// pipeline counted as read from this source, per entity: a source that can count its
     /// records another way compares the two.
     func finish(read: [String: Int], stopped: Bool) throws(PipelineError) -> SourceEnd
-    /// The to-one relationships of `entity` whose link each of its records carries whenever it
-    /// has a destination (a store's foreign-key column), so that a record without one has none;
-    /// nil when a link may come from elsewhere (a file's other side, a parent's ordered list).
-    func toOnesInRecords(of entity: String) -> Set<String>?
+    /// The relationships of `entity` whose links each of its records carries whenever it has
+    /// destinations (a store's foreign-key column, an import's keys), so that a record without
+    /// one has none; nil when a link may come from elsewhere (a file's other side in a
+    /// migration, a parent's ordered list).
+    func relationshipsInRecords(of entity: String) -> Set<String>?
 }
 
 extension RecordCursor {
-    public func toOnesInRecords(of entity: String) -> Set<String>? { nil }
+    public func relationshipsInRecords(of entity: String) -> Set<String>? { nil }
 
     public func step(record _: (borrowing Record, _ entity: String, _ defaulted: Bool, _ row: Int64?) throws(PipelineError) -> Void)
         throws(PipelineError) -> CursorStep

@@ -191,9 +191,10 @@ public struct RecordPipeline {
         /// The one-to-ones of the last version whose links fill their own column only
         /// (`StoreGraphWriter.write`'s `sidesKept`): the source gives both sides.
         let sidesKept: Set<String>
-        /// The required to-ones of the last version that the records' own links fill
-        /// (`RecordCursor.toOnesInRecords`): a new object without one is rejected, as Core Data
-        /// would refuse to save it (`StoreGraphWriter.write`'s `emptyRequired`).
+        /// The relationships of the last version that need a destination (a required to-one, a
+        /// to-many with a minimum count) and that the records' own links fill
+        /// (`RecordCursor.relationshipsInRecords`): a new object without one is rejected, as Core
+        /// Data would refuse to save it (`StoreGraphWriter.write`'s `emptyRequired`).
         let requiredInRecord: [String]
         /// The records inserted so far (counted into `written` once the source is read).
         var inserted = 0
@@ -220,16 +221,16 @@ public struct RecordPipeline {
     private mutating func plan(_ entity: String, of cursor: any RecordCursor) -> EntityPlan? {
         guard let schema = chain.schema(version: cursor.version, entity: entity) else { return nil }
         return entityPlan(entity, schema: schema, version: cursor.version, source: cursor.path, topLevel: true,
-                          keepsOneToOneSides: cursor.keepsOneToOneSides, toOnesInRecords: cursor.toOnesInRecords(of: entity))
+                          keepsOneToOneSides: cursor.keepsOneToOneSides, inRecords: cursor.relationshipsInRecords(of: entity))
     }
 
     /// - Parameters:
     ///   - topLevel: records read from the source itself (not carried by others), which the
     ///     observer may watch.
     ///   - keepsOneToOneSides: the source gives both sides of its one-to-ones (`RecordCursor`).
-    ///   - toOnesInRecords: the to-ones the records' own links fill (`RecordCursor`).
+    ///   - inRecords: the relationships the records' own links fill (`RecordCursor`).
     private mutating func entityPlan(_ entity: String, schema: RecordSchema, version: Int, source: String, topLevel: Bool,
-                                     keepsOneToOneSides: Bool = false, toOnesInRecords: Set<String>? = nil) -> EntityPlan {
+                                     keepsOneToOneSides: Bool = false, inRecords: Set<String>? = nil) -> EntityPlan {
         let route = chain.route(entity: entity, from: version)
         let watched = topLevel ? observer?.watch(route: route, schema: schema) : nil
         return EntityPlan(entity: entity, route: route, finalSchema: route.finalEntity.flatMap { finalSchema($0) },
@@ -237,14 +238,15 @@ public struct RecordPipeline {
                           ledger: ledger(source: source, entity: entity, version: version), source: source, version: version,
                           watched: watched,
                           sidesKept: keepsOneToOneSides ? chain.oneToOnesCarriedSideBySide(of: entity, from: version) : [],
-                          requiredInRecord: requiredToOnes(in: toOnesInRecords ?? [], of: entity, from: version, becoming: route.finalEntity))
+                          requiredInRecord: needingDestinations(in: inRecords ?? [], of: entity, from: version, becoming: route.finalEntity))
     }
 
-    /// Those of `names` (to-ones of `entity` in version `from`) that become required to-ones of
-    /// `final` in the last version, by their names there.
-    private func requiredToOnes(in names: Set<String>, of entity: String, from version: Int, becoming final: String?) -> [String] {
+    /// Those of `names` (relationships of `entity` in version `from`) that become relationships of
+    /// `final` in the last version that need a destination (a required to-one, a to-many with a
+    /// minimum count: Core Data refuses an object without), by their names there.
+    private func needingDestinations(in names: Set<String>, of entity: String, from version: Int, becoming final: String?) -> [String] {
         guard let final else { return [] }
-        let required = chain.last.allRelationships(of: final).filter { !$0.isToMany && !$0.isOptional }
+        let required = chain.last.allRelationships(of: final).filter { $0.isToMany ? $0.minCount > 0 : !$0.isOptional }
         return names.sorted().compactMap { name in
             guard let carried = chain.finalRelationship(name, of: entity, from: version), carried.entity == final,
                   required.contains(where: { $0.name == carried.relationship }) else { return nil }

@@ -166,7 +166,7 @@ public final class StoreRecordCursor: RecordCursor {
         model.allRelationships(of: entity).filter { !$0.isToMany && model.inverse(of: $0)?.isOrdered != true }
     }
 
-    public func toOnesInRecords(of entity: String) -> Set<String>? {
+    public func relationshipsInRecords(of entity: String) -> Set<String>? {
         Set(rowToOnes(of: entity).map(\.name))
     }
 
