@@ -184,4 +184,30 @@ struct RequiredLinkRejectTests {
         #expect(try storeRows(store, "SELECT t.ZTITLE || '→' || p.ZCODE FROM ZTASK t JOIN ZPROJECT p ON p.Z_PK = t.ZPROJECT ORDER BY t.Z_PK")
                 == ["plan→1", "ship→1"])
     }
+
+    @Test("a destination whose only required link is the inverse of the one naming it is still created, and verifies")
+    func createsDestinationFilledByTheLink() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-inverse")
+        let contents = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                <entity name="Task" syncable="YES">
+                    <attribute name="title" attributeType="String"/>
+                    <relationship name="detail" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Detail" inverseName="task" inverseEntity="Detail"/>
+                </entity>
+                <entity name="Detail" syncable="YES">
+                    <attribute name="code" attributeType="String"/>
+                    <relationship name="task" maxCount="1" deletionRule="Nullify" destinationEntity="Task" inverseName="detail" inverseEntity="Task"/>
+                    <uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints>
+                </entity>
+            </model>
+            """
+        let bundle = try TestPaths.xcodeModelBundle("Details", versions: [("Details", contents)], in: folder)
+        try #"[{"title": "a", "detail": "d1"}, {"title": "b", "detail": "d2"}]"#.write(toFile: folder + "/tasks.json", atomically: true, encoding: .utf8)
+        let store = folder + "/details.sqlite"
+        let run = try FerryProcess.run(["import", folder + "/tasks.json", "--model", bundle, "--entity", "Task", "--out", store])
+        #expect(run.status == 0, "\(run.out)\(run.err)")
+        #expect(try storeRows(store, "SELECT d.ZCODE || '→' || t.ZTITLE FROM ZDETAIL d JOIN ZTASK t ON t.Z_PK = d.ZTASK ORDER BY d.Z_PK")
+                == ["d1→a", "d2→b"])
+    }
 }

@@ -18,8 +18,12 @@ struct LinkResolver {
         let destination = relationship.destinationEntity
         var report = LinkReport(relationship: "\(kind.entity).\(relationship.name)",
                                 matchedBy: kind.matchAttribute.map { "\(destination).\($0.name)" } ?? "source key")
-        // A destination that needs a destination of its own cannot be made from one value.
-        let needed = model.allRelationships(of: destination).first { !$0.isToMany && !$0.isOptional }
+        // A destination that needs a destination of its own cannot be made from one value (the
+        // link's own inverse is filled by the link).
+        let inverse = model.inverse(of: relationship)?.name
+        let needed = model.allRelationships(of: destination).first { other in
+            other.name != inverse && (other.isToMany ? other.minCount > 0 : !other.isOptional)
+        }
         if kind.matchAttribute != nil, createMissing.contains("\(kind.entity).\(relationship.name)"), needed == nil {
             let values = try defaultValues(of: kind)
             report.created = try Self.links { () throws(LinkResolutionError) in
