@@ -174,7 +174,7 @@ public struct DocumentRecordDecoder {
                 // A top-level record that says it has no destination for a required to-one could
                 // only fail verification and take the whole run with it: it is rejected here, with
                 // its location. (A nested object's carrier links it, whatever its own key says.)
-                if depth == 0, !relationship.isToMany, !relationship.isOptional, targets.isEmpty {
+                if depth == 0, relationship.isRequiredToOne, targets.isEmpty {
                     return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name,
                                           reason: RelationshipKeys.emptyRequiredReason))
                 }

@@ -246,7 +246,7 @@ public struct RecordPipeline {
     /// minimum count: Core Data refuses an object without), by their names there.
     private func needingDestinations(in names: Set<String>, of entity: String, from version: Int, becoming final: String?) -> [String] {
         guard let final else { return [] }
-        let required = chain.last.allRelationships(of: final).filter { $0.isToMany ? $0.minCount > 0 : !$0.isOptional }
+        let required = chain.last.allRelationships(of: final).filter { $0.minimumDestinations > 0 }
         return names.sorted().compactMap { name in
             guard let carried = chain.finalRelationship(name, of: entity, from: version), carried.entity == final,
                   required.contains(where: { $0.name == carried.relationship }) else { return nil }
@@ -319,7 +319,8 @@ public struct RecordPipeline {
             try sourceKeys.reserve(storeRow, root: root, graph: graph, source: record.location.file)
             keptKey = (storeRow, root)
         }
-        let emptyRequired = plan.requiredInRecord.filter { name in !mapped.links.contains { $0.relationship == name && !$0.targets.isEmpty } }
+        let emptyRequired = plan.requiredInRecord.isEmpty ? []
+            : plan.requiredInRecord.filter { name in !mapped.links.contains { $0.relationship == name && !$0.targets.isEmpty } }
         var outcomes: [StoreGraphWriter.EmbeddedOutcome] = []
         let written: StoreGraphWriter.Outcome
         do {

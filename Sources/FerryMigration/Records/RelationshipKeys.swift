@@ -21,8 +21,15 @@ struct RelationshipKeys: Sendable {
         self.linkAttributes = linkAttributes
     }
 
-    /// Why a record whose key or column for a required to-one holds no value is rejected.
-    static let emptyRequiredReason = "required relationship is empty (Core Data refuses to save the object without a destination)"
+    /// Why a record whose key or column for a required to-one holds no value is rejected (the
+    /// reject names the relationship).
+    static let emptyRequiredReason = emptyRequiredReason(of: nil)
+
+    /// Why a record that gives no destination for the relationship `name` (or the one its
+    /// reject names, when nil) that needs one is rejected.
+    static func emptyRequiredReason(of name: String?) -> String {
+        "required relationship \(name.map { "'\($0)' " } ?? "")is empty (Core Data refuses to save the object without a destination)"
+    }
 
     /// Why a record that lists `targets` for a to-many with a minimum or maximum count is
     /// rejected: as many distinct destinations as it lists are outside the bounds; nil when

@@ -22,7 +22,7 @@ struct LinkResolver {
         // link's own inverse is filled by the link).
         let inverse = model.inverse(of: relationship)?.name
         let needed = model.allRelationships(of: destination).first { other in
-            other.name != inverse && (other.isToMany ? other.minCount > 0 : !other.isOptional)
+            other.name != inverse && other.minimumDestinations > 0
         }
         if kind.matchAttribute != nil, createMissing.contains("\(kind.entity).\(relationship.name)"), needed == nil {
             let values = try defaultValues(of: kind)
@@ -101,8 +101,8 @@ struct LinkResolver {
     /// whose links from removed rows are dropped. Otherwise in the order given; required to-ones
     /// that name each other in a cycle keep that order.
     static func resolutionOrder(_ kinds: [LinkKind], model: ManagedObjectModel) -> [LinkKind] {
-        var waiting = kinds.filter { !$0.relationship.isToMany && !$0.relationship.isOptional }
-        let others = kinds.filter { $0.relationship.isToMany || $0.relationship.isOptional }
+        var waiting = kinds.filter(\.relationship.isRequiredToOne)
+        let others = kinds.filter { !$0.relationship.isRequiredToOne }
         func root(_ entity: String) -> String { model.rootEntity(of: entity)?.name ?? entity }
         var ordered: [LinkKind] = []
         while !waiting.isEmpty {

@@ -177,7 +177,7 @@ public final class StoreGraphWriter {
         }
         let identity = try identity(of: record, target: target, byValues: byValues)
         if let empty = emptyRequired.first, try !isKnown(record, identity: identity, target: target) {
-            return .rejected(reason: "required relationship '\(empty)' is empty (Core Data refuses to save the object without a destination)")
+            return .rejected(reason: RelationshipKeys.emptyRequiredReason(of: empty))
         }
         let inserted: EntityRowWriter.Outcome
         if let identity, let existing = try GraphWriteError.wrap({ () throws(StoreWriterError) in

@@ -21,6 +21,13 @@ public struct Relationship: Sendable, Equatable, Codable {
     /// Rules the destinations must pass; Xcode's editor cannot spell them, models built in code can.
     public var validationRules: [ValidationRule]
 
+    /// The fewest destinations Core Data saves an object with: 1 for a required to-one, a
+    /// to-many's minimum count, 0 for an optional to-one.
+    public var minimumDestinations: Int { isToMany ? minCount : isOptional ? 0 : 1 }
+
+    /// Whether it is a to-one that every saved object must fill.
+    public var isRequiredToOne: Bool { !isToMany && !isOptional }
+
     public init(
         name: String, destinationEntity: String, inverseName: String? = nil, inverseEntity: String? = nil,
         isOptional: Bool = true, isTransient: Bool = false, isToMany: Bool = false,

@@ -46,18 +46,13 @@ public final class LinkResolution {
         try findRejectedSources()
     }
 
-    /// Whether the kind's relationship is a required to-one: an object without its destination
-    /// fails Core Data's validation, so its row cannot be kept without the link.
-    private var requiresDestination: Bool {
-        !kind.relationship.isToMany && !kind.relationship.isOptional
-    }
-
     /// `ferry_work.x (src)`: the rows `removeRejectedSources` removes. When the relationship
     /// stays in one table (a task's required parent task), a link to a removed row finds nothing
     /// either and removes its own row in turn: the closure is one recursive query over an index
     /// of the links' destinations, linear in the links it follows however long the chain.
     private func findRejectedSources() throws(LinkResolutionError) {
-        guard requiresDestination, unresolved > 0 else { return }
+        // An object without its required to-one fails Core Data's validation: its row cannot stay.
+        guard kind.relationship.isRequiredToOne, unresolved > 0 else { return }
         let before = writer.lastKeyBefore(root: source.root)
         let found = """
             SELECT src FROM \(work).r WHERE dst IS NULL AND account IS NOT NULL AND src > \(before) EXCEPT SELECT src FROM \(work).r WHERE dst IS NOT NULL OR account IS NULL

@@ -152,7 +152,7 @@ struct DeletePlanner {
             guard let name = reference.relationship, let (owner, relationshipName) = MutableStore.split(name),
                   seen.insert("\(reference.object) \(name)").inserted,
                   let relationship = store.model.entity(named: owner)?.relationship(named: relationshipName) else { continue }
-            let minimum = relationship.isToMany ? relationship.minCount : relationship.isOptional ? 0 : 1
+            let minimum = relationship.minimumDestinations
             guard minimum > 0 else { continue }
             let placement = try store.placement(of: relationship, owner: owner)
             let remaining = try destinations(of: reference.object, placement, relationship: relationship).filter { !deleted.contains($0) }.count
