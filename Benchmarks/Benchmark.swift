@@ -15,6 +15,9 @@ struct Benchmark {
     let prepare: (Workspace) throws -> Void
     /// Files in the workspace removed before every run of either side (not timed).
     let outputs: [String]
+    /// Brings outside state back to where a run starts (a database schema dropped), before every
+    /// run of either side, not timed.
+    let reset: ((Workspace) throws -> Void)?
     /// A file whose size is the amount of data processed, for MB/s figures.
     let throughputBasis: ((Workspace) throws -> String)?
     let ferry: (Workspace) -> Side
@@ -23,7 +26,7 @@ struct Benchmark {
     init(
         name: String, summary: String, targets: [Target] = [],
         prepare: @escaping (Workspace) throws -> Void, outputs: [String] = [],
-        throughputBasis: ((Workspace) throws -> String)? = nil,
+        reset: ((Workspace) throws -> Void)? = nil, throughputBasis: ((Workspace) throws -> String)? = nil,
         ferry: @escaping (Workspace) -> Side, reference: @escaping (Workspace) -> Side
     ) {
         self.name = name
@@ -31,6 +34,7 @@ struct Benchmark {
         self.targets = targets
         self.prepare = prepare
         self.outputs = outputs
+        self.reset = reset
         self.throughputBasis = throughputBasis
         self.ferry = ferry
         self.reference = reference

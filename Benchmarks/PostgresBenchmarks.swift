@@ -6,8 +6,10 @@ import Foundation
 
 /// PostgreSQL benchmarks, against a server the driver starts for the run (the tests' server:
 /// a Unix socket in a temp folder, run as `postgres` when the driver runs as root, stopped when
-/// the driver ends). Each run starts from an empty schema: both sides drop what the last run
-/// loaded with one `psql` call, inside the timed command. Registered in `Catalog.all()`.
+/// the driver ends). Each run starts from an empty database and a checkpointed server: before
+/// every run of either side (not timed) the last runs' tables are dropped and `CHECKPOINT`
+/// writes out what they left dirty, so that neither side pays for the other's pages or meets a
+/// checkpoint the other one's WAL started. Registered in `Catalog.all()`.
 enum PostgresBenchmarks {
     static func all() -> [Benchmark] {
         [
@@ -19,15 +21,16 @@ enum PostgresBenchmarks {
                     try w.uploadStore()
                     _ = try PostgresTestServer.running()
                 },
+                reset: { _ in try resetDatabase("DROP SCHEMA IF EXISTS bench CASCADE; DROP TABLE IF EXISTS reference") },
                 ferry: { w in
-                    .shell(psql(w, "DROP SCHEMA IF EXISTS bench CASCADE") + " && " + ShellQuote.quote(w.ferry) + " export "
-                        + ShellQuote.quote(w.uploadStorePath) + " --model " + ShellQuote.quote(w.workspaceModel) + " --to "
+                    .shell(ShellQuote.quote(w.ferry) + " export " + ShellQuote.quote(w.uploadStorePath)
+                        + " --model " + ShellQuote.quote(w.workspaceModel) + " --to "
                         + ShellQuote.quote(database(w)) + " --schema bench > /dev/null")
                 },
                 reference: { w in
                     let select = "SELECT Z_PK, Z_ENT, Z_OPT, ZFILENAME, ZFILESIZE, ZFILETYPE, ZFINISHSTATUS, "
                         + "CASE WHEN ZIMAGEDATA IS NULL THEN NULL ELSE '\\x' || hex(ZIMAGEDATA) END, ZTIME, ZURLPATH FROM ZUPLOADENTITY"
-                    let table = "DROP TABLE IF EXISTS reference; CREATE TABLE reference (z_pk bigint PRIMARY KEY, z_ent integer, z_opt integer, "
+                    let table = "CREATE TABLE reference (z_pk bigint PRIMARY KEY, z_ent integer, z_opt integer, "
                         + "\"fileName\" text, \"fileSize\" text, \"fileType\" integer, \"finishStatus\" boolean, \"imageData\" bytea, "
                         + "\"time\" bigint, \"urlPath\" text)"
                     return .shell(psql(w, table) + " && sqlite3 -csv " + ShellQuote.quote(w.uploadStorePath) + " " + ShellQuote.quote(select)
@@ -41,6 +44,7 @@ enum PostgresBenchmarks {
                     try fleet(w)
                     _ = try PostgresTestServer.running()
                 },
+                reset: { _ in try resetDatabase("DROP SCHEMA IF EXISTS fleet CASCADE") },
                 ferry: { w in fleetLoad(w, jobs: 2) },
                 reference: { w in fleetLoad(w, jobs: 1) }),
         ]
@@ -49,10 +53,10 @@ enum PostgresBenchmarks {
     /// Stores in the fleet.
     static let fleetSize = 100
 
-    /// `ferry export` of every fleet store into schema `fleet`, `jobs` at a time, after dropping it.
+    /// `ferry export` of every fleet store into schema `fleet`, `jobs` at a time.
     private static func fleetLoad(_ w: Workspace, jobs: Int) -> Side {
         let stores = (1...fleetSize).map { ShellQuote.quote(w.path("fleet/store-\($0).sqlite")) }.joined(separator: " ")
-        return .shell(psql(w, "DROP SCHEMA IF EXISTS fleet CASCADE") + " && " + ShellQuote.quote(w.ferry) + " export " + stores
+        return .shell(ShellQuote.quote(w.ferry) + " export " + stores
             + " --model " + ShellQuote.quote(w.workspaceModel) + " --to " + ShellQuote.quote(database(w)) + " --schema fleet --jobs \(jobs) > /dev/null")
     }
 
@@ -77,6 +81,13 @@ enum PostgresBenchmarks {
     /// The run's database (the server's `postgres` database).
     private static func database(_ w: Workspace) -> String {
         (try? PostgresTestServer.running().uri(database: "postgres")) ?? "postgresql:///postgres"
+    }
+
+    /// Runs `drop` and then `CHECKPOINT` on the run's database (`Benchmark.reset`).
+    private static func resetDatabase(_ drop: String) throws {
+        let server = try PostgresTestServer.running()
+        _ = try server.psql(drop)
+        _ = try server.psql("CHECKPOINT")
     }
 
     /// `psql` running one command on the run's database, quiet, stopping on the first error.

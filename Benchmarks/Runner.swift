@@ -27,6 +27,7 @@ struct Runner {
                     ? [("ferry", ferry), ("reference", reference)] : [("reference", reference), ("ferry", ferry)]
                 for (label, side) in order {
                     for output in benchmark.outputs { workspace.remove(output) }
+                    try benchmark.reset?(workspace)
                     // Start with no dirty pages: the kernel writing back a dataset just generated
                     // or the last run's output would otherwise compete with the run timed next.
                     sync()

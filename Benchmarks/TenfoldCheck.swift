@@ -48,6 +48,7 @@ struct TenfoldCheck {
     private func measure(_ benchmark: Benchmark, in workspace: Workspace) throws -> RunMeasurement {
         try benchmark.prepare(workspace)
         for output in benchmark.outputs { workspace.remove(output) }
+        try benchmark.reset?(workspace)
         sync()
         let measurement = try benchmark.ferry(workspace).measure(logPrefix: workspace.path("\(benchmark.name)-tenfold"))
         for output in benchmark.outputs { workspace.remove(output) }
