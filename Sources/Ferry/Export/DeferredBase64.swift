@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FerryFormats
 
 /// Binary values written raw into an export buffer and base64-encoded on the writing thread, so
@@ -22,10 +27,12 @@ enum DeferredBase64 {
             var start = 0
             while start < bytes.count {
                 let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
-                guard let offset = rest.firstIndex(of: marker) else {
+                // memchr: a chunk without binary values is scanned at memory speed, not byte by byte.
+                guard let base = rest.baseAddress, let found = memchr(base, Int32(marker), rest.count) else {
                     output.append(contentsOf: rest)
                     return
                 }
+                let offset = UnsafeRawPointer(found) - base
                 output.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest[..<offset]))
                 let lengthStart = offset + 1
                 let length = Int(UInt64(littleEndian: rest.loadUnaligned(fromByteOffset: lengthStart, as: UInt64.self)))
