@@ -11,7 +11,7 @@ enum LinkReportText {
         if link.ambiguous > 0 { text += ", \(link.ambiguous) matched several (lowest Z_PK used)" }
         if link.conflicts > 0 { text += ", \(link.conflicts) claimed by several (last wins)" }
         if link.duplicatePairs > 0 { text += ", \(link.duplicatePairs) given twice (kept once)" }
-        if link.rejectedRecords > 0 { text += ", \(link.rejectedRecords) records rejected (the relationship is required)" }
+        if link.rejectedRecords > 0 { text += ", \(link.rejectedRecords) records rejected (\(link.rejectedBecause ?? "the relationship is required"))" }
         for sample in link.unresolvedSamples { log.warning(sample) }
         if link.unresolved > link.unresolvedSamples.count {
             log.warning("… \(link.unresolved - link.unresolvedSamples.count) more unresolved links of \(link.relationship)"

@@ -162,6 +162,83 @@ struct RequiredLinkRejectTests {
         #expect(try storeRows(store, "SELECT ZTITLE FROM ZTASK ORDER BY Z_PK") == ["a", "d"])
     }
 
+    @Test("a record whose listed destinations are not found, leaving a to-many below its minimum count, is a reject, not a failed run")
+    func toManyLeftShortRejects() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-short")
+        let bounded = Self.contents.replacingOccurrences(of: #"<relationship name="tags" optional="YES" toMany="YES""#,
+                                                         with: #"<relationship name="tags" toMany="YES" minCount="1" maxCount="2""#)
+            // No unique label: a tag not found is not created.
+            .replacingOccurrences(of: #"<uniquenessConstraints><uniquenessConstraint><constraint value="label"/></uniquenessConstraint></uniquenessConstraints>"#,
+                                  with: "")
+        let bundle = try TestPaths.xcodeModelBundle("Short", versions: [("Short", bounded)], in: folder)
+        try "code\n1\n".write(toFile: folder + "/projects.csv", atomically: true, encoding: .utf8)
+        try "label\nx\ny\n".write(toFile: folder + "/tags.csv", atomically: true, encoding: .utf8)
+        try """
+            [{"title": "a", "project": 1, "tags": ["x"]},
+             {"title": "b", "project": 1, "tags": ["nope"]},
+             {"title": "c", "project": 1, "tags": ["x", "nope"]},
+             {"title": "d", "project": 1, "tags": ["gone", "lost"]}]
+            """.write(toFile: folder + "/tasks.json", atomically: true, encoding: .utf8)
+        let store = folder + "/short.sqlite"
+        for (file, entity) in [("projects.csv", "Project"), ("tags.csv", "Tag")] {
+            let run = try FerryProcess.run(["import", folder + "/" + file, "--model", bundle, "--entity", entity, "--out", store]
+                                           + (entity == "Tag" ? ["--append"] : []))
+            #expect(run.status == 0, "\(run.err)")
+        }
+        let run = try FerryProcess.run(["import", folder + "/tasks.json", "--model", bundle, "--entity", "Task", "--out", store, "--append",
+                                        "--link", "project=code", "--link", "tags=label"])
+        #expect(run.status == 1, "\(run.out)\(run.err)")
+        #expect(run.err.contains("tasks.json:2: Task.tags: unresolved link: no Tag has label 'nope'; the relationship needs a destination, so the record is rejected"),
+                "\(run.err)")
+        // One of two listed tags found: the task keeps it.
+        #expect(run.err.contains("tasks.json:3: Task.tags: unresolved link: no Tag has label 'nope'\n"), "\(run.err)")
+        #expect(run.out.contains("read 4, written 2, rejected 2") && run.out.contains("2 records rejected (the relationship needs a destination)"),
+                "\(run.out)")
+        #expect(try storeRows(store, """
+            SELECT t.ZTITLE || '→' || g.ZLABEL FROM ZTASK t JOIN Z_2TASKS j ON j.Z_3TASKS = t.Z_PK JOIN ZTAG g ON g.Z_PK = j.Z_2TAGS ORDER BY t.Z_PK
+            """) == ["a→x", "c→x"])
+        let verified = try FerryProcess.run(["verify", store, "--model", bundle])
+        #expect(verified.status == 0, "\(verified.out)")
+    }
+
+    @Test("a to-many kept on its destinations' rows, left below its minimum by links that find nothing, rejects its record")
+    func oneToManyLeftShortRejects() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-short-rows")
+        let contents = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                <entity name="Folder" syncable="YES">
+                    <attribute name="name" attributeType="String"/>
+                    <relationship name="notes" toMany="YES" minCount="1" deletionRule="Nullify" destinationEntity="Note" inverseName="folder" inverseEntity="Note"/>
+                </entity>
+                <entity name="Note" syncable="YES">
+                    <attribute name="title" attributeType="String"/>
+                    <relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="notes" inverseEntity="Folder"/>
+                </entity>
+            </model>
+            """
+        let bundle = try TestPaths.xcodeModelBundle("Folders", versions: [("Folders", contents)], in: folder)
+        try "title\nn1\nn2\n".write(toFile: folder + "/notes.csv", atomically: true, encoding: .utf8)
+        try """
+            [{"name": "f1", "notes": ["n1"]},
+             {"name": "f2", "notes": ["zz"]},
+             {"name": "f3", "notes": ["n2", "zz"]}]
+            """.write(toFile: folder + "/folders.json", atomically: true, encoding: .utf8)
+        let store = folder + "/folders.sqlite"
+        var run = try FerryProcess.run(["import", folder + "/notes.csv", "--model", bundle, "--entity", "Note", "--out", store])
+        #expect(run.status == 0, "\(run.err)")
+        run = try FerryProcess.run(["import", folder + "/folders.json", "--model", bundle, "--entity", "Folder", "--out", store, "--append",
+                                    "--link", "notes=title"])
+        #expect(run.status == 1, "\(run.out)\(run.err)")
+        #expect(run.err.contains("folders.json:2: Folder.notes: unresolved link: no Note has title 'zz'; the relationship needs a destination"),
+                "\(run.err)")
+        #expect(try storeRows(store, "SELECT n.ZTITLE || '→' || f.ZNAME FROM ZNOTE n JOIN ZFOLDER f ON f.Z_PK = n.ZFOLDER ORDER BY n.Z_PK")
+                == ["n1→f1", "n2→f3"])
+        #expect(try storeRows(store, "SELECT ZNAME FROM ZFOLDER ORDER BY Z_PK") == ["f1", "f3"])
+        let verified = try FerryProcess.run(["verify", store, "--model", bundle])
+        #expect(verified.status == 0, "\(verified.out)")
+    }
+
     @Test("in an import, a record that leaves out a required to-one nothing else can fill is a reject; one merged into a row keeps its")
     func absentRequiredKeyRejects() throws {
         let folder = try TestPaths.temporaryFolder("required-link-absent")

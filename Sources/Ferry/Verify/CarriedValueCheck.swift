@@ -80,7 +80,7 @@ struct CarriedValueCheck {
         }
         for link in links where link.rejectedRecords > 0 {
             guard let entity = link.relationship.split(separator: ".", maxSplits: 1).first.map(String.init), excluded[entity] == nil else { continue }
-            excluded[entity] = "\(link.rejectedRecords) of its records were removed when their required \(link.relationship) found nothing"
+            excluded[entity] = "\(link.rejectedRecords) of its records were removed when their \(link.relationship) found too few destinations"
         }
         for entity in expected.keys where !model.subentities(of: entity).isEmpty && excluded[entity] == nil {
             excluded[entity] = "it has sub-entities, whose rows its fingerprint covers"

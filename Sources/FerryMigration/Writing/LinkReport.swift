@@ -1,3 +1,5 @@
+import FerryModel
+
 /// What resolving the links of one relationship found.
 public struct LinkReport: Sendable, Equatable, Codable {
     /// `Entity.relationship`.
@@ -12,8 +14,11 @@ public struct LinkReport: Sendable, Equatable, Codable {
     /// was read (`Reject.summary`).
     public var unresolved = 0
     public var unresolvedSamples: [String] = []
-    /// Records rejected because this required to-one found no destination (written, then removed).
+    /// Records rejected because their links found too few destinations: none for a required
+    /// to-one, fewer than the minimum count for a to-many (written, then removed).
     public var rejectedRecords = 0
+    /// Why those records could not be kept (`rejectionCause(of:)`); nil when none were rejected.
+    public var rejectedBecause: String?
     /// Links whose value matched several destinations (the one with the lowest `Z_PK` is used).
     public var ambiguous = 0
     /// Destinations claimed by more than one source where each destination's row holds its one
@@ -25,5 +30,11 @@ public struct LinkReport: Sendable, Equatable, Codable {
     public init(relationship: String, matchedBy: String) {
         self.relationship = relationship
         self.matchedBy = matchedBy
+    }
+
+    /// Why a record whose links of `relationship` found too few destinations cannot be kept.
+    static func rejectionCause(of relationship: Relationship) -> String {
+        guard relationship.isToMany else { return "the relationship is required" }
+        return relationship.minCount == 1 ? "the relationship needs a destination" : "the relationship needs at least \(relationship.minCount) destinations"
     }
 }

@@ -12,8 +12,9 @@ struct LinkResolver {
     private static let sampleSize = 5
 
     /// Resolves the links of one kind; each that finds nothing goes to `unresolved`, and the
-    /// records removed because a required to-one found nothing to `rejected`.
-    func resolve(_ kind: LinkKind, unresolved: (Reject) -> Void, rejected: (RejectedRecords) -> Void) throws(GraphWriteError) -> LinkReport {
+    /// records removed because it left them short of destinations (`removesRecords`) to `rejected`.
+    func resolve(_ kind: LinkKind, removesRecords: Bool, unresolved: (Reject) -> Void,
+                 rejected: (RejectedRecords) -> Void) throws(GraphWriteError) -> LinkReport {
         let relationship = kind.relationship
         let destination = relationship.destinationEntity
         var report = LinkReport(relationship: "\(kind.entity).\(relationship.name)",
@@ -30,7 +31,7 @@ struct LinkResolver {
                 try staging.tables.createMissingDestinations(of: kind, values: values)
             }
         }
-        let resolution = try Self.links { () throws(LinkResolutionError) in try LinkResolution(kind, in: staging.tables) }
+        let resolution = try Self.links { () throws(LinkResolutionError) in try LinkResolution(kind, in: staging.tables, removesRecords: removesRecords) }
         report.links = resolution.links
         report.unresolved = resolution.unresolved
         report.resolved = report.links - report.unresolved
@@ -38,6 +39,7 @@ struct LinkResolver {
             ? needed.map { " (none is created: its relationship '\($0.name)' is required)" } : nil
         report.unresolvedSamples = try reportUnresolved(resolution, kind, note: uncreated ?? "", to: unresolved)
         report.rejectedRecords = resolution.rejectedSources
+        if resolution.rejectedSources > 0 { report.rejectedBecause = LinkReport.rejectionCause(of: relationship) }
         for (account, count) in try Self.links({ () throws(LinkResolutionError) in try resolution.removeRejectedSources() }) {
             rejected(RejectedRecords(entity: kind.entity, account: account, count: count))
         }
@@ -85,7 +87,7 @@ struct LinkResolver {
                 let found = link.destinationRejected
                     ? "the \(destination) with \(kind.matchAttribute.map { "\($0.name)" } ?? "the key") '\(link.label)' was rejected"
                     : "\(wanted)'\(link.label)'\(note)"
-                let consequence = link.rejectsRecord ? "; the relationship is required, so the record is rejected" : ""
+                let consequence = link.rejectsRecord ? "; \(LinkReport.rejectionCause(of: kind.relationship)), so the record is rejected" : ""
                 let reject = Reject(location: link.origin.location, entity: kind.entity, attribute: kind.relationship.name, value: link.label,
                                     reason: "unresolved link: \(found)\(consequence)")
                 if samples.count < Self.sampleSize { samples.append(reject.summary) }
@@ -95,14 +97,29 @@ struct LinkResolver {
         return samples
     }
 
-    /// The order to resolve `kinds` in: first the required to-ones, whose unresolved links remove
-    /// their records, each before those whose destination shares a table with its entity (so no
-    /// link already written names a removed row, and links to it find nothing); then the rest,
-    /// whose links from removed rows are dropped. Otherwise in the order given; required to-ones
-    /// that name each other in a cycle keep that order.
-    static func resolutionOrder(_ kinds: [LinkKind], model: ManagedObjectModel) -> [LinkKind] {
-        var waiting = kinds.filter(\.relationship.isRequiredToOne)
-        let others = kinds.filter { !$0.relationship.isRequiredToOne }
+    /// Whether the unresolved links of `kind` remove the records they leave short of the
+    /// relationship's minimum: a required to-one's always; a to-many's with a `minCount` when no
+    /// other of the run's `kinds` links the same pairs (its inverse, or the relationship matched
+    /// another way), whose links could still give the record its destinations.
+    static func removesRecords(_ kind: LinkKind, among kinds: [LinkKind], model: ManagedObjectModel) -> Bool {
+        let relationship = kind.relationship
+        if relationship.isRequiredToOne { return true }
+        guard relationship.isToMany, relationship.minCount > 0 else { return false }
+        let inverse = model.inverse(of: relationship)
+        return !kinds.contains { other in
+            other.id != kind.id && (other.relationship == relationship || inverse.map { other.relationship == $0 } == true)
+        }
+    }
+
+    /// The order to resolve `kinds` in: first those that remove records (`removesRecords`), each
+    /// before those whose destination shares a table with its entity (so no link already written
+    /// names a removed row, and links to it find nothing); then the rest, whose links from
+    /// removed rows are dropped. Otherwise in the order given; required to-ones that name each
+    /// other in a cycle keep that order.
+    static func resolutionOrder(_ kinds: [LinkKind], model: ManagedObjectModel) -> [(kind: LinkKind, removesRecords: Bool)] {
+        let removing = kinds.map { removesRecords($0, among: kinds, model: model) }
+        var waiting = zip(kinds, removing).filter { $0.1 }.map(\.0)
+        let others = zip(kinds, removing).filter { !$0.1 }.map { (kind: $0.0, removesRecords: false) }
         func root(_ entity: String) -> String { model.rootEntity(of: entity)?.name ?? entity }
         var ordered: [LinkKind] = []
         while !waiting.isEmpty {
@@ -112,7 +129,7 @@ struct LinkResolver {
             } ?? 0
             ordered.append(waiting.remove(at: index))
         }
-        return ordered + others
+        return ordered.map { (kind: $0, removesRecords: true) } + others
     }
 
     /// Runs link resolution, reporting its failures as the graph writer's.

@@ -253,7 +253,8 @@ public final class StoreGraphWriter {
     /// record and before `writer.finish()`. Each link that finds no destination is handed to
     /// `unresolved`, located where its record was read (`tasks.json:40`, or a store's file and
     /// `Z_PK`), with the value it looked for. Records written with a ledger whose required to-one
-    /// finds no destination are removed and handed to `rejected` (`write`'s `ledger`).
+    /// finds no destination, or whose to-many keeps fewer than its minimum, are removed and
+    /// handed to `rejected` (`write`'s `ledger`).
     public func resolveLinks(unresolved: (Reject) -> Void = { _ in }, rejected: (RejectedRecords) -> Void = { _ in })
         throws(GraphWriteError) -> [LinkReport]
     {
@@ -261,8 +262,8 @@ public final class StoreGraphWriter {
         try staging.finishKeys()
         let resolver = LinkResolver(staging: staging, model: model, createMissing: createMissing)
         var reports: [Int: LinkReport] = [:]
-        for kind in LinkResolver.resolutionOrder(staging.kinds, model: model) {
-            reports[kind.id] = try resolver.resolve(kind, unresolved: unresolved, rejected: rejected)
+        for (kind, removesRecords) in LinkResolver.resolutionOrder(staging.kinds, model: model) {
+            reports[kind.id] = try resolver.resolve(kind, removesRecords: removesRecords, unresolved: unresolved, rejected: rejected)
         }
         return staging.kinds.compactMap { reports[$0.id] }
     }

@@ -25,14 +25,21 @@ public final class LinkResolution {
     public private(set) var unresolved = 0
     /// Links whose value matched several destinations (the one with the lowest `Z_PK` is used).
     public private(set) var ambiguous = 0
-    /// Rows whose required to-one link found nothing (`ferry_work.x`): rows this run wrote, whose
-    /// links of the kind were all staged under an account and none resolved.
+    /// Rows that cannot be kept without what their links of the kind failed to find
+    /// (`ferry_work.x`), when the resolution removes records: rows this run wrote, whose links of
+    /// the kind were all staged under an account, and for which a required to-one resolved none,
+    /// or a to-many kept fewer destinations than its `minCount` after some found nothing.
     public private(set) var rejectedSources = 0
+    private let removesRecords: Bool
 
-    /// Finds the destination of every staged link of `kind`.
-    public init(_ kind: LinkKind, in staged: StagedLinks) throws(LinkResolutionError) {
+    /// Finds the destination of every staged link of `kind`. With `removesRecords`, the rows its
+    /// unresolved links leave short of the relationship's minimum are found (`rejectedSources`)
+    /// for `removeRejectedSources`: pass it for a required to-one, and for a to-many with a
+    /// minimum count whose pairs no other kind of the run links.
+    public init(_ kind: LinkKind, in staged: StagedLinks, removesRecords: Bool) throws(LinkResolutionError) {
         self.staged = staged
         self.kind = kind
+        self.removesRecords = removesRecords
         target = try EntityTable(kind.relationship.destinationEntity, staged.writer)
         source = try EntityTable(kind.entity, staged.writer)
         try stageResolved()
@@ -51,13 +58,21 @@ public final class LinkResolution {
     /// either and removes its own row in turn: the closure is one recursive query over an index
     /// of the links' destinations, linear in the links it follows however long the chain.
     private func findRejectedSources() throws(LinkResolutionError) {
-        // An object without its required to-one fails Core Data's validation: its row cannot stay.
-        guard kind.relationship.isRequiredToOne, unresolved > 0 else { return }
+        // An object without its required to-one, or with fewer destinations of a to-many than
+        // its minimum count, fails Core Data's validation: its row cannot stay.
+        let relationship = kind.relationship
+        guard removesRecords, unresolved > 0, relationship.minimumDestinations > 0 else { return }
         let before = writer.lastKeyBefore(root: source.root)
+        try execute("CREATE TABLE \(work).x (src INTEGER PRIMARY KEY)")
+        if relationship.isToMany {
+            guard source.root != target.root else { return }
+            try execute("INSERT INTO \(work).x \(try shortToManySources(after: before))")
+            rejectedSources = try count("SELECT count(*) FROM \(work).x")
+            return
+        }
         let found = """
             SELECT src FROM \(work).r WHERE dst IS NULL AND account IS NOT NULL AND src > \(before) EXCEPT SELECT src FROM \(work).r WHERE dst IS NOT NULL OR account IS NULL
             """
-        try execute("CREATE TABLE \(work).x (src INTEGER PRIMARY KEY)")
         if source.root == target.root {
             // A row follows a removed one when its link names it and no other link of its resolves.
             try execute("""
@@ -76,6 +91,25 @@ public final class LinkResolution {
             try execute("INSERT INTO \(work).x \(found)")
         }
         rejectedSources = try count("SELECT count(*) FROM \(work).x")
+    }
+
+    /// The rows this run wrote, all of whose links of a to-many kind were staged under an
+    /// account, that have a link which found nothing and keep fewer destinations than the
+    /// relationship's `minCount`: distinct destinations, and where the pairs are kept on the
+    /// destinations' rows, only those whose last link names the row (the last one wins them).
+    private func shortToManySources(after before: Int64) throws(LinkResolutionError) -> String {
+        let kept: String
+        if case .destinationRows = try placement(of: kind.relationship.name, of: kind.entity) {
+            kept = "SELECT src, dst FROM \(work).r WHERE rowid IN (SELECT max(rowid) FROM \(work).r WHERE dst IS NOT NULL GROUP BY dst)"
+        } else {
+            kept = "SELECT DISTINCT src, dst FROM \(work).r WHERE dst IS NOT NULL"
+        }
+        return """
+            SELECT s.src FROM (SELECT src FROM \(work).r WHERE dst IS NULL AND account IS NOT NULL AND src > \(before)
+                    EXCEPT SELECT src FROM \(work).r WHERE account IS NULL) s
+                LEFT JOIN (SELECT src, count(*) AS n FROM (\(kept)) GROUP BY src) k ON k.src = s.src
+                WHERE coalesce(k.n, 0) < \(kind.relationship.minCount)
+            """
     }
 
     /// `ferry_work.r (src, pos, dst, label, n, …)`: each staged link with its destination `Z_PK` (or
@@ -125,19 +159,22 @@ public final class LinkResolution {
         }
     }
 
-    /// Removes the rows whose required to-one link found nothing (`rejectedSources`) and their
-    /// links of this kind; links staged from them for kinds resolved later are dropped
-    /// (`StagedLinks.removedRows`), and links to them find nothing. Returns how many links of
-    /// the removed rows each account staged (one per record that gave the row: the one written,
-    /// and those merged into it).
+    /// Removes the rows of `rejectedSources` and their links of this kind; links staged from
+    /// them for kinds resolved later are dropped (`StagedLinks.removedRows`), and links to them
+    /// find nothing. Returns how many records that gave the removed rows each account staged
+    /// links for (the one written, and those merged into it; a to-many's record staged one link
+    /// per destination it listed, all from where it was read).
     ///
-    /// Resolve the kinds that require a destination first, each before those whose destination
-    /// is its entity, so that no link already written names a removed row.
+    /// Resolve the kinds that remove records first, each before those whose destination is its
+    /// entity, so that no link already written names a removed row.
     public func removeRejectedSources() throws(LinkResolutionError) -> [Int: Int] {
         guard rejectedSources > 0 else { return [:] }
         var accounts: [Int: Int] = [:]
+        let links = kind.relationship.isToMany
+            ? "(SELECT DISTINCT account, src, origin, line, row FROM \(work).r WHERE src IN (SELECT src FROM \(work).x))"
+            : "(SELECT account FROM \(work).r WHERE src IN (SELECT src FROM \(work).x))"
         let statement = try LinkResolutionError.store { () throws(StoreWriterError) in
-            try writer.prepareStatement("SELECT account, count(*) FROM \(work).r WHERE src IN (SELECT src FROM \(work).x) GROUP BY account")
+            try writer.prepareStatement("SELECT account, count(*) FROM \(links) GROUP BY account")
         }
         defer { statement.finalize() }
         try LinkResolutionError.sqlite { () throws(SQLiteError) in
