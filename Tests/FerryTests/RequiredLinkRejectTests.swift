@@ -88,7 +88,7 @@ struct RequiredLinkRejectTests {
         #expect(run.out.contains("read 5, written 2, rejected 3"), "\(run.out)")
         for line in ["tasks.json:2", "tasks.json:3", "tasks.json:4"] { #expect(run.err.contains(line), "\(run.err)") }
         #expect(run.err.contains("no Task has title 'b' (none is created: its relationship 'project' is required)"), "\(run.err)")
-        #expect(run.err.contains("tasks.json:4: Task.parent: unresolved link: the Task with title 'c' was rejected"), "\(run.err)")
+        #expect(run.err.contains("tasks.json:4 [3]: Task.parent: unresolved link: the Task with title 'c' was rejected"), "\(run.err)")
         #expect(try storeRows(store, "SELECT ZTITLE || '→' || ZPARENT FROM ZTASK ORDER BY Z_PK") == ["a→1", "e→1"])
         #expect(try storeRows(store, "SELECT ZLABEL FROM ZTAG") == ["x"])
         #expect(try storeRows(store, "SELECT count(*) FROM Z_2TASKS WHERE Z_3TASKS NOT IN (SELECT Z_PK FROM ZTASK)") == ["0"])
@@ -188,10 +188,10 @@ struct RequiredLinkRejectTests {
         let run = try FerryProcess.run(["import", folder + "/tasks.json", "--model", bundle, "--entity", "Task", "--out", store, "--append",
                                         "--link", "project=code", "--link", "tags=label"])
         #expect(run.status == 1, "\(run.out)\(run.err)")
-        #expect(run.err.contains("tasks.json:2: Task.tags: unresolved link: no Tag has label 'nope'; the relationship needs a destination, so the record is rejected"),
+        #expect(run.err.contains("tasks.json:2 [1]: Task.tags: unresolved link: no Tag has label 'nope'; the relationship needs a destination, so the record is rejected"),
                 "\(run.err)")
         // One of two listed tags found: the task keeps it.
-        #expect(run.err.contains("tasks.json:3: Task.tags: unresolved link: no Tag has label 'nope'\n"), "\(run.err)")
+        #expect(run.err.contains("tasks.json:3 [2]: Task.tags: unresolved link: no Tag has label 'nope'\n"), "\(run.err)")
         #expect(run.out.contains("read 4, written 2, rejected 2") && run.out.contains("2 records rejected (the relationship needs a destination)"),
                 "\(run.out)")
         #expect(try storeRows(store, """
@@ -230,7 +230,7 @@ struct RequiredLinkRejectTests {
         run = try FerryProcess.run(["import", folder + "/folders.json", "--model", bundle, "--entity", "Folder", "--out", store, "--append",
                                     "--link", "notes=title"])
         #expect(run.status == 1, "\(run.out)\(run.err)")
-        #expect(run.err.contains("folders.json:2: Folder.notes: unresolved link: no Note has title 'zz'; the relationship needs a destination"),
+        #expect(run.err.contains("folders.json:2 [1]: Folder.notes: unresolved link: no Note has title 'zz'; the relationship needs a destination"),
                 "\(run.err)")
         #expect(try storeRows(store, "SELECT n.ZTITLE || '→' || f.ZNAME FROM ZNOTE n JOIN ZFOLDER f ON f.Z_PK = n.ZFOLDER ORDER BY n.Z_PK")
                 == ["n1→f1", "n2→f3"])

@@ -1,15 +1,16 @@
 import FerryStore
 
 extension LinkOrigin {
-    /// The origin of the links of `record`: its line, or its source key when it has no line.
+    /// The origin of the links of `record`: its line and place in a document, or its source key
+    /// when it has neither.
     init(record: Record) {
         var row: Int64?
-        if record.location.line == nil, case .integer(let key) = record.key { row = key }
-        self.init(file: record.location.file, line: record.location.line, row: row)
+        if record.location.line == nil, record.location.path == nil, case .integer(let key) = record.key { row = key }
+        self.init(file: record.location.file, line: record.location.line, row: row, path: record.location.path)
     }
 
-    /// As a reject locates a record: `tasks.json:40`, `KYTask.sqlite Z_PK 19`.
+    /// As a reject locates a record: `tasks.json:40 [2]`, `KYTask.sqlite Z_PK 19`.
     var location: SourceLocation {
-        SourceLocation(file: file, line: line, path: row.map { "Z_PK \($0)" })
+        SourceLocation(file: file, line: line, path: path ?? row.map { "Z_PK \($0)" })
     }
 }

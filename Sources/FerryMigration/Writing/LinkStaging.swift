@@ -78,7 +78,7 @@ final class LinkStaging {
         }
         try GraphWriteError.wrap { () throws(StoreWriterError) in
             try tables.stage(kind: kind, from: source, position: position, namespace: namespace, to: destination,
-                             file: origin.file, line: origin.line, row: origin.row, account: account)
+                             origin: origin, account: account)
         }
     }
 

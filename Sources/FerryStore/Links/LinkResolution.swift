@@ -126,12 +126,12 @@ public final class LinkResolution {
                     WHERE Z_ENT IN (\(target.members)) AND \(column) IS NOT NULL GROUP BY \(column);
                 CREATE INDEX \(work).m_value ON m (value);
                 CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, m.pk AS dst, l.value AS label, m.n AS n,
-                    l.origin AS origin, l.line AS line, l.row AS row, l.account AS account FROM \(work).links l LEFT JOIN \(work).m m ON m.value = l.value WHERE \(staged);
+                    l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account FROM \(work).links l LEFT JOIN \(work).m m ON m.value = l.value WHERE \(staged);
                 """)
         } else {
             try execute("""
                 CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, t.Z_PK AS dst, l.key AS label, 1 AS n,
-                    l.origin AS origin, l.line AS line, l.row AS row, l.account AS account FROM \(work).links l
+                    l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account FROM \(work).links l
                     LEFT JOIN \(target.table) t ON t.Z_PK = \(StagedLinks.lookup(key: "l.key", namespace: "l.ns", root: target.rootNumber))
                         AND t.Z_ENT IN (\(target.members))
                     WHERE \(staged);
@@ -143,7 +143,7 @@ public final class LinkResolution {
     public func forEachUnresolved(_ body: (UnresolvedLink) -> Void) throws(LinkResolutionError) {
         let rejects = rejectedSources > 0 ? "src IN (SELECT src FROM \(work).x)" : "0"
         let statement = try LinkResolutionError.store { () throws(StoreWriterError) in
-            try writer.prepareStatement("SELECT label, origin, line, row, \(rejects), n IS -1 FROM \(work).r WHERE dst IS NULL ORDER BY rowid")
+            try writer.prepareStatement("SELECT label, origin, line, row, \(rejects), n IS -1, path FROM \(work).r WHERE dst IS NULL ORDER BY rowid")
         }
         defer { statement.finalize() }
         let files = staged.files
@@ -152,7 +152,7 @@ public final class LinkResolution {
                 let file = Int(statement.int64(at: 1))
                 let origin = LinkOrigin(file: files.indices.contains(file) ? files[file] : "?",
                                         line: statement.isNull(at: 2) ? nil : Int(statement.int64(at: 2)),
-                                        row: statement.isNull(at: 3) ? nil : statement.int64(at: 3))
+                                        row: statement.isNull(at: 3) ? nil : statement.int64(at: 3), path: statement.string(at: 6))
                 body(UnresolvedLink(label: statement.string(at: 0) ?? "NULL", origin: origin,
                                     destinationRejected: statement.int64(at: 5) != 0, rejectsRecord: statement.int64(at: 4) != 0))
             }
@@ -171,7 +171,7 @@ public final class LinkResolution {
         guard rejectedSources > 0 else { return [:] }
         var accounts: [Int: Int] = [:]
         let links = kind.relationship.isToMany
-            ? "(SELECT DISTINCT account, src, origin, line, row FROM \(work).r WHERE src IN (SELECT src FROM \(work).x))"
+            ? "(SELECT DISTINCT account, src, origin, line, row, path FROM \(work).r WHERE src IN (SELECT src FROM \(work).x))"
             : "(SELECT account FROM \(work).r WHERE src IN (SELECT src FROM \(work).x))"
         let statement = try LinkResolutionError.store { () throws(StoreWriterError) in
             try writer.prepareStatement("SELECT account, count(*) FROM \(links) GROUP BY account")

@@ -3,8 +3,8 @@ import CSQLite
 /// The scratch tables that hold source keys and links until they are resolved, in a database
 /// attached to the store writer's connection: `ferry_work.keys (ns, root, key → pk)`,
 /// `ferry_work.runs (ns, root, first, count → pk)` and `ferry_work.links (kind, pk, pos, ns, key,
-/// value, skey, origin, line, row, account)`, where `origin`, `line` and `row` say where the link
-/// was given (`LinkOrigin`, its file by number in `files`) and `account` is the caller's number
+/// value, skey, origin, line, row, path, account)`, where `origin`, `line`, `row` and `path` say
+/// where the link was given (`LinkOrigin`, its file by number in `files`) and `account` is the caller's number
 /// for the record that gave it (`LinkResolution.rejectUnresolvedSources()` hands it back).
 ///
 /// Integer keys that rise by one while their rows' `Z_PK`s do (a store read in key order, a file
@@ -71,12 +71,13 @@ public final class StagedLinks {
             CREATE TABLE \(work).runs (ns INTEGER, root INTEGER, first INTEGER, count INTEGER, pk INTEGER,
                 PRIMARY KEY (ns, root, first)) WITHOUT ROWID;
             CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, value, skey,
-                origin INTEGER, line INTEGER, row INTEGER, account INTEGER);
+                origin INTEGER, line INTEGER, row INTEGER, path TEXT, account INTEGER);
             """)
         insertKey = try writer.prepareStatement("INSERT OR REPLACE INTO \(work).keys (ns, root, key, pk) VALUES (?, ?, ?, ?)")
         insertRun = try writer.prepareStatement("INSERT INTO \(work).runs (ns, root, first, count, pk) VALUES (?, ?, ?, ?, ?)")
         insertLink = try writer.prepareStatement("""
-            INSERT INTO \(work).links (kind, pk, pos, ns, key, value, skey, origin, line, row, account) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO \(work).links (kind, pk, pos, ns, key, value, skey, origin, line, row, path, account)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
     }
 
@@ -142,14 +143,14 @@ public final class StagedLinks {
     }
 
     /// Stages one link of the kind numbered `kind`, at `position` among its record's targets,
-    /// given in `file` at `line`, or by the record `row` of a store (what `LinkOrigin` gives back
-    /// for a link that finds nothing; taken apart here, as nothing of it is kept per link but
-    /// the file's number). `account`: the caller's number for the record (nil: none), handed back
-    /// when the record is rejected for a required link that finds nothing.
+    /// given where `origin` says (handed back for a link that finds nothing; its file is kept by
+    /// number). `account`: the caller's number for the record (nil: none), handed back when the
+    /// record is rejected for a link that finds nothing.
     public func stage(kind: Int, from source: Source, position: Int, namespace: Int, to destination: Destination,
-                      file: String, line: Int?, row: Int64?, account: Int?) throws(StoreWriterError) {
+                      origin: LinkOrigin, account: Int?) throws(StoreWriterError) {
         let statement = insertLink
-        let origin = (file: Int64(fileNumber(file)), line: line.map(Int64.init), row: row, account: account.map(Int64.init))
+        let origin = (file: Int64(fileNumber(origin.file)), line: origin.line.map(Int64.init), row: origin.row, path: origin.path,
+                      account: account.map(Int64.init))
         try StoreWriterError.sqlite { () throws(SQLiteError) in
             defer { try? statement.reset() }
             try statement.check(Self.bind(kind: Int64(kind), source: source, position: Int64(position), namespace: Int64(namespace),
@@ -162,7 +163,8 @@ public final class StagedLinks {
     /// is staged for every target of every record); returns the first status that is not
     /// `SQLITE_OK`, or `SQLITE_OK`.
     private static func bind(kind: Int64, source: Source, position: Int64, namespace: Int64, destination: Destination,
-                             origin: (file: Int64, line: Int64?, row: Int64?, account: Int64?), to statement: OpaquePointer) -> Int32 {
+                             origin: (file: Int64, line: Int64?, row: Int64?, path: String?, account: Int64?),
+                             to statement: OpaquePointer) -> Int32 {
         var status = BindStatus()
         status.take(sqlite3_bind_int64(statement, 1, kind))
         switch source {
@@ -186,7 +188,8 @@ public final class StagedLinks {
         status.take(sqlite3_bind_int64(statement, 8, origin.file))
         status.take(origin.line.map { sqlite3_bind_int64(statement, 9, $0) } ?? sqlite3_bind_null(statement, 9))
         status.take(origin.row.map { sqlite3_bind_int64(statement, 10, $0) } ?? sqlite3_bind_null(statement, 10))
-        status.take(origin.account.map { sqlite3_bind_int64(statement, 11, $0) } ?? sqlite3_bind_null(statement, 11))
+        status.take(origin.path.map { SQLiteStatement.bind(.text($0), at: 11, to: statement) } ?? sqlite3_bind_null(statement, 11))
+        status.take(origin.account.map { sqlite3_bind_int64(statement, 12, $0) } ?? sqlite3_bind_null(statement, 12))
         return status.code
     }
 
