@@ -1,5 +1,6 @@
 import Ferry
 import FerryStore
+import FerryStoreTestSupport
 import FerryVerify
 import FerryTestSupport
 import Foundation
@@ -20,6 +21,22 @@ struct RestoreJobTests {
         let copy = try ExportTestSupport.contents(of: restored, modelPath: ExportTestSupport.workspace)
         #expect(original == copy)
         #expect(try CoreDataStoreReader(path: restored).metadata.storeUUID == (try CoreDataStoreReader(path: store).metadata.storeUUID))
+    }
+
+    @Test("each root's Z_MAX of the backed-up store is kept above the restored keys, so deleted objects' keys are never reused")
+    func keepsPrimaryKeyMaxima() throws {
+        let folder = try TestPaths.temporaryFolder("restore-zmax")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        // The store's newest tasks and tags were deleted: Z_MAX stays above the keys in use.
+        try database.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 40 WHERE Z_NAME IN ('Task', 'Tag')")
+        try database.close()
+        let maxima = "SELECT Z_NAME || '=' || Z_MAX FROM Z_PRIMARYKEY WHERE Z_SUPER = 0 ORDER BY Z_ENT"
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
+        let restored = folder + "/Restored.sqlite"
+        _ = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: restored).run()
+        #expect(try storeRows(restored, maxima) == storeRows(store, maxima))
+        #expect(try storeRows(restored, "SELECT Z_MAX > (SELECT max(Z_PK) FROM ZTASK) FROM Z_PRIMARYKEY WHERE Z_NAME = 'Task'") == ["1"])
     }
 
     @Test("restore goes through the backup check, reading, link resolution and verification (before the rename), and reports each")

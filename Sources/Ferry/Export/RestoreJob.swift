@@ -54,6 +54,7 @@ public struct RestoreJob {
             } catch {
                 throw ExportError(restoring: error, into: outputPath)
             }
+            try keepPrimaryKeyMaxima(manifest.state.primaryKeyMaxima, model: model, writer: writer)
             progress(JobProgress(phase: "verifying"))
             try verify(writer, model: model, manifest: manifest, written: pipeline.written, links: links)
             do { try writer.finish(replacing: replaceExisting) } catch {
@@ -63,6 +64,19 @@ public struct RestoreJob {
         } catch {
             writer.discard()
             throw error
+        }
+    }
+
+    /// Keeps each root entity's `Z_MAX` of the backed-up store (by the entity's name, or its
+    /// renaming identifier as the store may still name it) where it is above the restored keys.
+    private func keepPrimaryKeyMaxima(_ maxima: [String: Int64], model: ManagedObjectModel,
+                                      writer: CoreDataStoreWriter) throws(ExportError) {
+        for root in model.entities where root.parentName == nil {
+            let names = [root.name] + (root.renamingIdentifier.map { [$0] } ?? [])
+            guard let maximum = names.compactMap({ maxima[$0] }).max() else { continue }
+            do { try writer.keepPrimaryKeys(through: maximum, root: root.name) } catch {
+                throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
+            }
         }
     }
 

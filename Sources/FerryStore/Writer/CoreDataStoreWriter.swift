@@ -360,6 +360,17 @@ public final class CoreDataStoreWriter {
         return first..<(first + Int64(count))
     }
 
+    /// Records `maximum` as the highest `Z_PK` handed out in the hierarchy of `root` when it is
+    /// above the writer's own, as `Z_MAX` stays above the rows of a store whose last objects were
+    /// deleted: no key at or below it is handed out again, so an object URI saved for a deleted
+    /// object never names a new one (a restore keeps the backed-up store's maxima).
+    public func keepPrimaryKeys(through maximum: Int64, root: String) throws(StoreWriterError) {
+        let counter = primaryKeyCounter(root: root)
+        guard maximum > counter.last else { return }
+        try beginRow()
+        counter.advance(to: maximum)
+    }
+
     /// The highest `Z_PK` of the root entity `root` that the store held before this writer
     /// wrote to it: rows above it are this writer's own (0 for a new store).
     public func lastKeyBefore(root: String) -> Int64 {
