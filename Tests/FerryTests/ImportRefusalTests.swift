@@ -1,5 +1,6 @@
 import Ferry
 import FerryMigration
+import FerryStoreTestSupport
 import FerryTestSupport
 import Foundation
 import Testing
@@ -46,5 +47,42 @@ struct ImportRefusalTests {
         }
         #expect(error.description.contains("ferry restore \(exported)"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
+    }
+
+    @Test("an export file taken out of its folder is refused too, by its Z_PK key and relationship numbers, in NDJSON and CSV",
+          arguments: [ExportFormat.ndjson, .csv])
+    func loneExportFile(format: ExportFormat) throws {
+        let folder = try TestPaths.temporaryFolder("lone-export")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/export", format: format)).run()
+        let name = "Upload." + (format == .csv ? "csv" : "ndjson")
+        try FileManager.default.createDirectory(atPath: folder + "/lone", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: folder + "/export/" + name, toPath: folder + "/lone/" + name)
+        let error = try #require(throws: ImportError.self) {
+            try ImportJob(request: importing(folder + "/lone/" + name, entity: "Upload", version: "Workspace 2",
+                                             out: folder + "/out.sqlite")).run()
+        }
+        #expect(error.description.contains("carry Z_PK, the row key of a Core Data store") && error.description.contains("ferry restore FOLDER"),
+                "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
+    }
+
+    @Test("two keys of one JSON object that feed one attribute are refused, as two such CSV columns are (one value was lost)")
+    func twoKeysOneAttribute() throws {
+        let folder = try TestPaths.temporaryFolder("two-keys")
+        let path = folder + "/uploads.json"
+        try Data(#"[{"fileName": "a.png", "FileName": "b.png"}]"#.utf8).write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: ImportError.self) { try ImportJob(request: importing(path, out: folder + "/out.sqlite")).run() }
+        #expect(error.description.contains("two keys of one object feed attribute 'fileName' (the second is 'FileName', in [0])"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
+    }
+
+    @Test("a CSV header with spaces around a name (a non-breaking one too) still feeds its attribute instead of leaving the column out")
+    func spacesAroundHeaderNames() throws {
+        let folder = try TestPaths.temporaryFolder("header-spaces")
+        let path = folder + "/uploads.csv"
+        try Data("fileName ,\u{00A0}fileSize\nphoto.png,12.5\n".utf8).write(to: URL(fileURLWithPath: path))
+        _ = try ImportJob(request: importing(path, out: folder + "/out.sqlite")).run()
+        #expect(try storeRows(folder + "/out.sqlite", "SELECT ZFILENAME || '|' || ZFILESIZE FROM ZUPLOADENTITY") == ["photo.png|12.5"])
     }
 }

@@ -43,6 +43,8 @@ public struct DocumentRecordDecoder {
     /// Decoders of nested objects, by destination entity.
     private var nested: [String: DocumentRecordDecoder] = [:]
     public private(set) var unknownKeys: [String] = []
+    /// Whether the records carry `Z_PK` unmapped (`RelationshipKeys.storeKeysReason`).
+    private var carriesStoreKeys = false
     /// Shared with the decoders of nested objects.
     private let duplicateLog: DuplicateKeyLog
     /// The keys of the last object checked that held no key twice: an object with the same keys
@@ -124,6 +126,11 @@ public struct DocumentRecordDecoder {
             case .unknown:
                 continue
             case .attribute(let index):
+                if provided[index] {
+                    throw RecordSourceError(source: location.file, line: location.line, reason: "two keys of one object feed attribute "
+                        + "'\(schema.attributes[index].name)' (the second is '\(key)'\(location.path.map { ", in \($0)" } ?? "")): "
+                        + "one of the values would be lost; name each key's attribute with --map KEY=ATTRIBUTE")
+                }
                 provided[index] = true
                 switch DocumentCoercion.value(value, as: types[index], options: options) {
                 case .success(let converted):
@@ -144,6 +151,10 @@ public struct DocumentRecordDecoder {
                 }
                 let objects = items.filter { if case .object = $0 { true } else { false } }.count
                 let targets: [RecordLink.Target]
+                if objects == 0, carriesStoreKeys, items.contains(where: { $0 != .null }) {
+                    throw RecordSourceError(source: location.file, line: location.line,
+                                            reason: RelationshipKeys.storeKeysReason(relationships: [relationship.name]))
+                }
                 if objects == 0 {
                     switch try matchTargets(items, relationship: relationship, source: location.file) {
                     case .targets(let found): targets = found
@@ -312,6 +323,7 @@ public struct DocumentRecordDecoder {
         } else {
             resolved = .unknown
             unknownKeys.append(key)
+            if key.trimmingSpaces == RelationshipKeys.storeRowKey { carriesStoreKeys = true }
         }
         keyTargets[key] = resolved
         return resolved

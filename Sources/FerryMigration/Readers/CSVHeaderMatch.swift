@@ -45,6 +45,11 @@ struct CSVHeaderMatch {
         let matcher = PropertyKeyMatcher(schema: schema, keyMap: keyMap)
         provided = [Bool](repeating: false, count: schema.attributes.count)
         var reported: Set<String> = []
+        // A header with an unmapped `Z_PK` is a store's rows (a Ferry export): its to-one
+        // columns hold destination keys, not values.
+        let carriesStoreKeys = header.enumerated().contains { offset, key in
+            key.trimmingSpaces == RelationshipKeys.storeRowKey && columnMap[offset + 1] == nil && matcher.attributeIndex(forKey: key) == nil
+        }
         for (offset, key) in header.enumerated() {
             let index = columnMap[offset + 1].flatMap(schema.index(of:)) ?? matcher.attributeIndex(forKey: key)
             if let index {
@@ -58,6 +63,9 @@ struct CSVHeaderMatch {
                     unknownKeys.append("'\(key)' (to-many relationship \(relationship.name): a CSV field holds one value; give its "
                         + "destinations in JSON or with a mapping file)")
                 } else {
+                    if carriesStoreKeys {
+                        throw RecordSourceError(source: source, line: line, reason: RelationshipKeys.storeKeysReason(relationships: [relationship.name]))
+                    }
                     guard !columnLinks.contains(where: { $0.relationship == relationship.name }) else {
                         throw RecordSourceError(source: source, line: line, reason: "two columns feed relationship "
                             + "'\(relationship.name)' (the second is \(Self.label(key, position: offset + 1)))")

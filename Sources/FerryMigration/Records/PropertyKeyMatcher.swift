@@ -4,7 +4,9 @@ import FerryModel
 ///
 /// In order: an explicit key map entry, the exact attribute name, the name ignoring case, then
 /// the attribute's renaming identifier (exactly, then ignoring case), so that files written by
-/// an older app version still match after a rename.
+/// an older app version still match after a rename; last, the same for the key without the
+/// spaces around it (a spreadsheet's `"size "` header, a non-breaking space), which would
+/// otherwise leave the whole column out.
 public struct PropertyKeyMatcher: Sendable {
     private let schema: RecordSchema
     private let keyMap: [String: String]
@@ -17,6 +19,12 @@ public struct PropertyKeyMatcher: Sendable {
 
     /// The attribute position for a key, or nil when no attribute matches.
     public func attributeIndex(forKey key: String) -> Int? {
+        if let found = matchingIndex(forKey: key) { return found }
+        let trimmed = key.trimmingSpaces
+        return trimmed != key && !trimmed.isEmpty ? matchingIndex(forKey: trimmed) : nil
+    }
+
+    private func matchingIndex(forKey key: String) -> Int? {
         if let mapped = keyMap[key] { return schema.index(of: mapped) }
         if let exact = schema.index(of: key) { return exact }
         let folded = key.lowercased()
@@ -24,5 +32,13 @@ public struct PropertyKeyMatcher: Sendable {
         if let index = attributes.firstIndex(where: { $0.name.lowercased() == folded }) { return index }
         if let index = attributes.firstIndex(where: { $0.renamingIdentifier == key }) { return index }
         return attributes.firstIndex { $0.renamingIdentifier?.lowercased() == folded }
+    }
+}
+
+extension String {
+    /// The text without the whitespace (spaces, tabs, non-breaking spaces, line breaks) at its ends.
+    var trimmingSpaces: String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[first...last])
     }
 }

@@ -31,6 +31,20 @@ struct RelationshipKeys: Sendable {
         "required relationship \(name.map { "'\($0)' " } ?? "")is empty (Core Data refuses to save the object without a destination)"
     }
 
+    /// The key of a Core Data store's row, as Ferry's exports (and dumps of a store) carry it.
+    static let storeRowKey = "Z_PK"
+
+    /// Why a source whose records carry `Z_PK` and give `relationships` by value is not read:
+    /// those values are the `Z_PK`s of the store the records came from (a Ferry export), not
+    /// values of the destination's attribute, and would link the wrong records or create fake ones.
+    static func storeKeysReason(relationships: [String]) -> String {
+        "its records carry \(storeRowKey), the row key of a Core Data store, and give relationship"
+            + (relationships.count == 1 ? " '\(relationships[0])'" : "s \(relationships.map { "'\($0)'" }.joined(separator: ", "))")
+            + " as numbers: in a Ferry export those are the exported store's \(storeRowKey)s, not values of the destination, and would "
+            + "link the wrong records or create fake ones. Rebuild the store from the export's folder with "
+            + "`ferry restore FOLDER --model MODEL --out STORE`, or name the key's attribute with --map \(storeRowKey)=ATTRIBUTE"
+    }
+
     /// Why a record that lists `targets` for a to-many with a minimum or maximum count is
     /// rejected: as many distinct destinations as it lists are outside the bounds; nil when
     /// they are within (or the relationship has none).
@@ -43,8 +57,14 @@ struct RelationshipKeys: Sendable {
         return "\(count) destinations where the model allows \(allowed) (Core Data refuses to save the object)"
     }
 
-    /// The relationship `key` names; nil when it names none.
+    /// The relationship `key` names (as `PropertyKeyMatcher` matches attributes); nil when it names none.
     func relationship(forKey key: String) -> Relationship? {
+        if let found = matchingRelationship(forKey: key) { return found }
+        let trimmed = key.trimmingSpaces
+        return trimmed != key && !trimmed.isEmpty ? matchingRelationship(forKey: trimmed) : nil
+    }
+
+    private func matchingRelationship(forKey key: String) -> Relationship? {
         if let mapped = keyMap[key] { return relationships.first { $0.name == mapped } }
         let folded = key.lowercased()
         return relationships.first { $0.name == key } ?? relationships.first { $0.name.lowercased() == folded }
