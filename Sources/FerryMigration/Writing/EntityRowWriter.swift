@@ -7,8 +7,17 @@ final class EntityRowWriter {
     /// What became of one record.
     enum Outcome {
         case inserted(Int64)
-        /// A duplicate on `constraint`, of the record `Z_PK` already there.
-        case duplicate(of: Int64, constraint: [String])
+        /// A duplicate of a row already there.
+        case duplicate(of: ExistingRow)
+    }
+
+    /// The row a record's values duplicate on a uniqueness constraint: its `Z_PK`, the
+    /// constraint's attributes, and the row's entity (a constraint of an ancestor spans its
+    /// sub-entities, so it may be a sibling of the record's).
+    struct ExistingRow {
+        let primaryKey: Int64
+        let constraint: [String]
+        let entity: String?
     }
 
     let entity: String
@@ -20,6 +29,8 @@ final class EntityRowWriter {
     private let externallyStorable: [Bool]
     /// Each uniqueness constraint of the entity and its ancestors, with a lookup of the row holding given values.
     private let constraints: [(names: [String], attributes: [Int], lookup: UniqueRowLookup)]
+    /// Entity names by the store's entity numbers, for the rows the lookups find.
+    private let entityNames: [Int: String]
 
     init(writer: CoreDataStoreWriter, model: ManagedObjectModel, schema: RecordSchema) throws(GraphWriteError) {
         let entity = schema.entity.name
@@ -48,6 +59,7 @@ final class EntityRowWriter {
             }
         }
         self.constraints = constraints
+        entityNames = Dictionary(writer.layout.entityNumbers.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Inserts a record (keeping `identity` when its key is free), or reports which existing
@@ -57,8 +69,8 @@ final class EntityRowWriter {
             return .inserted(try inserter.insert(values, sources: attributeForColumn, identity: identity))
         } catch let error {
             guard case let .sqlite(failure) = error, failure.primaryCode == 19, !constraints.isEmpty else { throw .store(error) }
-            guard let (existing, names) = try existingRow(for: values) else { throw .store(error) }
-            return .duplicate(of: existing, constraint: names)
+            guard let existing = try existingRow(for: values) else { throw .store(error) }
+            return .duplicate(of: existing)
         }
     }
 
@@ -83,12 +95,14 @@ final class EntityRowWriter {
     }
 
     /// The first row that holds this record's values on one of the uniqueness constraints.
-    func existingRow(for values: [AttributeValue]) throws(GraphWriteError) -> (Int64, [String])? {
+    func existingRow(for values: [AttributeValue]) throws(GraphWriteError) -> ExistingRow? {
         for constraint in constraints {
             guard !constraint.attributes.contains(where: { values[$0] == .null }) else { continue }
             let keyValues = constraint.attributes.map { StoreValue(values[$0], externallyStorable: externallyStorable[$0]) }
-            let found = try GraphWriteError.wrap { () throws(StoreWriterError) in try constraint.lookup.primaryKey(of: keyValues) }
-            if let found { return (found, constraint.names) }
+            let found = try GraphWriteError.wrap { () throws(StoreWriterError) in try constraint.lookup.row(of: keyValues) }
+            if let found {
+                return ExistingRow(primaryKey: found.primaryKey, constraint: constraint.names, entity: entityNames[found.entityNumber])
+            }
         }
         return nil
     }

@@ -148,8 +148,8 @@ public final class StoreGraphWriter {
                 let names = identityNames(writing)
                 let stored = try GraphWriteError.wrap { () throws(StoreWriterError) in try identities?.primaryKey(for: identity, entity: writing.entity) }
                 found = isNew(names, identity) && stored == nil ? nil : names
-            } else if let (_, names) = try writing.rows.existingRow(for: member.values) {
-                found = names
+            } else if let existing = try writing.rows.existingRow(for: member.values) {
+                found = existing.constraint
             } else {
                 found = writing.rows.uniqueKeys(of: member.values).first { !isNew($0.names, $0.key) }?.names
             }
@@ -183,7 +183,7 @@ public final class StoreGraphWriter {
         if let identity, let existing = try GraphWriteError.wrap({ () throws(StoreWriterError) in
             try identities?.primaryKey(for: identity, entity: target.entity)
         }) {
-            inserted = .duplicate(of: existing, constraint: identityNames(target))
+            inserted = .duplicate(of: .init(primaryKey: existing, constraint: identityNames(target), entity: target.entity))
         } else {
             inserted = try rows.insert(record.values, identity: record.identity)
         }
@@ -191,7 +191,14 @@ public final class StoreGraphWriter {
         case .inserted(let key):
             primaryKey = key
             if let identity { try remember(identity, entity: target.entity, primaryKey: key) }
-        case let .duplicate(existing, constraint):
+        case .duplicate(let row):
+            let (existing, constraint) = (row.primaryKey, row.constraint)
+            // A row of another entity cannot take the record: its values would sit on an object
+            // of the wrong entity, and the record would vanish from its own.
+            if let other = row.entity, other != target.entity {
+                return .rejected(reason: "a \(other) (Z_PK \(existing)) already holds these values on unique (\(constraint.joined(separator: ", "))); "
+                    + "a \(target.entity) cannot be merged into an object of another entity")
+            }
             switch policy {
             case .reject:
                 return .rejected(reason: "duplicate of an earlier record on unique (\(constraint.joined(separator: ", ")))")

@@ -8,14 +8,14 @@ public final class UniqueRowLookup {
         self.statement = statement
     }
 
-    /// The `Z_PK` of the first row holding `values` (in the order of the lookup's columns, in
-    /// their storage form), or nil when none does.
-    public func primaryKey(of values: [StoreValue]) throws(StoreWriterError) -> Int64? {
+    /// The `Z_PK` and `Z_ENT` of the first row holding `values` (in the order of the lookup's
+    /// columns, in their storage form), or nil when none does.
+    public func row(of values: [StoreValue]) throws(StoreWriterError) -> (primaryKey: Int64, entityNumber: Int)? {
         let statement = statement
         return try StoreWriterError.sqlite { () throws(SQLiteError) in
             defer { try? statement.reset() }
             for (position, value) in values.enumerated() { try statement.bind(value, at: Int32(position + 1)) }
-            return try statement.step() ? statement.int64(at: 0) : nil
+            return try statement.step() ? (statement.int64(at: 0), Int(statement.int64(at: 1))) : nil
         }
     }
 }
@@ -31,7 +31,7 @@ extension CoreDataStoreWriter {
         guard columns.count == roles.count else { return nil }
         let numbers = members.compactMap { layout.entityNumbers[$0] }.map(String.init).joined(separator: ", ")
         let condition = columns.map { "\($0) = ?" }.joined(separator: " AND ")
-        let sql = "SELECT Z_PK FROM \(table.name) WHERE \(condition) AND Z_ENT IN (\(numbers)) ORDER BY Z_PK LIMIT 1"
+        let sql = "SELECT Z_PK, Z_ENT FROM \(table.name) WHERE \(condition) AND Z_ENT IN (\(numbers)) ORDER BY Z_PK LIMIT 1"
         return UniqueRowLookup(statement: try prepareStatement(sql))
     }
 }
