@@ -32,6 +32,11 @@ final class LinkStaging {
         try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.mapKey(key.storeValue, namespace: namespace, root: root, to: pk) }
     }
 
+    /// The kinds staged so far for `relationships` of `entity`.
+    func kindIDs(of entity: String, relationships: Set<String>) -> [Int] {
+        kinds.filter { $0.entity == entity && relationships.contains($0.relationship.name) }.map(\.id)
+    }
+
     /// Writes the key runs still being extended; call before resolving.
     func finishKeys() throws(GraphWriteError) {
         try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.finishKeys() }

@@ -216,9 +216,23 @@ public final class StoreGraphWriter {
                 try staging.mapKey(key, namespace: namespace, root: target.rootNumber, to: primaryKey)
             }
             let account = ledger.map { RejectedRecords.account(ledger: $0, merged: outcome != .inserted) }
+            let before = staging.tables.stagedCount
             for link in record.links where !link.targets.isEmpty {
                 try staging.stage(link, from: target.entity, primaryKey: primaryKey, namespace: namespace, origin: LinkOrigin(record: record),
                                   mirrorsOneToOne: !sidesKept.contains(link.relationship), account: account)
+            }
+            // A merged duplicate's row keeps the relationships of the record it keeps, as its
+            // attributes: under keep-first the first one's, under keep-newest those the newest
+            // one gives (an empty list included) replace what earlier records gave.
+            if outcome != .inserted {
+                let tables = staging.tables
+                if policy == .keepFirst {
+                    tables.supersede(linksOf: primaryKey, from: before + 1, through: tables.stagedCount)
+                } else {
+                    for kind in staging.kindIDs(of: target.entity, relationships: Set(record.links.map(\.relationship))) {
+                        tables.supersede(linksOf: primaryKey, kind: kind, from: 1, through: before)
+                    }
+                }
             }
         }
         lastPrimaryKey = primaryKey

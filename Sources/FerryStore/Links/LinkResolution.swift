@@ -47,8 +47,8 @@ public final class LinkResolution {
             // Links of records removed by an earlier kind are dropped, as those of records never written.
             try execute("DELETE FROM \(work).r WHERE NOT EXISTS (SELECT 1 FROM \(source.table) t WHERE t.Z_PK = src)")
         }
-        links = try count("SELECT count(*) FROM \(work).r")
-        unresolved = try count("SELECT count(*) FROM \(work).r WHERE dst IS NULL")
+        links = try count("SELECT count(*) FROM \(work).r WHERE superseded IS NULL")
+        unresolved = try count("SELECT count(*) FROM \(work).r WHERE dst IS NULL AND superseded IS NULL")
         ambiguous = try count("SELECT count(*) FROM \(work).r WHERE n > 1")
         try findRejectedSources()
     }
@@ -71,7 +71,8 @@ public final class LinkResolution {
             return
         }
         let found = """
-            SELECT src FROM \(work).r WHERE dst IS NULL AND account IS NOT NULL AND src > \(before) EXCEPT SELECT src FROM \(work).r WHERE dst IS NOT NULL OR account IS NULL
+            SELECT src FROM \(work).r WHERE dst IS NULL AND superseded IS NULL AND account IS NOT NULL AND src > \(before)
+                EXCEPT SELECT src FROM \(work).r WHERE dst IS NOT NULL OR (account IS NULL AND superseded IS NULL)
             """
         if source.root == target.root {
             // A row follows a removed one when its link names it and no other link of its resolves.
@@ -82,11 +83,11 @@ public final class LinkResolution {
                     \(found)
                     UNION
                     SELECT l.src FROM \(work).r l JOIN removed ON l.dst = removed.src WHERE l.account IS NOT NULL AND l.src > \(before)
-                        AND NOT EXISTS (SELECT 1 FROM \(work).r o WHERE o.src = l.src AND (o.account IS NULL OR (o.dst IS NOT NULL AND o.dst <> removed.src))))
+                        AND NOT EXISTS (SELECT 1 FROM \(work).r o WHERE o.src = l.src AND ((o.account IS NULL AND o.superseded IS NULL) OR (o.dst IS NOT NULL AND o.dst <> removed.src))))
                 INSERT INTO \(work).x SELECT src FROM removed;
                 UPDATE \(work).r SET dst = NULL, n = -1 WHERE dst IN (SELECT src FROM \(work).x);
                 """)
-            unresolved = try count("SELECT count(*) FROM \(work).r WHERE dst IS NULL")
+            unresolved = try count("SELECT count(*) FROM \(work).r WHERE dst IS NULL AND superseded IS NULL")
         } else {
             try execute("INSERT INTO \(work).x \(found)")
         }
@@ -105,8 +106,8 @@ public final class LinkResolution {
             kept = "SELECT DISTINCT src, dst FROM \(work).r WHERE dst IS NOT NULL"
         }
         return """
-            SELECT s.src FROM (SELECT src FROM \(work).r WHERE dst IS NULL AND account IS NOT NULL AND src > \(before)
-                    EXCEPT SELECT src FROM \(work).r WHERE account IS NULL) s
+            SELECT s.src FROM (SELECT src FROM \(work).r WHERE dst IS NULL AND superseded IS NULL AND account IS NOT NULL AND src > \(before)
+                    EXCEPT SELECT src FROM \(work).r WHERE account IS NULL AND superseded IS NULL) s
                 LEFT JOIN (SELECT src, count(*) AS n FROM (\(kept)) GROUP BY src) k ON k.src = s.src
                 WHERE coalesce(k.n, 0) < \(kind.relationship.minCount)
             """
@@ -126,12 +127,14 @@ public final class LinkResolution {
                     WHERE Z_ENT IN (\(target.members)) AND \(column) IS NOT NULL GROUP BY \(column);
                 CREATE INDEX \(work).m_value ON m (value);
                 CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, m.pk AS dst, l.value AS label, m.n AS n,
-                    l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account FROM \(work).links l LEFT JOIN \(work).m m ON m.value = l.value WHERE \(staged);
+                    l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account, l.superseded AS superseded
+                    FROM \(work).links l LEFT JOIN \(work).m m ON m.value = l.value WHERE \(staged);
                 """)
         } else {
             try execute("""
                 CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, t.Z_PK AS dst, l.key AS label, 1 AS n,
-                    l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account FROM \(work).links l
+                    l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account, l.superseded AS superseded
+                    FROM \(work).links l
                     LEFT JOIN \(target.table) t ON t.Z_PK = \(StagedLinks.lookup(key: "l.key", namespace: "l.ns", root: target.rootNumber))
                         AND t.Z_ENT IN (\(target.members))
                     WHERE \(staged);
@@ -143,7 +146,7 @@ public final class LinkResolution {
     public func forEachUnresolved(_ body: (UnresolvedLink) -> Void) throws(LinkResolutionError) {
         let rejects = rejectedSources > 0 ? "src IN (SELECT src FROM \(work).x)" : "0"
         let statement = try LinkResolutionError.store { () throws(StoreWriterError) in
-            try writer.prepareStatement("SELECT label, origin, line, row, \(rejects), n IS -1, path FROM \(work).r WHERE dst IS NULL ORDER BY rowid")
+            try writer.prepareStatement("SELECT label, origin, line, row, \(rejects), n IS -1, path FROM \(work).r WHERE dst IS NULL AND superseded IS NULL ORDER BY rowid")
         }
         defer { statement.finalize() }
         let files = staged.files

@@ -3,9 +3,12 @@ import CSQLite
 /// The scratch tables that hold source keys and links until they are resolved, in a database
 /// attached to the store writer's connection: `ferry_work.keys (ns, root, key → pk)`,
 /// `ferry_work.runs (ns, root, first, count → pk)` and `ferry_work.links (kind, pk, pos, ns, key,
-/// value, skey, origin, line, row, path, account)`, where `origin`, `line`, `row` and `path` say
-/// where the link was given (`LinkOrigin`, its file by number in `files`) and `account` is the caller's number
-/// for the record that gave it (`LinkResolution.rejectUnresolvedSources()` hands it back).
+/// value, skey, origin, line, row, path, account, superseded)`, where `origin`, `line`, `row` and
+/// `path` say where the link was given (`LinkOrigin`, its file by number in `files`) and `account`
+/// is the caller's number for the record that gave it (`LinkResolution.removeRejectedSources()`
+/// hands it back). A link `supersede` names keeps only its row and account (`superseded` 1, no
+/// value or key): it finds nothing and is never reported, and still says which records gave a
+/// row that is removed.
 ///
 /// Integer keys that rise by one while their rows' `Z_PK`s do (a store read in key order, a file
 /// numbered in order) are kept as runs, one row per run instead of one per record; a run is
@@ -26,9 +29,13 @@ public final class StagedLinks {
     /// The files links were given in, by their number in `links.origin`.
     private(set) var files: [String] = []
     private var fileNumbers: [String: Int] = [:]
-    /// Whether rows written by this run were removed again (`LinkResolution.rejectUnresolvedSources()`):
+    /// Whether rows written by this run were removed again (`LinkResolution.removeRejectedSources()`):
     /// links staged from them are then dropped when resolved.
     var removedRows = false
+    /// Links staged so far: the `rowid` of the last one (links are never deleted before resolving).
+    public private(set) var stagedCount: Int64 = 0
+    /// The links `supersede` named: those of a row (of one kind, or all), staged in a range of `rowid`s.
+    private var superseded: [(row: Int64, kind: Int?, from: Int64, through: Int64)] = []
 
     private struct RunKey: Hashable {
         let namespace: Int
@@ -71,7 +78,7 @@ public final class StagedLinks {
             CREATE TABLE \(work).runs (ns INTEGER, root INTEGER, first INTEGER, count INTEGER, pk INTEGER,
                 PRIMARY KEY (ns, root, first)) WITHOUT ROWID;
             CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, value, skey,
-                origin INTEGER, line INTEGER, row INTEGER, path TEXT, account INTEGER);
+                origin INTEGER, line INTEGER, row INTEGER, path TEXT, account INTEGER, superseded INTEGER);
             """)
         insertKey = try writer.prepareStatement("INSERT OR REPLACE INTO \(work).keys (ns, root, key, pk) VALUES (?, ?, ?, ?)")
         insertRun = try writer.prepareStatement("INSERT INTO \(work).runs (ns, root, first, count, pk) VALUES (?, ?, ?, ?, ?)")
@@ -112,10 +119,47 @@ public final class StagedLinks {
         }
     }
 
-    /// Writes the runs still being extended; call before resolving.
+    /// Writes the runs still being extended and sets the superseded links aside; call before resolving.
     public func finishKeys() throws(StoreWriterError) {
         for (runKey, run) in runs { try write(run, runKey) }
         runs.removeAll()
+        try setSupersededAside()
+    }
+
+    /// Names the links of the row `row` (of the kind `kind`, or of every kind) staged as
+    /// `rowid`s `from...through` (`stagedCount` before and after staging them) as superseded:
+    /// a merged duplicate's own under keep-first, the row's earlier ones under keep-newest, so
+    /// that the row's relationships are those of the record it keeps.
+    public func supersede(linksOf row: Int64, kind: Int? = nil, from: Int64, through: Int64) {
+        guard from <= through else { return }
+        superseded.append((row, kind, from, through))
+    }
+
+    /// Clears the value and key of every superseded link, in one pass over the links.
+    private func setSupersededAside() throws(StoreWriterError) {
+        guard !superseded.isEmpty else { return }
+        let work = Self.schema
+        try writer.execute("CREATE TABLE \(work).sup (row INTEGER, kind INTEGER, lo INTEGER, hi INTEGER)")
+        let insert = try writer.prepareStatement("INSERT INTO \(work).sup (row, kind, lo, hi) VALUES (?, ?, ?, ?)")
+        defer { insert.finalize() }
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            for range in superseded {
+                try insert.bind(range.row, at: 1)
+                if let kind = range.kind { try insert.bind(Int64(kind), at: 2) } else { try insert.bindNull(at: 2) }
+                try insert.bind(range.from, at: 3)
+                try insert.bind(range.through, at: 4)
+                try insert.run()
+                try insert.reset()
+            }
+        }
+        try writer.execute("""
+            CREATE INDEX \(work).sup_row ON sup (row);
+            UPDATE \(work).links SET value = NULL, key = NULL, superseded = 1
+                WHERE pk IN (SELECT row FROM \(work).sup) AND EXISTS (SELECT 1 FROM \(work).sup s WHERE s.row = links.pk AND links.rowid BETWEEN s.lo AND s.hi
+                    AND (s.kind IS NULL OR s.kind = links.kind));
+            DROP TABLE \(work).sup;
+            """)
+        superseded.removeAll()
     }
 
     private func write(_ run: KeyRun, _ runKey: RunKey) throws(StoreWriterError) {
@@ -157,6 +201,7 @@ public final class StagedLinks {
                                           destination: destination, origin: origin, to: try statement.live()))
             try statement.run()
         }
+        stagedCount += 1
     }
 
     /// Binds the row of one staged link to `links`' insert with one look at the statement (a link

@@ -1,0 +1,94 @@
+import FerryStoreTestSupport
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Merged duplicates were part one record, part another, with exit 0 and a store that verified:
+/// a Cat that duplicated a stored Dog's name (a constraint of their abstract parent) left its
+/// values on the Dog; and the row of a merged task got its attributes from the record kept but
+/// the relationships of every copy.
+@Suite("Merged duplicates")
+struct DuplicateMergeTests {
+    private static let contents = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Animal" isAbstract="YES" syncable="YES">
+                <attribute name="name" attributeType="String"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+            <entity name="Dog" parentEntity="Animal" syncable="YES">
+                <attribute name="breed" optional="YES" attributeType="String"/>
+            </entity>
+            <entity name="Cat" parentEntity="Animal" syncable="YES">
+                <attribute name="lives" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/>
+            </entity>
+        </model>
+        """
+
+    @Test("a record whose unique values a sibling entity's row holds is a reject under every duplicate policy, not a merge",
+          arguments: ["keep-newest", "keep-first"])
+    func rejectsAcrossSiblings(policy: String) throws {
+        let folder = try TestPaths.temporaryFolder("duplicate-sibling")
+        let bundle = try TestPaths.xcodeModelBundle("Animals", versions: [("Animals", Self.contents)], in: folder)
+        try "name,breed\nrex,lab\nfido,pug\n".write(toFile: folder + "/dogs.csv", atomically: true, encoding: .utf8)
+        try "name,lives\nrex,9\ntom,7\n".write(toFile: folder + "/cats.csv", atomically: true, encoding: .utf8)
+        let store = folder + "/animals.sqlite"
+        var run = try FerryProcess.run(["import", folder + "/dogs.csv", "--model", bundle, "--entity", "Dog", "--out", store])
+        #expect(run.status == 0, "\(run.err)")
+        run = try FerryProcess.run(["import", folder + "/cats.csv", "--model", bundle, "--entity", "Cat", "--out", store, "--append",
+                                    "--on-duplicate", policy])
+        #expect(run.status == 1, "\(run.out)\(run.err)")
+        #expect(run.err.contains("cats.csv:2: Cat: a Dog (Z_PK 1) already holds these values on unique (name); a Cat cannot be merged"),
+                "\(run.err)")
+        #expect(try storeRows(store, "SELECT ZNAME || '|' || coalesce(ZBREED, '') || '|' || coalesce(ZLIVES, '') FROM ZANIMAL ORDER BY Z_PK")
+                == ["rex|lab|", "fido|pug|", "tom||7"])
+    }
+
+    private static let tasks = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Project" syncable="YES">
+                <attribute name="code" attributeType="Integer 32" usesScalarValueType="YES"/>
+                <relationship name="tasks" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Task" inverseName="project" inverseEntity="Task"/>
+            </entity>
+            <entity name="Task" syncable="YES">
+                <attribute name="title" attributeType="String"/>
+                <attribute name="note" optional="YES" attributeType="String"/>
+                <relationship name="project" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Project" inverseName="tasks" inverseEntity="Project"/>
+                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="tasks" inverseEntity="Tag"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="title"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+            <entity name="Tag" syncable="YES">
+                <attribute name="label" attributeType="String"/>
+                <relationship name="tasks" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Task" inverseName="tags" inverseEntity="Task"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="label"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+        </model>
+        """
+
+    @Test("a merged row's relationships are those of the record it keeps: the first's, or those the newest gives",
+          arguments: [("keep-first", ["a|first|1|x", "b|one|NULL|x"]), ("keep-newest", ["a|second|2|y", "b|two|NULL|x"])])
+    func relationshipsOfTheKeptRecord(policy: String, expected: [String]) throws {
+        let folder = try TestPaths.temporaryFolder("duplicate-links")
+        let bundle = try TestPaths.xcodeModelBundle("Tasks", versions: [("Tasks", Self.tasks)], in: folder)
+        try "code\n1\n2\n".write(toFile: folder + "/projects.csv", atomically: true, encoding: .utf8)
+        // b's second copy says nothing of its tags: the first copy's stay under either policy.
+        try """
+            [{"title": "a", "note": "first", "project": 1, "tags": ["x"]},
+             {"title": "b", "note": "one", "tags": ["x"]},
+             {"title": "a", "note": "second", "project": 2, "tags": ["y"]},
+             {"title": "b", "note": "two"}]
+            """.write(toFile: folder + "/tasks.json", atomically: true, encoding: .utf8)
+        let store = folder + "/tasks.sqlite"
+        var run = try FerryProcess.run(["import", folder + "/projects.csv", "--model", bundle, "--entity", "Project", "--out", store])
+        #expect(run.status == 0, "\(run.err)")
+        run = try FerryProcess.run(["import", folder + "/tasks.json", "--model", bundle, "--entity", "Task", "--out", store, "--append",
+                                    "--link", "project=code", "--on-duplicate", policy])
+        #expect(run.status == 0, "\(run.out)\(run.err)")
+        #expect(try storeRows(store, """
+            SELECT t.ZTITLE || '|' || coalesce(t.ZNOTE, 'NULL') || '|' || coalesce(p.ZCODE, 'NULL') || '|'
+                || coalesce((SELECT group_concat(g.ZLABEL) FROM Z_2TASKS j JOIN ZTAG g ON g.Z_PK = j.Z_2TAGS WHERE j.Z_3TASKS = t.Z_PK), '')
+            FROM ZTASK t LEFT JOIN ZPROJECT p ON p.Z_PK = t.ZPROJECT ORDER BY t.Z_PK
+            """) == expected)
+    }
+}
