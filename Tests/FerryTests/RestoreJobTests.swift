@@ -39,6 +39,35 @@ struct RestoreJobTests {
         #expect(try storeRows(restored, "SELECT Z_MAX > (SELECT max(Z_PK) FROM ZTASK) FROM Z_PRIMARYKEY WHERE Z_NAME = 'Task'") == ["1"])
     }
 
+    @Test("a backed-up value no store keeps as it is fails the restore as bad input, naming it (it read as a key collision)")
+    func unkeepableValueIsNamed() throws {
+        let folder = try TestPaths.temporaryFolder("restore-decimal")
+        let contents = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                <entity name="Item" syncable="YES">
+                    <attribute name="amount" optional="YES" attributeType="Decimal"/>
+                </entity>
+            </model>
+            """
+        let bundle = try TestPaths.xcodeModelBundle("Items", versions: [("Items", contents)], in: folder)
+        try "amount\n3.5\n12\n".write(toFile: folder + "/items.csv", atomically: true, encoding: .utf8)
+        let store = folder + "/items.sqlite"
+        _ = try ImportJob(request: ImportRequest(sources: [folder + "/items.csv"], modelPath: bundle, entity: "Item", outputPath: store)).run()
+        // An integer no real holds exactly, written into the store by hand (Core Data writes reals).
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("UPDATE ZITEM SET ZAMOUNT = 9223372036854775807 WHERE Z_PK = 2")
+        try database.close()
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: bundle)).run()
+        let error = try #require(throws: ExportError.self) {
+            try RestoreJob(folder: folder + "/out", modelPath: bundle, outputPath: folder + "/Restored.sqlite").run()
+        }
+        #expect(!error.isDestinationFailure && !error.isVerificationFailure)
+        #expect(error.description.contains("Item.ndjson: Z_PK 2 cannot be written as it is: Item.amount: 9223372036854775807 has more significant digits"),
+                "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/Restored.sqlite"))
+    }
+
     @Test("restore goes through the backup check, reading, link resolution and verification (before the rename), and reports each")
     func phases() throws {
         let folder = try TestPaths.temporaryFolder("restore-phases")

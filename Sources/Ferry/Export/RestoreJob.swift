@@ -101,13 +101,16 @@ public struct RestoreJob {
 
 extension ExportError {
     /// A restore's error for a pipeline's, writing the store at `outputPath`: the source's own,
-    /// records out of `Z_PK` order (the backup does not verify), a key that collides, a full disk
+    /// records out of `Z_PK` order (the backup does not verify), a key that collides, a record
+    /// holding what a store cannot keep (an input the backup cannot give back), a full disk
     /// or file size limit, or the store that could not be written.
     init(restoring error: PipelineError, into outputPath: String) {
         switch error {
         case .sourceFailure(let failure as ExportError): self = failure
         case .keyOutOfOrder(let source, _): self = .verification(path: source, reason: error.keyReason ?? "")
         case .keyCollides: self = .restore(reason: error.description)
+        // A value the backup holds that no store keeps as it is: the backup cannot be restored.
+        case .keyRejected(let source, _, _): self = .notAnExport(path: source, reason: error.keyReason ?? "")
         case .links(let links) where links.writeFailure != nil: self = links.writeFailure.map(ExportError.noRoom) ?? .restore(reason: error.description)
         default: self = .restore(reason: "\(outputPath): \(error)")
         }

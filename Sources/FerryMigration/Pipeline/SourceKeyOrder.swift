@@ -19,7 +19,10 @@ struct SourceKeyOrder {
 
     /// Takes the outcome of writing the record whose key is `key`: it must have been inserted.
     mutating func written(_ outcome: StoreGraphWriter.Outcome, key: Int64, root: String, source: String) throws(PipelineError) {
-        guard case .inserted = outcome else { throw .keyCollides(source: source, primaryKey: key) }
-        nextKeys[root] = key + 1
+        switch outcome {
+        case .inserted: nextKeys[root] = key + 1
+        case .merged: throw .keyCollides(source: source, primaryKey: key)
+        case .rejected(let reason): throw .keyRejected(source: source, primaryKey: key, reason: reason)
+        }
     }
 }
