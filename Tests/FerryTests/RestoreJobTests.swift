@@ -1,4 +1,5 @@
 import Ferry
+import FerryFormats
 import FerryStore
 import FerryStoreTestSupport
 import FerryVerify
@@ -37,6 +38,30 @@ struct RestoreJobTests {
         _ = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: restored).run()
         #expect(try storeRows(restored, maxima) == storeRows(store, maxima))
         #expect(try storeRows(restored, "SELECT Z_MAX > (SELECT max(Z_PK) FROM ZTASK) FROM Z_PRIMARYKEY WHERE Z_NAME = 'Task'") == ["1"])
+    }
+
+    @Test("the application's own metadata keys of the backed-up store are written back (they were dropped)")
+    func keepsApplicationMetadata() throws {
+        let folder = try TestPaths.temporaryFolder("restore-metadata")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        let read = try database.prepare("SELECT Z_PLIST FROM Z_METADATA")
+        #expect(try read.step())
+        guard case .dictionary(var entries) = try PropertyList.decode(read.bytes(at: 0) ?? []) else { Issue.record("no metadata"); return }
+        read.finalize()
+        entries["AppSchemaRevision"] = .integer(7)
+        entries["ACAccountTypeVersion"] = .array([.string("92"), .data([1, 2])])
+        let update = try database.prepare("UPDATE Z_METADATA SET Z_PLIST = ?")
+        try update.bindBlob(try BinaryPropertyListWriter().encode(.dictionary(entries)), at: 1)
+        try update.run()
+        update.finalize()
+        try database.close()
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
+        let restored = folder + "/Restored.sqlite"
+        _ = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: restored).run()
+        let metadata = try CoreDataStoreReader(path: restored).metadata
+        #expect(metadata.applicationEntries == ["AppSchemaRevision": .integer(7), "ACAccountTypeVersion": .array([.string("92"), .data([1, 2])])])
+        #expect(metadata.versionHashes == (try CoreDataStoreReader(path: store).metadata.versionHashes))
     }
 
     @Test("a backed-up value no store keeps as it is fails the restore as bad input, naming it (it read as a key collision)")

@@ -84,7 +84,8 @@ public struct ExportJob {
             formatVersion: ExportManifest.currentFormatVersion, tool: "ferry \(FerryVersion.current)",
             createdAt: ISO8601Date.format(Date().timeIntervalSinceReferenceDate) ?? "", source: request.storePath,
             storeUUID: store.metadata.storeUUID.uuidString, model: modelInfo, format: request.format,
-            gzip: request.gzipLevel != nil, predicate: request.predicate, sort: request.sort, state: state, entities: files)
+            gzip: request.gzipLevel != nil, predicate: request.predicate, sort: request.sort, state: state, entities: files,
+            applicationMetadata: try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries))
         try ManifestFile.write(manifest, to: placement.file(ExportManifest.fileName), durable: request.durable)
         return manifest
     }

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryStore
 
 /// `manifest.json` of an export or backup folder: what was exported, from which store and model,
@@ -25,6 +26,27 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     /// The state read: `Z_PRIMARYKEY` maxima and journal facts, in one read transaction.
     public var state: StoreReadState
     public var entities: [EntityFile]
+    /// The application's own keys of the store's metadata (`NSPersistentStoreCoordinator.setMetadata`:
+    /// an app's schema revision, Apple Accounts' `ACAccountTypeVersion`), as a binary property
+    /// list in base64, so that a restore writes them back; nil when the store has none.
+    public var applicationMetadata: String? = nil
+
+    /// `applicationMetadata` of a store's metadata entries (nil when there are none).
+    static func applicationMetadata(of entries: [String: PropertyListValue]) throws(ExportError) -> String? {
+        guard !entries.isEmpty else { return nil }
+        do { return PropertyListBase64.text(try BinaryPropertyListWriter().encode(.dictionary(entries))) } catch {
+            throw .encoding(reason: "the store's metadata: \(error)")
+        }
+    }
+
+    /// The metadata entries `applicationMetadata` holds (none when it is nil).
+    func applicationMetadataEntries() throws(ExportError) -> [String: PropertyListValue] {
+        guard let applicationMetadata else { return [:] }
+        let problem = ExportError.notAnExport(path: Self.fileName, reason: "applicationMetadata is not a base64 property list dictionary")
+        guard let bytes = PropertyListBase64.decode(applicationMetadata.utf8),
+              case .dictionary(let entries)? = try? PropertyList.decode(bytes) else { throw problem }
+        return entries
+    }
 
     /// The model version the records were read through.
     public struct ModelInfo: Sendable, Equatable, Codable {

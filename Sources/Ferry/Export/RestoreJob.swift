@@ -15,7 +15,7 @@ import FoundationEssentials
 /// except a many-to-many ordered on both sides, staged from both so that each keeps its order
 /// (`RelationshipSide.restoresLinks`).
 /// Order keys (`Z_FOK_`) are renumbered 2048, 3072, … in the restored store; the order itself is
-/// kept. The records go through the record pipeline (`RestoreRecordCursor`, keys kept), and the
+/// kept, and so are each root's `Z_MAX` and the application's own metadata keys. The records go through the record pipeline (`RestoreRecordCursor`, keys kept), and the
 /// store is verified where it is built before it is renamed into place.
 public struct RestoreJob {
     public let folder: String
@@ -55,6 +55,12 @@ public struct RestoreJob {
                 throw ExportError(restoring: error, into: outputPath)
             }
             try keepPrimaryKeyMaxima(manifest.state.primaryKeyMaxima, model: model, writer: writer)
+            let metadata = try manifest.applicationMetadataEntries()
+            if !metadata.isEmpty {
+                do { try writer.setMetadataEntries(metadata) } catch {
+                    throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
+                }
+            }
             progress(JobProgress(phase: "verifying"))
             try verify(writer, model: model, manifest: manifest, written: pipeline.written, links: links)
             do { try writer.finish(replacing: replaceExisting) } catch {

@@ -23,6 +23,12 @@ public struct StoreMetadataInfo: Sendable, Equatable {
     /// The whole `Z_PLIST` dictionary.
     public var propertyList: [String: PropertyListValue]
 
+    /// The application's own keys (`NSPersistentStoreCoordinator.setMetadata`): every key but
+    /// those Core Data writes itself (`StoreMetadata.frameworkKeys`).
+    public var applicationEntries: [String: PropertyListValue] {
+        propertyList.filter { !StoreMetadata.frameworkKeys.contains($0.key) }
+    }
+
     /// Interprets the `Z_UUID` text and the `Z_PLIST` bytes; `path` is for errors.
     init(uuidText: String?, plist: [UInt8]?, path: String) throws(StoreReaderError) {
         guard let uuidText, let uuid = UUID(uuidString: uuidText) else {

@@ -386,10 +386,17 @@ public final class CoreDataStoreWriter {
     /// Sets one of the application's own metadata keys (`StoreMetadata.additionalEntries`) and
     /// rewrites `Z_METADATA` with it, in the current batch.
     public func setMetadataEntry(_ key: String, to value: PropertyListValue) throws(StoreWriterError) {
+        try setMetadataEntries([key: value])
+    }
+
+    /// Sets keys of the application's own metadata (`StoreMetadata.additionalEntries`; a key
+    /// Core Data writes itself stays Core Data's) and rewrites `Z_METADATA` with them, in the
+    /// current batch.
+    public func setMetadataEntries(_ entries: [String: PropertyListValue]) throws(StoreWriterError) {
         guard var metadata else {
             throw .existingStore(path: path, reason: "the metadata of a store Ferry did not create is not rewritten")
         }
-        metadata.additionalEntries[key] = value
+        metadata.additionalEntries.merge(entries) { _, new in new }
         let plist = try encodeMetadataPlist(metadata)
         try beginRow()
         let database = try openDatabase()

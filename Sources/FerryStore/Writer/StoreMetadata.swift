@@ -25,6 +25,15 @@ public struct StoreMetadata: Sendable, Equatable {
     /// Core Data's; a key Core Data writes itself is never taken from here.
     public var additionalEntries: [String: PropertyListValue] = [:]
 
+    /// The keys Core Data writes into every store's metadata itself (those `propertyList` writes,
+    /// the store UUID, the newest framework that opened the store): everything else is the
+    /// application's (`StoreMetadataInfo.applicationEntries`).
+    public static let frameworkKeys: Set<String> = [
+        "NSStoreType", "NSPersistenceFrameworkVersion", "NSPersistenceMaximumFrameworkVersion", "NSStoreModelVersionHashes",
+        "NSStoreModelVersionHashesVersion", "NSStoreModelVersionIdentifiers", "NSStoreModelVersionHashesDigest",
+        "NSStoreModelVersionChecksumKey", "NSStoreUUID", "_NSAutoVacuumLevel",
+    ]
+
     public init(storeUUID: UUID = UUID(), versionHashes: [String: [UInt8]], versionIdentifiers: [String],
                 hashesDigest: [UInt8]? = nil, checksum: [UInt8]? = nil,
                 frameworkVersion: Int = StoreMetadata.defaultFrameworkVersion) {
