@@ -170,4 +170,38 @@ struct ExportSortTests {
         #expect(lines.count == expected.count && manifest.file(for: "Task")?.count == expected.count && !expected.isEmpty)
         #expect(zip(lines, expected).allSatisfy { $0.hasPrefix($1) })
     }
+
+    @Test("text that is not valid UTF-8 fails the export naming its row, is a reject of a migration and an unreadable record to verify")
+    func invalidUTF8Text() throws {
+        let folder = try TestPaths.temporaryFolder("export-invalid-utf8")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let repaired = folder + "/Repaired.sqlite"
+        try FileManager.default.copyItem(atPath: store, toPath: repaired)
+        for (path, text) in [(store, "CAST(x'61ff62' AS TEXT)"), (repaired, "'a\u{FFFD}b'")] {
+            let database = try SQLiteDatabase(path: path, mode: .readWrite)
+            try database.execute("UPDATE ZUPLOAD SET ZFILENAME = \(text) WHERE Z_PK = 2")
+            try database.close()
+        }
+        // Export: U+FFFD was written in place of the bytes, with exit 0.
+        let error = try #require(throws: ExportError.self) {
+            try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
+        }
+        #expect(!error.isDestinationFailure && !error.isVerificationFailure)
+        #expect(error.description.contains("row 2, column ZFILENAME: attribute fileName: text that is not valid UTF-8"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out"))
+        // A migration rejects the record, with the same reason.
+        let migrated = try FerryProcess.run(["migrate", store, "--model", ExportTestSupport.workspace, "--var", "zone=UTC",
+                                             "--out", folder + "/Migrated.sqlite"])
+        #expect(migrated.status == 1 && migrated.err.contains("text that is not valid UTF-8"), "\(migrated.err)")
+        // The fingerprints of the two stores differ: a copy that repaired the bytes is not the store.
+        func uploadLine(_ path: String) throws -> String? {
+            try FerryProcess.run(["verify", path, "--model", ExportTestSupport.workspace]).out
+                .split(separator: "\n").first { $0.hasPrefix("Upload ") && $0.contains("fileName") }.map(String.init)
+        }
+        let original = try #require(try uploadLine(store))
+        #expect(original != (try uploadLine(repaired)))
+        // And verify names the record it cannot read without changing it.
+        let verified = try FerryProcess.run(["verify", store, "--model", ExportTestSupport.workspace])
+        #expect(verified.status == 5 && verified.out.contains("unreadable-record"), "\(verified.out)")
+    }
 }

@@ -19,7 +19,8 @@ struct ValueProblem: Error {
 ///   back as the stored double; text that is a decimal literal, normalised. What the app held
 ///   before Core Data rounded it to a double is not recoverable.
 /// - Date: reals and integers, seconds since 2001-01-01 UTC.
-/// - String/URI: text (as a String); integers and reals as their decimal text; blobs that are UTF-8.
+/// - String/URI: text that is valid UTF-8 (as a String); integers and reals as their decimal
+///   text; blobs that are UTF-8.
 /// - Binary/Transformable: blobs as their bytes; text as its bytes. (The cursor then removes the
 ///   external-storage tag of attributes that allow external storage: `ExternalBinaryData`.)
 /// - UUID: 16-byte blobs, or text in the 8-4-4-4-12 form.
@@ -108,7 +109,12 @@ enum ColumnValueDecoder {
                              _ type: AttributeType) throws(ValueProblem) -> String {
         switch storage {
         case .text:
-            return value.withText { String(decoding: $0, as: UTF8.self) }
+            // Not repaired: U+FFFD in place of the bytes would change the value, unseen by every
+            // check that reads it the same way.
+            guard let decoded = value.withText({ String(validating: $0, as: UTF8.self) }) else {
+                throw ValueProblem(reason: "text that is not valid UTF-8 cannot be read as a \(type.xcodeName) without changing it")
+            }
+            return decoded
         case .integer:
             return String(value.int64)
         case .real:

@@ -62,13 +62,11 @@ public enum CanonicalEncoding {
         fileprivate var tag: Tag { self == .string ? .string : .uri }
     }
 
-    /// Appends `.string` or `.uri` of the text whose UTF-8 bytes `utf8` holds, invalid sequences
-    /// replaced by U+FFFD as `String(decoding:as:)` does, so it encodes as that String would.
+    /// Appends `.string` or `.uri` of the text whose UTF-8 bytes `utf8` holds, as they are: valid
+    /// UTF-8 encodes as the String of it would (a String keeps its bytes), and bytes that are not
+    /// UTF-8 keep a fingerprint of their own instead of that of the U+FFFD a String would put in
+    /// their place (so a copy that repaired them does not compare equal).
     static func appendText(_ utf8: UnsafeRawBufferPointer, as kind: TextKind, to bytes: inout [UInt8]) {
-        guard utf8.allSatisfy({ $0 < 0x80 }) else {
-            appendText(String(decoding: utf8, as: UTF8.self), tag: kind.tag, to: &bytes)
-            return
-        }
         bytes.append(kind.tag.rawValue)
         appendLength(utf8.count, to: &bytes)
         bytes.append(contentsOf: utf8)

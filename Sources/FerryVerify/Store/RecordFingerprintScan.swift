@@ -156,7 +156,12 @@ struct RecordFingerprintScan {
             CanonicalEncoding.append(.decimal(text), to: &bytes)
         case .string, .uri:
             guard storage == .text else { return false }
-            statement.withText(at: index) { CanonicalEncoding.appendText($0, as: column.type == .uri ? .uri : .string, to: &bytes) }
+            // Text that is not UTF-8 is the reader's to refuse (an unreadable record).
+            return statement.withText(at: index) { text in
+                guard text.allSatisfy({ $0 < 0x80 }) || String(validating: text, as: UTF8.self) != nil else { return false }
+                CanonicalEncoding.appendText(text, as: column.type == .uri ? .uri : .string, to: &bytes)
+                return true
+            }
         case .binary, .transformable:
             switch storage {
             case .blob where column.tagged:
