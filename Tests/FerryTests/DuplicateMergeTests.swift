@@ -22,6 +22,11 @@ struct DuplicateMergeTests {
             <entity name="Cat" parentEntity="Animal" syncable="YES">
                 <attribute name="lives" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/>
             </entity>
+            <entity name="Owner" syncable="YES">
+                <attribute name="oname" attributeType="String"/>
+                <relationship name="pets" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Animal"/>
+                <relationship name="favorite" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Dog"/>
+            </entity>
         </model>
         """
 
@@ -42,6 +47,30 @@ struct DuplicateMergeTests {
                 "\(run.err)")
         #expect(try storeRows(store, "SELECT ZNAME || '|' || coalesce(ZBREED, '') || '|' || coalesce(ZLIVES, '') FROM ZANIMAL ORDER BY Z_PK")
                 == ["rex|lab|", "fido|pug|", "tom||7"])
+    }
+
+    @Test("find or create makes no destination whose value a sibling's row holds, and links to an abstract entity need none made")
+    func findOrCreateAcrossSiblings() throws {
+        let folder = try TestPaths.temporaryFolder("duplicate-find-or-create")
+        let bundle = try TestPaths.xcodeModelBundle("Animals", versions: [("Animals", Self.contents)], in: folder)
+        try "name,breed\nrex,lab\nfido,pug\n".write(toFile: folder + "/dogs.csv", atomically: true, encoding: .utf8)
+        try "name,lives\ntom,7\n".write(toFile: folder + "/cats.csv", atomically: true, encoding: .utf8)
+        try #"[{"oname": "A", "pets": ["rex", "tom"], "favorite": "tom"}, {"oname": "B", "favorite": "newdog"}]"#
+            .write(toFile: folder + "/owners.json", atomically: true, encoding: .utf8)
+        let store = folder + "/animals.sqlite"
+        for (file, entity) in [("dogs.csv", "Dog"), ("cats.csv", "Cat")] {
+            let run = try FerryProcess.run(["import", folder + "/" + file, "--model", bundle, "--entity", entity, "--out", store]
+                                           + (entity == "Cat" ? ["--append"] : []))
+            #expect(run.status == 0, "\(run.err)")
+        }
+        // A Dog named tom could not be inserted beside the Cat (a raw SQLite UNIQUE error ended
+        // the run); pets, whose destination is abstract, refused to run at all.
+        let run = try FerryProcess.run(["import", folder + "/owners.json", "--model", bundle, "--entity", "Owner", "--out", store, "--append",
+                                        "--link", "favorite=name", "--link", "pets=name", "--create-missing", "favorite"])
+        #expect(run.status == 0, "\(run.out)\(run.err)")
+        #expect(run.err.contains("owners.json:1 [0]: Owner.favorite: unresolved link: no Dog has name 'tom'"), "\(run.err)")
+        #expect(run.out.contains("Owner.pets by Animal.name: 2 of 2 links resolved"), "\(run.out)")
+        #expect(try storeRows(store, "SELECT ZNAME || '|' || Z_ENT FROM ZANIMAL ORDER BY Z_PK") == ["rex|3", "fido|3", "tom|2", "newdog|3"])
     }
 
     private static let tasks = """

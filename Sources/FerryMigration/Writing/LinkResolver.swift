@@ -26,9 +26,15 @@ struct LinkResolver {
             other.name != inverse && other.minimumDestinations > 0
         }
         if kind.matchAttribute != nil, createMissing.contains("\(kind.entity).\(relationship.name)"), needed == nil {
-            let values = try defaultValues(of: kind)
             report.created = try Self.links { () throws(LinkResolutionError) in
-                try staging.tables.createMissingDestinations(of: kind, values: values)
+                try staging.tables.createMissingDestinations(of: kind) { () throws(LinkResolutionError) in
+                    do throws(GraphWriteError) { return try defaultValues(of: kind) } catch {
+                        guard case let .unsupportedLink(entity, relationship, reason) = error else {
+                            throw .unsupported(entity: kind.entity, relationship: kind.relationship.name, reason: error.description)
+                        }
+                        throw .unsupported(entity: entity, relationship: relationship, reason: reason)
+                    }
+                }
             }
         }
         let resolution = try Self.links { () throws(LinkResolutionError) in try LinkResolution(kind, in: staging.tables, removesRecords: removesRecords) }
@@ -49,7 +55,8 @@ struct LinkResolver {
     }
 
     /// The values a destination created for a link gets besides the matched one: the model's
-    /// default of every other stored attribute that has one, in its storage form.
+    /// default of every other stored attribute that has one, in its storage form (asked for
+    /// only when a destination is missing: a model that could not make one is no error otherwise).
     private func defaultValues(of kind: LinkKind) throws(GraphWriteError) -> [(attribute: String, value: StoreValue)] {
         let destination = kind.relationship.destinationEntity
         guard let entity = model.entity(named: destination), !entity.isAbstract else {
