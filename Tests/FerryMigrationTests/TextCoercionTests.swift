@@ -45,6 +45,16 @@ struct TextCoercionTests {
         #expect(failure("n/a", .double) == "'n/a' is not a number")
     }
 
+    @Test("a Float takes what its nearest value keeps: not a whole number past 2^24 or one that underflows (migrate refused those)")
+    func floatsAnAppCanRead() {
+        #expect(value("16777216", .float) == .double(16_777_216))
+        #expect(failure("16777217", .float) == "16777217 has no exact Float value: it would read back as 16777216")
+        #expect(failure("1e-46", .float) == "1e-46 is too small for a Float: it would read back as 0")
+        #expect(value("0.1", .float) == .double(0.1))
+        #expect(value("16777217", .double) == .double(16_777_217))
+        #expect(value("1e-46", .double) == .double(1e-46))
+    }
+
     @Test("decimals keep their exact digits, and only those a store keeps unchanged are taken")
     func decimals() {
         #expect(value("0.1", .decimal) == .decimal("0.1"))

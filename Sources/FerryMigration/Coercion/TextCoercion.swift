@@ -168,6 +168,17 @@ public enum TextCoercion {
         guard value.isFinite, type != .float || Float(value).isFinite else {
             return .failure(CoercionFailure("\(text) is out of range for \(type.xcodeName)"))
         }
+        guard type == .float else { return .success(.double(value)) }
+        // An app reads a Float: what the nearest one changes beyond a fraction's rounding (a
+        // whole number past 2^24, a value that underflows to zero) is not the value given.
+        let nearest = Float(value)
+        if nearest == 0, value != 0 {
+            return .failure(CoercionFailure("\(text) is too small for a Float: it would read back as 0"))
+        }
+        let isWhole = !text.utf8.contains { $0 == 46 || $0 == 69 || $0 == 101 }
+        if isWhole, Double(nearest) != value {
+            return .failure(CoercionFailure("\(text) has no exact Float value: it would read back as \(Int64(nearest))"))
+        }
         return .success(.double(value))
     }
 
