@@ -22,13 +22,15 @@ enum MigrationReportText {
             return
         }
         var out = "chain: \(summary.chain.joined(separator: " → "))\n"
-        // Skipped lines get a column only when some source has them.
+        // Skipped lines, and values a lenient mapping set to nil, get a column only when some source has them.
         let showSkipped = summary.ledgers.contains { $0.skipped > 0 }
-        var rows = [["source", "entity", "as", "read", "written", "merged", "rejected", "filtered"] + (showSkipped ? ["skipped"] : [])]
+        let showConverted = summary.ledgers.contains { $0.converted > 0 }
+        var rows = [["source", "entity", "as", "read", "written", "merged", "rejected", "filtered"] + (showSkipped ? ["skipped"] : [])
+                    + (showConverted ? ["values set to nil"] : [])]
         for ledger in summary.ledgers {
             rows.append([ledger.source, ledger.entity, ledger.version, String(ledger.read), String(ledger.written),
                          String(ledger.merged), String(ledger.rejected), String(ledger.filtered)]
-                        + (showSkipped ? [String(ledger.skipped)] : []))
+                        + (showSkipped ? [String(ledger.skipped)] : []) + (showConverted ? [String(ledger.converted)] : []))
         }
         out += TextTable.render(rows)
         for (source, delimiter) in summary.delimiters.sorted(by: { $0.key < $1.key }) { out += "\(source): \(delimiter)\n" }

@@ -79,6 +79,11 @@ struct FlagshipMigrationTests {
         #expect(summary.ledgers.map(\.rejected) == [3, 3])
         #expect(summary.written == ["Upload": 29])
         #expect(try rows(out, "SELECT count(*) FROM ZUPLOAD WHERE ZBYTECOUNT IS NULL") == ["5"])
+        // Each value set to nil is counted, and the summary shows the count (it said nothing).
+        #expect(summary.ledgers.map(\.converted).reduce(0, +) == 5)
+        let printed = try FerryProcess.run(["migrate", "UploadEntity:\(legacy)/uploads.csv", "UploadEntity:\(legacy)/uploads.plist",
+                                            "--model", model, "--lenient", "--out", out, "--force"])
+        #expect(printed.out.contains("values set to nil"), "\(printed.out)")
     }
 
     @Test("a Workspace 1 store and files together; a missing $zone is an error before anything is written")
