@@ -63,10 +63,13 @@ struct BackupJobTests {
     func sameSecondNames() {
         let stamp = "20261201T120000Z"
         #expect(BackupJob.name(stamp: stamp, besides: []) == stamp)
-        #expect(BackupJob.name(stamp: stamp, besides: [stamp]) == stamp + "-2")
+        #expect(BackupJob.name(stamp: stamp, besides: [stamp]) == stamp + "-0002")
         // The first of that second was pruned: its name is free, but a new backup must sort last.
-        #expect(BackupJob.name(stamp: stamp, besides: [stamp + "-2", "20261201T115959Z", ".incomplete-X"]) == stamp + "-3")
-        #expect(BackupJob.name(stamp: stamp, besides: [stamp + "-2", stamp + "-10"]) == stamp + "-11")
+        #expect(BackupJob.name(stamp: stamp, besides: [stamp + "-0002", "20261201T115959Z", ".incomplete-X"]) == stamp + "-0003")
+        #expect(BackupJob.name(stamp: stamp, besides: [stamp + "-2", stamp + "-10"]) == stamp + "-0011")
+        // Names sort as made, by plain text order too (`ls | tail -n 1` finds the newest).
+        let made = (2...12).reduce(into: [stamp]) { names, _ in names.append(BackupJob.name(stamp: stamp, besides: names)) }
+        #expect(made.sorted() == made && made.sorted(by: BackupJob.isOlder) == made)
     }
 
     @Test("retention keeps the backup just made and counts only backups of the same store")

@@ -84,9 +84,10 @@ public struct BackupJob {
     /// the folder removes it once its run has ended.
     static let incompletePrefix = ".incomplete-"
 
-    /// `<folder>/<UTC timestamp>`, with `-2`, `-3`, … when backups of the same second exist: one
-    /// more than the highest suffix of that second, never a freed lower one, so names sort in the
-    /// order the backups were made.
+    /// `<folder>/<UTC timestamp>`, with `-0002`, `-0003`, … when backups of the same second exist:
+    /// one more than the highest suffix of that second, never a freed lower one, and of four
+    /// digits, so that names sort in the order the backups were made, by `ls` too (`-10` sorted
+    /// before `-9`).
     private func finalName(for manifest: ExportManifest) throws(ExportError) -> String {
         let stamp = String(manifest.createdAt.prefix(19).filter { $0 != "-" && $0 != ":" }) + "Z"
         return folder + "/" + Self.name(stamp: stamp, besides: (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
@@ -95,7 +96,8 @@ public struct BackupJob {
     /// The name of a backup made at `stamp` in a folder that holds `names`.
     static func name(stamp: String, besides names: [String]) -> String {
         guard let highest = names.filter({ isBackupName($0) && $0.hasPrefix(stamp) }).map(suffix).max() else { return stamp }
-        return stamp + "-\(highest + 1)"
+        let number = String(highest + 1)
+        return stamp + "-" + String(repeating: "0", count: max(0, 4 - number.count)) + number
     }
 
     /// Removes the oldest backups of the same store (by the store UUID in their manifests)
