@@ -64,6 +64,30 @@ struct RestoreJobTests {
         #expect(metadata.versionHashes == (try CoreDataStoreReader(path: store).metadata.versionHashes))
     }
 
+    @Test("a manifest whose model block names another version than its files hold is refused before anything is written")
+    func manifestModelMatchesFiles() throws {
+        let folder = try TestPaths.temporaryFolder("restore-model-swap")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/w2", modelPath: ExportTestSupport.workspace)).run()
+        let w1 = folder + "/W1.sqlite"
+        _ = try ImportJob(request: ImportRequest(sources: [TestPaths.fixtures + "/legacy/uploads.csv"], modelPath: ExportTestSupport.workspace,
+                                                 modelVersion: "Workspace 1", entity: "UploadEntity", outputPath: w1)).run()
+        _ = try ExportJob(request: ExportRequest(storePath: w1, outputFolder: folder + "/w1", modelPath: ExportTestSupport.workspace)).run()
+        // The Workspace 2 export's manifest given the Workspace 1 export's model block (file digests still match).
+        func manifest(_ name: String) throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/\(name)/manifest.json"))) as? [String: Any])
+        }
+        var swapped = try manifest("w2")
+        swapped["model"] = try manifest("w1")["model"]
+        try JSONSerialization.data(withJSONObject: swapped).write(to: URL(fileURLWithPath: folder + "/w2/manifest.json"))
+        let error = try #require(throws: ExportError.self) {
+            try RestoreJob(folder: folder + "/w2", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Restored.sqlite").run()
+        }
+        #expect(error.description.contains("which model Workspace 1 does not have") || error.description.contains("other than model Workspace 1"),
+                "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/Restored.sqlite"))
+    }
+
     @Test("a backed-up value no store keeps as it is fails the restore as bad input, naming it (it read as a key collision)")
     func unkeepableValueIsNamed() throws {
         let folder = try TestPaths.temporaryFolder("restore-decimal")

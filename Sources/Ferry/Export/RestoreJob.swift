@@ -43,6 +43,7 @@ public struct RestoreJob {
         progress(JobProgress(phase: "checking the backup"))
         let manifest = try ExportVerifier.verify(folder: folder, countRecords: true)
         let model = try RestoreModel.version(in: modelPath, hashes: manifest.model.versionHashes, recordedVersion: manifest.model.versionName)
+        try checkFiles(of: manifest, against: model)
         if FileManager.default.fileExists(atPath: outputPath), !replaceExisting { throw .destinationExists(outputPath) }
         let writer = try RestoreModel.writer(at: outputPath, model: model, storeUUID: UUID(uuidString: manifest.storeUUID) ?? UUID())
         do throws(ExportError) {
@@ -70,6 +71,22 @@ public struct RestoreJob {
         } catch {
             writer.discard()
             throw error
+        }
+    }
+
+    /// Refuses a manifest whose files do not hold what the model version says of their entities
+    /// (attributes with their types, relationships): such files would be read into the wrong
+    /// columns or lose keys without a word (a manifest's `model` edited to another version).
+    private func checkFiles(of manifest: ExportManifest, against model: ManagedObjectModel) throws(ExportError) {
+        let path = folder + "/" + ExportManifest.fileName
+        for entry in manifest.entities {
+            guard let layout = EntityExportLayout(model: model, entity: entry.entity) else {
+                throw .notAnExport(path: path, reason: "lists \(entry.file) of entity \(entry.entity), which model \(model.name) does not have")
+            }
+            guard layout.manifestFields() == entry.attributes, layout.manifestLinks(model: model) == entry.relationships else {
+                throw .notAnExport(path: path, reason: "\(entry.file) holds attributes or relationships of \(entry.entity) other than "
+                    + "model \(model.name) has (the manifest's model does not match its files)")
+            }
         }
     }
 
