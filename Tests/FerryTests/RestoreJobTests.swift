@@ -88,6 +88,19 @@ struct RestoreJobTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/Restored.sqlite"))
     }
 
+    @Test("an export written with --sort is refused with what to do, before anything is read into a store")
+    func sortedExportIsRefused() throws {
+        let folder = try TestPaths.temporaryFolder("restore-sorted")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", entities: ["Upload"], sort: "fileName",
+                                                 modelPath: ExportTestSupport.workspace)).run()
+        let error = try #require(throws: ExportError.self) {
+            try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Restored.sqlite").run()
+        }
+        #expect(!error.isVerificationFailure && !error.isDestinationFailure)
+        #expect(error.description.contains("(--sort fileName); a restore needs its records in Z_PK order"), "\(error)")
+    }
+
     @Test("a backed-up value no store keeps as it is fails the restore as bad input, naming it (it read as a key collision)")
     func unkeepableValueIsNamed() throws {
         let folder = try TestPaths.temporaryFolder("restore-decimal")

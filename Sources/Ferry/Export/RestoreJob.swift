@@ -42,6 +42,11 @@ public struct RestoreJob {
     public func run(progress: @escaping (JobProgress) -> Void = { _ in }) throws(ExportError) -> Summary {
         progress(JobProgress(phase: "checking the backup"))
         let manifest = try ExportVerifier.verify(folder: folder, countRecords: true)
+        if let sort = manifest.sort {
+            // Records keep their keys only in `Z_PK` order (`SourceKeyOrder`).
+            throw .notAnExport(path: folder + "/" + ExportManifest.fileName, reason: "the export was written in another order "
+                + "(--sort \(sort)); a restore needs its records in Z_PK order: export again without --sort")
+        }
         let model = try RestoreModel.version(in: modelPath, hashes: manifest.model.versionHashes, recordedVersion: manifest.model.versionName)
         try checkFiles(of: manifest, against: model)
         if FileManager.default.fileExists(atPath: outputPath), !replaceExisting { throw .destinationExists(outputPath) }
