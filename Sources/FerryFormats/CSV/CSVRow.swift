@@ -54,11 +54,7 @@ public struct CSVRow: Sendable {
     ///   the reader's policy is ``CSVTextPolicy/strictUTF8``.
     public func string(_ index: Int) throws -> String {
         try withField(index) { field in
-            // ASCII needs no validation (and `String(validating:)` is generic, looked up per call).
-            var bits: UInt8 = 0
-            for byte in field { bits |= byte }
-            if bits < 0x80 { return String(decoding: field, as: UTF8.self) }
-            if let text = String(validating: field, as: UTF8.self) { return text }
+            if let text = UTF8Text.string(field) { return text }
             switch textPolicy {
             case .strictUTF8:
                 throw CSVError.invalidUTF8(source: source, line: line, field: index + 1)

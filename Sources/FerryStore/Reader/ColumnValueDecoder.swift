@@ -1,4 +1,5 @@
 import CSQLite
+import FerryFormats
 import FerryModel
 
 /// Why one stored value cannot be read as its attribute type.
@@ -111,7 +112,7 @@ enum ColumnValueDecoder {
         case .text:
             // Not repaired: U+FFFD in place of the bytes would change the value, unseen by every
             // check that reads it the same way.
-            guard let decoded = value.withText({ String(validating: $0, as: UTF8.self) }) else {
+            guard let decoded = value.withText({ UTF8Text.string($0) }) else {
                 throw ValueProblem(reason: "text that is not valid UTF-8 cannot be read as a \(type.xcodeName) without changing it")
             }
             return decoded
@@ -120,7 +121,7 @@ enum ColumnValueDecoder {
         case .real:
             return value.double.description
         default:
-            let decoded = value.withBlob { String(validating: $0, as: UTF8.self) }
+            let decoded = value.withBlob { UTF8Text.string($0) }
             guard let decoded else { throw ValueProblem(reason: "a blob that is not UTF-8 text cannot be a \(type.xcodeName)") }
             return decoded
         }

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 import FerryStore
 
@@ -158,7 +159,7 @@ struct RecordFingerprintScan {
             guard storage == .text else { return false }
             // Text that is not UTF-8 is the reader's to refuse (an unreadable record).
             return statement.withText(at: index) { text in
-                guard text.allSatisfy({ $0 < 0x80 }) || String(validating: text, as: UTF8.self) != nil else { return false }
+                guard text.allSatisfy({ $0 < 0x80 }) || UTF8Text.string(text) != nil else { return false }
                 CanonicalEncoding.appendText(text, as: column.type == .uri ? .uri : .string, to: &bytes)
                 return true
             }
