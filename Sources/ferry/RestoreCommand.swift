@@ -54,6 +54,10 @@ enum RestoreCommand: Command {
         do {
             let summary = try job.run(progress: log.progress)
             warnUnresolved(summary.links, in: "the backup", log: log)
+            for (relationship, count) in summary.unmatchedToOnes.sorted(by: { $0.key < $1.key }) {
+                log.warning("warning: \(relationship): \(count) records name a destination that no record of the backup lists back "
+                    + "(not restored: left out of a partial export, or dangling in the store)")
+            }
             log.summary(.success, counts: ["records": summary.records.values.reduce(0, +)])
             if arguments.has("json") {
                 Terminal.out(RestoreSummaryLine.json(records: summary.records, store: job.outputPath) + "\n")

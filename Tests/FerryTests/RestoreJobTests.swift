@@ -101,6 +101,21 @@ struct RestoreJobTests {
         #expect(error.description.contains("(--sort fileName); a restore needs its records in Z_PK order"), "\(error)")
     }
 
+    @Test("to-one links the other side does not list back are counted (a partial export's, dangling keys), not dropped unseen")
+    func unmatchedToOnesAreCounted() throws {
+        let folder = try TestPaths.temporaryFolder("restore-unmatched")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let linked = try #require(Int(try storeRows(store, "SELECT count(*) FROM ZUPLOAD WHERE ZTASK IS NOT NULL").first ?? ""))
+        #expect(linked > 0)
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/part", entities: ["Upload"],
+                                                 modelPath: ExportTestSupport.workspace)).run()
+        let partial = try RestoreJob(folder: folder + "/part", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Part.sqlite").run()
+        #expect(partial.unmatchedToOnes == ["Upload.task": linked])
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/full", modelPath: ExportTestSupport.workspace)).run()
+        let whole = try RestoreJob(folder: folder + "/full", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Whole.sqlite").run()
+        #expect(whole.unmatchedToOnes.isEmpty)
+    }
+
     @Test("a backed-up value no store keeps as it is fails the restore as bad input, naming it (it read as a key collision)")
     func unkeepableValueIsNamed() throws {
         let folder = try TestPaths.temporaryFolder("restore-decimal")

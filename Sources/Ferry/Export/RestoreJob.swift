@@ -34,6 +34,10 @@ public struct RestoreJob {
     public struct Summary: Sendable {
         public var records: [String: Int]
         public var links: [LinkReport]
+        /// For each to-one whose pairs the other side carries (`Entity.relationship`), how many
+        /// records named a destination that no record of the folder lists back: a partial export's
+        /// links to what it left out, or a source's dangling keys. They are not restored.
+        public var unmatchedToOnes: [String: Int] = [:]
     }
 
     /// Restores the folder; `progress` is told the phase and how far it is (every
@@ -54,8 +58,9 @@ public struct RestoreJob {
         do throws(ExportError) {
             var pipeline = RestoreModel.pipeline(writer: writer, model: model, progress: progress)
             let links: [LinkReport]
+            let cursor = RestoreRecordCursor(folder: folder, manifest: manifest, model: model)
             do {
-                try pipeline.read(RestoreRecordCursor(folder: folder, manifest: manifest, model: model), namespace: 0)
+                try pipeline.read(cursor, namespace: 0)
                 links = try pipeline.finish()
             } catch {
                 throw ExportError(restoring: error, into: outputPath)
@@ -68,11 +73,16 @@ public struct RestoreJob {
                 }
             }
             progress(JobProgress(phase: "verifying"))
-            try verify(writer, model: model, manifest: manifest, written: pipeline.written, links: links)
+            let report = try verify(writer, model: model, manifest: manifest, written: pipeline.written, links: links)
             do { try writer.finish(replacing: replaceExisting) } catch {
                 throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
             }
-            return Summary(records: pipeline.written, links: links)
+            var unmatched: [String: Int] = [:]
+            for (relationship, named) in cursor.namedByToOnes {
+                let kept = Int(report.relationships.first { $0.relationship == relationship }?.edges ?? 0)
+                if named > kept { unmatched[relationship] = named - kept }
+            }
+            return Summary(records: pipeline.written, links: links, unmatchedToOnes: unmatched)
         } catch {
             writer.discard()
             throw error
@@ -111,7 +121,7 @@ public struct RestoreJob {
     /// Verifies the store where it is built, before it is renamed into place: the store checks,
     /// and every file's records (as the manifest counts them) written, no more rows than that.
     private func verify(_ writer: CoreDataStoreWriter, model: ManagedObjectModel, manifest: ExportManifest, written: [String: Int],
-                        links: [LinkReport]) throws(ExportError) {
+                        links: [LinkReport]) throws(ExportError) -> VerificationReport {
         let accounting = JobAccounting(
             ledgers: manifest.entities.map { .init(subject: "\($0.entity) from \($0.file)", read: $0.count, accounted: written[$0.entity, default: 0]) },
             written: written.values.reduce(0, +), created: links.reduce(0) { $0 + $1.created }, store: outputPath, model: model)
@@ -122,7 +132,7 @@ public struct RestoreJob {
         } catch {
             throw .restore(reason: "\(outputPath): cannot verify the restored store: \(error)")
         }
-        guard let failure = report.failures.first else { return }
+        guard let failure = report.failures.first else { return report }
         throw .verification(path: outputPath, reason: "the restored store fails \(report.failures.count) check(s), first \(failure.check) of \(failure.subject): \(failure.message)")
     }
 }

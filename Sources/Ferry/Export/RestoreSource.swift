@@ -9,6 +9,11 @@ final class RestoreSource {
     private(set) var pending: (primaryKey: Int64, record: Record)?
     private let reader: ExportFileReader
     private let links: [Relationship]
+    /// The to-one relationships whose pairs the other side carries (a one-to-many's to-one), by
+    /// `Entity.relationship` of the entity that declares them.
+    private let otherSideToOnes: [(name: String, tally: String)]
+    /// Records that named a destination in each of `otherSideToOnes` (by its tally name).
+    private(set) var namedByToOnes: [String: Int] = [:]
     private var line = 0
 
     init(folder: String, entry: ExportManifest.EntityFile, format: ExportFormat, model: ManagedObjectModel) throws(ExportError) {
@@ -19,6 +24,12 @@ final class RestoreSource {
         self.schema = schema
         expectedCount = entry.count
         links = model.allRelationships(of: entry.entity).filter { RelationshipSide.restoresLinks($0, of: entry.entity, model: model) }
+        otherSideToOnes = model.allRelationships(of: entry.entity).filter { relationship in
+            !relationship.isToMany && !relationship.isTransient && !RelationshipSide.restoresLinks(relationship, of: entry.entity, model: model)
+        }.map { relationship in
+            let owner = model.ancestry(of: entry.entity).first { $0.relationships.contains { $0.name == relationship.name } }?.name
+            return (relationship.name, "\(owner ?? entry.entity).\(relationship.name)")
+        }
         reader = try ExportFileReader(path: path, format: format)
         try advance()
     }
@@ -56,6 +67,9 @@ final class RestoreSource {
                 throw .verification(path: path, reason: "record \(line) (Z_PK \(primaryKey)): \(relationship.name) does not hold Z_PKs")
             }
             if !keys.isEmpty { recordLinks.append(RecordLink(relationship: relationship.name, targets: keys.map { .key(.integer($0)) })) }
+        }
+        for (name, tally) in otherSideToOnes {
+            if case .success(let key)? = cells[name]?.key(), key != nil { namedByToOnes[tally, default: 0] += 1 }
         }
         pending = (primaryKey, Record(values: values, location: SourceLocation(file: path, line: line),
                                       key: .integer(primaryKey), links: recordLinks))
