@@ -73,6 +73,40 @@ struct DuplicateMergeTests {
         #expect(try storeRows(store, "SELECT ZNAME || '|' || Z_ENT FROM ZANIMAL ORDER BY Z_PK") == ["rex|3", "fido|3", "tom|2", "newdog|3"])
     }
 
+    @Test("under keep-newest a nested object that only names its record links it and keeps its values; one that describes it replaces them")
+    func nestedReferenceKeepsValues() throws {
+        let folder = try TestPaths.temporaryFolder("duplicate-nested-reference")
+        let contents = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                <entity name="Child" syncable="YES">
+                    <attribute name="title" attributeType="String"/>
+                    <relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Parent" inverseName="children" inverseEntity="Parent"/>
+                </entity>
+                <entity name="Parent" syncable="YES">
+                    <attribute name="code" attributeType="String"/>
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="children" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Child" inverseName="parent" inverseEntity="Child"/>
+                    <uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints>
+                </entity>
+            </model>
+            """
+        let bundle = try TestPaths.xcodeModelBundle("Parents", versions: [("Parents", contents)], in: folder)
+        try "code,name\nP1,Alpha\nP2,Beta\n".write(toFile: folder + "/parents.csv", atomically: true, encoding: .utf8)
+        try #"[{"title": "c1", "parent": {"code": "P1"}}, {"title": "c2", "parent": {"code": "P2", "name": "Gamma"}}]"#
+            .write(toFile: folder + "/children.json", atomically: true, encoding: .utf8)
+        let store = folder + "/parents.sqlite"
+        var run = try FerryProcess.run(["import", folder + "/parents.csv", "--model", bundle, "--entity", "Parent", "--out", store])
+        #expect(run.status == 0, "\(run.err)")
+        run = try FerryProcess.run(["import", folder + "/children.json", "--model", bundle, "--entity", "Child", "--out", store, "--append",
+                                    "--on-duplicate", "keep-newest"])
+        #expect(run.status == 0, "\(run.out)\(run.err)")
+        // P1's name was set to nil by a reference that only named it.
+        #expect(try storeRows(store, """
+            SELECT c.ZTITLE || '→' || p.ZCODE || '|' || coalesce(p.ZNAME, 'NULL') FROM ZCHILD c JOIN ZPARENT p ON p.Z_PK = c.ZPARENT ORDER BY c.Z_PK
+            """) == ["c1→P1|Alpha", "c2→P2|Gamma"])
+    }
+
     private static let tasks = """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">

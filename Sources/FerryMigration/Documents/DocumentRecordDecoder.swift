@@ -176,7 +176,8 @@ public struct DocumentRecordDecoder {
                             return .reject(reject)
                         case let .record(record, defaulted):
                             defaultedTotal += defaulted
-                            embedded.append(EmbeddedRecord(entity: relationship.destinationEntity, record: record))
+                            let reference = nested[relationship.destinationEntity]?.givesOnlyUniqueValues(inner) ?? false
+                            embedded.append(EmbeddedRecord(entity: relationship.destinationEntity, record: record, onlyNamesItsRecord: reference))
                             if let key = record.key { made.append(.key(key)) }
                         }
                     }
@@ -268,6 +269,23 @@ public struct DocumentRecordDecoder {
             result = .record(record, defaulted: defaulted)
         }
         return result
+    }
+
+    /// Whether an object of this decoder's entity gives at least one attribute, all of them in its
+    /// uniqueness constraints, and no relationship: it names a record rather than describing one.
+    mutating func givesOnlyUniqueValues(_ members: [(key: String, value: DocumentValue)]) -> Bool {
+        let unique = Set(model.ancestry(of: schema.entity.name).flatMap(\.uniquenessConstraints).flatMap { $0 })
+        var gives = false
+        for (key, _) in members {
+            switch target(for: key) {
+            case .unknown: continue
+            case .relationship: return false
+            case .attribute(let index):
+                guard unique.contains(schema.attributes[index].name) else { return false }
+                gives = true
+            }
+        }
+        return gives
     }
 
     /// The members of an object with each key once, at its last place, holding its last value;

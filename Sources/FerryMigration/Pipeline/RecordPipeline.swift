@@ -432,7 +432,8 @@ public struct RecordPipeline {
                 }
                 if !made.isEmpty, let rejected = try carry(made, source: source, into: &carried) { return rejected }
                 if let key = mapped.key { carried.ledgers[key] = itemPlan.ledger }
-                carried.records.append(EmbeddedRecord(entity: finalEntity, record: mapped, findByValues: item.findByValues))
+                carried.records.append(EmbeddedRecord(entity: finalEntity, record: mapped, findByValues: item.findByValues,
+                                                      onlyNamesItsRecord: item.onlyNamesItsRecord))
             }
         }
         return nil

@@ -36,11 +36,16 @@ public struct EmbeddedRecord: Sendable, Equatable {
     /// Whether the record, when its entity has no uniqueness constraint or identity key, is found
     /// by all its values (a record a mapping makes from values: equal values are one record).
     public var findByValues: Bool
+    /// Whether the object gave nothing but values of its entity's uniqueness constraints (a
+    /// reference, `{"code": "P1"}`): it finds its record and never replaces that record's other
+    /// values, keep-newest or not.
+    public var onlyNamesItsRecord: Bool
 
-    public init(entity: String, record: Record, findByValues: Bool = false) {
+    public init(entity: String, record: Record, findByValues: Bool = false, onlyNamesItsRecord: Bool = false) {
         self.entity = entity
         self.record = record
         self.findByValues = findByValues
+        self.onlyNamesItsRecord = onlyNamesItsRecord
     }
 
     /// The source key of a carried record found at `location` (its carrier's line, and the key

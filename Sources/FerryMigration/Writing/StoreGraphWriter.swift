@@ -113,8 +113,9 @@ public final class StoreGraphWriter {
             return .rejected(reason: reason)
         }
         for (item, carriedTarget) in zip(carried, targets) {
-            let outcome = try writeOne(item.record, target: carriedTarget, policy: carriedPolicy(item.entity), byValues: item.findByValues,
-                                       namespace: namespace)
+            // A reference finds its record and leaves its values as they are.
+            let policy = item.onlyNamesItsRecord && carriedPolicy(item.entity) == .keepNewest ? .keepFirst : carriedPolicy(item.entity)
+            let outcome = try writeOne(item.record, target: carriedTarget, policy: policy, byValues: item.findByValues, namespace: namespace)
             embedded.append(EmbeddedOutcome(entity: item.entity, key: item.record.key, outcome: outcome))
         }
         return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
