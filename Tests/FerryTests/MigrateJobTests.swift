@@ -1,4 +1,5 @@
 import Ferry
+import FerryFormats
 import FerryMigration
 import FerryModel
 import FerryStore
@@ -247,5 +248,28 @@ struct MigrationPlanTests {
         }
         #expect(error.description.hasPrefix("broken.mapping:"), "\(error)")
         #expect(error.description.contains("taskTitel"))
+    }
+
+    @Test("a migration of one store keeps the application's own metadata keys beside its receipt, as Core Data's migration does")
+    func migrationKeepsApplicationMetadata() throws {
+        let folder = try TestPaths.temporaryFolder("migrate-metadata")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        let read = try database.prepare("SELECT Z_PLIST FROM Z_METADATA")
+        #expect(try read.step())
+        guard case .dictionary(var entries) = try PropertyList.decode(read.bytes(at: 0) ?? []) else { Issue.record("no metadata"); return }
+        read.finalize()
+        entries["AppSchemaRevision"] = .integer(7)
+        let update = try database.prepare("UPDATE Z_METADATA SET Z_PLIST = ?")
+        try update.bindBlob(try BinaryPropertyListWriter().encode(.dictionary(entries)), at: 1)
+        try update.run()
+        update.finalize()
+        try database.close()
+        let migrated = folder + "/W3.sqlite"
+        let run = try FerryProcess.run(["migrate", store, "--model", ExportTestSupport.workspace, "--var", "zone=UTC", "--out", migrated])
+        #expect(run.status <= 1, "\(run.err)")  // the fixtures hold rejects
+        let metadata = try CoreDataStoreReader(path: migrated).metadata.applicationEntries
+        #expect(metadata["AppSchemaRevision"] == .integer(7))
+        #expect(metadata.keys.contains { $0 != "AppSchemaRevision" }, "the receipt is there too: \(metadata.keys)")
     }
 }

@@ -203,10 +203,23 @@ public struct MigrateJob {
         }
         do {
             let receipt = MigrationReceipt(inputs: try inputs.wait(), accounting: accounting, report: report)
-            try writer.setMetadataEntry(MigrationReceipt.metadataKey, to: try receipt.metadataValue())
+            var entries = carriedMetadata()
+            entries[MigrationReceipt.metadataKey] = try receipt.metadataValue()
+            try writer.setMetadataEntries(entries)
         } catch {
             summary.receiptMissing = "\(error)"
         }
+    }
+
+    /// The application's own metadata keys of the one store migrated (its `setMetadata` keys, as
+    /// Core Data's migration of a store keeps them), its receipt of an earlier migration aside;
+    /// none when several stores, or none, are sources, whose keys could disagree.
+    private func carriedMetadata() -> [String: PropertyListValue] {
+        let stores = request.sources.filter { $0.kind == .store }
+        guard stores.count == 1, let store = try? CoreDataStoreReader(path: stores[0].path) else { return [:] }
+        var entries = store.metadata.applicationEntries
+        entries[MigrationReceipt.metadataKey] = nil
+        return entries
     }
 
     /// A store path for a dry run, in the temporary folder.
