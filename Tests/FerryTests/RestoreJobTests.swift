@@ -88,6 +88,47 @@ struct RestoreJobTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/Restored.sqlite"))
     }
 
+    @Test("a backup made with the store's own model restores with the app's Xcode model, which declares fields in another order")
+    func modelOrderDoesNotMatter() throws {
+        // The store's model cache lists attributes and relationships by name; Xcode keeps them in
+        // the order they were added. Restore compared the two lists in order and refused (exit 3).
+        let folder = try TestPaths.temporaryFolder("restore-field-order")
+        let bundle = try TestPaths.xcodeModelBundle("Notes", versions: [("Notes", """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                <entity name="Note" syncable="YES">
+                    <attribute name="title" attributeType="String"/>
+                    <attribute name="body" optional="YES" attributeType="String"/>
+                    <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="notes" inverseEntity="Tag"/>
+                    <relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="notes" inverseEntity="Folder"/>
+                </entity>
+                <entity name="Folder" syncable="YES">
+                    <attribute name="name" attributeType="String"/>
+                    <relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="folder" inverseEntity="Note"/>
+                </entity>
+                <entity name="Tag" syncable="YES">
+                    <attribute name="name" attributeType="String"/>
+                    <relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="tags" inverseEntity="Note"/>
+                </entity>
+            </model>
+            """)], in: folder)
+        let records = folder + "/notes.json"
+        try Data(#"[{"title":"メモ","body":"b","folder":{"name":"Inbox"},"tags":[{"name":"a"},{"name":"b"}]}]"#.utf8)
+            .write(to: URL(fileURLWithPath: records))
+        let store = folder + "/Notes.sqlite"
+        let imported = try FerryProcess.run(["import", records, "--model", bundle, "--entity", "Note", "--out", store])
+        try #require(imported.status == 0, "\(imported.err)")
+        for format in ["ndjson", "csv"] {
+            let backup = try FerryProcess.run(["export", store, "--out", folder + "/" + format, "--format", format])
+            try #require(backup.status == 0, "\(backup.err)")
+            let restored = folder + "/Restored-\(format).sqlite"
+            let result = try FerryProcess.run(["restore", folder + "/" + format, "--model", bundle, "--out", restored])
+            #expect(result.status == 0, "\(format): \(result.err)")
+            #expect(try storeRows(restored, "SELECT ZTITLE, ZBODY, ZFOLDER FROM ZNOTE") == ["メモ|b|1"])
+            #expect(try storeRows(restored, "SELECT count(*) FROM Z_2TAGS") == ["2"])
+        }
+    }
+
     @Test("an export written with --sort is refused with what to do, before anything is read into a store")
     func sortedExportIsRefused() throws {
         let folder = try TestPaths.temporaryFolder("restore-sorted")

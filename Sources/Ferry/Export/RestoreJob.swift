@@ -98,7 +98,10 @@ public struct RestoreJob {
             guard let layout = EntityExportLayout(model: model, entity: entry.entity) else {
                 throw .notAnExport(path: path, reason: "lists \(entry.file) of entity \(entry.entity), which model \(model.name) does not have")
             }
-            guard layout.manifestFields() == entry.attributes, layout.manifestLinks(model: model) == entry.relationships else {
+            // Files name their fields: the model may declare them in another order (an Xcode
+            // model in the order they were added, a store's model cache by name).
+            guard layout.manifestFields().sorted(by: { $0.name < $1.name }) == entry.attributes.sorted(by: { $0.name < $1.name }),
+                  layout.manifestLinks(model: model).sorted(by: { $0.name < $1.name }) == entry.relationships.sorted(by: { $0.name < $1.name }) else {
                 throw .notAnExport(path: path, reason: "\(entry.file) holds attributes or relationships of \(entry.entity) other than "
                     + "model \(model.name) has (the manifest's model does not match its files)")
             }
