@@ -132,6 +132,7 @@ enum ImportCommand: Command {
                 log.warning("warning: \(source): columns matching no attribute of \(summary.entity), ignored: \(NameListText.summary(keys))")
             }
             for duplicate in summary.duplicateKeys { log.warning("warning: \(duplicate)") }
+            DerivedAttributeText.warn(summary.uncomputedDerivations, log: log)
             RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, links: summary.links,
                                      stoppedEarly: summary.stoppedEarly, rejectLog: rejectLog, log: log)
         }

@@ -11,6 +11,7 @@ enum MigrationReportText {
     static func print(_ summary: MigrationSummary, json: Bool, rejectLog: String?, log: RunLog) {
         if !json || log.writesJSON {
             for duplicate in summary.duplicateKeys { log.warning("warning: \(duplicate)") }
+            DerivedAttributeText.warn(summary.uncomputedDerivations, log: log)
             for hint in summary.suggestions { log.warning("hint: \(hint)") }
             RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, links: summary.links,
                                      stoppedEarly: summary.stoppedEarly, rejectLog: rejectLog, log: log)

@@ -46,9 +46,12 @@ enum RestoreModel {
     static func writer(at path: String, model: ManagedObjectModel, storeUUID: UUID) throws(ExportError) -> CoreDataStoreWriter {
         let hashes = VersionHasher.hashes(of: model)
         do throws(StoreWriterError) {
-            return try CoreDataStoreWriter.create(
+            let writer = try CoreDataStoreWriter.create(
                 at: path, model: model, versionHashes: hashes.entityHashes, versionIdentifiers: [model.versionIdentifier ?? ""],
                 storeUUID: storeUUID, hashesDigest: hashes.digest, checksum: hashes.checksum)
+            // A restore is a copy: derived values stay as backed up (the store still gets the triggers).
+            writer.derivedValues = .asWritten
+            return writer
         } catch {
             throw .writing(path, error)
         }

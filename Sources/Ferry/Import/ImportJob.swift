@@ -64,6 +64,7 @@ public struct ImportJob {
             }
             do { summary.links = try pipeline.finish() } catch { throw ImportError(error) }
             summary.tally(pipeline)
+            summary.uncomputedDerivations = writer.layout.unkeptDerivations(of: Set(pipeline.written.keys), in: model).map(\.description)
             if summary.stoppedEarly {
                 writer.discard()
             } else {

@@ -34,6 +34,9 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     public var stoppedEarly = false
     /// How each relationship's links were resolved.
     public var links: [LinkReport] = []
+    /// Derived attributes of the records written that Ferry does not compute (not `count:` of a
+    /// to-many): their values are what the records gave (`Book.loudTitle (uppercase:(title))`).
+    public var uncomputedDerivations: [String] = []
     /// The check of the written store (nil when skipped or nothing was written).
     public var verification: VerificationReport?
     /// Why the built store was not renamed into place (nil when it was): the destination is

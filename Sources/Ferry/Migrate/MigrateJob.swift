@@ -76,6 +76,7 @@ public struct MigrateJob {
             do { summary.links = try pipeline.finish() } catch { throw MigrateError(error) }
             summary.ledgers = pipeline.ledgers
             summary.written = pipeline.written
+            summary.uncomputedDerivations = writer.layout.unkeptDerivations(of: Set(pipeline.written.keys), in: final).map(\.description)
             summary.sampleRejects = pipeline.sampleRejects
             summary.stoppedEarly = pipeline.stoppedEarly
             summary.suggestions += pipeline.notes.map(\.description)

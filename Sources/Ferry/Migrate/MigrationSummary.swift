@@ -18,6 +18,9 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     /// Destination entity → records written into it.
     public var written: [String: Int] = [:]
     public var links: [LinkReport] = []
+    /// Derived attributes of the records written that Ferry does not compute (not `count:` of a
+    /// to-many): their values are what the records gave (`Book.loudTitle (uppercase:(title))`).
+    public var uncomputedDerivations: [String] = []
     public var sampleRejects: [Reject] = []
     /// Keys that appeared more than once in an object of a JSON source (the last value was
     /// used), each once per source with the first object that had it.

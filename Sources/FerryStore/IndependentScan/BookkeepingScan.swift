@@ -14,6 +14,11 @@ public struct BookkeepingScan {
         try ScanConnection(path: path, sampleLimit: 0).texts(full ? "PRAGMA integrity_check" : "PRAGMA quick_check")
     }
 
+    /// The names of the store's triggers (Core Data's `Z_DA_…` keep derived attributes).
+    public func triggerNames() throws(SQLiteError) -> Set<String> {
+        Set(try connection.texts("SELECT name FROM sqlite_master WHERE type = 'trigger'"))
+    }
+
     /// How many rows `Z_METADATA` has.
     public func metadataRows() throws(SQLiteError) -> Int64 {
         try connection.integers("SELECT count(*) FROM Z_METADATA").first ?? 0

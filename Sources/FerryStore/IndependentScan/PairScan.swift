@@ -141,6 +141,18 @@ public struct PairScan {
             """)
     }
 
+    /// Sources (rows of `sourceTable` of the source's hierarchy) whose `column` does not hold
+    /// their number of destinations: a derived `count:` attribute that disagrees with its
+    /// derivation, with the stored and the counted value.
+    public func countMismatches(of pairs: RelationshipPairs, sourceTable: String, column: String) throws(SQLiteError) -> OffendingRows {
+        let stored = ScanSQL.column("s", column)
+        return try connection.offending("""
+            SELECT s.Z_PK, \(stored) AS stored, count(\(pairs.destination)) AS derived FROM \(SQLIdentifier.quoted(sourceTable)) s \
+            LEFT JOIN \(SQLIdentifier.quoted(pairs.table)) p ON \(pairs.rowFilter)\(pairs.source) = s.Z_PK \
+            WHERE s.Z_ENT IN (\(numbers(below: pairs.sourceEntity))) GROUP BY s.Z_PK HAVING \(stored) IS NOT count(\(pairs.destination))
+            """)
+    }
+
     // MARK: Pieces
 
     /// Both keys set, for pairs kept on rows; every row of a join table.

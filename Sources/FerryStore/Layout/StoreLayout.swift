@@ -14,6 +14,10 @@ public struct StoreLayout: Sendable, Equatable {
     private let ancestries: [String: [String]]
     /// Where every stored relationship keeps its pairs, by declaring entity and name.
     let placements: [RelationshipID: RelationshipPlacement]
+    /// The derived attributes kept up to date by Core Data's triggers, in model order.
+    public private(set) var derivedAttributes: [DerivedAttributeLayout] = []
+    /// The derived attributes whose triggers are not known (the store cannot keep them).
+    public private(set) var unkeptDerivations: [UnkeptDerivation] = []
 
     /// Lays a model out as Core Data would for a new store, or, given an existing store's facts,
     /// as that store was laid out: its own entity numbers and join-table names.
@@ -27,6 +31,7 @@ public struct StoreLayout: Sendable, Equatable {
             (entity.name, model.ancestry(of: entity.name).map(\.name))
         })
         placements = RelationshipPlacer(model: model, tables: tables).placements()
+        (derivedAttributes, unkeptDerivations) = DerivedAttributeLayout.of(model, in: self)
     }
 
     /// The table with this name.
@@ -67,9 +72,21 @@ public struct StoreLayout: Sendable, Equatable {
         tables.filter { if case .join = $0.kind { true } else { false } }
     }
 
-    /// Every `CREATE` statement, tables first, then indexes.
+    /// Every `CREATE` statement of tables and indexes, tables first (the triggers are
+    /// `derivedAttributes`').
     public var createStatements: [String] {
         tables.map(\.createStatement) + indexes.map(\.createStatement)
+    }
+
+    /// The derivations the store cannot keep (`unkeptDerivations`) that rows of `entities` have:
+    /// declared by one of them or by an ancestor.
+    public func unkeptDerivations(of entities: Set<String>, in model: ManagedObjectModel) -> [UnkeptDerivation] {
+        unkeptDerivations.filter { unkept in model.hierarchy(below: unkept.entity).contains { entities.contains($0.name) } }
+    }
+
+    /// Every trigger, in the order Core Data creates them.
+    public var triggers: [TriggerLayout] {
+        derivedAttributes.flatMap(\.triggers)
     }
 }
 

@@ -45,6 +45,10 @@ public final class CoreDataStoreWriter {
     private var keysBefore: [String: Int64] = [:]
     /// Whether `finish()` renamed the store into place (`discard()` then leaves it).
     private var renamed = false
+    /// How the values of derived attributes are left once the rows are in.
+    public var derivedValues = DerivedValues.derived
+    /// Whether the derived attributes have been completed (`completeDerivedAttributes()`).
+    private var derivedAttributesComplete = false
 
     /// Creates the store file with every table, index and bookkeeping row, ready for rows.
     public static func create(
@@ -380,6 +384,7 @@ public final class CoreDataStoreWriter {
     /// Commits the rows written so far, so that another connection can read the store being
     /// built at `temporaryPath` (a check before `finish()`).
     public func commit() throws(StoreWriterError) {
+        try completeDerivedAttributes()
         try commitBatch()
     }
 
@@ -423,6 +428,7 @@ public final class CoreDataStoreWriter {
     ///     A writer appending to a store always replaces it.
     public func finish(durable: Bool = true, replacing: Bool = true) throws(StoreWriterError) {
         let replacing = replacing || appendedOriginal != nil
+        try completeDerivedAttributes()
         try commitBatch()
         let database = try openDatabase()
         statements.forEach { $0.finalize() }
@@ -468,6 +474,33 @@ public final class CoreDataStoreWriter {
         try? database?.close()
         database = nil
         temporary.remove()
+    }
+
+    // MARK: Derived attributes
+
+    /// Once every row is in: sets each derived attribute the layout keeps from its derivation
+    /// (unless `derivedValues` is `.asWritten`), then creates those of Core Data's `Z_DA_`
+    /// triggers the store lacks, so it keeps the values up to date as a store Core Data made
+    /// does. Without them an app's later saves would leave the values stale. Runs once; rows
+    /// written afterwards go through the triggers.
+    private func completeDerivedAttributes() throws(StoreWriterError) {
+        guard !derivedAttributesComplete else { return }
+        derivedAttributesComplete = true
+        guard !layout.derivedAttributes.isEmpty else { return }
+        try flushPendingRows()
+        for batch in batches.values { batch.forgetTableMax() }
+        try beginRow()
+        let database = try openDatabase()
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            var existing: Set<String> = []
+            let names = try database.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+            defer { names.finalize() }
+            while try names.step() { existing.insert(names.string(at: 0) ?? "") }
+            for derived in layout.derivedAttributes {
+                if derivedValues == .derived { try database.execute(derived.recomputeStatement) }
+                for trigger in derived.triggers where !existing.contains(trigger.name) { try database.execute(trigger.createStatement) }
+            }
+        }
     }
 
     // MARK: Private

@@ -1,0 +1,98 @@
+import FerryModel
+
+/// How a store keeps one derived attribute up to date: Core Data's own `Z_DA_` triggers, and the
+/// statement that sets every value from its derivation at once (what the triggers would have
+/// computed had they run for every row).
+///
+/// Only the shape read from a real store is laid out (coredata-format.md §5, CoreDataPlus
+/// `Book.pagesCount`): `count:(rel)` of a to-many whose inverse is a to-one, so that each
+/// destination row holds its source's key. Core Data's triggers for other derivations
+/// (`lowercase:(title)`, `project.name`, `sum:`, a filtering predicate, a many-to-many) are not
+/// known from a file; `UnkeptDerivation` names them.
+public struct DerivedAttributeLayout: Sendable, Equatable {
+    /// The entity declaring the attribute, and the attribute.
+    public let entity: String
+    public let attribute: String
+    /// The derivation as the model keeps it (`count:(pages)`).
+    public let derivation: String
+    /// The to-many relationship it counts.
+    public let relationship: String
+    /// The five triggers, in the order Core Data creates them: on the destination table
+    /// `PARAMETER_INSERT`, `PARAMETER_UPDATE_INCREMENT`, `PARAMETER_UPDATE_DECREMENT`,
+    /// `PARAMETER_DELETE`, then `SOURCE_INSERT` on the attribute's own table.
+    public let triggers: [TriggerLayout]
+    /// `UPDATE` setting the attribute of every row of the entity (and its sub-entities) to its
+    /// derivation.
+    public let recomputeStatement: String
+}
+
+/// A derived attribute whose derivation Ferry cannot keep with Core Data's triggers.
+public struct UnkeptDerivation: Sendable, Equatable, CustomStringConvertible {
+    public let entity: String
+    public let attribute: String
+    public let derivation: String
+
+    public var description: String { "\(entity).\(attribute) (\(derivation))" }
+}
+
+extension DerivedAttributeLayout {
+    /// The derived attributes of `model` laid out in `layout`: those kept by triggers, and the others.
+    static func of(_ model: ManagedObjectModel, in layout: StoreLayout) -> (kept: [DerivedAttributeLayout], unkept: [UnkeptDerivation]) {
+        var kept: [DerivedAttributeLayout] = []
+        var unkept: [UnkeptDerivation] = []
+        for entity in model.entities {
+            for attribute in entity.attributes where attribute.isDerived && !attribute.isTransient {
+                let derivation = DerivationExpression.normalized(attribute.derivationExpression ?? "")
+                if let laidOut = counting(attribute, of: entity, derivation: derivation, model: model, layout: layout) {
+                    kept.append(laidOut)
+                } else {
+                    unkept.append(UnkeptDerivation(entity: entity.name, attribute: attribute.name, derivation: derivation))
+                }
+            }
+        }
+        return (kept, unkept)
+    }
+
+    /// The layout of `count:(rel)`, when `rel` is a to-many of `entity` whose destinations'
+    /// rows hold the key of their source (the to-many's to-one inverse).
+    private static func counting(_ attribute: Attribute, of entity: Entity, derivation: String, model: ManagedObjectModel,
+                                 layout: StoreLayout) -> DerivedAttributeLayout? {
+        let opening = "count:("
+        guard attribute.filteringPredicate == nil, derivation.hasPrefix(opening), derivation.hasSuffix(")") else { return nil }
+        let name = String(derivation.dropFirst(opening.count).dropLast())
+        guard let relationship = model.allRelationships(of: entity.name).first(where: { $0.name == name }), relationship.isToMany,
+              case .destinationRows(let key)? = layout.placement(of: name, of: entity.name), !key.isToManyKey,
+              let table = layout.table(forEntity: entity.name),
+              let column = table.columns.first(where: { $0.role == .attribute(entity: entity.name, name: attribute.name) })?.name
+        else { return nil }
+        let source = table.name
+        let destination = key.table
+        let foreignKey = key.key
+        let prefix = "Z_DA_\(destination)_\(entity.name)_\(attribute.name)_PARAMETER_"
+        func notify(_ keyRow: String) -> String {
+            "SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('\(source)', Z_ENT, Z_PK, '\(attribute.name)', \(column)) FROM \(source) WHERE Z_PK = \(keyRow).\(foreignKey); END"
+        }
+        func parameter(_ suffix: String, on event: String, row: String, change: String) -> TriggerLayout {
+            TriggerLayout(name: prefix + suffix, table: destination, createStatement:
+                "CREATE TRIGGER \(prefix + suffix) \(event) ON \(destination) FOR EACH ROW WHEN (\(row).\(foreignKey) NOT NULL) BEGIN "
+                    + "UPDATE \(source) SET \(column) = \(change) WHERE Z_PK = \(row).\(foreignKey); \(notify(row))")
+        }
+        let sourceName = "Z_DA_\(source)_\(entity.name)_\(attribute.name)_SOURCE_INSERT"
+        let triggers = [
+            parameter("INSERT", on: "AFTER INSERT", row: "NEW", change: "IFNULL(\(column), 0) + 1"),
+            parameter("UPDATE_INCREMENT", on: "AFTER UPDATE OF \(foreignKey)", row: "NEW", change: "\(column) + 1"),
+            parameter("UPDATE_DECREMENT", on: "AFTER UPDATE OF \(foreignKey)", row: "OLD", change: "\(column) - 1"),
+            parameter("DELETE", on: "AFTER DELETE", row: "OLD", change: "\(column) - 1"),
+            TriggerLayout(name: sourceName, table: source, createStatement:
+                "CREATE TRIGGER \(sourceName) AFTER INSERT ON \(source) FOR EACH ROW BEGIN "
+                    + "UPDATE \(source) SET \(column) = (SELECT IFNULL(COUNT(\(foreignKey)), 0) FROM \(destination) WHERE \(foreignKey) = NEW.Z_PK) "
+                    + "WHERE Z_PK = NEW.Z_PK; SELECT NSCoreDataDATriggerInsertUpdatedAffectedObjectValue('\(source)', Z_ENT, Z_PK, "
+                    + "'\(attribute.name)', \(column)) FROM \(source) WHERE Z_PK = NEW.Z_PK; END"),
+        ]
+        let numbers = layout.entityNumbers(below: entity.name, in: model).map(String.init).joined(separator: ", ")
+        let derived = "(SELECT COUNT(*) FROM \(destination) d WHERE d.\(foreignKey) = s.Z_PK)"
+        return DerivedAttributeLayout(
+            entity: entity.name, attribute: attribute.name, derivation: derivation, relationship: name, triggers: triggers,
+            recomputeStatement: "UPDATE \(source) AS s SET \(column) = \(derived) WHERE s.Z_ENT IN (\(numbers))")
+    }
+}

@@ -1,0 +1,48 @@
+import FerryModel
+import FerryStore
+
+/// Notes on derived attributes (`derived="YES"`) the store keeps with Core Data's triggers
+/// (`StoreLayout.derivedAttributes`, `count:(rel)`): objects whose stored value is not their
+/// number of destinations, counted from the relationship's pairs (not by the triggers' SQL nor
+/// the writer's), and a store that lacks the `Z_DA_` triggers keeping them so (an app's later
+/// saves would leave the values stale). Derivations whose triggers are not known are noted as
+/// unchecked. Notes, not failures: whether Core Data fills the values of objects saved before a
+/// migration added the derivation is not known from a file.
+struct DerivedValueChecks {
+    let context: StoreContext
+
+    func run(_ recorder: inout CheckRecorder) {
+        let layout = context.layout
+        guard !layout.derivedAttributes.isEmpty || !layout.unkeptDerivations.isEmpty else { return }
+        let triggers = try? BookkeepingScan(context.connection).triggerNames()
+        for derived in layout.derivedAttributes {
+            let subject = "\(derived.entity).\(derived.attribute)"
+            if let rows = try? mismatches(derived), rows.count > 0 {
+                let samples = rows.samples.map { "Z_PK \($0.primaryKey ?? 0): \($0.values["stored"] ?? "?"), counted \($0.values["derived"] ?? "?")" }
+                recorder.note("\(subject) (\(derived.derivation)): \(rows.count) object(s) hold a value other than the number of their "
+                    + "\(derived.relationship) (\(samples.joined(separator: "; ")))")
+            }
+            let missing = derived.triggers.filter { !(triggers?.contains($0.name) ?? true) }
+            if !missing.isEmpty {
+                recorder.note("\(subject) (\(derived.derivation)): the store lacks \(missing.count) of Core Data's \(derived.triggers.count) Z_DA_ triggers that keep it up to date; an app's later saves would leave it stale")
+            }
+        }
+        for unkept in layout.unkeptDerivations {
+            recorder.note("\(unkept): a derived attribute whose values are not checked (Ferry knows Core Data's triggers for count:(to-many) alone)")
+        }
+    }
+
+    /// The objects whose stored value is not their number of destinations; nil when the layout
+    /// has no place for the attribute or the relationship.
+    private func mismatches(_ derived: DerivedAttributeLayout) throws(SQLiteError) -> OffendingRows? {
+        guard let declaring = context.model.declaringEntity(ofProperty: derived.relationship, in: derived.entity),
+              let relationship = declaring.relationship(named: derived.relationship),
+              let pairs = RelationshipPairs(relationship, declaredBy: declaring.name, rowsOf: derived.entity,
+                                            model: context.model, layout: context.layout),
+              let table = context.table(of: derived.entity), let column = context.propertyColumn(derived.attribute, of: derived.entity) else {
+            return nil
+        }
+        return try PairScan(context.connection, model: context.model, layout: context.layout)
+            .countMismatches(of: pairs, sourceTable: table.name, column: column.name)
+    }
+}
