@@ -34,6 +34,37 @@ struct StreamingPlistReaderTests {
         #expect(outcome.records[0].value["finishStatus"] == .bool(true))
     }
 
+    @Test("keys a record's dictionaries hold twice are noted with the record (the last value is kept), XML and binary")
+    func repeatedKeysAreNoted() throws {
+        let xml = StreamingPlistOutcome(Self.plist("""
+            <array>
+              <dict><key>a</key><string>1</string><key>a</key><string>2</string>
+                <key>inner</key><dict><key>b</key><true/><key>b</key><false/><key>a</key><string>x</string></dict></dict>
+              <dict><key>a</key><string>3</string></dict>
+            </array>
+            """))
+        #expect(xml.error == nil)
+        #expect(xml.records.map(\.repeatedKeys.keys) == [["a", "b"], []])
+        #expect(xml.records[0].value["a"] == .string("2"))
+        // bplist00 [ {title: First, title: Second}, {title: Third} ], written by hand: no writer makes a dictionary like it.
+        let title = [0x55] + Array("title".utf8)
+        let objects: [[UInt8]] = [[0xA2, 1, 5], [0xD2, 2, 2, 3, 4], title, [0x55] + Array("First".utf8), [0x56] + Array("Second".utf8),
+                                  [0xD1, 2, 6], [0x55] + Array("Third".utf8)]
+        var bytes = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(bytes.count))
+            bytes += object
+        }
+        let tableOffset = UInt64(bytes.count)
+        bytes += offsets + [UInt8](repeating: 0, count: 6) + [1, 1]
+        for field in [UInt64(objects.count), 0, tableOffset] { bytes += withUnsafeBytes(of: field.bigEndian, Array.init) }
+        let binary = StreamingPlistOutcome(MemoryByteSource(bytes))
+        #expect(binary.error == nil, "\(String(describing: binary.error))")
+        #expect(binary.records.map(\.repeatedKeys.keys) == [["title"], []])
+        #expect(binary.records.first?.value["title"] == .string("Second"))
+    }
+
     @Test func uploadsRecordsEqualTheTreeReadersElements() throws {
         let whole = try XMLPropertyListReader().decode(try TestPaths.read(Self.uploadsPath))
         guard case .array(let elements) = whole else { Issue.record("root is not an array"); return }

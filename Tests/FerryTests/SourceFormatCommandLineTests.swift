@@ -131,6 +131,26 @@ extension CommandLineTests {
         #expect(migrate.err.components(separatedBy: "key \"taskTitle\" appears more than once").count == 2, "\(migrate.err)")
     }
 
+    @Test("a key given twice in a property list's dictionary: the last value is used and the key is named, as for JSON (it was silent)")
+    func repeatedPlistKeys() throws {
+        let folder = try TestPaths.temporaryFolder("cli-plist-repeated")
+        let plist = try file(folder, "tasks.plist", Array("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <array>
+              <dict><key>taskID</key><integer>1</integer><key>taskTitle</key><string>first</string><key>taskTitle</key><string>last</string></dict>
+              <dict><key>taskID</key><integer>2</integer><key>taskTitle</key><string>once</string></dict>
+            </array>
+            </plist>
+            """.utf8))
+        let run = try importTasks(plist, out: folder + "/out.sqlite")
+        #expect(run.status == 0, "\(run.err)")
+        let warnings = run.err.split(separator: "\n").filter { $0.hasPrefix("warning:") }
+        #expect(warnings == ["warning: \(plist):4 [0]: key \"taskTitle\" appears more than once in an object; the last value is used"], "\(run.err)")
+        let query = try ferry("query", folder + "/out.sqlite", "--entity", "KYTask", "--format", "csv", "--sort", "taskID")
+        #expect(query.out.contains("last") && !query.out.contains("first"), "\(query.out)")
+    }
+
     @Test("text after a closing CSV quote rejects the row with its line and field, unless --csv-quotes lenient")
     func csvQuoteRule() throws {
         let folder = try TestPaths.temporaryFolder("cli-quotes")

@@ -16,6 +16,12 @@ struct BinaryPropertyListParser {
     private let maxObjects: Int
     private var decoded: [(value: PropertyListValue, size: Int)?]
     private var inProgress: [Bool]
+    /// Keys a dictionary held more than once (the last value is kept), by the element of the
+    /// top array they were met in (nil: the top object is not an array). A dictionary shared by
+    /// several elements is decoded, and its keys noted, once.
+    private(set) var repeatedKeys: [Int?: RepeatedPropertyListKeys] = [:]
+    /// The element of the top array being decoded.
+    private var topElement: Int?
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, maxObjects: Int) throws(PropertyListError) {
         self.bytes = bytes
@@ -109,10 +115,12 @@ struct BinaryPropertyListParser {
         elements.reserveCapacity(count)
         var size = 1
         for index in 0..<count {
+            if depth == 0 { topElement = index }
             let element = try object(try reference(at: start, index: index), depth: depth + 1)
             try grow(&size, by: element.size, containerAt: offset)
             elements.append(element.value)
         }
+        if depth == 0 { topElement = nil }
         return (isSet ? .set(elements) : .array(elements), size)
     }
 
@@ -130,7 +138,7 @@ struct BinaryPropertyListParser {
             let entry = try object(try reference(at: start, index: count + index), depth: depth + 1)
             try grow(&size, by: keySize, containerAt: offset)
             try grow(&size, by: entry.size, containerAt: offset)
-            entries[key] = entry.value
+            if entries.updateValue(entry.value, forKey: key) != nil { repeatedKeys[topElement, default: RepeatedPropertyListKeys()].note(key) }
         }
         return (.dictionary(entries), size)
     }

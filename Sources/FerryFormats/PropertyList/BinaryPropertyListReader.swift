@@ -40,10 +40,21 @@ public struct BinaryPropertyListReader: Sendable {
     /// Decodes a whole binary property list.
     /// - Throws: `PropertyListError.binary` with the byte offset of the problem.
     public func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) -> PropertyListValue in
+        try decodeNotingRepeatedKeys(bytes).value
+    }
+
+    /// Decodes a whole binary property list, with the keys its dictionaries held more than once
+    /// (the last value is kept) by the element of the top array they are in (nil: the top object
+    /// is not an array).
+    /// - Throws: `PropertyListError.binary` with the byte offset of the problem.
+    public func decodeNotingRepeatedKeys(_ bytes: [UInt8]) throws(PropertyListError)
+        -> (value: PropertyListValue, repeatedKeys: [Int?: RepeatedPropertyListKeys])
+    {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) in
             var parser = try BinaryPropertyListParser(bytes: buffer, maxDepth: maxDepth,
                                                       maxObjects: maxObjects ?? Self.defaultMaxObjects(inputSize: bytes.count))
-            return try parser.decodeTopObject()
+            let value = try parser.decodeTopObject()
+            return (value, parser.repeatedKeys)
         }
     }
 }

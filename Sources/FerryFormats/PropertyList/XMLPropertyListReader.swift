@@ -27,15 +27,16 @@ public struct XMLPropertyListReader: Sendable {
     public func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
         let document = try XMLPropertyListDocument(bytes)
         guard let root = xmlDocGetRootElement(document.document) else { throw .xml(.invalidRoot, line: 0) }
-        guard Self.name(of: root) == "plist" else { return try value(of: root, depth: 0) }
+        var repeated = RepeatedPropertyListKeys()
+        guard Self.name(of: root) == "plist" else { return try value(of: root, depth: 0, repeated: &repeated) }
         let children = try Self.elementChildren(of: root)
         guard children.count == 1 else { throw .xml(.invalidRoot, line: Self.line(of: root)) }
-        return try value(of: children[0], depth: 0)
+        return try value(of: children[0], depth: 0, repeated: &repeated)
     }
 
     /// The value of one element (and its children); also used by the streaming reader on the
-    /// subtrees it expands.
-    func value(of element: xmlNodePtr, depth: Int) throws(PropertyListError) -> PropertyListValue {
+    /// subtrees it expands. Keys a `<dict>` holds more than once go to `repeated`.
+    func value(of element: xmlNodePtr, depth: Int, repeated: inout RepeatedPropertyListKeys) throws(PropertyListError) -> PropertyListValue {
         let name = Self.name(of: element)
         switch name {
         case "string":
@@ -63,18 +64,18 @@ public struct XMLPropertyListReader: Sendable {
             guard depth < maxDepth else { throw .xml(.nestingTooDeep(limit: maxDepth), line: Self.line(of: element)) }
             var items: [PropertyListValue] = []
             for child in try Self.elementChildren(of: element) {
-                items.append(try value(of: child, depth: depth + 1))
+                items.append(try value(of: child, depth: depth + 1, repeated: &repeated))
             }
             return .array(items)
         case "dict":
             guard depth < maxDepth else { throw .xml(.nestingTooDeep(limit: maxDepth), line: Self.line(of: element)) }
-            return try dictionary(element, depth: depth)
+            return try dictionary(element, depth: depth, repeated: &repeated)
         default:
             throw .xml(.unexpectedElement(name), line: Self.line(of: element))
         }
     }
 
-    private func dictionary(_ element: xmlNodePtr, depth: Int) throws(PropertyListError) -> PropertyListValue {
+    private func dictionary(_ element: xmlNodePtr, depth: Int, repeated: inout RepeatedPropertyListKeys) throws(PropertyListError) -> PropertyListValue {
         let children = try Self.elementChildren(of: element)
         guard children.count % 2 == 0 else {
             throw .xml(.invalidDictionary("a <key> without a value"), line: Self.line(of: children[children.count - 1]))
@@ -86,7 +87,10 @@ public struct XMLPropertyListReader: Sendable {
             guard Self.name(of: keyElement) == "key" else {
                 throw .xml(.invalidDictionary("expected <key>, found <\(Self.name(of: keyElement))>"), line: Self.line(of: keyElement))
             }
-            entries[try Self.text(of: keyElement)] = try value(of: children[index + 1], depth: depth + 1)
+            let key = try Self.text(of: keyElement)
+            if entries.updateValue(try value(of: children[index + 1], depth: depth + 1, repeated: &repeated), forKey: key) != nil {
+                repeated.note(key)
+            }
         }
         if entries.count == 1, case .integer(let uid)? = entries["CF$UID"], let uid = UInt64(exactly: uid) {
             return .uid(uid)

@@ -106,6 +106,12 @@ public struct DocumentRecordDecoder {
     /// Keys that appeared more than once in an object (of a record or nested in one), each once.
     public var duplicateKeys: [DuplicateKey] { duplicateLog.keys }
 
+    /// Notes keys that the record at `location` held more than once, found by the parser (a
+    /// property list's dictionaries keep one value per key, the last).
+    mutating func noteRepeatedKeys(_ keys: [String], at location: SourceLocation) {
+        for key in keys { duplicateLog.note(key, at: location) }
+    }
+
     /// Decodes an object `depth` levels down from its document record; the rejects of nested
     /// objects (`depth > 0`) name the attribute in the location's key path.
     private mutating func decode(_ members: [(key: String, value: DocumentValue)], at location: SourceLocation, depth: Int)

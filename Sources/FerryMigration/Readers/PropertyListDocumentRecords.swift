@@ -18,6 +18,7 @@ struct PropertyListDocumentRecords: RecordReader, ~Copyable {
 
     var unknownKeys: [String] { decoder.unknownKeys }
     var matchesAnyKey: Bool { decoder.matchesAnyKey }
+    var duplicateKeys: [DuplicateKey] { decoder.duplicateKeys }
 
     mutating func next() throws(RecordSourceError) -> RecordReadResult? {
         let record: PlistRecord
@@ -30,6 +31,7 @@ struct PropertyListDocumentRecords: RecordReader, ~Copyable {
             throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName))
         }
         let location = SourceLocation(file: sourceName, line: record.location.line, path: record.location.index.map { "[\($0)]" })
+        decoder.noteRepeatedKeys(record.repeatedKeys.keys, at: location)
         return try decoder.decodeRecord(DocumentValue(record.value), at: location, container: "a dictionary")
     }
 }

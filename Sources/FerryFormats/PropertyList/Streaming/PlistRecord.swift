@@ -3,6 +3,8 @@ public struct PlistRecord: Sendable, Equatable {
     /// The element as decoded; not necessarily a dictionary (see ``PlistRecordReader``).
     public let value: PropertyListValue
     public let location: PlistRecordLocation
+    /// Keys its dictionaries held more than once (the last value is the one in `value`).
+    public var repeatedKeys = RepeatedPropertyListKeys()
 }
 
 /// Where a record is: the source, the line its element starts on (XML only) and its index in the

@@ -6,7 +6,8 @@
 /// **XML** is read through libxml2's pull reader, so memory follows the largest element, never
 /// the file: each element of the root array is parsed, decoded and freed before the next is read.
 /// Elements are decoded by the rules of ``XMLPropertyListReader`` (integers, reals with their
-/// `nan`/`inf` spellings, dates, base64, `CF$UID` dictionaries, last duplicate key wins), and the
+/// `nan`/`inf` spellings, dates, base64, `CF$UID` dictionaries, last duplicate key wins and is
+/// noted in the record's `repeatedKeys`), and the
 /// document is refused as that reader refuses it: no network, no DTD loading, no entity
 /// substitution, and a document whose DTD declares an entity is refused before anything is
 /// expanded (``XMLPropertyListProblem/entityDeclaration`` with the line of the declaration).
@@ -42,7 +43,7 @@ public struct PlistRecordReader: ~Copyable {
     private enum State {
         case start(any ByteSource)
         case xml(XMLPlistStream, next: Int)
-        case values([PropertyListValue], line: Int?, indexed: Bool, next: Int)
+        case values([PropertyListValue], line: Int?, indexed: Bool, next: Int, repeatedKeys: [Int?: RepeatedPropertyListKeys])
         case finished
         case failed(any Error)
     }
@@ -78,27 +79,28 @@ public struct PlistRecordReader: ~Copyable {
             try open(source)
             return try advance()
         case let .xml(stream, next):
-            guard let (value, line) = try stream.nextArrayElement() else {
+            guard let (value, line, repeated) = try stream.nextArrayElement() else {
                 state = .finished
                 try stream.finish()
                 return nil
             }
             state = .xml(stream, next: next + 1)
-            return record(value, line: line, index: next)
-        case let .values(values, line, indexed, next):
+            return record(value, line: line, index: next, repeatedKeys: repeated)
+        case let .values(values, line, indexed, next, repeated):
             guard next < values.count else {
                 state = .finished
                 return nil
             }
-            state = .values(values, line: line, indexed: indexed, next: next + 1)
-            return record(values[next], line: line, index: indexed ? next : nil)
+            state = .values(values, line: line, indexed: indexed, next: next + 1, repeatedKeys: repeated)
+            let index = indexed ? next : nil
+            return record(values[next], line: line, index: index, repeatedKeys: repeated[index] ?? RepeatedPropertyListKeys())
         case .finished, .failed:
             return nil
         }
     }
 
-    private func record(_ value: PropertyListValue, line: Int?, index: Int?) -> PlistRecord {
-        PlistRecord(value: value, location: PlistRecordLocation(source: sourceName, line: line, index: index))
+    private func record(_ value: PropertyListValue, line: Int?, index: Int?, repeatedKeys: RepeatedPropertyListKeys) -> PlistRecord {
+        PlistRecord(value: value, location: PlistRecordLocation(source: sourceName, line: line, index: index), repeatedKeys: repeatedKeys)
     }
 
     /// Sniffs the format and gets the records ready.
@@ -113,9 +115,9 @@ public struct PlistRecordReader: ~Copyable {
             switch try stream.openRoot() {
             case .array:
                 state = .xml(stream, next: 0)
-            case let .single(value, line):
+            case let .single(value, line, repeated):
                 try stream.finish()
-                state = .values([value], line: line, indexed: false, next: 0)
+                state = .values([value], line: line, indexed: false, next: 0, repeatedKeys: [nil: repeated])
             }
         } else {
             throw PlistRecordError(source: sourceName, problem: .unrecognizedFormat)
@@ -145,16 +147,16 @@ public struct PlistRecordReader: ~Copyable {
             if count == 0 { break }
             bytes += buffer[..<count]
         }
-        let root: PropertyListValue
+        let decoded: (value: PropertyListValue, repeatedKeys: [Int?: RepeatedPropertyListKeys])
         do {
-            root = try BinaryPropertyListReader(maxDepth: maxDepth).decode(bytes)
+            decoded = try BinaryPropertyListReader(maxDepth: maxDepth).decodeNotingRepeatedKeys(bytes)
         } catch {
             throw PlistRecordError(source: sourceName, problem: error)
         }
-        if case .array(let elements) = root {
-            state = .values(elements, line: nil, indexed: true, next: 0)
+        if case .array(let elements) = decoded.value {
+            state = .values(elements, line: nil, indexed: true, next: 0, repeatedKeys: decoded.repeatedKeys)
         } else {
-            state = .values([root], line: nil, indexed: false, next: 0)
+            state = .values([decoded.value], line: nil, indexed: false, next: 0, repeatedKeys: decoded.repeatedKeys)
         }
     }
 }

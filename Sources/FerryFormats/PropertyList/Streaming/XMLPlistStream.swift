@@ -17,7 +17,7 @@ final class XMLPlistStream {
         /// An `<array>` whose elements follow through ``nextArrayElement()``.
         case array
         /// Any other value: the one record.
-        case single(PropertyListValue, line: Int)
+        case single(PropertyListValue, line: Int, repeatedKeys: RepeatedPropertyListKeys)
     }
 
     let sourceName: String
@@ -55,7 +55,8 @@ final class XMLPlistStream {
             guard !isEmptyElement, try nextElement(in: "<plist>") else { throw failure(.invalidRoot, line: line) }
         }
         guard localName == "array" else {
-            return .single(try decodeCurrentElement(depth: 0), line: currentLine)
+            let (value, repeated) = try decodeCurrentElement(depth: 0)
+            return .single(value, line: currentLine, repeatedKeys: repeated)
         }
         guard maxDepth > 0 else { throw failure(.nestingTooDeep(limit: maxDepth), line: currentLine) }
         if isEmptyElement {
@@ -65,15 +66,16 @@ final class XMLPlistStream {
         return .array
     }
 
-    /// The next element of the root array with its line, or nil after the last.
-    func nextArrayElement() throws -> (value: PropertyListValue, line: Int)? {
+    /// The next element of the root array with its line and the keys its dictionaries held more
+    /// than once, or nil after the last.
+    func nextArrayElement() throws -> (value: PropertyListValue, line: Int, repeatedKeys: RepeatedPropertyListKeys)? {
         guard !arrayEnded else { return nil }
         guard try nextElement(in: "<array>") else {
             arrayEnded = true
             return nil
         }
-        let value = try decodeCurrentElement(depth: 1)
-        return (value, currentLine)
+        let (value, repeated) = try decodeCurrentElement(depth: 1)
+        return (value, currentLine, repeated)
     }
 
     /// After the root value: nothing but whitespace, comments and processing instructions may
@@ -130,12 +132,14 @@ final class XMLPlistStream {
         throw PlistRecordError(source: sourceName, problem: feed.firstError ?? .xml(.malformed("libxml2 reader failed"), line: 0))
     }
 
-    private func decodeCurrentElement(depth: Int) throws -> PropertyListValue {
+    private func decodeCurrentElement(depth: Int) throws -> (PropertyListValue, RepeatedPropertyListKeys) {
         guard let element = Self.recordingErrors(into: feed, { xmlTextReaderExpand(reader) }) else { try throwReaderFailure() }
         onDecodedElement = true
         do {
             // The tree reader's element rules, applied to the subtree libxml2 expanded in place.
-            return try XMLPropertyListReader(maxDepth: maxDepth).value(of: element, depth: depth)
+            var repeated = RepeatedPropertyListKeys()
+            let value = try XMLPropertyListReader(maxDepth: maxDepth).value(of: element, depth: depth, repeated: &repeated)
+            return (value, repeated)
         } catch {
             throw PlistRecordError(source: sourceName, problem: error)
         }
