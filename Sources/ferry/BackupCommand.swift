@@ -48,6 +48,7 @@ enum BackupCommand: Command {
         log.start(arguments)
         do {
             let summary = try job.run(progress: log.progress)
+            FrameworkRecordsText.warn(summary.manifest, log: log)
             log.summary(.success, counts: ManifestSummary.counts(summary.manifest))
             if arguments.has("json") {
                 let phases = Dictionary(log.phaseSeconds.map { ($0.phase, $0.seconds) }, uniquingKeysWith: +)

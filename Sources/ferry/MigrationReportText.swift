@@ -12,6 +12,7 @@ enum MigrationReportText {
         if !json || log.writesJSON {
             for duplicate in summary.duplicateKeys { log.warning("warning: \(duplicate)") }
             DerivedAttributeText.warn(summary.uncomputedDerivations, log: log)
+            for warning in summary.warnings { log.warning("warning: \(warning)") }
             for hint in summary.suggestions { log.warning("hint: \(hint)") }
             RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, links: summary.links,
                                      stoppedEarly: summary.stoppedEarly, rejectLog: rejectLog, log: log)

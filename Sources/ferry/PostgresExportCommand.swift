@@ -64,6 +64,9 @@ enum PostgresExportText {
         for store in loaded where (store.report?.exactDates ?? 0) > 0 {
             text += "\(store.source): \(store.report?.exactDates ?? 0) dates finer than a microsecond, kept exactly in their _exact columns\n"
         }
+        for store in loaded where !(store.report?.frameworkRecords.isEmpty ?? true) {
+            text += "\(store.source): " + FrameworkRecords.notCarried(store.report?.frameworkRecords ?? [:]) + "\n"
+        }
         text += "\(loaded.count) of \(summary.stores.count) stores loaded in \(seconds(summary.seconds)) s"
         text += verified ? "; rows per entity and pairs per relationship counted in the database equal the store's\n" : " (not verified)\n"
         return text

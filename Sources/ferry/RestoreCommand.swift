@@ -58,6 +58,9 @@ enum RestoreCommand: Command {
                 log.warning("warning: \(relationship): \(count) records name a destination that no record of the backup lists back "
                     + "(not restored: left out of a partial export, or dangling in the store)")
             }
+            if !summary.frameworkRecords.isEmpty {
+                log.warning("warning: the backed-up store: " + FrameworkRecords.notCarried(summary.frameworkRecords))
+            }
             log.summary(.success, counts: ["records": summary.records.values.reduce(0, +)])
             if arguments.has("json") {
                 Terminal.out(RestoreSummaryLine.json(records: summary.records, store: job.outputPath) + "\n")

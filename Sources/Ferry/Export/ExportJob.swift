@@ -85,7 +85,8 @@ public struct ExportJob {
             createdAt: ISO8601Date.format(Date().timeIntervalSinceReferenceDate) ?? "", source: request.storePath,
             storeUUID: store.metadata.storeUUID.uuidString, model: modelInfo, format: request.format,
             gzip: request.gzipLevel != nil, predicate: request.predicate, sort: request.sort, state: state, entities: files,
-            applicationMetadata: try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries))
+            applicationMetadata: try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries),
+            frameworkRecords: census.frameworkRecords.isEmpty ? nil : census.frameworkRecords)
         try ManifestFile.write(manifest, to: placement.file(ExportManifest.fileName), durable: request.durable)
         return manifest
     }

@@ -30,6 +30,10 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     /// an app's schema revision, Apple Accounts' `ACAccountTypeVersion`), as a binary property
     /// list in base64, so that a restore writes them back; nil when the store has none.
     public var applicationMetadata: String? = nil
+    /// Core Data's own records the store held, by `Z_NAME` (its persistent history, CloudKit's
+    /// mirroring), which the export does not hold and a restore does not bring back; nil when
+    /// there were none.
+    public var frameworkRecords: [String: Int64]? = nil
 
     /// `applicationMetadata` of a store's metadata entries (nil when there are none).
     static func applicationMetadata(of entries: [String: PropertyListValue]) throws(ExportError) -> String? {

@@ -38,6 +38,9 @@ public struct RestoreJob {
         /// records named a destination that no record of the folder lists back: a partial export's
         /// links to what it left out, or a source's dangling keys. They are not restored.
         public var unmatchedToOnes: [String: Int] = [:]
+        /// Core Data's own records the backed-up store held, which the backup does not hold
+        /// (`ExportManifest.frameworkRecords`).
+        public var frameworkRecords: [String: Int64] = [:]
     }
 
     /// Restores the folder; `progress` is told the phase and how far it is (every
@@ -82,7 +85,7 @@ public struct RestoreJob {
                 let kept = Int(report.relationships.first { $0.relationship == relationship }?.edges ?? 0)
                 if named > kept { unmatched[relationship] = named - kept }
             }
-            return Summary(records: pipeline.written, links: links, unmatchedToOnes: unmatched)
+            return Summary(records: pipeline.written, links: links, unmatchedToOnes: unmatched, frameworkRecords: manifest.frameworkRecords ?? [:])
         } catch {
             writer.discard()
             throw error

@@ -79,7 +79,8 @@ public struct MigrateJob {
             summary.uncomputedDerivations = writer.layout.unkeptDerivations(of: Set(pipeline.written.keys), in: final).map(\.description)
             summary.sampleRejects = pipeline.sampleRejects
             summary.stoppedEarly = pipeline.stoppedEarly
-            summary.suggestions += pipeline.notes.map(\.description)
+            summary.suggestions += pipeline.notes.filter { !$0.isWarning }.map(\.description)
+            summary.warnings = pipeline.notes.filter(\.isWarning).map(\.description)
             summary.duplicateKeys = pipeline.duplicateKeys
             if summary.stoppedEarly {
                 writer.discard()

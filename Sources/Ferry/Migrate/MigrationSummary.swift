@@ -27,6 +27,8 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     public var duplicateKeys: [DuplicateKey] = []
     /// Rename candidates and other hints from mapping inference.
     public var suggestions: [String] = []
+    /// What the run knowingly left out of its sources (Core Data's own records of a store).
+    public var warnings: [String] = []
     public var stoppedEarly = false
     public var dryRun = false
     /// The check of the written store (nil when skipped or nothing was written).

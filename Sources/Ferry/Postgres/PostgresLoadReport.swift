@@ -13,4 +13,7 @@ public struct PostgresLoadReport: Sendable, Equatable {
     public var exactDates: Int
     /// Whether an earlier load of the store was replaced.
     public var replaced: Bool
+    /// Core Data's own records the store held (its persistent history, CloudKit's mirroring), by
+    /// `Z_NAME`, which the database does not get; counted with the verification (empty without).
+    public var frameworkRecords: [String: Int64] = [:]
 }

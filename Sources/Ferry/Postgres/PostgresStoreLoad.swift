@@ -69,6 +69,7 @@ struct PostgresStoreLoad {
             try endRead(store, state)
             report.storeCounts = own.transfer
             report.databaseCounts = held
+            report.frameworkRecords = own.census.frameworkRecords
             let problems = own.census.discrepancies(delivered: [:], among: []) + own.transfer.differences(from: held, mine: "store", theirs: "database")
             guard problems.isEmpty else { throw .verification(store: storePath, problems: problems) }
             return report

@@ -148,7 +148,8 @@ public final class StoreRecordCursor: RecordCursor {
         }
         let problems = census.discrepancies(delivered: delivered) + pairs.discrepancies(census: pairCensus)
         guard problems.isEmpty else { throw .notAccounted(source: path, problems: problems) }
-        return SourceEnd(notes: notes)
+        let framework = census.frameworkRecords
+        return SourceEnd(notes: notes + (framework.isEmpty ? [] : [.frameworkRecords(source: path, records: framework)]))
     }
 
     /// The cursor of the root being read, or of the next one; nil once every root is read.

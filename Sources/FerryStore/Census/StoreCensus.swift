@@ -91,6 +91,13 @@ public struct StoreCensus: Sendable, Equatable {
     /// The app's entities (not the framework's system entities).
     public var appEntities: [EntityRows] { entities.filter { !$0.isSystemEntity } }
 
+    /// The framework's own records, by `Z_NAME`, for the system entities that have rows: the
+    /// persistent history (`TRANSACTION`, `CHANGE`, `TRANSACTIONSTRING`) and CloudKit's mirroring.
+    /// No Ferry job carries them.
+    public var frameworkRecords: [String: Int64] {
+        Dictionary(entities.filter { $0.isSystemEntity && $0.rows > 0 }.map { ($0.name, $0.rows) }, uniquingKeysWith: +)
+    }
+
     /// Rows of the app's entities, stray rows included.
     public var appRows: Int64 {
         appEntities.reduce(0) { $0 + $1.rows } + strays.reduce(0) { $0 + $1.rows }

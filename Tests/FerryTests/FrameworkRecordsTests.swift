@@ -1,0 +1,66 @@
+import FerryStore
+import FerryStoreTestSupport
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Core Data keeps records of its own in a store: the persistent history (`ATRANSACTION`,
+/// `ACHANGE`, `ATRANSACTIONSTRING`, entities 16001–16003; every SwiftData store has it) and
+/// CloudKit's mirroring metadata. No Ferry job carries them, and migrate, export, backup and
+/// restore said nothing (Apple Notes' 84 transactions and 298 changes vanished with exit 0). Each
+/// now names what it leaves behind, counted by the store's census, and a manifest records it.
+@Suite("Core Data's own records are named when they are not carried")
+struct FrameworkRecordsTests {
+    /// A Workspace 2 store with 2 history transactions and 3 changes, as Core Data lays them out.
+    private func storeWithHistory(_ folder: String) throws -> String {
+        let store = try ExportTestSupport.workspace2Store(folder)
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("""
+            CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER, ZTIMESTAMP FLOAT );
+            CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER );
+            INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (16001, 'CHANGE', 0, 3), (16002, 'TRANSACTION', 0, 2);
+            INSERT INTO ATRANSACTION VALUES (1, 16002, 1, NULL, 0), (2, 16002, 1, NULL, 1);
+            INSERT INTO ACHANGE VALUES (1, 16001, 1, 0, 1, 1, 1), (2, 16001, 1, 0, 1, 2, 1), (3, 16001, 1, 1, 1, 1, 2);
+            """)
+        return store
+    }
+
+    private static let notCarried = "Core Data's own records are not carried: CHANGE 3, TRANSACTION 2 "
+        + "(its persistent history starts anew, so a history token an app saved names no transaction)"
+
+    @Test("migrate, export and restore each warn, with the counts, and the manifest keeps them")
+    func warned() throws {
+        let folder = try TestPaths.temporaryFolder("framework-records")
+        let store = try storeWithHistory(folder)
+        let migrated = try FerryProcess.run(["migrate", store, "--model", ExportTestSupport.workspace, "--out", folder + "/Migrated.sqlite", "--var", "zone=UTC"])
+        // Exit 1: Workspace 3 rejects a few of the fixtures' records; the store is written.
+        #expect(migrated.status == 1, "\(migrated.err)")
+        #expect(migrated.err.contains("warning: \(store): " + Self.notCarried), "\(migrated.err)")
+        let exported = try FerryProcess.run(["export", store, "--out", folder + "/export"])
+        #expect(exported.status == 0, "\(exported.err)")
+        #expect(exported.err.contains("warning: \(store): " + Self.notCarried), "\(exported.err)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/export/manifest.json"))) as? [String: Any])
+        #expect(manifest["frameworkRecords"] as? [String: Int] == ["CHANGE": 3, "TRANSACTION": 2])
+        let restored = try FerryProcess.run(["restore", folder + "/export", "--model", ExportTestSupport.workspace, "--out", folder + "/Restored.sqlite"])
+        #expect(restored.status == 0, "\(restored.err)")
+        #expect(restored.err.contains("warning: the backed-up store: " + Self.notCarried), "\(restored.err)")
+    }
+
+    @Test("a store without them gets no warning and its manifest no entry")
+    func quietWithout() throws {
+        let folder = try TestPaths.temporaryFolder("framework-records-none")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let exported = try FerryProcess.run(["export", store, "--out", folder + "/export"])
+        #expect(exported.status == 0 && !exported.err.contains("own records"), "\(exported.err)")
+        #expect(try !String(decoding: TestPaths.read(folder + "/export/manifest.json"), as: UTF8.self).contains("frameworkRecords"))
+    }
+
+    @Test("Apple Notes' history is named on a corpus copy (84 transactions, 298 changes)", .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func appleNotes() throws {
+        let folder = try TestPaths.temporaryFolder("framework-records-notes")
+        let store = folder + "/NoteStore.sqlite"
+        try FileManager.default.copyItem(atPath: CorpusStores.path(CorpusStores.appleNotes), toPath: store)
+        let exported = try FerryProcess.run(["export", store, "--out", folder + "/export"])
+        #expect(exported.status == 0, "\(exported.err)")
+        #expect(exported.err.contains("Core Data's own records are not carried: CHANGE 298, TRANSACTION 84, TRANSACTIONSTRING 6"), "\(exported.err)")
+    }
+}
