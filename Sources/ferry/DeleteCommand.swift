@@ -42,7 +42,9 @@ enum DeleteCommand: Command {
                             entity: try arguments.required("entity"), predicate: try arguments.required("where"),
                             variables: PredicateVariableText.variables(try MutationArguments.pairs(arguments, "var")), dryRun: dryRun)
         do {
-            Terminal.out(DeletePlanReport.text(try job.run(), dryRun: dryRun))
+            let report = try job.run()
+            Terminal.out(DeletePlanReport.text(report, dryRun: dryRun))
+            if !dryRun, !report.deleted.isEmpty, let warning = PersistentHistory.unrecordedChange(store: job.storePath) { Terminal.error("warning: \(warning)\n") }
             return .success
         } catch {
             let hints = ModelNameHints(store: job.storePath, modelPath: job.modelPath, entity: job.entity)

@@ -91,6 +91,10 @@ enum ImportCommand: Command {
             return log.failure(code, error.description + ModelNameHints(arguments, options: options).text)
         }
         report(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath, log: log)
+        if request.existingStore == .append, summary.written + summary.merged > 0, summary.discarded == nil,
+           let warning = PersistentHistory.unrecordedChange(store: request.outputPath) {
+            log.warning("warning: \(warning)")
+        }
         let code: ExitCode
         if let verification = summary.verification, !verification.passed {
             log.error(VerificationReportText.render(verification))

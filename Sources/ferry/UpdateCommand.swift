@@ -49,6 +49,7 @@ enum UpdateCommand: Command {
             }
             let changed = try job.run()
             Terminal.out("\(changed) \(changed == 1 ? "object" : "objects") updated\n")
+            if changed > 0, let warning = PersistentHistory.unrecordedChange(store: job.storePath) { Terminal.error("warning: \(warning)\n") }
             return .success
         } catch {
             let hints = ModelNameHints(store: job.storePath, modelPath: job.modelPath, entity: job.entity, keys: assignments.map(\.key))

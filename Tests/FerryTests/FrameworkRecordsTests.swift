@@ -45,6 +45,30 @@ struct FrameworkRecordsTests {
         #expect(restored.err.contains("warning: the backed-up store: " + Self.notCarried), "\(restored.err)")
     }
 
+    @Test("update, delete and import --append into a store that keeps history say the change is recorded in none of it")
+    func changesInPlace() throws {
+        let folder = try TestPaths.temporaryFolder("framework-records-in-place")
+        let store = try storeWithHistory(folder)
+        let warning = "warning: \(store) keeps Core Data's persistent history (2 transactions): this change is recorded in none"
+        let updated = try FerryProcess.run(["update", store, "--entity", "Tag", "--where", "name == 'work'", "--set", "name=Work"])
+        #expect(updated.status == 0, "\(updated.err)")
+        #expect(updated.err.contains(warning), "\(updated.err)")
+        let unchanged = try FerryProcess.run(["update", store, "--entity", "Tag", "--where", "name == 'nothing'", "--set", "name=x"])
+        #expect(unchanged.status == 0 && !unchanged.err.contains("persistent history"), "\(unchanged.err)")
+        let deleted = try FerryProcess.run(["delete", store, "--entity", "Tag", "--where", "name == 'Work'"])
+        #expect(deleted.status == 0, "\(deleted.err)")
+        #expect(deleted.err.contains(warning), "\(deleted.err)")
+        let records = folder + "/tags.json"
+        try Data(#"[{"name":"新しい"}]"#.utf8).write(to: URL(fileURLWithPath: records))
+        let appended = try FerryProcess.run(["import", records, "--model", ExportTestSupport.workspace, "--model-version", "Workspace 2",
+                                             "--entity", "Tag", "--out", store, "--append"])
+        #expect(appended.status == 0, "\(appended.err)")
+        #expect(appended.err.contains(warning), "\(appended.err)")
+        let plain = try ExportTestSupport.workspace2Store(try TestPaths.temporaryFolder("framework-records-plain"))
+        let quiet = try FerryProcess.run(["update", plain, "--entity", "Tag", "--where", "name == 'work'", "--set", "name=Work"])
+        #expect(quiet.status == 0 && !quiet.err.contains("persistent history"), "\(quiet.err)")
+    }
+
     @Test("a store without them gets no warning and its manifest no entry")
     func quietWithout() throws {
         let folder = try TestPaths.temporaryFolder("framework-records-none")
