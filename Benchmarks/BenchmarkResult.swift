@@ -37,6 +37,9 @@ struct BenchmarkResult {
 
     var ferrySeconds: Double? { Self.median(ferryRuns.map(\.seconds)) }
     var referenceSeconds: Double? { Self.median(referenceRuns.map(\.seconds)) }
+    /// Median CPU seconds (user + system) of the runs; nil for in-process sides.
+    var ferryCPUSeconds: Double? { Self.median(ferryRuns.compactMap(\.cpuSeconds)) }
+    var referenceCPUSeconds: Double? { Self.median(referenceRuns.compactMap(\.cpuSeconds)) }
 
     /// reference / Ferry: above 1 means Ferry is faster.
     var ratio: Double? {

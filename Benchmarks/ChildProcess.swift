@@ -7,6 +7,9 @@ struct RunMeasurement {
     /// Peak resident set of the child and the descendants it reaped (`ru_maxrss`, KB on
     /// Linux); nil when the run was in-process.
     let peakKilobytes: Int?
+    /// CPU time of the child and the descendants it reaped, user and system (`ru_utime` +
+    /// `ru_stime`): a side on two threads can use more than its wall time; nil in-process.
+    let cpuSeconds: Double?
 }
 
 /// A side that did not complete.
@@ -70,7 +73,8 @@ enum ChildProcess {
         guard signal == 0 else { throw RunFailure(description: "\(name) killed by signal \(signal); see \(logPrefix).err") }
         guard exitCode != 127 else { throw RunFailure(description: "cannot execute \(program)") }
         guard exitCode == 0 else { throw RunFailure(description: "\(name) exited with \(exitCode); see \(logPrefix).err") }
-        return RunMeasurement(seconds: seconds, peakKilobytes: usage.ru_maxrss)
+        let cpu = [usage.ru_utime, usage.ru_stime].reduce(0.0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
+        return RunMeasurement(seconds: seconds, peakKilobytes: usage.ru_maxrss, cpuSeconds: cpu)
     }
 
     /// `fork` from the C library: Swift marks it unavailable to discourage it in general code,
@@ -94,7 +98,7 @@ enum ChildProcess {
     static func runInProcess(_ body: () throws -> Void) throws -> RunMeasurement {
         let start = now()
         try body()
-        return RunMeasurement(seconds: now() - start, peakKilobytes: nil)
+        return RunMeasurement(seconds: now() - start, peakKilobytes: nil, cpuSeconds: nil)
     }
 
     /// Seconds on the monotonic clock.

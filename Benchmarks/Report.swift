@@ -41,6 +41,9 @@ struct Report {
             if let ferry = result.ferryThroughput, let reference = result.referenceThroughput, let bytes = result.basisBytes {
                 notes.append("\(result.name): \(String(format: "%.1f", Double(bytes) / 1e6)) MB input; ferry \(Format.trimmed(ferry.rounded())) MB/s, reference \(Format.trimmed(reference.rounded())) MB/s")
             }
+            if let ferry = result.ferryCPUSeconds, let reference = result.referenceCPUSeconds {
+                notes.append("\(result.name): CPU (user + system, median) ferry \(Format.seconds(ferry)) s, reference \(Format.seconds(reference)) s")
+            }
             if result.targets.contains(where: { if case .ferryRecordRate = $0 { true } else { false } }),
                let ferry = result.ferryRecordRate, let reference = result.referenceRecordRate {
                 notes.append("\(result.name): ferry \(Format.grouped(Int(ferry.rounded()))) records/s, reference \(Format.grouped(Int(reference.rounded()))) records/s")
@@ -101,6 +104,8 @@ private struct JSONResult: Encodable {
     let referencePeakMB: Double?
     let ferryRunsSeconds: [Double]
     let referenceRunsSeconds: [Double]
+    let ferryRunsCPUSeconds: [Double]
+    let referenceRunsCPUSeconds: [Double]
     let inputBytes: Int?
     let ferryMBps: Double?
     let referenceMBps: Double?
@@ -120,6 +125,8 @@ private struct JSONResult: Encodable {
         referencePeakMB = result.referencePeakKilobytes.map { Double($0) / 1024 }
         ferryRunsSeconds = result.ferryRuns.map(\.seconds)
         referenceRunsSeconds = result.referenceRuns.map(\.seconds)
+        ferryRunsCPUSeconds = result.ferryRuns.compactMap(\.cpuSeconds)
+        referenceRunsCPUSeconds = result.referenceRuns.compactMap(\.cpuSeconds)
         inputBytes = result.basisBytes
         ferryMBps = result.ferryThroughput
         referenceMBps = result.referenceThroughput

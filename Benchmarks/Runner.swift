@@ -35,7 +35,8 @@ struct Runner {
                     if label == "ferry" { ferryRuns.append(measurement) } else { referenceRuns.append(measurement) }
                     if verbose {
                         let peak = measurement.peakKilobytes.map { Format.megabytes(kilobytes: $0) + " MB" } ?? "n/a"
-                        log("  run \(round + 1) \(label): \(Format.seconds(measurement.seconds)) s, peak \(peak)")
+                        let cpu = measurement.cpuSeconds.map { ", CPU \(Format.seconds($0)) s" } ?? ""
+                        log("  run \(round + 1) \(label): \(Format.seconds(measurement.seconds)) s\(cpu), peak \(peak)")
                     }
                 }
             }
