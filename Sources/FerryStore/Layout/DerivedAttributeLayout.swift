@@ -58,7 +58,9 @@ extension DerivedAttributeLayout {
     private static func counting(_ attribute: Attribute, of entity: Entity, derivation: String, model: ManagedObjectModel,
                                  layout: StoreLayout) -> DerivedAttributeLayout? {
         let opening = "count:("
-        guard attribute.filteringPredicate == nil, derivation.hasPrefix(opening), derivation.hasSuffix(")") else { return nil }
+        // The names go into the triggers' SQL text as written: plain ones only.
+        guard attribute.filteringPredicate == nil, derivation.hasPrefix(opening), derivation.hasSuffix(")"),
+              SQLName.isPlain(entity.name), SQLName.isPlain(attribute.name) else { return nil }
         let name = String(derivation.dropFirst(opening.count).dropLast())
         guard let relationship = model.allRelationships(of: entity.name).first(where: { $0.name == name }), relationship.isToMany,
               case .destinationRows(let key)? = layout.placement(of: name, of: entity.name), !key.isToManyKey,
