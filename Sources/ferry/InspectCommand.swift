@@ -94,6 +94,9 @@ enum InspectCommand: Command {
             let plain = report.plainSQLCounts?[entity]
             return ["    " + entity, plain.map { $0 == rows ? String(rows) : "\(rows) read, \($0) by plain SQL" } ?? String(rows)]
         })
+        if !report.frameworkRecords.isEmpty {
+            out += "  Core Data's own records: " + report.frameworkRecords.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+        }
         for line in report.discrepancies { out += "  NOT ACCOUNTED FOR: \(line)\n" }
         Terminal.out(out + (report.model.map { "\n" + ModelReportText.render($0) } ?? ""))
         return report.discrepancies.isEmpty ? .success : .verificationFailed

@@ -68,6 +68,8 @@ struct DerivedAttributeTriggerTests {
         let deleted = try FerryProcess.run(["delete", store, "--entity", "Page", "--where", "number == 1"])
         #expect(deleted.status == 0, "\(deleted.err)")
         #expect(try storeRows(store, "SELECT ZTITLE, ZPAGESCOUNT FROM ZBOOK ORDER BY Z_PK") == ["草枕|2", "Empty|0", "Two|1"])
+        let inspected = try FerryProcess.run(["inspect", store])
+        #expect(inspected.out.contains("derived count:(pages)") && inspected.out.contains("derived uppercase:(title)"), "\(inspected.out)")
         let verified = try FerryProcess.run(["verify", store])
         #expect(verified.status == 0, "\(verified.out)")
         #expect(!verified.out.contains("Book.pagesCount"), "\(verified.out)")

@@ -38,6 +38,8 @@ struct FrameworkRecordsTests {
         let exported = try FerryProcess.run(["export", store, "--out", folder + "/export"])
         #expect(exported.status == 0, "\(exported.err)")
         #expect(exported.err.contains("warning: \(store): " + Self.notCarried), "\(exported.err)")
+        let inspected = try FerryProcess.run(["inspect", store])
+        #expect(inspected.out.contains("Core Data's own records: CHANGE 3, TRANSACTION 2"), "\(inspected.out)")
         let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/export/manifest.json"))) as? [String: Any])
         #expect(manifest["frameworkRecords"] as? [String: Int] == ["CHANGE": 3, "TRANSACTION": 2])
         let restored = try FerryProcess.run(["restore", folder + "/export", "--model", ExportTestSupport.workspace, "--out", folder + "/Restored.sqlite"])

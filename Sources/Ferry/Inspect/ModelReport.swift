@@ -34,6 +34,9 @@ public struct ModelReport: Codable, Sendable, Equatable {
         public var defaultValue: String?
         public var renamingIdentifier: String?
         public var allowsExternalStorage: Bool
+        /// The derivation of a derived attribute, as Core Data keeps it (`count:(pages)`); nil
+        /// for one that is not derived.
+        public var derivation: String?
         /// What Core Data's validation holds values to: the bounds (`length 1...64`), a regular
         /// expression (`matches ^[a-z]+$`), other validation predicates (`rule 'length >= 3'`).
         public var validation: [String]
@@ -80,6 +83,7 @@ public struct ModelReport: Codable, Sendable, Equatable {
                     defaultValue: attribute.defaultValueString ?? attribute.defaultDateTimeInterval.map { "\($0)" },
                     renamingIdentifier: attribute.renamingIdentifier,
                     allowsExternalStorage: attribute.allowsExternalBinaryDataStorage,
+                    derivation: attribute.isDerived ? DerivationExpression.normalized(attribute.derivationExpression ?? "") : nil,
                     validation: (AttributeBounds(attribute).map { [$0.summary] } ?? [])
                         + attribute.validationRules.map { rule in rule.pattern.map { "matches \($0)" } ?? "rule '\(rule.predicate)'" })
             },

@@ -22,6 +22,7 @@ public enum ModelReportText {
         let attributeRows = entity.attributes.map { attribute -> [String] in
             var notes: [String] = []
             if attribute.isTransient { notes.append("transient") }
+            if let derivation = attribute.derivation { notes.append("derived \(derivation)") }
             if let value = attribute.defaultValue { notes.append("default \(quoted(value))") }
             if attribute.allowsExternalStorage { notes.append("external storage") }
             notes += attribute.validation

@@ -28,6 +28,9 @@ public struct StoreReport: Codable, Sendable, Equatable {
     public var discrepancies: [String] = []
     /// The model the rows were read with; nil when the store has no model cache and none was given.
     public var model: ModelReport?
+    /// Core Data's own records (`StoreCensus.frameworkRecords`: its persistent history, CloudKit's
+    /// mirroring), by `Z_NAME`; empty when there are none.
+    public var frameworkRecords: [String: Int64] = [:]
 
     /// Inspects a store file. `bundlePath` is a model to match the store against.
     public init(path: String, bundlePath: String?) throws(InspectError) {
@@ -46,6 +49,7 @@ public struct StoreReport: Codable, Sendable, Equatable {
             var plain: [String: Int64] = [:]
             for entity in census.appEntities { plain[entity.name] = census.rowsIncludingSubentities(of: entity.number) }
             plainSQLCounts = plain
+            frameworkRecords = census.frameworkRecords
             let matched: (model: ManagedObjectModel, version: String?)
             do { matched = try StoreModelMatch.model(for: store, bundle: bundle) } catch .invalidModel(_, let reason) where bundle == nil {
                 // An old store (no Z_MODELCACHE) and no model: its rows are still counted.
