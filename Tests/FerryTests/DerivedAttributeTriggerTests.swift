@@ -1,6 +1,7 @@
 import FerryStore
 import FerryStoreTestSupport
 import FerryTestSupport
+import FerryVerify
 import Foundation
 import Testing
 
@@ -73,6 +74,23 @@ struct DerivedAttributeTriggerTests {
         let verified = try FerryProcess.run(["verify", store])
         #expect(verified.status == 0, "\(verified.out)")
         #expect(!verified.out.contains("Book.pagesCount"), "\(verified.out)")
+    }
+
+    @Test("the check after import or migrate fails a stale count or a missing trigger; a store of any origin gets notes")
+    func computedCountsMustHold() throws {
+        let (_, _, store, run) = try Self.imported("derived-exact")
+        try #require(run.status == 0, "\(run.err)")
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("""
+            UPDATE ZBOOK SET ZPAGESCOUNT = 9 WHERE ZTITLE = 'Two';
+            DROP TRIGGER Z_DA_ZBOOK_Book_pagesCount_SOURCE_INSERT;
+            """)
+        let strict = try StoreVerifier(path: store).verify(options: VerificationOptions(derivedCountsAreComputed: true))
+        #expect(!strict.passed)
+        #expect(strict.failures.map(\.check).sorted() == ["derived-trigger", "derived-value"], "\(strict.failures)")
+        #expect(strict.failures.contains { $0.message.hasPrefix("count:(pages): 1 object(s) hold a value other than the number of their pages") })
+        let lenient = try StoreVerifier(path: store).verify()
+        #expect(lenient.passed, "\(lenient.failures)")
+        #expect(lenient.notes.contains { $0.hasPrefix("Book.pagesCount (count:(pages)): 1 object(s) hold a value other than") }, "\(lenient.notes)")
     }
 
     @Test("restore keeps the counts as backed up and adds the triggers; verify notes a stale count and a missing trigger")

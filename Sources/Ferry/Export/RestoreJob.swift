@@ -134,7 +134,8 @@ public struct RestoreJob {
         let report: VerificationReport
         do {
             try writer.commit()
-            report = try JobVerification.verify(store: outputPath, at: writer.temporaryPath, model: model, accounting: accounting)
+            report = try JobVerification.verify(store: outputPath, at: writer.temporaryPath, model: model, accounting: accounting,
+                                                derivedValues: writer.derivedValues)
         } catch {
             throw .restore(reason: "\(outputPath): cannot verify the restored store: \(error)")
         }

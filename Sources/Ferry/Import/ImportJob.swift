@@ -75,7 +75,7 @@ public struct ImportJob {
                     do {
                         summary.verification = try JobVerification.verify(
                             store: request.outputPath, at: writer.temporaryPath, model: model,
-                            accounting: summary.accounting(model: model, appended: appending))
+                            accounting: summary.accounting(model: model, appended: appending), derivedValues: writer.derivedValues)
                     } catch {
                         throw ImportError.store(.existingStore(path: request.outputPath, reason: "cannot verify the written store: \(error)"))
                     }

@@ -186,7 +186,7 @@ public struct MigrateJob {
         var report: VerificationReport
         do {
             report = try JobVerification.verify(store: request.outputPath, at: writer.temporaryPath, model: model,
-                                                accounting: accounting, fingerprints: true)
+                                                accounting: accounting, fingerprints: true, derivedValues: writer.derivedValues)
             if let carried {
                 let (section, note) = try carried.section(store: writer.temporaryPath, model: model, links: summary.links)
                 report.append(section)

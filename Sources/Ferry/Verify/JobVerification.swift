@@ -16,12 +16,14 @@ public enum JobVerification {
     ///   - path: where the store is read, when that is not yet `store` (a store being built);
     ///     the report names `store`.
     ///   - fingerprints: also compute the record and pair fingerprints (for a receipt).
+    ///   - derivedValues: how the writer left derived counts; computed ones must hold.
     public static func verify(store: String, at path: String? = nil, model: ManagedObjectModel, accounting: JobAccounting,
-                              fingerprints: Bool = false) throws(VerificationError) -> VerificationReport
+                              fingerprints: Bool = false, derivedValues: DerivedValues) throws(VerificationError) -> VerificationReport
     {
         let path = path ?? store
         var report = try StoreVerifier(path: path, model: .model(model))
-            .verify(options: VerificationOptions(fullIntegrityCheck: false, fingerprints: fingerprints))
+            .verify(options: VerificationOptions(fullIntegrityCheck: false, fingerprints: fingerprints,
+                                                 derivedCountsAreComputed: derivedValues == .derived))
         report.store = store
         report.append(accounting.section(storeRows: tallied(report, model: model) ?? storeRows(path, model: model)))
         return report

@@ -6,10 +6,13 @@ import FerryStore
 /// number of destinations, counted from the relationship's pairs (not by the triggers' SQL nor
 /// the writer's), and a store that lacks the `Z_DA_` triggers keeping them so (an app's later
 /// saves would leave the values stale). Derivations whose triggers are not known are noted as
-/// unchecked. Notes, not failures: whether Core Data fills the values of objects saved before a
-/// migration added the derivation is not known from a file.
+/// unchecked. Notes, not failures, in a store of any origin: whether Core Data fills the values of
+/// objects saved before a migration added the derivation is not known from a file. Failures of
+/// the `values` section when the store's writer computed the counts (`computed`): then a
+/// disagreement is the writer's fault.
 struct DerivedValueChecks {
     let context: StoreContext
+    let computed: Bool
 
     func run(_ recorder: inout CheckRecorder) {
         let layout = context.layout
@@ -17,18 +20,44 @@ struct DerivedValueChecks {
         let triggers = try? BookkeepingScan(context.connection).triggerNames()
         for derived in layout.derivedAttributes {
             let subject = "\(derived.entity).\(derived.attribute)"
-            if let rows = try? mismatches(derived), rows.count > 0 {
+            report("derived-value", derived, &recorder) { () throws(SQLiteError) in
+                guard let rows = try mismatches(derived), rows.count > 0 else { return nil }
                 let samples = rows.samples.map { "Z_PK \($0.primaryKey ?? 0): \($0.values["stored"] ?? "?"), counted \($0.values["derived"] ?? "?")" }
-                recorder.note("\(subject) (\(derived.derivation)): \(rows.count) object(s) hold a value other than the number of their "
-                    + "\(derived.relationship) (\(samples.joined(separator: "; ")))")
+                return VerificationFailure(check: "derived-value", subject: subject,
+                                           message: "\(rows.count) object(s) hold a value other than the number of their "
+                                               + "\(derived.relationship) (\(samples.joined(separator: "; ")))",
+                                           count: rows.count, samples: rows.samples)
             }
-            let missing = derived.triggers.filter { !(triggers?.contains($0.name) ?? true) }
-            if !missing.isEmpty {
-                recorder.note("\(subject) (\(derived.derivation)): the store lacks \(missing.count) of Core Data's \(derived.triggers.count) Z_DA_ triggers that keep it up to date; an app's later saves would leave it stale")
+            report("derived-trigger", derived, &recorder) { () throws(SQLiteError) in
+                let missing = derived.triggers.filter { !(triggers?.contains($0.name) ?? true) }
+                guard !missing.isEmpty else { return nil }
+                return VerificationFailure(check: "derived-trigger", subject: subject,
+                                           message: "the store lacks \(missing.count) of Core Data's \(derived.triggers.count) "
+                                               + "Z_DA_ triggers that keep it up to date; an app's later saves would leave it stale")
             }
         }
         for unkept in layout.unkeptDerivations {
             recorder.note("\(unkept): a derived attribute whose values are not checked (Ferry knows Core Data's triggers for count:(to-many) alone)")
+        }
+    }
+
+    /// A failure of the `values` section when the counts were computed by the store's writer (so
+    /// is a check that cannot run), a note otherwise.
+    private func report(_ code: String, _ derived: DerivedAttributeLayout, _ recorder: inout CheckRecorder,
+                        _ finding: () throws(SQLiteError) -> VerificationFailure?) {
+        let subject = "\(derived.entity).\(derived.attribute)"
+        if computed {
+            recorder.check(ValueChecks.section, subject: subject, code: code) { () throws(SQLiteError) in
+                guard var failure = try finding() else { return nil }
+                failure.message = "\(derived.derivation): " + failure.message
+                return failure
+            }
+            return
+        }
+        do {
+            if let failure = try finding() { recorder.note("\(subject) (\(derived.derivation)): \(failure.message)") }
+        } catch {
+            recorder.note("\(subject) (\(derived.derivation)): \(code) not checked: \(error)")
         }
     }
 

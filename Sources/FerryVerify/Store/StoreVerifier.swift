@@ -80,7 +80,7 @@ public final class StoreVerifier {
         report.relationships = RelationshipChecks(context: context).run(&recorder)
         progress("checking values")
         values.run(scans, &recorder)
-        DerivedValueChecks(context: context).run(&recorder)
+        DerivedValueChecks(context: context, computed: options.derivedCountsAreComputed).run(&recorder)
         if let fingerprintPass {
             progress("fingerprinting records")
             let results = try fingerprintPass.wait()

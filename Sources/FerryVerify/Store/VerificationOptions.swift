@@ -10,10 +10,15 @@ public struct VerificationOptions: Sendable, Equatable {
     public var fingerprints: Bool
     /// Most sample rows kept per failure.
     public var sampleLimit: Int
+    /// Whether the store's writer set every derived count from its relationship and created Core
+    /// Data's triggers (import, migrate: `DerivedValues.derived`): a stale count or a missing
+    /// trigger then fails the `values` section. Otherwise (a store of any origin) they are notes.
+    public var derivedCountsAreComputed: Bool
 
-    public init(fullIntegrityCheck: Bool = false, fingerprints: Bool = true, sampleLimit: Int = 5) {
+    public init(fullIntegrityCheck: Bool = false, fingerprints: Bool = true, sampleLimit: Int = 5, derivedCountsAreComputed: Bool = false) {
         self.fullIntegrityCheck = fullIntegrityCheck
         self.fingerprints = fingerprints
         self.sampleLimit = max(0, sampleLimit)
+        self.derivedCountsAreComputed = derivedCountsAreComputed
     }
 }
