@@ -67,7 +67,8 @@ enum ImportCommand: Command {
         ExitCodeUse(.success, "every record written (and the store verified)"),
         ExitCodeUse(.rejects, "some records rejected; the store holds the rest"),
         ExitCodeUse(.badInput, "a file or the model cannot be read, or names no version, entity or attribute of it"),
-        ExitCodeUse(.destination, "the store not written: it exists without --force or appeared meanwhile, a full disk, the file size limit"),
+        ExitCodeUse(.destination, "the store not written: it exists without --force or appeared meanwhile, an --append store of another "
+                    + "model version or that another process has open or changes, a full disk, the file size limit"),
         ExitCodeUse(.verificationFailed, "the written store failed verification"),
         ExitCodeUse(.rejectLimit, "stopped at --max-errors rejects; nothing written"),
     ]
