@@ -103,8 +103,9 @@ public struct RestoreJob {
             }
             // Files name their fields: the model may declare them in another order (an Xcode
             // model in the order they were added, a store's model cache by name).
-            guard layout.manifestFields().sorted(by: { $0.name < $1.name }) == entry.attributes.sorted(by: { $0.name < $1.name }),
-                  layout.manifestLinks(model: model).sorted(by: { $0.name < $1.name }) == entry.relationships.sorted(by: { $0.name < $1.name }) else {
+            func byName<Item>(_ items: [Item], _ name: KeyPath<Item, String>) -> [Item] { items.sorted { $0[keyPath: name] < $1[keyPath: name] } }
+            guard byName(layout.manifestFields(), \.name) == byName(entry.attributes, \.name),
+                  byName(layout.manifestLinks(model: model), \.name) == byName(entry.relationships, \.name) else {
                 throw .notAnExport(path: path, reason: "\(entry.file) holds attributes or relationships of \(entry.entity) other than "
                     + "model \(model.name) has (the manifest's model does not match its files)")
             }

@@ -30,6 +30,6 @@ public struct StoreIdentity: Sendable, Codable, Equatable {
             ? "kept from \(first), as Core Data keeps it"
             : "kept from \(first), the first store among the sources (objects of \(others.joined(separator: ", ")) get URIs of this store)"
         return StoreIdentity(uuid: store.metadata.storeUUID.uuidString, keptFrom: first, reason: reason,
-                             largestPrimaryKey: store.primaryKeys.filter { $0.entityNumber < 16_000 }.map(\.maxPrimaryKey).max() ?? 0)
+                             largestPrimaryKey: store.primaryKeys.filter { !$0.isSystemEntity }.map(\.maxPrimaryKey).max() ?? 0)
     }
 }

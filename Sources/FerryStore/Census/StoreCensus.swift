@@ -21,7 +21,7 @@ public struct StoreCensus: Sendable, Equatable {
         /// The largest `Z_PK` of those rows (0 when there are none).
         public var largestPrimaryKey: Int64
         /// The persistent-history and CloudKit entities (16000 and up) are the framework's own.
-        public var isSystemEntity: Bool { number >= 16_000 }
+        public var isSystemEntity: Bool { number >= PrimaryKeyEntry.firstSystemEntityNumber }
     }
 
     /// Rows whose `Z_ENT` names no entity of `Z_PRIMARYKEY`.

@@ -16,11 +16,8 @@ public struct ExistingStoreFacts: Sendable, Equatable {
     /// fewer indexes (`StoreLayoutBuilder`). Nil: the current rules.
     public var frameworkVersion: Int?
 
-    /// First number of the persistent-history entities (coredata-format.md §2).
-    static let firstSystemEntityNumber: Int64 = 16_000
-
     public init(primaryKeys: [PrimaryKeyEntry], tableNames: Set<String>, frameworkVersion: Int? = nil) {
-        self.primaryKeys = primaryKeys.filter { $0.entityNumber < Self.firstSystemEntityNumber }
+        self.primaryKeys = primaryKeys.filter { !$0.isSystemEntity }
         self.tableNames = tableNames
         self.frameworkVersion = frameworkVersion
     }

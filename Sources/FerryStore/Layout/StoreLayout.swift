@@ -83,11 +83,6 @@ public struct StoreLayout: Sendable, Equatable {
     public func unkeptDerivations(of entities: Set<String>, in model: ManagedObjectModel) -> [UnkeptDerivation] {
         unkeptDerivations.filter { unkept in model.hierarchy(below: unkept.entity).contains { entities.contains($0.name) } }
     }
-
-    /// Every trigger, in the order Core Data creates them.
-    public var triggers: [TriggerLayout] {
-        derivedAttributes.flatMap(\.triggers)
-    }
 }
 
 extension TableKind {

@@ -32,7 +32,7 @@ public final class CoreDataStoreReader {
     /// The persistent-history transactions the store has recorded: `Z_MAX` of Core Data's own
     /// `TRANSACTION` entity (16002); 0 when the store keeps no history.
     public var historyTransactions: Int64 {
-        primaryKeys.first { $0.entityNumber >= 16_000 && $0.name == "TRANSACTION" }?.maxPrimaryKey ?? 0
+        primaryKeys.first { $0.isSystemEntity && $0.name == "TRANSACTION" }?.maxPrimaryKey ?? 0
     }
 
     /// The `Z_PRIMARYKEY` row of an entity, by `Z_NAME`.

@@ -9,6 +9,14 @@ public struct PrimaryKeyEntry: Sendable, Equatable {
     /// `Z_MAX`: the highest `Z_PK` handed out (kept on the root entity's row).
     public var maxPrimaryKey: Int64
 
+    /// The first number of Core Data's own entities: persistent history from 16000 (`CHANGE`
+    /// 16001, `TRANSACTION` 16002, `TRANSACTIONSTRING` 16003), CloudKit mirroring from 17000
+    /// (coredata-format.md §2).
+    public static let firstSystemEntityNumber: Int64 = 16_000
+
+    /// Whether the entity is Core Data's own, not the app's.
+    public var isSystemEntity: Bool { entityNumber >= Self.firstSystemEntityNumber }
+
     public init(entityNumber: Int64, name: String, superNumber: Int64, maxPrimaryKey: Int64) {
         self.entityNumber = entityNumber
         self.name = name

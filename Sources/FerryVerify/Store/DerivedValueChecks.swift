@@ -17,9 +17,9 @@ struct DerivedValueChecks {
     func run(_ recorder: inout CheckRecorder) {
         let layout = context.layout
         guard !layout.derivedAttributes.isEmpty || !layout.unkeptDerivations.isEmpty else { return }
-        let triggers = try? BookkeepingScan(context.connection).triggerNames()
+        let triggers = Result { () throws(SQLiteError) in try BookkeepingScan(context.connection).triggerNames() }
         for derived in layout.derivedAttributes {
-            let subject = "\(derived.entity).\(derived.attribute)"
+            let subject = derived.subject
             report("derived-value", derived, &recorder) { () throws(SQLiteError) in
                 guard let rows = try mismatches(derived), rows.count > 0 else { return nil }
                 let samples = rows.samples.map { "Z_PK \($0.primaryKey ?? 0): \($0.values["stored"] ?? "?"), counted \($0.values["derived"] ?? "?")" }
@@ -29,7 +29,8 @@ struct DerivedValueChecks {
                                            count: rows.count, samples: rows.samples)
             }
             report("derived-trigger", derived, &recorder) { () throws(SQLiteError) in
-                let missing = derived.triggers.filter { !(triggers?.contains($0.name) ?? true) }
+                let present = try triggers.get()
+                let missing = derived.triggers.filter { !present.contains($0.name) }
                 guard !missing.isEmpty else { return nil }
                 return VerificationFailure(check: "derived-trigger", subject: subject,
                                            message: "the store lacks \(missing.count) of Core Data's \(derived.triggers.count) "
@@ -45,7 +46,7 @@ struct DerivedValueChecks {
     /// is a check that cannot run), a note otherwise.
     private func report(_ code: String, _ derived: DerivedAttributeLayout, _ recorder: inout CheckRecorder,
                         _ finding: () throws(SQLiteError) -> VerificationFailure?) {
-        let subject = "\(derived.entity).\(derived.attribute)"
+        let subject = derived.subject
         if computed {
             recorder.check(ValueChecks.section, subject: subject, code: code) { () throws(SQLiteError) in
                 guard var failure = try finding() else { return nil }
@@ -74,4 +75,9 @@ struct DerivedValueChecks {
         return try PairScan(context.connection, model: context.model, layout: context.layout)
             .countMismatches(of: pairs, sourceTable: table.name, column: column.name)
     }
+}
+
+private extension DerivedAttributeLayout {
+    /// `Entity.attribute`, as the report names it.
+    var subject: String { "\(entity).\(attribute)" }
 }
