@@ -49,6 +49,8 @@ public final class CoreDataStoreWriter {
     public var derivedValues = DerivedValues.derived
     /// Whether the derived attributes have been completed (`completeDerivedAttributes()`).
     private var derivedAttributesComplete = false
+    /// The flush `commit()` started, until `finish()` or `discard()` waits for it.
+    private var earlyFlush: BackgroundWork<Void, StoreWriterError>?
 
     /// Creates the store file with every table, index and bookkeeping row, ready for rows.
     public static func create(
@@ -382,10 +384,24 @@ public final class CoreDataStoreWriter {
     }
 
     /// Commits the rows written so far, so that another connection can read the store being
-    /// built at `temporaryPath` (a check before `finish()`).
+    /// built at `temporaryPath` (a check before `finish()`), and starts flushing the file to
+    /// disk on a worker thread: the check reads while the pages are written back, and
+    /// `finish()` syncs only what changed since (the journal mode's header at least).
     public func commit() throws(StoreWriterError) {
         try completeDerivedAttributes()
         try commitBatch()
+        if earlyFlush == nil {
+            let path = temporaryPath
+            earlyFlush = BackgroundWork { Result { () throws(StoreWriterError) in try DurableFile.sync(path) } }
+        }
+    }
+
+    /// Waits for the flush `commit()` started; its error is the run's (an `fsync` reports a
+    /// failed write-back once: a later one may succeed though the bytes are lost).
+    private func awaitEarlyFlush() throws(StoreWriterError) {
+        guard let flush = earlyFlush else { return }
+        earlyFlush = nil
+        try flush.wait()
     }
 
     /// Sets one of the application's own metadata keys (`StoreMetadata.additionalEntries`) and
@@ -434,6 +450,7 @@ public final class CoreDataStoreWriter {
         statements.forEach { $0.finalize() }
         statements.removeAll()
         guard durable else {
+            try? awaitEarlyFlush()
             try StoreWriterError.sqlite { () throws(SQLiteError) in try database.close() }
             self.database = nil
             try place(replacing: replacing)
@@ -446,6 +463,7 @@ public final class CoreDataStoreWriter {
         }
         try StoreWriterError.sqlite { () throws(SQLiteError) in try database.close() }
         self.database = nil
+        try awaitEarlyFlush()
         try DurableFile.sync(temporaryPath)
         if let original = appendedOriginal, ReadOnlySource.hasLiveConnection(path) || StoreFileStamp(path) != original {
             throw .existingStore(path: path, reason: "it changed while rows were appended to a copy of it (another process wrote it); "
@@ -473,6 +491,7 @@ public final class CoreDataStoreWriter {
         statements.removeAll()
         try? database?.close()
         database = nil
+        try? awaitEarlyFlush()
         temporary.remove()
     }
 
