@@ -21,7 +21,8 @@ public protocol RecordCursor: AnyObject {
     /// The next item; nil after the last.
     func next() throws(PipelineError) -> SourceItem?
     /// The next item, or a record handed to `record` where the cursor holds it (borrowed, not
-    /// copied into a `SourceItem`); by default every item comes from `next()`.
+    /// copied into a `SourceItem`); by default every item comes from `next()`, and its records
+    /// are handed on from there.
     func step(record: (borrowing Record, _ entity: String, _ defaulted: Bool, _ row: Int64?) throws(PipelineError) -> Void)
         throws(PipelineError) -> CursorStep
     /// The checks of the whole source once its items are read (`stopped`: the run stopped at
@@ -39,17 +40,28 @@ public protocol RecordCursor: AnyObject {
 extension RecordCursor {
     public func relationshipsInRecords(of entity: String) -> Set<String>? { nil }
 
-    public func step(record _: (borrowing Record, _ entity: String, _ defaulted: Bool, _ row: Int64?) throws(PipelineError) -> Void)
+    public func step(record: (borrowing Record, _ entity: String, _ defaulted: Bool, _ row: Int64?) throws(PipelineError) -> Void)
         throws(PipelineError) -> CursorStep
     {
-        try next().map { .item($0) } ?? .end
+        guard let item = try next() else { return .end }
+        switch consume item {
+        case let .record(next, entity, defaulted, row):
+            try record(next, entity, defaulted, row)
+            return .handed
+        case let other:
+            return .item(other)
+        }
     }
 }
 
 /// What one `RecordCursor.step(record:)` did.
+///
+/// A word in size (an item is boxed): a step is returned and moved once per record, and an
+/// unboxed item (a record's worth of bytes, 153 of them) made each of those moves a `memmove`
+/// even for `.handed`, which carries nothing.
 public enum CursorStep {
-    /// An item, given as `next()` gives it.
-    case item(SourceItem)
+    /// An item, given as `next()` gives it: a reject or a link (records are handed).
+    indirect case item(SourceItem)
     /// A record, handed to the closure (which has written it).
     case handed
     /// Nothing: the last item was given before.

@@ -2,7 +2,10 @@ import FerryModel
 
 /// The stored attributes of one entity in a fixed order, so records can carry their values in
 /// an array instead of a dictionary.
-public struct RecordSchema: Sendable {
+///
+/// A class: a schema is handed down the writing path with every record, and as a value (the
+/// entity's description inline, 160 bytes) each hand-over was a `memcpy`. It never changes.
+public final class RecordSchema: Sendable {
     public let entity: Entity
     /// Every non-transient attribute, inherited ones first.
     public let attributes: [Attribute]
