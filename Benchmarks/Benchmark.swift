@@ -20,13 +20,18 @@ struct Benchmark {
     let reset: ((Workspace) throws -> Void)?
     /// A file whose size is the amount of data processed, for MB/s figures.
     let throughputBasis: ((Workspace) throws -> String)?
+    /// Run each side once, untimed, before the timed runs: for state outside the workspace that
+    /// the first run of all pays for once (a new PostgreSQL server creates and zero-fills its WAL
+    /// segments, 16 MB each, during the first load; later loads recycle them). Without it that
+    /// cost fell on whichever side ran first, which is always Ferry's.
+    let warmUp: Bool
     let ferry: (Workspace) -> Side
     let reference: (Workspace) -> Side
 
     init(
         name: String, summary: String, targets: [Target] = [],
         prepare: @escaping (Workspace) throws -> Void, outputs: [String] = [],
-        reset: ((Workspace) throws -> Void)? = nil, throughputBasis: ((Workspace) throws -> String)? = nil,
+        reset: ((Workspace) throws -> Void)? = nil, throughputBasis: ((Workspace) throws -> String)? = nil, warmUp: Bool = false,
         ferry: @escaping (Workspace) -> Side, reference: @escaping (Workspace) -> Side
     ) {
         self.name = name
@@ -36,6 +41,7 @@ struct Benchmark {
         self.outputs = outputs
         self.reset = reset
         self.throughputBasis = throughputBasis
+        self.warmUp = warmUp
         self.ferry = ferry
         self.reference = reference
     }

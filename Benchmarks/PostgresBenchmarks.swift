@@ -22,6 +22,7 @@ enum PostgresBenchmarks {
                     _ = try PostgresTestServer.running()
                 },
                 reset: { _ in try resetDatabase("DROP SCHEMA IF EXISTS bench CASCADE; DROP TABLE IF EXISTS reference") },
+                warmUp: true,
                 ferry: { w in
                     .shell(ShellQuote.quote(w.ferry) + " export " + ShellQuote.quote(w.uploadStorePath)
                         + " --model " + ShellQuote.quote(w.workspaceModel) + " --to "
@@ -45,6 +46,7 @@ enum PostgresBenchmarks {
                     _ = try PostgresTestServer.running()
                 },
                 reset: { _ in try resetDatabase("DROP SCHEMA IF EXISTS fleet CASCADE") },
+                warmUp: true,
                 ferry: { w in fleetLoad(w, jobs: 2) },
                 reference: { w in fleetLoad(w, jobs: 1) }),
         ]

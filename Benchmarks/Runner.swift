@@ -21,17 +21,18 @@ struct Runner {
             try benchmark.prepare(workspace)
             let basis = try benchmark.throughputBasis.map { try workspace.size(of: try $0(workspace)) }
             var ferryRuns: [RunMeasurement] = [], referenceRuns: [RunMeasurement] = []
+            if benchmark.warmUp {
+                for (label, side) in [("ferry", ferry), ("reference", reference)] {
+                    let measurement = try runOnce(side, of: benchmark, logPrefix: "\(benchmark.name)-\(label)-warm-up")
+                    if verbose { log("  warm-up \(label) (not counted): \(Format.seconds(measurement.seconds)) s") }
+                }
+            }
             for round in 0..<repeats {
                 // Alternate which side goes first, so neither always meets a warmer cache.
                 let order: [(String, Side)] = round.isMultiple(of: 2)
                     ? [("ferry", ferry), ("reference", reference)] : [("reference", reference), ("ferry", ferry)]
                 for (label, side) in order {
-                    for output in benchmark.outputs { workspace.remove(output) }
-                    try benchmark.reset?(workspace)
-                    // Start with no dirty pages: the kernel writing back a dataset just generated
-                    // or the last run's output would otherwise compete with the run timed next.
-                    sync()
-                    let measurement = try side.measure(logPrefix: workspace.path("\(benchmark.name)-\(label)-\(round + 1)"))
+                    let measurement = try runOnce(side, of: benchmark, logPrefix: "\(benchmark.name)-\(label)-\(round + 1)")
                     if label == "ferry" { ferryRuns.append(measurement) } else { referenceRuns.append(measurement) }
                     if verbose {
                         let peak = measurement.peakKilobytes.map { Format.megabytes(kilobytes: $0) + " MB" } ?? "n/a"
@@ -47,6 +48,16 @@ struct Runner {
         } catch {
             return BenchmarkResult(benchmark: benchmark, failure: "\(error)", commands: (ferry.commandLine, reference.commandLine))
         }
+    }
+
+    /// Runs one side from a clean start: the benchmark's outputs removed, its reset done.
+    private func runOnce(_ side: Side, of benchmark: Benchmark, logPrefix: String) throws -> RunMeasurement {
+        for output in benchmark.outputs { workspace.remove(output) }
+        try benchmark.reset?(workspace)
+        // Start with no dirty pages: the kernel writing back a dataset just generated
+        // or the last run's output would otherwise compete with the run timed next.
+        sync()
+        return try side.measure(logPrefix: workspace.path(logPrefix))
     }
 
 }
