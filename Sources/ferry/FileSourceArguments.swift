@@ -16,7 +16,7 @@ enum FileSourceArguments {
                        help: "JSON \(files) hold their records in an array under this key of the top object ({\"tasks\": […]}); a.b goes deeper"),
             .integer("max-value-bytes", "N", 1...ValueSizeLimit.defaultMaxBytes,
                      "the most bytes one value of \(files) may hold as written (a JSON string's quotes and escapes count; the default, 512 MiB, "
-                        + "is also the most); a CSV row or NDJSON line with a larger one is rejected, a JSON document stops there"),
+                        + "is also the most); a CSV row or JSON record (NDJSON line, array element) with a larger one is rejected"),
         ] + CSVOptionArguments.options
     }
 

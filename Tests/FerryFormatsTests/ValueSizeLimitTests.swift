@@ -23,15 +23,58 @@ struct ValueSizeLimitTests {
         }
     }
 
-    @Test func aJSONValuePastTheLimitIsAnErrorAtItsStart() throws {
+    @Test func aJSONValuePastTheLimitIsAnErrorAtItsStartAndTheNextRecordsRead() throws {
         let long = String(repeating: "y", count: 100)
-        let document = "[{\"a\": 1},\n {\"a\": \"\(long)\"}]"
+        // Long strings (one with escaped quotes and backslashes), a long number and a long key, at
+        // several depths; a window of 8 bytes makes every skip cross refills.
+        let escaped = String(repeating: "\\\"\\\\", count: 30)
+        let document = """
+            [{"a": 1},
+             {"a": "\(long)"},
+             {"b": [1, {"c": "\(escaped)"}], "d": 2},
+             {"e": \(String(repeating: "9", count: 80))},
+             {"\(long)": 1},
+             {"f": [3]}]
+            """
         var reader = JSONReader(source: MemoryByteSource(Array(document.utf8)), maxValueBytes: 50, bufferSize: 8)
-        #expect(try reader.nextRecord() != nil)
+        #expect(try reader.nextRecord()?.value == .object([(key: "a", value: .number(JSONNumber(1)))]))
         let error = try #require(throws: JSONError.self) { try reader.nextRecord() }
         #expect(error == .valueTooLarge(limit: 50, at: JSONPosition(source: "<memory>", line: 2, column: 8, byteOffset: 18)))
         #expect(error.description.contains("longer than 50 bytes"))
-        #expect(try reader.skipMalformedLine() == false)
+        #expect(error.recordProblem == "a value longer than 50 bytes, the most a value may hold (column 8)")
+        for line in 3...5 {
+            #expect(try reader.skipFailedRecord())
+            let next = try #require(throws: JSONError.self) { try reader.nextRecord() }
+            #expect(next.position.line == line, "\(next)")
+            guard case .valueTooLarge = next else { Issue.record("not a value past the limit: \(next)"); continue }
+        }
+        #expect(try reader.skipFailedRecord())
+        let last = try #require(try reader.nextRecord())
+        #expect(last.location.line == 6 && last.location.index == 5)
+        #expect(try reader.nextRecord() == nil)
+    }
+
+    @Test func aLongValueThatNeverEndsOrBrokenJSONAroundOneStillEndsTheDocument() throws {
+        let long = String(repeating: "y", count: 100)
+        for document in ["[{\"a\": 1}, {\"a\": \"\(long)", "[{\"a\": \"\(long)\" \"b\": 2}, {\"a\": 1}]"] {
+            var reader = JSONReader(source: MemoryByteSource(Array(document.utf8)), maxValueBytes: 50, bufferSize: 8)
+            var failure: JSONError?
+            while failure == nil {
+                do { _ = try reader.nextRecord() } catch let error as JSONError { failure = error }
+            }
+            guard case .syntax = failure else { Issue.record("\(document): \(String(describing: failure))"); continue }
+            #expect(try reader.skipFailedRecord() == false)
+        }
+    }
+
+    @Test func longValuesBesideTheRecordsKeyAreReadPastUnseen() throws {
+        let long = String(repeating: "m", count: 100)
+        let document = "{\"meta\": \"\(long)\", \"records\": [{\"a\": 1}, {\"a\": 2}], \"tail\": [\"\(long)\"]}"
+        var reader = JSONReader(source: MemoryByteSource(Array(document.utf8)), layout: .nested(keyPath: ["records"]), maxValueBytes: 50,
+                                bufferSize: 8)
+        #expect(try reader.nextRecord() != nil)
+        #expect(try reader.nextRecord() != nil)
+        #expect(try reader.nextRecord() == nil)
     }
 
     @Test func aWindowGrownForALongStringShrinksBackAndPositionsStayExact() throws {
@@ -51,7 +94,7 @@ struct ValueSizeLimitTests {
         #expect(throws: JSONError.valueTooLarge(limit: 64, at: JSONPosition(source: "<memory>", line: 2, column: 7, byteOffset: 15))) {
             try reader.nextRecord()
         }
-        #expect(try reader.skipMalformedLine())
+        #expect(try reader.skipFailedRecord())
         #expect(try reader.nextRecord()?.location.line == 3)
         #expect(try reader.nextRecord() == nil)
     }

@@ -90,10 +90,11 @@ struct SourceProfileScan {
                 guard let next = try json.nextRecord() else { break }
                 record = next
             } catch let error as JSONError {
-                // A malformed NDJSON line is one bad record; in any other layout the document is broken.
-                guard try json.skipMalformedLine() else { throw error }
+                // A record with a value past the limit, or a malformed NDJSON line, is one bad
+                // record; other malformed JSON breaks the document.
+                guard try json.skipFailedRecord() else { throw error }
                 records += 1
-                unreadable.note("\(path):\(error.position.line)", "not valid JSON at column \(error.position.column): \(error.problem)")
+                unreadable.note("\(path):\(error.position.line)", error.recordProblem)
                 continue
             }
             records += 1

@@ -17,7 +17,7 @@ public struct FileRecordSource: Sendable {
     /// (`["tasks"]` for `{"tasks": […]}`); nil reads an array, one object or NDJSON.
     public var jsonRecordsKeyPath: [String]?
     /// The most bytes one value may hold (a CSV field, a JSON string or number as written): a CSV
-    /// row or NDJSON line with a larger one is a reject, a JSON document with one stops the run.
+    /// row or JSON record (an NDJSON line, an array's element) with a larger one is a reject.
     public var maxValueBytes: Int
 
     public init(format: SourceFormat? = nil, coercion: CoercionOptions = .init(), csv: CSVOptions = .init(),

@@ -92,6 +92,13 @@ public enum JSONError: FileError, Equatable {
     /// Line, column and what is wrong there.
     public var reason: String { "line \(position.line), column \(position.column): \(problem)" }
 
+    /// Why the record it ended is refused, with the column on its line (for a reject, which
+    /// names the line): a value past the limit, or JSON that is not valid there.
+    public var recordProblem: String {
+        if case .valueTooLarge = self { return "\(problem) (column \(position.column))" }
+        return "not valid JSON at column \(position.column): \(problem)"
+    }
+
     /// What is wrong, without where.
     public var problem: String {
         switch self {

@@ -23,6 +23,10 @@ public struct JSONReader: ~Copyable {
 
     private var scanner: JSONScanner
     private var state = State.start
+    /// Where the first value past the limit in the record just read began.
+    private var oversizedInRecord: JSONPosition?
+    /// Whether the last `nextRecord()` threw for a record it read past whole.
+    private var recordReadPast = false
 
     private enum State {
         case start
@@ -35,8 +39,8 @@ public struct JSONReader: ~Copyable {
     /// - Parameters:
     ///   - maxDepth: the deepest container nesting accepted.
     ///   - maxValueBytes: the longest string or number accepted, as written (quotes and escapes
-    ///     included); a longer one is ``JSONError/valueTooLarge(limit:at:)``, after which an
-    ///     NDJSON reader can skip its line.
+    ///     included); a record holding a longer one is ``JSONError/valueTooLarge(limit:at:)``,
+    ///     read past without keeping that value, and reading goes on with the next record.
     ///   - bufferSize: bytes read from `source` at a time (at least 1); a longer token enlarges it.
     public init(
         source: some ByteSource,
@@ -53,8 +57,37 @@ public struct JSONReader: ~Copyable {
     public var sourceName: String { scanner.sourceName }
 
     /// The next record, or `nil` after the last one.
-    /// - Throws: ``JSONError`` for malformed input, and source errors.
+    /// - Throws: ``JSONError`` for malformed input, and source errors. A record holding a value
+    ///   (or key) longer than the limit is read past whole, the value not kept, and is
+    ///   ``JSONError/valueTooLarge(limit:at:)`` at that value; the next call reads the next record
+    ///   (``skipFailedRecord()`` says so).
     public mutating func nextRecord() throws -> JSONRecord? {
+        recordReadPast = false
+        oversizedInRecord = nil
+        let record = try recordInLayout()
+        if let at = oversizedInRecord {
+            recordReadPast = true
+            throw JSONError.valueTooLarge(limit: scanner.maxTokenBytes, at: at)
+        }
+        return record
+    }
+
+    /// After `nextRecord()` threw, makes ready for the record after the failed one where the
+    /// layout allows it, and says whether it did: a record with a value past the limit was read
+    /// past whole already (every layout), and the rest of a malformed NDJSON line is skipped.
+    /// False (and nothing skipped) for any other error outside NDJSON: it ends the document.
+    public mutating func skipFailedRecord() throws -> Bool {
+        if recordReadPast {
+            recordReadPast = false
+            return true
+        }
+        guard case .lines = state else { return false }
+        scanner.lineBreaksAreWhitespace = true
+        try scanner.skipRestOfLine()
+        return true
+    }
+
+    private mutating func recordInLayout() throws -> JSONRecord? {
         switch state {
         case .start:
             return try firstRecord()
@@ -65,16 +98,6 @@ public struct JSONReader: ~Copyable {
         case .finished:
             return nil
         }
-    }
-
-    /// After `nextRecord()` threw on a malformed NDJSON line, skips the rest of that line so the
-    /// following lines can still be read, and returns true. Returns false (and skips nothing) in
-    /// the other layouts, where a syntax error ends the document.
-    public mutating func skipMalformedLine() throws -> Bool {
-        guard case .lines = state else { return false }
-        scanner.lineBreaksAreWhitespace = true
-        try scanner.skipRestOfLine()
-        return true
     }
 
     private mutating func firstRecord() throws -> JSONRecord? {
@@ -188,10 +211,14 @@ public struct JSONReader: ~Copyable {
         state = .finished
     }
 
+    /// Reads one record's value; where a value in it was too long, `oversizedInRecord` says so
+    /// (values read past outside records, beside the records' key, are no one's concern).
     private mutating func readRecord(depth: Int, index: Int?) throws -> JSONRecord {
         _ = try scanner.peekToken()
         let start = scanner.position(at: scanner.position)
+        scanner.oversizedAt = nil
         let value = try scanner.parseValue(depth: depth)
+        oversizedInRecord = scanner.oversizedAt
         return JSONRecord(value: value, location: JSONRecordLocation(position: start, index: index))
     }
 }

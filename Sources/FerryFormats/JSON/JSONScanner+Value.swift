@@ -15,9 +15,9 @@ extension JSONScanner {
             var value: JSONValue
             switch byte {
             case UInt8(ascii: "\""):
-                value = .string(try parseString())
+                value = try stringOrSkipped()
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                value = .number(try parseNumber())
+                value = try numberOrSkipped()
             case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 value = try parseLiteral()
             case UInt8(ascii: "["), UInt8(ascii: "{"):
@@ -84,7 +84,8 @@ extension JSONScanner {
         return byte == UInt8(ascii: ",")
     }
 
-    /// Reads a member key and its colon; the value is left for the caller.
+    /// Reads a member key and its colon; the value is left for the caller. A key longer than
+    /// `maxTokenBytes` is read past and noted (`keyOrSkipped`).
     mutating func parseKey() throws -> String {
         guard let byte = try peekToken() else {
             throw syntaxError(.unexpectedEnd(expected: "a string key"), at: position)
@@ -92,7 +93,7 @@ extension JSONScanner {
         guard byte == UInt8(ascii: "\"") else {
             throw syntaxError(.unexpectedByte(byte, expected: "a string key"), at: position)
         }
-        let key = try parseString()
+        let key = try keyOrSkipped()
         try expect(UInt8(ascii: ":"), "':'")
         return key
     }

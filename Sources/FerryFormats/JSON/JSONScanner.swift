@@ -5,8 +5,9 @@
 /// in progress (a string, a number, a literal) is kept whole: when it reaches the end of the
 /// window its start moves to the front, and when it fills the window the window doubles. So every
 /// token is scanned and decoded from one contiguous span, and memory follows the longest token. A
-/// token longer than `maxTokenBytes` is refused before the window grows past twice that, and a
-/// window that grew for a long token shrinks back as soon as that token is decoded.
+/// token longer than `maxTokenBytes` is refused before the window grows past twice that (a value's
+/// or key's is then read past and noted, `oversizedAt`), and a window that grew for a long token
+/// shrinks back as soon as that token is decoded.
 struct JSONScanner: ~Copyable {
     private var source: UTF8TranscodingByteSource
     /// The window: `bytes[position..<filled]` is read and not yet consumed.
@@ -31,6 +32,9 @@ struct JSONScanner: ~Copyable {
     var containers: [JSONContainer] = []
     /// Decoded bytes of a string with escapes.
     var scratch: [UInt8] = []
+    /// Where the first token longer than `maxTokenBytes` that `parseValue` or `parseKey` read past
+    /// began (`JSONScanner+Oversized`); the reader clears it before a record and looks after.
+    var oversizedAt: JSONPosition?
 
     init(source: some ByteSource, maxDepth: Int, maxTokenBytes: Int, bufferSize: Int) {
         // The transcoder's chunk size bounds its first read (the byte order mark probe) too.

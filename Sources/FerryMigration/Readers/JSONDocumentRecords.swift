@@ -25,11 +25,11 @@ struct JSONDocumentRecords: RecordReader, ~Copyable {
             guard let next = try json.nextRecord() else { return nil }
             record = next
         } catch let error as JSONError {
-            // A malformed NDJSON line is one bad record; in any other layout the document is broken.
-            guard (try? json.skipMalformedLine()) == true else { throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName)) }
-            let position = error.position
-            return .reject(Reject(location: SourceLocation(file: sourceName, line: position.line),
-                                  entity: decoder.schema.entity.name, reason: "not valid JSON at column \(position.column): \(error.problem)"))
+            // A record with a value past the limit, or a malformed NDJSON line, is one bad record;
+            // other malformed JSON breaks the document.
+            guard (try? json.skipFailedRecord()) == true else { throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName)) }
+            return .reject(Reject(location: SourceLocation(file: sourceName, line: error.position.line),
+                                  entity: decoder.schema.entity.name, reason: error.recordProblem))
         } catch {
             throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName))
         }

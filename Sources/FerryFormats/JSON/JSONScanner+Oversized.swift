@@ -1,0 +1,81 @@
+extension JSONScanner {
+    /// A string value, or when it is longer than `maxTokenBytes`, null in its place: the string
+    /// is read past without being kept (`skipOversizedString`) and `oversizedAt` notes where it
+    /// starts, so the value around it is still read whole and the reader can refuse its record
+    /// alone.
+    mutating func stringOrSkipped() throws -> JSONValue {
+        do {
+            return .string(try parseString())
+        } catch let JSONError.valueTooLarge(_, at) {
+            try skipOversizedString(startingAt: at)
+            oversizedAt = oversizedAt ?? at
+            return .null
+        }
+    }
+
+    /// A number value, or null in place of one longer than `maxTokenBytes` (as `stringOrSkipped`).
+    mutating func numberOrSkipped() throws -> JSONValue {
+        do {
+            return .number(try parseNumber())
+        } catch let JSONError.valueTooLarge(_, at) {
+            try skipOversizedNumber()
+            oversizedAt = oversizedAt ?? at
+            return .null
+        }
+    }
+
+    /// A member key, or an empty one in place of a key longer than `maxTokenBytes` (as
+    /// `stringOrSkipped`).
+    mutating func keyOrSkipped() throws -> String {
+        do {
+            return try parseString()
+        } catch let JSONError.valueTooLarge(_, at) {
+            try skipOversizedString(startingAt: at)
+            oversizedAt = oversizedAt ?? at
+            return ""
+        }
+    }
+
+    /// Reads past the string whose opening quote is at `position`, to its closing quote, keeping
+    /// nothing of it: the window is emptied as it is scanned. Its text is not checked (its record
+    /// is refused). `start` is where it began, for the error when it never ends.
+    private mutating func skipOversizedString(startingAt start: JSONPosition) throws {
+        var index = position + 1
+        var escaped = false
+        while true {
+            while index < filled {
+                let byte = bytes[index]
+                index += 1
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    position = index
+                    shrinkWindow()
+                    return
+                }
+            }
+            position = filled
+            guard try refill() else { throw JSONError.syntax(.unterminatedString, at: start) }
+            index = position
+        }
+    }
+
+    /// Reads past the number at `position`: every byte a number may hold (digits, signs, points,
+    /// exponents), keeping nothing of it.
+    private mutating func skipOversizedNumber() throws {
+        while true {
+            while position < filled {
+                let byte = bytes[position]
+                guard byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+                    || byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e") else {
+                    shrinkWindow()
+                    return
+                }
+                position += 1
+            }
+            guard try refill() else { return }
+        }
+    }
+}
