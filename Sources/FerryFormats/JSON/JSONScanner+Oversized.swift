@@ -44,6 +44,12 @@ extension JSONScanner {
         var escaped = false
         while true {
             while index < filled {
+                // Eight bytes at a time while none is a quote, a backslash or a control character.
+                if !escaped, index + 8 <= filled,
+                   !Self.holdsSpecialByte(UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
                 let byte = bytes[index]
                 index += 1
                 if escaped {
