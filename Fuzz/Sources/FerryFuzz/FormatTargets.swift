@@ -10,10 +10,24 @@ enum FormatTargets {
         }
     }
 
+    /// Every layout's records to the end or the first error; then again with values limited to
+    /// 16 bytes, going on after each record the reader says it read past or skipped: each such
+    /// record consumed input, so there are never more of them than bytes.
     static func json(_ bytes: [UInt8]) {
         for layout in [JSONRecordLayout.automatic, .lines] {
             var reader = JSONReader(source: MemoryByteSource(bytes), layout: layout, maxDepth: 64, bufferSize: 5)
             while let record = try? reader.nextRecord() { _ = record }
+            var limited = JSONReader(source: MemoryByteSource(bytes), layout: layout, maxDepth: 64, maxValueBytes: 16, bufferSize: 5)
+            var records = 0
+            while true {
+                records += 1
+                guard records <= bytes.count + 1 else { fatalError("the JSON reader gave more records than bytes") }
+                do {
+                    guard try limited.nextRecord() != nil else { break }
+                } catch {
+                    guard (try? limited.skipFailedRecord()) == true else { break }
+                }
+            }
         }
     }
 
