@@ -21,7 +21,7 @@ enum FormatTargets {
             var records = 0
             while true {
                 records += 1
-                guard records <= bytes.count + 1 else { fatalError("the JSON reader gave more records than bytes") }
+                guard records <= bytes.count + 2 else { fatalError("the JSON reader gave more records than bytes") }
                 do {
                     guard try limited.nextRecord() != nil else { break }
                 } catch {
