@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The byte level of the JSON reader: a buffer over the source, whitespace, positions, and the
 /// scanners for single tokens (in the `JSONScanner+…` files).
 ///
@@ -5,9 +13,9 @@
 /// in progress (a string, a number, a literal) is kept whole: when it reaches the end of the
 /// window its start moves to the front, and when it fills the window the window doubles. So every
 /// token is scanned and decoded from one contiguous span, and memory follows the longest token. A
-/// token longer than `maxTokenBytes` is refused before the window grows past twice that (a value's
-/// or key's is then read past and noted, `oversizedAt`), and a window that grew for a long token
-/// shrinks back as soon as that token is decoded.
+/// token longer than `maxTokenBytes` is refused before the window grows past that and one window
+/// more (a value's or key's is then read past and noted, `oversizedAt`), and a window that grew
+/// for a long token shrinks back as soon as that token is decoded.
 struct JSONScanner: ~Copyable {
     private var source: UTF8TranscodingByteSource
     /// The window: `bytes[position..<filled]` is read and not yet consumed.
@@ -43,11 +51,19 @@ struct JSONScanner: ~Copyable {
         self.maxTokenBytes = max(maxTokenBytes, 1)
         capacity = max(bufferSize, 1)
         baseCapacity = capacity
-        bytes = .allocate(capacity: capacity)
+        bytes = Self.resized(nil, to: capacity)
     }
 
     deinit {
-        bytes.deallocate()
+        free(bytes)
+    }
+
+    /// The window's memory comes from the C allocator, so that it grows and shrinks with
+    /// `realloc`: a large block changes size where it is (glibc remaps its pages), and a long
+    /// token is never held twice while it is copied to a larger window.
+    private static func resized(_ bytes: UnsafeMutablePointer<UInt8>?, to capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let memory = realloc(bytes, capacity) else { fatalError("out of memory for a JSON window of \(capacity) bytes") }
+        return memory.assumingMemoryBound(to: UInt8.self)
     }
 
     var sourceName: String { source.name }
@@ -76,11 +92,11 @@ struct JSONScanner: ~Copyable {
             position = 0
         }
         if filled == capacity {
-            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
-            larger.update(from: bytes, count: filled)
-            bytes.deallocate()
-            bytes = larger
-            capacity *= 2
+            // Doubled, but never past what tells a token longer than the limit (a window's worth
+            // more): a refused token costs about the limit, not twice it.
+            let grown = min(capacity * 2, maxTokenBytes + baseCapacity)
+            bytes = Self.resized(bytes, to: grown)
+            capacity = grown
         }
         let count = try source.read(into: UnsafeMutableRawBufferPointer(start: bytes + filled, count: capacity - filled))
         filled += count
@@ -98,10 +114,8 @@ struct JSONScanner: ~Copyable {
     mutating func shrinkWindow() {
         let kept = filled - position
         guard capacity > 4 * baseCapacity, kept <= baseCapacity else { return }
-        let smaller = UnsafeMutablePointer<UInt8>.allocate(capacity: baseCapacity)
-        smaller.update(from: bytes + position, count: kept)
-        bytes.deallocate()
-        bytes = smaller
+        if kept > 0 { bytes.update(from: bytes + position, count: kept) }
+        bytes = Self.resized(bytes, to: baseCapacity)
         capacity = baseCapacity
         windowOffset += position
         filled = kept
