@@ -67,6 +67,16 @@ struct ValueSizeLimitTests {
         }
     }
 
+    /// Found by the `json` fuzz target: after a source error (here UTF-16 with an unpaired
+    /// surrogate) an NDJSON reader said it had skipped the line, and every later read failed the
+    /// same way, so a loop going on after each skipped record never ended.
+    @Test func aSourceErrorIsNotASkippableRecord() throws {
+        let bytes: [UInt8] = [0xFF, 0xFE, 0x5B, 0x00, 0x0A, 0x00, 0x22, 0xDF, 0xE9, 0x38]
+        var reader = JSONReader(source: MemoryByteSource(bytes), layout: .lines, maxValueBytes: 16, bufferSize: 5)
+        #expect(throws: (any Error).self) { try reader.nextRecord() }
+        #expect(try reader.skipFailedRecord() == false)
+    }
+
     @Test func longValuesBesideTheRecordsKeyAreReadPastUnseen() throws {
         let long = String(repeating: "m", count: 100)
         let document = "{\"meta\": \"\(long)\", \"records\": [{\"a\": 1}, {\"a\": 2}], \"tail\": [\"\(long)\"]}"

@@ -27,6 +27,8 @@ public struct JSONReader: ~Copyable {
     private var oversizedInRecord: JSONPosition?
     /// Whether the last `nextRecord()` threw for a record it read past whole.
     private var recordReadPast = false
+    /// Whether the source failed (an error that is not the JSON's): nothing after it is read.
+    private var sourceFailed = false
 
     private enum State {
         case start
@@ -64,7 +66,15 @@ public struct JSONReader: ~Copyable {
     public mutating func nextRecord() throws -> JSONRecord? {
         recordReadPast = false
         oversizedInRecord = nil
-        let record = try recordInLayout()
+        let record: JSONRecord?
+        do {
+            record = try recordInLayout()
+        } catch let error as JSONError {
+            throw error
+        } catch {
+            sourceFailed = true
+            throw error
+        }
         if let at = oversizedInRecord {
             recordReadPast = true
             throw JSONError.valueTooLarge(limit: scanner.maxTokenBytes, at: at)
@@ -75,13 +85,14 @@ public struct JSONReader: ~Copyable {
     /// After `nextRecord()` threw, makes ready for the record after the failed one where the
     /// layout allows it, and says whether it did: a record with a value past the limit was read
     /// past whole already (every layout), and the rest of a malformed NDJSON line is skipped.
-    /// False (and nothing skipped) for any other error outside NDJSON: it ends the document.
+    /// False (and nothing skipped) for any other error outside NDJSON, and after the source
+    /// itself failed (a read, bytes that are not text in its encoding): that ends the document.
     public mutating func skipFailedRecord() throws -> Bool {
         if recordReadPast {
             recordReadPast = false
             return true
         }
-        guard case .lines = state else { return false }
+        guard !sourceFailed, case .lines = state else { return false }
         scanner.lineBreaksAreWhitespace = true
         try scanner.skipRestOfLine()
         return true
