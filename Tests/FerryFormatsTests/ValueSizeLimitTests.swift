@@ -1,4 +1,5 @@
 import FerryFormats
+import Foundation
 import Testing
 
 /// A value larger than the readers' limit is refused with its place, and the readers do not
@@ -65,6 +66,38 @@ struct ValueSizeLimitTests {
             guard case .syntax = failure else { Issue.record("\(document): \(String(describing: failure))"); continue }
             #expect(try reader.skipFailedRecord() == false)
         }
+    }
+
+    /// What each layout reads after a record with a long value: `r` a record, `L` a record
+    /// refused for its value and read past, `S` a malformed NDJSON line skipped, `E` an error
+    /// that ends the document.
+    @Test(arguments: [
+        ("{\"a\": \"LONG\"}", JSONRecordLayout.automatic, "L"),
+        ("{\"a\": \"LONG\"} x", .automatic, "E"),
+        ("{\"a\": \"LONG\"}\n{\"b\": 1}\n", .automatic, "L r"),
+        ("{\"a\": \"LONG\"} x\n{\"b\": 1}\n", .lines, "S r"),
+        ("{\"a\": 1}\n{\"a\": \"LONG\"}\n{\"b\": 1}\n", .automatic, "r L r"),
+        ("[\"LONG\", 2]", .automatic, "L r"),
+        ("{\"a\": \"LONG\"}", .single, "L"),
+    ])
+    func everyLayoutGoesOnAfterALongValue(document: String, layout: JSONRecordLayout, expected: String) throws {
+        let text = document.replacingOccurrences(of: "LONG", with: String(repeating: "q", count: 60))
+        var reader = JSONReader(source: MemoryByteSource(Array(text.utf8)), layout: layout, maxValueBytes: 20, bufferSize: 7)
+        var outcomes: [String] = []
+        while outcomes.count < 10 {
+            do {
+                guard try reader.nextRecord() != nil else { break }
+                outcomes.append("r")
+            } catch let error as JSONError {
+                let long: Bool = if case .valueTooLarge = error { true } else { false }
+                guard try reader.skipFailedRecord() else {
+                    outcomes.append("E")
+                    break
+                }
+                outcomes.append(long ? "L" : "S")
+            }
+        }
+        #expect(outcomes.joined(separator: " ") == expected)
     }
 
     /// Found by the `json` fuzz target: after a source error (here UTF-16 with an unpaired
