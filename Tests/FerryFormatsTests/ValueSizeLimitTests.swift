@@ -100,6 +100,37 @@ struct ValueSizeLimitTests {
         #expect(outcomes.joined(separator: " ") == expected)
     }
 
+    /// A long string is read past as `parseString` would read it: a raw line feed in it is the
+    /// same error (an NDJSON reader resumes at that line feed, so no line is lost or miscounted),
+    /// and so is one in an array's string.
+    @Test func readingPastALongStringStopsAtALineFeedInIt() throws {
+        let unterminated = "{\"a\": \"" + String(repeating: "x", count: 40) + "\n{\"id\": 2}\n{\"id\": 3}\n{\"id\": 4}\n"
+        var lines = JSONReader(source: MemoryByteSource(Array(unterminated.utf8)), layout: .lines, maxValueBytes: 16, bufferSize: 8)
+        let error = try #require(throws: JSONError.self) { try lines.nextRecord() }
+        #expect(error.position.line == 1 && error.problem.contains("control character"), "\(error)")
+        #expect(try lines.skipFailedRecord())
+        var read: [Int] = []
+        while let record = try lines.nextRecord() { read.append(record.location.line) }
+        #expect(read == [2, 3, 4])
+
+        let broken = "[{\"a\": \"" + String(repeating: "x", count: 40) + "\nx\"},\n {\"id\": 2}]"
+        var array = JSONReader(source: MemoryByteSource(Array(broken.utf8)), maxValueBytes: 16, bufferSize: 8)
+        let arrayError = try #require(throws: JSONError.self) { try array.nextRecord() }
+        #expect(arrayError.problem.contains("control character"), "\(arrayError)")
+        #expect(try array.skipFailedRecord() == false)
+    }
+
+    @Test func aLongValueInsideARecordUnderAKeyPathIsThatRecordsReject() throws {
+        let document = "{\"tasks\": [{\"a\": 1}, {\"a\": {\"b\": [\"" + String(repeating: "t", count: 40) + "\"]}}, {\"a\": 3}]}"
+        var reader = JSONReader(source: MemoryByteSource(Array(document.utf8)), layout: .nested(keyPath: ["tasks"]), maxValueBytes: 16,
+                                bufferSize: 8)
+        #expect(try reader.nextRecord()?.location.index == 0)
+        #expect(throws: JSONError.self) { try reader.nextRecord() }
+        #expect(try reader.skipFailedRecord())
+        #expect(try reader.nextRecord()?.location.index == 2)
+        #expect(try reader.nextRecord() == nil)
+    }
+
     /// Found by the `json` fuzz target: after a source error (here UTF-16 with an unpaired
     /// surrogate) an NDJSON reader said it had skipped the line, and every later read failed the
     /// same way, so a loop going on after each skipped record never ended.

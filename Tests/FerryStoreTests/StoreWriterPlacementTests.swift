@@ -35,6 +35,28 @@ struct StoreWriterPlacementTests {
         #expect(try names(in: folder) == ["Out.sqlite"])
     }
 
+    @Test("a commit's flush to disk is waited for however the writer ends: placed durably or not, committed twice, or discarded")
+    func earlyFlushEndsWithTheWriter() throws {
+        let folder = try TestPaths.temporaryFolder("placement")
+        for (index, ending) in ["durable", "twice", "not durable", "unflushed", "discarded"].enumerated() {
+            let path = folder + "/Out\(index).sqlite"
+            let writer = try makeWriter(at: path)
+            _ = try writer.inserter(for: "Person").insert([.real(0), .text("n"), .null, .null])
+            try writer.commit(flushing: ending != "unflushed")
+            if ending == "twice" { try writer.commit() }
+            switch ending {
+            case "discarded":
+                writer.discard()
+                #expect(!FileManager.default.fileExists(atPath: path))
+            default:
+                try writer.finish(durable: ending != "not durable")
+                let count = try SQLiteDatabase(path: path, mode: .readOnly).scalarInteger("SELECT count(*) FROM ZPERSON")
+                #expect(count == 1, "\(ending)")
+            }
+        }
+        #expect(try names(in: folder) == ["Out0.sqlite", "Out1.sqlite", "Out2.sqlite", "Out3.sqlite"])
+    }
+
     @Test("a writer's leftovers of a dead run are swept when the next writer to the same store starts")
     func sweepsDeadLeftovers() throws {
         let folder = try TestPaths.temporaryFolder("placement")

@@ -92,7 +92,7 @@ public struct MigrateJob {
                     // a check that cannot run is reported once the store is in place.
                     var verification: Result<Void, MigrateError> = .success(())
                     // Committed first: a store that cannot be written is discarded, not verified.
-                    do { try writer.commit() } catch { throw MigrateError.writer(error) }
+                    do { try writer.commit(flushing: request.durable) } catch { throw MigrateError.writer(error) }
                     if let inputs {
                         pipeline.startPhase("verifying", total: nil)
                         verification = Result { () throws(MigrateError) in

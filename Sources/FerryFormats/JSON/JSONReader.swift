@@ -53,6 +53,7 @@ public struct JSONReader: ~Copyable {
     ) {
         self.layout = layout
         scanner = JSONScanner(source: source, maxDepth: maxDepth, maxTokenBytes: maxValueBytes, bufferSize: bufferSize)
+        scanner.readsPastLongTokens = true
     }
 
     /// The name of the source, for messages.

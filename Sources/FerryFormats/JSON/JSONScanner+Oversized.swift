@@ -1,12 +1,13 @@
 extension JSONScanner {
-    /// A string value, or when it is longer than `maxTokenBytes`, null in its place: the string
-    /// is read past without being kept (`skipOversizedString`) and `oversizedAt` notes where it
-    /// starts, so the value around it is still read whole and the reader can refuse its record
-    /// alone.
+    /// A string value, or when it is longer than `maxTokenBytes` and `readsPastLongTokens` is
+    /// set, null in its place: the string is read past without being kept
+    /// (`skipOversizedString`) and `oversizedAt` notes where it starts, so the value around it is
+    /// still read whole and the reader can refuse its record alone. Without the flag the value is
+    /// ``JSONError/valueTooLarge(limit:at:)``.
     mutating func stringOrSkipped() throws -> JSONValue {
         do {
             return .string(try parseString())
-        } catch let JSONError.valueTooLarge(_, at) {
+        } catch let JSONError.valueTooLarge(_, at) where readsPastLongTokens {
             try skipOversizedString(startingAt: at)
             oversizedAt = oversizedAt ?? at
             return .null
@@ -17,7 +18,7 @@ extension JSONScanner {
     mutating func numberOrSkipped() throws -> JSONValue {
         do {
             return .number(try parseNumber())
-        } catch let JSONError.valueTooLarge(_, at) {
+        } catch let JSONError.valueTooLarge(_, at) where readsPastLongTokens {
             try skipOversizedNumber()
             oversizedAt = oversizedAt ?? at
             return .null
@@ -29,7 +30,7 @@ extension JSONScanner {
     mutating func keyOrSkipped() throws -> String {
         do {
             return try parseString()
-        } catch let JSONError.valueTooLarge(_, at) {
+        } catch let JSONError.valueTooLarge(_, at) where readsPastLongTokens {
             try skipOversizedString(startingAt: at)
             oversizedAt = oversizedAt ?? at
             return ""
@@ -51,6 +52,11 @@ extension JSONScanner {
                     continue
                 }
                 let byte = bytes[index]
+                if byte < 0x20 {
+                    // As `parseString` refuses it; an NDJSON reader resumes at this line feed.
+                    position = index
+                    throw syntaxError(.controlCharacterInString(byte), at: index)
+                }
                 index += 1
                 if escaped {
                     escaped = false
@@ -62,7 +68,9 @@ extension JSONScanner {
                     return
                 }
             }
+            // Nothing is kept: the window goes back to its base size before it is filled again.
             position = filled
+            shrinkWindow()
             guard try refill() else { throw JSONError.syntax(.unterminatedString, at: start) }
             index = position
         }
@@ -81,6 +89,7 @@ extension JSONScanner {
                 }
                 position += 1
             }
+            shrinkWindow()
             guard try refill() else { return }
         }
     }

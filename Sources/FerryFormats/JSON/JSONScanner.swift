@@ -43,6 +43,9 @@ struct JSONScanner: ~Copyable {
     /// Where the first token longer than `maxTokenBytes` that `parseValue` or `parseKey` read past
     /// began (`JSONScanner+Oversized`); the reader clears it before a record and looks after.
     var oversizedAt: JSONPosition?
+    /// Whether a value or key longer than `maxTokenBytes` is read past and noted in `oversizedAt`
+    /// (a reader that refuses its record) rather than thrown (`JSONValue(parsing:)`).
+    var readsPastLongTokens = false
 
     init(source: some ByteSource, maxDepth: Int, maxTokenBytes: Int, bufferSize: Int) {
         // The transcoder's chunk size bounds its first read (the byte order mark probe) too.

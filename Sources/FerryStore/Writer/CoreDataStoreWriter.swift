@@ -49,8 +49,9 @@ public final class CoreDataStoreWriter {
     public var derivedValues = DerivedValues.derived
     /// Whether the derived attributes have been completed (`completeDerivedAttributes()`).
     private var derivedAttributesComplete = false
-    /// The flush `commit()` started, until `finish()` or `discard()` waits for it.
-    private var earlyFlush: BackgroundWork<Void, StoreWriterError>?
+    /// The flush `commit()` started (its result the file's open descriptor), until `finish()` or
+    /// `discard()` waits for it.
+    private var earlyFlush: BackgroundWork<Int32, StoreWriterError>?
 
     /// Creates the store file with every table, index and bookkeeping row, ready for rows.
     public static func create(
@@ -384,24 +385,27 @@ public final class CoreDataStoreWriter {
     }
 
     /// Commits the rows written so far, so that another connection can read the store being
-    /// built at `temporaryPath` (a check before `finish()`), and starts flushing the file to
-    /// disk on a worker thread: the check reads while the pages are written back, and
-    /// `finish()` syncs only what changed since (the journal mode's header at least).
-    public func commit() throws(StoreWriterError) {
+    /// built at `temporaryPath` (a check before `finish()`). With `flushing` (for a store that
+    /// `finish(durable: true)` will place) it also starts flushing the file to disk on a worker
+    /// thread: the check reads while the pages are written back, and `finish()` syncs only what
+    /// changed since (the journal mode's header at least).
+    public func commit(flushing: Bool = true) throws(StoreWriterError) {
         try completeDerivedAttributes()
         try commitBatch()
-        if earlyFlush == nil {
+        if flushing, earlyFlush == nil {
             let path = temporaryPath
-            earlyFlush = BackgroundWork { Result { () throws(StoreWriterError) in try DurableFile.sync(path) } }
+            earlyFlush = BackgroundWork { Result { () throws(StoreWriterError) in try DurableFile.openAndSync(path) } }
         }
     }
 
-    /// Waits for the flush `commit()` started; its error is the run's (an `fsync` reports a
-    /// failed write-back once: a later one may succeed though the bytes are lost).
+    /// Waits for the flush `commit()` started and closes its descriptor; its error is the run's
+    /// (an `fsync` reports a failed write-back once: a later one may succeed though the bytes
+    /// are lost). Called once the store's connections are closed: closing a descriptor of a file
+    /// releases every POSIX lock this process holds on it, SQLite's included.
     private func awaitEarlyFlush() throws(StoreWriterError) {
         guard let flush = earlyFlush else { return }
         earlyFlush = nil
-        try flush.wait()
+        DurableFile.closeDescriptor(try flush.wait())
     }
 
     /// Sets one of the application's own metadata keys (`StoreMetadata.additionalEntries`) and
@@ -450,9 +454,9 @@ public final class CoreDataStoreWriter {
         statements.forEach { $0.finalize() }
         statements.removeAll()
         guard durable else {
-            try? awaitEarlyFlush()
             try StoreWriterError.sqlite { () throws(SQLiteError) in try database.close() }
             self.database = nil
+            try? awaitEarlyFlush()
             try place(replacing: replacing)
             return
         }

@@ -11,10 +11,25 @@ import Darwin
 enum DurableFile {
     /// Flushes a file (or directory) to disk.
     static func sync(_ path: String) throws(StoreWriterError) {
+        closeDescriptor(try openAndSync(path))
+    }
+
+    /// Flushes a file to disk and returns the descriptor it opened, for the caller to close
+    /// (`closeDescriptor(_:)`) once closing it can release no lock the process still needs.
+    static func openAndSync(_ path: String) throws(StoreWriterError) -> Int32 {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw .fileSystem(path: path, operation: "open", errno: errno) }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw .fileSystem(path: path, operation: "fsync", errno: errno) }
+        guard fsync(descriptor) == 0 else {
+            let failure = errno
+            close(descriptor)
+            throw .fileSystem(path: path, operation: "fsync", errno: failure)
+        }
+        return descriptor
+    }
+
+    /// Closes a descriptor `openAndSync` returned.
+    static func closeDescriptor(_ descriptor: Int32) {
+        _ = close(descriptor)
     }
 
     /// Renames `source` to `destination` in one step (same directory, same file system); over an
