@@ -13,6 +13,9 @@ public enum JSONError: FileError, Equatable {
     /// A string or number token starting at `at` is longer, as written, than the reader's limit
     /// of `limit` bytes (see ``ValueSizeLimit``).
     case valueTooLarge(limit: Int, at: JSONPosition)
+    /// The window could not grow to `bytes` for the token starting at `at` (the system has no
+    /// memory for a value that long; a lower `--max-value-bytes` refuses it sooner).
+    case outOfMemory(bytes: Int, at: JSONPosition)
 
     /// What exactly was wrong in a ``syntax(_:at:)`` error.
     public enum Reason: Sendable, Equatable, CustomStringConvertible {
@@ -79,7 +82,7 @@ public enum JSONError: FileError, Equatable {
     public var position: JSONPosition {
         switch self {
         case let .syntax(_, at), let .depthLimitExceeded(_, at), let .recordsNotFound(_, at),
-            let .recordsNotAnArray(_, at), let .duplicateRecordsKey(_, at), let .valueTooLarge(_, at):
+            let .recordsNotAnArray(_, at), let .duplicateRecordsKey(_, at), let .valueTooLarge(_, at), let .outOfMemory(_, at):
             at
         }
     }
@@ -108,6 +111,7 @@ public enum JSONError: FileError, Equatable {
         case let .recordsNotAnArray(keyPath, _): "the value at key path \(Self.render(keyPath)) is not an array"
         case let .duplicateRecordsKey(keyPath, _): "key path \(Self.render(keyPath)) appears more than once"
         case let .valueTooLarge(limit, _): "a value longer than \(ValueSizeLimit.text(limit)), the most a value may hold"
+        case let .outOfMemory(bytes, _): "no memory to read a value of \(bytes) bytes (a lower --max-value-bytes refuses it sooner)"
         }
     }
 

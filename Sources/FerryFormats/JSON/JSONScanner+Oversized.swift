@@ -28,13 +28,8 @@ extension JSONScanner {
     /// A member key, or an empty one in place of a key longer than `maxTokenBytes` (as
     /// `stringOrSkipped`).
     mutating func keyOrSkipped() throws -> String {
-        do {
-            return try parseString()
-        } catch let JSONError.valueTooLarge(_, at) where readsPastLongTokens {
-            try skipOversizedString(startingAt: at)
-            oversizedAt = oversizedAt ?? at
-            return ""
-        }
+        guard case .string(let key) = try stringOrSkipped() else { return "" }
+        return key
     }
 
     /// Reads past the string whose opening quote is at `position`, to its closing quote, keeping

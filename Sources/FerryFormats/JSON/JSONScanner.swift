@@ -54,7 +54,10 @@ struct JSONScanner: ~Copyable {
         self.maxTokenBytes = max(maxTokenBytes, 1)
         capacity = max(bufferSize, 1)
         baseCapacity = capacity
-        bytes = Self.resized(nil, to: capacity)
+        // The base window's size is the reader's own (`bufferSize`), not the input's: failing to
+        // get it is the process running out of memory, as for any allocation.
+        guard let window = Self.resized(nil, to: capacity) else { fatalError("no memory for a JSON window of \(capacity) bytes") }
+        bytes = window
     }
 
     deinit {
@@ -64,9 +67,9 @@ struct JSONScanner: ~Copyable {
     /// The window's memory comes from the C allocator, so that it grows and shrinks with
     /// `realloc`: a large block changes size where it is (glibc remaps its pages), and a long
     /// token is never held twice while it is copied to a larger window.
-    private static func resized(_ bytes: UnsafeMutablePointer<UInt8>?, to capacity: Int) -> UnsafeMutablePointer<UInt8> {
-        guard let memory = realloc(bytes, capacity) else { fatalError("out of memory for a JSON window of \(capacity) bytes") }
-        return memory.assumingMemoryBound(to: UInt8.self)
+    /// Nil when the allocator has no memory for it (the block it was given is then left as it was).
+    private static func resized(_ bytes: UnsafeMutablePointer<UInt8>?, to capacity: Int) -> UnsafeMutablePointer<UInt8>? {
+        realloc(bytes, capacity)?.assumingMemoryBound(to: UInt8.self)
     }
 
     var sourceName: String { source.name }
@@ -98,7 +101,10 @@ struct JSONScanner: ~Copyable {
             // Doubled, but never past what tells a token longer than the limit (a window's worth
             // more): a refused token costs about the limit, not twice it.
             let grown = min(capacity * 2, maxTokenBytes + baseCapacity)
-            bytes = Self.resized(bytes, to: grown)
+            guard let larger = Self.resized(bytes, to: grown) else {
+                throw JSONError.outOfMemory(bytes: grown, at: position(at: position))
+            }
+            bytes = larger
             capacity = grown
         }
         let count = try source.read(into: UnsafeMutableRawBufferPointer(start: bytes + filled, count: capacity - filled))
@@ -118,8 +124,11 @@ struct JSONScanner: ~Copyable {
         let kept = filled - position
         guard capacity > 4 * baseCapacity, kept <= baseCapacity else { return }
         if kept > 0 { bytes.update(from: bytes + position, count: kept) }
-        bytes = Self.resized(bytes, to: baseCapacity)
-        capacity = baseCapacity
+        // A smaller block that cannot be had leaves the larger one, which still holds the bytes.
+        if let smaller = Self.resized(bytes, to: baseCapacity) {
+            bytes = smaller
+            capacity = baseCapacity
+        }
         windowOffset += position
         filled = kept
         position = 0
