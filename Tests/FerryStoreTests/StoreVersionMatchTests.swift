@@ -15,13 +15,23 @@ struct StoreVersionMatchTests {
         VersionHasher.hashes(of: model).entityHashes.filter { names?.contains($0.key) ?? true }
     }
 
-    @Test("the newest version holding every entity with its hash wins, narrowed to the store's entities")
-    func newestSubset() throws {
-        let match = try StoreVersionMatch.match(hashes(v1), in: [v1, v2, v3]).get()
-        #expect(match.index == 1 && match.version.name == "V2")
+    @Test("a version with exactly the store's entities and hashes wins over a newer one that only adds entities")
+    func exactBeforeLarger() throws {
+        let exact = try StoreVersionMatch.match(hashes(v1), in: [v1, v2, v3]).get()
+        #expect(exact.index == 0 && exact.version.name == "V1" && exact.model == v1)
+        let own = try StoreVersionMatch.match(hashes(v2), in: [v1, v2, v3]).get()
+        #expect(own.index == 1 && own.model == v2)
+        // Versions with identical hashes hold the store alike: the newest of them.
+        let same = ManagedObjectModel(name: "V1 again", entities: v1.entities)
+        #expect(try StoreVersionMatch.match(hashes(v1), in: [v1, same, v2]).get().index == 1)
+    }
+
+    @Test("without an exact match, the newest version holding every entity with its hash wins, narrowed to the store's entities")
+    func newestLarger() throws {
+        let v4 = ManagedObjectModel(name: "V4", entities: v2.entities + [Entity(name: "C")])
+        let match = try StoreVersionMatch.match(hashes(v1), in: [v2, v4, v3]).get()
+        #expect(match.index == 1 && match.version.name == "V4")
         #expect(match.model.entities.map(\.name) == ["A"])
-        let exact = try StoreVersionMatch.match(hashes(v2), in: [v1, v2, v3]).get()
-        #expect(exact.index == 1 && exact.model == v2)
     }
 
     @Test("no match names the closest version and what differs; empty hashes match nothing")
