@@ -74,6 +74,38 @@ struct ExternalBinaryDataTests {
         #expect(try images(path) == [.binary([0x89, 0x50]), .binary([1, 2, 3])])
     }
 
+    @Test("only a regular file in real folders is read: a symbolic link, a FIFO or a linked folder is refused, naming it")
+    func onlyRegularFiles() throws {
+        let path = try makeStore()
+        let external = ExternalDataFolder.path(besideStore: path)
+        let file = external + "/" + Self.fileName
+        let outside = try TestPaths.temporaryFolder("outside") + "/secret"
+        try Data([9, 9, 9]).write(to: URL(fileURLWithPath: outside))
+        func refusal() -> String? {
+            do {
+                _ = try images(path)
+                return nil
+            } catch let error as ExternalBinaryDataError {
+                guard case .unreadableFile(let named, let reason) = error, named == file else { return "\(error)" }
+                return reason
+            } catch {
+                return "\(error)"
+            }
+        }
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: outside)
+        #expect(refusal()?.contains("is a symbolic link, not a regular file of the store") == true)
+        try FileManager.default.removeItem(atPath: file)
+        #expect(mkfifo(file, 0o600) == 0)
+        #expect(refusal()?.contains("is a FIFO, socket or device") == true)
+        // The folder itself linked elsewhere, holding a file of the right name.
+        try FileManager.default.removeItem(atPath: external)
+        let elsewhere = try TestPaths.temporaryFolder("elsewhere")
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: elsewhere + "/" + Self.fileName))
+        try FileManager.default.createSymbolicLink(atPath: external, withDestinationPath: elsewhere)
+        #expect(refusal()?.contains("_EXTERNAL_DATA is a symbolic link, not a folder of the store") == true)
+    }
+
     @Test("plain values lend inline bytes without their tag and leave a file reference to value(at:)")
     func plainValues() throws {
         let path = try makeStore()

@@ -58,6 +58,28 @@ public enum FileInfo {
         return "\(info.st_size)@\(modified.tv_sec).\(modified.tv_nsec)"
     }
 
+    /// What is at a path, the path's last component itself (a symbolic link is not followed).
+    public enum Kind: Sendable, Equatable {
+        case regularFile
+        case directory
+        case symbolicLink
+        /// A FIFO, socket or device.
+        case special
+    }
+
+    /// What is at `path` itself (`lstat(2)`: a symbolic link is reported as such); nil when
+    /// nothing is, or it cannot be looked at.
+    public static func kind(atPath path: String) -> Kind? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regularFile
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .symbolicLink
+        default: return .special
+        }
+    }
+
     /// Device and inode of the file at `path` (links followed), which tell two spellings of one
     /// file apart from two files; nil when it does not exist or cannot be read.
     public static func identity(atPath path: String) -> [UInt64]? {

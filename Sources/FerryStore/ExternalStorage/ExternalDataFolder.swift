@@ -13,8 +13,20 @@ public enum ExternalDataFolder {
     }
 
     /// The content of the file `name` (a plain file name) in the folder of the store at `storePath`.
+    ///
+    /// Only a regular file inside real folders is read: a store is untrusted input, and a symbolic
+    /// link (in the folder, or as the `_SUPPORT` or `_EXTERNAL_DATA` folder) would pull in a file
+    /// from anywhere on the machine as the value, and a FIFO or device would block or never end.
     static func read(fileNamed name: String, besideStore storePath: String) throws(ExternalBinaryDataError) -> [UInt8] {
-        let path = path(besideStore: storePath) + "/" + name
+        let folder = path(besideStore: storePath)
+        let path = folder + "/" + name
+        let support = String(folder.dropLast("/_EXTERNAL_DATA".count))
+        for (place, expected) in [(support, FileInfo.Kind.directory), (folder, .directory), (path, .regularFile)] {
+            guard let kind = FileInfo.kind(atPath: place) else { break }  // missing: reported by the read below
+            guard kind == expected else {
+                throw .unreadableFile(path: path, reason: "\(place) is \(Self.describe(kind)), not a \(expected == .directory ? "folder" : "regular file") of the store")
+            }
+        }
         do {
             let source = try FileByteSource(path: path)
             var bytes: [UInt8] = []
@@ -26,6 +38,15 @@ public enum ExternalDataFolder {
             }
         } catch {
             throw .unreadableFile(path: path, reason: ErrorText.reason(of: error, at: path))
+        }
+    }
+
+    private static func describe(_ kind: FileInfo.Kind) -> String {
+        switch kind {
+        case .regularFile: "a regular file"
+        case .directory: "a folder"
+        case .symbolicLink: "a symbolic link"
+        case .special: "a FIFO, socket or device"
         }
     }
 }
