@@ -55,6 +55,27 @@ struct TextCoercionTests {
         #expect(value("1e-46", .double) == .double(1e-46))
     }
 
+    @Test("a Double takes what it keeps up to a fraction's rounding: not a whole number past 2^53, nor one that underflows to 0")
+    func doublesAnAppCanRead() {
+        #expect(value("9007199254740992", .double) == .double(9_007_199_254_740_992))
+        #expect(failure("9007199254740993", .double) == "9007199254740993 has no exact Double value: it would read back as 9007199254740992")
+        #expect(failure("-18014398509481985", .double) == "-18014398509481985 has no exact Double value: it would read back as -18014398509481984")
+        // Whole numbers past 2^63 are compared digit by digit: 2^70 is exact, 10^22 + 1 is not.
+        #expect(value("1180591620717411303424", .double) == .double(0x1p70))
+        #expect(failure("10000000000000000000001", .double) == "10000000000000000000001 has no exact Double value: it would read back as 10000000000000000000000")
+        #expect(value("+007", .double) == .double(7))
+        #expect(value("-0", .double) == .double(-0.0))
+        #expect(failure("1e-400", .double) == "1e-400 is too small for a Double: it would read back as 0")
+        #expect(failure("-2.5e-350", .double) == "-2.5e-350 is too small for a Double: it would read back as 0")
+        #expect(value("0e-400", .double) == .double(0))
+        #expect(value("0.000", .double) == .double(0))
+        // A fraction's rounding is not a change: 0.1, 17 significant digits, a subnormal.
+        #expect(value("0.1", .double) == .double(0.1))
+        #expect(value("0.10000000000000001", .double) == .double(0.1))
+        #expect(value("1e-310", .double) == Double("1e-310").map(AttributeValue.double))
+        #expect(failure("20000000000000001", .float) == "20000000000000001 has no exact Float value: it would read back as 20000000545128448")
+    }
+
     @Test("decimals keep their exact digits, and only those a store keeps unchanged are taken")
     func decimals() {
         #expect(value("0.1", .decimal) == .decimal("0.1"))
@@ -89,6 +110,11 @@ struct TextCoercionTests {
         #expect(failure("2023-13-01", .date) != nil)
         #expect(failure("yesterday", .date) != nil)
         #expect(failure("2023-01-01T10:00:00+25:00", .date) != nil)
+        // Second 60 (a leap second, or a minute rolled over) has no instant: never the next minute.
+        #expect(value("2014-01-02T10:30:59Z", .date) == .date(410_351_459))
+        #expect(failure("2014-01-02T10:30:60Z", .date) == "'2014-01-02T10:30:60Z' has second 60 (a leap second): a date cannot hold it")
+        #expect(failure("2015-06-30T23:59:60.5+08:00", .date) == "'2015-06-30T23:59:60.5+08:00' has second 60 (a leap second): a date cannot hold it")
+        #expect(failure("2014-01-02T10:30:61Z", .date) == "'2014-01-02T10:30:61Z' is not a date (ISO 8601, or a number of seconds since 1970)")
     }
 
     @Test("UUIDs, URIs and base64")

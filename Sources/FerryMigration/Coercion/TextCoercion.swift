@@ -5,7 +5,8 @@ import FerryFormats
 ///
 /// Rules: integers are optional sign and decimal digits, range-checked for the type; booleans
 /// are `1`/`0`, `true`/`false`, `yes`/`no` in any case; floating point is a finite decimal or
-/// exponent number; decimals keep their exact text, and only those a store keeps unchanged are
+/// exponent number that the attribute's type holds up to a fraction's rounding (not a whole number
+/// past its precision, nor a value that would read back as 0); decimals keep their exact text, and only those a store keeps unchanged are
 /// taken (`StoredDecimal`); dates are ISO 8601 or a number on the
 /// configured epoch; UUIDs are 8-4-4-4-12 hex; URIs need a scheme; binary and transformable
 /// values are base64 (line breaks allowed). Leading and trailing spaces are ignored for every type but String.
@@ -168,16 +169,15 @@ public enum TextCoercion {
         guard value.isFinite, type != .float || Float(value).isFinite else {
             return .failure(CoercionFailure("\(text) is out of range for \(type.xcodeName)"))
         }
-        guard type == .float else { return .success(.double(value)) }
-        // An app reads a Float: what the nearest one changes beyond a fraction's rounding (a
-        // whole number past 2^24, a value that underflows to zero) is not the value given.
-        let nearest = Float(value)
-        if nearest == 0, value != 0 {
-            return .failure(CoercionFailure("\(text) is too small for a Float: it would read back as 0"))
+        // What an app reads back may change the value given only by a fraction's rounding: a
+        // whole number it cannot hold (past 2^53 for a Double, 2^24 for a Float) or a value that
+        // underflows to zero is not the value given.
+        let stored = type == .float ? Double(Float(value)) : value
+        if stored == 0, WholeNumberText.hasNonzeroDigit(text) {
+            return .failure(CoercionFailure("\(text) is too small for a \(type.xcodeName): it would read back as 0"))
         }
-        let isWhole = !text.utf8.contains { $0 == 46 || $0 == 69 || $0 == 101 }
-        if isWhole, Double(nearest) != value {
-            return .failure(CoercionFailure("\(text) has no exact Float value: it would read back as \(Int64(nearest))"))
+        if let exact = WholeNumberText(text), !exact.equals(stored) {
+            return .failure(CoercionFailure("\(text) has no exact \(type.xcodeName) value: it would read back as \(WholeNumberText.digits(of: stored))"))
         }
         return .success(.double(value))
     }
@@ -190,6 +190,9 @@ public enum TextCoercion {
             case .unixMilliseconds: return .success(.date(number / 1000 - ReferenceDate.unixOffset))
             case .referenceSeconds: return .success(.date(number))
             }
+        }
+        if ISO8601Date.hasSecondSixty(text) {
+            return .failure(CoercionFailure("'\(clipped(text))' has second 60 (a leap second): a date cannot hold it"))
         }
         return .failure(CoercionFailure("'\(clipped(text))' is not a date (ISO 8601, or a number of seconds since 1970)"))
     }

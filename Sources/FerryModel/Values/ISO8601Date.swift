@@ -7,7 +7,8 @@ import FerryFormats
 /// Written in UTC with the shortest fraction that reads back as the very same double (at least
 /// three digits): `2024-03-01T12:30:05.250Z`. Read: `yyyy-MM-dd` (midnight UTC) or
 /// `yyyy-MM-ddTHH:mm[:ss[.fraction]]` (a space may stand for the `T`, a comma for the dot) with `Z`,
-/// `±HH:mm`, `±HHmm`, `±HH` or no zone (UTC); the fraction is read exactly, so the text
+/// `±HH:mm`, `±HHmm`, `±HH` or no zone (UTC); seconds 00–59 (a leap second's `:60` is refused,
+/// as Foundation's ISO 8601 reader refuses it); the fraction is read exactly, so the text
 /// `format` writes parses to the same double bit for bit.
 public enum ISO8601Date {
     /// The text of a date; nil outside the years 0000–9999 and for NaN and infinities.
@@ -41,6 +42,14 @@ public enum ISO8601Date {
         return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Whether `text` is a date and time whose seconds are `60` (a leap second), which `parse`
+    /// refuses: said in its message.
+    public static func hasSecondSixty(_ text: String) -> Bool {
+        let b = Array(text.utf8)
+        return b.count >= 19 && b[16] == UInt8(ascii: ":") && b[17] == UInt8(ascii: "6") && b[18] == UInt8(ascii: "0")
+            && (b.count == 19 || !(48...57).contains(b[19])) && parse(String(decoding: b[0..<16], as: UTF8.self)) != nil
+    }
+
     /// ``parse(_:)-(String)`` over UTF-8 bytes, without making a String.
     public static func parse(_ b: UnsafeRawBufferPointer) -> Double? {
         guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
@@ -55,7 +64,9 @@ public enum ISO8601Date {
             whole += hour * 3600 + minute * 60
             index = 16
             if index < b.count, b[index] == UInt8(ascii: ":") {
-                guard let second = number(b, index + 1, 2), second < 61 else { return nil }
+                // Second 60 (a leap second, or a minute rolled over) has no instant of its own:
+                // a date would silently become the next minute's first second.
+                guard let second = number(b, index + 1, 2), second < 60 else { return nil }
                 whole += second
                 index += 3
                 if index < b.count, b[index] == UInt8(ascii: ".") || b[index] == UInt8(ascii: ",") {
