@@ -45,7 +45,7 @@ public enum DocumentCoercion {
             }
         case .date(let seconds):
             return type == .date ? .success(.date(seconds)) : .failure(CoercionFailure("a date cannot be \(type.xcodeName)"))
-        case .array, .object:
+        case .uid, .array, .object:
             return .failure(CoercionFailure("\(value.kindName) cannot be \(type.xcodeName)"))
         }
     }

@@ -155,6 +155,12 @@ public struct DocumentRecordDecoder {
                 case .array(let elements): (items, isArray) = (elements, true)
                 default: (items, isArray) = ([value], false)
                 }
+                // A null in a list names no object: dropping it would lose what the list said
+                // without a word (a null for the whole relationship is an empty one).
+                if isArray, let position = items.firstIndex(of: .null) {
+                    return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name, value: "null",
+                                          reason: "\(relationship.name)[\(position)] is null: a list holds \(relationship.destinationEntity) objects or values that find one"))
+                }
                 let objects = items.filter { if case .object = $0 { true } else { false } }.count
                 let targets: [RecordLink.Target]
                 if objects == 0, carriesStoreKeys, items.contains(where: { $0 != .null }) {

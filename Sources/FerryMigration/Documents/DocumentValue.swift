@@ -11,6 +11,8 @@ public indirect enum DocumentValue: Sendable, Equatable {
     case data([UInt8])
     /// Seconds since 2001-01-01 UTC (plist dates).
     case date(Double)
+    /// A keyed archive's reference to another of its objects (binary plists): no attribute's value.
+    case uid(UInt64)
     case array([DocumentValue])
     case object([(key: String, value: DocumentValue)])
 
@@ -22,6 +24,7 @@ public indirect enum DocumentValue: Sendable, Equatable {
         case let (.string(a), .string(b)): a == b
         case let (.data(a), .data(b)): a == b
         case let (.date(a), .date(b)): a == b
+        case let (.uid(a), .uid(b)): a == b
         case let (.array(a), .array(b)): a == b
         case let (.object(a), .object(b)): a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         default: false
@@ -37,6 +40,7 @@ public indirect enum DocumentValue: Sendable, Equatable {
         case .string: "a string"
         case .data: "data"
         case .date: "a date"
+        case .uid: "an archive's object reference (UID)"
         case .array: "an array"
         case .object: "an object"
         }
@@ -56,19 +60,19 @@ extension DocumentValue {
         }
     }
 
-    /// A property-list value; dictionary keys in byte order, sets as arrays, UIDs as numbers.
+    /// A property-list value; dictionary keys in byte order, sets as arrays.
     public init(_ plist: PropertyListValue) {
         switch plist {
         case .string(let text): self = .string(text)
         case .integer(let number): self = .number(String(number))
-        case .real(let number): self = .number(number.isFinite ? "\(number)" : "nan")
+        case .real(let number): self = .number(number.isNaN ? "nan" : number.isInfinite ? (number < 0 ? "-inf" : "inf") : "\(number)")
         case .bool(let flag): self = .bool(flag)
         case .date(let seconds): self = .date(seconds)
         case .data(let bytes): self = .data(bytes)
         case .array(let elements), .set(let elements): self = .array(elements.map(DocumentValue.init))
         case .dictionary(let entries):
             self = .object(entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, DocumentValue($0.value)) })
-        case .uid(let number): self = .number(String(number))
+        case .uid(let number): self = .uid(number)
         }
     }
 }

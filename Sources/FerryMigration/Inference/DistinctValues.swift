@@ -61,7 +61,7 @@ public struct DistinctValues {
             return [UInt8(ascii: "s")] + Array(trimmed.utf8)
         case .data(let bytes): return [UInt8(ascii: "d")] + bytes
         case .date(let seconds): return Array("t\(seconds)".utf8)
-        case .array, .object: return nil
+        case .uid, .array, .object: return nil
         }
     }
 

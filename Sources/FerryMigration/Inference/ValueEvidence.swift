@@ -107,7 +107,7 @@ public struct ValueEvidence: Sendable {
         case .data: dataValues += 1
         case .number(let text): noteNumber(text)
         case .string(let text): noteText(text.trimmingASCIISpaces())
-        case .null, .array, .object: break
+        case .null, .uid, .array, .object: break
         }
     }
 
