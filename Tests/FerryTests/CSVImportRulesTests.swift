@@ -75,6 +75,20 @@ struct CSVImportRulesTests {
         #expect(try texts(csv.folder + "/empty.sqlite", "SELECT quote(ZFILENAME) FROM ZUPLOADENTITY WHERE Z_PK = 2") == ["''"])
     }
 
+    @Test("a quoted \"\" is the empty Binary, as export writes it; a number's empty field is nil, quoted or not")
+    func quotedEmptyByType() throws {
+        let csv = try file("uploads.csv", "fileName,imageData,fileType\na,\"\",\"\"\nb,,\nc,AAEC,3\n")
+        let summary = try ImportJob(request: uploads(csv.path, out: csv.folder + "/out.sqlite")).run()
+        #expect(summary.written == 3 && summary.rejected == 0)
+        #expect(try texts(csv.folder + "/out.sqlite", "SELECT quote(ZIMAGEDATA) || ' ' || quote(ZFILETYPE) FROM ZUPLOADENTITY ORDER BY Z_PK")
+            == ["X'' NULL", "NULL NULL", "X'000102' 3"])
+        // Under --empty null every empty field is nil.
+        var request = uploads(csv.path, out: csv.folder + "/null.sqlite")
+        request.files.coercion.emptyField = .null
+        _ = try ImportJob(request: request).run()
+        #expect(try texts(csv.folder + "/null.sqlite", "SELECT quote(ZIMAGEDATA) FROM ZUPLOADENTITY WHERE Z_PK = 1") == ["NULL"])
+    }
+
     @Test("a column without a name is named by its position in the warning, and can be mapped by it")
     func unnamedColumns() throws {
         // pandas writes its index as a first column with a blank name.

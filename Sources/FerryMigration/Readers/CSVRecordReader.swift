@@ -180,13 +180,16 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         }
     }
 
-    /// Whether an empty field is NULL under the empty-field policy.
+    /// Whether an empty field is NULL under the empty-field policy. A type without an empty value
+    /// (a number, date, Boolean, UUID, URI) takes NULL for any empty field, quoted or not (a
+    /// quote-all CSV writes `""` for a missing number); String and Binary take the empty value
+    /// (`""`, and the empty data `export` writes as `""`) when the policy says so.
     private func isNull(quoted: Bool, type: AttributeType) -> Bool {
-        guard type == .string else { return true }
+        guard type == .string || type == .binary || type == .transformable else { return true }
         switch options.emptyField {
         case .nullUnlessQuoted: return !quoted
         case .null: return true
-        case .empty: return false
+        case .empty: return type != .string
         }
     }
 }
