@@ -51,6 +51,26 @@ struct BackupJobTests {
         #expect(try BackupJob(storePath: store, folder: backups).run().path != first.path)
     }
 
+    @Test("a store that fails ferry verify (a NULL left in a required attribute) is refused before anything is written; older backups stay")
+    func unhealthyStoreIsRefused() throws {
+        let folder = try TestPaths.temporaryFolder("backup-unhealthy")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let backups = folder + "/backups"
+        let first = try BackupJob(storePath: store, folder: backups, keep: 1).run()
+        // What a batch update can leave: a required title set to NULL (its restore would fail).
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("UPDATE ZTASK SET ZTITLE = NULL WHERE Z_PK = (SELECT min(Z_PK) FROM ZTASK)")
+        try database.close()
+        let error = try #require(throws: ExportError.self) { try BackupJob(storePath: store, folder: backups, keep: 1).run() }
+        guard case .verification(let path, let reason) = error else {
+            Issue.record("not .verification: \(error)")
+            return
+        }
+        #expect(path == store && reason.contains("fails 1 check of ferry verify, so its backup would not restore: required-attribute Task.title"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: backups).sorted()
+            == [BackupLock.fileName, URL(fileURLWithPath: first.path).lastPathComponent])
+    }
+
     @Test("backup names sort by time, then same-second suffix")
     func names() {
         #expect(BackupJob.isBackupName("20240301T123005Z") && BackupJob.isBackupName("20240301T123005Z-2"))

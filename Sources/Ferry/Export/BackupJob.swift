@@ -1,5 +1,8 @@
 import FerryFormats
 import FerryMigration
+import FerryModel
+import FerryStore
+import FerryVerify
 import FoundationEssentials
 
 /// `ferry backup`: a verified export into a new timestamped folder of a backup folder, for
@@ -9,6 +12,12 @@ import FoundationEssentials
 /// renamed to its UTC timestamp (`20240301T123005Z`), and only then are the oldest backups
 /// beyond `keep` removed. A failure (or SIGINT/SIGTERM) removes the new folder and leaves earlier
 /// backups as they were.
+///
+/// First the store itself must pass `ferry verify`'s checks (`StoreVerifier`, without
+/// fingerprints): a store holding what its model forbids (a NULL in a required attribute left by a
+/// batch update, a repeated key, a value of the wrong storage class) exports, but its backup would
+/// not restore, and a backup that exits 0 must be one `restore` rebuilds. Such a store is refused
+/// (`ExportError.verification`) before anything is written, and no older backup is removed.
 public struct BackupJob {
     /// The store to back up.
     public var storePath: String
@@ -44,6 +53,8 @@ public struct BackupJob {
         }
         let lock = try BackupLock(folder: folder)
         defer { lock.release() }
+        progress(JobProgress(phase: "verifying the store"))
+        try checkStore()
         OwnedTemporary.sweep(folder: folder) { $0.hasPrefix(Self.incompletePrefix) ? $0 : nil }
         let building: OwnedTemporary
         do { building = try OwnedTemporary.create(kind: .folder) { folder + "/" + Self.incompletePrefix + FilePath.randomUUIDString() } } catch {
@@ -78,6 +89,27 @@ public struct BackupJob {
         }
         building.release()
         return Summary(path: target, manifest: manifest, removed: try prune(keeping: target, storeUUID: manifest.storeUUID))
+    }
+
+    /// Refuses a store that fails `ferry verify`'s checks (see the type's comment), naming the
+    /// first failures.
+    private func checkStore() throws(ExportError) {
+        let store: CoreDataStoreReader
+        do { store = try CoreDataStoreReader(path: storePath) } catch { throw .store(error) }
+        // The model the export reads the store with.
+        let model = try ExportModelSource.resolve(bundlePath: export.modelPath, store: store).model
+        let report: VerificationReport
+        do {
+            report = try StoreVerifier(path: storePath, model: .model(model)).verify(options: VerificationOptions(fingerprints: false))
+        } catch {
+            throw .verification(path: storePath, reason: "cannot be verified before its backup: \(error)")
+        }
+        let failures = report.failures
+        guard !failures.isEmpty else { return }
+        let named = failures.prefix(3).map { "\($0.check) \($0.subject): \($0.message)" }.joined(separator: "; ")
+        throw .verification(path: storePath, reason: "fails \(failures.count) check\(failures.count == 1 ? "" : "s") of ferry verify, so its "
+            + "backup would not restore: \(named)\(failures.count > 3 ? "; …" : "") (ferry verify lists them; ferry export still "
+            + "writes its records)")
     }
 
     /// The name of a backup being written: retention never counts it, and the next backup into
