@@ -55,6 +55,34 @@ import Testing
         }
     }
 
+    /// Found by review: a table rebuilt without `Z_PK INTEGER PRIMARY KEY` held one key twice, and
+    /// export and backup wrote both rows as one object's.
+    @Test func aTableWhoseKeysMayRepeatIsRefused() throws {
+        let folder = try TestPaths.temporaryFolder("reader-keys")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let model = ManagedObjectModel(name: "M", entities: [Entity(name: "Note", attributes: [Attribute(name: "title", type: .string)])])
+        let path = folder + "/Notes.sqlite"
+        let writer = try CoreDataStoreWriter.create(at: path, model: model, versionHashes: VersionHasher.hashes(of: model).entityHashes,
+                                                    versionIdentifiers: [])
+        let inserter = try writer.inserter(for: "Note")
+        var row = [StoreValue](repeating: .null, count: inserter.columns.count)
+        row[try #require(inserter.columnIndex(named: "ZTITLE"))] = .text("a")
+        try inserter.insert(row)
+        try writer.finish()
+        #expect(try CoreDataStoreReader(path: path).records(model: model).records(of: "Note").next() != nil)
+        let database = try SQLiteDatabase(path: path, mode: .readWrite)
+        try database.execute("""
+            ALTER TABLE ZNOTE RENAME TO OLD;
+            CREATE TABLE ZNOTE (Z_PK INTEGER, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR);
+            INSERT INTO ZNOTE SELECT Z_PK, Z_ENT, Z_OPT, ZTITLE FROM OLD;
+            INSERT INTO ZNOTE SELECT Z_PK, Z_ENT, Z_OPT, 'b' FROM OLD;
+            DROP TABLE OLD;
+            """)
+        try database.close()
+        let reason = "table ZNOTE does not declare Z_PK as its INTEGER PRIMARY KEY, so its keys may repeat"
+        #expect(throws: StoreReaderError.corrupt(path: path, reason: reason)) { try CoreDataStoreReader(path: path).records(model: model) }
+    }
+
     @Test(.enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
     func truncatedCopies() throws {
         let folder = try TestPaths.temporaryFolder("reader-truncated")

@@ -181,6 +181,18 @@ public final class StoreRecordReader {
             for column in table.columns where stored.column(named: column.name) == nil {
                 throw .missingColumn(path: store.path, table: table.name, column: column.name, owner: owner)
             }
+            // Core Data declares `Z_PK INTEGER PRIMARY KEY`, which makes keys unique: a table
+            // rebuilt without it may hold one key twice, two objects that are one to every link.
+            if case .entity = table.kind, !Self.keysAreUnique(stored) {
+                throw .corrupt(path: store.path, reason: "table \(table.name) does not declare Z_PK as its INTEGER PRIMARY KEY, so its keys may repeat")
+            }
         }
+    }
+
+    /// Whether `Z_PK` is the table's `INTEGER PRIMARY KEY` (its rowid, unique by construction).
+    private static func keysAreUnique(_ table: DatabaseSchema.Table) -> Bool {
+        guard let key = table.column(named: "Z_PK"), key.primaryKeyPosition == 1, !table.isWithoutRowID,
+              key.declaredType.uppercased() == "INTEGER" else { return false }
+        return !table.columns.contains { $0.primaryKeyPosition > 1 }
     }
 }
