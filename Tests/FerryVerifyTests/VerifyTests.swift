@@ -61,6 +61,9 @@ struct VerifyTests {
         ("boolean-two", "UPDATE ZUPLOAD SET ZISFINISHED = 2 WHERE Z_PK = 2", "storage-class Upload.isFinished"),
         ("text-in-integer64", "UPDATE ZUPLOAD SET ZBYTECOUNT = 'many' WHERE Z_PK = 2", "storage-class Upload.byteCount"),
         ("blob-in-date", "UPDATE ZUPLOAD SET ZCREATEDAT = X'00' WHERE Z_PK = 2", "storage-class Upload.createdAt"),
+        ("integer-past-double", "UPDATE ZUPLOAD SET ZCREATEDAT = 9007199254740993 WHERE Z_PK = 2", "storage-class Upload.createdAt"),
+        ("unmodelled-table", "CREATE TABLE ZARCHIVE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNOTE VARCHAR); "
+            + "INSERT INTO ZARCHIVE VALUES (1, 9, 1, 'kept'), (2, 16001, 1, 'history')", "unmodelled-rows ZARCHIVE"),
     ])
     func damage(label: String, sql: String, expected: String) throws {
         let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))
@@ -69,6 +72,18 @@ struct VerifyTests {
         #expect(failed(report).contains(expected), "\(failed(report))")
         let failure = try #require(report.failures.first { "\($0.check) \($0.subject)" == expected })
         #expect(failure.count >= 1 && !failure.samples.isEmpty && failure.samples.count <= 5)
+    }
+
+    @Test("values in a column the model does not have are noted (no verb reads them); the store still passes")
+    func unmodelledValuesAreNoted() throws {
+        let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))
+        let report = try verify(try VerifyStores.broken(path, "extra-column",
+                                                        "ALTER TABLE ZTASK ADD COLUMN ZSECRET VARCHAR; UPDATE ZTASK SET ZSECRET = 'kept' WHERE Z_PK <= 2"))
+        #expect(report.passed)
+        #expect(report.notes.contains("ZTASK.ZSECRET: 2 values in a column model \(VerifyStores.workspace3.name) does not have: no verb reads them"),
+                "\(report.notes)")
+        let empty = try verify(try VerifyStores.broken(path, "empty-column", "ALTER TABLE ZTASK ADD COLUMN ZSECRET VARCHAR"))
+        #expect(!empty.notes.contains { $0.hasPrefix("ZTASK.ZSECRET") })
     }
 
     @Test("an index that disagrees with its table passes quick_check (the default) and fails the full integrity check")

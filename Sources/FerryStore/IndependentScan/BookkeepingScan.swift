@@ -1,6 +1,6 @@
 /// Questions about a store's bookkeeping asked with plain SQL: SQLite's own integrity check,
-/// the rows of `Z_METADATA`, keys above `Z_MAX`, and rows whose `Z_ENT` is not one of their
-/// table's entities.
+/// the rows of `Z_METADATA`, keys above `Z_MAX`, rows whose `Z_ENT` is not one of their
+/// table's entities, and rows of app entities in a table no entity of the model has.
 public struct BookkeepingScan {
     let connection: ScanConnection
 
@@ -22,6 +22,17 @@ public struct BookkeepingScan {
     /// How many rows `Z_METADATA` has.
     public func metadataRows() throws(SQLiteError) -> Int64 {
         try connection.integers("SELECT count(*) FROM Z_METADATA").first ?? 0
+    }
+
+    /// The rows of `table` whose `Z_ENT` is NULL or below the framework's own numbers (16000 on:
+    /// persistent history, CloudKit mirroring): rows of app entities.
+    public func appEntityRows(of table: String) throws(SQLiteError) -> OffendingRows {
+        try connection.offending("SELECT Z_PK, Z_ENT FROM \(SQLIdentifier.quoted(table)) WHERE Z_ENT IS NULL OR Z_ENT < \(PrimaryKeyEntry.firstSystemEntityNumber)")
+    }
+
+    /// How many rows of `table` hold a value (not NULL) in `column`.
+    public func values(in column: String, of table: String) throws(SQLiteError) -> Int64 {
+        try connection.integers("SELECT count(\(SQLIdentifier.quoted(column))) FROM \(SQLIdentifier.quoted(table))").first ?? 0
     }
 
     /// The rows of `table` whose `Z_PK` is above `maximum`, largest first.

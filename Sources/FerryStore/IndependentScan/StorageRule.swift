@@ -25,6 +25,9 @@ public struct StorageRule: Sendable {
     let second: Allowed?
     var allowed: [Allowed] { [first] + (second.map { [$0] } ?? []) }
 
+    /// The integers every one of which a double holds exactly.
+    static let exactInDouble: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
+
     /// The rule of a type; nil for types without a column.
     public init?(_ type: AttributeType) {
         let integer = { (extra: Extra) in Allowed(storageClass: .integer, name: "integer", extra: extra) }
@@ -35,8 +38,10 @@ public struct StorageRule: Sendable {
         case .integer64: (first, second) = (integer(.none), nil)
         case .boolean: (first, second) = (integer(.range(0...1)), nil)
         // TIMESTAMP and DECIMAL columns have numeric affinity: integral reals are kept as integers.
+        // Core Data reads these attributes as doubles, so an integer past 2^53 would read back as
+        // another number (a restore refuses it, as import does): only integers a double holds.
         case .date, .decimal, .double, .float:
-            (first, second) = (Allowed(storageClass: .real, name: "real", extra: .none), integer(.none))
+            (first, second) = (Allowed(storageClass: .real, name: "real", extra: .none), integer(.range(Self.exactInDouble)))
         case .string, .uri: (first, second) = (Allowed(storageClass: .text, name: "text", extra: .none), nil)
         case .binary, .transformable: (first, second) = (Allowed(storageClass: .blob, name: "blob", extra: .none), nil)
         case .uuid: (first, second) = (Allowed(storageClass: .blob, name: "blob", extra: .length(16)), nil)

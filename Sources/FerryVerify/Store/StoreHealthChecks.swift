@@ -4,7 +4,8 @@ import FerryStore
 import FoundationEssentials
 
 /// The `store` section: SQLite integrity, the bookkeeping tables, the version hashes, the model
-/// cache, `Z_MAX` against the keys in use, and the entity number of every row.
+/// cache, `Z_MAX` against the keys in use, the entity number of every row, and rows in tables
+/// the model does not have.
 struct StoreHealthChecks {
     static let section = "store"
     let context: StoreContext
@@ -30,6 +31,14 @@ struct StoreHealthChecks {
         if store.schema.table(named: BookkeepingTables.modelCache.name) != nil {
             recorder.check(Self.section, subject: subject, code: "model-cache") { modelCache(expected) }
         }
+        let modelled = Set(context.layout.tables.map { $0.name.lowercased() })
+        for table in store.schema.tables where !modelled.contains(table.name.lowercased())
+            && table.column(named: "Z_PK") != nil && table.column(named: "Z_ENT") != nil {
+            recorder.check(Self.section, subject: table.name, code: "unmodelled-rows") { () throws(SQLiteError) in
+                try unmodelledRows(table.name)
+            }
+        }
+        noteUnmodelledValues(&recorder)
         var counts: [Int: Int64] = [:]
         for scan in scans {
             recorder.check(Self.section, subject: scan.root, code: "z-max") { () throws(SQLiteError) in try maxPrimaryKey(scan.table, root: scan.root) }
@@ -46,6 +55,33 @@ struct StoreHealthChecks {
         return VerificationFailure(check: "integrity", subject: "store", message: "SQLite reports the file damaged",
                                    count: Int64(rows.count),
                                    samples: rows.prefix(context.connection.sampleLimit).map { FailureSample(primaryKey: nil, values: ["message": $0]) })
+    }
+
+    /// Rows of app entities in a table the model has no entity for (an entity of another
+    /// version, a table added by hand): no verb reads them, and export and migrate refuse the
+    /// store for them, as its census counts them.
+    private func unmodelledRows(_ table: String) throws(SQLiteError) -> VerificationFailure? {
+        let rows = try bookkeeping.appEntityRows(of: table)
+        guard rows.count > 0 else { return nil }
+        return VerificationFailure(check: "unmodelled-rows", subject: table,
+                                   message: "table \(table) holds \(rows.count) rows of entities model \(context.model.name) does not have: no verb reads them",
+                                   count: rows.count, samples: rows.samples)
+    }
+
+    /// Notes values in columns of an entity's table that the model does not have (a property
+    /// of another version, a column added by hand): every verb reads the model's columns only,
+    /// so they would not reach an export, a backup or a migrated store. A note, not a failure:
+    /// such a column is not the model's to judge.
+    private func noteUnmodelledValues(_ recorder: inout CheckRecorder) {
+        for (table, _, _) in context.entityTables {
+            guard let stored = store.schema.table(named: table.name) else { continue }
+            let modelled = Set(table.columns.map { $0.name.lowercased() })
+            for column in stored.columns where !modelled.contains(column.name.lowercased()) {
+                guard let values = try? bookkeeping.values(in: column.name, of: table.name), values > 0 else { continue }
+                recorder.note("\(table.name).\(column.name): \(values) value\(values == 1 ? "" : "s") in a column model \(context.model.name) "
+                    + "does not have: no verb reads them")
+            }
+        }
     }
 
     private func metadataRows() throws(SQLiteError) -> VerificationFailure? {
