@@ -1,9 +1,34 @@
 /// Names listed in a message: all of them when they are few, else the first ones and how many
-/// more, so that a header of thousands of columns makes one short line.
+/// more, so that a header of thousands of columns makes one short line. Characters a terminal
+/// shows as nothing (a byte-order mark, a zero-width space, controls, spaces other than U+0020)
+/// are written as `\u{FEFF}`, so that a name that only looks like an attribute's says why it is not.
 public enum NameListText {
     /// `a, b, c`; past `shown` names, the first `shown` and `and N more`.
     public static func summary(_ names: [String], shown: Int = 10) -> String {
-        guard names.count > shown else { return names.joined(separator: ", ") }
-        return names.prefix(shown).joined(separator: ", ") + " and \(names.count - shown) more"
+        let visible = names.map(Self.visible)
+        guard visible.count > shown else { return visible.joined(separator: ", ") }
+        return visible.prefix(shown).joined(separator: ", ") + " and \(visible.count - shown) more"
+    }
+
+    /// `name` with its invisible characters escaped.
+    static func visible(_ name: String) -> String {
+        guard name.unicodeScalars.contains(where: isInvisible) else { return name }
+        var shown = ""
+        for scalar in name.unicodeScalars {
+            if isInvisible(scalar) {
+                shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .format, .control, .lineSeparator, .paragraphSeparator: true
+        case .spaceSeparator: scalar != " "
+        default: false
+        }
     }
 }
