@@ -44,6 +44,18 @@ struct JSONReaderTests {
         }
     }
 
+    @Test("a document's lines may end in CR, CRLF or LF: records and errors name the line they are on")
+    func documentLineEnds() throws {
+        for end in ["\r", "\r\n", "\n", "\r \n"] {
+            let text = ["[", "  {\"id\": 1},", "", "  {\"id\": 2}", "]"].joined(separator: end)
+            let blankLines = end == "\r \n" ? 2 : 1
+            let records = try Support.records(text, layout: .automatic)
+            #expect(records.map(\.location.line) == [1 + blankLines, 1 + 3 * blankLines], "\(Array(end.utf8))")
+            let broken = ["[", "  {\"id\": 1},", "  {\"id\": }", "]"].joined(separator: end)
+            #expect(Support.error(broken, layout: .automatic)?.position.line == 1 + 2 * blankLines, "\(Array(end.utf8))")
+        }
+    }
+
     @Test func ndjsonBadLineReportsItsLine() {
         let text = "{\"id\":1}\n{\"id\":2}\n{\"id\":3,}\n{\"id\":4}\n"
         let error = Support.error(text, layout: .lines)

@@ -30,6 +30,9 @@ struct JSONScanner: ~Copyable {
     /// The current line (1-based) and the stream offset where it starts.
     private(set) var line = 1
     private var lineStart = 0
+    /// Whether the last whitespace byte read was a carriage return that ended a line (a document's
+    /// lines may end in CR, CRLF or LF): the line feed of a CRLF then ends no second line.
+    private var lineEndedByCR = false
     /// Deepest container nesting allowed.
     let maxDepth: Int
     /// The longest token (a string with its quotes and escapes, a number) accepted.
@@ -143,17 +146,27 @@ struct JSONScanner: ~Copyable {
                 let byte = bytes[index]
                 if byte > 0x20 {
                     position = index
+                    lineEndedByCR = false
                     return byte
                 }
                 switch byte {
-                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                case UInt8(ascii: " "), UInt8(ascii: "\t"):
                     index += 1
+                    lineEndedByCR = false
+                case UInt8(ascii: "\r"):
+                    index += 1
+                    guard lineBreaksAreWhitespace else { continue }
+                    line += 1
+                    lineStart = windowOffset + index
+                    lineEndedByCR = true
                 case UInt8(ascii: "\n") where lineBreaksAreWhitespace:
                     index += 1
-                    line += 1
+                    if !lineEndedByCR { line += 1 }
+                    lineEndedByCR = false
                     lineStart = windowOffset + index
                 default:
                     position = index
+                    lineEndedByCR = false
                     return byte
                 }
             }
