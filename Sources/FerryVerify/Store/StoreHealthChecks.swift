@@ -130,6 +130,11 @@ struct StoreHealthChecks {
               let entry = store.primaryKeys.first(where: { $0.entityNumber == Int64(number) }) else {
             return VerificationFailure(check: "z-max", subject: root, message: "Z_PRIMARYKEY has no row for entity \(root)")
         }
+        let low = try bookkeeping.rowsWithKeyBelowOne(of: table.name)
+        if low.count > 0 {
+            return VerificationFailure(check: "z-max", subject: root, message: "\(low.count) Z_PK(s) of \(table.name) below 1, where Core Data's keys start",
+                                       count: low.count, samples: low.samples)
+        }
         let rows = try bookkeeping.rows(of: table.name, keyAbove: entry.maxPrimaryKey)
         guard rows.count > 0 else { return nil }
         return VerificationFailure(
