@@ -7,7 +7,9 @@ enum BackupCommand: Command {
     static let usage = """
         usage: ferry backup STORE --to DIR [--keep N] [--json] [--format F] [--level N] [--model MODEL]
 
-        Exports STORE (gzip NDJSON unless --format says otherwise) into a temporary folder of DIR,
+        First checks STORE as ferry verify does (with SQLite's full integrity check) and refuses
+        a store that fails: its backup would not restore (ferry verify lists what fails; ferry
+        export still writes its records). Then exports STORE (gzip NDJSON unless --format says otherwise) into a temporary folder of DIR,
         in one read transaction (a consistent state even while another process writes the store;
         the manifest records the Z_PRIMARYKEY maxima and journal state read), re-reads every file
         against the manifest (SHA-256, size, record count), renames the folder to its UTC
@@ -33,7 +35,7 @@ enum BackupCommand: Command {
         ExitCodeUse(.success, "backed up (and older backups beyond --keep removed)"),
         ExitCodeUse(.badInput, "the store or the model cannot be read"),
         ExitCodeUse(.destination, "DIR not written (a full disk: \"disk full writing …\")"),
-        ExitCodeUse(.verificationFailed, "the new backup failed verification (it is removed)"),
+        ExitCodeUse(.verificationFailed, "STORE fails ferry verify's checks (nothing written), or the new backup failed verification (it is removed)"),
         ExitCodeUse(.locked, "another backup holds DIR's lock"),
     ]
 

@@ -71,6 +71,19 @@ struct BackupJobTests {
             == [BackupLock.fileName, URL(fileURLWithPath: first.path).lastPathComponent])
     }
 
+    @Test("an index that disagrees with its table (quick_check passes it; to-many lists are read through it) refuses the backup")
+    func damagedIndexIsRefused() throws {
+        let folder = try TestPaths.temporaryFolder("backup-index")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        // The index keeps its ZTASK entries while the schema says it indexes ZFILENAME.
+        try database.execute("PRAGMA writable_schema = ON; "
+            + "UPDATE sqlite_master SET sql = 'CREATE INDEX ZUPLOAD_ZTASK_INDEX ON ZUPLOAD (ZFILENAME)' WHERE name = 'ZUPLOAD_ZTASK_INDEX'")
+        try database.close()
+        let error = try #require(throws: ExportError.self) { try BackupJob(storePath: store, folder: folder + "/backups").run() }
+        #expect(error.description.contains("integrity store: SQLite reports the file damaged"), "\(error)")
+    }
+
     @Test("backup names sort by time, then same-second suffix")
     func names() {
         #expect(BackupJob.isBackupName("20240301T123005Z") && BackupJob.isBackupName("20240301T123005Z-2"))

@@ -14,7 +14,7 @@ import FoundationEssentials
 /// backups as they were.
 ///
 /// First the store itself must pass `ferry verify`'s checks (`StoreVerifier`, without
-/// fingerprints): a store holding what its model forbids (a NULL in a required attribute left by a
+/// fingerprints, with SQLite's full integrity check, which compares every index with its table): a store holding what its model forbids (a NULL in a required attribute left by a
 /// batch update, a repeated key, a value of the wrong storage class) exports, but its backup would
 /// not restore, and a backup that exits 0 must be one `restore` rebuilds. Such a store is refused
 /// (`ExportError.verification`) before anything is written, and no older backup is removed.
@@ -100,7 +100,10 @@ public struct BackupJob {
         let model = try ExportModelSource.resolve(bundlePath: export.modelPath, store: store).model
         let report: VerificationReport
         do {
-            report = try StoreVerifier(path: storePath, model: .model(model)).verify(options: VerificationOptions(fingerprints: false))
+            // SQLite's full integrity check: an index that lost entries passes the quick one, and
+            // to-many lists are read through their index.
+            report = try StoreVerifier(path: storePath, model: .model(model))
+                .verify(options: VerificationOptions(fullIntegrityCheck: true, fingerprints: false))
         } catch {
             throw .verification(path: storePath, reason: "cannot be verified before its backup: \(error)")
         }
