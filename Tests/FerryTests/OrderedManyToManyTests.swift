@@ -67,4 +67,27 @@ struct OrderedManyToManyTests {
         let section = try #require(report.section(named: "pairs against source store"))
         #expect(Set(section.failures.map(\.subject)) == ["Book.shelves", "Shelf.books"], "\(section.failures)")
     }
+
+    @Test("an ordered list with a missing or repeated order key is refused by export and migrate, naming the row: no order is made up")
+    func ambiguousOrderIsRefused() throws {
+        for (label, sql, reason) in [
+            ("null", "UPDATE Z_1SHELVES SET Z_FOK_1BOOKS = NULL WHERE rowid = (SELECT min(rowid) FROM Z_1SHELVES)", "no order key in the ordered list of"),
+            ("twice", "UPDATE Z_1SHELVES SET Z_FOK_1BOOKS = (SELECT min(Z_FOK_1BOOKS) FROM Z_1SHELVES j WHERE j.Z_2SHELVES = Z_1SHELVES.Z_2SHELVES)",
+             "appears twice in the ordered list of"),
+        ] {
+            let folder = try TestPaths.temporaryFolder("ordered-many-to-many-\(label)")
+            let (source, bundle) = try shelvesStore(folder)
+            let database = try SQLiteDatabase(path: source, mode: .readWrite)
+            try database.execute(sql)
+            try database.close()
+            let exported = try #require(throws: ExportError.self) {
+                try ExportJob(request: ExportRequest(storePath: source, outputFolder: folder + "/export", modelPath: bundle)).run()
+            }
+            #expect(exported.description.contains("table Z_1SHELVES") && exported.description.contains(reason), "\(label): \(exported)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/export"))
+            let request = MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundle, outputPath: folder + "/shelves2.sqlite")
+            #expect(throws: (any Error).self, "\(label)") { try MigrateJob(request: request).run() }
+            #expect(!FileManager.default.fileExists(atPath: request.outputPath))
+        }
+    }
 }

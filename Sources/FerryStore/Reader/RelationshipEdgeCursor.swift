@@ -2,12 +2,18 @@ import CSQLite
 
 /// Streams the pairs of one relationship through one prepared statement whose result columns
 /// are source key, destination key and, for ordered relationships, the order key.
+///
+/// An ordered relationship's list must have one order: a member without an order key, or two
+/// members of one list with the same key, is an invalid value (naming the row), not an order the
+/// reader would choose for itself (`ferry verify` fails such a store too).
 public final class RelationshipEdgeCursor {
     private let path: String
     private let table: String
     private let statement: SQLiteStatement
     private let isOrdered: Bool
     private var finished = false
+    /// The source and order key of the last pair of an ordered relationship.
+    private var last: (source: Int64, order: Int64)?
 
     init(database: SQLiteDatabase, table: String, sql: String, isOrdered: Bool) throws(StoreReaderError) {
         path = database.path
@@ -32,7 +38,19 @@ public final class RelationshipEdgeCursor {
         }
         let source = try key(0, row: 0)
         let destination = try key(1, row: source)
-        let order = isOrdered && !statement.isNull(at: 2) ? try key(2, row: source) : nil
+        guard isOrdered else { return RelationshipEdge(source: source, destination: destination, order: nil) }
+        let column = statement.columnName(at: 2) ?? "2"
+        guard !statement.isNull(at: 2) else {
+            throw .invalidValue(path: path, table: table, primaryKey: destination, column: column,
+                                reason: "no order key in the ordered list of \(source): the list's order is not known")
+        }
+        let order = try key(2, row: source)
+        // Pairs come by source, then order key: a repeated key follows its twin.
+        if let last, last.source == source, last.order == order {
+            throw .invalidValue(path: path, table: table, primaryKey: destination, column: column,
+                                reason: "order key \(order) appears twice in the ordered list of \(source): the list's order is not known")
+        }
+        last = (source, order)
         return RelationshipEdge(source: source, destination: destination, order: order)
     }
 
