@@ -35,8 +35,7 @@ public struct BookkeepingScan {
         try connection.integers("SELECT count(\(SQLIdentifier.quoted(column))) FROM \(SQLIdentifier.quoted(table))").first ?? 0
     }
 
-    /// The rows of `table` whose `Z_PK` is below 1 (Core Data's keys start at 1), smallest first:
-    /// read from the start of the table's b-tree, without a scan.
+    /// The rows of `table` whose `Z_PK` is below 1 (Core Data's keys start at 1), smallest first.
     public func rowsWithKeyBelowOne(of table: String) throws(SQLiteError) -> OffendingRows {
         try connection.offending("SELECT Z_PK FROM \(SQLIdentifier.quoted(table)) WHERE Z_PK < 1 ORDER BY Z_PK")
     }

@@ -18,15 +18,14 @@ public struct StorageRule: Sendable {
         case none
         case range(ClosedRange<Int64>)
         case length(Int)
+        /// An integer that a double holds exactly (`1e18` is one, `9007199254740993` is not).
+        case exactInDouble
     }
 
     /// One or two storage classes.
     let first: Allowed
     let second: Allowed?
     var allowed: [Allowed] { [first] + (second.map { [$0] } ?? []) }
-
-    /// The integers every one of which a double holds exactly.
-    static let exactInDouble: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
 
     /// The rule of a type; nil for types without a column.
     public init?(_ type: AttributeType) {
@@ -38,10 +37,11 @@ public struct StorageRule: Sendable {
         case .integer64: (first, second) = (integer(.none), nil)
         case .boolean: (first, second) = (integer(.range(0...1)), nil)
         // TIMESTAMP and DECIMAL columns have numeric affinity: integral reals are kept as integers.
-        // Core Data reads these attributes as doubles, so an integer past 2^53 would read back as
-        // another number (a restore refuses it, as import does): only integers a double holds.
+        // Core Data reads these attributes as doubles, so an integer no double holds (past 2^53,
+        // not a multiple of the double's spacing there) would read back as another number (a
+        // restore refuses it, as import does).
         case .date, .decimal, .double, .float:
-            (first, second) = (Allowed(storageClass: .real, name: "real", extra: .none), integer(.range(Self.exactInDouble)))
+            (first, second) = (Allowed(storageClass: .real, name: "real", extra: .none), integer(.exactInDouble))
         case .string, .uri: (first, second) = (Allowed(storageClass: .text, name: "text", extra: .none), nil)
         case .binary, .transformable: (first, second) = (Allowed(storageClass: .blob, name: "blob", extra: .none), nil)
         case .uuid: (first, second) = (Allowed(storageClass: .blob, name: "blob", extra: .length(16)), nil)
@@ -57,6 +57,8 @@ public struct StorageRule: Sendable {
             case .none: "0"
             case .range(let range): "\(value) NOT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
             case .length(let length): "length(\(value)) <> \(length)"
+            // SQLite compares an integer with a real exactly.
+            case .exactInDouble: "CAST(\(value) AS REAL) <> \(value)"
             }
             return "WHEN '\(allowed.name)' THEN \(otherwise) "
         }
@@ -79,6 +81,9 @@ public struct StorageRule: Sendable {
         case .none: return false
         case .range(let range): return !range.contains(statement.int64(at: column))
         case .length(let length): return statement.withBlob(at: column) { $0.count } != length
+        case .exactInDouble:
+            let integer = statement.int64(at: column)
+            return Int64(exactly: Double(integer)) != integer
         }
     }
 }

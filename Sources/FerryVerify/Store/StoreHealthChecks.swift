@@ -64,7 +64,8 @@ struct StoreHealthChecks {
         let rows = try bookkeeping.appEntityRows(of: table)
         guard rows.count > 0 else { return nil }
         return VerificationFailure(check: "unmodelled-rows", subject: table,
-                                   message: "table \(table) holds \(rows.count) rows of entities model \(context.model.name) does not have: no verb reads them",
+                                   message: "table \(table) holds \(rows.count) row\(rows.count == 1 ? "" : "s") of app entities that the model read "
+                                       + "(\(context.model.name)) does not have: no verb reads them",
                                    count: rows.count, samples: rows.samples)
     }
 
@@ -78,8 +79,8 @@ struct StoreHealthChecks {
             let modelled = Set(table.columns.map { $0.name.lowercased() })
             for column in stored.columns where !modelled.contains(column.name.lowercased()) {
                 guard let values = try? bookkeeping.values(in: column.name, of: table.name), values > 0 else { continue }
-                recorder.note("\(table.name).\(column.name): \(values) value\(values == 1 ? "" : "s") in a column model \(context.model.name) "
-                    + "does not have: no verb reads them")
+                recorder.note("\(table.name).\(column.name): \(values) value\(values == 1 ? "" : "s") in a column the model read "
+                    + "(\(context.model.name)) does not have: no verb reads them")
             }
         }
     }
