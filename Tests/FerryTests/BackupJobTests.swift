@@ -71,6 +71,21 @@ struct BackupJobTests {
             == [BackupLock.fileName, URL(fileURLWithPath: first.path).lastPathComponent])
     }
 
+    @Test("a store the export cannot read (a column of the model missing) is bad input, as for ferry export, not a failed verification")
+    func unreadableStoreIsBadInput() throws {
+        let folder = try TestPaths.temporaryFolder("backup-unreadable")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("ALTER TABLE ZTASK DROP COLUMN ZNOTES")
+        try database.close()
+        let error = try #require(throws: ExportError.self) { try BackupJob(storePath: store, folder: folder + "/backups").run() }
+        guard case .store(.missingColumn(_, "ZTASK", "ZNOTES", _)) = error else {
+            Issue.record("not .store(.missingColumn): \(error)")
+            return
+        }
+        #expect(!error.isVerificationFailure && !error.isDestinationFailure)
+    }
+
     @Test("an index that disagrees with its table (quick_check passes it; to-many lists are read through it) refuses the backup")
     func damagedIndexIsRefused() throws {
         let folder = try TestPaths.temporaryFolder("backup-index")

@@ -96,8 +96,11 @@ public struct BackupJob {
     private func checkStore() throws(ExportError) {
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: storePath) } catch { throw .store(error) }
-        // The model the export reads the store with.
+        // The model the export reads the store with, and the export's own check that the store
+        // has its tables and columns: a store the export cannot read is bad input (exit 3), as
+        // for `ferry export`, not a verification failure.
         let model = try ExportModelSource.resolve(bundlePath: export.modelPath, store: store).model
+        do { _ = try store.records(model: model) } catch { throw .store(error) }
         let report: VerificationReport
         do {
             // SQLite's full integrity check: an index that lost entries passes the quick one, and
@@ -105,14 +108,13 @@ public struct BackupJob {
             report = try StoreVerifier(path: storePath, model: .model(model))
                 .verify(options: VerificationOptions(fullIntegrityCheck: true, fingerprints: false))
         } catch {
-            throw .verification(path: storePath, reason: "cannot be verified before its backup: \(error)")
+            throw .model(reason: "\(storePath) cannot be verified before its backup: \(error)")
         }
         let failures = report.failures
         guard !failures.isEmpty else { return }
         let named = failures.prefix(3).map { "\($0.check) \($0.subject): \($0.message)" }.joined(separator: "; ")
         throw .verification(path: storePath, reason: "fails \(failures.count) check\(failures.count == 1 ? "" : "s") of ferry verify, so its "
-            + "backup would not restore: \(named)\(failures.count > 3 ? "; …" : "") (ferry verify lists them; ferry export still "
-            + "writes its records)")
+            + "backup would not restore: \(named)\(failures.count > 3 ? "; …" : "") (ferry verify lists them)")
     }
 
     /// The name of a backup being written: retention never counts it, and the next backup into
