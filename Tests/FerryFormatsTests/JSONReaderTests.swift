@@ -54,6 +54,10 @@ struct JSONReaderTests {
             let broken = ["[", "  {\"id\": 1},", "  {\"id\": }", "]"].joined(separator: end)
             #expect(Support.error(broken, layout: .automatic)?.position.line == 1 + 2 * blankLines, "\(Array(end.utf8))")
         }
+        // Objects one per line are NDJSON when lines end in LF or CRLF; a lone CR ends no NDJSON line.
+        #expect(try Support.records("{\"id\":1}\r\n{\"id\":2}\r\n", layout: .automatic).map(\.location.line) == [1, 2])
+        let crOnly = Support.error("{\"id\":1}\r{\"id\":2}\r{\"id\":3}\r", layout: .automatic)
+        #expect(crOnly == .syntax(.trailingContent, at: JSONPosition(source: "test.json", line: 2, column: 1, byteOffset: 9)), "\(String(describing: crOnly))")
     }
 
     @Test func ndjsonBadLineReportsItsLine() {

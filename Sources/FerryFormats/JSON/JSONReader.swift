@@ -136,13 +136,15 @@ public struct JSONReader: ~Copyable {
         }
     }
 
-    /// Reads the first value; what follows it tells a single value from NDJSON.
+    /// Reads the first value; what follows it tells a single value from NDJSON (a value on one
+    /// line, then a line feed: NDJSON's lines end in LF or CRLF, not in a lone CR).
     private mutating func firstOfSingleOrLines() throws -> JSONRecord? {
         let record = try readRecord(depth: 0, index: nil)
         let endLine = scanner.line
+        let lineFeeds = scanner.lineFeeds
         if try scanner.peekToken() == nil {
             state = .finished
-        } else if record.location.line == endLine && scanner.line > endLine {
+        } else if record.location.line == endLine && scanner.lineFeeds > lineFeeds {
             state = .lines
         } else {
             throw scanner.syntaxError(.trailingContent, at: scanner.position)

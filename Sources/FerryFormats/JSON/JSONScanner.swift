@@ -33,6 +33,8 @@ struct JSONScanner: ~Copyable {
     /// Whether the last whitespace byte read was a carriage return that ended a line (a document's
     /// lines may end in CR, CRLF or LF): the line feed of a CRLF then ends no second line.
     private var lineEndedByCR = false
+    /// Line feeds read so far: NDJSON's line ends (a document's CR-only line ends are not).
+    private(set) var lineFeeds = 0
     /// Deepest container nesting allowed.
     let maxDepth: Int
     /// The longest token (a string with its quotes and escapes, a number) accepted.
@@ -161,6 +163,7 @@ struct JSONScanner: ~Copyable {
                     lineEndedByCR = true
                 case UInt8(ascii: "\n") where lineBreaksAreWhitespace:
                     index += 1
+                    lineFeeds += 1
                     if !lineEndedByCR { line += 1 }
                     lineEndedByCR = false
                     lineStart = windowOffset + index
