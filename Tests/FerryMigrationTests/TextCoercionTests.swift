@@ -63,6 +63,7 @@ struct TextCoercionTests {
         // Whole numbers past 2^63 are compared digit by digit: 2^70 is exact, 10^22 + 1 is not.
         #expect(value("1180591620717411303424", .double) == .double(0x1p70))
         #expect(failure("10000000000000000000001", .double) == "10000000000000000000001 has no exact Double value: it would read back as 10000000000000000000000")
+        #expect(failure("123456789012345678901", .double) == "123456789012345678901 has no exact Double value: it would read back as 123456789012345683968")
         #expect(value("+007", .double) == .double(7))
         #expect(value("-0", .double) == .double(-0.0))
         #expect(failure("1e-400", .double) == "1e-400 is too small for a Double: it would read back as 0")
@@ -74,6 +75,15 @@ struct TextCoercionTests {
         #expect(value("0.10000000000000001", .double) == .double(0.1))
         #expect(value("1e-310", .double) == Double("1e-310").map(AttributeValue.double))
         #expect(failure("20000000000000001", .float) == "20000000000000001 has no exact Float value: it would read back as 20000000545128448")
+        // However a whole number is written: with a zero fraction or an exponent.
+        #expect(failure("9007199254740993.0", .double) == "9007199254740993.0 has no exact Double value: it would read back as 9007199254740992")
+        #expect(failure("9.007199254740993e15", .double) == "9.007199254740993e15 has no exact Double value: it would read back as 9007199254740992")
+        #expect(failure("1.6777217e7", .float) == "1.6777217e7 has no exact Float value: it would read back as 16777216")
+        // A Double whose shortest text is the number reads back as it: 1e23 is 1e+23 to an app.
+        #expect(value("1e23", .double) == .double(1e23))
+        #expect(value("100000000000000000000000", .double) == .double(1e23))
+        // A fraction rounds: not a change.
+        #expect(value("16777217.5", .float) == .double(16_777_217.5))
     }
 
     @Test("decimals keep their exact digits, and only those a store keeps unchanged are taken")
