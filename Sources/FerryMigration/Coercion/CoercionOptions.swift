@@ -17,7 +17,8 @@ public struct CoercionOptions: Sendable, Equatable {
         case nullUnlessQuoted = "null-unless-quoted"
         /// Every empty field is NULL.
         case null
-        /// An empty field of a String attribute is the empty string; of any other type, NULL.
+        /// An empty field of a String attribute is the empty string; a quoted one (`""`) of a
+        /// Binary the empty data; of any other type, NULL.
         case empty
     }
 

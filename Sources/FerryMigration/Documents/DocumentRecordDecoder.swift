@@ -163,7 +163,7 @@ public struct DocumentRecordDecoder {
                 }
                 let objects = items.filter { if case .object = $0 { true } else { false } }.count
                 let targets: [RecordLink.Target]
-                if objects == 0, carriesStoreKeys, items.contains(where: { $0 != .null }) {
+                if objects == 0, carriesStoreKeys, !items.isEmpty {
                     throw RecordSourceError(source: location.file, line: location.line,
                                             reason: RelationshipKeys.storeKeysReason(relationships: [relationship.name]))
                 }
@@ -174,7 +174,7 @@ public struct DocumentRecordDecoder {
                         return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name,
                                               value: value, reason: reason))
                     }
-                } else if objects < items.filter({ $0 != .null }).count {
+                } else if objects < items.count {
                     return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name,
                                           reason: "an array lists either \(relationship.destinationEntity) objects or values that find one, not both"))
                 } else {
@@ -230,15 +230,14 @@ public struct DocumentRecordDecoder {
         case failure(value: String, reason: String)
     }
 
-    /// The match targets of a relationship's values (nulls skipped), or what is wrong with one.
+    /// The match targets of a relationship's values (none null), or what is wrong with one.
     private mutating func matchTargets(_ items: [DocumentValue], relationship: Relationship, source: String)
         throws(RecordSourceError) -> MatchTargets
     {
         var targets: [RecordLink.Target] = []
-        for item in items where item != .null {
+        for item in items {
             let matchAttribute = try relationshipKeys.matchAttribute(for: relationship, source: source)
             switch DocumentCoercion.value(item, as: matchAttribute.type, options: options) {
-            case .success(.null): continue
             case .success(let converted): targets.append(.match(attribute: matchAttribute.name, value: converted))
             case .failure(let failure):
                 return .failure(value: Self.sample(item), reason: "\(relationship.destinationEntity).\(matchAttribute.name): \(failure.reason)")

@@ -189,7 +189,7 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         switch options.emptyField {
         case .nullUnlessQuoted: return !quoted
         case .null: return true
-        case .empty: return type != .string
+        case .empty: return type != .string && !quoted
         }
     }
 }
