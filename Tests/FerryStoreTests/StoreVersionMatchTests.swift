@@ -24,6 +24,12 @@ struct StoreVersionMatchTests {
         // Versions with identical hashes hold the store alike: the newest of them.
         let same = ManagedObjectModel(name: "V1 again", entities: v1.entities)
         #expect(try StoreVersionMatch.match(hashes(v1), in: [v1, same, v2]).get().index == 1)
+        // A store of one configuration of V2 (entity A alone) is V2's, though V4 adds an entity too.
+        var configured = v2
+        configured.configurations = [Configuration(name: "Local", entityNames: ["A"])]
+        let v4 = ManagedObjectModel(name: "V4", entities: v2.entities + [Entity(name: "C")])
+        let local = try StoreVersionMatch.match(hashes(v2, only: ["A"]), in: [configured, v4]).get()
+        #expect(local.index == 0 && local.model.entities.map(\.name) == ["A"])
     }
 
     @Test("without an exact match, the newest version holding every entity with its hash wins, narrowed to the store's entities")

@@ -3,8 +3,8 @@ import FerryModel
 /// Which version of a model a store (or a backup of one) belongs to, by the version hashes it
 /// records: the one rule every verb uses.
 ///
-/// A version whose entities are exactly those the hashes name, each with that very hash, is the
-/// store's own, as Core Data finds it: the newest such version wins (versions with identical
+/// A version whose entities (or the entities of one of its configurations) are exactly those the
+/// hashes name, each with that very hash, is the store's own, as Core Data finds it: the newest such version wins (versions with identical
 /// hashes hold the store alike, and Core Data opens it with the current one without migrating).
 /// Only when no version matches exactly does a version that has every entity the hashes name, with
 /// that hash, and more, match: the newest of those (it leaves the fewest steps to migrate). The
@@ -45,11 +45,14 @@ public enum StoreVersionMatch {
             if differing.isEmpty {
                 let names = Set(hashes.keys)
                 if names.count == version.entities.count { return .success(Match(index: index, version: version, model: version)) }
-                guard larger == nil else { continue }
+                // A store made with one of the version's configurations holds exactly its entities.
+                let isConfiguration = version.configurations.contains { Set($0.entityNames) == names }
+                guard isConfiguration || larger == nil else { continue }
                 let model = ManagedObjectModel(name: version.name, versionIdentifier: version.versionIdentifier,
                                                entities: version.entities.filter { names.contains($0.name) },
                                                configurations: version.configurations, fetchRequests: version.fetchRequests,
                                                userInfo: version.userInfo)
+                if isConfiguration { return .success(Match(index: index, version: version, model: model)) }
                 larger = Match(index: index, version: version, model: model)
                 continue
             }
