@@ -29,6 +29,24 @@ public final class FileByteSource: ByteSource {
         }
     }
 
+    /// Opens `path` for reading only when it is a regular file itself: a symbolic link is not
+    /// followed (`O_NOFOLLOW`), and a FIFO or device, opened without blocking, is closed again, so
+    /// a file swapped for either after a check of its path is refused too.
+    /// - Throws: ``ByteSourceError/openFailed(path:code:)`` (`ELOOP` for a link, `EINVAL` for
+    ///   anything but a regular file).
+    public init(regularFileAt path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { throw ByteSourceError.openFailed(path: path, code: errno) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw ByteSourceError.openFailed(path: path, code: EINVAL)
+        }
+        name = path
+        descriptor = fd
+        ownsDescriptor = true
+    }
+
     deinit {
         if ownsDescriptor { close(descriptor) }
     }

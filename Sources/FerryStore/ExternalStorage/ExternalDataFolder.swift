@@ -17,6 +17,8 @@ public enum ExternalDataFolder {
     /// Only a regular file inside real folders is read: a store is untrusted input, and a symbolic
     /// link (in the folder, or as the `_SUPPORT` or `_EXTERNAL_DATA` folder) would pull in a file
     /// from anywhere on the machine as the value, and a FIFO or device would block or never end.
+    /// The paths are checked first (for a message that says what is there); the file is then
+    /// opened so that one swapped for a link or a FIFO meanwhile is refused as well.
     static func read(fileNamed name: String, besideStore storePath: String) throws(ExternalBinaryDataError) -> [UInt8] {
         let folder = path(besideStore: storePath)
         let path = folder + "/" + name
@@ -28,7 +30,7 @@ public enum ExternalDataFolder {
             }
         }
         do {
-            let source = try FileByteSource(path: path)
+            let source = try FileByteSource(regularFileAt: path)
             var bytes: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {

@@ -1,0 +1,27 @@
+import FerryFormats
+import FerryTestSupport
+import Foundation
+import Testing
+
+@Suite("reading files")
+struct FileByteSourceTests {
+    @Test("a source of a regular file only: a symbolic link is not followed, a FIFO is closed again without blocking")
+    func regularFilesOnly() throws {
+        let folder = try TestPaths.temporaryFolder("regular-files")
+        let file = folder + "/value"
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: file))
+        var buffer = [UInt8](repeating: 0, count: 8)
+        let source = try FileByteSource(regularFileAt: file)
+        #expect(try buffer.withUnsafeMutableBytes { try source.read(into: $0) } == 3 && buffer.prefix(3) == [1, 2, 3])
+
+        let link = folder + "/link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        #expect(throws: ByteSourceError.openFailed(path: link, code: ELOOP)) { try FileByteSource(regularFileAt: link) }
+        #expect(throws: Never.self) { try FileByteSource(path: link) }
+
+        let fifo = folder + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: ByteSourceError.openFailed(path: fifo, code: EINVAL)) { try FileByteSource(regularFileAt: fifo) }
+        #expect(throws: ByteSourceError.openFailed(path: folder, code: EINVAL)) { try FileByteSource(regularFileAt: folder) }
+    }
+}
