@@ -3,12 +3,19 @@ import FerryStore
 /// The destinations of one to-many relationship, source by source, from an edge cursor sorted
 /// by source (then order): a merge join against records read in `Z_PK` order.
 final class ToManyStream {
+    /// The relationship, and the entity (declaring it or inheriting it) whose pairs are read.
+    let entity: String
+    let relationship: String
     private let cursor: RelationshipEdgeCursor
     private var pending: RelationshipEdge?
     private var started = false
+    /// The destinations handed out so far, all sources together.
+    private(set) var delivered: Int64 = 0
 
-    init(cursor: RelationshipEdgeCursor) {
+    init(cursor: RelationshipEdgeCursor, entity: String, relationship: String) {
         self.cursor = cursor
+        self.entity = entity
+        self.relationship = relationship
     }
 
     /// The destinations of `source`; sources must be asked for in increasing order.
@@ -23,6 +30,7 @@ final class ToManyStream {
             result.append(edge.destination)
             pending = try cursor.next()
         }
+        delivered += Int64(result.count)
         return result
     }
 }

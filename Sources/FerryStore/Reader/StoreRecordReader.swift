@@ -76,6 +76,29 @@ public final class StoreRecordReader {
         return try StoreReaderError.sqlite { () throws(SQLiteError) in try store.database.scalarInteger("SELECT count(*) \(query.source)") } ?? 0
     }
 
+    /// How many pairs of a to-many relationship of `entityName` have a source that is a row of
+    /// `entityName`'s hierarchy (what `edges(of:of:)` delivers to those rows), counted by a scan
+    /// of the table that keeps them, without its indexes (`NOT INDEXED`): `edges` reads the pairs
+    /// in order through the key's index, and an index that lost entries passes SQLite's
+    /// quick_check. Nil for a relationship kept otherwise (a to-one, a reflexive many-to-many).
+    public func indexFreeEdgeCount(of relationshipName: String, of entityName: String) throws(StoreReaderError) -> Int64? {
+        guard let relationship = model.allRelationships(of: entityName).first(where: { $0.name == relationshipName }),
+              let sources = layout.table(forEntity: entityName)?.name else { return nil }
+        let sourceRows = "SELECT Z_PK FROM \(SQLIdentifier.quoted(sources)) WHERE Z_ENT IN (\(numberList(hierarchyNumbers(entityName))))"
+        let sql: String
+        switch layout.placement(of: relationshipName, of: entityName) {
+        case .destinationRows(let key):
+            let keyName = SQLIdentifier.quoted(key.key)
+            sql = "SELECT count(*) FROM \(SQLIdentifier.quoted(key.table)) NOT INDEXED WHERE \(keyName) IS NOT NULL"
+                + " AND Z_ENT IN (\(numberList(hierarchyNumbers(relationship.destinationEntity)))) AND \(keyName) IN (\(sourceRows))"
+        case .joinTable(let join) where !join.isOwnInverse:
+            sql = "SELECT count(*) FROM \(SQLIdentifier.quoted(join.table)) NOT INDEXED WHERE \(SQLIdentifier.quoted(join.source)) IN (\(sourceRows))"
+        default:
+            return nil
+        }
+        return try StoreReaderError.sqlite { () throws(SQLiteError) in try store.database.scalarInteger(sql) } ?? 0
+    }
+
     /// The SQL of a relationship's pairs: result columns (source, destination, order key when
     /// ordered), `FROM … WHERE …`, and the order.
     private struct EdgeQuery {
