@@ -129,6 +129,18 @@ struct ModelInferenceTests {
         #expect(report.entities[0].leftOut.map(\.key) == ["bad"])
     }
 
+    @Test("a key holding a keyed archive's object references (UIDs) is left out, saying why, not inferred as an empty attribute")
+    func archiveReferencesAreLeftOut() throws {
+        let made = EntityProfile(budget: DistinctValueBudget(limit: 100))
+        made.observe([("title", .string("a")), ("root", .uid(1)), ("members", .array([.uid(2), .uid(3)]))])
+        made.observe([("title", .string("b")), ("root", .uid(4)), ("members", .array([]))])
+        let (model, report) = ModelInference.model(version: "V", entity: "Archive", from: made)
+        #expect(model.entity(named: "Archive")?.attributes.map(\.name) == ["title"])
+        #expect(report.entities[0].leftOut.map(\.key).sorted() == ["members", "root"])
+        #expect(report.entities[0].leftOut.first { $0.key == "root" }?.reason
+            == "2 values are a keyed archive's object references (UIDs): no attribute holds one")
+    }
+
     @Test("keys become names Xcode takes, the key kept as the renaming identifier")
     func naming() {
         #expect(ModelNaming.propertyName(forKey: "File Name") == "fileName")

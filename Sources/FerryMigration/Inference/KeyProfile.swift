@@ -17,6 +17,9 @@ public final class KeyProfile {
     public private(set) var arrays = 0
     /// Arrays that held both objects and values, or arrays: no import reads them.
     public private(set) var unreadableArrays = 0
+    /// A keyed archive's object references (binary plist UIDs), directly or in arrays: no
+    /// attribute's value, so no import reads them.
+    public private(set) var archiveReferences = 0
 
     init(key: String, options: CoercionOptions, budget: DistinctValueBudget, depth: Int) {
         self.key = key
@@ -42,6 +45,9 @@ public final class KeyProfile {
             return
         }
         switch document {
+        case .uid:
+            archiveReferences += 1
+            distinct.observe(.missing)
         case .object(let members):
             nestedProfile().observe(members)
             distinct.observe(.missing)
@@ -55,7 +61,11 @@ public final class KeyProfile {
                 return
             }
             for item in items {
-                if case .object(let members) = item { nestedProfile().observe(members) } else { elements.observe(.value(item)) }
+                switch item {
+                case .object(let members): nestedProfile().observe(members)
+                case .uid: archiveReferences += 1
+                default: elements.observe(.value(item))
+                }
             }
         default:
             scalars.observe(value)

@@ -69,6 +69,8 @@ private struct Builder {
             let missing = profile.records - key.present
             if key.unreadableArrays > 0 {
                 report.leftOut.append((key.key, "\(key.unreadableArrays) arrays hold arrays, or objects beside values: import reads neither"))
+            } else if key.archiveReferences > 0 {
+                report.leftOut.append((key.key, "\(key.archiveReferences) values are a keyed archive's object references (UIDs): no attribute holds one"))
             } else if let objects = key.objects {
                 guard key.scalars.values + key.scalars.emptyFields + key.elements.values == 0 else {
                     report.leftOut.append((key.key, "objects in some records, values in others"))
