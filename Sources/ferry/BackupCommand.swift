@@ -8,8 +8,7 @@ enum BackupCommand: Command {
         usage: ferry backup STORE --to DIR [--keep N] [--json] [--format F] [--level N] [--model MODEL]
 
         First checks STORE as ferry verify does (with SQLite's full integrity check) and refuses
-        a store that fails: its backup would not restore (ferry verify lists what fails; ferry
-        export still writes its records). Then exports STORE (gzip NDJSON unless --format says otherwise) into a temporary folder of DIR,
+        a store that fails: its backup would not restore (ferry verify lists what fails). Then exports STORE (gzip NDJSON unless --format says otherwise) into a temporary folder of DIR,
         in one read transaction (a consistent state even while another process writes the store;
         the manifest records the Z_PRIMARYKEY maxima and journal state read), re-reads every file
         against the manifest (SHA-256, size, record count), renames the folder to its UTC

@@ -54,7 +54,7 @@ struct VerifyTests {
         ("required-null", "UPDATE ZTASK SET ZTASKID = NULL WHERE Z_PK = 2", "required-attribute Task.taskID"),
         ("duplicate-unique", "DROP INDEX Z_Task_UNIQUE_taskID; UPDATE ZTASK SET ZTASKID = 1 WHERE Z_PK = 2", "unique-constraint Task.taskID"),
         ("z-max-low", "UPDATE Z_PRIMARYKEY SET Z_MAX = 4 WHERE Z_NAME = 'Upload'", "z-max Upload"),
-        ("key-zero", "UPDATE ZUPLOAD SET Z_PK = 0 WHERE Z_PK = (SELECT max(Z_PK) FROM ZUPLOAD)", "z-max Upload"),
+        ("key-zero", "UPDATE ZUPLOAD SET Z_PK = 0 WHERE Z_PK = (SELECT max(Z_PK) FROM ZUPLOAD)", "key-range Upload"),
         ("short-uuid", "UPDATE ZUPLOAD SET ZUPLOADID = X'0102' WHERE Z_PK = 3", "storage-class Upload.uploadID"),
         ("unknown-entity", "UPDATE ZTAG SET Z_ENT = 7 WHERE Z_PK = 1", "entity-number Tag"),
         ("null-entity", "UPDATE ZTAG SET Z_ENT = NULL WHERE Z_PK = 1", "entity-number Tag"),

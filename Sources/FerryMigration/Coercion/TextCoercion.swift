@@ -177,10 +177,10 @@ public enum TextCoercion {
             return .failure(CoercionFailure("\(text) is too small for a \(type.xcodeName): it would read back as 0"))
         }
         // Every whole number below 2^53 (2^24) is held exactly, and a fraction's rounding is not a
-        // change: only a whole number past that, however written (`9.007199254740993e15`), is
-        // compared, by its exact digits.
+        // change: only a whole number past that (every value there is whole), however written
+        // (`9.007199254740993e15`), is compared, by its exact digits.
         if stored.magnitude >= (type == .float ? 0x1p24 : 0x1p53), let plain = DecimalNotation.plain(text.utf8), !plain.contains("."),
-           let whole = WholeNumberText(plain), !whole.equals(stored),
+           WholeNumberText.digits(of: stored) != plain,
            type == .float || DecimalNotation.plain(stored) != plain {  // a Double whose shortest text is the number reads back as it
             return .failure(CoercionFailure("\(text) has no exact \(type.xcodeName) value: it would read back as \(WholeNumberText.digits(of: stored))"))
         }

@@ -1,32 +1,8 @@
-/// The text of a whole number (optional sign, decimal digits, no fraction or exponent), compared
-/// exactly with a floating-point value: whether a Double or Float holds that very number, or only
-/// its nearest neighbour (`9007199254740993` reads back as `9007199254740992`).
-struct WholeNumberText {
-    let negative: Bool
-    /// The digits without leading zeros ("0" for zero).
-    let digits: String
-
-    /// Nil when `text` has a fraction, an exponent or anything but an optional sign and digits.
-    init?(_ text: String) {
-        var bytes = Substring(text).utf8[...]
-        var negative = false
-        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
-            negative = sign == UInt8(ascii: "-")
-            bytes = bytes.dropFirst()
-        }
-        guard !bytes.isEmpty, bytes.allSatisfy({ (48...57).contains($0) }) else { return nil }
-        let significant = bytes.drop { $0 == UInt8(ascii: "0") }
-        self.negative = negative
-        digits = significant.isEmpty ? "0" : String(decoding: significant, as: UTF8.self)
-    }
-
-    /// Whether `value` is exactly this number (a zero's sign aside).
-    func equals(_ value: Double) -> Bool {
-        guard value.isFinite, value == value.rounded(.towardZero) else { return false }
-        return Self.digits(of: value) == (negative && digits != "0" ? "-" : "") + digits
-    }
-
-    /// The exact decimal digits of an integral, finite `value` (`-` before a negative one).
+/// The exact decimal text of floating-point values, to tell a whole number a Double or Float
+/// holds from one it only comes near (`9007199254740993` reads back as `9007199254740992`).
+enum WholeNumberText {
+    /// The exact decimal digits of an integral, finite `value` (`-` before a negative one, none
+    /// before zero): the form `DecimalNotation.plain` gives a whole number.
     static func digits(of value: Double) -> String {
         let magnitude = value.magnitude
         let sign = value < 0 ? "-" : ""

@@ -41,6 +41,7 @@ struct StoreHealthChecks {
         noteUnmodelledValues(&recorder)
         var counts: [Int: Int64] = [:]
         for scan in scans {
+            recorder.check(Self.section, subject: scan.root, code: "key-range") { () throws(SQLiteError) in try keysBelowOne(scan.table, root: scan.root) }
             recorder.check(Self.section, subject: scan.root, code: "z-max") { () throws(SQLiteError) in try maxPrimaryKey(scan.table, root: scan.root) }
             recorder.check(Self.section, subject: scan.root, code: "entity-number") { () throws(SQLiteError) in
                 try entityNumbers(scan, counts: &counts)
@@ -83,6 +84,14 @@ struct StoreHealthChecks {
                     + "(\(context.model.name)) does not have: no verb reads them")
             }
         }
+    }
+
+    /// Core Data's keys start at 1: a row below that (its restore fails) is not one it made.
+    private func keysBelowOne(_ table: TableLayout, root: String) throws(SQLiteError) -> VerificationFailure? {
+        let low = try bookkeeping.rowsWithKeyBelowOne(of: table.name)
+        guard low.count > 0 else { return nil }
+        return VerificationFailure(check: "key-range", subject: root, message: "\(low.count) Z_PK(s) of \(table.name) below 1, where Core Data's keys start",
+                                   count: low.count, samples: low.samples)
     }
 
     private func metadataRows() throws(SQLiteError) -> VerificationFailure? {
@@ -130,11 +139,6 @@ struct StoreHealthChecks {
         guard let number = context.layout.entityNumbers[root],
               let entry = store.primaryKeys.first(where: { $0.entityNumber == Int64(number) }) else {
             return VerificationFailure(check: "z-max", subject: root, message: "Z_PRIMARYKEY has no row for entity \(root)")
-        }
-        let low = try bookkeeping.rowsWithKeyBelowOne(of: table.name)
-        if low.count > 0 {
-            return VerificationFailure(check: "z-max", subject: root, message: "\(low.count) Z_PK(s) of \(table.name) below 1, where Core Data's keys start",
-                                       count: low.count, samples: low.samples)
         }
         let rows = try bookkeeping.rows(of: table.name, keyAbove: entry.maxPrimaryKey)
         guard rows.count > 0 else { return nil }
