@@ -52,6 +52,8 @@ public struct ExportJob {
                        progress: (JobProgress) -> Void) throws(ExportError) -> ExportManifest {
         let state: StoreReadState
         do { state = try store.beginRead() } catch { throw .store(error) }
+        // Every record is to be written (no selection): no value may lie outside them all.
+        if request.entities.isEmpty && request.predicate == nil { try refuseStrandedValues(reader) }
         // Counted while the records are read, on the other core where the store allows it.
         let censusWork = store.startCensus()
         let census: StoreCensus
@@ -121,6 +123,15 @@ public struct ExportJob {
         }
         guard !problems.isEmpty else { return }
         throw .notAccounted(store: request.storePath, problems: problems)
+    }
+
+    /// Refuses a store holding values outside every record (`StrandedValues`): the files would
+    /// leave them behind, and a backup made of them would restore a store without them.
+    private func refuseStrandedValues(_ reader: StoreRecordReader) throws(ExportError) {
+        let stranded: [StrandedValues]
+        do { stranded = try reader.strandedValues() } catch { throw .store(error) }
+        guard !stranded.isEmpty else { return }
+        throw .notAccounted(store: request.storePath, problems: stranded.map { "\($0): no file would hold them" })
     }
 
     /// The entities whose hierarchies are read: every root, or those asked for (an entity whose

@@ -61,6 +61,10 @@ public final class StoreRecordCursor: RecordCursor {
         do { store = try CoreDataStoreReader(path: path) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         (version, model) = try Self.version(of: store, in: chain)
         do { records = try store.records(model: model) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+        // Values outside every record would not reach the migrated store: refused before any is read.
+        let stranded: [StrandedValues]
+        do { stranded = try records.strandedValues() } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+        guard stranded.isEmpty else { throw .notAccounted(source: path, problems: stranded.map { "\($0): no record carries them" }) }
         do { census = try StoreCensus(path: path) } catch {
             throw .store(source: path, reason: "cannot count its rows: \(ErrorText.reason(of: error, at: path))")
         }

@@ -35,6 +35,20 @@ public struct BookkeepingScan {
         try connection.integers("SELECT count(\(SQLIdentifier.quoted(column))) FROM \(SQLIdentifier.quoted(table))").first ?? 0
     }
 
+    /// For each (column, entity numbers) of `probes`, how many rows of `table` with one of those
+    /// `Z_ENT`s hold a value (not NULL) in the column; one pass over the table.
+    public func values(of table: String, in probes: [(column: String, entityNumbers: [Int])]) throws(SQLiteError) -> [Int64] {
+        var counts: [Int64] = []
+        // A statement's result columns are limited (SQLITE_MAX_COLUMN, 2,000 by default).
+        for start in stride(from: 0, to: probes.count, by: 500) {
+            let chunk = probes[start..<min(start + 500, probes.count)].map { probe in
+                "count(\(SQLIdentifier.quoted(probe.column))) FILTER (WHERE Z_ENT IN (\(ScanSQL.numbers(probe.entityNumbers))))"
+            }
+            counts += try connection.integers("SELECT \(chunk.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table))")
+        }
+        return counts
+    }
+
     /// The rows of `table` whose `Z_PK` is below 1 (Core Data's keys start at 1), smallest first.
     public func rowsWithKeyBelowOne(of table: String) throws(SQLiteError) -> OffendingRows {
         try connection.offending("SELECT Z_PK FROM \(SQLIdentifier.quoted(table)) WHERE Z_PK < 1 ORDER BY Z_PK")

@@ -181,11 +181,13 @@ public final class StoreRecordReader {
         return RecordShape(entity: entityName, attributes: attributes, toOne: toOne)
     }
 
-    private func hierarchyNumbers(_ entityName: String) -> [Int64] {
+    /// `Z_ENT` of the entity and of every entity below it.
+    func hierarchyNumbers(_ entityName: String) -> [Int64] {
         model.hierarchy(below: entityName).compactMap { layout.entityNumbers[$0.name].map(Int64.init) }
     }
 
-    private func numberList(_ numbers: [Int64]) -> String {
+    /// `1, 2, 3`, for `IN (…)`.
+    func numberList(_ numbers: [Int64]) -> String {
         numbers.map(String.init).joined(separator: ", ")
     }
 

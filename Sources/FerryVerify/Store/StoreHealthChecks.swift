@@ -4,8 +4,8 @@ import FerryStore
 import FoundationEssentials
 
 /// The `store` section: SQLite integrity, the bookkeeping tables, the version hashes, the model
-/// cache, `Z_MAX` against the keys in use, the entity number of every row, and rows in tables
-/// the model does not have.
+/// cache, `Z_MAX` against the keys in use, the entity number of every row, rows in tables the
+/// model does not have, and values in one entity's columns on rows of another.
 struct StoreHealthChecks {
     static let section = "store"
     let context: StoreContext
@@ -41,6 +41,12 @@ struct StoreHealthChecks {
         noteUnmodelledValues(&recorder)
         var counts: [Int: Int64] = [:]
         for scan in scans {
+            let probes = strandedValueProbes(scan.table, root: scan.root)
+            if !probes.isEmpty {
+                recorder.check(Self.section, subject: scan.root, code: "stranded-values") { () throws(SQLiteError) in
+                    try strandedValues(probes, in: scan.table, root: scan.root)
+                }
+            }
             recorder.check(Self.section, subject: scan.root, code: "key-range") { () throws(SQLiteError) in try keysBelowOne(scan.table, root: scan.root) }
             recorder.check(Self.section, subject: scan.root, code: "z-max") { () throws(SQLiteError) in try maxPrimaryKey(scan.table, root: scan.root) }
             recorder.check(Self.section, subject: scan.root, code: "entity-number") { () throws(SQLiteError) in
@@ -72,8 +78,8 @@ struct StoreHealthChecks {
 
     /// Notes values in columns of an entity's table that the model does not have (a property
     /// of another version, a column added by hand): every verb reads the model's columns only,
-    /// so they would not reach an export, a backup or a migrated store. A note, not a failure:
-    /// such a column is not the model's to judge.
+    /// so export and migrate refuse the store rather than leave them behind. A note, not a
+    /// failure: such a column is not the model's to judge.
     private func noteUnmodelledValues(_ recorder: inout CheckRecorder) {
         for (table, _, _) in context.entityTables {
             guard let stored = store.schema.table(named: table.name) else { continue }
@@ -81,9 +87,44 @@ struct StoreHealthChecks {
             for column in stored.columns where !modelled.contains(column.name.lowercased()) {
                 guard let values = try? bookkeeping.values(in: column.name, of: table.name), values > 0 else { continue }
                 recorder.note("\(table.name).\(column.name): \(values) value\(values == 1 ? "" : "s") in a column the model read "
-                    + "(\(context.model.name)) does not have: no verb reads them")
+                    + "(\(context.model.name)) does not have: no verb reads them (export and migrate refuse the store)")
             }
         }
+    }
+
+    /// A column of one entity (not the root) and the rows of the table's other entities.
+    private struct StrandedValueProbe {
+        let column: String
+        let owner: String
+        let otherRows: [Int]
+    }
+
+    /// The columns of `table` that rows of some of its entities leave NULL, each with those rows.
+    private func strandedValueProbes(_ table: TableLayout, root: String) -> [StrandedValueProbe] {
+        let rowsOfTable = context.numbers(below: root)
+        return table.columns.compactMap { column in
+            guard let owner = column.role.rowEntity, owner != root else { return nil }
+            let ownRows = Set(context.numbers(below: owner))
+            let otherRows = rowsOfTable.filter { !ownRows.contains($0) }
+            return otherRows.isEmpty ? nil : StrandedValueProbe(column: column.name, owner: owner, otherRows: otherRows)
+        }
+    }
+
+    /// Values in a column of one entity on rows of another (a sibling's or an ancestor's): Core
+    /// Data leaves the column NULL there and reads nothing from it, so no verb carries them
+    /// (export and migrate refuse the store).
+    private func strandedValues(_ probes: [StrandedValueProbe], in table: TableLayout, root: String) throws(SQLiteError) -> VerificationFailure? {
+        let counts = try bookkeeping.values(of: table.name, in: probes.map { ($0.column, $0.otherRows) })
+        let stranded = zip(probes, counts).filter { $0.1 > 0 }
+        guard !stranded.isEmpty else { return nil }
+        let total = stranded.reduce(0) { $0 + $1.1 }
+        let samples = stranded.prefix(context.connection.sampleLimit).map { probe, count in
+            FailureSample(primaryKey: nil, values: ["column": probe.column, "entity": probe.owner, "values": String(count)])
+        }
+        return VerificationFailure(check: "stranded-values", subject: root,
+                                   message: "\(total) value(s) of \(table.name) sit in columns of one entity on rows of another, "
+                                       + "where Core Data leaves them NULL: no verb reads them (export and migrate refuse the store)",
+                                   count: total, samples: samples)
     }
 
     /// Core Data's keys start at 1: a row below that (its restore fails) is not one it made.

@@ -1,0 +1,93 @@
+import FerryStore
+import FerryStoreTestSupport
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Values in a column the model lacks, or in a Dog's column on a Cat's row, belong to no record:
+/// `export` (and so `backup`) and `migrate` left them behind with exit 0, and `verify` passed the
+/// store. Now those verbs refuse the store (exit 5, nothing written) and verify fails it.
+@Suite("Values outside every record")
+struct StrandedValueTests {
+    private static let contents = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Animal" syncable="YES">
+                <attribute name="name" attributeType="String"/>
+            </entity>
+            <entity name="Dog" parentEntity="Animal" syncable="YES">
+                <attribute name="breed" optional="YES" attributeType="String"/>
+            </entity>
+            <entity name="Cat" parentEntity="Animal" syncable="YES">
+                <attribute name="lives" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/>
+            </entity>
+        </model>
+        """
+
+    /// A store of two dogs, a cat and an animal, damaged by `sql`; returns the bundle and store.
+    private func store(_ label: String, damage sql: String?) throws -> (folder: String, bundle: String, store: String) {
+        let folder = try TestPaths.temporaryFolder("stranded-\(label)")
+        let bundle = try TestPaths.xcodeModelBundle("Animals", versions: [("Animals", Self.contents)], in: folder)
+        let store = folder + "/animals.sqlite"
+        for (entity, csv) in [("Dog", "name,breed\nrex,lab\nfido,pug\n"), ("Cat", "name,lives\ntom,7\n"), ("Animal", "name\nblob\n")] {
+            try csv.write(toFile: folder + "/\(entity).csv", atomically: true, encoding: .utf8)
+            let run = try FerryProcess.run(["import", folder + "/\(entity).csv", "--model", bundle, "--entity", entity, "--out", store]
+                                           + (entity == "Dog" ? [] : ["--append"]))
+            #expect(run.status == 0, "\(run.err)")
+        }
+        if let sql {
+            let database = try SQLiteDatabase(path: store, mode: .readWrite)
+            try database.execute(sql)
+            try database.close()
+        }
+        return (folder, bundle, store)
+    }
+
+    @Test("a breed on a cat's row and on the parent's row: export, backup and migrate refuse, verify fails, naming the column")
+    func subEntityColumnOnOtherRows() throws {
+        let (folder, bundle, store) = try store("sibling", damage: "UPDATE ZANIMAL SET ZBREED = 'tabby' WHERE ZNAME IN ('tom', 'blob')")
+        let message = "ZANIMAL.ZBREED: 2 values on rows of entities other than Dog, whose column it is (Core Data leaves it NULL there)"
+        let export = try FerryProcess.run(["export", store, "--model", bundle, "--out", folder + "/export"])
+        #expect(export.status == 5 && export.err.contains(message + ": no file would hold them"), "\(export.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/export"))
+        let backup = try FerryProcess.run(["backup", store, "--model", bundle, "--to", folder + "/backups"])
+        #expect(backup.status == 5, "\(backup.out)\(backup.err)")
+        let migrate = try FerryProcess.run(["migrate", store, "--model", bundle, "--out", folder + "/migrated.sqlite"])
+        #expect(migrate.status == 5 && migrate.err.contains(message + ": no record carries them"), "\(migrate.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/migrated.sqlite"))
+        let verify = try FerryProcess.run(["verify", store, "--model", bundle])
+        #expect(verify.status == 5 && verify.out.contains("stranded-values"), "\(verify.out)")
+        // A selection of records does not claim the whole store: a cat's export is not refused.
+        let cats = try FerryProcess.run(["export", store, "--model", bundle, "--entity", "Cat", "--out", folder + "/cats"])
+        #expect(cats.status == 0, "\(cats.err)")
+    }
+
+    @Test("values in a column the model lacks: export and migrate refuse, verify notes them; an empty such column is no reason")
+    func unmodelledColumn() throws {
+        let (folder, bundle, store) = try store("extra", damage: "ALTER TABLE ZANIMAL ADD COLUMN ZCOLLAR VARCHAR; UPDATE ZANIMAL SET ZCOLLAR = 'red' WHERE Z_PK = 1")
+        let export = try FerryProcess.run(["export", store, "--model", bundle, "--out", folder + "/export"])
+        #expect(export.status == 5 && export.err.contains("ZANIMAL.ZCOLLAR: 1 value in a column the model does not have: no file would hold them"),
+                "\(export.err)")
+        let migrate = try FerryProcess.run(["migrate", store, "--model", bundle, "--out", folder + "/migrated.sqlite"])
+        #expect(migrate.status == 5, "\(migrate.err)")
+        let verify = try FerryProcess.run(["verify", store, "--model", bundle])
+        #expect(verify.status == 0 && verify.out.contains("ZANIMAL.ZCOLLAR: 1 value in a column the model read"), "\(verify.out)")
+
+        let (emptyFolder, emptyBundle, emptyStore) = try self.store("extra-empty", damage: "ALTER TABLE ZANIMAL ADD COLUMN ZCOLLAR VARCHAR")
+        let intact = try FerryProcess.run(["export", emptyStore, "--model", emptyBundle, "--out", emptyFolder + "/export"])
+        #expect(intact.status == 0, "\(intact.err)")
+    }
+
+    @Test("an undamaged store with sub-entities exports, migrates and verifies")
+    func intactStorePasses() throws {
+        let (folder, bundle, store) = try store("intact", damage: nil)
+        let export = try FerryProcess.run(["export", store, "--model", bundle, "--out", folder + "/export"])
+        #expect(export.status == 0, "\(export.err)")
+        let migrate = try FerryProcess.run(["migrate", store, "--model", bundle, "--out", folder + "/migrated.sqlite"])
+        #expect(migrate.status == 0, "\(migrate.err)")
+        #expect(try storeRows(folder + "/migrated.sqlite", "SELECT ZNAME || '|' || coalesce(ZBREED, '') || '|' || coalesce(ZLIVES, '') FROM ZANIMAL ORDER BY ZNAME")
+                == ["blob||", "fido|pug|", "rex|lab|", "tom||7"])
+        let verify = try FerryProcess.run(["verify", store, "--model", bundle])
+        #expect(verify.status == 0, "\(verify.out)")
+    }
+}
