@@ -138,6 +138,13 @@ struct TextCoercionTests {
         #expect(value("x-coredata://1/Upload/p1", .uri) == .uri("x-coredata://1/Upload/p1"))
         #expect(failure("/relative/path", .uri) != nil)
         #expect(failure("has space:x y", .uri) != nil)
+        // Text no URL parser takes: an IP literal never closed, an escape that is not one.
+        for bad in ["http://[::1", "http://[::1/x]", "http://[::1]x/", "a:%zz", "a:b%2", "a:b\u{7F}"] {
+            #expect(failure(bad, .uri) != nil, "\(bad)")
+        }
+        for good in ["http://[::1]/", "http://[::1]:8080/a?b#c", "mailto:a%40b.c", "urn:isbn:0451450523", "http://a/[x]"] {
+            #expect(value(good, .uri) == .uri(good), "\(good)")
+        }
         #expect(value("AAEC/w==", .binary) == .binary([0, 1, 2, 255]))
         #expect(value("AAEC\n/w==", .binary) == .binary([0, 1, 2, 255]))
         #expect(failure("***", .binary) != nil)

@@ -202,13 +202,32 @@ public enum TextCoercion {
         return .failure(CoercionFailure("'\(clipped(text))' is not a date (ISO 8601, or a number of seconds since 1970)"))
     }
 
-    /// `scheme:rest` where the scheme is a letter followed by letters, digits, `+`, `-` or `.`.
+    /// `scheme:rest` where the scheme is a letter followed by letters, digits, `+`, `-` or `.`,
+    /// the rest has no space or control character, every `%` starts an escape of two hex digits,
+    /// and an authority that opens an IP literal (`//[`) closes it: text that no URL parser
+    /// takes (`http://[::1`, `a:%zz`) would read back as no URL at all.
     static func isAbsoluteURI(_ text: String) -> Bool {
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex else { return false }
         let scheme = text[..<colon].utf8
         guard let first = scheme.first, (65...90).contains(first) || (97...122).contains(first) else { return false }
         let allowed = scheme.allSatisfy { (65...90).contains($0) || (97...122).contains($0) || (48...57).contains($0) || $0 == 43 || $0 == 45 || $0 == 46 }
-        return allowed && !text.utf8.contains { $0 <= 32 }
+        guard allowed, !text.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else { return false }
+        let bytes = Array(text.utf8)
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "%") {
+            guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else { return false }
+        }
+        let rest = text[text.index(after: colon)...]
+        if rest.hasPrefix("//[") {
+            let authority = rest.dropFirst(2).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            guard let close = authority.firstIndex(of: "]") else { return false }
+            let port = authority[authority.index(after: close)...]
+            return port.isEmpty || (port.first == ":" && port.dropFirst().allSatisfy { $0.isASCII && $0.isNumber })
+        }
+        return true
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte)
     }
 
     /// Long values are cut in messages so one bad blob does not flood the reject log.
