@@ -91,7 +91,7 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
         switch rule {
         case .copy(let source): "copy \(source)"
         case let .convert(source, from, to):
-            "convert \(source) \(from.xcodeName) → \(to.xcodeName) (\(ValueConversion.kind(from: from, to: to)?.rawValue ?? "?"))"
+            "convert \(source) \(from.xcodeName) → \(to.xcodeName) (\(ValueConversion.kind(from: from, to: to)?.rawValue ?? "not inferable: a value rejects its record"))"
         case .defaultValue: "default"
         case .expression(let expression): "= \(expression)"
         }

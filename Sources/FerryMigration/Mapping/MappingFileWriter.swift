@@ -10,6 +10,10 @@ public enum MappingFileWriter {
             for attribute in entity.attributes {
                 let failure = attribute.onFailure == .null ? " on error nil" : ""
                 switch attribute.rule {
+                case let .convert(_, from, to) where ValueConversion.kind(from: from, to: to) == nil:
+                    // As a rule the line would not load: left for the user to write.
+                    out += "  # \(attribute.destination) = ?    # \(from.xcodeName) → \(to.xcodeName) is not inferable: "
+                        + "a record holding a value is rejected until a rule here says how to carry it\n"
                 case let .convert(_, from, to):
                     out += "  \(attribute.destination) = \(value(of: attribute.rule))\(failure)    # \(from.xcodeName) → \(to.xcodeName)\n"
                 case .defaultValue: out += "  # \(attribute.destination): no source attribute; takes its default\n"

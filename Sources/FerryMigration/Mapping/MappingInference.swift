@@ -62,12 +62,16 @@ public enum MappingInference {
             usedSources.insert(from.name)
             if from.type == attribute.type {
                 mapping.attributes.append(AttributeMapping(destination: attribute.name, rule: .copy(source: from.name)))
-            } else if ValueConversion.kind(from: from.type, to: attribute.type) != nil {
+            } else {
+                // A change inference cannot convert still names its source: every value there
+                // fails its conversion and rejects its record (nil passes), so no value is
+                // dropped while the record is carried without it.
                 mapping.attributes.append(AttributeMapping(destination: attribute.name,
                                                            rule: .convert(source: from.name, from: from.type, to: attribute.type)))
-            } else {
-                mapping.attributes.append(AttributeMapping(destination: attribute.name, rule: .defaultValue))
-                suggestions.append("\(target.name).\(attribute.name): \(from.type.xcodeName) → \(attribute.type.xcodeName) is not inferable; add a written rule")
+                if ValueConversion.kind(from: from.type, to: attribute.type) == nil {
+                    suggestions.append("\(target.name).\(attribute.name): \(from.type.xcodeName) → \(attribute.type.xcodeName) is not inferable: "
+                        + "a record holding a value there is rejected until a written rule says how to carry it")
+                }
             }
         }
         let leftovers = sourceAttributes.filter { !usedSources.contains($0.name) }

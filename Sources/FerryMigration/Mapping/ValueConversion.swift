@@ -8,8 +8,11 @@ import FerryModel
 /// Checked (a value that does not fit rejects its record, or becomes nil under a lenient policy):
 /// integer narrowing (range), integer → Double/Float (exactly representable), Double/Float →
 /// integer (integral and in range), 0/1 → Boolean, String → any other type by the import's text
-/// rules. Rounded: Decimal → Double/Float and Double → Float (nearest value). Date ⇄ number and
-/// the rest are not inferred: the epoch or meaning is not knowable, so they need a written rule.
+/// rules. Rounded: Decimal → Double/Float and Double → Float (nearest value; a value that would
+/// underflow to 0, or a whole number the type does not hold, is checked as an imported one is). Date ⇄ number and
+/// the rest are not inferred: the epoch or meaning is not knowable, so they need a written rule
+/// (until one is written, inference converts them all the same: every value fails, rejecting its
+/// record, and only nil passes).
 public enum ValueConversion {
     public enum Kind: String, Sendable {
         case lossless, checked, rounded
@@ -43,6 +46,9 @@ public enum ValueConversion {
                                options: CoercionOptions = .init()) -> Result<AttributeValue, CoercionFailure> {
         if value == .null || from == to { return .success(value) }
         switch (value, to) {
+        case (.binary, .string):
+            // Bytes have no text of their own (a written rule says which: `text(x)` gives base64).
+            return .failure(CoercionFailure("a Binary value (\(byteCount(of: value)) bytes) cannot become String; a written rule can say how (text(…) gives base64)"))
         case (_, .string):
             return .success(.string(text(of: value)))
         case let (.string(text), _):
@@ -67,14 +73,18 @@ public enum ValueConversion {
             return .success(.integer(integer))
         case let (.double(number), .decimal):
             return DecimalNotation.plain(number).map { .success(.decimal($0)) } ?? .failure(CoercionFailure("\(number) is not a decimal number"))
-        case let (.double(number), .float), let (.double(number), .double):
-            guard to == .double || Float(number).isFinite else { return .failure(CoercionFailure("\(number) is out of range for Float")) }
-            return .success(.double(to == .float ? Double(Float(number)) : number))
+        case let (.double(number), .float):
+            // The rules of an imported value: a fraction's rounding is no change, a value that
+            // underflows to 0 or a whole number the Float does not hold is (`TextCoercion.floating`).
+            guard number.isFinite else { return .failure(CoercionFailure("\(number) is out of range for Float")) }
+            return TextCoercion.floating(number.description, as: .float).map { _ in .double(Double(Float(number))) }
+        case (.double, .double):
+            return .success(value)
         case let (.decimal(text), .double), let (.decimal(text), .float):
-            guard let number = Double(text), to == .double || Float(number).isFinite else {
-                return .failure(CoercionFailure("\(text) is out of range for \(to.xcodeName)"))
+            return TextCoercion.floating(text, as: to).map { converted in
+                guard case .double(let number) = converted else { return converted }
+                return .double(to == .float ? Double(Float(number)) : number)
             }
-            return .success(.double(to == .float ? Double(Float(number)) : number))
         case let (.bool(flag), _) where to.isInteger:
             return .success(to == .boolean ? .bool(flag) : .integer(flag ? 1 : 0))
         case let (.integer(number), .boolean):
@@ -100,6 +110,10 @@ public enum ValueConversion {
         case .uuid: .uuid
         case .uri: .uri
         }
+    }
+
+    private static func byteCount(of value: AttributeValue) -> Int {
+        if case .binary(let bytes) = value { bytes.count } else { 0 }
     }
 
     /// The text form of a value (`ferry`'s export spelling: ISO 8601 dates, upper-case UUIDs).

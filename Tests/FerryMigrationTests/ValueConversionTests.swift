@@ -1,0 +1,39 @@
+import FerryMigration
+import FerryModel
+import Testing
+
+/// Values crossing a type change of the chain: a migration may round as an import does, never
+/// make up a value or change one past a fraction's rounding.
+@Suite("values across type changes")
+struct ValueConversionTests {
+    private func converted(_ value: AttributeValue, _ from: AttributeType, _ to: AttributeType) -> AttributeValue? {
+        try? ValueConversion.convert(value, from: from, to: to).get()
+    }
+
+    private func failure(_ value: AttributeValue, _ from: AttributeType, _ to: AttributeType) -> String? {
+        if case .failure(let failure) = ValueConversion.convert(value, from: from, to: to) { return failure.reason }
+        return nil
+    }
+
+    @Test("bytes have no text: a Binary value reaching a String (a rule of mixed types) is refused, not written as '<N bytes>'")
+    func binaryIsNoText() {
+        #expect(failure(.binary([1, 2, 3]), .binary, .string)?.contains("a Binary value (3 bytes) cannot become String") == true)
+        #expect(converted(.uuid(UUIDBytes(string: "00000000-0000-0000-0000-000000000001")!), .uuid, .string)
+                == .string("00000000-0000-0000-0000-000000000001"))
+        #expect(converted(.integer(7), .integer64, .string) == .string("7"))
+    }
+
+    @Test("Double and Decimal to Float round as an import does; underflow to 0 and whole numbers the Float does not hold are refused")
+    func floatRounding() {
+        #expect(converted(.double(0.1), .double, .float) == .double(Double(Float(0.1))))
+        #expect(converted(.double(16777216), .double, .float) == .double(16777216))
+        #expect(converted(.double(16777216.5), .double, .float) == .double(16777216))
+        #expect(failure(.double(1e-50), .double, .float)?.contains("too small for a Float") == true)
+        #expect(failure(.double(16777217), .double, .float)?.contains("no exact Float value") == true)
+        #expect(failure(.double(.infinity), .double, .float) != nil)
+        #expect(converted(.decimal("12.5"), .decimal, .float) == .double(12.5))
+        #expect(failure(.decimal("16777217"), .decimal, .float)?.contains("no exact Float value") == true)
+        #expect(failure(.decimal("9007199254740993"), .decimal, .double)?.contains("no exact Double value") == true)
+        #expect(converted(.decimal("0.1"), .decimal, .double) == .double(0.1))
+    }
+}
