@@ -71,6 +71,37 @@ struct PostgresRoundTripTests {
         #expect(parts.map { $0[0] } == ["seat", "wheel", "door", "mirror"])
     }
 
+    @Test("a value no store holds, or a date whose exact seconds and timestamptz disagree, refuses the restore and fails verify --against",
+          arguments: [
+              ("UPDATE ferry.\"Vehicle\" SET built = '-infinity' WHERE entity = 'Truck'", "'-infinity', which no date holds"),
+              ("UPDATE ferry.\"Vehicle\" SET built = 'infinity' WHERE entity = 'Truck'", "'infinity', which no date holds"),
+              ("UPDATE ferry.\"Vehicle\" SET weight = 'NaN' WHERE entity = 'Truck'", "NaN, which a store cannot hold"),
+              ("UPDATE ferry.\"Vehicle\" SET built = '1999-01-01' WHERE entity = 'Car'", "and the timestamptz beside it disagree"),
+              ("UPDATE ferry.\"Vehicle\" SET built = NULL WHERE entity = 'Car'", "and the timestamptz beside it disagree"),
+          ])
+    func unrestorableValues(damage: String, reason: String) throws {
+        let (model, store, uri) = try PostgresTestSupport.loadedGarage("pg-unrestorable")
+        try PostgresTestSupport.query(uri, damage)
+        let error = #expect(throws: (any Error).self) { try PostgresTestSupport.restore(store, from: uri, model: model, to: store + ".restored") }
+        #expect("\(error.map { String(describing: $0) } ?? "")".contains(reason), "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: store + ".restored"))
+        let verified = Result { try PostgresVerifyJob(target: ConnectionTarget(uri), againstPath: store).run() }
+        if case .success(let report) = verified { #expect(!report.passed, "verify passed a schema the restore refuses") }
+    }
+
+    @Test("a date before 4713 BC, which PostgreSQL's timestamptz cannot hold, is refused by the load naming its row, not by the server")
+    func dateBeforePostgresRange() throws {
+        let folder = try TestPaths.temporaryFolder("pg-early-date")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("UPDATE ZVEHICLE SET ZBUILT = -300000000000 WHERE Z_ENT = (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Truck')")
+        try database.close()
+        let summary = try PostgresTestSupport.load([store], into: try PostgresTestSupport.database())
+        let message = summary.stores.first?.failure?.message ?? ""
+        #expect(!summary.allLoaded && message.contains("outside what PostgreSQL's timestamptz holds (4713 BC to 294276 AD)"), "\(message)")
+    }
+
     @Test("delete rules become foreign key actions; uniqueness constraints unique indexes per store")
     func constraints() throws {
         let folder = try TestPaths.temporaryFolder("pg-constraints")

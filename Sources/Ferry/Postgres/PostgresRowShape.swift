@@ -57,7 +57,14 @@ struct PostgresRowShape {
                 continue
             }
             if let exact = field.exact, !row.isNull(exact) {
-                values.append(.date(try row.double(exact)))
+                // The exact seconds are the value; the timestamp beside them (what queries read)
+                // must be them to the microsecond, or one of the two was changed.
+                let seconds = try row.double(exact)
+                let timestamp = row.isNull(field.column) ? nil : try row.timestamp(field.column)
+                guard let expected = PostgresValues.timestamp(seconds), timestamp == expected else {
+                    throw .value(reason: "the exact date \(seconds) (seconds since 2001) and the timestamptz beside it disagree")
+                }
+                values.append(.date(seconds))
             } else {
                 values.append(try PostgresValues.read(row, field.column, type: field.type, as: attribute.type))
             }

@@ -41,8 +41,10 @@ enum PostgresValues {
             guard !text.utf8.contains(0) else { return "text holding a NUL character, which PostgreSQL's text cannot" }
             copy.append(text: text)
         case (.date(let seconds), .timestamptz):
-            guard seconds.isFinite, abs(seconds) < 9e12 else { return "the date \(seconds) is not a time PostgreSQL can hold" }
-            copy.append(timestamp: Int64((seconds * 1_000_000).rounded()) + referenceDateOffset)
+            guard let microseconds = timestamp(seconds) else {
+                return "the date \(seconds) (seconds since 2001) is outside what PostgreSQL's timestamptz holds (4713 BC to 294276 AD)"
+            }
+            copy.append(timestamp: microseconds)
         case (.binary(let bytes), .bytea): copy.append(bytes: bytes)
         case (.uuid(let uuid), .uuid): copy.append(bytes: uuid.bytes)
         default: return "the value is not of the column's type (\(type.sql))"
@@ -79,7 +81,11 @@ enum PostgresValues {
         switch (type, attributeType) {
         case (.smallint, _), (.integer, _), (.bigint, _): return .integer(try row.integer(column))
         case (.boolean, _): return .bool(try row.bool(column))
-        case (.real, _), (.doublePrecision, _): return .double(try row.double(column))
+        case (.real, _), (.doublePrecision, _):
+            let number = try row.double(column)
+            // SQLite stores NULL for a NaN: the restored value would not be the one read.
+            guard !number.isNaN else { throw .value(reason: "NaN, which a store cannot hold (SQLite keeps NULL for it)") }
+            return .double(number)
         case (.numeric, _):
             guard let text = try row.numeric(column), let plain = DecimalNotation.plain(text.utf8) else {
                 throw .value(reason: "a numeric that is not a finite decimal number")
@@ -87,12 +93,30 @@ enum PostgresValues {
             return .decimal(plain)
         case (.text, .uri): return .uri(try row.text(column))
         case (.text, _): return .string(try row.text(column))
-        case (.timestamptz, _): return .date(seconds(microseconds: try row.timestamp(column) - referenceDateOffset))
+        case (.timestamptz, _):
+            let microseconds = try row.timestamp(column)
+            // PostgreSQL's `infinity` and `-infinity` are the extremes of its count: no date.
+            guard microseconds != .max, microseconds != .min else {
+                throw .value(reason: "'\(microseconds == .max ? "infinity" : "-infinity")', which no date holds")
+            }
+            return .date(seconds(microseconds: microseconds - referenceDateOffset))
         case (.bytea, _): return .binary(try row.bytes(column))
         case (.uuid, _):
             guard let uuid = UUIDBytes(try row.uuid(column)) else { throw .value(reason: "a uuid that is not 16 bytes") }
             return .uuid(uuid)
         }
+    }
+
+    /// PostgreSQL's timestamps, in microseconds since 2000: from Julian day 0 (4714-11-24 BC) up to,
+    /// not including, 294277-01-01 (`MIN_TIMESTAMP`, `END_TIMESTAMP`).
+    private static let timestampRange: Range<Double> = -211_813_488_000_000_000 ..< 9_223_371_331_200_000_000
+
+    /// The timestamp of a date (seconds since 2001), to the nearest microsecond; nil when
+    /// PostgreSQL has no such time.
+    static func timestamp(_ seconds: Double) -> Int64? {
+        let microseconds = (seconds * 1_000_000).rounded() + Double(referenceDateOffset)
+        guard timestampRange.contains(microseconds) else { return nil }
+        return Int64(microseconds)
     }
 
     /// Seconds since 2001 of a count of microseconds, as the nearest double.
