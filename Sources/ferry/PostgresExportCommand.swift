@@ -68,7 +68,14 @@ enum PostgresExportText {
             text += "\(store.source): " + FrameworkRecords.notCarried(store.report?.frameworkRecords ?? [:]) + "\n"
         }
         text += "\(loaded.count) of \(summary.stores.count) stores loaded in \(seconds(summary.seconds)) s"
-        text += verified ? "; rows per entity and pairs per relationship counted in the database equal the store's\n" : " (not verified)\n"
+        if !verified {
+            text += " (not verified)\n"
+        } else if loaded.isEmpty {
+            text += "\n"
+        } else {
+            text += "; rows per entity and pairs per relationship counted in the database equal the store's"
+                + (loaded.count == summary.stores.count ? "\n" : " for those loaded\n")
+        }
         return text
     }
 

@@ -36,6 +36,7 @@ struct PostgresCommandTests {
         let folder = try TestPaths.temporaryFolder("pg-cli")
         let model = try PostgresTestSupport.garageModel()
         let stores = try (1...3).map { try PostgresTestSupport.garageStore(at: folder + "/G\($0).sqlite", modelFolder: model, seed: $0) }
+        _ = try PostgresTestSupport.garageStore(at: folder + "/G4.sqlite", modelFolder: model, seed: 4)
         let uri = try PostgresTestSupport.database()
         let first = try ferry(["export"] + stores + ["--to", uri, "--jobs", "2"])
         #expect(first.status == 0, "\(first.err)")
@@ -44,6 +45,11 @@ struct PostgresCommandTests {
             let line = first.out.split(separator: "\n").first { $0.hasPrefix(store + " ") }?.split(separator: " ").map(String.init)
             #expect(line?.count == 6 && line?[2] == "14" && line?[3] == "13" && line?[5] == "loaded", "\(first.out)")
         }
+        // A run that loaded nothing claims no counts; one that loaded some claims them for those.
+        let none = try ferry(["export", stores[0], "--to", uri])
+        #expect(none.status == 4 && none.out.contains("0 of 1 stores loaded") && !none.out.contains("equal the store's"), "\(none.out)")
+        let some = try ferry(["export", stores[0], folder + "/G4.sqlite", "--to", uri])
+        #expect(some.out.contains("1 of 2 stores loaded") && some.out.contains("equal the store's for those loaded"), "\(some.out)")
         let again = try ferry(["export", stores[0], folder + "/missing.sqlite", "--to", uri, "--json"])
         #expect(again.status == 4)
         let line = try #require(try JSONSerialization.jsonObject(with: Data(again.out.utf8)) as? [String: Any])

@@ -26,6 +26,23 @@ struct PostgresLoadTests {
         #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.ferry_stores") == [["1"]])
     }
 
+    @Test("two stores of one UUID in one run (two phones restored from one backup): the first is loaded, the other refused naming it, replace or not",
+          arguments: [false, true])
+    func sameUUIDTwice(replace: Bool) throws {
+        let folder = try TestPaths.temporaryFolder("pg-same-uuid")
+        let model = try PostgresTestSupport.garageModel()
+        let first = try PostgresTestSupport.garageStore(at: folder + "/Phone1.sqlite", modelFolder: model)
+        let second = folder + "/Phone2.sqlite"
+        try FileManager.default.copyItem(atPath: first, toPath: second)
+        let uri = try PostgresTestSupport.database()
+        let summary = try PostgresTestSupport.load([first, second], into: uri, replace: replace)
+        #expect(summary.stores.map(\.outcome) == ["loaded", "refused"])
+        let message = summary.stores.last?.failure?.message ?? ""
+        #expect(message.contains("is also the UUID of \(first), loaded in this run"), "\(message)")
+        #expect(summary.stores.last?.failure?.isDestination == false)
+        #expect(try PostgresTestSupport.query(uri, "SELECT source FROM ferry.ferry_stores") == [[first]])
+    }
+
     @Test("many stores share the tables; a store that fails keeps nothing and does not stop the others (--jobs 2)")
     func fleet() throws {
         let folder = try TestPaths.temporaryFolder("pg-fleet")

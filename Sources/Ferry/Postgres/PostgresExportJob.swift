@@ -39,6 +39,7 @@ public struct PostgresExportJob: Sendable {
         let next = Mutex(0)
         let results = Mutex([PostgresStoreResult?](repeating: nil, count: storePaths.count))
         let bundle = modelPath.map(ExportModelSource.Bundle.init(path:))
+        let claimed = Mutex([String: String]())
         let workers = (0..<max(1, min(jobs, storePaths.count))).map { _ in
             BackgroundWork<Void, Never> { [self] in
                 let session = PostgresSession(target: target)
@@ -57,7 +58,7 @@ public struct PostgresExportJob: Sendable {
                 var opened = open(index)
                 while true {
                     let following = claim().map { following in (following, BackgroundWork { open(following) }) }
-                    let result = load(storePaths[index], opened: opened, session: session)
+                    let result = load(storePaths[index], opened: opened, session: session, claimed: claimed)
                     results.withLock { $0[index] = result }
                     guard let (nextIndex, opening) = following else { return .success(()) }
                     index = nextIndex
@@ -71,9 +72,10 @@ public struct PostgresExportJob: Sendable {
     }
 
     /// Loads the store at `path` (`opened`, or why it could not be opened); its time is the opening's
-    /// plus the load's.
+    /// plus the load's. Its UUID is first claimed in `claimed` (UUID → path): a store whose UUID
+    /// another store of the run claimed is refused, as loading it would replace that one's rows.
     private func load(_ path: String, opened: Result<PostgresOpenedStore, PostgresTransferError>,
-                      session: PostgresSession) -> PostgresStoreResult {
+                      session: PostgresSession, claimed: borrowing Mutex<[String: String]>) -> PostgresStoreResult {
         let clock = ContinuousClock()
         let started = clock.now
         let source = sourceNames[path] ?? path
@@ -81,6 +83,13 @@ public struct PostgresExportJob: Sendable {
         do throws(PostgresTransferError) {
             let store = try opened.get()
             openingSeconds = store.seconds
+            let uuid = store.store.metadata.storeUUID.uuidString
+            let other = claimed.withLock { claimed -> String? in
+                if let other = claimed[uuid] { return other }
+                claimed[uuid] = path
+                return nil
+            }
+            if let other { throw .sameUUIDInRun(store: uuid, otherPath: sourceNames[other] ?? other) }
             let load = PostgresStoreLoad(opened: store, source: source, session: session, schema: schema, replace: replace, verify: verify)
             let report = try load.run()
             return PostgresStoreResult(storePath: path, source: source, seconds: openingSeconds + Self.seconds(clock.now - started),
@@ -88,7 +97,10 @@ public struct PostgresExportJob: Sendable {
         } catch {
             session.discard()
             var refused = false
-            if case .alreadyLoaded = error { refused = true }
+            switch error {
+            case .alreadyLoaded, .sameUUIDInRun: refused = true
+            default: break
+            }
             let failure = PostgresStoreResult.Failure(message: error.description, isVerification: error.isVerificationFailure,
                                                       isDestination: error.isDestinationFailure(loadingDatabase: true), isRefusal: refused)
             return PostgresStoreResult(storePath: path, source: source, seconds: openingSeconds + Self.seconds(clock.now - started),

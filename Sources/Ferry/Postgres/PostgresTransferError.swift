@@ -14,6 +14,9 @@ public enum PostgresTransferError: Error, CustomStringConvertible {
     case invalidValue(entity: String, primaryKey: Int64, attribute: String, reason: String)
     /// The schema holds this store already and `--replace` was not given.
     case alreadyLoaded(store: String, schema: String)
+    /// Another store of the same run has this store's UUID: loaded after it, it would replace
+    /// its rows (or be refused as loaded).
+    case sameUUIDInRun(store: String, otherPath: String)
     /// The schema's tables were made for a model whose tables differ.
     case otherLayout(schema: String, model: String)
     /// The schema holds no store with this UUID (or no Ferry tables at all).
@@ -31,6 +34,9 @@ public enum PostgresTransferError: Error, CustomStringConvertible {
             "\(entity) Z_PK \(primaryKey), \(attribute): \(reason)"
         case let .alreadyLoaded(store, schema):
             "store \(store) is already in schema \(schema) (--replace loads it again, replacing its rows)"
+        case let .sameUUIDInRun(store, otherPath):
+            "store \(store) is also the UUID of \(otherPath), loaded in this run: one schema keeps one store per UUID "
+                + "(give one of them a new UUID, or load them into separate schemas)"
         case let .otherLayout(schema, model):
             "schema \(schema) holds the tables of another model (\(model)); use another --schema"
         case let .notLoaded(store, schema): "schema \(schema) holds no store \(store)"
@@ -55,7 +61,7 @@ public enum PostgresTransferError: Error, CustomStringConvertible {
         case .export(let error): error.isDestinationFailure
         case .database, .otherLayout: loadingDatabase
         case .alreadyLoaded: true
-        case .unsupportedModel, .invalidValue, .notLoaded, .verification: false
+        case .unsupportedModel, .invalidValue, .notLoaded, .verification, .sameUUIDInRun: false
         }
     }
 }
