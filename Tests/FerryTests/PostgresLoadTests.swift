@@ -43,6 +43,35 @@ struct PostgresLoadTests {
         #expect(try PostgresTestSupport.query(uri, "SELECT source FROM ferry.ferry_stores") == [[first]])
     }
 
+    @Test("an ordered list whose order is not known (two parts at one order key) is refused by the load, and by a restore of such rows")
+    func unknownOrderIsRefused() throws {
+        let folder = try TestPaths.temporaryFolder("pg-order-keys")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        let tied = try VerifyStores.broken(store, "tied", "UPDATE ZPART SET Z_FOK_VEHICLE = "
+            + "(SELECT min(Z_FOK_VEHICLE) FROM ZPART p WHERE p.ZVEHICLE = ZPART.ZVEHICLE) WHERE ZVEHICLE IS NOT NULL")
+        let uri = try PostgresTestSupport.database()
+        let refused = try PostgresTestSupport.load([tied], into: uri)
+        let message = refused.stores.first?.failure?.message ?? ""
+        #expect(!refused.allLoaded && message.contains("share order key") && message.contains("so its order is not known"), "\(message)")
+        #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.\"Part\"") == [["0"]])
+        #expect(try PostgresTestSupport.load([store], into: uri).allLoaded)
+        try PostgresTestSupport.query(uri, "UPDATE ferry.\"Part\" SET vehicle_position = 1 WHERE vehicle IS NOT NULL")
+        let error = #expect(throws: (any Error).self) { try PostgresTestSupport.restore(store, from: uri, model: model, to: folder + "/R.sqlite") }
+        #expect(String(describing: error).contains("so its order is not known"), "\(String(describing: error))")
+    }
+
+    @Test("a value no record carries (a car's doors on a truck's row) refuses the load, as it refuses a file export")
+    func strandedValuesAreRefused() throws {
+        let folder = try TestPaths.temporaryFolder("pg-stranded")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        let damaged = try VerifyStores.broken(store, "doors", "UPDATE ZVEHICLE SET ZDOORS = 4 WHERE ZPAYLOAD IS NOT NULL")
+        let summary = try PostgresTestSupport.load([damaged], into: try PostgresTestSupport.database())
+        let message = summary.stores.first?.failure?.message ?? ""
+        #expect(!summary.allLoaded && message.contains("ZVEHICLE.ZDOORS: 1 value on rows of entities other than Car"), "\(message)")
+    }
+
     @Test("many stores share the tables; a store that fails keeps nothing and does not stop the others (--jobs 2)")
     func fleet() throws {
         let folder = try TestPaths.temporaryFolder("pg-fleet")

@@ -11,6 +11,8 @@ struct PostgresPairQuery {
     let destination: String
     /// A column that must not be NULL (a to-one's key), or nil.
     let notNull: String?
+    /// The position column of an ordered relationship's pairs, or nil.
+    let position: String?
     let order: [String]
     /// The entity declaring the relationship the pairs are links of, as the parent side names it.
     let entity: String
@@ -35,7 +37,7 @@ struct PostgresPairQuery {
                 let position = table.column(.position(entity: owner, relationship: name)).map { [$0.name] } ?? []
                 queries.append(PostgresPairQuery(
                     table: table.name, source: column.name, destination: PostgresLayout.primaryKeyColumn, notNull: column.name,
-                    order: [column.name] + position + [PostgresLayout.primaryKeyColumn], entity: parent, relationship: inverse.name,
+                    position: position.first, order: [column.name] + position + [PostgresLayout.primaryKeyColumn], entity: parent, relationship: inverse.name,
                     counted: owner + "." + name))
             }
         }
@@ -43,7 +45,7 @@ struct PostgresPairQuery {
             let position = join.isOrdered ? [PostgresJoinTable.positionColumn] : []
             queries.append(PostgresPairQuery(
                 table: join.name, source: PostgresJoinTable.sourceColumn, destination: PostgresJoinTable.destinationColumn, notNull: nil,
-                order: [PostgresJoinTable.sourceColumn] + position + [PostgresJoinTable.destinationColumn], entity: join.entity,
+                position: position.first, order: [PostgresJoinTable.sourceColumn] + position + [PostgresJoinTable.destinationColumn], entity: join.entity,
                 relationship: join.relationship, counted: join.entity + "." + join.relationship))
         }
         return queries

@@ -67,8 +67,8 @@ final class PostgresRecordCursor: RecordCursor {
                     }
                     self.pairs = nil
                 } else if let query = pairQueries.popLast() {
-                    pairs = PairRows(query, rows: try rows([query.source, query.destination], from: query.table, notNull: query.notNull,
-                                                           order: query.order))
+                    pairs = PairRows(query, rows: try rows([query.source, query.destination] + (query.position.map { [$0] } ?? []),
+                                                           from: query.table, notNull: query.notNull, order: query.order))
                 } else {
                     return nil
                 }
@@ -145,11 +145,13 @@ final class PostgresRecordCursor: RecordCursor {
     }
 
     /// The pairs of one query as links of its relationship, each source's destinations numbered
-    /// in the order the rows come.
+    /// in the order the rows come. An ordered relationship's member without a position, or two
+    /// of one source's at one position, leave the list's order unknown: the restore refuses it
+    /// rather than make one up (as every verb reading a store refuses such order keys).
     private final class PairRows {
         let query: PostgresPairQuery
         private let rows: PostgresRowStream
-        private var last: (source: Int64, position: Int)?
+        private var last: (source: Int64, position: Int, stored: Int64?)?
 
         init(_ query: PostgresPairQuery, rows: PostgresRowStream) {
             self.query = query
@@ -159,10 +161,23 @@ final class PostgresRecordCursor: RecordCursor {
         func next() throws(PostgresTransferError) -> SeparateLink? {
             guard let row = try database({ () throws(PostgresError) in try rows.next() }) else { return nil }
             let (source, destination) = try database { () throws(PostgresError) in (try row.integer(0), try row.integer(1)) }
+            var stored: Int64?
+            if query.position != nil {
+                guard !row.isNull(2) else { throw unknownOrder(source, "member \(destination) has no position") }
+                stored = try database { () throws(PostgresError) in try row.integer(2) }
+                if let last, last.source == source, last.stored == stored {
+                    throw unknownOrder(source, "two members share position \(stored ?? 0)")
+                }
+            }
             let position = last?.source == source ? (last?.position ?? -1) + 1 : 0
-            last = (source, position)
+            last = (source, position, stored)
             return SeparateLink(entity: query.entity, relationship: query.relationship, source: .integer(source),
                                 target: .integer(destination), position: position)
+        }
+
+        private func unknownOrder(_ source: Int64, _ reason: String) -> PostgresTransferError {
+            .invalidValue(entity: query.entity, primaryKey: source, attribute: query.relationship,
+                          reason: "\(reason) in the ordered list, so its order is not known")
         }
     }
 }

@@ -37,6 +37,11 @@ struct PostgresStoreLoad {
             // A file read as immutable must not have changed since it was opened, possibly a store
             // earlier (`PostgresOpenedStore`): the end of the read compares with that stamp.
             state.fileStamp = opened.fileStamp
+            // Values no record carries would not reach the tables (as `export` refuses them).
+            let stranded = try read { () throws(StoreReaderError) in try reader.strandedValues() }
+            guard stranded.isEmpty else {
+                throw .export(.notAccounted(store: storePath, problems: stranded.map { "\($0): no table would hold them" }))
+            }
             // The store's own census is taken while the rows go out (on a second connection where
             // one reads the same bytes), not after them while the server waits.
             let census = verify ? store.startCensus() : nil
@@ -44,6 +49,7 @@ struct PostgresStoreLoad {
             var sent = TransferCounts()
             for table in layout.entityTables { try copier.copy(table, counts: &sent) }
             for join in layout.joinTables { try copier.copy(join, counts: &sent) }
+            try refuseUnknownOrders(uuid, layout: layout, model: model, connection: connection)
             var report = PostgresLoadReport(storePath: storePath, storeUUID: uuid, modelVersion: model.name, storeCounts: nil,
                                             databaseCounts: sent, exactDates: copier.exactDates, replaced: replaced)
             guard let census else {
@@ -73,6 +79,27 @@ struct PostgresStoreLoad {
             let problems = own.census.discrepancies(delivered: [:], among: []) + own.transfer.differences(from: held, mine: "store", theirs: "database")
             guard problems.isEmpty else { throw .verification(store: storePath, problems: problems) }
             return report
+        }
+    }
+
+    /// An ordered list with a member without a position, or two members at one position, has no
+    /// known order: refused as every verb reading the store refuses it (a restore would make one
+    /// up). Asked of the rows just sent, one query per ordered relationship.
+    private func refuseUnknownOrders(_ uuid: String, layout: PostgresLayout, model: ManagedObjectModel,
+                                     connection: PostgresConnection) throws(PostgresTransferError) {
+        for query in PostgresPairQuery.all(in: layout, model: model) {
+            guard let position = query.position else { continue }
+            let (source, order) = (PostgresIdentifier.quoted(query.source), PostgresIdentifier.quoted(position))
+            let condition = PostgresIdentifier.quoted(PostgresLayout.storeColumn) + " = $1"
+                + (query.notNull.map { " AND \(PostgresIdentifier.quoted($0)) IS NOT NULL" } ?? "")
+            let rows = try database { () throws(PostgresError) in
+                try connection.execute("SELECT \(source)::text, \(order)::text FROM \(PostgresIdentifier.qualified(schema, query.table)) "
+                    + "WHERE \(condition) GROUP BY \(source), \(order) HAVING \(order) IS NULL OR count(*) > 1 ORDER BY 1 LIMIT 1", [uuid])
+            }
+            guard let row = rows.first else { continue }
+            let reason = row[1].map { "two members share order key \($0)" } ?? "a member has no order key"
+            throw .invalidValue(entity: query.entity, primaryKey: Int64(row[0] ?? "") ?? 0, attribute: query.relationship,
+                                reason: "\(reason) in the ordered list, so its order is not known")
         }
     }
 
