@@ -227,6 +227,22 @@ struct MigrationPlanTests {
         }
     }
 
+    @Test("two entities matching one source (a split by renaming identifier): the first takes its records, the other is new, and a hint says so")
+    func splitByRenamingIdentifier() throws {
+        let header = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+        let folder = try TestPaths.temporaryFolder("split")
+        let bundle = try XcodeModelLoader.loadBundle(at: try TestPaths.xcodeModelBundle("Split", versions: [
+            ("V1", header + #"<entity name="Item"><attribute name="name" attributeType="String"/></entity></model>"#),
+            ("V2", header + #"<entity name="Left" elementID="Item"><attribute name="name" attributeType="String"/></entity>"#
+                + #"<entity name="Right" elementID="Item"><attribute name="name" attributeType="String"/></entity></model>"#),
+        ], in: folder))
+        let mapping = MappingInference.infer(from: try #require(bundle.version(named: "V1")), to: try #require(bundle.version(named: "V2")))
+        // The plan listed Item → Right too, a mapping no record ever took.
+        #expect(mapping.entities.map { "\($0.source) → \($0.destination)" } == ["Item → Left"])
+        #expect(mapping.addedEntities == ["Right"])
+        #expect(mapping.suggestions.contains { $0.hasPrefix("entities Left and Right both match Item: its records become Left objects") })
+    }
+
     @Test("an inferred mapping written as a file reads back as the same rules")
     func inferredMappingFileRoundTrip() throws {
         let bundle = try XcodeModelLoader.loadBundle(at: TestPaths.migrations + "/Workspace.xcdatamodeld")

@@ -18,12 +18,20 @@ public enum MappingInference {
         var matchedSources = Set<String>()
         var pairs: [(Entity, Entity)] = []
         for target in destination.entities {
-            if let origin = match(target, among: source.entities, identifier: \.effectiveRenamingIdentifier, name: \.name) {
-                pairs.append((origin, target))
-                matchedSources.insert(origin.name)
-            } else {
+            guard let origin = match(target, among: source.entities, identifier: \.effectiveRenamingIdentifier, name: \.name) else {
                 mapping.addedEntities.append(target.name)
+                continue
             }
+            // A record becomes one object: a second entity matching the same source is new,
+            // unless a written mapping sends the source's records there instead.
+            if let first = pairs.first(where: { $0.0.name == origin.name })?.1 {
+                mapping.addedEntities.append(target.name)
+                mapping.suggestions.append("entities \(first.name) and \(target.name) both match \(origin.name): its records become \(first.name) objects; "
+                    + "\(target.name) is new (a written mapping block `entity \(origin.name) -> \(target.name)` sends them there instead)")
+                continue
+            }
+            pairs.append((origin, target))
+            matchedSources.insert(origin.name)
         }
         let entityMap = Dictionary(pairs.map { ($0.0.name, $0.1.name) }, uniquingKeysWith: { first, _ in first })
         for (origin, target) in pairs where !target.isAbstract {
