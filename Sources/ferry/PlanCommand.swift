@@ -67,7 +67,10 @@ enum PlanCommand: Command {
                 MigrationReportText.print(dryRun, json: false, rejectLog: request.rejectLogPath, log: RunLog(verb: name, arguments: arguments))
             }
         }
-        if let dryRun { return dryRun.rejected > 0 ? .rejects : .success }
+        if let dryRun {
+            if dryRun.verification?.passed == false { return .verificationFailed }
+            return dryRun.rejected > 0 ? .rejects : .success
+        }
         return plan.steps.contains { !$0.refused.isEmpty } ? .badInput : .success
     }
 }

@@ -48,7 +48,7 @@ public struct MigrateJob {
         } catch {
             throw .writer(error)
         }
-        let inputs = request.verify && !request.dryRun ? BackgroundWork<MigrationInputs, MigrateError> { [request] in
+        let inputs = request.verify ? BackgroundWork<MigrationInputs, MigrateError> { [request] in
             Result { () throws(MigrateError) in try MigrationInputs.of(request, bundle: bundle) }
         } : nil
         let graph = self.graph(writer: writer, chain: chain)
@@ -85,29 +85,28 @@ public struct MigrateJob {
             if summary.stoppedEarly {
                 writer.discard()
             } else {
+                // Verified where it is built, so that its receipt is renamed into place with it;
+                // a check that cannot run is reported once the store is in place. A dry run
+                // checks its store as the run would, then discards it: its verdict is the run's.
+                var verification: Result<Void, MigrateError> = .success(())
+                // Committed first: a store that cannot be written is discarded, not verified.
+                do { try writer.commit(flushing: request.durable && !request.dryRun) } catch { throw MigrateError.writer(error) }
+                if let inputs {
+                    pipeline.startPhase("verifying", total: nil)
+                    verification = Result { () throws(MigrateError) in
+                        try verify(writer, chain: chain, inputs: inputs, carried: carried?.check, summary: &summary)
+                    }
+                }
                 if request.dryRun {
                     writer.discard()
+                } else if let report = summary.verification, !report.passed {
+                    // A store that failed its checks never replaces anything (`--force` included).
+                    writer.discard()
+                    summary.discarded = "it failed verification"
                 } else {
-                    // Verified where it is built, so that its receipt is renamed into place with it;
-                    // a check that cannot run is reported once the store is in place.
-                    var verification: Result<Void, MigrateError> = .success(())
-                    // Committed first: a store that cannot be written is discarded, not verified.
-                    do { try writer.commit(flushing: request.durable) } catch { throw MigrateError.writer(error) }
-                    if let inputs {
-                        pipeline.startPhase("verifying", total: nil)
-                        verification = Result { () throws(MigrateError) in
-                            try verify(writer, chain: chain, inputs: inputs, carried: carried?.check, summary: &summary)
-                        }
-                    }
-                    if let report = summary.verification, !report.passed {
-                        // A store that failed its checks never replaces anything (`--force` included).
-                        writer.discard()
-                        summary.discarded = "it failed verification"
-                    } else {
-                        do { try writer.finish(durable: request.durable, replacing: request.replaceExisting) } catch { throw MigrateError.writer(error) }
-                    }
-                    try verification.get()
+                    do { try writer.finish(durable: request.durable, replacing: request.replaceExisting) } catch { throw MigrateError.writer(error) }
                 }
+                try verification.get()
             }
         } catch {
             writer.discard()
