@@ -154,4 +154,59 @@ struct DuplicateMergeTests {
             FROM ZTASK t LEFT JOIN ZPROJECT p ON p.Z_PK = t.ZPROJECT ORDER BY t.Z_PK
             """) == expected)
     }
+
+    private static let lists = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Entry" syncable="YES">
+                <attribute name="name" attributeType="String"/>
+                <relationship name="list" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="List" inverseName="entries" inverseEntity="List"/>
+                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="entries" inverseEntity="Tag"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+            <entity name="List" syncable="YES">
+                <attribute name="title" attributeType="String"/>
+                <relationship name="entries" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Entry" inverseName="list" inverseEntity="Entry"/>
+            </entity>
+            <entity name="Tag" syncable="YES">
+                <attribute name="label" attributeType="String"/>
+                <relationship name="entries" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Entry" inverseName="tags" inverseEntity="Entry"/>
+            </entity>
+        </model>
+        """
+
+    /// Stores keep their pairs apart from the records (an ordered list read from the list's side, a
+    /// join table): the pairs naming a dropped copy went to the kept row, so keep-first's kept
+    /// entry took the second store's list (the first list lost it, "claimed by several") and both
+    /// copies' tags.
+    @Test("merging copies from two stores: pairs read apart from the records follow the copy kept, not the one dropped",
+          arguments: [("keep-first", ["L1|cab", "L2|xz"], ["a|red"]), ("keep-newest", ["L1|cb", "L2|xaz"], ["a|blue"])])
+    func storePairsFollowTheKeptCopy(policy: String, lists: [String], tags: [String]) throws {
+        let folder = try TestPaths.temporaryFolder("duplicate-store-pairs")
+        let bundle = try TestPaths.xcodeModelBundle("Lists", versions: [("Lists", Self.lists)], in: folder)
+        var stores: [String] = []
+        for (number, (entries, tag)) in [(#"["c", "a", "b"]"#, "red"), (#"["x", "a", "z"]"#, "blue")].enumerated() {
+            try #"[{"title": "L\#(number + 1)", "entries": \#(entries)}]"#.write(toFile: folder + "/lists.json", atomically: true, encoding: .utf8)
+            try #"[{"label": "\#(tag)", "entries": ["a"]}]"#.write(toFile: folder + "/tags.json", atomically: true, encoding: .utf8)
+            let store = folder + "/store\(number + 1).sqlite"
+            var run = try FerryProcess.run(["import", folder + "/lists.json", "--model", bundle, "--entity", "List", "--link", "entries=name",
+                                            "--out", store])
+            #expect(run.status == 0, "\(run.err)")
+            run = try FerryProcess.run(["import", folder + "/tags.json", "--model", bundle, "--entity", "Tag", "--link", "entries=name",
+                                        "--out", store, "--append"])
+            #expect(run.status == 0, "\(run.err)")
+            stores.append(store)
+        }
+        let merged = folder + "/merged.sqlite"
+        let run = try FerryProcess.run(["migrate"] + stores + ["--model", bundle, "--out", merged, "--on-duplicate", policy])
+        #expect(run.status == 0 && !run.out.contains("claimed by several"), "\(run.out)\(run.err)")
+        #expect(try storeRows(merged, """
+            SELECT l.ZTITLE || '|' || group_concat(e.ZNAME, '') FROM (SELECT * FROM ZENTRY ORDER BY Z_FOK_LIST) e
+            JOIN ZLIST l ON e.ZLIST = l.Z_PK GROUP BY l.ZTITLE ORDER BY l.ZTITLE
+            """) == lists)
+        #expect(try storeRows(merged, """
+            SELECT e.ZNAME || '|' || group_concat(t.ZLABEL) FROM ZENTRY e JOIN Z_1TAGS j ON j.Z_1ENTRIES = e.Z_PK
+            JOIN ZTAG t ON t.Z_PK = j.Z_3TAGS WHERE e.ZNAME = 'a' GROUP BY e.ZNAME
+            """) == tags)
+    }
 }

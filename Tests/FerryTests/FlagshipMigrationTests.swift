@@ -119,14 +119,17 @@ struct FlagshipMigrationTests {
         let tags = try #require(summary.links.first { $0.relationship == "Tag.tasks" })
         #expect(tags.unresolved == 0 && tags.resolved > 0)
 
-        // The tags of every migrated task are those its source records had (merged tasks: all of them).
+        // The tags of every migrated task are those its source record had; a task merged from
+        // copies (keep newest) has the newest copy's, the last read, not the union of all.
         let tagPairs = """
-            SELECT DISTINCT t.ZTASKID, g.ZNAME FROM Z_1TASKS j JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS ORDER BY 1, 2
+            SELECT DISTINCT t.ZTASKID, g.ZNAME FROM Z_1TASKS j JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS
+            WHERE t.Z_PK = (SELECT max(c.Z_PK) FROM ZTASK c WHERE c.ZTASKID IS t.ZTASKID) ORDER BY 1, 2
             """
         let migratedTagPairs = try rows(folder + "/W3.sqlite", tagPairs)
         let migratedTasks = Set(try rows(folder + "/W3.sqlite", "SELECT ZTASKID FROM ZTASK"))
         #expect(migratedTagPairs.count > 10)
         #expect(migratedTagPairs == (try rows(store, tagPairs)).filter { migratedTasks.contains(String($0.prefix { $0 != "|" })) })
+        #expect(try rows(store, "SELECT count(*) FROM (SELECT ZTASKID FROM ZTASK GROUP BY ZTASKID HAVING count(*) > 1)") != ["0"])
         let attachments = "SELECT DISTINCT u.ZREMOTEPATH, t.ZTASKID FROM ZUPLOAD u JOIN ZTASK t ON t.Z_PK = u.ZTASK ORDER BY 1, 2"
         let migratedAttachments = try rows(folder + "/W3.sqlite", attachments)
         #expect(migratedAttachments.count > 5)

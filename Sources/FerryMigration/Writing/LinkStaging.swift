@@ -32,6 +32,18 @@ final class LinkStaging {
         try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.mapKey(key.storeValue, namespace: namespace, root: root, to: pk) }
     }
 
+    /// Maps a merged copy's key away (`StagedLinks.mapKeyAway`).
+    func mapKeyAway(_ key: RecordKey, namespace: Int, root: Int64, row: Int64) throws(GraphWriteError) {
+        try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.mapKeyAway(key.storeValue, namespace: namespace, root: root, row: row) }
+    }
+
+    /// Maps away the keys of a row a later record, given `key`, takes (`StagedLinks.mapKeysAway`).
+    func mapKeysAway(ofRow row: Int64, root: Int64, except key: RecordKey, namespace: Int) throws(GraphWriteError) {
+        try GraphWriteError.wrap { () throws(StoreWriterError) in
+            try tables.mapKeysAway(ofRow: row, root: root, except: key.storeValue, namespace: namespace)
+        }
+    }
+
     /// The kinds staged so far for `relationships` of `entity`.
     func kindIDs(of entity: String, relationships: Set<String>) -> [Int] {
         kinds.filter { $0.entity == entity && relationships.contains($0.relationship.name) }.map(\.id)

@@ -115,7 +115,8 @@ public final class StoreGraphWriter {
         for (item, carriedTarget) in zip(carried, targets) {
             // A reference finds its record and leaves its values as they are.
             let policy = item.onlyNamesItsRecord && carriedPolicy(item.entity) == .keepNewest ? .keepFirst : carriedPolicy(item.entity)
-            let outcome = try writeOne(item.record, target: carriedTarget, policy: policy, byValues: item.findByValues, namespace: namespace)
+            let outcome = try writeOne(item.record, target: carriedTarget, policy: policy, byValues: item.findByValues, namespace: namespace,
+                                       isCarried: true)
             embedded.append(EmbeddedOutcome(entity: item.entity, key: item.record.key, outcome: outcome))
         }
         return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
@@ -163,10 +164,12 @@ public final class StoreGraphWriter {
 
     /// Writes one record, without what it carries.
     /// `byValues`: found by all its values when the entity has no uniqueness constraint or
-    /// identity key (`EmbeddedRecord.findByValues`). `sidesKept`, `ledger`, `emptyRequired`: as
-    /// `write` takes them.
+    /// identity key (`EmbeddedRecord.findByValues`). `isCarried`: a record another one carries,
+    /// whose key is how its carrier links it (it maps to the row it merged into, whichever copy
+    /// the row keeps). `sidesKept`, `ledger`, `emptyRequired`: as `write` takes them.
     private func writeOne(_ record: Record, target: EntityWriting, policy: DuplicatePolicy, byValues: Bool, namespace: Int,
-                          sidesKept: Set<String> = [], ledger: Int? = nil, emptyRequired: [String] = []) throws(GraphWriteError) -> Outcome
+                          isCarried: Bool = false, sidesKept: Set<String> = [], ledger: Int? = nil,
+                          emptyRequired: [String] = []) throws(GraphWriteError) -> Outcome
     {
         let rows = target.rows
         let primaryKey: Int64
@@ -214,6 +217,19 @@ public final class StoreGraphWriter {
         if record.key != nil || !record.links.isEmpty {
             let staging = try linkStaging()
             if let key = record.key {
+                // Every copy's key maps to the row. The copies it does not keep (the one dropped
+                // under keep-first, those before the newest under keep-newest) are mapped away:
+                // pairs the source keeps apart from its records (join rows, an ordered list read
+                // from the list's side) go with them, as their own links do. A carried record's
+                // key is how its carrier links it: never away.
+                switch (outcome, policy) {
+                case (.merged, .keepFirst) where !isCarried:
+                    try staging.mapKeyAway(key, namespace: namespace, root: target.rootNumber, row: primaryKey)
+                case (.merged, .keepNewest) where !isCarried:
+                    try staging.mapKeysAway(ofRow: primaryKey, root: target.rootNumber, except: key, namespace: namespace)
+                default:
+                    break
+                }
                 try staging.mapKey(key, namespace: namespace, root: target.rootNumber, to: primaryKey)
             }
             let account = ledger.map { RejectedRecords.account(ledger: $0, merged: outcome != .inserted) }

@@ -120,20 +120,27 @@ public final class LinkResolution {
     private func stageResolved() throws(LinkResolutionError) {
         let sourceRow = "coalesce(l.pk, \(StagedLinks.lookup(key: "l.skey", namespace: "l.ns", root: source.rootNumber)))"
         let staged = "l.kind = \(kind.id) AND \(sourceRow) IS NOT NULL"
+        // A pair kept apart from the records (staged by source key) that names a copy merged
+        // away goes with that copy (`StagedLinks.mapKeyAway`): superseded, destination NULL.
+        let away = "(l.skey IS NOT NULL AND (\(StagedLinks.isAway(key: "l.skey", namespace: "l.ns", root: source.rootNumber))"
+            + " OR (l.key IS NOT NULL AND \(StagedLinks.isAway(key: "l.key", namespace: "l.ns", root: target.rootNumber)))))"
+        let superseded = "CASE WHEN \(away) THEN 1 ELSE l.superseded END"
         if let attribute = kind.matchAttribute {
             let column = try target.attributeColumn(attribute.name, of: kind.relationship.destinationEntity, model: model)
             try execute("""
                 CREATE TABLE \(work).m AS SELECT \(column) AS value, min(Z_PK) AS pk, count(*) AS n FROM \(target.table)
                     WHERE Z_ENT IN (\(target.members)) AND \(column) IS NOT NULL GROUP BY \(column);
                 CREATE INDEX \(work).m_value ON m (value);
-                CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, m.pk AS dst, l.value AS label, m.n AS n,
-                    l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account, l.superseded AS superseded
+                CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, CASE WHEN NOT \(away) THEN m.pk END AS dst,
+                    l.value AS label, m.n AS n, l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account,
+                    \(superseded) AS superseded
                     FROM \(work).links l LEFT JOIN \(work).m m ON m.value = l.value WHERE \(staged);
                 """)
         } else {
             try execute("""
-                CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, t.Z_PK AS dst, l.key AS label, 1 AS n,
-                    l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account, l.superseded AS superseded
+                CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, CASE WHEN NOT \(away) THEN t.Z_PK END AS dst,
+                    l.key AS label, 1 AS n, l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account,
+                    \(superseded) AS superseded
                     FROM \(work).links l
                     LEFT JOIN \(target.table) t ON t.Z_PK = \(StagedLinks.lookup(key: "l.key", namespace: "l.ns", root: target.rootNumber))
                         AND t.Z_ENT IN (\(target.members))

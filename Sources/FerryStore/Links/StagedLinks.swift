@@ -22,6 +22,7 @@ public final class StagedLinks {
     static let schema = "ferry_work"
     let writer: CoreDataStoreWriter
     private let insertKey: SQLiteStatement
+    private let insertAway: SQLiteStatement
     private let insertRun: SQLiteStatement
     private let insertLink: SQLiteStatement
     /// The run of integer keys being extended, per namespace and root.
@@ -75,17 +76,78 @@ public final class StagedLinks {
         try writer.attachScratchDatabase(named: work)
         try writer.execute("""
             CREATE TABLE \(work).keys (ns INTEGER, root INTEGER, key, pk INTEGER, PRIMARY KEY (ns, root, key)) WITHOUT ROWID;
+            CREATE INDEX \(work).keys_row ON keys (root, pk);
+            CREATE TABLE \(work).away (ns INTEGER, root INTEGER, key, PRIMARY KEY (ns, root, key)) WITHOUT ROWID;
             CREATE TABLE \(work).runs (ns INTEGER, root INTEGER, first INTEGER, count INTEGER, pk INTEGER,
                 PRIMARY KEY (ns, root, first)) WITHOUT ROWID;
             CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, value, skey,
                 origin INTEGER, line INTEGER, row INTEGER, path TEXT, account INTEGER, superseded INTEGER);
             """)
         insertKey = try writer.prepareStatement("INSERT OR REPLACE INTO \(work).keys (ns, root, key, pk) VALUES (?, ?, ?, ?)")
+        insertAway = try writer.prepareStatement("INSERT OR IGNORE INTO \(work).away (ns, root, key) VALUES (?, ?, ?)")
         insertRun = try writer.prepareStatement("INSERT INTO \(work).runs (ns, root, first, count, pk) VALUES (?, ?, ?, ?, ?)")
         insertLink = try writer.prepareStatement("""
             INSERT INTO \(work).links (kind, pk, pos, ns, key, value, skey, origin, line, row, path, account)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+    }
+
+    /// Remembers that `key` names a copy merged into the row `row` and not kept (a duplicate
+    /// dropped under keep-first, or an earlier copy under keep-newest), unless the key is the
+    /// kept copy's own (it maps to `row` already). The key still maps to the row, so other
+    /// records' own links to it follow the merge; pairs a source keeps apart from its records
+    /// (`SourceItem.link`: join rows, an ordered list read from the list's side) that name it go
+    /// with the copy, superseded, so the row keeps the relationships of the record it keeps.
+    public func mapKeyAway(_ key: StoreValue, namespace: Int, root: Int64, row: Int64) throws(StoreWriterError) {
+        guard try self.row(of: key, namespace: namespace, root: root) != row else { return }
+        let statement = insertAway
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { try? statement.reset() }
+            try statement.bind(Int64(namespace), at: 1)
+            try statement.bind(root, at: 2)
+            try statement.bind(key, at: 3)
+            try statement.run()
+        }
+    }
+
+    /// Maps away (`mapKeyAway`) every key mapped to `row` so far but `key` of `namespace`: under
+    /// keep-newest a later record, given that key, takes the row.
+    public func mapKeysAway(ofRow row: Int64, root: Int64, except key: StoreValue, namespace: Int) throws(StoreWriterError) {
+        for (runKey, run) in runs where runKey.root == root && run.pk <= row && row - run.pk < run.count {
+            let earlier = StoreValue.integer(run.first + (row - run.pk))
+            if runKey.namespace != namespace || earlier != key { try mapKeyAway(earlier, namespace: runKey.namespace, root: root, row: -1) }
+        }
+        let work = Self.schema
+        let away = try writer.prepareStatement("""
+            INSERT OR IGNORE INTO \(work).away (ns, root, key)
+                SELECT ns, root, key FROM \(work).keys WHERE root = ?1 AND pk = ?2 AND NOT (ns = ?3 AND key = ?4)
+                UNION ALL SELECT ns, root, first + (?2 - pk) FROM \(work).runs WHERE root = ?1 AND pk <= ?2 AND ?2 - pk < count
+                    AND NOT (ns = ?3 AND first + (?2 - pk) = ?4);
+            """)
+        defer { away.finalize() }
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            try away.bind(root, at: 1)
+            try away.bind(row, at: 2)
+            try away.bind(Int64(namespace), at: 3)
+            try away.bind(key, at: 4)
+            try away.run()
+        }
+    }
+
+    /// The row `key` maps to so far (runs still being extended included), or nil.
+    private func row(of key: StoreValue, namespace: Int, root: Int64) throws(StoreWriterError) -> Int64? {
+        if case .integer(let number) = key, let run = runs[RunKey(namespace: namespace, root: root)],
+           run.first <= number, number - run.first < run.count {
+            return run.pk + (number - run.first)
+        }
+        let statement = try writer.prepareStatement("SELECT \(Self.lookup(key: "?3", namespace: "?1", root: Int(root)))")
+        defer { statement.finalize() }
+        return try StoreWriterError.sqlite { () throws(SQLiteError) -> Int64? in
+            try statement.bind(Int64(namespace), at: 1)
+            try statement.bind(key, at: 3)
+            guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+            return statement.int64(at: 0)
+        }
     }
 
     /// Remembers that `key` (an integer or text `StoreValue`) in source `namespace` is the row
@@ -173,6 +235,11 @@ public final class StagedLinks {
             try statement.bind(run.pk, at: 5)
             try statement.run()
         }
+    }
+
+    /// SQL true when `key` of `namespace` names a copy merged away (`mapKeyAway`).
+    static func isAway(key: String, namespace: String, root: Int) -> String {
+        "EXISTS (SELECT 1 FROM \(schema).away a WHERE a.ns = \(namespace) AND a.root = \(root) AND a.key = \(key))"
     }
 
     /// SQL for the row a key maps to (NULL when none): `key` and `namespace` are SQL
