@@ -3,6 +3,7 @@ import FerryFormats
 import FerryMigration
 import FerryModel
 import FerryStore
+import FerryStoreTestSupport
 import FerryTestSupport
 import Foundation
 import Testing
@@ -241,6 +242,29 @@ struct MigrationPlanTests {
         #expect(mapping.entities.map { "\($0.source) → \($0.destination)" } == ["Item → Left"])
         #expect(mapping.addedEntities == ["Right"])
         #expect(mapping.suggestions.contains { $0.hasPrefix("entities Left and Right both match Item: its records become Left objects") })
+    }
+
+    @Test("an object that cannot keep its Z_PK (its entity joined another's table, whose object has it) is named in a warning, not renumbered silently")
+    func renumberedObjectsAreReported() throws {
+        let header = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+        let folder = try TestPaths.temporaryFolder("renumbered")
+        let bundle = try TestPaths.xcodeModelBundle("Rides", versions: [
+            ("V1", header + #"<entity name="Vehicle"><attribute name="label" optional="YES" attributeType="String"/></entity>"#
+                + #"<entity name="Bike"><attribute name="label" optional="YES" attributeType="String"/></entity></model>"#),
+            ("V2", header + #"<entity name="Vehicle"><attribute name="label" optional="YES" attributeType="String"/></entity>"#
+                + #"<entity name="Bike" parentEntity="Vehicle"/></model>"#),
+        ], in: folder)
+        try #"[{"label": "truck"}]"#.write(toFile: folder + "/vehicles.json", atomically: true, encoding: .utf8)
+        try #"[{"label": "bmx"}]"#.write(toFile: folder + "/bikes.json", atomically: true, encoding: .utf8)
+        var first = MigrateRequest(sources: [MigrationSource(argument: "Vehicle@V1:\(folder)/vehicles.json"),
+                                             MigrationSource(argument: "Bike@V1:\(folder)/bikes.json")],
+                                   modelPath: bundle, outputPath: folder + "/v1.sqlite")
+        first.targetVersion = "V1"
+        _ = try MigrateJob(request: first).run()
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: folder + "/v1.sqlite", kind: .store)],
+                                                             modelPath: bundle, outputPath: folder + "/v2.sqlite")).run()
+        #expect(summary.warnings.contains { $0.contains("1 object of the store whose UUID is kept got a new Z_PK") }, "\(summary.warnings)")
+        #expect(try storeRows(folder + "/v2.sqlite", "SELECT count(DISTINCT Z_PK) FROM ZVEHICLE") == ["2"])
     }
 
     @Test("an inferred mapping written as a file reads back as the same rules")

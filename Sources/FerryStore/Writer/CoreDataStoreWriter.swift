@@ -45,6 +45,10 @@ public final class CoreDataStoreWriter {
     private var keysBefore: [String: Int64] = [:]
     /// Whether `finish()` renamed the store into place (`discard()` then leaves it).
     private var renamed = false
+    /// Per entity, the objects that were to keep their `Z_PK` and got another, as an object of
+    /// another entity in the same table had it (a hierarchy the model version changed): URIs
+    /// saved for them no longer name them.
+    public private(set) var renumberedObjects: [String: Int] = [:]
     /// How the values of derived attributes are left once the rows are in.
     public var derivedValues = DerivedValues.derived
     /// Whether the derived attributes have been completed (`completeDerivedAttributes()`).
@@ -271,6 +275,11 @@ public final class CoreDataStoreWriter {
         let database = try openDatabase()
         guard !database.isInTransaction else { return }
         do { try database.beginImmediate() } catch { throw .sqlite(error) }
+    }
+
+    /// Notes an object of `entity` that could not keep its `Z_PK` (`renumberedObjects`).
+    func noteRenumbered(_ entity: String) {
+        renumberedObjects[entity, default: 0] += 1
     }
 
     /// Counts a written row (its key is already in its counter) and commits when the batch is full.

@@ -132,6 +132,7 @@ public final class EntityInserter {
             return identity.primaryKey
         } catch let .sqlite(failure) where failure.extendedCode == Self.primaryKeyTaken {
             // Another row has the key (two sources' objects, a merged hierarchy): a new one.
+            writer.noteRenumbered(entityName)
         }
         let primaryKey = primaryKeys.next
         try batch.stage(row, primaryKey: primaryKey, version: 1, rows: 1)
