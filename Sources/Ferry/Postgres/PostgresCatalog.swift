@@ -92,7 +92,9 @@ struct PostgresCatalog {
             try connection.execute("INSERT INTO \(storesTable) (\(PostgresIdentifier.list(Self.storeColumns + ["tool"]))) VALUES ($1, $2, $3, $4, $5)",
                                    [entry.store, entry.modelVersion, hashes, entry.source, "ferry \(FerryVersion.current)"])
         } catch where error.sqlState == "23505" {
-            throw .alreadyLoaded(store: entry.store, schema: schema)
+            // With `replace`, the rows deleted above were another run's, which loaded the store
+            // again before this one's insert.
+            throw replace ? .loadedMeanwhile(store: entry.store, schema: schema) : .alreadyLoaded(store: entry.store, schema: schema)
         } catch {
             throw .database(error)
         }

@@ -98,7 +98,7 @@ public struct PostgresExportJob: Sendable {
             session.discard()
             var refused = false
             switch error {
-            case .alreadyLoaded, .sameUUIDInRun: refused = true
+            case .alreadyLoaded, .loadedMeanwhile, .sameUUIDInRun: refused = true
             default: break
             }
             let failure = PostgresStoreResult.Failure(message: error.description, isVerification: error.isVerificationFailure,

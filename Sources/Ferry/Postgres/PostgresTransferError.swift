@@ -14,6 +14,8 @@ public enum PostgresTransferError: Error, CustomStringConvertible {
     case invalidValue(entity: String, primaryKey: Int64, attribute: String, reason: String)
     /// The schema holds this store already and `--replace` was not given.
     case alreadyLoaded(store: String, schema: String)
+    /// With `--replace`, another run loaded the store while this one was loading it.
+    case loadedMeanwhile(store: String, schema: String)
     /// Another store of the same run has this store's UUID: loaded after it, it would replace
     /// its rows (or be refused as loaded).
     case sameUUIDInRun(store: String, otherPath: String)
@@ -34,6 +36,9 @@ public enum PostgresTransferError: Error, CustomStringConvertible {
             "\(entity) Z_PK \(primaryKey), \(attribute): \(reason)"
         case let .alreadyLoaded(store, schema):
             "store \(store) is already in schema \(schema) (--replace loads it again, replacing its rows)"
+        case let .loadedMeanwhile(store, schema):
+            "store \(store) was loaded into schema \(schema) by another run while this one loaded it; nothing of this run was kept "
+                + "(run again to replace it)"
         case let .sameUUIDInRun(store, otherPath):
             "store \(store) is also the UUID of \(otherPath), loaded in this run: one schema keeps one store per UUID "
                 + "(give one of them a new UUID, or load them into separate schemas)"
@@ -60,7 +65,7 @@ public enum PostgresTransferError: Error, CustomStringConvertible {
         switch self {
         case .export(let error): error.isDestinationFailure
         case .database, .otherLayout: loadingDatabase
-        case .alreadyLoaded: true
+        case .alreadyLoaded, .loadedMeanwhile: true
         case .unsupportedModel, .invalidValue, .notLoaded, .verification, .sameUUIDInRun: false
         }
     }
