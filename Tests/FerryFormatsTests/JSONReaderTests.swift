@@ -56,8 +56,13 @@ struct JSONReaderTests {
         }
         // Objects one per line are NDJSON when lines end in LF or CRLF; a lone CR ends no NDJSON line.
         #expect(try Support.records("{\"id\":1}\r\n{\"id\":2}\r\n", layout: .automatic).map(\.location.line) == [1, 2])
-        let crOnly = Support.error("{\"id\":1}\r{\"id\":2}\r{\"id\":3}\r", layout: .automatic)
-        #expect(crOnly == .syntax(.trailingContent, at: JSONPosition(source: "test.json", line: 2, column: 1, byteOffset: 9)), "\(String(describing: crOnly))")
+        // Either way such a file is refused for its line ends, at the first one, not as content after a value
+        // (named NDJSON, the whole file was one malformed line: one reject, the rest lost).
+        for layout in [JSONRecordLayout.automatic, .lines] {
+            let crOnly = Support.error("{\"id\":1}\r{\"id\":2}\r{\"id\":3}\r", layout: layout)
+            #expect(crOnly == .syntax(.loneCarriageReturn, at: JSONPosition(source: "test.json", line: 1, column: 9, byteOffset: 8)),
+                    "\(layout): \(String(describing: crOnly))")
+        }
     }
 
     @Test func ndjsonBadLineReportsItsLine() {

@@ -43,6 +43,9 @@ public enum JSONError: FileError, Equatable {
         case leadingZero
         /// A word other than `true`, `false`, `null`.
         case invalidLiteral
+        /// An NDJSON line ends with a carriage return alone (an old Mac's line ends), where NDJSON
+        /// ends lines with LF or CRLF: every later "line" would be read as part of this one.
+        case loneCarriageReturn
 
         public var description: String {
             switch self {
@@ -51,6 +54,8 @@ public enum JSONError: FileError, Equatable {
             case let .unexpectedEnd(expected):
                 "unexpected end of input, expected \(expected)"
             case .trailingContent: "unexpected content after the value"
+            case .loneCarriageReturn:
+                "the line ends with a carriage return alone; NDJSON lines end with LF or CRLF (convert the line ends, e.g. tr '\\r' '\\n')"
             case .unterminatedString: "string is never closed"
             case let .controlCharacterInString(byte): "unescaped control character \(Self.hex(byte)) in string"
             case let .invalidEscape(byte): "invalid escape \\\(Self.describe(byte))"

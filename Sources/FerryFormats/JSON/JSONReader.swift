@@ -142,10 +142,14 @@ public struct JSONReader: ~Copyable {
         let record = try readRecord(depth: 0, index: nil)
         let endLine = scanner.line
         let lineFeeds = scanner.lineFeeds
+        let afterRecord = scanner.position(at: scanner.position)
         if try scanner.peekToken() == nil {
             state = .finished
         } else if record.location.line == endLine && scanner.lineFeeds > lineFeeds {
             state = .lines
+        } else if record.location.line == endLine, scanner.line == endLine + 1, scanner.lineFeeds == lineFeeds {
+            // Objects one per line whose lines end with CR alone: say so, not "content after the value".
+            throw JSONError.syntax(.loneCarriageReturn, at: afterRecord)
         } else {
             throw scanner.syntaxError(.trailingContent, at: scanner.position)
         }
@@ -160,7 +164,13 @@ public struct JSONReader: ~Copyable {
         scanner.lineBreaksAreWhitespace = false
         defer { scanner.lineBreaksAreWhitespace = true }
         let record = try readRecord(depth: 0, index: nil)
-        try scanner.finishLine()
+        do {
+            try scanner.finishLine()
+        } catch JSONError.syntax(.loneCarriageReturn, let at) {
+            // No later line can be told apart: the document ends here, not one record.
+            sourceFailed = true
+            throw JSONError.syntax(.loneCarriageReturn, at: at)
+        }
         return record
     }
 

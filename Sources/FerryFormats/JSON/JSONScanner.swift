@@ -196,6 +196,10 @@ struct JSONScanner: ~Copyable {
         defer { lineBreaksAreWhitespace = wasWhitespace }
         guard let byte = try peekToken() else { return }
         guard byte == UInt8(ascii: "\n") else {
+            // A carriage return skipped just before the next value ended the line alone.
+            if position > 0, bytes[position - 1] == UInt8(ascii: "\r") {
+                throw syntaxError(.loneCarriageReturn, at: position - 1)
+            }
             throw syntaxError(.unexpectedByte(byte, expected: "the end of the line"), at: position)
         }
         position += 1
