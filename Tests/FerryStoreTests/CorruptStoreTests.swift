@@ -76,11 +76,19 @@ import Testing
             CREATE TABLE ZNOTE (Z_PK INTEGER, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR);
             INSERT INTO ZNOTE SELECT Z_PK, Z_ENT, Z_OPT, ZTITLE FROM OLD;
             INSERT INTO ZNOTE SELECT Z_PK, Z_ENT, Z_OPT, 'b' FROM OLD;
-            DROP TABLE OLD;
+            CREATE TABLE INTKEY (Z_PK INT PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR);
             """)
         try database.close()
-        let reason = "table ZNOTE does not declare Z_PK as its INTEGER PRIMARY KEY, so its keys may repeat"
-        #expect(throws: StoreReaderError.corrupt(path: path, reason: reason)) { try CoreDataStoreReader(path: path).records(model: model) }
+        #expect(throws: StoreReaderError.keyNotRowID(path: path, table: "ZNOTE", reason: "Z_PK is not its primary key, so two rows may share a key")) {
+            try CoreDataStoreReader(path: path).records(model: model)
+        }
+        // INT PRIMARY KEY is unique but no row ID (a key may be NULL): named as such, not as damage.
+        let database2 = try SQLiteDatabase(path: path, mode: .readWrite)
+        try database2.execute("DROP TABLE ZNOTE; ALTER TABLE INTKEY RENAME TO ZNOTE; INSERT INTO ZNOTE SELECT * FROM OLD; DROP TABLE OLD")
+        try database2.close()
+        let error = try #require(throws: StoreReaderError.self) { try CoreDataStoreReader(path: path).records(model: model) }
+        #expect(error.description.hasSuffix("table ZNOTE: Z_PK is declared INT PRIMARY KEY, which is no row ID: a key may be NULL or not an integer; "
+            + "Core Data declares Z_PK INTEGER PRIMARY KEY, its row ID"), "\(error)")
     }
 
     @Test(.enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))

@@ -21,6 +21,9 @@ public enum StoreReaderError: FileError, Equatable, Sendable {
     case missingTable(path: String, table: String, owner: String)
     /// A column the model needs is not in its table.
     case missingColumn(path: String, table: String, column: String, owner: String)
+    /// An entity table's `Z_PK` is not its `INTEGER PRIMARY KEY` as Core Data declares it
+    /// (`reason` says how it is declared and what follows).
+    case keyNotRowID(path: String, table: String, reason: String)
     /// The entity is not in the model (or the database) being read.
     case unknownEntity(path: String, entity: String)
     /// The relationship is not declared by the entity or its ancestors.
@@ -37,7 +40,7 @@ public enum StoreReaderError: FileError, Equatable, Sendable {
     public var path: String {
         switch self {
         case .cannotOpen(let path, _), .notSQLite(let path, _), .corrupt(let path, _), .notCoreDataStore(let path, _),
-             .invalidMetadata(let path, _), .invalidModel(let path, _), .missingTable(let path, _, _), .missingColumn(let path, _, _, _),
+             .invalidMetadata(let path, _), .invalidModel(let path, _), .missingTable(let path, _, _), .missingColumn(let path, _, _, _), .keyNotRowID(let path, _, _),
              .unknownEntity(let path, _), .unknownRelationship(let path, _, _), .invalidValue(let path, _, _, _, _),
              .modelMismatch(let path, _, _):
             path
@@ -58,6 +61,7 @@ public enum StoreReaderError: FileError, Equatable, Sendable {
         case let .invalidMetadata(_, reason): "Z_METADATA: \(reason)"
         case let .invalidModel(_, reason): "the model cannot be read from a store: \(reason)"
         case let .missingTable(_, table, owner): "no table \(table) for \(owner)"
+        case let .keyNotRowID(_, table, reason): "table \(table): \(reason); Core Data declares Z_PK INTEGER PRIMARY KEY, its row ID"
         case let .missingColumn(_, table, column, owner): "table \(table) has no column \(column) for \(owner)"
         case let .unknownEntity(_, entity): "entity \(entity) is not in the model read"
         case let .unknownRelationship(_, entity, relationship): "entity \(entity) has no relationship \(relationship)"
