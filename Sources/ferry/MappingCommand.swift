@@ -31,6 +31,7 @@ enum MappingCommand: Command {
     static let options = [
         OptionSpec.path("model", "MODEL", "the versioned model (.xcdatamodeld or .momd)"),
         .path("out", "FILE", "where to write it (default: standard output); for convert, a folder too"),
+        .flag("force", "replace FILE if it exists (a mapping file is meant to be edited: without it, one is never overwritten)"),
     ]
 
     static let words = ["infer", "convert"]
@@ -38,7 +39,7 @@ enum MappingCommand: Command {
     static let exitCodes = [
         ExitCodeUse(.success, "written"),
         ExitCodeUse(.badInput, "the model or mapping model cannot be read, or has no version FROM or TO (or none its hashes match)"),
-        ExitCodeUse(.destination, "FILE not written"),
+        ExitCodeUse(.destination, "FILE not written (it exists and --force was not given, or it cannot be written)"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -59,10 +60,16 @@ enum MappingCommand: Command {
             Terminal.error("ferry mapping: the model has no version\(hints.joined(separator: ",")); its versions are \(versions.joined(separator: ", "))")
             return .badInput
         }
-        return write(MappingFileWriter.text(for: MappingInference.infer(from: from, to: to)), to: arguments.value("out") ?? "-")
+        return write(MappingFileWriter.text(for: MappingInference.infer(from: from, to: to)), to: arguments.value("out") ?? "-",
+                     replacing: arguments.has("force"))
     }
 
-    private static func write(_ text: String, to path: String) -> ExitCode {
+    /// Writes the mapping file; an existing one (likely edited by hand) only with `replacing`.
+    private static func write(_ text: String, to path: String, replacing: Bool) -> ExitCode {
+        if path != "-", !replacing, FileManager.default.fileExists(atPath: path) {
+            Terminal.error("ferry mapping: \(path) exists (use --force to replace it; a mapping file may hold edits)")
+            return .destination
+        }
         do {
             let sink = try FileByteSink(path: path)
             try sink.write(Array(text.utf8))
@@ -102,7 +109,7 @@ enum MappingCommand: Command {
         if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), isFolder {
             out += (out.hasSuffix("/") ? "" : "/") + "\(source.name) to \(destination.name).mapping"
         }
-        let status = write(MappingModelConversion.text(of: mappingModel, from: source, to: destination), to: out)
+        let status = write(MappingModelConversion.text(of: mappingModel, from: source, to: destination), to: out, replacing: arguments.has("force"))
         if status == .success, out != "-" { Terminal.error("ferry mapping: wrote \(out) (\(source.name) → \(destination.name))") }
         return status
     }

@@ -66,6 +66,13 @@ extension CommandLineTests {
         #expect(text.contains("mapping \"CoreDataMigration_Example 2\" -> \"CoreDataMigration_Example 3\"\n"))
         #expect(text.contains("\n  postID = postID\n  color <- nil\n"))
         #expect(text.contains("Read by no rule above: hexColor."))
+        // A mapping file is meant to be edited: converting again never overwrites it unasked.
+        try (text + "# edited\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let again = try ferry("mapping", "convert", mapping, "--model", model, "--out", folder)
+        #expect(again.status == 4 && again.err.contains("exists (use --force to replace it"), "\(again.err)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8).hasSuffix("# edited\n"))
+        #expect(try ferry("mapping", "convert", mapping, "--model", model, "--out", folder, "--force").status == 0)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == text)
         let plan = try ferry("plan", "--model", folder + "/CoreDataMigration_Example.xcdatamodeld")
         #expect(plan.status == 3)
         #expect(plan.out.contains("cannot run: \(file):"), "\(plan.out)")
