@@ -30,9 +30,9 @@ enum DeleteCommand: Command {
     ]
 
     static let exitCodes = [
-        ExitCodeUse(.success, "deleted (or, with --dry-run, planned)"),
+        ExitCodeUse(.success, "deleted (or, with --dry-run, planned and not blocked)"),
         ExitCodeUse(.badInput, "the store, the model or the predicate cannot be read"),
-        ExitCodeUse(.destination, "refused by a Deny rule, or by a required relationship or a derivation of an object that stays, or not written; nothing changed"),
+        ExitCodeUse(.destination, "refused by a Deny rule, or by a required relationship or a derivation of an object that stays, or not written; nothing changed (with --dry-run: the plan lists what blocks it)"),
         ExitCodeUse(.verificationFailed, "the change would add failures to verify's value or relationship checks: rolled back, nothing changed"),
     ]
 
@@ -45,7 +45,8 @@ enum DeleteCommand: Command {
             let report = try job.run()
             Terminal.out(DeletePlanReport.text(report, dryRun: dryRun))
             if !dryRun, !report.deleted.isEmpty, let warning = PersistentHistory.unrecordedChange(store: job.storePath) { Terminal.error("warning: \(warning)\n") }
-            return .success
+            // A dry run's exit code is the delete's: a plan a rule blocks would be refused.
+            return dryRun && (!report.blocked.isEmpty || !report.invalidated.isEmpty) ? .destination : .success
         } catch {
             let hints = ModelNameHints(store: job.storePath, modelPath: job.modelPath, entity: job.entity)
             Terminal.error("ferry delete: \(error.description)\(hints.text)")
