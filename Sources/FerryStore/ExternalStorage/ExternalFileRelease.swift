@@ -69,7 +69,8 @@ extension MutableStore {
     }
 
     /// The external file names the first column of `sql`'s rows hold (values kept inline and
-    /// NULLs name none).
+    /// NULLs name none). A reference stored as text names its file too: the record reader reads
+    /// a text value of such a column as its bytes, so a file it names is still in use.
     private func externalFileNames(_ sql: String, parameters: [StoreValue] = []) throws(StoreMutationError) -> Set<String> {
         try StoreMutationError.sqlite { () throws(SQLiteError) in
             let statement = try database.prepare(sql)
@@ -78,7 +79,7 @@ extension MutableStore {
             var names: Set<String> = []
             while try statement.step() {
                 let value = statement.value(at: 0)
-                guard value.storageClass == .blob,
+                guard value.storageClass == .blob || value.storageClass == .text,
                       case .external(let name)? = try? value.withBlob({ try ExternalBinaryData.decode($0) }) else { continue }
                 names.insert(name)
             }
