@@ -8,10 +8,12 @@ enum UpdateCommand: Command {
         usage: ferry update STORE --entity E --where P --set KEY=VALUE... [--dry-run] [--model M] [--var NAME=VALUE...]
 
         Sets attributes of the objects of E (and its sub-entities) matching P. Values follow
-        import's rules for their attribute's type (dates ISO 8601 or Unix seconds, booleans
-        1/0, true/false, yes/no, UUIDs 8-4-4-4-12, binary base64, stored with Core Data's tag
-        where the attribute allows external storage); an empty value sets NULL, which required
-        attributes refuse. Uniqueness constraints are checked; a violation names
+        import's rules for their attribute's type (booleans 1/0, true/false, yes/no, UUIDs
+        8-4-4-4-12, binary base64, stored with Core Data's tag where the attribute allows external
+        storage); dates in ISO 8601 only (a bare number is refused: P compares a Date with seconds
+        since 2001, as Core Data does, import reads Unix seconds); an empty value sets NULL, which
+        required attributes refuse, and "" (quoted: KEY='""') the empty String or Binary.
+        Uniqueness constraints are checked; a violation names
         the value and changes nothing. Derived attributes are Core Data's to compute: neither they
         nor the attributes their derivations read can be set, unless the store's triggers keep them. Changed objects get Z_OPT + 1. One SQLite transaction;
         before it commits, verify's value and relationship checks run inside it and must find no

@@ -229,6 +229,32 @@ struct QueryJobTests {
         #expect(try keys(store, "SELECT count(*) FROM ZTASK WHERE ZISCOMPLETE = 1 AND ZPRIORITY = 4 AND Z_OPT = 2") == [changed])
     }
 
+    /// `--where 'time < 1600000000'` reads the number as seconds since 2001 (Core Data's SQL),
+    /// `--set time=1600000000` read it as Unix seconds: the same number set a date 31 years off.
+    @Test("update: a bare number for a Date is refused (its epoch differs between --where and import), \"\" is the empty string, empty is NULL")
+    func updateDatesAndEmptyValues() throws {
+        let folder = try TestPaths.temporaryFolder("query-dates")
+        try "taskID,title,dueDate,notes\n1,a,2020-01-01T00:00:00Z,x\n".write(toFile: folder + "/tasks.csv", atomically: true, encoding: .utf8)
+        let store = folder + "/W3.sqlite"
+        _ = try ImportJob(request: ImportRequest(sources: [folder + "/tasks.csv"], modelPath: workspace, entity: "Task", outputPath: store)).run()
+        func update(_ key: String, _ value: String) throws -> Int {
+            try UpdateJob(storePath: store, modelPath: workspace, entity: "Task", predicate: "taskID == 1", assignments: [(key, value)]).run()
+        }
+        #expect {
+            try update("dueDate", "1600000000")
+        } throws: { error in
+            guard case .value("dueDate", let reason) = error as? QueryError else { return false }
+            return reason.contains("seconds since 2001") && reason.contains("ISO 8601")
+        }
+        #expect(try update("dueDate", "2020-09-13T12:26:40Z") == 1)
+        #expect(try keys(store, "SELECT CAST(ZDUEDATE AS INTEGER) FROM ZTASK") == [1_600_000_000 - 978_307_200])
+        #expect(try update("notes", "\"\"") == 1)
+        #expect(try keys(store, "SELECT count(*) FROM ZTASK WHERE ZNOTES = ''") == [1])
+        #expect(try update("notes", "") == 1)
+        #expect(try keys(store, "SELECT count(*) FROM ZTASK WHERE ZNOTES IS NULL") == [1])
+        #expect(throws: QueryError.self) { try update("priority", "\"\"") }
+    }
+
     @Test("a dry-run delete lists per entity and relationship and changes nothing")
     func deleteDryRun() throws {
         let store = try workspaceStore()

@@ -37,7 +37,8 @@ public struct DeleteJob {
 }
 
 /// `ferry update`: sets attributes of the objects matching a predicate, typed by import's rules
-/// (`TextCoercion`; an empty value sets NULL), in one transaction (see `MutableStore.update`).
+/// (`TextCoercion`; an empty value sets NULL, `""` the empty String or Binary; a Date takes ISO
+/// 8601 only), in one transaction (see `MutableStore.update`).
 public struct UpdateJob {
     public var storePath: String
     public var modelPath: String?
@@ -86,6 +87,21 @@ public struct UpdateJob {
             if text.isEmpty {
                 values.append((key, .null))
                 continue
+            }
+            // `""` is the empty value, as a quoted empty CSV field is (an empty value is NULL).
+            if text == "\"\"" {
+                switch attribute.type {
+                case .string: values.append((key, .string("")))
+                case .binary, .transformable: values.append((key, .binary([])))
+                default: throw .value(key: key, reason: "\"\" is the empty String or Binary value; a \(attribute.type.xcodeName) has none (an empty value sets NULL)")
+                }
+                continue
+            }
+            // A bare number is a date of another epoch in `--where` (seconds since 2001, as Core
+            // Data's SQL compares) than in import's rules (Unix seconds): refused, not guessed.
+            if attribute.type == .date, ISO8601Date.parse(text) == nil, Double(text.filter { $0 != " " && $0 != "\t" }) != nil {
+                throw .value(key: key, reason: "'\(text)' is a number, which --where reads as seconds since 2001 and import as Unix seconds: "
+                    + "give the date in ISO 8601 (2024-05-01T09:00:00Z)")
             }
             switch TextCoercion.value(text, as: attribute.type, options: coercion) {
             case .success(let value): values.append((key, value))
