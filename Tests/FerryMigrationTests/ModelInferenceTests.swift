@@ -156,6 +156,12 @@ struct ModelInferenceTests {
         made.observe([("File Name", .string("a")), ("file name", .string("b"))])
         let (model, report) = ModelInference.model(version: "V", entity: "T", from: made)
         #expect(model.entities[0].attributes.map(\.renamingIdentifier) == ["File Name"])
-        #expect(report.entities[0].leftOut.map(\.key) == ["file name"])
+        #expect(report.entities[0].caseConflicts.map { "\($0.earlier)|\($0.key)" } == ["File Name|file name"])
+        // A key that is a name as it stands keeps it; the key made into that name gives way
+        // (import matched both to fileName, and the model could not import its own file).
+        let both = EntityProfile(budget: DistinctValueBudget(limit: 10))
+        both.observe([("File Name", .string("a")), ("fileName", .string("b"))])
+        let named = ModelInference.model(version: "V", entity: "T", from: both).0.entities[0].attributes
+        #expect(named.map { "\($0.name)|\($0.renamingIdentifier ?? "-")" } == ["fileName2|File Name", "fileName|-"])
     }
 }

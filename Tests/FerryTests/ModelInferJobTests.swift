@@ -89,6 +89,25 @@ struct ModelInferJobTests {
         #expect(imported.written == 2 && imported.carried["Item"]?.written == 3 && imported.carried["Customer"]?.written == 2)
     }
 
+    /// The inferred model exited 0 and the import it suggested then refused the same file.
+    @Test("a file no model imports as it stands is refused: a repeated CSV column name, JSON keys alike but for case; a key spelled as a name keeps it")
+    func filesNoModelImports() throws {
+        let folder = try TestPaths.temporaryFolder("infer-unimportable")
+        try "id,dup,dup\n1,a,b\n2,c,d\n".write(toFile: folder + "/dup.csv", atomically: true, encoding: .utf8)
+        try #"[{"Name": "a", "name": "b"}, {"Name": "c", "name": "d"}]"#.write(toFile: folder + "/case.json", atomically: true, encoding: .utf8)
+        for (file, reason) in [("dup.csv", "columns 2 and 3 are both named 'dup'"), ("case.json", "keys 'Name' and 'name' of the records differ only in case")] {
+            #expect {
+                try ModelInferJob(ModelInferRequest(sources: [folder + "/" + file], entity: "Rec")).run()
+            } throws: { error in
+                guard case .source(let failure) = error as? ModelInferError else { return false }
+                return failure.description.contains(reason)
+            }
+        }
+        try "File Name,fileName\na,b\nc,d\n".write(toFile: folder + "/names.csv", atomically: true, encoding: .utf8)
+        let (inferred, _) = try inferAndImport([folder + "/names.csv"], entity: "Rec")
+        #expect(inferred.report.entities[0].attributes.map(\.name) == ["fileName2", "fileName"])
+    }
+
     @Test("an existing bundle is refused without --force; a wrong entity name is a usage error")
     func refusals() throws {
         let folder = try TestPaths.temporaryFolder("infer-refuse")

@@ -39,6 +39,16 @@ struct SourceProfileScan {
             throw RecordSourceError(source: path, reason: "the file has no header row (it is empty, or holds only empty or comment "
                 + "lines): a header row naming the columns is needed")
         }
+        // Two columns of one name would be one key of both columns' values, which import
+        // refuses to read ("two columns feed attribute …"): refused here too, naming them.
+        var seen: [String: Int] = [:]
+        for (column, name) in header.enumerated() where !name.isEmpty {
+            if let first = seen[name] {
+                throw RecordSourceError(source: path, reason: "columns \(first + 1) and \(column + 1) are both named '\(name)': "
+                    + "import refuses a file whose columns repeat a name; rename one (or map it with --map '#N=ATTRIBUTE')")
+            }
+            seen[name] = column
+        }
         var records = 0
         while let row = try csv.nextRow() {
             records += 1

@@ -48,11 +48,14 @@ private struct Builder {
         var entity = Entity(name: name)
         var report = InferredEntity(name: name, origin: origin, records: profile.records)
         var names = Set<String>()
+        // A key that is a property name as it stands keeps it; one made into a name (`File Name`
+        // → `fileName`) gives way to it, as import matches a key by name before by identifier.
+        let ownNames = Set(profile.keys.map(\.key).filter { ModelNaming.propertyName(forKey: $0) == $0 })
         var keysSeen = [String: String]()
         var uniqueCandidates: [InferredAttribute] = []
         for key in profile.keys {
             if let earlier = keysSeen[key.key.lowercased()] {
-                report.leftOut.append((key.key, "differs from the key '\(earlier)' only in case: import would read both into one property"))
+                report.caseConflicts.append((key.key, earlier))
                 continue
             }
             keysSeen[key.key.lowercased()] = key.key
@@ -64,7 +67,8 @@ private struct Builder {
                 report.leftOut.append((key.key, "holds control characters, which Xcode's XML cannot keep as the key of a property"))
                 continue
             }
-            let property = ModelNaming.unused(ModelNaming.propertyName(forKey: key.key), in: names)
+            let made = ModelNaming.propertyName(forKey: key.key)
+            let property = made == key.key && !names.contains(made) ? made : ModelNaming.unused(made, in: names.union(ownNames))
             let renaming = property.lowercased() == key.key.lowercased() ? nil : key.key
             let missing = profile.records - key.present
             if key.unreadableArrays > 0 {
