@@ -12,9 +12,10 @@ enum QueryCommand: Command {
 
         Prints what a Core Data fetch request would return: objects of E and its sub-entities
         matching the predicate P (NSPredicate syntax; Z_PK names an object's key), sorted by the
-        keys (then Z_PK), with Z_PK, the entity, every stored attribute, each to-one relationship
-        as the destination's Z_PK and each to-many relationship as its destinations' Z_PKs in
-        order (a JSON array; separated by spaces in the table and CSV, as export writes them).
+        keys (then Z_PK), with Z_PK, the entity, every stored attribute of E (declared or
+        inherited: the properties a sub-entity adds show when E is that sub-entity), each to-one
+        relationship as the destination's Z_PK and each to-many relationship as its destinations'
+        Z_PKs in order (a JSON array; separated by spaces in the table and CSV, as export writes them).
         Dates are ISO 8601 UTC, binary values <N bytes> in the table and base64 in JSON and CSV
         (values of attributes that allow external storage without Core Data's tag, or read from
         the external data file they name). Binary attributes compare with nil only. The model is
