@@ -23,6 +23,9 @@ public final class StagedLinks {
     let writer: CoreDataStoreWriter
     private let insertKey: SQLiteStatement
     private let insertAway: SQLiteStatement
+    /// `mapKeysAway`'s statement, and `row(of:)`'s per root, prepared on first use (one use per merge).
+    private var awayOfRow: SQLiteStatement?
+    private var rowOfKey: [Int64: SQLiteStatement] = [:]
     private let insertRun: SQLiteStatement
     private let insertLink: SQLiteStatement
     /// The run of integer keys being extended, per namespace and root.
@@ -118,14 +121,16 @@ public final class StagedLinks {
             if runKey.namespace != namespace || earlier != key { try mapKeyAway(earlier, namespace: runKey.namespace, root: root, row: -1) }
         }
         let work = Self.schema
-        let away = try writer.prepareStatement("""
+        let away: SQLiteStatement
+        if let prepared = awayOfRow { away = prepared } else { away = try writer.prepareStatement("""
             INSERT OR IGNORE INTO \(work).away (ns, root, key)
                 SELECT ns, root, key FROM \(work).keys WHERE root = ?1 AND pk = ?2 AND NOT (ns = ?3 AND key = ?4)
                 UNION ALL SELECT ns, root, first + (?2 - pk) FROM \(work).runs WHERE root = ?1 AND pk <= ?2 AND ?2 - pk < count
                     AND NOT (ns = ?3 AND first + (?2 - pk) = ?4);
-            """)
-        defer { away.finalize() }
+            """) }
+        awayOfRow = away
         try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { try? away.reset() }
             try away.bind(root, at: 1)
             try away.bind(row, at: 2)
             try away.bind(Int64(namespace), at: 3)
@@ -140,9 +145,15 @@ public final class StagedLinks {
            run.first <= number, number - run.first < run.count {
             return run.pk + (number - run.first)
         }
-        let statement = try writer.prepareStatement("SELECT \(Self.lookup(key: "?3", namespace: "?1", root: Int(root)))")
-        defer { statement.finalize() }
+        let statement: SQLiteStatement
+        if let prepared = rowOfKey[root] {
+            statement = prepared
+        } else {
+            statement = try writer.prepareStatement("SELECT \(Self.lookup(key: "?3", namespace: "?1", root: Int(root)))")
+        }
+        rowOfKey[root] = statement
         return try StoreWriterError.sqlite { () throws(SQLiteError) -> Int64? in
+            defer { try? statement.reset() }
             try statement.bind(Int64(namespace), at: 1)
             try statement.bind(key, at: 3)
             guard try statement.step(), !statement.isNull(at: 0) else { return nil }
