@@ -80,6 +80,14 @@ public enum FileInfo {
         }
     }
 
+    /// The file a symbolic link at `path` leads to (every link resolved, `realpath(3)`); `path`
+    /// itself when it is no link, or the link leads nowhere.
+    public static func linkTarget(of path: String) -> String {
+        guard kind(atPath: path) == .symbolicLink, let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Device and inode of the file at `path` (links followed), which tell two spellings of one
     /// file apart from two files; nil when it does not exist or cannot be read.
     public static func identity(atPath path: String) -> [UInt64]? {

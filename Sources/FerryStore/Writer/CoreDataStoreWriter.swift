@@ -45,6 +45,8 @@ public final class CoreDataStoreWriter {
     private var keysBefore: [String: Int64] = [:]
     /// Whether `finish()` renamed the store into place (`discard()` then leaves it).
     private var renamed = false
+    /// When appending: this run's turn on the store, held until the copy replaces it.
+    private var appendTurn: AppendTurn?
     /// Per entity, the objects that were to keep their `Z_PK` and got another, as an object of
     /// another entity in the same table had it (a hierarchy the model version changed): URIs
     /// saved for them no longer name them.
@@ -91,14 +93,38 @@ public final class CoreDataStoreWriter {
         return writer
     }
 
+    /// Plays back a transaction a crashed writer left in the store's rollback journal, by opening
+    /// the store as SQLite does (its first read rolls a hot journal back); a journal still
+    /// holding one is a live writer's.
+    private static func rollBackCrashedWriter(of path: String) throws(StoreWriterError) {
+        do {
+            let database = try SQLiteDatabase(path: path, mode: .readWrite)
+            try database.close()
+        } catch {
+            throw .existingStore(path: path, reason: "its rollback journal holds a transaction that could not be rolled back: \(error.description)")
+        }
+        guard !RollbackJournal.holdsTransaction(of: path) else {
+            throw .existingStore(path: path, reason: "another process is writing it (its rollback journal holds a transaction in progress); "
+                + "appending would lose what it writes: nothing was written, run again")
+        }
+    }
+
     /// Opens an existing store of exactly this model version to add rows to it, all or nothing:
     /// the store (with its `-wal`) is copied beside itself, rows go into the copy, and `finish()`
     /// renames the copy over the original. `Z_PK`s continue from `Z_MAX`; the store UUID stays.
     /// A store another process has open is refused, and `finish()` refuses to replace one that
-    /// changed since it was copied: another writer's commits are never lost.
-    public static func append(to path: String, model: ManagedObjectModel, batchSize: Int = 10_000)
+    /// changed since it was copied: another writer's commits are never lost. Runs appending to
+    /// one store take turns (`AppendTurn`: a second is refused), a transaction a crashed writer
+    /// left in the store's rollback journal is rolled back first (as SQLite does on the next
+    /// open; copied as it was, it became committed), and a symbolic link is followed to the
+    /// store it names, which the copy then replaces.
+    public static func append(to given: String, model: ManagedObjectModel, batchSize: Int = 10_000)
         throws(StoreWriterError) -> CoreDataStoreWriter
     {
+        // Through a symbolic link: the store it names (the one an app opens through it).
+        let path = FileInfo.linkTarget(of: given)
+        let turn = try AppendTurn(path)
+        if RollbackJournal.holdsTransaction(of: path) { try rollBackCrashedWriter(of: path) }
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: path) } catch { throw .existingStore(path: path, reason: ErrorText.reason(of: error, at: path)) }
         let layout: StoreLayout
@@ -123,6 +149,7 @@ public final class CoreDataStoreWriter {
         }
         let writer = try CoreDataStoreWriter(path: path, temporary: temporary, model: model, layout: layout, batchSize: batchSize)
         writer.appendedOriginal = original
+        writer.appendTurn = turn
         do {
             let database = try writer.openDatabase()
             try StoreWriterError.sqlite { () throws(SQLiteError) in
@@ -485,7 +512,10 @@ public final class CoreDataStoreWriter {
         if !replacing, DurableFile.exists(path) { throw .destinationExists(path) }
         try DurableFile.remove(path + "-wal")
         try DurableFile.remove(path + "-shm")
+        // A journal the replaced store's crashed writer left would be played back into this one.
+        try DurableFile.remove(RollbackJournal.path(of: path))
         try place(replacing: replacing)
+        appendTurn?.release()
         try DurableFile.sync(DurableFile.directory(of: path))
     }
 
@@ -499,6 +529,7 @@ public final class CoreDataStoreWriter {
 
     /// Abandons the store: closes it and removes the temporary file. The target is untouched.
     public func discard() {
+        appendTurn?.release()
         guard !renamed else { return }
         statements.forEach { $0.finalize() }
         statements.removeAll()

@@ -1,0 +1,107 @@
+import Ferry
+import FerryModel
+import FerryStore
+import FerryStoreTestSupport
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// A store is replaced by renaming a new file over it (`import --force`, `--append`'s copy): what
+/// lay beside the old file, or wrote to it meanwhile, must not end up in, or be lost by, the new.
+/// Found by a hostile test: a crashed writer's rollback journal was played back into the new
+/// store (rows 1–12 held the old records, integrity and verify passed); copied for an append it
+/// made an uncommitted change committed; two appends at once lost one run's rows with exit 0; an
+/// append through a symbolic link replaced the link with a copy.
+@Suite("replacing a store: journals, turns and links")
+struct StoreReplacementSafetyTests {
+    private let model = TestPaths.migrations + "/Workspace.xcdatamodeld"
+
+    /// A Workspace 1 store of `count` uploads in rollback-journal mode, in a new folder.
+    private func store(_ label: String, count: Int) throws -> (folder: String, store: String) {
+        let folder = try TestPaths.temporaryFolder(label)
+        try csv(count, prefix: "old", to: folder + "/a.csv")
+        let store = folder + "/s.sqlite"
+        let run = try FerryProcess.run(["import", folder + "/a.csv", "--model", model, "--model-version", "Workspace 1",
+                                        "--entity", "UploadEntity", "--out", store])
+        #expect(run.status == 0, "\(run.err)")
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        _ = try database.scalarText("PRAGMA journal_mode=DELETE")
+        try database.close()
+        return (folder, store)
+    }
+
+    private func csv(_ count: Int, prefix: String, to path: String) throws {
+        let rows = (1...count).map { "\(prefix)-\($0).png,1.5,1,1,,1262304111,/r/\(prefix)/\($0)" }
+        try (["fileName,fileSize,fileType,finishStatus,imageData,time,urlPath"] + rows).joined(separator: "\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// The state a writer that crashed mid-transaction leaves: `store`'s bytes with the
+    /// transaction's pages (spilled from a tiny cache) and its journal, copied to `crashed`.
+    private func crashedCopy(of store: String, to crashed: String) throws {
+        let writer = try SQLiteDatabase(path: store, mode: .readWrite)
+        try writer.execute("PRAGMA cache_size=2; BEGIN IMMEDIATE; UPDATE ZUPLOADENTITY SET ZFILENAME = 'uncommitted'")
+        _ = try writer.scalarInteger("SELECT sum(length(ZURLPATH)) FROM ZUPLOADENTITY")
+        #expect(FileManager.default.fileExists(atPath: store + "-journal"))
+        try FileManager.default.copyItem(atPath: store, toPath: crashed)
+        try FileManager.default.copyItem(atPath: store + "-journal", toPath: crashed + "-journal")
+        try writer.execute("ROLLBACK")
+        try writer.close()
+    }
+
+    @Test("import --force over a store a crashed writer left a journal beside: the journal goes, the new store reads as written")
+    func forceRemovesCrashedJournal() throws {
+        let (folder, original) = try store("replace-journal", count: 3000)
+        let store = folder + "/crashed.sqlite"
+        try crashedCopy(of: original, to: store)
+        try csv(200, prefix: "new", to: folder + "/new.csv")
+        let run = try FerryProcess.run(["import", folder + "/new.csv", "--model", model, "--model-version", "Workspace 1",
+                                        "--entity", "UploadEntity", "--out", store, "--force"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: store + "-journal"))
+        #expect(try storeRows(store, "SELECT count(*), sum(ZFILENAME LIKE 'new-%') FROM ZUPLOADENTITY") == ["200|200"])
+    }
+
+    @Test("--append to a store a crashed writer left mid-transaction: the transaction is rolled back first, not copied as committed")
+    func appendRollsBackCrashedWriter() throws {
+        let (folder, original) = try store("append-journal", count: 3000)
+        let store = folder + "/crashed.sqlite"
+        try crashedCopy(of: original, to: store)
+        try csv(10, prefix: "added", to: folder + "/b.csv")
+        let run = try FerryProcess.run(["import", folder + "/b.csv", "--model", model, "--model-version", "Workspace 1",
+                                        "--entity", "UploadEntity", "--out", store, "--append"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(try storeRows(store, "SELECT count(*), sum(ZFILENAME = 'uncommitted'), sum(ZFILENAME LIKE 'added-%') FROM ZUPLOADENTITY")
+                == ["3010|0|10"])
+        #expect(try storeRows(store, "PRAGMA integrity_check") == ["ok"])
+    }
+
+    @Test("runs appending to one store take turns: one appending while another holds its turn is refused and writes nothing")
+    func appendsTakeTurns() throws {
+        let (folder, store) = try store("append-turns", count: 20)
+        let bundle = try XcodeModelLoader.loadBundle(at: model)
+        let first = try CoreDataStoreWriter.append(to: store, model: try #require(bundle.version(named: "Workspace 1")))
+        try csv(5, prefix: "second", to: folder + "/b.csv")
+        let second = try FerryProcess.run(["import", folder + "/b.csv", "--model", model, "--model-version", "Workspace 1",
+                                           "--entity", "UploadEntity", "--out", store, "--append"])
+        #expect(second.status == 4 && second.err.contains("another run is appending to it"), "\(second.err)")
+        first.discard()
+        let third = try FerryProcess.run(["import", folder + "/b.csv", "--model", model, "--model-version", "Workspace 1",
+                                          "--entity", "UploadEntity", "--out", store, "--append"])
+        #expect(third.status == 0, "\(third.err)")
+        #expect(try storeRows(store, "SELECT count(*) FROM ZUPLOADENTITY") == ["25"])
+    }
+
+    @Test("--append through a symbolic link appends to the store it names and leaves the link a link")
+    func appendFollowsLink() throws {
+        let (folder, store) = try store("append-link", count: 20)
+        let link = folder + "/link.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "s.sqlite")
+        try csv(5, prefix: "linked", to: folder + "/b.csv")
+        let run = try FerryProcess.run(["import", folder + "/b.csv", "--model", model, "--model-version", "Workspace 1",
+                                        "--entity", "UploadEntity", "--out", link, "--append"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(FileInfo.kind(atPath: link) == .symbolicLink)
+        #expect(try storeRows(store, "SELECT count(*) FROM ZUPLOADENTITY") == ["25"])
+    }
+}
