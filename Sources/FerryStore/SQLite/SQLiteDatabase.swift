@@ -63,7 +63,8 @@ public final class SQLiteDatabase {
         var opened: OpaquePointer?
         let status = sqlite3_open_v2(opening.target, &opened, opening.flags, nil)
         guard status == SQLITE_OK, let opened else {
-            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            let message = SQLiteError.explained(opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status)),
+                                                status: status, systemErrno: opened.map(sqlite3_system_errno))
             sqlite3_close_v2(opened)
             removeSnapshot()
             throw SQLiteError(path: path, code: status, message: message)
@@ -135,7 +136,8 @@ public final class SQLiteDatabase {
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &message)
         guard status == SQLITE_OK else {
-            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            let text = SQLiteError.explained(message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle)),
+                                             status: status, systemErrno: sqlite3_system_errno(handle))
             sqlite3_free(message)
             throw SQLiteError(path: path, code: status, message: text, sql: sql, writeFailure: writeFailure(status, handle: handle))
         }
@@ -204,7 +206,8 @@ public final class SQLiteDatabase {
 
     /// The error SQLite reports for a failed call on this connection.
     func error(_ status: Int32, sql: String? = nil) -> SQLiteError {
-        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+        let message = SQLiteError.explained(handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status)),
+                                            status: status, systemErrno: handle.map(sqlite3_system_errno))
         return SQLiteError(path: path, code: status, message: message, sql: sql, extendedCode: handle.map { sqlite3_extended_errcode($0) },
                            writeFailure: handle.flatMap { writeFailure(status, handle: $0) })
     }

@@ -40,6 +40,17 @@ public struct SQLiteError: FileError, Equatable, Sendable, WriteFailureCarrying 
         return code & 0xFF == SQLITE_FULL ? WriteFailure(cause: .diskFull, path: destination) : nil
     }
 
+    /// SQLite's message, with the cause when a file could not be opened because the process or
+    /// the system has too many open (`EMFILE`, `ENFILE`): SQLite says only "unable to open".
+    static func explained(_ message: String, status: Int32, systemErrno: Int32?) -> String {
+        guard status & 0xFF == SQLITE_CANTOPEN || status & 0xFF == SQLITE_IOERR, let systemErrno else { return message }
+        switch systemErrno {
+        case 24: return message + " (too many open files: the process's limit, ulimit -n, is reached)"
+        case 23: return message + " (too many open files in the system)"
+        default: return message
+        }
+    }
+
     /// The primary result code (the low 8 bits of an extended code), e.g. `SQLITE_CONSTRAINT`.
     public var primaryCode: Int32 { code & 0xFF }
 
