@@ -105,4 +105,15 @@ struct StoreWriterPlacementTests {
             == "file size limit reached writing Out.sqlite")
         #expect(StoreWriterError.fileSystem(path: "Out.sqlite", operation: "rename", errno: EACCES).writeFailure == nil)
     }
+
+    /// Found by a hostile test under `ulimit -n`: every verb said "SQLite error 14 (unable to
+    /// open database file)" and nothing of why.
+    @Test("a file SQLite could not open for want of descriptors says so; other causes keep SQLite's words")
+    func tooManyOpenFiles() {
+        let message = "unable to open database file"
+        #expect(SQLiteError.explained(message, status: 14, systemErrno: EMFILE) == message + " (too many open files: the process's limit, ulimit -n, is reached)")
+        #expect(SQLiteError.explained(message, status: 14, systemErrno: ENFILE) == message + " (too many open files in the system)")
+        #expect(SQLiteError.explained(message, status: 14, systemErrno: ENOENT) == message)
+        #expect(SQLiteError.explained("constraint failed", status: 19, systemErrno: EMFILE) == "constraint failed")
+    }
 }
