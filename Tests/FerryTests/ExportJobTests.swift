@@ -77,6 +77,8 @@ struct ExportJobTests {
             #expect(entry.bytes == bytes.count && Array(bytes.prefix(2)) == [0x1F, 0x8B])
         }
         #expect(manifest.state.primaryKeyMaxima["Task"] == reader.primaryKeyEntry(named: "Task")?.maxPrimaryKey)
+        // Ferry's stores are WAL stores: the header says so, though the immutable read reports "delete".
+        #expect(manifest.state.journalMode == "wal")
         #expect(manifest.tool == "ferry \(FerryVersion.current)" && manifest.createdAt.hasSuffix("Z"))
         let reread = try ExportVerifier.verify(folder: folder, countRecords: true)
         #expect(reread == manifest)

@@ -47,7 +47,7 @@ public enum ExportError: Error, CustomStringConvertible, WriteFailureCarrying {
         case .restore(let reason): reason
         case let .notAccounted(store, problems):
             "\(store): not every row is accounted for, so nothing was kept:\n  " + problems.joined(separator: "\n  ")
-        case .changedWhileReading(let path): "\(path) changed while it was read (a checkpoint by another process); run again"
+        case .changedWhileReading(let path): "\(path) changed while it was read (another process wrote or checkpointed it); run again"
         }
     }
 

@@ -5,7 +5,9 @@ import FoundationEssentials
 public struct StoreReadState: Sendable, Equatable, Codable {
     /// `Z_PRIMARYKEY.Z_MAX` by entity name, read inside the transaction.
     public var primaryKeyMaxima: [String: Int64]
-    /// `PRAGMA journal_mode` (`wal`, `delete`, …).
+    /// The store's journal mode: `wal` when its header says so (bytes 18 and 19 are 2), whatever
+    /// the connection reading it reports (an immutable one reads a WAL store as `delete`);
+    /// otherwise `PRAGMA journal_mode` (`delete`, `truncate`, …).
     public var journalMode: String
     /// Bytes in the `-wal` beside the store when the transaction began (0 when there is none).
     public var walBytes: Int64
@@ -31,9 +33,10 @@ extension CoreDataStoreReader {
             let rows = try database.prepare("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
             while try rows.step() { maxima[rows.string(at: 0) ?? ""] = rows.int64(at: 1) }
             rows.finalize()
-            let mode = try database.scalarText("PRAGMA journal_mode") ?? "unknown"
+            let header = Self.header(path)
+            let mode = header.map { $0[18] == 2 } == true ? "wal" : try database.scalarText("PRAGMA journal_mode") ?? "unknown"
             return StoreReadState(primaryKeyMaxima: maxima, journalMode: mode, walBytes: wal, liveConnection: live,
-                                  changeCounter: Self.changeCounter(path), fileStamp: fileStamp())
+                                  changeCounter: header.map { $0[24..<28].reduce(Int64(0)) { $0 << 8 | Int64($1) } }, fileStamp: fileStamp())
         }
     }
 
@@ -52,13 +55,13 @@ extension CoreDataStoreReader {
         }
     }
 
-    /// The file change counter of the store file's header (offset 24), as last checkpointed;
-    /// nil when the header cannot be read.
-    private static func changeCounter(_ path: String) -> Int64? {
+    /// The first 28 bytes of the store file's header (the read and write versions at 18 and 19,
+    /// the file change counter at 24, as last checkpointed); nil when they cannot be read.
+    private static func header(_ path: String) -> [UInt8]? {
         guard let source = try? FileByteSource(path: path) else { return nil }
         var bytes = [UInt8](repeating: 0, count: 28)
         let count = (try? bytes.withUnsafeMutableBytes { try source.read(into: $0) }) ?? 0
         guard count == 28 else { return nil }
-        return bytes[24..<28].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        return bytes
     }
 }
