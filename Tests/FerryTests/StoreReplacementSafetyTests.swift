@@ -104,4 +104,21 @@ struct StoreReplacementSafetyTests {
         #expect(FileInfo.kind(atPath: link) == .symbolicLink)
         #expect(try storeRows(store, "SELECT count(*) FROM ZUPLOADENTITY") == ["25"])
     }
+
+    @Test("import --force refuses to replace a WAL store another process has open: it would go on writing to the replaced file")
+    func forceRefusesOpenStore() throws {
+        let folder = try TestPaths.temporaryFolder("force-open")
+        try csv(20, prefix: "old", to: folder + "/a.csv")
+        let store = folder + "/s.sqlite"
+        let arguments = ["import", folder + "/a.csv", "--model", model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                         "--out", store, "--force"]
+        #expect(try FerryProcess.run(arguments).status == 0)
+        let app = try SQLiteDatabase(path: store, mode: .readWrite)
+        _ = try app.scalarInteger("SELECT count(*) FROM ZUPLOADENTITY")
+        let refused = try FerryProcess.run(arguments)
+        #expect(refused.status == 4 && refused.err.contains("another process has it open; replacing it would leave that process writing"),
+                "\(refused.err)")
+        try app.close()
+        #expect(try FerryProcess.run(arguments).status == 0)
+    }
 }

@@ -510,6 +510,7 @@ public final class CoreDataStoreWriter {
                 + "nothing was written, run again")
         }
         if !replacing, DurableFile.exists(path) { throw .destinationExists(path) }
+        if appendedOriginal == nil, ReadOnlySource.hasLiveConnection(path) { throw .destinationInUse(path) }
         try DurableFile.remove(path + "-wal")
         try DurableFile.remove(path + "-shm")
         // A journal the replaced store's crashed writer left would be played back into this one.

@@ -30,6 +30,9 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
     case fileSystem(path: String, operation: String, errno: Int32)
     /// The store is not renamed over a file that exists (created while it was built).
     case destinationExists(String)
+    /// The store to replace is open in another process (a live WAL connection), which would go
+    /// on writing to the replaced file.
+    case destinationInUse(String)
 
     /// Whether the model, not the destination, is at fault: it has no store layout, or cannot be
     /// archived into the store (bad input, not "cannot write").
@@ -56,6 +59,9 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
         case let .fileSystem(path, operation, code):
             WriteFailure(errno: code, path: path)?.description ?? "\(operation) \(path) failed: \(String(cString: strerror(code)))"
         case .destinationExists(let path): "\(path) exists (it appeared while the store was built); use --force to replace it"
+        case .destinationInUse(let path):
+            "\(path): another process has it open; replacing it would leave that process writing to the replaced file, "
+                + "so nothing was written (close it first)"
         }
     }
 
