@@ -21,13 +21,18 @@ struct StoreReplacementSafetyTests {
         let folder = try TestPaths.temporaryFolder(label)
         try csv(count, prefix: "old", to: folder + "/a.csv")
         let store = folder + "/s.sqlite"
-        let run = try FerryProcess.run(["import", folder + "/a.csv", "--model", model, "--model-version", "Workspace 1",
-                                        "--entity", "UploadEntity", "--out", store])
+        let run = try importUploads(folder + "/a.csv", into: store)
         #expect(run.status == 0, "\(run.err)")
         let database = try SQLiteDatabase(path: store, mode: .readWrite)
         _ = try database.scalarText("PRAGMA journal_mode=DELETE")
         try database.close()
         return (folder, store)
+    }
+
+    /// `ferry import FILE` of Workspace 1 uploads into `store`, with `flags` (`--force`, `--append`).
+    private func importUploads(_ file: String, into store: String, _ flags: String...) throws -> FerryProcess.Result {
+        try FerryProcess.run(["import", file, "--model", model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                              "--out", store] + flags)
     }
 
     private func csv(_ count: Int, prefix: String, to path: String) throws {
@@ -55,8 +60,7 @@ struct StoreReplacementSafetyTests {
         let store = folder + "/crashed.sqlite"
         try crashedCopy(of: original, to: store)
         try csv(200, prefix: "new", to: folder + "/new.csv")
-        let run = try FerryProcess.run(["import", folder + "/new.csv", "--model", model, "--model-version", "Workspace 1",
-                                        "--entity", "UploadEntity", "--out", store, "--force"])
+        let run = try importUploads(folder + "/new.csv", into: store, "--force")
         #expect(run.status == 0, "\(run.err)")
         #expect(!FileManager.default.fileExists(atPath: store + "-journal"))
         #expect(try storeRows(store, "SELECT count(*), sum(ZFILENAME LIKE 'new-%') FROM ZUPLOADENTITY") == ["200|200"])
@@ -68,8 +72,7 @@ struct StoreReplacementSafetyTests {
         let store = folder + "/crashed.sqlite"
         try crashedCopy(of: original, to: store)
         try csv(10, prefix: "added", to: folder + "/b.csv")
-        let run = try FerryProcess.run(["import", folder + "/b.csv", "--model", model, "--model-version", "Workspace 1",
-                                        "--entity", "UploadEntity", "--out", store, "--append"])
+        let run = try importUploads(folder + "/b.csv", into: store, "--append")
         #expect(run.status == 0, "\(run.err)")
         #expect(try storeRows(store, "SELECT count(*), sum(ZFILENAME = 'uncommitted'), sum(ZFILENAME LIKE 'added-%') FROM ZUPLOADENTITY")
                 == ["3010|0|10"])
@@ -82,12 +85,10 @@ struct StoreReplacementSafetyTests {
         let bundle = try XcodeModelLoader.loadBundle(at: model)
         let first = try CoreDataStoreWriter.append(to: store, model: try #require(bundle.version(named: "Workspace 1")))
         try csv(5, prefix: "second", to: folder + "/b.csv")
-        let second = try FerryProcess.run(["import", folder + "/b.csv", "--model", model, "--model-version", "Workspace 1",
-                                           "--entity", "UploadEntity", "--out", store, "--append"])
+        let second = try importUploads(folder + "/b.csv", into: store, "--append")
         #expect(second.status == 4 && second.err.contains("another run is appending to it"), "\(second.err)")
         first.discard()
-        let third = try FerryProcess.run(["import", folder + "/b.csv", "--model", model, "--model-version", "Workspace 1",
-                                          "--entity", "UploadEntity", "--out", store, "--append"])
+        let third = try importUploads(folder + "/b.csv", into: store, "--append")
         #expect(third.status == 0, "\(third.err)")
         #expect(try storeRows(store, "SELECT count(*) FROM ZUPLOADENTITY") == ["25"])
     }
@@ -98,8 +99,7 @@ struct StoreReplacementSafetyTests {
         let link = folder + "/link.sqlite"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "s.sqlite")
         try csv(5, prefix: "linked", to: folder + "/b.csv")
-        let run = try FerryProcess.run(["import", folder + "/b.csv", "--model", model, "--model-version", "Workspace 1",
-                                        "--entity", "UploadEntity", "--out", link, "--append"])
+        let run = try importUploads(folder + "/b.csv", into: link, "--append")
         #expect(run.status == 0, "\(run.err)")
         #expect(FileInfo.kind(atPath: link) == .symbolicLink)
         #expect(try storeRows(store, "SELECT count(*) FROM ZUPLOADENTITY") == ["25"])
@@ -110,15 +110,13 @@ struct StoreReplacementSafetyTests {
         let folder = try TestPaths.temporaryFolder("force-open")
         try csv(20, prefix: "old", to: folder + "/a.csv")
         let store = folder + "/s.sqlite"
-        let arguments = ["import", folder + "/a.csv", "--model", model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
-                         "--out", store, "--force"]
-        #expect(try FerryProcess.run(arguments).status == 0)
+        #expect(try importUploads(folder + "/a.csv", into: store, "--force").status == 0)
         let app = try SQLiteDatabase(path: store, mode: .readWrite)
         _ = try app.scalarInteger("SELECT count(*) FROM ZUPLOADENTITY")
-        let refused = try FerryProcess.run(arguments)
+        let refused = try importUploads(folder + "/a.csv", into: store, "--force")
         #expect(refused.status == 4 && refused.err.contains("another process has it open; replacing it would leave that process writing"),
                 "\(refused.err)")
         try app.close()
-        #expect(try FerryProcess.run(arguments).status == 0)
+        #expect(try importUploads(folder + "/a.csv", into: store, "--force").status == 0)
     }
 }
