@@ -77,7 +77,7 @@ public struct ImportJob {
                             store: request.outputPath, at: writer.temporaryPath, model: model,
                             accounting: summary.accounting(model: model, appended: appending), derivedValues: writer.derivedValues)
                     } catch {
-                        throw ImportError.store(.existingStore(path: request.outputPath, reason: "cannot verify the written store: \(error)"))
+                        throw ImportError.store(.unverifiable(path: request.outputPath, reason: "\(error)"))
                     }
                 }
                 if let report = summary.verification, !report.passed {
