@@ -1,4 +1,5 @@
 import Ferry
+import FerryModel
 import FerryPostgres
 import FerryStore
 import FerryTestSupport
@@ -100,6 +101,20 @@ struct PostgresRoundTripTests {
         let summary = try PostgresTestSupport.load([store], into: try PostgresTestSupport.database())
         let message = summary.stores.first?.failure?.message ?? ""
         #expect(!summary.allLoaded && message.contains("outside what PostgreSQL's timestamptz holds (4713 BC to 294276 AD)"), "\(message)")
+    }
+
+    /// A helper column took the natural name of an attribute called so (`built_exact` Ferry's,
+    /// the attribute `built_exact_2`), and someone querying the table read the wrong column.
+    @Test("the model's attributes keep their names; Ferry's helper columns give way to one named like them")
+    func helperColumnsGiveWay() throws {
+        let model = ManagedObjectModel(name: "M", entities: [Entity(name: "Event", attributes: [
+            Attribute(name: "when", type: .date, isOptional: true), Attribute(name: "when_exact", type: .string, isOptional: true),
+        ])])
+        let layout = try PostgresLayout(model: model)
+        let table = try #require(layout.entityTables.first)
+        #expect(table.column(.attribute(entity: "Event", name: "when_exact"))?.name == "when_exact")
+        #expect(table.column(.exactDate(entity: "Event", name: "when"))?.name == "when_exact_2")
+        #expect(table.column(.attribute(entity: "Event", name: "when"))?.name == "when")
     }
 
     @Test("delete rules become foreign key actions; uniqueness constraints unique indexes per store")

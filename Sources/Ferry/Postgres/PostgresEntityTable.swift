@@ -16,39 +16,43 @@ public struct PostgresEntityTable: Sendable {
         self.name = name
         let hierarchy = model.hierarchy(below: root)
         entities = hierarchy.map(\.name)
-        var columnNames = PostgresNamer(reserving: [PostgresLayout.storeColumn, PostgresLayout.primaryKeyColumn, PostgresLayout.entityColumn])
-        var columns = [
-            PostgresColumn(name: PostgresLayout.storeColumn, type: .uuid, role: .store),
-            PostgresColumn(name: PostgresLayout.primaryKeyColumn, type: .bigint, role: .primaryKey),
-            PostgresColumn(name: PostgresLayout.entityColumn, type: .text, role: .entity),
-        ]
-        var foreignKeys: [PostgresForeignKey] = []
+        // The model's properties take their own names first; Ferry's helper columns (a date's
+        // `_exact`, an ordered list's `_position`) give way to a property named so, which
+        // someone querying the table reads by that name.
+        var planned: [(wanted: String, type: PostgresColumnType, role: PostgresColumn.Role, isHelper: Bool)] = []
+        var foreignKeys: [(column: Int, table: String, onDelete: PostgresDeleteAction)] = []
         for entity in hierarchy {
             for attribute in entity.attributes.inNameOrder where !attribute.isTransient {
                 guard let type = PostgresColumnType(attribute.type) else { continue }
-                columns.append(PostgresColumn(name: columnNames.claim(attribute.name), type: type,
-                                              role: .attribute(entity: entity.name, name: attribute.name)))
+                planned.append((attribute.name, type, .attribute(entity: entity.name, name: attribute.name), false))
                 if type == .timestamptz {
-                    columns.append(PostgresColumn(name: columnNames.claim(attribute.name + "_exact"), type: .doublePrecision,
-                                                  role: .exactDate(entity: entity.name, name: attribute.name)))
+                    planned.append((attribute.name + "_exact", .doublePrecision, .exactDate(entity: entity.name, name: attribute.name), true))
                 }
             }
             for relationship in entity.relationships.inNameOrder where !relationship.isToMany && !relationship.isTransient {
                 guard let destination = model.rootEntity(of: relationship.destinationEntity)?.name, let target = tableNames[destination] else {
                     throw .unsupportedModel("\(entity.name).\(relationship.name) points at \(relationship.destinationEntity), which is not in the model")
                 }
-                let column = columnNames.claim(relationship.name)
-                columns.append(PostgresColumn(name: column, type: .bigint, role: .toOne(entity: entity.name, relationship: relationship.name)))
                 let inverse = model.inverse(of: relationship)
-                foreignKeys.append(PostgresForeignKey(column: column, table: target, onDelete: PostgresDeleteAction(rule: inverse?.deleteRule)))
+                foreignKeys.append((planned.count, target, PostgresDeleteAction(rule: inverse?.deleteRule)))
+                planned.append((relationship.name, .bigint, .toOne(entity: entity.name, relationship: relationship.name), false))
                 if let inverse, inverse.isToMany, inverse.isOrdered {
-                    columns.append(PostgresColumn(name: columnNames.claim(relationship.name + "_position"), type: .bigint,
-                                                  role: .position(entity: entity.name, relationship: relationship.name)))
+                    planned.append((relationship.name + "_position", .bigint, .position(entity: entity.name, relationship: relationship.name), true))
                 }
             }
         }
+        var columnNames = PostgresNamer(reserving: [PostgresLayout.storeColumn, PostgresLayout.primaryKeyColumn, PostgresLayout.entityColumn])
+        var names = [String](repeating: "", count: planned.count)
+        for pass in [false, true] {
+            for (index, column) in planned.enumerated() where column.isHelper == pass { names[index] = columnNames.claim(column.wanted) }
+        }
+        let columns = [
+            PostgresColumn(name: PostgresLayout.storeColumn, type: .uuid, role: .store),
+            PostgresColumn(name: PostgresLayout.primaryKeyColumn, type: .bigint, role: .primaryKey),
+            PostgresColumn(name: PostgresLayout.entityColumn, type: .text, role: .entity),
+        ] + zip(planned, names).map { column, name in PostgresColumn(name: name, type: column.type, role: column.role) }
         self.columns = columns
-        self.foreignKeys = foreignKeys
+        self.foreignKeys = foreignKeys.map { PostgresForeignKey(column: names[$0.column], table: $0.table, onDelete: $0.onDelete) }
         uniqueIndexes = try Self.uniqueIndexes(hierarchy, columns: columns, model: model)
     }
 
