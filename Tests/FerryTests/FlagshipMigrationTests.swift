@@ -119,11 +119,10 @@ struct FlagshipMigrationTests {
         let tags = try #require(summary.links.first { $0.relationship == "Tag.tasks" })
         #expect(tags.unresolved == 0 && tags.resolved > 0)
 
-        // The tags of every migrated task are those its source record had; a task merged from
-        // copies (keep newest) has the newest copy's, the last read, not the union of all.
+        // The tags of every migrated task are those its source records had (merged tasks: all of
+        // them: a many-to-many pair follows the merge, as the tag's side is not the copy's to drop).
         let tagPairs = """
-            SELECT DISTINCT t.ZTASKID, g.ZNAME FROM Z_1TASKS j JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS
-            WHERE t.Z_PK = (SELECT max(c.Z_PK) FROM ZTASK c WHERE c.ZTASKID IS t.ZTASKID) ORDER BY 1, 2
+            SELECT DISTINCT t.ZTASKID, g.ZNAME FROM Z_1TASKS j JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS ORDER BY 1, 2
             """
         let migratedTagPairs = try rows(folder + "/W3.sqlite", tagPairs)
         let migratedTasks = Set(try rows(folder + "/W3.sqlite", "SELECT ZTASKID FROM ZTASK"))

@@ -121,9 +121,18 @@ public final class LinkResolution {
         let sourceRow = "coalesce(l.pk, \(StagedLinks.lookup(key: "l.skey", namespace: "l.ns", root: source.rootNumber)))"
         let staged = "l.kind = \(kind.id) AND \(sourceRow) IS NOT NULL"
         // A pair kept apart from the records (staged by source key) that names a copy merged
-        // away goes with that copy (`StagedLinks.mapKeyAway`): superseded, destination NULL.
-        let away = "(l.skey IS NOT NULL AND (\(StagedLinks.isAway(key: "l.skey", namespace: "l.ns", root: source.rootNumber))"
-            + " OR (l.key IS NOT NULL AND \(StagedLinks.isAway(key: "l.key", namespace: "l.ns", root: target.rootNumber)))))"
+        // away (`StagedLinks.mapKeyAway`) goes with that copy when it is the copy's to-one (its
+        // list, its owner): the kept row's own stands. A pair that is a to-many of the copy (a
+        // tag's entries, an item's tags) follows the merge to the row, as the other side's
+        // relationship (the entry's tags) is not the copy's to drop.
+        var awaySides: [String] = []
+        if !kind.relationship.isToMany {
+            awaySides.append(StagedLinks.isAway(key: "l.skey", namespace: "l.ns", root: source.rootNumber))
+        }
+        if model.inverse(of: kind.relationship)?.isToMany == false {
+            awaySides.append("(l.key IS NOT NULL AND \(StagedLinks.isAway(key: "l.key", namespace: "l.ns", root: target.rootNumber)))")
+        }
+        let away = awaySides.isEmpty ? "0" : "(l.skey IS NOT NULL AND (\(awaySides.joined(separator: " OR "))))"
         let superseded = "CASE WHEN \(away) THEN 1 ELSE l.superseded END"
         if let attribute = kind.matchAttribute {
             let column = try target.attributeColumn(attribute.name, of: kind.relationship.destinationEntity, model: model)
