@@ -156,7 +156,7 @@ struct ModelInferenceTests {
         made.observe([("File Name", .string("a")), ("file name", .string("b"))])
         let (model, report) = ModelInference.model(version: "V", entity: "T", from: made)
         #expect(model.entities[0].attributes.map(\.renamingIdentifier) == ["File Name"])
-        #expect(report.entities[0].caseConflicts.map { "\($0.earlier)|\($0.key)" } == ["File Name|file name"])
+        #expect(report.entities[0].leftOut.map(\.key) == ["file name"])
         // A key that is a name as it stands keeps it; the key made into that name gives way
         // (import matched both to fileName, and the model could not import its own file).
         let both = EntityProfile(budget: DistinctValueBudget(limit: 10))

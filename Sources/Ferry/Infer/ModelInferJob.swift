@@ -39,14 +39,6 @@ public struct ModelInferJob {
             do { sources.append(try scan.scan(path, into: profile, unreadable: &unreadable)) } catch { throw .source(error) }
         }
         let (model, report) = ModelInference.model(version: version, entity: request.entity, from: profile)
-        // No model makes the files importable: import reads keys alike but for case into one
-        // property and refuses an object holding both.
-        if let entity = report.entities.first(where: { !$0.caseConflicts.isEmpty }), let conflict = entity.caseConflicts.first {
-            let place = entity.origin.map { "objects of \($0)" } ?? "the records"
-            throw .source(RecordSourceError(source: request.sources.joined(separator: ", "), reason: "keys '\(conflict.earlier)' and '\(conflict.key)' of "
-                + "\(place) differ only in case: import matches keys ignoring case and would read both into one property; rename one, "
-                + "or import with --map for each"))
-        }
         if let records = report.entities.first, records.attributes.isEmpty, records.relationships.isEmpty {
             let keys = records.leftOut.map { "'\($0.key)': \($0.reason)" }
             throw .nothingToModel("no key of \(request.sources.joined(separator: ", ")) can become a property of \(request.entity) ("

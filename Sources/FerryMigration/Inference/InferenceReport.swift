@@ -25,16 +25,12 @@ public struct InferredEntity: Sendable, Equatable {
     public var uniquenessNotChecked: [(attribute: String, after: Int)] = []
     /// Keys of the source that are not in the model, and why.
     public var leftOut: [(key: String, reason: String)] = []
-    /// Keys that differ from an earlier key only in case (with it): import matches keys ignoring
-    /// case, so it reads the two into one property and refuses a record holding both.
-    public var caseConflicts: [(key: String, earlier: String)] = []
 
     public static func == (lhs: InferredEntity, rhs: InferredEntity) -> Bool {
         lhs.name == rhs.name && lhs.origin == rhs.origin && lhs.records == rhs.records && lhs.attributes == rhs.attributes
             && lhs.relationships == rhs.relationships && lhs.uniqueAttribute == rhs.uniqueAttribute && lhs.alsoUnique == rhs.alsoUnique
             && lhs.uniquenessNotChecked.elementsEqual(rhs.uniquenessNotChecked, by: { $0 == $1 })
             && lhs.leftOut.elementsEqual(rhs.leftOut, by: { $0 == $1 })
-            && lhs.caseConflicts.elementsEqual(rhs.caseConflicts, by: { $0 == $1 })
     }
 }
 

@@ -55,7 +55,9 @@ private struct Builder {
         var uniqueCandidates: [InferredAttribute] = []
         for key in profile.keys {
             if let earlier = keysSeen[key.key.lowercased()] {
-                report.caseConflicts.append((key.key, earlier))
+                // Import reads both into one property, and refuses only a record holding both.
+                report.leftOut.append((key.key, "differs from the key '\(earlier)' only in case: import reads both into one property "
+                    + "(a record holding both is refused)"))
                 continue
             }
             keysSeen[key.key.lowercased()] = key.key
