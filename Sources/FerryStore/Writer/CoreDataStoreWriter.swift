@@ -94,19 +94,16 @@ public final class CoreDataStoreWriter {
     }
 
     /// Plays back a transaction a crashed writer left in the store's rollback journal, by opening
-    /// the store as SQLite does (its first read rolls a hot journal back); a journal still
-    /// holding one is a live writer's.
-    private static func rollBackCrashedWriter(of path: String) throws(StoreWriterError) {
+    /// the store as SQLite does (its first read rolls a hot journal back). False when the journal
+    /// still holds one: a live writer's, in progress.
+    private static func rollBackCrashedWriter(of path: String) throws(StoreWriterError) -> Bool {
         do {
             let database = try SQLiteDatabase(path: path, mode: .readWrite)
             try database.close()
         } catch {
             throw .existingStore(path: path, reason: "its rollback journal holds a transaction that could not be rolled back: \(error.description)")
         }
-        guard !RollbackJournal.holdsTransaction(of: path) else {
-            throw .existingStore(path: path, reason: "another process is writing it (its rollback journal holds a transaction in progress); "
-                + "appending would lose what it writes: nothing was written, run again")
-        }
+        return !RollbackJournal.holdsTransaction(of: path)
     }
 
     /// Opens an existing store of exactly this model version to add rows to it, all or nothing:
@@ -123,8 +120,13 @@ public final class CoreDataStoreWriter {
     {
         // Through a symbolic link: the store it names (the one an app opens through it).
         let path = FileInfo.linkTarget(of: given)
-        let turn = try AppendTurn(path)
-        if RollbackJournal.holdsTransaction(of: path) { try rollBackCrashedWriter(of: path) }
+        // Rolled back before the turn is taken: where `flock` and `fcntl` locks meet (the BSDs),
+        // the turn would keep SQLite's own connection from the store.
+        if RollbackJournal.holdsTransaction(of: path), try !rollBackCrashedWriter(of: path) {
+            throw .existingStore(path: path, reason: "another process is writing it (its rollback journal holds a transaction in progress); "
+                + "appending would lose what it writes: nothing was written, run again")
+        }
+        let turn = try AppendTurn.take(path)
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: path) } catch { throw .existingStore(path: path, reason: ErrorText.reason(of: error, at: path)) }
         let layout: StoreLayout
@@ -510,7 +512,12 @@ public final class CoreDataStoreWriter {
                 + "nothing was written, run again")
         }
         if !replacing, DurableFile.exists(path) { throw .destinationExists(path) }
-        if appendedOriginal == nil, ReadOnlySource.hasLiveConnection(path) { throw .destinationInUse(path) }
+        if appendedOriginal == nil, DurableFile.exists(path) {
+            // A live writer's journal is not deleted under it; a crashed writer's is rolled back
+            // into the file it belongs to before that file is replaced.
+            if ReadOnlySource.hasLiveConnection(path) { throw .destinationInUse(path) }
+            if RollbackJournal.holdsTransaction(of: path), try !Self.rollBackCrashedWriter(of: path) { throw .destinationInUse(path) }
+        }
         try DurableFile.remove(path + "-wal")
         try DurableFile.remove(path + "-shm")
         // A journal the replaced store's crashed writer left would be played back into this one.
