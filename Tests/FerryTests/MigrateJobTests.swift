@@ -242,6 +242,15 @@ struct MigrationPlanTests {
         #expect(mapping.entities.map { "\($0.source) → \($0.destination)" } == ["Item → Left"])
         #expect(mapping.addedEntities == ["Right"])
         #expect(mapping.suggestions.contains { $0.hasPrefix("entities Left and Right both match Item: its records become Left objects") })
+        // A declared rename takes the records before an entity that only shares the old name,
+        // whichever comes first (the review's case: a new Contact and Person renamed from Contact).
+        let renamed = try XcodeModelLoader.loadBundle(at: try TestPaths.xcodeModelBundle("Rename", versions: [
+            ("V1", header + #"<entity name="Contact"><attribute name="name" attributeType="String"/></entity></model>"#),
+            ("V2", header + #"<entity name="Contact"><attribute name="name" attributeType="String"/></entity>"#
+                + #"<entity name="Person" elementID="Contact"><attribute name="name" attributeType="String"/></entity></model>"#),
+        ], in: folder))
+        let rename = MappingInference.infer(from: try #require(renamed.version(named: "V1")), to: try #require(renamed.version(named: "V2")))
+        #expect(rename.entities.map { "\($0.source) → \($0.destination)" } == ["Contact → Person"] && rename.addedEntities == ["Contact"])
     }
 
     @Test("an object that cannot keep its Z_PK (its entity joined another's table, whose object has it) is named in a warning, not renumbered silently")

@@ -22,12 +22,17 @@ public enum MappingInference {
                 mapping.addedEntities.append(target.name)
                 continue
             }
-            // A record becomes one object: a second entity matching the same source is new,
-            // unless a written mapping sends the source's records there instead.
-            if let first = pairs.first(where: { $0.0.name == origin.name })?.1 {
-                mapping.addedEntities.append(target.name)
-                mapping.suggestions.append("entities \(first.name) and \(target.name) both match \(origin.name): its records become \(first.name) objects; "
-                    + "\(target.name) is new (a written mapping block `entity \(origin.name) -> \(target.name)` sends them there instead)")
+            // A record becomes one object: of two entities matching one source, one that names it
+            // as its renaming identifier (a rename the model declares) takes its records before
+            // one that matches by its own name, else the first; the other is new, unless a
+            // written mapping sends the records there instead.
+            if let index = pairs.firstIndex(where: { $0.0.name == origin.name }) {
+                let first = pairs[index].1
+                let (kept, other) = target.renamingIdentifier != nil && first.renamingIdentifier == nil ? (target, first) : (first, target)
+                pairs[index].1 = kept
+                mapping.addedEntities.append(other.name)
+                mapping.suggestions.append("entities \(kept.name) and \(other.name) both match \(origin.name): its records become \(kept.name) objects; "
+                    + "\(other.name) is new (a written mapping block `entity \(origin.name) -> \(other.name)` sends them there instead)")
                 continue
             }
             pairs.append((origin, target))
