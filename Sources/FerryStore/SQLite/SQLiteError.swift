@@ -43,7 +43,9 @@ public struct SQLiteError: FileError, Equatable, Sendable, WriteFailureCarrying 
     /// SQLite's message, with the cause when a file could not be opened because the process or
     /// the system has too many open (`EMFILE`, `ENFILE`): SQLite says only "unable to open".
     static func explained(_ message: String, status: Int32, systemErrno: Int32?) -> String {
-        guard status & 0xFF == SQLITE_CANTOPEN || status & 0xFF == SQLITE_IOERR, let systemErrno else { return message }
+        // Only for a failed open: the errno SQLite keeps is its last system call's, which after
+        // other errors may be an earlier failure's.
+        guard status & 0xFF == SQLITE_CANTOPEN, let systemErrno else { return message }
         switch systemErrno {
         case 24: return message + " (too many open files: the process's limit, ulimit -n, is reached)"
         case 23: return message + " (too many open files in the system)"
