@@ -92,7 +92,8 @@ public struct UpdateJob {
             if text == "\"\"" {
                 switch attribute.type {
                 case .string: values.append((key, .string("")))
-                case .binary, .transformable: values.append((key, .binary([])))
+                case .binary: values.append((key, .binary([])))
+                // An empty Transformable is no archive Core Data could read back.
                 default: throw .value(key: key, reason: "\"\" is the empty String or Binary value; a \(attribute.type.xcodeName) has none (an empty value sets NULL)")
                 }
                 continue

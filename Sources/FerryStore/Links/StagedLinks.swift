@@ -103,6 +103,11 @@ public final class StagedLinks {
     /// with the copy, superseded, so the row keeps the relationships of the record it keeps.
     public func mapKeyAway(_ key: StoreValue, namespace: Int, root: Int64, row: Int64) throws(StoreWriterError) {
         guard try self.row(of: key, namespace: namespace, root: root) != row else { return }
+        try insertAwayKey(key, namespace: namespace, root: root)
+    }
+
+    /// Adds `key` to the keys mapped away.
+    private func insertAwayKey(_ key: StoreValue, namespace: Int, root: Int64) throws(StoreWriterError) {
         let statement = insertAway
         try StoreWriterError.sqlite { () throws(SQLiteError) in
             defer { try? statement.reset() }
@@ -118,7 +123,7 @@ public final class StagedLinks {
     public func mapKeysAway(ofRow row: Int64, root: Int64, except key: StoreValue, namespace: Int) throws(StoreWriterError) {
         for (runKey, run) in runs where runKey.root == root && run.pk <= row && row - run.pk < run.count {
             let earlier = StoreValue.integer(run.first + (row - run.pk))
-            if runKey.namespace != namespace || earlier != key { try mapKeyAway(earlier, namespace: runKey.namespace, root: root, row: -1) }
+            if runKey.namespace != namespace || earlier != key { try insertAwayKey(earlier, namespace: runKey.namespace, root: root) }
         }
         let work = Self.schema
         let away: SQLiteStatement
