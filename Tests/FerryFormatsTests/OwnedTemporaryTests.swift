@@ -60,6 +60,19 @@ struct OwnedTemporaryTests {
         #expect(FileManager.default.fileExists(atPath: destination) && !TemporaryFiles.isRegistered(placed.path))
     }
 
+    @Test("a released lock is free at once, though a copy of its descriptor lives on (as in a child another thread forked)")
+    func releaseUnlocksSharedDescriptors() throws {
+        let folder = try TestPaths.temporaryFolder("owned")
+        let owned = try OwnedTemporary.create(beside: folder + "/Out.sqlite", kind: .file)
+        let copy = dup(owned.fileDescriptor)
+        defer { close(copy) }
+        try #require(copy >= 0)
+        owned.release()
+        let probe = open(owned.path, O_RDONLY)
+        defer { close(probe) }
+        #expect(flock(probe, LOCK_EX | LOCK_NB) == 0, "the lock outlived its release")
+    }
+
     @Test("a rename without replacing refuses an existing file or folder and leaves both as they were")
     func renameNeverReplaces() throws {
         let folder = try TestPaths.temporaryFolder("rename")

@@ -51,6 +51,30 @@ struct BackupJobTests {
         #expect(try BackupJob(storePath: store, folder: backups).run().path != first.path)
     }
 
+    @Test("the next backup in this process is not refused while a child forked meanwhile still holds a copy of the lock")
+    func lockEndsWithItsBackup() throws {
+        let folder = try TestPaths.temporaryFolder("backup-fork")
+        let backups = folder + "/backups"
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
+        let lock = try BackupLock(folder: backups)
+        // What a test or tool spawning a process on another thread does: the child holds a copy of
+        // every descriptor until it starts its program.
+        let child = fork()
+        if child == 0 {
+            sleep(5)
+            _exit(0)
+        }
+        try #require(child > 0)
+        defer {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+        }
+        lock.release()
+        let next = try BackupLock(folder: backups)
+        next.release()
+    }
+
     @Test("a store that fails ferry verify (a NULL left in a required attribute) is refused before anything is written; older backups stay")
     func unhealthyStoreIsRefused() throws {
         let folder = try TestPaths.temporaryFolder("backup-unhealthy")

@@ -38,7 +38,7 @@ final class BackupLock {
     /// Lets go of the lock.
     func release() {
         guard descriptor >= 0 else { return }
-        _ = close(descriptor)
+        unlockAndClose(descriptor)
         descriptor = -1
     }
 

@@ -77,7 +77,7 @@ public final class OwnedTemporary: @unchecked Sendable {
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0, isSameFile(path, descriptor) {
                 return OwnedTemporary(path: path, kind: kind, descriptor: descriptor, registration: registration)
             }
-            _ = systemClose(descriptor)  // a sweep took it meanwhile: it removes it
+            unlockAndClose(descriptor)  // a sweep took it meanwhile: it removes it
             registration.map(TemporaryFiles.unregister)
         }
         throw ByteSinkError(path: fresh(), operation: "lock", code: EAGAIN)
@@ -133,7 +133,7 @@ public final class OwnedTemporary: @unchecked Sendable {
         released = true
         for registration in registrations.values { TemporaryFiles.unregister(registration) }
         registrations.removeAll()
-        _ = systemClose(descriptor)
+        unlockAndClose(descriptor)
         descriptor = -1
     }
 
@@ -188,7 +188,7 @@ public final class OwnedTemporary: @unchecked Sendable {
     private static func removeIfUnowned(_ path: String) -> Bool {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
-        defer { _ = systemClose(descriptor) }
+        defer { unlockAndClose(descriptor) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, isSameFile(path, descriptor) else { return false }
         removeTree(path)
         for suffix in databaseSuffixes { unlink(path + suffix) }

@@ -34,6 +34,16 @@ func systemClose(_ descriptor: Int32) -> Int32 {
     #endif
 }
 
+/// Lets go of an exclusive `flock(2)` and closes its descriptor. The unlock comes first: a child
+/// process that another thread forks holds a copy of every descriptor until it starts its program
+/// (`O_CLOEXEC` closes it only then), and a lock that is only closed lives on in that copy for the
+/// moment, so the next run in this process to take it (the next backup into a folder) was refused
+/// as if another run held it.
+public func unlockAndClose(_ descriptor: Int32) {
+    _ = flock(descriptor, LOCK_UN)
+    _ = systemClose(descriptor)
+}
+
 /// Facts about files, straight from `stat(2)`.
 public enum FileInfo {
     /// The size in bytes of the file at `path`, or nil when it does not exist or cannot be read.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FerryFormats
 
 /// One run's turn to append to a store (`CoreDataStoreWriter.append`): an exclusive `flock` on
 /// the store file, held from the copy to the rename. Two runs appending at once each copied the
@@ -51,7 +52,7 @@ final class AppendTurn {
     /// Lets go of the turn.
     func release() {
         guard descriptor >= 0 else { return }
-        _ = close(descriptor)
+        unlockAndClose(descriptor)
         descriptor = -1
     }
 }
