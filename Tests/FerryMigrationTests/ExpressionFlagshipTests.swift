@@ -128,4 +128,19 @@ struct ExpressionFlagshipTests {
             #expect(try evaluate(rule, ["t": .string(local)], zone: "America/New_York").get() == ExpressionHarness.date(utc), "\(local)")
         }
     }
+
+    @Test("named zones read dates on the proleptic Gregorian calendar, as offsets and ISO 8601 do (no Julian days before 1582)")
+    func namedZonesKeepOneCalendar() throws {
+        let rule = "date(t, \"yyyy-MM-dd HH:mm\", $zone)"
+        let cases: [(String, String, String)] = [
+            ("1500-03-01 12:00", "Etc/UTC", "1500-03-01T12:00:00Z"),
+            ("1582-10-10 00:00", "Etc/UTC", "1582-10-10T00:00:00Z"),  // a day Julian calendars skip
+            ("0001-01-01 00:00", "Etc/UTC", "0001-01-01T00:00:00Z"),
+            ("1500-03-01 12:00", "UTC", "1500-03-01T12:00:00Z"),
+            ("1800-01-01 12:00", "America/New_York", "1800-01-01T16:56:02Z"),  // local mean time, -4:56:02
+        ]
+        for (local, zone, utc) in cases {
+            #expect(try evaluate(rule, ["t": .string(local)], zone: zone).get() == ExpressionHarness.date(utc), "\(local) \(zone)")
+        }
+    }
 }

@@ -136,7 +136,7 @@ struct ExpressionEvaluator<Context: ExpressionContext> {
             }
             let reader: DatePattern = if let pattern { pattern } else { try DatePattern(formatText) }
             let civil = try reader.read(local)
-            return .date(try LocalTime.referenceSeconds(civil, in: LocalTime.zone(named: zoneName).get()))
+            return .date(LocalTime.referenceSeconds(civil, in: try LocalTime.zone(named: zoneName).get()))
         }
     }
 }
