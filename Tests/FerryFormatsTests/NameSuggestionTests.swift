@@ -21,7 +21,10 @@ struct NameSuggestionTests {
     func closest() {
         let verbs = ["inspect", "import", "migrate", "query", "backup", "restore"]
         #expect(NameSuggestion.closest(to: "imprt", among: verbs) == "import")
-        #expect(NameSuggestion.closest(to: "IMPORT", among: ["import"]) == nil, "a name that is known in another case is no typo of it")
+        #expect(NameSuggestion.closest(to: "IMPORT", among: ["import"]) == "import", "a name known in another case is the closest")
+        #expect(NameSuggestion.closest(to: "task", among: ["Tag", "Task"]) == "Task", "not the first name one edit away")
+        #expect(NameSuggestion.closest(to: "workspace 1", among: ["Workspace 2", "Workspace 1"]) == "Workspace 1")
+        #expect(NameSuggestion.closest(to: "import", among: ["import"]) == nil, "the name itself is no suggestion")
         #expect(NameSuggestion.closest(to: "Inport", among: verbs) == "import")
         #expect(NameSuggestion.closest(to: "rest", among: verbs) == "restore")
         #expect(NameSuggestion.closest(to: "zzzzzz", among: verbs) == nil)

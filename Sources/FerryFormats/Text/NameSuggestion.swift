@@ -1,7 +1,8 @@
 /// "Did you mean …?" for a name that is not one of the known ones: a verb, an option, an entity,
 /// a model version. A known name is suggested when it is within two edits of the given one
 /// (Damerau–Levenshtein, optimal string alignment: insert, delete, replace, swap two neighbours;
-/// letter case ignored) or when it starts with the given one; the closest wins, then the first.
+/// letter case ignored) or when it starts with the given one; the closest wins, then the first. A
+/// name that differs only in letter case is the closest of all (`task` finds `Task`, not `Tag`).
 public enum NameSuggestion {
     /// The most edits a suggestion may be away from the given name.
     public static let maxDistance = 2
@@ -12,10 +13,11 @@ public enum NameSuggestion {
         guard !target.isEmpty else { return nil }
         var best: (name: String, distance: Int)?
         for name in known {
+            guard name != given else { continue }
             let candidate = Array(name.lowercased())
-            guard candidate != target else { continue }
             // A prefix is as good as one edit: `--mod` for `--model`, `imp` for `import`.
-            let distance = candidate.starts(with: target) ? 1 : editDistance(target, candidate, limit: maxDistance)
+            let distance = candidate == target ? 0
+                : candidate.starts(with: target) ? 1 : editDistance(target, candidate, limit: maxDistance)
             guard distance <= maxDistance, distance < target.count || candidate.starts(with: target) else { continue }
             if distance < best?.distance ?? Int.max { best = (name, distance) }
         }
