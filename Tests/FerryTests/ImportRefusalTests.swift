@@ -25,6 +25,51 @@ struct ImportRefusalTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
     }
 
+    @Test("names of --map, --link and --create-missing that the model lacks are refused before anything is read (a column was left out, exit 0)")
+    func unknownOptionNames() throws {
+        let folder = try TestPaths.temporaryFolder("option-names")
+        let path = folder + "/uploads.csv"
+        try Data("fileName,urlPath\na.jpg,/x\n".utf8).write(to: URL(fileURLWithPath: path))
+        let out = folder + "/out.sqlite"
+        func refusal(_ change: (inout ImportRequest) -> Void) throws -> String {
+            var request = importing(path, out: out)
+            change(&request)
+            let error = try #require(throws: ImportError.self) { try ImportJob(request: request).run() }
+            guard case .unknownName = error else { Issue.record("not .unknownName: \(error)"); return "" }
+            #expect(!FileManager.default.fileExists(atPath: out))
+            return error.description
+        }
+        #expect(try refusal { $0.files.keyMap = ["urlPath": "urlPth"] }
+            == "--map urlPath=urlPth: UploadEntity has no attribute or relationship 'urlPth' (did you mean 'urlPath'?)")
+        var tasks = importing(path, entity: "Task", version: "Workspace 3", out: out)
+        tasks.files.linkAttributes = ["attachment": "remotePath"]
+        let link = try #require(throws: ImportError.self) { try ImportJob(request: tasks).run() }
+        #expect(link.description == "--link attachment=remotePath: no entity has a relationship 'attachment' (did you mean 'attachments'?)")
+        tasks.files.linkAttributes = ["attachments": "remotPath"]
+        let attribute = try #require(throws: ImportError.self) { try ImportJob(request: tasks).run() }
+        #expect(attribute.description == "--link attachments=remotPath: Upload has no attribute 'remotPath' (did you mean 'remotePath'?)")
+        tasks.files.linkAttributes = [:]
+        tasks.createMissing = ["tgas"]
+        let creation = try #require(throws: ImportError.self) { try ImportJob(request: tasks).run() }
+        #expect(creation.description == "--create-missing tgas: no entity of Workspace 3 has a relationship 'tgas' (did you mean 'tags'?)")
+    }
+
+    @Test("a missing source or an --out folder is named before the destination's checks (an existing --out said 'use --force')")
+    func inputBeforeDestination() throws {
+        let folder = try TestPaths.temporaryFolder("input-first")
+        let out = folder + "/out.sqlite"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: out))
+        let missing = try #require(throws: ImportError.self) { try ImportJob(request: importing(folder + "/nope.csv", out: out)).run() }
+        #expect(missing.description.contains("nope.csv: cannot open: No such file or directory"), "\(missing)")
+        let path = folder + "/uploads.csv"
+        try Data("fileName\na.jpg\n".utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.createDirectory(atPath: folder + "/store", withIntermediateDirectories: false)
+        var request = importing(path, out: folder + "/store")
+        request.existingStore = .replace
+        let error = try #require(throws: ImportError.self) { try ImportJob(request: request).run() }
+        #expect(error.description.contains("store is a folder; --out names the store file to write"), "\(error)")
+    }
+
     @Test("a CSV header none of whose columns matches is refused at line 1")
     func noMatchingCSVColumn() throws {
         let folder = try TestPaths.temporaryFolder("nocolumns")

@@ -49,6 +49,25 @@ struct NestedRecordImportTests {
             """) == ["1|home", "1|work", "2|work"])
     }
 
+    @Test("tags listed by name in a nested record are created as for a top record (they were never created, exit 0, verified)")
+    func nestedRecordsCreateMissingDestinations() throws {
+        let folder = try TestPaths.temporaryFolder("nested-create")
+        let source = try write("""
+            [{"remotePath": "/a.jpg", "uploadID": "\(uuid(1))", "task": {"taskID": 7, "title": "Trip", "tags": ["work", "home"]}}]
+            """, "uploads.json", in: folder)
+        let out = folder + "/W3.sqlite"
+        let summary = try ImportJob(request: importing([source], entity: "Upload", out: out)).run()
+        #expect(summary.written == 1 && summary.verification?.passed == true)
+        #expect(try storeRows(out, """
+            SELECT t.ZTASKID, g.ZNAME FROM Z_1TASKS j JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS ORDER BY 2
+            """) == ["7|home", "7|work"])
+        // A relationship named without its entity is every entity's of that name.
+        var request = importing([source], entity: "Upload", out: folder + "/named.sqlite")
+        request.createMissing = ["tags"]
+        _ = try ImportJob(request: request).run()
+        #expect(try storeRows(folder + "/named.sqlite", "SELECT count(*) FROM Z_1TASKS") == ["2"])
+    }
+
     @Test("a nested to-one object: one Task per taskID (unique), keep first by default, keep newest when asked, also against the store")
     func nestedToOneAgainstStore() throws {
         let folder = try TestPaths.temporaryFolder("nested-to-one")

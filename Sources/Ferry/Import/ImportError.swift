@@ -24,6 +24,8 @@ public enum ImportError: Error, CustomStringConvertible, WriteFailureCarrying {
     /// The record pipeline stopped for a reason no import source gives (a store's, a mapping's).
     case pipeline(PipelineError)
     case modelDefault(String)
+    /// An option names an attribute or relationship the model lacks.
+    case unknownName(UnknownOptionName)
 
     /// A full disk or file size limit met while writing the store or the reject log: reported as
     /// that, the destination's failure (exit 4), whichever step met it.
@@ -57,6 +59,7 @@ public enum ImportError: Error, CustomStringConvertible, WriteFailureCarrying {
         case let .links(error): error.description
         case let .pipeline(error): error.description
         case let .modelDefault(reason): reason
+        case let .unknownName(error): error.description
         }
     }
 }

@@ -36,6 +36,15 @@ public struct ImportJob {
         if let unknown = (request.identityKey ?? []).first(where: { schema.index(of: $0) == nil }) {
             throw .unknownKeyAttribute(unknown, entity: request.entity)
         }
+        let createMissing: Set<String>
+        do {
+            try UnknownOptionName.check(request.files, entities: [(model, request.entity)], versions: [model])
+            createMissing = try LinkCreation.relationships(in: model, linkAttributes: request.files.linkAttributes,
+                                                           requested: request.createMissing)
+        } catch { throw .unknownName(error) }
+        for source in request.sources where source != "-" {
+            do { try FileRecordSource.checkReadable(source) } catch { throw .source(error) }
+        }
         let appending = request.existingStore == .append && FileManager.default.fileExists(atPath: request.outputPath)
         let writer = try openWriter(model: model)
         var rejects: RejectCollector
@@ -47,9 +56,7 @@ public struct ImportJob {
         do throws(ImportError) {
             let graph = StoreGraphWriter(writer: writer, model: model, duplicates: request.duplicates,
                                          identityKeys: request.identityKey.map { [request.entity: $0] } ?? [:],
-                                         createMissing: LinkCreation.relationships(
-                                             in: model, entities: [request.entity], linkAttributes: request.files.linkAttributes,
-                                             requested: request.createMissing))
+                                         createMissing: createMissing)
             if appending, request.identityKey != nil { try rememberExistingRecords(in: graph, schema: schema, model: model) }
             // A chain of one version: records are written as read.
             let chain = MigrationChain(versions: [model], steps: [], options: request.files.coercion, variables: [:])
@@ -125,6 +132,7 @@ public struct ImportJob {
     private func openWriter(model: ManagedObjectModel) throws(ImportError) -> CoreDataStoreWriter {
         let exists = FileManager.default.fileExists(atPath: request.outputPath)
         do {
+            try CoreDataStoreWriter.refuseFolder(at: request.outputPath)
             if exists, request.existingStore == .append {
                 return try CoreDataStoreWriter.append(to: request.outputPath, model: model, batchSize: request.batchSize)
             }

@@ -36,6 +36,8 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
     case notAccounted(source: String, problems: [String])
     /// The record pipeline stopped for a reason no migration source gives (a restore's keys).
     case pipeline(PipelineError)
+    /// An option names an attribute or relationship the model lacks.
+    case unknownName(UnknownOptionName)
 
     /// A full disk or file size limit met while writing the store or the reject log: reported as
     /// that, the destination's failure (exit 4), whichever step met it.
@@ -63,6 +65,7 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
         case let .store(source, reason): PipelineError.store(source: source, reason: reason).description
         case .source(let error): error.description
         case .mapping(let error): error.description
+        case .unknownName(let error): error.description
         case .mappingModel(let error): error.description
         case let .mappingModelMapsNoStep(path, chain):
             "\(path): maps no step of the chain \(chain.joined(separator: " → ")): its source and destination entity version hashes are not those of two consecutive versions (Core Data chooses a mapping model by them)"

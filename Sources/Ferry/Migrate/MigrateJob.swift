@@ -32,7 +32,9 @@ public struct MigrateJob {
         do { bundle = try XcodeModelLoader.loadBundle(at: request.modelPath) } catch { throw .model(error) }
         let chain = try MigrationPlanner(bundle: bundle, request: request).chain(options: request.files.coercion)
         try refuseFilesWithoutEntity(chain)
+        try checkFileSources(chain)
         let final = chain.last
+        if !request.dryRun { do { try CoreDataStoreWriter.refuseFolder(at: request.outputPath) } catch { throw .writer(error) } }
         if !request.dryRun, !request.replaceExisting, FileManager.default.fileExists(atPath: request.outputPath) {
             throw .destinationExists(request.outputPath)
         }
@@ -51,7 +53,7 @@ public struct MigrateJob {
         let inputs = request.verify ? BackgroundWork<MigrationInputs, MigrateError> { [request] in
             Result { () throws(MigrateError) in try MigrationInputs.of(request, bundle: bundle) }
         } : nil
-        let graph = self.graph(writer: writer, chain: chain)
+        let graph = try self.graph(writer: writer, chain: chain)
         var summary = MigrationSummary(chain: chain.versions.map(\.name), outputPath: request.outputPath)
         summary.identity = identity
         // The source (by position) whose objects keep their `Z_PK` and `Z_OPT`: the store whose
@@ -125,7 +127,7 @@ public struct MigrateJob {
 
     /// The graph writer of the last version, with the written mappings' duplicate policies and
     /// identities of the last step.
-    private func graph(writer: CoreDataStoreWriter, chain: MigrationChain) -> StoreGraphWriter {
+    private func graph(writer: CoreDataStoreWriter, chain: MigrationChain) throws(MigrateError) -> StoreGraphWriter {
         let final = chain.last
         var policies: [String: DuplicatePolicy] = [:]
         var identities: [String: [String]] = [:]
@@ -133,10 +135,13 @@ public struct MigrateJob {
             if let policy = mapping.duplicates { policies[mapping.destination] = policy }
             if let identity = mapping.identity { identities[mapping.destination] = identity }
         }
+        let createMissing: Set<String>
+        do { createMissing = try LinkCreation.relationships(in: final, linkAttributes: request.files.linkAttributes, requested: []) } catch {
+            throw .unknownName(error)
+        }
         return StoreGraphWriter(
             writer: writer, model: final, duplicates: request.duplicates, duplicatesByEntity: policies, identityKeys: identities,
-            createMissing: LinkCreation.relationships(in: final, entities: final.entities.map(\.name),
-                                                      linkAttributes: request.files.linkAttributes, requested: []))
+            createMissing: createMissing)
     }
 
     /// A source opened as a record cursor: a store (its version found by its hashes), or a
@@ -148,27 +153,48 @@ public struct MigrateJob {
         case .store:
             do { return try StoreRecordCursor(path: source.path, chain: chain, keepsIdentity: keepsIdentity) } catch { throw MigrateError(error) }
         case let .file(entity, version):
-            let index: Int
-            if let version {
-                guard let found = chain.versions.firstIndex(where: { $0.name == version }) else {
-                    throw .unknownVersion(version, available: chain.versions.map(\.name))
-                }
-                index = found
-            } else {
-                guard let found = chain.versions.firstIndex(where: { $0.entity(named: entity) != nil }) else {
-                    throw .unknownEntity(source: source.path, entity: entity)
-                }
-                index = found
-            }
-            guard let schema = chain.schema(version: index, entity: entity) else {
-                throw .unknownEntity(source: source.path, entity: entity)
-            }
+            let (index, schema) = try fileVersion(of: source.path, entity: entity, version: version, chain: chain)
             let opened: FileRecordSource.Opened
             do { opened = try request.files.open(source.path, model: chain.versions[index], schema: schema) } catch { throw .source(error) }
             if let delimiter = opened.delimiter { summary.delimiters[source.path] = delimiter }
             return FileRecordCursor(path: source.path, records: opened.records, entity: entity, version: index,
                                     versionName: chain.versions[index].name)
         }
+    }
+
+    /// The version a file source's records are read in (the one it names, or the oldest that has
+    /// its entity) and the entity's schema there.
+    private func fileVersion(of path: String, entity: String, version: String?,
+                             chain: MigrationChain) throws(MigrateError) -> (index: Int, schema: RecordSchema) {
+        let index: Int
+        if let version {
+            guard let found = chain.versions.firstIndex(where: { $0.name == version }) else {
+                throw .unknownVersion(version, available: chain.versions.map(\.name))
+            }
+            index = found
+        } else {
+            guard let found = chain.versions.firstIndex(where: { $0.entity(named: entity) != nil }) else {
+                throw .unknownEntity(source: path, entity: entity)
+            }
+            index = found
+        }
+        guard let schema = chain.schema(version: index, entity: entity) else { throw .unknownEntity(source: path, entity: entity) }
+        return (index, schema)
+    }
+
+    /// Checks, before the destination is looked at, what file sources name: each one's entity
+    /// and version, that the file can be read, and the names `--map` and `--link` give.
+    private func checkFileSources(_ chain: MigrationChain) throws(MigrateError) {
+        var entities: [(version: ManagedObjectModel, entity: String)] = []
+        for source in request.sources {
+            guard case let .file(entity, version) = source.kind else { continue }
+            let index = try fileVersion(of: source.path, entity: entity, version: version, chain: chain).index
+            entities.append((chain.versions[index], entity))
+            if source.path != "-" {
+                do { try FileRecordSource.checkReadable(source.path) } catch { throw .source(error) }
+            }
+        }
+        do { try UnknownOptionName.check(request.files, entities: entities, versions: chain.versions) } catch { throw .unknownName(error) }
     }
 
     /// A source given as a store whose name or first bytes say it is a file of records (CSV, JSON,

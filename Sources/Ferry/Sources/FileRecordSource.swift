@@ -1,6 +1,11 @@
 import FerryFormats
 import FerryMigration
 import FerryModel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Opens a legacy file (CSV, JSON/NDJSON, property list; gzip or not; `-` for standard input) as
 /// a stream of records of one entity. Shared by import and migrate.
@@ -52,6 +57,17 @@ public struct FileRecordSource: Sendable {
         public let csv: (dialect: CSVDialect, choice: CSVDelimiterChoice)?
         /// For JSON and NDJSON: where the records are.
         public let jsonLayout: JSONRecordLayout?
+    }
+
+    /// Refuses a source that is not there, cannot be opened or is a folder, in the words its
+    /// reading would use, before any destination is looked at: an existing `--out` hid a missing
+    /// source behind "exists; use --force", and the forced run only then said the source was missing.
+    public static func checkReadable(_ path: String) throws(RecordSourceError) {
+        let target = FileInfo.linkTarget(of: path)
+        guard access(target, R_OK) == 0 else {
+            throw RecordSourceError(source: path, reason: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        if FileInfo.kind(atPath: target) == .directory { throw RecordSourceError(source: path, reason: "cannot read: \(String(cString: strerror(EISDIR)))") }
     }
 
     /// Opens `path` and decides its format.

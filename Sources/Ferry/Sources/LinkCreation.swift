@@ -1,20 +1,31 @@
+import FerryFormats
 import FerryModel
 
 /// Which relationships get their missing destinations created (find or create): those asked
 /// for, and those whose values match the destination's only single-attribute uniqueness
-/// constraint (`Task.tags` by `Tag.name`), since such a value names exactly one record.
+/// constraint (`Task.tags` by `Tag.name`), since such a value names exactly one record. Every
+/// entity's relationships count: records carry records of other entities (a folder's notes,
+/// each with its tags), and their links follow the same rules as the top records'.
 enum LinkCreation {
-    /// `Entity.relationship` names for the entities of `model`.
-    static func relationships(in model: ManagedObjectModel, entities: [String], linkAttributes: [String: String],
-                              requested: Set<String>) -> Set<String> {
+    /// `Entity.relationship` names for the entities of `model`. A requested name is a relationship
+    /// (`tags`: of every entity that has one so named) or one entity's (`Note.tags`).
+    /// - Throws: a requested name no entity has.
+    static func relationships(in model: ManagedObjectModel, linkAttributes: [String: String],
+                              requested: Set<String>) throws(UnknownOptionName) -> Set<String> {
         var result = Set<String>()
-        for entity in entities {
-            for name in requested { result.insert(name.contains(".") ? name : "\(entity).\(name)") }
-            for relationship in model.allRelationships(of: entity) {
+        for entity in model.entities {
+            for relationship in model.allRelationships(of: entity.name) {
+                let name = "\(entity.name).\(relationship.name)"
+                if requested.contains(relationship.name) || requested.contains(name) { result.insert(name) }
                 let unique = model.ancestry(of: relationship.destinationEntity).flatMap(\.uniquenessConstraints).filter { $0.count == 1 }
                 let matched = linkAttributes[relationship.name] ?? (unique.count == 1 ? unique[0][0] : nil)
-                if let matched, unique.contains([matched]) { result.insert("\(entity).\(relationship.name)") }
+                if let matched, unique.contains([matched]) { result.insert(name) }
             }
+        }
+        let known = model.entities.flatMap { entity in model.allRelationships(of: entity.name).flatMap { [$0.name, "\(entity.name).\($0.name)"] } }
+        if let unknown = requested.sorted().first(where: { !known.contains($0) }) {
+            throw UnknownOptionName(option: "--create-missing \(unknown)", reason: "no entity of \(model.name) has a relationship '\(unknown)'"
+                + NameSuggestion.hint(for: unknown, among: Set(known).sorted()))
         }
         return result
     }

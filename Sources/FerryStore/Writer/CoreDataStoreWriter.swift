@@ -199,6 +199,7 @@ public final class CoreDataStoreWriter {
 
     /// Sweeps the leftovers of dead runs to `path`, then creates and locks the file to build in.
     private static func makeTemporary(beside path: String) throws(StoreWriterError) -> OwnedTemporary {
+        try refuseFolder(at: path)
         OwnedTemporary.sweep(beside: path)
         do {
             let temporary = try OwnedTemporary.create(beside: path, kind: .file)
@@ -207,6 +208,13 @@ public final class CoreDataStoreWriter {
         } catch {
             throw .fileSystem(path: path, operation: "create a file beside", errno: error.code)
         }
+    }
+
+    /// Refuses a destination that is a folder (links followed), before any work: with `--force`
+    /// the whole run happened and then failed at the rename, and without it the advice was to
+    /// use `--force`.
+    public static func refuseFolder(at path: String) throws(StoreWriterError) {
+        if FileInfo.kind(atPath: FileInfo.linkTarget(of: path)) == .directory { throw .destinationIsFolder(path) }
     }
 
     deinit {

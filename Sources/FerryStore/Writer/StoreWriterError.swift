@@ -30,6 +30,8 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
     case fileSystem(path: String, operation: String, errno: Int32)
     /// The store is not renamed over a file that exists (created while it was built).
     case destinationExists(String)
+    /// The destination is a folder: a store is one file, and no folder is replaced by one.
+    case destinationIsFolder(String)
     /// The written store's check could not run (the store was not put in place).
     case unverifiable(path: String, reason: String)
     /// The store to replace is open in another process (a live WAL connection), which would go
@@ -61,6 +63,7 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
         case let .fileSystem(path, operation, code):
             WriteFailure(errno: code, path: path)?.description ?? "\(operation) \(path) failed: \(String(cString: strerror(code)))"
         case .destinationExists(let path): "\(path) exists (it appeared while the store was built); use --force to replace it"
+        case .destinationIsFolder(let path): "\(path) is a folder; --out names the store file to write (a folder is never replaced)"
         case let .unverifiable(path, reason): "\(path): the written store could not be verified, so it was not put in place: \(reason)"
         case .destinationInUse(let path):
             "\(path): another process has it open; replacing it would leave that process writing to the replaced file, "
