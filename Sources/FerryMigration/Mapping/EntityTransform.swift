@@ -103,8 +103,14 @@ public final class EntityTransform {
     /// the source record carried are not kept (the caller carries them).
     public func apply(_ record: Record) -> Outcome {
         if let filter {
-            let matched = (try? filter.matches { name in self.source.index(of: name).map { record.values[$0] } }) ?? false
-            guard matched else { return .filtered }
+            // A filter that cannot be evaluated on a record rejects it (it filtered every record
+            // out, exit 0): only a filter that says no leaves a record out.
+            do {
+                guard try filter.matches({ name in self.source.index(of: name).map { record.values[$0] } }) else { return .filtered }
+            } catch {
+                return .reject(Reject(location: record.location, entity: source.entity.name,
+                                      reason: "where \(filter.predicate): \(error.description)"))
+            }
         }
         var values = [AttributeValue].nulls(count: rules.count)
         var converted = 0

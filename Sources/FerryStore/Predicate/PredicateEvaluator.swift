@@ -87,7 +87,8 @@ public final class PredicateEvaluator {
 
     static func predicateValue(_ value: AttributeValue) -> PredicateValue {
         switch value {
-        case .null, .binary: .null
+        case .null: .null
+        case .binary: .opaque
         case .integer(let number): .integer(number)
         case .double(let number): .real(number)
         case .decimal(let text): Double(text).map(PredicateValue.real) ?? .string(text)
@@ -110,7 +111,7 @@ public final class PredicateEvaluator {
     private static func equal(_ left: PredicateValue, _ right: PredicateValue, _ options: ComparisonOptions) -> Bool {
         switch (left, right) {
         case (.null, .null): return true
-        case (.null, _), (_, .null): return false
+        case (.null, _), (_, .null), (.opaque, _), (_, .opaque): return false
         case let (.string(a), .string(b)): return StringFolding.fold(a, options).utf8.elementsEqual(StringFolding.fold(b, options).utf8)
         case let (.integer(a), .integer(b)): return a == b
         default:
@@ -177,6 +178,16 @@ public final class PredicateEvaluator {
             }
             for side in [comparison.left, comparison.right] {
                 try checkOperand(side, attributes: attributes, entity: entity, variables: variables)
+            }
+            // A pattern known now is compiled now: a bad one fails the filter where it is written,
+            // not each record.
+            let pattern: PredicateValue? = switch comparison.right {
+            case .value(let value): value
+            case .variable(let name): variables[name]
+            default: nil
+            }
+            if comparison.comparisonOperator == .matches, case let .string(text)? = pattern {
+                do { _ = try Regex(text) } catch { throw .invalidPattern(pattern: text, reason: "\(error)") }
             }
         }
     }

@@ -55,6 +55,7 @@ extension PredicateValue: CustomStringConvertible {
         case .date(let seconds):
             "CAST(\(ISO8601Date.format(seconds).map { "'\($0)'" } ?? String(seconds)), 'NSDate')"
         case .list(let values): "{" + values.map(\.description).joined(separator: ", ") + "}"
+        case .opaque: "<bytes>"
         }
     }
 

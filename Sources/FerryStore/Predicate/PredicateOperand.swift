@@ -21,6 +21,10 @@ public enum PredicateValue: Sendable, Equatable {
     /// A date in seconds since 2001-01-01 00:00:00 UTC: `CAST('2014-01-01T00:00:00Z', 'NSDate')` or
     /// `CAST(410227200.0, 'NSDate')`.
     case date(Double)
+    /// A value the predicate language cannot compare (Binary, Transformable): not nil, and equal
+    /// to, or ordered with, nothing. `image != nil` holds for it (it held for no record: the
+    /// bytes read as nil, and a mapping's filter dropped every post that had an image).
+    case opaque
     /// A list, as a variable's value for `IN` or `BETWEEN`.
     case list([PredicateValue])
 }
