@@ -128,6 +128,27 @@ struct XcodeModelLoaderTests {
         #expect(VersionHasher.hashes(of: archived) == VersionHasher.hashes(of: loaded))
     }
 
+    @Test("a stored composite attribute (Xcode 15) is refused with its line: its values were lost with exit 0; a transient one is kept")
+    func compositeAttributeIsRefused() throws {
+        let composite = try TestPaths.xcodeModelFolder(header + """
+
+            <model>
+            <entity name="Person">
+            <attribute name="name" attributeType="String"/>
+            <attribute name="address" optional="YES" attributeType="Composite" composite="Address"/>
+            </entity>
+            <composite name="Address"><attribute name="city" attributeType="String"/></composite>
+            </model>
+            """)
+        let error = try #require(throws: ModelLoadError.self) { try XcodeModelLoader.loadModel(at: composite) }
+        #expect(error.description.contains("contents:5: <attribute>: attribute 'address' is a composite attribute, which Ferry does not read yet"),
+                "\(error)")
+        let transient = try TestPaths.xcodeModelFolder(header + """
+            <model><entity name="Person"><attribute name="address" optional="YES" transient="YES" attributeType="Composite"/></entity></model>
+            """)
+        #expect(try XcodeModelLoader.loadModel(at: transient).entities.first?.attributes.first?.type == .composite)
+    }
+
     @Test("a malformed model names the file, the line and the element")
     func malformedModelHasLocation() throws {
         let missingName = try TestPaths.xcodeModelFolder(header + """

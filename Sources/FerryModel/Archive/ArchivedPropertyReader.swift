@@ -67,6 +67,9 @@ struct ArchivedPropertyReader {
                                             keyPath: property.path("NSAttributeType"))
         }
         let common = try flags(property)
+        if let reason = type.unsupportedReason, !common.isTransient {
+            throw ModelArchiveError.invalid(reason: "attribute '\(name)' \(reason)", keyPath: property.path("NSAttributeType"))
+        }
         let bits = try property.integer("NSFlagsKey") ?? 0
         let defaultValue = try archive.value(of: property, key: "NSDefaultValue")
         var attribute = Attribute(

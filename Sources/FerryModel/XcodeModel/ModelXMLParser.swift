@@ -124,6 +124,9 @@ struct ElementReader {
             throw .invalidElement(file: file, line: element.line, element: "attribute",
                                   reason: "attribute '\(name)' has unknown attributeType '\(typeName)'")
         }
+        if let reason = type.unsupportedReason, !flag("transient", of: element) {
+            throw .invalidElement(file: file, line: element.line, element: "attribute", reason: "attribute '\(name)' \(reason)")
+        }
         let isDerived = flag("derived", of: element)
         return Attribute(
             name: name, type: type, isOptional: flag("optional", of: element), isTransient: flag("transient", of: element),
