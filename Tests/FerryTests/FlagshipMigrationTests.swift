@@ -103,6 +103,21 @@ struct FlagshipMigrationTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/none.sqlite"))
     }
 
+    @Test("a $zone that names no time zone fails the mapping before anything is read (each record was rejected and an empty store kept); an unread --var is named")
+    func badZoneVariable() throws {
+        let folder = try TestPaths.temporaryFolder("flagship-zone")
+        let sources = [MigrationSource(argument: "Task:\(legacy)/tasks.json")]
+        var mars = request(sources, out: folder + "/W3.sqlite")
+        mars.variables = ["zone": "Mars/Olympus"]
+        let error = try #require(throws: MigrateError.self) { try MigrateJob(request: mars).run() }
+        #expect(error.description.contains("$zone: unknown time zone 'Mars/Olympus'"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/W3.sqlite"))
+        var typo = request(sources, out: folder + "/W3.sqlite")
+        typo.variables["zon"] = "UTC"
+        let summary = try MigrateJob(request: typo).run()
+        #expect(summary.warnings.contains("--var zon=…: no mapping reads $zon (did you mean $zone?)"), "\(summary.warnings)")
+    }
+
     @Test("a Workspace 2 store with attachment links and tags: every task–tag pair and upload–task link arrives")
     func workspace2Links() throws {
         let folder = try TestPaths.temporaryFolder("flagship")

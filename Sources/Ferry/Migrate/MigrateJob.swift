@@ -33,6 +33,8 @@ public struct MigrateJob {
         let chain = try MigrationPlanner(bundle: bundle, request: request).chain(options: request.files.coercion)
         try refuseFilesWithoutEntity(chain)
         try checkFileSources(chain)
+        let unreadVariables: [String]
+        do { unreadVariables = try chain.checkVariables() } catch { throw .mapping(error) }
         let final = chain.last
         if !request.dryRun { do { try CoreDataStoreWriter.refuseFolder(at: request.outputPath) } catch { throw .writer(error) } }
         if !request.dryRun, !request.replaceExisting, FileManager.default.fileExists(atPath: request.outputPath) {
@@ -56,6 +58,7 @@ public struct MigrateJob {
         let graph = try self.graph(writer: writer, chain: chain)
         var summary = MigrationSummary(chain: chain.versions.map(\.name), outputPath: request.outputPath)
         summary.identity = identity
+        summary.warnings += unreadVariables
         // The source (by position) whose objects keep their `Z_PK` and `Z_OPT`: the store whose
         // UUID the new store keeps. Its objects keep their keys: no other record may take one first.
         var identitySource: Int?
@@ -82,7 +85,7 @@ public struct MigrateJob {
             summary.sampleRejects = pipeline.sampleRejects
             summary.stoppedEarly = pipeline.stoppedEarly
             summary.suggestions += pipeline.notes.filter { !$0.isWarning }.map(\.description)
-            summary.warnings = pipeline.notes.filter(\.isWarning).map(\.description)
+            summary.warnings += pipeline.notes.filter(\.isWarning).map(\.description)
             for (entity, count) in writer.renumberedObjects.sorted(by: { $0.key < $1.key }) {
                 summary.warnings.append("\(entity): \(count) object\(count == 1 ? "" : "s") of the store whose UUID is kept got a new Z_PK, "
                     + "as an object of another entity now in the same table (the hierarchy changed) kept that key: URIs saved for "

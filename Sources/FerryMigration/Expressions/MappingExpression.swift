@@ -67,6 +67,8 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
     public let referencedAttributes: Set<String>
     /// The run-time variables the expression reads (without `$`).
     public let referencedVariables: Set<String>
+    /// The run-time variables that give `date()` its time zone.
+    let zoneVariables: Set<String>
 
     /// Parses `text`, which starts at `column` (1-based) of `line` in the mapping file; errors
     /// carry the file position of the offending token.
@@ -76,6 +78,7 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
         self.line = line
         var attributes: Set<String> = []
         var variables: Set<String> = []
+        var zones: Set<String> = []
         var pending = [root]
         while let node = pending.popLast() {
             switch node.kind {
@@ -83,9 +86,25 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
             case let .variable(name): variables.insert(name)
             default: pending += node.children
             }
+            if case let .formattedDate(_, _, _, zone?) = node.kind, case let .variable(name) = zone.kind { zones.insert(name) }
         }
         referencedAttributes = attributes
         referencedVariables = variables
+        zoneVariables = zones
+    }
+
+    /// Why the expression cannot run with the run-time `variables`: one it reads is not given
+    /// (unless `allGiven` is false, as before a run whose sources may hold no record the
+    /// expression maps), or one that gives `date()` its time zone names none (`--var
+    /// zone=Mars/Olympus` rejected every record, one by one, and left an empty store); nil when it can.
+    public func variableProblem(_ variables: [String: String], allGiven: Bool = true) -> String? {
+        if allGiven, let missing = referencedVariables.sorted().first(where: { variables[$0] == nil }) {
+            return "uses $\(missing): give it a value (--var \(missing)=…)"
+        }
+        for name in zoneVariables.sorted() {
+            if let zone = variables[name], case let .failure(failure) = LocalTime.zone(named: zone) { return "$\(name): \(failure.reason)" }
+        }
+        return nil
     }
 
     /// A constant, the same for every record (a Core Data mapping model's constant expression).
@@ -94,6 +113,7 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
         line = 0
         referencedAttributes = []
         referencedVariables = []
+        zoneVariables = []
     }
 
     /// A source attribute's value, as written in a mapping file (`` `first name` `` quoted).
@@ -102,6 +122,7 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
         line = 0
         referencedAttributes = [name]
         referencedVariables = []
+        zoneVariables = []
     }
 
     /// The value for one record, or why there is none. Never traps, whatever the record holds.

@@ -68,8 +68,8 @@ public final class EntityTransform {
                 guard let index = source.index(of: name) else { throw MappingError.unknownSourceAttribute(entity: source.entity.name, name: name) }
                 rules.append(.convert(index, from: from, to: to))
             case .expression(let expression):
-                if let missing = expression.referencedVariables.sorted().first(where: { variables[$0] == nil }) {
-                    throw MappingError.model("\(destination.entity.name).\(attribute.name) uses $\(missing): give it a value (--var \(missing)=…)")
+                if let problem = expression.variableProblem(variables) {
+                    throw MappingError.model("\(destination.entity.name).\(attribute.name) \(problem)")
                 }
                 rules.append(.expression(expression))
             }

@@ -43,8 +43,8 @@ struct RecordMaker {
             }
             indexes.append(index)
         }
-        if let missing = rule.expressions.flatMap(\.referencedVariables).sorted().first(where: { variables[$0] == nil }) {
-            throw .model("\(rule.location): \(rule) uses $\(missing): give it a value (--var \(missing)=…)")
+        if let problem = rule.expressions.lazy.compactMap({ $0.variableProblem(variables) }).first {
+            throw .model("\(rule.location): \(rule) \(problem)")
         }
         var defaults: [AttributeValue] = []
         for attribute in schema.attributes {

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 
 /// The versions of a model in order and the mapping between each pair, with the schemas,
@@ -70,6 +71,33 @@ public final class MigrationChain {
     }
 
     public var last: ManagedObjectModel { versions[versions.count - 1] }
+
+    /// Checks the run-time variables given against every written expression of the chain before
+    /// any record is read (a transform is made when its first record comes, and a time zone that
+    /// names none rejected each record in turn): each one that gives `date()` its zone names one.
+    /// A variable not given fails when a record needs it (a run whose sources hold no task needs
+    /// no zone for tasks).
+    /// - Returns: warnings for the variables given that no expression reads (`--var zon=UTC`).
+    public func checkVariables() throws(MappingError) -> [String] {
+        var read: Set<String> = []
+        for step in steps {
+            for mapping in step.entities + step.branches {
+                let expressions = mapping.attributes.compactMap { attribute -> (String, MappingExpression)? in
+                    guard case .expression(let expression) = attribute.rule else { return nil }
+                    return ("\(mapping.destination).\(attribute.destination)", expression)
+                } + mapping.madeRecords.flatMap { rule in rule.expressions.map { ("\(rule.location): \(rule)", $0) } }
+                for (place, expression) in expressions {
+                    read.formUnion(expression.referencedVariables)
+                    if let problem = expression.variableProblem(variables, allGiven: false) {
+                        throw .model("\(step.sourceVersion) → \(step.destinationVersion): \(place) \(problem)")
+                    }
+                }
+            }
+        }
+        return variables.keys.sorted().filter { !read.contains($0) }.map { name in
+            "--var \(name)=…: no mapping reads $\(name)" + NameSuggestion.hint(for: name, among: read.sorted(), quote: { "$\($0)" })
+        }
+    }
 
     public func schema(version: Int, entity: String) -> RecordSchema? {
         let key = VersionEntity(version: version, entity: entity)
