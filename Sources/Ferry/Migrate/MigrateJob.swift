@@ -30,8 +30,8 @@ public struct MigrateJob {
         }
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: request.modelPath) } catch { throw .model(error) }
+        try refuseFilesWithoutEntity(bundle.versions)
         let chain = try MigrationPlanner(bundle: bundle, request: request).chain(options: request.files.coercion)
-        try refuseFilesWithoutEntity(chain)
         try checkFileSources(chain)
         let unreadVariables: [String]
         do { unreadVariables = try chain.checkVariables() } catch { throw .mapping(error) }
@@ -202,10 +202,10 @@ public struct MigrateJob {
 
     /// A source given as a store whose name or first bytes say it is a file of records (CSV, JSON,
     /// a property list) lacks its `ENTITY:`: refused, naming what is missing, before anything is read.
-    private func refuseFilesWithoutEntity(_ chain: MigrationChain) throws(MigrateError) {
+    private func refuseFilesWithoutEntity(_ versions: [ManagedObjectModel]) throws(MigrateError) {
         for source in request.sources where source.kind == .store {
             guard let format = SourceFormat.recognize(path: source.path) else { continue }
-            throw .entityMissing(source: source.path, format: format, entities: Set(chain.versions.flatMap { $0.entities.map(\.name) }).sorted())
+            throw .entityMissing(source: source.path, format: format, entities: Set(versions.flatMap { $0.entities.map(\.name) }).sorted())
         }
     }
 

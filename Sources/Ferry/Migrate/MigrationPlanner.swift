@@ -8,6 +8,13 @@ import FoundationEssentials
 /// written mapping file of that pair applies on top. A written mapping lives beside the model
 /// bundle as `<FROM VERSION> to <TO VERSION>.mapping` (`Migrations/Workspace 2 to Workspace 3.mapping`).
 ///
+/// A migration's chain stops only at the versions where something must happen: each source's
+/// own version, the two ends of each written mapping and mapping model, and the target. Between
+/// two stops the mapping is inferred straight from one to the other, as Core Data infers it from
+/// a store's version to the current one. A chain through every version lost the values of an
+/// attribute that the source and the target have and a version between lacks, and the order of
+/// a bundle's versions is only their names' order. A plan without sources shows every version.
+///
 /// Mapping models are the ones given (`--mapping`), then the `.xcmappingmodel` folders and `.cdm`
 /// files beside the model bundle, in name order. A step runs the first whose source and
 /// destination entity version hashes are subsets of the two versions' (as Core Data chooses,
@@ -22,13 +29,43 @@ struct MigrationPlanner {
     var mappingModelPaths: [String] = []
     /// What a failing written value does where its rule does not say.
     var defaultFailure: FailurePolicy = .reject
+    /// The migration's sources, whose versions the chain starts at; none for a plan of the model.
+    var sources: [MigrationSource] = []
 
-    /// The versions in order, up to the target.
-    func versions() throws(MigrateError) -> [ManagedObjectModel] {
+    /// The versions in order, up to the target; with sources, only the chain's stops.
+    func versions(mappingModels: [CoreDataMappingModel]) throws(MigrateError) -> [ManagedObjectModel] {
         let all = bundle.versions
         let name = target ?? bundle.currentVersionName
         guard let last = all.firstIndex(where: { $0.name == name }) else { throw .unknownVersion(name, available: all.map(\.name)) }
-        return Array(all[...last])
+        let upToTarget = Array(all[...last])
+        guard !sources.isEmpty else { return upToTarget }
+        var stops: Set<String> = [name]
+        let hashes = upToTarget.map { VersionHasher.hashes(of: $0).entityHashes }
+        for from in upToTarget.indices {
+            for to in upToTarget.indices where to > from {
+                let (a, b) = (upToTarget[from].name, upToTarget[to].name)
+                if FileManager.default.fileExists(atPath: mappingFilePath(from: a, to: b))
+                    || mappingModels.contains(where: { $0.maps(from: hashes[from], to: hashes[to]) }) {
+                    stops.formUnion([a, b])
+                }
+            }
+        }
+        for source in sources { if let entry = entryVersion(of: source, among: upToTarget) { stops.insert(entry) } }
+        return upToTarget.filter { stops.contains($0.name) }
+    }
+
+    /// The version a source's records are read as, among `versions`: a file's named one or the
+    /// oldest with its entity, a store's by its hashes (as its cursor matches it). Nil when none
+    /// is: the run then fails on that source with its own error.
+    private func entryVersion(of source: MigrationSource, among versions: [ManagedObjectModel]) -> String? {
+        switch source.kind {
+        case let .file(entity, version):
+            return version ?? versions.first { $0.entity(named: entity) != nil }?.name
+        case .store:
+            guard let store = try? CoreDataStoreReader(path: source.path), let hashes = try? StoreRecordCursor.versionHashes(of: store),
+                  case let .success(match) = StoreVersionMatch.match(hashes, in: versions) else { return nil }
+            return match.model.name
+        }
     }
 
     /// The folder the model bundle is in, where written mappings and mapping models are found.
@@ -52,12 +89,12 @@ struct MigrationPlanner {
     }
 
     func chain(options: CoercionOptions) throws(MigrateError) -> MigrationChain {
-        let versions = try versions()
-        guard versions.count >= 1 else { throw .notVersioned(modelPath) }
         var mappingModels: [CoreDataMappingModel] = []
         for path in mappingModelCandidates() {
             do { mappingModels.append(try MappingModelLoader.load(at: path)) } catch { throw .mappingModel(error) }
         }
+        let versions = try versions(mappingModels: mappingModels)
+        guard versions.count >= 1 else { throw .notVersioned(modelPath) }
         let hashes = versions.map { VersionHasher.hashes(of: $0).entityHashes }
         var used = Set<String>()
         var steps: [MappingModel] = []
@@ -97,6 +134,6 @@ extension MigrationPlanner {
     /// and failure policy.
     init(bundle: ModelBundle, request: MigrateRequest) {
         self.init(bundle: bundle, modelPath: request.modelPath, variables: request.variables, target: request.targetVersion,
-                  mappingModelPaths: request.mappingModels, defaultFailure: request.lenient ? .null : .reject)
+                  mappingModelPaths: request.mappingModels, defaultFailure: request.lenient ? .null : .reject, sources: request.sources)
     }
 }

@@ -79,17 +79,20 @@ public final class StoreRecordCursor: RecordCursor {
     public static func version(of store: CoreDataStoreReader, in chain: MigrationChain) throws(PipelineError)
         -> (index: Int, model: ManagedObjectModel)
     {
-        var hashes = store.metadata.versionHashes
-        if hashes.isEmpty {
-            // Metadata without hashes matches every version vacuously (and would carry no row):
-            // the model the store carries says which version it is, or nothing does.
-            guard let archived = try? StoreModelMatch.archivedModel(of: store) else { throw .noVersionHashes(source: store.path) }
-            hashes = VersionHasher.hashes(of: archived).entityHashes
-        }
-        switch StoreVersionMatch.match(hashes, in: chain.versions) {
+        switch StoreVersionMatch.match(try versionHashes(of: store), in: chain.versions) {
         case .success(let match): return (match.index, match.model)
         case .failure(let mismatch): throw .noMatchingVersion(source: store.path, differing: mismatch.differing)
         }
+    }
+
+    /// The entity version hashes a store's records are matched by: its metadata's, or where the
+    /// metadata has none (it would match every version vacuously, and carry no row), those of the
+    /// model the store carries.
+    public static func versionHashes(of store: CoreDataStoreReader) throws(PipelineError) -> [String: [UInt8]] {
+        let hashes = store.metadata.versionHashes
+        guard hashes.isEmpty else { return hashes }
+        guard let archived = try? StoreModelMatch.archivedModel(of: store) else { throw .noVersionHashes(source: store.path) }
+        return VersionHasher.hashes(of: archived).entityHashes
     }
 
     public func next() throws(PipelineError) -> SourceItem? {
