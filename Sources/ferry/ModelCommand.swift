@@ -92,7 +92,7 @@ extension ExitCode {
         case .invalidRequest: self = .usage
         case .hashesDiffer: self = .verificationFailed
         case .destinationExists, .cannotWrite: self = .destination
-        case .store, .noModelCache, .modelCache: self = .badInput
+        case .store, .noModelCache, .modelCache, .doesNotLoadBack: self = .badInput
         }
     }
 }

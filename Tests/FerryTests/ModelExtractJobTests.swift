@@ -123,4 +123,26 @@ struct ModelExtractJobTests {
         #expect(unwritten.map(\.location) == ["Note.locked"] && unwritten.allSatisfy(\.changesVersionHash))
         #expect(try entries(folder).filter { !$0.hasPrefix("Notes.sqlite") } == [])
     }
+
+    @Test("a store whose model cannot be written as XML that loads back (a property named \"\") is bad input, named by the store")
+    func modelThatDoesNotLoadBack() throws {
+        let folder = try TestPaths.temporaryFolder("extract-noload")
+        let model = ManagedObjectModel(name: "M", entities: [Entity(name: "Item", attributes: [Attribute(name: "name", type: .string)])])
+        let store = folder + "/Items.sqlite"
+        let writer = try CoreDataStoreWriter.create(at: store, model: model, versionHashes: VersionHasher.hashes(of: model).entityHashes,
+                                                    versionIdentifiers: [""])
+        try writer.finish()
+        let odd = ManagedObjectModel(name: "M", entities: [Entity(name: "Item", attributes: [Attribute(name: "", type: .string)])])
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        let update = try database.prepare("UPDATE Z_MODELCACHE SET Z_CONTENT = ?")
+        try update.bindBlob(try ModelArchiveEncoder.encodeModelCache(odd), at: 1)
+        try update.run()
+        update.finalize()
+        try database.close()
+        guard case let .doesNotLoadBack(source, reason)? = failure(ModelExtractJob(storePath: store, outputPath: folder + "/M.xcdatamodeld")) else {
+            Issue.record("not .doesNotLoadBack"); return
+        }
+        #expect(source == store && reason.hasPrefix("M.xcdatamodel/contents:") && reason.contains("missing 'name' attribute"), "\(reason)")
+        #expect(try entries(folder).filter { !$0.hasPrefix("Items.sqlite") } == [])
+    }
 }

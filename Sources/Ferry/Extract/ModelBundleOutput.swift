@@ -61,7 +61,8 @@ struct ModelBundleOutput {
         }
         let loaded: ModelBundle
         do { loaded = try XcodeModelLoader.loadBundle(at: folder) } catch {
-            throw .cannotWrite(path: path, reason: "the written bundle does not load back: \(error.description)")
+            // Named inside the bundle: the folder it was built in is gone by the time it is read.
+            throw .doesNotLoadBack(source: nil, reason: error.description.split(separator: folder + "/", omittingEmptySubsequences: false).joined())
         }
         guard loaded.currentVersionName == bundle.currentVersionName, let current = loaded.current else {
             throw .cannotWrite(path: path, reason: "the written bundle does not name \(bundle.currentVersionName) its current version")

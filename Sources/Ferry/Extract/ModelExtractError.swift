@@ -17,6 +17,9 @@ public enum ModelExtractError: Error, CustomStringConvertible {
     case destinationExists(String)
     /// The bundle could not be written or put in place.
     case cannotWrite(path: String, reason: String)
+    /// The model, written as Xcode's XML, does not load back (a name the XML reader refuses): the
+    /// model is at fault, not the destination. `source` is the store it came from, when one did.
+    case doesNotLoadBack(source: String?, reason: String)
     /// The written XML does not load back with the store's version hashes: for Core Data it would
     /// be another model. `unwritten` lists what the XML could not hold.
     case hashesDiffer(store: String, entities: [String], unwritten: [UnwrittenModelPart])
@@ -29,6 +32,8 @@ public enum ModelExtractError: Error, CustomStringConvertible {
         case let .modelCache(path, error): "\(path): Z_MODELCACHE cannot be decoded: \(error.description)"
         case .destinationExists(let path): "\(path) exists (use --force to replace it)"
         case let .cannotWrite(path, reason): "\(path): cannot write: \(reason)"
+        case let .doesNotLoadBack(source, reason):
+            (source.map { "\($0): its model" } ?? "the model") + " does not load back from Xcode's XML, so nothing was written: \(reason)"
         case let .hashesDiffer(store, entities, unwritten):
             "the written model does not have \(store)'s version hashes (entities \(entities.joined(separator: ", "))), so nothing was kept"
                 + unwritten.map { "\n  not expressible in Xcode's XML: \($0)" }.joined()

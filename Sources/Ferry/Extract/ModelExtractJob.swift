@@ -39,9 +39,13 @@ public struct ModelExtractJob {
         let (model, storedHashes) = try storeModel(named: version)
         let reference = storedHashes.isEmpty ? VersionHasher.hashes(of: model).entityHashes : storedHashes
         let unwritten = XcodeModelWriter.unwrittenParts(of: model)
-        try output.write(model, replacing: replaceExisting) { written throws(ModelExtractError) in
-            let differing = VersionHasher.hashes(of: written).differingEntities(from: reference)
-            guard differing.isEmpty else { throw .hashesDiffer(store: storePath, entities: differing, unwritten: unwritten) }
+        do {
+            try output.write(model, replacing: replaceExisting) { written throws(ModelExtractError) in
+                let differing = VersionHasher.hashes(of: written).differingEntities(from: reference)
+                guard differing.isEmpty else { throw .hashesDiffer(store: storePath, entities: differing, unwritten: unwritten) }
+            }
+        } catch .doesNotLoadBack(_, let reason) {
+            throw .doesNotLoadBack(source: storePath, reason: reason)
         }
         return ModelExtractSummary(bundlePath: output.path, versionName: version, entities: model.entities.map(\.name),
                                    versionHashes: reference, hashesFromMetadata: !storedHashes.isEmpty, unwritten: unwritten)
