@@ -45,4 +45,35 @@ struct ChainStopsTests {
         #expect(summary.chain == ["Draft", "Release"])
         #expect(try storeRows(out, "SELECT ZBODY, ZPINNED FROM ZNOTE") == ["hello|yes"])
     }
+
+    /// CoreStore's evolution demo: V1 is current, V2 sorts after it, and a mapping model beside the
+    /// bundle maps V2 → V1.
+    private static let evolution = TestPaths.corpus + "/coredata/JohnEstropia__CoreStore/Demo/Sources/Demos/Advanced/EvolutionDemo"
+
+    @Test("a store of a version named after the target goes there by the mapping model that maps it (it was 'no version matches this store')",
+          .enabled(if: TestPaths.corpusAvailable, "needs ../shared/corpus"))
+    func versionAfterTargetByMappingModel() throws {
+        let folder = try TestPaths.temporaryFolder("chain-after")
+        let bundle = Self.evolution + "/Advanced.EvolutionDemo.V1.xcdatamodeld"
+        let source = folder + "/creatures.json"
+        try Data(#"[{"dnaCode": 7, "hasHead": true, "hasTail": false, "hasVertebrae": true, "numberOfFlippers": 4}]"#.utf8)
+            .write(to: URL(fileURLWithPath: source))
+        let store = folder + "/V2.sqlite"
+        _ = try ImportJob(request: ImportRequest(sources: [source], modelPath: bundle, modelVersion: "Advanced.EvolutionDemo.V2",
+                                                 entity: "Creature", outputPath: store)).run()
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: store, kind: .store)], modelPath: bundle,
+                                                             outputPath: folder + "/V1.sqlite")).run()
+        #expect(summary.chain == ["Advanced.EvolutionDemo.V2", "Advanced.EvolutionDemo.V1"])
+        #expect(summary.verification?.passed == true && summary.written["Creature"] == 1)
+
+        // The same bundle without the mapping model: refused, saying why.
+        let copy = folder + "/Advanced.EvolutionDemo.V1.xcdatamodeld"
+        try FileManager.default.copyItem(atPath: bundle, toPath: copy)
+        let error = try #require(throws: MigrateError.self) {
+            try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: store, kind: .store)], modelPath: copy,
+                                                   outputPath: folder + "/none.sqlite")).run()
+        }
+        #expect(error.description.contains("is of version Advanced.EvolutionDemo.V2, which comes after the target Advanced.EvolutionDemo.V1"),
+                "\(error)")
+    }
 }

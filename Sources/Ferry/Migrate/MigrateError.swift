@@ -10,6 +10,9 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
     case unknownVersion(String, available: [String])
     case noMatchingVersion(source: String, differing: [String])
     case unknownEntity(source: String, entity: String)
+    /// A source's version comes after the target in the bundle's (name) order, and no mapping
+    /// model maps it to the target.
+    case sourceAfterTarget(source: String, version: String, target: String)
     /// A source given as a store is a file of records (`format`): it needs its entity, as
     /// `ENTITY:PATH`. `entities` are the model's, to choose from.
     case entityMissing(source: String, format: SourceFormat, entities: [String])
@@ -57,6 +60,9 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
         case let .unknownVersion(name, available): "the model has no version '\(name)'; versions: \(available.joined(separator: ", "))"
         case let .noMatchingVersion(source, differing): PipelineError.noMatchingVersion(source: source, differing: differing).description
         case let .unknownEntity(source, entity): "\(source): no model version has an entity '\(entity)'"
+        case let .sourceAfterTarget(source, version, target):
+            "\(source) is of version \(version), which comes after the target \(target) (a bundle's versions are in their names' order): "
+                + "give a mapping model from \(version) to \(target) (--mapping), or migrate to \(version) or a later version"
         case let .entityMissing(source, format, entities):
             "\(source) is a \(format.name) file, not a store: name the entity of its records, as ENTITY:\(source)"
                 + " (entities of the model: \(entities.joined(separator: ", ")))"

@@ -39,6 +39,17 @@ struct MigrationPlanner {
         guard let last = all.firstIndex(where: { $0.name == name }) else { throw .unknownVersion(name, available: all.map(\.name)) }
         let upToTarget = Array(all[...last])
         guard !sources.isEmpty else { return upToTarget }
+        // A source of a version named after the target: Core Data migrates it by a mapping model
+        // that maps it to the target, whatever the names' order.
+        for source in sources {
+            guard entryVersion(of: source, among: upToTarget) == nil, let entry = entryVersion(of: source, among: all),
+                  let from = all.firstIndex(where: { $0.name == entry }), from > last else { continue }
+            let (fromHashes, toHashes) = (VersionHasher.hashes(of: all[from]).entityHashes, VersionHasher.hashes(of: all[last]).entityHashes)
+            guard sources.count == 1, mappingModels.contains(where: { $0.maps(from: fromHashes, to: toHashes) }) else {
+                throw .sourceAfterTarget(source: source.path, version: entry, target: name)
+            }
+            return [all[from], all[last]]
+        }
         var stops: Set<String> = [name]
         let hashes = upToTarget.map { VersionHasher.hashes(of: $0).entityHashes }
         for from in upToTarget.indices {
