@@ -43,4 +43,11 @@ struct StoreCensusTests {
         let strays = census.strays.map { "\($0.table) \($0.entityNumber) \($0.rows)" }.sorted()
         #expect(strays == ["ZNULLFIRST -1 1", "ZNULLLATER -1 1", "ZSTRAY 42 2"])
     }
+
+    @Test("rows of one entity in two tables are named by table where the count differs (the message blamed the entity alone)")
+    func rowsOutOfPlaceAreNamedByTable() throws {
+        let census = try StoreCensus(path: try store(["ZONE": ["1", "1"], "ZTWO": ["2", "1"]]))
+        #expect(census.discrepancies(delivered: [1: 2, 2: 1]) == ["entity E1 (Z_ENT 1): the store holds 3 rows (2 in table ZONE, 1 in table ZTWO), 2 were read"])
+        #expect(census.discrepancies(delivered: [1: 3, 2: 1]).isEmpty)
+    }
 }

@@ -16,6 +16,9 @@ public struct StoreCensus: Sendable, Equatable {
         public var superNumber: Int64
         /// Rows whose `Z_ENT` is this number, in any table.
         public var rows: Int64
+        /// Those rows by the table they are in (more than one table when a row is where its
+        /// entity's rows do not belong).
+        public var rowsByTable: [String: Int64] = [:]
         /// `Z_MAX` as the store keeps it (on the root's row).
         public var maxPrimaryKey: Int64
         /// The largest `Z_PK` of those rows (0 when there are none).
@@ -62,6 +65,7 @@ public struct StoreCensus: Sendable, Equatable {
                 for group in try Self.entityGroups(of: table, database) {
                     if let number = group.entityNumber, let position = positions[number] {
                         entities[position].rows += group.rows
+                        entities[position].rowsByTable[table, default: 0] += group.rows
                         entities[position].largestPrimaryKey = max(entities[position].largestPrimaryKey, group.largestPrimaryKey)
                     } else {
                         strays.append(StrayRows(table: table, entityNumber: group.entityNumber ?? -1, rows: group.rows))
@@ -115,7 +119,10 @@ public struct StoreCensus: Sendable, Equatable {
                 : "table \(stray.table): \(stray.rows) rows with Z_ENT \(stray.entityNumber), which names no entity in Z_PRIMARYKEY"
         }
         for entity in appEntities where entity.rows != delivered[entity.number, default: 0] && among?.contains(entity.number) != false {
-            lines.append("entity \(entity.name) (Z_ENT \(entity.number)): the store holds \(entity.rows) rows, "
+            // The tables the rows are in, when more than one: the row out of place is in one of them.
+            let tables = entity.rowsByTable.count < 2 ? ""
+                : " (" + entity.rowsByTable.sorted { $0.key < $1.key }.map { "\($0.value) in table \($0.key)" }.joined(separator: ", ") + ")"
+            lines.append("entity \(entity.name) (Z_ENT \(entity.number)): the store holds \(entity.rows) rows\(tables), "
                 + "\(delivered[entity.number, default: 0]) were read")
         }
         for (number, count) in delivered.sorted(by: { $0.key < $1.key }) where count > 0 && entity(number: number).map({ $0.isSystemEntity }) != false {
