@@ -46,6 +46,14 @@ struct ChainStopsTests {
         #expect(try storeRows(out, "SELECT ZBODY, ZPINNED FROM ZNOTE") == ["hello|yes"])
     }
 
+    @Test("values of an attribute the target lacks are dropped as Core Data drops them, and named with their count (migrate said nothing)")
+    func droppedValuesAreNamed() throws {
+        let (summary, out) = try migrate([("Model 1", ["body", "pinned"]), ("Model 2", ["body"])], from: "Model 1", name: "chain-dropped")
+        #expect(summary.warnings.contains("1 value of Note.pinned not carried: Model 2 has no attribute they become"), "\(summary.warnings)")
+        #expect(summary.verification?.passed == true)
+        #expect(try storeRows(out, "SELECT ZBODY FROM ZNOTE") == ["hello"])
+    }
+
     /// CoreStore's evolution demo: V1 is current, V2 sorts after it, and a mapping model beside the
     /// bundle maps V2 → V1.
     private static let evolution = TestPaths.corpus + "/coredata/JohnEstropia__CoreStore/Demo/Sources/Demos/Advanced/EvolutionDemo"

@@ -65,7 +65,7 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
     }
 
     private static func entityStep(_ mapping: EntityMapping, source: ManagedObjectModel) -> EntityStep {
-        let read = Set(mapping.attributes.flatMap(\.rule.sourceAttributes) + mapping.madeRecords.flatMap(\.sourceAttributes))
+        let read = mapping.readAttributes
         let dropped = source.allAttributes(of: mapping.source).filter { !$0.isTransient && !read.contains($0.name) }.map(\.name)
         return EntityStep(
             source: mapping.source, destination: mapping.destination, filter: mapping.filter?.text,

@@ -29,6 +29,10 @@ public final class EntityTransform {
     private let types: [AttributeType]
     /// The records made from values (`folder = Folder(name: …)`), in rule order.
     private let makers: [RecordMaker]
+    /// Source attributes no mapping of the step carries, by index, with how many values (not
+    /// nil) of them the records mapped so far held: dropped on purpose, and named.
+    private let uncarried: [Int]
+    public private(set) var uncarriedValues: [Int]
 
     private enum CompiledRule {
         case copy(Int)
@@ -38,13 +42,17 @@ public final class EntityTransform {
     }
 
     /// - Parameters:
+    ///   - uncarried: source attributes no mapping of the step carries, whose values (not nil)
+    ///     are counted (`uncarriedCounts`).
     ///   - variables: values of `$NAME` in written expressions.
     ///   - destinationModel: the destination version, which the records a mapping makes
     ///     (`EntityMapping.madeRecords`) are laid out for; needed only when it makes some.
     public init(mapping: EntityMapping, source: RecordSchema, destination: RecordSchema,
                 options: CoercionOptions = .init(), variables: [String: String] = [:],
-                destinationModel: ManagedObjectModel? = nil) throws(MappingError) {
+                destinationModel: ManagedObjectModel? = nil, uncarried: [String] = []) throws(MappingError) {
         self.mapping = mapping
+        self.uncarried = uncarried.compactMap(source.index(of:))
+        uncarriedValues = Array(repeating: 0, count: self.uncarried.count)
         self.source = source
         self.destination = destination
         self.options = options
@@ -101,6 +109,11 @@ public final class EntityTransform {
     /// record (`EntityMapping.sourceRecordLinks`) name the record's own key. Records made from values are carried by the
     /// mapped record (`Record.embedded`, in the destination version) and linked by key; records
     /// the source record carried are not kept (the caller carries them).
+    /// The uncarried source attributes whose records held values, with how many.
+    public var uncarriedCounts: [(attribute: String, values: Int)] {
+        zip(uncarried, uncarriedValues).filter { $0.1 > 0 }.map { (source.attributes[$0.0].name, $0.1) }
+    }
+
     public func apply(_ record: Record) -> Outcome {
         if let filter {
             // A filter that cannot be evaluated on a record rejects it (it filtered every record
@@ -112,6 +125,7 @@ public final class EntityTransform {
                                       reason: "where \(filter.predicate): \(error.description)"))
             }
         }
+        for (position, index) in uncarried.enumerated() where record.values[index] != .null { uncarriedValues[position] += 1 }
         var values = [AttributeValue].nulls(count: rules.count)
         var converted = 0
         let context = SourceRecordContext(transform: self, values: record.values)

@@ -93,6 +93,12 @@ public struct EntityMapping: Sendable {
         self.origin = origin
     }
 
+    /// The source attributes whose values some rule carries (copies, converts, or reads in an
+    /// expression or a made record's arguments).
+    public var readAttributes: Set<String> {
+        Set(attributes.flatMap(\.rule.sourceAttributes) + madeRecords.flatMap(\.sourceAttributes))
+    }
+
     /// The rule for a destination attribute.
     public func rule(for attribute: String) -> AttributeMapping? {
         attributes.first { $0.destination == attribute }

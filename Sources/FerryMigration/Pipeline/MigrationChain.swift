@@ -72,6 +72,17 @@ public final class MigrationChain {
 
     public var last: ManagedObjectModel { versions[versions.count - 1] }
 
+    /// The values of source attributes that a step carries nowhere (the next version has no
+    /// attribute they become), counted as the records went through: dropped on purpose, as Core
+    /// Data drops them, and named, so a migration never drops values in silence.
+    public var uncarriedValues: [SourceNote] {
+        transforms.sorted { ($0.key.step, $0.key.source, $0.key.destination) < ($1.key.step, $1.key.source, $1.key.destination) }
+            .flatMap { key, transform in
+                transform.uncarriedCounts.map { .droppedValues(count: $0.values, entity: key.source, attribute: $0.attribute,
+                                                               nextVersion: versions[key.step + 1].name) }
+            }
+    }
+
     /// Checks the run-time variables given against every written expression of the chain before
     /// any record is read (a transform is made when its first record comes, and a time zone that
     /// names none rejected each record in turn): each one that gives `date()` its zone names one.
@@ -244,8 +255,14 @@ public final class MigrationChain {
               let destination = schema(version: step + 1, entity: mapping.destination) else {
             throw .model("\(mapping.source) → \(mapping.destination): entity missing in \(versions[step].name) or \(versions[step + 1].name)")
         }
+        // Values no mapping of the step carries are counted once, by the step's first mapping of
+        // the entity (a branch reads the same record).
+        let siblings = (steps[step].entities + steps[step].branches).filter { $0.source == mapping.source }
+        let read = siblings.reduce(into: Set<String>()) { $0.formUnion($1.readAttributes) }
+        let counts = siblings.first?.destination == mapping.destination
         let made = try EntityTransform(mapping: mapping, source: source, destination: destination, options: options, variables: variables,
-                                       destinationModel: versions[step + 1])
+                                       destinationModel: versions[step + 1],
+                                       uncarried: counts ? source.attributes.map(\.name).filter { !read.contains($0) } : [])
         transforms[key] = made
         return made
     }

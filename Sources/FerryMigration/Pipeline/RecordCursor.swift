@@ -124,13 +124,19 @@ public enum SourceNote: Sendable, Equatable, CustomStringConvertible {
     /// Relationship pairs of a store that the chain does not carry (the last version has no
     /// relationship they become): counted as the store holds them, dropped on purpose.
     case droppedPairs(source: String, count: Int64, entity: String, relationship: String, lastVersion: String)
+    /// Values of an attribute that a step of the chain carries nowhere (`nextVersion` has no
+    /// attribute they become), counted as the records went through.
+    case droppedValues(count: Int, entity: String, attribute: String, nextVersion: String)
     /// Core Data's own records of a store (its persistent history, CloudKit's mirroring), by
     /// `Z_NAME`: not carried into the new store.
     case frameworkRecords(source: String, records: [String: Int64])
 
     /// Whether the note says that something of the source is lost (a warning, not a hint).
     public var isWarning: Bool {
-        if case .frameworkRecords = self { true } else { false }
+        switch self {
+        case .frameworkRecords, .droppedPairs, .droppedValues: true
+        case .unknownKeys: false
+        }
     }
 
     public var description: String {
@@ -139,6 +145,8 @@ public enum SourceNote: Sendable, Equatable, CustomStringConvertible {
             "\(source): keys matching nothing in \(entity) (\(version)), ignored: " + NameListText.summary(keys)
         case let .droppedPairs(source, count, entity, relationship, lastVersion):
             "\(source): \(count) pairs of \(entity).\(relationship) not carried: \(lastVersion) has no relationship they become"
+        case let .droppedValues(count, entity, attribute, nextVersion):
+            "\(count) value\(count == 1 ? "" : "s") of \(entity).\(attribute) not carried: \(nextVersion) has no attribute they become"
         case let .frameworkRecords(source, records):
             "\(source): " + FrameworkRecords.notCarried(records)
         }
