@@ -83,7 +83,8 @@ enum Dispatcher {
         verbs:
         \(verbs.joined(separator: "\n"))
 
-        Run 'ferry <verb> --help' or 'ferry help <verb>' for a verb's options and exit codes.
+        Run 'ferry <verb> --help' or 'ferry help <verb>' for a verb's options and exit codes;
+        'ferry --version' prints the version.
 
         exit codes:
         \(exitCodes.joined(separator: "\n"))

@@ -34,12 +34,11 @@ enum ImportCommand: Command {
         its position (a column without a name); in --map KEY=ATTRIBUTE the last '=' ends KEY.
         A row of more than --max-columns fields stops the run. README.md, "CSV rules", has all.
 
-        examples:
+        examples (uploads, then the tasks that attach them, into one store):
           ferry import Fixtures/legacy/uploads.csv --model Migrations/Workspace.xcdatamodeld \\
-              --model-version "Workspace 1" --entity UploadEntity --out Workspace1.sqlite
+              --model-version "Workspace 2" --entity Upload --out Workspace2.sqlite
           ferry import Fixtures/legacy/tasks.json --model Migrations/Workspace.xcdatamodeld \\
               --model-version "Workspace 2" --entity Task --out Workspace2.sqlite --append \\
-              --map taskTitle=title --map taskDesc=notes --map taskLevel=priority \\
               --link attachments=remotePath --link tags=name --create-missing tags
 
         The written store is then verified (integrity, bookkeeping, keys, values, accounting);
@@ -134,7 +133,8 @@ enum ImportCommand: Command {
     private static func report(_ summary: ImportSummary, json: Bool, rejectLog: String?, log: RunLog) {
         if !json || log.writesJSON {
             for (source, keys) in summary.unknownKeys.sorted(by: { $0.key < $1.key }) {
-                log.warning("warning: \(source): columns matching no attribute of \(summary.entity), ignored: \(NameListText.summary(keys))")
+                let kind = summary.delimiters[source] != nil ? "columns" : "keys"
+                log.warning("warning: \(source): \(kind) matching no attribute of \(summary.entity), ignored: \(NameListText.summary(keys))")
             }
             for duplicate in summary.duplicateKeys { log.warning("warning: \(duplicate)") }
             DerivedAttributeText.warn(summary.uncomputedDerivations, log: log)

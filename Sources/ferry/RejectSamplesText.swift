@@ -10,6 +10,6 @@ enum RejectSamplesText {
         if unshown > 0 {
             log.warning("… \(unshown) more rejects" + (rejectLog.map { " in \($0)" } ?? " (use --rejects FILE to keep them all)"))
         }
-        if stoppedEarly { log.warning("stopped after \(rejected) rejects (--max-errors); nothing was written") }
+        if stoppedEarly { log.warning("stopped after \(rejected) reject\(rejected == 1 ? "" : "s") (--max-errors); nothing was written") }
     }
 }

@@ -12,7 +12,7 @@ enum VerifyCommand: Command {
     static let summary = "check a store: integrity, bookkeeping, relationships, values, fingerprints"
     static let usage = """
         usage: ferry verify STORE [--model MODEL] [--json]
-               ferry verify STORE --against SOURCE... --model MODEL.xcdatamodeld [--rerun] [migrate options]
+               ferry verify STORE --against SOURCE [--against SOURCE]... --model MODEL.xcdatamodeld [--rerun] [migrate options]
                ferry verify postgresql://… --against STORE [--store UUID] [--schema S] [--model MODEL]
 
         Checks a Core Data SQLite store without changing it: SQLite integrity, Z_PRIMARYKEY and

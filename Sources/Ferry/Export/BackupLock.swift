@@ -26,7 +26,8 @@ final class BackupLock {
             let holder = Self.holder(descriptor)
             _ = close(descriptor)
             guard code == EWOULDBLOCK else { throw .cannotWrite(path: path, reason: String(cString: strerror(code))) }
-            throw .locked(path: path, holder: holder.map { "pid \($0)" } ?? "another process")
+            // The pid in the file is the last run's to take the lock; the holder may be another process.
+            throw .locked(path: path, holder: holder.map { "the last run to take it was pid \($0)" } ?? "held by another process")
         }
         let text = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)

@@ -43,7 +43,7 @@ public enum ExportError: Error, CustomStringConvertible, WriteFailureCarrying {
         case .encoding(let reason): "cannot encode: \(reason)"
         case let .verification(path, reason), let .notAnExport(path, reason): "\(path): \(reason)"
         case .destinationExists(let path): "\(path) exists (use --force to replace it)"
-        case let .locked(path, holder): "\(path) is locked by \(holder): another backup is running"
+        case let .locked(path, holder): "\(path) is locked: another backup is running (\(holder))"
         case .restore(let reason): reason
         case let .notAccounted(store, problems):
             "\(store): not every row is accounted for, so nothing was kept:\n  " + problems.joined(separator: "\n  ")
