@@ -252,8 +252,8 @@ final class PredicateWorkspaceStore: Sendable {
     }
 
     @Test(arguments: [
-        ("Task", "time > 3", FetchPredicateError.unknownKey(key: "time", entity: "Task")),
-        ("Upload", "task.nope == 3", FetchPredicateError.unknownKey(key: "nope", entity: "Task")),
+        ("Task", "time > 3", FetchPredicateError.unknownKey(key: "time", entity: "Task", suggestion: "title")),
+        ("Upload", "task.nope == 3", FetchPredicateError.unknownKey(key: "nope", entity: "Task", suggestion: "notes")),
         ("Nope", "TRUEPREDICATE", FetchPredicateError.unknownEntity("Nope")),
     ])
     func unknownNamesAreErrors(entity: String, format: String, error: FetchPredicateError) throws {

@@ -6,7 +6,8 @@ public enum FetchPredicateError: Error, Equatable, Sendable, CustomStringConvert
     /// The model has no entity of this name, or the entity has no table in the layout.
     case unknownEntity(String)
     /// `key` (a key path component) is not an attribute or relationship of `entity`.
-    case unknownKey(key: String, entity: String)
+    /// A key names no attribute or relationship of the entity; `suggestion` is the closest one.
+    case unknownKey(key: String, entity: String, suggestion: String? = nil)
     /// A value or operator does not fit the type at `keyPath`.
     case typeMismatch(keyPath: String, reason: String)
     /// `$name` has no value among the variables given.
@@ -34,8 +35,8 @@ public enum FetchPredicateError: Error, Equatable, Sendable, CustomStringConvert
             "predicate syntax error at column \(column): expected \(expected), found \(found)"
         case let .unknownEntity(name):
             "unknown entity \(name)"
-        case let .unknownKey(key, entity):
-            "entity \(entity) has no attribute or relationship \"\(key)\""
+        case let .unknownKey(key, entity, suggestion):
+            "entity \(entity) has no attribute or relationship \"\(key)\"" + (suggestion.map { " (did you mean \"\($0)\"?)" } ?? "")
         case let .typeMismatch(keyPath, reason):
             "\(keyPath): \(reason)"
         case let .missingVariable(name):

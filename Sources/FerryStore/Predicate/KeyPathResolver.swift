@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 
 /// One step of a key path resolved against the model.
@@ -74,7 +75,8 @@ struct KeyPathResolver {
                 }
                 current = relationship.destinationEntity
             } else {
-                throw .unknownKey(key: component, entity: current)
+                let known = ancestry.flatMap { $0.attributes.map(\.name) + $0.relationships.map(\.name) }
+                throw .unknownKey(key: component, entity: current, suggestion: NameSuggestion.closest(to: component, among: known))
             }
         }
         return steps

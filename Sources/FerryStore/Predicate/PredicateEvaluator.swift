@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 
 /// Evaluates a predicate on one record in memory, with `NSPredicate`'s semantics, for records
@@ -199,7 +200,9 @@ public final class PredicateEvaluator {
             guard path.count == 1, let name = path.first else {
                 throw .unsupported("key path \(path.joined(separator: ".")): a record filter compares attributes of the record only")
             }
-            guard attributes.contains(name) else { throw .unknownKey(key: name, entity: entity) }
+            guard attributes.contains(name) else {
+                throw .unknownKey(key: name, entity: entity, suggestion: NameSuggestion.closest(to: name, among: attributes.sorted()))
+            }
         case .variable(let name):
             guard variables[name] != nil else { throw .missingVariable(name) }
         case .aggregate(let items):
