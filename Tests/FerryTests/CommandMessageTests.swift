@@ -28,6 +28,15 @@ extension CommandLineTests {
         }
     }
 
+    @Test("a folder of models given as --model lists them; a file given to restore is named as a file, not as a missing manifest")
+    func foldersAndFilesMistaken() throws {
+        let inspect = try ferry("inspect", "Migrations")
+        #expect(inspect.status == 3 && inspect.err.contains("it holds 'KYTask.xcdatamodeld', 'Upload.xcdatamodeld', 'Workspace.xcdatamodeld': "
+            + "give one of them as --model"), "\(inspect.err)")
+        let restore = try ferry("restore", "Fixtures/legacy/uploads.csv", "--model", Self.model, "--out", "/nonexistent/R.sqlite")
+        #expect(restore.status == 3 && restore.err.contains("uploads.csv: is a file, not a folder"), "\(restore.err)")
+    }
+
     @Test("a legacy file given to migrate without ENTITY: is refused with what is missing, not as a broken store")
     func migrateFileWithoutEntity() throws {
         let run = try ferry("migrate", "Fixtures/legacy/uploads.csv", "--model", Self.model, "--out", "/nonexistent/W.sqlite")

@@ -11,6 +11,9 @@ public enum ExportVerifier {
     @discardableResult
     public static func verify(folder: String, countRecords: Bool) throws(ExportError) -> ExportManifest {
         guard FileManager.default.fileExists(atPath: folder) else { throw .notAnExport(path: folder, reason: "no such folder") }
+        if FileInfo.kind(atPath: FileInfo.linkTarget(of: folder)) != .directory {
+            throw .notAnExport(path: folder, reason: "is a file, not a folder: this reads the folder an export or backup wrote (a store is given to export, backup or migrate)")
+        }
         let manifest = try ManifestFile.read(from: folder + "/" + ExportManifest.fileName)
         for entry in manifest.entities {
             let path = folder + "/" + entry.file

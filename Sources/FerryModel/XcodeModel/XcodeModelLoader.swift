@@ -24,7 +24,11 @@ public enum XcodeModelLoader {
             let contents = ModelFiles.join(trimmed, "contents")
             guard ModelFiles.exists(contents) else {
                 if ModelFiles.exists(ModelFiles.join(trimmed, "elements")) { throw .xcode3Format(path: trimmed) }
-                throw .notAModel(path: trimmed, reason: "the folder has no 'contents' file")
+                // A folder that holds models (`Migrations/`) was meant as one of them.
+                let models = ((try? ModelFiles.contents(ofDirectory: trimmed)) ?? [])
+                    .filter { [".xcdatamodeld", ".xcdatamodel", ".momd", ".mom"].contains(where: $0.hasSuffix) }.sorted()
+                throw .notAModel(path: trimmed, reason: "the folder has no 'contents' file"
+                    + (models.isEmpty ? "" : "; it holds \(models.map { "'\($0)'" }.joined(separator: ", ")): give one of them as --model"))
             }
             return try ModelXMLParser.parse(ModelFiles.read(contents), file: contents, versionName: ModelFiles.baseName(trimmed))
         }
