@@ -68,6 +68,10 @@ enum Dispatcher {
             return try command.run(ArgumentParser.parse(rest, options: command.options))
         } catch {
             Terminal.error("ferry \(verb): \(error.description)\nRun 'ferry \(verb) --help' for usage.")
+            // A monitor that asked for JSON gets it for a mistyped command line too.
+            if beforeEnd.contains("--json"), command.options.contains(where: { $0.name == "json" }) {
+                Terminal.out(FailureSummary.jsonLine(verb: verb, code: .usage, message: error.description) + "\n")
+            }
             return .usage
         }
     }

@@ -37,6 +37,13 @@ extension CommandLineTests {
         #expect(restore.status == 3 && restore.err.contains("uploads.csv: is a file, not a folder"), "\(restore.err)")
     }
 
+    @Test("a usage error of a verb asked for --json prints the failure line on standard output too (a monitor got nothing)")
+    func usageErrorAsJSON() throws {
+        let run = try ferry("backup", "Workspace.sqlite", "--to", "/nonexistent/backups", "--json", "--keep", "0")
+        #expect(run.status == 2)
+        #expect(run.out == #"{"error":{"code":2,"message":"--keep takes a whole number of at least 1, not '0'"},"verb":"backup"}"# + "\n", "\(run.out)")
+    }
+
     @Test("a legacy file given to migrate without ENTITY: is refused with what is missing, not as a broken store")
     func migrateFileWithoutEntity() throws {
         let run = try ferry("migrate", "Fixtures/legacy/uploads.csv", "--model", Self.model, "--out", "/nonexistent/W.sqlite")
