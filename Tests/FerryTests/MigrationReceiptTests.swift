@@ -36,10 +36,13 @@ struct MigrationReceiptTests {
         #expect(summary.receiptMissing == nil)
         let receipt = try #require(try receipt(of: request.outputPath))
         #expect(receipt.inputs.inputs.map(\.name) == [
-            "ferry", "options", "model", "mapping Workspace 1 to Workspace 2", "mapping Workspace 2 to Workspace 3",
+            "ferry", "fingerprints", "options", "model", "mapping Workspace 1 to Workspace 2", "mapping Workspace 2 to Workspace 3",
             "source 1 (file UploadEntity)", "source 2 (file UploadEntity)", "source 3 (file Task)", "source 4 (file Task)",
         ])
         #expect(receipt.inputs == (try MigrationInputs.of(request, bundle: XcodeModelLoader.loadBundle(at: model))))
+        // A receipt of a build whose fingerprints left out each record's Z_PK is not compared with.
+        let older = MigrationInputs(inputs: receipt.inputs.inputs.filter { $0.name != "fingerprints" })
+        #expect(older.differences(from: receipt.inputs) == ["fingerprints"])
         #expect(receipt.records == summary.written.values.reduce(0, +))
         #expect(receipt.fingerprints == summary.verification?.fingerprints)
         #expect(receipt.edgeFingerprints == summary.verification?.edgeFingerprints)

@@ -1,12 +1,14 @@
 import FerryFormats
 import FerryModel
+import FerryVerify
 import FoundationEssentials
 
-/// Everything a migration's result depends on, as named SHA-256 digests: Ferry's version, the
-/// options that shape records, the model bundle, the written mapping file of each pair of
-/// consecutive versions (or its absence), every Core Data mapping model a step may run (given or
-/// beside the model), and the bytes of each source in order. The mapping is
-/// deterministic, so two runs whose inputs are equal write the same records and links.
+/// Everything a migration's result depends on, as named SHA-256 digests: Ferry's version (and
+/// the revision of the fingerprints a receipt keeps), the options that shape records, the model
+/// bundle, the written mapping file of each pair of consecutive versions (or its absence), every
+/// Core Data mapping model a step may run (given or beside the model), and the bytes of each
+/// source in order. The mapping is deterministic, so two runs whose inputs
+/// are equal write the same records and links.
 ///
 /// Paths are not inputs: a source or model copied elsewhere is the same input. The order of the
 /// sources is (it decides which duplicate comes first). Standard input cannot be read again, so
@@ -24,6 +26,8 @@ struct MigrationInputs: Codable, Equatable, Sendable {
     static func of(_ request: MigrateRequest, bundle: ModelBundle) throws(MigrateError) -> MigrationInputs {
         var inputs = [
             Input(name: "ferry", digest: FerryVersion.current),
+            // A receipt whose fingerprints were computed another way is not compared with.
+            Input(name: "fingerprints", digest: "revision \(StoreVerifier.fingerprintRevision)"),
             Input(name: "options", digest: Hex.string(SHA256.hash(Array(OptionsText.render(request).utf8)))),
             Input(name: "model", digest: try digest(ofTree: request.modelPath)),
         ]
