@@ -4,6 +4,7 @@ import FerryModel
 import FerryStore
 import FerryTestSupport
 import FerryVerify
+import FerryVerifyTestSupport
 import Foundation
 import Testing
 
@@ -83,6 +84,62 @@ struct CarriedValueCheckTests {
             let changed = try check.section(store: copy, model: final, links: links)
             #expect(changed.section.failures.map(\.check) == [failure], "\(sql)")
         }
+    }
+
+    @Test("objects of the store whose identity is kept are checked on their Z_PK: two uploads that swapped their values fail")
+    func swappedObjects() throws {
+        let folder = try TestPaths.temporaryFolder("carried-keys")
+        let source = try ExportTestSupport.workspace2Store(folder)
+        let bundle = try XcodeModelLoader.loadBundle(at: model)
+        let chain = try MigrationPlanner(bundle: bundle, modelPath: model, variables: ["zone": "UTC"], target: nil).chain(options: .init())
+        let final = chain.last
+        let identity = try StoreIdentity.choose(for: [MigrationSource(path: source, kind: .store)])
+        #expect(identity.largestPrimaryKey > 0)
+        let writer = try CoreDataStoreWriter.create(at: folder + "/Workspace3.sqlite", model: final,
+                                                    versionHashes: VersionHasher.hashes(of: final).entityHashes, versionIdentifiers: [""])
+        defer { writer.discard() }
+        writer.reservePrimaryKeys(through: identity.largestPrimaryKey)
+        let watch = CarriedValueWatch(chain: chain, keying: RecordKeying(through: identity.largestPrimaryKey))
+        var pipeline = RecordPipeline(chain: chain, graph: StoreGraphWriter(writer: writer, model: final), rejects: RejectCollector(limit: nil))
+        pipeline.observer = watch
+        try pipeline.read(try StoreRecordCursor(path: source, chain: chain, keepsIdentity: true), namespace: 0)
+        let links = try pipeline.finish()
+        try writer.commit()
+
+        let intact = try watch.check.section(store: writer.temporaryPath, model: final, links: links)
+        #expect(intact.section.failures.isEmpty, "\(intact.section.failures)")
+        #expect(intact.section.checks >= 1 && intact.note?.contains("Upload") != true, "\(intact.note ?? "")")
+        let copy = folder + "/swapped.sqlite"
+        try FileManager.default.copyItem(atPath: writer.temporaryPath, toPath: copy)
+        let database = try SQLiteDatabase(path: copy, mode: .readWrite)
+        try database.execute(VerifyStores.swapSQL(table: "ZUPLOAD", columns: VerifyStores.attributeColumns(of: "Upload", in: final), rows: 1, 2))
+        try database.close()
+        let swapped = try watch.check.section(store: copy, model: final, links: links)
+        #expect(swapped.section.failures.map { "\($0.check) \($0.subject)" } == ["fingerprint-mismatch Upload"])
+    }
+
+    @Test("an object of the kept store that got a new Z_PK (its table now shared) is checked on its values alone, and passes")
+    func renumberedObject() throws {
+        let header = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+        let folder = try TestPaths.temporaryFolder("carried-renumbered")
+        let label = #"<attribute name="label" optional="YES" attributeType="String"/>"#
+        let bundle = try TestPaths.xcodeModelBundle("Rides", versions: [
+            ("V1", header + #"<entity name="Car">\#(label)</entity><entity name="Bike">\#(label)</entity></model>"#),
+            ("V2", header + #"<entity name="Vehicle" isAbstract="YES"/><entity name="Car" parentEntity="Vehicle">\#(label)</entity>"#
+                + #"<entity name="Bike" parentEntity="Vehicle">\#(label)</entity></model>"#),
+        ], in: folder)
+        try #"[{"label": "truck"}, {"label": "van"}]"#.write(toFile: folder + "/cars.json", atomically: true, encoding: .utf8)
+        try #"[{"label": "bmx"}, {"label": "tandem"}]"#.write(toFile: folder + "/bikes.json", atomically: true, encoding: .utf8)
+        var first = MigrateRequest(sources: [MigrationSource(argument: "Car@V1:\(folder)/cars.json"), MigrationSource(argument: "Bike@V1:\(folder)/bikes.json")],
+                                   modelPath: bundle, outputPath: folder + "/v1.sqlite")
+        first.targetVersion = "V1"
+        _ = try MigrateJob(request: first).run()
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: folder + "/v1.sqlite", kind: .store)],
+                                                             modelPath: bundle, outputPath: folder + "/v2.sqlite")).run()
+        #expect(summary.warnings.contains { $0.contains("2 objects of the store whose UUID is kept got a new Z_PK") }, "\(summary.warnings)")
+        let report = try #require(summary.verification)
+        #expect(report.passed, "\(report.failures)")
+        #expect(report.section(named: "carried values")?.checks == 2, "\(report.notes)")
     }
 
     @Test("the flagship: Upload's and Task's carried values are checked; a task that replaced an earlier one (keep-newest) counts once, with its values")

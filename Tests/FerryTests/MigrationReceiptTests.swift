@@ -36,10 +36,13 @@ struct MigrationReceiptTests {
         #expect(summary.receiptMissing == nil)
         let receipt = try #require(try receipt(of: request.outputPath))
         #expect(receipt.inputs.inputs.map(\.name) == [
-            "ferry", "options", "model", "mapping Workspace 1 to Workspace 2", "mapping Workspace 2 to Workspace 3",
+            "ferry", "fingerprints", "options", "model", "mapping Workspace 1 to Workspace 2", "mapping Workspace 2 to Workspace 3",
             "source 1 (file UploadEntity)", "source 2 (file UploadEntity)", "source 3 (file Task)", "source 4 (file Task)",
         ])
         #expect(receipt.inputs == (try MigrationInputs.of(request, bundle: XcodeModelLoader.loadBundle(at: model))))
+        // A receipt of a build whose fingerprints left out each record's Z_PK is not compared with.
+        let older = MigrationInputs(inputs: receipt.inputs.inputs.filter { $0.name != "fingerprints" })
+        #expect(older.differences(from: receipt.inputs) == ["fingerprints"])
         #expect(receipt.records == summary.written.values.reduce(0, +))
         #expect(receipt.fingerprints == summary.verification?.fingerprints)
         #expect(receipt.edgeFingerprints == summary.verification?.edgeFingerprints)
@@ -78,6 +81,63 @@ struct MigrationReceiptTests {
         let added = line.replacingOccurrences(of: "\"taskID\": ", with: "\"taskID\": 9") + "\n"
         try (String(contentsOfFile: ndjson, encoding: .utf8) + added).write(toFile: ndjson, atomically: true, encoding: .utf8)
         #expect(!(try SourceVerification.verify(store: request.outputPath, against: request).passed))
+    }
+
+    @Test("a source store's external data files are part of its input: one changed is migrated again and fails; one added, removed or renamed differs")
+    func externalDataOfSourceStore() throws {
+        let folder = try TestPaths.temporaryFolder("receipt-external")
+        let header = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+        let photo = #"<entity name="Photo"><attribute name="number" optional="YES" attributeType="Integer 64"/>"#
+            + #"<attribute name="image" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>"#
+        let bundlePath = try TestPaths.xcodeModelBundle("Photos", versions: [
+            ("V1", header + photo + "</entity></model>"),
+            ("V2", header + photo + #"<attribute name="caption" optional="YES" attributeType="String"/></entity></model>"#),
+        ], in: folder)
+        let bundle = try XcodeModelLoader.loadBundle(at: bundlePath)
+        let v1 = try #require(bundle.version(named: "V1"))
+        // Photo 1's image is in the file F1 beside the store, as Core Data moves a large value out.
+        let source = folder + "/Photos.sqlite"
+        let writer = try CoreDataStoreWriter.create(at: source, model: v1, versionHashes: VersionHasher.hashes(of: v1).entityHashes,
+                                                    versionIdentifiers: [""])
+        let photos = try writer.inserter(for: "Photo")
+        try photos.insert(photos.columns.map { column in
+            switch column.role {
+            case .attribute(_, "number"): .integer(1)
+            case .attribute(_, "image"): .blob([ExternalBinaryData.externalTag] + Array("F1".utf8) + [0])
+            default: .null
+            }
+        })
+        try writer.finish()
+        let files = folder + "/.Photos_SUPPORT/_EXTERNAL_DATA"
+        try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+        try Data([7, 8, 9]).write(to: URL(fileURLWithPath: files + "/F1"))
+        let request = MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundlePath,
+                                     outputPath: folder + "/Photos2.sqlite")
+        _ = try MigrateJob(request: request).run()
+        let intact = try SourceVerification.verify(store: request.outputPath, against: request)
+        #expect(intact.passed && intact.notes.contains { $0.contains("by the store's receipt") }, "\(intact.notes)")
+
+        // The .sqlite is untouched; the value it names is not what was migrated.
+        try Data([7, 8, 10]).write(to: URL(fileURLWithPath: files + "/F1"))
+        let changed = try SourceVerification.verify(store: request.outputPath, against: request)
+        #expect(changed.notes.contains { $0.contains("migrated again") && $0.contains("source 1 (store)") }, "\(changed.notes)")
+        #expect(!changed.passed)
+        #expect(changed.section(named: "against sources")?.failures.map { "\($0.check) \($0.subject)" } == ["fingerprint-mismatch Photo"])
+        try Data([7, 8, 9]).write(to: URL(fileURLWithPath: files + "/F1"))
+        let inputs = try MigrationInputs.of(request, bundle: bundle)
+        #expect(try MigrationInputs.of(request, bundle: bundle).differences(from: inputs).isEmpty)
+        for (label, change, undo) in [
+            ("added", { try Data([1]).write(to: URL(fileURLWithPath: files + "/F2")) }, { try FileManager.default.removeItem(atPath: files + "/F2") }),
+            ("removed", { try FileManager.default.moveItem(atPath: files + "/F1", toPath: folder + "/F1") },
+             { try FileManager.default.moveItem(atPath: folder + "/F1", toPath: files + "/F1") }),
+            ("renamed", { try FileManager.default.moveItem(atPath: files + "/F1", toPath: files + "/F0") },
+             { try FileManager.default.moveItem(atPath: files + "/F0", toPath: files + "/F1") }),
+        ] as [(String, () throws -> Void, () throws -> Void)] {
+            try change()
+            #expect(try MigrationInputs.of(request, bundle: bundle).differences(from: inputs) == ["source 1 (store)"], "\(label)")
+            try undo()
+        }
+        #expect(try SourceVerification.verify(store: request.outputPath, against: request).notes.contains { $0.contains("by the store's receipt") })
     }
 
     @Test("other options are other inputs: a variable changes the digest, the output path, batch size and reject limit do not")

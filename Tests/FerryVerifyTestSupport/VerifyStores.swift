@@ -101,6 +101,20 @@ public enum VerifyStores {
         return copy
     }
 
+    /// SQL giving rows `first` and `second` of `table` each other's `columns`, their `Z_PK` and
+    /// every other column left as they are: two objects that swapped their values while their
+    /// relationships stayed with their keys.
+    public static func swapSQL(table: String, columns: [String], rows first: Int64, _ second: Int64) -> String {
+        let assignments = columns.map { "\($0) = (SELECT \($0) FROM swapped WHERE swapped.Z_PK = \(first + second) - \(table).Z_PK)" }
+        return "CREATE TEMP TABLE swapped AS SELECT * FROM \(table) WHERE Z_PK IN (\(first), \(second)); "
+            + "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN (\(first), \(second)); DROP TABLE swapped"
+    }
+
+    /// The columns of `entity`'s stored attributes (inherited ones included) in `model`.
+    public static func attributeColumns(of entity: String, in model: ManagedObjectModel) -> [String] {
+        model.allAttributes(of: entity).filter { !$0.isTransient && $0.type.sqlColumnType != nil }.map { "Z" + $0.name.uppercased() }
+    }
+
     /// A copy whose metadata names another hash for `entity`.
     public static func withCorruptHash(_ path: String, entity: String) throws -> String {
         let copy = try broken(path, "hashes", "SELECT 1")

@@ -66,7 +66,8 @@ struct VerifyFingerprintScanTests {
         return path
     }
 
-    /// The definition: records from the store reader, unreadable ones left out and counted.
+    /// The definition: records from the store reader, unreadable ones left out and counted, each
+    /// tied to its `Z_PK` as the report's are (`RecordKeying.all`).
     static func byReader(_ path: String, _ entity: String) throws -> (fingerprint: Fingerprint, unreadable: Int) {
         let names = CanonicalEncoding.ordered(model.allAttributes(of: entity).map(\.name))
         let cursor = try CoreDataStoreReader(path: path).records(model: model).records(of: entity)
@@ -75,7 +76,7 @@ struct VerifyFingerprintScanTests {
         while true {
             do {
                 guard let record = try cursor.next() else { break }
-                fingerprint.add(record.attributes, attributes: names)
+                fingerprint.add(record.attributes, attributes: names, key: record.primaryKey)
             } catch {
                 unreadable += 1
             }
@@ -83,30 +84,38 @@ struct VerifyFingerprintScanTests {
         return (fingerprint, unreadable)
     }
 
-    /// The fast scan alone (nil when it hands the entity to the record reader).
-    static func byScan(_ path: String, _ entity: String) throws -> Fingerprint? {
+    /// The fast scan alone (nil when it hands the entity to the record reader), the rows `keying` names tied to their key.
+    static func byScan(_ path: String, _ entity: String, keying: RecordKeying = .none) throws -> Fingerprint? {
         let connection = try ScanConnection(path: path, sampleLimit: 5)
         let context = StoreContext(model: model, layout: try StoreLayout(model: model), connection: connection)
         let names = CanonicalEncoding.ordered(model.allAttributes(of: entity).map(\.name))
-        return RecordFingerprintScan(entity: entity, attributes: names, context: context)?.run(on: connection)
+        return RecordFingerprintScan(entity: entity, attributes: names, keying: keying, context: context)?.run(on: connection)
     }
 
     @Test("an intact store is read by the scan, and gives the fingerprints of the plain records")
     func intact() throws {
         let path = try Self.makeStore()
         let names = CanonicalEncoding.ordered(Self.model.allAttributes(of: "Thing").map(\.name))
-        var things = Fingerprint()
-        for record in [[:], Self.thing, Self.gadget] { things.add(record, attributes: names) }
-        var gadgets = Fingerprint()
+        var things = Fingerprint(), keyedThings = Fingerprint(), someKeyed = Fingerprint()
+        for (key, record) in zip(Int64(1)..., [[:], Self.thing, Self.gadget]) {
+            things.add(record, attributes: names)
+            keyedThings.add(record, attributes: names, key: key)
+            someKeyed.add(record, attributes: names, key: key <= 2 ? key : nil)
+        }
+        var gadgets = Fingerprint(), keyedGadgets = Fingerprint()
         gadgets.add(Self.gadget, attributes: CanonicalEncoding.ordered(names + ["extra"]))
+        keyedGadgets.add(Self.gadget, attributes: CanonicalEncoding.ordered(names + ["extra"]), key: 3)
 
         #expect(try Self.byScan(path, "Thing") == things)
         #expect(try Self.byScan(path, "Gadget") == gadgets)
-        #expect(try Self.byReader(path, "Thing").fingerprint == things)
+        #expect(try Self.byScan(path, "Thing", keying: .all) == keyedThings)
+        #expect(try Self.byScan(path, "Thing", keying: RecordKeying(through: 2)) == someKeyed)
+        #expect(keyedThings != things && someKeyed != keyedThings)
+        #expect(try Self.byReader(path, "Thing").fingerprint == keyedThings)
         let report = try StoreVerifier(path: path, model: .model(Self.model)).verify()
         #expect(report.passed, "\(report.failures)")
-        #expect(report.fingerprint(of: "Thing") == things)
-        #expect(report.fingerprint(of: "Gadget") == gadgets)
+        #expect(report.fingerprint(of: "Thing") == keyedThings)
+        #expect(report.fingerprint(of: "Gadget") == keyedGadgets)
     }
 
     @Test("values of other storage classes give the record reader's fingerprint and unreadable count", arguments: [
@@ -136,7 +145,7 @@ struct VerifyFingerprintScanTests {
             let unreadable = report.failures.first { $0.check == "unreadable-record" && $0.subject == entity }?.count ?? 0
             #expect(unreadable == Int64(expected.unreadable), "\(label) \(entity)")
         }
-        let scanned = try Self.byScan(path, "Thing")
+        let scanned = try Self.byScan(path, "Thing", keying: .all)
         #expect((scanned == nil) == fallsBack, "\(label)")
         if let scanned { #expect(scanned == (try Self.byReader(path, "Thing").fingerprint)) }
     }

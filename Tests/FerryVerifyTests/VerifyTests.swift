@@ -147,6 +147,21 @@ struct VerifyTests {
         #expect(comparison.failures.map { "\($0.check) \($0.subject)" } == ["fingerprint-mismatch Upload"])
     }
 
+    @Test("two uploads that swapped all their values (their task links staying by Z_PK) change the entity's fingerprint: values are tied to their Z_PK")
+    func swappedValues() throws {
+        let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))
+        let before = try verify(path)
+        let columns = VerifyStores.attributeColumns(of: "Upload", in: VerifyStores.workspace3)
+        let after = try verify(try VerifyStores.broken(path, "swap", VerifyStores.swapSQL(table: "ZUPLOAD", columns: columns, rows: 1, 3)))
+        #expect(after.passed, "\(after.failures)")
+        // Uploads 1 and 3 belong to tasks 1 and 2, and still do: each task's attachment holds the other's values.
+        #expect(after.edgeFingerprints == before.edgeFingerprints)
+        #expect(after.fingerprint(of: "Upload")?.count == 6)
+        #expect(before.fingerprints.first { $0.subject == "Upload" }?.attributes.first == "Z_PK")
+        let comparison = FingerprintComparison.section(expected: before.fingerprints, actual: after.fingerprints)
+        #expect(comparison.failures.map { "\($0.check) \($0.subject)" } == ["fingerprint-mismatch Upload"])
+    }
+
     @Test("one dropped link changes the relationship's edge fingerprint")
     func droppedLink() throws {
         let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))

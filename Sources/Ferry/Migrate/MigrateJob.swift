@@ -71,7 +71,8 @@ public struct MigrateJob {
             var rejects = RejectCollector(limit: request.maxErrors)
             do { try rejects.openLog(at: request.rejectLogPath) } catch { throw .failedRejectLog(error) }
             var pipeline = RecordPipeline(chain: chain, graph: graph, rejects: rejects)
-            let carried = inputs != nil ? CarriedValueWatch(chain: chain) : nil
+            // The kept store's objects keep their keys, up to its largest: their values are checked on them.
+            let carried = inputs != nil ? CarriedValueWatch(chain: chain, keying: RecordKeying(through: identity.largestPrimaryKey)) : nil
             pipeline.observer = carried
             pipeline.onProgress = progress
             for (namespace, source) in request.sources.enumerated() where !pipeline.stoppedEarly {

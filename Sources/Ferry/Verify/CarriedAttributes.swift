@@ -35,8 +35,8 @@ struct CarriedAttributes: Equatable {
     }
 
     /// Appends the canonical encoding of a source record's carried values (as `CanonicalEncoding`
-    /// encodes a stored record over `names`).
-    func encode(_ values: [AttributeValue], to bytes: inout [UInt8]) {
-        CanonicalEncoding.append(values: values, at: sourceIndexes, to: &bytes)
+    /// encodes a stored record over `names`), after `key` when the record is keyed (`RecordKeying`).
+    func encode(_ values: [AttributeValue], key: Int64?, to bytes: inout [UInt8]) {
+        CanonicalEncoding.append(values: values, at: sourceIndexes, key: key, to: &bytes)
     }
 }

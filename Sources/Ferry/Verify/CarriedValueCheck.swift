@@ -10,6 +10,15 @@ import FerryVerify
 /// Under keep-newest, a record that replaces an earlier one takes the earlier one's term out of
 /// the sum: the terms of such an entity's rows are kept by `Z_PK` (about 40 bytes a row) for that.
 ///
+/// Values are tied to their object where its key is comparable (`RecordKeying`): the objects of
+/// the store whose identity the new store keeps keep their `Z_PK`, and the writer gives no other
+/// object a key up to that store's largest. So a row at or below it is fingerprinted over its
+/// `Z_PK` and values, and so is a source record read with the key of the row it became (or that
+/// replaced such a row's values); every other record and row over its values alone (records of
+/// files and of other stores get new keys, as does an object whose key another took in a
+/// merged hierarchy: there is no key to compare). A writer or mapping that put a record's values
+/// on another object of the entity fails the check, not only one that lost or changed them.
+///
 /// An entity whose rows do not all come from such records is left out, and the report says why:
 /// rows of records carried or made by other records, destinations created by links,
 /// sub-entities (whose rows the store's fingerprint covers), or routes that carry different
@@ -41,12 +50,20 @@ struct CarriedValueCheck {
     /// Entity → why it is left out (the first reason found).
     private var excluded: [String: String] = [:]
     private var bytes: [UInt8] = []
+    /// The rows whose objects keep their `Z_PK` from a source store.
+    private let keying: RecordKeying
 
-    /// Adds a source record written as row `row` of `entity`: its `values` as read. With
-    /// `replacing`, the record replaced that row's values (keep-newest), whose term is taken
-    /// out; with `remembering`, the row's term is kept for such a replacement.
+    /// A check tying the values of the rows `keying` names to their key.
+    init(keying: RecordKeying = .none) {
+        self.keying = keying
+    }
+
+    /// Adds a source record written as row `row` of `entity`: its `values` as read, and the `Z_PK`
+    /// it was read with when it keeps it (`identity`). With `replacing`, the record replaced that
+    /// row's values (keep-newest), whose term is taken out; with `remembering`, the row's term is
+    /// kept for such a replacement.
     mutating func written(_ values: [AttributeValue], carried: CarriedAttributes, entity: String, row: Int64?,
-                          replacing: Bool = false, remembering: Bool = false) {
+                          identity: Int64? = nil, replacing: Bool = false, remembering: Bool = false) {
         guard excluded[entity] == nil else { return }
         let attributes = expected[entity]?.attributes ?? carried.names
         guard attributes == carried.names else {
@@ -54,7 +71,9 @@ struct CarriedValueCheck {
             return
         }
         bytes.removeAll(keepingCapacity: true)
-        carried.encode(values, to: &bytes)
+        // The row's key, where the store's term has it: the record is the object that keeps it, or now holds its values.
+        let key = replacing || (identity != nil && identity == row) ? keying.key(for: row) : nil
+        carried.encode(values, key: key, to: &bytes)
         let term = bytes.withUnsafeBytes { Fingerprint.Term(encoded: $0) }
         let known = expected[entity, default: Expected(attributes: attributes)]
             .add(term, row: row, replacing: replacing, remembering: remembering)
@@ -90,7 +109,7 @@ struct CarriedValueCheck {
         var actualEntries: [FingerprintEntry] = []
         for (entity, carried) in expected.sorted(by: { $0.key < $1.key }) where excluded[entity] == nil {
             expectedEntries.append(FingerprintEntry(subject: entity, attributes: carried.attributes, fingerprint: carried.fingerprint))
-            let actual = try verifier.fingerprint(of: entity, attributes: carried.attributes)
+            let actual = try verifier.fingerprint(of: entity, attributes: carried.attributes, keying: keying)
             actualEntries.append(FingerprintEntry(subject: entity, attributes: carried.attributes, fingerprint: actual))
         }
         let left = excluded.filter { expected[$0.key] != nil }.sorted { $0.key < $1.key }

@@ -4,13 +4,16 @@ import FerryModel
 /// Feeds a `CarriedValueCheck` from a record pipeline: the carried values of every record read
 /// from a source itself, as it is written.
 final class CarriedValueWatch: RecordPipelineObserver {
-    private(set) var check = CarriedValueCheck()
+    private(set) var check: CarriedValueCheck
     private let chain: MigrationChain
     /// What each watched route carries, by token.
     private var attributes: [CarriedAttributes] = []
 
-    init(chain: MigrationChain) {
+    /// - Parameter keying: the rows whose objects keep their `Z_PK` from the store whose identity
+    ///   the new store keeps (through its largest key; none when no store's is kept).
+    init(chain: MigrationChain, keying: RecordKeying = .none) {
         self.chain = chain
+        check = CarriedValueCheck(keying: keying)
     }
 
     func watch(route: MigrationChain.Route, schema: RecordSchema) -> Int? {
@@ -20,12 +23,14 @@ final class CarriedValueWatch: RecordPipelineObserver {
 
     /// Under keep-newest a merged record replaces the row's earlier values; otherwise the row
     /// keeps them, and a record merged into it leaves no term.
-    func written(_ values: [AttributeValue], token: Int, entity: String, row: Int64?, merged: Bool, policy: DuplicatePolicy) {
+    func written(_ values: [AttributeValue], identity: Int64?, token: Int, entity: String, row: Int64?, merged: Bool,
+                 policy: DuplicatePolicy) {
         if merged {
             guard policy == .keepNewest else { return }
-            check.written(values, carried: attributes[token], entity: entity, row: row, replacing: true)
+            check.written(values, carried: attributes[token], entity: entity, row: row, identity: identity, replacing: true)
         } else {
-            check.written(values, carried: attributes[token], entity: entity, row: row, remembering: policy == .keepNewest)
+            check.written(values, carried: attributes[token], entity: entity, row: row, identity: identity,
+                          remembering: policy == .keepNewest)
         }
     }
 

@@ -3,11 +3,12 @@ import FerryModel
 
 /// SHA-256 of a file's bytes, streamed in 1 MB reads.
 enum FileDigest {
-    /// The digest (lowercase hex) and size of the file at `path`.
-    static func sha256(of path: String) throws -> (digest: String, size: Int) {
+    /// The digest (lowercase hex) and size of the file at `path`; with `regularFileOnly`, only of
+    /// a regular file itself (no link followed, no FIFO waited on: `FileByteSource(regularFileAt:)`).
+    static func sha256(of path: String, regularFileOnly: Bool = false) throws -> (digest: String, size: Int) {
         var digest = SHA256()
         var size = 0
-        let source = try FileByteSource(path: path)
+        let source = regularFileOnly ? try FileByteSource(regularFileAt: path) : try FileByteSource(path: path)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }

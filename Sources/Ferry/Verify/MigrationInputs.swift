@@ -1,12 +1,14 @@
 import FerryFormats
 import FerryModel
+import FerryVerify
 import FoundationEssentials
 
-/// Everything a migration's result depends on, as named SHA-256 digests: Ferry's version, the
-/// options that shape records, the model bundle, the written mapping file of each pair of
-/// consecutive versions (or its absence), every Core Data mapping model a step may run (given or
-/// beside the model), and the bytes of each source in order. The mapping is
-/// deterministic, so two runs whose inputs are equal write the same records and links.
+/// Everything a migration's result depends on, as named SHA-256 digests: Ferry's version (and
+/// the revision of the fingerprints a receipt keeps), the options that shape records, the model
+/// bundle, the written mapping file of each pair of consecutive versions (or its absence), every
+/// Core Data mapping model a step may run (given or beside the model), and the bytes of each
+/// source in order (a store's with its external data files). The mapping is deterministic, so two
+/// runs whose inputs are equal write the same records and links.
 ///
 /// Paths are not inputs: a source or model copied elsewhere is the same input. The order of the
 /// sources is (it decides which duplicate comes first). Standard input cannot be read again, so
@@ -24,6 +26,8 @@ struct MigrationInputs: Codable, Equatable, Sendable {
     static func of(_ request: MigrateRequest, bundle: ModelBundle) throws(MigrateError) -> MigrationInputs {
         var inputs = [
             Input(name: "ferry", digest: FerryVersion.current),
+            // A receipt whose fingerprints were computed another way is not compared with.
+            Input(name: "fingerprints", digest: "revision \(StoreVerifier.fingerprintRevision)"),
             Input(name: "options", digest: Hex.string(SHA256.hash(Array(OptionsText.render(request).utf8)))),
             Input(name: "model", digest: try digest(ofTree: request.modelPath)),
         ]
@@ -52,13 +56,16 @@ struct MigrationInputs: Codable, Equatable, Sendable {
         return changed + gone
     }
 
-    /// A store's bytes with its `-wal` (a live store's latest rows are there); a file's bytes.
+    /// A store's bytes with its `-wal` (a live store's latest rows are there) and its external data
+    /// files (`ExternalDataDigest`: values moved out of the database); a file's bytes.
     private static func digest(of source: MigrationSource) throws(MigrateError) -> String? {
         guard source.path != "-" else { return nil }
         let main = try digest(ofFile: source.path)
-        guard case .store = source.kind, FileManager.default.fileExists(atPath: source.path + "-wal") else { return main }
-        let wal = try digest(ofFile: source.path + "-wal")
-        return Hex.string(SHA256.hash(Array("\(main)\n\(wal)".utf8)))
+        guard case .store = source.kind else { return main }
+        let wal = FileManager.default.fileExists(atPath: source.path + "-wal") ? try digest(ofFile: source.path + "-wal") : nil
+        let external = try ExternalDataDigest.of(storePath: source.path)
+        guard wal != nil || external != nil else { return main }
+        return Hex.string(SHA256.hash(Array("\(main)\n\(wal ?? "no wal")\n\(external ?? "no external data")".utf8)))
     }
 
     /// A model bundle folder: every file under it by relative path, sorted; a single file: its bytes.

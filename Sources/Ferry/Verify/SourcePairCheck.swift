@@ -13,7 +13,10 @@ import FerryVerify
 /// relationship here, so a side the source left empty (Apple Notes'
 /// `ICCloudState.cloudSyncingObject`) must stay empty, and a side filled from the other fails;
 /// pairs of a to-many that the migration dropped (once, every pair of a relationship declared by
-/// an abstract entity) fail too.
+/// an abstract entity) fail too. That each end holds its source object's values is not this
+/// check's: the carried values are fingerprinted with each kept object's `Z_PK` after a
+/// migration (`CarriedValueCheck`), and every record with its `Z_PK` against the re-run
+/// (`RecordKeying`), so pairs by key and values by key together tie both to the object.
 ///
 /// It applies when the pairs can only be the source's: one store, whose objects keep their
 /// `Z_PK` (the store whose identity the new store keeps), every record of it written (none

@@ -341,15 +341,15 @@ public struct RecordPipeline {
             records.written += 1
             plan.inserted += 1
             if let token = plan.watched {
-                observer?.written(record.values, token: token, entity: plan.finalEntity, row: graph.lastPrimaryKey, merged: false,
-                                  policy: graph.policy(for: plan.finalEntity))
+                observer?.written(record.values, identity: record.identity?.primaryKey, token: token, entity: plan.finalEntity,
+                                  row: graph.lastPrimaryKey, merged: false, policy: graph.policy(for: plan.finalEntity))
             }
         case .merged:
             ledgers[ledger].merged += 1
             records.merged += 1
             if let token = plan.watched {
-                observer?.written(record.values, token: token, entity: plan.finalEntity, row: graph.lastPrimaryKey, merged: true,
-                                  policy: graph.policy(for: plan.finalEntity))
+                observer?.written(record.values, identity: record.identity?.primaryKey, token: token, entity: plan.finalEntity,
+                                  row: graph.lastPrimaryKey, merged: true, policy: graph.policy(for: plan.finalEntity))
             }
         case .rejected(let reason):
             try self.reject(Reject(location: location(of: record, plan: plan, storeRow: storeRow), entity: plan.entity, reason: reason),

@@ -6,15 +6,29 @@ import FerryModel
 ///
 /// Attributes are taken in byte order of their names; each contributes its value: a type tag,
 /// then the payload. Names are not repeated in every record: a fingerprint is only compared
-/// with one over the same attribute list (`FingerprintEntry.attributes`). Integers and lengths are little-endian; doubles are
+/// with one over the same attribute list (`FingerprintEntry.attributes`). A keyed record
+/// (`RecordKeying`) has its `Z_PK` before its values, counted as one more value. Integers and lengths are little-endian; doubles are
 /// their IEEE bits with `-0` folded to `0` and every NaN to one pattern; text is UTF-8. Every
 /// variable-length part is length-prefixed, so no two different inputs share an encoding.
 public enum CanonicalEncoding {
-    /// Appends the encoding of `record`'s values of `attributes` (missing ones count as NULL).
+    /// Appends the encoding of `record`'s values of `attributes` (missing ones count as NULL),
+    /// after its `key` when it is keyed.
     /// - Parameter attributes: names in byte order (see `ordered(_:)`).
-    public static func append(_ record: [String: AttributeValue], attributes: [String], to bytes: inout [UInt8]) {
-        appendLength(attributes.count, to: &bytes)
+    public static func append(_ record: [String: AttributeValue], attributes: [String], key: Int64? = nil, to bytes: inout [UInt8]) {
+        appendRecordStart(attributeCount: attributes.count, key: key, to: &bytes)
         for name in attributes { append(record[name] ?? .null, to: &bytes) }
+    }
+
+    /// Starts a record's encoding: the count of what follows, then the record's `Z_PK` when it is
+    /// keyed (`RecordKeying`). The key counts as one more value, so over one attribute list a
+    /// keyed record never encodes as an unkeyed one.
+    public static func appendRecordStart(attributeCount: Int, key: Int64?, to bytes: inout [UInt8]) {
+        guard let key else {
+            appendLength(attributeCount, to: &bytes)
+            return
+        }
+        appendLength(attributeCount + 1, to: &bytes)
+        append(.integer(key), to: &bytes)
     }
 
     /// Appends a list of values (a key), count-prefixed.
@@ -23,10 +37,11 @@ public enum CanonicalEncoding {
         for value in values { append(value, to: &bytes) }
     }
 
-    /// Appends the values of `values` at `indexes` (a missing one as NULL), count-prefixed: what
-    /// `append(values:to:)` gives for them, without gathering them first.
-    public static func append(values: [AttributeValue], at indexes: [Int], to bytes: inout [UInt8]) {
-        appendLength(indexes.count, to: &bytes)
+    /// Appends the values of `values` at `indexes` (a missing one as NULL) as a record's (after its
+    /// `key` when it is keyed): what `append(_:attributes:key:to:)` gives for a record holding them,
+    /// without gathering them first.
+    public static func append(values: [AttributeValue], at indexes: [Int], key: Int64? = nil, to bytes: inout [UInt8]) {
+        appendRecordStart(attributeCount: indexes.count, key: key, to: &bytes)
         for index in indexes { append(index < values.count ? values[index] : .null, to: &bytes) }
     }
 

@@ -21,10 +21,11 @@ public struct Fingerprint: Sendable, Hashable, Codable, CustomStringConvertible 
         count = 0
     }
 
-    /// Adds one record's values of `attributes` (names in `CanonicalEncoding.ordered` order).
-    public mutating func add(_ record: [String: AttributeValue], attributes: [String]) {
+    /// Adds one record's values of `attributes` (names in `CanonicalEncoding.ordered` order),
+    /// tied to its `key` when it is keyed (`RecordKeying`).
+    public mutating func add(_ record: [String: AttributeValue], attributes: [String], key: Int64? = nil) {
         var bytes: [UInt8] = []
-        CanonicalEncoding.append(record, attributes: attributes, to: &bytes)
+        CanonicalEncoding.append(record, attributes: attributes, key: key, to: &bytes)
         add(encoded: bytes)
     }
 

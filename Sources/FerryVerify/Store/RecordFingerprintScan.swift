@@ -12,7 +12,8 @@ import FerryStore
 /// or of the storage class Core Data writes for its type (and in range), every key column an
 /// integer. On any other row (or an SQLite error) it gives up and returns nil, and the caller
 /// reads the entity through the record reader, which decides what such a row means (a
-/// converted value, or an unreadable record left out).
+/// converted value, or an unreadable record left out). A row's `Z_PK` (result column 0) is in its
+/// term when `keying` says so.
 struct RecordFingerprintScan {
     /// A result column holding an attribute of a type.
     private struct ValueColumn {
@@ -40,10 +41,11 @@ struct RecordFingerprintScan {
     private let attributeCount: Int
     private let shapes: [RowShape]
     private let knownNumbers: Set<Int64>
+    private let keying: RecordKeying
 
     /// The scan of `entity`'s records (its sub-entities' included) over `attributes` (encoding
-    /// order); nil when the model or the layout does not know it.
-    init?(entity: String, attributes: [String], context: StoreContext) {
+    /// order), the rows `keying` names tied to their key; nil when the model or the layout does not know it.
+    init?(entity: String, attributes: [String], keying: RecordKeying = .none, context: StoreContext) {
         guard context.model.entity(named: entity) != nil, let table = context.table(of: entity) else { return nil }
         var selected: [String] = []
         func index(of column: String) -> Int32 {
@@ -77,6 +79,7 @@ struct RecordFingerprintScan {
                 keys: keys, entityNumbers: entityNumbers))
         }
         self.shapes = shapes
+        self.keying = keying
         attributeCount = attributes.count
         knownNumbers = Set(context.layout.entityNumbers.values.map(Int64.init))
         rows = EntityRowScan(table: table.name, columns: selected, numbers: shapes.map { Int($0.number) })
@@ -93,7 +96,7 @@ struct RecordFingerprintScan {
             let number = statement.int64(at: 1)
             guard let shape = shapes.first(where: { $0.number == number }) else { return false }
             bytes.removeAll(keepingCapacity: true)
-            CanonicalEncoding.appendLength(attributeCount, to: &bytes)
+            CanonicalEncoding.appendRecordStart(attributeCount: attributeCount, key: keying.key(for: statement.int64(at: 0)), to: &bytes)
             for column in shape.encoded {
                 guard let column else {
                     CanonicalEncoding.append(AttributeValue.null, to: &bytes)

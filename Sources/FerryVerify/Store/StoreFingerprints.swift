@@ -10,8 +10,9 @@ struct StoreFingerprints {
     /// The record reader, for entities the scan hands over (made when first needed).
     let records: () throws(StoreReaderError) -> StoreRecordReader
 
-    /// What `verify` reports: record fingerprints of every entity over all its stored attributes
-    /// (with the records left out as unreadable), and pair fingerprints of every relationship.
+    /// What `verify` reports: record fingerprints of every entity over all its stored attributes,
+    /// each record tied to its `Z_PK` (`RecordKeying.all`; the entry's attributes start with
+    /// `Z_PK`), with the records left out as unreadable, and pair fingerprints of every relationship.
     struct Results: Sendable {
         var records: [(entry: FingerprintEntry, unreadable: [StoreReaderError])] = []
         var edges: [FingerprintEntry] = []
@@ -23,11 +24,15 @@ struct StoreFingerprints {
             .filter { !$0.isTransient && $0.type.sqlColumnType != nil }.map(\.name))
     }
 
-    /// The fingerprint of an entity's records (its sub-entities' included) over `attributes`.
-    /// Rows whose values cannot be read are counted apart and left out.
-    func records(of entity: String, attributes: [String]) throws(StoreReaderError) -> (fingerprint: Fingerprint, unreadable: [StoreReaderError]) {
+    /// The fingerprint of an entity's records (its sub-entities' included) over `attributes`, the
+    /// records `keying` names tied to their `Z_PK`. Rows whose values cannot be read are counted
+    /// apart and left out.
+    func records(of entity: String, attributes: [String], keying: RecordKeying = .none)
+        throws(StoreReaderError) -> (fingerprint: Fingerprint, unreadable: [StoreReaderError])
+    {
         let names = CanonicalEncoding.ordered(attributes)
-        if let fingerprint = RecordFingerprintScan(entity: entity, attributes: names, context: context)?.run(on: context.connection) {
+        if let fingerprint = RecordFingerprintScan(entity: entity, attributes: names, keying: keying, context: context)?
+            .run(on: context.connection) {
             return (fingerprint, [])
         }
         let cursor = try records().records(of: entity)
@@ -36,7 +41,7 @@ struct StoreFingerprints {
         while true {
             do {
                 guard let record = try cursor.next() else { break }
-                fingerprint.add(record.attributes, attributes: names)
+                fingerprint.add(record.attributes, attributes: names, key: keying.key(for: record.primaryKey))
             } catch {
                 guard case .invalidValue = error else { throw error }
                 unreadable.append(error)
@@ -51,8 +56,9 @@ struct StoreFingerprints {
         for entity in context.model.entitiesInStoreOrder {
             let attributes = defaultAttributes(of: entity.name)
             do {
-                let found = try records(of: entity.name, attributes: attributes)
-                results.records.append((FingerprintEntry(subject: entity.name, attributes: attributes, fingerprint: found.fingerprint),
+                let found = try records(of: entity.name, attributes: attributes, keying: .all)
+                results.records.append((FingerprintEntry(subject: entity.name, attributes: [EdgeKey.primaryKey.label] + attributes,
+                                                         fingerprint: found.fingerprint),
                                         found.unreadable))
             } catch {
                 throw .unreadableStore(error)

@@ -98,8 +98,13 @@ public final class StoreVerifier {
         return report
     }
 
+    /// The revision of the fingerprints `verify` and `fingerprints()` compute, for whoever keeps
+    /// them to compare later (a migration receipt): fingerprints kept at another revision are not
+    /// comparable. 2: each record's term includes its `Z_PK`.
+    public static let fingerprintRevision = 2
+
     /// The fingerprints `verify` reports, without its checks: of every entity's records over all
-    /// their stored attributes, and of every relationship's pairs. For a store known to be sound
+    /// their stored attributes, each tied to its `Z_PK`, and of every relationship's pairs. For a store known to be sound
     /// (one this process just wrote) whose fingerprints are all that is wanted.
     /// - Throws: `VerificationError` when the store cannot be read or a record cannot be read
     ///   as its model says.
@@ -109,13 +114,14 @@ public final class StoreVerifier {
         return (results.records.map(\.entry), results.edges)
     }
 
-    /// The fingerprint of an entity's records (sub-entities' included) over `attributes`.
+    /// The fingerprint of an entity's records (sub-entities' included) over `attributes`, the
+    /// records `keying` names tied to their `Z_PK`.
     /// - Throws: `VerificationError` when the store cannot be read, or a value does not fit its
     ///   attribute (such a store cannot be fingerprinted, and `verify` reports why).
-    public func fingerprint(of entity: String, attributes: [String]) throws(VerificationError) -> Fingerprint {
+    public func fingerprint(of entity: String, attributes: [String], keying: RecordKeying = .none) throws(VerificationError) -> Fingerprint {
         let fingerprints = try storeFingerprints()
         do throws(StoreReaderError) {
-            let result = try fingerprints.records(of: entity, attributes: attributes)
+            let result = try fingerprints.records(of: entity, attributes: attributes, keying: keying)
             if let first = result.unreadable.first { throw first }
             return result.fingerprint
         } catch {

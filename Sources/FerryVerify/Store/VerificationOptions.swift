@@ -5,7 +5,7 @@ public struct VerificationOptions: Sendable, Equatable {
     /// (index entries match their table, UNIQUE indexes hold), which costs several times more on
     /// a large store. The values checks still find duplicates of uniqueness constraints.
     public var fullIntegrityCheck: Bool
-    /// Record fingerprints of every entity over all its stored attributes, and pair fingerprints
+    /// Record fingerprints of every entity over its `Z_PK` and all its stored attributes, and pair fingerprints
     /// of every relationship (keyed by `EdgeKey.preferred`).
     public var fingerprints: Bool
     /// Most sample rows kept per failure.
