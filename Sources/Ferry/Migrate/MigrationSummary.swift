@@ -29,6 +29,9 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     public var suggestions: [String] = []
     /// What the run knowingly left out of its sources (Core Data's own records of a store).
     public var warnings: [String] = []
+    /// Objects of the store whose UUID is kept that got a new `Z_PK`, per entity: an object of
+    /// another entity now in the same table (the hierarchy changed) kept that key.
+    public var renumbered: [String: Int] = [:]
     public var stoppedEarly = false
     public var dryRun = false
     /// The check of the written store (nil when skipped or nothing was written).

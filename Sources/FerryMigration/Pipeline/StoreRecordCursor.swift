@@ -9,6 +9,9 @@ import FerryStore
 /// Its rows are counted a second time with plain SQL (`StoreCensus`), and so are its
 /// relationship pairs where it keeps them: `finish` compares what the pipeline read with both,
 /// and a store whose rows or pairs are not all accounted for fails the run.
+///
+/// Records and links name rows by `RecordKey.row`: a `Z_PK` with the root of its table's
+/// hierarchy, as keys are unique only per table.
 public final class StoreRecordCursor: RecordCursor {
     public let path: String
     public let version: Int
@@ -29,6 +32,8 @@ public final class StoreRecordCursor: RecordCursor {
     private var roots: [String]
     private var cursor: StoredRecordCursor?
     private var cursorRoot = ""
+    /// The store's number of `cursorRoot`, the scope of the keys of its rows.
+    private var cursorRootNumber = 0
     private var edges: SeparateEdges?
     private var notes: [SourceNote] = []
 
@@ -46,6 +51,8 @@ public final class StoreRecordCursor: RecordCursor {
         let toOne: [String]
         /// Where the store keeps each of `toOne`'s pairs, for the pair tally.
         let toOneStorage: [String?]
+        /// The root number of each of `toOne`'s destinations (`RecordKey.row`).
+        let toOneRoots: [Int]
     }
     /// The current row's to-one references in `current.toOne`'s order, reused row to row.
     private var references: [StoredReference?] = []
@@ -132,11 +139,12 @@ public final class StoreRecordCursor: RecordCursor {
             var links: [RecordLink] = []
             for (index, name) in shape.toOne.enumerated() {
                 guard let reference = references[index] else { continue }
-                links.append(RecordLink(relationship: name, targets: [.key(.integer(reference.primaryKey))]))
+                links.append(RecordLink(relationship: name, targets: [.key(.row(reference.primaryKey, root: shape.toOneRoots[index]))]))
                 pairs.add(shape.toOneStorage[index])
             }
             let identity = keepsIdentity ? ObjectIdentity(primaryKey: row.primaryKey, version: cursor.versionOfCurrentRow) : nil
-            let record = Record(values: values, location: location, key: .integer(row.primaryKey), links: links, identity: identity)
+            let record = Record(values: values, location: location, key: .row(row.primaryKey, root: cursorRootNumber), links: links,
+                                identity: identity)
             return .record(record, entity: row.entity, defaulted: false, row: row.primaryKey)
         }
     }
@@ -162,7 +170,13 @@ public final class StoreRecordCursor: RecordCursor {
         guard let root = roots.popLast() else { return nil }
         do { cursor = try records.records(of: root) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         cursorRoot = root
+        cursorRootNumber = rootNumber(of: root)
         return cursor
+    }
+
+    /// The store's number of the root of `entity`'s hierarchy: the scope of its rows' keys.
+    private func rootNumber(of entity: String) -> Int {
+        model.rootEntity(of: entity).flatMap { records.layout.entityNumbers[$0.name] } ?? 0
     }
 
     /// The to-ones read from each row's own column: all but those whose inverse is ordered (their
@@ -184,7 +198,8 @@ public final class StoreRecordCursor: RecordCursor {
         let attributeNames = schema?.attributes.map(\.name) ?? []
         if let slots = cursor.slots(of: entity, attributes: attributeNames, toOne: toOne.map(\.name)) {
             made = RowShape(slots: slots, isCarried: schema != nil, attributeCount: attributeNames.count, toOne: toOne.map(\.name),
-                            toOneStorage: toOne.map { records.layout.placement(of: $0.name, of: entity)?.storageName })
+                            toOneStorage: toOne.map { records.layout.placement(of: $0.name, of: entity)?.storageName },
+                            toOneRoots: toOne.map { rootNumber(of: $0.destinationEntity) })
         }
         shapes[entity] = made
         return made
@@ -205,6 +220,8 @@ public final class StoreRecordCursor: RecordCursor {
         private var relationships: [(entity: String, relationship: Relationship, tallied: Bool)]
         private var edges: RelationshipEdgeCursor?
         private var carried = (entity: "", relationship: "")
+        /// The root numbers of the sources' and the destinations' hierarchies (`RecordKey.row`).
+        private var roots = (source: 0, destination: 0)
         private var storage: String?
         private var previous: Int64?
         private var position = 0
@@ -230,8 +247,9 @@ public final class StoreRecordCursor: RecordCursor {
                         position = edge.source == previous ? position + 1 : 0
                         previous = edge.source
                         store.pairs.add(storage)
-                        return SeparateLink(entity: carried.entity, relationship: carried.relationship, source: .integer(edge.source),
-                                            target: .integer(edge.destination), position: position)
+                        return SeparateLink(entity: carried.entity, relationship: carried.relationship,
+                                            source: .row(edge.source, root: roots.source), target: .row(edge.destination, root: roots.destination),
+                                            position: position)
                     }
                     self.edges = nil
                 }
@@ -247,6 +265,7 @@ public final class StoreRecordCursor: RecordCursor {
                     continue
                 }
                 carried = final
+                roots = (store.rootNumber(of: entity), store.rootNumber(of: relationship.destinationEntity))
                 previous = nil
                 position = 0
                 do { edges = try store.records.edges(of: relationship.name, of: entity) } catch {

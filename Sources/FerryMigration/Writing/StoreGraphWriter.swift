@@ -280,8 +280,7 @@ public final class StoreGraphWriter {
     /// from, named (with the key) when the link finds nothing.
     public func stageLink(to target: RecordLink.Target, position: Int, relationship: String, ofRecordWithKey key: RecordKey,
                           entity: String, namespace: Int, file: String) throws(GraphWriteError) {
-        var row: Int64?
-        if case .integer(let number) = key { row = number }
+        let row = key.storeRow
         try linkStaging().stage(target, position: position, relationship: relationship, from: entity, sourceKey: key, namespace: namespace,
                                 origin: LinkOrigin(file: file, line: nil, row: row))
     }

@@ -118,7 +118,7 @@ public final class LinkResolution {
     /// in the order the links were staged. Links staged by source key get their source row from
     /// the key map (`StagedLinks.lookup`) in the same pass (none: dropped, as their record was not written).
     private func stageResolved() throws(LinkResolutionError) {
-        let sourceRow = "coalesce(l.pk, \(StagedLinks.lookup(key: "l.skey", namespace: "l.ns", root: source.rootNumber)))"
+        let sourceRow = "coalesce(l.pk, \(StagedLinks.lookup(key: "l.skey", scope: "l.sscope", namespace: "l.ns", root: source.rootNumber)))"
         let staged = "l.kind = \(kind.id) AND \(sourceRow) IS NOT NULL"
         // A pair kept apart from the records (staged by source key) that names a copy merged
         // away (`StagedLinks.mapKeyAway`) goes with that copy when it is the copy's to-one (its
@@ -127,10 +127,10 @@ public final class LinkResolution {
         // relationship (the entry's tags) is not the copy's to drop.
         var awaySides: [String] = []
         if !kind.relationship.isToMany {
-            awaySides.append(StagedLinks.isAway(key: "l.skey", namespace: "l.ns", root: source.rootNumber))
+            awaySides.append(StagedLinks.isAway(key: "l.skey", scope: "l.sscope", namespace: "l.ns", root: source.rootNumber))
         }
         if model.inverse(of: kind.relationship)?.isToMany == false {
-            awaySides.append("(l.key IS NOT NULL AND \(StagedLinks.isAway(key: "l.key", namespace: "l.ns", root: target.rootNumber)))")
+            awaySides.append("(l.key IS NOT NULL AND \(StagedLinks.isAway(key: "l.key", scope: "l.scope", namespace: "l.ns", root: target.rootNumber)))")
         }
         let away = awaySides.isEmpty ? "0" : "(l.skey IS NOT NULL AND (\(awaySides.joined(separator: " OR "))))"
         let superseded = "CASE WHEN \(away) THEN 1 ELSE l.superseded END"
@@ -151,7 +151,7 @@ public final class LinkResolution {
                     l.key AS label, 1 AS n, l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account,
                     \(superseded) AS superseded
                     FROM \(work).links l
-                    LEFT JOIN \(target.table) t ON t.Z_PK = \(StagedLinks.lookup(key: "l.key", namespace: "l.ns", root: target.rootNumber))
+                    LEFT JOIN \(target.table) t ON t.Z_PK = \(StagedLinks.lookup(key: "l.key", scope: "l.scope", namespace: "l.ns", root: target.rootNumber))
                         AND t.Z_ENT IN (\(target.members))
                     WHERE \(staged);
                 """)
