@@ -72,6 +72,9 @@ public final class StoreRecordCursor: RecordCursor {
         let stranded: [StrandedValues]
         do { stranded = try records.strandedValues() } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         guard stranded.isEmpty else { throw .notAccounted(source: path, problems: stranded.map { "\($0): no record carries them" }) }
+        // A row of an abstract entity is no object: refused before any record is read, as each
+        // hierarchy's cursor would refuse it before its own first record.
+        do { try records.refuseAbstractRows() } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         do { census = try StoreCensus(path: path) } catch {
             throw .store(source: path, reason: "cannot count its rows: \(ErrorText.reason(of: error, at: path))")
         }

@@ -26,10 +26,13 @@ public final class StoreRecordReader {
 
     /// Streams the rows of an entity and its sub-entities in `Z_PK` order, each as a record of
     /// its concrete entity.
+    /// - Throws: `StoreReaderError.abstractEntityRow` before the first row when a row of the
+    ///   hierarchy has the `Z_ENT` of an abstract entity (the first such row by `Z_PK`).
     public func records(of entityName: String) throws(StoreReaderError) -> StoredRecordCursor {
         guard model.entity(named: entityName) != nil, let table = layout.table(forEntity: entityName) else {
             throw .unknownEntity(path: store.path, entity: entityName)
         }
+        try refuseAbstractRows(of: entityName, in: table.name)
         var selection = ColumnSelection()
         _ = selection.index(of: "Z_PK")
         let entityColumn = selection.index(of: "Z_ENT")
@@ -44,6 +47,36 @@ public final class StoreRecordReader {
         let plan = RecordPlan(path: store.path, table: table.name, sql: sql, entityColumn: entityColumn, versionColumn: versionColumn,
                               shapes: shapes, entityNames: entityNames)
         return try StoredRecordCursor(plan: plan, database: store.database)
+    }
+
+    /// Throws `StoreReaderError.abstractEntityRow` when a row of any hierarchy has the `Z_ENT` of
+    /// an abstract entity, as `records(of:)` does for its own: for a reader that reads every
+    /// hierarchy and refuses the store before its first record.
+    public func refuseAbstractRows() throws(StoreReaderError) {
+        for root in model.entities where root.parentName == nil {
+            guard let table = layout.table(forEntity: root.name) else { continue }
+            try refuseAbstractRows(of: root.name, in: table.name)
+        }
+    }
+
+    /// Throws `abstractEntityRow` for the first row (by `Z_PK`) of `table` whose `Z_ENT` is an
+    /// abstract entity of `entityName`'s hierarchy: one look through the table's `Z_ENT` index.
+    private func refuseAbstractRows(of entityName: String, in table: String) throws(StoreReaderError) {
+        let abstract = model.hierarchy(below: entityName).filter(\.isAbstract).compactMap { entity in
+            layout.entityNumbers[entity.name].map { (number: Int64($0), name: entity.name) }
+        }
+        guard !abstract.isEmpty else { return }
+        // An aggregate, not ORDER BY Z_PK LIMIT 1, which the planner may answer by walking the whole table in key order.
+        let sql = "SELECT min(Z_PK), Z_ENT FROM \(SQLIdentifier.quoted(table)) WHERE Z_ENT IN (\(numberList(abstract.map(\.number))))"
+        let found = try StoreReaderError.sqlite { () throws(SQLiteError) -> (key: Int64, number: Int64)? in
+            let statement = try store.database.prepare(sql)
+            defer { statement.finalize() }
+            guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+            return (statement.int64(at: 0), statement.int64(at: 1))
+        }
+        guard let found else { return }
+        throw .abstractEntityRow(path: store.path, table: table, primaryKey: found.key, entityNumber: found.number,
+                                 entity: abstract.first { $0.number == found.number }?.name ?? "")
     }
 
     /// Rows of an entity and its sub-entities.
