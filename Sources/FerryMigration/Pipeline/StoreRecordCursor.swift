@@ -218,7 +218,9 @@ public final class StoreRecordCursor: RecordCursor {
     /// pairs are tallied from the side `readsManyToManyPairs` chooses, so each is counted once.
     ///
     /// Every pair is counted in the pair tally; the pairs of a relationship the chain does not
-    /// carry are counted as the census has them, dropped on purpose, and noted.
+    /// carry are counted as the census has them, dropped on purpose, and noted. A pair whose
+    /// source key names no row of the store (a dangling foreign key) is handed on with the place
+    /// of that key (`SeparateLink.missingSourceAt`), to be reported as a link that found nothing.
     private final class SeparateEdges {
         private var relationships: [(entity: String, relationship: Relationship, tallied: Bool)]
         private var edges: RelationshipEdgeCursor?
@@ -252,7 +254,7 @@ public final class StoreRecordCursor: RecordCursor {
                         store.pairs.add(storage)
                         return SeparateLink(entity: carried.entity, relationship: carried.relationship,
                                             source: .row(edge.source, root: roots.source), target: .row(edge.destination, root: roots.destination),
-                                            position: position)
+                                            position: position, missingSourceAt: edge.sourceIsMissing ? edges.placeOfSource(of: edge) : nil)
                     }
                     self.edges = nil
                 }
@@ -271,7 +273,7 @@ public final class StoreRecordCursor: RecordCursor {
                 roots = (store.rootNumber(of: entity), store.rootNumber(of: relationship.destinationEntity))
                 previous = nil
                 position = 0
-                do { edges = try store.records.edges(of: relationship.name, of: entity) } catch {
+                do { edges = try store.records.edges(of: relationship.name, of: entity, findingMissingSources: true) } catch {
                     throw .store(source: store.path, reason: ErrorText.reason(of: error, at: store.path))
                 }
             }

@@ -72,14 +72,15 @@ final class LinkStaging {
 
     /// Stages one target of a link of the record with source key `key`, at `position` among its
     /// targets; its row is found through the key map when the links are resolved (edges read
-    /// apart from their records, one at a time), given at `origin`.
+    /// apart from their records, one at a time), given at `origin`. `sourceIsMissing`: no record
+    /// of the source has `key` (`StagedLinks.Source.missing`).
     func stage(_ target: RecordLink.Target, position: Int, relationship name: String, from entity: String, sourceKey key: RecordKey,
-               namespace: Int, origin: LinkOrigin) throws(GraphWriteError) {
+               sourceIsMissing: Bool = false, namespace: Int, origin: LinkOrigin) throws(GraphWriteError) {
         if try !isToMany(name, of: entity), position > 0 {
             throw .unsupportedLink(entity: entity, relationship: name, reason: "a to-one relationship takes one destination, not \(position + 1)")
         }
         try insert(target, position: position, kind: kindID(entity: entity, relationship: name, target: target),
-                   source: .key(key.sourceKey), namespace: namespace, origin: origin, account: nil)
+                   source: sourceIsMissing ? .missing(key.sourceKey) : .key(key.sourceKey), namespace: namespace, origin: origin, account: nil)
     }
 
     private func insert(_ target: RecordLink.Target, position: Int, kind: Int, source: StagedLinks.Source, namespace: Int,

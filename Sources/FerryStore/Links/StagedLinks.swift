@@ -3,7 +3,7 @@ import CSQLite
 /// The scratch tables that hold source keys and links until they are resolved, in a database
 /// attached to the store writer's connection: `ferry_work.keys (ns, root, scope, key → pk)`,
 /// `ferry_work.runs (ns, root, scope, first, count → pk)` and `ferry_work.links (kind, pk, pos, ns,
-/// key, scope, value, skey, sscope, origin, line, row, path, account, superseded)`, where `origin`,
+/// key, scope, value, skey, sscope, missing, origin, line, row, path, account, superseded)`, where `origin`,
 /// `line`, `row` and `path` say where the link was given (`LinkOrigin`, its file by number in
 /// `files`) and `account` is the caller's number for the record that gave it
 /// (`LinkResolution.removeRejectedSources()` hands it back).
@@ -67,6 +67,10 @@ public final class StagedLinks {
         /// Its record's source key, found in the key map when the links are resolved: for
         /// edges read apart from their records.
         case key(SourceKey)
+        /// A source key no record of its source has (a pair whose source row the source store
+        /// does not hold; `links.missing` 1): the link is counted, and reported as one that found
+        /// nothing, this key being what it looked for.
+        case missing(SourceKey)
     }
 
     /// What a staged link points at.
@@ -91,14 +95,14 @@ public final class StagedLinks {
             CREATE TABLE \(work).runs (ns INTEGER, root INTEGER, scope INTEGER, first INTEGER, count INTEGER, pk INTEGER,
                 PRIMARY KEY (ns, root, scope, first)) WITHOUT ROWID;
             CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, scope INTEGER, value, skey, sscope INTEGER,
-                origin INTEGER, line INTEGER, row INTEGER, path TEXT, account INTEGER, superseded INTEGER);
+                missing INTEGER, origin INTEGER, line INTEGER, row INTEGER, path TEXT, account INTEGER, superseded INTEGER);
             """)
         insertKey = try writer.prepareStatement("INSERT OR REPLACE INTO \(work).keys (ns, root, scope, key, pk) VALUES (?, ?, ?, ?, ?)")
         insertAway = try writer.prepareStatement("INSERT OR IGNORE INTO \(work).away (ns, root, scope, key) VALUES (?, ?, ?, ?)")
         insertRun = try writer.prepareStatement("INSERT INTO \(work).runs (ns, root, scope, first, count, pk) VALUES (?, ?, ?, ?, ?, ?)")
         insertLink = try writer.prepareStatement("""
-            INSERT INTO \(work).links (kind, pk, pos, ns, key, scope, value, skey, sscope, origin, line, row, path, account)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO \(work).links (kind, pk, pos, ns, key, scope, value, skey, sscope, missing, origin, line, row, path, account)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
     }
 
@@ -311,10 +315,12 @@ public final class StagedLinks {
             status.take(sqlite3_bind_int64(statement, 2, pk))
             status.take(sqlite3_bind_null(statement, 8))
             status.take(sqlite3_bind_null(statement, 9))
-        case .key(let key):
+            status.take(sqlite3_bind_null(statement, 10))
+        case .key(let key), .missing(let key):
             status.take(sqlite3_bind_null(statement, 2))
             status.take(SQLiteStatement.bind(key.value, at: 8, to: statement))
             status.take(sqlite3_bind_int64(statement, 9, key.scope))
+            if case .missing = source { status.take(sqlite3_bind_int64(statement, 10, 1)) } else { status.take(sqlite3_bind_null(statement, 10)) }
         }
         status.take(sqlite3_bind_int64(statement, 3, position))
         status.take(sqlite3_bind_int64(statement, 4, namespace))
@@ -328,11 +334,11 @@ public final class StagedLinks {
             status.take(sqlite3_bind_null(statement, 6))
             status.take(SQLiteStatement.bind(value, at: 7, to: statement))
         }
-        status.take(sqlite3_bind_int64(statement, 10, origin.file))
-        status.take(origin.line.map { sqlite3_bind_int64(statement, 11, $0) } ?? sqlite3_bind_null(statement, 11))
-        status.take(origin.row.map { sqlite3_bind_int64(statement, 12, $0) } ?? sqlite3_bind_null(statement, 12))
-        status.take(origin.path.map { SQLiteStatement.bind(.text($0), at: 13, to: statement) } ?? sqlite3_bind_null(statement, 13))
-        status.take(origin.account.map { sqlite3_bind_int64(statement, 14, $0) } ?? sqlite3_bind_null(statement, 14))
+        status.take(sqlite3_bind_int64(statement, 11, origin.file))
+        status.take(origin.line.map { sqlite3_bind_int64(statement, 12, $0) } ?? sqlite3_bind_null(statement, 12))
+        status.take(origin.row.map { sqlite3_bind_int64(statement, 13, $0) } ?? sqlite3_bind_null(statement, 13))
+        status.take(origin.path.map { SQLiteStatement.bind(.text($0), at: 14, to: statement) } ?? sqlite3_bind_null(statement, 14))
+        status.take(origin.account.map { sqlite3_bind_int64(statement, 15, $0) } ?? sqlite3_bind_null(statement, 15))
         return status.code
     }
 
