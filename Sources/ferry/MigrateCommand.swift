@@ -56,7 +56,7 @@ enum MigrateCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "every record carried (and the store verified)"),
-        ExitCodeUse(.rejects, "some records rejected; the store holds the rest"),
+        ExitCodeUse(.rejects, "some records rejected or links unresolved; the store holds the rest"),
         ExitCodeUse(.badInput, "a source or the model cannot be read, or names no version or entity of it"),
         ExitCodeUse(.destination, "the store (or the database) not written: it exists without --force or appeared meanwhile, a full disk, the file size limit"),
         ExitCodeUse(.verificationFailed, "the written store (or the database's counts) failed verification"),
@@ -100,7 +100,7 @@ enum MigrateCommand: Command {
         }
         MigrationReportText.print(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath, log: log)
         if let verification = summary.verification, !verification.passed { return (.verificationFailed, summary) }
-        return (summary.stoppedEarly ? .rejectLimit : summary.rejected > 0 ? .rejects : .success, summary)
+        return (summary.stoppedEarly ? .rejectLimit : summary.leftSomethingOut ? .rejects : .success, summary)
     }
 
     /// The request both `migrate` and `plan` build from their arguments.

@@ -29,7 +29,7 @@ enum PlanCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "planned (and the dry run rejected nothing)"),
-        ExitCodeUse(.rejects, "the dry run rejected some records"),
+        ExitCodeUse(.rejects, "the dry run rejected some records or left links unresolved"),
         ExitCodeUse(.badInput, "the model or a source cannot be read, or a step cannot run (a custom migration policy)"),
     ]
 
@@ -69,7 +69,7 @@ enum PlanCommand: Command {
         }
         if let dryRun {
             if dryRun.verification?.passed == false { return .verificationFailed }
-            return dryRun.rejected > 0 ? .rejects : .success
+            return dryRun.leftSomethingOut ? .rejects : .success
         }
         return plan.steps.contains { !$0.refused.isEmpty } ? .badInput : .success
     }

@@ -60,6 +60,16 @@ struct MigrateKeyMapTests {
         #expect(try link(tasks: tasks, links: links) == ["10", "30", "nil", "50", "nil", "70", "80", "90", "nil", "-40", "nil", "100", "nil"])
     }
 
+    @Test("the same Z_PK of two source tables written to one hierarchy names two rows, in runs and out of order")
+    func tablesApart() throws {
+        // Rows of two source tables (roots 1 and 2) become tasks: their keys meet in one table.
+        let tasks: [(key: RecordKey, id: Int64)] = [(.row(1, root: 1), 10), (.row(2, root: 1), 20), (.row(2, root: 2), 22),
+                                                    (.row(1, root: 2), 21), (.integer(1), 100), (.row(3, root: 2), 23)]
+        let links: [RecordKey] = [.row(1, root: 1), .row(2, root: 1), .row(1, root: 2), .row(2, root: 2), .integer(1), .row(3, root: 1),
+                                  .row(3, root: 2)]
+        #expect(try link(tasks: tasks, links: links) == ["10", "20", "21", "22", "100", "nil", "23"])
+    }
+
     @Test("a key mapped again points at its latest row, inside or at the end of a run")
     func remapped() throws {
         // Key 2 comes back with another task (kept under keep-first: it merges into task 20's

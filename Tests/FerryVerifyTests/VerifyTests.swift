@@ -177,6 +177,29 @@ struct VerifyTests {
         #expect(try verify(copy).edgeFingerprint(of: "Tag.tasks") != (try verify(path).edgeFingerprint(of: "Tag.tasks")))
     }
 
+    @Test("a pair whose key names no row is one of the store's pairs: a copy that lost it has other pair fingerprints")
+    func danglingPairsFingerprinted() throws {
+        let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))
+        let dangling = try VerifyStores.broken(path, "dangling", """
+            UPDATE ZUPLOAD SET ZTASK = 99 WHERE Z_PK = 1;
+            INSERT INTO Z_1TASKS VALUES (98, 1);
+            """)
+        let dropped = try VerifyStores.broken(path, "dropped", "UPDATE ZUPLOAD SET ZTASK = NULL WHERE Z_PK = 1")
+        func pairs(_ store: String, _ relationship: String, of entity: String) throws -> Fingerprint {
+            try StoreVerifier(path: store, model: .model(VerifyStores.workspace3))
+                .edgeFingerprint(of: relationship, of: entity, sourceKey: .primaryKey, destinationKey: .primaryKey)
+        }
+        // Upload 1's task key 99 names no task: still a pair of Upload.task, named by that key.
+        #expect(try pairs(path, "task", of: "Upload").count == 5)
+        #expect(try pairs(dangling, "task", of: "Upload").count == 5)
+        #expect(try pairs(dropped, "task", of: "Upload").count == 4)
+        #expect(try pairs(dangling, "task", of: "Upload") != (try pairs(dropped, "task", of: "Upload")))
+        #expect(try pairs(dangling, "task", of: "Upload") != (try pairs(path, "task", of: "Upload")))
+        // A join row naming tag 98, which no row has, is a pair on both sides.
+        #expect(try pairs(dangling, "tags", of: "Task").count == 6 && (try pairs(path, "tags", of: "Task")).count == 5)
+        #expect(try pairs(dangling, "tasks", of: "Tag").count == 6)
+    }
+
     @Test("fingerprints of the store equal those of the same records given as attribute values, in any order")
     func fingerprintsMatchRecords() throws {
         let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))

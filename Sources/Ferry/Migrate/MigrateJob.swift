@@ -87,7 +87,8 @@ public struct MigrateJob {
             summary.stoppedEarly = pipeline.stoppedEarly
             summary.suggestions += pipeline.notes.filter { !$0.isWarning }.map(\.description)
             summary.warnings += (pipeline.notes + chain.uncarriedValues).filter(\.isWarning).map(\.description)
-            for (entity, count) in writer.renumberedObjects.sorted(by: { $0.key < $1.key }) {
+            summary.renumbered = writer.renumberedObjects
+            for (entity, count) in summary.renumbered.sorted(by: { $0.key < $1.key }) {
                 summary.warnings.append("\(entity): \(count) object\(count == 1 ? "" : "s") of the store whose UUID is kept got a new Z_PK, "
                     + "as an object of another entity now in the same table (the hierarchy changed) kept that key: URIs saved for "
                     + (count == 1 ? "it no longer name it" : "them no longer name them"))

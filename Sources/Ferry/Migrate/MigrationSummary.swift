@@ -29,6 +29,9 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     public var suggestions: [String] = []
     /// What the run knowingly left out of its sources (Core Data's own records of a store).
     public var warnings: [String] = []
+    /// Objects of the store whose UUID is kept that got a new `Z_PK`, per entity: an object of
+    /// another entity now in the same table (the hierarchy changed) kept that key.
+    public var renumbered: [String: Int] = [:]
     public var stoppedEarly = false
     public var dryRun = false
     /// The check of the written store (nil when skipped or nothing was written).
@@ -41,5 +44,11 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     public var receiptMissing: String?
 
     public var rejected: Int { ledgers.reduce(0) { $0 + $1.rejected } }
+    /// Links that found nothing (each in the reject log beside the rejected records): the
+    /// relationship is missing from the record that gave it.
+    public var unresolvedLinks: Int { links.reduce(0) { $0 + $1.unresolved } }
+    /// Whether the run left something of its sources out of the store: a record rejected, or a
+    /// link unresolved (exit 1).
+    public var leftSomethingOut: Bool { rejected > 0 || unresolvedLinks > 0 }
     public var isBalanced: Bool { ledgers.allSatisfy(\.isBalanced) }
 }

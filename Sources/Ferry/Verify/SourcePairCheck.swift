@@ -19,8 +19,10 @@ import FerryVerify
 /// (`RecordKeying`), so pairs by key and values by key together tie both to the object.
 ///
 /// It applies when the pairs can only be the source's: one store, whose objects keep their
-/// `Z_PK` (the store whose identity the new store keeps), every record of it written (none
-/// merged, rejected or filtered) and no record made by a mapping. Otherwise it is left out: with
+/// `Z_PK` (the store whose identity the new store keeps; none renumbered because another
+/// object took its key in a table it now shares), every record of it written (none merged,
+/// rejected or filtered), every link resolved, and no record made by a mapping. Otherwise it is
+/// left out: with
 /// a note saying why when that one store is the only source, silently when the sources are
 /// files or several (their pairs mix; the `pairs against sources` of `verify --against` cover them).
 enum SourcePairCheck {
@@ -80,9 +82,20 @@ enum SourcePairCheck {
         guard Set(summary.ledgers.map(\.version)).count == 1 else {
             return .failure(NotApplicable(text: "records were made in another version than \(source)'s"))
         }
+        let renumbered = summary.renumbered.values.reduce(0, +)
+        guard renumbered == 0 else {
+            return .failure(NotApplicable(text: "\(renumbered) object\(renumbered == 1 ? "" : "s") of \(source) got a new Z_PK in a table "
+                + "shared with another entity, so pairs name \(renumbered == 1 ? "it" : "them") by other keys than the source's"))
+        }
         let read = summary.ledgers.reduce(0) { $0 + $1.read }
         guard summary.ledgers.allSatisfy({ $0.written == $0.read }), summary.written.values.reduce(0, +) == read else {
             return .failure(NotApplicable(text: "not every record of \(source) was written as one record (merged, rejected, filtered or made)"))
+        }
+        // A source pair whose other end is missing there (a dangling key) is one the store cannot
+        // hold: the run reported it, and the pairs scanned here count it.
+        let unresolved = summary.unresolvedLinks
+        guard unresolved == 0 else {
+            return .failure(NotApplicable(text: "\(unresolved) link\(unresolved == 1 ? "" : "s") of \(source) found nothing (see the rejects)"))
         }
         return .success(source)
     }

@@ -142,6 +142,7 @@ struct RecordMaker {
     private func key(for carrier: Record, part: Int?) -> RecordKey {
         let carrierKey = switch carrier.key {
         case .integer(let number)?: "#\(number)"
+        case let .row(number, root)?: "#\(root).\(number)"
         case .text(let text)?: "'\(text)"
         case nil: carrier.location.description
         }

@@ -89,13 +89,18 @@ public struct SeparateLink {
     public var target: RecordKey
     /// Its position among the links of its source record (order of an ordered relationship).
     public var position: Int
+    /// Where the source keeps `source` when no record of the source has it (`table ZITEM, row 4,
+    /// column ZOWNER`: a foreign key pointing nowhere): the link is reported as one that found
+    /// nothing, there. Nil when `source` names a record (written or not).
+    public var missingSourceAt: String?
 
-    public init(entity: String, relationship: String, source: RecordKey, target: RecordKey, position: Int) {
+    public init(entity: String, relationship: String, source: RecordKey, target: RecordKey, position: Int, missingSourceAt: String? = nil) {
         self.entity = entity
         self.relationship = relationship
         self.source = source
         self.target = target
         self.position = position
+        self.missingSourceAt = missingSourceAt
     }
 }
 

@@ -85,7 +85,8 @@ public struct RecordPipeline {
             case .link(let link):
                 do {
                     try graph.stageLink(to: .key(link.target), position: link.position, relationship: link.relationship,
-                                        ofRecordWithKey: link.source, entity: link.entity, namespace: namespace, file: cursor.path)
+                                        ofRecordWithKey: link.source, entity: link.entity, namespace: namespace, file: cursor.path,
+                                        missingSourceAt: link.missingSourceAt)
                 } catch {
                     throw .links(error)
                 }

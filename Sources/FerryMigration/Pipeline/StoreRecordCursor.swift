@@ -9,6 +9,9 @@ import FerryStore
 /// Its rows are counted a second time with plain SQL (`StoreCensus`), and so are its
 /// relationship pairs where it keeps them: `finish` compares what the pipeline read with both,
 /// and a store whose rows or pairs are not all accounted for fails the run.
+///
+/// Records and links name rows by `RecordKey.row`: a `Z_PK` with the root of its table's
+/// hierarchy, as keys are unique only per table.
 public final class StoreRecordCursor: RecordCursor {
     public let path: String
     public let version: Int
@@ -29,6 +32,8 @@ public final class StoreRecordCursor: RecordCursor {
     private var roots: [String]
     private var cursor: StoredRecordCursor?
     private var cursorRoot = ""
+    /// The store's number of `cursorRoot`, the scope of the keys of its rows.
+    private var cursorRootNumber = 0
     private var edges: SeparateEdges?
     private var notes: [SourceNote] = []
 
@@ -46,6 +51,8 @@ public final class StoreRecordCursor: RecordCursor {
         let toOne: [String]
         /// Where the store keeps each of `toOne`'s pairs, for the pair tally.
         let toOneStorage: [String?]
+        /// The root number of each of `toOne`'s destinations (`RecordKey.row`).
+        let toOneRoots: [Int]
     }
     /// The current row's to-one references in `current.toOne`'s order, reused row to row.
     private var references: [StoredReference?] = []
@@ -65,6 +72,9 @@ public final class StoreRecordCursor: RecordCursor {
         let stranded: [StrandedValues]
         do { stranded = try records.strandedValues() } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         guard stranded.isEmpty else { throw .notAccounted(source: path, problems: stranded.map { "\($0): no record carries them" }) }
+        // A row of an abstract entity is no object: refused before any record is read, as each
+        // hierarchy's cursor would refuse it before its own first record.
+        do { try records.refuseAbstractRows() } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         do { census = try StoreCensus(path: path) } catch {
             throw .store(source: path, reason: "cannot count its rows: \(ErrorText.reason(of: error, at: path))")
         }
@@ -135,11 +145,12 @@ public final class StoreRecordCursor: RecordCursor {
             var links: [RecordLink] = []
             for (index, name) in shape.toOne.enumerated() {
                 guard let reference = references[index] else { continue }
-                links.append(RecordLink(relationship: name, targets: [.key(.integer(reference.primaryKey))]))
+                links.append(RecordLink(relationship: name, targets: [.key(.row(reference.primaryKey, root: shape.toOneRoots[index]))]))
                 pairs.add(shape.toOneStorage[index])
             }
             let identity = keepsIdentity ? ObjectIdentity(primaryKey: row.primaryKey, version: cursor.versionOfCurrentRow) : nil
-            let record = Record(values: values, location: location, key: .integer(row.primaryKey), links: links, identity: identity)
+            let record = Record(values: values, location: location, key: .row(row.primaryKey, root: cursorRootNumber), links: links,
+                                identity: identity)
             return .record(record, entity: row.entity, defaulted: false, row: row.primaryKey)
         }
     }
@@ -165,7 +176,13 @@ public final class StoreRecordCursor: RecordCursor {
         guard let root = roots.popLast() else { return nil }
         do { cursor = try records.records(of: root) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         cursorRoot = root
+        cursorRootNumber = rootNumber(of: root)
         return cursor
+    }
+
+    /// The store's number of the root of `entity`'s hierarchy: the scope of its rows' keys.
+    private func rootNumber(of entity: String) -> Int {
+        model.rootEntity(of: entity).flatMap { records.layout.entityNumbers[$0.name] } ?? 0
     }
 
     /// The to-ones read from each row's own column: all but those whose inverse is ordered (their
@@ -187,7 +204,8 @@ public final class StoreRecordCursor: RecordCursor {
         let attributeNames = schema?.attributes.map(\.name) ?? []
         if let slots = cursor.slots(of: entity, attributes: attributeNames, toOne: toOne.map(\.name)) {
             made = RowShape(slots: slots, isCarried: schema != nil, attributeCount: attributeNames.count, toOne: toOne.map(\.name),
-                            toOneStorage: toOne.map { records.layout.placement(of: $0.name, of: entity)?.storageName })
+                            toOneStorage: toOne.map { records.layout.placement(of: $0.name, of: entity)?.storageName },
+                            toOneRoots: toOne.map { rootNumber(of: $0.destinationEntity) })
         }
         shapes[entity] = made
         return made
@@ -203,11 +221,15 @@ public final class StoreRecordCursor: RecordCursor {
     /// pairs are tallied from the side `readsManyToManyPairs` chooses, so each is counted once.
     ///
     /// Every pair is counted in the pair tally; the pairs of a relationship the chain does not
-    /// carry are counted as the census has them, dropped on purpose, and noted.
+    /// carry are counted as the census has them, dropped on purpose, and noted. A pair whose
+    /// source key names no row of the store (a dangling foreign key) is handed on with the place
+    /// of that key (`SeparateLink.missingSourceAt`), to be reported as a link that found nothing.
     private final class SeparateEdges {
         private var relationships: [(entity: String, relationship: Relationship, tallied: Bool)]
         private var edges: RelationshipEdgeCursor?
         private var carried = (entity: "", relationship: "")
+        /// The root numbers of the sources' and the destinations' hierarchies (`RecordKey.row`).
+        private var roots = (source: 0, destination: 0)
         private var storage: String?
         private var previous: Int64?
         private var position = 0
@@ -233,8 +255,9 @@ public final class StoreRecordCursor: RecordCursor {
                         position = edge.source == previous ? position + 1 : 0
                         previous = edge.source
                         store.pairs.add(storage)
-                        return SeparateLink(entity: carried.entity, relationship: carried.relationship, source: .integer(edge.source),
-                                            target: .integer(edge.destination), position: position)
+                        return SeparateLink(entity: carried.entity, relationship: carried.relationship,
+                                            source: .row(edge.source, root: roots.source), target: .row(edge.destination, root: roots.destination),
+                                            position: position, missingSourceAt: edge.sourceIsMissing ? edges.placeOfSource(of: edge) : nil)
                     }
                     self.edges = nil
                 }
@@ -250,9 +273,10 @@ public final class StoreRecordCursor: RecordCursor {
                     continue
                 }
                 carried = final
+                roots = (store.rootNumber(of: entity), store.rootNumber(of: relationship.destinationEntity))
                 previous = nil
                 position = 0
-                do { edges = try store.records.edges(of: relationship.name, of: entity) } catch {
+                do { edges = try store.records.edges(of: relationship.name, of: entity, findingMissingSources: true) } catch {
                     throw .store(source: store.path, reason: ErrorText.reason(of: error, at: store.path))
                 }
             }

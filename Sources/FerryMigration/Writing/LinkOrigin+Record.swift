@@ -4,8 +4,7 @@ extension LinkOrigin {
     /// The origin of the links of `record`: its line and place in a document, or its source key
     /// when it has neither.
     init(record: Record) {
-        var row: Int64?
-        if record.location.line == nil, record.location.path == nil, case .integer(let key) = record.key { row = key }
+        let row = record.location.line == nil && record.location.path == nil ? record.key?.storeRow : nil
         self.init(file: record.location.file, line: record.location.line, row: row, path: record.location.path)
     }
 

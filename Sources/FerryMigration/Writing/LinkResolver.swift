@@ -83,7 +83,8 @@ struct LinkResolver {
 
     /// Hands every link that found nothing to `unresolved`, in the order they were given, as a
     /// reject of the relationship located where its record was read (`note` added to its
-    /// reason); returns the first few as samples for the report.
+    /// reason), or, for one whose source key names no record of its source, where the source
+    /// keeps that key; returns the first few as samples for the report.
     private func reportUnresolved(_ resolution: LinkResolution, _ kind: LinkKind, note: String,
                                   to unresolved: (Reject) -> Void) throws(GraphWriteError) -> [String] {
         let destination = kind.relationship.destinationEntity
@@ -91,9 +92,13 @@ struct LinkResolver {
         var samples: [String] = []
         try Self.links { () throws(LinkResolutionError) in
             try resolution.forEachUnresolved { link in
-                let found = link.destinationRejected
-                    ? "the \(destination) with \(kind.matchAttribute.map { "\($0.name)" } ?? "the key") '\(link.label)' was rejected"
-                    : "\(wanted)'\(link.label)'\(note)"
+                let found = if link.sourceIsMissing {
+                    "no \(kind.entity) was written for the key '\(link.label)' (no row of the store has it)"
+                } else if link.destinationRejected {
+                    "the \(destination) with \(kind.matchAttribute.map { "\($0.name)" } ?? "the key") '\(link.label)' was rejected"
+                } else {
+                    "\(wanted)'\(link.label)'\(note)"
+                }
                 let consequence = link.rejectsRecord ? "; \(LinkReport.rejectionCause(of: kind.relationship)), so the record is rejected" : ""
                 let reject = Reject(location: link.origin.location, entity: kind.entity, attribute: kind.relationship.name, value: link.label,
                                     reason: "unresolved link: \(found)\(consequence)")

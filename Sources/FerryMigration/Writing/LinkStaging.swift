@@ -29,18 +29,18 @@ final class LinkStaging {
 
     /// Remembers that `key` in source `namespace` is the row `pk` of the root entity numbered `root`.
     func mapKey(_ key: RecordKey, namespace: Int, root: Int64, to pk: Int64) throws(GraphWriteError) {
-        try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.mapKey(key.storeValue, namespace: namespace, root: root, to: pk) }
+        try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.mapKey(key.sourceKey, namespace: namespace, root: root, to: pk) }
     }
 
     /// Maps a merged copy's key away (`StagedLinks.mapKeyAway`).
     func mapKeyAway(_ key: RecordKey, namespace: Int, root: Int64, row: Int64) throws(GraphWriteError) {
-        try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.mapKeyAway(key.storeValue, namespace: namespace, root: root, row: row) }
+        try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.mapKeyAway(key.sourceKey, namespace: namespace, root: root, row: row) }
     }
 
     /// Maps away the keys of a row a later record, given `key`, takes (`StagedLinks.mapKeysAway`).
     func mapKeysAway(ofRow row: Int64, root: Int64, except key: RecordKey, namespace: Int) throws(GraphWriteError) {
         try GraphWriteError.wrap { () throws(StoreWriterError) in
-            try tables.mapKeysAway(ofRow: row, root: root, except: key.storeValue, namespace: namespace)
+            try tables.mapKeysAway(ofRow: row, root: root, except: key.sourceKey, namespace: namespace)
         }
     }
 
@@ -72,14 +72,15 @@ final class LinkStaging {
 
     /// Stages one target of a link of the record with source key `key`, at `position` among its
     /// targets; its row is found through the key map when the links are resolved (edges read
-    /// apart from their records, one at a time), given at `origin`.
+    /// apart from their records, one at a time), given at `origin`. `sourceIsMissing`: no record
+    /// of the source has `key` (`StagedLinks.Source.missing`).
     func stage(_ target: RecordLink.Target, position: Int, relationship name: String, from entity: String, sourceKey key: RecordKey,
-               namespace: Int, origin: LinkOrigin) throws(GraphWriteError) {
+               sourceIsMissing: Bool = false, namespace: Int, origin: LinkOrigin) throws(GraphWriteError) {
         if try !isToMany(name, of: entity), position > 0 {
             throw .unsupportedLink(entity: entity, relationship: name, reason: "a to-one relationship takes one destination, not \(position + 1)")
         }
         try insert(target, position: position, kind: kindID(entity: entity, relationship: name, target: target),
-                   source: .key(key.storeValue), namespace: namespace, origin: origin, account: nil)
+                   source: sourceIsMissing ? .missing(key.sourceKey) : .key(key.sourceKey), namespace: namespace, origin: origin, account: nil)
     }
 
     private func insert(_ target: RecordLink.Target, position: Int, kind: Int, source: StagedLinks.Source, namespace: Int,
@@ -87,7 +88,7 @@ final class LinkStaging {
         let destination: StagedLinks.Destination
         switch target {
         case .key(let key):
-            destination = .key(key.storeValue)
+            destination = .key(key.sourceKey)
         case .match(_, let value):
             // In the destination column's form, so that staged values compare with (and become) stored ones.
             let storable = kinds[kind].matchAttribute?.allowsExternalBinaryDataStorage == true
@@ -140,11 +141,13 @@ final class LinkStaging {
 }
 
 private extension RecordKey {
-    /// The key as the scratch tables bind it.
-    var storeValue: StoreValue {
+    /// The key as the key map holds it: a row's `Z_PK` in the scope of its table's root, any
+    /// other key in the scope of the whole source.
+    var sourceKey: SourceKey {
         switch self {
-        case .integer(let number): .integer(number)
-        case .text(let text): .text(text)
+        case .integer(let number): SourceKey(.integer(number))
+        case .text(let text): SourceKey(.text(text))
+        case let .row(number, root): SourceKey(.integer(number), scope: Int64(root))
         }
     }
 }

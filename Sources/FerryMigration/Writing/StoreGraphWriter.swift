@@ -277,13 +277,15 @@ public final class StoreGraphWriter {
     /// Stages one link target of a record already written, named by its source key, at
     /// `position` among that record's targets: for edges read apart from their records (a
     /// store's many-to-many join table), one at a time. `file` is the store the edge was read
-    /// from, named (with the key) when the link finds nothing.
+    /// from, named (with the key) when the link finds nothing. `missingSourceAt`: where `file`
+    /// keeps `key` when no record of it has that key; the link is then staged as one that found
+    /// nothing, to be reported there.
     public func stageLink(to target: RecordLink.Target, position: Int, relationship: String, ofRecordWithKey key: RecordKey,
-                          entity: String, namespace: Int, file: String) throws(GraphWriteError) {
-        var row: Int64?
-        if case .integer(let number) = key { row = number }
-        try linkStaging().stage(target, position: position, relationship: relationship, from: entity, sourceKey: key, namespace: namespace,
-                                origin: LinkOrigin(file: file, line: nil, row: row))
+                          entity: String, namespace: Int, file: String, missingSourceAt: String? = nil) throws(GraphWriteError) {
+        let origin = missingSourceAt.map { LinkOrigin(file: file, line: nil, row: nil, path: $0) }
+            ?? LinkOrigin(file: file, line: nil, row: key.storeRow)
+        try linkStaging().stage(target, position: position, relationship: relationship, from: entity, sourceKey: key,
+                                sourceIsMissing: missingSourceAt != nil, namespace: namespace, origin: origin)
     }
 
     /// Resolves every staged link into foreign keys, join rows and order keys; one report per

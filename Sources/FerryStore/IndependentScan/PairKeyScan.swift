@@ -3,17 +3,23 @@ import FerryModel
 /// The pairs of a relationship, each end named by key columns of its row, read with one join of
 /// the pairs' table with both ends' tables: for a fingerprint of the pairs computed by a caller
 /// that reads the key values itself.
+///
+/// A pair whose key names no row at all (a dangling foreign key or join row) is a pair the store
+/// holds too: it is read with that end named by the key (`Z_PK`) or by NULLs (columns), where
+/// the end is the relationship's own (`RelationshipPairs.sourceIsDeclaring`; the destination
+/// always), so that a copy of the store that lost such a pair differs from it.
 public struct PairKeyScan {
     /// How an end of a pair is named.
     public enum Key: Sendable {
-        /// By its row's `Z_PK`.
+        /// By its row's `Z_PK` (the key the pair holds, also when no row has it).
         case primaryKey
         /// By these columns of its row.
         case columns([String])
 
-        fileprivate func expressions(alias: String) -> [String] {
+        /// `keyColumn`: the pairs' column holding this end's key.
+        fileprivate func expressions(alias: String, keyColumn: String) -> [String] {
             switch self {
-            case .primaryKey: ["\(alias).Z_PK"]
+            case .primaryKey: [keyColumn]
             case .columns(let names): names.map { ScanSQL.column(alias, $0) }
             }
         }
@@ -28,13 +34,17 @@ public struct PairKeyScan {
                 ranked: [PairOrder] = [], model: ManagedObjectModel, layout: StoreLayout) {
         let sources = ScanSQL.numbers(layout.entityNumbers(below: pairs.sourceEntity, in: model))
         let destinations = ScanSQL.numbers(layout.entityNumbers(below: pairs.destinationEntity, in: model))
-        let columns = sourceKey.expressions(alias: "s") + destinationKey.expressions(alias: "d") + ranked.map(\.rank)
+        let columns = sourceKey.expressions(alias: "s", keyColumn: pairs.source) + destinationKey.expressions(alias: "d", keyColumn: pairs.destination)
+            + ranked.map(\.rank)
+        // An end counts when its row is of its hierarchy, or when no row has its key and the end is the relationship's own.
+        let sourceMissing = pairs.sourceIsDeclaring ? " OR s.Z_PK IS NULL" : ""
         sql = """
             SELECT \(columns.joined(separator: ", ")) \
-            FROM \(SQLIdentifier.quoted(pairs.table)) p JOIN \(SQLIdentifier.quoted(sourceTable)) s ON s.Z_PK = \(pairs.source) \
-            JOIN \(SQLIdentifier.quoted(destinationTable)) d ON d.Z_PK = \(pairs.destination) \
-            WHERE \(pairs.rowFilter)s.Z_ENT IN (\(sources)) \
-            AND d.Z_ENT IN (\(destinations))
+            FROM \(SQLIdentifier.quoted(pairs.table)) p LEFT JOIN \(SQLIdentifier.quoted(sourceTable)) s ON s.Z_PK = \(pairs.source) \
+            LEFT JOIN \(SQLIdentifier.quoted(destinationTable)) d ON d.Z_PK = \(pairs.destination) \
+            WHERE \(pairs.rowFilter)\(pairs.source) IS NOT NULL AND \(pairs.destination) IS NOT NULL \
+            AND (s.Z_ENT IN (\(sources))\(sourceMissing)) \
+            AND (d.Z_ENT IN (\(destinations)) OR d.Z_PK IS NULL)
             """
     }
 

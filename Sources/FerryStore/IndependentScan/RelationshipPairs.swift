@@ -22,6 +22,10 @@ public struct RelationshipPairs: Sendable {
     /// The entities whose hierarchies the two ends belong to.
     public let sourceEntity: String
     public let destinationEntity: String
+    /// Whether `sourceEntity` is the entity declaring the relationship, not one below it: a key
+    /// of the source end that names no row is then this relationship's pair and no narrower
+    /// one's (the destination end is always the relationship's whole destination).
+    let sourceIsDeclaring: Bool
     /// The sides that keep their pairs in order (an ordered to-many, or both sides of an ordered
     /// many-to-many), as the table keeps them; empty when neither side is ordered.
     public let orders: [PairOrder]
@@ -52,6 +56,7 @@ public struct RelationshipPairs: Sendable {
         let destination = relationship.destinationEntity
         let numbers = { (entity: String) in layout.entityNumbers(below: entity, in: model) }
         (sourceEntity, destinationEntity) = (rowsOf, destination)
+        sourceIsDeclaring = rowsOf == declaring
         switch layout.placement(of: relationship.name, of: declaring) {
         case .sourceRow(let key):
             (kind, table, sourceColumn, destinationColumn, rowNumbers) = (.foreignKey, key.table, "Z_PK", key.key, numbers(rowsOf))

@@ -45,7 +45,7 @@ public final class LinkResolution {
         try stageResolved()
         if staged.removedRows {
             // Links of records removed by an earlier kind are dropped, as those of records never written.
-            try execute("DELETE FROM \(work).r WHERE NOT EXISTS (SELECT 1 FROM \(source.table) t WHERE t.Z_PK = src)")
+            try execute("DELETE FROM \(work).r WHERE src IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(source.table) t WHERE t.Z_PK = src)")
         }
         links = try count("SELECT count(*) FROM \(work).r WHERE superseded IS NULL")
         unresolved = try count("SELECT count(*) FROM \(work).r WHERE dst IS NULL AND superseded IS NULL")
@@ -113,13 +113,18 @@ public final class LinkResolution {
             """
     }
 
-    /// `ferry_work.r (src, pos, dst, label, n, …)`: each staged link with its destination `Z_PK` (or
-    /// NULL; `n` -1 when the destination it found was removed), with how many destinations it matched,
-    /// in the order the links were staged. Links staged by source key get their source row from
-    /// the key map (`StagedLinks.lookup`) in the same pass (none: dropped, as their record was not written).
+    /// `ferry_work.r (src, pos, dst, label, n, missing, …)`: each staged link with its destination
+    /// `Z_PK` (or NULL; `n` -1 when the destination it found was removed), with how many
+    /// destinations it matched, in the order the links were staged. Links staged by source key get
+    /// their source row from the key map (`StagedLinks.lookup`) in the same pass (none: dropped, as
+    /// their record was not written). A link whose source key names no record of its source
+    /// (`StagedLinks.Source.missing`) has neither row, and that key as its label.
     private func stageResolved() throws(LinkResolutionError) {
-        let sourceRow = "coalesce(l.pk, \(StagedLinks.lookup(key: "l.skey", namespace: "l.ns", root: source.rootNumber)))"
-        let staged = "l.kind = \(kind.id) AND \(sourceRow) IS NOT NULL"
+        let sourceRow = """
+            CASE WHEN l.missing IS NULL THEN \
+            coalesce(l.pk, \(StagedLinks.lookup(key: "l.skey", scope: "l.sscope", namespace: "l.ns", root: source.rootNumber))) END
+            """
+        let staged = "l.kind = \(kind.id) AND (l.missing IS NOT NULL OR \(sourceRow) IS NOT NULL)"
         // A pair kept apart from the records (staged by source key) that names a copy merged
         // away (`StagedLinks.mapKeyAway`) goes with that copy when it is the copy's to-one (its
         // list, its owner): the kept row's own stands. A pair that is a to-many of the copy (a
@@ -127,31 +132,32 @@ public final class LinkResolution {
         // relationship (the entry's tags) is not the copy's to drop.
         var awaySides: [String] = []
         if !kind.relationship.isToMany {
-            awaySides.append(StagedLinks.isAway(key: "l.skey", namespace: "l.ns", root: source.rootNumber))
+            awaySides.append(StagedLinks.isAway(key: "l.skey", scope: "l.sscope", namespace: "l.ns", root: source.rootNumber))
         }
         if model.inverse(of: kind.relationship)?.isToMany == false {
-            awaySides.append("(l.key IS NOT NULL AND \(StagedLinks.isAway(key: "l.key", namespace: "l.ns", root: target.rootNumber)))")
+            awaySides.append("(l.key IS NOT NULL AND \(StagedLinks.isAway(key: "l.key", scope: "l.scope", namespace: "l.ns", root: target.rootNumber)))")
         }
         let away = awaySides.isEmpty ? "0" : "(l.skey IS NOT NULL AND (\(awaySides.joined(separator: " OR "))))"
         let superseded = "CASE WHEN \(away) THEN 1 ELSE l.superseded END"
+        let found = "NOT \(away) AND l.missing IS NULL"
         if let attribute = kind.matchAttribute {
             let column = try target.attributeColumn(attribute.name, of: kind.relationship.destinationEntity, model: model)
             try execute("""
                 CREATE TABLE \(work).m AS SELECT \(column) AS value, min(Z_PK) AS pk, count(*) AS n FROM \(target.table)
                     WHERE Z_ENT IN (\(target.members)) AND \(column) IS NOT NULL GROUP BY \(column);
                 CREATE INDEX \(work).m_value ON m (value);
-                CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, CASE WHEN NOT \(away) THEN m.pk END AS dst,
-                    l.value AS label, m.n AS n, l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account,
-                    \(superseded) AS superseded
+                CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, CASE WHEN \(found) THEN m.pk END AS dst,
+                    CASE WHEN l.missing IS NULL THEN l.value ELSE l.skey END AS label, m.n AS n, l.missing AS missing,
+                    l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account, \(superseded) AS superseded
                     FROM \(work).links l LEFT JOIN \(work).m m ON m.value = l.value WHERE \(staged);
                 """)
         } else {
             try execute("""
-                CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, CASE WHEN NOT \(away) THEN t.Z_PK END AS dst,
-                    l.key AS label, 1 AS n, l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account,
-                    \(superseded) AS superseded
+                CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, CASE WHEN \(found) THEN t.Z_PK END AS dst,
+                    CASE WHEN l.missing IS NULL THEN l.key ELSE l.skey END AS label, 1 AS n, l.missing AS missing,
+                    l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account, \(superseded) AS superseded
                     FROM \(work).links l
-                    LEFT JOIN \(target.table) t ON t.Z_PK = \(StagedLinks.lookup(key: "l.key", namespace: "l.ns", root: target.rootNumber))
+                    LEFT JOIN \(target.table) t ON t.Z_PK = \(StagedLinks.lookup(key: "l.key", scope: "l.scope", namespace: "l.ns", root: target.rootNumber))
                         AND t.Z_ENT IN (\(target.members))
                     WHERE \(staged);
                 """)
@@ -162,7 +168,10 @@ public final class LinkResolution {
     public func forEachUnresolved(_ body: (UnresolvedLink) -> Void) throws(LinkResolutionError) {
         let rejects = rejectedSources > 0 ? "src IN (SELECT src FROM \(work).x)" : "0"
         let statement = try LinkResolutionError.store { () throws(StoreWriterError) in
-            try writer.prepareStatement("SELECT label, origin, line, row, \(rejects), n IS -1, path FROM \(work).r WHERE dst IS NULL AND superseded IS NULL ORDER BY rowid")
+            try writer.prepareStatement("""
+                SELECT label, origin, line, row, \(rejects), n IS -1, path, missing IS NOT NULL FROM \(work).r
+                    WHERE dst IS NULL AND superseded IS NULL ORDER BY rowid
+                """)
         }
         defer { statement.finalize() }
         let files = staged.files
@@ -172,7 +181,7 @@ public final class LinkResolution {
                 let origin = LinkOrigin(file: files.indices.contains(file) ? files[file] : "?",
                                         line: statement.isNull(at: 2) ? nil : Int(statement.int64(at: 2)),
                                         row: statement.isNull(at: 3) ? nil : statement.int64(at: 3), path: statement.string(at: 6))
-                body(UnresolvedLink(label: statement.string(at: 0) ?? "NULL", origin: origin,
+                body(UnresolvedLink(label: statement.string(at: 0) ?? "NULL", origin: origin, sourceIsMissing: statement.int64(at: 7) != 0,
                                     destinationRejected: statement.int64(at: 5) != 0, rejectsRecord: statement.int64(at: 4) != 0))
             }
         }

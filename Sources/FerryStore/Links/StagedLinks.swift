@@ -1,19 +1,25 @@
 import CSQLite
 
 /// The scratch tables that hold source keys and links until they are resolved, in a database
-/// attached to the store writer's connection: `ferry_work.keys (ns, root, key → pk)`,
-/// `ferry_work.runs (ns, root, first, count → pk)` and `ferry_work.links (kind, pk, pos, ns, key,
-/// value, skey, origin, line, row, path, account, superseded)`, where `origin`, `line`, `row` and
-/// `path` say where the link was given (`LinkOrigin`, its file by number in `files`) and `account`
-/// is the caller's number for the record that gave it (`LinkResolution.removeRejectedSources()`
-/// hands it back). A link `supersede` names keeps only its row and account (`superseded` 1, no
+/// attached to the store writer's connection: `ferry_work.keys (ns, root, scope, key → pk)`,
+/// `ferry_work.runs (ns, root, scope, first, count → pk)` and `ferry_work.links (kind, pk, pos, ns,
+/// key, scope, value, skey, sscope, missing, origin, line, row, path, account, superseded)`, where `origin`,
+/// `line`, `row` and `path` say where the link was given (`LinkOrigin`, its file by number in
+/// `files`) and `account` is the caller's number for the record that gave it
+/// (`LinkResolution.removeRejectedSources()` hands it back).
+///
+/// A key is mapped under its source `ns`, the destination `root` its record was written to, and
+/// the `scope` it is unique in within its source (`SourceKey`): two source tables' `Z_PK`s may
+/// meet in one destination hierarchy, and one source record may become records of two
+/// destination hierarchies (`MappingModel.branches`). A link names its source and destination
+/// keys with their scopes (`sscope`, `scope`); the roots are its kind's. A link `supersede` names keeps only its row and account (`superseded` 1, no
 /// value or key): it finds nothing and is never reported, and still says which records gave a
 /// row that is removed.
 ///
 /// Integer keys that rise by one while their rows' `Z_PK`s do (a store read in key order, a file
 /// numbered in order) are kept as runs, one row per run instead of one per record; a run is
-/// written when the next key breaks it. A key at or below the end of its namespace and root's
-/// current run (out of order, or given again) goes to `keys`, which `lookup` reads first: such a
+/// written when the next key breaks it. A key at or below the end of its namespace, root and
+/// scope's current run (out of order, or given again) goes to `keys`, which `lookup` reads first: such a
 /// key is always mapped after any run that covers it, so the latest mapping wins, as it would
 /// with one row per key. Text keys always go to `keys`.
 ///
@@ -28,7 +34,7 @@ public final class StagedLinks {
     private var rowOfKey: [Int64: SQLiteStatement] = [:]
     private let insertRun: SQLiteStatement
     private let insertLink: SQLiteStatement
-    /// The run of integer keys being extended, per namespace and root.
+    /// The run of integer keys being extended, per namespace, root and scope.
     private var runs: [RunKey: KeyRun] = [:]
     /// The files links were given in, by their number in `links.origin`.
     private(set) var files: [String] = []
@@ -44,6 +50,7 @@ public final class StagedLinks {
     private struct RunKey: Hashable {
         let namespace: Int
         let root: Int64
+        let scope: Int64
     }
 
     /// Keys `first ..< first + count` are the rows `pk ..< pk + count`.
@@ -57,15 +64,19 @@ public final class StagedLinks {
     public enum Source {
         /// The row its record was written to.
         case row(Int64)
-        /// Its record's source key (an integer or text `StoreValue`), found in the key map when
-        /// the links are resolved: for edges read apart from their records.
-        case key(StoreValue)
+        /// Its record's source key, found in the key map when the links are resolved: for
+        /// edges read apart from their records.
+        case key(SourceKey)
+        /// A source key no record of its source has (a pair whose source row the source store
+        /// does not hold; `links.missing` 1): the link is counted, and reported as one that found
+        /// nothing, this key being what it looked for.
+        case missing(SourceKey)
     }
 
     /// What a staged link points at.
     public enum Destination {
-        /// The record with this source key (an integer or text `StoreValue`) in the link's namespace.
-        case key(StoreValue)
+        /// The record with this source key in the link's namespace.
+        case key(SourceKey)
         /// The record whose matched attribute (`LinkKind.matchAttribute`) holds this value, in
         /// the storage form of the destination column, so that it compares with (and becomes)
         /// stored ones.
@@ -78,20 +89,20 @@ public final class StagedLinks {
         let work = Self.schema
         try writer.attachScratchDatabase(named: work)
         try writer.execute("""
-            CREATE TABLE \(work).keys (ns INTEGER, root INTEGER, key, pk INTEGER, PRIMARY KEY (ns, root, key)) WITHOUT ROWID;
+            CREATE TABLE \(work).keys (ns INTEGER, root INTEGER, scope INTEGER, key, pk INTEGER, PRIMARY KEY (ns, root, scope, key)) WITHOUT ROWID;
             CREATE INDEX \(work).keys_row ON keys (root, pk);
-            CREATE TABLE \(work).away (ns INTEGER, root INTEGER, key, PRIMARY KEY (ns, root, key)) WITHOUT ROWID;
-            CREATE TABLE \(work).runs (ns INTEGER, root INTEGER, first INTEGER, count INTEGER, pk INTEGER,
-                PRIMARY KEY (ns, root, first)) WITHOUT ROWID;
-            CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, value, skey,
-                origin INTEGER, line INTEGER, row INTEGER, path TEXT, account INTEGER, superseded INTEGER);
+            CREATE TABLE \(work).away (ns INTEGER, root INTEGER, scope INTEGER, key, PRIMARY KEY (ns, root, scope, key)) WITHOUT ROWID;
+            CREATE TABLE \(work).runs (ns INTEGER, root INTEGER, scope INTEGER, first INTEGER, count INTEGER, pk INTEGER,
+                PRIMARY KEY (ns, root, scope, first)) WITHOUT ROWID;
+            CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, scope INTEGER, value, skey, sscope INTEGER,
+                missing INTEGER, origin INTEGER, line INTEGER, row INTEGER, path TEXT, account INTEGER, superseded INTEGER);
             """)
-        insertKey = try writer.prepareStatement("INSERT OR REPLACE INTO \(work).keys (ns, root, key, pk) VALUES (?, ?, ?, ?)")
-        insertAway = try writer.prepareStatement("INSERT OR IGNORE INTO \(work).away (ns, root, key) VALUES (?, ?, ?)")
-        insertRun = try writer.prepareStatement("INSERT INTO \(work).runs (ns, root, first, count, pk) VALUES (?, ?, ?, ?, ?)")
+        insertKey = try writer.prepareStatement("INSERT OR REPLACE INTO \(work).keys (ns, root, scope, key, pk) VALUES (?, ?, ?, ?, ?)")
+        insertAway = try writer.prepareStatement("INSERT OR IGNORE INTO \(work).away (ns, root, scope, key) VALUES (?, ?, ?, ?)")
+        insertRun = try writer.prepareStatement("INSERT INTO \(work).runs (ns, root, scope, first, count, pk) VALUES (?, ?, ?, ?, ?, ?)")
         insertLink = try writer.prepareStatement("""
-            INSERT INTO \(work).links (kind, pk, pos, ns, key, value, skey, origin, line, row, path, account)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO \(work).links (kind, pk, pos, ns, key, scope, value, skey, sscope, missing, origin, line, row, path, account)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
     }
 
@@ -101,37 +112,38 @@ public final class StagedLinks {
     /// records' own links to it follow the merge; pairs a source keeps apart from its records
     /// (`SourceItem.link`: join rows, an ordered list read from the list's side) that name it go
     /// with the copy, superseded, so the row keeps the relationships of the record it keeps.
-    public func mapKeyAway(_ key: StoreValue, namespace: Int, root: Int64, row: Int64) throws(StoreWriterError) {
+    public func mapKeyAway(_ key: SourceKey, namespace: Int, root: Int64, row: Int64) throws(StoreWriterError) {
         guard try self.row(of: key, namespace: namespace, root: root) != row else { return }
         try insertAwayKey(key, namespace: namespace, root: root)
     }
 
     /// Adds `key` to the keys mapped away.
-    private func insertAwayKey(_ key: StoreValue, namespace: Int, root: Int64) throws(StoreWriterError) {
+    private func insertAwayKey(_ key: SourceKey, namespace: Int, root: Int64) throws(StoreWriterError) {
         let statement = insertAway
         try StoreWriterError.sqlite { () throws(SQLiteError) in
             defer { try? statement.reset() }
             try statement.bind(Int64(namespace), at: 1)
             try statement.bind(root, at: 2)
-            try statement.bind(key, at: 3)
+            try statement.bind(key.scope, at: 3)
+            try statement.bind(key.value, at: 4)
             try statement.run()
         }
     }
 
     /// Maps away (`mapKeyAway`) every key mapped to `row` so far but `key` of `namespace`: under
     /// keep-newest a later record, given that key, takes the row.
-    public func mapKeysAway(ofRow row: Int64, root: Int64, except key: StoreValue, namespace: Int) throws(StoreWriterError) {
+    public func mapKeysAway(ofRow row: Int64, root: Int64, except key: SourceKey, namespace: Int) throws(StoreWriterError) {
         for (runKey, run) in runs where runKey.root == root && run.pk <= row && row - run.pk < run.count {
-            let earlier = StoreValue.integer(run.first + (row - run.pk))
+            let earlier = SourceKey(.integer(run.first + (row - run.pk)), scope: runKey.scope)
             if runKey.namespace != namespace || earlier != key { try insertAwayKey(earlier, namespace: runKey.namespace, root: root) }
         }
         let work = Self.schema
         let away: SQLiteStatement
         if let prepared = awayOfRow { away = prepared } else { away = try writer.prepareStatement("""
-            INSERT OR IGNORE INTO \(work).away (ns, root, key)
-                SELECT ns, root, key FROM \(work).keys WHERE root = ?1 AND pk = ?2 AND NOT (ns = ?3 AND key = ?4)
-                UNION ALL SELECT ns, root, first + (?2 - pk) FROM \(work).runs WHERE root = ?1 AND pk <= ?2 AND ?2 - pk < count
-                    AND NOT (ns = ?3 AND first + (?2 - pk) = ?4);
+            INSERT OR IGNORE INTO \(work).away (ns, root, scope, key)
+                SELECT ns, root, scope, key FROM \(work).keys WHERE root = ?1 AND pk = ?2 AND NOT (ns = ?3 AND scope = ?5 AND key = ?4)
+                UNION ALL SELECT ns, root, scope, first + (?2 - pk) FROM \(work).runs WHERE root = ?1 AND pk <= ?2 AND ?2 - pk < count
+                    AND NOT (ns = ?3 AND scope = ?5 AND first + (?2 - pk) = ?4);
             """) }
         awayOfRow = away
         try StoreWriterError.sqlite { () throws(SQLiteError) in
@@ -139,14 +151,15 @@ public final class StagedLinks {
             try away.bind(root, at: 1)
             try away.bind(row, at: 2)
             try away.bind(Int64(namespace), at: 3)
-            try away.bind(key, at: 4)
+            try away.bind(key.value, at: 4)
+            try away.bind(key.scope, at: 5)
             try away.run()
         }
     }
 
     /// The row `key` maps to so far (runs still being extended included), or nil.
-    private func row(of key: StoreValue, namespace: Int, root: Int64) throws(StoreWriterError) -> Int64? {
-        if case .integer(let number) = key, let run = runs[RunKey(namespace: namespace, root: root)],
+    private func row(of key: SourceKey, namespace: Int, root: Int64) throws(StoreWriterError) -> Int64? {
+        if case .integer(let number) = key.value, let run = runs[RunKey(namespace: namespace, root: root, scope: key.scope)],
            run.first <= number, number - run.first < run.count {
             return run.pk + (number - run.first)
         }
@@ -154,23 +167,23 @@ public final class StagedLinks {
         if let prepared = rowOfKey[root] {
             statement = prepared
         } else {
-            statement = try writer.prepareStatement("SELECT \(Self.lookup(key: "?3", namespace: "?1", root: Int(root)))")
+            statement = try writer.prepareStatement("SELECT \(Self.lookup(key: "?3", scope: "?2", namespace: "?1", root: Int(root)))")
         }
         rowOfKey[root] = statement
         return try StoreWriterError.sqlite { () throws(SQLiteError) -> Int64? in
             defer { try? statement.reset() }
             try statement.bind(Int64(namespace), at: 1)
-            try statement.bind(key, at: 3)
+            try statement.bind(key.scope, at: 2)
+            try statement.bind(key.value, at: 3)
             guard try statement.step(), !statement.isNull(at: 0) else { return nil }
             return statement.int64(at: 0)
         }
     }
 
-    /// Remembers that `key` (an integer or text `StoreValue`) in source `namespace` is the row
-    /// `pk` of the root entity numbered `root`.
-    public func mapKey(_ key: StoreValue, namespace: Int, root: Int64, to pk: Int64) throws(StoreWriterError) {
-        if case .integer(let number) = key {
-            let runKey = RunKey(namespace: namespace, root: root)
+    /// Remembers that `key` in source `namespace` is the row `pk` of the root entity numbered `root`.
+    public func mapKey(_ key: SourceKey, namespace: Int, root: Int64, to pk: Int64) throws(StoreWriterError) {
+        if case .integer(let number) = key.value {
+            let runKey = RunKey(namespace: namespace, root: root, scope: key.scope)
             guard let run = runs[runKey] else {
                 runs[runKey] = KeyRun(first: number, pk: pk, count: 1)
                 return
@@ -191,8 +204,9 @@ public final class StagedLinks {
             defer { try? statement.reset() }
             try statement.bind(Int64(namespace), at: 1)
             try statement.bind(root, at: 2)
-            try statement.bind(key, at: 3)
-            try statement.bind(pk, at: 4)
+            try statement.bind(key.scope, at: 3)
+            try statement.bind(key.value, at: 4)
+            try statement.bind(pk, at: 5)
             try statement.run()
         }
     }
@@ -246,26 +260,27 @@ public final class StagedLinks {
             defer { try? statement.reset() }
             try statement.bind(Int64(runKey.namespace), at: 1)
             try statement.bind(runKey.root, at: 2)
-            try statement.bind(run.first, at: 3)
-            try statement.bind(run.count, at: 4)
-            try statement.bind(run.pk, at: 5)
+            try statement.bind(runKey.scope, at: 3)
+            try statement.bind(run.first, at: 4)
+            try statement.bind(run.count, at: 5)
+            try statement.bind(run.pk, at: 6)
             try statement.run()
         }
     }
 
-    /// SQL true when `key` of `namespace` names a copy merged away (`mapKeyAway`).
-    static func isAway(key: String, namespace: String, root: Int) -> String {
-        "EXISTS (SELECT 1 FROM \(schema).away a WHERE a.ns = \(namespace) AND a.root = \(root) AND a.key = \(key))"
+    /// SQL true when `key` of `scope` in `namespace` names a copy merged away (`mapKeyAway`).
+    static func isAway(key: String, scope: String, namespace: String, root: Int) -> String {
+        "EXISTS (SELECT 1 FROM \(schema).away a WHERE a.ns = \(namespace) AND a.root = \(root) AND a.scope = \(scope) AND a.key = \(key))"
     }
 
-    /// SQL for the row a key maps to (NULL when none): `key` and `namespace` are SQL
+    /// SQL for the row a key maps to (NULL when none): `key`, `scope` and `namespace` are SQL
     /// expressions (columns of the staged link), `root` the root entity's number.
-    static func lookup(key: String, namespace: String, root: Int) -> String {
+    static func lookup(key: String, scope: String, namespace: String, root: Int) -> String {
         let work = schema
         return """
-            coalesce((SELECT x.pk FROM \(work).keys x WHERE x.ns = \(namespace) AND x.root = \(root) AND x.key = \(key)),
+            coalesce((SELECT x.pk FROM \(work).keys x WHERE x.ns = \(namespace) AND x.root = \(root) AND x.scope = \(scope) AND x.key = \(key)),
                 (SELECT CASE WHEN \(key) - g.first < g.count THEN g.pk + (\(key) - g.first) END FROM \(work).runs g
-                    WHERE g.ns = \(namespace) AND g.root = \(root) AND g.first <= \(key) ORDER BY g.first DESC LIMIT 1))
+                    WHERE g.ns = \(namespace) AND g.root = \(root) AND g.scope = \(scope) AND g.first <= \(key) ORDER BY g.first DESC LIMIT 1))
             """
     }
 
@@ -298,26 +313,32 @@ public final class StagedLinks {
         switch source {
         case .row(let pk):
             status.take(sqlite3_bind_int64(statement, 2, pk))
-            status.take(sqlite3_bind_null(statement, 7))
-        case .key(let key):
+            status.take(sqlite3_bind_null(statement, 8))
+            status.take(sqlite3_bind_null(statement, 9))
+            status.take(sqlite3_bind_null(statement, 10))
+        case .key(let key), .missing(let key):
             status.take(sqlite3_bind_null(statement, 2))
-            status.take(SQLiteStatement.bind(key, at: 7, to: statement))
+            status.take(SQLiteStatement.bind(key.value, at: 8, to: statement))
+            status.take(sqlite3_bind_int64(statement, 9, key.scope))
+            if case .missing = source { status.take(sqlite3_bind_int64(statement, 10, 1)) } else { status.take(sqlite3_bind_null(statement, 10)) }
         }
         status.take(sqlite3_bind_int64(statement, 3, position))
         status.take(sqlite3_bind_int64(statement, 4, namespace))
         switch destination {
         case .key(let key):
-            status.take(SQLiteStatement.bind(key, at: 5, to: statement))
-            status.take(sqlite3_bind_null(statement, 6))
+            status.take(SQLiteStatement.bind(key.value, at: 5, to: statement))
+            status.take(sqlite3_bind_int64(statement, 6, key.scope))
+            status.take(sqlite3_bind_null(statement, 7))
         case .value(let value):
             status.take(sqlite3_bind_null(statement, 5))
-            status.take(SQLiteStatement.bind(value, at: 6, to: statement))
+            status.take(sqlite3_bind_null(statement, 6))
+            status.take(SQLiteStatement.bind(value, at: 7, to: statement))
         }
-        status.take(sqlite3_bind_int64(statement, 8, origin.file))
-        status.take(origin.line.map { sqlite3_bind_int64(statement, 9, $0) } ?? sqlite3_bind_null(statement, 9))
-        status.take(origin.row.map { sqlite3_bind_int64(statement, 10, $0) } ?? sqlite3_bind_null(statement, 10))
-        status.take(origin.path.map { SQLiteStatement.bind(.text($0), at: 11, to: statement) } ?? sqlite3_bind_null(statement, 11))
-        status.take(origin.account.map { sqlite3_bind_int64(statement, 12, $0) } ?? sqlite3_bind_null(statement, 12))
+        status.take(sqlite3_bind_int64(statement, 11, origin.file))
+        status.take(origin.line.map { sqlite3_bind_int64(statement, 12, $0) } ?? sqlite3_bind_null(statement, 12))
+        status.take(origin.row.map { sqlite3_bind_int64(statement, 13, $0) } ?? sqlite3_bind_null(statement, 13))
+        status.take(origin.path.map { SQLiteStatement.bind(.text($0), at: 14, to: statement) } ?? sqlite3_bind_null(statement, 14))
+        status.take(origin.account.map { sqlite3_bind_int64(statement, 15, $0) } ?? sqlite3_bind_null(statement, 15))
         return status.code
     }
 

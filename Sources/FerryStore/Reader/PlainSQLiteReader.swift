@@ -81,12 +81,23 @@ public final class PlainSQLiteReader {
         let foreign = SQLIdentifier.quoted(column)
         let pair = reversed ? "\(foreign), \(key)" : "\(key), \(foreign)"
         let sql = "SELECT \(pair) FROM \(SQLIdentifier.quoted(table.table)) WHERE \(foreign) IS NOT NULL ORDER BY 1, 2"
-        return try RelationshipEdgeCursor(database: database, table: table.table, sql: sql, isOrdered: false)
+        let label = keyLabel(table)
+        return try RelationshipEdgeCursor(database: database, table: table.table, sql: sql,
+                                          columns: reversed ? (column, label, nil) : (label, column, nil))
     }
 
     private func plainTable(_ entity: String) throws(StoreReaderError) -> PlainTable {
         guard let table = table(forEntity: entity) else { throw .unknownEntity(path: path, entity: entity) }
         return table
+    }
+
+    /// A row's key as messages name it: its column, or how it is made.
+    private func keyLabel(_ table: PlainTable) -> String {
+        switch table.key {
+        case .column(let name): name
+        case .rowid: "rowid"
+        case .position: "row number"
+        }
     }
 
     /// The SQL expression of a row's key.

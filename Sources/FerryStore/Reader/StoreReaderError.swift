@@ -30,6 +30,9 @@ public enum StoreReaderError: FileError, Equatable, Sendable {
     case unknownRelationship(path: String, entity: String, relationship: String)
     /// A stored value does not fit the attribute type or key it is read as.
     case invalidValue(path: String, table: String, primaryKey: Int64, column: String, reason: String)
+    /// A row's `Z_ENT` is the number of an abstract entity, of which Core Data never stores an
+    /// object: no reader may carry the row as one of its entity, nor drop it (the first such row).
+    case abstractEntityRow(path: String, table: String, primaryKey: Int64, entityNumber: Int64, entity: String)
     /// No version of a model bundle has the store's version hashes; for the closest version, the
     /// entities whose hashes differ.
     case modelMismatch(path: String, closestVersion: String, differing: [String])
@@ -42,7 +45,7 @@ public enum StoreReaderError: FileError, Equatable, Sendable {
         case .cannotOpen(let path, _), .notSQLite(let path, _), .corrupt(let path, _), .notCoreDataStore(let path, _),
              .invalidMetadata(let path, _), .invalidModel(let path, _), .missingTable(let path, _, _), .missingColumn(let path, _, _, _), .keyNotRowID(let path, _, _),
              .unknownEntity(let path, _), .unknownRelationship(let path, _, _), .invalidValue(let path, _, _, _, _),
-             .modelMismatch(let path, _, _):
+             .abstractEntityRow(let path, _, _, _, _), .modelMismatch(let path, _, _):
             path
         case .sqlite(let error):
             error.path
@@ -66,6 +69,8 @@ public enum StoreReaderError: FileError, Equatable, Sendable {
         case let .unknownEntity(_, entity): "entity \(entity) is not in the model read"
         case let .unknownRelationship(_, entity, relationship): "entity \(entity) has no relationship \(relationship)"
         case let .invalidValue(_, table, key, column, reason): "table \(table), row \(key), column \(column): \(reason)"
+        case let .abstractEntityRow(_, table, key, number, entity):
+            "table \(table), row \(key) (Z_PK): its Z_ENT \(number) is entity \(entity), which is abstract and cannot have rows"
         case let .modelMismatch(_, version, differing):
             "does not match any version of the model (closest: '\(version)', entities that differ: \(differing.joined(separator: ", ")))"
         case .sqlite(let error): error.reason

@@ -26,10 +26,13 @@ public final class StoreRecordReader {
 
     /// Streams the rows of an entity and its sub-entities in `Z_PK` order, each as a record of
     /// its concrete entity.
+    /// - Throws: `StoreReaderError.abstractEntityRow` before the first row when a row of the
+    ///   hierarchy has the `Z_ENT` of an abstract entity (the first such row by `Z_PK`).
     public func records(of entityName: String) throws(StoreReaderError) -> StoredRecordCursor {
         guard model.entity(named: entityName) != nil, let table = layout.table(forEntity: entityName) else {
             throw .unknownEntity(path: store.path, entity: entityName)
         }
+        try refuseAbstractRows(of: entityName, in: table.name)
         var selection = ColumnSelection()
         _ = selection.index(of: "Z_PK")
         let entityColumn = selection.index(of: "Z_ENT")
@@ -44,6 +47,36 @@ public final class StoreRecordReader {
         let plan = RecordPlan(path: store.path, table: table.name, sql: sql, entityColumn: entityColumn, versionColumn: versionColumn,
                               shapes: shapes, entityNames: entityNames)
         return try StoredRecordCursor(plan: plan, database: store.database)
+    }
+
+    /// Throws `StoreReaderError.abstractEntityRow` when a row of any hierarchy has the `Z_ENT` of
+    /// an abstract entity, as `records(of:)` does for its own: for a reader that reads every
+    /// hierarchy and refuses the store before its first record.
+    public func refuseAbstractRows() throws(StoreReaderError) {
+        for root in model.entities where root.parentName == nil {
+            guard let table = layout.table(forEntity: root.name) else { continue }
+            try refuseAbstractRows(of: root.name, in: table.name)
+        }
+    }
+
+    /// Throws `abstractEntityRow` for the first row (by `Z_PK`) of `table` whose `Z_ENT` is an
+    /// abstract entity of `entityName`'s hierarchy: one look through the table's `Z_ENT` index.
+    private func refuseAbstractRows(of entityName: String, in table: String) throws(StoreReaderError) {
+        let abstract = model.hierarchy(below: entityName).filter(\.isAbstract).compactMap { entity in
+            layout.entityNumbers[entity.name].map { (number: Int64($0), name: entity.name) }
+        }
+        guard !abstract.isEmpty else { return }
+        // An aggregate, not ORDER BY Z_PK LIMIT 1, which the planner may answer by walking the whole table in key order.
+        let sql = "SELECT min(Z_PK), Z_ENT FROM \(SQLIdentifier.quoted(table)) WHERE Z_ENT IN (\(numberList(abstract.map(\.number))))"
+        let found = try StoreReaderError.sqlite { () throws(SQLiteError) -> (key: Int64, number: Int64)? in
+            let statement = try store.database.prepare(sql)
+            defer { statement.finalize() }
+            guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+            return (statement.int64(at: 0), statement.int64(at: 1))
+        }
+        guard let found else { return }
+        throw .abstractEntityRow(path: store.path, table: table, primaryKey: found.key, entityNumber: found.number,
+                                 entity: abstract.first { $0.number == found.number }?.name ?? "")
     }
 
     /// Rows of an entity and its sub-entities.
@@ -64,16 +97,21 @@ public final class StoreRecordReader {
     /// - many-to-many: from the join table, ordered by source, then its `Z_FOK_` column when ordered.
     ///
     /// For to-many relationships the sources are all objects of the declaring entity's hierarchy.
-    public func edges(of relationshipName: String, of entityName: String) throws(StoreReaderError) -> RelationshipEdgeCursor {
+    /// With `findingMissingSources`, each pair whose source key names no row of that hierarchy
+    /// (a key kept on the destination's row or in a join table, pointing nowhere) says so
+    /// (`RelationshipEdge.sourceIsMissing`), at the cost of one look up by `Z_PK` per pair.
+    public func edges(of relationshipName: String, of entityName: String,
+                      findingMissingSources: Bool = false) throws(StoreReaderError) -> RelationshipEdgeCursor {
         let query = try edgeQuery(of: relationshipName, of: entityName)
-        let sql = "SELECT \(query.columns.joined(separator: ", ")) \(query.source) ORDER BY \(query.order.joined(separator: ", "))"
-        return try RelationshipEdgeCursor(database: store.database, table: query.table, sql: sql, isOrdered: query.columns.count == 3)
+        return try RelationshipEdgeCursor(database: store.database, table: query.table, sql: query.select(findingMissingSources: findingMissingSources),
+                                          columns: (query.sourceColumn, query.destinationColumn, query.orderColumn),
+                                          findingMissingSources: findingMissingSources)
     }
 
     /// How many pairs `edges(of:of:)` streams, counted with one `count(*)` over the same rows.
     public func edgeCount(of relationshipName: String, of entityName: String) throws(StoreReaderError) -> Int64 {
         let query = try edgeQuery(of: relationshipName, of: entityName)
-        return try StoreReaderError.sqlite { () throws(SQLiteError) in try store.database.scalarInteger("SELECT count(*) \(query.source)") } ?? 0
+        return try StoreReaderError.sqlite { () throws(SQLiteError) in try store.database.scalarInteger("SELECT count(*) \(query.from)") } ?? 0
     }
 
     /// How many pairs of a to-many relationship of `entityName` have a source that is a row of
@@ -99,56 +137,25 @@ public final class StoreRecordReader {
         return try StoreReaderError.sqlite { () throws(SQLiteError) in try store.database.scalarInteger(sql) } ?? 0
     }
 
-    /// The SQL of a relationship's pairs: result columns (source, destination, order key when
-    /// ordered), `FROM … WHERE …`, and the order.
-    private struct EdgeQuery {
-        let table: String
-        let columns: [String]
-        let source: String
-        let order: [String]
-    }
-
+    /// The SQL of the pairs of `relationshipName` of `entityName` (`edges(of:of:)`).
     private func edgeQuery(of relationshipName: String, of entityName: String) throws(StoreReaderError) -> EdgeQuery {
         guard let relationship = model.allRelationships(of: entityName).first(where: { $0.name == relationshipName }) else {
             throw model.entity(named: entityName) == nil
                 ? .unknownEntity(path: store.path, entity: entityName)
                 : .unknownRelationship(path: store.path, entity: entityName, relationship: relationshipName)
         }
+        let sources = layout.table(forEntity: entityName).map { (table: $0.name, numbers: hierarchyNumbers(entityName)) }
         switch layout.placement(of: relationshipName, of: entityName) {
         case .sourceRow(let key):
-            return foreignKeyQuery(key, rowsOf: entityName, reversed: false, ordered: false)
+            return .foreignKey(key, rows: hierarchyNumbers(entityName), reversed: false, ordered: false, sources: nil)
         case .destinationRows(let key):
-            return foreignKeyQuery(key, rowsOf: relationship.destinationEntity, reversed: true, ordered: relationship.isOrdered)
+            return .foreignKey(key, rows: hierarchyNumbers(relationship.destinationEntity), reversed: true, ordered: relationship.isOrdered,
+                               sources: sources)
         case .joinTable(let join):
-            return joinQuery(join, ordered: relationship.isOrdered)
+            return .join(join, ordered: relationship.isOrdered, sources: sources)
         case nil:
             throw .unknownRelationship(path: store.path, entity: entityName, relationship: relationshipName)
         }
-    }
-
-    /// Pairs from a foreign key, read from rows of `rowsOf`. `reversed` reads (key, row) instead
-    /// of (row, key): the key column points at the source.
-    private func foreignKeyQuery(_ foreignKey: ForeignKeyPlacement, rowsOf: String, reversed: Bool, ordered: Bool) -> EdgeQuery {
-        let keyName = SQLIdentifier.quoted(foreignKey.key)
-        var columns = reversed ? [keyName, "Z_PK"] : ["Z_PK", keyName]
-        var order = reversed ? [keyName] : ["Z_PK"]
-        if ordered, let orderKey = foreignKey.orderKey {
-            columns.append(SQLIdentifier.quoted(orderKey))
-            order.append(SQLIdentifier.quoted(orderKey))
-        }
-        if reversed { order.append("Z_PK") }
-        let source = "FROM \(SQLIdentifier.quoted(foreignKey.table))"
-            + " WHERE \(keyName) IS NOT NULL AND Z_ENT IN (\(numberList(hierarchyNumbers(rowsOf))))"
-        return EdgeQuery(table: foreignKey.table, columns: columns, source: source, order: order)
-    }
-
-    /// Pairs of a many-to-many relationship from its join table.
-    private func joinQuery(_ join: JoinTablePlacement, ordered: Bool) -> EdgeQuery {
-        var columns = [join.source, join.destination]
-        if ordered, let order = join.order { columns.append(order) }
-        let order = columns.count == 3 ? [columns[0], columns[2], columns[1]] : columns
-        return EdgeQuery(table: join.table, columns: columns.map(SQLIdentifier.quoted), source: "FROM \(SQLIdentifier.quoted(join.table))",
-                         order: order.map(SQLIdentifier.quoted))
     }
 
     // MARK: Private

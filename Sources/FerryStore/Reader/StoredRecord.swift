@@ -46,10 +46,14 @@ public struct RelationshipEdge: Sendable, Hashable {
     public var source: Int64
     public var destination: Int64
     public var order: Int64?
+    /// Whether `source` names no row of the sources' hierarchy (a dangling foreign key), when the
+    /// cursor was asked to find out (`StoreRecordReader.edges(of:of:findingMissingSources:)`).
+    public var sourceIsMissing: Bool
 
-    public init(source: Int64, destination: Int64, order: Int64? = nil) {
+    public init(source: Int64, destination: Int64, order: Int64? = nil, sourceIsMissing: Bool = false) {
         self.source = source
         self.destination = destination
         self.order = order
+        self.sourceIsMissing = sourceIsMissing
     }
 }
