@@ -64,7 +64,7 @@ enum ImportCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "every record written (and the store verified)"),
-        ExitCodeUse(.rejects, "some records rejected; the store holds the rest"),
+        ExitCodeUse(.rejects, "some records rejected or links unresolved; the store holds the rest"),
         ExitCodeUse(.badInput, "a file or the model cannot be read, or names no version, entity or attribute of it"),
         ExitCodeUse(.destination, "the store not written: it exists without --force or appeared meanwhile, an --append store of another "
                     + "model version or that another process has open or changes, a full disk, the file size limit"),
@@ -101,7 +101,7 @@ enum ImportCommand: Command {
             if !arguments.has("json") { Terminal.out("VERIFICATION FAILED: \(verification.failures.count) failed checks\n") }
             code = .verificationFailed
         } else {
-            code = summary.stoppedEarly ? .rejectLimit : summary.rejected > 0 ? .rejects : .success
+            code = summary.stoppedEarly ? .rejectLimit : summary.leftSomethingOut ? .rejects : .success
         }
         log.summary(code, counts: ["read": summary.read, "written": summary.written, "merged": summary.merged, "rejected": summary.rejected])
         return code

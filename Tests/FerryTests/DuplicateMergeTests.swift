@@ -67,7 +67,7 @@ struct DuplicateMergeTests {
         // the run); pets, whose destination is abstract, refused to run at all.
         let run = try FerryProcess.run(["import", folder + "/owners.json", "--model", bundle, "--entity", "Owner", "--out", store, "--append",
                                         "--link", "favorite=name", "--link", "pets=name", "--create-missing", "favorite"])
-        #expect(run.status == 0, "\(run.out)\(run.err)")
+        #expect(run.status == 1, "an unresolved link exits 1: \(run.out)\(run.err)")
         #expect(run.err.contains("owners.json:1 [0]: Owner.favorite: unresolved link: no Dog has name 'tom'"), "\(run.err)")
         #expect(run.out.contains("Owner.pets by Animal.name: 2 of 2 links resolved"), "\(run.out)")
         #expect(try storeRows(store, "SELECT ZNAME || '|' || Z_ENT FROM ZANIMAL ORDER BY Z_PK") == ["rex|3", "fido|3", "tom|2", "newdog|3"])

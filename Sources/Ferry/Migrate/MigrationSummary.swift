@@ -46,7 +46,7 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     public var rejected: Int { ledgers.reduce(0) { $0 + $1.rejected } }
     /// Links that found nothing (each in the reject log beside the rejected records): the
     /// relationship is missing from the record that gave it.
-    public var unresolvedLinks: Int { links.reduce(0) { $0 + $1.unresolved } }
+    public var unresolvedLinks: Int { LinkReport.unresolved(in: links) }
     /// Whether the run left something of its sources out of the store: a record rejected, or a
     /// link unresolved (exit 1).
     public var leftSomethingOut: Bool { rejected > 0 || unresolvedLinks > 0 }

@@ -32,6 +32,12 @@ public struct LinkReport: Sendable, Equatable, Codable {
         self.matchedBy = matchedBy
     }
 
+    /// The links of `reports` that found nothing: each is a relationship missing from the record
+    /// that gave it, so a run with any exits 1, as with a rejected record.
+    public static func unresolved(in reports: [LinkReport]) -> Int {
+        reports.reduce(0) { $0 + $1.unresolved }
+    }
+
     /// Why a record whose links of `relationship` found too few destinations cannot be kept.
     static func rejectionCause(of relationship: Relationship) -> String {
         guard relationship.isToMany else { return "the relationship is required" }
