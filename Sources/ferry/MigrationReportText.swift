@@ -52,6 +52,8 @@ enum MigrationReportText {
             let checks = verification.sections.reduce(0) { $0 + $1.checks }
             if verification.passed {
                 out += "verified: \(checks) checks hold\n"
+                // What the checks could not cover (a comparison that does not apply) is said here too, not in --json alone.
+                for note in verification.notes { out += "  note: \(note)\n" }
                 if let reason = summary.receiptMissing { out += "no receipt in the store: \(reason)\n" }
             } else {
                 out += "VERIFICATION FAILED: \(verification.failures.count) of \(checks) checks\n"

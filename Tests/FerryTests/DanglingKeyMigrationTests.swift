@@ -101,6 +101,8 @@ struct DanglingKeyMigrationTests {
         #expect(run.err.contains("\(source) table ZITEM, row 1, column ZOWNER: Person.items: unresolved link: no Person was written for the key '99'"),
                 "\(run.err)")
         #expect(run.err.contains("\(source) \(joinPlace): Label.items: unresolved link: no Label was written for the key '77'"), "\(run.err)")
+        // The comparison the unresolved links leave out is said in the text summary, not in --json alone.
+        #expect(run.out.contains("  note: pairs against source store: not checked"), "\(run.out)")
         #expect(run.out.contains("Person.items by source key: 2 of 3 links resolved") || run.err.contains("Person.items by source key: 2 of 3 links resolved"),
                 "\(run.out)\(run.err)")
     }
