@@ -45,13 +45,24 @@ enum Dispatcher {
             // `ferry help VERB` is `ferry VERB --help`.
             return run([arguments[1], "--help"] + arguments.dropFirst(2))
         }
-        guard let verb = arguments.first, verb != "--help", verb != "-h", verb != "help" else {
+        guard let verb = arguments.first else {
+            // No verb is a usage error: the overview goes where errors go.
+            Terminal.error(overview)
+            return .usage
+        }
+        if ["--help", "-h", "help"].contains(verb) {
             Terminal.out(overview)
-            return arguments.isEmpty ? .usage : .success
+            return .success
         }
         if verb == "--version" {
             Terminal.out("ferry \(FerryVersion.current)\n")
             return .success
+        }
+        if verb.hasPrefix("-") {
+            let hint = NameSuggestion.hint(for: verb, among: ["--help", "--version"])
+            Terminal.error("ferry: '\(verb)' is an option, and options follow a verb (ferry VERB [options]); "
+                + "alone, ferry takes --help or --version\(hint).")
+            return .usage
         }
         guard let command = commands.first(where: { $0.name == verb }) else {
             let hint = NameSuggestion.hint(for: verb, among: commands.map { $0.name })

@@ -19,7 +19,11 @@ struct CommandLineTests {
 
     @Test("no arguments and unknown verbs are usage errors; --help and --version succeed")
     func usage() throws {
-        #expect(try ferry().status == 2)
+        let bare = try ferry()
+        #expect(bare.status == 2 && bare.out.isEmpty && bare.err.contains("usage: ferry <verb>"), "the overview goes to standard error")
+        let option = try ferry("-V")
+        #expect(option.status == 2 && option.err.contains("'-V' is an option, and options follow a verb"), "\(option.err)")
+        #expect(try ferry("--versoin").err.contains("(did you mean '--version'?)"))
         let help = try ferry("--help")
         #expect(help.status == 0 && help.out.contains("inspect") && help.out.contains("import"))
         #expect(try ferry("frobnicate").status == 2)
