@@ -39,10 +39,12 @@ struct MigrationPlanner {
         guard let last = all.firstIndex(where: { $0.name == name }) else { throw .unknownVersion(name, available: all.map(\.name)) }
         let upToTarget = Array(all[...last])
         guard !sources.isEmpty else { return upToTarget }
+        // Each source's version is looked up once (a store is opened for it).
+        let entries = sources.map { (source: $0, version: entryVersion(of: $0, among: upToTarget)) }
         // A source of a version named after the target: Core Data migrates it by a mapping model
         // that maps it to the target, whatever the names' order.
-        for source in sources {
-            guard entryVersion(of: source, among: upToTarget) == nil, let entry = entryVersion(of: source, among: all),
+        for (source, version) in entries where version == nil {
+            guard let entry = entryVersion(of: source, among: all),
                   let from = all.firstIndex(where: { $0.name == entry }), from > last else { continue }
             let (fromHashes, toHashes) = (VersionHasher.hashes(of: all[from]).entityHashes, VersionHasher.hashes(of: all[last]).entityHashes)
             guard sources.count == 1, mappingModels.contains(where: { $0.maps(from: fromHashes, to: toHashes) }) else {
@@ -61,7 +63,7 @@ struct MigrationPlanner {
                 }
             }
         }
-        for source in sources { if let entry = entryVersion(of: source, among: upToTarget) { stops.insert(entry) } }
+        stops.formUnion(entries.compactMap(\.version))
         return upToTarget.filter { stops.contains($0.name) }
     }
 

@@ -19,13 +19,13 @@ public struct UnknownOptionName: Error, Equatable, CustomStringConvertible {
     /// of its destination.
     static func check(_ files: FileRecordSource, entities: [(version: ManagedObjectModel, entity: String)],
                       versions: [ManagedObjectModel]) throws(UnknownOptionName) {
+        let known = Set(entities.flatMap { $0.version.allAttributes(of: $0.entity).map(\.name) + $0.version.allRelationships(of: $0.entity).map(\.name) })
         for (key, name) in files.keyMap.sorted(by: { $0.key < $1.key }) {
-            let known = entities.flatMap { $0.version.allAttributes(of: $0.entity).map(\.name) + $0.version.allRelationships(of: $0.entity).map(\.name) }
             guard !known.contains(name) else { continue }
             let holders = Set(entities.map(\.entity)).sorted().joined(separator: " or ")
             throw UnknownOptionName(option: "--map \(key)=\(name)", reason: holders.isEmpty
                 ? "no file source is given to read it (stores are read by their model)"
-                : "\(holders) has no attribute or relationship '\(name)'" + NameSuggestion.hint(for: name, among: known))
+                : "\(holders) has no attribute or relationship '\(name)'" + NameSuggestion.hint(for: name, among: known.sorted()))
         }
         for (name, attribute) in files.linkAttributes.sorted(by: { $0.key < $1.key }) {
             let option = "--link \(name)=\(attribute)"

@@ -32,7 +32,7 @@ public final class EntityTransform {
     /// Source attributes no mapping of the step carries, by index, with how many values (not
     /// nil) of them the records mapped so far held: dropped on purpose, and named.
     private let uncarried: [Int]
-    public private(set) var uncarriedValues: [Int]
+    private var uncarriedValues: [Int]
 
     private enum CompiledRule {
         case copy(Int)
