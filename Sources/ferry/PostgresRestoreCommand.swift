@@ -17,15 +17,15 @@ enum PostgresRestoreCommand {
         log.start(arguments)
         do {
             let summary = try job.run(progress: log.progress)
-            RestoreCommand.warnUnresolved(summary.links, in: "the database", log: log)
-            log.summary(.success, counts: ["records": summary.records.values.reduce(0, +), "pairs": Int(summary.counts.pairs)])
+            let code: ExitCode = RestoreCommand.warnUnresolved(summary.links, in: "the database", log: log) ? .rejects : .success
+            log.summary(code, counts: ["records": summary.records.values.reduce(0, +), "pairs": Int(summary.counts.pairs)])
             if arguments.has("json") {
                 Terminal.out(RestoreSummaryLine.json(records: summary.records, pairs: summary.counts.pairs, store: job.outputPath) + "\n")
             } else {
                 RestoreCommand.printRecords(summary.records)
                 Terminal.out("\(summary.counts.pairs) pairs; rows per entity and pairs per relationship equal the database's\n")
             }
-            return .success
+            return code
         } catch {
             let code: ExitCode = error.isVerificationFailure ? .verificationFailed
                 : error.isDestinationFailure(loadingDatabase: false) ? .destination : .badInput

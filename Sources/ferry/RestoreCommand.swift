@@ -34,6 +34,7 @@ enum RestoreCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "restored"),
+        ExitCodeUse(.rejects, "restored, but links were left out: records they name are not in the backup (a partial export's, or keys dangling in the backed-up store)"),
         ExitCodeUse(.badInput, "BACKUP is missing or holds no manifest, or the model (or database) cannot be read, or has no such store"),
         ExitCodeUse(.destination, "STORE not written (it exists, cannot be written)"),
         ExitCodeUse(.verificationFailed, "the backup does not match its manifest (the new store does not hold what the database does)"),
@@ -53,21 +54,23 @@ enum RestoreCommand: Command {
         log.start(arguments)
         do {
             let summary = try job.run(progress: log.progress)
-            warnUnresolved(summary.links, in: "the backup", log: log)
+            var leftOut = warnUnresolved(summary.links, in: "the backup", log: log)
             for (relationship, count) in summary.unmatchedToOnes.sorted(by: { $0.key < $1.key }) {
                 log.warning("warning: \(relationship): \(count) records name a destination that no record of the backup lists back "
                     + "(not restored: left out of a partial export, or dangling in the store)")
+                leftOut = true
             }
             if !summary.frameworkRecords.isEmpty {
                 log.warning("warning: the backed-up store: " + FrameworkRecords.notCarried(summary.frameworkRecords))
             }
-            log.summary(.success, counts: ["records": summary.records.values.reduce(0, +)])
+            let code: ExitCode = leftOut ? .rejects : .success
+            log.summary(code, counts: ["records": summary.records.values.reduce(0, +)])
             if arguments.has("json") {
                 Terminal.out(RestoreSummaryLine.json(records: summary.records, store: job.outputPath) + "\n")
             } else {
                 printRecords(summary.records)
             }
-            return .success
+            return code
         } catch {
             return log.failure(ExitCode(error), error.description)
         }
@@ -75,11 +78,14 @@ enum RestoreCommand: Command {
 }
 
 extension RestoreCommand {
-    /// A warning per relationship whose links found no record in `source`.
-    static func warnUnresolved(_ links: [LinkReport], in source: String, log: RunLog) {
-        for link in links where link.unresolved > 0 {
+    /// A warning per relationship whose links found no record in `source`; whether there was one.
+    @discardableResult
+    static func warnUnresolved(_ links: [LinkReport], in source: String, log: RunLog) -> Bool {
+        let unresolved = links.filter { $0.unresolved > 0 }
+        for link in unresolved {
             log.warning("warning: \(link.relationship): \(link.unresolved) links to records not in \(source)")
         }
+        return !unresolved.isEmpty
     }
 
     /// The records restored, one line per entity.

@@ -68,3 +68,21 @@ struct ExportCommandTests {
         #expect(bad.status == 3)
     }
 }
+
+extension ExportCommandTests {
+    @Test("restore that leaves out links (a key dangling in the backed-up store) says how many and exits 1, not 0")
+    func restoreLeavingOutLinks() throws {
+        let folder = try TestPaths.temporaryFolder("restore-cli")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let model = ExportTestSupport.workspace
+        // An upload whose task is gone: the export keeps its key as it is, the restore cannot link it.
+        let damage = try ExportTestSupport.shell(
+            "sqlite3 '\(store)' 'UPDATE ZUPLOAD SET ZTASK = 999 WHERE Z_PK = (SELECT min(Z_PK) FROM ZUPLOAD WHERE ZTASK IS NOT NULL)'")
+        #expect(damage.status == 0, "\(damage.err)")
+        #expect(try ExportTestSupport.shell("'\(ferry)' export '\(store)' --out '\(folder)/out'").status == 0)
+        let restore = try ExportTestSupport.shell("'\(ferry)' restore '\(folder)/out' --model '\(model)' --out '\(folder)/new.sqlite'")
+        #expect(restore.status == 1, "\(restore.err)")
+        #expect(restore.err.contains("warning: Upload.task: 1 records name a destination that no record of the backup lists back"), "\(restore.err)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/new.sqlite"))
+    }
+}
