@@ -50,7 +50,11 @@ struct TextCoercionTests {
         #expect(value("16777216", .float) == .double(16_777_216))
         #expect(failure("16777217", .float) == "16777217 has no exact Float value: it would read back as 16777216")
         #expect(failure("1e-46", .float) == "1e-46 is too small for a Float: it would read back as 0")
-        #expect(value("0.1", .float) == .double(0.1))
+        // A Float attribute holds the Float's value, as Core Data writes it (not the text's Double).
+        #expect(value("0.1", .float) == .double(Double(Float(0.1))))
+        #expect(value("1.00000001", .float) == .double(1))
+        #expect(value("3.4028235e38", .float) == .double(Double(Float.greatestFiniteMagnitude)))
+        #expect(failure("123456789.5", .float) == "123456789.5 has no exact Float value: it would read back as 123456792")
         #expect(value("16777217", .double) == .double(16_777_217))
         #expect(value("1e-46", .double) == .double(1e-46))
     }
@@ -82,8 +86,11 @@ struct TextCoercionTests {
         // A Double whose shortest text is the number reads back as it: 1e23 is 1e+23 to an app.
         #expect(value("1e23", .double) == .double(1e23))
         #expect(value("100000000000000000000000", .double) == .double(1e23))
-        // A fraction rounds: not a change.
-        #expect(value("16777217.5", .float) == .double(16_777_217.5))
+        // A fraction rounds: not a change; a whole part that changes is.
+        #expect(value("16777217.5", .float) == .double(16_777_218))
+        #expect(value("-16777217.5", .float) == .double(-16_777_218))
+        #expect(value("9007199254740993.5", .double) == .double(9_007_199_254_740_994))
+        #expect(failure("18014398509481985.5", .double) == "18014398509481985.5 has no exact Double value: it would read back as 18014398509481984")
     }
 
     @Test("decimals keep their exact digits, and only those a store keeps unchanged are taken")

@@ -170,21 +170,25 @@ public enum TextCoercion {
             return .failure(CoercionFailure("\(text) is out of range for \(type.xcodeName)"))
         }
         // What an app reads back may change the value given only by a fraction's rounding: a
-        // whole number it cannot hold (past 2^53 for a Double, 2^24 for a Float) or a value that
-        // underflows to zero is not the value given.
+        // number whose whole part it cannot hold (past 2^53 for a Double, 2^24 for a Float) or a
+        // value that underflows to zero is not the value given. A Float attribute holds the
+        // Float's value (what Core Data writes for it), not the text's Double.
         let stored = type == .float ? Double(Float(value)) : value
         if stored == 0, WholeNumberText.hasNonzeroDigit(text) {
             return .failure(CoercionFailure("\(text) is too small for a \(type.xcodeName): it would read back as 0"))
         }
-        // Every whole number below 2^53 (2^24) is held exactly, and a fraction's rounding is not a
-        // change: only a whole number past that (every value there is whole), however written
-        // (`9.007199254740993e15`), is compared, by its exact digits.
-        if stored.magnitude >= (type == .float ? 0x1p24 : 0x1p53), let plain = DecimalNotation.plain(text.utf8), !plain.contains("."),
-           WholeNumberText.digits(of: stored) != plain,
-           type == .float || DecimalNotation.plain(stored) != plain {  // a Double whose shortest text is the number reads back as it
+        if stored.magnitude >= (type == .float ? 0x1p24 : 0x1p53), let plain = DecimalNotation.plain(text.utf8),
+           !WholeNumberText.isWithinRounding(stored, of: plain),
+           DecimalNotation.plain(shortest(stored, as: type).utf8) != plain {  // one whose shortest text is the number reads back as it
             return .failure(CoercionFailure("\(text) has no exact \(type.xcodeName) value: it would read back as \(WholeNumberText.digits(of: stored))"))
         }
-        return .success(.double(value))
+        return .success(.double(stored))
+    }
+
+    /// The shortest text that reads back as `value` in the attribute's own type (a Float's for a
+    /// Float attribute: `3.4028235e38`, the largest Float, is its own value).
+    private static func shortest(_ value: Double, as type: AttributeType) -> String {
+        type == .float ? Float(value).description : value.description
     }
 
     static func date(_ text: String, epoch: CoercionOptions.NumericDateEpoch) -> Result<AttributeValue, CoercionFailure> {

@@ -21,6 +21,30 @@ enum WholeNumberText {
         return sign + String(decoding: decimal.reversed().map { $0 + 48 }, as: UTF8.self)
     }
 
+    /// Whether the whole number `stored` is the plain decimal `plain` changed at most by its
+    /// fraction's rounding: `plain` itself when it is whole, else its whole part or the next
+    /// whole number away from zero (`123456789.5` may read back as 123456789 or 123456790, not
+    /// as the Float's 123456792).
+    static func isWithinRounding(_ stored: Double, of plain: String) -> Bool {
+        let exact = digits(of: stored)
+        guard let point = plain.firstIndex(of: ".") else { return exact == plain }
+        let whole = String(plain[..<point])
+        return exact == whole || exact == awayFromZero(whole)
+    }
+
+    /// The whole number after `whole` (plain digits, `-` before a negative one), away from zero.
+    private static func awayFromZero(_ whole: String) -> String {
+        let negative = whole.hasPrefix("-")
+        var digits = Array((negative ? whole.dropFirst() : whole[...]).utf8)
+        var index = digits.count - 1
+        while index >= 0, digits[index] == UInt8(ascii: "9") {
+            digits[index] = UInt8(ascii: "0")
+            index -= 1
+        }
+        if index >= 0 { digits[index] += 1 } else { digits.insert(UInt8(ascii: "1"), at: 0) }
+        return (negative ? "-" : "") + String(decoding: digits, as: UTF8.self)
+    }
+
     /// Whether a number's text has a digit other than 0 before any exponent: a value that must
     /// not read back as zero.
     static func hasNonzeroDigit(_ text: String) -> Bool {

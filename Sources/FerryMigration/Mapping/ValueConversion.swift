@@ -77,14 +77,11 @@ public enum ValueConversion {
             // The rules of an imported value: a fraction's rounding is no change, a value that
             // underflows to 0 or a whole number the Float does not hold is (`TextCoercion.floating`).
             guard number.isFinite else { return .failure(CoercionFailure("\(number) is out of range for Float")) }
-            return TextCoercion.floating(number.description, as: .float).map { _ in .double(Double(Float(number))) }
+            return TextCoercion.floating(number.description, as: .float)
         case (.double, .double):
             return .success(value)
         case let (.decimal(text), .double), let (.decimal(text), .float):
-            return TextCoercion.floating(text, as: to).map { converted in
-                guard case .double(let number) = converted else { return converted }
-                return .double(to == .float ? Double(Float(number)) : number)
-            }
+            return TextCoercion.floating(text, as: to)
         case let (.bool(flag), _) where to.isInteger:
             return .success(to == .boolean ? .bool(flag) : .integer(flag ? 1 : 0))
         case let (.integer(number), .boolean):
