@@ -59,3 +59,40 @@ struct ExternalFileReleaseTests {
         #expect(try storeRows(store, "SELECT hex(ZIMAGE) FROM ZPHOTO WHERE ZNUMBER = 3") == ["01010203"])
     }
 }
+
+extension ExternalFileReleaseTests {
+    /// The removal followed a symbolic link in place of the `_EXTERNAL_DATA` folder: `delete` and
+    /// `update` unlinked files wherever it pointed, with exit 0, where `query` refuses to read it.
+    @Test("a symbolic link in place of the external data folder refuses delete and update (exit 3); nothing outside the store is removed",
+          arguments: [["delete", "--where", "number == 3"], ["update", "--where", "number == 3", "--set", "image=AQID"]])
+    func linkedFolderRefused(change: [String]) throws {
+        let (store, file) = try store("release-linked")
+        let folder = ExternalDataFolder.path(besideStore: store)
+        let elsewhere = try TestPaths.temporaryFolder("release-elsewhere")
+        try FileManager.default.moveItem(atPath: file, toPath: elsewhere + "/" + Self.fileName)
+        try FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: elsewhere)
+        let run = try FerryProcess.run([change[0], store, "--entity", "Photo"] + change.dropFirst())
+        #expect(run.status == 3, "\(run.out)\(run.err)")
+        #expect(run.err.contains("_EXTERNAL_DATA is a symbolic link, not a folder of the store"), "\(run.err)")
+        #expect(FileManager.default.fileExists(atPath: elsewhere + "/" + Self.fileName))
+        #expect(try storeRows(store, "SELECT count(*) FROM ZPHOTO") == ["3"])
+    }
+
+    @Test("a file is removed only through real folders, and only a regular file")
+    func removalStaysInsideTheStore() throws {
+        let (store, file) = try store("release-remove")
+        let folder = ExternalDataFolder.path(besideStore: store)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: file)
+        #expect(!ExternalDataFolder.remove(fileNamed: "link", besideStore: store))
+        #expect(FileManager.default.fileExists(atPath: file))
+        #expect(ExternalDataFolder.remove(fileNamed: Self.fileName, besideStore: store))
+        #expect(!FileManager.default.fileExists(atPath: file))
+        let elsewhere = try TestPaths.temporaryFolder("release-remove-elsewhere")
+        FileManager.default.createFile(atPath: elsewhere + "/kept", contents: Data("kept".utf8))
+        try FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: elsewhere)
+        #expect(!ExternalDataFolder.remove(fileNamed: "kept", besideStore: store))
+        #expect(FileManager.default.fileExists(atPath: elsewhere + "/kept"))
+    }
+}

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FerryModel
 
 /// The files of a store's external data folder (`ExternalDataFolder`) that a change lets go of:
@@ -52,8 +47,15 @@ extension MutableStore {
                 stillNamed.formUnion((try? externalFileNames("SELECT \(column.column) FROM \(column.table)")) ?? Set(names))
             }
         }
-        let folder = ExternalDataFolder.path(besideStore: path)
-        return names.filter { !stillNamed.contains($0) && unlink(folder + "/" + $0) == 0 }.count
+        return names.filter { !stillNamed.contains($0) && ExternalDataFolder.remove(fileNamed: $0, besideStore: path) }.count
+    }
+
+    /// Refuses a change that lets go of external files (`names`) when the store's folders are not
+    /// real folders (`ExternalDataFolder.problem`): the files would be removed wherever a
+    /// symbolic link points, and reading the store refuses such folders too.
+    func checkExternalFolder(releasing names: [String]) throws(StoreMutationError) -> [String] {
+        guard !names.isEmpty, let problem = ExternalDataFolder.problem(besideStore: path) else { return names }
+        throw .store(.cannotOpen(path: path, reason: "\(problem): its external data files are not changed"))
     }
 
     /// The columns of `entity`'s attributes (inherited too, unless `declaredOnly`) that allow

@@ -134,7 +134,7 @@ struct DeletePlanner {
         var seen: Set<ObjectKey> = []
         plan.modified = plan.nullified.map(\.object).filter { seen.insert($0).inserted }
         plan.invalidated = try invalidated(plan.nullified, deleted: deleted)
-        plan.externalFiles = try store.externalFiles(of: plan.deleted.map(\.object))
+        plan.externalFiles = try store.checkExternalFolder(releasing: store.externalFiles(of: plan.deleted.map(\.object)))
         let derivations = try DerivedAttributeCheck(store: store)
         for name in Set(plan.nullified.compactMap(\.relationship)).sorted() {
             guard let (owner, relationship) = MutableStore.split(name) else { continue }

@@ -23,8 +23,8 @@ extension MutableStore {
         let (changed, released) = try transaction { () throws(StoreMutationError) in
             try checkUniqueness(of: entity, newValues: change.newValues, matching: compiled, in: change.table)
             // The files of replaced values that Core Data kept outside the database (`ExternalFileRelease`).
-            let released = try externalFiles(of: change.attributes, in: change.table, entity: entity, rowSelection: matching,
-                                             parameters: compiled.parameters)
+            let released = try checkExternalFolder(releasing: externalFiles(of: change.attributes, in: change.table, entity: entity,
+                                                                            rowSelection: matching, parameters: compiled.parameters))
             let changed = try StoreMutationError.sqlite { () throws(SQLiteError) in
                 let statement = try database.prepare(sql)
                 for (offset, value) in (change.parameters + compiled.parameters).enumerated() {
