@@ -34,6 +34,7 @@ enum DeleteCommand: Command {
         ExitCodeUse(.badInput, "the store, the model or the predicate cannot be read"),
         ExitCodeUse(.destination, "refused by a Deny rule, or by a required relationship or a derivation of an object that stays, or not written; nothing changed (with --dry-run: the plan lists what blocks it)"),
         ExitCodeUse(.verificationFailed, "the change would add failures to verify's value or relationship checks: rolled back, nothing changed"),
+        ExitCodeUse(.locked, "another process (an app, another run) holds the store's lock past 5 seconds; nothing changed"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {

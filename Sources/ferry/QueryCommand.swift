@@ -99,6 +99,7 @@ extension ExitCode {
         case .uniquenessViolation, .denied, .requiredReferences, .readByDerivedAttribute, .unsupported, .sqlite: self = .destination
         case .store, .predicate, .unknownAttribute, .typeMismatch, .requiredAttribute, .derivedAttribute: self = .badInput
         case .changeBreaksStore: self = .verificationFailed
+        case .locked: self = .locked
         }
     }
 }

@@ -36,6 +36,7 @@ enum UpdateCommand: Command {
         ExitCodeUse(.badInput, "the store, the model or the predicate cannot be read; an attribute the entity lacks or that is derived; a value its attribute refuses"),
         ExitCodeUse(.destination, "refused by a uniqueness constraint or a derivation it would leave stale, or not written; nothing changed"),
         ExitCodeUse(.verificationFailed, "the change would add failures to verify's value or relationship checks: rolled back, nothing changed"),
+        ExitCodeUse(.locked, "another process (an app, another run) holds the store's lock past 5 seconds; nothing changed"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {

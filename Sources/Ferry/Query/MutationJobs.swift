@@ -27,7 +27,7 @@ public struct DeleteJob {
     /// The plan carried out (or, with `dryRun`, the plan alone). A Deny block throws
     /// `QueryError.mutation(.denied)` unless `dryRun`, where it is listed in the plan.
     public func run() throws(QueryError) -> DeletePlan {
-        let store = try openMutableStore(storePath, modelPath: modelPath)
+        let store = try openMutableStore(storePath, modelPath: modelPath, planningOnly: dryRun)
         let parsed = try parsePredicate(predicate)
         do {
             return dryRun ? try store.planDelete(of: entity, where: parsed, variables: variables)
@@ -63,20 +63,21 @@ public struct UpdateJob {
 
     /// - Returns: the number of objects changed.
     public func run() throws(QueryError) -> Int {
-        let (store, predicate, values) = try prepare()
+        let (store, predicate, values) = try prepare(planningOnly: false)
         do { return try store.update(entity, where: predicate, set: values, variables: variables) } catch { throw .mutation(error) }
     }
 
     /// The objects `run` would change, after the same checks; nothing is written
     /// (`ferry update --dry-run`).
     public func plan() throws(QueryError) -> [ObjectKey] {
-        let (store, predicate, values) = try prepare()
+        let (store, predicate, values) = try prepare(planningOnly: true)
         do { return try store.planUpdate(entity, where: predicate, set: values, variables: variables) } catch { throw .mutation(error) }
     }
 
-    /// The store, the parsed predicate and the assignments typed by their attributes.
-    private func prepare() throws(QueryError) -> (MutableStore, FetchPredicate, [(key: String, value: AttributeValue)]) {
-        let store = try openMutableStore(storePath, modelPath: modelPath)
+    /// The store (read-only when `planningOnly`), the parsed predicate and the assignments typed
+    /// by their attributes.
+    private func prepare(planningOnly: Bool) throws(QueryError) -> (MutableStore, FetchPredicate, [(key: String, value: AttributeValue)]) {
+        let store = try openMutableStore(storePath, modelPath: modelPath, planningOnly: planningOnly)
         let parsed = try parsePredicate(predicate)
         var values: [(key: String, value: AttributeValue)] = []
         for (key, text) in assignments {
@@ -114,11 +115,12 @@ public struct UpdateJob {
 }
 
 /// The store opened for a change, held to `verify`'s value and relationship checks: a change
-/// that adds a failure to them is rolled back (`StoreChangeChecks`).
-private func openMutableStore(_ path: String, modelPath: String?) throws(QueryError) -> MutableStore {
+/// that adds a failure to them is rolled back (`StoreChangeChecks`). With `planningOnly` (a dry
+/// run) it is opened read-only.
+private func openMutableStore(_ path: String, modelPath: String?, planningOnly: Bool) throws(QueryError) -> MutableStore {
     let model = try StoreModelResolver.resolve(forStore: path, bundlePath: modelPath).model
     let store: MutableStore
-    do { store = try MutableStore(path: path, model: model) } catch { throw .mutation(error) }
+    do { store = try MutableStore(path: path, model: model, planningOnly: planningOnly) } catch { throw .mutation(error) }
     store.changeCheck = StoreChangeChecks.check(model: model, layout: store.layout)
     return store
 }

@@ -16,12 +16,14 @@ public final class MutableStore {
     /// The independent check every change must pass before it commits (none: not checked).
     public var changeCheck: ChangeCheck?
 
-    /// Opens the store for writing. The model is not checked against the store's metadata here
-    /// (the caller chooses it); every table and column it needs must exist.
-    public init(path: String, model: ManagedObjectModel) throws(StoreMutationError) {
+    /// Opens the store for writing, or with `planningOnly` for working out what a change would do
+    /// (a dry run): read-only, so the store's files stay as they are (closing a writing
+    /// connection checkpoints a WAL store's `-wal` into it). The model is not checked against the
+    /// store's metadata here (the caller chooses it); every table and column it needs must exist.
+    public init(path: String, model: ManagedObjectModel, planningOnly: Bool = false) throws(StoreMutationError) {
         do { try StoreFile.checkHeader(path) } catch { throw .store(error) }
         let database: SQLiteDatabase
-        do { database = try SQLiteDatabase(path: path, mode: .readWrite) } catch { throw .store(StoreReaderError(error)) }
+        do { database = try SQLiteDatabase(path: path, mode: planningOnly ? .readOnly : .readWrite) } catch { throw .store(StoreReaderError(error)) }
         let schema: DatabaseSchema
         do { schema = try DatabaseSchema.read(from: database) } catch { throw .store(StoreReaderError(error)) }
         let primaryKeys: [PrimaryKeyEntry]
@@ -32,7 +34,9 @@ public final class MutableStore {
         } catch {
             throw .store(.invalidModel(path: path, reason: ErrorText.reason(of: error, at: path)))
         }
-        for table in layout.tables where schema.table(named: table.name) == nil {
+        // Only the tables a change reads or writes: stores older than Core Data's model cache
+        // (iOS 5) have no `Z_MODELCACHE`, and a change never touches it.
+        for table in layout.tables where table.kind != .bookkeeping && schema.table(named: table.name) == nil {
             throw .store(.missingTable(path: path, table: table.name, owner: "the model"))
         }
         self.path = path
@@ -81,7 +85,7 @@ public final class MutableStore {
     /// and the change made again: what it adds is what the two findings differ by.
     func transaction<T>(expected: (T) -> [ChangeFinding: Int64] = { _ in [:] },
                         _ body: () throws(StoreMutationError) -> T) throws(StoreMutationError) -> T {
-        try StoreMutationError.sqlite { () throws(SQLiteError) in try database.beginImmediate() }
+        do { try database.beginImmediate() } catch { throw .locking(error, path: path) }
         do throws(StoreMutationError) {
             try StoreMutationError.sqlite { () throws(SQLiteError) in try database.execute("SAVEPOINT change") }
             var result = try body()
@@ -98,7 +102,7 @@ public final class MutableStore {
                 let added = ChangeCheck.added(before: before, after: after, expected: expected(result))
                 guard added.isEmpty else { throw .changeBreaksStore(added) }
             }
-            try StoreMutationError.sqlite { () throws(SQLiteError) in try database.commit() }
+            do { try database.commit() } catch { throw .locking(error, path: path) }
             return result
         } catch {
             if database.isInTransaction { try? database.rollback() }

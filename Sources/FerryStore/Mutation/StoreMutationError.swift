@@ -1,3 +1,4 @@
+import CSQLite
 /// Why a delete or an update was refused or failed. Nothing is changed in the store when one
 /// of these is thrown: every mutation runs in one transaction that is rolled back.
 public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -28,8 +29,18 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
     case changeBreaksStore([String])
     /// The model cannot be used for this operation (for example a relationship the store has no column for).
     case unsupported(String)
+    /// Another connection (an app, another run) holds the store's lock past the busy timeout;
+    /// nothing was changed.
+    case locked(path: String)
     /// Any other SQLite failure; the transaction was rolled back.
     case sqlite(SQLiteError)
+
+    /// `error` of taking or committing the write transaction: `.locked` when another connection
+    /// holds the store, else `.sqlite`.
+    static func locking(_ error: SQLiteError, path: String) -> StoreMutationError {
+        let primary = error.code & 0xFF
+        return primary == SQLITE_BUSY || primary == SQLITE_LOCKED ? .locked(path: path) : .sqlite(error)
+    }
 
     public var description: String {
         switch self {
@@ -53,6 +64,7 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
         case .changeBreaksStore(let added):
             "the change would add failures to the store's checks, so nothing was changed: " + added.joined(separator: "; ")
         case .unsupported(let reason): "unsupported: \(reason)"
+        case .locked(let path): "\(path) is locked by another process (an app or another run is writing it); nothing was changed"
         case .sqlite(let error): "\(error)"
         }
     }

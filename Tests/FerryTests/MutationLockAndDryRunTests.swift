@@ -1,0 +1,70 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// `update` and `delete` beside other processes: a dry run leaves the store's files as they are
+/// (it opened the store for writing, and closing that connection checkpointed a WAL store's
+/// `-wal` into it), and a store another process holds is "locked" (exit 7), not a raw SQLite
+/// message with exit 4.
+@Suite("update and delete beside other processes")
+struct MutationLockAndDryRunTests {
+    private let ferry = ExportTestSupport.binary
+
+    /// Starts a Python process that opens `store`, runs `sql` and keeps the connection open for
+    /// `seconds`; returns once the SQL ran.
+    private func holder(_ store: String, _ sql: String, seconds: Int, folder: String) throws -> Process {
+        let ready = folder + "/holder-ready"
+        let script = """
+            import sqlite3, time
+            c = sqlite3.connect(\(String(reflecting: store)), isolation_level=None)
+            c.executescript(\(String(reflecting: sql)))
+            open(\(String(reflecting: ready)), 'w').close()
+            time.sleep(\(seconds))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        try process.run()
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: ready) { usleep(50_000) }
+        #expect(FileManager.default.fileExists(atPath: ready), "the holder did not start")
+        return process
+    }
+
+    private func digest(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @Test("a dry run of update or delete leaves a WAL store's files byte for byte as they were")
+    func dryRunLeavesWALStore() throws {
+        let folder = try TestPaths.temporaryFolder("mutation-dry-wal")
+        let original = try ExportTestSupport.workspace2Store(folder)
+        // A committed change still in the -wal, kept there by a connection that stays open; the
+        // store is copied with its -wal meanwhile (as from a device), so no connection holds the copy.
+        let holder = try holder(original, "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; UPDATE ZTASK SET ZTITLE = 'in the wal' WHERE Z_PK = 1;",
+                                seconds: 20, folder: folder)
+        let store = folder + "/Copy.sqlite"
+        try FileManager.default.copyItem(atPath: original, toPath: store)
+        try FileManager.default.copyItem(atPath: original + "-wal", toPath: store + "-wal")
+        holder.terminate()
+        let before = [digest(store), digest(store + "-wal")]
+        #expect(before[1]?.isEmpty == false)
+        let update = try ExportTestSupport.shell("'\(ferry)' update '\(store)' --entity Task --where 'title == \"in the wal\"' --set title=X --dry-run")
+        #expect(update.status == 0, "\(update.err)")
+        let delete = try ExportTestSupport.shell("'\(ferry)' delete '\(store)' --entity Task --where 'title == \"in the wal\"' --dry-run")
+        #expect(delete.status == 0, "\(delete.err)")
+        #expect([digest(store), digest(store + "-wal")] == before)
+    }
+
+    @Test("update of a store another process holds the write lock of is exit 7, saying so; nothing changes")
+    func lockedStore() throws {
+        let folder = try TestPaths.temporaryFolder("mutation-locked")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let holder = try holder(store, "BEGIN IMMEDIATE;", seconds: 15, folder: folder)
+        defer { holder.terminate() }
+        let update = try ExportTestSupport.shell("'\(ferry)' update '\(store)' --entity Task --where 'taskID == 1' --set title=X")
+        #expect(update.status == 7, "\(update.err)")
+        #expect(update.err.contains("is locked by another process"), "\(update.err)")
+        holder.terminate()
+        holder.waitUntilExit()
+        let titles = try ExportTestSupport.shell("test \"$(sqlite3 '\(store)' \"SELECT count(*) FROM ZTASK WHERE ZTITLE = 'X'\")\" = 0")
+        #expect(titles.status == 0)
+    }
+}
