@@ -76,11 +76,12 @@ public struct ExportJob {
             census = try censusWork.wait()
             try store.endRead(begunAt: state)
         } catch let error as StoreReaderError {
-            throw .store(error)
+            throw store.readFailure(error)
         } catch let error as ExportError {
+            if case .store(let failure) = error { throw store.readFailure(failure) }
             throw error
         } catch {
-            throw .store(.cannotOpen(path: store.path, reason: ErrorText.reason(of: error, at: store.path)))
+            throw store.readFailure(.cannotOpen(path: store.path, reason: ErrorText.reason(of: error, at: store.path)))
         }
         if request.predicate == nil {
             try account(for: files, units: units, census: census, reader: reader, model: model)

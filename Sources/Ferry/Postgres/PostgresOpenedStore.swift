@@ -18,17 +18,12 @@ final class PostgresOpenedStore: @unchecked Sendable {
     let layout: PostgresLayout
     /// How long opening took, in seconds (part of the store's time in the summary).
     let seconds: Double
-    /// The store file's stamp (`CoreDataStoreReader.fileStamp()`) before it was opened: the load
-    /// checks against it, not against the stamp when its read began, so that a change while the
-    /// store waited to be loaded is caught too.
-    let fileStamp: String?
 
     /// Opens the store at `path`, matched against `bundle` (nil: read with the model it carries).
     init(path: String, bundle: ExportModelSource.Bundle?) throws(PostgresTransferError) {
         let clock = ContinuousClock()
         let started = clock.now
         self.path = path
-        fileStamp = FileInfo.stamp(atPath: path)
         do { store = try CoreDataStoreReader(path: path) } catch { throw .export(.store(error)) }
         let resolved: (model: ManagedObjectModel, info: ExportManifest.ModelInfo)
         do { resolved = try ExportModelSource.resolve(bundle: bundle, store: store) } catch { throw .export(error) }

@@ -33,10 +33,9 @@ struct PostgresStoreLoad {
                                                source: source)
         return try catalog.transaction { () throws(PostgresTransferError) in
             let replaced = try catalog.register(entry, layout: layout, replace: replace)
-            var state = try read { () throws(StoreReaderError) in try store.beginRead() }
             // A file read as immutable must not have changed since it was opened, possibly a store
-            // earlier (`PostgresOpenedStore`): the end of the read compares with that stamp.
-            state.fileStamp = opened.fileStamp
+            // earlier (`PostgresOpenedStore`): the end of the read compares with the stamp then.
+            let state = try read { () throws(StoreReaderError) in try store.beginRead() }
             // Values no record carries would not reach the tables (as `export` refuses them).
             let stranded = try read { () throws(StoreReaderError) in try reader.strandedValues() }
             guard stranded.isEmpty else {

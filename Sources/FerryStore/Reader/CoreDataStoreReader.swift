@@ -13,12 +13,25 @@ public final class CoreDataStoreReader {
     public let primaryKeys: [PrimaryKeyEntry]
     public let schema: DatabaseSchema
     let database: SQLiteDatabase
+    /// The store file's stamp (`StoreFileStamp`) just before it was opened.
+    public let openingStamp: String?
+
+    /// Whether the store is read as fixed bytes (opened immutable, or a private copy of it and
+    /// its journal) rather than as another connection of a live WAL: SQLite's locks then keep
+    /// nothing consistent, and a process that writes or checkpoints the file meanwhile (one that
+    /// opened it after this reader did) would have it read two states. `changedSinceOpening`
+    /// tells whether that happened.
+    public var readsFixedBytes: Bool { database.sameBytes != nil }
+
+    /// Whether the store, read as fixed bytes, changed on disk since just before it was opened.
+    public var changedSinceOpening: Bool { readsFixedBytes && fileStamp() != openingStamp }
 
     /// Opens the store and reads its metadata, primary keys and schema.
     /// - Throws: `StoreReaderError`: `.cannotOpen`, `.notSQLite`, `.corrupt`, `.notCoreDataStore`,
     ///   `.invalidMetadata`.
     public init(path: String) throws(StoreReaderError) {
         self.path = path
+        openingStamp = StoreFileStamp.stamp(of: path)
         let database = try StoreFile.open(path)
         let schema = try StoreReaderError.sqlite { () throws(SQLiteError) in try DatabaseSchema.read(from: database) }
         self.database = database

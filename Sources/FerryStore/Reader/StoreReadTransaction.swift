@@ -16,7 +16,8 @@ public struct StoreReadState: Sendable, Equatable, Codable {
     public var liveConnection: Bool
     /// The SQLite header's file change counter (offset 24) of the database read.
     public var changeCounter: Int64?
-    /// Size and modification time of the store file when the transaction began (see `fileStamp()`).
+    /// Size and modification time of the store file just before it was opened
+    /// (`CoreDataStoreReader.openingStamp`).
     public var fileStamp: String?
 }
 
@@ -36,14 +37,11 @@ extension CoreDataStoreReader {
             let header = Self.header(path)
             let mode = header.map { $0[18] == 2 } == true ? "wal" : try database.scalarText("PRAGMA journal_mode") ?? "unknown"
             return StoreReadState(primaryKeyMaxima: maxima, journalMode: mode, walBytes: wal, liveConnection: live,
-                                  changeCounter: header.map { $0[24..<28].reduce(Int64(0)) { $0 << 8 | Int64($1) } }, fileStamp: fileStamp())
+                                  changeCounter: header.map { $0[24..<28].reduce(Int64(0)) { $0 << 8 | Int64($1) } }, fileStamp: openingStamp)
         }
     }
 
-    /// Size and modification time of the store file. A reader that did not join a live WAL
-    /// connection (none held the `-shm` when it opened) reads the file as immutable: when the stamp after
-    /// reading differs from `StoreReadState.fileStamp`, a checkpoint changed the file meanwhile
-    /// and what was read may mix two states.
+    /// Size and modification time of the store file now (see `changedSinceOpening`).
     public func fileStamp() -> String? {
         StoreFileStamp.stamp(of: path)
     }

@@ -1,0 +1,33 @@
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// A store no connection held when Ferry opened it is read as fixed bytes (immutable): SQLite's
+/// locks keep nothing consistent, so a process that opens it afterwards and checkpoints a commit
+/// changes pages under the read. The check that the file did not change ran only when no
+/// connection held the store as the read *began*, so a writer that arrived in between turned it
+/// off, and a backup mixed two states of the store with exit 0.
+@Suite("reading a store that another process starts writing")
+struct LiveStoreReadTests {
+    @Test("a store read as fixed bytes that a later writer checkpoints is known to have changed, whoever holds it when the read begins")
+    func writerArrivingAfterOpening() throws {
+        let folder = try TestPaths.temporaryFolder("live-read")
+        let path = try ExportTestSupport.workspace2Store(folder)
+        let reader = try CoreDataStoreReader(path: path)
+        #expect(reader.readsFixedBytes)
+        #expect(!reader.changedSinceOpening)
+        // A writer opens the store (in WAL mode) and holds it while the read begins.
+        let writer = try SQLiteDatabase(path: path, mode: .readWrite)
+        try writer.execute("PRAGMA journal_mode=WAL")
+        let state = try reader.beginRead()
+        #expect(state.liveConnection)
+        #expect(state.fileStamp == reader.openingStamp)
+        // The file's modification time has the kernel's clock tick (a few milliseconds).
+        usleep(20_000)
+        try writer.execute("UPDATE ZTASK SET ZPRIORITY = 9; PRAGMA wal_checkpoint(TRUNCATE);")
+        #expect(reader.changedSinceOpening)
+        try reader.endRead()
+        try writer.close()
+    }
+}
