@@ -44,17 +44,19 @@ enum BackupCommand: Command {
         }
         var job = BackupJob(storePath: store, folder: try arguments.required("to"), keep: try arguments.integer("keep"))
         try ExportOptions.apply(arguments, to: &job.export)
+        if arguments.has("no-gzip"), arguments.value("level") != nil { throw UsageError("--level sets gzip's level: it does not go with --no-gzip") }
         job.export.gzipLevel = arguments.has("no-gzip") ? nil : (try arguments.integer("level") ?? 6)
         let log = RunLog(verb: name, arguments: arguments)
         log.start(arguments)
         do {
             let summary = try job.run(progress: log.progress)
             FrameworkRecordsText.warn(summary.manifest, log: log)
+            for problem in summary.notRemoved { log.warning("warning: an old backup beyond --keep was not removed: \(problem)") }
             log.summary(.success, counts: ManifestSummary.counts(summary.manifest))
             if arguments.has("json") {
                 let phases = Dictionary(log.phaseSeconds.map { ($0.phase, $0.seconds) }, uniquingKeysWith: +)
                 Terminal.out(ManifestSummary.jsonLine(summary.manifest, folder: summary.path, seconds: .init(total: log.elapsed, phases: phases),
-                                                      removed: summary.removed) + "\n")
+                                                      removed: summary.removed, notRemoved: summary.notRemoved) + "\n")
             }
             return .success
         } catch {

@@ -2,8 +2,8 @@ import Ferry
 import FoundationEssentials
 
 /// The one-line JSON summary `--json` prints for an export or backup: the folder, the totals, and
-/// per entity its records, bytes and file; for a backup also the seconds each phase took and the
-/// old backups removed.
+/// per entity its records, bytes and file; for a backup also the seconds each phase took, the
+/// old backups removed and those that could not be (`notRemoved`, each with why).
 enum ManifestSummary {
     private struct Line: Encodable {
         let folder: String
@@ -15,6 +15,7 @@ enum ManifestSummary {
         let entities: [String: Entity]
         let seconds: Seconds?
         let removed: [String]?
+        let notRemoved: [String]?
     }
 
     private struct Entity: Encodable {
@@ -37,14 +38,16 @@ enum ManifestSummary {
          "files": manifest.entities.count]
     }
 
-    static func jsonLine(_ manifest: ExportManifest, folder: String, seconds: Seconds? = nil, removed: [String]? = nil) -> String {
+    static func jsonLine(_ manifest: ExportManifest, folder: String, seconds: Seconds? = nil, removed: [String]? = nil,
+                         notRemoved: [String]? = nil) -> String {
         let counts = counts(manifest)
         var entities: [String: Entity] = [:]
         for file in manifest.entities {
             entities[file.entity] = Entity(records: file.count, bytes: file.bytes, file: file.file, seconds: seconds?.phases["exporting \(file.entity)"])
         }
         let line = Line(folder: folder, records: counts["records"] ?? 0, files: counts["files"] ?? 0, bytes: counts["bytes"] ?? 0,
-                        storeUUID: manifest.storeUUID, createdAt: manifest.createdAt, entities: entities, seconds: seconds, removed: removed)
+                        storeUUID: manifest.storeUUID, createdAt: manifest.createdAt, entities: entities, seconds: seconds, removed: removed,
+                        notRemoved: notRemoved?.isEmpty == false ? notRemoved : nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(line) else { return "{}" }

@@ -182,3 +182,65 @@ struct BackupJobTests {
         #expect(tags == 9 && state.primaryKeyMaxima["Tag"] == 9 && state.fileStamp != nil)
     }
 }
+
+extension BackupJobTests {
+    /// A copy of a store shares its UUID (a seed store, two devices restored from one backup):
+    /// retention by UUID alone removed the other store's only backup.
+    @Test("retention leaves the backups of a copy of the store (same UUID, other path) alone")
+    func retentionSameUUIDOtherStore() throws {
+        let folder = try TestPaths.temporaryFolder("backup-copy")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let copy = folder + "/copy.sqlite"
+        try FileManager.default.copyItem(atPath: store, toPath: copy)
+        let backups = folder + "/backups"
+        let first = try BackupJob(storePath: store, folder: backups, keep: 1).run()
+        let ofCopy = try BackupJob(storePath: copy, folder: backups, keep: 1).run()
+        #expect(ofCopy.removed.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: first.path))
+        // Given another way (a relative path with `.`), the store is the same store.
+        let again = try BackupJob(storePath: folder + "/./Workspace2.sqlite", folder: backups, keep: 1).run()
+        #expect(again.removed == [first.path])
+        #expect(FileManager.default.fileExists(atPath: ofCopy.path))
+    }
+
+    /// Whether `chattr +i` works here (a file even root cannot remove), for the test below.
+    static let immutableFilesWork: Bool = {
+        guard let folder = try? TestPaths.temporaryFolder("chattr-probe") else { return false }
+        FileManager.default.createFile(atPath: folder + "/f", contents: Data())
+        let works = (try? ExportTestSupport.shell("chattr +i '\(folder)/f' && chattr -i '\(folder)/f'").status) == 0
+        return works
+    }()
+
+    /// An old backup that could not be removed made the run exit 4 ("not written") although the
+    /// new backup was made, and left the old one half removed under a backup's name.
+    @Test("an old backup that cannot be removed is a warning: the new backup stands, no backup is left half removed",
+          .enabled(if: immutableFilesWork, "needs chattr +i (a file root cannot remove)"))
+    func retentionFailureIsAWarning() throws {
+        let folder = try TestPaths.temporaryFolder("backup-keep-fail")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let backups = folder + "/backups"
+        let old = try BackupJob(storePath: store, folder: backups, keep: 1).run()
+        let pinned = try #require(try FileManager.default.contentsOfDirectory(atPath: old.path).first { $0 != "manifest.json" })
+        #expect(try ExportTestSupport.shell("chattr +i '\(old.path)/\(pinned)'").status == 0)
+        defer {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: backups)) ?? [] {
+                _ = try? ExportTestSupport.shell("chattr -R -i '\(backups)/\(name)'")
+            }
+        }
+        let run = try ExportTestSupport.shell("'\(ExportTestSupport.binary)' backup '\(store)' --to '\(backups)' --keep 1")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.contains("warning: an old backup beyond --keep was not removed: \(old.path)"), "\(run.err)")
+        // Every folder that looks like a backup is whole; what is left of the old one is hidden.
+        let visible = try FileManager.default.contentsOfDirectory(atPath: backups).filter(BackupJob.isBackupName)
+        #expect(visible.count == 1 && !visible.contains(String(old.path.split(separator: "/").last ?? "")))
+        #expect(visible.allSatisfy { FileManager.default.fileExists(atPath: backups + "/" + $0 + "/manifest.json") })
+    }
+
+    @Test("--level does not go with --no-gzip (a usage error, 2)")
+    func levelWithoutGzip() throws {
+        let folder = try TestPaths.temporaryFolder("backup-level")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let run = try ExportTestSupport.shell("'\(ExportTestSupport.binary)' backup '\(store)' --to '\(folder)/b' --no-gzip --level 9")
+        #expect(run.status == 2 && run.err.contains("--no-gzip"), "\(run.err)")
+    }
+}

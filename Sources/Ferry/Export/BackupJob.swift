@@ -43,6 +43,9 @@ public struct BackupJob {
         public var manifest: ExportManifest
         /// Backup folders removed beyond `keep`.
         public var removed: [String]
+        /// Old backups beyond `keep` that could not be removed, each with why: the backup itself
+        /// is made and kept, so these are warnings, not a failure.
+        public var notRemoved: [String] = []
     }
 
     /// Makes the backup; `progress` is told how far its export is.
@@ -88,7 +91,9 @@ public struct BackupJob {
             throw .writing(target, error)
         }
         building.release()
-        return Summary(path: target, manifest: manifest, removed: try prune(keeping: target, storeUUID: manifest.storeUUID))
+        var summary = Summary(path: target, manifest: manifest, removed: [])
+        (summary.removed, summary.notRemoved) = prune(keeping: target, storeUUID: manifest.storeUUID)
+        return summary
     }
 
     /// Refuses a store that fails `ferry verify`'s checks (see the type's comment), naming the
@@ -137,31 +142,46 @@ public struct BackupJob {
         return stamp + "-" + String(repeating: "0", count: max(0, 4 - number.count)) + number
     }
 
-    /// Removes the oldest backups of the same store (by the store UUID in their manifests)
-    /// beyond `keep`, counting the one just made, which is never removed; returns their paths.
-    /// Backups of other stores in the folder, and folders without a readable manifest, are
-    /// left alone.
-    private func prune(keeping made: String, storeUUID: String) throws(ExportError) -> [String] {
-        guard let keep else { return [] }
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
-            throw .cannotWrite(path: folder, reason: ErrorText.reason(of: error, at: folder))
-        }
+    /// Removes the oldest backups of the same store beyond `keep`, counting the one just made,
+    /// which is never removed; returns their paths, and the backups that could not be removed
+    /// with why. A backup is of the same store when its manifest names the store's UUID and its
+    /// path: stores copied from one another (a seed store, two devices restored from one
+    /// backup) share a UUID, and one's backups removed the other's. Backups of other stores in
+    /// the folder, and folders without a readable manifest, are left alone.
+    ///
+    /// Each is first renamed to a name retention never counts (`incompletePrefix`), so one whose
+    /// removal fails midway is not left as a backup missing files: the next backup into the
+    /// folder removes what is left of it.
+    private func prune(keeping made: String, storeUUID: String) -> (removed: [String], notRemoved: [String]) {
+        guard let keep else { return ([], []) }
+        let names = FilePath.entries(of: folder)
         let madeName = String(made.split(separator: "/").last ?? "")
+        let store = Self.absolute(storePath)
         let backups = names.filter { name in
             guard name != madeName, Self.isBackupName(name),
                   let manifest = try? ManifestFile.read(from: folder + "/" + name + "/" + ExportManifest.fileName) else { return false }
-            return manifest.storeUUID == storeUUID
+            return manifest.storeUUID == storeUUID && Self.absolute(manifest.source) == store
         }.sorted(by: Self.isOlder)
         var removed: [String] = []
+        var notRemoved: [String] = []
         for name in backups.dropLast(keep - 1) {
             let path = folder + "/" + name
-            do { try FileManager.default.removeItem(atPath: path) } catch {
-                throw .cannotWrite(path: path, reason: "cannot remove an old backup: \(ErrorText.reason(of: error, at: path))")
+            let leaving = folder + "/" + Self.incompletePrefix + FilePath.randomUUIDString()
+            do { try FilePath.rename(path, to: leaving, replacing: false) } catch {
+                notRemoved.append("\(path): \(ErrorText.reason(of: error, at: path))")
+                continue
             }
             removed.append(path)
+            do { try FileManager.default.removeItem(atPath: leaving) } catch {
+                notRemoved.append("\(path): \(ErrorText.reason(of: error, at: leaving)) (moved to \(leaving), which the next backup removes)")
+            }
         }
-        return removed
+        return (removed, notRemoved)
+    }
+
+    /// `path` from the root, resolved against the working folder, without `.` and `..`.
+    private static func absolute(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     /// `YYYYMMDDTHHMMSSZ`, optionally `-n`.
