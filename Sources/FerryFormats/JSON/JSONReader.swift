@@ -23,6 +23,9 @@ public struct JSONReader: ~Copyable {
 
     private var scanner: JSONScanner
     private var state = State.start
+    /// Whether the input is one value, the only record (``JSONRecordLayout/single``, or an
+    /// automatic layout that found one value and nothing after it); known once it is read.
+    public private(set) var isSingleValue = false
     /// Where the first value past the limit in the record just read began.
     private var oversizedInRecord: JSONPosition?
     /// Whether the last `nextRecord()` threw for a record it read past whole.
@@ -129,6 +132,7 @@ public struct JSONReader: ~Copyable {
             let record = try readRecord(depth: 0, index: nil)
             try scanner.expectEnd()
             state = .finished
+            isSingleValue = true
             return record
         case .lines:
             state = .lines
@@ -145,6 +149,7 @@ public struct JSONReader: ~Copyable {
         let afterRecord = scanner.position(at: scanner.position)
         if try scanner.peekToken() == nil {
             state = .finished
+            isSingleValue = true
         } else if record.location.line == endLine && scanner.lineFeeds > lineFeeds {
             state = .lines
         } else if record.location.line == endLine, scanner.line == endLine + 1, scanner.lineFeeds == lineFeeds {

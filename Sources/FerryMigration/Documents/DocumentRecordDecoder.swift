@@ -358,6 +358,30 @@ public struct DocumentRecordDecoder {
         return resolved
     }
 
+    /// Why a document that is one object (its root) is taken for a container of records rather
+    /// than one record: a key that matches no attribute or relationship holds a non-empty array
+    /// of objects (`{"exportedAt": …, "records": [{…}, {…}]}`), which read as one record would
+    /// write the envelope and drop the records. Nil when no key does.
+    public func containerProblem(of root: DocumentValue, remedy: String) -> String? {
+        guard case .object(let members) = root else { return nil }
+        for (key, value) in members {
+            guard case .array(let items) = value, !items.isEmpty, !matches(key),
+                  items.allSatisfy({ if case .object = $0 { true } else { false } }) else { continue }
+            return "the document is one object whose key '\(key)', which no attribute or relationship of \(schema.entity.name) "
+                + "matches, holds \(items.count) objects: it looks like a container of records, not one record (\(remedy))"
+        }
+        return nil
+    }
+
+    /// Whether `key` names an attribute or relationship, as `target(for:)` resolves it.
+    private func matches(_ key: String) -> Bool {
+        if let known = keyTargets[key] {
+            if case .unknown = known { return false }
+            return true
+        }
+        return matcher.attributeIndex(forKey: key) != nil || relationshipKeys.relationship(forKey: key) != nil
+    }
+
     private static func sample(_ value: DocumentValue) -> String {
         switch value {
         case .string(let text), .number(let text): TextCoercion.clipped(text)

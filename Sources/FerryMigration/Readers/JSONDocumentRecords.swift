@@ -35,6 +35,12 @@ struct JSONDocumentRecords: RecordReader, ~Copyable {
         }
         let location = SourceLocation(file: sourceName, line: record.location.line,
                                       path: record.location.index.map { "[\($0)]" })
-        return try decoder.decodeRecord(DocumentValue(record.value), at: location, container: "a JSON object")
+        let value = DocumentValue(record.value)
+        if json.isSingleValue, let problem = decoder.containerProblem(
+            of: value, remedy: "to read them as the records, give --records-key with that key; a file of one record holding such a key can be "
+                + "written as an array of it, [{…}]") {
+            throw RecordSourceError(source: sourceName, line: record.location.line, reason: problem)
+        }
+        return try decoder.decodeRecord(value, at: location, container: "a JSON object")
     }
 }

@@ -32,6 +32,13 @@ struct PropertyListDocumentRecords: RecordReader, ~Copyable {
         }
         let location = SourceLocation(file: sourceName, line: record.location.line, path: record.location.index.map { "[\($0)]" })
         decoder.noteRepeatedKeys(record.repeatedKeys.keys, at: location)
-        return try decoder.decodeRecord(DocumentValue(record.value), at: location, container: "a dictionary")
+        let value = DocumentValue(record.value)
+        // The root dictionary (no index): records are read from a root array of dictionaries.
+        if record.location.index == nil, let problem = decoder.containerProblem(
+            of: value, remedy: "Ferry reads the records of a property list from a root array of dictionaries; a file of one record holding "
+                + "such a key can be written as an array of it") {
+            throw RecordSourceError(source: sourceName, line: record.location.line, reason: problem)
+        }
+        return try decoder.decodeRecord(value, at: location, container: "a dictionary")
     }
 }
