@@ -124,6 +124,9 @@ final class PredicateWorkspaceStore: Sendable {
         ("Task", "title MATCHES 'Task [0-9]+'", "SELECT Z_PK FROM ZTASK WHERE substr(ZTITLE, 1, 5) = 'Task '"),
         ("Task", "title MATCHES[c] 'task [0-9]+'", "SELECT Z_PK FROM ZTASK WHERE lower(substr(ZTITLE, 1, 5)) = 'task '"),
         ("Task", "title MATCHES[d] 'Cafe [0-9]*0'", "SELECT Z_PK FROM ZTASK WHERE ZTITLE GLOB 'Café *0'"),
+        // The pattern is folded as the text is: a pattern with a diacritic matched nothing.
+        ("Task", "title MATCHES[d] 'Café [0-9]*0'", "SELECT Z_PK FROM ZTASK WHERE ZTITLE GLOB 'Café *0'"),
+        ("Task", "title MATCHES[cd] 'CAFÉ [0-9]*0'", "SELECT Z_PK FROM ZTASK WHERE ZTITLE GLOB 'Café *0'"),
         ("Task", "title MATCHES 'Task'", "SELECT Z_PK FROM ZTASK WHERE 0"),
         ("Task", "notes == nil", "SELECT Z_PK FROM ZTASK WHERE ZNOTES IS NULL"),
         ("Task", "notes != nil AND NOT notes CONTAINS 'plain'", "SELECT Z_PK FROM ZTASK WHERE ZNOTES LIKE 'note%'"),

@@ -2,10 +2,14 @@
 final class RegexCache {
     private var compiled: [String: Regex<AnyRegexOutput>] = [:]
 
-    /// Whether `pattern` matches the whole of `text` (after `[d]` folding of the text).
+    /// Whether `pattern` matches the whole of `text`; with `[d]` both are folded first, as `==`,
+    /// `BEGINSWITH` and `LIKE` fold both sides (folding the text alone, `MATCHES[d] "café"`
+    /// matched nothing, not even "café").
     func matches(_ text: String, pattern: String, options: ComparisonOptions) throws -> Bool {
-        let subject = options.contains(.diacriticInsensitive) ? StringFolding.fold(text, .diacriticInsensitive) : text
-        return try subject.wholeMatch(of: regex(pattern, caseInsensitive: options.contains(.caseInsensitive))) != nil
+        let folds = options.contains(.diacriticInsensitive)
+        let subject = folds ? StringFolding.fold(text, .diacriticInsensitive) : text
+        let expression = folds ? StringFolding.fold(pattern, .diacriticInsensitive) : pattern
+        return try subject.wholeMatch(of: regex(expression, caseInsensitive: options.contains(.caseInsensitive))) != nil
     }
 
     /// The compiled pattern, made on first use. Matching is at Unicode-scalar level, as in ICU.
