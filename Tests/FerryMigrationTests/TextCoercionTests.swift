@@ -59,6 +59,16 @@ struct TextCoercionTests {
         #expect(value("1e-46", .double) == .double(1e-46))
     }
 
+    @Test("a Unix time outside the years 0 to 9999 is refused: milliseconds read as seconds are named")
+    func implausibleUnixTimes() {
+        #expect(failure("1388538000000", .date) == "'1388538000000' as seconds since 1970 is outside the years 0 to 9999: if it counts milliseconds, give --date-epoch unix-ms")
+        #expect(value("253402300799", .date) == .date(253_402_300_799 - ReferenceDate.unixOffset))
+        #expect(failure("253402300800", .date)?.hasPrefix("'253402300800' as seconds since 1970 is outside the years 0 to 9999") == true)
+        #expect(value("1388538000000", .date, CoercionOptions(numericDateEpoch: .unixMilliseconds)) == .date(1_388_538_000 - ReferenceDate.unixOffset))
+        // Core Data's own seconds (what export writes for such dates) are taken as they are.
+        #expect(value("1e15", .date, CoercionOptions(numericDateEpoch: .referenceSeconds)) == .date(1e15))
+    }
+
     @Test("a Double takes what it keeps up to a fraction's rounding: not a whole number past 2^53, nor one that underflows to 0")
     func doublesAnAppCanRead() {
         #expect(value("9007199254740992", .double) == .double(9_007_199_254_740_992))

@@ -195,8 +195,16 @@ public enum TextCoercion {
         if let seconds = ISO8601Date.parse(text) { return .success(.date(seconds)) }
         if case let .success(.double(number)) = floating(text, as: .double) {
             switch epoch {
-            case .unixSeconds: return .success(.date(number - ReferenceDate.unixOffset))
-            case .unixMilliseconds: return .success(.date(number / 1000 - ReferenceDate.unixOffset))
+            case .unixSeconds, .unixMilliseconds:
+                // A legacy Unix time past the years ISO 8601 writes (0–9999) is a misread one:
+                // milliseconds read as seconds (1388538000000 is the year 45970).
+                let seconds = epoch == .unixSeconds ? number : number / 1000
+                guard ISO8601Date.format(seconds - ReferenceDate.unixOffset) != nil else {
+                    let unit = epoch == .unixSeconds ? "seconds" : "milliseconds"
+                    let hint = epoch == .unixSeconds && seconds.magnitude > 1e11 ? ": if it counts milliseconds, give --date-epoch unix-ms" : ""
+                    return .failure(CoercionFailure("'\(clipped(text))' as \(unit) since 1970 is outside the years 0 to 9999\(hint)"))
+                }
+                return .success(.date(seconds - ReferenceDate.unixOffset))
             case .referenceSeconds: return .success(.date(number))
             }
         }
