@@ -20,9 +20,17 @@ struct QueryCellEncoder {
     /// The store queried, beside which its external data folder is.
     let storePath: String
 
+    /// Why a cell cannot be shown as it is.
+    enum CellProblem: Error {
+        /// An attribute that allows external storage holds a value that cannot be read.
+        case external(ExternalBinaryDataError)
+        /// Text that is not valid UTF-8: shown, it would make the output invalid (JSON must be
+        /// UTF-8), and repaired (U+FFFD) it would not be the value; `export` refuses it too.
+        case invalidText
+    }
+
     /// Appends the cell; returns false for NULL (nothing appended).
-    /// - Throws: when an attribute that allows external storage holds a value that cannot be read.
-    func append(_ column: QueryColumn, of statement: SQLiteStatement, to out: inout [UInt8]) throws(ExternalBinaryDataError) -> Bool {
+    func append(_ column: QueryColumn, of statement: SQLiteStatement, to out: inout [UInt8]) throws(CellProblem) -> Bool {
         if column.kind == .toMany {
             appendKeyList(statement, at: column.index, to: &out)
             return true
@@ -48,7 +56,12 @@ struct QueryCellEncoder {
             if quoted { out.append(0x22) }
         case .text:
             guard storage == .text else { return appendRaw(column, statement, &out) }
-            statement.withText(at: column.index) { appendText($0, to: &out) }
+            let valid = statement.withText(at: column.index) { text in
+                guard UTF8Text.isValid(UnsafeRawBufferPointer(text)) else { return false }
+                appendText(text, to: &out)
+                return true
+            }
+            guard valid else { throw .invalidText }
         case .uuid:
             statement.withBlob(at: column.index) { bytes in
                 guard bytes.count == 16 else { return appendBase64OrSize(bytes, to: &out) }
@@ -65,9 +78,11 @@ struct QueryCellEncoder {
         case .toMany:
             break
         case .externallyStorableBinary:
-            try statement.withBlob(at: column.index) { stored throws(ExternalBinaryDataError) in
-                try ExternalBinaryData.withBytes(of: stored, storePath: storePath) { appendBase64OrSize($0, to: &out) }
-            }
+            do {
+                try statement.withBlob(at: column.index) { stored throws(ExternalBinaryDataError) in
+                    try ExternalBinaryData.withBytes(of: stored, storePath: storePath) { appendBase64OrSize($0, to: &out) }
+                }
+            } catch { throw .external(error) }
         }
         return true
     }

@@ -22,6 +22,8 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
     /// A value of object `primaryKey` cannot be shown: an attribute that allows external
     /// storage holds a bad tag, or names a file of the external data folder that cannot be read.
     case unreadableValue(store: String, primaryKey: Int64, attribute: String, reason: ExternalBinaryDataError)
+    /// A text value that is not valid UTF-8: never repaired on the way out (`export` refuses it too).
+    case invalidText(store: String, primaryKey: Int64, attribute: String)
     /// Reading rows failed.
     case sqlite(SQLiteError)
     /// The output could not be written.
@@ -38,6 +40,8 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
         case let .value(key, reason): "--set \(key): \(reason)"
         case .mutation(let error): "\(error)"
         case let .unreadableValue(store, primaryKey, attribute, reason): "\(store): object Z_PK \(primaryKey), attribute \(attribute): \(reason)"
+        case let .invalidText(store, primaryKey, attribute):
+            "\(store): object Z_PK \(primaryKey), attribute \(attribute): text that is not valid UTF-8 cannot be shown without changing it"
         case .sqlite(let error): "\(error)"
         case .output(let error): "\(error)"
         }

@@ -79,7 +79,12 @@ struct QueryRowWriter {
     /// Appends a cell (`QueryCellEncoder.append`); false for NULL.
     private func cell(_ column: QueryColumn, _ statement: SQLiteStatement, _ out: inout [UInt8]) throws(QueryError) -> Bool {
         do { return try encoder.append(column, of: statement, to: &out) } catch {
-            throw .unreadableValue(store: encoder.storePath, primaryKey: statement.int64(at: 0), attribute: column.name, reason: error)
+            switch error {
+            case .external(let problem):
+                throw .unreadableValue(store: encoder.storePath, primaryKey: statement.int64(at: 0), attribute: column.name, reason: problem)
+            case .invalidText:
+                throw .invalidText(store: encoder.storePath, primaryKey: statement.int64(at: 0), attribute: column.name)
+            }
         }
     }
 
