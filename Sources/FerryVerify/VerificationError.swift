@@ -11,6 +11,9 @@ public enum VerificationError: Error, Equatable, Sendable, CustomStringConvertib
     case noModel(path: String, reason: String)
     /// The model cannot be laid out as a store.
     case invalidModel(path: String, reason: String)
+    /// Another process wrote the store (or checkpointed it) while it was verified: the checks,
+    /// each on its own connection, may have read different states, so the report says nothing.
+    case changedWhileVerifying(path: String)
 
     public var description: String {
         switch self {
@@ -19,6 +22,9 @@ public enum VerificationError: Error, Equatable, Sendable, CustomStringConvertib
             "\(path): no version of model \(bundle) matches the store's version hashes"
         case let .noModel(path, reason): "\(path): no model to verify with (give one with --model): \(reason)"
         case let .invalidModel(path, reason): "\(path): the model cannot describe a store: \(reason)"
+        case let .changedWhileVerifying(path):
+            "\(path) changed while it was verified (another process wrote it), so the checks may have read different states: "
+                + "run again when it is idle, or verify a copy"
         }
     }
 }

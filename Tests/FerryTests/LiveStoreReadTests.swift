@@ -1,4 +1,5 @@
 import FerryStore
+import FerryVerify
 import FerryTestSupport
 import Foundation
 import Testing
@@ -29,5 +30,23 @@ struct LiveStoreReadTests {
         #expect(reader.changedSinceOpening)
         try reader.endRead()
         try writer.close()
+    }
+}
+
+extension LiveStoreReadTests {
+    /// A backup's check of a store an app was writing failed "Z_MAX below the keys of ZTAG" or
+    /// "the file damaged", blaming a sound store: each check reads on its own connection.
+    @Test("verify of a store written while it is verified says so instead of reporting failures of no real state")
+    func writtenWhileVerified() throws {
+        let folder = try TestPaths.temporaryFolder("live-verify")
+        let path = try ExportTestSupport.workspace2Store(folder)
+        let verifier = try StoreVerifier(path: path)
+        usleep(20_000)
+        let writer = try SQLiteDatabase(path: path, mode: .readWrite)
+        try writer.execute("UPDATE ZTASK SET ZPRIORITY = 9")
+        try writer.close()
+        #expect(throws: VerificationError.changedWhileVerifying(path: path)) { try verifier.verify() }
+        // Idle again, it verifies.
+        #expect(try StoreVerifier(path: path).verify().passed)
     }
 }

@@ -107,11 +107,16 @@ public struct BackupJob {
         let model = try ExportModelSource.resolve(bundlePath: export.modelPath, store: store).model
         do { _ = try store.records(model: model) } catch { throw .store(error) }
         let report: VerificationReport
+        // SQLite's full integrity check: an index that lost entries passes the quick one, and
+        // to-many lists are read through their index.
+        let verify = { () throws(VerificationError) in
+            try StoreVerifier(path: storePath, model: .model(model)).verify(options: VerificationOptions(fullIntegrityCheck: true, fingerprints: false))
+        }
         do {
-            // SQLite's full integrity check: an index that lost entries passes the quick one, and
-            // to-many lists are read through their index.
-            report = try StoreVerifier(path: storePath, model: .model(model))
-                .verify(options: VerificationOptions(fullIntegrityCheck: true, fingerprints: false))
+            // A store an app writes meanwhile is checked again once, as its export is read again.
+            do { report = try verify() } catch .changedWhileVerifying { report = try verify() }
+        } catch .changedWhileVerifying {
+            throw .changedWhileReading(storePath)
         } catch {
             throw .model(reason: "\(storePath) cannot be verified before its backup: \(error)")
         }

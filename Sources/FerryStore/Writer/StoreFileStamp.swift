@@ -2,11 +2,11 @@ import FerryFormats
 
 /// Size and modification time of a store file and its `-wal`: what changes when any connection
 /// commits to the store (in the `-wal`, or in the file at a checkpoint or without WAL).
-struct StoreFileStamp: Equatable {
+public struct StoreFileStamp: Equatable, Sendable {
     let main: String?
     let wal: String?
 
-    init(_ path: String) {
+    public init(_ path: String) {
         main = Self.stamp(of: path)
         wal = Self.stamp(of: path + "-wal")
     }

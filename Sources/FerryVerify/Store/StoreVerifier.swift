@@ -24,11 +24,15 @@ public final class StoreVerifier {
     /// Nil when the store lacks a table or column of the model (reported by `verify`).
     private let records: StoreRecordReader?
     private let schemaProblem: StoreReaderError?
+    /// The store file's and its `-wal`'s stamp just before it was opened: a report is only of one
+    /// state when it is the same after the checks.
+    private let openingStamp: StoreFileStamp
 
     /// Opens the store read-only and picks its model.
     /// - Throws: `VerificationError` when the store cannot be read or no model fits it.
     public init(path: String, model source: VerificationModel = .modelCache) throws(VerificationError) {
         self.path = path
+        openingStamp = StoreFileStamp(path)
         do { store = try CoreDataStoreReader(path: path) } catch { throw .unreadableStore(error) }
         do { connection = try ScanConnection(path: path, sampleLimit: VerificationOptions().sampleLimit) } catch {
             throw .unreadableStore(.sqlite(error))
@@ -95,6 +99,9 @@ public final class StoreVerifier {
             let (checks, failures) = recorder.tally(of: entity.name)
             return EntityTally(entity: entity.name, rows: rows, checks: checks, failures: failures)
         }
+        // Each check reads on its own connection (or a copy, or the file as immutable bytes): a
+        // store written meanwhile gives failures of no state the store was ever in.
+        guard StoreFileStamp(path) == openingStamp else { throw .changedWhileVerifying(path: path) }
         return report
     }
 
