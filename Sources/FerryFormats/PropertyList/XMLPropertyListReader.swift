@@ -10,7 +10,9 @@ import CLibXML2
 /// root element); `<integer>` in decimal or `0x` hexadecimal, anywhere in the 128-bit range;
 /// `<real>` as a decimal number or `nan`, `inf`, `infinity` with optional sign, any case;
 /// `<date>` as `yyyy-MM-ddTHH:mm:ssZ`; `<data>` as base64 with whitespace anywhere.
-/// Numbers, dates and data may be surrounded by whitespace; strings and keys are taken literally.
+/// Numbers, dates and data may be surrounded by whitespace; strings and keys are taken literally,
+/// carriage returns included, as Apple's reader takes them (libxml2 would read CRLF and CR as LF:
+/// see `XMLCarriageReturnEscaper`).
 /// Comments and processing instructions are ignored everywhere, also inside `<string>` and `<key>`.
 /// Attributes are ignored. In a `<dict>` with a repeated key, the last value wins. A `<dict>`
 /// whose only key is `CF$UID` with an `<integer>` value is a UID, as Apple writes UIDs in XML.
