@@ -124,6 +124,24 @@ struct PropertyListXMLReaderTests {
         #expect(value.bitPattern == expected.bitPattern || (value.isNaN && expected.isNaN))
     }
 
+    @Test("a <real> no Double holds keeps its text (1e400 refused the document, 1e-400 was read as 0); zero and subnormals are reals",
+          arguments: [("1e-400", PropertyListValue.unrepresentableReal("1e-400")), (" -1E400 ", .unrepresentableReal("-1E400")),
+                      ("2e-324", .unrepresentableReal("2e-324")), ("0x1p-1100", .unrepresentableReal("0x1p-1100")),
+                      ("\(Double.leastNormalMagnitude / 4)", .real(.leastNormalMagnitude / 4)), ("5e-324", .real(.leastNonzeroMagnitude)), ("0e-400", .real(0)),
+                      ("-0.000e999", .real(-0.0)), ("0x0p-2000", .real(0)), ("1.7976931348623157e308", .real(.greatestFiniteMagnitude))])
+    func realsNoDoubleHolds(_ text: String, _ expected: PropertyListValue) throws {
+        #expect(try decode(plist("<real>\(text)</real>")) == expected)
+    }
+
+    @Test("a real no Double holds is written back as read in XML, and refused by the binary writer with its key path")
+    func realsNoDoubleHoldsAreWritten() throws {
+        let value = PropertyListValue.dictionary(["tiny": .unrepresentableReal("1e-400")])
+        #expect(try reader.decode(try XMLPropertyListWriter().encode(value)) == value)
+        #expect(throws: PropertyListError.unencodable(reason: "the real 1e-400 is beyond what a binary property list's Double holds", keyPath: "/tiny")) {
+            try BinaryPropertyListWriter().encode(value)
+        }
+    }
+
     @Test func invalidScalarsReportTheirLine() {
         #expect(error(plist("<array>\n<integer>12a</integer>\n</array>")) == .xml(.invalidInteger("12a"), line: 5))
         #expect(error(plist("<integer>170141183460469231731687303715884105728</integer>")) != nil)

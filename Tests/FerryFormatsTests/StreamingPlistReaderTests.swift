@@ -146,6 +146,21 @@ struct StreamingPlistReaderTests {
         #expect(outcome.records.first?.location.line == 2)
     }
 
+    @Test("a <real> no Double holds is its record's value, as written; the records after it follow (1e400 refused the document)")
+    func realsNoDoubleHoldsAreRecordValues() {
+        let outcome = StreamingPlistOutcome(Self.plist("""
+            <array>
+            <dict><key>r</key><real>1e-400</real></dict>
+            <dict><key>r</key><real>1e400</real></dict>
+            <dict><key>r</key><real>1</real></dict>
+            </array>
+            """))
+        #expect(outcome.error == nil)
+        #expect(outcome.values == [.dictionary(["r": .unrepresentableReal("1e-400")]), .dictionary(["r": .unrepresentableReal("1e400")]),
+                                   .dictionary(["r": .real(1)])])
+        #expect(outcome.records.map(\.location.line) == [5, 6, 7])
+    }
+
     @Test func otherDeclaredEncodingsAreRefused() {
         let outcome = StreamingPlistOutcome("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<plist><array/></plist>")
         #expect(outcome.plistError == PlistRecordError(source: "<memory>", problem: .xml(.unsupportedEncoding("ISO-8859-1"), line: 1)))

@@ -32,6 +32,24 @@ struct DocumentValueTests {
         #expect(failure.reason == "'-inf' is not a number")
     }
 
+    @Test("a plist real no Double holds is its text, rejected with the words of the same CSV or JSON number (it was stored as 0)")
+    func realsNoDoubleHoldsAreRejectedAsJSONNumbers() {
+        #expect(DocumentValue(PropertyListValue.unrepresentableReal("1e-400")) == .number("1e-400"))
+        let cases: [(String, AttributeType, String)] = [
+            ("1e-400", .double, "1e-400 is too small for a Double: it would read back as 0"),
+            ("1e-400", .float, "1e-400 is too small for a Float: it would read back as 0"),
+            ("-1E400", .double, "-1E400 is out of range for Double"),
+        ]
+        for (text, type, reason) in cases {
+            guard case .failure(let failure) = DocumentCoercion.value(DocumentValue(PropertyListValue.unrepresentableReal(text)), as: type, options: .init()) else {
+                Issue.record("\(text) became a \(type.xcodeName)")
+                continue
+            }
+            #expect(failure.reason == reason)
+            #expect(DocumentCoercion.value(.number(text), as: type, options: .init()) == .failure(failure))
+        }
+    }
+
     @Test("a null in a to-many's list is a reject naming its position; a null for the whole relationship is an empty one")
     func nullInAList() throws {
         let bundle = try XcodeModelLoader.loadBundle(at: TestPaths.migrations + "/Workspace.xcdatamodeld")

@@ -1,4 +1,5 @@
 import FerryFormats
+import FerryStoreTestSupport
 import FerryTestSupport
 import Foundation
 import Testing
@@ -149,6 +150,42 @@ extension CommandLineTests {
         #expect(warnings == ["warning: \(plist):4 [0]: key \"taskTitle\" appears more than once in an object; the last value is used"], "\(run.err)")
         let query = try ferry("query", folder + "/out.sqlite", "--entity", "KYTask", "--format", "csv", "--sort", "taskID")
         #expect(query.out.contains("last") && !query.out.contains("first"), "\(query.out)")
+    }
+
+    private static let notesModel = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Note" syncable="YES">
+                <attribute name="id" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
+                <attribute name="text" optional="YES" attributeType="String"/>
+                <attribute name="score" optional="YES" attributeType="Double" usesScalarValueType="YES"/>
+            </entity>
+        </model>
+        """
+
+    @Test("""
+        a plist string's raw CRs (as Apple's writer leaves them) are stored as written, not as LF; a <real> no Double holds \
+        rejects its record as CSV and JSON do, where 1e-400 was stored as 0 and 1e400 refused the file
+        """)
+    func plistCarriageReturnsAndUnrepresentableReals() throws {
+        let folder = try TestPaths.temporaryFolder("cli-plist-fidelity")
+        let bundle = try TestPaths.xcodeModelBundle("Notes", versions: [("Notes", Self.notesModel)], in: folder)
+        let plist = try file(folder, "notes.plist", Array((
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n<plist version=\"1.0\"><array>\r\n"
+            + "<dict><key>id</key><integer>1</integer><key>text</key><string>line1\r\nline2</string></dict>\r\n"
+            + "<dict><key>id</key><integer>2</integer><key>text</key><string>old\rmac</string></dict>\r\n"
+            + "<dict><key>id</key><integer>3</integer><key>score</key><real>1e-400</real></dict>\r\n"
+            + "<dict><key>id</key><integer>4</integer><key>score</key><real>-1E400</real></dict>\r\n"
+            + "<dict><key>id</key><integer>5</integer><key>score</key><real> 2.5 </real></dict>\r\n"
+            + "</array></plist>\r\n").utf8))
+        let store = folder + "/notes.sqlite"
+        let run = try FerryProcess.run(["import", plist, "--model", bundle, "--entity", "Note", "--out", store])
+        #expect(run.status == 1, "\(run.err)")
+        // Lines as libxml2 counts them: at each LF (the CRLF in record 1's string is one; a lone CR is none).
+        #expect(run.err.contains("\(plist):6 [2]: Note.score: 1e-400 is too small for a Double: it would read back as 0"), "\(run.err)")
+        #expect(run.err.contains("\(plist):7 [3]: Note.score: -1E400 is out of range for Double"), "\(run.err)")
+        #expect(try storeRows(store, "SELECT ZID, hex(ZTEXT), ZSCORE FROM ZNOTE ORDER BY ZID")
+                    == ["1|6C696E65310D0A6C696E6532|NULL", "2|6F6C640D6D6163|NULL", "5||2.5"])
     }
 
     @Test("text after a closing CSV quote rejects the row with its line and field, unless --csv-quotes lenient")

@@ -57,6 +57,8 @@ struct BinaryPropertyListObjectTable {
         case .string(let string): return addScalar(value, key: .string(LiteralString(string)))
         case .integer(let integer): return addScalar(value, key: .integer(integer))
         case .real(let real): return addScalar(value, key: .real(real.bitPattern))
+        case .unrepresentableReal(let text):
+            throw .unencodable(reason: "the real \(text) is beyond what a binary property list's Double holds", keyPath: "/")
         case .bool(let bool): return addScalar(value, key: .bool(bool))
         case .date(let seconds): return addScalar(value, key: .date(seconds.bitPattern))
         case .data(let bytes): return addScalar(value, key: .data(bytes))

@@ -15,7 +15,8 @@ public struct BinaryPropertyListWriter: Sendable {
     }
 
     /// Encodes `value` as a complete binary property list.
-    /// - Throws: `PropertyListError.unencodable` when containers nest deeper than `maxDepth`.
+    /// - Throws: `PropertyListError.unencodable` when containers nest deeper than `maxDepth`, or for
+    ///   a real that no `Double` holds (`PropertyListValue.unrepresentableReal`).
     public func encode(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
         let table = try BinaryPropertyListObjectTable(root: value, maxDepth: maxDepth)
         let referenceSize = Self.byteWidth(UInt64(table.entries.count))
@@ -82,8 +83,8 @@ public struct BinaryPropertyListWriter: Sendable {
             let width = byteWidth(uid)
             output.append(Format.Kind.uid.rawValue << 4 | UInt8(width - 1))
             output.appendBigEndian(uid, width: width)
-        case .array, .set, .dictionary:
-            break // containers are entries of their own in the object table
+        case .array, .set, .dictionary, .unrepresentableReal:
+            break // containers are entries of their own in the object table, which refuses unrepresentable reals
         }
     }
 

@@ -7,6 +7,11 @@ public indirect enum PropertyListValue: Sendable, Hashable {
     case string(String)
     case integer(Int128)
     case real(Double)
+    /// An XML `<real>` whose number no `Double` holds, as written: beyond the largest `Double`
+    /// (`1e400`), or not zero but rounding to zero (`1e-400`). Kept so that a record holding it can
+    /// be rejected for that value alone, as the same number in CSV or JSON is, rather than the
+    /// whole document refused or 0 taken; binary property lists cannot hold it.
+    case unrepresentableReal(String)
     case bool(Bool)
     case date(Double)
     case data([UInt8])

@@ -6,7 +6,8 @@ import CLibXML2
 /// (`XML_PARSE_NOENT` is not set), libxml2's default size and depth limits (no `XML_PARSE_HUGE`).
 /// A DTD that declares any entity stops the parse at the declaration, before anything can be
 /// expanded; this refuses external-entity and entity-expansion ("billion laughs") documents.
-/// Only UTF-8 and UTF-16 documents are accepted; bad UTF-8 is a parse error.
+/// Only UTF-8 and UTF-16 documents are accepted; bad UTF-8 is a parse error. Carriage returns in
+/// text are escaped first (``XMLCarriageReturnEscaper``), so that libxml2 keeps them.
 final class XMLPropertyListDocument {
     let document: xmlDocPtr
 
@@ -20,6 +21,7 @@ final class XMLPropertyListDocument {
     }()
 
     init(_ bytes: [UInt8]) throws(PropertyListError) {
+        let bytes = XMLCarriageReturnEscaper.escaping(bytes)
         guard Self.libraryInitialized, let length = Int32(exactly: bytes.count) else {
             throw .xml(.malformed("document larger than 2 GiB"), line: 0)
         }

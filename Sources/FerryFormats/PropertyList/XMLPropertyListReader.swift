@@ -8,9 +8,12 @@ import CLibXML2
 ///
 /// Accepted forms, following Apple's reader: the value inside `<plist>` (or a bare value as the
 /// root element); `<integer>` in decimal or `0x` hexadecimal, anywhere in the 128-bit range;
-/// `<real>` as a decimal number or `nan`, `inf`, `infinity` with optional sign, any case;
+/// `<real>` as a decimal number or `nan`, `inf`, `infinity` with optional sign, any case (a number
+/// no `Double` holds, such as `1e400` or `1e-400`, is `PropertyListValue.unrepresentableReal`);
 /// `<date>` as `yyyy-MM-ddTHH:mm:ssZ`; `<data>` as base64 with whitespace anywhere.
-/// Numbers, dates and data may be surrounded by whitespace; strings and keys are taken literally.
+/// Numbers, dates and data may be surrounded by whitespace; strings and keys are taken literally,
+/// carriage returns included, as Apple's reader takes them (libxml2 would read CRLF and CR as LF:
+/// see `XMLCarriageReturnEscaper`).
 /// Comments and processing instructions are ignored everywhere, also inside `<string>` and `<key>`.
 /// Attributes are ignored. In a `<dict>` with a repeated key, the last value wins. A `<dict>`
 /// whose only key is `CF$UID` with an `<integer>` value is a UID, as Apple writes UIDs in XML.
@@ -48,7 +51,7 @@ public struct XMLPropertyListReader: Sendable {
         case "real":
             let text = try Self.trimmedText(of: element)
             guard let real = Self.real(text) else { throw .xml(.invalidReal(text), line: Self.line(of: element)) }
-            return .real(real)
+            return real
         case "true", "false":
             return .bool(name == "true")
         case "date":
@@ -117,18 +120,28 @@ public struct XMLPropertyListReader: Sendable {
         return Int128(sign + digits, radix: 10)
     }
 
-    /// A decimal number, or `nan` / `inf` / `infinity` with optional sign in any case.
-    static func real(_ text: String) -> Double? {
+    /// A decimal number, or `nan` / `inf` / `infinity` with optional sign in any case. A number no
+    /// `Double` holds (beyond its range, or not zero but rounding to zero) is kept as written.
+    static func real(_ text: String) -> PropertyListValue? {
         let lowered = text.lowercased()
         let unsigned = lowered.hasPrefix("-") || lowered.hasPrefix("+") ? String(lowered.dropFirst()) : lowered
         switch unsigned {
-        case "nan": return .nan
-        case "inf", "infinity": return lowered.hasPrefix("-") ? -.infinity : .infinity
+        case "nan": return .real(.nan)
+        case "inf", "infinity": return .real(lowered.hasPrefix("-") ? -.infinity : .infinity)
         default:
             guard let first = unsigned.first, first.isASCII, first.isNumber || first == "." else { return nil }
-            guard let value = Double(text), value.isFinite else { return nil }
-            return value
+            guard let value = Double(text) else { return nil }
+            guard value.isFinite, value != 0 || !hasNonzeroDigit(unsigned) else { return .unrepresentableReal(text) }
+            return .real(value)
         }
+    }
+
+    /// Whether the significand of unsigned, lowercased number text (decimal, or hexadecimal after
+    /// `0x`) has a digit other than 0.
+    private static func hasNonzeroDigit(_ unsigned: String) -> Bool {
+        let isHexadecimal = unsigned.hasPrefix("0x")
+        let significand = unsigned.dropFirst(isHexadecimal ? 2 : 0).prefix { $0 != (isHexadecimal ? "p" : "e") }
+        return significand.contains { $0 != "0" && (isHexadecimal ? $0.isHexDigit : $0.isWholeNumber) }
     }
 
     // MARK: tree access

@@ -2,7 +2,8 @@
 /// `<plist version="1.0">`, one tab per nesting level, dictionary keys sorted by UTF-16 code units,
 /// dates as `yyyy-MM-ddTHH:mm:ssZ` (fraction dropped), data as base64 in lines of at most 76
 /// columns (a tab counting 8), reals as `nan` / `+infinity` / `-infinity` or the shortest decimal
-/// that reads back exactly, UIDs as `<dict><key>CF$UID</key><integer>…</integer></dict>`.
+/// that reads back exactly (a real no `Double` holds as it was read), UIDs as
+/// `<dict><key>CF$UID</key><integer>…</integer></dict>`.
 ///
 /// Beyond Apple's writer, a carriage return in text is written as `&#13;` so that it survives
 /// XML line-end normalisation. Values XML cannot hold are errors rather than broken output:
@@ -40,6 +41,8 @@ public struct XMLPropertyListWriter: Sendable {
             Self.appendElement("integer", text: String(integer), indent: indent, to: &output)
         case .real(let real):
             Self.appendElement("real", text: Self.text(of: real), indent: indent, to: &output)
+        case .unrepresentableReal(let text):
+            try Self.appendElement("real", escaping: text, indent: indent, to: &output)
         case .bool(let bool):
             Self.appendLine(bool ? "<true/>" : "<false/>", indent: indent, to: &output)
         case .date(let seconds):

@@ -5,7 +5,9 @@ import FerryFormats
 public indirect enum DocumentValue: Sendable, Equatable {
     case null
     case bool(Bool)
-    /// A number as written (`12`, `-0.5`, `1e3`); plist integers and reals become their text.
+    /// A number as written (`12`, `-0.5`, `1e3`); plist integers and reals become their text (a
+    /// real no `Double` holds, its text as written, so that its attribute rejects it as it rejects
+    /// the same JSON number).
     case number(String)
     case string(String)
     case data([UInt8])
@@ -66,6 +68,7 @@ extension DocumentValue {
         case .string(let text): self = .string(text)
         case .integer(let number): self = .number(String(number))
         case .real(let number): self = .number(number.isNaN ? "nan" : number.isInfinite ? (number < 0 ? "-inf" : "inf") : "\(number)")
+        case .unrepresentableReal(let text): self = .number(text)
         case .bool(let flag): self = .bool(flag)
         case .date(let seconds): self = .date(seconds)
         case .data(let bytes): self = .data(bytes)

@@ -52,6 +52,7 @@ extension PropertyListValue {
         case .string: "string"
         case .integer: "integer"
         case .real: "real"
+        case .unrepresentableReal: "real that no Double holds"
         case .bool: "boolean"
         case .date: "date"
         case .data: "data"

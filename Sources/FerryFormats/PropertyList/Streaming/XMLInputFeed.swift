@@ -1,13 +1,20 @@
 import CLibXML2
 
 /// What libxml2's reader callbacks need: the bytes to parse (first the ones the prolog guard
-/// already read, then the rest of the ``ByteSource``) and a place for the errors they meet.
+/// already read, then the rest of the ``ByteSource``), their carriage returns in text escaped
+/// (``XMLCarriageReturnEscaper``), and a place for the errors they meet.
 ///
 /// Reached from C through an unretained pointer; the owning ``XMLPlistStream`` keeps it alive.
 final class XMLInputFeed {
     private var source: any ByteSource
     private var replay: [UInt8]
-    private var replayOffset = 0
+    private var escaper = XMLCarriageReturnEscaper()
+    /// Escaped bytes not yet handed to libxml2.
+    private var escaped: [UInt8] = []
+    private var escapedOffset = 0
+    /// A chunk read from `source`, before escaping.
+    private var chunk: [UInt8] = []
+    private var sourceEnded = false
     /// The error `source` threw; libxml2 only learns that the read failed.
     private(set) var sourceError: (any Error)?
     /// libxml2's first error (later ones are usually consequences of it).
@@ -27,18 +34,38 @@ final class XMLInputFeed {
     /// Fills `buffer`; 0 at the end, -1 when the source failed.
     fileprivate func read(into buffer: UnsafeMutableRawBufferPointer) -> Int32 {
         guard sourceError == nil, !buffer.isEmpty else { return sourceError == nil ? 0 : -1 }
-        if replayOffset < replay.count {
-            let count = min(buffer.count, replay.count - replayOffset)
-            replay.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[replayOffset..<replayOffset + count])) }
-            replayOffset += count
-            if replayOffset == replay.count { (replay, replayOffset) = ([], 0) }
-            return Int32(count)
+        while escapedOffset == escaped.count {
+            guard !sourceEnded else { return 0 }
+            escaped.removeAll(keepingCapacity: true)
+            escapedOffset = 0
+            do {
+                try escapeNextChunk(size: buffer.count)
+            } catch {
+                sourceError = error
+                return -1
+            }
         }
-        do {
-            return Int32(try source.read(into: buffer))
-        } catch {
-            sourceError = error
-            return -1
+        let count = min(buffer.count, escaped.count - escapedOffset)
+        escaped.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[escapedOffset..<escapedOffset + count])) }
+        escapedOffset += count
+        return Int32(count)
+    }
+
+    /// Escapes the replayed bytes, else up to `size` bytes of the source, into `escaped`; at the
+    /// source's end, what the escaper held back.
+    private func escapeNextChunk(size: Int) throws {
+        if !replay.isEmpty {
+            replay.withUnsafeBytes { escaper.escape($0, into: &escaped) }
+            replay = []
+            return
+        }
+        if chunk.count != size { chunk = [UInt8](repeating: 0, count: size) }
+        let count = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+        if count == 0 {
+            escaper.finish(into: &escaped)
+            sourceEnded = true
+        } else {
+            chunk.withUnsafeBytes { escaper.escape(UnsafeRawBufferPointer(rebasing: $0[..<count]), into: &escaped) }
         }
     }
 
