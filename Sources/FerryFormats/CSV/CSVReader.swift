@@ -7,8 +7,9 @@
 /// follows the longest row, not the file. Parsing follows RFC 4180 with these decisions:
 /// - Rows end with CRLF, LF or CR alone. Line numbers count physical lines, including line breaks
 ///   inside quoted fields.
-/// - Empty lines are skipped and counted in ``skippedLines``, as are comment lines; but when the
-///   header has a single column, an empty line after it is a row of one empty unquoted field.
+/// - Empty lines are skipped and counted in ``skippedLines``, as are comment lines, whatever the
+///   number of columns: an empty line holds no record (a one-column file's trailing blank line
+///   is not a row of one empty field), while a line of `""` is a row of one empty quoted field.
 /// - A row of more than `maxFields` fields is ``CSVError/tooManyFields(source:line:limit:)``:
 ///   memory stays bounded whatever the input.
 /// - A field of more than `maxFieldBytes` bytes is not kept: the rest of the row is read as usual
@@ -36,7 +37,7 @@ public struct CSVReader: ~Copyable {
     public let maxFields: Int
     /// The most bytes a field may have (see ``ValueSizeLimit``).
     public let maxFieldBytes: Int
-    /// Empty lines and comment lines passed over so far, the header's included.
+    /// Empty lines and comment lines passed over so far, those before the header included.
     public private(set) var skippedLines = 0
 
     private var source: UTF8TranscodingByteSource
@@ -51,8 +52,6 @@ public struct CSVReader: ~Copyable {
     private var line = 1
     /// The previous row or skipped line ended with CR: an LF right after it belongs to it.
     private var pendingLF = false
-    /// An empty line is a row of one empty field (a one-column header was read), not skipped.
-    private var emptyLinesAreRows = false
 
     /// The row being assembled, reused for the next one when no row holds it.
     private var storage = CSVRowStorage()
@@ -93,7 +92,6 @@ public struct CSVReader: ~Copyable {
             try row.check()
             header = try row.strings()
             headerLine = row.line
-            emptyLinesAreRows = row.count == 1
         }
     }
 
@@ -157,11 +155,6 @@ public struct CSVReader: ~Copyable {
                         line += 1
                         pendingLF = byte == cr
                         i += 1
-                        if emptyLinesAreRows {
-                            row.endField(quoted: false)
-                            position = i
-                            return makeRow(line: line - 1)
-                        }
                         skippedLines += 1
                     } else if byte == comment {
                         state = .comment
