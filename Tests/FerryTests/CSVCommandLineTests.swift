@@ -1,3 +1,4 @@
+import FerryStore
 import FerryTestSupport
 import Foundation
 import Testing
@@ -86,6 +87,23 @@ extension CommandLineTests {
         let same = try ferry("import", csv.path, "--model", Self.model, "--entity", "UploadEntity", "--out", csv.folder + "/x.sqlite",
                              "--comment", ";", "--delimiter", ";")
         #expect(same.status == 2)
+    }
+
+    @Test("--encoding latin1 reads the whole file as Windows-1252: smart quotes and € as meant, the same bytes alike in every row")
+    func encodingLatin1() throws {
+        let folder = try TestPaths.temporaryFolder("cli-csv")
+        let path = folder + "/w.csv"
+        let bytes = Array("fileName,urlPath\n".utf8) + [0x93, 0x71, 0x94, 0x20, 0x80, 0x2C, 0x43, 0x61, 0x66, 0xE9, 0x0A]
+            + [0xC3, 0xA9, 0x2C, 0x78, 0x0A]
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let run = try ferry("import", path, "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                            "--out", folder + "/out.sqlite", "--encoding", "latin1")
+        #expect(run.status == 0, "\(run.err)")
+        let database = try SQLiteDatabase(path: folder + "/out.sqlite", mode: .readOnly)
+        let statement = try database.prepare("SELECT ZFILENAME || '|' || ZURLPATH FROM ZUPLOADENTITY ORDER BY Z_PK")
+        var rows: [String] = []
+        while try statement.step() { rows.append(statement.string(at: 0) ?? "") }
+        #expect(rows == ["“q” €|Café", "Ã©|x"])
     }
 
     @Test("migrate takes the CSV options; its ledger shows skipped lines and the delimiter")

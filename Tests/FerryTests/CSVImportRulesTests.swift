@@ -119,16 +119,18 @@ struct CSVImportRulesTests {
         #expect(try texts(csv.folder + "/out.sqlite", "SELECT ZFILENAME FROM ZUPLOADENTITY") == ["b.png"])
     }
 
-    @Test("Latin-1 fields reject their record by default and are read as Latin-1 when asked for")
+    @Test("Latin-1 fields reject their record by default and, asked for, the whole file reads as Windows-1252 (smart quotes, €)")
     func latin1() throws {
-        let csv = try file("legacy.csv", Array("fileName,time\n".utf8) + [0x43, 0x61, 0x66, 0xE9, 0x2C, 0x31, 0x0A] + Array("Zoë,2\n".utf8))
+        // Row 3's bytes C3 A9 happen to be UTF-8 ("é"): in a Latin-1 file they are "Ã©", as in row 2.
+        let csv = try file("legacy.csv", Array("fileName,time\n".utf8) + [0x43, 0x61, 0x66, 0xE9, 0x20, 0xC3, 0xA9, 0x2C, 0x31, 0x0A]
+            + [0xC3, 0xA9, 0x2C, 0x32, 0x0A] + [0x93, 0x71, 0x94, 0x20, 0x80, 0x35, 0x2C, 0x33, 0x0A])
         let strict = try ImportJob(request: uploads(csv.path, out: csv.folder + "/strict.sqlite")).run()
-        #expect(strict.written == 1 && strict.rejected == 1)
+        #expect(strict.written == 1 && strict.rejected == 2)
         #expect(strict.sampleRejects.first?.location.line == 2)
-        let latin1 = try ImportJob(request: uploads(csv.path, out: csv.folder + "/latin1.sqlite",
-                                                    csv: CSVOptions(textPolicy: .latin1Fallback))).run()
-        #expect(latin1.written == 2)
-        #expect(try texts(csv.folder + "/latin1.sqlite", "SELECT ZFILENAME FROM ZUPLOADENTITY ORDER BY Z_PK") == ["Café", "Zoë"])
+        let windows = try ImportJob(request: uploads(csv.path, out: csv.folder + "/windows.sqlite",
+                                                     csv: CSVOptions(textPolicy: .windows1252))).run()
+        #expect(windows.written == 3)
+        #expect(try texts(csv.folder + "/windows.sqlite", "SELECT ZFILENAME FROM ZUPLOADENTITY ORDER BY Z_PK") == ["Café Ã©", "Ã©", "“q” €5"])
     }
 
     @Test("a header wider than the column limit stops the run with file and line; the limit can be raised")

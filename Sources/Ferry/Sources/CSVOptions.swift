@@ -10,7 +10,8 @@ public struct CSVOptions: Sendable, Equatable {
     public var delimiter: UInt8?
     /// Lines starting with this byte are skipped (and counted as skipped); nil: no comments.
     public var comment: UInt8?
-    /// What a field that is not valid UTF-8 becomes: a reject, or Latin-1 text.
+    /// How fields are decoded: as UTF-8 (a field that is not rejects its record), or all as
+    /// Windows-1252 (`--encoding latin1`).
     public var textPolicy: CSVTextPolicy
     /// The most columns a row may have; a wider row stops the run with its file and line.
     public var maxColumns: Int

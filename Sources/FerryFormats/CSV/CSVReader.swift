@@ -15,7 +15,8 @@
 /// - A field of more than `maxFieldBytes` bytes is not kept: the rest of the row is read as usual
 ///   and the row says which field it was (``CSVRow/oversizedField``), for its reader to reject.
 /// - A UTF-8 byte order mark is skipped; UTF-16 with a byte order mark is transcoded to UTF-8
-///   (see ``UTF8TranscodingByteSource``).
+///   (see ``UTF8TranscodingByteSource``). Either makes the fields UTF-8, whatever the text policy
+///   (a byte order mark outweighs a label, as in the WHATWG Encoding Standard).
 /// - A quote inside an unquoted field is an ordinary byte (`5'10"` stays as written). Text after a
 ///   closing quote is appended to the field (`"ab"cd` reads as `abcd`); under the dialect's
 ///   ``CSVQuoteRule/strict`` rule the row also says which field did so (``CSVRow/textAfterQuote``),
@@ -32,6 +33,7 @@ public struct CSVReader: ~Copyable {
     /// The line of the header row, when there is one (empty and comment lines may precede it).
     public private(set) var headerLine: Int?
     public let dialect: CSVDialect
+    /// How rows decode their fields, unless the input starts with a byte order mark (then UTF-8).
     public let textPolicy: CSVTextPolicy
     /// The most fields a row may have.
     public let maxFields: Int
@@ -312,7 +314,7 @@ public struct CSVReader: ~Copyable {
     private func makeRow(line: Int) -> CSVRow {
         CSVRow(
             line: line, storage: storage,
-            source: sourceName, textPolicy: textPolicy, oversizedField: oversizedField, maxFieldBytes: maxFieldBytes,
+            source: sourceName, textPolicy: source.encoding == .unmarked ? textPolicy : .strictUTF8, oversizedField: oversizedField, maxFieldBytes: maxFieldBytes,
             textAfterQuote: textAfterQuote)
     }
 }

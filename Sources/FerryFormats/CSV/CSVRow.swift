@@ -35,11 +35,14 @@ public struct CSVRow: Sendable {
 
     /// Lends the bytes of field `index` (quotes removed, escapes resolved) as contiguous memory,
     /// valid only inside `body`: for converting a field without copying it or making a String.
-    @inlinable public func withField<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    @inlinable public func withField<Result, Failure: Error>(
+        _ index: Int, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         precondition(index >= 0 && index < storage.fieldCount, "CSV field index out of range")
         let start = index == 0 ? 0 : storage.fieldEnds[index - 1]
         let field = UnsafeRawBufferPointer(start: storage.bytes + start, count: storage.fieldEnds[index] - start)
-        return try withExtendedLifetime(storage) { try body(field) }
+        defer { withExtendedLifetime(storage) {} }
+        return try body(field)
     }
 
     /// Whether field `index` was enclosed in quotes: tells `""` (an empty string) from an
@@ -49,23 +52,23 @@ public struct CSVRow: Sendable {
         return storage.quotedFlags[index]
     }
 
-    /// Field `index` as a string.
+    /// Field `index` as a string, decoded by the reader's text policy.
     /// - Throws: ``CSVError/invalidUTF8(source:line:field:)`` when the field is not UTF-8 and
-    ///   the reader's policy is ``CSVTextPolicy/strictUTF8``.
-    public func string(_ index: Int) throws -> String {
-        try withField(index) { field in
-            if let text = UTF8Text.string(field) { return text }
+    ///   the policy is ``CSVTextPolicy/strictUTF8``.
+    public func string(_ index: Int) throws(CSVError) -> String {
+        try withField(index) { field throws(CSVError) in
             switch textPolicy {
             case .strictUTF8:
-                throw CSVError.invalidUTF8(source: source, line: line, field: index + 1)
-            case .latin1Fallback:
-                return String(decoding: field.lazy.map { UInt16($0) }, as: UTF16.self)
+                guard let text = UTF8Text.string(field) else { throw .invalidUTF8(source: source, line: line, field: index + 1) }
+                return text
+            case .windows1252:
+                return Windows1252.string(field)
             }
         }
     }
 
     /// All fields as strings.
-    public func strings() throws -> [String] {
-        try (0..<count).map { try string($0) }
+    public func strings() throws(CSVError) -> [String] {
+        try (0..<count).map { index throws(CSVError) in try string(index) }
     }
 }
