@@ -89,6 +89,24 @@ extension CommandLineTests {
         #expect(same.status == 2)
     }
 
+    @Test("reject lines name their location once and escape line breaks and control characters of the values they quote")
+    func rejectLineText() throws {
+        let csv = try csvFile("r.csv", "fileName,fileType\n\"a\",\"4\r5\"\n\"b\",\"6\n7\u{1B}\"\n\"c\",\"8\t9\"\n")
+        let run = try ferry("import", csv.path, "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                            "--out", csv.folder + "/out.sqlite")
+        #expect(run.status == 1)
+        let rejects = run.err.split(separator: "\n").map(String.init).filter { $0.hasPrefix("reject: ") }
+        #expect(rejects == ["reject: \(csv.path):2: UploadEntity.fileType: '4\\r5' is not an integer",
+                            "reject: \(csv.path):4: UploadEntity.fileType: '6\\n7\\u{1B}' is not an integer",
+                            "reject: \(csv.path):6: UploadEntity.fileType: '8\\t9' is not an integer"], "\(run.err)")
+        var bytes = Array("fileName,fileType\n".utf8)
+        bytes += [0x61, 0xE9, 0x2C, 0x31, 0x0A]
+        try Data(bytes).write(to: URL(fileURLWithPath: csv.folder + "/l.csv"))
+        let latin1 = try ferry("import", csv.folder + "/l.csv", "--model", Self.model, "--model-version", "Workspace 1",
+                               "--entity", "UploadEntity", "--out", csv.folder + "/l.sqlite")
+        #expect(latin1.err.contains("reject: \(csv.folder)/l.csv:2: UploadEntity.fileName: field 1 is not valid UTF-8\n"), "\(latin1.err)")
+    }
+
     @Test("--encoding latin1 reads the whole file as Windows-1252: smart quotes and € as meant, the same bytes alike in every row")
     func encodingLatin1() throws {
         let folder = try TestPaths.temporaryFolder("cli-csv")
