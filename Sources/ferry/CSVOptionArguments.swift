@@ -12,7 +12,8 @@ enum CSVOptionArguments {
         .integer("max-columns", "N", 1...Int.max,
                  "the most columns a CSV row may have (default \(CSVOptions.defaultMaxColumns)); a wider row stops the run"),
         .choice("csv-quotes", ["strict", "lenient"],
-                "strict (default): a CSV field with text after its closing quote (\"a\"x) rejects its row; lenient reads it as ax"),
+                "strict (default): a CSV field with text after its closing quote (\"a\"x) or a quote inside (a\"b) rejects its row; "
+                    + "lenient reads them as written"),
     ]
 
     /// The CSV options given; columns by position come from `--map` (`MapArguments`).

@@ -17,10 +17,10 @@
 /// - A UTF-8 byte order mark is skipped; UTF-16 with a byte order mark is transcoded to UTF-8
 ///   (see ``UTF8TranscodingByteSource``). Either makes the fields UTF-8, whatever the text policy
 ///   (a byte order mark outweighs a label, as in the WHATWG Encoding Standard).
-/// - A quote inside an unquoted field is an ordinary byte (`5'10"` stays as written). Text after a
-///   closing quote is appended to the field (`"ab"cd` reads as `abcd`); under the dialect's
-///   ``CSVQuoteRule/strict`` rule the row also says which field did so (``CSVRow/textAfterQuote``),
-///   and a header that does is ``CSVError/textAfterQuote(source:line:field:)``.
+/// - A quote inside an unquoted field is an ordinary byte (`5'10"` stays as written), and text
+///   after a closing quote is appended to the field (`"ab"cd` reads as `abcd`). Both break
+///   RFC 4180: under the dialect's ``CSVQuoteRule/strict`` rule the row also says which field
+///   did so first (``CSVRow/quoteBreak``), and a header that does cannot be read.
 /// - A quoted field still open at the end of the input is ``CSVError/unterminatedQuote(source:line:)``
 ///   with the line where the field began.
 /// - Rows may have different field counts; checking them is the caller's business.
@@ -44,7 +44,8 @@ public struct CSVReader: ~Copyable {
 
     private var source: UTF8TranscodingByteSource
     private let buffer: UnsafeMutableRawBufferPointer
-    /// Where an unquoted field ends: LF, CR or the delimiter.
+    /// Where the copying of an unquoted field stops: LF, CR, the delimiter and, under the strict
+    /// quote rule, the quote.
     private let unquotedEnd: ByteSetScan
     /// Where the copying of a quoted field stops: LF, CR, the quote or the escape byte.
     private let quotedStop: ByteSetScan
@@ -63,8 +64,8 @@ public struct CSVReader: ~Copyable {
     private var oversizedField: Int?
     /// The field being read passed `maxFieldBytes`: the rest of it is dropped as it comes.
     private var droppingField = false
-    /// The first field of the row with text after its closing quote (0-based; strict rule only).
-    private var textAfterQuote: Int?
+    /// How the row's first field to break RFC 4180's quoting did (strict rule only).
+    private var quoteBreak: CSVError?
 
     /// Opens a reader and, when `dialect.hasHeader`, reads the header row.
     /// - Parameters:
@@ -88,7 +89,7 @@ public struct CSVReader: ~Copyable {
         self.maxFieldBytes = max(maxFieldBytes, 1)
         buffer = .allocate(byteCount: max(bufferSize, 1), alignment: 16)
         let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
-        unquotedEnd = ByteSetScan(lf, cr, dialect.delimiter, dialect.delimiter)
+        unquotedEnd = ByteSetScan(lf, cr, dialect.delimiter, dialect.quoteRule == .strict ? dialect.quote : dialect.delimiter)
         quotedStop = ByteSetScan(lf, cr, dialect.quote, dialect.escape ?? dialect.quote)
         if dialect.hasHeader, let row = try nextRow() {
             try row.check()
@@ -122,7 +123,7 @@ public struct CSVReader: ~Copyable {
         fieldStart = 0
         oversizedField = nil
         droppingField = false
-        textAfterQuote = nil
+        quoteBreak = nil
         var state = State.rowStart
         var rowLine = line
         var fieldLine = line
@@ -184,12 +185,20 @@ public struct CSVReader: ~Copyable {
                     if i == n { break scan }
                     let byte = p[i]
                     i += 1
-                    endField(quoted: fieldQuoted)
-                    fieldQuoted = false
                     if byte == delimiter {
+                        endField(quoted: fieldQuoted)
+                        fieldQuoted = false
                         guard row.fieldCount < maxFields else { throw tooManyFields(line: rowLine) }
                         state = .fieldStart
+                    } else if byte == quote {  // only under the strict rule: the field goes on
+                        row.append(quote)
+                        limitField()
+                        if quoteBreak == nil {
+                            quoteBreak = .quoteInUnquotedField(source: sourceName, line: rowLine, field: row.fieldCount + 1)
+                        }
                     } else {
+                        endField(quoted: fieldQuoted)
+                        fieldQuoted = false
                         line += 1
                         pendingLF = byte == cr
                         position = i
@@ -254,7 +263,9 @@ public struct CSVReader: ~Copyable {
                             return makeRow(line: rowLine)
                         }
                     } else {
-                        if dialect.quoteRule == .strict, textAfterQuote == nil { textAfterQuote = row.fieldCount }
+                        if dialect.quoteRule == .strict, quoteBreak == nil {
+                            quoteBreak = .textAfterQuote(source: sourceName, line: rowLine, field: row.fieldCount + 1)
+                        }
                         state = .unquoted
                     }
 
@@ -313,8 +324,8 @@ public struct CSVReader: ~Copyable {
 
     private func makeRow(line: Int) -> CSVRow {
         CSVRow(
-            line: line, storage: storage,
-            source: sourceName, textPolicy: source.encoding == .unmarked ? textPolicy : .strictUTF8, oversizedField: oversizedField, maxFieldBytes: maxFieldBytes,
-            textAfterQuote: textAfterQuote)
+            line: line, storage: storage, source: sourceName,
+            textPolicy: source.encoding == .unmarked ? textPolicy : .strictUTF8,
+            oversizedField: oversizedField, maxFieldBytes: maxFieldBytes, quoteBreak: quoteBreak)
     }
 }

@@ -14,20 +14,18 @@ public struct CSVRow: Sendable {
     public let oversizedField: Int?
     /// The reader's `maxFieldBytes`.
     let maxFieldBytes: Int
-    /// The first field (0-based) with text after its closing quote, under the strict quote rule
-    /// (``CSVQuoteRule``): the row must not become a record.
-    public let textAfterQuote: Int?
+    /// How the row's first field to break RFC 4180's quoting did, under the strict quote rule
+    /// (``CSVQuoteRule``): ``CSVError/textAfterQuote(source:line:field:)`` or
+    /// ``CSVError/quoteInUnquotedField(source:line:field:)``. The row must not become a record.
+    public let quoteBreak: CSVError?
 
     /// Throws for a row that must not become a record: ``CSVError/fieldTooLarge(source:line:field:limit:)``
-    /// when a field was too large to keep, ``CSVError/textAfterQuote(source:line:field:)`` when
-    /// one broke the strict quote rule.
+    /// when a field was too large to keep, else the ``quoteBreak``.
     public func check() throws(CSVError) {
         if let field = oversizedField {
             throw .fieldTooLarge(source: source, line: line, field: field + 1, limit: maxFieldBytes)
         }
-        if let field = textAfterQuote {
-            throw .textAfterQuote(source: source, line: line, field: field + 1)
-        }
+        if let quoteBreak { throw quoteBreak }
     }
 
     /// The number of fields.
