@@ -23,8 +23,14 @@ enum CSVOptionArguments {
             options.delimiter = try character(text == "tab" || text == "\\t" ? "\t" : text, option: "delimiter")
         }
         if let text = arguments.value("comment") {
-            options.comment = try character(text, option: "comment")
-            if options.comment == options.delimiter { throw UsageError("--comment and --delimiter must differ") }
+            let comment = try character(text, option: "comment")
+            if comment == options.delimiter { throw UsageError("--comment and --delimiter must differ") }
+            // A comment byte that is the delimiter makes every row whose first field is empty a comment.
+            if options.delimiter == nil, CSVDialect.sniffedDelimiters.contains(comment) {
+                throw UsageError("--comment '\(text)' could be the delimiter (tab for .tsv, else sniffed among , ; tab | :): "
+                    + "give --delimiter too")
+            }
+            options.comment = comment
         }
         if arguments.value("encoding") == "latin1" { options.textPolicy = .windows1252 }
         if let limit = try arguments.integer("max-columns") { options.maxColumns = limit }

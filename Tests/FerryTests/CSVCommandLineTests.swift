@@ -89,6 +89,19 @@ extension CommandLineTests {
         #expect(same.status == 2)
     }
 
+    @Test("--comment that could be the sniffed delimiter is a usage error: ',' skipped every row whose first field was empty")
+    func commentThatCouldBeTheDelimiter() throws {
+        let csv = try csvFile("a.csv", "fileName,time\na.png,1\n,2\n")
+        let args = ["import", csv.path, "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity"]
+        for comment in [",", ";", "\t", "|", ":"] {
+            let run = try FerryProcess.run(args + ["--out", csv.folder + "/x.sqlite", "--comment", comment])
+            #expect(run.status == 2, "--comment \(comment.debugDescription)")
+            #expect(run.err.contains("could be the delimiter") && run.err.contains("give --delimiter too"), "\(run.err)")
+        }
+        let given = try FerryProcess.run(args + ["--out", csv.folder + "/given.sqlite", "--comment", ";", "--delimiter", ","])
+        #expect(given.status == 0 && given.out.contains("read 2, written 2"), "\(given.err)")
+    }
+
     @Test("reject lines name their location once and escape line breaks and control characters of the values they quote")
     func rejectLineText() throws {
         let csv = try csvFile("r.csv", "fileName,fileType\n\"a\",\"4\r5\"\n\"b\",\"6\n7\u{1B}\"\n\"c\",\"8\t9\"\n")
