@@ -149,6 +149,34 @@ extension CommandLineTests {
         #expect(rows == ["“q” €|Café", "Ã©|x"])
     }
 
+    @Test("a header name that matches two attributes only ignoring case is refused (exit 3), naming both; it went to one of them")
+    func headerMatchingTwoAttributesIgnoringCase() throws {
+        let folder = try TestPaths.temporaryFolder("cli-csv")
+        let model = folder + "/Amb.xcdatamodeld/Amb.xcdatamodel"
+        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic" sourceLanguage="Swift">
+                <entity name="Rec" representedClassName="Rec" syncable="YES">
+                    <attribute name="fileName" optional="YES" attributeType="String"/>
+                    <attribute name="filename" optional="YES" attributeType="String"/>
+                </entity>
+            </model>
+            """.utf8).write(to: URL(fileURLWithPath: model + "/contents"))
+        try Data("FILENAME\nx\n".utf8).write(to: URL(fileURLWithPath: folder + "/a.csv"))
+        let args = ["import", folder + "/a.csv", "--model", folder + "/Amb.xcdatamodeld", "--entity", "Rec"]
+        let run = try FerryProcess.run(args + ["--out", folder + "/out.sqlite"])
+        #expect(run.status == 3)
+        #expect(run.err.contains("\(folder)/a.csv:1: 'FILENAME' matches attributes 'fileName' and 'filename' alike (ignoring case): "
+            + "name its attribute with --map KEY=ATTRIBUTE"), "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
+        let mapped = try FerryProcess.run(args + ["--out", folder + "/mapped.sqlite", "--map", "FILENAME=filename"])
+        #expect(mapped.status == 0, "\(mapped.err)")
+        let exact = try csvFile("exact.csv", "filename\ny\n")
+        #expect(try FerryProcess.run(["import", exact.path, "--model", folder + "/Amb.xcdatamodeld", "--entity", "Rec",
+                                      "--out", exact.folder + "/out.sqlite"]).status == 0, "an exact name still decides")
+    }
+
     @Test("migrate takes the CSV options; its ledger shows skipped lines and the delimiter")
     func migrateCSVOptions() throws {
         let csv = try csvFile("uploads.csv", "# legacy\nfileName,time,urlPath\n\na.png,1388538000,/a\n")
