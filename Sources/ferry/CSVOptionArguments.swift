@@ -7,11 +7,13 @@ enum CSVOptionArguments {
     static let options: [OptionSpec] = [
         OptionSpec(name: "delimiter", value: "C", help: "CSV delimiter, e.g. ';' or 'tab' (default: tab for .tsv, else sniffed)"),
         OptionSpec(name: "comment", value: "C", help: "skip CSV lines starting with C, e.g. '#' (counted as skipped)"),
-        .choice("encoding", ["utf8", "latin1"], "CSV text: utf8 (default), or latin1 (a field that is not UTF-8 is read as Latin-1)"),
+        .choice("encoding", ["utf8", "latin1"],
+                "CSV text: utf8 (default), or latin1: the whole file read as Windows-1252, as browsers read Latin-1 (smart quotes, €)"),
         .integer("max-columns", "N", 1...Int.max,
                  "the most columns a CSV row may have (default \(CSVOptions.defaultMaxColumns)); a wider row stops the run"),
         .choice("csv-quotes", ["strict", "lenient"],
-                "strict (default): a CSV field with text after its closing quote (\"a\"x) rejects its row; lenient reads it as ax"),
+                "strict (default): a CSV field with text after its closing quote (\"a\"x) or a quote inside (a\"b) rejects its row; "
+                    + "lenient reads them as written"),
     ]
 
     /// The CSV options given; columns by position come from `--map` (`MapArguments`).
@@ -21,10 +23,16 @@ enum CSVOptionArguments {
             options.delimiter = try character(text == "tab" || text == "\\t" ? "\t" : text, option: "delimiter")
         }
         if let text = arguments.value("comment") {
-            options.comment = try character(text, option: "comment")
-            if options.comment == options.delimiter { throw UsageError("--comment and --delimiter must differ") }
+            let comment = try character(text, option: "comment")
+            if comment == options.delimiter { throw UsageError("--comment and --delimiter must differ") }
+            // A comment byte that is the delimiter makes every row whose first field is empty a comment.
+            if options.delimiter == nil, CSVDialect.sniffedDelimiters.contains(comment) {
+                throw UsageError("--comment '\(text)' could be the delimiter (tab for .tsv, else sniffed among , ; tab | :): "
+                    + "give --delimiter too")
+            }
+            options.comment = comment
         }
-        if arguments.value("encoding") == "latin1" { options.textPolicy = .latin1Fallback }
+        if arguments.value("encoding") == "latin1" { options.textPolicy = .windows1252 }
         if let limit = try arguments.integer("max-columns") { options.maxColumns = limit }
         if let text = arguments.value("csv-quotes"), let rule = CSVQuoteRule(rawValue: text) { options.quoteRule = rule }
         return options

@@ -27,17 +27,17 @@ struct CSVReaderLineRulesTests {
     }
 
     @Test(arguments: bufferSizes)
-    func anEmptyLineOfAOneColumnFileIsAnEmptyField(bufferSize: Int) throws {
-        let text = "\n备注\n第一\n\n第三\r\n\r\n\"\"\n"
+    func anEmptyLineOfAOneColumnFileIsSkippedAQuotedEmptyFieldIsARow(bufferSize: Int) throws {
+        let text = "\n备注\n第一\n\n第三\r\n\r\n\"\"\n\n"
         var reader = try CSVReader(source: MemoryByteSource(Array(text.utf8)), bufferSize: bufferSize)
         let header = reader.header
         #expect(header == ["备注"])
         let rows = try CSVTestSupport.rows(&reader)
-        #expect(rows.map(\.line) == [3, 4, 5, 6, 7])
-        #expect(rows.map(\.fields) == [[Array("第一".utf8)], [[]], [Array("第三".utf8)], [[]], [[]]])
-        #expect(rows.map(\.quoted) == [[false], [false], [false], [false], [true]])
-        // Only the empty line before the header was skipped.
-        #expect(reader.skippedLines == 1)
+        #expect(rows.map(\.line) == [3, 5, 7])
+        #expect(rows.map(\.fields) == [[Array("第一".utf8)], [Array("第三".utf8)], [[]]])
+        #expect(rows.map(\.quoted) == [[false], [false], [true]])
+        // The empty lines before the header, after 第一, after 第三 and at the end.
+        #expect(reader.skippedLines == 4)
     }
 
     @Test func withoutAHeaderEmptyLinesAreSkipped() throws {

@@ -151,10 +151,13 @@ struct CSVReaderTests {
         #expect(try row.string(0) == "x\ny")
     }
 
-    @Test func latin1FallbackOnlyAppliesToInvalidFields() throws {
+    @Test func windows1252DecodesEveryFieldUnlessAByteOrderMarkSaysUnicode() throws {
         var reader = try CSVReader(
-            source: MemoryByteSource(Array("é,".utf8) + [0xE9]), dialect: Self.noHeader, textPolicy: .latin1Fallback)
-        #expect(try reader.nextRow()?.strings() == ["é", "é"])
+            source: MemoryByteSource(Array("é,".utf8) + [0xE9]), dialect: Self.noHeader, textPolicy: .windows1252)
+        #expect(try reader.nextRow()?.strings() == ["Ã©", "é"])
+        var marked = try CSVReader(
+            source: MemoryByteSource([0xEF, 0xBB, 0xBF] + Array("é,x".utf8)), dialect: Self.noHeader, textPolicy: .windows1252)
+        #expect(try marked.nextRow()?.strings() == ["é", "x"])
     }
 
     @Test func missingFileIsATypedError() {

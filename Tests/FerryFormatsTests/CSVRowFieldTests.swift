@@ -24,7 +24,21 @@ struct CSVRowFieldTests {
         #expect(try strict.string(0) == "plain")
         #expect(try strict.string(1) == "中文 é")
         #expect(throws: CSVError.self) { try strict.string(2) }
-        let latin1 = try firstRow(bytes, policy: .latin1Fallback)
-        #expect(try latin1.string(2) == "café")
+        let windows = try firstRow(bytes, policy: .windows1252)
+        #expect(try windows.string(2) == "café")
+    }
+
+    @Test("Windows-1252: every field decoded alike, valid UTF-8 or not; 0x80–0x9F as Windows has them, not control characters")
+    func windows1252() throws {
+        // Row 1 is not UTF-8, row 2's field happens to be: C3 A9 is "Ã©" in both (it was "é" in row 2).
+        let bytes: [UInt8] = [0x93, 0x71, 0x94, 0x20, 0x80, 0x2C, 0xC3, 0xA9, 0x74, 0xE9, 10, 0xC3, 0xA9, 0x2C, 0x78, 10]
+        var reader = try CSVReader(source: MemoryByteSource(bytes), dialect: CSVDialect(hasHeader: false), textPolicy: .windows1252)
+        #expect(try reader.nextRow()?.strings() == ["“q” €", "Ã©té"])
+        #expect(try reader.nextRow()?.strings() == ["Ã©", "x"])
+        let high = (0x80...0x9F).map { UInt8($0) }
+        let decoded = high.withUnsafeBytes { Windows1252.string($0) }
+        #expect(decoded == "€\u{81}‚ƒ„…†‡ˆ‰Š‹Œ\u{8D}Ž\u{8F}\u{90}‘’“”•–—˜™š›œ\u{9D}žŸ")
+        let rest = (0...0xFF).filter { !(0x80...0x9F).contains($0) }.map { UInt8($0) }
+        #expect(rest.withUnsafeBytes { Windows1252.string($0) }.unicodeScalars.map(\.value) == rest.map { UInt32($0) })
     }
 }

@@ -65,9 +65,9 @@ struct CSVRustExamplesTests {
         }
     }
 
-    @Test func uspopLatin1ReadsWithLatin1Fallback() throws {
+    @Test func uspopLatin1ReadsAsWindows1252() throws {
         var reader = try CSVReader(
-            source: FileByteSource(path: Self.path("uspop-latin1.csv")), textPolicy: .latin1Fallback)
+            source: FileByteSource(path: Self.path("uspop-latin1.csv")), textPolicy: .windows1252)
         let rows = try CSVTestSupport.strings(&reader)
         #expect(rows.count == 100)
         #expect(rows[2] == ["\u{D5}akman", "AL", "", "33.7133333", "-87.3886111"])

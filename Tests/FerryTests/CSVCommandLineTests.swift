@@ -1,3 +1,4 @@
+import FerryStore
 import FerryTestSupport
 import Foundation
 import Testing
@@ -86,6 +87,94 @@ extension CommandLineTests {
         let same = try ferry("import", csv.path, "--model", Self.model, "--entity", "UploadEntity", "--out", csv.folder + "/x.sqlite",
                              "--comment", ";", "--delimiter", ";")
         #expect(same.status == 2)
+    }
+
+    @Test("--comment that could be the sniffed delimiter is a usage error: ',' skipped every row whose first field was empty")
+    func commentThatCouldBeTheDelimiter() throws {
+        let csv = try csvFile("a.csv", "fileName,time\na.png,1\n,2\n")
+        let args = ["import", csv.path, "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity"]
+        for comment in [",", ";", "\t", "|", ":"] {
+            let run = try FerryProcess.run(args + ["--out", csv.folder + "/x.sqlite", "--comment", comment])
+            #expect(run.status == 2, "--comment \(comment.debugDescription)")
+            #expect(run.err.contains("could be the delimiter") && run.err.contains("give --delimiter too"), "\(run.err)")
+        }
+        let given = try FerryProcess.run(args + ["--out", csv.folder + "/given.sqlite", "--comment", ";", "--delimiter", ","])
+        #expect(given.status == 0 && given.out.contains("read 2, written 2"), "\(given.err)")
+    }
+
+    @Test("reject lines name their location once and escape line breaks and control characters of the values they quote")
+    func rejectLineText() throws {
+        let csv = try csvFile("r.csv", "fileName,fileType\n\"a\",\"4\r5\"\n\"b\",\"6\n7\u{1B}\"\n\"c\",\"8\t9\"\n")
+        let run = try ferry("import", csv.path, "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                            "--out", csv.folder + "/out.sqlite")
+        #expect(run.status == 1)
+        let rejects = run.err.split(separator: "\n").map(String.init).filter { $0.hasPrefix("reject: ") }
+        #expect(rejects == ["reject: \(csv.path):2: UploadEntity.fileType: '4\\r5' is not an integer",
+                            "reject: \(csv.path):4: UploadEntity.fileType: '6\\n7\\u{1B}' is not an integer",
+                            "reject: \(csv.path):6: UploadEntity.fileType: '8\\t9' is not an integer"], "\(run.err)")
+        var bytes = Array("fileName,fileType\n".utf8)
+        bytes += [0x61, 0xE9, 0x2C, 0x31, 0x0A]
+        try Data(bytes).write(to: URL(fileURLWithPath: csv.folder + "/l.csv"))
+        let latin1 = try ferry("import", csv.folder + "/l.csv", "--model", Self.model, "--model-version", "Workspace 1",
+                               "--entity", "UploadEntity", "--out", csv.folder + "/l.sqlite")
+        #expect(latin1.err.contains("reject: \(csv.folder)/l.csv:2: UploadEntity.fileName: field 1 is not valid UTF-8\n"), "\(latin1.err)")
+    }
+
+    @Test("strict quotes: a space before an opening quote (1, \"Smith\") rejects the row with its line and field; lenient reads it as written")
+    func quoteInsideUnquotedField() throws {
+        let csv = try csvFile("q.csv", "fileName,urlPath\na.png, \"/x\"\n\"b.png\",/y\n")
+        let args = ["import", csv.path, "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity"]
+        let strict = try FerryProcess.run(args + ["--out", csv.folder + "/strict.sqlite"])
+        #expect(strict.status == 1 && strict.out.contains("read 2, written 1, rejected 1"), "\(strict.out)")
+        #expect(strict.err.contains("reject: \(csv.path):2: UploadEntity.urlPath: field 2 has a quote but does not start with one "
+            + "(as in a\"b, or a space before \"a\") (--csv-quotes lenient reads the quote as it is written)"), "\(strict.err)")
+        let lenient = try FerryProcess.run(args + ["--out", csv.folder + "/lenient.sqlite", "--csv-quotes", "lenient"])
+        #expect(lenient.status == 0 && lenient.out.contains("read 2, written 2"), "\(lenient.err)")
+    }
+
+    @Test("--encoding latin1 reads the whole file as Windows-1252: smart quotes and € as meant, the same bytes alike in every row")
+    func encodingLatin1() throws {
+        let folder = try TestPaths.temporaryFolder("cli-csv")
+        let path = folder + "/w.csv"
+        let bytes = Array("fileName,urlPath\n".utf8) + [0x93, 0x71, 0x94, 0x20, 0x80, 0x2C, 0x43, 0x61, 0x66, 0xE9, 0x0A]
+            + [0xC3, 0xA9, 0x2C, 0x78, 0x0A]
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let run = try ferry("import", path, "--model", Self.model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                            "--out", folder + "/out.sqlite", "--encoding", "latin1")
+        #expect(run.status == 0, "\(run.err)")
+        let database = try SQLiteDatabase(path: folder + "/out.sqlite", mode: .readOnly)
+        let statement = try database.prepare("SELECT ZFILENAME || '|' || ZURLPATH FROM ZUPLOADENTITY ORDER BY Z_PK")
+        var rows: [String] = []
+        while try statement.step() { rows.append(statement.string(at: 0) ?? "") }
+        #expect(rows == ["“q” €|Café", "Ã©|x"])
+    }
+
+    @Test("a header name that matches two attributes only ignoring case is refused (exit 3), naming both; it went to one of them")
+    func headerMatchingTwoAttributesIgnoringCase() throws {
+        let folder = try TestPaths.temporaryFolder("cli-csv")
+        let model = folder + "/Amb.xcdatamodeld/Amb.xcdatamodel"
+        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" minimumToolsVersion="Automatic" sourceLanguage="Swift">
+                <entity name="Rec" representedClassName="Rec" syncable="YES">
+                    <attribute name="fileName" optional="YES" attributeType="String"/>
+                    <attribute name="filename" optional="YES" attributeType="String"/>
+                </entity>
+            </model>
+            """.utf8).write(to: URL(fileURLWithPath: model + "/contents"))
+        try Data("FILENAME\nx\n".utf8).write(to: URL(fileURLWithPath: folder + "/a.csv"))
+        let args = ["import", folder + "/a.csv", "--model", folder + "/Amb.xcdatamodeld", "--entity", "Rec"]
+        let run = try FerryProcess.run(args + ["--out", folder + "/out.sqlite"])
+        #expect(run.status == 3)
+        #expect(run.err.contains("\(folder)/a.csv:1: 'FILENAME' matches attributes 'fileName' and 'filename' alike (ignoring case): "
+            + "name its attribute with --map KEY=ATTRIBUTE"), "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
+        let mapped = try FerryProcess.run(args + ["--out", folder + "/mapped.sqlite", "--map", "FILENAME=filename"])
+        #expect(mapped.status == 0, "\(mapped.err)")
+        let exact = try csvFile("exact.csv", "filename\ny\n")
+        #expect(try FerryProcess.run(["import", exact.path, "--model", folder + "/Amb.xcdatamodeld", "--entity", "Rec",
+                                      "--out", exact.folder + "/out.sqlite"]).status == 0, "an exact name still decides")
     }
 
     @Test("migrate takes the CSV options; its ledger shows skipped lines and the delimiter")

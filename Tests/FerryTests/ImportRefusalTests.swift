@@ -1,5 +1,6 @@
 import Ferry
 import FerryMigration
+import FerryModel
 import FerryStoreTestSupport
 import FerryTestSupport
 import Foundation
@@ -120,6 +121,29 @@ struct ImportRefusalTests {
         let error = try #require(throws: ImportError.self) { try ImportJob(request: importing(path, out: folder + "/out.sqlite")).run() }
         #expect(error.description.contains("two keys of one object feed attribute 'fileName' (the second is 'FileName', in [0])"), "\(error)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
+    }
+
+    @Test("a JSON key that matches two attributes only ignoring case is refused, naming both, as such a CSV column is (it fed one)")
+    func keyMatchingTwoAttributesIgnoringCase() throws {
+        let folder = try TestPaths.temporaryFolder("case-keys")
+        let model = ManagedObjectModel(name: "Amb", entities: [
+            Entity(name: "Rec", attributes: [Attribute(name: "fileName", type: .string), Attribute(name: "filename", type: .string),
+                                             Attribute(name: "size", type: .string, renamingIdentifier: "old"),
+                                             Attribute(name: "length", type: .string, renamingIdentifier: "old")]),
+        ])
+        let schema = try #require(RecordSchema(model: model, entityName: "Rec"))
+        let matcher = PropertyKeyMatcher(schema: schema)
+        #expect(try matcher.attributeIndex(forKey: "filename") == 1, "an exact name decides")
+        let byCase = try #require(throws: AmbiguousKey.self) { try matcher.attributeIndex(forKey: "FILENAME") }
+        #expect(byCase.key == "FILENAME" && byCase.attributes == ["fileName", "filename"] && byCase.rule == "ignoring case")
+        let byRenaming = try #require(throws: AmbiguousKey.self) { try matcher.attributeIndex(forKey: " old ") }
+        #expect(byRenaming.key == "old" && byRenaming.attributes == ["size", "length"] && byRenaming.rule == "by renaming identifier")
+        #expect(try PropertyKeyMatcher(schema: schema, keyMap: ["FILENAME": "filename"]).attributeIndex(forKey: "FILENAME") == 1)
+        var decoder = try DocumentRecordDecoder(schema: schema, model: model)
+        let error = try #require(throws: RecordSourceError.self) {
+            try decoder.decode([("FILENAME", .string("x"))], at: SourceLocation(file: folder + "/a.json", line: 1))
+        }
+        #expect(error.description.contains("'FILENAME' matches attributes 'fileName' and 'filename' alike (ignoring case)"), "\(error)")
     }
 
     @Test("a CSV header with spaces around a name (a non-breaking one too) still feeds its attribute instead of leaving the column out")

@@ -8,9 +8,11 @@ public struct CSVOptions: Sendable, Equatable {
 
     /// The field separator; nil means tab for a `.tsv` file, else sniffed (`CSVDialect.sniff`).
     public var delimiter: UInt8?
-    /// Lines starting with this byte are skipped (and counted as skipped); nil: no comments.
+    /// Lines starting with this byte are skipped (and counted as skipped); nil: no comments. It
+    /// must not be the delimiter: every row whose first field is empty would be skipped.
     public var comment: UInt8?
-    /// What a field that is not valid UTF-8 becomes: a reject, or Latin-1 text.
+    /// How fields are decoded: as UTF-8 (a field that is not rejects its record), or all as
+    /// Windows-1252 (`--encoding latin1`).
     public var textPolicy: CSVTextPolicy
     /// The most columns a row may have; a wider row stops the run with its file and line.
     public var maxColumns: Int

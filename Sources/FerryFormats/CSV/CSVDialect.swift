@@ -14,7 +14,7 @@ public struct CSVDialect: Sendable, Hashable {
     public var hasHeader: Bool
     /// Lines that start with this byte are skipped (e.g. `#`); `nil` means no comments.
     public var comment: UInt8?
-    /// Whether text after a closing quote (`"ab"cd`) breaks the row or joins the field.
+    /// Whether a quote that breaks RFC 4180 (`"ab"cd`, `a"b`) breaks the row or is read as written.
     public var quoteRule: CSVQuoteRule
 
     public init(
@@ -33,6 +33,6 @@ public struct CSVDialect: Sendable, Hashable {
         self.quoteRule = quoteRule
     }
 
-    /// RFC 4180: comma, double quote, a header row, no comments, nothing after a closing quote.
+    /// RFC 4180: comma, double quote, a header row, no comments, quotes only around whole fields.
     public static let rfc4180 = CSVDialect()
 }

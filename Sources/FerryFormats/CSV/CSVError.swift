@@ -13,12 +13,16 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     /// Field `field` of the row starting on `line` has text after its closing quote (`"a"x`),
     /// which the strict quote rule (``CSVQuoteRule``) refuses.
     case textAfterQuote(source: String, line: Int, field: Int)
+    /// Field `field` of the row starting on `line` holds a quote but does not start with one
+    /// (`a"b`, or ` "a"` with a space before the quote), which the strict quote rule refuses:
+    /// RFC 4180 lets no quote into an unquoted field.
+    case quoteInUnquotedField(source: String, line: Int, field: Int)
 
     /// The input's name.
     public var source: String {
         switch self {
         case let .unterminatedQuote(source, _), let .invalidUTF8(source, _, _), let .tooManyFields(source, _, _),
-            let .fieldTooLarge(source, _, _, _), let .textAfterQuote(source, _, _): source
+            let .fieldTooLarge(source, _, _, _), let .textAfterQuote(source, _, _), let .quoteInUnquotedField(source, _, _): source
         }
     }
 
@@ -26,7 +30,7 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     public var line: Int {
         switch self {
         case let .unterminatedQuote(_, line), let .invalidUTF8(_, line, _), let .tooManyFields(_, line, _),
-            let .fieldTooLarge(_, line, _, _), let .textAfterQuote(_, line, _): line
+            let .fieldTooLarge(_, line, _, _), let .textAfterQuote(_, line, _), let .quoteInUnquotedField(_, line, _): line
         }
     }
 
@@ -34,7 +38,8 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     public var field: Int? {
         switch self {
         case .unterminatedQuote, .tooManyFields: nil
-        case let .invalidUTF8(_, _, field), let .fieldTooLarge(_, _, field, _), let .textAfterQuote(_, _, field): field
+        case let .invalidUTF8(_, _, field), let .fieldTooLarge(_, _, field, _), let .textAfterQuote(_, _, field),
+            let .quoteInUnquotedField(_, _, field): field
         }
     }
 
@@ -46,6 +51,7 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
         case let .tooManyFields(_, _, limit): "the row has more than \(limit) fields"
         case let .fieldTooLarge(_, _, field, limit): "field \(field) is larger than \(ValueSizeLimit.text(limit)), the most a value may hold"
         case let .textAfterQuote(_, _, field): "field \(field) has text after its closing quote (as in \"a\"x)"
+        case let .quoteInUnquotedField(_, _, field): "field \(field) has a quote but does not start with one (as in a\"b, or a space before \"a\")"
         }
     }
 

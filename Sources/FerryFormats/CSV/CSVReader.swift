@@ -7,18 +7,20 @@
 /// follows the longest row, not the file. Parsing follows RFC 4180 with these decisions:
 /// - Rows end with CRLF, LF or CR alone. Line numbers count physical lines, including line breaks
 ///   inside quoted fields.
-/// - Empty lines are skipped and counted in ``skippedLines``, as are comment lines; but when the
-///   header has a single column, an empty line after it is a row of one empty unquoted field.
+/// - Empty lines are skipped and counted in ``skippedLines``, as are comment lines, whatever the
+///   number of columns: an empty line holds no record (a one-column file's trailing blank line
+///   is not a row of one empty field), while a line of `""` is a row of one empty quoted field.
 /// - A row of more than `maxFields` fields is ``CSVError/tooManyFields(source:line:limit:)``:
 ///   memory stays bounded whatever the input.
 /// - A field of more than `maxFieldBytes` bytes is not kept: the rest of the row is read as usual
 ///   and the row says which field it was (``CSVRow/oversizedField``), for its reader to reject.
 /// - A UTF-8 byte order mark is skipped; UTF-16 with a byte order mark is transcoded to UTF-8
-///   (see ``UTF8TranscodingByteSource``).
-/// - A quote inside an unquoted field is an ordinary byte (`5'10"` stays as written). Text after a
-///   closing quote is appended to the field (`"ab"cd` reads as `abcd`); under the dialect's
-///   ``CSVQuoteRule/strict`` rule the row also says which field did so (``CSVRow/textAfterQuote``),
-///   and a header that does is ``CSVError/textAfterQuote(source:line:field:)``.
+///   (see ``UTF8TranscodingByteSource``). Either makes the fields UTF-8, whatever the text policy
+///   (a byte order mark outweighs a label, as in the WHATWG Encoding Standard).
+/// - A quote inside an unquoted field is an ordinary byte (`5'10"` stays as written), and text
+///   after a closing quote is appended to the field (`"ab"cd` reads as `abcd`). Both break
+///   RFC 4180: under the dialect's ``CSVQuoteRule/strict`` rule the row also says which field
+///   did so first (``CSVRow/quoteBreak``), and a header that does cannot be read.
 /// - A quoted field still open at the end of the input is ``CSVError/unterminatedQuote(source:line:)``
 ///   with the line where the field began.
 /// - Rows may have different field counts; checking them is the caller's business.
@@ -31,17 +33,19 @@ public struct CSVReader: ~Copyable {
     /// The line of the header row, when there is one (empty and comment lines may precede it).
     public private(set) var headerLine: Int?
     public let dialect: CSVDialect
+    /// How rows decode their fields, unless the input starts with a byte order mark (then UTF-8).
     public let textPolicy: CSVTextPolicy
     /// The most fields a row may have.
     public let maxFields: Int
     /// The most bytes a field may have (see ``ValueSizeLimit``).
     public let maxFieldBytes: Int
-    /// Empty lines and comment lines passed over so far, the header's included.
+    /// Empty lines and comment lines passed over so far, those before the header included.
     public private(set) var skippedLines = 0
 
     private var source: UTF8TranscodingByteSource
     private let buffer: UnsafeMutableRawBufferPointer
-    /// Where an unquoted field ends: LF, CR or the delimiter.
+    /// Where the copying of an unquoted field stops: LF, CR, the delimiter and, under the strict
+    /// quote rule, the quote.
     private let unquotedEnd: ByteSetScan
     /// Where the copying of a quoted field stops: LF, CR, the quote or the escape byte.
     private let quotedStop: ByteSetScan
@@ -51,8 +55,6 @@ public struct CSVReader: ~Copyable {
     private var line = 1
     /// The previous row or skipped line ended with CR: an LF right after it belongs to it.
     private var pendingLF = false
-    /// An empty line is a row of one empty field (a one-column header was read), not skipped.
-    private var emptyLinesAreRows = false
 
     /// The row being assembled, reused for the next one when no row holds it.
     private var storage = CSVRowStorage()
@@ -62,8 +64,8 @@ public struct CSVReader: ~Copyable {
     private var oversizedField: Int?
     /// The field being read passed `maxFieldBytes`: the rest of it is dropped as it comes.
     private var droppingField = false
-    /// The first field of the row with text after its closing quote (0-based; strict rule only).
-    private var textAfterQuote: Int?
+    /// How the row's first field to break RFC 4180's quoting did (strict rule only).
+    private var quoteBreak: CSVError?
 
     /// Opens a reader and, when `dialect.hasHeader`, reads the header row.
     /// - Parameters:
@@ -87,13 +89,12 @@ public struct CSVReader: ~Copyable {
         self.maxFieldBytes = max(maxFieldBytes, 1)
         buffer = .allocate(byteCount: max(bufferSize, 1), alignment: 16)
         let lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
-        unquotedEnd = ByteSetScan(lf, cr, dialect.delimiter, dialect.delimiter)
+        unquotedEnd = ByteSetScan(lf, cr, dialect.delimiter, dialect.quoteRule == .strict ? dialect.quote : dialect.delimiter)
         quotedStop = ByteSetScan(lf, cr, dialect.quote, dialect.escape ?? dialect.quote)
         if dialect.hasHeader, let row = try nextRow() {
             try row.check()
             header = try row.strings()
             headerLine = row.line
-            emptyLinesAreRows = row.count == 1
         }
     }
 
@@ -122,7 +123,7 @@ public struct CSVReader: ~Copyable {
         fieldStart = 0
         oversizedField = nil
         droppingField = false
-        textAfterQuote = nil
+        quoteBreak = nil
         var state = State.rowStart
         var rowLine = line
         var fieldLine = line
@@ -157,11 +158,6 @@ public struct CSVReader: ~Copyable {
                         line += 1
                         pendingLF = byte == cr
                         i += 1
-                        if emptyLinesAreRows {
-                            row.endField(quoted: false)
-                            position = i
-                            return makeRow(line: line - 1)
-                        }
                         skippedLines += 1
                     } else if byte == comment {
                         state = .comment
@@ -189,12 +185,20 @@ public struct CSVReader: ~Copyable {
                     if i == n { break scan }
                     let byte = p[i]
                     i += 1
-                    endField(quoted: fieldQuoted)
-                    fieldQuoted = false
                     if byte == delimiter {
+                        endField(quoted: fieldQuoted)
+                        fieldQuoted = false
                         guard row.fieldCount < maxFields else { throw tooManyFields(line: rowLine) }
                         state = .fieldStart
+                    } else if byte == quote {  // only under the strict rule: the field goes on
+                        row.append(quote)
+                        limitField()
+                        if quoteBreak == nil {
+                            quoteBreak = .quoteInUnquotedField(source: sourceName, line: rowLine, field: row.fieldCount + 1)
+                        }
                     } else {
+                        endField(quoted: fieldQuoted)
+                        fieldQuoted = false
                         line += 1
                         pendingLF = byte == cr
                         position = i
@@ -259,7 +263,9 @@ public struct CSVReader: ~Copyable {
                             return makeRow(line: rowLine)
                         }
                     } else {
-                        if dialect.quoteRule == .strict, textAfterQuote == nil { textAfterQuote = row.fieldCount }
+                        if dialect.quoteRule == .strict, quoteBreak == nil {
+                            quoteBreak = .textAfterQuote(source: sourceName, line: rowLine, field: row.fieldCount + 1)
+                        }
                         state = .unquoted
                     }
 
@@ -318,8 +324,8 @@ public struct CSVReader: ~Copyable {
 
     private func makeRow(line: Int) -> CSVRow {
         CSVRow(
-            line: line, storage: storage,
-            source: sourceName, textPolicy: textPolicy, oversizedField: oversizedField, maxFieldBytes: maxFieldBytes,
-            textAfterQuote: textAfterQuote)
+            line: line, storage: storage, source: sourceName,
+            textPolicy: source.encoding == .unmarked ? textPolicy : .strictUTF8,
+            oversizedField: oversizedField, maxFieldBytes: maxFieldBytes, quoteBreak: quoteBreak)
     }
 }

@@ -14,20 +14,18 @@ public struct CSVRow: Sendable {
     public let oversizedField: Int?
     /// The reader's `maxFieldBytes`.
     let maxFieldBytes: Int
-    /// The first field (0-based) with text after its closing quote, under the strict quote rule
-    /// (``CSVQuoteRule``): the row must not become a record.
-    public let textAfterQuote: Int?
+    /// How the row's first field to break RFC 4180's quoting did, under the strict quote rule
+    /// (``CSVQuoteRule``): ``CSVError/textAfterQuote(source:line:field:)`` or
+    /// ``CSVError/quoteInUnquotedField(source:line:field:)``. The row must not become a record.
+    public let quoteBreak: CSVError?
 
     /// Throws for a row that must not become a record: ``CSVError/fieldTooLarge(source:line:field:limit:)``
-    /// when a field was too large to keep, ``CSVError/textAfterQuote(source:line:field:)`` when
-    /// one broke the strict quote rule.
+    /// when a field was too large to keep, else the ``quoteBreak``.
     public func check() throws(CSVError) {
         if let field = oversizedField {
             throw .fieldTooLarge(source: source, line: line, field: field + 1, limit: maxFieldBytes)
         }
-        if let field = textAfterQuote {
-            throw .textAfterQuote(source: source, line: line, field: field + 1)
-        }
+        if let quoteBreak { throw quoteBreak }
     }
 
     /// The number of fields.
@@ -35,11 +33,14 @@ public struct CSVRow: Sendable {
 
     /// Lends the bytes of field `index` (quotes removed, escapes resolved) as contiguous memory,
     /// valid only inside `body`: for converting a field without copying it or making a String.
-    @inlinable public func withField<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    @inlinable public func withField<Result, Failure: Error>(
+        _ index: Int, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         precondition(index >= 0 && index < storage.fieldCount, "CSV field index out of range")
         let start = index == 0 ? 0 : storage.fieldEnds[index - 1]
         let field = UnsafeRawBufferPointer(start: storage.bytes + start, count: storage.fieldEnds[index] - start)
-        return try withExtendedLifetime(storage) { try body(field) }
+        defer { withExtendedLifetime(storage) {} }
+        return try body(field)
     }
 
     /// Whether field `index` was enclosed in quotes: tells `""` (an empty string) from an
@@ -49,23 +50,23 @@ public struct CSVRow: Sendable {
         return storage.quotedFlags[index]
     }
 
-    /// Field `index` as a string.
+    /// Field `index` as a string, decoded by the reader's text policy.
     /// - Throws: ``CSVError/invalidUTF8(source:line:field:)`` when the field is not UTF-8 and
-    ///   the reader's policy is ``CSVTextPolicy/strictUTF8``.
-    public func string(_ index: Int) throws -> String {
-        try withField(index) { field in
-            if let text = UTF8Text.string(field) { return text }
+    ///   the policy is ``CSVTextPolicy/strictUTF8``.
+    public func string(_ index: Int) throws(CSVError) -> String {
+        try withField(index) { field throws(CSVError) in
             switch textPolicy {
             case .strictUTF8:
-                throw CSVError.invalidUTF8(source: source, line: line, field: index + 1)
-            case .latin1Fallback:
-                return String(decoding: field.lazy.map { UInt16($0) }, as: UTF16.self)
+                guard let text = UTF8Text.string(field) else { throw .invalidUTF8(source: source, line: line, field: index + 1) }
+                return text
+            case .windows1252:
+                return Windows1252.string(field)
             }
         }
     }
 
     /// All fields as strings.
-    public func strings() throws -> [String] {
-        try (0..<count).map { try string($0) }
+    public func strings() throws(CSVError) -> [String] {
+        try (0..<count).map { index throws(CSVError) in try string(index) }
     }
 }

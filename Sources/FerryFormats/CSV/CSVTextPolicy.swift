@@ -1,8 +1,9 @@
-/// What ``CSVRow/string(_:)`` does with a field that is not valid UTF-8.
+/// How ``CSVRow/string(_:)`` decodes a field's bytes.
 public enum CSVTextPolicy: Sendable, Hashable {
-    /// Throw ``CSVError/invalidUTF8(source:line:field:)``.
+    /// As UTF-8; a field that is not valid UTF-8 throws ``CSVError/invalidUTF8(source:line:field:)``.
     case strictUTF8
-    /// Decode that field as ISO Latin-1 (every byte is one character), as legacy exports
-    /// from Windows and old Mac tools often need. Valid UTF-8 fields are still read as UTF-8.
-    case latin1Fallback
+    /// Every field as ``Windows1252`` (the reading the WHATWG Encoding Standard gives the label
+    /// Latin-1), UTF-8 or not, so that the same bytes read the same in every row; for legacy
+    /// exports from Windows and old Mac tools. A byte order mark still makes the input Unicode.
+    case windows1252
 }

@@ -2,8 +2,8 @@ import FerryModel
 
 /// Decodes one object of a JSON or property-list document into a record of an entity.
 ///
-/// Keys match attributes and relationships as `PropertyKeyMatcher` does. Attribute values go
-/// through `DocumentCoercion`. A relationship key holds one destination or an array of them:
+/// Keys match attributes and relationships as `PropertyKeyMatcher` does (a key that matches
+/// several attributes alike refuses the source). Attribute values go through `DocumentCoercion`. A relationship key holds one destination or an array of them:
 ///
 /// - Values (`"tags": ["work", "home"]`) become links that find the destination by an attribute,
 ///   named per relationship in `linkAttributes`, or by default the destination's single-attribute
@@ -128,7 +128,11 @@ public struct DocumentRecordDecoder {
         var embedded: [EmbeddedRecord] = []
         var defaultedTotal = 0
         for (position, (key, value)) in members.enumerated() {
-            switch target(for: key, at: position) {
+            let target: KeyTarget
+            do { target = try self.target(for: key, at: position) } catch {
+                throw RecordSourceError(source: location.file, line: location.line, reason: error.reason)
+            }
+            switch target {
             case .unknown:
                 continue
             case .attribute(let index):
@@ -284,11 +288,12 @@ public struct DocumentRecordDecoder {
 
     /// Whether an object of this decoder's entity gives at least one attribute, all of them in its
     /// uniqueness constraints, and no relationship: it names a record rather than describing one.
-    mutating func givesOnlyUniqueValues(_ members: [(key: String, value: DocumentValue)]) -> Bool {
+    /// The object was decoded as a record first, so each of its keys' targets is known.
+    func givesOnlyUniqueValues(_ members: [(key: String, value: DocumentValue)]) -> Bool {
         let unique = Set(model.ancestry(of: schema.entity.name).flatMap(\.uniquenessConstraints).flatMap { $0 })
         var gives = false
         for (key, _) in members {
-            switch target(for: key) {
+            switch keyTargets[key] ?? .unknown {
             case .unknown: continue
             case .relationship: return false
             case .attribute(let index):
@@ -326,9 +331,9 @@ public struct DocumentRecordDecoder {
 
     /// The target of the key at `position` of an object: the previous object's when it had the
     /// same key there.
-    private mutating func target(for key: String, at position: Int) -> KeyTarget {
+    private mutating func target(for key: String, at position: Int) throws(AmbiguousKey) -> KeyTarget {
         if position < recentKeys.count, recentKeys[position] == key { return recentTargets[position] }
-        let found = target(for: key)
+        let found = try target(for: key)
         if position < recentKeys.count {
             recentKeys[position] = key
             recentTargets[position] = found
@@ -339,10 +344,10 @@ public struct DocumentRecordDecoder {
         return found
     }
 
-    private mutating func target(for key: String) -> KeyTarget {
+    private mutating func target(for key: String) throws(AmbiguousKey) -> KeyTarget {
         if let known = keyTargets[key] { return known }
         let resolved: KeyTarget
-        if let index = matcher.attributeIndex(forKey: key) {
+        if let index = try matcher.attributeIndex(forKey: key) {
             resolved = .attribute(index)
             matchesAnyKey = true
         } else if let relationship = relationshipKeys.relationship(forKey: key) {

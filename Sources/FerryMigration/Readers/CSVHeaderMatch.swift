@@ -3,7 +3,8 @@ import FerryModel
 
 /// How a CSV header's columns map onto a schema's attributes: a column named by position in
 /// `columnMap` feeds that attribute (a position past the header, or an attribute the entity
-/// lacks, is refused); any other is matched by `PropertyKeyMatcher`.
+/// lacks, is refused); any other is matched by `PropertyKeyMatcher` (a name that matches
+/// several attributes alike is refused).
 ///
 /// A column that names no attribute but a to-one relationship (`RelationshipKeys`) gives each
 /// record a link to the destination whose attribute holds the field's value. A to-many's column
@@ -43,15 +44,25 @@ struct CSVHeaderMatch {
             }
         }
         let matcher = PropertyKeyMatcher(schema: schema, keyMap: keyMap)
+        var matched: [Int?] = []
+        for (offset, key) in header.enumerated() {
+            if let attribute = columnMap[offset + 1] {
+                matched.append(schema.index(of: attribute))
+                continue
+            }
+            do { matched.append(try matcher.attributeIndex(forKey: key)) } catch {
+                throw RecordSourceError(source: source, line: line, reason: error.reason)
+            }
+        }
         provided = [Bool](repeating: false, count: schema.attributes.count)
         var reported: Set<String> = []
         // A header with an unmapped `Z_PK` is a store's rows (a Ferry export): its to-one
         // columns hold destination keys, not values.
         let carriesStoreKeys = header.enumerated().contains { offset, key in
-            key.trimmingSpaces == RelationshipKeys.storeRowKey && columnMap[offset + 1] == nil && matcher.attributeIndex(forKey: key) == nil
+            key.trimmingSpaces == RelationshipKeys.storeRowKey && columnMap[offset + 1] == nil && matched[offset] == nil
         }
         for (offset, key) in header.enumerated() {
-            let index = columnMap[offset + 1].flatMap(schema.index(of:)) ?? matcher.attributeIndex(forKey: key)
+            let index = matched[offset]
             if let index {
                 guard !provided[index] else {
                     throw RecordSourceError(source: source, line: line, reason: "two columns feed attribute "

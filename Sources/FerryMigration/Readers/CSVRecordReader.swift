@@ -126,7 +126,7 @@ struct CSVRowRecords: RecordReader, ~Copyable {
             }
             let text: String
             do { text = try row.string(column) } catch {
-                return .reject(Reject(location: location, entity: entity, attribute: schema.attributes[index].name, reason: "\(error)"))
+                return .reject(Reject(location: location, entity: entity, attribute: schema.attributes[index].name, reason: error.reason))
             }
             if type == .string {  // taken as it is (`TextCoercion` does the same), without a Result
                 values[index] = .string(text)
@@ -144,7 +144,7 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         for link in columnLinks {
             let text: String
             do { text = try row.string(link.column) } catch {
-                return .reject(Reject(location: location, entity: entity, attribute: link.relationship, reason: "\(error)"))
+                return .reject(Reject(location: location, entity: entity, attribute: link.relationship, reason: error.reason))
             }
             switch text.isEmpty ? .success(.null) : TextCoercion.value(text, as: link.attribute.type, options: options) {
             case .success(.null):

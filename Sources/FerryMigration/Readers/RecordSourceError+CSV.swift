@@ -6,7 +6,7 @@ extension RecordSourceError {
         switch error {
         case .tooManyFields:
             self.init(source: error.source, line: error.line, reason: error.reason + " (--max-columns N reads wider rows)")
-        case .unterminatedQuote, .invalidUTF8, .fieldTooLarge, .textAfterQuote:
+        case .unterminatedQuote, .invalidUTF8, .fieldTooLarge, .textAfterQuote, .quoteInUnquotedField:
             self.init(source: error.source, line: error.line, reason: error.reasonWithRemedy)
         }
     }
@@ -17,6 +17,7 @@ extension CSVError {
     public var reasonWithRemedy: String {
         switch self {
         case .textAfterQuote: reason + " (--csv-quotes lenient joins it to the field)"
+        case .quoteInUnquotedField: reason + " (--csv-quotes lenient reads the quote as it is written)"
         case .unterminatedQuote, .invalidUTF8, .tooManyFields, .fieldTooLarge: reason
         }
     }

@@ -1,7 +1,8 @@
 /// Names listed in a message: all of them when they are few, else the first ones and how many
 /// more, so that a header of thousands of columns makes one short line. Characters a terminal
-/// shows as nothing (a byte-order mark, a zero-width space, controls, spaces other than U+0020)
-/// are written as `\u{FEFF}`, so that a name that only looks like an attribute's says why it is not.
+/// shows as nothing or acts on (a byte-order mark, a zero-width space, controls, spaces other
+/// than U+0020) are written as `\u{FEFF}` (line breaks and tabs as `\r`, `\n`, `\t`), so that a
+/// name that only looks like an attribute's says why it is not.
 public enum NameListText {
     /// `a, b, c`; past `shown` names, the first `shown` and `and N more`.
     public static func summary(_ names: [String], shown: Int = 10) -> String {
@@ -10,15 +11,17 @@ public enum NameListText {
         return visible.prefix(shown).joined(separator: ", ") + " and \(visible.count - shown) more"
     }
 
-    /// `name` with its invisible characters escaped.
+    /// `name` with its invisible characters escaped: one line, whatever it holds.
     static func visible(_ name: String) -> String {
         guard name.unicodeScalars.contains(where: isInvisible) else { return name }
         var shown = ""
         for scalar in name.unicodeScalars {
-            if isInvisible(scalar) {
-                shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                shown.unicodeScalars.append(scalar)
+            switch scalar {
+            case "\r": shown += "\\r"
+            case "\n": shown += "\\n"
+            case "\t": shown += "\\t"
+            case _ where isInvisible(scalar): shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: shown.unicodeScalars.append(scalar)
             }
         }
         return shown

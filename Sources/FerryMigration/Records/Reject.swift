@@ -17,7 +17,9 @@ public struct Reject: Sendable, Equatable, Codable {
     }
 
     /// One line for a terminal: `uploads.csv:14: UploadEntity.fileType: 'abc' is not an integer`.
+    /// Characters a terminal would act on or not show, which a value quoted in the reason may
+    /// hold, are escaped as names in messages are (`'4\r5' is not an integer`, `NameListText`).
     public var summary: String {
-        "\(location): \(entity)\(attribute.map { ".\($0)" } ?? ""): \(reason)"
+        NameListText.visible("\(location): \(entity)\(attribute.map { ".\($0)" } ?? ""): \(reason)")
     }
 }
