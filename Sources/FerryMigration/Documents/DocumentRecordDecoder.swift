@@ -384,7 +384,9 @@ public struct DocumentRecordDecoder {
             if case .unknown = known { return false }
             return true
         }
-        return matcher.attributeIndex(forKey: key) != nil || relationshipKeys.relationship(forKey: key) != nil
+        // A key that names several attributes names attributes too (and is refused when read).
+        let attribute = (try? matcher.attributeIndex(forKey: key)).map { $0 != nil } ?? true
+        return attribute || relationshipKeys.relationship(forKey: key) != nil
     }
 
     private static func sample(_ value: DocumentValue) -> String {
