@@ -170,3 +170,24 @@ extension ExportCommandTests {
         #expect(others.status == 0 && (try? JSONSerialization.jsonObject(with: Data(others.out.utf8))) != nil, "\(others.err)")
     }
 }
+
+extension ExportCommandTests {
+    /// Two manifest entries with their entities swapped (each file still matching its digest)
+    /// restored every Item as a Special and the other way round, with exit 0.
+    @Test("a manifest that lists one entity's file for another is refused by restore (exit 5)")
+    func swappedManifestEntries() throws {
+        let folder = try TestPaths.temporaryFolder("manifest-swap")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        #expect(try ExportTestSupport.shell("'\(ferry)' export '\(store)' --out '\(folder)/out'").status == 0)
+        let swap = """
+            python3 -c "
+            import json; p='\(folder)/out/manifest.json'; m=json.load(open(p)); e=m['entities']
+            a=[x for x in e if x['entity']=='Tag'][0]; b=[x for x in e if x['entity']=='Task'][0]
+            a['entity'], b['entity'] = 'Task', 'Tag'; json.dump(m, open(p, 'w'))"
+            """
+        #expect(try ExportTestSupport.shell(swap).status == 0)
+        let restore = try ExportTestSupport.shell("'\(ferry)' restore '\(folder)/out' --model '\(ExportTestSupport.workspace)' --out '\(folder)/new.sqlite'")
+        #expect(restore.status == 5, "\(restore.err)")
+        #expect(restore.err.contains("lists \"Tag.ndjson\" for entity Task, whose file an export names \"Task.ndjson\""), "\(restore.err)")
+    }
+}

@@ -21,4 +21,9 @@ public enum ExportFormat: String, Sendable, CaseIterable, Codable {
         case .bplist: "bplist"
         }
     }
+
+    /// The name of the file an export writes the records of `entity` into.
+    public func fileName(for entity: String, gzip: Bool) -> String {
+        entity + "." + fileExtension + (gzip ? ".gz" : "")
+    }
 }

@@ -36,6 +36,6 @@ public struct ExportRequest: Sendable {
 
     /// The file name of an entity's records.
     public func fileName(for entity: String) -> String {
-        entity + "." + format.fileExtension + (gzipLevel == nil ? "" : ".gz")
+        format.fileName(for: entity, gzip: gzipLevel != nil)
     }
 }

@@ -21,6 +21,13 @@ public enum ExportVerifier {
                 throw .verification(path: folder + "/" + ExportManifest.fileName,
                                     reason: "lists \"\(entry.file)\", which is not a file name inside the folder")
             }
+            // Each entity's file is named after it: a manifest that lists another entity's file
+            // (two entries swapped) would restore one entity's records as the other's.
+            let expected = manifest.format.fileName(for: entry.entity, gzip: manifest.gzip)
+            guard entry.file == expected else {
+                throw .verification(path: folder + "/" + ExportManifest.fileName,
+                                    reason: "lists \"\(entry.file)\" for entity \(entry.entity), whose file an export names \"\(expected)\"")
+            }
             if (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {
                 throw .verification(path: path, reason: "is a symbolic link; the files of a backup are regular files")
             }

@@ -384,8 +384,9 @@ public struct DocumentRecordDecoder {
             if case .unknown = known { return false }
             return true
         }
+        let attribute: Bool
         // A key that names several attributes names attributes too (and is refused when read).
-        let attribute = (try? matcher.attributeIndex(forKey: key)).map { $0 != nil } ?? true
+        do { attribute = try matcher.attributeIndex(forKey: key) != nil } catch { attribute = true }
         return attribute || relationshipKeys.relationship(forKey: key) != nil
     }
 

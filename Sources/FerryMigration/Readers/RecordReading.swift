@@ -50,6 +50,10 @@ extension RecordSourceError {
     /// A source that has records but none of whose keys matches an attribute or relationship
     /// of `entity`: every record would be nils and defaults.
     public static func noMatchingKey(source: String, keys: [String], entity: String) -> RecordSourceError {
+        guard !keys.isEmpty else {
+            return RecordSourceError(source: source, reason: "it holds no key at all: its records are not objects of keys and values "
+                + "(a record of \(entity) is read from an object, {\"key\": value}, or a CSV row under a header)")
+        }
         let listed = NameListText.summary(keys.map { "'\($0)'" })
         return RecordSourceError(source: source, reason: "none of its keys (\(listed)) matches an attribute or relationship of "
             + "\(entity): check the entity, or name keys with --map KEY=ATTRIBUTE")
