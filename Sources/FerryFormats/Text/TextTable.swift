@@ -29,16 +29,7 @@ public enum TextTable {
 
     /// `cell` with its control characters escaped; itself when it has none.
     static func visible(_ cell: String) -> String {
-        guard cell.unicodeScalars.contains(where: isControl) else { return cell }
-        return cell.unicodeScalars.reduce(into: "") { text, scalar in
-            switch scalar {
-            case "\n": text += "\\n"
-            case "\t": text += "\\t"
-            case "\r": text += "\\r"
-            case _ where isControl(scalar): text += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
+        EscapedText.shown(cell, escaping: isControl)
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

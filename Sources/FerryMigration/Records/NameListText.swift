@@ -1,3 +1,5 @@
+import FerryFormats
+
 /// Names listed in a message: all of them when they are few, else the first ones and how many
 /// more, so that a header of thousands of columns makes one short line. Characters a terminal
 /// shows as nothing or acts on (a byte-order mark, a zero-width space, controls, spaces other
@@ -13,18 +15,7 @@ public enum NameListText {
 
     /// `name` with its invisible characters escaped: one line, whatever it holds.
     static func visible(_ name: String) -> String {
-        guard name.unicodeScalars.contains(where: isInvisible) else { return name }
-        var shown = ""
-        for scalar in name.unicodeScalars {
-            switch scalar {
-            case "\r": shown += "\\r"
-            case "\n": shown += "\\n"
-            case "\t": shown += "\\t"
-            case _ where isInvisible(scalar): shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: shown.unicodeScalars.append(scalar)
-            }
-        }
-        return shown
+        EscapedText.shown(name, escaping: isInvisible)
     }
 
     private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
