@@ -34,7 +34,7 @@ enum RestoreCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "restored"),
-        ExitCodeUse(.rejects, "restored, but links were left out: records they name are not in the backup (a partial export's, or keys dangling in the backed-up store)"),
+        ExitCodeUse(.rejects, "restored, but something was left out: links whose records are not in the backup (a partial export's, or keys dangling in the backed-up store), or a file of an entity the manifest does not list"),
         ExitCodeUse(.badInput, "BACKUP is missing or holds no manifest, or the model (or database) cannot be read, or has no such store"),
         ExitCodeUse(.destination, "STORE not written (it exists, cannot be written)"),
         ExitCodeUse(.verificationFailed, "the backup does not match its manifest (the new store does not hold what the database does)"),
@@ -58,6 +58,10 @@ enum RestoreCommand: Command {
             for (relationship, count) in summary.unmatchedToOnes.sorted(by: { $0.key < $1.key }) {
                 log.warning("warning: \(relationship): \(count) records name a destination that no record of the backup lists back "
                     + "(not restored: left out of a partial export, or dangling in the store)")
+                leftOut = true
+            }
+            for file in summary.unlistedFiles {
+                log.warning("warning: \(file) is in the folder but not in its manifest: its records are not restored")
                 leftOut = true
             }
             if !summary.frameworkRecords.isEmpty {

@@ -191,3 +191,23 @@ extension ExportCommandTests {
         #expect(restore.err.contains("lists \"Tag.ndjson\" for entity Task, whose file an export names \"Task.ndjson\""), "\(restore.err)")
     }
 }
+
+extension ExportCommandTests {
+    /// A manifest that lost an entity's entry restored a store without that entity's records,
+    /// with only warnings about links and exit 0; the file beside it was ignored without a word.
+    @Test("restore names an entity's file the manifest does not list, and exits 1")
+    func unlistedFile() throws {
+        let folder = try TestPaths.temporaryFolder("manifest-unlisted")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        #expect(try ExportTestSupport.shell("'\(ferry)' export '\(store)' --out '\(folder)/out'").status == 0)
+        let drop = """
+            python3 -c "
+            import json; p='\(folder)/out/manifest.json'; m=json.load(open(p))
+            m['entities']=[x for x in m['entities'] if x['entity']!='Tag']; json.dump(m, open(p, 'w'))"
+            """
+        #expect(try ExportTestSupport.shell(drop).status == 0)
+        let restore = try ExportTestSupport.shell("'\(ferry)' restore '\(folder)/out' --model '\(ExportTestSupport.workspace)' --out '\(folder)/new.sqlite'")
+        #expect(restore.status == 1, "\(restore.err)")
+        #expect(restore.err.contains("warning: Tag.ndjson is in the folder but not in its manifest: its records are not restored"), "\(restore.err)")
+    }
+}

@@ -41,6 +41,9 @@ public struct RestoreJob {
         /// Core Data's own records the backed-up store held, which the backup does not hold
         /// (`ExportManifest.frameworkRecords`).
         public var frameworkRecords: [String: Int64] = [:]
+        /// Files in the folder named as an export names an entity's file, for an entity of the
+        /// model, that the manifest does not list: their records are not restored.
+        public var unlistedFiles: [String] = []
     }
 
     /// Restores the folder; `progress` is told the phase and how far it is (every
@@ -86,11 +89,20 @@ public struct RestoreJob {
                 let kept = Int(report.relationships.first { $0.relationship == relationship }?.edges ?? 0)
                 if named > kept { unmatched[relationship] = named - kept }
             }
-            return Summary(records: pipeline.written, links: links, unmatchedToOnes: unmatched, frameworkRecords: manifest.frameworkRecords ?? [:])
+            return Summary(records: pipeline.written, links: links, unmatchedToOnes: unmatched, frameworkRecords: manifest.frameworkRecords ?? [:],
+                           unlistedFiles: unlistedFiles(of: manifest, model: model))
         } catch {
             writer.discard()
             throw error
         }
+    }
+
+    /// The files of entities of `model` in the folder that `manifest` does not list (a manifest
+    /// that lost an entry would restore a store without that entity's records).
+    private func unlistedFiles(of manifest: ExportManifest, model: ManagedObjectModel) -> [String] {
+        let listed = Set(manifest.entities.map(\.file))
+        return model.entities.map { manifest.format.fileName(for: $0.name, gzip: manifest.gzip) }
+            .filter { !listed.contains($0) && FileManager.default.fileExists(atPath: folder + "/" + $0) }
     }
 
     /// Refuses a manifest whose files do not hold what the model version says of their entities
