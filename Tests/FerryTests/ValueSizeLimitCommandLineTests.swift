@@ -18,7 +18,7 @@ extension CommandLineTests {
             ("uploads.ndjson", "{\"fileName\": \"a.png\"}\n{\"fileName\": \"\(long)\"}\n{\"fileName\": \"c.png\"}\n",
              ["uploads.ndjson:2", "longer than 100 bytes"]),
             ("uploads.json", "[{\"fileName\": \"a.png\"},\n {\"fileName\": \"b.png\", \"urlPath\": \"\(long)\"},\n {\"fileName\": \"c.png\"}]",
-             ["uploads.json:2", "longer than 100 bytes", "(column 35)"]),
+             ["uploads.json:2 [1]", "longer than 100 bytes", "(column 35)"]),
         ]
         for file in files {
             try file.text.write(toFile: folder + "/" + file.name, atomically: true, encoding: .utf8)

@@ -26,6 +26,9 @@ public struct JSONReader: ~Copyable {
     /// Whether the input is one value, the only record (``JSONRecordLayout/single``, or an
     /// automatic layout that found one value and nothing after it); known once it is read.
     public private(set) var isSingleValue = false
+    /// The index in the records array of the record the last `nextRecord()` read (or read past,
+    /// when it threw for a value past the limit); nil outside an array.
+    public private(set) var lastRecordIndex: Int?
     /// Where the first value past the limit in the record just read began.
     private var oversizedInRecord: JSONPosition?
     /// Whether the last `nextRecord()` threw for a record it read past whole.
@@ -70,6 +73,7 @@ public struct JSONReader: ~Copyable {
     public mutating func nextRecord() throws -> JSONRecord? {
         recordReadPast = false
         oversizedInRecord = nil
+        lastRecordIndex = nil
         let record: JSONRecord?
         do {
             record = try recordInLayout()
@@ -79,6 +83,7 @@ public struct JSONReader: ~Copyable {
             sourceFailed = true
             throw error
         }
+        lastRecordIndex = record?.location.index
         if let at = oversizedInRecord {
             recordReadPast = true
             throw JSONError.valueTooLarge(limit: scanner.maxTokenBytes, at: at)

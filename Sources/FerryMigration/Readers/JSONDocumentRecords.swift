@@ -28,7 +28,8 @@ struct JSONDocumentRecords: RecordReader, ~Copyable {
             // A record with a value past the limit, or a malformed NDJSON line, is one bad record;
             // other malformed JSON breaks the document.
             guard (try? json.skipFailedRecord()) == true else { throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName)) }
-            return .reject(Reject(location: SourceLocation(file: sourceName, line: error.position.line),
+            return .reject(Reject(location: SourceLocation(file: sourceName, line: error.position.line,
+                                                           path: json.lastRecordIndex.map { "[\($0)]" }),
                                   entity: decoder.schema.entity.name, reason: error.recordProblem))
         } catch {
             throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName))
