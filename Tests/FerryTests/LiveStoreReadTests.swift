@@ -50,3 +50,24 @@ extension LiveStoreReadTests {
         #expect(try StoreVerifier(path: path).verify().passed)
     }
 }
+
+/// A store whose metadata names another store type verified clean; Core Data would not open it
+/// as an SQLite store.
+@Suite("the metadata's store type")
+struct MetadataStoreTypeTests {
+    @Test("verify fails a store whose NSStoreType is not SQLite")
+    func storeTypeChecked() throws {
+        let folder = try TestPaths.temporaryFolder("store-type")
+        let path = try ExportTestSupport.workspace2Store(folder)
+        #expect(try StoreVerifier(path: path).verify().passed)
+        let edit = """
+            python3 -c "
+            import sqlite3, plistlib; c = sqlite3.connect('\(path)')
+            p = plistlib.loads(c.execute('SELECT Z_PLIST FROM Z_METADATA').fetchone()[0]); p['NSStoreType'] = 'Binary'
+            c.execute('UPDATE Z_METADATA SET Z_PLIST = ?', (plistlib.dumps(p, fmt=plistlib.FMT_BINARY),)); c.commit()"
+            """
+        #expect(try ExportTestSupport.shell(edit).status == 0)
+        let report = try StoreVerifier(path: path).verify()
+        #expect(report.failures.contains { $0.check == "metadata-store-type" && $0.message.contains("'Binary'") })
+    }
+}

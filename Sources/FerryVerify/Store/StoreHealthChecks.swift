@@ -25,7 +25,7 @@ struct StoreHealthChecks {
     func run(_ scans: [ValueChecks.TableScan], _ recorder: inout CheckRecorder) -> [Int: Int64] {
         let subject = "store"
         recorder.check(Self.section, subject: subject, code: "integrity") { () throws(SQLiteError) in try integrityFailure() }
-        recorder.check(Self.section, subject: subject, code: "metadata-row") { () throws(SQLiteError) in try metadataRows() }
+        recorder.check(Self.section, subject: subject, code: "metadata-row") { () throws(SQLiteError) in try metadataRows() ?? storeType() }
         let expected = VersionHasher.hashes(of: context.model)
         recorder.check(Self.section, subject: subject, code: "metadata-hashes") { metadataHashes(expected) }
         if store.schema.table(named: BookkeepingTables.modelCache.name) != nil {
@@ -140,6 +140,16 @@ struct StoreHealthChecks {
         guard rows != 1 else { return nil }
         return VerificationFailure(check: "metadata-row", subject: "store",
                                    message: "Z_METADATA has \(rows) rows; Core Data keeps exactly one", count: rows)
+    }
+
+    /// The metadata says the file is an SQLite store: Core Data compares `NSStoreType` with the
+    /// type it is asked to open the store as.
+    private func storeType() -> VerificationFailure? {
+        let type = store.metadata.storeType
+        guard type != "SQLite" else { return nil }
+        return VerificationFailure(check: "metadata-store-type", subject: "store",
+                                   message: "the metadata's NSStoreType is \(type.map { "'\($0)'" } ?? "missing"), not 'SQLite': "
+                                       + "Core Data opens the file as an SQLite store only when it says so")
     }
 
     private func metadataHashes(_ expected: VersionHashes) -> VerificationFailure? {
