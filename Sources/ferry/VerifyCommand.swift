@@ -63,7 +63,7 @@ enum VerifyCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "every check holds"),
-        ExitCodeUse(.badInput, "the store, the model or a source cannot be read"),
+        ExitCodeUse(.badInput, "the store, the model or a source cannot be read, or the store changed while it was verified"),
         ExitCodeUse(.verificationFailed, "a check failed"),
     ]
 
