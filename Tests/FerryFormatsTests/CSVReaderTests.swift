@@ -128,13 +128,17 @@ struct CSVReaderTests {
         }
     }
 
-    @Test func invalidUTF16IsAnError() throws {
-        // "a", then a lone low surrogate (DC00) at byte offset 4.
-        let bytes: [UInt8] = [0xFF, 0xFE, 0x61, 0x00, 0x00, 0xDC, 0x62, 0x00]
-        #expect(throws: ByteSourceError.invalidUTF16(source: "<memory>", byteOffset: 4)) {
-            var reader = try CSVReader(source: MemoryByteSource(bytes), dialect: Self.noHeader)
-            _ = try reader.nextRow()
-        }
+    /// A lone surrogate refused the whole file with a byte offset; the same fault in a UTF-8
+    /// file is a field that is not UTF-8, a reject of its row with its line.
+    @Test func loneSurrogateIsAFieldThatIsNotUTF8() throws {
+        // Row 1 "a"; row 2 "x" then a lone low surrogate (DC00); row 3 "b" (UTF-16 LE, LF ends).
+        let bytes: [UInt8] = [0xFF, 0xFE, 0x61, 0x00, 0x0A, 0x00, 0x78, 0x00, 0x00, 0xDC, 0x0A, 0x00, 0x62, 0x00, 0x0A, 0x00]
+        var reader = try CSVReader(source: MemoryByteSource(bytes), dialect: Self.noHeader)
+        #expect(try reader.nextRow()?.string(0) == "a")
+        let second = try #require(try reader.nextRow())
+        #expect(second.line == 2)
+        #expect(throws: CSVError.self) { _ = try second.string(0) }
+        #expect(try reader.nextRow()?.string(0) == "b")
         let truncated: [UInt8] = [0xFE, 0xFF, 0x00, 0x61, 0x00]
         #expect(throws: ByteSourceError.truncatedUTF16(source: "<memory>", byteOffset: 4)) {
             var reader = try CSVReader(source: MemoryByteSource(truncated), dialect: Self.noHeader)

@@ -32,10 +32,12 @@ struct SourceContentTests {
         #expect(SourceContent.sniff(big, isComplete: true) == .xmlPropertyList)
     }
 
-    @Test("UTF-16 that does not decode is text for its reader to reject where it breaks, not an empty source")
+    @Test("UTF-16 with a lone surrogate is looked at by what it holds, for its reader to reject where it breaks, not an empty source")
     func brokenUTF16() {
         let loneSurrogate: [UInt8] = [0xFF, 0xFE, 0x3C, 0x00, 0x00, 0xD8, 0x41, 0x00]
-        #expect(SourceContent.sniff(loneSurrogate, isComplete: true) == .text)
+        #expect(SourceContent.sniff(loneSurrogate, isComplete: true) == .xmlPropertyList)
+        let text: [UInt8] = [0xFF, 0xFE, 0x61, 0x00, 0x00, 0xD8, 0x41, 0x00]
+        #expect(SourceContent.sniff(text, isComplete: true) == .text)
     }
 
     @Test("no bytes, a byte order mark or whitespace alone is empty; a cut sample of spaces is not known to be")

@@ -10,15 +10,13 @@ public enum ByteSourceError: FileError, Equatable {
     case openFailed(path: String, code: Int32)
     /// `read(2)` failed; `code` is the `errno` value.
     case readFailed(path: String, code: Int32)
-    /// A UTF-16 stream held an unpaired surrogate at `byteOffset` (counted in the UTF-16 input).
-    case invalidUTF16(source: String, byteOffset: Int)
     /// A UTF-16 stream ended in the middle of a code unit or of a surrogate pair.
     case truncatedUTF16(source: String, byteOffset: Int)
 
     public var path: String {
         switch self {
         case let .openFailed(path, _), let .readFailed(path, _): path
-        case let .invalidUTF16(source, _), let .truncatedUTF16(source, _): source
+        case let .truncatedUTF16(source, _): source
         }
     }
 
@@ -26,7 +24,6 @@ public enum ByteSourceError: FileError, Equatable {
         switch self {
         case let .openFailed(_, code): "cannot open: \(Self.message(for: code))"
         case let .readFailed(_, code): "cannot read: \(Self.message(for: code))"
-        case let .invalidUTF16(_, byteOffset): "invalid UTF-16 (unpaired surrogate) at byte offset \(byteOffset)"
         case let .truncatedUTF16(_, byteOffset): "UTF-16 text ends inside a character at byte offset \(byteOffset)"
         }
     }

@@ -2,7 +2,8 @@
 ///
 /// - A UTF-8 BOM (`EF BB BF`) is dropped.
 /// - A UTF-16 BOM (`FF FE` little-endian, `FE FF` big-endian) is dropped and the rest is
-///   transcoded to UTF-8 as it streams; unpaired surrogates and a truncated end are errors.
+///   transcoded to UTF-8 as it streams; an unpaired surrogate becomes bytes no UTF-8 reader
+///   takes (so the text holding it is refused where it is), and a truncated end is an error.
 /// - Anything else passes through untouched (UTF-8, ASCII, or legacy 8-bit text).
 public struct UTF8TranscodingByteSource: ByteSource {
     /// The encoding found at the start of the stream.
@@ -103,13 +104,14 @@ public struct UTF8TranscodingByteSource: ByteSource {
             if unit & 0xFC00 == 0xD800 {
                 guard index + 3 < end else { break }  // the low surrogate is in the next chunk
                 let low = codeUnit(at: index + 2, bigEndian: bigEndian)
-                guard low & 0xFC00 == 0xDC00 else {
-                    throw ByteSourceError.invalidUTF16(source: name, byteOffset: inputOffset + index)
+                // Paired, the two are one scalar; a lone surrogate is passed on as the three
+                // bytes it would take (ED A0–BF …), which no UTF-8 reader takes: the field or
+                // string holding it is refused where it is (a reject of its row, with its line),
+                // as the same fault in a UTF-8 file is, not the whole file.
+                if low & 0xFC00 == 0xDC00 {
+                    scalar = 0x10000 + ((UInt32(unit) & 0x3FF) << 10 | (UInt32(low) & 0x3FF))
+                    width = 4
                 }
-                scalar = 0x10000 + ((UInt32(unit) & 0x3FF) << 10 | (UInt32(low) & 0x3FF))
-                width = 4
-            } else if unit & 0xFC00 == 0xDC00 {
-                throw ByteSourceError.invalidUTF16(source: name, byteOffset: inputOffset + index)
             }
             appendUTF8(scalar)
             index += width
