@@ -131,11 +131,12 @@ struct ValueSizeLimitTests {
         #expect(try reader.nextRecord() == nil)
     }
 
-    /// Found by the `json` fuzz target: after a source error (here UTF-16 with an unpaired
-    /// surrogate) an NDJSON reader said it had skipped the line, and every later read failed the
-    /// same way, so a loop going on after each skipped record never ended.
+    /// Found by the `json` fuzz target: after a source error (then UTF-16 with an unpaired
+    /// surrogate, now text of its own; here UTF-16 that ends inside a code unit) an NDJSON reader
+    /// said it had skipped the line, and every later read failed the same way, so a loop going on
+    /// after each skipped record never ended.
     @Test func aSourceErrorIsNotASkippableRecord() throws {
-        let bytes: [UInt8] = [0xFF, 0xFE, 0x5B, 0x00, 0x0A, 0x00, 0x22, 0xDF, 0xE9, 0x38]
+        let bytes: [UInt8] = [0xFF, 0xFE, 0x22]
         var reader = JSONReader(source: MemoryByteSource(bytes), layout: .lines, maxValueBytes: 16, bufferSize: 5)
         #expect(throws: (any Error).self) { try reader.nextRecord() }
         #expect(try reader.skipFailedRecord() == false)
