@@ -51,6 +51,27 @@ public final class FileByteSource: ByteSource {
         if ownsDescriptor { close(descriptor) }
     }
 
+    /// Whether the file holds `byte` anywhere, read with `pread` (the reading position stays
+    /// where it is); nil when it is not a regular file (standard input, a pipe: it cannot be read
+    /// twice) or cannot be read.
+    public func regularFileContains(_ byte: UInt8) -> Bool? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let chunk = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { chunk.deallocate() }
+        var offset: off_t = 0
+        while true {
+            let count = pread(descriptor, chunk, 1 << 20, offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { return false }
+            if memchr(chunk, Int32(byte), count) != nil { return true }
+            offset += off_t(count)
+        }
+    }
+
     /// Reads the next chunk, retrying when interrupted by a signal.
     /// - Throws: ``ByteSourceError/readFailed(path:code:)``.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {

@@ -20,9 +20,15 @@ final class XMLInputFeed {
     /// libxml2's first error (later ones are usually consequences of it).
     private(set) var firstError: PropertyListError?
 
+    /// Whether carriage returns are escaped: not for a regular file that holds none (most do
+    /// not), whose bytes then go to libxml2 as they are, without following its markup.
+    private let escapes: Bool
+
     init(source: any ByteSource, replaying replay: [UInt8]) {
         self.source = source
         self.replay = replay
+        // The replayed bytes are the file's first ones: the scan from its start covers them.
+        escapes = (source as? FileByteSource)?.regularFileContains(0x0D) != false
     }
 
     var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -55,18 +61,23 @@ final class XMLInputFeed {
     /// source's end, what the escaper held back.
     private func escapeNextChunk(size: Int) throws {
         if !replay.isEmpty {
-            replay.withUnsafeBytes { escaper.escape($0, into: &escaped) }
+            replay.withUnsafeBytes { pass($0) }
             replay = []
             return
         }
         if chunk.count != size { chunk = [UInt8](repeating: 0, count: size) }
         let count = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
         if count == 0 {
-            escaper.finish(into: &escaped)
+            if escapes { escaper.finish(into: &escaped) }
             sourceEnded = true
         } else {
-            chunk.withUnsafeBytes { escaper.escape(UnsafeRawBufferPointer(rebasing: $0[..<count]), into: &escaped) }
+            chunk.withUnsafeBytes { pass(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
+    }
+
+    /// Puts `bytes` after the ones not yet handed to libxml2, escaped when `escapes`.
+    private func pass(_ bytes: UnsafeRawBufferPointer) {
+        if escapes { escaper.escape(bytes, into: &escaped) } else { escaped += bytes }
     }
 
     fileprivate func record(_ error: UnsafeMutablePointer<xmlError>) {
