@@ -6,7 +6,7 @@ import Testing
 /// (it opened the store for writing, and closing that connection checkpointed a WAL store's
 /// `-wal` into it), and a store another process holds is "locked" (exit 7), not a raw SQLite
 /// message with exit 4.
-@Suite("update and delete beside other processes")
+@Suite("update and delete on stores as they are found: beside other processes, older than the model cache")
 struct MutationLockAndDryRunTests {
     private let ferry = ExportTestSupport.binary
 
@@ -65,6 +65,24 @@ struct MutationLockAndDryRunTests {
         holder.terminate()
         holder.waitUntilExit()
         let titles = try ExportTestSupport.shell("test \"$(sqlite3 '\(store)' \"SELECT count(*) FROM ZTASK WHERE ZTITLE = 'X'\")\" = 0")
+        #expect(titles.status == 0)
+    }
+
+    /// Stores older than Core Data's model cache (Apptentive's, kik's) verified and answered
+    /// queries with `--model`, but update and delete refused them: "no table Z_MODELCACHE".
+    @Test("update and delete work on a store without Z_MODELCACHE when --model is given")
+    func mutationWithoutModelCache() throws {
+        let folder = try TestPaths.temporaryFolder("mutation-no-cache")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let model = ExportTestSupport.workspace
+        #expect(try ExportTestSupport.shell("sqlite3 '\(store)' 'DROP TABLE Z_MODELCACHE'").status == 0)
+        let dry = try ExportTestSupport.shell("'\(ferry)' update '\(store)' --model '\(model)' --entity Task --where 'taskID == 1' --set title=Renamed --dry-run")
+        #expect(dry.status == 0, "\(dry.err)")
+        let update = try ExportTestSupport.shell("'\(ferry)' update '\(store)' --model '\(model)' --entity Task --where 'taskID == 1' --set title=Renamed")
+        #expect(update.status == 0, "\(update.err)")
+        let delete = try ExportTestSupport.shell("'\(ferry)' delete '\(store)' --model '\(model)' --entity Tag --where 'name == \"nothing-has-this-name\"'")
+        #expect(delete.status == 0, "\(delete.err)")
+        let titles = try ExportTestSupport.shell("test \"$(sqlite3 '\(store)' \"SELECT count(*) FROM ZTASK WHERE ZTITLE = 'Renamed'\")\" = 1")
         #expect(titles.status == 0)
     }
 }
