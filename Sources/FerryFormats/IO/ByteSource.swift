@@ -9,4 +9,13 @@ public protocol ByteSource {
     /// Reads up to `buffer.count` bytes into `buffer` and returns how many were read.
     /// Returns 0 only at the end of the stream; `buffer` must not be empty.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+
+    /// Whether the whole input, from its first byte, holds `byte`, found without reading the
+    /// source on (a regular file read a second time); nil when that cannot be known (a pipe,
+    /// decompressed or transcoded bytes).
+    func wholeInputContains(_ byte: UInt8) -> Bool?
+}
+
+extension ByteSource {
+    public func wholeInputContains(_ byte: UInt8) -> Bool? { nil }
 }

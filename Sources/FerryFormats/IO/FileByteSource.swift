@@ -54,7 +54,7 @@ public final class FileByteSource: ByteSource {
     /// Whether the file holds `byte` anywhere, read with `pread` (the reading position stays
     /// where it is); nil when it is not a regular file (standard input, a pipe: it cannot be read
     /// twice) or cannot be read.
-    public func regularFileContains(_ byte: UInt8) -> Bool? {
+    public func wholeInputContains(_ byte: UInt8) -> Bool? {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         let chunk = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)

@@ -27,4 +27,9 @@ public final class GzipDetectingByteSource: ByteSource {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         try base.read(into: buffer)
     }
+
+    /// Unknown for decompressed bytes; the source's answer otherwise.
+    public func wholeInputContains(_ byte: UInt8) -> Bool? {
+        isCompressed ? nil : base.wholeInputContains(byte)
+    }
 }

@@ -34,6 +34,11 @@ public final class SampledByteSource: ByteSource {
         base = source
     }
 
+    /// The sample is the source's start: its source answers for the whole input.
+    public func wholeInputContains(_ byte: UInt8) -> Bool? {
+        base.wholeInputContains(byte)
+    }
+
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard !buffer.isEmpty else { return 0 }
         if sampleStart < sample.count {

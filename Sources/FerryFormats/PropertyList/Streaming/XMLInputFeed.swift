@@ -28,7 +28,7 @@ final class XMLInputFeed {
         self.source = source
         self.replay = replay
         // The replayed bytes are the file's first ones: the scan from its start covers them.
-        escapes = (source as? FileByteSource)?.regularFileContains(0x0D) != false
+        escapes = source.wholeInputContains(0x0D) != false
     }
 
     var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
