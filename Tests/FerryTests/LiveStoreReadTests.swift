@@ -34,6 +34,36 @@ struct LiveStoreReadTests {
 }
 
 extension LiveStoreReadTests {
+    /// The stamp was size and modification time: a store replaced (renamed over) by another of
+    /// the same size whose times were copied (`cp -p`, `rsync -t`) read as unchanged.
+    @Test("a store renamed over by another file of the same size and modification time is known to have changed")
+    func replacedBySameSizeAndTime() throws {
+        let folder = try TestPaths.temporaryFolder("live-replaced")
+        let path = try ExportTestSupport.workspace2Store(folder)
+        let other = folder + "/other.sqlite"
+        try FileManager.default.copyItem(atPath: path, toPath: other)
+        let writer = try SQLiteDatabase(path: other, mode: .readWrite)
+        try writer.execute("UPDATE ZTASK SET ZPRIORITY = 9")
+        try writer.close()
+        // The original's times, to the nanosecond, given to the other file.
+        var original = stat()
+        #expect(stat(path, &original) == 0)
+        let times = [original.st_atim, original.st_mtim]
+        #expect(utimensat(AT_FDCWD, other, times, 0) == 0)
+        var copied = stat()
+        #expect(stat(other, &copied) == 0)
+        #expect(copied.st_size == original.st_size && copied.st_mtim.tv_sec == original.st_mtim.tv_sec
+            && copied.st_mtim.tv_nsec == original.st_mtim.tv_nsec)
+
+        let reader = try CoreDataStoreReader(path: path)
+        let stamp = StoreFileStamp(path)
+        #expect(rename(other, path) == 0)
+        #expect(reader.changedSinceOpening)
+        #expect(StoreFileStamp(path) != stamp)
+    }
+}
+
+extension LiveStoreReadTests {
     /// A backup's check of a store an app was writing failed "Z_MAX below the keys of ZTAG" or
     /// "the file damaged", blaming a sound store: each check reads on its own connection.
     @Test("verify of a store written while it is verified says so instead of reporting failures of no real state")

@@ -53,19 +53,22 @@ public enum FileInfo {
         return Int(info.st_size)
     }
 
-    /// Size and modification time (to the nanosecond) of the file at `path`, as
-    /// `size@seconds.nanoseconds`: what changes when the file is written. One `stat`, with no
-    /// owner names looked up (Foundation's `attributesOfItem` reads the user and group
-    /// databases for them). Nil when the file does not exist or cannot be read.
+    /// What identifies one state of the file at `path`: its device and inode, size, and
+    /// modification and status-change times (to the nanosecond), as
+    /// `device:inode:size@modified@changed`. A write changes the size or the times; a file
+    /// renamed over the path (another store of the same size, its times copied with `cp -p`)
+    /// changes the inode, and its status-change time cannot be set back. One `stat`, with no
+    /// owner names looked up (Foundation's `attributesOfItem` reads the user and group databases
+    /// for them). Nil when the file does not exist or cannot be read.
     public static func stamp(atPath path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
-        let modified = info.st_mtimespec
+        let (modified, changed) = (info.st_mtimespec, info.st_ctimespec)
         #else
-        let modified = info.st_mtim
+        let (modified, changed) = (info.st_mtim, info.st_ctim)
         #endif
-        return "\(info.st_size)@\(modified.tv_sec).\(modified.tv_nsec)"
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size)@\(modified.tv_sec).\(modified.tv_nsec)@\(changed.tv_sec).\(changed.tv_nsec)"
     }
 
     /// What is at a path, the path's last component itself (a symbolic link is not followed).

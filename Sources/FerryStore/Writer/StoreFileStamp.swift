@@ -1,6 +1,6 @@
 import FerryFormats
 
-/// Size and modification time of a store file and its `-wal`: what changes when any connection
+/// Inode, size and times of a store file and its `-wal`: what changes when any connection
 /// commits to the store (in the `-wal`, or in the file at a checkpoint or without WAL).
 public struct StoreFileStamp: Equatable, Sendable {
     let main: String?
@@ -11,7 +11,7 @@ public struct StoreFileStamp: Equatable, Sendable {
         wal = Self.stamp(of: path + "-wal")
     }
 
-    /// `size@modified` of a file (`FileInfo.stamp`); nil when it does not exist.
+    /// The stamp of one file (`FileInfo.stamp`: inode, size and times); nil when it does not exist.
     static func stamp(of path: String) -> String? {
         FileInfo.stamp(atPath: path)
     }
