@@ -6,9 +6,9 @@ import FerryVerifyTestSupport
 import Testing
 
 /// What Core Data writes beside the values, held to what every real store has (see the corpus
-/// tests): `Z_OPT` an integer from 1 on every row. Stores written by Ferry, then broken with
-/// plain SQL.
-@Suite("verify holds Z_OPT to what Core Data writes")
+/// tests): `Z_OPT` an integer from 1 on every row, and `Z_SUPER` each entity's parent (0 for a
+/// root). Stores written by Ferry, then broken with plain SQL.
+@Suite("verify holds Z_OPT and Z_SUPER to what Core Data writes")
 struct VerifyCoreDataBookkeepingTests {
     private func verify(_ path: String, model: ManagedObjectModel) throws -> VerificationReport {
         try StoreVerifier(path: path, model: .model(model)).verify()
@@ -44,5 +44,38 @@ struct VerifyCoreDataBookkeepingTests {
                                                  model: VerifyStores.inheritance))
         #expect("\(failure.check) \(failure.subject) \(failure.count)" == "optimistic-lock Item 1")
         #expect(failure.message.hasPrefix("1 row(s): ZITEM.Z_OPT is not"))
+    }
+
+    @Test("a Z_SUPER that is not the parent's Z_ENT, or not 0 for a root entity, fails naming the entity", arguments: [
+        // Item 1, its sub-entity Book 2, Note 3, Pin 4 (Core Data's numbering).
+        ("UPDATE Z_PRIMARYKEY SET Z_SUPER = 0 WHERE Z_NAME = 'Book'", "z-super Book",
+         "Z_PRIMARYKEY.Z_SUPER of entity Book (Z_ENT 2) is 0, not 1, the Z_ENT of its parent Item"),
+        ("UPDATE Z_PRIMARYKEY SET Z_SUPER = 3 WHERE Z_NAME = 'Book'", "z-super Book",
+         "Z_PRIMARYKEY.Z_SUPER of entity Book (Z_ENT 2) is 3, not 1, the Z_ENT of its parent Item"),
+        ("UPDATE Z_PRIMARYKEY SET Z_SUPER = 1 WHERE Z_NAME = 'Note'", "z-super Note",
+         "Z_PRIMARYKEY.Z_SUPER of entity Note (Z_ENT 3) is 1, not 0, as Note is a root entity"),
+        ("UPDATE Z_PRIMARYKEY SET Z_SUPER = NULL WHERE Z_NAME = 'Pin'", "z-super Pin",
+         "Z_PRIMARYKEY.Z_SUPER of entity Pin (Z_ENT 4) is NULL, not 0, as Pin is a root entity"),
+        ("UPDATE Z_PRIMARYKEY SET Z_SUPER = 'Item' WHERE Z_NAME = 'Book'", "z-super Book",
+         "Z_PRIMARYKEY.Z_SUPER of entity Book (Z_ENT 2) is 'Item', not 1, the Z_ENT of its parent Item"),
+    ])
+    func wrongSuper(sql: String, expected: String, message: String) throws {
+        let path = try VerifyStores.makeInheritance(in: try TestPaths.temporaryFolder("verify-super"))
+        let failure = try onlyFailure(try verify(try VerifyStores.broken(path, "super", sql), model: VerifyStores.inheritance))
+        #expect("\(failure.check) \(failure.subject)" == expected)
+        #expect(failure.message == message)
+    }
+
+    @Test("a sub-entity without a Z_PRIMARYKEY row fails (the root's missing row is the Z_MAX check's)")
+    func missingSubentityRow() throws {
+        let path = try VerifyStores.makeInheritance(in: try TestPaths.temporaryFolder("verify-super"))
+        let report = try verify(try VerifyStores.broken(path, "no-book", "DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'"),
+                                model: VerifyStores.inheritance)
+        let failure = try #require(report.failures.first { $0.check == "z-super" })
+        #expect(failure.subject == "Book" && failure.message == "Z_PRIMARYKEY has no row for entity Book, a sub-entity of Item")
+        let noRoot = try verify(try VerifyStores.broken(path, "no-pin", "DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'Pin'"),
+                                model: VerifyStores.inheritance)
+        let checks = Set(noRoot.failures.map { "\($0.check) \($0.subject)" })
+        #expect(checks.contains("z-max Pin") && !checks.contains { $0.hasPrefix("z-super") }, "\(checks)")
     }
 }

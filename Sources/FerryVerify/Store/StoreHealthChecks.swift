@@ -4,8 +4,9 @@ import FerryStore
 import FoundationEssentials
 
 /// The `store` section: SQLite integrity, the bookkeeping tables, the version hashes, the model
-/// cache, `Z_MAX` against the keys in use, the entity number of every row, rows in tables the
-/// model does not have, and values in one entity's columns on rows of another.
+/// cache, each entity's parent in `Z_SUPER`, `Z_MAX` against the keys in use, the entity number
+/// of every row, rows in tables the model does not have, and values in one entity's columns on
+/// rows of another.
 struct StoreHealthChecks {
     static let section = "store"
     let context: StoreContext
@@ -30,6 +31,12 @@ struct StoreHealthChecks {
         recorder.check(Self.section, subject: subject, code: "metadata-hashes") { metadataHashes(expected) }
         if store.schema.table(named: BookkeepingTables.modelCache.name) != nil {
             recorder.check(Self.section, subject: subject, code: "model-cache") { modelCache(expected) }
+        }
+        let superNumbers = Result { () throws(SQLiteError) in try bookkeeping.superEntityNumbers() }
+        for entity in context.model.entitiesInStoreOrder {
+            recorder.check(Self.section, subject: entity.name, code: "z-super") { () throws(SQLiteError) in
+                superNumber(of: entity, stored: try superNumbers.get())
+            }
         }
         let modelled = Set(context.layout.tables.map { $0.name.lowercased() })
         for table in store.schema.tables where !modelled.contains(table.name.lowercased())
@@ -197,6 +204,24 @@ struct StoreHealthChecks {
             check: "z-max", subject: root,
             message: "Z_PRIMARYKEY.Z_MAX is \(entry.maxPrimaryKey), below \(rows.count) Z_PK(s) of \(table.name) (largest \(rows.samples.first?.primaryKey ?? 0))",
             count: rows.count, samples: rows.samples)
+    }
+
+    /// `Z_SUPER` of the entity's `Z_PRIMARYKEY` row (found by number, names can be stale) must be
+    /// its parent's `Z_ENT`, or 0 for a root, as in every real store: the hierarchy the store
+    /// records is the model's. A sub-entity needs a row of its own (a root's missing row is the
+    /// `Z_MAX` check's).
+    private func superNumber(of entity: Entity, stored: [Int64: String]) -> VerificationFailure? {
+        guard let number = context.layout.entityNumbers[entity.name], let expected = context.layout.superNumber(of: entity.name) else { return nil }
+        let parent = context.model.ancestry(of: entity.name).dropFirst().first?.name
+        guard let value = stored[Int64(number)] else {
+            guard let parent else { return nil }
+            return VerificationFailure(check: "z-super", subject: entity.name,
+                                       message: "Z_PRIMARYKEY has no row for entity \(entity.name), a sub-entity of \(parent)")
+        }
+        guard value != String(expected) else { return nil }
+        let should = parent.map { "the Z_ENT of its parent \($0)" } ?? "as \(entity.name) is a root entity"
+        return VerificationFailure(check: "z-super", subject: entity.name,
+                                   message: "Z_PRIMARYKEY.Z_SUPER of entity \(entity.name) (Z_ENT \(number)) is \(value), not \(expected), \(should)")
     }
 
     /// Every row's `Z_ENT` must be a non-abstract entity of the table's hierarchy.
