@@ -6,9 +6,10 @@ import FerryVerifyTestSupport
 import Testing
 
 /// What Core Data writes beside the values, held to what every real store has (see the corpus
-/// tests): `Z_OPT` an integer from 1 on every row, and `Z_SUPER` each entity's parent (0 for a
-/// root). Stores written by Ferry, then broken with plain SQL.
-@Suite("verify holds Z_OPT and Z_SUPER to what Core Data writes")
+/// tests): `Z_OPT` an integer from 1 on every row, `Z_SUPER` each entity's parent (0 for a root),
+/// and a unique index behind every uniqueness constraint. Stores written by Ferry, then broken
+/// with plain SQL.
+@Suite("verify holds Z_OPT, Z_SUPER and the unique indexes to what Core Data writes")
 struct VerifyCoreDataBookkeepingTests {
     private func verify(_ path: String, model: ManagedObjectModel) throws -> VerificationReport {
         try StoreVerifier(path: path, model: .model(model)).verify()
@@ -77,5 +78,37 @@ struct VerifyCoreDataBookkeepingTests {
                                 model: VerifyStores.inheritance)
         let checks = Set(noRoot.failures.map { "\($0.check) \($0.subject)" })
         #expect(checks.contains("z-max Pin") && !checks.contains { $0.hasPrefix("z-super") }, "\(checks)")
+    }
+
+    @Test("a uniqueness constraint's unique index that is missing, not unique, partial or over other columns fails", arguments: [
+        ("DROP INDEX Z_Task_UNIQUE_taskID", "is missing"),
+        ("DROP INDEX Z_Task_UNIQUE_taskID; CREATE INDEX Z_Task_UNIQUE_taskID ON ZTASK (ZTASKID COLLATE BINARY ASC)", "is not UNIQUE"),
+        ("DROP INDEX Z_Task_UNIQUE_taskID; CREATE UNIQUE INDEX Z_Task_UNIQUE_taskID ON ZTASK (ZTASKID) WHERE ZTASKID > 2",
+         "is partial (it holds only the rows its WHERE clause picks)"),
+        ("DROP INDEX Z_Task_UNIQUE_taskID; CREATE UNIQUE INDEX Z_Task_UNIQUE_taskID ON ZTASK (ZTASKID, ZTITLE)",
+         "indexes ZTASK (ZTASKID, ZTITLE) instead"),
+    ])
+    func brokenUniqueIndex(sql: String, problem: String) throws {
+        let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify-unique"))
+        let failure = try onlyFailure(try verify(try VerifyStores.broken(path, "unique", sql), model: VerifyStores.workspace3))
+        #expect("\(failure.check) \(failure.subject)" == "unique-index Task")
+        #expect(failure.message == "unique index Z_Task_UNIQUE_taskID on ZTASK (ZTASKID) \(problem): "
+            + "the store does not enforce the uniqueness constraint, and Core Data would save duplicates")
+    }
+
+    @Test("another unique index over the constraint's columns enforces it all the same")
+    func uniqueIndexOfAnotherName() throws {
+        let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify-unique"))
+        let renamed = try VerifyStores.broken(path, "renamed", "DROP INDEX Z_Task_UNIQUE_taskID; CREATE UNIQUE INDEX TASK_ID ON ZTASK (ZTASKID)")
+        let report = try verify(renamed, model: VerifyStores.workspace3)
+        #expect(report.passed, "\(report.failures)")
+    }
+
+    @Test("duplicates behind a dropped unique index fail both the values and the index")
+    func duplicatesWithoutIndex() throws {
+        let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify-unique"))
+        let report = try verify(try VerifyStores.broken(path, "duplicate", "DROP INDEX Z_Task_UNIQUE_taskID; UPDATE ZTASK SET ZTASKID = 1 WHERE Z_PK = 2"),
+                                model: VerifyStores.workspace3)
+        #expect(Set(report.failures.map { "\($0.check) \($0.subject)" }) == ["unique-constraint Task.taskID", "unique-index Task"])
     }
 }

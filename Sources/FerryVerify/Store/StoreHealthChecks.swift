@@ -4,9 +4,9 @@ import FerryStore
 import FoundationEssentials
 
 /// The `store` section: SQLite integrity, the bookkeeping tables, the version hashes, the model
-/// cache, each entity's parent in `Z_SUPER`, `Z_MAX` against the keys in use, the entity number
-/// of every row, rows in tables the model does not have, and values in one entity's columns on
-/// rows of another.
+/// cache, each entity's parent in `Z_SUPER`, the unique indexes that enforce uniqueness
+/// constraints, `Z_MAX` against the keys in use, the entity number of every row, rows in tables
+/// the model does not have, and values in one entity's columns on rows of another.
 struct StoreHealthChecks {
     static let section = "store"
     let context: StoreContext
@@ -53,6 +53,9 @@ struct StoreHealthChecks {
                 recorder.check(Self.section, subject: scan.root, code: "stranded-values") { () throws(SQLiteError) in
                     try strandedValues(probes, in: scan.table, root: scan.root)
                 }
+            }
+            for index in context.layout.indexes where index.isUnique && index.table == scan.table.name {
+                recorder.check(Self.section, subject: scan.root, code: "unique-index") { uniqueIndex(index, root: scan.root) }
             }
             recorder.check(Self.section, subject: scan.root, code: "key-range") { () throws(SQLiteError) in try keysBelowOne(scan.table, root: scan.root) }
             recorder.check(Self.section, subject: scan.root, code: "z-max") { () throws(SQLiteError) in try maxPrimaryKey(scan.table, root: scan.root) }
@@ -222,6 +225,28 @@ struct StoreHealthChecks {
         let should = parent.map { "the Z_ENT of its parent \($0)" } ?? "as \(entity.name) is a root entity"
         return VerificationFailure(check: "z-super", subject: entity.name,
                                    message: "Z_PRIMARYKEY.Z_SUPER of entity \(entity.name) (Z_ENT \(number)) is \(value), not \(expected), \(should)")
+    }
+
+    /// A uniqueness constraint's unique index (`Z_<Entity>_UNIQUE_<attr>…`, made from fw 866 on)
+    /// must be in the store: Core Data leaves refusing a duplicate to it, and without it (or
+    /// with it not unique, or partial) saves one. Any unique index of the table over the same
+    /// columns enforces the constraint as well.
+    private func uniqueIndex(_ expected: IndexLayout, root: String) -> VerificationFailure? {
+        func same(_ first: String, _ second: String) -> Bool { first.lowercased() == second.lowercased() }
+        let columns = Set(expected.columns.map { $0.lowercased() })
+        let enforcing = store.schema.indexes.contains { index in
+            same(index.table, expected.table) && index.isUnique && !index.isPartial && Set(index.columns.map { $0.lowercased() }) == columns
+        }
+        guard !enforcing else { return nil }
+        let problem = switch store.schema.indexes.first(where: { same($0.name, expected.name) }) {
+        case nil: "is missing"
+        case let stored? where !stored.isUnique: "is not UNIQUE"
+        case let stored? where stored.isPartial: "is partial (it holds only the rows its WHERE clause picks)"
+        case let stored?: "indexes \(stored.table) (\(stored.columns.joined(separator: ", "))) instead"
+        }
+        return VerificationFailure(check: "unique-index", subject: root,
+                                   message: "unique index \(expected.name) on \(expected.table) (\(expected.columns.joined(separator: ", "))) \(problem): "
+                                       + "the store does not enforce the uniqueness constraint, and Core Data would save duplicates")
     }
 
     /// Every row's `Z_ENT` must be a non-abstract entity of the table's hierarchy.
