@@ -93,7 +93,7 @@ struct VerifyCoreDataBookkeepingTests {
         let failure = try onlyFailure(try verify(try VerifyStores.broken(path, "unique", sql), model: VerifyStores.workspace3))
         #expect("\(failure.check) \(failure.subject)" == "unique-index Task")
         #expect(failure.message == "unique index Z_Task_UNIQUE_taskID on ZTASK (ZTASKID) \(problem): "
-            + "the store does not enforce the uniqueness constraint, and Core Data would save duplicates")
+            + "the store does not enforce the uniqueness constraint, and Core Data can save duplicates")
     }
 
     @Test("another unique index over the constraint's columns enforces it all the same")

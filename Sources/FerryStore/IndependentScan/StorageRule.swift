@@ -27,6 +27,7 @@ public struct StorageRule: Sendable {
     let first: Allowed
     let second: Allowed?
     var allowed: [Allowed] { [first] + (second.map { [$0] } ?? []) }
+    /// Whether NULL fits: an attribute may be nil, a row's `Z_OPT` may not.
     let allowsNull: Bool
 
     private init(_ first: Allowed, _ second: Allowed? = nil, allowsNull: Bool = true) {

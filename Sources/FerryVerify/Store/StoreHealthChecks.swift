@@ -228,9 +228,9 @@ struct StoreHealthChecks {
     }
 
     /// A uniqueness constraint's unique index (`Z_<Entity>_UNIQUE_<attr>…`, made from fw 866 on)
-    /// must be in the store: Core Data leaves refusing a duplicate to it, and without it (or
-    /// with it not unique, or partial) saves one. Any unique index of the table over the same
-    /// columns enforces the constraint as well.
+    /// must be in the store: Core Data counts on it to refuse a duplicate of a stored object, and
+    /// without it (or with it not unique, or partial) can save one. Any unique index of the table
+    /// over the same columns enforces the constraint as well.
     private func uniqueIndex(_ expected: IndexLayout, root: String) -> VerificationFailure? {
         func same(_ first: String, _ second: String) -> Bool { first.lowercased() == second.lowercased() }
         let columns = Set(expected.columns.map { $0.lowercased() })
@@ -246,7 +246,7 @@ struct StoreHealthChecks {
         }
         return VerificationFailure(check: "unique-index", subject: root,
                                    message: "unique index \(expected.name) on \(expected.table) (\(expected.columns.joined(separator: ", "))) \(problem): "
-                                       + "the store does not enforce the uniqueness constraint, and Core Data would save duplicates")
+                                       + "the store does not enforce the uniqueness constraint, and Core Data can save duplicates")
     }
 
     /// Every row's `Z_ENT` must be a non-abstract entity of the table's hierarchy.
