@@ -15,11 +15,12 @@ enum VerifyCommand: Command {
                ferry verify STORE --against SOURCE [--against SOURCE]... --model MODEL.xcdatamodeld [--rerun] [migrate options]
                ferry verify postgresql://… --against STORE [--store UUID] [--schema S] [--model MODEL]
 
-        Checks a Core Data SQLite store without changing it: SQLite integrity, Z_PRIMARYKEY and
-        Z_METADATA, the version hashes and Z_MODELCACHE against the model, the entity of every
-        row; every to-one key, join row and order key; required attributes, storage classes and
-        uniqueness constraints. Prints a table per entity and per relationship, each failure with
-        sample rows, and order-independent fingerprints of the records and pairs.
+        Checks a Core Data SQLite store without changing it: SQLite integrity, Z_PRIMARYKEY (Z_MAX,
+        Z_SUPER) and Z_METADATA, the version hashes and Z_MODELCACHE against the model, the entity
+        and Z_OPT of every row; every to-one key, join row and order key; required attributes,
+        storage classes and uniqueness constraints (values and unique indexes). Prints a table
+        per entity and per relationship, each failure with sample rows, and order-independent
+        fingerprints of the records and pairs.
 
         SQLite's integrity is checked with PRAGMA quick_check: every page, b-tree and record
         format is read and checked, but indexes are not compared with their tables. Add

@@ -1,6 +1,6 @@
 /// Questions about a store's bookkeeping asked with plain SQL: SQLite's own integrity check,
-/// the rows of `Z_METADATA`, keys above `Z_MAX`, rows whose `Z_ENT` is not one of their
-/// table's entities, and rows of app entities in a table no entity of the model has.
+/// the rows of `Z_METADATA`, `Z_SUPER` as stored, keys above `Z_MAX`, rows whose `Z_ENT` is not
+/// one of their table's entities, and rows of app entities in a table no entity of the model has.
 public struct BookkeepingScan {
     let connection: ScanConnection
 
@@ -22,6 +22,16 @@ public struct BookkeepingScan {
     /// How many rows `Z_METADATA` has.
     public func metadataRows() throws(SQLiteError) -> Int64 {
         try connection.integers("SELECT count(*) FROM Z_METADATA").first ?? 0
+    }
+
+    /// `Z_SUPER` of every `Z_PRIMARYKEY` row, by `Z_ENT`, as the SQL literal of what the row
+    /// holds (`0`, `5`, and also `NULL`, `1.5` or `'text'`, which are no entity number).
+    public func superEntityNumbers() throws(SQLiteError) -> [Int64: String] {
+        let statement = try connection.database.prepare("SELECT Z_ENT, Z_SUPER FROM Z_PRIMARYKEY")
+        defer { statement.finalize() }
+        var numbers: [Int64: String] = [:]
+        while try statement.step() { numbers[statement.int64(at: 0)] = SQLLiteral.text(statement, 1) }
+        return numbers
     }
 
     /// The rows of `table` whose `Z_ENT` is NULL or below the framework's own numbers (16000 on:

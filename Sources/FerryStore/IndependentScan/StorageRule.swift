@@ -1,9 +1,10 @@
 import FerryModel
 
-/// What a stored value of an attribute type must look like: the storage classes Core Data writes
-/// for it (or that the column's affinity turns them into), each with an extra condition (an
-/// integer range, a blob length). NULL always fits. One description, read two ways: as an SQL
-/// predicate (to find sample rows) and against a result column (to count rows in one pass).
+/// What a stored value of an attribute type (or of `Z_OPT`) must look like: the storage classes
+/// Core Data writes for it (or that the column's affinity turns them into), each with an extra
+/// condition (an integer range, a blob length), and whether NULL fits (it does for every
+/// attribute). One description, read two ways: as an SQL predicate (to find sample rows) and
+/// against a result column (to count rows in one pass).
 /// A trivial value (no references), so reading it per row costs no reference counting.
 public struct StorageRule: Sendable {
     /// A storage class that fits, and what its value must also satisfy.
@@ -26,6 +27,18 @@ public struct StorageRule: Sendable {
     let first: Allowed
     let second: Allowed?
     var allowed: [Allowed] { [first] + (second.map { [$0] } ?? []) }
+    /// Whether NULL fits: an attribute may be nil, a row's `Z_OPT` may not.
+    let allowsNull: Bool
+
+    private init(_ first: Allowed, _ second: Allowed? = nil, allowsNull: Bool = true) {
+        (self.first, self.second, self.allowsNull) = (first, second, allowsNull)
+    }
+
+    /// `Z_OPT`, Core Data's optimistic-lock version of a row: an integer, 1 after the object's
+    /// first save and one more on each update. Every row of every real store holds one from 1
+    /// up; NULL, 0, negative numbers, reals and text are no version Core Data writes.
+    public static let optimisticLockVersion = StorageRule(Allowed(storageClass: .integer, name: "integer", extra: .range(1...Int64.max)),
+                                                          allowsNull: false)
 
     /// The rule of a type; nil for types without a column.
     public init?(_ type: AttributeType) {
@@ -33,18 +46,18 @@ public struct StorageRule: Sendable {
         switch type {
         case .integer16, .integer32:
             guard let range = type.integerRange else { return nil }
-            (first, second) = (integer(.range(range)), nil)
-        case .integer64: (first, second) = (integer(.none), nil)
-        case .boolean: (first, second) = (integer(.range(0...1)), nil)
+            self.init(integer(.range(range)))
+        case .integer64: self.init(integer(.none))
+        case .boolean: self.init(integer(.range(0...1)))
         // TIMESTAMP and DECIMAL columns have numeric affinity: integral reals are kept as integers.
         // Core Data reads these attributes as doubles, so an integer no double holds (past 2^53,
         // not a multiple of the double's spacing there) would read back as another number (a
         // restore refuses it, as import does).
         case .date, .decimal, .double, .float:
-            (first, second) = (Allowed(storageClass: .real, name: "real", extra: .none), integer(.exactInDouble))
-        case .string, .uri: (first, second) = (Allowed(storageClass: .text, name: "text", extra: .none), nil)
-        case .binary, .transformable: (first, second) = (Allowed(storageClass: .blob, name: "blob", extra: .none), nil)
-        case .uuid: (first, second) = (Allowed(storageClass: .blob, name: "blob", extra: .length(16)), nil)
+            self.init(Allowed(storageClass: .real, name: "real", extra: .none), integer(.exactInDouble))
+        case .string, .uri: self.init(Allowed(storageClass: .text, name: "text", extra: .none))
+        case .binary, .transformable: self.init(Allowed(storageClass: .blob, name: "blob", extra: .none))
+        case .uuid: self.init(Allowed(storageClass: .blob, name: "blob", extra: .length(16)))
         case .undefined, .objectID, .composite: return nil
         }
     }
@@ -62,13 +75,13 @@ public struct StorageRule: Sendable {
             }
             return "WHEN '\(allowed.name)' THEN \(otherwise) "
         }
-        return "CASE typeof(\(value)) \(branches.joined())WHEN 'null' THEN 0 ELSE 1 END"
+        return "CASE typeof(\(value)) \(branches.joined())WHEN 'null' THEN \(allowsNull ? 0 : 1) ELSE 1 END"
     }
 
     /// Whether the value in `column` of the statement's current row breaks the rule.
     func isBroken(by statement: SQLiteStatement, at column: Int32) -> Bool {
         let storageClass = statement.storageClass(at: column)
-        guard storageClass != .null else { return false }
+        guard storageClass != .null else { return !allowsNull }
         let fitting: Allowed
         if first.storageClass == storageClass {
             fitting = first

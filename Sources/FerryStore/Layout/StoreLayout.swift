@@ -55,6 +55,13 @@ public struct StoreLayout: Sendable, Equatable {
         }
     }
 
+    /// `Z_SUPER` of an entity's `Z_PRIMARYKEY` row: its parent's `Z_ENT`, 0 for a root entity;
+    /// nil for an entity the model does not have.
+    public func superNumber(of entity: String) -> Int? {
+        guard let ancestry = ancestries[entity] else { return nil }
+        return ancestry.count > 1 ? entityNumbers[ancestry[1]] : 0
+    }
+
     /// Where the pairs of the relationship `relationship` of `entity` (declared by it or an
     /// ancestor) are kept; nil for a transient or unknown relationship.
     public func placement(of relationship: String, of entity: String) -> RelationshipPlacement? {

@@ -37,6 +37,9 @@ public struct DatabaseSchema: Sendable, Equatable {
         public var createStatement: String?
         public var columns: [String]
         public var isUnique: Bool
+        /// Whether the index has a `WHERE` clause: it holds (and a unique one constrains) only
+        /// the rows that clause picks.
+        public var isPartial: Bool
     }
 
     /// The table with this name (ASCII case ignored, as SQLite does).
@@ -66,8 +69,9 @@ public struct DatabaseSchema: Sendable, Equatable {
         }
         var result: [Index] = []
         for index in indexes {
-            let (columns, unique) = try indexDetails(index.name, table: index.table, in: database)
-            result.append(Index(name: index.name, table: index.table, createStatement: index.sql, columns: columns, isUnique: unique))
+            let (columns, unique, partial) = try indexDetails(index.name, table: index.table, in: database)
+            result.append(Index(name: index.name, table: index.table, createStatement: index.sql, columns: columns, isUnique: unique,
+                                isPartial: partial))
         }
         return DatabaseSchema(tables: tables, indexes: result)
     }
@@ -94,15 +98,15 @@ public struct DatabaseSchema: Sendable, Equatable {
     }
 
     private static func indexDetails(_ index: String, table: String,
-                                     in database: SQLiteDatabase) throws(SQLiteError) -> ([String], Bool) {
+                                     in database: SQLiteDatabase) throws(SQLiteError) -> (columns: [String], unique: Bool, partial: Bool) {
         let info = try database.prepare("PRAGMA index_info(\(SQLIdentifier.quoted(index)))")
         var columns: [String] = []
         while try info.step() { columns.append(info.string(at: 2) ?? "") }
         let list = try database.prepare("PRAGMA index_list(\(SQLIdentifier.quoted(table)))")
-        var unique = false
+        var unique = false, partial = false
         while try list.step() {
-            if list.string(at: 1) == index { unique = list.int64(at: 2) != 0 }
+            if list.string(at: 1) == index { (unique, partial) = (list.int64(at: 2) != 0, list.int64(at: 4) != 0) }
         }
-        return (columns, unique)
+        return (columns, unique, partial)
     }
 }

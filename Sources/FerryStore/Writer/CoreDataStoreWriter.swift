@@ -606,8 +606,7 @@ public final class CoreDataStoreWriter {
             for statement in layout.createStatements { try database.execute(statement) }
             let primaryKeys = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
             for entity in model.entitiesInStoreOrder {
-                guard let number = layout.entityNumbers[entity.name] else { continue }
-                let parent = entity.parentName.flatMap { layout.entityNumbers[$0] } ?? 0
+                guard let number = layout.entityNumbers[entity.name], let parent = layout.superNumber(of: entity.name) else { continue }
                 try primaryKeys.bind(Int64(number), at: 1)
                 try primaryKeys.bind(entity.name, at: 2)
                 try primaryKeys.bind(Int64(parent), at: 3)

@@ -4,8 +4,9 @@ import FerryStore
 import FoundationEssentials
 
 /// The `store` section: SQLite integrity, the bookkeeping tables, the version hashes, the model
-/// cache, `Z_MAX` against the keys in use, the entity number of every row, rows in tables the
-/// model does not have, and values in one entity's columns on rows of another.
+/// cache, each entity's parent in `Z_SUPER`, the unique indexes that enforce uniqueness
+/// constraints, `Z_MAX` against the keys in use, the entity number of every row, rows in tables
+/// the model does not have, and values in one entity's columns on rows of another.
 struct StoreHealthChecks {
     static let section = "store"
     let context: StoreContext
@@ -31,6 +32,12 @@ struct StoreHealthChecks {
         if store.schema.table(named: BookkeepingTables.modelCache.name) != nil {
             recorder.check(Self.section, subject: subject, code: "model-cache") { modelCache(expected) }
         }
+        let superNumbers = Result { () throws(SQLiteError) in try bookkeeping.superEntityNumbers() }
+        for entity in context.model.entitiesInStoreOrder {
+            recorder.check(Self.section, subject: entity.name, code: "z-super") { () throws(SQLiteError) in
+                superNumber(of: entity, stored: try superNumbers.get())
+            }
+        }
         let modelled = Set(context.layout.tables.map { $0.name.lowercased() })
         for table in store.schema.tables where !modelled.contains(table.name.lowercased())
             && table.column(named: "Z_PK") != nil && table.column(named: "Z_ENT") != nil {
@@ -46,6 +53,9 @@ struct StoreHealthChecks {
                 recorder.check(Self.section, subject: scan.root, code: "stranded-values") { () throws(SQLiteError) in
                     try strandedValues(probes, in: scan.table, root: scan.root)
                 }
+            }
+            for index in context.layout.indexes where index.isUnique && index.table == scan.table.name {
+                recorder.check(Self.section, subject: scan.root, code: "unique-index") { uniqueIndex(index, root: scan.root) }
             }
             recorder.check(Self.section, subject: scan.root, code: "key-range") { () throws(SQLiteError) in try keysBelowOne(scan.table, root: scan.root) }
             recorder.check(Self.section, subject: scan.root, code: "z-max") { () throws(SQLiteError) in try maxPrimaryKey(scan.table, root: scan.root) }
@@ -197,6 +207,46 @@ struct StoreHealthChecks {
             check: "z-max", subject: root,
             message: "Z_PRIMARYKEY.Z_MAX is \(entry.maxPrimaryKey), below \(rows.count) Z_PK(s) of \(table.name) (largest \(rows.samples.first?.primaryKey ?? 0))",
             count: rows.count, samples: rows.samples)
+    }
+
+    /// `Z_SUPER` of the entity's `Z_PRIMARYKEY` row (found by number, names can be stale) must be
+    /// its parent's `Z_ENT`, or 0 for a root, as in every real store: the hierarchy the store
+    /// records is the model's. A sub-entity needs a row of its own (a root's missing row is the
+    /// `Z_MAX` check's).
+    private func superNumber(of entity: Entity, stored: [Int64: String]) -> VerificationFailure? {
+        guard let number = context.layout.entityNumbers[entity.name], let expected = context.layout.superNumber(of: entity.name) else { return nil }
+        let parent = context.model.ancestry(of: entity.name).dropFirst().first?.name
+        guard let value = stored[Int64(number)] else {
+            guard let parent else { return nil }
+            return VerificationFailure(check: "z-super", subject: entity.name,
+                                       message: "Z_PRIMARYKEY has no row for entity \(entity.name), a sub-entity of \(parent)")
+        }
+        guard value != String(expected) else { return nil }
+        let should = parent.map { "the Z_ENT of its parent \($0)" } ?? "as \(entity.name) is a root entity"
+        return VerificationFailure(check: "z-super", subject: entity.name,
+                                   message: "Z_PRIMARYKEY.Z_SUPER of entity \(entity.name) (Z_ENT \(number)) is \(value), not \(expected), \(should)")
+    }
+
+    /// A uniqueness constraint's unique index (`Z_<Entity>_UNIQUE_<attr>…`, made from fw 866 on)
+    /// must be in the store: Core Data counts on it to refuse a duplicate of a stored object, and
+    /// without it (or with it not unique, or partial) can save one. Any unique index of the table
+    /// over the same columns enforces the constraint as well.
+    private func uniqueIndex(_ expected: IndexLayout, root: String) -> VerificationFailure? {
+        func same(_ first: String, _ second: String) -> Bool { first.lowercased() == second.lowercased() }
+        let columns = Set(expected.columns.map { $0.lowercased() })
+        let enforcing = store.schema.indexes.contains { index in
+            same(index.table, expected.table) && index.isUnique && !index.isPartial && Set(index.columns.map { $0.lowercased() }) == columns
+        }
+        guard !enforcing else { return nil }
+        let problem = switch store.schema.indexes.first(where: { same($0.name, expected.name) }) {
+        case nil: "is missing"
+        case let stored? where !stored.isUnique: "is not UNIQUE"
+        case let stored? where stored.isPartial: "is partial (it holds only the rows its WHERE clause picks)"
+        case let stored?: "indexes \(stored.table) (\(stored.columns.joined(separator: ", "))) instead"
+        }
+        return VerificationFailure(check: "unique-index", subject: root,
+                                   message: "unique index \(expected.name) on \(expected.table) (\(expected.columns.joined(separator: ", "))) \(problem): "
+                                       + "the store does not enforce the uniqueness constraint, and Core Data can save duplicates")
     }
 
     /// Every row's `Z_ENT` must be a non-abstract entity of the table's hierarchy.

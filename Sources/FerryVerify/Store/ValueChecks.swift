@@ -2,7 +2,8 @@ import FerryModel
 import FerryStore
 
 /// The `values` section: required attributes are set, every value has the storage class (and
-/// range) its attribute type needs, and uniqueness constraints hold.
+/// range) its attribute type needs, every row's `Z_OPT` is a version Core Data writes, and
+/// uniqueness constraints hold.
 ///
 /// The per-attribute conditions of a table are counted in one scan (`scan()`, FerryStore's
 /// `ValueScan`), which also counts the table's rows per entity number for the store checks. Only a
@@ -33,7 +34,7 @@ struct ValueChecks {
     /// `run` the conditions.
     func scan() -> [TableScan] {
         context.entityTables.map { table, root, members in
-            let conditions = members.flatMap { attributeConditions(of: $0, in: table) }
+            let conditions = members.flatMap { attributeConditions(of: $0, in: table) } + versionCondition(of: table, root: root)
             let numbers = context.concreteNumbers(below: root)
             let counts = Result { () throws(SQLiteError) in try values.count(table.name, numbers: numbers, conditions: conditions.map(\.condition)) }
             return TableScan(table: table, root: root, members: members, conditions: conditions, counts: counts)
@@ -99,6 +100,17 @@ struct ValueChecks {
             }
         }
         return result
+    }
+
+    /// Every row's `Z_OPT` is a version Core Data writes (`StorageRule.optimisticLockVersion`):
+    /// real stores hold integers from 1 up and nothing else (Core Data's own history tables
+    /// leave it NULL, but they are no entity's table).
+    private func versionCondition(of table: TableLayout, root: String) -> [Condition] {
+        guard let column = table.column(for: .optimisticLock) else { return [] }
+        return [Condition(check: "optimistic-lock", subject: root,
+                          condition: ColumnCondition(column: column.name, entityNumbers: nil, rule: .optimisticLockVersion),
+                          message: "\(table.name).\(column.name) is not an optimistic-lock version Core Data writes "
+                              + "(an integer from 1: 1 after the first save, one more on each update)")]
     }
 
     /// The entity numbers that pick the rows of `entityName` (and below) in its table; nil when
