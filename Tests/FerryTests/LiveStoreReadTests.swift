@@ -101,3 +101,62 @@ struct MetadataStoreTypeTests {
         #expect(report.failures.contains { $0.check == "metadata-store-type" && $0.message.contains("'Binary'") })
     }
 }
+
+/// A store in rollback-journal mode (SQLite's default outside Core Data) with no journal beside
+/// it was opened immutable: with no lock taken, a writer committed in the middle of the read (a
+/// migrated store mixed seven commits, "verified", exit 0) and pages of a transaction a writer
+/// had not committed were read (rows later rolled back). It is now read under SQLite's shared
+/// lock, which its header reads never drop.
+@Suite("reading a rollback-journal store that another process writes")
+struct RollbackJournalReadTests {
+    /// A Workspace 2 store switched to rollback-journal mode.
+    private func rollbackStore(_ label: String) throws -> String {
+        let path = try ExportTestSupport.workspace2Store(try TestPaths.temporaryFolder(label))
+        let database = try SQLiteDatabase(path: path, mode: .readWrite)
+        _ = try database.scalarText("PRAGMA journal_mode=DELETE")
+        try database.close()
+        return path
+    }
+
+    /// Whether another process commits an update to `path` without waiting for a lock.
+    private func otherProcessCommits(_ path: String) throws -> Bool {
+        let run = try ExportTestSupport.shell(
+            "python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], timeout=0); c.execute(\"UPDATE ZTASK SET ZPRIORITY = 9\"); c.commit()' '\(path)'")
+        return run.status == 0
+    }
+
+    @Test("a reader holds its read lock until it closes, its own header and stamp reads included: no commit lands in the middle")
+    func readerKeepsWritersOut() throws {
+        guard ExportTestSupport.pythonAvailable else { return }
+        let path = try rollbackStore("rollback-read-lock")
+        var reader: CoreDataStoreReader? = try CoreDataStoreReader(path: path)
+        #expect(reader?.readsFixedBytes == true)
+        // Reads of the file's header and stamp, which once closed a descriptor of the file and
+        // so dropped every lock this process held on it.
+        _ = StoreFileStamp(path)
+        _ = try reader?.beginRead()
+        #expect(try !otherProcessCommits(path))
+        reader = nil
+        #expect(try otherProcessCommits(path))
+    }
+
+    @Test("a store a writer holds exclusively (its uncommitted pages may be in the file) is not read")
+    func exclusiveWriterRefusesReaders() throws {
+        guard ExportTestSupport.pythonAvailable else { return }
+        let path = try rollbackStore("rollback-exclusive")
+        let ready = path + ".ready"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sqlite3, sys, time
+            c = sqlite3.connect(sys.argv[1], isolation_level=None)
+            c.execute("BEGIN EXCLUSIVE"); c.execute("UPDATE ZTASK SET ZTITLE = 'uncommitted'")
+            open(sys.argv[2], "w").close(); time.sleep(30)
+            """, path, ready]
+        try process.run()
+        defer { process.terminate() }
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: ready) { usleep(50_000) }
+        #expect(FileManager.default.fileExists(atPath: ready), "the writer did not start")
+        #expect(throws: StoreReaderError.self) { _ = try CoreDataStoreReader(path: path) }
+    }
+}

@@ -28,6 +28,9 @@ public struct MigrateJob {
                                                    inputs: request.sources.map(\.path) + [request.modelPath]) {
             throw .outputIsInput(output: output, input: input)
         }
+        // Taken before any source store is opened: the run reads each several times (its
+        // version, records, census, the verification's counts), which must all be one state.
+        let sourceStamps = request.sources.filter { $0.kind == .store }.map { ($0.path, StoreFileStamp($0.path)) }
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: request.modelPath) } catch { throw .model(error) }
         try refuseFilesWithoutEntity(bundle.versions)
@@ -108,6 +111,9 @@ public struct MigrateJob {
                     verification = Result { () throws(MigrateError) in
                         try verify(writer, chain: chain, inputs: inputs, carried: carried?.check, summary: &summary)
                     }
+                }
+                if let changed = sourceStamps.first(where: { StoreFileStamp($0.0) != $0.1 })?.0 {
+                    throw MigrateError.store(source: changed, reason: "it changed while it was read (another process wrote it): run again")
                 }
                 if request.dryRun {
                     writer.discard()

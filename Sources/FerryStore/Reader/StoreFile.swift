@@ -37,20 +37,8 @@ enum StoreFile {
     }
 
     private static func readHeader(_ path: String) throws(StoreReaderError) -> [UInt8] {
-        do {
-            let source = try FileByteSource(path: path)
-            var header = [UInt8](repeating: 0, count: headerSize)
-            var filled = 0
-            while filled < headerSize {
-                let count = try header.withUnsafeMutableBytes { buffer in
-                    try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                }
-                if count == 0 { break }
-                filled += count
-            }
-            return Array(header[..<filled])
-        } catch {
-            throw .cannotOpen(path: path, reason: ErrorText.reason(of: error, at: path))
+        do { return try DatabaseFileHeader.read(path, count: headerSize) } catch {
+            throw .cannotOpen(path: path, reason: error.description)
         }
     }
 

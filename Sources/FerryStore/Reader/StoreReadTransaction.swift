@@ -29,7 +29,8 @@ extension CoreDataStoreReader {
         let wal = Int64(FileInfo.size(atPath: path + "-wal") ?? 0)
         let live = ReadOnlySource.hasLiveConnection(path)
         return try StoreReaderError.sqlite { () throws(SQLiteError) in
-            try database.execute("BEGIN")
+            // A connection to a store others may write holds its read transaction from the start.
+            if !database.isInTransaction { try database.execute("BEGIN") }
             var maxima: [String: Int64] = [:]
             let rows = try database.prepare("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
             while try rows.step() { maxima[rows.string(at: 0) ?? ""] = rows.int64(at: 1) }
@@ -56,10 +57,7 @@ extension CoreDataStoreReader {
     /// The first 28 bytes of the store file's header (the read and write versions at 18 and 19,
     /// the file change counter at 24, as last checkpointed); nil when they cannot be read.
     private static func header(_ path: String) -> [UInt8]? {
-        guard let source = try? FileByteSource(path: path) else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 28)
-        let count = (try? bytes.withUnsafeMutableBytes { try source.read(into: $0) }) ?? 0
-        guard count == 28 else { return nil }
+        guard let bytes = try? DatabaseFileHeader.read(path, count: 28), bytes.count == 28 else { return nil }
         return bytes
     }
 }

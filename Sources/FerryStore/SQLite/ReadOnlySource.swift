@@ -4,24 +4,55 @@ import FoundationEssentials
 
 /// How to open a database that must not be changed, not even by the `-wal` and `-shm` files
 /// SQLite creates beside a WAL database when it opens one (it does so even for read-only
-/// connections when the process may write the folder, as root always may).
+/// connections when the process may write the folder, as root always may), and read one
+/// committed state of it while other processes may write it.
 ///
 /// - A connection that has the store open holds a lock in its `-shm` (SQLite's "dead man switch"
-///   byte): join it read-only, as another reader of the live WAL.
+///   byte): join it read-only, as another reader of the live WAL, in one read transaction.
+/// - A database in rollback-journal mode (the default outside Core Data; `journal_mode=DELETE`,
+///   `MEMORY`, `OFF` …) is read under SQLite's shared lock, in one read transaction: no writer
+///   commits while it is held, a writer holding its transaction's pages in the file keeps it
+///   from being taken (SQLite waits, then reports the store busy), and it creates no files. A hot
+///   journal (one no writer holds: the writer crashed) cannot be rolled back by a read-only
+///   connection: that store is read through a copy, as below.
 /// - Committed data in a `-wal` (or a hot `-journal`) with no live connection: copy the file
 ///   and its journal into a private folder and read the copy, so the data is included and the
 ///   source is untouched. A `-shm` left by a connection that is gone is stale: joining would have
 ///   SQLite rebuild it in place, so it is never copied nor opened.
-/// - Otherwise there is nothing to apply: open it immutable, which creates no files.
+/// - Otherwise (a WAL database nothing has open, with nothing to apply) open it immutable, which
+///   creates no files; a process that opens and writes it meanwhile is seen by the file's stamp
+///   (`CoreDataStoreReader.changedSinceOpening`).
 enum ReadOnlySource {
     case live
+    case shared
     case immutable
     case snapshot
 
     static func plan(for path: String) -> ReadOnlySource {
         if hasLiveConnection(path) { return .live }
+        if usesRollbackJournal(path) { return hasHotJournal(path) ? .snapshot : .shared }
         if (FileInfo.size(atPath: path + "-wal") ?? 0) > 0 || (FileInfo.size(atPath: path + "-journal") ?? 0) > 0 { return .snapshot }
         return .immutable
+    }
+
+    /// Whether the database at `path` is in rollback-journal mode: its header's read and write
+    /// versions (bytes 18 and 19) are 1, where a WAL database has 2. False when the header
+    /// cannot be read (the open reports why).
+    static func usesRollbackJournal(_ path: String) -> Bool {
+        guard let header = try? DatabaseFileHeader.read(path, count: 20), header.count == 20 else { return false }
+        return header[18] == 1 && header[19] == 1
+    }
+
+    /// SQLite's unix locking: the byte a writer locks for its transaction (`RESERVED_BYTE`, after
+    /// the pending byte at 1 GiB).
+    private static let reservedByteOffset: Int64 = 0x4000_0001
+
+    /// Whether a `-journal` beside the database is hot: not empty, and no writer holds the lock
+    /// of the transaction it belongs to (the writer is gone). A journal whose writer is alive
+    /// is SQLite's to ignore; where locks cannot be listed, any journal counts as hot.
+    private static func hasHotJournal(_ path: String) -> Bool {
+        guard (FileInfo.size(atPath: path + "-journal") ?? 0) > 0 else { return false }
+        return ferry_file_byte_locked(path, reservedByteOffset) != 1
     }
 
     /// Byte of a `-shm` file on which every connection that uses the WAL index holds a shared

@@ -27,13 +27,19 @@ public final class SQLiteDatabase {
         var opening = Reopening(path: path, target: path, flags: mode.flags)
         var snapshotFolder: ScratchFolder?
         var fixedBytes = false
+        var holdsRead = false
         if mode == .readOnly {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw SQLiteError(path: path, code: SQLITE_CANTOPEN, message: "No such file or directory")
             }
             switch ReadOnlySource.plan(for: path) {
             case .live:
-                break
+                holdsRead = true
+            case .shared:
+                // While this connection's read transaction holds the shared lock, no writer
+                // commits: a second connection reads the same bytes.
+                holdsRead = true
+                fixedBytes = true
             case .immutable:
                 opening.target = ReadOnlySource.immutableURI(path)
                 opening.flags |= SQLITE_OPEN_URI
@@ -46,17 +52,22 @@ public final class SQLiteDatabase {
                 fixedBytes = true
             }
         }
-        try self.init(opening, mode: mode, snapshotFolder: snapshotFolder, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try self.init(opening, mode: mode, snapshotFolder: snapshotFolder, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                      holdsRead: holdsRead)
         sameBytes = fixedBytes ? opening : nil
     }
 
     /// Opens a second connection as `sameBytes` described it, read-only in effect (nothing is
     /// written through it); it owns no private copy.
     public convenience init(reopening: Reopening) throws(SQLiteError) {
-        try self.init(reopening, mode: .readOnly, snapshotFolder: nil, busyTimeoutMilliseconds: 5_000)
+        try self.init(reopening, mode: .readOnly, snapshotFolder: nil, busyTimeoutMilliseconds: 5_000, holdsRead: false)
     }
 
-    private init(_ opening: Reopening, mode: SQLiteOpenMode, snapshotFolder: ScratchFolder?, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
+    /// - Parameter holdsRead: begin a read transaction that lasts until the connection closes
+    ///   (or `commit()`), its first read taking SQLite's lock (or WAL snapshot) at once: every
+    ///   statement then reads the one committed state there was when it was opened.
+    private init(_ opening: Reopening, mode: SQLiteOpenMode, snapshotFolder: ScratchFolder?, busyTimeoutMilliseconds: Int32,
+                 holdsRead: Bool) throws(SQLiteError) {
         _ = Self.processSettings
         path = opening.path
         self.snapshotFolder = snapshotFolder
@@ -80,6 +91,7 @@ public final class SQLiteDatabase {
             }
         }
         do {
+            if holdsRead { try execute("BEGIN") }
             try execute("SELECT count(*) FROM sqlite_master")
         } catch {
             sqlite3_close_v2(opened)
@@ -100,9 +112,11 @@ public final class SQLiteDatabase {
 
     /// How to open a second connection that reads what this one reads, for work on another
     /// thread (a connection serves one thread at a time): set for a source opened immutable
-    /// (nothing else had it open, see `ReadOnlySource`) or read through a private copy. Nil for a
-    /// live WAL store, where a second connection could see a later commit than this one's
-    /// transaction, and for connections that write.
+    /// (nothing else had it open, see `ReadOnlySource`), read under the shared lock this
+    /// connection's read transaction holds (a rollback-journal database: no writer commits while
+    /// it is open), or read through a private copy. Nil for a live WAL store, where a second
+    /// connection could see a later commit than this one's transaction, and for connections
+    /// that write.
     public private(set) var sameBytes: Reopening?
 
     /// Process-wide settings, applied once before the first connection: no memory statistics
@@ -165,10 +179,10 @@ public final class SQLiteDatabase {
 
     // MARK: Transactions
 
-    /// Starts a write transaction that takes the write lock at once (`BEGIN IMMEDIATE`).
     /// The rowid of the last row inserted on this connection (`sqlite3_last_insert_rowid`).
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Starts a write transaction that takes the write lock at once (`BEGIN IMMEDIATE`).
     public func beginImmediate() throws(SQLiteError) { try execute("BEGIN IMMEDIATE") }
 
     public func commit() throws(SQLiteError) { try execute("COMMIT") }

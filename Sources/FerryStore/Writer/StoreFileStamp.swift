@@ -11,8 +11,20 @@ public struct StoreFileStamp: Equatable, Sendable {
         wal = Self.stamp(of: path + "-wal")
     }
 
-    /// The stamp of one file (`FileInfo.stamp`: inode, size and times); nil when it does not exist.
+    /// The stamp of one file (`FileInfo.stamp`: inode, size and times) and bytes 12 to 31 of its
+    /// header; nil when it does not exist. A database's header holds its change counter (offset
+    /// 24), bumped by every commit in rollback-journal mode; a `-wal`'s holds its checkpoint
+    /// sequence, salts and checksum, new each time the log restarts: a commit within the clock
+    /// tick of the modification time, of a page rewritten in place, is still seen.
     static func stamp(of path: String) -> String? {
-        FileInfo.stamp(atPath: path)
+        guard let stamp = FileInfo.stamp(atPath: path) else { return nil }
+        return stamp + "#" + header(of: path).map { String($0, radix: 16) }.joined(separator: ".")
+    }
+
+    /// Bytes 12 to 31 of the file (fewer when it is shorter, none when it cannot be read), read
+    /// without dropping this process's SQLite locks on it (`DatabaseFileHeader`).
+    private static func header(of path: String) -> [UInt8] {
+        guard let bytes = try? DatabaseFileHeader.read(path, count: 32), bytes.count > 12 else { return [] }
+        return Array(bytes[12...])
     }
 }

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The first bytes of a database file, read without releasing SQLite's locks on it.
+///
+/// SQLite locks a database with POSIX advisory locks, which belong to the process and the file:
+/// closing *any* descriptor of the file drops every lock the process holds on it. A header read
+/// through a descriptor of its own, opened and closed while a connection of this process held its
+/// shared lock, let another process commit in the middle of that connection's read. The
+/// descriptors read here stay open for the life of the process (one per file: device and inode),
+/// as SQLite keeps its own.
+enum DatabaseFileHeader {
+    /// The file's identity: a path renamed over by another file names another.
+    private struct FileKey: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    private static let descriptors = Mutex<[FileKey: Int32]>([:])
+
+    /// Up to `count` bytes from the start of the file at `path` (fewer when it is shorter).
+    /// - Throws: the `errno` of a file that cannot be opened or read.
+    static func read(_ path: String, count: Int) throws(DatabaseFileHeaderError) -> [UInt8] {
+        let descriptor = try descriptor(for: path)
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(filled)) }
+            if read < 0, errno == EINTR { continue }
+            guard read >= 0 else { throw DatabaseFileHeaderError(path: path, code: errno) }
+            if read == 0 { break }
+            filled += read
+        }
+        return Array(bytes[..<filled])
+    }
+
+    /// The descriptor kept for the file now at `path`, opened on first use.
+    private static func descriptor(for path: String) throws(DatabaseFileHeaderError) -> Int32 {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw DatabaseFileHeaderError(path: path, code: errno) }
+        let key = FileKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        if let known = descriptors.withLock({ $0[key] }) { return known }
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else { throw DatabaseFileHeaderError(path: path, code: errno) }
+        // Opened is what the path names now (it may have been replaced since the stat).
+        guard fstat(opened, &info) == 0 else {
+            let code = errno
+            close(opened)
+            throw DatabaseFileHeaderError(path: path, code: code)
+        }
+        let openedKey = FileKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        return descriptors.withLock { known in
+            // Another thread kept one first: this one is left open, as closing it would drop
+            // the process's locks on the file.
+            if let existing = known[openedKey] { return existing }
+            if known.count >= sweepThreshold { closeRemoved(&known) }
+            known[openedKey] = opened
+            return opened
+        }
+    }
+
+    /// Kept descriptors past which those of removed files are closed.
+    private static let sweepThreshold = 256
+
+    /// Closes the kept descriptors of files no path names any more (removed): no connection can
+    /// open them again, so no lock of one is lost that anything else could contend for.
+    private static func closeRemoved(_ known: inout [FileKey: Int32]) {
+        for (key, descriptor) in known {
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, info.st_nlink == 0 else { continue }
+            close(descriptor)
+            known[key] = nil
+        }
+    }
+}
+
+/// A database file whose header could not be read: its path and the system's error.
+struct DatabaseFileHeaderError: Error, CustomStringConvertible {
+    let path: String
+    let code: Int32
+
+    var description: String { String(cString: strerror(code)) }
+}
