@@ -54,21 +54,21 @@ public enum FileInfo {
     }
 
     /// What identifies one state of the file at `path`: its device and inode, size, and
-    /// modification and status-change times (to the nanosecond), as
-    /// `device:inode:size@modified@changed`. A write changes the size or the times; a file
-    /// renamed over the path (another store of the same size, its times copied with `cp -p`)
-    /// changes the inode, and its status-change time cannot be set back. One `stat`, with no
-    /// owner names looked up (Foundation's `attributesOfItem` reads the user and group databases
-    /// for them). Nil when the file does not exist or cannot be read.
+    /// modification time (to the nanosecond), as `device:inode:size@seconds.nanoseconds`. A write
+    /// changes the size or the time; a file renamed over the path (another store of the same
+    /// size, its time copied with `cp -p`) changes the inode. Not the status-change time: SQLite
+    /// changes a `-wal`'s owner to the database's each time it opens it as root, which bumps it.
+    /// One `stat`, with no owner names looked up (Foundation's `attributesOfItem` reads the user
+    /// and group databases for them). Nil when the file does not exist or cannot be read.
     public static func stamp(atPath path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
-        let (modified, changed) = (info.st_mtimespec, info.st_ctimespec)
+        let modified = info.st_mtimespec
         #else
-        let (modified, changed) = (info.st_mtim, info.st_ctim)
+        let modified = info.st_mtim
         #endif
-        return "\(info.st_dev):\(info.st_ino):\(info.st_size)@\(modified.tv_sec).\(modified.tv_nsec)@\(changed.tv_sec).\(changed.tv_nsec)"
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size)@\(modified.tv_sec).\(modified.tv_nsec)"
     }
 
     /// What is at a path, the path's last component itself (a symbolic link is not followed).

@@ -16,7 +16,7 @@ public struct StoreReadState: Sendable, Equatable, Codable {
     public var liveConnection: Bool
     /// The SQLite header's file change counter (offset 24) of the database read.
     public var changeCounter: Int64?
-    /// The stamp (`StoreFileStamp`: inode, size, times) of the store file just before it was opened
+    /// The stamp (`StoreFileStamp`: inode, size, modification time, header) of the store file just before it was opened
     /// (`CoreDataStoreReader.openingStamp`).
     public var fileStamp: String?
 }

@@ -31,7 +31,7 @@ enum DatabaseFileHeader {
         while filled < count {
             let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(filled)) }
             if read < 0, errno == EINTR { continue }
-            guard read >= 0 else { throw DatabaseFileHeaderError(path: path, code: errno) }
+            guard read >= 0 else { throw DatabaseFileHeaderError(path: path, code: errno, reading: true) }
             if read == 0 { break }
             filled += read
         }
@@ -78,10 +78,12 @@ enum DatabaseFileHeader {
     }
 }
 
-/// A database file whose header could not be read: its path and the system's error.
+/// A database file whose header could not be read: its path, the system's error, and whether
+/// it was opened (a read failed) or not.
 struct DatabaseFileHeaderError: Error, CustomStringConvertible {
     let path: String
     let code: Int32
+    var reading = false
 
-    var description: String { String(cString: strerror(code)) }
+    var description: String { "\(reading ? "cannot read" : "cannot open"): \(String(cString: strerror(code)))" }
 }

@@ -1,6 +1,6 @@
 import FerryFormats
 
-/// Inode, size and times of a store file and its `-wal`: what changes when any connection
+/// Inode, size, modification time and header of a store file and its `-wal`: what changes when any connection
 /// commits to the store (in the `-wal`, or in the file at a checkpoint or without WAL).
 public struct StoreFileStamp: Equatable, Sendable {
     let main: String?
@@ -11,7 +11,7 @@ public struct StoreFileStamp: Equatable, Sendable {
         wal = Self.stamp(of: path + "-wal")
     }
 
-    /// The stamp of one file (`FileInfo.stamp`: inode, size and times) and bytes 12 to 31 of its
+    /// The stamp of one file (`FileInfo.stamp`: inode, size and modification time) and bytes 12 to 31 of its
     /// header; nil when it does not exist. A database's header holds its change counter (offset
     /// 24), bumped by every commit in rollback-journal mode; a `-wal`'s holds its checkpoint
     /// sequence, salts and checksum, new each time the log restarts: a commit within the clock
