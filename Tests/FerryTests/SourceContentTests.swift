@@ -1,5 +1,7 @@
 import Ferry
 import FerryFormats
+import Foundation
+import FerryTestSupport
 import Testing
 
 /// What a source's first bytes say it holds, and the one rule that turns that, the file's name
@@ -89,5 +91,33 @@ struct SourceContentTests {
         for given in [nil] + SourceFormat.allCases.map(Optional.some) {
             #expect(throws: SourceFormatError.empty) { try SourceFormat.decide(content: .empty, path: "x.json", given: given) }
         }
+    }
+}
+
+/// An SQLite database given to `import` (or `migrate ENTITY:FILE`) was read as CSV: a header of
+/// page bytes, and with `--map '#1=name' --encoding latin1` records of page bytes, "verified".
+@Suite("an SQLite database given as a file of records")
+struct DatabaseAsRecordsTests {
+    @Test("is told by its first bytes and refused, whatever --format or its name says")
+    func refused() throws {
+        var bytes = Array("SQLite format 3\0".utf8)
+        bytes += [0x10, 0x00, 0x01, 0x01] + Array(repeating: 0, count: 80)
+        #expect(SourceContent.sniff(bytes, isComplete: true) == .sqliteDatabase)
+        let content = SourceContent.sniff(bytes, isComplete: true)
+        for given in [nil, SourceFormat.csv, .json] {
+            #expect(throws: SourceFormatError.database) { try SourceFormat.decide(content: content, path: "items.csv", given: given) }
+        }
+    }
+
+    @Test("ferry import of a store exits 3 saying it is a database")
+    func importOfStore() throws {
+        let folder = try TestPaths.temporaryFolder("database-as-records")
+        let model = TestPaths.migrations + "/Workspace.xcdatamodeld"
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let run = try FerryProcess.run(["import", store, "--model", model, "--model-version", "Workspace 2", "--entity", "Upload",
+                                        "--out", folder + "/out.sqlite", "--map", "#1=remotePath", "--encoding", "latin1"])
+        #expect(run.status == 3, "\(run.err)")
+        #expect(run.err.contains("is an SQLite database, not a file of records"), "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
     }
 }

@@ -3,7 +3,7 @@ import FerryFormats
 /// What the first bytes of a legacy file say it holds, decided from its content (gzip already
 /// undone), never from its name.
 ///
-/// A binary property list starts with `bplist`. Text is looked at after its byte order mark (a
+/// A binary property list starts with `bplist`, an SQLite database with `SQLite format 3`. Text is looked at after its byte order mark (a
 /// UTF-16 one is transcoded) and leading whitespace: `<` starts an XML property list, `[` a JSON
 /// array and `{` a JSON object — NDJSON when the first line holds one whole object and the next
 /// line starts another. Anything else is ``text``: CSV, or a file of another format broken at its
@@ -19,6 +19,8 @@ public enum SourceContent: Sendable, Equatable, CustomStringConvertible {
     case jsonObject
     /// JSON objects one per line (NDJSON).
     case jsonLines
+    /// An SQLite database (`SQLite format 3` and a NUL): a store, not a file of records.
+    case sqliteDatabase
     case text
 
     /// How many bytes are looked at (and given to CSV delimiter sniffing).
@@ -27,6 +29,7 @@ public enum SourceContent: Sendable, Equatable, CustomStringConvertible {
     /// What `sample`, the first bytes of a source (all of it when `isComplete`), holds.
     public static func sniff(_ sample: [UInt8], isComplete: Bool) -> SourceContent {
         if sample.starts(with: Array("bplist".utf8)) { return .binaryPropertyList }
+        if sample.starts(with: Array("SQLite format 3\0".utf8)) { return .sqliteDatabase }
         let (text, isValid) = SourceContent.text(of: sample, isComplete: isComplete)
         // Bytes that do not decode are not "empty": as text, their reader reports where they break.
         guard let start = text.firstIndex(where: { !isWhitespace($0) }) else { return isComplete && isValid ? .empty : .text }
@@ -42,7 +45,7 @@ public enum SourceContent: Sendable, Equatable, CustomStringConvertible {
     /// reader then says what is wrong).
     public var possibleFormats: [SourceFormat] {
         switch self {
-        case .empty: []
+        case .empty, .sqliteDatabase: []
         case .binaryPropertyList, .xmlPropertyList: [.plist]
         case .jsonArray: [.json]
         case .jsonObject: [.json, .ndjson]
@@ -57,7 +60,7 @@ public enum SourceContent: Sendable, Equatable, CustomStringConvertible {
         case .binaryPropertyList, .xmlPropertyList: .plist
         case .jsonArray: .json
         case .jsonLines: .ndjson
-        case .empty, .jsonObject, .text: nil
+        case .empty, .sqliteDatabase, .jsonObject, .text: nil
         }
     }
 
@@ -69,6 +72,7 @@ public enum SourceContent: Sendable, Equatable, CustomStringConvertible {
         case .jsonArray: "a JSON array"
         case .jsonObject: "a JSON object"
         case .jsonLines: "JSON objects one per line (NDJSON)"
+        case .sqliteDatabase: "an SQLite database"
         case .text: "text that is no JSON or property list"
         }
     }

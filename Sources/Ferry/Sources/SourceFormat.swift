@@ -32,6 +32,7 @@ public enum SourceFormat: String, Sendable, CaseIterable {
     /// - Throws: ``SourceFormatError`` for an empty source or one whose content is not `given`.
     public static func decide(content: SourceContent, path: String, given: SourceFormat?) throws(SourceFormatError) -> SourceFormat {
         guard content != .empty else { throw .empty }
+        guard content != .sqliteDatabase else { throw .database }
         let possible = content.possibleFormats
         if let given {
             let isText = content != .binaryPropertyList
@@ -68,6 +69,8 @@ public enum SourceFormatError: Error, Sendable, Equatable, CustomStringConvertib
     case empty
     /// `--format` names a format the content is not.
     case contradicts(given: SourceFormat, content: SourceContent)
+    /// An SQLite database: its bytes read as CSV (`--map '#1=…'`) made records of page bytes.
+    case database
 
     public var description: String {
         switch self {
@@ -76,6 +79,9 @@ public enum SourceFormatError: Error, Sendable, Equatable, CustomStringConvertib
                 + "a header row for CSV, [] for JSON"
         case let .contradicts(given, content):
             "holds \(content), not \(given.name) as --format \(given.rawValue) says"
+        case .database:
+            "is an SQLite database, not a file of records: a Core Data store is a source of `ferry migrate STORE` "
+                + "(and of query, export and backup); tables of other databases are not read as records"
         }
     }
 }
