@@ -26,7 +26,11 @@ struct QueryCellEncoder {
         case external(ExternalBinaryDataError)
         /// Text that is not valid UTF-8: shown, it would make the output invalid (JSON must be
         /// UTF-8), and repaired (U+FFFD) it would not be the value; `export` refuses it too.
-        case invalidText
+        case invalidText        /// A value whose storage class is not its attribute type's (a blob in a String column,
+        /// text in a Boolean one): in JSON and CSV it would read as another value of the type
+        /// (a blob's base64 as text, `false`), so it is refused, as `export` refuses it; the
+        /// table shows it as SQLite's text of it.
+        case misfit(String)
     }
 
     /// Appends the cell; returns false for NULL (nothing appended).
@@ -39,23 +43,31 @@ struct QueryCellEncoder {
         if storage == .null { return false }
         switch column.kind {
         case .primaryKey, .reference, .integer:
-            if storage == .integer { DecimalText.append(statement.int64(at: column.index), to: &out) } else { appendRaw(column, statement, &out) }
+            if storage == .integer { DecimalText.append(statement.int64(at: column.index), to: &out) } else { try appendRaw(column, statement, &out) }
         case .entity:
             let name = entityNames[statement.int64(at: column.index)] ?? Array(String(statement.int64(at: column.index)).utf8)
             appendText(name, to: &out)
         case .boolean:
-            out.append(contentsOf: statement.int64(at: column.index) != 0 ? Self.trueBytes : Self.falseBytes)
+            let number = statement.int64(at: column.index)
+            guard storage == .integer, number == 0 || number == 1 else { return try appendRaw(column, statement, &out) }
+            out.append(contentsOf: number == 1 ? Self.trueBytes : Self.falseBytes)
         case .real, .decimal:
-            if storage == .integer { DecimalText.append(statement.int64(at: column.index), to: &out) } else { appendRaw(column, statement, &out) }
+            if storage == .integer {
+                DecimalText.append(statement.int64(at: column.index), to: &out)
+            } else if storage == .real, statement.double(at: column.index).isFinite {
+                out.append(contentsOf: statement.double(at: column.index).description.utf8)
+            } else {
+                try appendRaw(column, statement, &out)
+            }
         case .date:
-            guard storage == .integer || storage == .real else { return appendRaw(column, statement, &out) }
+            guard storage == .integer || storage == .real, statement.double(at: column.index).isFinite else { return try appendRaw(column, statement, &out) }
             let quoted = escaping == .json
             if quoted { out.append(0x22) }
             let seconds = statement.double(at: column.index)
             out.append(contentsOf: (ISO8601Date.format(seconds) ?? seconds.description).utf8)
             if quoted { out.append(0x22) }
         case .text:
-            guard storage == .text else { return appendRaw(column, statement, &out) }
+            guard storage == .text else { return try appendRaw(column, statement, &out) }
             let valid = statement.withText(at: column.index) { text in
                 guard UTF8Text.isValid(UnsafeRawBufferPointer(text)) else { return false }
                 appendText(text, to: &out)
@@ -63,8 +75,8 @@ struct QueryCellEncoder {
             }
             guard valid else { throw .invalidText }
         case .uuid:
+            guard storage == .blob, statement.withBlob(at: column.index, { $0.count }) == 16 else { return try appendRaw(column, statement, &out) }
             statement.withBlob(at: column.index) { bytes in
-                guard bytes.count == 16 else { return appendBase64OrSize(bytes, to: &out) }
                 if escaping == .json { out.append(0x22) }
                 for (offset, byte) in bytes.enumerated() {
                     if offset == 4 || offset == 6 || offset == 8 || offset == 10 { out.append(0x2D) }
@@ -74,6 +86,7 @@ struct QueryCellEncoder {
                 if escaping == .json { out.append(0x22) }
             }
         case .binary:
+            guard storage == .blob else { return try appendRaw(column, statement, &out) }
             statement.withBlob(at: column.index) { appendBase64OrSize($0, to: &out) }
         case .toMany:
             break
@@ -97,10 +110,18 @@ struct QueryCellEncoder {
         if json { out.append(0x5D) }
     }
 
-    /// A value whose storage class does not fit its column, shown as SQLite's text of it.
+    /// A value whose storage class does not fit its column: shown in the table as SQLite's text
+    /// of it; refused in JSON and CSV (`CellProblem.misfit`).
     @discardableResult
-    private func appendRaw(_ column: QueryColumn, _ statement: SQLiteStatement, _ out: inout [UInt8]) -> Bool {
+    private func appendRaw(_ column: QueryColumn, _ statement: SQLiteStatement, _ out: inout [UInt8]) throws(CellProblem) -> Bool {
         let storage = statement.storageClass(at: column.index)
+        guard escaping == .none else {
+            let names = [StorageClass.integer: "an integer", .real: "a real", .text: "text", .blob: "a blob"]
+            var held = names[storage] ?? "a value"
+            if storage == .real { held += " (\(statement.double(at: column.index)))" }
+            if storage == .integer { held += " (\(statement.int64(at: column.index)))" }
+            throw .misfit("\(held) is not a value of its type (\(column.kind)); `verify` fails the store, `query --format table` shows it")
+        }
         if storage == .real {
             let value = statement.double(at: column.index)
             if value.isFinite { out.append(contentsOf: value.description.utf8) } else { appendText(Array(value.description.utf8), to: &out) }

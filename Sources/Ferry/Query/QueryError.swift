@@ -24,6 +24,9 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
     case unreadableValue(store: String, primaryKey: Int64, attribute: String, reason: ExternalBinaryDataError)
     /// A text value that is not valid UTF-8: never repaired on the way out (`export` refuses it too).
     case invalidText(store: String, primaryKey: Int64, attribute: String)
+    /// A value whose storage class is not its attribute type's, refused in JSON and CSV, where it
+    /// would read as another value of the type.
+    case misfitValue(store: String, primaryKey: Int64, attribute: String, reason: String)
     /// Reading rows failed.
     case sqlite(SQLiteError)
     /// The output could not be written.
@@ -42,6 +45,7 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
         case let .unreadableValue(store, primaryKey, attribute, reason): "\(store): object Z_PK \(primaryKey), attribute \(attribute): \(reason)"
         case let .invalidText(store, primaryKey, attribute):
             "\(store): object Z_PK \(primaryKey), attribute \(attribute): text that is not valid UTF-8 cannot be shown without changing it"
+        case let .misfitValue(store, primaryKey, attribute, reason): "\(store): object Z_PK \(primaryKey), attribute \(attribute): \(reason)"
         case .sqlite(let error): "\(error)"
         case .output(let error): "\(error)"
         }

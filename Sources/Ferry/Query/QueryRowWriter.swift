@@ -84,6 +84,8 @@ struct QueryRowWriter {
                 throw .unreadableValue(store: encoder.storePath, primaryKey: statement.int64(at: 0), attribute: column.name, reason: problem)
             case .invalidText:
                 throw .invalidText(store: encoder.storePath, primaryKey: statement.int64(at: 0), attribute: column.name)
+            case .misfit(let reason):
+                throw .misfitValue(store: encoder.storePath, primaryKey: statement.int64(at: 0), attribute: column.name, reason: reason)
             }
         }
     }
