@@ -103,6 +103,21 @@ struct ChainStopsTests {
         #expect(try storeRows(out, "SELECT ZC, ZK FROM ZITEM") == ["hello|1"])
     }
 
+    @Test("own records of an entity that becomes abstract are rejected with the reason (they were filtered, exit 0, only a hint)")
+    func entityBecomesAbstract() throws {
+        let dog = #"<entity name="Dog" parentEntity="Animal" syncable="YES"><attribute name="breed" optional="YES" attributeType="String"/></entity>"#
+        let name = #"<attribute name="name" optional="YES" attributeType="String"/>"#
+        let (summary, out) = try migrateStore([("M 1", #"<entity name="Animal" syncable="YES">\#(name)</entity>"# + dog),
+                                               ("M 2", #"<entity name="Animal" isAbstract="YES" syncable="YES">\#(name)</entity>"# + dog)],
+                                              entity: "Animal", json: #"[{"name": "generic"}]"#, name: "chain-abstract")
+        let ledger = try #require(summary.ledgers.first { $0.entity == "Animal" })
+        #expect(ledger.rejected == 1 && ledger.filtered == 0, "\(ledger)")
+        #expect(summary.leftSomethingOut)
+        #expect(summary.sampleRejects.first?.reason.contains("Animal is abstract in M 2: a written mapping must say which entity") == true,
+                "\(summary.sampleRejects)")
+        #expect(try storeRows(out, "SELECT COUNT(*) FROM ZANIMAL") == ["0"])
+    }
+
     /// CoreStore's evolution demo: V1 is current, V2 sorts after it, and a mapping model beside the
     /// bundle maps V2 → V1.
     private static let evolution = TestPaths.corpus + "/coredata/JohnEstropia__CoreStore/Demo/Sources/Demos/Advanced/EvolutionDemo"

@@ -32,7 +32,8 @@ public final class MigrationChain {
         /// the version it was made in (the destination of its step), still to be carried from there.
         case record(Record, entity: String, converted: Int, made: [(version: Int, record: EmbeddedRecord)])
         case reject(Reject)
-        /// Filtered out by a mapping, or its entity has no place in a later version.
+        /// Filtered out by a mapping's filter, or dropped with its entity by a step (removed from
+        /// the model, or a written `drop`). A record no mapping takes otherwise is a reject.
         case filtered
     }
 
@@ -52,13 +53,19 @@ public final class MigrationChain {
         /// Why records reaching the step after `mappings` cannot cross it (a mapping model's
         /// entity mapping Ferry refused); they stop the migration.
         public let refusal: MappingError?
+        /// The entity and the reason when no entity mapping of the step after `mappings` takes
+        /// the records and the step does not drop their entity (it became abstract): each
+        /// record reaching it is rejected, never counted as filtered.
+        public let unmapped: (entity: String, reason: String)?
 
-        fileprivate init(first: Int, mappings: [EntityMapping], branches: [[EntityMapping]], finalEntity: String?, refusal: MappingError?) {
+        fileprivate init(first: Int, mappings: [EntityMapping], branches: [[EntityMapping]], finalEntity: String?, refusal: MappingError?,
+                         unmapped: (entity: String, reason: String)?) {
             self.first = first
             self.mappings = mappings
             self.branches = branches
             self.finalEntity = finalEntity
             self.refusal = refusal
+            self.unmapped = unmapped
             transforms = Array(repeating: nil, count: mappings.count)
         }
     }
@@ -127,17 +134,22 @@ public final class MigrationChain {
         var name = entity
         var complete = true
         var refusal: MappingError?
+        var unmapped: (entity: String, reason: String)?
         for step in from..<steps.count {
             refusal = steps[step].refusal(forSource: name)?.error
             guard refusal == nil, let mapping = steps[step].mapping(forSource: name) else {
                 complete = false
+                if refusal == nil, !steps[step].droppedEntities.contains(name) {
+                    unmapped = (name, steps[step].unmappedReason(forSource: name))
+                }
                 break
             }
             mappings.append(mapping)
             branches.append(steps[step].branches(forSource: name))
             name = mapping.destination
         }
-        let made = Route(first: from, mappings: mappings, branches: branches, finalEntity: complete ? name : nil, refusal: refusal)
+        let made = Route(first: from, mappings: mappings, branches: branches, finalEntity: complete ? name : nil, refusal: refusal,
+                         unmapped: unmapped)
         routes[key] = made
         return made
     }
@@ -187,7 +199,10 @@ public final class MigrationChain {
             }
         }
         if let refusal = route.refusal { throw refusal }
-        guard let entity = route.finalEntity else { return .filtered }
+        guard let entity = route.finalEntity else {
+            guard let unmapped = route.unmapped else { return .filtered }
+            return .reject(Reject(location: current.location, entity: unmapped.entity, reason: unmapped.reason))
+        }
         return .record(current, entity: entity, converted: converted, made: made)
     }
 
