@@ -248,19 +248,35 @@ public final class MigrationChain {
         let model = versions[from]
         var carried = Set<String>()
         for relationship in model.allRelationships(of: entity) where !relationship.isToMany && !relationship.isTransient {
-            // The inverse is carried with the records of the destination's concrete entities (an
-            // abstract entity has no mapping of its own).
-            guard let inverse = model.inverse(of: relationship), !inverse.isToMany,
-                  let final = finalRelationship(relationship.name, of: entity, from: from),
-                  let finalInverse = model.hierarchy(below: relationship.destinationEntity).lazy.filter({ !$0.isAbstract })
-                      .compactMap({ self.finalRelationship(inverse.name, of: $0.name, from: from) }).first,
-                  let becomes = last.allRelationships(of: final.entity).first(where: { $0.name == final.relationship }),
-                  !becomes.isToMany, let becomesInverse = last.inverse(of: becomes), !becomesInverse.isToMany,
-                  becomesInverse.name == finalInverse.relationship,
-                  last.hierarchy(below: becomes.destinationEntity).contains(where: { $0.name == finalInverse.entity }) else { continue }
-            carried.insert(final.relationship)
+            guard model.inverse(of: relationship)?.isToMany == false,
+                  let kept = keptInverses(relationship, of: entity, from: from), !kept.becomes.isToMany, !kept.inverse.isToMany else { continue }
+            carried.insert(kept.becomes.name)
         }
         return carried
+    }
+
+    /// Whether the last version fills what `relationship` of `entity` in version `from` becomes
+    /// from the links of its inverse, the two staying inverses there. When not (the inverse was
+    /// removed, or became a relationship of its own), a source that keeps one set of pairs for
+    /// both must deliver the pairs of each side: each is carried on its own.
+    public func keepsInverse(_ relationship: Relationship, of entity: String, from: Int) -> Bool {
+        keptInverses(relationship, of: entity, from: from) != nil
+    }
+
+    /// What `relationship` and its inverse (version `from`) become in the last version, when
+    /// both are carried and are inverses there too.
+    private func keptInverses(_ relationship: Relationship, of entity: String, from: Int) -> (becomes: Relationship, inverse: Relationship)? {
+        let model = versions[from]
+        // The inverse is carried with the records of the destination's concrete entities (an
+        // abstract entity has no mapping of its own).
+        guard let inverse = model.inverse(of: relationship),
+              let final = finalRelationship(relationship.name, of: entity, from: from),
+              let finalInverse = model.hierarchy(below: relationship.destinationEntity).lazy.filter({ !$0.isAbstract })
+                  .compactMap({ self.finalRelationship(inverse.name, of: $0.name, from: from) }).first,
+              let becomes = last.allRelationships(of: final.entity).first(where: { $0.name == final.relationship }),
+              let becomesInverse = last.inverse(of: becomes), becomesInverse.name == finalInverse.relationship,
+              last.hierarchy(below: becomes.destinationEntity).contains(where: { $0.name == finalInverse.entity }) else { return nil }
+        return (becomes, becomesInverse)
     }
 
     private func transform(step: Int, mapping: EntityMapping) throws(MappingError) -> EntityTransform {
