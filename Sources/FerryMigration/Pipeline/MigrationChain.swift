@@ -256,16 +256,31 @@ public final class MigrationChain {
     }
 
     /// Whether the last version fills what `relationship` of `entity` in version `from` becomes
-    /// from the links of its inverse, the two staying inverses there. When not (the inverse was
-    /// removed, or became a relationship of its own), a source that keeps one set of pairs for
-    /// both must deliver the pairs of each side: each is carried on its own.
+    /// from the links of its inverse, the two staying inverses there.
     public func keepsInverse(_ relationship: Relationship, of entity: String, from: Int) -> Bool {
         keptInverses(relationship, of: entity, from: from) != nil
+    }
+
+    /// Whether `relationship` of `entity` in version `from` and its inverse are both carried to the
+    /// last version but are no longer inverses there (the inverse was removed): a source that
+    /// keeps one set of pairs for both must deliver the pairs of each side, each carried on its own.
+    public func losesInverse(_ relationship: Relationship, of entity: String, from: Int) -> Bool {
+        guard let carried = carriedWithInverse(relationship, of: entity, from: from) else { return false }
+        return keptInverse(of: carried) == nil
     }
 
     /// What `relationship` and its inverse (version `from`) become in the last version, when
     /// both are carried and are inverses there too.
     private func keptInverses(_ relationship: Relationship, of entity: String, from: Int) -> (becomes: Relationship, inverse: Relationship)? {
+        guard let carried = carriedWithInverse(relationship, of: entity, from: from), let inverse = keptInverse(of: carried) else { return nil }
+        return (carried.becomes, inverse)
+    }
+
+    /// What `relationship` (version `from`) becomes in the last version, and what its inverse
+    /// becomes, when both are carried.
+    private func carriedWithInverse(_ relationship: Relationship, of entity: String, from: Int)
+        -> (becomes: Relationship, inverse: (entity: String, relationship: String))?
+    {
         let model = versions[from]
         // The inverse is carried with the records of the destination's concrete entities (an
         // abstract entity has no mapping of its own).
@@ -273,10 +288,16 @@ public final class MigrationChain {
               let final = finalRelationship(relationship.name, of: entity, from: from),
               let finalInverse = model.hierarchy(below: relationship.destinationEntity).lazy.filter({ !$0.isAbstract })
                   .compactMap({ self.finalRelationship(inverse.name, of: $0.name, from: from) }).first,
-              let becomes = last.allRelationships(of: final.entity).first(where: { $0.name == final.relationship }),
-              let becomesInverse = last.inverse(of: becomes), becomesInverse.name == finalInverse.relationship,
-              last.hierarchy(below: becomes.destinationEntity).contains(where: { $0.name == finalInverse.entity }) else { return nil }
-        return (becomes, becomesInverse)
+              let becomes = last.allRelationships(of: final.entity).first(where: { $0.name == final.relationship }) else { return nil }
+        return (becomes, finalInverse)
+    }
+
+    /// The inverse in the last version of what a relationship became, when it is what the
+    /// relationship's source inverse became.
+    private func keptInverse(of carried: (becomes: Relationship, inverse: (entity: String, relationship: String))) -> Relationship? {
+        guard let inverse = last.inverse(of: carried.becomes), inverse.name == carried.inverse.relationship,
+              last.hierarchy(below: carried.becomes.destinationEntity).contains(where: { $0.name == carried.inverse.entity }) else { return nil }
+        return inverse
     }
 
     private func transform(step: Int, mapping: EntityMapping) throws(MappingError) -> EntityTransform {

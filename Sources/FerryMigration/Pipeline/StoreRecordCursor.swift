@@ -235,8 +235,8 @@ public final class StoreRecordCursor: RecordCursor {
         private var position = 0
 
         /// A to-many whose pairs another side delivers (its to-one inverse's column, the other
-        /// side of a many-to-many) is read too, untallied, when the chain carries it and the last
-        /// version does not fill it from that inverse (`MigrationChain.keepsInverse`: the inverse
+        /// side of a many-to-many) is read too, untallied, when the chain carries both and the last
+        /// version does not fill it from that inverse (`MigrationChain.losesInverse`: the inverse
         /// was removed): it lost every pair.
         init(model: ManagedObjectModel, chain: MigrationChain, version: Int) {
             relationships = model.entities.flatMap { entity in
@@ -246,9 +246,9 @@ public final class StoreRecordCursor: RecordCursor {
                     let tallied = inverse.isToMany ? model.readsManyToManyPairs(from: relationship, of: entity.name, inverse: inverse) : relationship.isOrdered
                     let ownSide = inverse.isToMany ? tallied || model.isOrderedOnBothSides(relationship) : relationship.isOrdered
                     guard !ownSide else { return (entity.name, relationship, tallied) }
-                    let carriedAlone = chain.finalRelationship(relationship.name, of: entity.name, from: version) != nil
-                        && !model.hierarchy(below: entity.name).filter { !$0.isAbstract }
-                            .allSatisfy { chain.keepsInverse(relationship, of: $0.name, from: version) }
+                    let carriedAlone = model.hierarchy(below: entity.name).contains {
+                        !$0.isAbstract && chain.losesInverse(relationship, of: $0.name, from: version)
+                    }
                     return carriedAlone ? (entity.name, relationship, false) : nil
                 }
             }.reversed()
