@@ -57,6 +57,9 @@ struct TextCoercionTests {
         #expect(failure("123456789.5", .float) == "123456789.5 has no exact Float value: it would read back as 123456792")
         #expect(value("16777217", .double) == .double(16_777_217))
         #expect(value("1e-46", .double) == .double(1e-46))
+        // A subnormal Float keeps fewer bits: a value it holds beyond rounding is not the value given.
+        #expect(failure("1e-45", .float) == "1e-45 is too small for a Float to keep within rounding: it would read back as 1.401298464324817e-45")
+        #expect(value("1.401298464324817e-45", .float) == .double(Double(Float.leastNonzeroMagnitude)))
     }
 
     @Test("a Unix time outside the years 0 to 9999 is refused: milliseconds read as seconds are named")

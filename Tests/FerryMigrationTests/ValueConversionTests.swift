@@ -36,4 +36,18 @@ struct ValueConversionTests {
         #expect(failure(.decimal("9007199254740993"), .decimal, .double)?.contains("no exact Double value") == true)
         #expect(converted(.decimal("0.1"), .decimal, .double) == .double(0.1))
     }
+
+    @Test("Double to Float refuses a value a subnormal Float holds beyond rounding (1e-45 became 1.4e-45, +40%)")
+    func subnormalFloats() {
+        for number in [1e-45, 3e-45, 1e-40, -1e-40] {
+            #expect(failure(.double(number), .double, .float) == "\(number) is too small for a Float to keep within rounding: "
+                    + "it would read back as \(Double(Float(number)))")
+        }
+        // A value a subnormal Float holds exactly, and the smallest normal one, cross as they are.
+        let least = Double(Float.leastNonzeroMagnitude), normal = Double(Float.leastNormalMagnitude)
+        #expect(converted(.double(least), .double, .float) == .double(least))
+        #expect(converted(.double(normal), .double, .float) == .double(normal))
+        #expect(converted(.double(1.5e-38), .double, .float) == .double(Double(Float(1.5e-38))))
+        #expect(failure(.decimal("1e-40"), .decimal, .float)?.contains("too small for a Float to keep within rounding") == true)
+    }
 }

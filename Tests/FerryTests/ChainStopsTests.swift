@@ -54,6 +54,70 @@ struct ChainStopsTests {
         #expect(try storeRows(out, "SELECT ZBODY FROM ZNOTE") == ["hello"])
     }
 
+    /// A model version holding `entities` (raw `<entity>` XML).
+    private func model(_ entities: String) -> String {
+        #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + entities + "</model>"
+    }
+
+    /// Imports `json` as `entity` of the first version of `versions` and migrates the store to the last.
+    private func migrateStore(_ versions: [(String, String)], entity: String, json: String, name: String) throws -> (MigrationSummary, String) {
+        let folder = try TestPaths.temporaryFolder(name)
+        let bundle = try TestPaths.xcodeModelBundle("M", versions: versions.map { ($0.0, model($0.1)) }, in: folder)
+        let source = folder + "/records.json"
+        try Data(json.utf8).write(to: URL(fileURLWithPath: source))
+        let store = folder + "/old.sqlite"
+        _ = try ImportJob(request: ImportRequest(sources: [source], modelPath: bundle, modelVersion: versions[0].0, entity: entity,
+                                                 outputPath: store)).run()
+        let out = folder + "/new.sqlite"
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: store, kind: .store)], modelPath: bundle,
+                                                             outputPath: out)).run()
+        return (summary, out)
+    }
+
+    @Test("an entity renamed A → B → C over versions is carried through B (the chain went M 1 → M 3, every A filtered, exit 0)")
+    func entityRenameChain() throws {
+        let attributes = #"<attribute name="s" optional="YES" attributeType="String"/>"#
+        let (summary, out) = try migrateStore([("M 1", #"<entity name="A" syncable="YES">\#(attributes)</entity>"#),
+                                               ("M 2", #"<entity name="B" elementID="A" syncable="YES">\#(attributes)</entity>"#),
+                                               ("M 3", #"<entity name="C" elementID="B" syncable="YES">\#(attributes)</entity>"#)],
+                                              entity: "A", json: #"[{"s": "hello"}, {"s": "world"}]"#, name: "chain-entity-rename")
+        #expect(summary.chain == ["M 1", "M 2", "M 3"])
+        #expect(summary.ledgers.map(\.filtered) == [0] && summary.written["C"] == 2, "\(summary.ledgers)")
+        #expect(summary.verification?.passed == true)
+        #expect(try storeRows(out, "SELECT ZS FROM ZC ORDER BY Z_PK") == ["hello", "world"])
+    }
+
+    @Test("an attribute renamed a → b → c over versions keeps its values (c was nil for every record, exit 0)")
+    func attributeRenameChain() throws {
+        func item(_ name: String, _ identifier: String?) -> String {
+            let id = identifier.map { #" elementID="\#($0)""# } ?? ""
+            return #"<entity name="Item" syncable="YES"><attribute name="\#(name)" optional="YES" attributeType="String"\#(id)/>"#
+                + #"<attribute name="k" optional="YES" attributeType="Integer 32"/></entity>"#
+        }
+        let (summary, out) = try migrateStore([("M 1", item("a", nil)), ("M 2", item("b", "a")), ("M 3", item("c", "b")), ("M 4", item("c", "b"))],
+                                              entity: "Item", json: #"[{"a": "hello", "k": 1}]"#, name: "chain-attribute-rename")
+        // M 3 → M 4 changes nothing: inferred straight across from M 2.
+        #expect(summary.chain == ["M 1", "M 2", "M 4"])
+        #expect(summary.verification?.passed == true)
+        #expect(try storeRows(out, "SELECT ZC, ZK FROM ZITEM") == ["hello|1"])
+    }
+
+    @Test("own records of an entity that becomes abstract are rejected with the reason (they were filtered, exit 0, only a hint)")
+    func entityBecomesAbstract() throws {
+        let dog = #"<entity name="Dog" parentEntity="Animal" syncable="YES"><attribute name="breed" optional="YES" attributeType="String"/></entity>"#
+        let name = #"<attribute name="name" optional="YES" attributeType="String"/>"#
+        let (summary, out) = try migrateStore([("M 1", #"<entity name="Animal" syncable="YES">\#(name)</entity>"# + dog),
+                                               ("M 2", #"<entity name="Animal" isAbstract="YES" syncable="YES">\#(name)</entity>"# + dog)],
+                                              entity: "Animal", json: #"[{"name": "generic"}]"#, name: "chain-abstract")
+        let ledger = try #require(summary.ledgers.first { $0.entity == "Animal" })
+        #expect(ledger.rejected == 1 && ledger.filtered == 0, "\(ledger)")
+        #expect(summary.leftSomethingOut)
+        #expect(summary.sampleRejects.first?.reason.contains("Animal is abstract in M 2: a written mapping must say which entity") == true,
+                "\(summary.sampleRejects)")
+        #expect(try storeRows(out, "SELECT COUNT(*) FROM ZANIMAL") == ["0"])
+    }
+
     /// CoreStore's evolution demo: V1 is current, V2 sorts after it, and a mapping model beside the
     /// bundle maps V2 → V1.
     private static let evolution = TestPaths.corpus + "/coredata/JohnEstropia__CoreStore/Demo/Sources/Demos/Advanced/EvolutionDemo"

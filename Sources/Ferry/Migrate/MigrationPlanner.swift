@@ -13,7 +13,10 @@ import FoundationEssentials
 /// two stops the mapping is inferred straight from one to the other, as Core Data infers it from
 /// a store's version to the current one. A chain through every version lost the values of an
 /// attribute that the source and the target have and a version between lacks, and the order of
-/// a bundle's versions is only their names' order. A plan without sources shows every version.
+/// a bundle's versions is only their names' order. It also stops at a version between where
+/// inferring straight across would carry less than the steps through it (`InferredStops`): a
+/// rename chained over versions (`A`, renamed `B`, then `C`) is carried as the plan shows it. A
+/// plan without sources shows every version.
 ///
 /// Mapping models are the ones given (`--mapping`), then the `.xcmappingmodel` folders and `.cdm`
 /// files beside the model bundle, in name order. A step runs the first whose source and
@@ -52,19 +55,33 @@ struct MigrationPlanner {
             }
             return [all[from], all[last]]
         }
-        var stops: Set<String> = [name]
+        var stops: Set<Int> = [last]
+        var mapped: Set<[Int]> = []
         let hashes = upToTarget.map { VersionHasher.hashes(of: $0).entityHashes }
         for from in upToTarget.indices {
             for to in upToTarget.indices where to > from {
                 let (a, b) = (upToTarget[from].name, upToTarget[to].name)
                 if FileManager.default.fileExists(atPath: mappingFilePath(from: a, to: b))
                     || mappingModels.contains(where: { $0.maps(from: hashes[from], to: hashes[to]) }) {
-                    stops.formUnion([a, b])
+                    stops.formUnion([from, to])
+                    mapped.insert([from, to])
                 }
             }
         }
-        stops.formUnion(entries.compactMap(\.version))
-        return upToTarget.filter { stops.contains($0.name) }
+        stops.formUnion(entries.compactMap { entry in upToTarget.firstIndex { $0.name == entry.version } })
+        return carryingThrough(stops, mapped: mapped, of: upToTarget).sorted().map { upToTarget[$0] }
+    }
+
+    /// `stops` with the versions between two of them that inferring straight across would skip
+    /// while the steps through them carry more (`InferredStops`: a rename chained over versions).
+    /// A gap that a written mapping or a mapping model spans is its own step and stays whole.
+    private func carryingThrough(_ stops: Set<Int>, mapped: Set<[Int]>, of versions: [ManagedObjectModel]) -> Set<Int> {
+        let ordered = stops.sorted()
+        var kept = stops
+        for (from, to) in zip(ordered, ordered.dropFirst()) where to - from > 1 && !mapped.contains([from, to]) {
+            kept.formUnion(InferredStops.stops(in: Array(versions[from...to])).map { from + $0 })
+        }
+        return kept
     }
 
     /// The version a source's records are read as, among `versions`: a file's named one or the

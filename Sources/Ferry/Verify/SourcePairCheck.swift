@@ -56,16 +56,48 @@ enum SourcePairCheck {
                       model.allRelationships(of: carried.entity).contains(where: { $0.name == carried.relationship }) else { continue }
                 let subject = "\(carried.entity).\(carried.relationship)"
                 let keys = [EdgeKey.primaryKey.label, EdgeKey.primaryKey.label]
-                // The order too, where both stores keep the same side in order.
-                let ranked = try sourceStore.orderedEnds(of: relationship.name, of: entity.name)
-                    .intersection(try written.orderedEnds(of: carried.relationship, of: carried.entity))
-                expected.append(FingerprintEntry(subject: subject, attributes: keys, fingerprint: try sourceStore.edgeFingerprint(
-                    of: relationship.name, of: entity.name, sourceKey: .primaryKey, destinationKey: .primaryKey, rankedEnds: ranked)))
+                guard let inverseSources = inverseSources(of: relationship, of: entity.name, becoming: carried, sourceModel: sourceModel,
+                                                          model: model, chain: chain, version: version) else { continue }
+                // The order too, where both stores keep the same side in order (and the pairs are
+                // the relationship's own).
+                let ranked = inverseSources.isEmpty ? try sourceStore.orderedEnds(of: relationship.name, of: entity.name)
+                    .intersection(try written.orderedEnds(of: carried.relationship, of: carried.entity)) : []
+                var fingerprint = try sourceStore.edgeFingerprint(of: relationship.name, of: entity.name, sourceKey: .primaryKey,
+                                                                  destinationKey: .primaryKey, rankedEnds: ranked)
+                for other in inverseSources {
+                    fingerprint.merge(try sourceStore.edgeFingerprint(of: other.relationship, of: other.entity, sourceKey: .primaryKey,
+                                                                      destinationKey: .primaryKey, rankedEnds: [], reversed: true))
+                }
+                expected.append(FingerprintEntry(subject: subject, attributes: keys, fingerprint: fingerprint))
                 actual.append(FingerprintEntry(subject: subject, attributes: keys, fingerprint: try written.edgeFingerprint(
                     of: carried.relationship, of: carried.entity, sourceKey: .primaryKey, destinationKey: .primaryKey, rankedEnds: ranked)))
             }
         }
         return (FingerprintComparison.section(named: sectionName, expected: expected, actual: actual), nil)
+    }
+
+    /// The source relationships, other than `relationship`'s inverse, that become the inverse of
+    /// what it becomes (`carried`): the two gained each other as inverses in the target, so the
+    /// target's pairs are made from both, the others' reversed. Empty when the pairs are
+    /// `relationship`'s alone (no inverse in the target, or the source's inverse kept); nil when
+    /// the other side's pairs cannot be told apart per concrete entity (its destination has
+    /// sub-entities), and the relationship is left out.
+    private static func inverseSources(of relationship: Relationship, of entity: String, becoming carried: (entity: String, relationship: String),
+                                       sourceModel: ManagedObjectModel, model: ManagedObjectModel, chain: MigrationChain,
+                                       version: Int) -> [(entity: String, relationship: String)]? {
+        guard let becomes = model.allRelationships(of: carried.entity).first(where: { $0.name == carried.relationship }),
+              let targetInverse = model.inverse(of: becomes), !chain.keepsInverse(relationship, of: entity, from: version) else { return [] }
+        let ends = Set(model.hierarchy(below: becomes.destinationEntity).map(\.name))
+        var sources: [(entity: String, relationship: String)] = []
+        for other in sourceModel.entities where !other.isAbstract {
+            for candidate in sourceModel.allRelationships(of: other.name) where !candidate.isTransient {
+                guard let final = chain.finalRelationship(candidate.name, of: other.name, from: version),
+                      final.relationship == targetInverse.name, ends.contains(final.entity) else { continue }
+                guard candidate.destinationEntity == entity, sourceModel.subentities(of: entity).isEmpty else { return nil }
+                sources.append((other.name, candidate.name))
+            }
+        }
+        return sources
     }
 
     /// Why the check does not apply; nil when that needs no note (sources other than one store).

@@ -177,12 +177,24 @@ public enum TextCoercion {
         if stored == 0, WholeNumberText.hasNonzeroDigit(text) {
             return .failure(CoercionFailure("\(text) is too small for a \(type.xcodeName): it would read back as 0"))
         }
+        if type == .float, !isWithinFloatRounding(value) {
+            return .failure(CoercionFailure("\(text) is too small for a Float to keep within rounding: it would read back as \(stored)"))
+        }
         if stored.magnitude >= (type == .float ? 0x1p24 : 0x1p53), let plain = DecimalNotation.plain(text.utf8),
            !WholeNumberText.isWithinRounding(stored, of: plain),
            DecimalNotation.plain(shortest(stored, as: type).utf8) != plain {  // one whose shortest text is the number reads back as it
             return .failure(CoercionFailure("\(text) has no exact \(type.xcodeName) value: it would read back as \(WholeNumberText.digits(of: stored))"))
         }
         return .success(.double(stored))
+    }
+
+    /// Whether the Float nearest `value` differs from it by no more than a Float's rounding (half
+    /// a unit in the last of its 24 bits, relative to the value): always, in the Float's normal
+    /// range; not for most values below 2^-126, which a subnormal Float holds with fewer bits
+    /// (`1e-45` reads back as `1.4e-45`, 40% more). The one rule wherever a Double becomes a
+    /// Float: text, a Double attribute whose type changes, a written expression's result.
+    static func isWithinFloatRounding(_ value: Double) -> Bool {
+        (Double(Float(value)) - value).magnitude <= value.magnitude * 0x1p-24
     }
 
     /// The shortest text that reads back as `value` in the attribute's own type (a Float's for a

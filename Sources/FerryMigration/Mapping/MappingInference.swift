@@ -45,6 +45,8 @@ public enum MappingInference {
         }
         for (origin, target) in pairs where target.isAbstract && !origin.isAbstract {
             mapping.suggestions.append("\(origin.name) becomes abstract \(target.name): its records need a written mapping to a concrete entity")
+            mapping.unmappedEntities[origin.name] = "\(target.name) is abstract in \(destination.name): a written mapping must say which entity "
+                + "its own records become (an 'entity \(origin.name) -> ENTITY' block in \"\(source.name) to \(destination.name).mapping\")"
         }
         mapping.droppedEntities = source.entities.map(\.name).filter { !matchedSources.contains($0) }
         for added in mapping.addedEntities {

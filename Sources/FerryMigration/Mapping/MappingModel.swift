@@ -18,6 +18,9 @@ public struct MappingModel: Sendable {
     public var refused: [RefusedMapping] = []
     /// Source entities whose records are not carried (removed from the model, or no mapping).
     public var droppedEntities: [String]
+    /// Source entities that a destination entity matches but that no entity mapping takes, with
+    /// why (it became abstract): unlike dropped ones, their records are rejected with the reason.
+    public var unmappedEntities: [String: String] = [:]
     /// Destination entities no source entity feeds (new in this version).
     public var addedEntities: [String]
     /// Renames inference did not apply (identical definitions, similar names): hints only.
@@ -41,6 +44,12 @@ public struct MappingModel: Sendable {
     /// The further mappings that make records of their own from records of a source entity.
     public func branches(forSource entity: String) -> [EntityMapping] {
         branches.filter { $0.source == entity }
+    }
+
+    /// Why records of a source entity that no entity mapping takes, and that this step does not
+    /// drop, are rejected: what inference found (`unmappedEntities`), else that no mapping takes them.
+    public func unmappedReason(forSource entity: String) -> String {
+        unmappedEntities[entity] ?? "no mapping of \(sourceVersion) → \(destinationVersion) takes its records, and none drops them"
     }
 
     /// Why records of a source entity cannot cross this step, if they cannot.

@@ -32,7 +32,8 @@ public final class MigrationChain {
         /// the version it was made in (the destination of its step), still to be carried from there.
         case record(Record, entity: String, converted: Int, made: [(version: Int, record: EmbeddedRecord)])
         case reject(Reject)
-        /// Filtered out by a mapping, or its entity has no place in a later version.
+        /// Filtered out by a mapping's filter, or dropped with its entity by a step (removed from
+        /// the model, or a written `drop`). A record no mapping takes otherwise is a reject.
         case filtered
     }
 
@@ -52,13 +53,19 @@ public final class MigrationChain {
         /// Why records reaching the step after `mappings` cannot cross it (a mapping model's
         /// entity mapping Ferry refused); they stop the migration.
         public let refusal: MappingError?
+        /// The entity and the reason when no entity mapping of the step after `mappings` takes
+        /// the records and the step does not drop their entity (it became abstract): each
+        /// record reaching it is rejected, never counted as filtered.
+        public let unmapped: (entity: String, reason: String)?
 
-        fileprivate init(first: Int, mappings: [EntityMapping], branches: [[EntityMapping]], finalEntity: String?, refusal: MappingError?) {
+        fileprivate init(first: Int, mappings: [EntityMapping], branches: [[EntityMapping]], finalEntity: String?, refusal: MappingError?,
+                         unmapped: (entity: String, reason: String)?) {
             self.first = first
             self.mappings = mappings
             self.branches = branches
             self.finalEntity = finalEntity
             self.refusal = refusal
+            self.unmapped = unmapped
             transforms = Array(repeating: nil, count: mappings.count)
         }
     }
@@ -127,17 +134,22 @@ public final class MigrationChain {
         var name = entity
         var complete = true
         var refusal: MappingError?
+        var unmapped: (entity: String, reason: String)?
         for step in from..<steps.count {
             refusal = steps[step].refusal(forSource: name)?.error
             guard refusal == nil, let mapping = steps[step].mapping(forSource: name) else {
                 complete = false
+                if refusal == nil, !steps[step].droppedEntities.contains(name) {
+                    unmapped = (name, steps[step].unmappedReason(forSource: name))
+                }
                 break
             }
             mappings.append(mapping)
             branches.append(steps[step].branches(forSource: name))
             name = mapping.destination
         }
-        let made = Route(first: from, mappings: mappings, branches: branches, finalEntity: complete ? name : nil, refusal: refusal)
+        let made = Route(first: from, mappings: mappings, branches: branches, finalEntity: complete ? name : nil, refusal: refusal,
+                         unmapped: unmapped)
         routes[key] = made
         return made
     }
@@ -187,7 +199,10 @@ public final class MigrationChain {
             }
         }
         if let refusal = route.refusal { throw refusal }
-        guard let entity = route.finalEntity else { return .filtered }
+        guard let entity = route.finalEntity else {
+            guard let unmapped = route.unmapped else { return .filtered }
+            return .reject(Reject(location: current.location, entity: unmapped.entity, reason: unmapped.reason))
+        }
         return .record(current, entity: entity, converted: converted, made: made)
     }
 
@@ -233,19 +248,56 @@ public final class MigrationChain {
         let model = versions[from]
         var carried = Set<String>()
         for relationship in model.allRelationships(of: entity) where !relationship.isToMany && !relationship.isTransient {
-            // The inverse is carried with the records of the destination's concrete entities (an
-            // abstract entity has no mapping of its own).
-            guard let inverse = model.inverse(of: relationship), !inverse.isToMany,
-                  let final = finalRelationship(relationship.name, of: entity, from: from),
-                  let finalInverse = model.hierarchy(below: relationship.destinationEntity).lazy.filter({ !$0.isAbstract })
-                      .compactMap({ self.finalRelationship(inverse.name, of: $0.name, from: from) }).first,
-                  let becomes = last.allRelationships(of: final.entity).first(where: { $0.name == final.relationship }),
-                  !becomes.isToMany, let becomesInverse = last.inverse(of: becomes), !becomesInverse.isToMany,
-                  becomesInverse.name == finalInverse.relationship,
-                  last.hierarchy(below: becomes.destinationEntity).contains(where: { $0.name == finalInverse.entity }) else { continue }
-            carried.insert(final.relationship)
+            guard model.inverse(of: relationship)?.isToMany == false,
+                  let kept = keptInverses(relationship, of: entity, from: from), !kept.becomes.isToMany, !kept.inverse.isToMany else { continue }
+            carried.insert(kept.becomes.name)
         }
         return carried
+    }
+
+    /// Whether the last version fills what `relationship` of `entity` in version `from` becomes
+    /// from the links of its inverse, the two staying inverses there.
+    public func keepsInverse(_ relationship: Relationship, of entity: String, from: Int) -> Bool {
+        keptInverses(relationship, of: entity, from: from) != nil
+    }
+
+    /// Whether `relationship` of `entity` in version `from` and its inverse are both carried to the
+    /// last version but are no longer inverses there (the inverse was removed): a source that
+    /// keeps one set of pairs for both must deliver the pairs of each side, each carried on its own.
+    public func losesInverse(_ relationship: Relationship, of entity: String, from: Int) -> Bool {
+        guard let carried = carriedWithInverse(relationship, of: entity, from: from) else { return false }
+        return keptInverse(of: carried) == nil
+    }
+
+    /// What `relationship` and its inverse (version `from`) become in the last version, when
+    /// both are carried and are inverses there too.
+    private func keptInverses(_ relationship: Relationship, of entity: String, from: Int) -> (becomes: Relationship, inverse: Relationship)? {
+        guard let carried = carriedWithInverse(relationship, of: entity, from: from), let inverse = keptInverse(of: carried) else { return nil }
+        return (carried.becomes, inverse)
+    }
+
+    /// What `relationship` (version `from`) becomes in the last version, and what its inverse
+    /// becomes, when both are carried.
+    private func carriedWithInverse(_ relationship: Relationship, of entity: String, from: Int)
+        -> (becomes: Relationship, inverse: (entity: String, relationship: String))?
+    {
+        let model = versions[from]
+        // The inverse is carried with the records of the destination's concrete entities (an
+        // abstract entity has no mapping of its own).
+        guard let inverse = model.inverse(of: relationship),
+              let final = finalRelationship(relationship.name, of: entity, from: from),
+              let finalInverse = model.hierarchy(below: relationship.destinationEntity).lazy.filter({ !$0.isAbstract })
+                  .compactMap({ self.finalRelationship(inverse.name, of: $0.name, from: from) }).first,
+              let becomes = last.allRelationships(of: final.entity).first(where: { $0.name == final.relationship }) else { return nil }
+        return (becomes, finalInverse)
+    }
+
+    /// The inverse in the last version of what a relationship became, when it is what the
+    /// relationship's source inverse became.
+    private func keptInverse(of carried: (becomes: Relationship, inverse: (entity: String, relationship: String))) -> Relationship? {
+        guard let inverse = last.inverse(of: carried.becomes), inverse.name == carried.inverse.relationship,
+              last.hierarchy(below: carried.becomes.destinationEntity).contains(where: { $0.name == carried.inverse.entity }) else { return nil }
+        return inverse
     }
 
     private func transform(step: Int, mapping: EntityMapping) throws(MappingError) -> EntityTransform {

@@ -109,7 +109,7 @@ public final class StoreRecordCursor: RecordCursor {
         while true {
             if let edges { return try edges.next(self).map(SourceItem.link) }
             guard let cursor = try openNextRoot() else {
-                edges = SeparateEdges(model: model)
+                edges = SeparateEdges(model: model, chain: chain, version: version)
                 continue
             }
             let row: StoredRecordCursor.Row
@@ -234,14 +234,22 @@ public final class StoreRecordCursor: RecordCursor {
         private var previous: Int64?
         private var position = 0
 
-        init(model: ManagedObjectModel) {
+        /// A to-many whose pairs another side delivers (its to-one inverse's column, the other
+        /// side of a many-to-many) is read too, untallied, when the chain carries both and the last
+        /// version does not fill it from that inverse (`MigrationChain.losesInverse`: the inverse
+        /// was removed): it lost every pair.
+        init(model: ManagedObjectModel, chain: MigrationChain, version: Int) {
             relationships = model.entities.flatMap { entity in
                 entity.relationships.compactMap { relationship in
                     guard relationship.isToMany, !relationship.isTransient else { return nil }
                     guard let inverse = model.inverse(of: relationship) else { return (entity.name, relationship, true) }
-                    guard inverse.isToMany else { return relationship.isOrdered ? (entity.name, relationship, true) : nil }
-                    let tallied = model.readsManyToManyPairs(from: relationship, of: entity.name, inverse: inverse)
-                    return tallied || model.isOrderedOnBothSides(relationship) ? (entity.name, relationship, tallied) : nil
+                    let tallied = inverse.isToMany ? model.readsManyToManyPairs(from: relationship, of: entity.name, inverse: inverse) : relationship.isOrdered
+                    let ownSide = inverse.isToMany ? tallied || model.isOrderedOnBothSides(relationship) : relationship.isOrdered
+                    guard !ownSide else { return (entity.name, relationship, tallied) }
+                    let carriedAlone = model.hierarchy(below: entity.name).contains {
+                        !$0.isAbstract && chain.losesInverse(relationship, of: $0.name, from: version)
+                    }
+                    return carriedAlone ? (entity.name, relationship, false) : nil
                 }
             }.reversed()
         }

@@ -105,9 +105,10 @@ struct StoreFingerprints {
 
     /// The fingerprint of a relationship's pairs, each end named by its key, with each pair's
     /// rank in the ordered lists at `rankedEnds` (every ordered side when nil): the order of an
-    /// ordered to-many is part of what a store holds.
+    /// ordered to-many is part of what a store holds. `reversed` names each pair's destination
+    /// first: the pairs as the inverse relationship holds them.
     func edges(of storage: RelationshipPairs, sourceKey: EdgeKey, destinationKey: EdgeKey,
-               rankedEnds: Set<PairOrder.End>? = nil) throws(VerificationError) -> Fingerprint {
+               rankedEnds: Set<PairOrder.End>? = nil, reversed: Bool = false) throws(VerificationError) -> Fingerprint {
         guard let sourceTable = context.table(of: storage.sourceEntity),
               let destinationTable = context.table(of: storage.destinationEntity) else {
             throw .invalidModel(path: context.connection.path, reason: "an end of \(storage.label) has no table")
@@ -127,8 +128,13 @@ struct StoreFingerprints {
         do {
             try scan.forEachPair(on: context.connection) { statement in
                 bytes.removeAll(keepingCapacity: true)
-                sourceReader.appendKey(statement, from: 0, to: &bytes)
-                destinationReader.appendKey(statement, from: destinationColumn, to: &bytes)
+                if reversed {
+                    destinationReader.appendKey(statement, from: destinationColumn, to: &bytes)
+                    sourceReader.appendKey(statement, from: 0, to: &bytes)
+                } else {
+                    sourceReader.appendKey(statement, from: 0, to: &bytes)
+                    destinationReader.appendKey(statement, from: destinationColumn, to: &bytes)
+                }
                 for column in rankColumns { CanonicalEncoding.append(.integer(statement.int64(at: column)), to: &bytes) }
                 bytes.withUnsafeBytes { fingerprint.add(encoded: $0) }
             }

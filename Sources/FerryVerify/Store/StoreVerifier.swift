@@ -138,12 +138,14 @@ public final class StoreVerifier {
 
     /// The fingerprint of the pairs of `relationship` of `entity` (declared by it or an ancestor;
     /// sources are rows of `entity` and below), each end named by its key, with each pair's rank
-    /// in the ordered lists at `rankedEnds` (`orderedEnds`; all of them when nil).
+    /// in the ordered lists at `rankedEnds` (`orderedEnds`; all of them when nil). `reversed`
+    /// names each pair's destination first, as the inverse relationship holds the pair.
     public func edgeFingerprint(of relationship: String, of entity: String, sourceKey: EdgeKey,
-                                destinationKey: EdgeKey, rankedEnds: Set<PairOrder.End>? = nil) throws(VerificationError) -> Fingerprint {
+                                destinationKey: EdgeKey, rankedEnds: Set<PairOrder.End>? = nil,
+                                reversed: Bool = false) throws(VerificationError) -> Fingerprint {
         let fingerprints = try storeFingerprints()
         return try fingerprints.edges(of: try pairs(of: relationship, of: entity), sourceKey: sourceKey, destinationKey: destinationKey,
-                                      rankedEnds: rankedEnds)
+                                      rankedEnds: rankedEnds, reversed: reversed)
     }
 
     /// The ends of the pairs of `relationship` of `entity` whose objects keep their lists in order.

@@ -1,0 +1,63 @@
+import Ferry
+import FerryStoreTestSupport
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// `Author.books` ⇄ `Book.author` losing or gaining their inverse between versions: both
+/// relationships exist on both sides with the same names, so each is carried from the source's
+/// pairs, and the check of pairs against the source store compares what each is made from.
+@Suite("relationships that lose or gain their inverse")
+struct InverseChangeMigrationTests {
+    private static func version(inverses: Bool) -> String {
+        let books = inverses ? #" inverseName="author" inverseEntity="Book""# : ""
+        let author = inverses ? #" inverseName="books" inverseEntity="Author""# : ""
+        return #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Author" syncable="YES"><attribute name="name" attributeType="String"/>"#
+            + #"<relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book"\#(books)/></entity>"#
+            + #"<entity name="Book" syncable="YES"><attribute name="title" attributeType="String"/>"#
+            + #"<relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author"\#(author)/></entity>"#
+            + "</model>"
+    }
+
+    /// A bundle of `M 1` (inverses), `M 2` (none) and `M 3` (inverses), and a store of `from`
+    /// holding two authors with two books each, imported through `Author.books`.
+    private func store(from: String, name: String) throws -> (folder: String, bundle: String, store: String) {
+        let folder = try TestPaths.temporaryFolder(name)
+        let bundle = try TestPaths.xcodeModelBundle("M", versions: [("M 1", Self.version(inverses: true)), ("M 2", Self.version(inverses: false)),
+                                                                  ("M 3", Self.version(inverses: true))], in: folder)
+        let json = folder + "/authors.json"
+        try Data(#"[{"name": "A0", "books": [{"title": "B0"}, {"title": "B1"}]}, {"name": "A1", "books": [{"title": "B2"}, {"title": "B3"}]}]"#.utf8)
+            .write(to: URL(fileURLWithPath: json))
+        let store = folder + "/source.sqlite"
+        _ = try ImportJob(request: ImportRequest(sources: [json], modelPath: bundle, modelVersion: from, entity: "Author", outputPath: store)).run()
+        return (folder, bundle, store)
+    }
+
+    @Test("an inverse removed: Author.books keeps its pairs beside Book.author (0 of 4 pairs, exit 5, or exit 0 with --no-verify)")
+    func inverseRemoved() throws {
+        let (folder, bundle, source) = try store(from: "M 1", name: "inverse-removed")
+        let out = folder + "/out.sqlite"
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundle,
+                                                             targetVersion: "M 2", outputPath: out)).run()
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
+        let books = "SELECT b.ZTITLE, a.ZNAME FROM ZBOOK b JOIN ZAUTHOR a ON a.Z_PK = b.%@ ORDER BY b.ZTITLE"
+        let expected = ["B0|A0", "B1|A0", "B2|A1", "B3|A1"]
+        #expect(try storeRows(out, books.replacingOccurrences(of: "%@", with: "ZAUTHOR")) == expected)
+        #expect(try storeRows(out, books.replacingOccurrences(of: "%@", with: "Z1BOOKS")) == expected)
+    }
+
+    @Test("an inverse added: the pairs of Book.author are checked as made from Author.books (a false failure, exit 5)")
+    func inverseAdded() throws {
+        let (folder, bundle, source) = try store(from: "M 2", name: "inverse-added")
+        #expect(try storeRows(source, "SELECT COUNT(ZAUTHOR), COUNT(Z1BOOKS) FROM ZBOOK") == ["0|4"])
+        let out = folder + "/out.sqlite"
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundle,
+                                                             outputPath: out)).run()
+        let pairs = try #require(summary.verification?.sections.first { $0.name == "pairs against source store" })
+        #expect(pairs.checks > 0 && pairs.failures.isEmpty, "\(pairs)")
+        #expect(summary.verification?.passed == true)
+        #expect(try storeRows(out, "SELECT b.ZTITLE, a.ZNAME FROM ZBOOK b JOIN ZAUTHOR a ON a.Z_PK = b.ZAUTHOR ORDER BY b.ZTITLE")
+                == ["B0|A0", "B1|A0", "B2|A1", "B3|A1"])
+    }
+}
