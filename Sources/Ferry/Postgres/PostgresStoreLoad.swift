@@ -29,13 +29,17 @@ struct PostgresStoreLoad {
         try session.prepare(PostgresTableDefinitions(layout: layout, schema: schema), schema: schema, model: model.name)
         let catalog = PostgresCatalog(connection: connection, schema: schema)
         let uuid = store.metadata.storeUUID.uuidString
-        let entry = PostgresCatalog.StoreEntry(store: uuid, modelVersion: model.name, versionHashes: opened.info.versionHashes,
-                                               source: source)
+        let applicationMetadata: String?
+        do { applicationMetadata = try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries) } catch { throw .export(error) }
         return try catalog.transaction { () throws(PostgresTransferError) in
-            let replaced = try catalog.register(entry, layout: layout, replace: replace)
             // A file read as immutable must not have changed since it was opened, possibly a store
             // earlier (`PostgresOpenedStore`): the end of the read compares with the stamp then.
             let state = try read { () throws(StoreReaderError) in try store.beginRead() }
+            // The catalog keeps the Z_MAX values this read saw, as a backup's manifest does.
+            let entry = PostgresCatalog.StoreEntry(store: uuid, modelVersion: model.name, versionHashes: opened.info.versionHashes,
+                                                   source: source, primaryKeyMaxima: state.primaryKeyMaxima,
+                                                   applicationMetadata: applicationMetadata)
+            let replaced = try catalog.register(entry, layout: layout, replace: replace)
             // Values no record carries would not reach the tables (as `export` refuses them).
             let stranded = try read { () throws(StoreReaderError) in try reader.strandedValues() }
             guard stranded.isEmpty else {
