@@ -79,4 +79,18 @@ struct PostgresStoreStateTests {
         #expect(report.failures.first?.message.contains("11111111-1111-1111-1111-111111111111") == true)
         #expect(try PostgresVerifyJob(target: ConnectionTarget(uri), againstPath: store, storeUUID: uuid).run().passed)
     }
+
+    @Test("a Decimal no store keeps as it is (an integer past 2^53 in the column) refuses the load naming its row; nothing is loaded")
+    func inexactDecimalIsRefused() throws {
+        let folder = try TestPaths.temporaryFolder("pg-big-decimal")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        let damaged = try VerifyStores.broken(store, "big", "UPDATE ZVEHICLE SET ZPRICE = 9223372036854775807 WHERE ZPAYLOAD IS NOT NULL")
+        let uri = try PostgresTestSupport.database()
+        let summary = try PostgresTestSupport.load([damaged], into: uri)
+        let message = summary.stores.first?.failure?.message ?? ""
+        #expect(!summary.allLoaded && message.contains("Truck Z_PK") && message.contains("price: 9223372036854775807")
+            && message.contains("a restore could not bring it back"), "\(message)")
+        #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.ferry_stores") == [["0"]])
+    }
 }
