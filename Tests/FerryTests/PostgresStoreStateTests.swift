@@ -93,4 +93,18 @@ struct PostgresStoreStateTests {
             && message.contains("a restore could not bring it back"), "\(message)")
         #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.ferry_stores") == [["0"]])
     }
+
+    @Test("a row no reader reads (its Z_ENT names another root's entity) refuses the load, with or without --no-verify", arguments: [true, false])
+    func rowOfAnotherRoot(verify: Bool) throws {
+        let folder = try TestPaths.temporaryFolder("pg-other-root")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        let damaged = try VerifyStores.broken(store, "stray", "INSERT INTO ZVEHICLE (Z_PK, Z_ENT, Z_OPT) VALUES "
+            + "(9, (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Tag'), 1); UPDATE Z_PRIMARYKEY SET Z_MAX = 9 WHERE Z_NAME = 'Vehicle'")
+        let uri = try PostgresTestSupport.database()
+        let summary = PostgresExportJob(storePaths: [damaged], target: try ConnectionTarget(uri), verify: verify).run()
+        let failure = summary.stores.first?.failure
+        #expect(failure?.isVerification == true && failure?.message.contains("entity Tag") == true, "\(failure?.message ?? "loaded")")
+        #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.\"Vehicle\"") == [["0"]])
+    }
 }
