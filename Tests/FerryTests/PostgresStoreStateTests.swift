@@ -108,3 +108,23 @@ struct PostgresStoreStateTests {
         #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.\"Vehicle\"") == [["0"]])
     }
 }
+
+extension PostgresStoreStateTests {
+    @Test("a value only the database holds (a Car's doors on a Truck's row, a part's order position without its vehicle) refuses the restore naming its row, and fails verify",
+          arguments: [
+              ("UPDATE ferry.\"Vehicle\" SET doors = 3 WHERE entity = 'Truck'", "Truck Z_PK", "doors: a value in a column of Car"),
+              ("UPDATE ferry.\"Part\" SET vehicle = NULL WHERE label = 'mirror'", "Part Z_PK", "vehicle_position: an order position with no vehicle"),
+          ])
+    func valuesOnlyTheDatabaseHolds(damage: String, row: String, reason: String) throws {
+        let (model, store, uri) = try PostgresTestSupport.loadedGarage("pg-database-only")
+        try PostgresTestSupport.query(uri, damage)
+        let error = #expect(throws: PostgresTransferError.self) {
+            try PostgresTestSupport.restore(store, from: uri, model: model, to: store + ".restored")
+        }
+        let message = error?.description ?? ""
+        #expect(message.contains(row) && message.contains(reason) && message.contains("so a restore would drop it"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: store + ".restored"))
+        let verified = Result { try PostgresVerifyJob(target: ConnectionTarget(uri), againstPath: store).run() }
+        if case .success(let report) = verified { Issue.record("verify passed: \(report.passed)") }
+    }
+}
