@@ -49,6 +49,16 @@ public struct ConnectionTarget: Sendable, CustomStringConvertible {
         text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
     }
 
+    /// A command-line argument as it may be shown (in logs, messages, `--json`, catalogs): a
+    /// connection URI as its `description`, rebuilt without any password (one libpq cannot parse
+    /// with the passwords it spells out replaced by `***`); any other text as it is. Every place
+    /// that shows an argument which may be a URI goes through this.
+    public static func shown(_ argument: String) -> String {
+        guard isConnectionURI(argument) else { return argument }
+        if let target = try? ConnectionTarget(argument) { return target.description }
+        return scrub(argument, of: writtenPasswords(in: argument))
+    }
+
     /// `message` with every password this target knows of replaced by `***`.
     public func scrub(_ message: String) -> String {
         Self.scrub(message, of: secrets)

@@ -35,7 +35,8 @@ enum ExportCommand: Command {
         is ever printed. Each store is loaded in one transaction, whole or not at all, with
         binary COPY; a store already there is refused unless --replace. Before committing, rows
         per entity and pairs per relationship are counted in PostgreSQL with SQL and compared
-        with the store's own counts (--no-verify skips that). --jobs N loads N stores at once,
+        with the store's own counts (--no-verify skips the counting in PostgreSQL; the store's
+        census of its rows is still compared with the rows sent). --jobs N loads N stores at once,
         each on its own connection; a store that fails does not stop the others.
         """
     static let options = [
@@ -52,7 +53,7 @@ enum ExportCommand: Command {
         OptionSpec(name: "schema", value: "S", help: "with --to: the schema to load into (default ferry)"),
         .integer("jobs", "N", 1...64, "with --to: stores loaded at once (default 1)"),
         .flag("replace", "with --to: load a store already there again, replacing its rows"),
-        .flag("no-verify", "with --to: skip counting rows and pairs on both sides"),
+        .flag("no-verify", "with --to: skip counting rows and pairs in PostgreSQL (the store's rows are still accounted for)"),
     ] + RunLog.options
 
     static let exitCodes = [

@@ -17,6 +17,11 @@ enum PostgresRestoreCommand {
         log.start(arguments)
         do {
             let summary = try job.run(progress: log.progress)
+            if !summary.catalogRecordsState {
+                log.warning("warning: store \(store.uuidString) was loaded by an older ferry, whose catalog row keeps neither Z_MAX nor the "
+                    + "application's metadata keys: each Z_MAX is the largest Z_PK restored, and no application metadata was restored "
+                    + "(export --to --replace the store to record them)")
+            }
             let code: ExitCode = RestoreCommand.warnUnresolved(summary.links, in: "the database", log: log) ? .rejects : .success
             log.summary(code, counts: ["records": summary.records.values.reduce(0, +), "pairs": Int(summary.counts.pairs)])
             if arguments.has("json") {

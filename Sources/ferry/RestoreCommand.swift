@@ -20,7 +20,8 @@ enum RestoreCommand: Command {
 
         From PostgreSQL (what `ferry export --to` loaded): the store with that UUID in the schema
         (`ferry` by default), read in one transaction, with the version of MODEL whose version
-        hashes the schema recorded for it. Before the store is renamed into place, its rows per
+        hashes the schema recorded for it, with the Z_MAX values and application metadata keys the
+        schema recorded. Before the store is renamed into place, its rows per
         entity and pairs per relationship are counted and compared with the database's.
         """
     static let options = [

@@ -1,6 +1,7 @@
 import Ferry
 import FerryMigration
 import FerryModel
+import FerryPostgres
 import FoundationEssentials
 
 /// How a long verb (import, migrate, export, backup, restore, verify) tells what happens while it
@@ -42,9 +43,10 @@ final class RunLog {
     /// Seconds since the log was made.
     var elapsed: Double { Self.seconds(ContinuousClock.now - started) }
 
-    /// The run begins, on the positional arguments (sources, stores) `arguments` name.
+    /// The run begins, on the positional arguments (sources, stores, databases) `arguments`
+    /// name, each as it may be shown (a connection URI without its password).
     func start(_ arguments: ParsedArguments) {
-        emit(Event(event: "start", fields: ["inputs": .list(arguments.positionals)]))
+        emit(Event(event: "start", fields: ["inputs": .list(arguments.positionals.map(ConnectionTarget.shown))]))
     }
 
     /// Takes a job's progress report: the progress line, and a `phase` event when a phase begins.

@@ -46,7 +46,9 @@ enum VerifyCommand: Command {
         With a postgresql:// URI, the rows `ferry export --to` loaded from STORE (its UUID, or
         --store's) are rebuilt from the schema (`ferry` by default) into a private store and
         compared with STORE: rows per entity and pairs per relationship counted with SQL on both
-        sides, and the fingerprints of every entity's records and every relationship's pairs.
+        sides, the fingerprints of every entity's records and every relationship's pairs, and
+        identity: the schema's store must be STORE (another UUID fails), with STORE's Z_MAX per
+        root entity and the application's own metadata keys.
 
         example: ferry verify Workspace.sqlite --model Migrations/Workspace.xcdatamodeld
         """

@@ -27,6 +27,15 @@ struct ConnectionTargetTests {
         #expect(error.description.hasPrefix("not a PostgreSQL connection string"))
     }
 
+    @Test("an argument is shown without its password: a URI rebuilt, one libpq cannot parse scrubbed, a path as it is")
+    func shown() {
+        #expect(ConnectionTarget.shown("postgresql://ann:hunter2@db/sales") == "postgresql://ann@db/sales")
+        #expect(ConnectionTarget.shown("postgresql://ann@db/sales?password=hunter2&sslmode=disable") == "postgresql://ann@db/sales")
+        #expect(!ConnectionTarget.shown("postgresql://ann:hunter2@db:notaport%zz/sales").contains("hunter2"))
+        #expect(!ConnectionTarget.shown("postgres://ann@db:x%zz/sales?password=hunter2").contains("hunter2"))
+        #expect(ConnectionTarget.shown("Workspace.sqlite") == "Workspace.sqlite")
+    }
+
     @Test("URIs are told apart from file paths")
     func uriDetection() {
         #expect(ConnectionTarget.isConnectionURI("postgresql://x/y"))

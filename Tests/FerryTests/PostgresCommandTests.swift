@@ -145,6 +145,53 @@ struct PostgresCommandTests {
     }
 }
 
+extension PostgresCommandTests {
+    @Test("no PostgreSQL verb prints the password: export --to, restore, verify and migrate --out, in text, --quiet, --json and --log json, right or wrong, in the URI or as ?password=")
+    func noVerbPrintsThePassword() throws {
+        let server = try PostgresTestServer.running()
+        let database = try server.database(owner: PostgresTestServer.passwordUser).name
+        let folder = try TestPaths.temporaryFolder("pg-password-verbs")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/G.sqlite", modelFolder: model)
+        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.uuidString
+        let password = PostgresTestServer.password
+        let wrongPassword = "not-" + password
+        let user = PostgresTestServer.passwordUser
+        let legacy = TestPaths.fixtures + "/legacy"
+        var runs = 0
+        for given in [password, wrongPassword] {
+            let uris = [server.uri(database: database, user: user, password: given),
+                        server.uri(database: database, user: user) + "&password=" + given]
+            for (form, uri) in uris.enumerated() {
+                for mode in [[], ["--quiet"], ["--json"], ["--log", "json"], ["--json", "--log", "json"]] {
+                    let restored = folder + "/R\(runs).sqlite"
+                    var verbs = [
+                        ["export", store, "--to", uri, "--replace"],
+                        ["restore", uri, "--store", uuid, "--model", model, "--out", restored],
+                        ["verify", uri, "--against", store],
+                    ]
+                    if mode == ["--json", "--log", "json"] {
+                        verbs.append(["migrate", "UploadEntity:\(legacy)/uploads.csv", "Task:\(legacy)/tasks.json", "--model", ExportTestSupport.workspace,
+                                      "--link", "attachments=remotePath", "--link", "tags=name", "--var", "zone=UTC", "--out", uri,
+                                      "--schema", "m\(form)", "--replace"])
+                    }
+                    for arguments in verbs {
+                        let run = try ferry(arguments + mode)
+                        runs += 1
+                        let shown = run.out + run.err
+                        #expect(!shown.contains(given), "\(arguments[0]) \(mode): \(shown)")
+                        #expect((run.status == 0 || run.status == 1) == (given == password), "\(arguments[0]) \(mode): \(run.status) \(shown)")
+                        if mode.contains("json"), given == password {
+                            #expect(shown.contains("postgresql://\(user)@"), "\(arguments[0]) \(mode): the target is shown without its password")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(runs > 60)
+    }
+}
+
 @Suite("ferry verify postgresql://… --against STORE", .enabled(if: PostgresTestServer.isAvailable, PostgresTestSupport.skipReason))
 struct PostgresVerifyTests {
     @Test("a schema holding what the store holds passes; a changed value or a lost pair fails with the entity or relationship named")

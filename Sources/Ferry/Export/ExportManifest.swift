@@ -46,9 +46,18 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     /// The metadata entries `applicationMetadata` holds (none when it is nil).
     func applicationMetadataEntries() throws(ExportError) -> [String: PropertyListValue] {
         guard let applicationMetadata else { return [:] }
-        let problem = ExportError.notAnExport(path: Self.fileName, reason: "applicationMetadata is not a base64 property list dictionary")
-        guard let bytes = PropertyListBase64.decode(applicationMetadata.utf8),
-              case .dictionary(let entries)? = try? PropertyList.decode(bytes) else { throw problem }
+        guard let entries = Self.applicationMetadataEntries(of: applicationMetadata) else {
+            throw .notAnExport(path: Self.fileName, reason: "applicationMetadata is not a base64 property list dictionary")
+        }
+        return entries
+    }
+
+    /// The metadata entries `applicationMetadata(of:)` encoded as `text`; nil when it is not a
+    /// base64 property list dictionary.
+    static func applicationMetadataEntries(of text: String) -> [String: PropertyListValue]? {
+        guard let bytes = PropertyListBase64.decode(text.utf8), case .dictionary(let entries)? = try? PropertyList.decode(bytes) else {
+            return nil
+        }
         return entries
     }
 

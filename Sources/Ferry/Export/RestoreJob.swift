@@ -72,13 +72,8 @@ public struct RestoreJob {
             } catch {
                 throw ExportError(restoring: error, into: outputPath)
             }
-            try keepPrimaryKeyMaxima(manifest.state.primaryKeyMaxima, model: model, writer: writer)
-            let metadata = try manifest.applicationMetadataEntries()
-            if !metadata.isEmpty {
-                do { try writer.setMetadataEntries(metadata) } catch {
-                    throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
-                }
-            }
+            try RestoreModel.keepState(primaryKeyMaxima: manifest.state.primaryKeyMaxima, applicationMetadata: try manifest.applicationMetadataEntries(),
+                                       model: model, writer: writer, outputPath: outputPath)
             progress(JobProgress(phase: "verifying"))
             let report = try verify(writer, model: model, manifest: manifest, written: pipeline.written, links: links)
             do { try writer.finish(replacing: replaceExisting) } catch {
@@ -121,19 +116,6 @@ public struct RestoreJob {
                   byName(layout.manifestLinks(model: model), \.name) == byName(entry.relationships, \.name) else {
                 throw .notAnExport(path: path, reason: "\(entry.file) holds attributes or relationships of \(entry.entity) other than "
                     + "model \(model.name) has (the manifest's model does not match its files)")
-            }
-        }
-    }
-
-    /// Keeps each root entity's `Z_MAX` of the backed-up store (by the entity's name, or its
-    /// renaming identifier as the store may still name it) where it is above the restored keys.
-    private func keepPrimaryKeyMaxima(_ maxima: [String: Int64], model: ManagedObjectModel,
-                                      writer: CoreDataStoreWriter) throws(ExportError) {
-        for root in model.entities where root.parentName == nil {
-            let names = [root.name] + (root.renamingIdentifier.map { [$0] } ?? [])
-            guard let maximum = names.compactMap({ maxima[$0] }).max() else { continue }
-            do { try writer.keepPrimaryKeys(through: maximum, root: root.name) } catch {
-                throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
             }
         }
     }

@@ -41,6 +41,25 @@ enum RestoreModel {
         return pipeline
     }
 
+    /// Writes back what was kept of the original store besides its records (by a backup's
+    /// manifest or a PostgreSQL catalog row): each root entity's `Z_MAX` (by the entity's name,
+    /// or its renaming identifier as the store may still name it) where it is above the restored
+    /// keys, so a new object never takes a deleted one's key and URI, and the application's own
+    /// metadata keys (`StoreMetadataInfo.applicationEntries`).
+    static func keepState(primaryKeyMaxima: [String: Int64], applicationMetadata: [String: PropertyListValue], model: ManagedObjectModel,
+                          writer: CoreDataStoreWriter, outputPath: String) throws(ExportError) {
+        do throws(StoreWriterError) {
+            for root in model.entities where root.parentName == nil {
+                let names = [root.name] + (root.renamingIdentifier.map { [$0] } ?? [])
+                guard let maximum = names.compactMap({ primaryKeyMaxima[$0] }).max() else { continue }
+                try writer.keepPrimaryKeys(through: maximum, root: root.name)
+            }
+            if !applicationMetadata.isEmpty { try writer.setMetadataEntries(applicationMetadata) }
+        } catch {
+            throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
+        }
+    }
+
     /// A new store at `path` (built beside it until `finish()`) for records of `model`, with the
     /// original store's UUID.
     static func writer(at path: String, model: ManagedObjectModel, storeUUID: UUID) throws(ExportError) -> CoreDataStoreWriter {

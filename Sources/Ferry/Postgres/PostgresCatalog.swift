@@ -4,8 +4,13 @@ import FoundationEssentials
 /// Ferry's own two tables in a schema: `ferry_schema`, one row naming the model the tables were
 /// made for and the digest of their DDL (`PostgresTableDefinitions`), and `ferry_stores`, one row
 /// per store loaded: its UUID, model version and version hashes (so `ferry restore` finds the
-/// model version), the path it was read from, the tool and the time. No connection string or
-/// password is ever written here.
+/// model version), the path it was read from, the tool and the time, and what a restore writes
+/// back besides the records: each entity's `Z_MAX` and the application's own metadata keys. No
+/// connection string or password is ever written here.
+///
+/// The catalog has no version of its own: columns added later (`laterColumns`) are added to an
+/// older `ferry_stores` when a store is next loaded into it, and a row an older Ferry wrote has
+/// them NULL, which a restore reads as not recorded (`StoreEntry.recordsState`).
 struct PostgresCatalog {
     let connection: PostgresConnection
     let schema: String
@@ -17,10 +22,23 @@ struct PostgresCatalog {
         /// Base64 version hashes by entity, as in an export manifest.
         var versionHashes: [String: String]
         var source: String
+        /// `Z_PRIMARYKEY.Z_MAX` by entity name, read in the load's read transaction; nil in a row
+        /// an older Ferry wrote, which did not record it.
+        var primaryKeyMaxima: [String: Int64]?
+        /// The application's own metadata keys, encoded as an export manifest's
+        /// `applicationMetadata` (`ExportManifest.applicationMetadata(of:)`); nil when none (or
+        /// not recorded).
+        var applicationMetadata: String?
+
+        /// Whether the row records `Z_MAX` and the application's metadata (an older Ferry's does not).
+        var recordsState: Bool { primaryKeyMaxima != nil }
     }
 
     /// The columns of `ferry_stores` a `StoreEntry` holds, in its order.
-    private static let storeColumns = ["store", "model", "version_hashes", "source"]
+    private static let storeColumns = ["store", "model", "version_hashes", "source"] + laterColumns
+    /// Columns of `ferry_stores` that older catalogs lack (nullable text: JSON `Z_MAX`es, and the
+    /// base64 property list of the application's metadata).
+    private static let laterColumns = ["primary_key_maxima", "application_metadata"]
 
     private func q(_ name: String) -> String { PostgresIdentifier.quoted(name) }
 
@@ -41,7 +59,13 @@ struct PostgresCatalog {
                     + "\(q("created")) timestamptz NOT NULL DEFAULT now())")
                 try connection.execute("CREATE TABLE IF NOT EXISTS \(storesTable) (\(q("store")) uuid PRIMARY KEY, \(q("model")) text NOT NULL, "
                     + "\(q("version_hashes")) text NOT NULL, \(q("source")) text NOT NULL, \(q("tool")) text NOT NULL, "
-                    + "\(q("loaded")) timestamptz NOT NULL DEFAULT now())")
+                    + "\(q("loaded")) timestamptz NOT NULL DEFAULT now(), "
+                    + Self.laterColumns.map { "\(q($0)) text" }.joined(separator: ", ") + ")")
+                // An older catalog gets the columns it lacks (altered only then: ALTER TABLE waits
+                // for every load in progress).
+                for column in try missingLaterColumns() {
+                    try connection.execute("ALTER TABLE \(storesTable) ADD COLUMN IF NOT EXISTS \(q(column)) text")
+                }
             }
             if let existing = try layout() {
                 guard existing.digest == definitions.digest else { throw .otherLayout(schema: schema, model: existing.model) }
@@ -53,6 +77,13 @@ struct PostgresCatalog {
                                        [definitions.digest, model])
             }
         }
+    }
+
+    /// The columns of `laterColumns` that `ferry_stores` (which must exist) lacks.
+    private func missingLaterColumns() throws(PostgresError) -> [String] {
+        let present = try connection.execute("SELECT attname FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped",
+                                             [storesTable]).compactMap { $0.first ?? nil }
+        return Self.laterColumns.filter { !present.contains($0) }
     }
 
     /// The digest of the tables' DDL and the model they were made for; nil when the schema has
@@ -88,9 +119,14 @@ struct PostgresCatalog {
             }
             replaced = rows.first?.first == "1"
         }
+        let maxima: String?
+        do { maxima = try entry.primaryKeyMaxima.map { String(decoding: try encoder.encode($0), as: UTF8.self) } } catch {
+            throw .export(.encoding(reason: "Z_MAX: \(error)"))
+        }
         do {
-            try connection.execute("INSERT INTO \(storesTable) (\(PostgresIdentifier.list(Self.storeColumns + ["tool"]))) VALUES ($1, $2, $3, $4, $5)",
-                                   [entry.store, entry.modelVersion, hashes, entry.source, "ferry \(FerryVersion.current)"])
+            let columns = Self.storeColumns + ["tool"]
+            try connection.execute("INSERT INTO \(storesTable) (\(PostgresIdentifier.list(columns))) VALUES (\(columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))",
+                                   [entry.store, entry.modelVersion, hashes, entry.source, maxima, entry.applicationMetadata, "ferry \(FerryVersion.current)"])
         } catch where error.sqlState == "23505" {
             // With `replace`, the rows deleted above were another run's, which loaded the store
             // again before this one's insert.
@@ -104,15 +140,25 @@ struct PostgresCatalog {
     /// The row of a store; nil when the schema does not hold it.
     func entry(store: String) throws(PostgresTransferError) -> StoreEntry? {
         guard try layout() != nil else { return nil }
+        // An older catalog, which no load has brought up to date, lacks the later columns: NULL for them.
         let rows = try database { () throws(PostgresError) in
-            try connection.execute("SELECT \(PostgresIdentifier.list(Self.storeColumns)) FROM \(storesTable) WHERE \(q("store")) = $1", [store])
+            let missing = try missingLaterColumns()
+            let columns = Self.storeColumns.map { missing.contains($0) ? "NULL" : q($0) }
+            return try connection.execute("SELECT \(columns.joined(separator: ", ")) FROM \(storesTable) WHERE \(q("store")) = $1", [store])
         }
         guard let row = rows.first, let uuid = row[0], let model = row[1], let hashes = row[2], let source = row[3] else { return nil }
-        let decoded: [String: String]
-        do { decoded = try JSONDecoder().decode([String: String].self, from: Data(hashes.utf8)) } catch {
-            throw .notLoaded(store: store, schema: schema + " (its catalog row has unreadable version hashes)")
+        func unreadable(_ what: String) -> PostgresTransferError {
+            .notLoaded(store: store, schema: schema + " (its catalog row has unreadable \(what))")
         }
-        return StoreEntry(store: uuid, modelVersion: model, versionHashes: decoded, source: source)
+        let decoded: [String: String]
+        do { decoded = try JSONDecoder().decode([String: String].self, from: Data(hashes.utf8)) } catch { throw unreadable("version hashes") }
+        var maxima: [String: Int64]?
+        if let text = row[4] {
+            do { maxima = try JSONDecoder().decode([String: Int64].self, from: Data(text.utf8)) } catch { throw unreadable("Z_MAX values") }
+        }
+        if let text = row[5], ExportManifest.applicationMetadataEntries(of: text) == nil { throw unreadable("application metadata") }
+        return StoreEntry(store: uuid, modelVersion: model, versionHashes: decoded, source: source, primaryKeyMaxima: maxima,
+                          applicationMetadata: row[5])
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.

@@ -11,7 +11,9 @@ import FerryPostgres
 ///
 /// The store's rows per entity and pairs per relationship are counted in the database with SQL
 /// when the cursor opens (`databaseCounts`); `finish` compares the records the pipeline read and
-/// the pairs the cursor delivered with them.
+/// the pairs the cursor delivered with them. Values no record would carry (a sub-entity's column
+/// on another entity's row, an order position on a row without its to-one) refuse the cursor
+/// before anything is read (`PostgresStrandedValues`).
 final class PostgresRecordCursor: RecordCursor {
     let path: String
     let version = 0
@@ -44,6 +46,9 @@ final class PostgresRecordCursor: RecordCursor {
         self.path = path
         databaseCounts = try database { () throws(PostgresError) in
             try TransferCounts.database(store: store, layout: layout, schema: schema, connection: connection)
+        }
+        for table in layout.entityTables {
+            try PostgresStrandedValues.refuse(in: table, store: store, schema: schema, model: model, connection: connection)
         }
         tables = layout.entityTables.reversed()
         pairQueries = PostgresPairQuery.all(in: layout, model: model).reversed()

@@ -13,7 +13,9 @@ import FoundationEssentials
 /// repeatable-read transaction, through the record pipeline (a chain of one version, keys kept):
 /// `PostgresRecordCursor` gives the records of each root table in `Z_PK` order with their to-one
 /// keys as links, then the pairs kept apart (join tables, ordered to-ones from the parent), and
-/// checks what was read against the database's counts. Before the new store is renamed into
+/// checks what was read against the database's counts. Each root entity's `Z_MAX` and the
+/// application's own metadata keys come back from the catalog row, as a folder restore takes
+/// them from its manifest (`RestoreModel.keepState`). Before the new store is renamed into
 /// place, its rows per entity and pairs per relationship are counted with SQL and compared with
 /// the database's counts.
 public struct PostgresRestoreJob {
@@ -52,6 +54,10 @@ public struct PostgresRestoreJob {
         /// Rows and pairs of the new store (equal to the database's).
         public var counts: TransferCounts
         public var links: [LinkReport]
+        /// Whether the catalog row recorded the store's `Z_MAX` values and application metadata;
+        /// false for a row an older Ferry wrote: `Z_MAX` is then the largest key restored, and the
+        /// application's metadata keys are not restored.
+        public var catalogRecordsState: Bool
     }
 
     /// Restores the store; `progress` is told the phase and how far it is (every
@@ -92,13 +98,21 @@ public struct PostgresRestoreJob {
             } catch {
                 throw restoreError(error)
             }
+            do throws(ExportError) {
+                try RestoreModel.keepState(primaryKeyMaxima: entry.primaryKeyMaxima ?? [:],
+                                           applicationMetadata: entry.applicationMetadata.flatMap(ExportManifest.applicationMetadataEntries(of:)) ?? [:],
+                                           model: model, writer: writer, outputPath: outputPath)
+            } catch {
+                throw PostgresTransferError.export(error)
+            }
             try database { () throws(PostgresError) in try connection.execute("COMMIT") }
             progress(JobProgress(phase: "verifying"))
             let written = try counts(ofStoreAt: writer, model: model, layout: layout)
             let problems = written.differences(from: cursor.databaseCounts, mine: "restored store", theirs: "database")
             guard problems.isEmpty else { throw PostgresTransferError.verification(store: outputPath, problems: problems) }
             do { try writer.finish(replacing: replaceExisting) } catch { throw PostgresTransferError.export(.writing(outputPath, error)) }
-            return Summary(modelVersion: model.name, records: pipeline.written, counts: written, links: links)
+            return Summary(modelVersion: model.name, records: pipeline.written, counts: written, links: links,
+                           catalogRecordsState: entry.recordsState)
         } catch {
             writer.discard()
             _ = try? connection.execute("ROLLBACK")

@@ -5,9 +5,11 @@ import FoundationEssentials
 
 /// Loads one Core Data store into a schema, whole or not at all: its rows go in with binary COPY,
 /// table by table, in one transaction that also registers the store in the catalog, and
-/// (unless `verify` is off) counts rows per entity and pairs per relationship in PostgreSQL with
-/// SQL and compares them with the store's own counts before committing (the two sides are
-/// counted at the same time, `StoreSideCount`). Foreign keys are checked at the commit. Anything
+/// counts rows per entity and pairs per relationship in PostgreSQL with SQL and compares them
+/// with the store's own counts before committing (the two sides are counted at the same time,
+/// `StoreSideCount`). With `verify` off, PostgreSQL counts nothing, but the store's census of
+/// its rows with plain SQL is still compared with the rows sent, as every export compares it
+/// with what it wrote: a row no reader reads (its `Z_ENT` naming another root's entity) fails. Foreign keys are checked at the commit. Anything
 /// that fails rolls the transaction back.
 ///
 /// The store is read in one read transaction, as `ferry export` reads it. The connection comes
@@ -29,13 +31,17 @@ struct PostgresStoreLoad {
         try session.prepare(PostgresTableDefinitions(layout: layout, schema: schema), schema: schema, model: model.name)
         let catalog = PostgresCatalog(connection: connection, schema: schema)
         let uuid = store.metadata.storeUUID.uuidString
-        let entry = PostgresCatalog.StoreEntry(store: uuid, modelVersion: model.name, versionHashes: opened.info.versionHashes,
-                                               source: source)
+        let applicationMetadata: String?
+        do { applicationMetadata = try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries) } catch { throw .export(error) }
         return try catalog.transaction { () throws(PostgresTransferError) in
-            let replaced = try catalog.register(entry, layout: layout, replace: replace)
             // A file read as immutable must not have changed since it was opened, possibly a store
             // earlier (`PostgresOpenedStore`): the end of the read compares with the stamp then.
             let state = try read { () throws(StoreReaderError) in try store.beginRead() }
+            // The catalog keeps the Z_MAX values this read saw, as a backup's manifest does.
+            let entry = PostgresCatalog.StoreEntry(store: uuid, modelVersion: model.name, versionHashes: opened.info.versionHashes,
+                                                   source: source, primaryKeyMaxima: state.primaryKeyMaxima,
+                                                   applicationMetadata: applicationMetadata)
+            let replaced = try catalog.register(entry, layout: layout, replace: replace)
             // Values no record carries would not reach the tables (as `export` refuses them).
             let stranded = try read { () throws(StoreReaderError) in try reader.strandedValues() }
             guard stranded.isEmpty else {
@@ -43,7 +49,7 @@ struct PostgresStoreLoad {
             }
             // The store's own census is taken while the rows go out (on a second connection where
             // one reads the same bytes), not after them while the server waits.
-            let census = verify ? store.startCensus() : nil
+            let census = store.startCensus()
             let copier = PostgresCopier(connection: connection, schema: schema, storeUUID: store.metadata.storeUUID, reader: reader)
             var sent = TransferCounts()
             for table in layout.entityTables { try copier.copy(table, counts: &sent) }
@@ -51,8 +57,11 @@ struct PostgresStoreLoad {
             try refuseUnknownOrders(uuid, layout: layout, model: model, connection: connection)
             var report = PostgresLoadReport(storePath: storePath, storeUUID: uuid, modelVersion: model.name, storeCounts: nil,
                                             databaseCounts: sent, exactDates: copier.exactDates, replaced: replaced)
-            guard let census else {
+            guard verify else {
+                let counted = try read { () throws(StoreReaderError) in try census.wait() }
                 try endRead(store, state)
+                report.frameworkRecords = counted.frameworkRecords
+                try refuseUnsent(counted, sent: sent, reader: reader, storePath: storePath)
                 return report
             }
             let storeSide = StoreSideCount(census: census, reader: reader, layout: layout)
@@ -100,6 +109,17 @@ struct PostgresStoreLoad {
             throw .invalidValue(entity: query.entity, primaryKey: Int64(row[0] ?? "") ?? 0, attribute: query.relationship,
                                 reason: "\(reason) in the ordered list, so its order is not known")
         }
+    }
+
+    /// Refuses a store whose census (rows per entity, plain SQL) counts rows that were not sent:
+    /// they were read by no reader, and the schema would not hold them.
+    private func refuseUnsent(_ census: StoreCensus, sent: TransferCounts, reader: StoreRecordReader,
+                              storePath: String) throws(PostgresTransferError) {
+        var delivered: [Int64: Int64] = [:]
+        for (entity, rows) in sent.entities { delivered[reader.layout.entityNumbers[entity].map(Int64.init) ?? -1, default: 0] += rows }
+        let problems = census.discrepancies(delivered: delivered)
+        guard !problems.isEmpty else { return }
+        throw .export(.notAccounted(store: storePath, problems: problems))
     }
 
     /// Ends the store's read transaction (`CoreDataStoreReader.endRead(begunAt:)`).

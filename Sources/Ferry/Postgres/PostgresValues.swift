@@ -1,3 +1,4 @@
+import FerryMigration
 import FerryModel
 import FerryPostgres
 import FerryStore
@@ -36,6 +37,9 @@ enum PostgresValues {
             guard let plain = DecimalNotation.plain(text.utf8), let encoded = PostgresNumeric.encode(plain) else {
                 return "\(text) is not a decimal number"
             }
+            // A decimal no store keeps as it is (an integer past 2^53 in the column, which Core
+            // Data reads as a double) could be loaded, but never restored.
+            if let problem = StoredDecimal.problem(plain) { return problem + ", so a restore could not bring it back" }
             copy.append(bytes: encoded)
         case (.string(let text), .text), (.uri(let text), .text):
             guard !text.utf8.contains(0) else { return "text holding a NUL character, which PostgreSQL's text cannot" }

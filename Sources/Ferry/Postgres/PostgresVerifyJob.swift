@@ -12,9 +12,11 @@ import FoundationEssentials
 /// which checks its own counts against the database's), then compared with STORE two ways:
 /// rows per entity and pairs per relationship counted with SQL on both sides (`counts`), and
 /// the order-independent fingerprints `ferry verify` computes of every entity's records over all
-/// their attributes and of every relationship's pairs (`fingerprints`). The model is STORE's
-/// (the version of `--model` its hashes match, or its own cache); the UUID is STORE's unless
-/// `--store` names another.
+/// their attributes and of every relationship's pairs (`fingerprints`), and by what identifies
+/// the store besides its records (`identity`): its UUID (part of every object's URI: `--store`
+/// naming another store fails), each root entity's `Z_MAX` and the application's own metadata
+/// keys. The model is STORE's (the version of `--model` its hashes match, or its own cache); the
+/// UUID is STORE's unless `--store` names another.
 public struct PostgresVerifyJob {
     public var target: ConnectionTarget
     public var schema: String
@@ -58,6 +60,11 @@ public struct PostgresVerifyJob {
             VerificationFailure(check: "count", subject: schema, message: $0)
         }
         report.append(counts)
+        do throws(StoreReaderError) {
+            report.append(Self.identity(of: store, rebuilt: try CoreDataStoreReader(path: rebuilt), storeUUID: uuid, model: model))
+        } catch {
+            throw .export(.restore(reason: "the rebuilt store: \(error)"))
+        }
         do throws(VerificationError) {
             let expected = try StoreVerifier(path: againstPath, model: .model(model)).fingerprints()
             let actual = try StoreVerifier(path: rebuilt, model: .model(model)).fingerprints()
@@ -68,5 +75,33 @@ public struct PostgresVerifyJob {
             throw .export(.restore(reason: "fingerprints: \(error)"))
         }
         return report
+    }
+
+    /// The `identity` section: the store the schema's rows are (`storeUUID`) is STORE itself,
+    /// and the store rebuilt from them keeps STORE's `Z_MAX` of every root entity and its
+    /// application's metadata keys, so objects made after a restore get the keys and URIs
+    /// they would have got in STORE.
+    static func identity(of store: CoreDataStoreReader, rebuilt: CoreDataStoreReader, storeUUID: UUID,
+                         model: ManagedObjectModel) -> VerificationSection {
+        let roots = model.entities.filter { $0.parentName == nil }.map(\.name)
+        var section = VerificationSection(name: "identity", checks: 2 + roots.count)
+        if store.metadata.storeUUID != storeUUID {
+            section.failures.append(VerificationFailure(check: "uuid", subject: "store", message: "the schema's rows are of store \(storeUUID.uuidString); "
+                + "\(store.path) is store \(store.metadata.storeUUID.uuidString)"))
+        }
+        for root in roots {
+            let (own, back) = (store.primaryKeyEntry(named: root)?.maxPrimaryKey ?? 0, rebuilt.primaryKeyEntry(named: root)?.maxPrimaryKey ?? 0)
+            if own != back {
+                section.failures.append(VerificationFailure(check: "z-max", subject: root, message: "Z_PRIMARYKEY.Z_MAX is \(own) in the store, "
+                    + "\(back) in the store rebuilt from the database"))
+            }
+        }
+        let (own, back) = (store.metadata.applicationEntries, rebuilt.metadata.applicationEntries)
+        if own != back {
+            let differing = Set(own.keys).union(back.keys).filter { own[$0] != back[$0] }.sorted()
+            section.failures.append(VerificationFailure(check: "metadata", subject: "store", message: "the application's metadata keys "
+                + "\(differing.joined(separator: ", ")) differ between the store and the store rebuilt from the database"))
+        }
+        return section
     }
 }
