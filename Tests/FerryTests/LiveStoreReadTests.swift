@@ -157,6 +157,7 @@ struct RollbackJournalReadTests {
         defer { process.terminate() }
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: ready) { usleep(50_000) }
         #expect(FileManager.default.fileExists(atPath: ready), "the writer did not start")
-        #expect(throws: StoreReaderError.self) { _ = try CoreDataStoreReader(path: path) }
+        let refusal = #expect(throws: StoreReaderError.self) { _ = try CoreDataStoreReader(path: path) }
+        #expect("\(refusal.map { "\($0)" } ?? "")".contains("another process is writing it and holds its lock"), "\(String(describing: refusal))")
     }
 }

@@ -97,7 +97,10 @@ public final class SQLiteDatabase {
             sqlite3_close_v2(opened)
             handle = nil
             removeSnapshot()
-            throw error
+            // A reader waits for a writer's lock for the busy timeout, then says whose it is.
+            guard holdsRead, error.primaryCode == SQLITE_BUSY else { throw error }
+            throw SQLiteError(path: path, code: error.code, message: "another process is writing it and holds its lock "
+                              + "(its transaction's pages may be in the file): read it again when that process is done")
         }
     }
 
