@@ -6,8 +6,9 @@ import Testing
 
 /// SQLite keeps any storage class in any column. Values whose storage class is not the one their
 /// attribute type suggests (text in an integer column, a real in a text column, a blob that is not
-/// UTF-8 where a string belongs…) read exactly as `ColumnValueDecoder` documents: converted when
-/// the conversion is exact, a typed error naming the row otherwise.
+/// UTF-8 where a string belongs…) read exactly as `ColumnValueDecoder` documents: a store's value
+/// is read when Core Data writes that storage class for the type (what `verify` accepts), a typed
+/// error naming the row otherwise, never converted into another form.
 @Suite struct StoreReaderStorageClassTests {
     static let model = ManagedObjectModel(name: "Mixed", entities: [
         Entity(name: "Item", attributes: [
@@ -43,6 +44,7 @@ import Testing
         ("flag", "2", .error("2 is not a Boolean (0 or 1)")),
         ("flag", "'yes'", .error("text cannot be a Boolean")),
         ("ratio", "3", .value(.double(3))),
+        ("ratio", "9007199254740993", .error("integer 9007199254740993 has no exact double")),
         ("ratio", "0.25", .value(.double(0.25))),
         ("ratio", "'0.25'", .error("text cannot be a Double")),
         ("ratio", "X'00'", .error("a blob cannot be a Double")),
@@ -50,32 +52,29 @@ import Testing
         ("when", "'2001-01-01'", .error("text cannot be a Date")),
         ("price", "12", .value(.decimal("12"))),
         ("price", "0.1", .value(.decimal("0.1"))),
-        ("price", "'12.50'", .value(.decimal("12.5"))),
-        ("price", "'abc'", .error("text \"abc\" is not a decimal number")),
+        ("price", "'12.50'", .error("text cannot be a Decimal")),
+        ("price", "9007199254740993", .error("integer 9007199254740993 has no exact double")),
         ("price", "X'01'", .error("a blob cannot be a Decimal")),
         ("title", "'héllo'", .value(.string("héllo"))),
         ("title", "''", .value(.string(""))),
-        ("title", "42", .value(.string("42"))),
-        ("title", "0.3333333333333333", .value(.string("0.3333333333333333"))),
-        ("title", "1e20", .value(.string("1e+20"))),
+        ("title", "42", .error("an integer cannot be a String")),
+        ("title", "0.3333333333333333", .error("a real cannot be a String")),
         ("title", "CAST(X'FF41' AS TEXT)", .error("text that is not valid UTF-8 cannot be read as a String without changing it")),
-        ("title", "X'6869'", .value(.string("hi"))),
-        ("title", "X'FF'", .error("a blob that is not UTF-8 text cannot be a String")),
-        ("link", "7", .value(.uri("7"))),
-        ("link", "X'C3A9'", .value(.uri("é"))),
+        ("title", "X'6869'", .error("a blob cannot be a String")),
+        ("link", "7", .error("an integer cannot be a URI")),
+        ("link", "'https://example.com/é'", .value(.uri("https://example.com/é"))),
         ("payload", "X'0001'", .value(.binary([0, 1]))),
         ("payload", "X''", .value(.binary([]))),
-        ("payload", "'abc'", .value(.binary([97, 98, 99]))),
+        ("payload", "'abc'", .error("text cannot be a Binary")),
         ("payload", "5", .error("an integer cannot be a Binary")),
         ("payload", "1.5", .error("a real cannot be a Binary")),
-        ("color", "'bplist'", .value(.binary(Array("bplist".utf8)))),
+        ("color", "X'62706C697374'", .value(.binary(Array("bplist".utf8)))),
         ("photo", "X'010203'", .value(.binary([2, 3]))),
-        ("photo", "CAST(X'0141' AS TEXT)", .value(.binary([65]))),
+        ("photo", "CAST(X'0141' AS TEXT)", .error("text cannot be a Binary")),
         ("photo", "X'0903'", .error("external-storage value with unknown tag byte 9")),
         ("identifier", "X'000102030405060708090A0B0C0D0E0F'", .value(.uuid(UUIDBytes(Array(0..<16))!))),
-        ("identifier", "'00010203-0405-0607-0809-0a0b0c0d0e0f'", .value(.uuid(UUIDBytes(Array(0..<16))!))),
+        ("identifier", "'00010203-0405-0607-0809-0a0b0c0d0e0f'", .error("text cannot be a UUID")),
         ("identifier", "X'0102'", .error("a UUID blob has 2 bytes, not 16")),
-        ("identifier", "'nope'", .error("text \"nope\" is not a UUID")),
         ("identifier", "5", .error("an integer cannot be a UUID")),
     ]
 

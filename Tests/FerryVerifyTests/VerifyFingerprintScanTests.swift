@@ -128,7 +128,7 @@ struct VerifyFingerprintScanTests {
         ("uuid-text", "UPDATE ZTHING SET ZID = '01234567-89AB-CDEF-0123-456789ABCDEF' WHERE Z_PK = 2", true),
         ("text-key", "UPDATE ZTHING SET ZPARENT = 'two' WHERE Z_PK = 3", true),
         ("sub-entity-attribute", "UPDATE ZTHING SET ZEXTRA = X'FF' WHERE Z_PK = 3", true),
-        ("text-in-binary", "UPDATE ZTHING SET ZOBJECT = 'abc' WHERE Z_PK = 2", false),
+        ("text-in-binary", "UPDATE ZTHING SET ZOBJECT = 'abc' WHERE Z_PK = 2", true),
         ("external-file", "UPDATE ZTHING SET ZPHOTO = X'02414243' || X'00' WHERE Z_PK = 2", true),
         ("unknown-tag", "UPDATE ZTHING SET ZPHOTO = X'0741' WHERE Z_PK = 2", true),
         ("text-in-tagged", "UPDATE ZTHING SET ZPHOTO = 'abc' WHERE Z_PK = 2", true),

@@ -15,6 +15,11 @@ struct RecordPlan {
     let shapes: [Int64: RecordShape]
     /// Entity names by number, for `Z<n>_` columns.
     let entityNames: [Int64: String]
+
+    /// Whether the rows are a Core Data store's, whose values are read only in the storage
+    /// classes Core Data writes (`ColumnValueDecoder`); a plain table's are read by any exact
+    /// conversion.
+    var isCoreDataStore: Bool { entityColumn != nil }
 }
 
 /// The columns of one concrete entity. A class: every row a cursor moves to refers to its

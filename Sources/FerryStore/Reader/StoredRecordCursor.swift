@@ -172,7 +172,7 @@ public final class StoredRecordCursor {
         let column = plainColumns[position]
         let reason: String
         do {
-            let value = try ColumnValueDecoder.decode(statement.value(at: column.index), as: column.type)
+            let value = try ColumnValueDecoder.decode(statement.value(at: column.index), as: column.type, strict: plan.isCoreDataStore)
             guard column.isExternallyStorable, case .binary(let stored) = value else { return value }
             do { return .binary(try ExternalBinaryData.bytes(of: stored, storePath: plan.path)) } catch { reason = error.description }
         } catch {

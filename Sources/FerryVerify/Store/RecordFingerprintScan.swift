@@ -144,16 +144,17 @@ struct RecordFingerprintScan {
             let number: Double
             switch storage {
             case .real: number = statement.double(at: index)
-            case .integer: number = Double(statement.int64(at: index))
+            case .integer:
+                guard let exact = Double(exactly: statement.int64(at: index)) else { return false }
+                number = exact
             default: return false
             }
             CanonicalEncoding.append(column.type == .date ? .date(number) : .double(number), to: &bytes)
         case .decimal:
             let text: String?
             switch storage {
-            case .integer: text = String(statement.int64(at: index))
+            case .integer where Double(exactly: statement.int64(at: index)) != nil: text = String(statement.int64(at: index))
             case .real: text = DecimalNotation.plain(statement.double(at: index))
-            case .text: text = statement.withText(at: index) { DecimalNotation.plain($0) }
             default: text = nil
             }
             guard let text else { return false }
@@ -176,7 +177,6 @@ struct RecordFingerprintScan {
                     return true
                 }
             case .blob: statement.withBlob(at: index) { CanonicalEncoding.appendBinary($0, to: &bytes) }
-            case .text where !column.tagged: statement.withText(at: index) { CanonicalEncoding.appendBinary($0, to: &bytes) }
             default: return false
             }
         case .uuid:
