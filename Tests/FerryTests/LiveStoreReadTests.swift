@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryStore
 import FerryVerify
 import FerryTestSupport
@@ -134,6 +135,8 @@ struct RollbackJournalReadTests {
         // Reads of the file's header and stamp, which once closed a descriptor of the file and
         // so dropped every lock this process held on it.
         _ = StoreFileStamp(path)
+        // And a digest's read of the whole file (a migration's receipt takes one of each source).
+        #expect(try LockKeepingFileReader.read(path, offset: 0, count: 1 << 22).count == FileInfo.size(atPath: path))
         _ = try reader?.beginRead()
         #expect(try !otherProcessCommits(path))
         reader = nil

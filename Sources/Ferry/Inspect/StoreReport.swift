@@ -105,10 +105,7 @@ public struct StoreReport: Codable, Sendable, Equatable {
 
     /// Whether a path is an SQLite database file (by its first 16 bytes).
     public static func isSQLiteFile(_ path: String) -> Bool {
-        guard let source = try? FileByteSource(path: path) else { return false }
-        var header = [UInt8](repeating: 0, count: 16)
-        let count = (try? header.withUnsafeMutableBytes { try source.read(into: $0) }) ?? 0
-        return count == 16 && header == Array("SQLite format 3\0".utf8)
+        (try? LockKeepingFileReader.read(path, count: 16)) == Array("SQLite format 3\0".utf8)
     }
 }
 

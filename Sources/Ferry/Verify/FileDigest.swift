@@ -18,4 +18,19 @@ enum FileDigest {
         }
         return (Hex.string(digest.finalize()), size)
     }
+
+    /// The digest and size of a database file (a store or its `-wal`) that a connection of this
+    /// process may hold a lock on: read without closing a descriptor of it (`LockKeepingFileReader`),
+    /// which would drop that lock.
+    static func sha256(ofDatabase path: String) throws -> (digest: String, size: Int) {
+        var digest = SHA256()
+        var size = 0
+        while true {
+            let chunk = try LockKeepingFileReader.read(path, offset: size, count: 1 << 20)
+            if chunk.isEmpty { break }
+            digest.update(chunk)
+            size += chunk.count
+        }
+        return (Hex.string(digest.finalize()), size)
+    }
 }

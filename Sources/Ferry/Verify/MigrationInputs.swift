@@ -60,9 +60,10 @@ struct MigrationInputs: Codable, Equatable, Sendable {
     /// files (`ExternalDataDigest`: values moved out of the database); a file's bytes.
     private static func digest(of source: MigrationSource) throws(MigrateError) -> String? {
         guard source.path != "-" else { return nil }
-        let main = try digest(ofFile: source.path)
-        guard case .store = source.kind else { return main }
-        let wal = FileManager.default.fileExists(atPath: source.path + "-wal") ? try digest(ofFile: source.path + "-wal") : nil
+        guard case .store = source.kind else { return try digest(ofFile: source.path) }
+        // The run's own connections may hold the store's lock: read without dropping it.
+        let main = try digest(ofFile: source.path, database: true)
+        let wal = FileManager.default.fileExists(atPath: source.path + "-wal") ? try digest(ofFile: source.path + "-wal", database: true) : nil
         let external = try ExternalDataDigest.of(storePath: source.path)
         guard wal != nil || external != nil else { return main }
         return Hex.string(SHA256.hash(Array("\(main)\n\(wal ?? "no wal")\n\(external ?? "no external data")".utf8)))
@@ -89,8 +90,9 @@ struct MigrationInputs: Codable, Equatable, Sendable {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
     }
 
-    private static func digest(ofFile path: String) throws(MigrateError) -> String {
-        do { return try FileDigest.sha256(of: path).digest } catch {
+    /// - Parameter database: a store file, read through `FileDigest.sha256(ofDatabase:)`.
+    private static func digest(ofFile path: String, database: Bool = false) throws(MigrateError) -> String {
+        do { return try (database ? FileDigest.sha256(ofDatabase: path) : FileDigest.sha256(of: path)).digest } catch {
             throw .store(source: path, reason: "cannot read it to take its digest: \(ErrorText.reason(of: error, at: path))")
         }
     }

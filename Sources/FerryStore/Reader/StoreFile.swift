@@ -37,7 +37,7 @@ enum StoreFile {
     }
 
     private static func readHeader(_ path: String) throws(StoreReaderError) -> [UInt8] {
-        do { return try DatabaseFileHeader.read(path, count: headerSize) } catch {
+        do { return try LockKeepingFileReader.read(path, count: headerSize) } catch {
             throw .cannotOpen(path: path, reason: error.description)
         }
     }

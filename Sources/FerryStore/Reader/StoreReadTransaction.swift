@@ -57,7 +57,7 @@ extension CoreDataStoreReader {
     /// The first 28 bytes of the store file's header (the read and write versions at 18 and 19,
     /// the file change counter at 24, as last checkpointed); nil when they cannot be read.
     private static func header(_ path: String) -> [UInt8]? {
-        guard let bytes = try? DatabaseFileHeader.read(path, count: 28), bytes.count == 28 else { return nil }
+        guard let bytes = try? LockKeepingFileReader.read(path, count: 28), bytes.count == 28 else { return nil }
         return bytes
     }
 }

@@ -39,7 +39,7 @@ enum ReadOnlySource {
     /// versions (bytes 18 and 19) are 1, where a WAL database has 2. False when the header
     /// cannot be read (the open reports why).
     static func usesRollbackJournal(_ path: String) -> Bool {
-        guard let header = try? DatabaseFileHeader.read(path, count: 20), header.count == 20 else { return false }
+        guard let header = try? LockKeepingFileReader.read(path, count: 20), header.count == 20 else { return false }
         return header[18] == 1 && header[19] == 1
     }
 

@@ -22,9 +22,9 @@ public struct StoreFileStamp: Equatable, Sendable {
     }
 
     /// Bytes 12 to 31 of the file (fewer when it is shorter, none when it cannot be read), read
-    /// without dropping this process's SQLite locks on it (`DatabaseFileHeader`).
+    /// without dropping this process's SQLite locks on it (`LockKeepingFileReader`).
     private static func header(of path: String) -> [UInt8] {
-        guard let bytes = try? DatabaseFileHeader.read(path, count: 32), bytes.count > 12 else { return [] }
+        guard let bytes = try? LockKeepingFileReader.read(path, count: 32), bytes.count > 12 else { return [] }
         return Array(bytes[12...])
     }
 }

@@ -5,15 +5,15 @@ import Darwin
 #endif
 import Synchronization
 
-/// The first bytes of a database file, read without releasing SQLite's locks on it.
+/// Bytes of a database file, read without releasing SQLite's locks on it.
 ///
 /// SQLite locks a database with POSIX advisory locks, which belong to the process and the file:
 /// closing *any* descriptor of the file drops every lock the process holds on it. A header read
-/// through a descriptor of its own, opened and closed while a connection of this process held its
-/// shared lock, let another process commit in the middle of that connection's read. The
-/// descriptors read here stay open for the life of the process (one per file: device and inode),
-/// as SQLite keeps its own.
-enum DatabaseFileHeader {
+/// (or a digest taken) through a descriptor of its own, opened and closed while a connection of
+/// this process held its shared lock, let another process commit in the middle of that
+/// connection's read. The descriptors read here stay open for the life of the process (one per
+/// file: device and inode), as SQLite keeps its own.
+public enum LockKeepingFileReader {
     /// The file's identity: a path renamed over by another file names another.
     private struct FileKey: Hashable {
         let device: UInt64
@@ -22,16 +22,16 @@ enum DatabaseFileHeader {
 
     private static let descriptors = Mutex<[FileKey: Int32]>([:])
 
-    /// Up to `count` bytes from the start of the file at `path` (fewer when it is shorter).
+    /// Up to `count` bytes of the file at `path` from `offset` (fewer at its end).
     /// - Throws: the `errno` of a file that cannot be opened or read.
-    static func read(_ path: String, count: Int) throws(DatabaseFileHeaderError) -> [UInt8] {
+    public static func read(_ path: String, offset: Int = 0, count: Int) throws(LockKeepingReadError) -> [UInt8] {
         let descriptor = try descriptor(for: path)
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(filled)) }
+            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
             if read < 0, errno == EINTR { continue }
-            guard read >= 0 else { throw DatabaseFileHeaderError(path: path, code: errno, reading: true) }
+            guard read >= 0 else { throw LockKeepingReadError(path: path, code: errno, reading: true) }
             if read == 0 { break }
             filled += read
         }
@@ -39,18 +39,18 @@ enum DatabaseFileHeader {
     }
 
     /// The descriptor kept for the file now at `path`, opened on first use.
-    private static func descriptor(for path: String) throws(DatabaseFileHeaderError) -> Int32 {
+    private static func descriptor(for path: String) throws(LockKeepingReadError) -> Int32 {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw DatabaseFileHeaderError(path: path, code: errno) }
+        guard stat(path, &info) == 0 else { throw LockKeepingReadError(path: path, code: errno) }
         let key = FileKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         if let known = descriptors.withLock({ $0[key] }) { return known }
         let opened = open(path, O_RDONLY | O_CLOEXEC)
-        guard opened >= 0 else { throw DatabaseFileHeaderError(path: path, code: errno) }
+        guard opened >= 0 else { throw LockKeepingReadError(path: path, code: errno) }
         // Opened is what the path names now (it may have been replaced since the stat).
         guard fstat(opened, &info) == 0 else {
             let code = errno
             close(opened)
-            throw DatabaseFileHeaderError(path: path, code: code)
+            throw LockKeepingReadError(path: path, code: code)
         }
         let openedKey = FileKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         return descriptors.withLock { known in
@@ -78,12 +78,12 @@ enum DatabaseFileHeader {
     }
 }
 
-/// A database file whose header could not be read: its path, the system's error, and whether
-/// it was opened (a read failed) or not.
-struct DatabaseFileHeaderError: Error, CustomStringConvertible {
-    let path: String
-    let code: Int32
+/// A file that could not be read: its path, the system's error, and whether it was opened (a
+/// read failed) or not.
+public struct LockKeepingReadError: Error, CustomStringConvertible {
+    public let path: String
+    public let code: Int32
     var reading = false
 
-    var description: String { "\(reading ? "cannot read" : "cannot open"): \(String(cString: strerror(code)))" }
+    public var description: String { "\(reading ? "cannot read" : "cannot open"): \(String(cString: strerror(code)))" }
 }
