@@ -4,15 +4,20 @@ import FerryTestSupport
 import FoundationEssentials
 import Testing
 
-/// `ValueScan.count` classifies every row of a table in one pass, in two halves of its keys on
-/// two connections when the table is large. Either way its counts must be what plain SQL counts.
+/// `ValueScan.count` classifies every row of a table in one pass: from the file's pages when the
+/// file holds them all, otherwise through SQLite, in two halves of its keys on two connections
+/// when the table is large. Every way, its counts must be what plain SQL counts.
 @Suite struct ValueScanTests {
     /// A table of `rows` rows, entity numbers 1 and 2 alternating; ZSMALL breaks its Integer 16
     /// rule on every 97th row (text) and 1001st (out of range), ZNAME is NULL on every 13th, and
     /// Z_OPT (a version from 1 up) is NULL, 0, negative, text or a real on every 89th to 109th.
-    private func makeTable(rows: Int) throws -> String {
+    /// `inLog`: the rows stay in a `-wal` beside the file (its copy, taken before the checkpoint
+    /// that closing would run), so they are read through SQLite.
+    private func makeTable(rows: Int, inLog: Bool) throws -> String {
         let path = temporaryStorePath("value-scan-\(rows)")
-        let database = try SQLiteDatabase(path: path, mode: .create)
+        let building = inLog ? path + "-building" : path
+        let database = try SQLiteDatabase(path: building, mode: .create)
+        if inLog { try database.execute("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0") }
         try database.execute("""
             CREATE TABLE ZTHING (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSMALL INTEGER, ZNAME VARCHAR);
             WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < \(rows))
@@ -22,13 +27,20 @@ import Testing
                 CASE WHEN k % 97 = 0 THEN 'text' WHEN k % 1001 = 0 THEN 40000 ELSE k % 300 END,
                 CASE WHEN k % 13 = 0 THEN NULL ELSE 'name ' || k END FROM n;
             """)
+        if inLog {
+            try FileManager.default.copyItem(atPath: building, toPath: path)
+            try FileManager.default.copyItem(atPath: building + "-wal", toPath: path + "-wal")
+        }
         try database.close()
+        if inLog { removeStoreFiles(building) }
         return path
     }
 
-    private func scanAndCompare(rows: Int) throws {
-        let path = try makeTable(rows: rows)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    private func scanAndCompare(rows: Int, inLog: Bool = false) throws {
+        let path = try makeTable(rows: rows, inLog: inLog)
+        defer { removeStoreFiles(path) }
+        let reading = try SQLiteDatabase(path: path, mode: .readOnly)
+        #expect((reading.pagesFile == nil) == inLog, "read from the file's pages unless the rows are in the log")
         let conditions = [
             ColumnCondition(column: "ZSMALL", entityNumbers: nil, rule: StorageRule(.integer16)),
             ColumnCondition(column: "ZNAME", entityNumbers: [2], rule: nil),
@@ -60,7 +72,15 @@ import Testing
         try scanAndCompare(rows: 5_000)
     }
 
-    @Test func aLargeTableIsCountedInTwoHalvesAllTheSame() throws {
+    @Test func aLargeTableIsCountedFromTheFileAllTheSame() throws {
         try scanAndCompare(rows: 90_001)
+    }
+
+    @Test func aLargeTableInTheLogIsCountedInTwoHalvesAllTheSame() throws {
+        try scanAndCompare(rows: 90_001, inLog: true)
+    }
+
+    @Test func aSmallTableInTheLogIsCountedInOnePass() throws {
+        try scanAndCompare(rows: 5_000, inLog: true)
     }
 }

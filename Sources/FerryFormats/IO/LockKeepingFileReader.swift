@@ -25,17 +25,39 @@ public enum LockKeepingFileReader {
     /// Up to `count` bytes of the file at `path` from `offset` (fewer at its end).
     /// - Throws: the `errno` of a file that cannot be opened or read.
     public static func read(_ path: String, offset: Int = 0, count: Int) throws(LockKeepingReadError) -> [UInt8] {
-        let descriptor = try descriptor(for: path)
+        let file = try file(path)
         var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
-            if read < 0, errno == EINTR { continue }
-            guard read >= 0 else { throw LockKeepingReadError(path: path, code: errno, reading: true) }
-            if read == 0 { break }
-            filled += read
+        let filled = bytes.withUnsafeMutableBytes { buffer in Result { () throws(LockKeepingReadError) in try file.read(offset: offset, into: buffer) } }
+        return Array(bytes[..<(try filled.get())])
+    }
+
+    /// The file now at `path`, for many reads through its kept descriptor (the path is looked up
+    /// once).
+    /// - Throws: the `errno` of a file that cannot be opened.
+    public static func file(_ path: String) throws(LockKeepingReadError) -> KeptFile {
+        KeptFile(path: path, descriptor: try descriptor(for: path))
+    }
+
+    /// A file whose descriptor is kept open (never closed by its reader).
+    public struct KeptFile: Sendable {
+        public let path: String
+        fileprivate let descriptor: Int32
+
+        /// Reads from `offset` into `buffer` until it is full or the file ends; returns how many
+        /// bytes were read.
+        /// - Throws: the `errno` of a read that fails.
+        public func read(offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(LockKeepingReadError) -> Int {
+            guard let start = buffer.baseAddress else { return 0 }
+            var filled = 0
+            while filled < buffer.count {
+                let read = pread(descriptor, start + filled, buffer.count - filled, off_t(offset + filled))
+                if read < 0, errno == EINTR { continue }
+                guard read >= 0 else { throw LockKeepingReadError(path: path, code: errno, reading: true) }
+                if read == 0 { break }
+                filled += read
+            }
+            return filled
         }
-        return Array(bytes[..<filled])
     }
 
     /// The descriptor kept for the file now at `path`, opened on first use.

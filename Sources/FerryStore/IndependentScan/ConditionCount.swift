@@ -23,11 +23,11 @@ struct ConditionCount: Sendable {
         let rule: StorageRule?
         let filter: Int?
 
-        /// Whether the statement's current row, of entity `number`, breaks the condition.
-        func isBroken(by statement: SQLiteStatement, entity number: Int64, filters: [EntityNumberSet]) -> Bool {
+        /// Whether `row`, of entity `number`, breaks the condition.
+        func isBroken<Row: ScannedRow>(by row: Row, entity number: Int64, filters: [EntityNumberSet]) -> Bool {
             if let filter, !filters[filter].contains(number) { return false }
-            guard let rule else { return statement.isNull(at: column) }
-            return rule.isBroken(by: statement, at: column)
+            guard let rule else { return row.storageClass(at: column) == .null }
+            return rule.isBroken(by: row, at: column)
         }
     }
 
@@ -65,21 +65,56 @@ struct ConditionCount: Sendable {
         let statement = try database.prepare(
             "SELECT \(selected.map { ScanSQL.column("p", $0) }.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table)) p\(range)")
         defer { statement.finalize() }
-        var rows: Int64 = 0
-        // Rows per entity number asked for: a slot per number, found by the number itself.
-        let counted = EntityNumberSet(numbers)
-        var rowsByNumber = [Int64](repeating: 0, count: (numbers.max() ?? -1) + 1)
-        var violations = [Int64](repeating: 0, count: conditionCount)
-        while try statement.step() {
+        var tally = Tally(self)
+        let row = StatementRow(statement: statement)
+        while try statement.step() { tally.add(row) }
+        return tally.counts
+    }
+
+    /// Counts every row of the table from the pages of `file`, which holds every committed page
+    /// of the database `database` reads (no write-ahead log content); the table's root page and
+    /// columns are asked of `database`.
+    func run(reading file: DatabaseFile, of database: SQLiteDatabase) throws(FileScanRefusal) -> ValueScan.Counts {
+        let layout = try StoredTableShape(table, in: database)
+        let scan = TableFileScan(file: file, rootPage: layout.rootPage, columns: try layout.columns(selected))
+        var tally = Tally(self)
+        try scan.forEachRow { tally.add($0) }
+        return tally.counts
+    }
+
+    /// The counts of the rows seen so far.
+    private struct Tally {
+        private let numbers: [Int]
+        private let checks: [RowCheck]
+        private let filters: [EntityNumberSet]
+        private var rows: Int64 = 0
+        /// Rows per entity number asked for: a slot per number, found by the number itself.
+        private let counted: EntityNumberSet
+        private var rowsByNumber: [Int64]
+        private var violations: [Int64]
+
+        init(_ count: ConditionCount) {
+            numbers = count.numbers
+            checks = count.checks
+            filters = count.filters
+            counted = EntityNumberSet(count.numbers)
+            rowsByNumber = [Int64](repeating: 0, count: (count.numbers.max() ?? -1) + 1)
+            violations = [Int64](repeating: 0, count: count.conditionCount)
+        }
+
+        mutating func add<Row: ScannedRow>(_ row: borrowing Row) {
             rows += 1
             // Z_ENT as SQL compares it: an integer (a NULL or other value matches no number).
-            let number = statement.storageClass(at: 0) == .integer ? statement.int64(at: 0) : -1
+            let number = row.storageClass(at: 0) == .integer ? row.int64(at: 0) : -1
             if counted.contains(number) { rowsByNumber[Int(number)] += 1 }
-            for (index, check) in checks.enumerated() where check.isBroken(by: statement, entity: number, filters: filters) {
+            for index in checks.indices where checks[index].isBroken(by: row, entity: number, filters: filters) {
                 violations[index] += 1
             }
         }
-        let rowsByEntity = Dictionary(uniqueKeysWithValues: numbers.map { ($0, $0 >= 0 ? rowsByNumber[$0] : 0) })
-        return ValueScan.Counts(rows: rows, rowsByEntity: rowsByEntity, violations: violations)
+
+        var counts: ValueScan.Counts {
+            let rowsByEntity = Dictionary(uniqueKeysWithValues: numbers.map { ($0, $0 >= 0 ? rowsByNumber[$0] : 0) })
+            return ValueScan.Counts(rows: rows, rowsByEntity: rowsByEntity, violations: violations)
+        }
     }
 }

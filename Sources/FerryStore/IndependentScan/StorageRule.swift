@@ -78,9 +78,9 @@ public struct StorageRule: Sendable {
         return "CASE typeof(\(value)) \(branches.joined())WHEN 'null' THEN \(allowsNull ? 0 : 1) ELSE 1 END"
     }
 
-    /// Whether the value in `column` of the statement's current row breaks the rule.
-    func isBroken(by statement: SQLiteStatement, at column: Int32) -> Bool {
-        let storageClass = statement.storageClass(at: column)
+    /// Whether the value in `column` of a scanned row breaks the rule.
+    func isBroken<Row: ScannedRow>(by row: Row, at column: Int32) -> Bool {
+        let storageClass = row.storageClass(at: column)
         guard storageClass != .null else { return !allowsNull }
         let fitting: Allowed
         if first.storageClass == storageClass {
@@ -92,10 +92,10 @@ public struct StorageRule: Sendable {
         }
         switch fitting.extra {
         case .none: return false
-        case .range(let range): return !range.contains(statement.int64(at: column))
-        case .length(let length): return statement.withBlob(at: column) { $0.count } != length
+        case .range(let range): return !range.contains(row.int64(at: column))
+        case .length(let length): return row.blobLength(at: column) != length
         case .exactInDouble:
-            let integer = statement.int64(at: column)
+            let integer = row.int64(at: column)
             return Int64(exactly: Double(integer)) != integer
         }
     }

@@ -28,6 +28,7 @@ public final class SQLiteDatabase {
         var snapshotFolder: ScratchFolder?
         var fixedBytes = false
         var holdsRead = false
+        var pages: PagesFile?
         if mode == .readOnly {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw SQLiteError(path: path, code: SQLITE_CANTOPEN, message: "No such file or directory")
@@ -40,10 +41,12 @@ public final class SQLiteDatabase {
                 // commits: a second connection reads the same bytes.
                 holdsRead = true
                 fixedBytes = true
+                pages = PagesFile(path: path, whileReading: true)
             case .immutable:
                 opening.target = ReadOnlySource.immutableURI(path)
                 opening.flags |= SQLITE_OPEN_URI
                 fixedBytes = true
+                pages = PagesFile(path: path, whileReading: false)
             case .snapshot:
                 let snapshot = try ReadOnlySource.makeSnapshot(of: path)
                 opening.target = snapshot.copy
@@ -55,6 +58,7 @@ public final class SQLiteDatabase {
         try self.init(opening, mode: mode, snapshotFolder: snapshotFolder, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
                       holdsRead: holdsRead)
         sameBytes = fixedBytes ? opening : nil
+        self.pages = pages
     }
 
     /// Opens a second connection as `sameBytes` described it, read-only in effect (nothing is
@@ -121,6 +125,24 @@ public final class SQLiteDatabase {
     /// connection could see a later commit than this one's transaction, and for connections
     /// that write.
     public private(set) var sameBytes: Reopening?
+
+    /// The database file, when it holds every page this connection reads as SQLite reads them
+    /// (for a reader of the file's own pages, `TableFileScan`): a source opened immutable (no
+    /// write-ahead log content; nothing else had it open), or one whose shared lock this
+    /// connection's read transaction holds, while it lasts. Nil otherwise: a live WAL store, a
+    /// private copy (its log may hold pages), a connection that writes.
+    public var pagesFile: String? {
+        guard let pages, !pages.whileReading || isInTransaction else { return nil }
+        return pages.path
+    }
+
+    private var pages: PagesFile?
+
+    private struct PagesFile {
+        let path: String
+        /// Whether the file holds the pages only while the read transaction lasts.
+        let whileReading: Bool
+    }
 
     /// Process-wide settings, applied once before the first connection: no memory statistics
     /// (their global mutex is taken on every allocation of every connection).
