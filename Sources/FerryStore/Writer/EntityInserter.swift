@@ -68,7 +68,13 @@ public final class EntityInserter {
         guard sources.count == columns.count else {
             throw .valueCount(entity: entityName, expected: columns.count, got: sources.count)
         }
-        return try insertRow(AttributeValueRow(values: values, sources: sources, tagged: tagged), identity: identity)
+        return try values.withUnsafeBufferPointer { values throws(StoreWriterError) in
+            try sources.withUnsafeBufferPointer { sources throws(StoreWriterError) in
+                try tagged.withUnsafeBufferPointer { tagged throws(StoreWriterError) in
+                    try insertRow(AttributeValueRow(values: values, sources: sources, tagged: tagged), identity: identity)
+                }
+            }
+        }
     }
 
     /// Replaces the values of the existing row `primaryKey` in the columns whose `sources[i]` is

@@ -103,8 +103,8 @@ final class PendingRows {
     /// `values[sources[i]]` (NULL where it is nil) to consecutive parameters of `statement` from
     /// `first`; binary values of parameters whose `tagged[i]` is true get Core Data's
     /// external-storage inline tag. Returns the first status that is not `SQLITE_OK`, or `SQLITE_OK`.
-    func stage(primaryKey: Int64?, version: Int64?, _ values: [AttributeValue], sources: [Int?], tagged: [Bool],
-               to statement: OpaquePointer, from first: Int32) -> Int32 {
+    func stage(primaryKey: Int64?, version: Int64?, _ values: UnsafeBufferPointer<AttributeValue>, sources: UnsafeBufferPointer<Int?>,
+               tagged: UnsafeBufferPointer<Bool>, to statement: OpaquePointer, from first: Int32) -> Int32 {
         var binder = Binder(rows: self, statement: statement, index: first)
         binder.startRow(primaryKey: primaryKey, version: version)
         // Each value becomes a trivial `Parameter` before it is bound, its bytes copied into the
@@ -112,24 +112,22 @@ final class PendingRows {
         // optimizer cannot see into, so it is read where it is (through the buffer pointer), not
         // copied (retained and released) one by one. A value that does not fit, or has no
         // contiguous bytes, is bound through its `StoreValue`.
-        values.withUnsafeBufferPointer { values in
-            for (position, source) in sources.enumerated() where binder.status == SQLITE_OK {
-                guard let source else {
-                    binder.bind(.null)
-                    continue
-                }
-                // A source past the values is a caller's bug, reported as SQLite's own range error.
-                guard source < values.count else {
-                    binder.status = SQLITE_RANGE
-                    break
-                }
-                if let parameter = parameter(of: values[source], tagged: tagged[position]) {
-                    binder.bind(parameter)
-                } else if tagged[position], case .binary(let blob) = values[source] {
-                    blob.withUnsafeBytes { binder.bindExternallyStorable($0) }
-                } else {
-                    binder.bindStored(StoreValue(values[source], externallyStorable: false))
-                }
+        for (position, source) in sources.enumerated() where binder.status == SQLITE_OK {
+            guard let source else {
+                binder.bind(.null)
+                continue
+            }
+            // A source past the values is a caller's bug, reported as SQLite's own range error.
+            guard source < values.count else {
+                binder.status = SQLITE_RANGE
+                break
+            }
+            if let parameter = parameter(of: values[source], tagged: tagged[position]) {
+                binder.bind(parameter)
+            } else if tagged[position], case .binary(let blob) = values[source] {
+                blob.withUnsafeBytes { binder.bindExternallyStorable($0) }
+            } else {
+                binder.bindStored(StoreValue(values[source], externallyStorable: false))
             }
         }
         return binder.status

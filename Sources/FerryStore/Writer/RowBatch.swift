@@ -143,11 +143,12 @@ struct StoreValueRow: StagedRow {
     }
 }
 
-/// A row of attribute values with a column map (`EntityInserter.insert(_:sources:identity:)`).
+/// A row of attribute values with a column map (`EntityInserter.insert(_:sources:identity:)`),
+/// borrowed for the call that stages it (no reference counting per row).
 struct AttributeValueRow: StagedRow {
-    let values: [AttributeValue]
-    let sources: [Int?]
-    let tagged: [Bool]
+    let values: UnsafeBufferPointer<AttributeValue>
+    let sources: UnsafeBufferPointer<Int?>
+    let tagged: UnsafeBufferPointer<Bool>
 
     func stage(primaryKey: Int64?, version: Int64?, in rows: PendingRows, to statement: OpaquePointer, from first: Int32) -> Int32 {
         rows.stage(primaryKey: primaryKey, version: version, values, sources: sources, tagged: tagged, to: statement, from: first)
