@@ -33,11 +33,11 @@ enum StoreTarget {
         while (try? tables.step()) == true, names.count < 64 { names.append(tables.string(at: 0) ?? "") }
         let rules: [StorageRule?] = [nil, StorageRule(.integer16), StorageRule(.double), StorageRule(.uuid), .optimisticLockVersion]
         for table in names {
-            guard let info = try? database.prepare("SELECT name FROM pragma_table_info('\(table.replacingOccurrences(of: "'", with: "''"))')")
+            guard let info = try? database.prepare("PRAGMA table_info(\(SQLIdentifier.quoted(table)))")
             else { continue }
             var conditions: [ColumnCondition] = []
             while (try? info.step()) == true, conditions.count < 200 {
-                let column = info.string(at: 0) ?? ""
+                let column = info.string(at: 1) ?? ""
                 conditions += rules.map { ColumnCondition(column: column, entityNumbers: [1, 2], rule: $0) }
             }
             _ = try? ValueScan(ScanConnection(path: path, sampleLimit: 2)).count(table, numbers: [0, 1, 2, 3], conditions: conditions)
