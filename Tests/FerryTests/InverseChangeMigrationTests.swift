@@ -9,14 +9,16 @@ import Testing
 /// pairs, and the check of pairs against the source store compares what each is made from.
 @Suite("relationships that lose or gain their inverse")
 struct InverseChangeMigrationTests {
-    private static func version(inverses: Bool) -> String {
+    /// `withAuthor: false`: `Book.author` is gone, not only its inverse.
+    private static func version(inverses: Bool, withAuthor: Bool = true) -> String {
         let books = inverses ? #" inverseName="author" inverseEntity="Book""# : ""
         let author = inverses ? #" inverseName="books" inverseEntity="Author""# : ""
+        let authorRelationship = withAuthor
+            ? #"<relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author"\#(author)/>"# : ""
         return #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
             + #"<entity name="Author" syncable="YES"><attribute name="name" attributeType="String"/>"#
             + #"<relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book"\#(books)/></entity>"#
-            + #"<entity name="Book" syncable="YES"><attribute name="title" attributeType="String"/>"#
-            + #"<relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author"\#(author)/></entity>"#
+            + #"<entity name="Book" syncable="YES"><attribute name="title" attributeType="String"/>\#(authorRelationship)</entity>"#
             + "</model>"
     }
 
@@ -45,6 +47,24 @@ struct InverseChangeMigrationTests {
         let expected = ["B0|A0", "B1|A0", "B2|A1", "B3|A1"]
         #expect(try storeRows(out, books.replacingOccurrences(of: "%@", with: "ZAUTHOR")) == expected)
         #expect(try storeRows(out, books.replacingOccurrences(of: "%@", with: "Z1BOOKS")) == expected)
+    }
+
+    @Test("the inverse relationship removed: Author.books takes its pairs from Book.author's column (they were lost: 0 of 5 pairs, exit 5)")
+    func inverseRelationshipRemoved() throws {
+        let folder = try TestPaths.temporaryFolder("inverse-relationship-removed")
+        let bundle = try TestPaths.xcodeModelBundle("M", versions: [("M 1", Self.version(inverses: true)),
+                                                                  ("M 2", Self.version(inverses: false, withAuthor: false))], in: folder)
+        let json = folder + "/authors.json"
+        try Data(#"[{"name": "A0", "books": [{"title": "B0"}, {"title": "B1"}, {"title": "B4"}]}, {"name": "A1", "books": [{"title": "B2"}, {"title": "B3"}]}]"#.utf8)
+            .write(to: URL(fileURLWithPath: json))
+        let source = folder + "/source.sqlite"
+        _ = try ImportJob(request: ImportRequest(sources: [json], modelPath: bundle, modelVersion: "M 1", entity: "Author", outputPath: source)).run()
+        let out = folder + "/out.sqlite"
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundle,
+                                                             targetVersion: "M 2", outputPath: out)).run()
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
+        #expect(try storeRows(out, "SELECT b.ZTITLE, a.ZNAME FROM ZBOOK b JOIN ZAUTHOR a ON a.Z_PK = b.Z1BOOKS ORDER BY b.ZTITLE")
+                == ["B0|A0", "B1|A0", "B2|A1", "B3|A1", "B4|A0"])
     }
 
     @Test("an inverse added: the pairs of Book.author are checked as made from Author.books (a false failure, exit 5)")

@@ -261,11 +261,15 @@ public final class MigrationChain {
         keptInverses(relationship, of: entity, from: from) != nil
     }
 
-    /// Whether `relationship` of `entity` in version `from` and its inverse are both carried to the
-    /// last version but are no longer inverses there (the inverse was removed): a source that
-    /// keeps one set of pairs for both must deliver the pairs of each side, each carried on its own.
+    /// Whether `relationship` of `entity` in version `from` is carried to the last version but its
+    /// inverse does not fill it there: the inverse relationship was removed, or both are carried
+    /// and are no longer inverses. A source that keeps one set of pairs for both (the inverse's
+    /// column) must deliver this side's pairs, carried on their own.
     public func losesInverse(_ relationship: Relationship, of entity: String, from: Int) -> Bool {
-        guard let carried = carriedWithInverse(relationship, of: entity, from: from) else { return false }
+        guard versions[from].inverse(of: relationship) != nil, finalRelationship(relationship.name, of: entity, from: from) != nil else {
+            return false
+        }
+        guard let carried = carriedWithInverse(relationship, of: entity, from: from) else { return true }
         return keptInverse(of: carried) == nil
     }
 
