@@ -119,6 +119,25 @@ import Testing
         try expectSame(path, "ZTHING", columns: ["Z_ENT", "ZDATA", "ZN"], "40 reserved bytes")
     }
 
+    /// SQLite reads a stored NaN as NULL (it never writes one): so does the file's reader, in a
+    /// REAL column and in an INTEGER one.
+    @Test func aNaNInTheFileReadsAsNull() throws {
+        let path = try makeDatabase("file-scan-nan", """
+            CREATE TABLE ZTHING (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, ZWHEN TIMESTAMP, ZCOUNT INTEGER);
+            INSERT INTO ZTHING VALUES (1, 1, 12345.0625, 54321.0625), (2, 2, 1.5, 7), (3, 2, NULL, NULL);
+            """)
+        defer { removeStoreFiles(path) }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for value in [12345.0625, 54321.0625] {
+            let pattern = withUnsafeBytes(of: value.bitPattern.bigEndian) { Data($0) }
+            let found = try #require(bytes.range(of: pattern))
+            bytes.replaceSubrange(found, with: withUnsafeBytes(of: UInt64(0x7FF8_0000_0000_0001).bigEndian) { Data($0) })
+        }
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(try SQLiteDatabase(path: path, mode: .readOnly).scalarText("SELECT typeof(ZWHEN) || typeof(ZCOUNT) FROM ZTHING WHERE Z_PK = 1") == "nullnull")
+        try expectSame(path, "ZTHING", columns: ["Z_ENT", "ZWHEN", "ZCOUNT"], "NaN")
+    }
+
     /// A table without rowid keeps its rows in an index b-tree: it is refused, and SQLite counts it.
     @Test func aTableWithoutRowidIsCountedBySQLite() throws {
         let path = try makeDatabase("file-scan-without-rowid", """

@@ -113,7 +113,12 @@ final class RecordFields: ScannedRow {
                 for index in 1..<count { value = value << 8 | Int64(bytes[start + index]) }
                 integers[column] = value
             case 7:
-                classes[column] = .real
+                // SQLite reads a NaN as NULL (it never stores one; a file may hold one all the same).
+                let start = offsets[field]
+                if start + 8 > bytes.count { bytes = try payload.prefix(start + 8) }
+                var bits: UInt64 = 0
+                for index in 0..<8 { bits = bits << 8 | UInt64(bytes[start + index]) }
+                classes[column] = Double(bitPattern: bits).isNaN ? .null : .real
             default:
                 classes[column] = type & 1 == 0 ? .blob : .text
                 lengths[column] = Int((type - 12) / 2)
