@@ -63,7 +63,9 @@ struct MigrationInputs: Codable, Equatable, Sendable {
         guard case .store = source.kind else { return try digest(ofFile: source.path) }
         // The run's own connections may hold the store's lock: read without dropping it.
         let main = try digest(ofFile: source.path, database: true)
-        let wal = FileManager.default.fileExists(atPath: source.path + "-wal") ? try digest(ofFile: source.path + "-wal", database: true) : nil
+        // Beside the file a link leads to, where SQLite keeps it.
+        let log = FileInfo.linkTarget(of: source.path) + "-wal"
+        let wal = FileManager.default.fileExists(atPath: log) ? try digest(ofFile: log, database: true) : nil
         let external = try ExternalDataDigest.of(storePath: source.path)
         guard wal != nil || external != nil else { return main }
         return Hex.string(SHA256.hash(Array("\(main)\n\(wal ?? "no wal")\n\(external ?? "no external data")".utf8)))

@@ -26,8 +26,10 @@ extension CoreDataStoreReader {
     /// made from this reader afterwards reads the same committed state until `endRead()`, even
     /// while another process writes the store. Returns what that state is.
     public func beginRead() throws(StoreReaderError) -> StoreReadState {
-        let wal = Int64(FileInfo.size(atPath: path + "-wal") ?? 0)
-        let live = ReadOnlySource.hasLiveConnection(path)
+        // Beside the file a link leads to, where SQLite keeps them.
+        let file = FileInfo.linkTarget(of: path)
+        let wal = Int64(FileInfo.size(atPath: file + "-wal") ?? 0)
+        let live = ReadOnlySource.hasLiveConnection(file)
         return try StoreReaderError.sqlite { () throws(SQLiteError) in
             // A connection to a store others may write holds its read transaction from the start.
             if !database.isInTransaction { try database.execute("BEGIN") }

@@ -33,7 +33,11 @@ public final class SQLiteDatabase {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw SQLiteError(path: path, code: SQLITE_CANTOPEN, message: "No such file or directory")
             }
-            switch ReadOnlySource.plan(for: path) {
+            // A symbolic link is read as the file it leads to, whose `-wal` and `-journal` are
+            // beside that file, where SQLite (and Core Data) look for them: not beside the link.
+            let file = FileInfo.linkTarget(of: path)
+            opening.target = file
+            switch ReadOnlySource.plan(for: file) {
             case .live:
                 holdsRead = true
             case .shared:
@@ -41,14 +45,14 @@ public final class SQLiteDatabase {
                 // commits: a second connection reads the same bytes.
                 holdsRead = true
                 fixedBytes = true
-                pages = PagesFile(path: path, whileReading: true)
+                pages = PagesFile(path: file, whileReading: true)
             case .immutable:
-                opening.target = ReadOnlySource.immutableURI(path)
+                opening.target = ReadOnlySource.immutableURI(file)
                 opening.flags |= SQLITE_OPEN_URI
                 fixedBytes = true
-                pages = PagesFile(path: path, whileReading: false)
+                pages = PagesFile(path: file, whileReading: false)
             case .snapshot:
-                let snapshot = try ReadOnlySource.makeSnapshot(of: path)
+                let snapshot = try ReadOnlySource.makeSnapshot(of: file)
                 opening.target = snapshot.copy
                 opening.flags = SQLiteOpenMode.readWrite.flags
                 snapshotFolder = snapshot.folder

@@ -8,7 +8,8 @@ public struct StoreFileStamp: Equatable, Sendable {
 
     public init(_ path: String) {
         main = Self.stamp(of: path)
-        wal = Self.stamp(of: path + "-wal")
+        // Beside the file a link leads to, where SQLite keeps it.
+        wal = Self.stamp(of: FileInfo.linkTarget(of: path) + "-wal")
     }
 
     /// The stamp of one file (`FileInfo.stamp`: inode, size and modification time) and bytes 12 to 31 of its
