@@ -262,14 +262,21 @@ public final class MigrationChain {
     }
 
     /// Whether `relationship` of `entity` in version `from` is carried to the last version but its
-    /// inverse does not fill it there: the inverse relationship was removed, or both are carried
-    /// and are no longer inverses. A source that keeps one set of pairs for both (the inverse's
-    /// column) must deliver this side's pairs, carried on their own.
+    /// inverse does not fill it there: the inverse relationship was removed (while every record
+    /// of the destination is carried: a pair leading to a record dropped with its entity is
+    /// dropped with it), or both are carried and are no longer inverses. A source that keeps one
+    /// set of pairs for both (the inverse's column) must deliver this side's pairs, carried on
+    /// their own.
     public func losesInverse(_ relationship: Relationship, of entity: String, from: Int) -> Bool {
-        guard versions[from].inverse(of: relationship) != nil, finalRelationship(relationship.name, of: entity, from: from) != nil else {
+        let model = versions[from]
+        guard model.inverse(of: relationship) != nil, finalRelationship(relationship.name, of: entity, from: from) != nil else {
             return false
         }
-        guard let carried = carriedWithInverse(relationship, of: entity, from: from) else { return true }
+        guard let carried = carriedWithInverse(relationship, of: entity, from: from) else {
+            return model.hierarchy(below: relationship.destinationEntity).allSatisfy {
+                $0.isAbstract || route(entity: $0.name, from: from).finalEntity != nil
+            }
+        }
         return keptInverse(of: carried) == nil
     }
 
