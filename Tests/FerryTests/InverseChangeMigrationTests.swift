@@ -67,6 +67,32 @@ struct InverseChangeMigrationTests {
                 == ["B0|A0", "B1|A0", "B2|A1", "B3|A1", "B4|A0"])
     }
 
+    @Test("the inverse relationship and a sub-entity of the destination removed: the pairs of the books carried are kept, those of the dropped ones dropped with them")
+    func inverseRelationshipAndSubEntityRemoved() throws {
+        let folder = try TestPaths.temporaryFolder("inverse-and-sub-entity-removed")
+        let comic = #"<entity name="Comic" parentEntity="Book" syncable="YES"><attribute name="artist" optional="YES" attributeType="String"/></entity>"#
+        let bundle = try TestPaths.xcodeModelBundle("M", versions: [
+            ("M 1", Self.version(inverses: true).replacingOccurrences(of: "</model>", with: comic + "</model>")),
+            ("M 2", Self.version(inverses: false, withAuthor: false)),
+        ], in: folder)
+        let json = folder + "/authors.json"
+        try Data(#"[{"name": "A0", "books": [{"title": "B0"}, {"title": "B1"}, {"title": "B4"}]}, {"name": "A1", "books": [{"title": "B2"}, {"title": "B3"}]}]"#.utf8)
+            .write(to: URL(fileURLWithPath: json))
+        let source = folder + "/source.sqlite"
+        _ = try ImportJob(request: ImportRequest(sources: [json], modelPath: bundle, modelVersion: "M 1", entity: "Author", outputPath: source)).run()
+        // B1 and B3 become comics: M 2 has no such entity, so they are dropped with their pairs.
+        let database = try SQLiteDatabase(path: source, mode: .readWrite)
+        try database.execute("UPDATE ZBOOK SET Z_ENT = (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Comic') WHERE ZTITLE IN ('B1', 'B3')")
+        try database.close()
+        let out = folder + "/out.sqlite"
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundle,
+                                                             targetVersion: "M 2", outputPath: out)).run()
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
+        #expect(summary.unresolvedLinks == 0)
+        #expect(try storeRows(out, "SELECT b.ZTITLE, a.ZNAME FROM ZBOOK b JOIN ZAUTHOR a ON a.Z_PK = b.Z1BOOKS ORDER BY b.ZTITLE")
+                == ["B0|A0", "B2|A1", "B4|A0"])
+    }
+
     @Test("an inverse added: the pairs of Book.author are checked as made from Author.books (a false failure, exit 5)")
     func inverseAdded() throws {
         let (folder, bundle, source) = try store(from: "M 2", name: "inverse-added")

@@ -262,22 +262,25 @@ public final class MigrationChain {
     }
 
     /// Whether `relationship` of `entity` in version `from` is carried to the last version but its
-    /// inverse does not fill it there: the inverse relationship was removed (while every record
-    /// of the destination is carried: a pair leading to a record dropped with its entity is
-    /// dropped with it), or both are carried and are no longer inverses. A source that keeps one
-    /// set of pairs for both (the inverse's column) must deliver this side's pairs, carried on
-    /// their own.
+    /// inverse does not fill it there: the inverse relationship was removed (and some record of
+    /// the destination is carried), or both are carried and are no longer inverses. A source that
+    /// keeps one set of pairs for both (the inverse's column) must deliver this side's pairs,
+    /// carried on their own: those leading to records of `carriedEntities(below:from:)` (a pair
+    /// leading to a record dropped with its entity is dropped with it).
     public func losesInverse(_ relationship: Relationship, of entity: String, from: Int) -> Bool {
-        let model = versions[from]
-        guard model.inverse(of: relationship) != nil, finalRelationship(relationship.name, of: entity, from: from) != nil else {
+        guard versions[from].inverse(of: relationship) != nil, finalRelationship(relationship.name, of: entity, from: from) != nil else {
             return false
         }
         guard let carried = carriedWithInverse(relationship, of: entity, from: from) else {
-            return model.hierarchy(below: relationship.destinationEntity).allSatisfy {
-                $0.isAbstract || route(entity: $0.name, from: from).finalEntity != nil
-            }
+            return !carriedEntities(below: relationship.destinationEntity, from: from).isEmpty
         }
         return keptInverse(of: carried) == nil
+    }
+
+    /// The concrete entities of `entity`'s hierarchy (itself included) in version `from` whose
+    /// records reach the last version.
+    public func carriedEntities(below entity: String, from: Int) -> [String] {
+        versions[from].hierarchy(below: entity).filter { !$0.isAbstract && route(entity: $0.name, from: from).finalEntity != nil }.map(\.name)
     }
 
     /// What `relationship` and its inverse (version `from`) become in the last version, when

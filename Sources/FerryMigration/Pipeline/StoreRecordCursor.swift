@@ -284,7 +284,13 @@ public final class StoreRecordCursor: RecordCursor {
                 roots = (store.rootNumber(of: entity), store.rootNumber(of: relationship.destinationEntity))
                 previous = nil
                 position = 0
-                do { edges = try store.records.edges(of: relationship.name, of: entity, findingMissingSources: true) } catch {
+                // Pairs leading to records dropped with their entity are dropped with them.
+                let destinations = store.model.hierarchy(below: relationship.destinationEntity).filter { !$0.isAbstract }.map(\.name)
+                let carriedDestinations = store.chain.carriedEntities(below: relationship.destinationEntity, from: store.version)
+                do {
+                    edges = try store.records.edges(of: relationship.name, of: entity, findingMissingSources: true,
+                                                    destinations: tallied || carriedDestinations.count == destinations.count ? nil : carriedDestinations)
+                } catch {
                     throw .store(source: store.path, reason: ErrorText.reason(of: error, at: store.path))
                 }
             }

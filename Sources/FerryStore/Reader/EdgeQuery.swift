@@ -53,9 +53,15 @@ struct EdgeQuery {
                          orderColumn: ordered ? key.orderKey : nil, filter: filter, sources: reversed ? sources : nil)
     }
 
-    /// Pairs of a many-to-many relationship from its join table, whose sources are `sources`.
-    static func join(_ join: JoinTablePlacement, ordered: Bool, sources: (table: String, numbers: [Int64])?) -> EdgeQuery {
-        EdgeQuery(table: join.table, sourceColumn: join.source, destinationColumn: join.destination,
-                  orderColumn: ordered ? join.order : nil, filter: nil, sources: sources)
+    /// Pairs of a many-to-many relationship from its join table, whose sources are `sources`;
+    /// only those leading to rows of `destinations` (a table and `Z_ENT`s) when given.
+    static func join(_ join: JoinTablePlacement, ordered: Bool, sources: (table: String, numbers: [Int64])?,
+                     destinations: (table: String, numbers: [Int64])? = nil) -> EdgeQuery {
+        let filter = destinations.map { destinations in
+            "\(column(join.destination)) IN (SELECT Z_PK FROM \(SQLIdentifier.quoted(destinations.table))"
+                + " WHERE Z_ENT IN (\(destinations.numbers.map(String.init).joined(separator: ", "))))"
+        }
+        return EdgeQuery(table: join.table, sourceColumn: join.source, destinationColumn: join.destination,
+                         orderColumn: ordered ? join.order : nil, filter: filter, sources: sources)
     }
 }

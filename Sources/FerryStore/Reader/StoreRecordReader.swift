@@ -100,9 +100,12 @@ public final class StoreRecordReader {
     /// With `findingMissingSources`, each pair whose source key names no row of that hierarchy
     /// (a key kept on the destination's row or in a join table, pointing nowhere) says so
     /// (`RelationshipEdge.sourceIsMissing`), at the cost of one look up by `Z_PK` per pair.
-    public func edges(of relationshipName: String, of entityName: String,
-                      findingMissingSources: Bool = false) throws(StoreReaderError) -> RelationshipEdgeCursor {
-        let query = try edgeQuery(of: relationshipName, of: entityName)
+    /// - Parameter destinations: the concrete entities whose rows the pairs may lead to (nil:
+    ///   every entity of the destination's hierarchy), for a to-many kept on its destinations'
+    ///   rows or in a join table.
+    public func edges(of relationshipName: String, of entityName: String, findingMissingSources: Bool = false,
+                      destinations: [String]? = nil) throws(StoreReaderError) -> RelationshipEdgeCursor {
+        let query = try edgeQuery(of: relationshipName, of: entityName, destinations: destinations)
         return try RelationshipEdgeCursor(database: store.database, table: query.table, sql: query.select(findingMissingSources: findingMissingSources),
                                           columns: (query.sourceColumn, query.destinationColumn, query.orderColumn),
                                           findingMissingSources: findingMissingSources)
@@ -137,8 +140,9 @@ public final class StoreRecordReader {
         return try StoreReaderError.sqlite { () throws(SQLiteError) in try store.database.scalarInteger(sql) } ?? 0
     }
 
-    /// The SQL of the pairs of `relationshipName` of `entityName` (`edges(of:of:)`).
-    private func edgeQuery(of relationshipName: String, of entityName: String) throws(StoreReaderError) -> EdgeQuery {
+    /// The SQL of the pairs of `relationshipName` of `entityName` (`edges(of:of:)`), leading to
+    /// rows of `destinations` only when given.
+    private func edgeQuery(of relationshipName: String, of entityName: String, destinations: [String]? = nil) throws(StoreReaderError) -> EdgeQuery {
         guard let relationship = model.allRelationships(of: entityName).first(where: { $0.name == relationshipName }) else {
             throw model.entity(named: entityName) == nil
                 ? .unknownEntity(path: store.path, entity: entityName)
@@ -149,10 +153,13 @@ public final class StoreRecordReader {
         case .sourceRow(let key):
             return .foreignKey(key, rows: hierarchyNumbers(entityName), reversed: false, ordered: false, sources: nil)
         case .destinationRows(let key):
-            return .foreignKey(key, rows: hierarchyNumbers(relationship.destinationEntity), reversed: true, ordered: relationship.isOrdered,
-                               sources: sources)
+            let rows = destinations.map { $0.compactMap { layout.entityNumbers[$0].map(Int64.init) } } ?? hierarchyNumbers(relationship.destinationEntity)
+            return .foreignKey(key, rows: rows, reversed: true, ordered: relationship.isOrdered, sources: sources)
         case .joinTable(let join):
-            return .join(join, ordered: relationship.isOrdered, sources: sources)
+            let only = destinations.flatMap { names in
+                layout.table(forEntity: relationship.destinationEntity).map { (table: $0.name, numbers: names.compactMap { layout.entityNumbers[$0].map(Int64.init) }) }
+            }
+            return .join(join, ordered: relationship.isOrdered, sources: sources, destinations: only)
         case nil:
             throw .unknownRelationship(path: store.path, entity: entityName, relationship: relationshipName)
         }
