@@ -39,6 +39,8 @@ enum VerifyCommand: Command {
         verification on) carries a receipt: the digests of its sources, model, mapping files and
         options, its ledger, and the fingerprints it was verified with. When every input still
         has its digest, STORE is compared with the receipt, which takes a read of each input.
+        Without --against, a note says whether the store's records and pairs are still those
+        the receipt's migration verified (an app writing the store changes them).
         Otherwise, or with --rerun, the sources are migrated again into a private store and the
         two are compared; the re-run's ledger accounts for every source record. The report says
         which was done and why.
@@ -80,7 +82,7 @@ enum VerifyCommand: Command {
         }
         let log = RunLog(verb: name, arguments: arguments)
         log.start(arguments)
-        let report: VerificationReport
+        var report: VerificationReport
         if let sources = arguments.values["against"] {
             var migrate = ParsedArguments()
             migrate.positionals = sources
@@ -102,6 +104,7 @@ enum VerifyCommand: Command {
             } catch {
                 return log.failure(.badInput, "\(error)")
             }
+            if let note = ReceiptNote.note(store: path, report: report) { report.notes.append(note) }
         }
         log.clearProgress()
         let code = print(report, json: arguments.has("json"))
