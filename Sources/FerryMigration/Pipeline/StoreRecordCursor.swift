@@ -285,11 +285,11 @@ public final class StoreRecordCursor: RecordCursor {
                 previous = nil
                 position = 0
                 // Pairs leading to records dropped with their entity are dropped with them.
-                let destinations = store.model.hierarchy(below: relationship.destinationEntity).filter { !$0.isAbstract }.map(\.name)
+                let concrete = store.model.hierarchy(below: relationship.destinationEntity).filter { !$0.isAbstract }.count
                 let carriedDestinations = store.chain.carriedEntities(below: relationship.destinationEntity, from: store.version)
                 do {
                     edges = try store.records.edges(of: relationship.name, of: entity, findingMissingSources: true,
-                                                    destinations: tallied || carriedDestinations.count == destinations.count ? nil : carriedDestinations)
+                                                    destinations: tallied || carriedDestinations.count == concrete ? nil : carriedDestinations)
                 } catch {
                     throw .store(source: store.path, reason: ErrorText.reason(of: error, at: store.path))
                 }

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// an empty database, and a truncated one fails only when a missing page is read).
 enum StoreFile {
     /// The 16 bytes every SQLite 3 database starts with.
-    private static let magic = Array("SQLite format 3\0".utf8)
+    static let magic = Array("SQLite format 3\0".utf8)
     private static let headerSize = 100
 
     static func open(_ path: String) throws(StoreReaderError) -> SQLiteDatabase {

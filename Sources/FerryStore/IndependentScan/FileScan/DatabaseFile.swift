@@ -19,7 +19,7 @@ struct DatabaseFile {
         var header = [UInt8](repeating: 0, count: 100)
         let file = file
         let read = try header.withUnsafeMutableBytes { buffer in Result { () throws(FileScanRefusal) in try Self.read(file, offset: 0, into: buffer) } }.get()
-        guard read == 100, header.starts(with: Array("SQLite format 3\u{0}".utf8)) else { throw FileScanRefusal("no database header") }
+        guard read == 100, header.starts(with: StoreFile.magic) else { throw FileScanRefusal("no database header") }
         let size = Int(header[16]) << 8 | Int(header[17])
         pageSize = size == 1 ? 65_536 : size
         guard pageSize >= 512, pageSize <= 65_536, pageSize & (pageSize - 1) == 0 else { throw FileScanRefusal("page size \(size)") }
@@ -28,8 +28,8 @@ struct DatabaseFile {
         let fileSize = FileInfo.size(atPath: path) ?? 0
         // The header's page count holds when its version-valid-for number is the change counter;
         // otherwise (an old writer) the file's size gives it.
-        let counted = Int(BigEndian.uint32(header, at: 28))
-        let valid = counted > 0 && BigEndian.uint32(header, at: 92) == BigEndian.uint32(header, at: 24)
+        let (counted, validFor, changes) = header.withUnsafeBytes { (BigEndian.uint32($0, at: 28), BigEndian.uint32($0, at: 92), BigEndian.uint32($0, at: 24)) }
+        let valid = counted > 0 && validFor == changes
         pageCount = valid ? counted : fileSize / pageSize
         guard pageCount * pageSize <= fileSize else { throw FileScanRefusal("\(pageCount) pages in a file of \(fileSize) bytes") }
     }
@@ -61,10 +61,6 @@ struct FileScanRefusal: Error {
 
 /// Big-endian integers of a database file.
 enum BigEndian {
-    static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
-    }
-
     static func uint16(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
         Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
     }

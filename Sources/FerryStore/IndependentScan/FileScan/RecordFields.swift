@@ -50,10 +50,14 @@ final class RecordFields: ScannedRow {
     }
 
     deinit {
-        for buffer in [fields, lengths, offsets] { buffer.deallocate() }
-        for buffer in [realAffinity, missingIsNull] { buffer.deallocate() }
-        for buffer in [integers, serialTypes] { buffer.deallocate() }
+        fields.deallocate()
+        realAffinity.deallocate()
+        missingIsNull.deallocate()
         classes.deallocate()
+        integers.deallocate()
+        lengths.deallocate()
+        serialTypes.deallocate()
+        offsets.deallocate()
     }
 
     func storageClass(at column: Int32) -> StorageClass { classes[Int(column)] }
