@@ -7,6 +7,9 @@ enum LinkReportText {
     /// where the rest are (`rejectLog`, the run's `--rejects` file).
     static func line(_ link: LinkReport, rejectLog: String?, log: RunLog) -> String {
         var text = "  \(link.relationship) by \(link.matchedBy): \(link.resolved) of \(link.links) links resolved"
+        if link.droppedWithDestinations > 0 {
+            text += ", \(link.droppedWithDestinations) more to records left out (dropped with them)"
+        }
         if link.created > 0 { text += ", \(link.created) destinations created" }
         if link.ambiguous > 0 { text += ", \(link.ambiguous) matched several (lowest Z_PK used)" }
         if link.conflicts > 0 { text += ", \(link.conflicts) claimed by several (last wins)" }

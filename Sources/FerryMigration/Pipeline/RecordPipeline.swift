@@ -286,16 +286,14 @@ public struct RecordPipeline {
         do { outcome = try chain.carry(record, route: plan.route) } catch { throw .mapping(error) }
         switch outcome {
         case .filtered:
-            ledgers[ledger].filtered += 1
-            records.filtered += 1
+            try leaveOut(record, ledger: ledger, namespace: namespace)
         case .reject(var rejected):
             rejected.location = location(of: record, plan: plan, storeRow: storeRow)
             try reject(rejected, ledger: ledger)
         case .record(var mapped, _, let converted, let made):
             ledgers[ledger].converted += converted
             guard plan.finalSchema != nil else {
-                ledgers[ledger].filtered += 1
-                records.filtered += 1
+                try leaveOut(record, ledger: ledger, namespace: namespace)
                 return
             }
             if !made.isEmpty, var rejected = try carry(made, source: plan.source, into: &carried) {
@@ -307,6 +305,15 @@ public struct RecordPipeline {
             carried.dropLinks(of: &mapped)
             try write(mapped, read: record, plan: plan, carried: carried, namespace: namespace, storeRow: storeRow)
         }
+    }
+
+    /// Counts `record` as filtered, and marks its key left out, so that links to it are dropped
+    /// with it rather than reported as finding nothing.
+    private mutating func leaveOut(_ record: Record, ledger: Int, namespace: Int) throws(PipelineError) {
+        ledgers[ledger].filtered += 1
+        records.filtered += 1
+        guard let key = record.key else { return }
+        do { try graph.markLeftOut(key, namespace: namespace) } catch { throw .links(error) }
     }
 
     /// Writes `mapped` (what `record`, as read, became in the last version: a record of the

@@ -14,6 +14,9 @@ public struct LinkReport: Sendable, Equatable, Codable {
     /// was read (`Reject.summary`).
     public var unresolved = 0
     public var unresolvedSamples: [String] = []
+    /// Links of an optional relationship to records left out on purpose (filtered by a
+    /// mapping, or of an entity the chain does not carry): dropped with them, not among `links`.
+    public var droppedWithDestinations = 0
     /// Records rejected because their links found too few destinations: none for a required
     /// to-one, fewer than the minimum count for a to-many (written, then removed).
     public var rejectedRecords = 0

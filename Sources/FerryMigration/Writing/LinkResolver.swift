@@ -40,6 +40,7 @@ struct LinkResolver {
         let resolution = try Self.links { () throws(LinkResolutionError) in try LinkResolution(kind, in: staging.tables, removesRecords: removesRecords) }
         report.links = resolution.links
         report.unresolved = resolution.unresolved
+        report.droppedWithDestinations = resolution.droppedWithDestinations
         report.resolved = report.links - report.unresolved
         let uncreated = kind.matchAttribute != nil && createMissing.contains("\(kind.entity).\(relationship.name)")
             ? needed.map { " (none is created: its relationship '\($0.name)' is required)" } : nil

@@ -32,6 +32,11 @@ final class LinkStaging {
         try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.mapKey(key.sourceKey, namespace: namespace, root: root, to: pk) }
     }
 
+    /// Marks a record left out on purpose (`StagedLinks.markLeftOut`).
+    func markLeftOut(_ key: RecordKey, namespace: Int) throws(GraphWriteError) {
+        try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.markLeftOut(key.sourceKey, namespace: namespace) }
+    }
+
     /// Maps a merged copy's key away (`StagedLinks.mapKeyAway`).
     func mapKeyAway(_ key: RecordKey, namespace: Int, root: Int64, row: Int64) throws(GraphWriteError) {
         try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.mapKeyAway(key.sourceKey, namespace: namespace, root: root, row: row) }

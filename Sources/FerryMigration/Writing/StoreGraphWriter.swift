@@ -288,6 +288,13 @@ public final class StoreGraphWriter {
                                 sourceIsMissing: missingSourceAt != nil, namespace: namespace, origin: origin)
     }
 
+    /// Remembers that the record with `key` in source `namespace` was left out on purpose (a
+    /// mapping filtered it, or its entity is not carried): links of optional relationships to
+    /// it are dropped with it (`LinkReport.droppedWithDestinations`) instead of finding nothing.
+    public func markLeftOut(_ key: RecordKey, namespace: Int) throws(GraphWriteError) {
+        try linkStaging().markLeftOut(key, namespace: namespace)
+    }
+
     /// Resolves every staged link into foreign keys, join rows and order keys; one report per
     /// relationship that had links, in the order they were first given. Call once, after the last
     /// record and before `writer.finish()`. Each link that finds no destination is handed to

@@ -23,6 +23,9 @@ public final class LinkResolution {
     public private(set) var links = 0
     /// Links that found no destination.
     public private(set) var unresolved = 0
+    /// Links of an optional relationship that lead to a record left out on purpose
+    /// (`StagedLinks.markLeftOut`): dropped with it, and not among `links`.
+    public private(set) var droppedWithDestinations = 0
     /// Links whose value matched several destinations (the one with the lowest `Z_PK` is used).
     public private(set) var ambiguous = 0
     /// Rows that cannot be kept without what their links of the kind failed to find
@@ -47,10 +50,21 @@ public final class LinkResolution {
             // Links of records removed by an earlier kind are dropped, as those of records never written.
             try execute("DELETE FROM \(work).r WHERE src IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(source.table) t WHERE t.Z_PK = src)")
         }
+        if dropsLinksToLeftOut {
+            droppedWithDestinations = try count("SELECT count(*) FROM \(work).r WHERE leftout = 1 AND superseded IS NULL")
+            try execute("DELETE FROM \(work).r WHERE leftout = 1")
+        }
         links = try count("SELECT count(*) FROM \(work).r WHERE superseded IS NULL")
         unresolved = try count("SELECT count(*) FROM \(work).r WHERE dst IS NULL AND superseded IS NULL")
         ambiguous = try count("SELECT count(*) FROM \(work).r WHERE n > 1")
         try findRejectedSources()
+    }
+
+    /// Whether links of the kind that lead to records left out are dropped with them: links by
+    /// source key, of a relationship with no minimum (a record that needs its destination
+    /// cannot be kept without it, and its link is one that found nothing).
+    private var dropsLinksToLeftOut: Bool {
+        staged.hasLeftOut && kind.matchAttribute == nil && kind.relationship.minimumDestinations == 0
     }
 
     /// `ferry_work.x (src)`: the rows `removeRejectedSources` removes. When the relationship
@@ -152,10 +166,13 @@ public final class LinkResolution {
                     FROM \(work).links l LEFT JOIN \(work).m m ON m.value = l.value WHERE \(staged);
                 """)
         } else {
+            let leftOut = dropsLinksToLeftOut
+                ? "CASE WHEN t.Z_PK IS NULL AND l.missing IS NULL AND \(StagedLinks.pointsAtLeftOut("l")) THEN 1 END" : "NULL"
             try execute("""
                 CREATE TABLE \(work).r AS SELECT \(sourceRow) AS src, l.pos AS pos, CASE WHEN \(found) THEN t.Z_PK END AS dst,
                     CASE WHEN l.missing IS NULL THEN l.key ELSE l.skey END AS label, 1 AS n, l.missing AS missing,
-                    l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account, \(superseded) AS superseded
+                    l.origin AS origin, l.line AS line, l.row AS row, l.path AS path, l.account AS account, \(superseded) AS superseded,
+                    \(leftOut) AS leftout
                     FROM \(work).links l
                     LEFT JOIN \(target.table) t ON t.Z_PK = \(StagedLinks.lookup(key: "l.key", scope: "l.scope", namespace: "l.ns", root: target.rootNumber))
                         AND t.Z_ENT IN (\(target.members))

@@ -32,6 +32,8 @@ public final class StagedLinks {
     /// `mapKeysAway`'s statement, and `row(of:)`'s per root, prepared on first use (one use per merge).
     private var awayOfRow: SQLiteStatement?
     private var rowOfKey: [Int64: SQLiteStatement] = [:]
+    /// `markLeftOut`'s statement, prepared on first use.
+    private var insertLeftOut: SQLiteStatement?
     private let insertRun: SQLiteStatement
     private let insertLink: SQLiteStatement
     /// The run of integer keys being extended, per namespace, root and scope.
@@ -42,6 +44,8 @@ public final class StagedLinks {
     /// Whether rows written by this run were removed again (`LinkResolution.removeRejectedSources()`):
     /// links staged from them are then dropped when resolved.
     var removedRows = false
+    /// Whether some source key was marked left out (`markLeftOut`).
+    private(set) var hasLeftOut = false
     /// Links staged so far: the `rowid` of the last one (links are never deleted before resolving).
     public private(set) var stagedCount: Int64 = 0
     /// The links `supersede` named: those of a row (of one kind, or all), staged in a range of `rowid`s.
@@ -92,6 +96,7 @@ public final class StagedLinks {
             CREATE TABLE \(work).keys (ns INTEGER, root INTEGER, scope INTEGER, key, pk INTEGER, PRIMARY KEY (ns, root, scope, key)) WITHOUT ROWID;
             CREATE INDEX \(work).keys_row ON keys (root, pk);
             CREATE TABLE \(work).away (ns INTEGER, root INTEGER, scope INTEGER, key, PRIMARY KEY (ns, root, scope, key)) WITHOUT ROWID;
+            CREATE TABLE \(work).left (ns INTEGER, scope INTEGER, key, PRIMARY KEY (ns, scope, key)) WITHOUT ROWID;
             CREATE TABLE \(work).runs (ns INTEGER, root INTEGER, scope INTEGER, first INTEGER, count INTEGER, pk INTEGER,
                 PRIMARY KEY (ns, root, scope, first)) WITHOUT ROWID;
             CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, scope INTEGER, value, skey, sscope INTEGER,
@@ -178,6 +183,32 @@ public final class StagedLinks {
             guard try statement.step(), !statement.isNull(at: 0) else { return nil }
             return statement.int64(at: 0)
         }
+    }
+
+    /// Remembers that the record with `key` in source `namespace` was left out on purpose (a
+    /// mapping filtered it, or its entity is not carried): a link to it that finds nothing is
+    /// dropped with it (`LinkResolution.droppedWithDestinations`), not reported.
+    public func markLeftOut(_ key: SourceKey, namespace: Int) throws(StoreWriterError) {
+        let statement: SQLiteStatement
+        if let prepared = insertLeftOut {
+            statement = prepared
+        } else {
+            statement = try writer.prepareStatement("INSERT OR IGNORE INTO \(Self.schema).left (ns, scope, key) VALUES (?, ?, ?)")
+            insertLeftOut = statement
+        }
+        hasLeftOut = true
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { try? statement.reset() }
+            try statement.bind(Int64(namespace), at: 1)
+            try statement.bind(key.scope, at: 2)
+            try statement.bind(key.value, at: 3)
+            try statement.run()
+        }
+    }
+
+    /// SQL true when the staged link `alias` points at a key marked left out (`markLeftOut`).
+    static func pointsAtLeftOut(_ alias: String) -> String {
+        "(\(alias).key IS NOT NULL AND EXISTS (SELECT 1 FROM \(schema).left o WHERE o.ns = \(alias).ns AND o.scope = \(alias).scope AND o.key = \(alias).key))"
     }
 
     /// Remembers that `key` in source `namespace` is the row `pk` of the root entity numbered `root`.

@@ -39,6 +39,13 @@ struct KeyValueReader {
         }
     }
 
+    /// Appends the canonical encoding of a key of one `Z_PK` column holding `key`, as `appendKey`
+    /// encodes it.
+    static func appendPrimaryKey(_ key: Int64, to bytes: inout [UInt8]) {
+        CanonicalEncoding.appendLength(1, to: &bytes)
+        CanonicalEncoding.append(.integer(key), to: &bytes)
+    }
+
     private func value(_ statement: SQLiteStatement, at column: Int32, of key: KeyColumn) -> AttributeValue {
         let storage = statement.storageClass(at: column)
         guard storage != .null else { return .null }

@@ -106,9 +106,10 @@ struct StoreFingerprints {
     /// The fingerprint of a relationship's pairs, each end named by its key, with each pair's
     /// rank in the ordered lists at `rankedEnds` (every ordered side when nil): the order of an
     /// ordered to-many is part of what a store holds. `reversed` names each pair's destination
-    /// first: the pairs as the inverse relationship holds them.
+    /// first: the pairs as the inverse relationship holds them. With `keeping` (both keys
+    /// `Z_PK`), only the pairs it keeps count, ranked among themselves.
     func edges(of storage: RelationshipPairs, sourceKey: EdgeKey, destinationKey: EdgeKey,
-               rankedEnds: Set<PairOrder.End>? = nil, reversed: Bool = false) throws(VerificationError) -> Fingerprint {
+               rankedEnds: Set<PairOrder.End>? = nil, reversed: Bool = false, keeping: KeptPairEnds? = nil) throws(VerificationError) -> Fingerprint {
         guard let sourceTable = context.table(of: storage.sourceEntity),
               let destinationTable = context.table(of: storage.destinationEntity) else {
             throw .invalidModel(path: context.connection.path, reason: "an end of \(storage.label) has no table")
@@ -124,9 +125,16 @@ struct StoreFingerprints {
         let destinationColumn = Int32(source.attributes.count)
         let rankColumns = (0..<ranked.count).map { Int32(source.attributes.count + destination.attributes.count + $0) }
         var fingerprint = Fingerprint()
+        var kept = KeptPairs(orders: ranked, reversed: reversed)
         var bytes: [UInt8] = []
         do {
             try scan.forEachPair(on: context.connection) { statement in
+                if let keeping {
+                    let ends = (source: statement.int64(at: 0), destination: statement.int64(at: destinationColumn))
+                    guard keeping.keeps(source: ends.source, destination: ends.destination) else { return }
+                    kept.add(ends, ranks: rankColumns.map { statement.int64(at: $0) }, to: &fingerprint)
+                    return
+                }
                 bytes.removeAll(keepingCapacity: true)
                 if reversed {
                     destinationReader.appendKey(statement, from: destinationColumn, to: &bytes)
@@ -141,6 +149,7 @@ struct StoreFingerprints {
         } catch {
             throw .unreadableStore(.sqlite(error))
         }
+        kept.finish(into: &fingerprint)
         return fingerprint
     }
 

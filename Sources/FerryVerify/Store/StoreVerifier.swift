@@ -148,6 +148,34 @@ public final class StoreVerifier {
                                       rankedEnds: rankedEnds, reversed: reversed)
     }
 
+    /// The fingerprint of the pairs of `relationship` of `entity` as `edgeFingerprint` computes it
+    /// with both ends named by `Z_PK`, of those pairs only whose ends are both among `kept`: the
+    /// pairs a copy of the store holds when it left out every other object. Ranks are counted
+    /// among the pairs kept, as such a copy numbers its lists.
+    public func edgeFingerprint(of relationship: String, of entity: String, keeping kept: KeptPairEnds,
+                                rankedEnds: Set<PairOrder.End>, reversed: Bool = false) throws(VerificationError) -> Fingerprint {
+        let fingerprints = try storeFingerprints()
+        return try fingerprints.edges(of: try pairs(of: relationship, of: entity), sourceKey: .primaryKey, destinationKey: .primaryKey,
+                                      rankedEnds: rankedEnds, reversed: reversed, keeping: kept)
+    }
+
+    /// The `Z_PK`s of the rows of `entity` itself (not of entities below it), read with plain SQL.
+    public func primaryKeys(of entity: String) throws(VerificationError) -> Set<Int64> {
+        guard let table = layout.table(forEntity: entity), let number = layout.entityNumbers[entity] else {
+            throw .invalidModel(path: path, reason: "\(entity) has no table in the store's layout")
+        }
+        var keys = Set<Int64>()
+        do {
+            _ = try EntityRowScan(table: table.name, columns: [], numbers: [number]).forEachRow(on: connection) { row in
+                keys.insert(row.int64(at: 0))
+                return true
+            }
+        } catch {
+            throw .unreadableStore(.sqlite(error))
+        }
+        return keys
+    }
+
     /// The ends of the pairs of `relationship` of `entity` whose objects keep their lists in order.
     public func orderedEnds(of relationship: String, of entity: String) throws(VerificationError) -> Set<PairOrder.End> {
         Set(try pairs(of: relationship, of: entity).orders.map(\.end))
