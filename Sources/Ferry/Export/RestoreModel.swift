@@ -66,7 +66,7 @@ enum RestoreModel {
         let hashes = VersionHasher.hashes(of: model)
         do throws(StoreWriterError) {
             let writer = try CoreDataStoreWriter.create(
-                at: path, model: model, versionHashes: hashes.entityHashes, versionIdentifiers: [model.versionIdentifier ?? ""],
+                at: path, model: model, versionHashes: hashes.entityHashes, versionIdentifiers: model.versionIdentifiers,
                 storeUUID: storeUUID, hashesDigest: hashes.digest, checksum: hashes.checksum)
             // A restore is a copy: derived values stay as backed up (the store still gets the triggers).
             writer.derivedValues = .asWritten

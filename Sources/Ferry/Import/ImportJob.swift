@@ -140,7 +140,7 @@ public struct ImportJob {
             let hashes = VersionHasher.hashes(of: model)
             return try CoreDataStoreWriter.create(
                 at: request.outputPath, model: model, versionHashes: hashes.entityHashes,
-                versionIdentifiers: [model.versionIdentifier ?? ""], hashesDigest: hashes.digest, checksum: hashes.checksum,
+                versionIdentifiers: model.versionIdentifiers, hashesDigest: hashes.digest, checksum: hashes.checksum,
                 batchSize: request.batchSize)
         } catch let error as ImportError {
             throw error

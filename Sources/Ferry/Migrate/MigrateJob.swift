@@ -49,7 +49,7 @@ public struct MigrateJob {
         let writer: CoreDataStoreWriter
         do {
             writer = try CoreDataStoreWriter.create(
-                at: output, model: final, versionHashes: hashes.entityHashes, versionIdentifiers: [final.versionIdentifier ?? ""],
+                at: output, model: final, versionHashes: hashes.entityHashes, versionIdentifiers: final.versionIdentifiers,
                 storeUUID: UUID(uuidString: identity.uuid) ?? UUID(),
                 hashesDigest: hashes.digest, checksum: hashes.checksum, batchSize: request.batchSize)
         } catch {

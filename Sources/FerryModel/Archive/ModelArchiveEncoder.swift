@@ -61,7 +61,7 @@ struct ArchivedModelWriter {
         ])
         var fields: [String: PropertyListValue] = [
             "NSEntities": entities,
-            "NSVersionIdentifiers": builder.collection(model.versionIdentifier.map { [builder.string($0)] } ?? [], className: "NSSet"),
+            "NSVersionIdentifiers": builder.collection(model.versionIdentifiers.map { builder.string($0) }, className: "NSSet"),
             "NSFetchRequestTemplates": try fetchRequestTemplates(),
         ]
         if !model.configurations.isEmpty {

@@ -8,6 +8,11 @@ public struct ManagedObjectModel: Sendable, Equatable, Codable {
     public var name: String
     /// Xcode's `userDefinedModelVersionIdentifier`; nil when the model has none.
     public var versionIdentifier: String?
+
+    /// The model's version identifiers as Core Data writes them into a store's metadata
+    /// (`NSStoreModelVersionIdentifiers`) and its model archive: the identifier, empty text
+    /// included (Xcode's models), or none for a model without one (a model built in code).
+    public var versionIdentifiers: [String] { versionIdentifier.map { [$0] } ?? [] }
     public private(set) var entities: [Entity]
     public var configurations: [Configuration]
     public var fetchRequests: [FetchRequestTemplate]
