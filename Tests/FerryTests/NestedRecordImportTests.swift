@@ -49,6 +49,28 @@ struct NestedRecordImportTests {
             """) == ["1|home", "1|work", "2|work"])
     }
 
+    @Test("objects nested two levels down are written once, linked to their carrier, by import and by migrate (a grandchild was written twice, exit 0, verified)")
+    func nestedTwoLevels() throws {
+        let folder = try TestPaths.temporaryFolder("nested-two-levels")
+        let task = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Task" syncable="YES"><attribute name="title" attributeType="String"/>"#
+            + #"<relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Task" inverseName="children" inverseEntity="Task"/>"#
+            + #"<relationship name="children" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Task" inverseName="parent" inverseEntity="Task"/>"#
+            + "</entity></model>"
+        let bundle = try TestPaths.xcodeModelBundle("Tasks", versions: [("Tasks", task)], in: folder)
+        let source = try write(#"[{"title": "r", "children": [{"title": "c", "children": [{"title": "g"}, {"title": "h"}]}]}]"#, "tasks.json", in: folder)
+        let parents = "SELECT t.ZTITLE, coalesce(p.ZTITLE, '-') FROM ZTASK t LEFT JOIN ZTASK p ON p.Z_PK = t.ZPARENT ORDER BY t.ZTITLE"
+        let imported = folder + "/imported.sqlite"
+        let summary = try ImportJob(request: importing([source], entity: "Task", out: imported, model: bundle, version: nil)).run()
+        #expect(summary.verification?.passed == true)
+        #expect(try storeRows(imported, parents) == ["c|r", "g|c", "h|c", "r|-"])
+        let migrated = folder + "/migrated.sqlite"
+        let run = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(argument: "Task:\(source)")], modelPath: bundle,
+                                                         outputPath: migrated)).run()
+        #expect(run.verification?.passed == true, "\(String(describing: run.verification))")
+        #expect(try storeRows(migrated, parents) == ["c|r", "g|c", "h|c", "r|-"])
+    }
+
     @Test("tags listed by name in a nested record are created as for a top record (they were never created, exit 0, verified)")
     func nestedRecordsCreateMissingDestinations() throws {
         let folder = try TestPaths.temporaryFolder("nested-create")

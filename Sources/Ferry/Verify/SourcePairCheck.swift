@@ -71,7 +71,8 @@ enum SourcePairCheck {
                     .intersection(try written.orderedEnds(of: carried.relationship, of: carried.entity)) : []
                 var fingerprint: Fingerprint
                 if let carriedObjects {
-                    let kept = KeptPairEnds(sources: try carriedObjects.keys(of: entity.name),
+                    // Both ends as the scan reads them: rows of the entity's hierarchy (its sub-entities' too).
+                    let kept = KeptPairEnds(sources: try carriedObjects.keys(below: entity.name),
                                             destinations: try carriedObjects.keys(below: relationship.destinationEntity))
                     fingerprint = try sourceStore.edgeFingerprint(of: relationship.name, of: entity.name, keeping: kept, rankedEnds: ranked)
                 } else {

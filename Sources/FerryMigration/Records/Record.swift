@@ -55,8 +55,14 @@ public struct EmbeddedRecord: Sendable, Equatable {
         .text("\u{1}\(location.line.map(String.init) ?? "")\u{1}\(location.path ?? "")")
     }
 
-    /// The carried records of `record`, depth first, each before the record that carries it.
+    /// The carried records of `record`, depth first, each before the record that carries it and
+    /// listed without the records it carries itself (they are listed before it): a record nested
+    /// two levels down is listed, and written, once.
     public static func flattened(_ record: Record) -> [EmbeddedRecord] {
-        record.embedded.flatMap { flattened($0.record) + [$0] }
+        record.embedded.flatMap { item in
+            var own = item
+            own.record.embedded = []
+            return flattened(item.record) + [own]
+        }
     }
 }
