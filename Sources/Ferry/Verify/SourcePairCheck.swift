@@ -54,49 +54,80 @@ enum SourcePairCheck {
         let sourceStore = try StoreVerifier(path: source, model: .model(sourceModel))
         let written = try StoreVerifier(path: store, model: .model(model))
         let carriedObjects = leftOut ? CarriedObjects(source: sourceStore, written: written, chain: chain, version: version) : nil
-        var expected: [FingerprintEntry] = []
-        var actual: [FingerprintEntry] = []
-        // Per concrete entity (an abstract one has no mapping of its own), its inherited relationships included.
+        // Per concrete entity (an abstract one has no mapping of its own), its inherited
+        // relationships included, each read from the entity's own rows: the pairs of every
+        // source entity whose records become one entity are that entity's own rows' pairs.
+        var contributions: [Contribution] = []
         for entity in sourceModel.entities where !entity.isAbstract {
             for relationship in sourceModel.allRelationships(of: entity.name) where !relationship.isTransient {
                 guard let carried = chain.finalRelationship(relationship.name, of: entity.name, from: version),
-                      model.allRelationships(of: carried.entity).contains(where: { $0.name == carried.relationship }) else { continue }
-                let subject = "\(carried.entity).\(carried.relationship)"
-                let keys = [EdgeKey.primaryKey.label, EdgeKey.primaryKey.label]
-                guard let inverseSources = inverseSources(of: relationship, of: entity.name, becoming: carried, sourceModel: sourceModel,
+                      model.allRelationships(of: carried.entity).contains(where: { $0.name == carried.relationship }),
+                      let inverseSources = inverseSources(of: relationship, of: entity.name, becoming: carried, sourceModel: sourceModel,
                                                           model: model, chain: chain, version: version) else { continue }
                 // The order too, where both stores keep the same side in order (and the pairs are
                 // the relationship's own).
                 let ranked = inverseSources.isEmpty ? try sourceStore.orderedEnds(of: relationship.name, of: entity.name)
                     .intersection(try written.orderedEnds(of: carried.relationship, of: carried.entity)) : []
-                var fingerprint: Fingerprint
-                if let carriedObjects {
-                    // Both ends as the scan reads them: rows of the entity's hierarchy (its sub-entities' too).
-                    let kept = KeptPairEnds(sources: try carriedObjects.keys(below: entity.name),
-                                            destinations: try carriedObjects.keys(below: relationship.destinationEntity))
-                    fingerprint = try sourceStore.edgeFingerprint(of: relationship.name, of: entity.name, keeping: kept, rankedEnds: ranked)
-                } else {
-                    fingerprint = try sourceStore.edgeFingerprint(of: relationship.name, of: entity.name, sourceKey: .primaryKey,
-                                                                  destinationKey: .primaryKey, rankedEnds: ranked)
-                }
-                for other in inverseSources {
-                    if let carriedObjects {
-                        // The other side's pairs lead to `entity` (which has no sub-entities: `inverseSources`).
-                        let kept = KeptPairEnds(sources: try carriedObjects.keys(of: other.entity),
-                                                destinations: try carriedObjects.keys(of: entity.name))
-                        fingerprint.merge(try sourceStore.edgeFingerprint(of: other.relationship, of: other.entity, keeping: kept,
-                                                                          rankedEnds: [], reversed: true))
-                    } else {
-                        fingerprint.merge(try sourceStore.edgeFingerprint(of: other.relationship, of: other.entity, sourceKey: .primaryKey,
-                                                                          destinationKey: .primaryKey, rankedEnds: [], reversed: true))
-                    }
-                }
-                expected.append(FingerprintEntry(subject: subject, attributes: keys, fingerprint: fingerprint))
-                actual.append(FingerprintEntry(subject: subject, attributes: keys, fingerprint: try written.edgeFingerprint(
-                    of: carried.relationship, of: carried.entity, sourceKey: .primaryKey, destinationKey: .primaryKey, rankedEnds: ranked)))
+                contributions.append(Contribution(entity: entity.name, relationship: relationship, carried: carried,
+                                                  inverseSources: inverseSources, ranked: ranked))
             }
         }
+        var expected: [FingerprintEntry] = []
+        var actual: [FingerprintEntry] = []
+        let keys = [EdgeKey.primaryKey.label, EdgeKey.primaryKey.label]
+        for subject in Set(contributions.map(\.subject)).sorted() {
+            let parts = contributions.filter { $0.subject == subject }
+            // Ranked where every part keeps the side in order.
+            let ranked = parts.dropFirst().reduce(parts[0].ranked) { $0.intersection($1.ranked) }
+            var fingerprint = Fingerprint()
+            for part in parts {
+                fingerprint.merge(try part.sourcePairs(in: sourceStore, ranked: ranked, keeping: carriedObjects))
+            }
+            let carried = parts[0].carried
+            expected.append(FingerprintEntry(subject: subject, attributes: keys, fingerprint: fingerprint))
+            actual.append(FingerprintEntry(subject: subject, attributes: keys, fingerprint: try written.edgeFingerprint(
+                of: carried.relationship, of: carried.entity, sourceKey: .primaryKey, destinationKey: .primaryKey, rankedEnds: ranked,
+                ownRowsOnly: true)))
+        }
         return (FingerprintComparison.section(named: sectionName, expected: expected, actual: actual), nil)
+    }
+
+    /// A source relationship of a concrete entity carried into a relationship of the last version
+    /// (`subject`), with what its pairs there are made from.
+    private struct Contribution {
+        let entity: String
+        let relationship: Relationship
+        let carried: (entity: String, relationship: String)
+        /// The relationships whose pairs, reversed, are made into the carried one's too.
+        let inverseSources: [(entity: String, relationship: String)]
+        let ranked: Set<PairOrder.End>
+
+        var subject: String { "\(carried.entity).\(carried.relationship)" }
+
+        /// The source pairs of the entity's own rows (those between objects `keeping` says were
+        /// carried, when records were left out), ranked at `ranked`, with the inverse sources'.
+        func sourcePairs(in store: StoreVerifier, ranked: Set<PairOrder.End>, keeping: CarriedObjects?) throws(VerificationError) -> Fingerprint {
+            var fingerprint: Fingerprint
+            if let keeping {
+                let kept = KeptPairEnds(sources: try keeping.keys(of: entity), destinations: try keeping.keys(below: relationship.destinationEntity))
+                fingerprint = try store.edgeFingerprint(of: relationship.name, of: entity, keeping: kept, rankedEnds: ranked, ownRowsOnly: true)
+            } else {
+                fingerprint = try store.edgeFingerprint(of: relationship.name, of: entity, sourceKey: .primaryKey, destinationKey: .primaryKey,
+                                                        rankedEnds: ranked, ownRowsOnly: true)
+            }
+            for other in inverseSources {
+                // The other side's pairs lead to `entity` (which has no sub-entities: `inverseSources`).
+                if let keeping {
+                    let kept = KeptPairEnds(sources: try keeping.keys(of: other.entity), destinations: try keeping.keys(of: entity))
+                    fingerprint.merge(try store.edgeFingerprint(of: other.relationship, of: other.entity, keeping: kept, rankedEnds: [],
+                                                                reversed: true, ownRowsOnly: true))
+                } else {
+                    fingerprint.merge(try store.edgeFingerprint(of: other.relationship, of: other.entity, sourceKey: .primaryKey,
+                                                                destinationKey: .primaryKey, rankedEnds: [], reversed: true, ownRowsOnly: true))
+                }
+            }
+            return fingerprint
+        }
     }
 
     /// The source relationships, other than `relationship`'s inverse, that become the inverse of

@@ -98,12 +98,30 @@ public enum MappingInference {
         }
         let sourceRelationships = source.allRelationships(of: origin.name).filter { !$0.isTransient }
         for relationship in destination.allRelationships(of: target.name) where !relationship.isTransient {
-            let candidates = sourceRelationships.filter { entityMap[$0.destinationEntity] == relationship.destinationEntity }
+            // Its records' destinations must be objects the relationship can hold: of its
+            // destination entity or one below it (records of an entity that becomes abstract are
+            // written as one of its sub-entities).
+            let holdable = Set(destination.hierarchy(below: relationship.destinationEntity).map(\.name))
+            let candidates = sourceRelationships.filter { entityMap[$0.destinationEntity].map(holdable.contains) ?? false }
             if let from = match(relationship, among: candidates, identifier: \.effectiveRenamingIdentifier, name: \.name) {
                 mapping.relationships.append(RelationshipMapping(destination: relationship.name, source: from.name))
             }
         }
         return mapping
+    }
+
+    /// Where the records of each source entity go under `mapping`: its entity mappings', else the
+    /// destination entity that matches it (see the type's rules; abstract ones included, as
+    /// relationships name them).
+    static func entityMap(of mapping: MappingModel, source: ManagedObjectModel, destination: ManagedObjectModel) -> [String: String] {
+        var map: [String: String] = [:]
+        for target in destination.entities {
+            guard let origin = match(target, among: source.entities, identifier: \.effectiveRenamingIdentifier, name: \.name),
+                  map[origin.name] == nil else { continue }
+            map[origin.name] = target.name
+        }
+        for entity in mapping.entities { map[entity.source] = entity.destination }
+        return map
     }
 
     /// The element of `candidates` a destination element matches (see the type's rules).

@@ -29,14 +29,17 @@ public enum WrittenMapping {
             } else {
                 mapping.entities.removeAll { $0.source == block.source }
                 var ignored: [String] = []
+                var entityMap = MappingInference.entityMap(of: mapping, source: source, destination: destination)
+                entityMap[block.source] = block.destination
                 entity = MappingInference.entityMapping(origin, target, source: source, destination: destination,
-                                                        entityMap: [block.source: block.destination], suggestions: &ignored)
+                                                        entityMap: entityMap, suggestions: &ignored)
             }
             entity.origin = .written
             try applyRules(block, to: &entity, origin: origin, target: target, source: source, destination: destination,
                            path: file.path, defaultFailure: defaultFailure)
             let written = Set(block.rules.map { "\(block.destination).\($0.attribute) " })
-            mapping.suggestions.removeAll { hint in written.contains { hint.hasPrefix($0) } }
+            mapping.suggestions.removeAll { hint in written.contains { hint.hasPrefix($0) } || hint.hasPrefix("\(block.source) becomes abstract ") }
+            mapping.unmappedEntities[block.source] = nil
             mapping.entities.append(entity)
             mapping.droppedEntities.removeAll { $0 == block.source }
             mapping.refused.removeAll { $0.source == block.source }

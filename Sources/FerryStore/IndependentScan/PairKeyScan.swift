@@ -28,11 +28,13 @@ public struct PairKeyScan {
     private let sql: String
 
     /// A scan of `pairs` between rows of `sourceTable` and `destinationTable` of the ends'
-    /// hierarchies; each row holds the source's key columns, then the destination's, then the
+    /// hierarchies (with `ownSourceRowsOnly`, sources of the source entity itself, not of those
+    /// below it); each row holds the source's key columns, then the destination's, then the
     /// pair's rank in each list of `ranked` (`PairOrder.rank`), in that order.
     public init(_ pairs: RelationshipPairs, sourceTable: String, destinationTable: String, sourceKey: Key, destinationKey: Key,
-                ranked: [PairOrder] = [], model: ManagedObjectModel, layout: StoreLayout) {
-        let sources = ScanSQL.numbers(layout.entityNumbers(below: pairs.sourceEntity, in: model))
+                ranked: [PairOrder] = [], ownSourceRowsOnly: Bool = false, model: ManagedObjectModel, layout: StoreLayout) {
+        let sources = ScanSQL.numbers(ownSourceRowsOnly ? [layout.entityNumbers[pairs.sourceEntity]].compactMap { $0 }
+                                                        : layout.entityNumbers(below: pairs.sourceEntity, in: model))
         let destinations = ScanSQL.numbers(layout.entityNumbers(below: pairs.destinationEntity, in: model))
         let columns = sourceKey.expressions(alias: "s", keyColumn: pairs.source) + destinationKey.expressions(alias: "d", keyColumn: pairs.destination)
             + ranked.map(\.rank)

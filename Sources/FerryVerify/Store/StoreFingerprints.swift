@@ -107,9 +107,10 @@ struct StoreFingerprints {
     /// rank in the ordered lists at `rankedEnds` (every ordered side when nil): the order of an
     /// ordered to-many is part of what a store holds. `reversed` names each pair's destination
     /// first: the pairs as the inverse relationship holds them. With `keeping` (both keys
-    /// `Z_PK`), only the pairs it keeps count, ranked among themselves.
-    func edges(of storage: RelationshipPairs, sourceKey: EdgeKey, destinationKey: EdgeKey,
-               rankedEnds: Set<PairOrder.End>? = nil, reversed: Bool = false, keeping: KeptPairEnds? = nil) throws(VerificationError) -> Fingerprint {
+    /// `Z_PK`), only the pairs it keeps count, ranked among themselves. `ownSourceRowsOnly`:
+    /// only pairs whose source is a row of the source entity itself.
+    func edges(of storage: RelationshipPairs, sourceKey: EdgeKey, destinationKey: EdgeKey, rankedEnds: Set<PairOrder.End>? = nil,
+               reversed: Bool = false, keeping: KeptPairEnds? = nil, ownSourceRowsOnly: Bool = false) throws(VerificationError) -> Fingerprint {
         guard let sourceTable = context.table(of: storage.sourceEntity),
               let destinationTable = context.table(of: storage.destinationEntity) else {
             throw .invalidModel(path: context.connection.path, reason: "an end of \(storage.label) has no table")
@@ -119,7 +120,7 @@ struct StoreFingerprints {
         let ranked = storage.orders.filter { rankedEnds?.contains($0.end) ?? true }
         let scan = PairKeyScan(storage, sourceTable: sourceTable.name, destinationTable: destinationTable.name,
                                sourceKey: source.key, destinationKey: destination.key, ranked: ranked,
-                               model: context.model, layout: context.layout)
+                               ownSourceRowsOnly: ownSourceRowsOnly, model: context.model, layout: context.layout)
         let sourceReader = KeyValueReader(attributes: source.attributes, storePath: context.connection.path)
         let destinationReader = KeyValueReader(attributes: destination.attributes, storePath: context.connection.path)
         let destinationColumn = Int32(source.attributes.count)

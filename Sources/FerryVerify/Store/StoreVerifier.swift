@@ -140,23 +140,24 @@ public final class StoreVerifier {
     /// sources are rows of `entity` and below), each end named by its key, with each pair's rank
     /// in the ordered lists at `rankedEnds` (`orderedEnds`; all of them when nil). `reversed`
     /// names each pair's destination first, as the inverse relationship holds the pair.
+    /// `ownRowsOnly`: only the pairs of rows of `entity` itself, not of entities below it.
     public func edgeFingerprint(of relationship: String, of entity: String, sourceKey: EdgeKey,
                                 destinationKey: EdgeKey, rankedEnds: Set<PairOrder.End>? = nil,
-                                reversed: Bool = false) throws(VerificationError) -> Fingerprint {
+                                reversed: Bool = false, ownRowsOnly: Bool = false) throws(VerificationError) -> Fingerprint {
         let fingerprints = try storeFingerprints()
         return try fingerprints.edges(of: try pairs(of: relationship, of: entity), sourceKey: sourceKey, destinationKey: destinationKey,
-                                      rankedEnds: rankedEnds, reversed: reversed)
+                                      rankedEnds: rankedEnds, reversed: reversed, ownSourceRowsOnly: ownRowsOnly)
     }
 
     /// The fingerprint of the pairs of `relationship` of `entity` as `edgeFingerprint` computes it
     /// with both ends named by `Z_PK`, of those pairs only whose ends are both among `kept`: the
     /// pairs a copy of the store holds when it left out every other object. Ranks are counted
-    /// among the pairs kept, as such a copy numbers its lists.
-    public func edgeFingerprint(of relationship: String, of entity: String, keeping kept: KeptPairEnds,
-                                rankedEnds: Set<PairOrder.End>, reversed: Bool = false) throws(VerificationError) -> Fingerprint {
+    /// among the pairs kept, as such a copy numbers its lists. `ownRowsOnly` as above.
+    public func edgeFingerprint(of relationship: String, of entity: String, keeping kept: KeptPairEnds, rankedEnds: Set<PairOrder.End>,
+                                reversed: Bool = false, ownRowsOnly: Bool = false) throws(VerificationError) -> Fingerprint {
         let fingerprints = try storeFingerprints()
         return try fingerprints.edges(of: try pairs(of: relationship, of: entity), sourceKey: .primaryKey, destinationKey: .primaryKey,
-                                      rankedEnds: rankedEnds, reversed: reversed, keeping: kept)
+                                      rankedEnds: rankedEnds, reversed: reversed, keeping: kept, ownSourceRowsOnly: ownRowsOnly)
     }
 
     /// The `Z_PK`s of the rows of `entity` itself (not of entities below it), read with plain SQL.
