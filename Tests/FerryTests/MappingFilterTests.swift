@@ -59,3 +59,42 @@ struct MappingFilterTests {
         #expect(try storeRows(out, "SELECT ZTITLE FROM ZPOST") == ["abc"])
     }
 }
+
+/// Records nested in a record that a `where` filter leaves out are records of their own: they
+/// were dropped with their carrier and counted nowhere (the ledger read 1 of a file's 2
+/// playlists), exit 0, verified.
+@Suite("written mappings: where filters and nested records")
+struct FilteredCarrierTests {
+    private static func version(note: Bool) -> String {
+        #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Playlist" syncable="YES"><attribute name="name" attributeType="String"/>"#
+            + (note ? #"<attribute name="note" optional="YES" attributeType="String"/>"# : "")
+            + #"<relationship name="songs" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Song" inverseName="playlist" inverseEntity="Song"/></entity>"#
+            + #"<entity name="Song" syncable="YES"><attribute name="title" attributeType="String"/>"#
+            + #"<relationship name="playlist" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Playlist" inverseName="songs" inverseEntity="Playlist"/></entity></model>"#
+    }
+
+    @Test("a filtered song's nested playlist, and a filtered playlist's nested songs, are written and counted", arguments: [
+        ("Song", #"title != "x""#, #"[{"title": "x", "playlist": {"name": "P"}}, {"title": "y", "playlist": {"name": "Q"}}]"#, ["P|-", "Q|y"], ["y"]),
+        ("Playlist", #"name != "P""#, #"[{"name": "P", "songs": [{"title": "x"}, {"title": "z"}]}, {"name": "Q", "songs": [{"title": "y"}]}]"#,
+         ["Q|y"], ["x", "y", "z"]),
+    ])
+    func nestedRecordsOfAFilteredRecord(entity: String, filter: String, json: String, playlists: [String], songs: [String]) throws {
+        let folder = try TestPaths.temporaryFolder("filtered-carrier")
+        let bundle = try TestPaths.xcodeModelBundle("Music", versions: [("Music 1", Self.version(note: false)), ("Music 2", Self.version(note: true))],
+                                                    in: folder)
+        try Data("mapping \"Music 1\" -> \"Music 2\"\nentity \(entity)\n  where \(filter)\n".utf8)
+            .write(to: URL(fileURLWithPath: folder + "/Music 1 to Music 2.mapping"))
+        try Data(json.utf8).write(to: URL(fileURLWithPath: folder + "/records.json"))
+        let out = folder + "/out.sqlite"
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(argument: "\(entity)@Music 1:\(folder)/records.json")],
+                                                             modelPath: bundle, outputPath: out)).run()
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
+        #expect(summary.isBalanced && summary.ledgers.reduce(0) { $0 + $1.filtered } == 1, "\(summary.ledgers)")
+        let read = Dictionary(summary.ledgers.map { ($0.entity, $0.read) }, uniquingKeysWith: +)
+        #expect(read == (entity == "Song" ? ["Song": 2, "Playlist": 2] : ["Playlist": 2, "Song": 3]), "\(summary.ledgers)")
+        #expect(try storeRows(out, "SELECT p.ZNAME, coalesce(group_concat(s.ZTITLE), '-') FROM ZPLAYLIST p LEFT JOIN ZSONG s ON s.ZPLAYLIST = p.Z_PK "
+                              + "GROUP BY p.Z_PK ORDER BY 1") == playlists)
+        #expect(try storeRows(out, "SELECT ZTITLE FROM ZSONG ORDER BY 1") == songs)
+    }
+}

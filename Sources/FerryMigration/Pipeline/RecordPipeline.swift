@@ -287,6 +287,7 @@ public struct RecordPipeline {
         switch outcome {
         case .filtered:
             try leaveOut(record, ledger: ledger, namespace: namespace)
+            try writeAlone(carried, namespace: namespace)
         case .reject(var rejected):
             rejected.location = location(of: record, plan: plan, storeRow: storeRow)
             try reject(rejected, ledger: ledger)
@@ -294,6 +295,7 @@ public struct RecordPipeline {
             ledgers[ledger].converted += converted
             guard plan.finalSchema != nil else {
                 try leaveOut(record, ledger: ledger, namespace: namespace)
+                try writeAlone(carried, namespace: namespace)
                 return
             }
             if !made.isEmpty, var rejected = try carry(made, source: plan.source, into: &carried) {
@@ -338,11 +340,7 @@ public struct RecordPipeline {
             throw .links(error)
         }
         if let keptKey { try sourceKeys.written(written, key: keptKey.key, root: keptKey.root, source: record.location.file) }
-        for outcome in outcomes {
-            if case .merged = outcome.outcome { self.carried[outcome.entity, default: .init()].merged += 1 } else {
-                self.carried[outcome.entity, default: .init()].written += 1
-            }
-        }
+        tallyCarried(outcomes)
         switch written {
         case .inserted:
             ledgers[ledger].written += 1
@@ -365,19 +363,52 @@ public struct RecordPipeline {
             return
         }
         guard let carried else { return }
+        try count(carried, outcomes: outcomes, records: mapped.embedded)
+    }
+
+    /// Writes the records a record left out carries, on their own: a filter leaves out only the
+    /// records it says no to (they were dropped with their carrier, counted nowhere).
+    private mutating func writeAlone(_ carried: CarriedRecords, namespace: Int) throws(PipelineError) {
+        guard !carried.counts.isEmpty else { return }
+        var records = carried.records
+        carried.dropLinks(of: &records)
+        let outcomes: [StoreGraphWriter.EmbeddedOutcome]
+        do { outcomes = try graph.writeCarried(records, namespace: namespace) } catch { throw .links(error) }
+        tallyCarried(outcomes)
+        try count(carried, outcomes: outcomes, records: records)
+    }
+
+    /// Counts what became of carried records in the summary of carried records.
+    private mutating func tallyCarried(_ outcomes: [StoreGraphWriter.EmbeddedOutcome]) {
+        for outcome in outcomes {
+            switch outcome.outcome {
+            case .merged: self.carried[outcome.entity, default: .init()].merged += 1
+            case .inserted: self.carried[outcome.entity, default: .init()].written += 1
+            case .rejected: break
+            }
+        }
+    }
+
+    /// Counts carried records in their ledgers: each read, and written, merged, filtered or
+    /// rejected as `outcomes` (one per record of `records`, the records written) say.
+    private mutating func count(_ carried: CarriedRecords, outcomes: [StoreGraphWriter.EmbeddedOutcome],
+                                records: [EmbeddedRecord]) throws(PipelineError) {
         for (ledger, converted) in carried.counts {
             ledgers[ledger].read += 1
             ledgers[ledger].converted += converted
         }
         for ledger in carried.filtered { ledgers[ledger].filtered += 1 }
-        for outcome in outcomes {
+        for (index, outcome) in outcomes.enumerated() {
             guard let key = outcome.key, let ledger = carried.ledgers[key] else { continue }
-            if case .merged = outcome.outcome {
+            switch outcome.outcome {
+            case .merged:
                 ledgers[ledger].merged += 1
-            } else {
+            case .inserted:
                 ledgers[ledger].written += 1
                 self.written[outcome.entity, default: 0] += 1
                 observer?.carriedRecordWritten(entity: outcome.entity)
+            case .rejected(let reason):
+                try reject(Reject(location: records[index].record.location, entity: outcome.entity, reason: reason), ledger: ledger)
             }
         }
     }
@@ -398,15 +429,22 @@ public struct RecordPipeline {
         /// Removes the links to records filtered out, from a record and the records it carries.
         func dropLinks(of record: inout Record) {
             guard !dropped.isEmpty else { return }
-            func strip(_ links: [RecordLink]) -> [RecordLink] {
-                links.map { link in
-                    RecordLink(relationship: link.relationship, targets: link.targets.filter { target in
-                        if case .key(let key) = target { !dropped.contains(key) } else { true }
-                    })
-                }
-            }
             record.links = strip(record.links)
-            for index in record.embedded.indices { record.embedded[index].record.links = strip(record.embedded[index].record.links) }
+            dropLinks(of: &record.embedded)
+        }
+
+        /// Removes the links to records filtered out from `records`.
+        func dropLinks(of records: inout [EmbeddedRecord]) {
+            guard !dropped.isEmpty else { return }
+            for index in records.indices { records[index].record.links = strip(records[index].record.links) }
+        }
+
+        private func strip(_ links: [RecordLink]) -> [RecordLink] {
+            links.map { link in
+                RecordLink(relationship: link.relationship, targets: link.targets.filter { target in
+                    if case .key(let key) = target { !dropped.contains(key) } else { true }
+                })
+            }
         }
     }
 

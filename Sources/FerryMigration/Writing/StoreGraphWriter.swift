@@ -113,14 +113,29 @@ public final class StoreGraphWriter {
             return .rejected(reason: reason)
         }
         for (item, carriedTarget) in zip(carried, targets) {
-            // A reference finds its record and leaves its values as they are.
-            let policy = item.onlyNamesItsRecord && carriedPolicy(item.entity) == .keepNewest ? .keepFirst : carriedPolicy(item.entity)
-            let outcome = try writeOne(item.record, target: carriedTarget, policy: policy, byValues: item.findByValues, namespace: namespace,
-                                       isCarried: true)
-            embedded.append(EmbeddedOutcome(entity: item.entity, key: item.record.key, outcome: outcome))
+            embedded.append(try writeCarried(item, target: carriedTarget, namespace: namespace))
         }
         return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
                             ledger: ledger, emptyRequired: emptyRequired)
+    }
+
+    /// Writes the records a record carries when the record itself is not written (a mapping's
+    /// filter left it out): each as `write` writes it before its carrier. One outcome per record,
+    /// in their order.
+    public func writeCarried(_ carried: [EmbeddedRecord], namespace: Int) throws(GraphWriteError) -> [EmbeddedOutcome] {
+        lastPrimaryKey = nil
+        var outcomes: [EmbeddedOutcome] = []
+        for item in carried {
+            outcomes.append(try writeCarried(item, target: try entityWriting(for: carriedSchema(item.entity)), namespace: namespace))
+        }
+        return outcomes
+    }
+
+    private func writeCarried(_ item: EmbeddedRecord, target: EntityWriting, namespace: Int) throws(GraphWriteError) -> EmbeddedOutcome {
+        // A reference finds its record and leaves its values as they are.
+        let policy = item.onlyNamesItsRecord && carriedPolicy(item.entity) == .keepNewest ? .keepFirst : carriedPolicy(item.entity)
+        let outcome = try writeOne(item.record, target: target, policy: policy, byValues: item.findByValues, namespace: namespace, isCarried: true)
+        return EmbeddedOutcome(entity: item.entity, key: item.record.key, outcome: outcome)
     }
 
     /// The duplicate policy of records of `entity` written on their own.
