@@ -1,4 +1,5 @@
 import Ferry
+import FerryStore
 import FerryStoreTestSupport
 import FerryTestSupport
 import Foundation
@@ -91,6 +92,21 @@ struct InverseChangeMigrationTests {
         #expect(summary.unresolvedLinks == 0)
         #expect(try storeRows(out, "SELECT b.ZTITLE, a.ZNAME FROM ZBOOK b JOIN ZAUTHOR a ON a.Z_PK = b.Z1BOOKS ORDER BY b.ZTITLE")
                 == ["B0|A0", "B2|A1", "B4|A0"])
+    }
+
+    @Test("an inverse added where the app set both sides: the pairs are checked as the union of both (each pair was counted twice, a false failure, exit 5)")
+    func inverseAddedBothSidesSet() throws {
+        let (folder, bundle, source) = try store(from: "M 2", name: "inverse-added-both-sides")
+        let database = try SQLiteDatabase(path: source, mode: .readWrite)
+        try database.execute("UPDATE ZBOOK SET ZAUTHOR = Z1BOOKS WHERE ZTITLE <> 'B3'")
+        try database.close()
+        let out = folder + "/out.sqlite"
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundle,
+                                                             outputPath: out)).run()
+        let pairs = try #require(summary.verification?.sections.first { $0.name == "pairs against source store" })
+        #expect(pairs.checks > 0 && pairs.failures.isEmpty, "\(pairs)")
+        #expect(try storeRows(out, "SELECT b.ZTITLE, a.ZNAME FROM ZBOOK b JOIN ZAUTHOR a ON a.Z_PK = b.ZAUTHOR ORDER BY b.ZTITLE")
+                == ["B0|A0", "B1|A0", "B2|A1", "B3|A1"])
     }
 
     @Test("an inverse added: the pairs of Book.author are checked as made from Author.books (a false failure, exit 5)")

@@ -105,28 +105,26 @@ enum SourcePairCheck {
         var subject: String { "\(carried.entity).\(carried.relationship)" }
 
         /// The source pairs of the entity's own rows (those between objects `keeping` says were
-        /// carried, when records were left out), ranked at `ranked`, with the inverse sources'.
+        /// carried, when records were left out), ranked at `ranked`; with inverse sources, the
+        /// union of theirs, reversed, and its own (an app may have set both sides).
         func sourcePairs(in store: StoreVerifier, ranked: Set<PairOrder.End>, keeping: CarriedObjects?) throws(VerificationError) -> Fingerprint {
-            var fingerprint: Fingerprint
-            if let keeping {
-                let kept = KeptPairEnds(sources: try keeping.keys(of: entity), destinations: try keeping.keys(below: relationship.destinationEntity))
-                fingerprint = try store.edgeFingerprint(of: relationship.name, of: entity, keeping: kept, rankedEnds: ranked, ownRowsOnly: true)
-            } else {
-                fingerprint = try store.edgeFingerprint(of: relationship.name, of: entity, sourceKey: .primaryKey, destinationKey: .primaryKey,
-                                                        rankedEnds: ranked, ownRowsOnly: true)
+            let own = try keeping.map { keeping throws(VerificationError) in
+                KeptPairEnds(sources: try keeping.keys(of: entity), destinations: try keeping.keys(below: relationship.destinationEntity))
             }
+            guard !inverseSources.isEmpty else {
+                if let own { return try store.edgeFingerprint(of: relationship.name, of: entity, keeping: own, rankedEnds: ranked, ownRowsOnly: true) }
+                return try store.edgeFingerprint(of: relationship.name, of: entity, sourceKey: .primaryKey, destinationKey: .primaryKey,
+                                                 rankedEnds: ranked, ownRowsOnly: true)
+            }
+            var parts = [StoreVerifier.PairPart(relationship: relationship.name, of: entity, keeping: own)]
             for other in inverseSources {
                 // The other side's pairs lead to `entity` (which has no sub-entities: `inverseSources`).
-                if let keeping {
-                    let kept = KeptPairEnds(sources: try keeping.keys(of: other.entity), destinations: try keeping.keys(of: entity))
-                    fingerprint.merge(try store.edgeFingerprint(of: other.relationship, of: other.entity, keeping: kept, rankedEnds: [],
-                                                                reversed: true, ownRowsOnly: true))
-                } else {
-                    fingerprint.merge(try store.edgeFingerprint(of: other.relationship, of: other.entity, sourceKey: .primaryKey,
-                                                                destinationKey: .primaryKey, rankedEnds: [], reversed: true, ownRowsOnly: true))
+                let kept = try keeping.map { keeping throws(VerificationError) in
+                    KeptPairEnds(sources: try keeping.keys(of: other.entity), destinations: try keeping.keys(of: entity))
                 }
+                parts.append(StoreVerifier.PairPart(relationship: other.relationship, of: other.entity, reversed: true, keeping: kept))
             }
-            return fingerprint
+            return try store.edgeFingerprint(ofUnion: parts)
         }
     }
 

@@ -154,6 +154,28 @@ struct StoreFingerprints {
         return fingerprint
     }
 
+    /// The pairs of a relationship, both ends by `Z_PK` (source first), those `keeping` keeps
+    /// (every one when nil); with `ownSourceRowsOnly`, of the source entity's own rows.
+    func primaryKeyPairs(of storage: RelationshipPairs, ownSourceRowsOnly: Bool,
+                         keeping: KeptPairEnds?) throws(VerificationError) -> [(source: Int64, destination: Int64)] {
+        guard let sourceTable = context.table(of: storage.sourceEntity),
+              let destinationTable = context.table(of: storage.destinationEntity) else {
+            throw .invalidModel(path: context.connection.path, reason: "an end of \(storage.label) has no table")
+        }
+        let scan = PairKeyScan(storage, sourceTable: sourceTable.name, destinationTable: destinationTable.name, sourceKey: .primaryKey,
+                               destinationKey: .primaryKey, ownSourceRowsOnly: ownSourceRowsOnly, model: context.model, layout: context.layout)
+        var pairs: [(source: Int64, destination: Int64)] = []
+        do {
+            try scan.forEachPair(on: context.connection) { statement in
+                let pair = (source: statement.int64(at: 0), destination: statement.int64(at: 1))
+                if keeping?.keeps(source: pair.source, destination: pair.destination) ?? true { pairs.append(pair) }
+            }
+        } catch {
+            throw .unreadableStore(.sqlite(error))
+        }
+        return pairs
+    }
+
     /// The columns naming an end of a pair by `key`, with the attribute each holds (nil for `Z_PK`).
     private func keyColumns(_ key: EdgeKey, of entity: String) throws(VerificationError) -> (key: PairKeyScan.Key, attributes: [Attribute?]) {
         switch key {

@@ -160,6 +160,42 @@ public final class StoreVerifier {
                                       rankedEnds: rankedEnds, reversed: reversed, keeping: kept, ownSourceRowsOnly: ownRowsOnly)
     }
 
+    /// The pairs of one relationship of the rows of `entity` itself, as a part of a union
+    /// (`edgeFingerprint(ofUnion:)`): read as the relationship holds them, or `reversed`
+    /// (destination first, as its inverse holds them), those `keeping` keeps (all when nil).
+    public struct PairPart: Sendable {
+        public let relationship: String
+        public let entity: String
+        public let reversed: Bool
+        public let keeping: KeptPairEnds?
+
+        public init(relationship: String, of entity: String, reversed: Bool = false, keeping: KeptPairEnds? = nil) {
+            (self.relationship, self.entity, self.reversed, self.keeping) = (relationship, entity, reversed, keeping)
+        }
+    }
+
+    /// The fingerprint of the union of the pairs of `parts`, both ends named by `Z_PK`: a pair
+    /// that several parts hold (an app that set both sides of two relationships that later
+    /// become inverses) counts once, as the one relationship they become holds it once.
+    public func edgeFingerprint(ofUnion parts: [PairPart]) throws(VerificationError) -> Fingerprint {
+        let fingerprints = try storeFingerprints()
+        var union = Set<[Int64]>()
+        for part in parts {
+            for pair in try fingerprints.primaryKeyPairs(of: try pairs(of: part.relationship, of: part.entity), ownSourceRowsOnly: true,
+                                                         keeping: part.keeping) {
+                union.insert(part.reversed ? [pair.destination, pair.source] : [pair.source, pair.destination])
+            }
+        }
+        var fingerprint = Fingerprint()
+        var bytes: [UInt8] = []
+        for pair in union {
+            bytes.removeAll(keepingCapacity: true)
+            for key in pair { KeyValueReader.appendPrimaryKey(key, to: &bytes) }
+            fingerprint.add(encoded: bytes)
+        }
+        return fingerprint
+    }
+
     /// The `Z_PK`s of the rows of `entity` itself (not of entities below it), read with plain SQL.
     public func primaryKeys(of entity: String) throws(VerificationError) -> Set<Int64> {
         guard let table = layout.table(forEntity: entity), let number = layout.entityNumbers[entity] else {
