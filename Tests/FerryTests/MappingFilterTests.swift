@@ -97,4 +97,21 @@ struct FilteredCarrierTests {
                               + "GROUP BY p.Z_PK ORDER BY 1") == playlists)
         #expect(try storeRows(out, "SELECT ZTITLE FROM ZSONG ORDER BY 1") == songs)
     }
+
+    @Test("links to nested records a filter leaves out are dropped with them and counted, as links to a store's")
+    func linksToFilteredNestedRecordsCounted() throws {
+        let folder = try TestPaths.temporaryFolder("filtered-nested-links")
+        let bundle = try TestPaths.xcodeModelBundle("Music", versions: [("Music 1", Self.version(note: false)), ("Music 2", Self.version(note: true))],
+                                                    in: folder)
+        try Data("mapping \"Music 1\" -> \"Music 2\"\nentity Song\n  where title != \"x\"\n".utf8)
+            .write(to: URL(fileURLWithPath: folder + "/Music 1 to Music 2.mapping"))
+        try Data(#"[{"name": "A", "songs": [{"title": "s0"}, {"title": "x"}, {"title": "s2"}]}, {"name": "B", "songs": [{"title": "x"}]}]"#.utf8)
+            .write(to: URL(fileURLWithPath: folder + "/records.json"))
+        let out = folder + "/out.sqlite"
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(argument: "Playlist@Music 1:\(folder)/records.json")],
+                                                             modelPath: bundle, outputPath: out)).run()
+        #expect(summary.verification?.passed == true && !summary.leftSomethingOut)
+        let songs = try #require(summary.links.first { $0.relationship == "Playlist.songs" })
+        #expect(songs.resolved == 2 && songs.unresolved == 0 && songs.droppedWithDestinations == 2, "\(songs)")
+    }
 }

@@ -277,7 +277,8 @@ public struct RecordPipeline {
         }
         var carried = CarriedRecords()
         if !record.embedded.isEmpty {
-            if let rejected = try carry(EmbeddedRecord.flattened(record).map { (plan.version, $0) }, source: plan.source, into: &carried) {
+            if let rejected = try carry(EmbeddedRecord.flattened(record).map { (plan.version, $0) }, source: plan.source, namespace: namespace,
+                                        into: &carried) {
                 try reject(rejected, ledger: ledger)
                 return
             }
@@ -298,13 +299,12 @@ public struct RecordPipeline {
                 try writeAlone(carried, namespace: namespace)
                 return
             }
-            if !made.isEmpty, var rejected = try carry(made, source: plan.source, into: &carried) {
+            if !made.isEmpty, var rejected = try carry(made, source: plan.source, namespace: namespace, into: &carried) {
                 if storeRow != nil { rejected.location = location(of: record, plan: plan, storeRow: storeRow) }
                 try reject(rejected, ledger: ledger)
                 return
             }
             mapped.embedded = carried.records
-            carried.dropLinks(of: &mapped)
             try write(mapped, read: record, plan: plan, carried: carried, namespace: namespace, storeRow: storeRow)
         }
     }
@@ -314,6 +314,11 @@ public struct RecordPipeline {
     private mutating func leaveOut(_ record: Record, ledger: Int, namespace: Int) throws(PipelineError) {
         ledgers[ledger].filtered += 1
         records.filtered += 1
+        try leaveOut(carried: record, namespace: namespace)
+    }
+
+    /// Marks the key of `record`, filtered out, left out.
+    private func leaveOut(carried record: Record, namespace: Int) throws(PipelineError) {
         guard let key = record.key else { return }
         do { try graph.markLeftOut(key, namespace: namespace) } catch { throw .links(error) }
     }
@@ -370,12 +375,10 @@ public struct RecordPipeline {
     /// records it says no to (they were dropped with their carrier, counted nowhere).
     private mutating func writeAlone(_ carried: CarriedRecords, namespace: Int) throws(PipelineError) {
         guard !carried.counts.isEmpty else { return }
-        var records = carried.records
-        carried.dropLinks(of: &records)
         let outcomes: [StoreGraphWriter.EmbeddedOutcome]
-        do { outcomes = try graph.writeCarried(records, namespace: namespace) } catch { throw .links(error) }
+        do { outcomes = try graph.writeCarried(carried.records, namespace: namespace) } catch { throw .links(error) }
         tallyCarried(outcomes)
-        try count(carried, outcomes: outcomes, records: records)
+        try count(carried, outcomes: outcomes, records: carried.records)
     }
 
     /// Counts what became of carried records in the summary of carried records.
@@ -423,36 +426,15 @@ public struct RecordPipeline {
         var counts: [(ledger: Int, converted: Int)] = []
         /// The ledger of each carried record a mapping filtered out.
         var filtered: [Int] = []
-        /// The keys of the records filtered out, which links must no longer name.
-        var dropped: Set<RecordKey> = []
-
-        /// Removes the links to records filtered out, from a record and the records it carries.
-        func dropLinks(of record: inout Record) {
-            guard !dropped.isEmpty else { return }
-            record.links = strip(record.links)
-            dropLinks(of: &record.embedded)
-        }
-
-        /// Removes the links to records filtered out from `records`.
-        func dropLinks(of records: inout [EmbeddedRecord]) {
-            guard !dropped.isEmpty else { return }
-            for index in records.indices { records[index].record.links = strip(records[index].record.links) }
-        }
-
-        private func strip(_ links: [RecordLink]) -> [RecordLink] {
-            links.map { link in
-                RecordLink(relationship: link.relationship, targets: link.targets.filter { target in
-                    if case .key(let key) = target { !dropped.contains(key) } else { true }
-                })
-            }
-        }
     }
 
     /// Carries records a record carries (flattened, in writing order), each through the chain
     /// from the version it is in, and the records mappings make from their values on the way;
-    /// the reject of the first that a mapping rejects, located at its key path.
-    private mutating func carry(_ embedded: [(version: Int, record: EmbeddedRecord)], source: String,
-                       into carried: inout CarriedRecords) throws(PipelineError) -> Reject? {
+    /// the reject of the first that a mapping rejects, located at its key path. A record a
+    /// mapping filters out is marked left out in source `namespace` (`StoreGraphWriter.markLeftOut`):
+    /// links to it are dropped with it.
+    private mutating func carry(_ embedded: [(version: Int, record: EmbeddedRecord)], source: String, namespace: Int,
+                                into carried: inout CarriedRecords) throws(PipelineError) -> Reject? {
         for (version, item) in embedded {
             guard let schema = chain.schema(version: version, entity: item.entity) else {
                 return Reject(location: item.record.location, entity: item.entity,
@@ -468,15 +450,15 @@ public struct RecordPipeline {
             case .filtered:
                 carried.counts.append((itemPlan.ledger, 0))
                 carried.filtered.append(itemPlan.ledger)
-                if let key = item.record.key { carried.dropped.insert(key) }
+                try leaveOut(carried: item.record, namespace: namespace)
             case let .record(mapped, finalEntity, converted, made):
                 carried.counts.append((itemPlan.ledger, converted))
                 guard itemPlan.finalSchema != nil else {
                     carried.filtered.append(itemPlan.ledger)
-                    if let key = item.record.key { carried.dropped.insert(key) }
+                    try leaveOut(carried: item.record, namespace: namespace)
                     continue
                 }
-                if !made.isEmpty, let rejected = try carry(made, source: source, into: &carried) { return rejected }
+                if !made.isEmpty, let rejected = try carry(made, source: source, namespace: namespace, into: &carried) { return rejected }
                 if let key = mapped.key { carried.ledgers[key] = itemPlan.ledger }
                 carried.records.append(EmbeddedRecord(entity: finalEntity, record: mapped, findByValues: item.findByValues,
                                                       onlyNamesItsRecord: item.onlyNamesItsRecord))
