@@ -77,26 +77,8 @@ struct LeftOutRecordPairTests {
     @Test("a concrete entity with a sub-entity: its pairs are those of its whole hierarchy's carried objects (a filter elsewhere failed the check, exit 5)")
     func concreteParentWithSubEntity() throws {
         let folder = try TestPaths.temporaryFolder("left-out-hierarchy")
-        func version(note: Bool) -> String {
-            #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
-                + #"<entity name="Playlist" syncable="YES"><attribute name="name" attributeType="String"/>"#
-                + (note ? #"<attribute name="note" optional="YES" attributeType="String"/>"# : "")
-                + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Media" inverseName="playlist" inverseEntity="Media"/></entity>"#
-                + #"<entity name="Media" syncable="YES"><attribute name="title" attributeType="String"/>"#
-                + #"<relationship name="playlist" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Playlist" inverseName="items" inverseEntity="Playlist"/></entity>"#
-                + #"<entity name="Song" parentEntity="Media" syncable="YES"><attribute name="artist" optional="YES" attributeType="String"/></entity></model>"#
-        }
-        let bundle = try TestPaths.xcodeModelBundle("Media", versions: [("Media 1", version(note: false)), ("Media 2", version(note: true))], in: folder)
-        try Data("mapping \"Media 1\" -> \"Media 2\"\nentity Playlist\n  where name != \"x\"\n".utf8)
-            .write(to: URL(fileURLWithPath: folder + "/Media 1 to Media 2.mapping"))
-        try Data(#"[{"name": "A", "items": [{"title": "m1"}, {"title": "s2"}]}, {"name": "x", "items": [{"title": "m3"}]}]"#.utf8)
-            .write(to: URL(fileURLWithPath: folder + "/playlists.json"))
-        let source = folder + "/source.sqlite"
-        _ = try ImportJob(request: ImportRequest(sources: [folder + "/playlists.json"], modelPath: bundle, modelVersion: "Media 1", entity: "Playlist",
-                                                 outputPath: source)).run()
-        let database = try SQLiteDatabase(path: source, mode: .readWrite)
-        try database.execute("UPDATE ZMEDIA SET Z_ENT = (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Song') WHERE ZTITLE = 's2'")
-        try database.close()
+        let (bundle, source) = try MediaHierarchyStore.make(in: folder, abstractMedia: false, mapping: "entity Playlist\n  where name != \"x\"\n",
+                                                            second: "x")
         let out = folder + "/out.sqlite"
         let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundle,
                                                              outputPath: out)).run()
