@@ -71,6 +71,26 @@ struct NestedRecordImportTests {
         #expect(try storeRows(migrated, parents) == ["c|r", "g|c", "h|c", "r|-"])
     }
 
+    @Test("an ordered list naming a member twice keeps it once, at its first place, and says so (it took the last place, exit 0)")
+    func orderedListNamingAMemberTwice() throws {
+        let folder = try TestPaths.temporaryFolder("ordered-twice")
+        let task = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Task" syncable="YES"><attribute name="tid" attributeType="Integer 64"/>"#
+            + #"<relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Task" inverseName="children" inverseEntity="Task"/>"#
+            + #"<relationship name="children" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Task" inverseName="parent" inverseEntity="Task"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="tid"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Tasks", versions: [("Tasks", task)], in: folder)
+        let source = try write("{\"tid\": 5}\n{\"tid\": 6}\n{\"tid\": 1, \"children\": [5, 6, 5]}\n", "tasks.ndjson", in: folder)
+        let out = folder + "/out.sqlite"
+        var request = importing([source], entity: "Task", out: out, model: bundle, version: nil)
+        request.files.linkAttributes = ["children": "tid"]
+        let summary = try ImportJob(request: request).run()
+        #expect(summary.verification?.passed == true)
+        let children = try #require(summary.links.first { $0.relationship == "Task.children" })
+        #expect(children.duplicatePairs == 1, "\(children)")
+        #expect(try storeRows(out, "SELECT ZTID FROM ZTASK WHERE ZPARENT IS NOT NULL ORDER BY Z_FOK_PARENT") == ["5", "6"])
+    }
+
     @Test("tags listed by name in a nested record are created as for a top record (they were never created, exit 0, verified)")
     func nestedRecordsCreateMissingDestinations() throws {
         let folder = try TestPaths.temporaryFolder("nested-create")
@@ -142,6 +162,45 @@ struct NestedRecordImportTests {
         #expect(summary.carried["Upload"] == .init(written: 1, merged: 0) && summary.carried["Tag"] == nil)
         #expect(try storeRows(out, "SELECT ZREMOTEPATH FROM ZUPLOAD") == ["/a.jpg"])
         #expect(try storeRows(out, "SELECT count(*) FROM ZTAG") == ["0"])
+    }
+
+    @Test("a record that fails when it is written (a model bound, a bound of an object it carries, a duplicate of its own descendant) writes nothing it carries (orphans and a merge stayed, exit 1, verified)")
+    func rejectedAtWriteWritesNothingCarried() throws {
+        let folder = try TestPaths.temporaryFolder("nested-rejected-at-write")
+        let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Order" syncable="YES"><attribute name="num" attributeType="Integer 64" maxValueString="100"/>"#
+            + #"<relationship name="items" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="order" inverseEntity="Item"/>"#
+            + #"<relationship name="sub" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Order"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="num"/></uniquenessConstraint></uniquenessConstraints></entity>"#
+            + #"<entity name="Item" syncable="YES"><attribute name="qty" attributeType="Integer 32" maxValueString="5"/>"#
+            + #"<relationship name="order" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Order" inverseName="items" inverseEntity="Order"/>"#
+            + #"<relationship name="product" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="items" inverseEntity="Product"/></entity>"#
+            + #"<entity name="Product" syncable="YES"><attribute name="code" attributeType="String"/><attribute name="title" optional="YES" attributeType="String"/>"#
+            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="product" inverseEntity="Item"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Orders", versions: [("Orders", model)], in: folder)
+        let source = try write("""
+            [{"num": 1, "items": [{"qty": 1, "product": {"code": "P1", "title": "good"}}]},
+             {"num": 500, "items": [{"qty": 2, "product": {"code": "P1", "title": "bad"}}]},
+             {"num": 2, "items": [{"qty": 3}, {"qty": 9}]},
+             {"num": 3, "sub": {"num": 3, "items": [{"qty": 4}]}}]
+            """, "orders.json", in: folder)
+        let out = folder + "/out.sqlite"
+        var request = importing([source], entity: "Order", out: out, model: bundle, version: nil)
+        request.duplicates = .keepNewest
+        let summary = try ImportJob(request: request).run()
+        #expect(summary.written == 1 && summary.merged == 1 && summary.rejected == 2 && summary.isBalanced, "\(summary.sampleRejects)")
+        #expect(summary.verification?.passed == true)
+        #expect(summary.sampleRejects.map(\.reason).contains { $0.contains("[2].items[1]: Item.qty: 9 is above the model's maximum of 5") },
+                "\(summary.sampleRejects)")
+        #expect(try storeRows(out, "SELECT ZQTY FROM ZITEM ORDER BY 1") == ["1", "4"])
+        #expect(try storeRows(out, "SELECT ZCODE, ZTITLE FROM ZPRODUCT") == ["P1|good"])
+        var rejecting = importing([source], entity: "Order", out: folder + "/reject.sqlite", model: bundle, version: nil)
+        rejecting.duplicates = .reject
+        let strict = try ImportJob(request: rejecting).run()
+        #expect(strict.written == 1 && strict.rejected == 3, "\(strict.sampleRejects)")
+        #expect(try storeRows(folder + "/reject.sqlite", "SELECT ZNUM FROM ZORDER") == ["1"])
+        #expect(try storeRows(folder + "/reject.sqlite", "SELECT ZQTY FROM ZITEM ORDER BY 1") == ["1"])
     }
 
     @Test("a nested dictionary of a property list is a record too")

@@ -27,7 +27,7 @@ public struct LinkReport: Sendable, Equatable, Codable {
     /// Destinations claimed by more than one source where each destination's row holds its one
     /// source (one-to-many, to-many without an inverse): the last one wins.
     public var conflicts = 0
-    /// Many-to-many pairs given more than once (kept once).
+    /// Pairs given more than once (kept once; an ordered list keeps the first place).
     public var duplicatePairs = 0
 
     public init(relationship: String, matchedBy: String) {

@@ -109,6 +109,18 @@ public final class StoreGraphWriter {
         let carried = EmbeddedRecord.flattened(record)
         var targets: [EntityWriting] = []
         for item in carried { targets.append(try entityWriting(for: carriedSchema(item.entity))) }
+        // Whatever would reject the record, or one it carries, is found before any is written:
+        // nothing of a rejected record is written.
+        for (item, carriedTarget) in zip(carried, targets) {
+            if let problem = valueProblem(item.record.values, target: carriedTarget) {
+                return .rejected(reason: (item.record.location.path.map { "\($0): " } ?? "") + problem)
+            }
+        }
+        if let problem = valueProblem(record.values, target: target) { return .rejected(reason: problem) }
+        if let empty = emptyRequired.first,
+           try !isKnown(record, identity: try identity(of: record, target: target), target: target) {
+            return .rejected(reason: RelationshipKeys.emptyRequiredReason(of: empty))
+        }
         if let reason = try rejectedDuplicate(record, target: target, carried: Array(zip(carried, targets))) {
             return .rejected(reason: reason)
         }
@@ -148,15 +160,25 @@ public final class StoreGraphWriter {
         duplicatesByEntity[entity] ?? (duplicates == .keepNewest ? .keepNewest : .keepFirst)
     }
 
+    /// Why `values` cannot be a row of `target`'s entity (too large a row, a Decimal the store
+    /// cannot hold, a value outside the model's validation rules when values are validated); nil
+    /// when they can.
+    private func valueProblem(_ values: [AttributeValue], target: EntityWriting) -> String? {
+        StoreRowSize.problem(values) ?? StoredDecimal.problem(values, schema: target.rows.schema)
+            ?? (validatesValues ? target.validation?.problem(values) : nil)
+    }
+
     /// Why a record with carried records must be rejected before any of them is written: a
     /// record under a `reject` policy (itself or a carried one) that duplicates a record in the
-    /// store or another one of the same group. Nil when none does.
+    /// store or one of the same group written before it (whatever that one's policy: a carrier
+    /// that repeats one of its own descendants). Nil when none does.
     private func rejectedDuplicate(_ record: Record, target: EntityWriting, carried: [(EmbeddedRecord, EntityWriting)])
         throws(GraphWriteError) -> String?
     {
         var group = Set<[UInt8]>()
         let members = carried.map { ($0.0.record, $0.1, carriedPolicy($0.0.entity), $0.0.findByValues) } + [(record, target, target.duplicates, false)]
-        for (member, writing, policy, byValues) in members where policy == .reject {
+        guard members.contains(where: { $0.2 == .reject }) else { return nil }
+        for (member, writing, policy, byValues) in members {
             func isNew(_ names: [String], _ key: [UInt8]) -> Bool {
                 group.insert(Array("\(writing.entity)(\(names.joined(separator: ",")))".utf8) + key).inserted
             }
@@ -170,7 +192,7 @@ public final class StoreGraphWriter {
             } else {
                 found = writing.rows.uniqueKeys(of: member.values).first { !isNew($0.names, $0.key) }?.names
             }
-            guard let found else { continue }
+            guard let found, policy == .reject else { continue }
             let place = member.location.path.map { "\($0): " } ?? ""
             return "\(place)\(writing.entity) is a duplicate on unique (\(found.joined(separator: ", "))) and its duplicate policy is reject"
         }
@@ -190,10 +212,7 @@ public final class StoreGraphWriter {
         let primaryKey: Int64
         var outcome = Outcome.inserted
         lastPrimaryKey = nil
-        if let problem = StoreRowSize.problem(record.values) ?? StoredDecimal.problem(record.values, schema: rows.schema)
-            ?? (validatesValues ? target.validation?.problem(record.values) : nil) {
-            return .rejected(reason: problem)
-        }
+        if let problem = valueProblem(record.values, target: target) { return .rejected(reason: problem) }
         let identity = try identity(of: record, target: target, byValues: byValues)
         if let empty = emptyRequired.first, try !isKnown(record, identity: identity, target: target) {
             return .rejected(reason: RelationshipKeys.emptyRequiredReason(of: empty))

@@ -258,11 +258,16 @@ public final class LinkResolution {
             result.conflicts = try count("SELECT count(*) FROM (SELECT dst FROM \(work).r WHERE dst IS NOT NULL GROUP BY dst HAVING count(DISTINCT src) > 1)")
             try setForeignKey(key, in: target, destination: source, pairs: ("dst", "src"))
             if relationship.isOrdered, let orderColumn = key.orderKey {
+                // The last list naming a destination wins it (as its key says), at the place it
+                // first names it there: a list naming a member twice keeps it once, where an
+                // ordered set keeps it.
                 try execute("""
-                    UPDATE \(target.table) SET \(orderColumn) = x.v FROM (SELECT dst AS k, 2048 + 1024 * pos AS v, max(rowid) FROM \(work).r
-                        WHERE dst IS NOT NULL GROUP BY dst) AS x WHERE \(target.table).Z_PK = x.k
+                    UPDATE \(target.table) SET \(orderColumn) = x.v FROM (SELECT r.dst AS k, 2048 + 1024 * min(r.pos) AS v FROM \(work).r r
+                        JOIN (SELECT dst, src, max(rowid) FROM \(work).r WHERE dst IS NOT NULL GROUP BY dst) w ON w.dst = r.dst AND w.src = r.src
+                        GROUP BY r.dst) AS x WHERE \(target.table).Z_PK = x.k
                     """)
             }
+            result.duplicatePairs = try repeatedPairs()
         case .joinTable(let join):
             result.duplicatePairs = try insertJoinRows(join)
         }
@@ -361,7 +366,12 @@ public final class LinkResolution {
                     ON CONFLICT (\(join.source), \(join.destination)) DO UPDATE SET \(order) = excluded.\(order)
                 """)
         }
-        return try count("SELECT count(*) - (SELECT count(*) FROM (SELECT DISTINCT src, dst FROM \(work).r WHERE dst IS NOT NULL)) FROM \(work).r WHERE dst IS NOT NULL")
+        return try repeatedPairs()
+    }
+
+    /// Links naming a pair an earlier link of the kind named (kept once).
+    private func repeatedPairs() throws(LinkResolutionError) -> Int {
+        try count("SELECT count(*) - (SELECT count(*) FROM (SELECT DISTINCT src, dst FROM \(work).r WHERE dst IS NOT NULL)) FROM \(work).r WHERE dst IS NOT NULL")
     }
 
     /// Runs a bulk change of `table` with its non-unique indexes (those holding `column`, when
