@@ -203,6 +203,31 @@ struct NestedRecordImportTests {
         #expect(try storeRows(folder + "/reject.sqlite", "SELECT ZQTY FROM ZITEM ORDER BY 1") == ["1"])
     }
 
+    @Test("a nested object without a destination its entity requires rejects its carrier; the inverse its carrier fills counts (the run failed verification, exit 5)")
+    func nestedObjectMissingARequiredToOne() throws {
+        let folder = try TestPaths.temporaryFolder("nested-required")
+        let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Order" syncable="YES"><attribute name="num" attributeType="Integer 64"/>"#
+            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="order" inverseEntity="Item"/></entity>"#
+            + #"<entity name="Item" syncable="YES"><attribute name="qty" attributeType="Integer 32"/>"#
+            + #"<relationship name="order" maxCount="1" deletionRule="Nullify" destinationEntity="Order" inverseName="items" inverseEntity="Order"/>"#
+            + #"<relationship name="product" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="items" inverseEntity="Product"/></entity>"#
+            + #"<entity name="Product" syncable="YES"><attribute name="code" attributeType="String"/>"#
+            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="product" inverseEntity="Item"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Orders", versions: [("Orders", model)], in: folder)
+        let source = try write(#"[{"num": 1, "items": [{"qty": 1}]}, {"num": 2, "items": [{"qty": 1, "product": {"code": "P"}}]}, {"num": 3, "items": [{"qty": 2, "product": null}]}]"#,
+                               "orders.json", in: folder)
+        let out = folder + "/out.sqlite"
+        let summary = try ImportJob(request: importing([source], entity: "Order", out: out, model: bundle, version: nil)).run()
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
+        #expect(summary.written == 1 && summary.rejected == 2 && summary.isBalanced)
+        #expect(summary.sampleRejects.map(\.reason).allSatisfy { $0.contains("items[0]: Item: required relationship 'product' is empty") },
+                "\(summary.sampleRejects)")
+        #expect(try storeRows(out, "SELECT o.ZNUM, i.ZQTY, p.ZCODE FROM ZITEM i JOIN ZORDER o ON o.Z_PK = i.ZORDER JOIN ZPRODUCT p ON p.Z_PK = i.ZPRODUCT")
+                == ["2|1|P"])
+    }
+
     @Test("a nested dictionary of a property list is a record too")
     func plistNestedDictionary() throws {
         let folder = try TestPaths.temporaryFolder("nested-plist")

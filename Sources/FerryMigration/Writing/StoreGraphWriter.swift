@@ -124,6 +124,9 @@ public final class StoreGraphWriter {
         if let reason = try rejectedDuplicate(record, target: target, carried: Array(zip(carried, targets))) {
             return .rejected(reason: reason)
         }
+        if let reason = try emptyRequiredOfCarried(record, entity: target.entity, carried: Array(zip(carried, targets))) {
+            return .rejected(reason: reason)
+        }
         for (item, carriedTarget) in zip(carried, targets) {
             embedded.append(try writeCarried(item, target: carriedTarget, namespace: namespace))
         }
@@ -166,6 +169,34 @@ public final class StoreGraphWriter {
     private func valueProblem(_ values: [AttributeValue], target: EntityWriting) -> String? {
         StoreRowSize.problem(values) ?? StoredDecimal.problem(values, schema: target.rows.schema)
             ?? (validatesValues ? target.validation?.problem(values) : nil)
+    }
+
+    /// Why a record's carried records cannot all be written: one that would be a new object
+    /// without a destination its entity requires (a required to-one it gives no link for, which
+    /// no record of its group links through the inverse either). A reference (`{"code": …}`) and
+    /// a record that merges into an object already there are left alone. Nil when none is short.
+    private func emptyRequiredOfCarried(_ record: Record, entity: String, carried: [(EmbeddedRecord, EntityWriting)])
+        throws(GraphWriteError) -> String?
+    {
+        var filledFromTheOtherSide: [RecordKey: Set<String>] = [:]
+        for (member, memberEntity) in carried.map({ ($0.0.record, $0.0.entity) }) + [(record, entity)] {
+            for link in member.links where !link.targets.isEmpty {
+                guard let relationship = model.allRelationships(of: memberEntity).first(where: { $0.name == link.relationship }),
+                      let inverse = model.inverse(of: relationship) else { continue }
+                for case .key(let key) in link.targets { filledFromTheOtherSide[key, default: []].insert(inverse.name) }
+            }
+        }
+        for (item, writing) in carried where !item.onlyNamesItsRecord {
+            let given = Set(item.record.links.filter { !$0.targets.isEmpty }.map(\.relationship))
+                .union(item.record.key.flatMap { filledFromTheOtherSide[$0] } ?? [])
+            guard let empty = model.allRelationships(of: item.entity).first(where: {
+                $0.isRequiredToOne && !$0.isTransient && !given.contains($0.name)
+            }) else { continue }
+            let identity = try identity(of: item.record, target: writing, byValues: item.findByValues)
+            if try isKnown(item.record, identity: identity, target: writing) { continue }
+            return (item.record.location.path.map { "\($0): " } ?? "") + "\(item.entity): " + RelationshipKeys.emptyRequiredReason(of: empty.name)
+        }
+        return nil
     }
 
     /// Why a record with carried records must be rejected before any of them is written: a
