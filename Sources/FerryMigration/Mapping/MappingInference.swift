@@ -9,8 +9,9 @@ import FerryModel
 ///   step by step.
 /// - Added attributes take their default; removed ones are dropped; optional → required uses the
 ///   default for nil values (a record whose required value stays nil is rejected).
-/// - Relationships match the same way when their destinations map onto each other; to-one →
-///   to-many and ordering changes carry the links.
+/// - Relationships match the same way when their destinations map onto each other (or onto an
+///   entity below the destination: records of an entity that becomes abstract are written as one
+///   of its sub-entities); to-one → to-many and ordering changes carry the links.
 /// - Rename candidates (identical definitions, similar names) are only suggested, never applied.
 public enum MappingInference {
     public static func infer(from source: ManagedObjectModel, to destination: ManagedObjectModel) -> MappingModel {
