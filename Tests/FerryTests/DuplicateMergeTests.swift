@@ -49,6 +49,28 @@ struct DuplicateMergeTests {
                 == ["rex|lab|", "fido|pug|", "tom||7"])
     }
 
+    @Test("a nested object whose unique values a sibling entity's row holds rejects its carrier before anything of it is written (its other nested objects stayed)")
+    func nestedAcrossSiblings() throws {
+        let folder = try TestPaths.temporaryFolder("duplicate-sibling-nested")
+        let contents = Self.contents.replacingOccurrences(of: #"<relationship name="favorite""#, with: """
+            <relationship name="dogs" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Dog"/>
+            <relationship name="cats" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Cat"/>
+            <relationship name="favorite"
+            """)
+        let bundle = try TestPaths.xcodeModelBundle("Animals", versions: [("Animals", contents)], in: folder)
+        try "name,breed\nrex,lab\n".write(toFile: folder + "/dogs.csv", atomically: true, encoding: .utf8)
+        try #"[{"oname": "A", "dogs": [{"name": "fido"}], "cats": [{"name": "rex"}]}, {"oname": "B", "cats": [{"name": "tom"}]}]"#
+            .write(toFile: folder + "/owners.json", atomically: true, encoding: .utf8)
+        let store = folder + "/animals.sqlite"
+        var run = try FerryProcess.run(["import", folder + "/dogs.csv", "--model", bundle, "--entity", "Dog", "--out", store])
+        #expect(run.status == 0, "\(run.err)")
+        run = try FerryProcess.run(["import", folder + "/owners.json", "--model", bundle, "--entity", "Owner", "--out", store, "--append"])
+        #expect(run.status == 1, "\(run.out)\(run.err)")
+        #expect(run.err.contains("cats[0]: a Dog (Z_PK 1) already holds these values on unique (name); a Cat cannot be merged"), "\(run.err)")
+        #expect(try storeRows(store, "SELECT ZNAME || '|' || Z_ENT FROM ZANIMAL ORDER BY Z_PK") == ["rex|3", "tom|2"])
+        #expect(try storeRows(store, "SELECT ZONAME FROM ZOWNER") == ["B"])
+    }
+
     @Test("find or create makes no destination whose value a sibling's row holds, and links to an abstract entity need none made")
     func findOrCreateAcrossSiblings() throws {
         let folder = try TestPaths.temporaryFolder("duplicate-find-or-create")

@@ -127,6 +127,9 @@ public final class StoreGraphWriter {
         if let reason = try emptyRequiredOfCarried(record, entity: target.entity, carried: Array(zip(carried, targets))) {
             return .rejected(reason: reason)
         }
+        for (member, writing) in zip(carried.map(\.record), targets) + [(record, target)] {
+            if let reason = try heldByAnotherEntity(member, target: writing) { return .rejected(reason: reason) }
+        }
         for (item, carriedTarget) in zip(carried, targets) {
             embedded.append(try writeCarried(item, target: carriedTarget, namespace: namespace))
         }
@@ -169,6 +172,19 @@ public final class StoreGraphWriter {
     private func valueProblem(_ values: [AttributeValue], target: EntityWriting) -> String? {
         StoreRowSize.problem(values) ?? StoredDecimal.problem(values, schema: target.rows.schema)
             ?? (validatesValues ? target.validation?.problem(values) : nil)
+    }
+
+    /// Why `record` cannot be written: an object of another entity (a sibling under a parent's
+    /// constraint) already holds its values on a unique constraint, and the record cannot merge
+    /// into it. Nil when none does.
+    private func heldByAnotherEntity(_ record: Record, target: EntityWriting) throws(GraphWriteError) -> String? {
+        guard let row = try target.rows.existingRow(for: record.values), let other = row.entity, other != target.entity else { return nil }
+        return (record.location.path.map { "\($0): " } ?? "") + Self.heldByAnotherEntity(row, entity: target.entity)
+    }
+
+    private static func heldByAnotherEntity(_ row: EntityRowWriter.ExistingRow, entity: String) -> String {
+        "a \(row.entity ?? "?") (Z_PK \(row.primaryKey)) already holds these values on unique (\(row.constraint.joined(separator: ", "))); "
+            + "a \(entity) cannot be merged into an object of another entity"
     }
 
     /// Why a record's carried records cannot all be written: one that would be a new object
@@ -265,8 +281,7 @@ public final class StoreGraphWriter {
             // A row of another entity cannot take the record: its values would sit on an object
             // of the wrong entity, and the record would vanish from its own.
             if let other = row.entity, other != target.entity {
-                return .rejected(reason: "a \(other) (Z_PK \(existing)) already holds these values on unique (\(constraint.joined(separator: ", "))); "
-                    + "a \(target.entity) cannot be merged into an object of another entity")
+                return .rejected(reason: Self.heldByAnotherEntity(row, entity: target.entity))
             }
             switch policy {
             case .reject:
