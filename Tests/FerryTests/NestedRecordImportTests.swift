@@ -228,6 +228,31 @@ struct NestedRecordImportTests {
                 == ["2|1|P"])
     }
 
+    @Test("under keep-first, a reference before the full object: the full object's values and relationships are the record's (they were dropped, and what it carried left unlinked, exit 0)")
+    func referenceBeforeFullObject() throws {
+        let folder = try TestPaths.temporaryFolder("nested-reference-first")
+        let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Order" syncable="YES"><attribute name="name" attributeType="String"/>"#
+            + #"<relationship name="product" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="orders" inverseEntity="Product"/></entity>"#
+            + #"<entity name="Product" syncable="YES"><attribute name="code" attributeType="String"/><attribute name="title" optional="YES" attributeType="String"/>"#
+            + #"<relationship name="orders" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Order" inverseName="product" inverseEntity="Order"/>"#
+            + #"<relationship name="vendor" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Vendor" inverseName="products" inverseEntity="Vendor"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints></entity>"#
+            + #"<entity name="Vendor" syncable="YES"><attribute name="name" attributeType="String"/>"#
+            + #"<relationship name="products" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Product" inverseName="vendor" inverseEntity="Product"/></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Orders", versions: [("Orders", model)], in: folder)
+        let source = try write("""
+            [{"name": "o1", "product": {"code": "P1"}},
+             {"name": "o2", "product": {"code": "P1", "title": "Widget", "vendor": {"name": "Acme"}}},
+             {"name": "o3", "product": {"code": "P1", "title": "Gadget", "vendor": {"name": "Other"}}}]
+            """, "orders.json", in: folder)
+        let out = folder + "/out.sqlite"
+        let summary = try ImportJob(request: importing([source], entity: "Order", out: out, model: bundle, version: nil)).run()
+        #expect(summary.verification?.passed == true)
+        #expect(try storeRows(out, "SELECT p.ZCODE, p.ZTITLE, v.ZNAME FROM ZPRODUCT p LEFT JOIN ZVENDOR v ON v.Z_PK = p.ZVENDOR") == ["P1|Widget|Acme"])
+        #expect(try storeRows(out, "SELECT o.ZNAME, p.ZCODE FROM ZORDER o JOIN ZPRODUCT p ON p.Z_PK = o.ZPRODUCT ORDER BY 1") == ["o1|P1", "o2|P1", "o3|P1"])
+    }
+
     @Test("a nested dictionary of a property list is a record too")
     func plistNestedDictionary() throws {
         let folder = try TestPaths.temporaryFolder("nested-plist")

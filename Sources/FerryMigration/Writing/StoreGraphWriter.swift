@@ -33,6 +33,9 @@ public final class StoreGraphWriter {
     // Touched for every record by the one thread that writes: no run-time exclusivity checks.
     @exclusivity(unchecked) private var lastWriting: EntityWriting?
     private var staging: LinkStaging?
+    /// Rows a reference made (`EmbeddedRecord.onlyNamesItsRecord`) that no fuller copy has given
+    /// values yet, as root entity number and `Z_PK`.
+    private var rowsMadeByReferences = Set<[Int64]>()
     /// The `Z_PK` of the row the last record written went to (inserted, or merged into); nil
     /// after a reject. After `write`, the written record's own (its carried records go first).
     @exclusivity(unchecked) public private(set) var lastPrimaryKey: Int64?
@@ -152,7 +155,8 @@ public final class StoreGraphWriter {
     private func writeCarried(_ item: EmbeddedRecord, target: EntityWriting, namespace: Int) throws(GraphWriteError) -> EmbeddedOutcome {
         // A reference finds its record and leaves its values as they are.
         let policy = item.onlyNamesItsRecord && carriedPolicy(item.entity) == .keepNewest ? .keepFirst : carriedPolicy(item.entity)
-        let outcome = try writeOne(item.record, target: target, policy: policy, byValues: item.findByValues, namespace: namespace, isCarried: true)
+        let outcome = try writeOne(item.record, target: target, policy: policy, byValues: item.findByValues, namespace: namespace, isCarried: true,
+                                   isReference: item.onlyNamesItsRecord)
         return EmbeddedOutcome(entity: item.entity, key: item.record.key, outcome: outcome)
     }
 
@@ -250,11 +254,13 @@ public final class StoreGraphWriter {
     /// `byValues`: found by all its values when the entity has no uniqueness constraint or
     /// identity key (`EmbeddedRecord.findByValues`). `isCarried`: a record another one carries,
     /// whose key is how its carrier links it (it maps to the row it merged into, whichever copy
-    /// the row keeps). `sidesKept`, `ledger`, `emptyRequired`: as `write` takes them.
+    /// the row keeps). `isReference`: a record that only names its object
+    /// (`EmbeddedRecord.onlyNamesItsRecord`). `sidesKept`, `ledger`, `emptyRequired`: as `write` takes them.
     private func writeOne(_ record: Record, target: EntityWriting, policy: DuplicatePolicy, byValues: Bool, namespace: Int,
-                          isCarried: Bool = false, sidesKept: Set<String> = [], ledger: Int? = nil,
+                          isCarried: Bool = false, isReference: Bool = false, sidesKept: Set<String> = [], ledger: Int? = nil,
                           emptyRequired: [String] = []) throws(GraphWriteError) -> Outcome
     {
+        var policy = policy
         let rows = target.rows
         let primaryKey: Int64
         var outcome = Outcome.inserted
@@ -276,12 +282,18 @@ public final class StoreGraphWriter {
         case .inserted(let key):
             primaryKey = key
             if let identity { try remember(identity, entity: target.entity, primaryKey: key) }
+            if isReference { rowsMadeByReferences.insert([target.rootNumber, key]) }
         case .duplicate(let row):
             let (existing, constraint) = (row.primaryKey, row.constraint)
             // A row of another entity cannot take the record: its values would sit on an object
             // of the wrong entity, and the record would vanish from its own.
             if let other = row.entity, other != target.entity {
                 return .rejected(reason: Self.heldByAnotherEntity(row, entity: target.entity))
+            }
+            // A row a reference made holds only the values that named it: the first copy that
+            // gives more is the record's first, and its values and relationships are kept.
+            if !isReference, policy == .keepFirst, rowsMadeByReferences.remove([target.rootNumber, existing]) != nil {
+                policy = .keepNewest
             }
             switch policy {
             case .reject:
