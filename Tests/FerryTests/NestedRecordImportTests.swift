@@ -228,7 +228,7 @@ struct NestedRecordImportTests {
                 == ["2|1|P"])
     }
 
-    @Test("under keep-first, a reference before the full object: the full object's values and relationships are the record's (they were dropped, and what it carried left unlinked, exit 0)")
+    @Test("under keep-first, a reference before the full object: the full object's values and relationships are the record's (they were dropped, exit 0)")
     func referenceBeforeFullObject() throws {
         let folder = try TestPaths.temporaryFolder("nested-reference-first")
         let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
