@@ -9,7 +9,9 @@ import FerryVerify
 /// and to-many, must hold exactly the source's pairs (in the source's order where both stores keep
 /// a side ordered), both ends named by `Z_PK`, read from each
 /// store's own columns and join tables with plain SQL (`StoreVerifier.edgeFingerprint`,
-/// FerryStore's `PairKeyScan`), per concrete entity. Each side of a one-to-one is its own
+/// FerryStore's `PairKeyScan`), per entity of the new store: the pairs of each source entity's
+/// own rows that become its objects, summed (a relationship that gains its inverse: the union of
+/// both source sides, which an app may both have set). Each side of a one-to-one is its own
 /// relationship here, so a side the source left empty (Apple Notes'
 /// `ICCloudState.cloudSyncingObject`) must stay empty, and a side filled from the other fails;
 /// pairs of a to-many that the migration dropped (once, every pair of a relationship declared by
@@ -27,9 +29,9 @@ import FerryVerify
 /// carried to, with the same `Z_PK` (`KeptPairEnds`), ranked among themselves in ordered lists:
 /// a pair lost between two objects carried fails, as does a pair kept to an object left out.
 /// Which objects were left out is the record counts' concern (the accounting), not this
-/// check's. Otherwise it is left out: with
-/// a note saying why when that one store is the only source, silently when the sources are
-/// files or several (their pairs mix; the `pairs against sources` of `verify --against` cover them).
+/// check's. Otherwise it is left out: with a note saying why when that one store is the only
+/// source, silently when the sources are files or several (their pairs mix; the `pairs against
+/// sources` of `verify --against` cover them).
 enum SourcePairCheck {
     static let sectionName = "pairs against source store"
 
