@@ -253,6 +253,27 @@ struct NestedRecordImportTests {
         #expect(try storeRows(out, "SELECT o.ZNAME, p.ZCODE FROM ZORDER o JOIN ZPRODUCT p ON p.Z_PK = o.ZPRODUCT ORDER BY 1") == ["o1|P1", "o2|P1", "o3|P1"])
     }
 
+    @Test("a many-to-many ordered on both sides, given from both sides: every list keeps distinct places (two artists shared one, exit 5)")
+    func orderedManyToManyFromBothSides() throws {
+        let folder = try TestPaths.temporaryFolder("nested-ordered-both-sides")
+        let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Artist" syncable="YES"><attribute name="name" attributeType="String"/>"#
+            + #"<relationship name="albums" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Album" inverseName="artists" inverseEntity="Album"/></entity>"#
+            + #"<entity name="Album" syncable="YES"><attribute name="title" attributeType="String"/>"#
+            + #"<relationship name="artists" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Artist" inverseName="albums" inverseEntity="Artist"/></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Music", versions: [("Music", model)], in: folder)
+        let source = try write(#"[{"name": "A", "albums": [{"title": "T", "artists": [{"name": "X"}, {"name": "Y"}]}, {"title": "U"}]}]"#,
+                               "artists.json", in: folder)
+        let out = folder + "/out.sqlite"
+        let summary = try ImportJob(request: importing([source], entity: "Artist", out: out, model: bundle, version: nil)).run()
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
+        #expect(try storeRows(out, """
+            SELECT b.ZTITLE || ':' || group_concat(a.ZNAME, ',') FROM (SELECT * FROM Z_1ARTISTS ORDER BY Z_1ALBUMS, Z_FOK_2ARTISTS) j
+            JOIN ZALBUM b ON b.Z_PK = j.Z_1ALBUMS JOIN ZARTIST a ON a.Z_PK = j.Z_2ARTISTS GROUP BY b.ZTITLE ORDER BY 1
+            """) == ["T:X,Y,A", "U:A"])
+        #expect(try storeRows(out, "SELECT count(*) FROM Z_1ARTISTS GROUP BY Z_1ALBUMS HAVING count(DISTINCT Z_FOK_2ARTISTS) < count(*)") == [])
+    }
+
     @Test("a nested dictionary of a property list is a record too")
     func plistNestedDictionary() throws {
         let folder = try TestPaths.temporaryFolder("nested-plist")

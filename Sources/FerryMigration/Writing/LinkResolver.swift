@@ -146,6 +146,12 @@ struct LinkResolver {
     }
 
     /// Runs link resolution, reporting its failures as the graph writer's.
+    /// Numbers the lists of many-to-manys ordered on both sides once every kind is resolved
+    /// (`LinkResolution.numberOrderedLists`).
+    static func numberOrderedLists(of kinds: [LinkKind], in staged: StagedLinks) throws(GraphWriteError) {
+        try links { () throws(LinkResolutionError) in try LinkResolution.numberOrderedLists(of: kinds, in: staged) }
+    }
+
     private static func links<T>(_ body: () throws(LinkResolutionError) -> T) throws(GraphWriteError) -> T {
         do { return try body() } catch {
             switch error {

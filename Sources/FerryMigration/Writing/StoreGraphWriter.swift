@@ -404,6 +404,7 @@ public final class StoreGraphWriter {
         for (kind, removesRecords) in LinkResolver.resolutionOrder(staging.kinds, model: model) {
             reports[kind.id] = try resolver.resolve(kind, removesRecords: removesRecords, unresolved: unresolved, rejected: rejected)
         }
+        try LinkResolver.numberOrderedLists(of: staging.kinds, in: staging.tables)
         return staging.kinds.compactMap { reports[$0.id] }
     }
 

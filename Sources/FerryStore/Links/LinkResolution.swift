@@ -336,7 +336,9 @@ public final class LinkResolution {
     /// side's links come, numbers the sources of each destination by `Z_PK`). Only pairs this
     /// side gave twice count as duplicates there.
     private func insertJoinRows(_ join: JoinTablePlacement) throws(LinkResolutionError) -> Int {
-        let fallbackOrder = "1024 * (1 + row_number() OVER (PARTITION BY dst ORDER BY src))"
+        // The other side's places of pairs this side gives: after any that side gives itself
+        // (`fallbackBase` up), numbered 2048, 3072, … once every kind is resolved (`numberOrderedLists`).
+        let fallbackOrder = "\(Self.fallbackBase) + 1024 * row_number() OVER (PARTITION BY dst ORDER BY src)"
         guard let order = join.order else {
             var columns = [join.source, join.destination], values = ["src", "dst"]
             if let inverseOrder = join.inverseOrder {
@@ -367,6 +369,36 @@ public final class LinkResolution {
                 """)
         }
         return try repeatedPairs()
+    }
+
+    /// Where the places the other side of an ordered many-to-many gets from this side's pairs
+    /// start: above any place a list is given (2048 + 1024 × its length).
+    private static let fallbackBase: Int64 = 1 << 40
+
+    /// Once every kind is resolved: numbers 2048, 3072, … each list of a many-to-many ordered on
+    /// both sides that holds places given from the other side's pairs (`fallbackBase` up), or
+    /// two members at one place: the places a side gives itself first, in its order, then those
+    /// the other side's pairs give (an album listed in an artist's list only), by `Z_PK`.
+    public static func numberOrderedLists(of kinds: [LinkKind], in staged: StagedLinks) throws(LinkResolutionError) {
+        var lists = Set<[String]>()
+        for kind in kinds {
+            guard case .joinTable(let join) = staged.writer.layout.placement(of: kind.relationship.name, of: kind.entity),
+                  let order = join.order, let inverseOrder = join.inverseOrder else { continue }
+            lists.insert([join.table, join.source, join.destination, order])
+            lists.insert([join.table, join.destination, join.source, inverseOrder])
+        }
+        for list in lists.sorted(by: { $0.joined() < $1.joined() }) {
+            let (table, owner, member, position) = (list[0], list[1], list[2], list[3])
+            try staged.execute("""
+                CREATE TABLE \(StagedLinks.schema).o AS SELECT rowid AS id,
+                        1024 * (1 + row_number() OVER (PARTITION BY \(owner) ORDER BY \(position), \(member))) AS ok
+                    FROM \(table) WHERE \(owner) IN (SELECT \(owner) FROM \(table) GROUP BY \(owner)
+                        HAVING count(*) > count(DISTINCT \(position)) OR max(\(position)) >= \(fallbackBase));
+                UPDATE \(table) SET \(position) = (SELECT ok FROM \(StagedLinks.schema).o o WHERE o.id = \(table).rowid)
+                    WHERE rowid IN (SELECT id FROM \(StagedLinks.schema).o);
+                DROP TABLE \(StagedLinks.schema).o;
+                """)
+        }
     }
 
     /// Links naming a pair an earlier link of the kind named (kept once).
