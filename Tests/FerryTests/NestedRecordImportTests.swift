@@ -274,6 +274,24 @@ struct NestedRecordImportTests {
         #expect(try storeRows(out, "SELECT count(*) FROM Z_1ARTISTS GROUP BY Z_1ALBUMS HAVING count(DISTINCT Z_FOK_2ARTISTS) < count(*)") == [])
     }
 
+    @Test("a nested object that names another parent than its carrier: a claim by several, reported (the override was silent, exit 0)")
+    func nestedObjectNamingAnotherParent() throws {
+        let folder = try TestPaths.temporaryFolder("nested-other-parent")
+        let task = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Task" syncable="YES"><attribute name="tid" attributeType="Integer 64"/>"#
+            + #"<relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Task" inverseName="children" inverseEntity="Task"/>"#
+            + #"<relationship name="children" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Task" inverseName="parent" inverseEntity="Task"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="tid"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Tasks", versions: [("Tasks", task)], in: folder)
+        let source = try write(#"[{"tid": 10, "children": [{"tid": 11, "parent": 12}, {"tid": 13, "parent": 10}]}, {"tid": 12}]"#, "tasks.json", in: folder)
+        var request = importing([source], entity: "Task", out: folder + "/out.sqlite", model: bundle, version: nil)
+        request.files.linkAttributes = ["parent": "tid"]
+        let summary = try ImportJob(request: request).run()
+        #expect(summary.verification?.passed == true)
+        let claims = summary.links.reduce(0) { $0 + $1.conflicts }
+        #expect(claims == 1, "\(summary.links)")
+    }
+
     @Test("a nested dictionary of a property list is a record too")
     func plistNestedDictionary() throws {
         let folder = try TestPaths.temporaryFolder("nested-plist")

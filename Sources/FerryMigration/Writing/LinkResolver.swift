@@ -37,7 +37,10 @@ struct LinkResolver {
                 }
             }
         }
-        let resolution = try Self.links { () throws(LinkResolutionError) in try LinkResolution(kind, in: staging.tables, removesRecords: removesRecords) }
+        let sharesPairs = Self.sharesPairs(kind, among: staging.kinds, model: model)
+        let resolution = try Self.links { () throws(LinkResolutionError) in
+            try LinkResolution(kind, in: staging.tables, removesRecords: removesRecords, sharesPairs: sharesPairs)
+        }
         report.links = resolution.links
         report.unresolved = resolution.unresolved
         report.droppedWithDestinations = resolution.droppedWithDestinations
@@ -118,8 +121,15 @@ struct LinkResolver {
         let relationship = kind.relationship
         if relationship.isRequiredToOne { return true }
         guard relationship.isToMany, relationship.minCount > 0 else { return false }
+        return !sharesPairs(kind, among: kinds, model: model)
+    }
+
+    /// Whether another of the run's `kinds` links the pairs `kind` links (its inverse, or the
+    /// relationship matched another way).
+    static func sharesPairs(_ kind: LinkKind, among kinds: [LinkKind], model: ManagedObjectModel) -> Bool {
+        let relationship = kind.relationship
         let inverse = model.inverse(of: relationship)
-        return !kinds.contains { other in
+        return kinds.contains { other in
             other.id != kind.id && (other.relationship == relationship || inverse.map { other.relationship == $0 } == true)
         }
     }

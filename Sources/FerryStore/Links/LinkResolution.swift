@@ -34,15 +34,19 @@ public final class LinkResolution {
     /// or a to-many kept fewer destinations than its `minCount` after some found nothing.
     public private(set) var rejectedSources = 0
     private let removesRecords: Bool
+    private let sharesPairs: Bool
 
     /// Finds the destination of every staged link of `kind`. With `removesRecords`, the rows its
     /// unresolved links leave short of the relationship's minimum are found (`rejectedSources`)
     /// for `removeRejectedSources`: pass it for a required to-one, and for a to-many with a
-    /// minimum count whose pairs no other kind of the run links.
-    public init(_ kind: LinkKind, in staged: StagedLinks, removesRecords: Bool) throws(LinkResolutionError) {
+    /// minimum count whose pairs no other kind of the run links. `sharesPairs`: another kind of
+    /// the run links the same pairs (the inverse's), so a foreign key this kind sets may have been
+    /// set to another object by it (a claim by several, counted in `apply`'s conflicts).
+    public init(_ kind: LinkKind, in staged: StagedLinks, removesRecords: Bool, sharesPairs: Bool = false) throws(LinkResolutionError) {
         self.staged = staged
         self.kind = kind
         self.removesRecords = removesRecords
+        self.sharesPairs = sharesPairs
         target = try EntityTable(kind.relationship.destinationEntity, staged.writer)
         source = try EntityTable(kind.entity, staged.writer)
         try stageResolved()
@@ -245,6 +249,7 @@ public final class LinkResolution {
         var result = (conflicts: 0, duplicatePairs: 0)
         switch try placement(of: relationship.name, of: kind.entity) {
         case .sourceRow(let key):
+            result.conflicts = try claimedBefore(key, in: source, pairs: ("src", "dst"))
             try setForeignKey(key, in: source, destination: target, pairs: ("src", "dst"))
             if let inverse = model.inverse(of: relationship) {
                 if case .sourceRow(let inverseKey) = try placement(of: inverse.name, of: relationship.destinationEntity) {
@@ -256,6 +261,7 @@ public final class LinkResolution {
         case .destinationRows(let key):
             try indexResolved(on: "dst")
             result.conflicts = try count("SELECT count(*) FROM (SELECT dst FROM \(work).r WHERE dst IS NOT NULL GROUP BY dst HAVING count(DISTINCT src) > 1)")
+                + claimedBefore(key, in: target, pairs: ("dst", "src"))
             try setForeignKey(key, in: target, destination: source, pairs: ("dst", "src"))
             if relationship.isOrdered, let orderColumn = key.orderKey {
                 // The last list naming a destination wins it (as its key says), at the place it
@@ -310,6 +316,18 @@ public final class LinkResolution {
                     WHERE Z_PK IN (SELECT \(pairs.row) FROM \(work).r WHERE dst IS NOT NULL)
                 """)
         }
+    }
+
+    /// Rows whose foreign key another kind of the run (`sharesPairs`) set to another object than
+    /// the one this kind sets it to: the last one wins them, as it does a destination claimed by
+    /// several sources of one kind. Zero when no other kind links the pairs.
+    private func claimedBefore(_ foreignKey: ForeignKeyPlacement, in table: EntityTable,
+                               pairs: (row: String, value: String)) throws(LinkResolutionError) -> Int {
+        guard sharesPairs else { return 0 }
+        return try count("""
+            SELECT count(*) FROM (SELECT \(pairs.row) AS k, \(pairs.value) AS v, max(rowid) FROM \(work).r WHERE dst IS NOT NULL GROUP BY \(pairs.row)) x
+                JOIN \(table.table) t ON t.Z_PK = x.k WHERE t.\(foreignKey.key) IS NOT NULL AND t.\(foreignKey.key) <> x.v
+            """)
     }
 
     /// Order keys of the children of an ordered to-many, when the links came from the to-one side:
