@@ -24,6 +24,19 @@ struct NestedRecordImportTests {
         ImportRequest(sources: sources, modelPath: model ?? workspace, modelVersion: version, entity: entity, outputPath: out)
     }
 
+    /// A bundle of one self-referential entity, `Task` (`parent` ⇄ `children`, ordered when
+    /// asked), its records named by a unique `tid` or by a `title`.
+    private func taskTree(in folder: String, ordered: Bool, uniqueID: Bool) throws -> String {
+        let attribute = uniqueID ? #"<attribute name="tid" attributeType="Integer 64"/>"# : #"<attribute name="title" attributeType="String"/>"#
+        let unique = uniqueID ? #"<uniquenessConstraints><uniquenessConstraint><constraint value="tid"/></uniquenessConstraint></uniquenessConstraints>"# : ""
+        let task = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Task" syncable="YES">\#(attribute)"#
+            + #"<relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Task" inverseName="children" inverseEntity="Task"/>"#
+            + #"<relationship name="children" optional="YES" toMany="YES" \#(ordered ? #"ordered="YES" "# : "")deletionRule="Nullify" destinationEntity="Task" inverseName="parent" inverseEntity="Task"/>"#
+            + unique + "</entity></model>"
+        return try TestPaths.xcodeModelBundle("Tasks", versions: [("Tasks", task)], in: folder)
+    }
+
     private func uuid(_ number: Int) -> String { "00000000-0000-0000-0000-\(String(repeating: "0", count: 11))\(number % 10)" }
 
     @Test("ferry import of tasks with nested attachments (to-many) and tags (many-to-many, unique name): linked, deduplicated, verified")
@@ -52,12 +65,7 @@ struct NestedRecordImportTests {
     @Test("objects nested two levels down are written once, linked to their carrier, by import and by migrate (a grandchild was written twice, exit 0, verified)")
     func nestedTwoLevels() throws {
         let folder = try TestPaths.temporaryFolder("nested-two-levels")
-        let task = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
-            + #"<entity name="Task" syncable="YES"><attribute name="title" attributeType="String"/>"#
-            + #"<relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Task" inverseName="children" inverseEntity="Task"/>"#
-            + #"<relationship name="children" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Task" inverseName="parent" inverseEntity="Task"/>"#
-            + "</entity></model>"
-        let bundle = try TestPaths.xcodeModelBundle("Tasks", versions: [("Tasks", task)], in: folder)
+        let bundle = try taskTree(in: folder, ordered: false, uniqueID: false)
         let source = try write(#"[{"title": "r", "children": [{"title": "c", "children": [{"title": "g"}, {"title": "h"}]}]}]"#, "tasks.json", in: folder)
         let parents = "SELECT t.ZTITLE, coalesce(p.ZTITLE, '-') FROM ZTASK t LEFT JOIN ZTASK p ON p.Z_PK = t.ZPARENT ORDER BY t.ZTITLE"
         let imported = folder + "/imported.sqlite"
@@ -74,12 +82,7 @@ struct NestedRecordImportTests {
     @Test("an ordered list naming a member twice keeps it once, at its first place, and says so (it took the last place, exit 0)")
     func orderedListNamingAMemberTwice() throws {
         let folder = try TestPaths.temporaryFolder("ordered-twice")
-        let task = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
-            + #"<entity name="Task" syncable="YES"><attribute name="tid" attributeType="Integer 64"/>"#
-            + #"<relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Task" inverseName="children" inverseEntity="Task"/>"#
-            + #"<relationship name="children" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Task" inverseName="parent" inverseEntity="Task"/>"#
-            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="tid"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
-        let bundle = try TestPaths.xcodeModelBundle("Tasks", versions: [("Tasks", task)], in: folder)
+        let bundle = try taskTree(in: folder, ordered: true, uniqueID: true)
         let source = try write("{\"tid\": 5}\n{\"tid\": 6}\n{\"tid\": 1, \"children\": [5, 6, 5]}\n", "tasks.ndjson", in: folder)
         let out = folder + "/out.sqlite"
         var request = importing([source], entity: "Task", out: out, model: bundle, version: nil)
@@ -277,12 +280,7 @@ struct NestedRecordImportTests {
     @Test("a nested object that names another parent than its carrier: a claim by several, reported (the override was silent, exit 0)")
     func nestedObjectNamingAnotherParent() throws {
         let folder = try TestPaths.temporaryFolder("nested-other-parent")
-        let task = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
-            + #"<entity name="Task" syncable="YES"><attribute name="tid" attributeType="Integer 64"/>"#
-            + #"<relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Task" inverseName="children" inverseEntity="Task"/>"#
-            + #"<relationship name="children" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Task" inverseName="parent" inverseEntity="Task"/>"#
-            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="tid"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
-        let bundle = try TestPaths.xcodeModelBundle("Tasks", versions: [("Tasks", task)], in: folder)
+        let bundle = try taskTree(in: folder, ordered: false, uniqueID: true)
         let source = try write(#"[{"tid": 10, "children": [{"tid": 11, "parent": 12}, {"tid": 13, "parent": 10}]}, {"tid": 12}]"#, "tasks.json", in: folder)
         var request = importing([source], entity: "Task", out: folder + "/out.sqlite", model: bundle, version: nil)
         request.files.linkAttributes = ["parent": "tid"]
