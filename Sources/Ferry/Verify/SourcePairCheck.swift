@@ -79,8 +79,11 @@ enum SourcePairCheck {
         let keys = [EdgeKey.primaryKey.label, EdgeKey.primaryKey.label]
         for subject in Set(contributions.map(\.subject)).sorted() {
             let parts = contributions.filter { $0.subject == subject }
-            // Ranked where every part keeps the side in order.
-            let ranked = parts.dropFirst().reduce(parts[0].ranked) { $0.intersection($1.ranked) }
+            // Ranked where every part keeps the side in order; a list its destination holds mixes
+            // the sources of several parts (each read from its own rows), so its ranks are
+            // compared only when one part makes the relationship.
+            var ranked = parts.dropFirst().reduce(parts[0].ranked) { $0.intersection($1.ranked) }
+            if parts.count > 1 { ranked.remove(.destination) }
             var fingerprint = Fingerprint()
             for part in parts {
                 fingerprint.merge(try part.sourcePairs(in: sourceStore, ranked: ranked, keeping: carriedObjects))

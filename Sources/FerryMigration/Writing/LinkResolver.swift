@@ -155,13 +155,13 @@ struct LinkResolver {
         return ordered.map { (kind: $0, removesRecords: true) } + others
     }
 
-    /// Runs link resolution, reporting its failures as the graph writer's.
     /// Numbers the lists of many-to-manys ordered on both sides once every kind is resolved
     /// (`LinkResolution.numberOrderedLists`).
     static func numberOrderedLists(of kinds: [LinkKind], in staged: StagedLinks) throws(GraphWriteError) {
         try links { () throws(LinkResolutionError) in try LinkResolution.numberOrderedLists(of: kinds, in: staged) }
     }
 
+    /// Runs link resolution, reporting its failures as the graph writer's.
     private static func links<T>(_ body: () throws(LinkResolutionError) -> T) throws(GraphWriteError) -> T {
         do { return try body() } catch {
             switch error {

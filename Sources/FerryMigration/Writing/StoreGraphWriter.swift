@@ -35,7 +35,7 @@ public final class StoreGraphWriter {
     private var staging: LinkStaging?
     /// Rows a reference made (`EmbeddedRecord.onlyNamesItsRecord`) that no fuller copy has given
     /// values yet, as root entity number and `Z_PK`.
-    private var rowsMadeByReferences = Set<[Int64]>()
+    private var rowsMadeByReferences = Set<SIMD2<Int64>>()
     /// The `Z_PK` of the row the last record written went to (inserted, or merged into); nil
     /// after a reject. After `write`, the written record's own (its carried records go first).
     @exclusivity(unchecked) public private(set) var lastPrimaryKey: Int64?
@@ -282,7 +282,7 @@ public final class StoreGraphWriter {
         case .inserted(let key):
             primaryKey = key
             if let identity { try remember(identity, entity: target.entity, primaryKey: key) }
-            if isReference { rowsMadeByReferences.insert([target.rootNumber, key]) }
+            if isReference { rowsMadeByReferences.insert(SIMD2(target.rootNumber, key)) }
         case .duplicate(let row):
             let (existing, constraint) = (row.primaryKey, row.constraint)
             // A row of another entity cannot take the record: its values would sit on an object
@@ -292,7 +292,7 @@ public final class StoreGraphWriter {
             }
             // A row a reference made holds only the values that named it: the first copy that
             // gives more is the record's first, and its values and relationships are kept.
-            if !isReference, policy == .keepFirst, rowsMadeByReferences.remove([target.rootNumber, existing]) != nil {
+            if !isReference, policy == .keepFirst, rowsMadeByReferences.remove(SIMD2(target.rootNumber, existing)) != nil {
                 policy = .keepNewest
             }
             switch policy {

@@ -111,16 +111,11 @@ struct StoreFingerprints {
     /// only pairs whose source is a row of the source entity itself.
     func edges(of storage: RelationshipPairs, sourceKey: EdgeKey, destinationKey: EdgeKey, rankedEnds: Set<PairOrder.End>? = nil,
                reversed: Bool = false, keeping: KeptPairEnds? = nil, ownSourceRowsOnly: Bool = false) throws(VerificationError) -> Fingerprint {
-        guard let sourceTable = context.table(of: storage.sourceEntity),
-              let destinationTable = context.table(of: storage.destinationEntity) else {
-            throw .invalidModel(path: context.connection.path, reason: "an end of \(storage.label) has no table")
-        }
         let source = try keyColumns(sourceKey, of: storage.sourceEntity)
         let destination = try keyColumns(destinationKey, of: storage.destinationEntity)
         let ranked = storage.orders.filter { rankedEnds?.contains($0.end) ?? true }
-        let scan = PairKeyScan(storage, sourceTable: sourceTable.name, destinationTable: destinationTable.name,
-                               sourceKey: source.key, destinationKey: destination.key, ranked: ranked,
-                               ownSourceRowsOnly: ownSourceRowsOnly, model: context.model, layout: context.layout)
+        let scan = try pairKeyScan(storage, sourceKey: source.key, destinationKey: destination.key, ranked: ranked,
+                                   ownSourceRowsOnly: ownSourceRowsOnly)
         let sourceReader = KeyValueReader(attributes: source.attributes, storePath: context.connection.path)
         let destinationReader = KeyValueReader(attributes: destination.attributes, storePath: context.connection.path)
         let destinationColumn = Int32(source.attributes.count)
@@ -158,12 +153,7 @@ struct StoreFingerprints {
     /// (every one when nil); with `ownSourceRowsOnly`, of the source entity's own rows.
     func primaryKeyPairs(of storage: RelationshipPairs, ownSourceRowsOnly: Bool,
                          keeping: KeptPairEnds?) throws(VerificationError) -> [(source: Int64, destination: Int64)] {
-        guard let sourceTable = context.table(of: storage.sourceEntity),
-              let destinationTable = context.table(of: storage.destinationEntity) else {
-            throw .invalidModel(path: context.connection.path, reason: "an end of \(storage.label) has no table")
-        }
-        let scan = PairKeyScan(storage, sourceTable: sourceTable.name, destinationTable: destinationTable.name, sourceKey: .primaryKey,
-                               destinationKey: .primaryKey, ownSourceRowsOnly: ownSourceRowsOnly, model: context.model, layout: context.layout)
+        let scan = try pairKeyScan(storage, sourceKey: .primaryKey, destinationKey: .primaryKey, ranked: [], ownSourceRowsOnly: ownSourceRowsOnly)
         var pairs: [(source: Int64, destination: Int64)] = []
         do {
             try scan.forEachPair(on: context.connection) { statement in
@@ -174,6 +164,18 @@ struct StoreFingerprints {
             throw .unreadableStore(.sqlite(error))
         }
         return pairs
+    }
+
+    /// The scan of a relationship's pairs between its ends' tables (`PairKeyScan`).
+    private func pairKeyScan(_ storage: RelationshipPairs, sourceKey: PairKeyScan.Key, destinationKey: PairKeyScan.Key, ranked: [PairOrder],
+                             ownSourceRowsOnly: Bool) throws(VerificationError) -> PairKeyScan {
+        guard let sourceTable = context.table(of: storage.sourceEntity),
+              let destinationTable = context.table(of: storage.destinationEntity) else {
+            throw .invalidModel(path: context.connection.path, reason: "an end of \(storage.label) has no table")
+        }
+        return PairKeyScan(storage, sourceTable: sourceTable.name, destinationTable: destinationTable.name, sourceKey: sourceKey,
+                           destinationKey: destinationKey, ranked: ranked, ownSourceRowsOnly: ownSourceRowsOnly,
+                           model: context.model, layout: context.layout)
     }
 
     /// The columns naming an end of a pair by `key`, with the attribute each holds (nil for `Z_PK`).

@@ -179,18 +179,19 @@ public final class StoreVerifier {
     /// become inverses) counts once, as the one relationship they become holds it once.
     public func edgeFingerprint(ofUnion parts: [PairPart]) throws(VerificationError) -> Fingerprint {
         let fingerprints = try storeFingerprints()
-        var union = Set<[Int64]>()
+        var union = Set<SIMD2<Int64>>()
         for part in parts {
             for pair in try fingerprints.primaryKeyPairs(of: try pairs(of: part.relationship, of: part.entity), ownSourceRowsOnly: true,
                                                          keeping: part.keeping) {
-                union.insert(part.reversed ? [pair.destination, pair.source] : [pair.source, pair.destination])
+                union.insert(part.reversed ? SIMD2(pair.destination, pair.source) : SIMD2(pair.source, pair.destination))
             }
         }
         var fingerprint = Fingerprint()
         var bytes: [UInt8] = []
         for pair in union {
             bytes.removeAll(keepingCapacity: true)
-            for key in pair { KeyValueReader.appendPrimaryKey(key, to: &bytes) }
+            KeyValueReader.appendPrimaryKey(pair.x, to: &bytes)
+            KeyValueReader.appendPrimaryKey(pair.y, to: &bytes)
             fingerprint.add(encoded: bytes)
         }
         return fingerprint
