@@ -82,6 +82,21 @@ struct JSONReaderTests {
             at: JSONPosition(source: "test.json", line: 2, column: 7, byteOffset: 15)))
     }
 
+    /// Nothing escapes a line break: the scan of a string stepped over one after a backslash,
+    /// so the broken line's reject ran on into the next line and its record was lost.
+    @Test func ndjsonEscapedLineBreakEndsItsOwnLine() throws {
+        let text = "{\"id\":1,\"s\":\"x\\\n{\"id\":2}\n"
+        var reader = JSONReader(source: MemoryByteSource(Array(text.utf8), name: "test.json"), layout: .lines)
+        #expect(throws: JSONError.syntax(.invalidEscape(0x0A), at: JSONPosition(source: "test.json", line: 1, column: 15, byteOffset: 14))) {
+            try reader.nextRecord()
+        }
+        #expect(try reader.skipFailedRecord())
+        let next = try #require(try reader.nextRecord())
+        #expect(next.location.line == 2)
+        #expect(next.value["id"] == .number(JSONNumber(2)))
+        #expect(try reader.nextRecord() == nil)
+    }
+
     @Test func ndjsonTwoValuesOnOneLineIsAnError() {
         #expect(Support.error("1 2\n", layout: .lines)?.position.column == 3)
         #expect(Support.error("{} {}\n")?.position.column == 4)

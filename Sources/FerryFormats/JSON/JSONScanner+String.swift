@@ -25,6 +25,11 @@ extension JSONScanner {
                 let byte = start[length]
                 if byte == UInt8(ascii: "\"") { break scan }
                 if byte == UInt8(ascii: "\\") {
+                    guard length + 1 < available else { break }  // the escaped byte is in the next read
+                    // Nothing escapes a line break (or another control character): the string
+                    // is refused there, so a broken NDJSON line does not run on into the next.
+                    let escapedByte = start[length + 1]
+                    if escapedByte < 0x20 { throw syntaxError(.invalidEscape(escapedByte), at: position + length) }
                     escaped = true
                     length += 2
                 } else if byte < 0x20 {
