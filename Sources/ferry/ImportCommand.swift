@@ -86,6 +86,7 @@ enum ImportCommand: Command {
             case .store(let failure) where failure.isModelProblem: .badInput
             case .destinationExists, .store, .rejectLog, .noRoom: .destination
             case .outputIsInput: .usage
+            case .pipeline(.notAccounted): .verificationFailed
             default: .badInput
             }
             return log.failure(code, error.description + ModelNameHints(arguments, options: options).text)

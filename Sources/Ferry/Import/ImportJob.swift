@@ -66,7 +66,7 @@ public struct ImportJob {
                 let opened = try openReader(source, model: model, schema: schema)
                 if let delimiter = opened.delimiter { summary.delimiters[source] = delimiter }
                 let cursor = FileRecordCursor(path: source, records: opened.records, entity: request.entity, version: 0, versionName: model.name,
-                                              onlyEntityOf: model)
+                                              onlyEntityOf: model, census: opened.census)
                 do { try pipeline.read(cursor, namespace: index) } catch { throw ImportError(error) }
             }
             do { summary.links = try pipeline.finish() } catch { throw ImportError(error) }

@@ -169,7 +169,7 @@ public struct MigrateJob {
             do { opened = try request.files.open(source.path, model: chain.versions[index], schema: schema) } catch { throw .source(error) }
             if let delimiter = opened.delimiter { summary.delimiters[source.path] = delimiter }
             return FileRecordCursor(path: source.path, records: opened.records, entity: entity, version: index,
-                                    versionName: chain.versions[index].name)
+                                    versionName: chain.versions[index].name, census: opened.census)
         }
     }
 

@@ -43,6 +43,9 @@ public struct FileRecordSource: Sendable {
         public let records: any RecordStream
         /// The delimiter of a CSV file, and what chose it; nil for other formats.
         public let delimiter: CSVDelimiterChoice?
+        /// The file's records counted a second time, by a scanner of its own, as the reader reads
+        /// it (`CensusTap`): known once the reader reached the end.
+        public let census: FileCensus
     }
 
     /// A file (or standard input) opened once, its format decided from its first bytes
@@ -57,6 +60,9 @@ public struct FileRecordSource: Sendable {
         public let csv: (dialect: CSVDialect, choice: CSVDelimiterChoice)?
         /// For JSON and NDJSON: where the records are.
         public let jsonLayout: JSONRecordLayout?
+
+        /// The CSV dialect decided (RFC 4180 for other formats).
+        public var csvDialect: CSVDialect { csv?.dialect ?? .rfc4180 }
     }
 
     /// Refuses a source that is not there, cannot be opened or is a folder, in the words its
@@ -94,14 +100,23 @@ public struct FileRecordSource: Sendable {
 
     /// The CSV reader of a source decided as CSV, with the column and value-size limits.
     public func csvReader(_ decided: DecidedSource) throws -> CSVReader {
-        let dialect = decided.csv?.dialect ?? .rfc4180
-        return try CSVReader(source: decided.bytes, dialect: dialect, textPolicy: csv.textPolicy, maxFields: csv.maxColumns,
-                             maxFieldBytes: maxValueBytes)
+        try csvReader(decided, reading: decided.bytes)
+    }
+
+    /// The CSV reader of a source decided as CSV, reading `source` (its bytes through a tap).
+    private func csvReader(_ decided: DecidedSource, reading source: some ByteSource) throws -> CSVReader {
+        try CSVReader(source: source, dialect: decided.csvDialect, textPolicy: csv.textPolicy, maxFields: csv.maxColumns,
+                      maxFieldBytes: maxValueBytes)
     }
 
     /// The JSON reader of a source decided as JSON or NDJSON, with the value-size limit.
     public func jsonReader(_ decided: DecidedSource) -> JSONReader {
-        JSONReader(source: decided.bytes, layout: decided.jsonLayout ?? .automatic, maxValueBytes: maxValueBytes)
+        jsonReader(decided, reading: decided.bytes)
+    }
+
+    /// The JSON reader of a source decided as JSON or NDJSON, reading `source` (its bytes through a tap).
+    private func jsonReader(_ decided: DecidedSource, reading source: some ByteSource) -> JSONReader {
+        JSONReader(source: source, layout: decided.jsonLayout ?? .automatic, maxValueBytes: maxValueBytes)
     }
 
     /// The records of `path` as records of `schema`'s entity in `model`, read by the reader of
@@ -112,15 +127,18 @@ public struct FileRecordSource: Sendable {
         do {
             switch decided.format {
             case .csv:
-                let records = try CSVRecordReader(csv: try csvReader(decided), schema: schema, keyMap: keyMap, columnMap: csv.columnMap,
-                                                  model: model, linkAttributes: linkAttributes, options: coercion)
-                return Opened(records: RecordReaderBox(records), delimiter: decided.csv?.choice)
+                let tap = CensusTap(decided.bytes, census: CSVRecordCensus(dialect: decided.csvDialect))
+                let records = try CSVRecordReader(csv: try csvReader(decided, reading: tap), schema: schema, keyMap: keyMap,
+                                                  columnMap: csv.columnMap, model: model, linkAttributes: linkAttributes, options: coercion)
+                return Opened(records: RecordReaderBox(records), delimiter: decided.csv?.choice, census: tap.census)
             case .json, .ndjson:
-                let records = DocumentRecordReader(json: jsonReader(decided), decoder: try decoder(model: model, schema: schema))
-                return Opened(records: RecordReaderBox(records), delimiter: nil)
+                let tap = CensusTap(decided.bytes, census: JSONRecordCensus(layout: decided.jsonLayout ?? .automatic))
+                let records = DocumentRecordReader(json: jsonReader(decided, reading: tap), decoder: try decoder(model: model, schema: schema))
+                return Opened(records: RecordReaderBox(records), delimiter: nil, census: tap.census)
             case .plist:
-                let records = DocumentRecordReader(plist: PlistRecordReader(source: decided.bytes), decoder: try decoder(model: model, schema: schema))
-                return Opened(records: RecordReaderBox(records), delimiter: nil)
+                let tap = CensusTap(decided.bytes, census: PlistRecordCensus())
+                let records = DocumentRecordReader(plist: PlistRecordReader(source: tap), decoder: try decoder(model: model, schema: schema))
+                return Opened(records: RecordReaderBox(records), delimiter: nil, census: tap.census)
             }
         } catch let error as RecordSourceError {
             throw error

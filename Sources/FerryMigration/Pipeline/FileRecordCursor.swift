@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 
 /// A file of records (any `RecordStream`) as a pipeline source: records of one entity of one
@@ -15,20 +16,25 @@ public final class FileRecordCursor: RecordCursor {
     private var read = 0
     /// The model when the run reads records of `entity` alone (an import), nil otherwise.
     private let onlyEntityOf: ManagedObjectModel?
+    /// The file's records counted by a scanner of their own as they are read.
+    private let census: FileCensus?
 
     /// - Parameters:
     ///   - version: the index in the chain of the version `entity` is read as, named `versionName`.
     ///   - onlyEntityOf: the model, when the run reads records of `entity` and nothing else (an
     ///     import): a to-one that only the records of another entity could fill from its other
     ///     side is then empty when a record does not name it (`relationshipsInRecords`).
+    ///   - census: the file's records counted a second time (`CensusTap`); when given, a reader
+    ///     that read to the end must have handed out as many, or nothing is written.
     public init(path: String, records: any RecordStream, entity: String, version: Int, versionName: String,
-                onlyEntityOf: ManagedObjectModel? = nil) {
+                onlyEntityOf: ManagedObjectModel? = nil, census: FileCensus? = nil) {
         self.path = path
         self.records = records
         self.entity = entity
         self.version = version
         self.versionName = versionName
         self.onlyEntityOf = onlyEntityOf
+        self.census = census
     }
 
     /// In an import, the relationships whose destination is outside the entity's hierarchy: no
@@ -79,11 +85,16 @@ public final class FileRecordCursor: RecordCursor {
     }
 
     /// A file none of whose keys matches an attribute would give records of nils only: refused
-    /// (unless the run stopped early). Its skipped lines, unknown keys and duplicate keys are told
-    /// either way.
+    /// (unless the run stopped early). So is a file whose second count (`census`) disagrees with
+    /// what its reader handed out: a reader that dropped or invented records. Its skipped lines,
+    /// unknown keys and duplicate keys are told either way.
     public func finish(read _: [String: Int], stopped: Bool) throws(PipelineError) -> SourceEnd {
         if read > 0, !records.matchesAnyKey, !stopped {
             throw .source(.noMatchingKey(source: path, keys: records.unknownKeys, entity: entity))
+        }
+        if let census, !stopped {
+            let problems = census.disagreements(read: read, skipped: records.skippedLines)
+            guard problems.isEmpty else { throw .notAccounted(source: path, problems: problems) }
         }
         let unknown = records.unknownKeys
         return SourceEnd(skippedLines: records.skippedLines, entity: entity,

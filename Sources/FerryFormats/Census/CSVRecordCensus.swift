@@ -1,0 +1,133 @@
+/// Counts the rows of a CSV file by its line breaks and quotes alone, for `CensusTap`.
+///
+/// A line break ends a row unless a quoted field holds it; a quote opens a quoted field only at
+/// the start of a field; inside one, a doubled quote or the escape byte keeps it open. Lines with
+/// nothing on them, and comment lines, hold no row: they are counted apart. The header, when the
+/// dialect has one, is the first row and is not a record. CRLF, LF and CR alone end lines.
+public struct CSVRecordCensus: RecordCensus {
+    private let delimiter: UInt16
+    private let quote: UInt16
+    private let escape: UInt16?
+    private let comment: UInt16?
+    private let hasHeader: Bool
+    /// Units that end an unquoted field: the delimiter and line breaks.
+    private let fieldEnds: [Bool]
+    /// Units that matter inside a quoted field: the quote and the escape.
+    private let quotedStops: [Bool]
+
+    private var state = State.lineStart
+    /// The last line ended in CR: an LF right after it is part of that line break.
+    private var afterCR = false
+    private var rows = 0
+    private var emptyOrComment = 0
+
+    private enum State { case lineStart, fieldStart, unquoted, quoted, quoteInQuoted, escapeInQuoted, comment }
+
+    public init(dialect: CSVDialect) {
+        delimiter = UInt16(dialect.delimiter)
+        quote = UInt16(dialect.quote)
+        escape = dialect.escape.flatMap { $0 == dialect.quote ? nil : UInt16($0) }
+        comment = dialect.comment.map(UInt16.init)
+        hasHeader = dialect.hasHeader
+        var ends = [Bool](repeating: false, count: 256)
+        for unit in [UInt8(ascii: "\n"), UInt8(ascii: "\r"), dialect.delimiter] { ends[Int(unit)] = true }
+        fieldEnds = ends
+        var stops = [Bool](repeating: false, count: 256)
+        stops[Int(dialect.quote)] = true
+        if let escape = dialect.escape { stops[Int(escape)] = true }
+        quotedStops = stops
+    }
+
+    public mutating func scan<Unit: FixedWidthInteger & UnsignedInteger>(_ units: UnsafeBufferPointer<Unit>) {
+        let lf: UInt16 = 0x0A, cr: UInt16 = 0x0D
+        let count = units.count
+        var index = 0
+        fieldEnds.withUnsafeBufferPointer { fieldEnds in
+            quotedStops.withUnsafeBufferPointer { quotedStops in
+                while index < count {
+                    switch state {
+                    case .unquoted:
+                        while index < count, !Self.isIn(fieldEnds, units[index]) { index += 1 }
+                        guard index < count else { return }
+                        let unit = UInt16(units[index])
+                        index += 1
+                        if unit == delimiter {
+                            state = .fieldStart
+                        } else {
+                            state = .lineStart
+                            afterCR = unit == cr
+                        }
+                    case .quoted:
+                        while index < count, !Self.isIn(quotedStops, units[index]) { index += 1 }
+                        guard index < count else { return }
+                        state = UInt16(units[index]) == quote ? .quoteInQuoted : .escapeInQuoted
+                        index += 1
+                    case .lineStart:
+                        let unit = UInt16(units[index])
+                        index += 1
+                        if afterCR, unit == lf {
+                            afterCR = false
+                            continue
+                        }
+                        afterCR = false
+                        if unit == lf || unit == cr {
+                            emptyOrComment += 1
+                            afterCR = unit == cr
+                        } else if unit == comment {
+                            state = .comment
+                        } else {
+                            rows += 1
+                            state = .fieldStart
+                            index -= 1
+                        }
+                    case .fieldStart:
+                        if UInt16(units[index]) == quote {
+                            state = .quoted
+                            index += 1
+                        } else {
+                            state = .unquoted
+                        }
+                    case .escapeInQuoted:
+                        // Whatever it escapes, a line break included, belongs to the field.
+                        index += 1
+                        state = .quoted
+                    case .quoteInQuoted:
+                        let unit = UInt16(units[index])
+                        if unit == quote {
+                            index += 1
+                            state = .quoted
+                        } else {
+                            // The field closed: what follows is read as an unquoted field's rest.
+                            state = .unquoted
+                        }
+                    case .comment:
+                        while index < count, UInt16(units[index]) != lf, UInt16(units[index]) != cr { index += 1 }
+                        guard index < count else { return }
+                        afterCR = UInt16(units[index]) == cr
+                        index += 1
+                        emptyOrComment += 1
+                        state = .lineStart
+                    }
+                }
+            }
+        }
+    }
+
+    public mutating func finish() -> CensusOutcome {
+        switch state {
+        case .quoted, .escapeInQuoted:
+            return .malformed("a quoted field is still open at the end of the file")
+        case .comment:
+            emptyOrComment += 1
+            state = .lineStart
+        case .lineStart, .fieldStart, .unquoted, .quoteInQuoted:
+            break
+        }
+        return .counted(records: hasHeader ? max(rows - 1, 0) : rows, skippedLines: emptyOrComment)
+    }
+
+    @inline(__always)
+    private static func isIn<Unit: FixedWidthInteger>(_ set: UnsafeBufferPointer<Bool>, _ unit: Unit) -> Bool {
+        unit < 256 && set[Int(unit)]
+    }
+}

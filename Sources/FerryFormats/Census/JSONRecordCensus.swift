@@ -1,0 +1,229 @@
+/// Counts the records of a JSON or NDJSON file by its structure alone, for `CensusTap`: the
+/// elements of the records array (the top-level one, or the one `keyPath` leads to), the lines
+/// of NDJSON that hold something, or the one value of a file that is a single record. Strings
+/// are passed over by their quotes and escapes; no value is parsed.
+public struct JSONRecordCensus: RecordCensus {
+    private let layout: JSONRecordLayout
+    /// Each open container, true for an object.
+    private var containers: [Bool] = []
+    private var inString = false
+    private var escaped = false
+    /// The next string in the current object is a key.
+    private var expectingKey = false
+    /// A scalar (number, `true`, …) at the top level is being passed over.
+    private var inTopScalar = false
+    private var topValues = 0
+    /// Lines holding something other than whitespace, for NDJSON.
+    private var filledLines = 0
+    private var lineHasContent = false
+
+    /// The keys leading to the records array: how many of them were followed so far.
+    private var pathFollowed = 0
+    /// The key being read in an object on the path, as written (escapes not undone).
+    private var key: [UInt16] = []
+    private var capturingKey = false
+    /// The key just read leads on along the path: the next value is where it leads.
+    private var keyMatched = false
+    /// The depth of the records array once it is open, and whether an element may start next.
+    private var recordsDepth: Int?
+    private var elementMayStart = false
+    private var recordsClosed = false
+    private var records = 0
+    /// Whether the file is UTF-16 (keys are compared in the file's own code units).
+    private var unitsAreUTF16 = false
+
+    public init(layout: JSONRecordLayout) {
+        self.layout = layout
+    }
+
+    private var keyPath: [String]? {
+        switch layout {
+        case .array: []
+        case .nested(let keyPath): keyPath
+        case .automatic, .single, .lines: nil
+        }
+    }
+
+    public mutating func scan<Unit: FixedWidthInteger & UnsignedInteger>(_ units: UnsafeBufferPointer<Unit>) {
+        unitsAreUTF16 = Unit.bitWidth == 16
+        if case .lines = layout {
+            countLines(units)
+            return
+        }
+        for unit in units { step(UInt16(unit)) }
+    }
+
+    /// NDJSON: only line feeds and whether a line holds anything but whitespace matter.
+    private mutating func countLines<Unit: FixedWidthInteger & UnsignedInteger>(_ units: UnsafeBufferPointer<Unit>) {
+        for unit in units {
+            if unit == 0x0A {
+                if lineHasContent { filledLines += 1 }
+                lineHasContent = false
+            } else if !lineHasContent, !Self.isWhitespace(UInt16(unit)) {
+                lineHasContent = true
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func isWhitespace(_ unit: UInt16) -> Bool {
+        unit == 0x20 || unit == 0x0A || unit == 0x0D || unit == 0x09
+    }
+
+    private mutating func step(_ unit: UInt16) {
+        if unit == 0x0A {
+            if lineHasContent { filledLines += 1 }
+            lineHasContent = false
+        } else if !Self.isWhitespace(unit) {
+            lineHasContent = true
+        }
+        if inString {
+            if escaped {
+                escaped = false
+            } else if unit == 0x5C {
+                escaped = true
+            } else if unit == 0x22 {
+                inString = false
+                if capturingKey { endKey() }
+                return
+            }
+            if capturingKey { key.append(unit) }
+            return
+        }
+        if Self.isWhitespace(unit) {
+            inTopScalar = false
+            return
+        }
+        let depth = containers.count
+        if depth == recordsDepth, elementMayStart {
+            elementMayStart = false
+            if unit != 0x5D { records += 1 }
+        }
+        if depth == 0, !inTopScalar, unit != 0x5D, unit != 0x7D, unit != 0x2C, unit != 0x3A {
+            topValues += 1
+            if layout == .automatic, topValues == 1, unit == 0x5B { recordsDepth = 1 }
+        }
+        inTopScalar = depth == 0 && unit != 0x22 && unit != 0x5B && unit != 0x7B && unit != 0x5D && unit != 0x7D && unit != 0x2C
+        switch unit {
+        case 0x22:
+            inString = true
+            capturingKey = expectingKey && isOnPath
+            key.removeAll(keepingCapacity: true)
+            expectingKey = false
+        case 0x7B, 0x5B:
+            open(object: unit == 0x7B)
+        case 0x7D, 0x5D:
+            if !containers.isEmpty { containers.removeLast() }
+            if let recordsDepth, depth == recordsDepth { recordsClosed = true }
+            keyMatched = false
+            expectingKey = false
+        case 0x2C:
+            expectingKey = containers.last == true
+            if depth == recordsDepth, !recordsClosed { elementMayStart = true }
+            keyMatched = false
+        case 0x3A:
+            break
+        default:
+            keyMatched = false
+        }
+    }
+
+    private mutating func open(object: Bool) {
+        let depth = containers.count
+        containers.append(object)
+        expectingKey = object
+        if let keyPath, recordsDepth == nil, !recordsClosed {
+            if depth == 0, keyPath.isEmpty, !object {
+                recordsDepth = 1
+            } else if depth == 0, !keyPath.isEmpty, object {
+                pathFollowed = 0
+            } else if keyMatched, pathFollowed < keyPath.count - 1, object {
+                pathFollowed += 1
+            } else if keyMatched, pathFollowed == keyPath.count - 1, !object {
+                pathFollowed += 1
+                recordsDepth = depth + 1
+            }
+        }
+        keyMatched = false
+        if containers.count == recordsDepth, !recordsClosed { elementMayStart = true }
+    }
+
+    /// Whether the current object is the one on the path whose key is looked for next.
+    private var isOnPath: Bool {
+        guard let keyPath, recordsDepth == nil, pathFollowed < keyPath.count else { return false }
+        return containers.count == pathFollowed + 1
+    }
+
+    private mutating func endKey() {
+        capturingKey = false
+        guard let keyPath else { return }
+        keyMatched = JSONKeyText.unescaped(key, utf16: unitsAreUTF16) == JSONKeyText.units(of: keyPath[pathFollowed], utf16: unitsAreUTF16)
+    }
+
+    public mutating func finish() -> CensusOutcome {
+        if lineHasContent { filledLines += 1 }
+        if inString { return .malformed("a string is still open at the end of the file") }
+        switch layout {
+        case .lines:
+            return .counted(records: filledLines, skippedLines: 0)
+        case .single:
+            return .counted(records: min(topValues, 1), skippedLines: 0)
+        case .automatic where recordsDepth == nil:
+            return .counted(records: topValues > 1 ? filledLines : topValues, skippedLines: 0)
+        case .automatic, .array, .nested:
+            guard recordsDepth != nil else { return .malformed("no array of records where the layout says") }
+            return .counted(records: records, skippedLines: 0)
+        }
+    }
+}
+
+/// Keys of JSON objects as code units of the file, for comparing a key as written with a key
+/// path's: escapes undone (`\"`, `\n`, `\u00e9` and surrogate pairs), in UTF-8 bytes or UTF-16
+/// units.
+enum JSONKeyText {
+    static func units(of text: String, utf16: Bool) -> [UInt16] {
+        utf16 ? Array(text.utf16) : text.utf8.map(UInt16.init)
+    }
+
+    /// The key's code units with its escapes undone; nil for an escape that is cut short.
+    static func unescaped(_ written: [UInt16], utf16: Bool) -> [UInt16]? {
+        guard written.contains(0x5C) else { return written }
+        var result: [UInt16] = []
+        var high: UInt16?
+        var index = 0
+        while index < written.count {
+            var unit = written[index]
+            index += 1
+            if unit == 0x5C {
+                guard index < written.count else { return nil }
+                let letter = written[index]
+                index += 1
+                switch letter {
+                case 0x62: unit = 0x08
+                case 0x66: unit = 0x0C
+                case 0x6E: unit = 0x0A
+                case 0x72: unit = 0x0D
+                case 0x74: unit = 0x09
+                case 0x75:
+                    guard index + 4 <= written.count, let code = UInt16(String(decoding: written[index..<index + 4], as: UTF16.self), radix: 16) else { return nil }
+                    index += 4
+                    if utf16 {
+                        result.append(code)
+                    } else if code & 0xFC00 == 0xD800 {
+                        high = code
+                    } else if code & 0xFC00 == 0xDC00, let first = high {
+                        let scalar = 0x10000 + (UInt32(first - 0xD800) << 10 | UInt32(code - 0xDC00))
+                        result += String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8.map(UInt16.init)
+                        high = nil
+                    } else {
+                        result += String(Unicode.Scalar(UInt32(code)).map(Character.init) ?? "\u{FFFD}").utf8.map(UInt16.init)
+                    }
+                    continue
+                default: unit = letter
+                }
+            }
+            result.append(unit)
+        }
+        return result
+    }
+}
