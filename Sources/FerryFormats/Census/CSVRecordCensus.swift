@@ -10,12 +10,16 @@ public struct CSVRecordCensus: RecordCensus {
     private let escape: UInt16?
     private let comment: UInt16?
     private let hasHeader: Bool
-    /// Units that end an unquoted field: the delimiter and line breaks.
-    private let fieldEnds: [Bool]
+    /// Units that stop the scan of a row outside quotes: line breaks and the quote.
+    private let lineStops: [Bool]
+    /// The same, each repeated in a vector of bytes, to pass over UTF-8 sixteen bytes at a time.
+    private let vectors: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>)
     /// Units that matter inside a quoted field: the quote and the escape.
     private let quotedStops: [Bool]
 
     private var state = State.lineStart
+    /// The last unit of the previous read, for a quote at the start of this one.
+    private var lastUnit: UInt16 = 0
     /// The last line ended in CR: an LF right after it is part of that line break.
     private var afterCR = false
     private var rows = 0
@@ -29,33 +33,52 @@ public struct CSVRecordCensus: RecordCensus {
         escape = dialect.escape.flatMap { $0 == dialect.quote ? nil : UInt16($0) }
         comment = dialect.comment.map(UInt16.init)
         hasHeader = dialect.hasHeader
-        var ends = [Bool](repeating: false, count: 256)
-        for unit in [UInt8(ascii: "\n"), UInt8(ascii: "\r"), dialect.delimiter] { ends[Int(unit)] = true }
-        fieldEnds = ends
         var stops = [Bool](repeating: false, count: 256)
-        stops[Int(dialect.quote)] = true
-        if let escape = dialect.escape { stops[Int(escape)] = true }
-        quotedStops = stops
+        for unit in [UInt8(ascii: "\n"), UInt8(ascii: "\r"), dialect.quote] { stops[Int(unit)] = true }
+        lineStops = stops
+        vectors = (SIMD16(repeating: UInt8(ascii: "\n")), SIMD16(repeating: UInt8(ascii: "\r")), SIMD16(repeating: dialect.quote))
+        var quoted = [Bool](repeating: false, count: 256)
+        quoted[Int(dialect.quote)] = true
+        if let escape = dialect.escape { quoted[Int(escape)] = true }
+        quotedStops = quoted
     }
 
-    public mutating func scan<Unit: FixedWidthInteger & UnsignedInteger>(_ units: UnsafeBufferPointer<Unit>) {
+    public mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
+        scanUnits(bytes)
+    }
+
+    public mutating func scan(_ units: UnsafeBufferPointer<UInt16>) {
+        scanUnits(units)
+    }
+
+    /// One loop for both widths, specialized for each.
+    private mutating func scanUnits<Unit: FixedWidthInteger & UnsignedInteger>(_ units: UnsafeBufferPointer<Unit>) {
         let lf: UInt16 = 0x0A, cr: UInt16 = 0x0D
         let count = units.count
+        guard count > 0 else { return }
+        defer { lastUnit = UInt16(units[count - 1]) }
         var index = 0
-        fieldEnds.withUnsafeBufferPointer { fieldEnds in
+        lineStops.withUnsafeBufferPointer { lineStops in
             quotedStops.withUnsafeBufferPointer { quotedStops in
                 while index < count {
                     switch state {
                     case .unquoted:
-                        while index < count, !Self.isIn(fieldEnds, units[index]) { index += 1 }
-                        guard index < count else { return }
-                        let unit = UInt16(units[index])
-                        index += 1
-                        if unit == delimiter {
-                            state = .fieldStart
-                        } else {
-                            state = .lineStart
-                            afterCR = unit == cr
+                        // Only line breaks and quotes stop the scan: a quote right after a
+                        // delimiter opens a quoted field, any other is part of its field.
+                        while true {
+                            index = Self.nextStop(in: units, from: index, table: lineStops, vectors: vectors)
+                            guard index < count else { return }
+                            let unit = UInt16(units[index])
+                            let previous = index > 0 ? UInt16(units[index - 1]) : lastUnit
+                            index += 1
+                            if unit == quote {
+                                guard previous == delimiter else { continue }
+                                state = .quoted
+                            } else {
+                                state = .lineStart
+                                afterCR = unit == cr
+                            }
+                            break
                         }
                     case .quoted:
                         while index < count, !Self.isIn(quotedStops, units[index]) { index += 1 }
@@ -124,6 +147,23 @@ public struct CSVRecordCensus: RecordCensus {
             break
         }
         return .counted(records: hasHeader ? max(rows - 1, 0) : rows, skippedLines: emptyOrComment)
+    }
+
+    /// The index of the first unit from `start` on that is in `table`, or the end.
+    @inline(__always)
+    private static func nextStop<Unit: FixedWidthInteger>(in units: UnsafeBufferPointer<Unit>, from start: Int, table: UnsafeBufferPointer<Bool>,
+                                                         vectors: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>)) -> Int {
+        var index = start
+        if Unit.self == UInt8.self, let base = units.baseAddress {
+            let bytes = UnsafeRawPointer(base)
+            while index + 16 <= units.count {
+                let block = bytes.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+                if any((block .== vectors.0) .| (block .== vectors.1) .| (block .== vectors.2)) { break }
+                index += 16
+            }
+        }
+        while index < units.count, !isIn(table, units[index]) { index += 1 }
+        return index
     }
 
     @inline(__always)

@@ -44,7 +44,16 @@ public struct JSONRecordCensus: RecordCensus {
         }
     }
 
-    public mutating func scan<Unit: FixedWidthInteger & UnsignedInteger>(_ units: UnsafeBufferPointer<Unit>) {
+    public mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
+        scanUnits(bytes)
+    }
+
+    public mutating func scan(_ units: UnsafeBufferPointer<UInt16>) {
+        scanUnits(units)
+    }
+
+    /// One loop for both widths, specialized for each.
+    private mutating func scanUnits<Unit: FixedWidthInteger & UnsignedInteger>(_ units: UnsafeBufferPointer<Unit>) {
         unitsAreUTF16 = Unit.bitWidth == 16
         if case .lines = layout {
             countLines(units)

@@ -17,7 +17,16 @@ public struct PlistRecordCensus: RecordCensus {
 
     public init() {}
 
-    public mutating func scan<Unit: FixedWidthInteger & UnsignedInteger>(_ units: UnsafeBufferPointer<Unit>) {
+    public mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
+        scanUnits(bytes)
+    }
+
+    public mutating func scan(_ units: UnsafeBufferPointer<UInt16>) {
+        scanUnits(units)
+    }
+
+    /// One loop for both widths, specialized for each.
+    private mutating func scanUnits<Unit: FixedWidthInteger & UnsignedInteger>(_ units: UnsafeBufferPointer<Unit>) {
         switch kind {
         case .xml:
             for unit in units { xml.step(UInt16(unit)) }
@@ -26,7 +35,7 @@ public struct PlistRecordCensus: RecordCensus {
         case .undecided:
             guard Unit.bitWidth == 8 else {
                 kind = .xml
-                scan(units)
+                scanUnits(units)
                 return
             }
             bytes += units.lazy.map { UInt8(truncatingIfNeeded: $0) }

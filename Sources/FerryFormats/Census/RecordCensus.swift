@@ -6,8 +6,10 @@
 /// A census reads the text as code units (bytes of UTF-8, or UTF-16 units when the file starts
 /// with a UTF-16 byte order mark, as the readers transcode it) through a `CensusTap`.
 public protocol RecordCensus: Sendable {
-    /// Reads the next code units of the file (its byte order mark left out).
-    mutating func scan<Unit: FixedWidthInteger & UnsignedInteger>(_ units: UnsafeBufferPointer<Unit>)
+    /// Reads the next bytes of a UTF-8 (or single-byte) file, its byte order mark left out.
+    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>)
+    /// Reads the next code units of a UTF-16 file, its byte order mark left out.
+    mutating func scan(_ units: UnsafeBufferPointer<UInt16>)
     /// The count, once the last unit was scanned.
     mutating func finish() -> CensusOutcome
 }
