@@ -52,26 +52,53 @@ public struct JSONRecordCensus: RecordCensus {
         scanUnits(units)
     }
 
-    /// One loop for both widths, specialized for each.
+    /// One loop for both widths, specialized for each. UTF-8 passes over sixteen bytes at a time
+    /// where none can matter: inside a string, or on a line already known to hold something.
     private mutating func scanUnits<Unit: FixedWidthInteger & UnsignedInteger>(_ units: UnsafeBufferPointer<Unit>) {
         unitsAreUTF16 = Unit.bitWidth == 16
+        let count = units.count
+        var index = 0
+        let lineFeeds = Self.lineFeeds, stringStops = Self.stringStops
         if case .lines = layout {
-            countLines(units)
+            // NDJSON: only line feeds, and whether a line holds anything but whitespace, matter.
+            while index < count {
+                if lineHasContent, Self.sixteenBytes(of: units, at: index, without: lineFeeds) {
+                    index += 16
+                    continue
+                }
+                let unit = UInt16(units[index])
+                index += 1
+                if unit == 0x0A {
+                    if lineHasContent { filledLines += 1 }
+                    lineHasContent = false
+                } else if !lineHasContent, !Self.isWhitespace(unit) {
+                    lineHasContent = true
+                }
+            }
             return
         }
-        for unit in units { step(UInt16(unit)) }
+        while index < count {
+            if inString, !escaped, !capturingKey, Self.sixteenBytes(of: units, at: index, without: stringStops) {
+                index += 16
+                continue
+            }
+            step(UInt16(units[index]))
+            index += 1
+        }
     }
 
-    /// NDJSON: only line feeds and whether a line holds anything but whitespace matter.
-    private mutating func countLines<Unit: FixedWidthInteger & UnsignedInteger>(_ units: UnsafeBufferPointer<Unit>) {
-        for unit in units {
-            if unit == 0x0A {
-                if lineHasContent { filledLines += 1 }
-                lineHasContent = false
-            } else if !lineHasContent, !Self.isWhitespace(UInt16(unit)) {
-                lineHasContent = true
-            }
-        }
+    private static let lineFeeds = (SIMD16<UInt8>(repeating: 0x0A), SIMD16<UInt8>(repeating: 0x0A), SIMD16<UInt8>(repeating: 0x0A))
+    /// What ends a string's plain run: its closing quote, an escape, and a line break (which no
+    /// string holds, but a broken NDJSON line does).
+    private static let stringStops = (SIMD16<UInt8>(repeating: 0x22), SIMD16<UInt8>(repeating: 0x5C), SIMD16<UInt8>(repeating: 0x0A))
+
+    /// Whether `units` are bytes with sixteen of them from `index` on, none of them one of `values`.
+    @inline(__always)
+    private static func sixteenBytes<Unit: FixedWidthInteger>(of units: UnsafeBufferPointer<Unit>, at index: Int,
+                                                              without values: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>)) -> Bool {
+        guard Unit.self == UInt8.self, index + 16 <= units.count, let base = units.baseAddress else { return false }
+        let block = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+        return !any((block .== values.0) .| (block .== values.1) .| (block .== values.2))
     }
 
     @inline(__always)
