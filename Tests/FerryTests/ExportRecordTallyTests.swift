@@ -20,10 +20,12 @@ struct ExportRecordTallyTests {
         #expect(try ExportRecordTally.count(path: write("id\n", "empty.csv"), format: .csv) == 0)
         #expect(try ExportRecordTally.count(path: write(#"[{"a":"]}[,"},{"b":[1,2]} , {"c":{"d":"\"]"}}]"#, "a.json"), format: .json) == 3)
         #expect(try ExportRecordTally.count(path: write("[]", "e.json"), format: .json) == 0)
-        #expect(try ExportRecordTally.count(path: write("<plist/>", "a.plist"), format: .plist) == nil)
+        #expect(try ExportRecordTally.count(path: write("<plist><array><dict/><dict><key>a</key><array/></dict></array></plist>", "a.plist"),
+                                            format: .plist) == 2)
+        #expect(throws: ExportRecordTally.Malformed.self) { try ExportRecordTally.count(path: write("id\n\"open", "open.csv"), format: .csv) }
     }
 
-    @Test("every format's files of a real export count as their manifest says", arguments: [ExportFormat.ndjson, .json, .csv])
+    @Test("every format's files of a real export count as their manifest says", arguments: ExportFormat.allCases)
     func realExport(_ format: ExportFormat) throws {
         let folder = try TestPaths.temporaryFolder("tally-export")
         let store = try ExportTestSupport.workspace2Store(folder)

@@ -4,7 +4,7 @@ import FoundationEssentials
 
 /// Checks an export or backup folder against its manifest: every listed file is a regular file of
 /// the folder (a bare name, no link) with its SHA-256 and size, and, when asked, holds as many
-/// records as the manifest says, counted by `ExportRecordTally` (property lists: by decoding).
+/// records as the manifest says, counted by `ExportRecordTally`.
 public enum ExportVerifier {
     /// Returns the manifest when everything matches.
     /// - Throws: `ExportError.verification` naming the first missing or altered file.
@@ -39,24 +39,15 @@ public enum ExportVerifier {
                 throw .verification(path: path, reason: "altered: SHA-256 \(digest) (\(size) bytes), the manifest says \(entry.sha256) (\(entry.bytes) bytes)")
             }
             guard countRecords else { continue }
-            let tallied: Int?
-            do { tallied = try ExportRecordTally.count(path: path, format: manifest.format) } catch {
+            let count: Int
+            do { count = try ExportRecordTally.count(path: path, format: manifest.format) } catch {
                 throw .verification(path: path, reason: "unreadable: \(ErrorText.reason(of: error, at: path))")
             }
-            let count = if let tallied { tallied } else { try decodedCount(path, format: manifest.format) }
             guard count == entry.count else {
                 throw .verification(path: path, reason: "holds \(count) records, the manifest says \(entry.count)")
             }
         }
         return manifest
-    }
-
-    /// Records of a file as its reader decodes them (for property lists).
-    private static func decodedCount(_ path: String, format: ExportFormat) throws(ExportError) -> Int {
-        let reader = try ExportFileReader(path: path, format: format)
-        var count = 0
-        while try reader.nextRecord() != nil { count += 1 }
-        return count
     }
 
     /// A name of a file directly inside the folder: no separator, not `.` or `..`.
