@@ -231,6 +231,35 @@ struct NestedRecordImportTests {
                 == ["2|1|P"])
     }
 
+    @Test("a nested object listing a to-many's destinations outside its count rejects its carrier; the list its carrier adds to is not held to it alone (the run failed verification, exit 5)")
+    func nestedObjectOutsideAToManyCount() throws {
+        let folder = try TestPaths.temporaryFolder("nested-count")
+        let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Order" syncable="YES"><attribute name="num" attributeType="Integer 64"/>"#
+            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="orders" inverseEntity="Item"/></entity>"#
+            + #"<entity name="Item" syncable="YES"><attribute name="qty" attributeType="Integer 32"/>"#
+            + #"<relationship name="orders" toMany="YES" minCount="1" maxCount="3" deletionRule="Nullify" destinationEntity="Order" inverseName="items" inverseEntity="Order"/>"#
+            + #"<relationship name="tags" optional="YES" toMany="YES" minCount="1" maxCount="2" deletionRule="Nullify" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/></entity>"#
+            + #"<entity name="Tag" syncable="YES"><attribute name="name" attributeType="String"/>"#
+            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Orders", versions: [("Orders", model)], in: folder)
+        let source = try write(#"""
+            [{"num": 1, "items": [{"qty": 1, "tags": [{"name": "a"}, {"name": "b"}]}]},
+             {"num": 2, "items": [{"qty": 2, "tags": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}]},
+             {"num": 3, "items": [{"qty": 3, "tags": []}]}]
+            """#, "orders.json", in: folder)
+        let out = folder + "/out.sqlite"
+        let summary = try ImportJob(request: importing([source], entity: "Order", out: out, model: bundle, version: nil)).run()
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
+        #expect(summary.written == 1 && summary.rejected == 2 && summary.isBalanced)
+        #expect(summary.sampleRejects.map(\.reason) == ["3 destinations where the model allows 1 to 2 (Core Data refuses to save the object)",
+                                                         "0 destinations where the model allows 1 to 2 (Core Data refuses to save the object)"],
+                "\(summary.sampleRejects)")
+        #expect(summary.sampleRejects.map { $0.location.path ?? "" } == ["[1].items[0].tags", "[2].items[0].tags"])
+        #expect(try storeRows(out, "SELECT count(*) FROM ZTAG") == ["2"])
+    }
+
     @Test("under keep-first, a reference before the full object: the full object's values and relationships are the record's (they were dropped, exit 0)")
     func referenceBeforeFullObject() throws {
         let folder = try TestPaths.temporaryFolder("nested-reference-first")

@@ -113,9 +113,11 @@ public struct DocumentRecordDecoder {
     }
 
     /// Decodes an object `depth` levels down from its document record; the rejects of nested
-    /// objects (`depth > 0`) name the attribute in the location's key path.
-    private mutating func decode(_ members: [(key: String, value: DocumentValue)], at location: SourceLocation, depth: Int)
-        throws(RecordSourceError) -> RecordReadResult
+    /// objects (`depth > 0`) name the attribute in the location's key path. `backLink` is a
+    /// nested object's relationship to its carrier (the inverse of the one it is nested in),
+    /// whose destinations the carrier adds to.
+    private mutating func decode(_ members: [(key: String, value: DocumentValue)], at location: SourceLocation, depth: Int,
+                                 backLink: String? = nil) throws(RecordSourceError) -> RecordReadResult
     {
         let members = lastOfEachKey(members, at: location)
         let entity = schema.entity.name
@@ -206,8 +208,9 @@ public struct DocumentRecordDecoder {
                     return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name,
                                           reason: RelationshipKeys.emptyRequiredReason))
                 }
-                // So is one that lists a to-many's destinations outside its count.
-                if depth == 0, let problem = RelationshipKeys.countProblem(of: relationship, targets: targets) {
+                // So is one that lists a to-many's destinations outside its count (a nested
+                // object rejects its carrier), except the list its carrier adds itself to.
+                if relationship.name != backLink, let problem = RelationshipKeys.countProblem(of: relationship, targets: targets) {
                     return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name, reason: problem))
                 }
                 if !relationship.isToMany, targets.count > 1 {
@@ -276,7 +279,7 @@ public struct DocumentRecordDecoder {
         }
         nested[destination] = nil
         let known = decoder.unknownKeys.count
-        var result = try decoder.decode(members, at: location, depth: depth)
+        var result = try decoder.decode(members, at: location, depth: depth, backLink: model.inverse(of: relationship)?.name)
         unknownKeys += decoder.unknownKeys[known...].map { "\(relationship.name).\($0)" }
         nested[destination] = decoder
         if case .record(var record, let defaulted) = result {
