@@ -74,6 +74,8 @@ struct RecordCensusTests {
         #expect(Self.count("", array) == .counted(records: 0, skippedLines: 0))
         // Several values are NDJSON: a value broken across lines is a reject per line, as read.
         #expect(Self.count("{\"a\": 1}\n\n{\"a\": [2,\n3]}\n{}\n", array) == .counted(records: 4, skippedLines: 0))
+        // A broken NDJSON line (a string cut by a raw line break) ends with its line (found by fuzzing).
+        #expect(Self.count("{\"a\": 1}\n{\"b\": [\"x\n{\"c\": 2}\n", array) == .counted(records: 3, skippedLines: 0))
         #expect(Self.count(#"[1, 2]"#, JSONRecordCensus(layout: .array)) == .counted(records: 2, skippedLines: 0))
         #expect(Self.count(#"["open]"#, array) == .malformed("a string is still open at the end of the file"))
     }

@@ -2,11 +2,28 @@ import Ferry
 import FerryFormats
 
 /// Targets of the raw formats: every record or byte is read to the end or to the first error.
+/// Wherever a reader reads its input to the end, the census of the format (`RecordCensus`,
+/// through `CensusTap`) must count what it handed out: the two share no code, so a difference is
+/// a record dropped, split or invented by one of them.
 enum FormatTargets {
     static func csv(_ bytes: [UInt8]) {
-        for maxFields in [CSVReader.defaultMaxFields, 3] {
-            guard var reader = try? CSVReader(source: MemoryByteSource(bytes), maxFields: maxFields, bufferSize: 7) else { continue }
-            while let row = try? reader.nextRow() { _ = try? row.check() }
+        let dialects = [CSVDialect.rfc4180, CSVDialect(comment: UInt8(ascii: "#"), quoteRule: .lenient),
+                        CSVDialect(delimiter: UInt8(ascii: ";"), escape: UInt8(ascii: "\\"), hasHeader: false)]
+        for dialect in dialects {
+            for maxFields in [CSVReader.defaultMaxFields, 3] {
+                let tap = CensusTap(MemoryByteSource(bytes), census: CSVRecordCensus(dialect: dialect))
+                guard var reader = try? CSVReader(source: tap, dialect: dialect, maxFields: maxFields, bufferSize: 7) else { continue }
+                var rows = 0
+                do {
+                    while let row = try reader.nextRow() {
+                        _ = try? row.check()
+                        rows += 1
+                    }
+                } catch {
+                    continue
+                }
+                agree(tap.census, records: rows, skipped: reader.skippedLines, "CSV")
+            }
         }
     }
 
@@ -17,18 +34,30 @@ enum FormatTargets {
         for layout in [JSONRecordLayout.automatic, .lines] {
             var reader = JSONReader(source: MemoryByteSource(bytes), layout: layout, maxDepth: 64, bufferSize: 5)
             while let record = try? reader.nextRecord() { _ = record }
-            var limited = JSONReader(source: MemoryByteSource(bytes), layout: layout, maxDepth: 64, maxValueBytes: 16, bufferSize: 5)
+            let tap = CensusTap(MemoryByteSource(bytes), census: JSONRecordCensus(layout: layout))
+            var limited = JSONReader(source: tap, layout: layout, maxDepth: 64, maxValueBytes: 16, bufferSize: 5)
             var records = 0
+            var ended = false
             while true {
-                records += 1
                 guard records <= bytes.count + 2 else { fatalError("the JSON reader gave more records than bytes") }
                 do {
-                    guard try limited.nextRecord() != nil else { break }
+                    guard try limited.nextRecord() != nil else {
+                        ended = true
+                        break
+                    }
                 } catch {
                     guard (try? limited.skipFailedRecord()) == true else { break }
                 }
+                records += 1
             }
+            if ended { agree(tap.census, records: records, skipped: 0, "JSON \(layout)") }
         }
+    }
+
+    /// Stops the fuzzer when a census that read the whole input disagrees with its reader.
+    private static func agree(_ census: FileCensus, records: Int, skipped: Int, _ format: String) {
+        let problems = census.disagreements(read: records, skipped: skipped)
+        guard problems.isEmpty else { fatalError("\(format): \(problems.joined(separator: "; "))") }
     }
 
     static func xmlPlist(_ bytes: [UInt8]) {
@@ -58,7 +87,14 @@ enum FormatTargets {
 
     /// The streaming record reader, which picks XML or binary by the first bytes.
     private static func records(_ bytes: [UInt8]) {
-        var reader = PlistRecordReader(source: MemoryByteSource(bytes), maxDepth: 64, bufferSize: 8)
-        while let record = try? reader.nextRecord() { _ = record }
+        let tap = CensusTap(MemoryByteSource(bytes), census: PlistRecordCensus())
+        var reader = PlistRecordReader(source: tap, maxDepth: 64, bufferSize: 8)
+        var records = 0
+        do {
+            while try reader.nextRecord() != nil { records += 1 }
+        } catch {
+            return
+        }
+        agree(tap.census, records: records, skipped: 0, "property list")
     }
 }

@@ -10,9 +10,10 @@ public struct JSONRecordCensus: RecordCensus {
     private var escaped = false
     /// The next string in the current object is a key.
     private var expectingKey = false
-    /// A scalar (number, `true`, …) at the top level is being passed over.
-    private var inTopScalar = false
-    private var topValues = 0
+    /// How far the first top-level value is read: one value is a single record, and anything
+    /// after it makes the file NDJSON (as the reader decides an automatic layout).
+    private var firstValue = FirstValue.none
+    private var contentAfterFirst = false
     /// Lines holding something other than whitespace, for NDJSON.
     private var filledLines = 0
     private var lineHasContent = false
@@ -121,13 +122,14 @@ public struct JSONRecordCensus: RecordCensus {
             } else if unit == 0x22 {
                 inString = false
                 if capturingKey { endKey() }
+                if firstValue == .string { firstValue = .done }
                 return
             }
             if capturingKey { key.append(unit) }
             return
         }
         if Self.isWhitespace(unit) {
-            inTopScalar = false
+            if firstValue == .scalar { firstValue = .done }
             return
         }
         let depth = containers.count
@@ -135,11 +137,7 @@ public struct JSONRecordCensus: RecordCensus {
             elementMayStart = false
             if unit != 0x5D { records += 1 }
         }
-        if depth == 0, !inTopScalar, unit != 0x5D, unit != 0x7D, unit != 0x2C, unit != 0x3A {
-            topValues += 1
-            if layout == .automatic, topValues == 1, unit == 0x5B { recordsDepth = 1 }
-        }
-        inTopScalar = depth == 0 && unit != 0x22 && unit != 0x5B && unit != 0x7B && unit != 0x5D && unit != 0x7D && unit != 0x2C
+        if depth == 0 { followTopLevel(unit) }
         switch unit {
         case 0x22:
             inString = true
@@ -151,6 +149,7 @@ public struct JSONRecordCensus: RecordCensus {
         case 0x7D, 0x5D:
             if !containers.isEmpty { containers.removeLast() }
             if let recordsDepth, depth == recordsDepth { recordsClosed = true }
+            if depth == 1, firstValue == .container { firstValue = .done }
             keyMatched = false
             expectingKey = false
         case 0x2C:
@@ -161,6 +160,34 @@ public struct JSONRecordCensus: RecordCensus {
             break
         default:
             keyMatched = false
+        }
+    }
+
+    private enum FirstValue { case none, scalar, string, container, done }
+
+    /// A unit outside strings at the top level: where the first value starts and ends, and
+    /// whether anything follows it. (Broken NDJSON lines may leave their brackets open: once the
+    /// first value is read, nothing else at the top level matters.)
+    private mutating func followTopLevel(_ unit: UInt16) {
+        switch firstValue {
+        case .done:
+            contentAfterFirst = true
+        case .none:
+            switch unit {
+            case 0x22: firstValue = .string
+            case 0x7B, 0x5B:
+                firstValue = .container
+                if layout == .automatic, unit == 0x5B { recordsDepth = 1 }
+            default: firstValue = .scalar
+            }
+        case .scalar:
+            // A scalar ends at whitespace or at a structural character, which follows it.
+            if unit == 0x22 || unit == 0x7B || unit == 0x5B || unit == 0x7D || unit == 0x5D || unit == 0x2C || unit == 0x3A {
+                firstValue = .done
+                contentAfterFirst = true
+            }
+        case .string, .container:
+            break
         }
     }
 
@@ -198,14 +225,18 @@ public struct JSONRecordCensus: RecordCensus {
 
     public mutating func finish() -> CensusOutcome {
         if lineHasContent { filledLines += 1 }
+        // NDJSON counts lines: a broken line's open string or bracket ends with it.
+        if layout == .lines || (layout == .automatic && recordsDepth == nil && contentAfterFirst) {
+            return .counted(records: filledLines, skippedLines: 0)
+        }
         if inString { return .malformed("a string is still open at the end of the file") }
         switch layout {
         case .lines:
             return .counted(records: filledLines, skippedLines: 0)
         case .single:
-            return .counted(records: min(topValues, 1), skippedLines: 0)
+            return .counted(records: firstValue == .none ? 0 : 1, skippedLines: 0)
         case .automatic where recordsDepth == nil:
-            return .counted(records: topValues > 1 ? filledLines : topValues, skippedLines: 0)
+            return .counted(records: firstValue == .none ? 0 : 1, skippedLines: 0)
         case .automatic, .array, .nested:
             guard recordsDepth != nil else { return .malformed("no array of records where the layout says") }
             return .counted(records: records, skippedLines: 0)
