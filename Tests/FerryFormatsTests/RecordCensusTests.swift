@@ -76,6 +76,7 @@ struct RecordCensusTests {
         #expect(Self.count("{\"a\": 1}\n\n{\"a\": [2,\n3]}\n{}\n", array) == .counted(records: 4, skippedLines: 0))
         // A broken NDJSON line (a string cut by a raw line break) ends with its line (found by fuzzing).
         #expect(Self.count("{\"a\": 1}\n{\"b\": [\"x\n{\"c\": 2}\n", array) == .counted(records: 3, skippedLines: 0))
+        #expect(Self.count("\"a\"\n!]\"\n!] sixteen bytes and more\n", array) == .counted(records: 3, skippedLines: 0))
         #expect(Self.count(#"[1, 2]"#, JSONRecordCensus(layout: .array)) == .counted(records: 2, skippedLines: 0))
         #expect(Self.count(#"["open]"#, array) == .malformed("a string is still open at the end of the file"))
     }

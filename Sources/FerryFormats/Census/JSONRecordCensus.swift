@@ -115,6 +115,12 @@ public struct JSONRecordCensus: RecordCensus {
             lineHasContent = true
         }
         if inString {
+            // No string holds a raw line break: where one comes (a broken NDJSON line), the
+            // string ends with its line, as the reader's line does.
+            if unit == 0x0A {
+                (inString, escaped, capturingKey) = (false, false, false)
+                return
+            }
             if escaped {
                 escaped = false
             } else if unit == 0x5C {
