@@ -30,7 +30,7 @@ enum ExitCode: Int32, CaseIterable {
         case .usage: "usage error: unknown verb or option, missing argument, value out of range"
         case .badInput: "an input (model, source file, store, backup) cannot be read or is invalid, or names what the model lacks"
         case .destination: "the destination could not be written; nothing was left behind"
-        case .verificationFailed: "verification failed: `ferry verify`, or the check after a job"
+        case .verificationFailed: "verification failed: `ferry verify`, the check after a job, or a second count of the sources (plain SQL for a store, a census for a file) that differs from what was read"
         case .rejectLimit: "stopped at the reject limit (`--max-errors`); nothing was written"
         case .locked: "locked: another run holds the destination or backup folder"
         }

@@ -68,7 +68,7 @@ enum ImportCommand: Command {
         ExitCodeUse(.badInput, "a file or the model cannot be read, or names no version, entity or attribute of it"),
         ExitCodeUse(.destination, "the store not written: it exists without --force or appeared meanwhile, an --append store of another "
                     + "model version or that another process has open or changes, a full disk, the file size limit"),
-        ExitCodeUse(.verificationFailed, "the written store failed verification"),
+        ExitCodeUse(.verificationFailed, "the written store failed verification, or a source file's second count differs from what its reader read (nothing written)"),
         ExitCodeUse(.rejectLimit, "stopped at --max-errors rejects; nothing written"),
     ]
 
