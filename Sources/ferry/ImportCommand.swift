@@ -29,8 +29,8 @@ enum ImportCommand: Command {
         CSV: the delimiter is sniffed from the first 64 KB (the comma is kept unless another
         splits the header and clearly more rows alike; --delimiter overrides, .tsv means tab) and
         the summary says which was used. A row whose field count differs from the header's is
-        rejected. Empty lines and --comment lines are read and counted as skipped, but in a
-        one-column file an empty line is an empty value. --map '#N=ATTRIBUTE' names a column by
+        rejected. Empty lines and --comment lines are read and counted as skipped, in a one-column
+        file too (a line of "" is a record of one empty value). --map '#N=ATTRIBUTE' names a column by
         its position (a column without a name); in --map KEY=ATTRIBUTE the last '=' ends KEY.
         A row of more than --max-columns fields stops the run. README.md, "CSV rules", has all.
 

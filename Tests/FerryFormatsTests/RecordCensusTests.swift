@@ -88,6 +88,10 @@ struct RecordCensusTests {
         let escaped = JSONRecordCensus(layout: .nested(keyPath: ["t\"é😀"]))
         #expect(Self.count(#"{"x": [1], "t\"\u00e9\ud83d\ude00": [1, 2, 3]}"#, escaped) == .counted(records: 3, skippedLines: 0))
         #expect(Self.count(#"{"other": [1]}"#, nested) == .malformed("no array of records where the layout says"))
+        // Keys are compared as the reader compares them, by canonical equivalence (found by a helper).
+        let composed = JSONRecordCensus(layout: .nested(keyPath: ["d", "caf\u{E9}", "\u{D55C}"]))
+        #expect(Self.count("{\"d\": {\"cafe\u{301}\": {\"\u{1112}\u{1161}\u{11AB}\": [1, 2]}}}", composed) == .counted(records: 2, skippedLines: 0))
+        #expect(Self.count(#"{"d": {"cafe\u0301": {"\u1112\u1161\u11ab": [1, 2, 3]}}}"#, composed) == .counted(records: 3, skippedLines: 0))
     }
 
     @Test func ndjsonCountsLinesThatHoldSomething() {
@@ -116,6 +120,8 @@ struct RecordCensusTests {
         #expect(Self.count("<plist><dict><key>a</key><array/></dict></plist>", census) == .counted(records: 1, skippedLines: 0))
         #expect(Self.count("<plist version=\"1.0\"><array/></plist>", census) == .counted(records: 0, skippedLines: 0))
         #expect(Self.count("<array><integer>1</integer><integer>2</integer></array>", census) == .counted(records: 2, skippedLines: 0))
+        // Elements are told by their local name, as the reader tells them (found by a helper).
+        #expect(Self.count(#"<p:plist xmlns:p="u"><p:array><dict/><p:dict/></p:array></p:plist>"#, census) == .counted(records: 2, skippedLines: 0))
         #expect(Self.count(RecordCensusTests.utf16("<plist><array><true/></array></plist>"), census) == .counted(records: 1, skippedLines: 0))
     }
 

@@ -226,7 +226,7 @@ public struct JSONRecordCensus: RecordCensus {
     private mutating func endKey() {
         capturingKey = false
         guard let keyPath else { return }
-        keyMatched = JSONKeyText.unescaped(key, utf16: unitsAreUTF16) == JSONKeyText.units(of: keyPath[pathFollowed], utf16: unitsAreUTF16)
+        keyMatched = JSONKeyText.text(ofWritten: key, utf16: unitsAreUTF16) == keyPath[pathFollowed]
     }
 
     public mutating func finish() -> CensusOutcome {
@@ -250,16 +250,18 @@ public struct JSONRecordCensus: RecordCensus {
     }
 }
 
-/// Keys of JSON objects as code units of the file, for comparing a key as written with a key
-/// path's: escapes undone (`\"`, `\n`, `\u00e9` and surrogate pairs), in UTF-8 bytes or UTF-16
-/// units.
+/// Keys of JSON objects as written in the file, read as text to compare with a key path's: escapes
+/// undone (`\"`, `\n`, `\u00e9` and surrogate pairs), then compared as Swift strings are, by
+/// canonical equivalence (`café` composed or not), as the reader finds its records' key.
 enum JSONKeyText {
-    static func units(of text: String, utf16: Bool) -> [UInt16] {
-        utf16 ? Array(text.utf16) : text.utf8.map(UInt16.init)
+    /// The key's text; nil for an escape that is cut short.
+    static func text(ofWritten written: [UInt16], utf16: Bool) -> String? {
+        guard let units = unescaped(written, utf16: utf16) else { return nil }
+        return utf16 ? String(decoding: units, as: UTF16.self) : String(decoding: units.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
     }
 
     /// The key's code units with its escapes undone; nil for an escape that is cut short.
-    static func unescaped(_ written: [UInt16], utf16: Bool) -> [UInt16]? {
+    private static func unescaped(_ written: [UInt16], utf16: Bool) -> [UInt16]? {
         guard written.contains(0x5C) else { return written }
         var result: [UInt16] = []
         var high: UInt16?

@@ -167,7 +167,12 @@ struct XMLElementCount {
                 advance(unit)
                 return
             }
-            if name.count < 8 { name.append(unit) }
+            // A prefix (`p:array`) is left out: elements are told by their local name.
+            if unit == 0x3A {
+                name.removeAll(keepingCapacity: true)
+            } else if name.count < 8 {
+                name.append(unit)
+            }
         case .tag:
             if let open = quote {
                 if unit == open { quote = nil }
