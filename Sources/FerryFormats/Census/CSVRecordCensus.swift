@@ -158,7 +158,13 @@ public struct CSVRecordCensus: RecordCensus {
             let bytes = UnsafeRawPointer(base)
             while index + 16 <= units.count {
                 let block = bytes.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-                if any((block .== vectors.0) .| (block .== vectors.1) .| (block .== vectors.2)) { break }
+                let matches = (block .== vectors.0) .| (block .== vectors.1) .| (block .== vectors.2)
+                if any(matches) {
+                    // The first matching lane, from the lanes as two little-endian words.
+                    let words = unsafeBitCast(SIMD16<UInt8>(repeating: 0).replacing(with: 0xFF, where: matches), to: (UInt64, UInt64).self)
+                    let (low, high) = (UInt64(littleEndian: words.0), UInt64(littleEndian: words.1))
+                    return index + (low != 0 ? low.trailingZeroBitCount / 8 : 8 + high.trailingZeroBitCount / 8)
+                }
                 index += 16
             }
         }
