@@ -258,6 +258,12 @@ struct NestedRecordImportTests {
                 "\(summary.sampleRejects)")
         #expect(summary.sampleRejects.map { $0.location.path ?? "" } == ["[1].items[0].tags", "[2].items[0].tags"])
         #expect(try storeRows(out, "SELECT count(*) FROM ZTAG") == ["2"])
+        // The accounting checks a ledger per source entity, the carried ones' too (their check
+        // was written + merged against itself).
+        #expect(summary.ledgers.map(\.entity).sorted() == ["Item", "Order", "Tag"])
+        #expect(summary.ledgers.allSatisfy { $0.isBalanced }, "\(summary.ledgers)")
+        let accounting = try #require(summary.verification?.sections.first { $0.name == "accounting" })
+        #expect(accounting.checks == summary.ledgers.count + 1)
     }
 
     @Test("under keep-first, a reference before the full object: the full object's values and relationships are the record's (they were dropped, exit 0)")

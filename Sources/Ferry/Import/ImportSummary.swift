@@ -18,6 +18,9 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     /// written as a new record or merged into one already there. Carried records of a rejected
     /// record are not counted: nothing of it is written.
     public var carried: [String: CarriedCount] = [:]
+    /// What became of the records of each source and entity, the carried ones' included: every
+    /// record read is written, merged, rejected, filtered or skipped.
+    public var ledgers: [SourceLedger] = []
     /// Records where a required attribute was empty and its model default was used.
     public var defaulted: Int = 0
     /// Source keys that matched no attribute, per source, each once (a CSV column without a name
@@ -62,6 +65,7 @@ extension ImportSummary {
         skipped = pipeline.records.skipped
         defaulted = pipeline.records.defaulted
         carried = pipeline.carried
+        ledgers = pipeline.ledgers
         sampleRejects = pipeline.sampleRejects
         stoppedEarly = pipeline.stoppedEarly
         for case let .unknownKeys(source, _, _, keys) in pipeline.notes { unknownKeys[source] = keys }

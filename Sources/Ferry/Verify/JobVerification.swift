@@ -100,12 +100,19 @@ extension VerificationReport {
     }
 }
 
+extension JobAccounting.Ledger {
+    /// A pipeline's ledger of one source and entity.
+    init(_ ledger: SourceLedger) {
+        self.init(subject: "\(ledger.source) \(ledger.entity)", read: ledger.read,
+                  accounted: ledger.written + ledger.merged + ledger.rejected + ledger.filtered + ledger.skipped)
+    }
+}
+
 extension MigrationSummary {
     /// The accounting section of this migration's store.
     func accounting(model: ManagedObjectModel) -> JobAccounting {
         JobAccounting(
-            ledgers: ledgers.map { .init(subject: "\($0.source) \($0.entity)", read: $0.read,
-                                         accounted: $0.written + $0.merged + $0.rejected + $0.filtered + $0.skipped) },
+            ledgers: ledgers.map(JobAccounting.Ledger.init),
             written: written.values.reduce(0, +), created: links.reduce(0) { $0 + $1.created }, store: outputPath, model: model)
     }
 }
@@ -113,12 +120,8 @@ extension MigrationSummary {
 extension ImportSummary {
     /// The accounting section of this import's store; `appended` when the store held rows before.
     func accounting(model: ManagedObjectModel, appended: Bool) -> JobAccounting {
-        let carriedLedgers = carried.sorted { $0.key < $1.key }.map { entity, count in
-            JobAccounting.Ledger(subject: "\(entity) carried by \(self.entity)", read: count.written + count.merged,
-                                 accounted: count.written + count.merged)
-        }
-        return JobAccounting(
-            ledgers: [.init(subject: "\(entity) from \(read) records", read: read, accounted: written + merged + rejected + skipped)] + carriedLedgers,
+        JobAccounting(
+            ledgers: ledgers.map(JobAccounting.Ledger.init),
             written: appended ? nil : written + carried.values.reduce(0) { $0 + $1.written }, created: links.reduce(0) { $0 + $1.created }, store: outputPath, model: model)
     }
 }
