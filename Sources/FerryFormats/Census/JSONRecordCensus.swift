@@ -30,7 +30,7 @@ public struct JSONRecordCensus: RecordCensus {
     private var elementMayStart = false
     private var recordsClosed = false
     private var records = 0
-    /// Whether the file is UTF-16 (keys are compared in the file's own code units).
+    /// Whether the file is UTF-16 (its keys' units are read as UTF-16 text, else as UTF-8).
     private var unitsAreUTF16 = false
 
     public init(layout: JSONRecordLayout) {
