@@ -57,9 +57,22 @@ enum MigrationReportText {
                 if let reason = summary.receiptMissing { out += "no receipt in the store: \(reason)\n" }
             } else {
                 out += "VERIFICATION FAILED: \(verification.failures.count) of \(checks) checks\n"
+                if let hint = leftOutHint(verification, summary) { out += hint }
                 log.error(VerificationReportText.render(verification))
             }
         }
         Terminal.out(out)
+    }
+
+    /// Required relationships left empty in a run that left records out on purpose: their
+    /// destinations were most likely among those left out, and the run cannot say which objects
+    /// to leave out with them.
+    private static func leftOutHint(_ verification: VerificationReport, _ summary: MigrationSummary) -> String? {
+        let leftOut = summary.ledgers.reduce(0) { $0 + $1.filtered }
+        let empty = Set(verification.failures.filter { $0.check == "required-relationship" }.map(\.subject)).sorted()
+        guard leftOut > 0, !empty.isEmpty else { return nil }
+        return "  hint: \(empty.joined(separator: ", ")) \(empty.count == 1 ? "is" : "are") required, and \(leftOut) record\(leftOut == 1 ? " was" : "s were") left out on "
+            + "purpose (a where filter, or their entity dropped): objects whose destination was left out cannot be kept. Leave them "
+            + "out too (a where on their entity), or make the relationship optional in the newest version\n"
     }
 }

@@ -98,6 +98,27 @@ struct FilteredCarrierTests {
         #expect(try storeRows(out, "SELECT ZTITLE FROM ZSONG ORDER BY 1") == songs)
     }
 
+    @Test("a required to-one whose destination a filter left out fails verification with a hint that says so (exit 5, nothing kept)")
+    func requiredDestinationLeftOutHints() throws {
+        let folder = try TestPaths.temporaryFolder("filtered-required")
+        let required = { (note: Bool) in
+            Self.version(note: note).replacingOccurrences(of: #"<relationship name="playlist" optional="YES""#, with: #"<relationship name="playlist""#)
+                .replacingOccurrences(of: #"toMany="YES" deletionRule"#, with: #"toMany="YES" ordered="YES" deletionRule"#)
+        }
+        let bundle = try TestPaths.xcodeModelBundle("Music", versions: [("Music 1", required(false)), ("Music 2", required(true))], in: folder)
+        try Data(#"[{"name": "A", "songs": [{"title": "a1"}]}, {"name": "x", "songs": [{"title": "b1"}, {"title": "b2"}]}]"#.utf8)
+            .write(to: URL(fileURLWithPath: folder + "/p.json"))
+        let imported = try FerryProcess.run(["import", folder + "/p.json", "--model", bundle, "--model-version", "Music 1", "--entity", "Playlist",
+                                             "--out", folder + "/source.sqlite"])
+        #expect(imported.status == 0, "\(imported.err)")
+        try Data("mapping \"Music 1\" -> \"Music 2\"\nentity Playlist\n  where name != \"x\"\n".utf8)
+            .write(to: URL(fileURLWithPath: folder + "/Music 1 to Music 2.mapping"))
+        let run = try FerryProcess.run(["migrate", folder + "/source.sqlite", "--model", bundle, "--out", folder + "/out.sqlite"])
+        #expect(run.status == 5, "\(run.out)\(run.err)")
+        #expect(run.out.contains("hint: Song.playlist is required, and 1 record was left out on purpose"), "\(run.out)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
+    }
+
     @Test("links to nested records a filter leaves out are dropped with them and counted, as links to a store's")
     func linksToFilteredNestedRecordsCounted() throws {
         let folder = try TestPaths.temporaryFolder("filtered-nested-links")
