@@ -31,6 +31,7 @@ enum DeleteCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "deleted (or, with --dry-run, planned and not blocked)"),
+        ExitCodeUse(.rejects, "deleted (or planned), but No Action left keys pointing at deleted objects: Core Data faults on them and verify reports them"),
         ExitCodeUse(.badInput, "the store, the model or the predicate cannot be read"),
         ExitCodeUse(.destination, "refused by a Deny rule, or by a required relationship or a derivation of an object that stays, or not written; nothing changed (with --dry-run: the plan lists what blocks it)"),
         ExitCodeUse(.verificationFailed, "the change would add failures to verify's value or relationship checks: rolled back, nothing changed"),
@@ -47,7 +48,15 @@ enum DeleteCommand: Command {
             Terminal.out(DeletePlanReport.text(report, dryRun: dryRun))
             if !dryRun, !report.deleted.isEmpty, let warning = PersistentHistory.unrecordedChange(store: job.storePath) { Terminal.error("warning: \(warning)\n") }
             // A dry run's exit code is the delete's: a plan a rule blocks would be refused.
-            return dryRun && (!report.blocked.isEmpty || !report.invalidated.isEmpty) ? .destination : .success
+            if dryRun, !report.blocked.isEmpty || !report.invalidated.isEmpty { return .destination }
+            // No Action does as Core Data does, and leaves a store an app faults on: not a plain success.
+            guard report.dangling.isEmpty else {
+                Terminal.error("warning: No Action \(dryRun ? "would leave" : "left") \(report.dangling.count) key\(report.dangling.count == 1 ? "" : "s") "
+                    + "pointing at deleted objects (listed above): Core Data faults on them and `ferry verify` reports them "
+                    + "(dangling-foreign-key); delete those objects too, or clear the keys (a Nullify rule, or update --set)\n")
+                return .rejects
+            }
+            return .success
         } catch {
             let hints = ModelNameHints(store: job.storePath, modelPath: job.modelPath, entity: job.entity)
             Terminal.error("ferry delete: \(error.description)\(hints.text)")

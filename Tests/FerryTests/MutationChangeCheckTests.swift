@@ -74,7 +74,7 @@ struct MutationChangeCheckTests {
         #expect(try TestPaths.read(path) == before)
     }
 
-    @Test("a No Action delete leaves the dangling keys its plan lists, and no more: exit 0")
+    @Test("a No Action delete leaves the dangling keys its plan lists, and no more, and says so: exit 1 (it was 0, and verify then failed)")
     func noActionAsPlanned() throws {
         let folder = try TestPaths.temporaryFolder("change-check-no-action")
         let contents = """
@@ -99,8 +99,11 @@ struct MutationChangeCheckTests {
         let books = try FerryProcess.run(["import", folder + "/books.json", "--model", bundle, "--entity", "Book", "--out", path, "--append",
                                           "--link", "library=name"])
         #expect(books.status == 0, "\(books.err)")
+        let planned = try FerryProcess.run(["delete", path, "--entity", "Library", "--where", "name == 'city'", "--dry-run"])
+        #expect(planned.status == 1 && planned.err.contains("warning: No Action would leave 2 keys pointing at deleted objects"), "\(planned.err)")
         let run = try FerryProcess.run(["delete", path, "--entity", "Library", "--where", "name == 'city'"])
-        #expect(run.status == 0, "\(run.err)")
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.err.contains("warning: No Action left 2 keys pointing at deleted objects"), "\(run.err)")
         #expect(try storeRows(path, "SELECT count(*) FROM ZBOOK WHERE ZLIBRARY IS NOT NULL AND ZLIBRARY NOT IN (SELECT Z_PK FROM ZLIBRARY)") == ["2"])
     }
 }
