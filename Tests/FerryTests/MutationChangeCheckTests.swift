@@ -104,6 +104,7 @@ struct MutationChangeCheckTests {
         let run = try FerryProcess.run(["delete", path, "--entity", "Library", "--where", "name == 'city'"])
         #expect(run.status == 1, "\(run.err)")
         #expect(run.err.contains("warning: No Action left 2 keys pointing at deleted objects"), "\(run.err)")
+        #expect(run.out.contains("references left dangling (No Action)\n  Book.library: 2 (Book Z_PK 1, 2)"), "\(run.out)")
         #expect(try storeRows(path, "SELECT count(*) FROM ZBOOK WHERE ZLIBRARY IS NOT NULL AND ZLIBRARY NOT IN (SELECT Z_PK FROM ZLIBRARY)") == ["2"])
     }
 }

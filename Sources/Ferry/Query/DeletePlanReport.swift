@@ -50,19 +50,24 @@ public enum DeletePlanReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// One line per relationship: how many references, then the objects that hold them, each
+    /// once, by their own entity (a sub-entity's objects under its name).
     private static func section(_ heading: String, _ references: [Nullification], into lines: inout [String]) {
         guard !references.isEmpty else { return }
         lines.append(heading)
-        var byRelationship: [String: [Int64]] = [:]
-        var entities: [String: String] = [:]
-        for reference in references {
-            let name = reference.relationship ?? reference.via
-            byRelationship[name, default: []].append(reference.object.primaryKey)
-            entities[name] = reference.object.entity
-        }
+        var byRelationship: [String: [Nullification]] = [:]
+        for reference in references { byRelationship[reference.relationship ?? reference.via, default: []].append(reference) }
         for name in byRelationship.keys.sorted() {
-            let keys = byRelationship[name] ?? []
-            lines.append("  \(name): \(keys.count) (\(entities[name] ?? "") Z_PK \(PrimaryKeyListText.list(keys)))")
+            let held = byRelationship[name] ?? []
+            var entities: [String] = []
+            var keys: [String: [Int64]] = [:]
+            var seen: Set<ObjectKey> = []
+            for reference in held where seen.insert(reference.object).inserted {
+                if keys[reference.object.entity] == nil { entities.append(reference.object.entity) }
+                keys[reference.object.entity, default: []].append(reference.object.primaryKey)
+            }
+            let objects = entities.map { "\($0) Z_PK \(PrimaryKeyListText.list(keys[$0] ?? []))" }.joined(separator: "; ")
+            lines.append("  \(name): \(held.count) (\(objects))")
         }
     }
 }
