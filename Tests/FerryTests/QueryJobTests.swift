@@ -175,6 +175,12 @@ struct QueryJobTests {
         #expect(try primaryKeys("Z_PK <= 3", sort: "-Z_PK") == [3, 2, 1])
         #expect(try primaryKeys("ANY tags.Z_PK == 1") == keys(store, "SELECT Z_2TASKS FROM Z_1TASKS WHERE Z_1TAGS = 1 ORDER BY Z_2TASKS"))
         #expect(try primaryKeys("ANY attachments.Z_PK == 2") == keys(store, "SELECT ZTASK FROM ZUPLOAD WHERE Z_PK = 2"))
+        // A sort key that is a to-many says so as a sort key, not as a predicate (found by a helper).
+        let bySet = QueryRequest(storePath: store, modelPath: workspace, entity: "Task", predicate: nil, sort: "tags", format: .json)
+        #expect(throws: (any Error).self) { try output(bySet) }
+        do { _ = try output(bySet) } catch {
+            #expect("\(error)".contains("cannot sort by tags: "), "\(error)")
+        }
     }
 
     @Test("update --dry-run lists the objects that would change, after the same checks, and writes nothing")

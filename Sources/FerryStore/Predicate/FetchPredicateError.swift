@@ -15,6 +15,8 @@ public enum FetchPredicateError: Error, Equatable, Sendable, CustomStringConvert
     /// A valid construct that cannot be run in SQL (for example a key path through two to-many
     /// relationships, or a comparison of two constants).
     case unsupported(String)
+    /// A sort key that names no attribute a row can be ordered by (`reason` says why).
+    case unsupportedSortKey(key: String, reason: String)
     /// A `MATCHES` pattern that is not a valid regular expression.
     case invalidPattern(pattern: String, reason: String)
     /// Parentheses, `NOT`s and `{lists}` nest deeper than `limit` (`FetchPredicate.maxNesting`)
@@ -43,6 +45,8 @@ public enum FetchPredicateError: Error, Equatable, Sendable, CustomStringConvert
             "no value given for variable $\(name)"
         case let .unsupported(reason):
             "unsupported predicate: \(reason)"
+        case let .unsupportedSortKey(key, reason):
+            "cannot sort by \(key): \(reason)"
         case let .invalidPattern(pattern, reason):
             "invalid MATCHES pattern \"\(pattern)\": \(reason)"
         case let .nestedTooDeep(column, limit):

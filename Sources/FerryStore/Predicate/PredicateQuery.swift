@@ -30,11 +30,14 @@ public struct PredicateQuery: Sendable, Equatable {
         var order: [String] = []
         for key in sort {
             let path = key.keyPath.joined(separator: ".")
-            let steps = try scope.resolver.steps(key.keyPath, from: entity)
-            guard case .column(let column, _) = try scope.resolver.scalar(steps[...], at: scope.root, joins: scope.joins,
-                                                                            keyPath: path) else {
-                throw .unsupported("sorting by the relationship \(path)")
+            let scalar: KeyPathTerm
+            do {
+                let steps = try scope.resolver.steps(key.keyPath, from: entity)
+                scalar = try scope.resolver.scalar(steps[...], at: scope.root, joins: scope.joins, keyPath: path)
+            } catch .unsupported(let reason) {
+                throw .unsupportedSortKey(key: path, reason: reason)
             }
+            guard case .column(let column, _) = scalar else { throw .unsupportedSortKey(key: path, reason: "\(path) is a relationship") }
             order.append(column + (key.ascending ? " ASC" : " DESC"))
         }
         order.append("\(scope.root.alias).Z_PK ASC")
