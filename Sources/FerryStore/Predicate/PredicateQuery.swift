@@ -35,9 +35,11 @@ public struct PredicateQuery: Sendable, Equatable {
                 let steps = try scope.resolver.steps(key.keyPath, from: entity)
                 scalar = try scope.resolver.scalar(steps[...], at: scope.root, joins: scope.joins, keyPath: path)
             } catch .unsupported(let reason) {
-                throw .unsupportedSortKey(key: path, reason: reason)
+                throw .unsupportedSortKey(key: path, reason: "rows sort by an attribute of \(entity) or of a to-one destination (\(reason))")
             }
-            guard case .column(let column, _) = scalar else { throw .unsupportedSortKey(key: path, reason: "\(path) is a relationship") }
+            guard case .column(let column, _) = scalar else {
+                throw .unsupportedSortKey(key: path, reason: "rows sort by an attribute of \(entity) or of a to-one destination, not a relationship")
+            }
             order.append(column + (key.ascending ? " ASC" : " DESC"))
         }
         order.append("\(scope.root.alias).Z_PK ASC")
