@@ -28,7 +28,7 @@ enum QueryCommand: Command {
         OptionSpec.entity("entity", "entity to fetch (sub-entities included)"),
         OptionSpec(name: "where", value: "P", help: "predicate in NSPredicate format syntax"),
         OptionSpec(name: "sort", value: "KEYS", help: "sort keys, comma separated, -key for descending"),
-        .integer("limit", "N", 0...Int.max, "at most N objects"),
+        .integer("limit", "N", 0...Int.max, "at most N objects (0: no limit, as a fetch request's fetchLimit)"),
         .integer("offset", "N", 0...Int.max, "skip the first N objects"),
         .choice("format", QueryFormat.self, "how objects are printed (default table)"),
         .path("model", "M", ".xcdatamodeld bundle (default: the store's model cache)"),
@@ -43,7 +43,8 @@ enum QueryCommand: Command {
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         let store = try MutationArguments.store(arguments, verb: name)
         let format = try arguments.choice("format", as: QueryFormat.self) ?? .table
-        let limit = try arguments.integer("limit"), offset = try arguments.integer("offset") ?? 0
+        // A fetch limit of 0 is no limit, as Core Data's `fetchLimit` is.
+        let limit = try arguments.integer("limit").flatMap { $0 == 0 ? nil : $0 }, offset = try arguments.integer("offset") ?? 0
         let request = QueryRequest(
             storePath: store, modelPath: arguments.value("model"), entity: try arguments.required("entity"),
             predicate: arguments.value("where"), sort: arguments.value("sort"), limit: limit,

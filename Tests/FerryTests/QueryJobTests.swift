@@ -183,6 +183,19 @@ struct QueryJobTests {
         }
     }
 
+    @Test("--limit 0 is no limit, as a fetch request's fetchLimit 0 (it printed nothing)")
+    func limitZeroIsNoLimit() throws {
+        let store = try workspaceStore()
+        func objects(limit: String) throws -> Int {
+            let run = try FerryProcess.run(["query", store, "--model", workspace, "--entity", "Task", "--limit", limit, "--format", "json"])
+            #expect(run.status == 0, "\(run.err)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [Any]).count
+        }
+        let count = try keys(store, "SELECT count(*) FROM ZTASK").first
+        #expect(try objects(limit: "0") == count && (count ?? 0) > 2)
+        #expect(try objects(limit: "2") == 2)
+    }
+
     @Test("update --dry-run lists the objects that would change, after the same checks, and writes nothing")
     func updateDryRun() throws {
         let store = try workspaceStore()
