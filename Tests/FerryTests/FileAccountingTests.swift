@@ -100,4 +100,21 @@ struct FileAccountingTests {
         #expect(summary["written"] as? Int == 3)
         #expect(summary["rejected"] as? Int == 1)
     }
+
+    /// The import's accounting holds every ledger to its balance, a carried entity's included:
+    /// those were checked as written + merged against themselves, which could not fail.
+    @Test("an unbalanced ledger of a carried entity fails the import's accounting")
+    func unbalancedCarriedLedgerFails() throws {
+        let model = try #require(try XcodeModelLoader.loadBundle(at: workspace).version(named: "Workspace 3"))
+        var summary = ImportSummary(entity: "Task", modelVersion: model.name, outputPath: "tasks.sqlite")
+        var carried = SourceLedger(source: "tasks.json", entity: "Upload", version: model.name)
+        carried.read = 3
+        carried.written = 2
+        var own = SourceLedger(source: "tasks.json", entity: "Task", version: model.name)
+        (own.read, own.written) = (1, 1)
+        summary.ledgers = [own, carried]
+        let section = summary.accounting(model: model, appended: true).section(storeRows: nil)
+        #expect(section.checks == 2)
+        #expect(section.failures.map(\.subject) == ["tasks.json Upload"], "\(section.failures)")
+    }
 }

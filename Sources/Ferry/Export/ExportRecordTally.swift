@@ -7,14 +7,13 @@ enum ExportRecordTally {
     /// The records of the export file at `path`, gzip or not.
     /// - Throws: read errors, and `Malformed` when the census cannot count the file.
     static func count(path: String, format: ExportFormat) throws -> Int {
-        let source = try GzipDetectingByteSource(FileByteSource(path: path))
-        let census: FileCensus = switch format {
-        case .ndjson: try readToEnd(CensusTap(source, census: JSONRecordCensus(layout: .lines)))
-        case .json: try readToEnd(CensusTap(source, census: JSONRecordCensus(layout: .array)))
-        case .csv: try readToEnd(CensusTap(source, census: CSVRecordCensus(dialect: .rfc4180)))
-        case .plist, .bplist: try readToEnd(CensusTap(source, census: PlistRecordCensus()))
+        let census: any RecordCensus = switch format {
+        case .ndjson: JSONRecordCensus(layout: .lines)
+        case .json: JSONRecordCensus(layout: .array)
+        case .csv: CSVRecordCensus(dialect: .rfc4180)
+        case .plist, .bplist: PlistRecordCensus()
         }
-        switch census.result {
+        switch try count(GzipDetectingByteSource(FileByteSource(path: path)), by: census) {
         case .counted(let records, _)?: return records
         case .malformed(let reason)?: throw Malformed(reason: reason)
         case nil: throw Malformed(reason: "not read to its end")
@@ -26,9 +25,11 @@ enum ExportRecordTally {
         var description: String { reason }
     }
 
-    private static func readToEnd(_ tap: consuming CensusTap<some RecordCensus>) throws -> FileCensus {
+    /// Reads `source` to its end through a tap, and hands back what `census` counted.
+    private static func count(_ source: some ByteSource, by census: some RecordCensus) throws -> CensusOutcome? {
+        var tap = CensusTap(source, census: census)
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
         while try buffer.withUnsafeMutableBytes({ try tap.read(into: $0) }) > 0 {}
-        return tap.census
+        return tap.census.result
     }
 }

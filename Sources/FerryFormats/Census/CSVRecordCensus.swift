@@ -7,7 +7,6 @@
 public struct CSVRecordCensus: RecordCensus {
     private let delimiter: UInt16
     private let quote: UInt16
-    private let escape: UInt16?
     private let comment: UInt16?
     private let hasHeader: Bool
     /// Units that stop the scan of a row outside quotes: line breaks and the quote.
@@ -30,7 +29,6 @@ public struct CSVRecordCensus: RecordCensus {
     public init(dialect: CSVDialect) {
         delimiter = UInt16(dialect.delimiter)
         quote = UInt16(dialect.quote)
-        escape = dialect.escape.flatMap { $0 == dialect.quote ? nil : UInt16($0) }
         comment = dialect.comment.map(UInt16.init)
         hasHeader = dialect.hasHeader
         var stops = [Bool](repeating: false, count: 256)

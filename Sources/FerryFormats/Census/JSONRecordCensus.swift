@@ -231,22 +231,16 @@ public struct JSONRecordCensus: RecordCensus {
 
     public mutating func finish() -> CensusOutcome {
         if lineHasContent { filledLines += 1 }
+        let topLevelValues = layout == .single || (layout == .automatic && recordsDepth == nil)
         // NDJSON counts lines: a broken line's open string or bracket ends with it.
-        if layout == .lines || (layout == .automatic && recordsDepth == nil && contentAfterFirst) {
+        if layout == .lines || (topLevelValues && layout == .automatic && contentAfterFirst) {
             return .counted(records: filledLines, skippedLines: 0)
         }
         if inString { return .malformed("a string is still open at the end of the file") }
-        switch layout {
-        case .lines:
-            return .counted(records: filledLines, skippedLines: 0)
-        case .single:
-            return .counted(records: firstValue == .none ? 0 : 1, skippedLines: 0)
-        case .automatic where recordsDepth == nil:
-            return .counted(records: firstValue == .none ? 0 : 1, skippedLines: 0)
-        case .automatic, .array, .nested:
-            guard recordsDepth != nil else { return .malformed("no array of records where the layout says") }
-            return .counted(records: records, skippedLines: 0)
-        }
+        // One value is the one record.
+        if topLevelValues { return .counted(records: firstValue == .none ? 0 : 1, skippedLines: 0) }
+        guard recordsDepth != nil else { return .malformed("no array of records where the layout says") }
+        return .counted(records: records, skippedLines: 0)
     }
 }
 
@@ -254,51 +248,37 @@ public struct JSONRecordCensus: RecordCensus {
 /// undone (`\"`, `\n`, `\u00e9` and surrogate pairs), then compared as Swift strings are, by
 /// canonical equivalence (`café` composed or not), as the reader finds its records' key.
 enum JSONKeyText {
-    /// The key's text; nil for an escape that is cut short.
+    /// The key's text; nil for an escape that is cut short or not hexadecimal.
     static func text(ofWritten written: [UInt16], utf16: Bool) -> String? {
-        guard let units = unescaped(written, utf16: utf16) else { return nil }
-        return utf16 ? String(decoding: units, as: UTF16.self) : String(decoding: units.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
-    }
-
-    /// The key's code units with its escapes undone; nil for an escape that is cut short.
-    private static func unescaped(_ written: [UInt16], utf16: Bool) -> [UInt16]? {
-        guard written.contains(0x5C) else { return written }
-        var result: [UInt16] = []
-        var high: UInt16?
-        var index = 0
-        while index < written.count {
-            var unit = written[index]
-            index += 1
-            if unit == 0x5C {
-                guard index < written.count else { return nil }
-                let letter = written[index]
-                index += 1
-                switch letter {
-                case 0x62: unit = 0x08
-                case 0x66: unit = 0x0C
-                case 0x6E: unit = 0x0A
-                case 0x72: unit = 0x0D
-                case 0x74: unit = 0x09
-                case 0x75:
-                    guard index + 4 <= written.count, let code = UInt16(String(decoding: written[index..<index + 4], as: UTF16.self), radix: 16) else { return nil }
-                    index += 4
-                    if utf16 {
-                        result.append(code)
-                    } else if code & 0xFC00 == 0xD800 {
-                        high = code
-                    } else if code & 0xFC00 == 0xDC00, let first = high {
-                        let scalar = 0x10000 + (UInt32(first - 0xD800) << 10 | UInt32(code - 0xDC00))
-                        result += String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8.map(UInt16.init)
-                        high = nil
-                    } else {
-                        result += String(Unicode.Scalar(UInt32(code)).map(Character.init) ?? "\u{FFFD}").utf8.map(UInt16.init)
-                    }
-                    continue
-                default: unit = letter
-                }
+        let raw = utf16 ? String(decoding: written, as: UTF16.self) : String(decoding: written.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
+        guard raw.contains("\\") else { return raw }
+        // Escapes are ASCII, so they are undone on the decoded text; `\u` gives UTF-16 units,
+        // so a surrogate pair joins when the units are decoded.
+        var units: [UInt16] = []
+        var scalars = raw.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            guard scalar == "\\" else {
+                units += scalar.utf16
+                continue
             }
-            result.append(unit)
+            guard let letter = scalars.next() else { return nil }
+            switch letter {
+            case "b": units.append(0x08)
+            case "f": units.append(0x0C)
+            case "n": units.append(0x0A)
+            case "r": units.append(0x0D)
+            case "t": units.append(0x09)
+            case "u":
+                var hex = String.UnicodeScalarView()
+                for _ in 0..<4 {
+                    guard let digit = scalars.next() else { return nil }
+                    hex.append(digit)
+                }
+                guard let code = UInt16(String(hex), radix: 16) else { return nil }
+                units.append(code)
+            default: units += letter.utf16
+            }
         }
-        return result
+        return String(decoding: units, as: UTF16.self)
     }
 }
