@@ -15,6 +15,7 @@ enum LinkReportText {
         if link.conflicts > 0 { text += ", \(link.conflicts) claimed by several (last wins)" }
         if link.duplicatePairs > 0 { text += ", \(link.duplicatePairs) given twice (kept once)" }
         if link.rejectedRecords > 0 { text += ", \(link.rejectedRecords) records rejected (\(link.rejectedBecause ?? "the relationship is required"))" }
+        if link.carriedRecordsRemoved > 0 { text += ", with \(link.carriedRecordsRemoved) records they carried" }
         for sample in link.unresolvedSamples { log.warning(sample) }
         if link.unresolved > link.unresolvedSamples.count {
             log.warning("… \(link.unresolved - link.unresolvedSamples.count) more unresolved links of \(link.relationship)"

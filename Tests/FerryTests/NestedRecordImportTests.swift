@@ -206,6 +206,49 @@ struct NestedRecordImportTests {
         #expect(try storeRows(folder + "/reject.sqlite", "SELECT ZQTY FROM ZITEM ORDER BY 1") == ["1"])
     }
 
+    @Test("a carrier removed when its required to-one finds nothing takes the objects it brought along, and spares those another carrier merged into (they stayed as orphans, exit 1, verified)")
+    func carrierRemovedAtLinkResolutionTakesItsCarriedRows() throws {
+        let folder = try TestPaths.temporaryFolder("nested-carrier-removed")
+        let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Customer" syncable="YES"><attribute name="name" attributeType="String"/>"#
+            + #"<relationship name="orders" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Order" inverseName="customer" inverseEntity="Order"/></entity>"#
+            + #"<entity name="Order" syncable="YES"><attribute name="num" attributeType="Integer 64"/>"#
+            + #"<relationship name="customer" maxCount="1" deletionRule="Nullify" destinationEntity="Customer" inverseName="orders" inverseEntity="Customer"/>"#
+            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Item" inverseName="order" inverseEntity="Item"/></entity>"#
+            + #"<entity name="Item" syncable="YES"><attribute name="qty" attributeType="Integer 32"/>"#
+            + #"<relationship name="order" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Order" inverseName="items" inverseEntity="Order"/>"#
+            + #"<relationship name="product" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="items" inverseEntity="Product"/></entity>"#
+            + #"<entity name="Product" syncable="YES"><attribute name="code" attributeType="String"/>"#
+            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="product" inverseEntity="Item"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Orders", versions: [("Orders", model)], in: folder)
+        let out = folder + "/out.sqlite"
+        let customers = try write("name\nAnn\n", "customers.csv", in: folder)
+        #expect(try ImportJob(request: importing([customers], entity: "Customer", out: out, model: bundle, version: nil)).run().written == 1)
+        let orders = try write("""
+            [{"num": 1, "customer": "Ann", "items": [{"qty": 1, "product": {"code": "P1"}}, {"qty": 2, "product": {"code": "P2"}}]},
+             {"num": 2, "customer": "Bob", "items": [{"qty": 3, "product": {"code": "P1"}}, {"qty": 4, "product": {"code": "P3"}}, {"qty": 5, "product": {"code": "P3"}}]},
+             {"num": 3, "customer": "Ann", "items": [{"qty": 6, "product": {"code": "P2"}}]}]
+            """, "orders.json", in: folder)
+        var request = importing([orders], entity: "Order", out: out, model: bundle, version: nil)
+        request.existingStore = .append
+        request.files.linkAttributes = ["customer": "name"]
+        let summary = try ImportJob(request: request).run()
+        #expect(summary.written == 2 && summary.rejected == 1 && summary.isBalanced, "\(summary.sampleRejects)")
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
+        // Order 2's own items and its P3 go with it; P1, which order 2 found, was order 1's.
+        #expect(try storeRows(out, "SELECT i.ZQTY, p.ZCODE FROM ZITEM i JOIN ZPRODUCT p ON p.Z_PK = i.ZPRODUCT ORDER BY 1") == ["1|P1", "2|P2", "6|P2"])
+        #expect(try storeRows(out, "SELECT ZCODE FROM ZPRODUCT ORDER BY 1") == ["P1", "P2"])
+        // What order 2 carried goes with its reject, as when a carrier is rejected as it is written.
+        #expect(summary.carried["Item"] == .init(written: 3, merged: 0), "\(summary.carried)")
+        #expect(summary.carried["Product"] == .init(written: 2, merged: 1), "\(summary.carried)")
+        let products = try #require(summary.ledgers.first { $0.entity == "Product" })
+        #expect(products.read == 3 && products.written == 2 && products.merged == 1, "\(products)")
+        let items = try #require(summary.ledgers.first { $0.entity == "Item" })
+        #expect(items.read == 3 && items.written == 3 && items.rejected == 0, "\(items)")
+        #expect(summary.links.first { $0.relationship == "Order.customer" }?.carriedRecordsRemoved == 4, "\(summary.links)")
+    }
+
     @Test("a nested object without a destination its entity requires rejects its carrier; the inverse its carrier fills counts (the run failed verification, exit 5)")
     func nestedObjectMissingARequiredToOne() throws {
         let folder = try TestPaths.temporaryFolder("nested-required")

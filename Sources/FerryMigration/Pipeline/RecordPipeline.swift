@@ -147,15 +147,29 @@ public struct RecordPipeline {
             }
             for records in removed {
                 account(records)
-                stoppedEarly = rejects.countRemoved(records.count) || stoppedEarly
+                if !records.carried { stoppedEarly = rejects.countRemoved(records.count) || stoppedEarly }
             }
         }
         do { try rejects.close() } catch { throw .rejectLog(error) }
         return links
     }
 
-    /// Moves records removed at link resolution from written (or merged) to rejected.
+    /// Moves records removed at link resolution from written (or merged) to rejected. Records
+    /// they carried are no longer counted, as those of a carrier rejected when it is written are
+    /// not (`process`): they go with their carrier's reject.
     private mutating func account(_ removed: RejectedRecords) {
+        if removed.carried {
+            ledgers[removed.ledger].read -= removed.count
+            if removed.merged {
+                ledgers[removed.ledger].merged -= removed.count
+                carried[removed.entity, default: .init()].merged -= removed.count
+            } else {
+                ledgers[removed.ledger].written -= removed.count
+                written[removed.entity, default: 0] -= removed.count
+                carried[removed.entity, default: .init()].written -= removed.count
+            }
+            return
+        }
         if removed.merged {
             ledgers[removed.ledger].merged -= removed.count
             records.merged -= removed.count
@@ -340,7 +354,7 @@ public struct RecordPipeline {
         let written: StoreGraphWriter.Outcome
         do {
             written = try graph.write(mapped, schema: plan.finalSchema!, namespace: namespace, sidesKept: plan.sidesKept, embedded: &outcomes,
-                                      ledger: ledger, emptyRequired: emptyRequired)
+                                      ledger: ledger, carriedLedgers: carried?.ledgers ?? [:], emptyRequired: emptyRequired)
         } catch {
             throw .links(error)
         }

@@ -22,6 +22,9 @@ public struct LinkReport: Sendable, Equatable, Codable {
     public var rejectedRecords = 0
     /// Why those records could not be kept (`rejectionCause(of:)`); nil when none were rejected.
     public var rejectedBecause: String?
+    /// Records those records carried (nested objects written for them that no other record
+    /// merged into), rejected with them.
+    public var carriedRecordsRemoved = 0
     /// Links whose value matched several destinations (the one with the lowest `Z_PK` is used).
     public var ambiguous = 0
     /// Destinations claimed by more than one source where each destination's row holds its one

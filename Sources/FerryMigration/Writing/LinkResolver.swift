@@ -53,6 +53,10 @@ struct LinkResolver {
         for (account, count) in try Self.links({ () throws(LinkResolutionError) in try resolution.removeRejectedSources() }) {
             rejected(RejectedRecords(entity: kind.entity, account: account, count: count))
         }
+        for removal in resolution.carriedRemovals {
+            if !removal.merged { report.carriedRecordsRemoved += removal.count }
+            rejected(RejectedRecords(carriedWith: removal))
+        }
         report.ambiguous = resolution.ambiguous
         (report.conflicts, report.duplicatePairs) = try Self.links { () throws(LinkResolutionError) in try resolution.apply() }
         return report
@@ -135,20 +139,26 @@ struct LinkResolver {
     }
 
     /// The order to resolve `kinds` in: first those that remove records (`removesRecords`), each
-    /// before those whose destination shares a table with its entity (so no link already written
-    /// names a removed row, and links to it find nothing); then the rest, whose links from
-    /// removed rows are dropped. Otherwise in the order given; required to-ones that name each
-    /// other in a cycle keep that order.
-    static func resolutionOrder(_ kinds: [LinkKind], model: ManagedObjectModel) -> [(kind: LinkKind, removesRecords: Bool)] {
+    /// before those whose destination shares a table with its entity or with records its
+    /// entity's records carried (`carries`: root entity → the root entities of the rows its
+    /// records carried), so no link already written names a removed row, and links to it find
+    /// nothing; then the rest, whose links from removed rows are dropped. Otherwise in the order
+    /// given; required to-ones that name each other in a cycle keep that order.
+    static func resolutionOrder(_ kinds: [LinkKind], model: ManagedObjectModel,
+                                carries: [String: Set<String>] = [:]) -> [(kind: LinkKind, removesRecords: Bool)] {
         let removing = kinds.map { removesRecords($0, among: kinds, model: model) }
         var waiting = zip(kinds, removing).filter { $0.1 }.map(\.0)
         let others = zip(kinds, removing).filter { !$0.1 }.map { (kind: $0.0, removesRecords: false) }
         func root(_ entity: String) -> String { model.rootEntity(of: entity)?.name ?? entity }
+        func removesRows(of table: String, _ kind: LinkKind) -> Bool {
+            let own = root(kind.entity)
+            return own == table || carries[own]?.contains(table) == true
+        }
         var ordered: [LinkKind] = []
         while !waiting.isEmpty {
             // A kind is ready when no waiting kind removes rows of the table its destinations are in.
             let index = waiting.firstIndex { kind in
-                !waiting.contains { other in other.id != kind.id && root(other.entity) == root(kind.relationship.destinationEntity) }
+                !waiting.contains { other in other.id != kind.id && removesRows(of: root(kind.relationship.destinationEntity), other) }
             } ?? 0
             ordered.append(waiting.remove(at: index))
         }

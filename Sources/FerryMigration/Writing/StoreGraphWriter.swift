@@ -36,6 +36,10 @@ public final class StoreGraphWriter {
     /// Rows a reference made (`EmbeddedRecord.onlyNamesItsRecord`) that no fuller copy has given
     /// values yet, as root entity number and `Z_PK`.
     private var rowsMadeByReferences = Set<SIMD2<Int64>>()
+    /// The rows (root entity number and `Z_PK`) inserted for the records the record being
+    /// written carries: a merge into one of them is no merge into a row another record holds
+    /// (`CarriedRows.share`).
+    private var rowsOfCarrier = Set<SIMD2<Int64>>()
     /// The `Z_PK` of the row the last record written went to (inserted, or merged into); nil
     /// after a reject. After `write`, the written record's own (its carried records go first).
     @exclusivity(unchecked) public private(set) var lastPrimaryKey: Int64?
@@ -96,12 +100,15 @@ public final class StoreGraphWriter {
     ///
     /// `ledger`: the caller's number for the ledger the record is counted in. A record given one
     /// whose required to-one finds no destination when the links are resolved is removed again
-    /// and handed back under it (`resolveLinks`); without one (and for carried records) its row
-    /// stays, and verification reports the missing destination. `emptyRequired`: required
-    /// to-ones the record gives no destination and nothing else can: a record that would be a new
-    /// object is rejected for them (one merged into an existing row keeps that row's).
+    /// and handed back under it (`resolveLinks`), with the rows its carried records were
+    /// inserted into that no other record merged into, and its carried records handed back under
+    /// their ledgers in `carriedLedgers` (by key); without one (and for carried records) its row stays, and
+    /// verification reports the missing destination. `emptyRequired`: required to-ones the
+    /// record gives no destination and nothing else can: a record that would be a new object is
+    /// rejected for them (one merged into an existing row keeps that row's).
     public func write(_ record: Record, schema: RecordSchema, namespace: Int, sidesKept: Set<String> = [],
-                      embedded: inout [EmbeddedOutcome], ledger: Int? = nil, emptyRequired: [String] = []) throws(GraphWriteError) -> Outcome
+                      embedded: inout [EmbeddedOutcome], ledger: Int? = nil, carriedLedgers: [RecordKey: Int] = [:],
+                      emptyRequired: [String] = []) throws(GraphWriteError) -> Outcome
     {
         lastPrimaryKey = nil
         let target = try entityWriting(for: schema)
@@ -133,11 +140,30 @@ public final class StoreGraphWriter {
         for (member, writing) in zip(carried.map(\.record), targets) + [(record, target)] {
             if let reason = try heldByAnotherEntity(member, target: writing) { return .rejected(reason: reason) }
         }
+        rowsOfCarrier.removeAll(keepingCapacity: true)
+        defer { rowsOfCarrier.removeAll(keepingCapacity: true) }
+        var went: [(row: SIMD2<Int64>, merged: Bool, ledger: Int)] = []
         for (item, carriedTarget) in zip(carried, targets) {
-            embedded.append(try writeCarried(item, target: carriedTarget, namespace: namespace))
+            let outcome = try writeCarried(item, target: carriedTarget, namespace: namespace)
+            if let pk = lastPrimaryKey {
+                let row = SIMD2(carriedTarget.rootNumber, pk)
+                if outcome.outcome == .inserted { rowsOfCarrier.insert(row) }
+                if let key = outcome.key, let carriedLedger = carriedLedgers[key] { went.append((row, outcome.outcome != .inserted, carriedLedger)) }
+            }
+            embedded.append(outcome)
         }
-        return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
-                            ledger: ledger, emptyRequired: emptyRequired)
+        let outcome = try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
+                                   ledger: ledger, emptyRequired: emptyRequired)
+        if ledger != nil, let carrier = lastPrimaryKey, !went.isEmpty {
+            let tables = try linkStaging().tables
+            try GraphWriteError.wrap { () throws(StoreWriterError) in
+                let rows = try tables.carried()
+                for (row, merged, carriedLedger) in went {
+                    try rows.add(root: row.x, pk: row.y, merged: merged, carrierRoot: target.rootNumber, carrierRow: carrier, ledger: carriedLedger)
+                }
+            }
+        }
+        return outcome
     }
 
     /// Writes the records a record carries when the record itself is not written (a mapping's
@@ -305,6 +331,9 @@ public final class StoreGraphWriter {
             }
             primaryKey = existing
             outcome = .merged(constraint: constraint)
+            if let carriedRows = staging?.tables.carriedRows, !rowsOfCarrier.contains(SIMD2(target.rootNumber, existing)) {
+                try GraphWriteError.wrap { () throws(StoreWriterError) in try carriedRows.share(root: target.rootNumber, pk: existing) }
+            }
         }
         if record.key != nil || !record.links.isEmpty {
             let staging = try linkStaging()
@@ -400,8 +429,9 @@ public final class StoreGraphWriter {
         guard let staging else { return [] }
         try staging.finishKeys()
         let resolver = LinkResolver(staging: staging, model: model, createMissing: createMissing)
+        let carries = try GraphWriteError.wrap { () throws(StoreWriterError) in try staging.tables.carriedRows?.carriedRoots() ?? [:] }
         var reports: [Int: LinkReport] = [:]
-        for (kind, removesRecords) in LinkResolver.resolutionOrder(staging.kinds, model: model) {
+        for (kind, removesRecords) in LinkResolver.resolutionOrder(staging.kinds, model: model, carries: carries) {
             reports[kind.id] = try resolver.resolve(kind, removesRecords: removesRecords, unresolved: unresolved, rejected: rejected)
         }
         try LinkResolver.numberOrderedLists(of: staging.kinds, in: staging.tables)

@@ -33,6 +33,8 @@ public final class LinkResolution {
     /// the kind were all staged under an account, and for which a required to-one resolved none,
     /// or a to-many kept fewer destinations than its `minCount` after some found nothing.
     public private(set) var rejectedSources = 0
+    /// The rows of records the removed rows carried, removed with them (`removeRejectedSources`).
+    public private(set) var carriedRemovals: [CarriedRows.Removal] = []
     private let removesRecords: Bool
     private let sharesPairs: Bool
 
@@ -208,14 +210,15 @@ public final class LinkResolution {
         }
     }
 
-    /// Removes the rows of `rejectedSources` and their links of this kind; links staged from
-    /// them for kinds resolved later are dropped (`StagedLinks.removedRows`), and links to them
-    /// find nothing. Returns how many records that gave the removed rows each account staged
+    /// Removes the rows of `rejectedSources` and their links of this kind, with the rows of the
+    /// records they carried that no other record merged into (`CarriedRows`, counted in
+    /// `carriedRemovals`); links staged from them for kinds resolved later are dropped
+    /// (`StagedLinks.removedRows`), and links to them find nothing. Returns how many records that gave the removed rows each account staged
     /// links for (the one written, and those merged into it; a to-many's record staged one link
     /// per destination it listed, all from where it was read).
     ///
     /// Resolve the kinds that remove records first, each before those whose destination is its
-    /// entity, so that no link already written names a removed row.
+    /// entity or one its records carry, so that no link already written names a removed row.
     public func removeRejectedSources() throws(LinkResolutionError) -> [Int: Int] {
         guard rejectedSources > 0 else { return [:] }
         var accounts: [Int: Int] = [:]
@@ -228,6 +231,11 @@ public final class LinkResolution {
         defer { statement.finalize() }
         try LinkResolutionError.sqlite { () throws(SQLiteError) in
             while try statement.step() { accounts[Int(statement.int64(at: 0)), default: 0] += Int(statement.int64(at: 1)) }
+        }
+        if let carried = staged.carriedRows {
+            carriedRemovals = try LinkResolutionError.store { () throws(StoreWriterError) in
+                try carried.remove(carriedBy: source.rootNumber, carriers: "SELECT src FROM \(work).x")
+            }
         }
         try execute("""
             DELETE FROM \(source.table) WHERE Z_PK IN (SELECT src FROM \(work).x);

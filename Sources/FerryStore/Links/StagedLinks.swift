@@ -46,6 +46,9 @@ public final class StagedLinks {
     var removedRows = false
     /// Whether some source key was marked left out (`markLeftOut`).
     private(set) var hasLeftOut = false
+    /// The rows carried records were inserted into, by their carrier's row; made when the first
+    /// is added (`carried()`).
+    public private(set) var carriedRows: CarriedRows?
     /// Links staged so far: the `rowid` of the last one (links are never deleted before resolving).
     public private(set) var stagedCount: Int64 = 0
     /// The links `supersede` named: those of a row (of one kind, or all), staged in a range of `rowid`s.
@@ -109,6 +112,14 @@ public final class StagedLinks {
             INSERT INTO \(work).links (kind, pk, pos, ns, key, scope, value, skey, sscope, missing, origin, line, row, path, account)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+    }
+
+    /// The table of rows carried records were inserted into, made on first use.
+    public func carried() throws(StoreWriterError) -> CarriedRows {
+        if let carriedRows { return carriedRows }
+        let made = try CarriedRows(writer: writer)
+        carriedRows = made
+        return made
     }
 
     /// Remembers that `key` names a copy merged into the row `row` and not kept (a duplicate

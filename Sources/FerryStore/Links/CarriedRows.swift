@@ -1,0 +1,120 @@
+/// The rows that records carried by others (nested objects of a file) went to, by the row of
+/// the record that carried them: `ferry_work.carried (root, pk, croot, cpk, ledger, merged)`, in
+/// the scratch database of `StagedLinks`, one entry per carried record. A carrier removed when
+/// its links are resolved (`LinkResolution.removeRejectedSources()`) takes the rows inserted
+/// for it along, as a carrier rejected when it is written writes none of them, and hands back
+/// what they were counted as (inserted, or merged into a row).
+///
+/// A row that another record merged into (a later carrier's object with the same unique value,
+/// a record of its own) is shared: `share` forgets its insertion, and it stays whatever becomes
+/// of the carrier that made it.
+public final class CarriedRows {
+    private let writer: CoreDataStoreWriter
+    private let insert: SQLiteStatement
+    private let forget: SQLiteStatement
+    private let work = StagedLinks.schema
+
+    /// What removing carriers took with them: carried records of one entity, counted in one
+    /// ledger as written (their rows are removed) or as merged (into rows that stay).
+    public struct Removal: Sendable, Equatable {
+        /// The entity of the rows.
+        public let entity: String
+        /// The ledger the carried records were counted in (as `add` was given it).
+        public let ledger: Int
+        /// Whether the records were merged into rows, not inserted.
+        public let merged: Bool
+        public let count: Int
+    }
+
+    init(writer: CoreDataStoreWriter) throws(StoreWriterError) {
+        self.writer = writer
+        try writer.execute("""
+            CREATE TABLE \(work).carried (root INTEGER, pk INTEGER, croot INTEGER, cpk INTEGER, ledger INTEGER, merged INTEGER);
+            CREATE INDEX \(work).carried_by ON carried (croot, cpk);
+            CREATE INDEX \(work).carried_row ON carried (root, pk);
+            """)
+        insert = try writer.prepareStatement("INSERT INTO \(work).carried (root, pk, croot, cpk, ledger, merged) VALUES (?, ?, ?, ?, ?, ?)")
+        forget = try writer.prepareStatement("DELETE FROM \(work).carried WHERE root = ? AND pk = ? AND merged = 0")
+    }
+
+    /// Remembers that a record (counted in `ledger`) that the row `carrierRow` of root
+    /// `carrierRoot` carries was inserted into (or, `merged`, merged into) the row `pk` of the
+    /// root entity numbered `root`.
+    public func add(root: Int64, pk: Int64, merged: Bool, carrierRoot: Int64, carrierRow: Int64, ledger: Int) throws(StoreWriterError) {
+        let statement = insert
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { try? statement.reset() }
+            try statement.bind(root, at: 1)
+            try statement.bind(pk, at: 2)
+            try statement.bind(carrierRoot, at: 3)
+            try statement.bind(carrierRow, at: 4)
+            try statement.bind(Int64(ledger), at: 5)
+            try statement.bind(Int64(merged ? 1 : 0), at: 6)
+            try statement.run()
+        }
+    }
+
+    /// Forgets that the row `pk` of root `root` was inserted for a carried record: another record
+    /// merged into it, so it is not only its carrier's to remove.
+    public func share(root: Int64, pk: Int64) throws(StoreWriterError) {
+        let statement = forget
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { try? statement.reset() }
+            try statement.bind(root, at: 1)
+            try statement.bind(pk, at: 2)
+            try statement.run()
+        }
+    }
+
+    /// The root entities whose rows records of each root entity carried (by name): the tables a
+    /// removed carrier removes rows from besides its own.
+    public func carriedRoots() throws(StoreWriterError) -> [String: Set<String>] {
+        let names = Dictionary(writer.layout.entityNumbers.map { (Int64($0.value), $0.key) }, uniquingKeysWith: { first, _ in first })
+        let statement = try writer.prepareStatement("SELECT DISTINCT croot, root FROM \(work).carried")
+        defer { statement.finalize() }
+        var roots: [String: Set<String>] = [:]
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            while try statement.step() {
+                guard let carrier = names[statement.int64(at: 0)], let carried = names[statement.int64(at: 1)] else { continue }
+                roots[carrier, default: []].insert(carried)
+            }
+        }
+        return roots
+    }
+
+    /// Deletes the rows inserted for the records carried by the rows of root `carrierRoot` that
+    /// `carriers` (an SQL query of `Z_PK`s) selects; returns what those records were counted
+    /// as, per entity, ledger and outcome.
+    func remove(carriedBy carrierRoot: Int, carriers: String) throws(StoreWriterError) -> [Removal] {
+        let layout = writer.layout
+        let names = Dictionary(layout.entityNumbers.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        try writer.execute("""
+            CREATE TABLE \(work).xc AS SELECT root, pk, ledger, merged FROM \(work).carried WHERE croot = \(carrierRoot) AND cpk IN (\(carriers));
+            DELETE FROM \(work).carried WHERE croot = \(carrierRoot) AND cpk IN (\(carriers));
+            """)
+        var removals: [Removal] = []
+        let roots = try writer.prepareStatement("SELECT DISTINCT root FROM \(work).xc")
+        var rootNumbers: [Int] = []
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { roots.finalize() }
+            while try roots.step() { rootNumbers.append(Int(roots.int64(at: 0))) }
+        }
+        for root in rootNumbers {
+            guard let name = names[root], let table = layout.table(forEntity: name)?.name else { continue }
+            let counts = try writer.prepareStatement("""
+                SELECT c.ledger, c.merged, t.Z_ENT, count(*) FROM \(work).xc c JOIN \(table) t ON t.Z_PK = c.pk WHERE c.root = \(root) GROUP BY 1, 2, 3
+                """)
+            try StoreWriterError.sqlite { () throws(SQLiteError) in
+                defer { counts.finalize() }
+                while try counts.step() {
+                    guard let entity = names[Int(counts.int64(at: 2))] else { continue }
+                    removals.append(Removal(entity: entity, ledger: Int(counts.int64(at: 0)), merged: counts.int64(at: 1) != 0,
+                                            count: Int(counts.int64(at: 3))))
+                }
+            }
+            try writer.execute("DELETE FROM \(table) WHERE Z_PK IN (SELECT pk FROM \(work).xc WHERE root = \(root) AND merged = 0)")
+        }
+        try writer.execute("DROP TABLE \(work).xc")
+        return removals
+    }
+}
