@@ -206,25 +206,38 @@ struct NestedRecordImportTests {
         #expect(try storeRows(folder + "/reject.sqlite", "SELECT ZQTY FROM ZITEM ORDER BY 1") == ["1"])
     }
 
-    @Test("a carrier removed when its required to-one finds nothing takes the objects it brought along, and spares those another carrier merged into (they stayed as orphans, exit 1, verified)")
-    func carrierRemovedAtLinkResolutionTakesItsCarriedRows() throws {
-        let folder = try TestPaths.temporaryFolder("nested-carrier-removed")
+    /// A bundle of `Customer` ⇄ `Order` (its `customer` required) ⇄ `Item` (cascaded from the
+    /// order) ⇄ `Product` (unique `code`), and with `favorite` an order's required to-one to a
+    /// `Product`; and a store holding the customer `Ann`.
+    private func ordersOfCustomers(in folder: String, favorite: Bool) throws -> (bundle: String, store: String) {
+        let favoriteOfOrder = favorite
+            ? #"<relationship name="favorite" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="fans" inverseEntity="Product"/>"# : ""
+        let fans = favorite
+            ? #"<relationship name="fans" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Order" inverseName="favorite" inverseEntity="Order"/>"# : ""
         let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
             + #"<entity name="Customer" syncable="YES"><attribute name="name" attributeType="String"/>"#
             + #"<relationship name="orders" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Order" inverseName="customer" inverseEntity="Order"/></entity>"#
             + #"<entity name="Order" syncable="YES"><attribute name="num" attributeType="Integer 64"/>"#
             + #"<relationship name="customer" maxCount="1" deletionRule="Nullify" destinationEntity="Customer" inverseName="orders" inverseEntity="Customer"/>"#
-            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Item" inverseName="order" inverseEntity="Item"/></entity>"#
+            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Item" inverseName="order" inverseEntity="Item"/>"#
+            + favoriteOfOrder + "</entity>"
             + #"<entity name="Item" syncable="YES"><attribute name="qty" attributeType="Integer 32"/>"#
             + #"<relationship name="order" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Order" inverseName="items" inverseEntity="Order"/>"#
             + #"<relationship name="product" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="items" inverseEntity="Product"/></entity>"#
             + #"<entity name="Product" syncable="YES"><attribute name="code" attributeType="String"/>"#
             + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="product" inverseEntity="Item"/>"#
-            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
+            + fans + #"<uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
         let bundle = try TestPaths.xcodeModelBundle("Orders", versions: [("Orders", model)], in: folder)
-        let out = folder + "/out.sqlite"
+        let store = folder + "/out.sqlite"
         let customers = try write("name\nAnn\n", "customers.csv", in: folder)
-        #expect(try ImportJob(request: importing([customers], entity: "Customer", out: out, model: bundle, version: nil)).run().written == 1)
+        #expect(try ImportJob(request: importing([customers], entity: "Customer", out: store, model: bundle, version: nil)).run().written == 1)
+        return (bundle, store)
+    }
+
+    @Test("a carrier removed when its required to-one finds nothing takes the objects it brought along, and spares those another carrier merged into (they stayed as orphans, exit 1, verified)")
+    func carrierRemovedAtLinkResolutionTakesItsCarriedRows() throws {
+        let folder = try TestPaths.temporaryFolder("nested-carrier-removed")
+        let (bundle, out) = try ordersOfCustomers(in: folder, favorite: false)
         let orders = try write("""
             [{"num": 1, "customer": "Ann", "items": [{"qty": 1, "product": {"code": "P1"}}, {"qty": 2, "product": {"code": "P2"}}]},
              {"num": 2, "customer": "Bob", "items": [{"qty": 3, "product": {"code": "P1"}}, {"qty": 4, "product": {"code": "P3"}}, {"qty": 5, "product": {"code": "P3"}}]},
@@ -242,11 +255,32 @@ struct NestedRecordImportTests {
         // What order 2 carried goes with its reject, as when a carrier is rejected as it is written.
         #expect(summary.carried["Item"] == .init(written: 3, merged: 0), "\(summary.carried)")
         #expect(summary.carried["Product"] == .init(written: 2, merged: 1), "\(summary.carried)")
-        let products = try #require(summary.ledgers.first { $0.entity == "Product" })
-        #expect(products.read == 3 && products.written == 2 && products.merged == 1, "\(products)")
         let items = try #require(summary.ledgers.first { $0.entity == "Item" })
         #expect(items.read == 3 && items.written == 3 && items.rejected == 0, "\(items)")
+        let products = try #require(summary.ledgers.first { $0.entity == "Product" })
+        #expect(products.read == 3 && products.written == 2 && products.merged == 1, "\(products)")
         #expect(summary.links.first { $0.relationship == "Order.customer" }?.carriedRecordsRemoved == 4, "\(summary.links)")
+    }
+
+    @Test("a required link to an object a removed carrier made finds nothing: the carrier goes first, and the object is made anew (the link named a removed row)")
+    func linksToWhatARemovedCarrierMadeResolveAfterIt() throws {
+        let folder = try TestPaths.temporaryFolder("nested-carrier-removed-first")
+        let (bundle, out) = try ordersOfCustomers(in: folder, favorite: true)
+        // `favorite` is given before `customer`, so its links are staged first.
+        let orders = try write("""
+            [{"num": 1, "favorite": "P1", "customer": "Ann", "items": [{"qty": 1, "product": {"code": "P1"}}]},
+             {"num": 2, "favorite": "P1", "customer": "Bob", "items": [{"qty": 2, "product": {"code": "P3"}}]},
+             {"num": 3, "favorite": "P3", "customer": "Ann", "items": [{"qty": 3, "product": {"code": "P1"}}]}]
+            """, "orders.json", in: folder)
+        var request = importing([orders], entity: "Order", out: out, model: bundle, version: nil)
+        request.existingStore = .append
+        request.files.linkAttributes = ["customer": "name", "favorite": "code"]
+        let summary = try ImportJob(request: request).run()
+        #expect(summary.written == 2 && summary.rejected == 1 && summary.isBalanced, "\(summary.sampleRejects)")
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
+        #expect(try storeRows(out, "SELECT o.ZNUM, p.ZCODE FROM ZORDER o JOIN ZPRODUCT p ON p.Z_PK = o.ZFAVORITE ORDER BY 1") == ["1|P1", "3|P3"])
+        #expect(try storeRows(out, "SELECT count(*) FROM ZITEM") == ["2"])
+        #expect(summary.links.first { $0.relationship == "Order.favorite" }?.created == 1, "\(summary.links)")
     }
 
     @Test("a nested object without a destination its entity requires rejects its carrier; the inverse its carrier fills counts (the run failed verification, exit 5)")
