@@ -158,7 +158,8 @@ enum ImportCommand: Command {
         Terminal.out(line + " → \(target)\n")
         for (source, delimiter) in summary.delimiters.sorted(by: { $0.key < $1.key }) { Terminal.out("  \(source): \(delimiter)\n") }
         for (entity, count) in summary.carried.sorted(by: { $0.key < $1.key }) {
-            Terminal.out("  carried \(entity): written \(count.written)\(count.merged > 0 ? ", merged \(count.merged)" : "")\n")
+            Terminal.out("  carried \(entity): written \(count.written)\(count.merged > 0 ? ", merged \(count.merged)" : "")"
+                + (count.droppedWithCopies > 0 ? ", dropped with the copies not kept \(count.droppedWithCopies)" : "") + "\n")
         }
         if let verification = summary.verification, verification.passed {
             Terminal.out("verified: \(verification.sections.reduce(0) { $0 + $1.checks }) checks hold\n")

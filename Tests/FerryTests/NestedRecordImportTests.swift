@@ -207,9 +207,13 @@ struct NestedRecordImportTests {
     }
 
     /// A bundle of `Customer` ⇄ `Order` (its `customer` required) ⇄ `Item` (cascaded from the
-    /// order) ⇄ `Product` (unique `code`), and with `favorite` an order's required to-one to a
-    /// `Product`; and a store holding the customer `Ann`.
-    private func ordersOfCustomers(in folder: String, favorite: Bool) throws -> (bundle: String, store: String) {
+    /// order, or with `itemsRule`) ⇄ `Product` (unique `code`), with `favorite` an order's required
+    /// to-one to a `Product`, with `uniqueNumbers` a uniqueness constraint on `Order.num`; and a
+    /// store holding the customer `Ann`.
+    private func ordersOfCustomers(in folder: String, favorite: Bool = false, uniqueNumbers: Bool = false,
+                                   itemsRule: String = "Cascade") throws -> (bundle: String, store: String) {
+        let uniqueNumber = uniqueNumbers
+            ? #"<uniquenessConstraints><uniquenessConstraint><constraint value="num"/></uniquenessConstraint></uniquenessConstraints>"# : ""
         let favoriteOfOrder = favorite
             ? #"<relationship name="favorite" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="fans" inverseEntity="Product"/>"# : ""
         let fans = favorite
@@ -219,8 +223,8 @@ struct NestedRecordImportTests {
             + #"<relationship name="orders" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Order" inverseName="customer" inverseEntity="Order"/></entity>"#
             + #"<entity name="Order" syncable="YES"><attribute name="num" attributeType="Integer 64"/>"#
             + #"<relationship name="customer" maxCount="1" deletionRule="Nullify" destinationEntity="Customer" inverseName="orders" inverseEntity="Customer"/>"#
-            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Item" inverseName="order" inverseEntity="Item"/>"#
-            + favoriteOfOrder + "</entity>"
+            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="\#(itemsRule)" destinationEntity="Item" inverseName="order" inverseEntity="Item"/>"#
+            + favoriteOfOrder + uniqueNumber + "</entity>"
             + #"<entity name="Item" syncable="YES"><attribute name="qty" attributeType="Integer 32"/>"#
             + #"<relationship name="order" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Order" inverseName="items" inverseEntity="Order"/>"#
             + #"<relationship name="product" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="items" inverseEntity="Product"/></entity>"#
@@ -237,7 +241,7 @@ struct NestedRecordImportTests {
     @Test("a carrier removed when its required to-one finds nothing takes the objects it brought along, and spares those another carrier merged into (they stayed as orphans, exit 1, verified)")
     func carrierRemovedAtLinkResolutionTakesItsCarriedRows() throws {
         let folder = try TestPaths.temporaryFolder("nested-carrier-removed")
-        let (bundle, out) = try ordersOfCustomers(in: folder, favorite: false)
+        let (bundle, out) = try ordersOfCustomers(in: folder)
         let orders = try write("""
             [{"num": 1, "customer": "Ann", "items": [{"qty": 1, "product": {"code": "P1"}}, {"qty": 2, "product": {"code": "P2"}}]},
              {"num": 2, "customer": "Bob", "items": [{"qty": 3, "product": {"code": "P1"}}, {"qty": 4, "product": {"code": "P3"}}, {"qty": 5, "product": {"code": "P3"}}]},
@@ -281,6 +285,51 @@ struct NestedRecordImportTests {
         #expect(try storeRows(out, "SELECT o.ZNUM, p.ZCODE FROM ZORDER o JOIN ZPRODUCT p ON p.Z_PK = o.ZFAVORITE ORDER BY 1") == ["1|P1", "3|P3"])
         #expect(try storeRows(out, "SELECT count(*) FROM ZITEM") == ["2"])
         #expect(summary.links.first { $0.relationship == "Order.favorite" }?.created == 1, "\(summary.links)")
+    }
+
+    @Test("a copy a duplicate policy does not keep takes the objects its Cascade relationships hold: a later copy's under keep-first, the earlier copies' under keep-newest (they stayed as orphans, exit 0, verified)",
+          arguments: [("keep-first", DuplicatePolicy.keepFirst, ["1|1|P1", "4|2|P2"], 2), ("keep-newest", .keepNewest, ["2|1|P2", "3|1|P1", "4|2|P2"], 1)])
+    func copiesNotKeptTakeWhatTheyOwn(name: String, policy: DuplicatePolicy, items: [String], dropped: Int) throws {
+        let folder = try TestPaths.temporaryFolder("nested-copies-\(name)")
+        let (bundle, out) = try ordersOfCustomers(in: folder, uniqueNumbers: true)
+        // The last copy of order 1 gives no items: under keep-newest the second copy's stay.
+        let orders = try write("""
+            [{"num": 1, "customer": "Ann", "items": [{"qty": 1, "product": {"code": "P1"}}]},
+             {"num": 1, "customer": "Ann", "items": [{"qty": 2, "product": {"code": "P2"}}, {"qty": 3, "product": {"code": "P1"}}]},
+             {"num": 2, "customer": "Ann", "items": [{"qty": 4, "product": {"code": "P2"}}]},
+             {"num": 1, "customer": "Ann"}]
+            """, "orders.json", in: folder)
+        var request = importing([orders], entity: "Order", out: out, model: bundle, version: nil)
+        request.existingStore = .append
+        request.files.linkAttributes = ["customer": "name"]
+        request.duplicates = policy
+        let summary = try ImportJob(request: request).run()
+        #expect(summary.written == 2 && summary.merged == 2 && summary.isBalanced, "\(summary.sampleRejects)")
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
+        #expect(try storeRows(out, "SELECT i.ZQTY, o.ZNUM, p.ZCODE FROM ZITEM i LEFT JOIN ZORDER o ON o.Z_PK = i.ZORDER JOIN ZPRODUCT p ON p.Z_PK = i.ZPRODUCT ORDER BY 1")
+                == items)
+        // P2, which a dropped copy's item made, stays: order 2's item found it, and no Cascade holds it.
+        #expect(try storeRows(out, "SELECT ZCODE FROM ZPRODUCT ORDER BY 1") == ["P1", "P2"])
+        #expect(summary.carried["Item"] == .init(written: 4 - dropped, merged: 0, droppedWithCopies: dropped), "\(summary.carried)")
+        let ledger = try #require(summary.ledgers.first { $0.entity == "Item" })
+        #expect(ledger.read == 4 && ledger.written == 4 - dropped && ledger.merged == dropped, "\(ledger)")
+    }
+
+    @Test("a copy not kept leaves the objects a Nullify relationship holds, as Core Data's delete does: unlinked")
+    func copiesNotKeptLeaveWhatTheyDoNotOwn() throws {
+        let folder = try TestPaths.temporaryFolder("nested-copies-nullify")
+        let (bundle, out) = try ordersOfCustomers(in: folder, uniqueNumbers: true, itemsRule: "Nullify")
+        let orders = try write("""
+            [{"num": 1, "customer": "Ann", "items": [{"qty": 1}]}, {"num": 1, "customer": "Ann", "items": [{"qty": 2}]}]
+            """, "orders.json", in: folder)
+        var request = importing([orders], entity: "Order", out: out, model: bundle, version: nil)
+        request.existingStore = .append
+        request.files.linkAttributes = ["customer": "name"]
+        request.duplicates = .keepFirst
+        let summary = try ImportJob(request: request).run()
+        #expect(summary.written == 1 && summary.merged == 1 && summary.verification?.passed == true)
+        #expect(try storeRows(out, "SELECT ZQTY, ifnull(ZORDER, '-') FROM ZITEM ORDER BY 1") == ["1|1", "2|-"])
+        #expect(summary.carried["Item"] == .init(written: 2, merged: 0))
     }
 
     @Test("a nested object without a destination its entity requires rejects its carrier; the inverse its carrier fills counts (the run failed verification, exit 5)")

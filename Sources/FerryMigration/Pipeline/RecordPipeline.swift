@@ -140,11 +140,14 @@ public struct RecordPipeline {
         if !stoppedEarly {
             startPhase("resolving links", total: nil)
             var removed: [RejectedRecords] = []
+            var dropped: [(entity: String, ledger: Int, count: Int)] = []
             do {
-                links = try graph.resolveLinks(unresolved: { rejects.logUnresolved($0) }, rejected: { removed.append($0) })
+                links = try graph.resolveLinks(unresolved: { rejects.logUnresolved($0) }, rejected: { removed.append($0) },
+                                               droppedWithCopies: { dropped.append(($0, $1, $2)) })
             } catch {
                 throw .links(error)
             }
+            for records in dropped { account(droppedWithCopy: records) }
             for records in removed {
                 account(records)
                 if !records.carried { stoppedEarly = rejects.countRemoved(records.count) || stoppedEarly }
@@ -152,6 +155,16 @@ public struct RecordPipeline {
         }
         do { try rejects.close() } catch { throw .rejectLog(error) }
         return links
+    }
+
+    /// Moves carried records dropped with the copy of their carrier a duplicate policy did not
+    /// keep from written to merged.
+    private mutating func account(droppedWithCopy dropped: (entity: String, ledger: Int, count: Int)) {
+        ledgers[dropped.ledger].written -= dropped.count
+        ledgers[dropped.ledger].merged += dropped.count
+        written[dropped.entity, default: 0] -= dropped.count
+        carried[dropped.entity, default: .init()].written -= dropped.count
+        carried[dropped.entity, default: .init()].droppedWithCopies += dropped.count
     }
 
     /// Moves records removed at link resolution from written (or merged) to rejected. Records

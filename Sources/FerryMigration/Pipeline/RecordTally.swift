@@ -19,9 +19,13 @@ public struct RecordTally: Sendable, Equatable {
 public struct CarriedCount: Sendable, Equatable, Codable {
     public var written = 0
     public var merged = 0
+    /// Written, then dropped with the copy of their carrier that a duplicate policy did not keep
+    /// (its Cascade relationships held them; counted as merged in their ledgers).
+    public var droppedWithCopies = 0
 
-    public init(written: Int = 0, merged: Int = 0) {
+    public init(written: Int = 0, merged: Int = 0, droppedWithCopies: Int = 0) {
         self.written = written
         self.merged = merged
+        self.droppedWithCopies = droppedWithCopies
     }
 }

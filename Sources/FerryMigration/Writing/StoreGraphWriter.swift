@@ -40,6 +40,8 @@ public final class StoreGraphWriter {
     /// written carries: a merge into one of them is no merge into a row another record holds
     /// (`CarriedRows.share`).
     private var rowsOfCarrier = Set<SIMD2<Int64>>()
+    /// The policy the last record written merged under (nil: it did not merge).
+    @exclusivity(unchecked) private var lastMerge: DuplicatePolicy?
     /// The `Z_PK` of the row the last record written went to (inserted, or merged into); nil
     /// after a reject. After `write`, the written record's own (its carried records go first).
     @exclusivity(unchecked) public private(set) var lastPrimaryKey: Int64?
@@ -113,8 +115,10 @@ public final class StoreGraphWriter {
         lastPrimaryKey = nil
         let target = try entityWriting(for: schema)
         if record.embedded.isEmpty {
-            return try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
-                                ledger: ledger, emptyRequired: emptyRequired)
+            let outcome = try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace,
+                                       sidesKept: sidesKept, ledger: ledger, emptyRequired: emptyRequired)
+            if case .merged = outcome, staging?.tables.carriedRows != nil { try noteCarried([], of: record, target: target, ledger: ledger) }
+            return outcome
         }
         let carried = EmbeddedRecord.flattened(record)
         var targets: [EntityWriting] = []
@@ -142,28 +146,44 @@ public final class StoreGraphWriter {
         }
         rowsOfCarrier.removeAll(keepingCapacity: true)
         defer { rowsOfCarrier.removeAll(keepingCapacity: true) }
-        var went: [(row: SIMD2<Int64>, merged: Bool, ledger: Int)] = []
-        for (item, carriedTarget) in zip(carried, targets) {
+        let places = ledger == nil ? [] : CarriedOwnership(of: record, entity: target.entity, carried: carried, model: model).places
+        var went: [CarriedRows.Entry] = []
+        for (position, (item, carriedTarget)) in zip(carried, targets).enumerated() {
             let outcome = try writeCarried(item, target: carriedTarget, namespace: namespace)
             if let pk = lastPrimaryKey {
-                let row = SIMD2(carriedTarget.rootNumber, pk)
-                if outcome.outcome == .inserted { rowsOfCarrier.insert(row) }
-                if let key = outcome.key, let carriedLedger = carriedLedgers[key] { went.append((row, outcome.outcome != .inserted, carriedLedger)) }
+                if outcome.outcome == .inserted { rowsOfCarrier.insert(SIMD2(carriedTarget.rootNumber, pk)) }
+                if ledger != nil, let key = outcome.key, let carriedLedger = carriedLedgers[key] {
+                    went.append(CarriedRows.Entry(root: carriedTarget.rootNumber, pk: pk, merged: outcome.outcome != .inserted, ledger: carriedLedger,
+                                                  relationship: places[position].relationship, owned: places[position].owned))
+                }
             }
             embedded.append(outcome)
         }
         let outcome = try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
                                    ledger: ledger, emptyRequired: emptyRequired)
-        if ledger != nil, let carrier = lastPrimaryKey, !went.isEmpty {
-            let tables = try linkStaging().tables
-            try GraphWriteError.wrap { () throws(StoreWriterError) in
-                let rows = try tables.carried()
-                for (row, merged, carriedLedger) in went {
-                    try rows.add(root: row.x, pk: row.y, merged: merged, carrierRoot: target.rootNumber, carrierRow: carrier, ledger: carriedLedger)
-                }
+        if outcome != .inserted || !went.isEmpty { try noteCarried(went, of: record, target: target, ledger: ledger) }
+        return outcome
+    }
+
+    /// Keeps where the records a record carried went (`CarriedRows`), once the record is written
+    /// (with a ledger: only such a record is removed again when its links are resolved). When it
+    /// merged into a row, the copy not kept has the rows it owns dropped: under keep-first the
+    /// record's own, under keep-newest the earlier copies' that hang from the relationships the
+    /// record gives (as its links replace theirs).
+    private func noteCarried(_ went: [CarriedRows.Entry], of record: Record, target: EntityWriting, ledger: Int?) throws(GraphWriteError) {
+        guard ledger != nil, let carrier = lastPrimaryKey else { return }
+        let tables = try linkStaging().tables
+        let merging = lastMerge
+        try GraphWriteError.wrap { () throws(StoreWriterError) in
+            if merging == .keepNewest, let rows = tables.carriedRows {
+                try rows.drop(ownedBy: carrier, carrierRoot: target.rootNumber, through: Set(record.links.map(\.relationship)))
+            }
+            guard !went.isEmpty else { return }
+            let rows = try tables.carried()
+            for entry in went {
+                try rows.add(entry, carrierRoot: target.rootNumber, carrierRow: carrier, dropped: merging == .keepFirst)
             }
         }
-        return outcome
     }
 
     /// Writes the records a record carries when the record itself is not written (a mapping's
@@ -291,6 +311,7 @@ public final class StoreGraphWriter {
         let primaryKey: Int64
         var outcome = Outcome.inserted
         lastPrimaryKey = nil
+        lastMerge = nil
         if let problem = valueProblem(record.values, target: target) { return .rejected(reason: problem) }
         let identity = try identity(of: record, target: target, byValues: byValues)
         if let empty = emptyRequired.first, try !isKnown(record, identity: identity, target: target) {
@@ -331,6 +352,7 @@ public final class StoreGraphWriter {
             }
             primaryKey = existing
             outcome = .merged(constraint: constraint)
+            lastMerge = policy
             if let carriedRows = staging?.tables.carriedRows, !rowsOfCarrier.contains(SIMD2(target.rootNumber, existing)) {
                 try GraphWriteError.wrap { () throws(StoreWriterError) in try carriedRows.share(root: target.rootNumber, pk: existing) }
             }
@@ -422,12 +444,19 @@ public final class StoreGraphWriter {
     /// `unresolved`, located where its record was read (`tasks.json:40`, or a store's file and
     /// `Z_PK`), with the value it looked for. Records written with a ledger whose required to-one
     /// finds no destination, or whose to-many keeps fewer than its minimum, are removed and
-    /// handed to `rejected` (`write`'s `ledger`).
-    public func resolveLinks(unresolved: (Reject) -> Void = { _ in }, rejected: (RejectedRecords) -> Void = { _ in })
+    /// handed to `rejected` (`write`'s `ledger`). First, the rows of carried records that a copy
+    /// of their carrier not kept owned are removed and handed to `droppedWithCopies` by entity
+    /// and ledger (`CarriedRows`).
+    public func resolveLinks(unresolved: (Reject) -> Void = { _ in }, rejected: (RejectedRecords) -> Void = { _ in },
+                             droppedWithCopies: (_ entity: String, _ ledger: Int, _ count: Int) -> Void = { _, _, _ in })
         throws(GraphWriteError) -> [LinkReport]
     {
         guard let staging else { return [] }
         try staging.finishKeys()
+        let tables = staging.tables
+        for removal in try GraphWriteError.wrap({ () throws(StoreWriterError) in try tables.removeDroppedCarriedRows() }) where !removal.merged {
+            droppedWithCopies(removal.entity, removal.ledger, removal.count)
+        }
         let resolver = LinkResolver(staging: staging, model: model, createMissing: createMissing)
         let carries = try GraphWriteError.wrap { () throws(StoreWriterError) in try staging.tables.carriedRows?.carriedRoots() ?? [:] }
         var reports: [Int: LinkReport] = [:]

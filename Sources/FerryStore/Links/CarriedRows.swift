@@ -1,9 +1,16 @@
 /// The rows that records carried by others (nested objects of a file) went to, by the row of
-/// the record that carried them: `ferry_work.carried (root, pk, croot, cpk, ledger, merged)`, in
-/// the scratch database of `StagedLinks`, one entry per carried record. A carrier removed when
-/// its links are resolved (`LinkResolution.removeRejectedSources()`) takes the rows inserted
-/// for it along, as a carrier rejected when it is written writes none of them, and hands back
-/// what they were counted as (inserted, or merged into a row).
+/// the record that carried them: `ferry_work.carried (root, pk, croot, cpk, ledger, merged, rel,
+/// owned, dropped)`, in the scratch database of `StagedLinks`, one entry per carried record, with
+/// the carrier's relationship it hangs from (`rel`) and whether the carrier owns it (`owned`: held
+/// through Cascade relationships only).
+///
+/// - A carrier removed when its links are resolved (`LinkResolution.removeRejectedSources()`)
+///   takes the rows inserted for it along, as a carrier rejected when it is written writes none
+///   of them, and hands back what they were counted as (inserted, or merged into a row).
+/// - A copy of a record that a duplicate policy does not keep (a later copy under keep-first, the
+///   earlier ones under keep-newest for the relationships the newest gives) has the rows it owns
+///   marked `dropped` (`drop`), removed before links are resolved (`removeDropped`): Core Data
+///   deletes the copy it does not keep, and the delete cascades to them.
 ///
 /// A row that another record merged into (a later carrier's object with the same unique value,
 /// a record of its own) is shared: `share` forgets its insertion, and it stays whatever becomes
@@ -12,10 +19,11 @@ public final class CarriedRows {
     private let writer: CoreDataStoreWriter
     private let insert: SQLiteStatement
     private let forget: SQLiteStatement
+    private let dropOwned: SQLiteStatement
     private let work = StagedLinks.schema
 
-    /// What removing carriers took with them: carried records of one entity, counted in one
-    /// ledger as written (their rows are removed) or as merged (into rows that stay).
+    /// Carried records of one entity counted in one ledger, whose rows went (or, for those
+    /// merged into rows, whose rows stayed) when their carrier or its copy went.
     public struct Removal: Sendable, Equatable {
         /// The entity of the rows.
         public let entity: String
@@ -26,31 +34,78 @@ public final class CarriedRows {
         public let count: Int
     }
 
+    /// Where a carried record went, and how it hangs from its carrier.
+    public struct Entry {
+        /// The root entity's number and the row's `Z_PK`.
+        public let root: Int64
+        public let pk: Int64
+        /// Merged into the row (a row that was there), not inserted.
+        public let merged: Bool
+        /// The ledger the record is counted in.
+        public let ledger: Int
+        /// The carrier's relationship it hangs from (nil: none).
+        public let relationship: String?
+        /// Whether the carrier owns it (held through Cascade relationships only).
+        public let owned: Bool
+
+        public init(root: Int64, pk: Int64, merged: Bool, ledger: Int, relationship: String?, owned: Bool) {
+            self.root = root
+            self.pk = pk
+            self.merged = merged
+            self.ledger = ledger
+            self.relationship = relationship
+            self.owned = owned
+        }
+    }
+
     init(writer: CoreDataStoreWriter) throws(StoreWriterError) {
         self.writer = writer
         try writer.execute("""
-            CREATE TABLE \(work).carried (root INTEGER, pk INTEGER, croot INTEGER, cpk INTEGER, ledger INTEGER, merged INTEGER);
+            CREATE TABLE \(work).carried (root INTEGER, pk INTEGER, croot INTEGER, cpk INTEGER, ledger INTEGER, merged INTEGER,
+                rel TEXT, owned INTEGER, dropped INTEGER);
             CREATE INDEX \(work).carried_by ON carried (croot, cpk);
             CREATE INDEX \(work).carried_row ON carried (root, pk);
             """)
-        insert = try writer.prepareStatement("INSERT INTO \(work).carried (root, pk, croot, cpk, ledger, merged) VALUES (?, ?, ?, ?, ?, ?)")
+        insert = try writer.prepareStatement("""
+            INSERT INTO \(work).carried (root, pk, croot, cpk, ledger, merged, rel, owned, dropped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         forget = try writer.prepareStatement("DELETE FROM \(work).carried WHERE root = ? AND pk = ? AND merged = 0")
+        dropOwned = try writer.prepareStatement("""
+            UPDATE \(work).carried SET dropped = 1 WHERE croot = ? AND cpk = ? AND rel = ? AND owned = 1 AND merged = 0
+            """)
     }
 
-    /// Remembers that a record (counted in `ledger`) that the row `carrierRow` of root
-    /// `carrierRoot` carries was inserted into (or, `merged`, merged into) the row `pk` of the
-    /// root entity numbered `root`.
-    public func add(root: Int64, pk: Int64, merged: Bool, carrierRoot: Int64, carrierRow: Int64, ledger: Int) throws(StoreWriterError) {
+    /// Remembers where a record that the row `carrierRow` of root `carrierRoot` carries went;
+    /// `dropped`: the carrier's copy is not kept, so the row goes if the carrier owns it.
+    public func add(_ entry: Entry, carrierRoot: Int64, carrierRow: Int64, dropped: Bool) throws(StoreWriterError) {
         let statement = insert
         try StoreWriterError.sqlite { () throws(SQLiteError) in
             defer { try? statement.reset() }
-            try statement.bind(root, at: 1)
-            try statement.bind(pk, at: 2)
+            try statement.bind(entry.root, at: 1)
+            try statement.bind(entry.pk, at: 2)
             try statement.bind(carrierRoot, at: 3)
             try statement.bind(carrierRow, at: 4)
-            try statement.bind(Int64(ledger), at: 5)
-            try statement.bind(Int64(merged ? 1 : 0), at: 6)
+            try statement.bind(Int64(entry.ledger), at: 5)
+            try statement.bind(Int64(entry.merged ? 1 : 0), at: 6)
+            if let relationship = entry.relationship { try statement.bind(relationship, at: 7) } else { try statement.bindNull(at: 7) }
+            try statement.bind(Int64(entry.owned ? 1 : 0), at: 8)
+            try statement.bind(Int64(dropped && entry.owned && !entry.merged ? 1 : 0), at: 9)
             try statement.run()
+        }
+    }
+
+    /// Marks the rows that the row `carrierRow` of root `carrierRoot` owns through each of
+    /// `relationships` dropped: a later copy of the record replaces what they held.
+    public func drop(ownedBy carrierRow: Int64, carrierRoot: Int64, through relationships: Set<String>) throws(StoreWriterError) {
+        let statement = dropOwned
+        for relationship in relationships.sorted() {
+            try StoreWriterError.sqlite { () throws(SQLiteError) in
+                defer { try? statement.reset() }
+                try statement.bind(carrierRoot, at: 1)
+                try statement.bind(carrierRow, at: 2)
+                try statement.bind(relationship, at: 3)
+                try statement.run()
+            }
         }
     }
 
@@ -86,11 +141,23 @@ public final class CarriedRows {
     /// `carriers` (an SQL query of `Z_PK`s) selects; returns what those records were counted
     /// as, per entity, ledger and outcome.
     func remove(carriedBy carrierRoot: Int, carriers: String) throws(StoreWriterError) -> [Removal] {
+        try remove(where: "croot = \(carrierRoot) AND cpk IN (\(carriers))")
+    }
+
+    /// Deletes the rows marked dropped (`add`, `drop`) that no other record merged into since;
+    /// returns what their records were counted as, per entity and ledger.
+    func removeDropped() throws(StoreWriterError) -> [Removal] {
+        try remove(where: "dropped = 1")
+    }
+
+    /// Deletes the rows inserted for the entries `condition` selects, and forgets the entries;
+    /// returns what the entries were counted as.
+    private func remove(where condition: String) throws(StoreWriterError) -> [Removal] {
         let layout = writer.layout
         let names = Dictionary(layout.entityNumbers.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         try writer.execute("""
-            CREATE TABLE \(work).xc AS SELECT root, pk, ledger, merged FROM \(work).carried WHERE croot = \(carrierRoot) AND cpk IN (\(carriers));
-            DELETE FROM \(work).carried WHERE croot = \(carrierRoot) AND cpk IN (\(carriers));
+            CREATE TABLE \(work).xc AS SELECT root, pk, ledger, merged FROM \(work).carried WHERE \(condition);
+            DELETE FROM \(work).carried WHERE \(condition);
             """)
         var removals: [Removal] = []
         let roots = try writer.prepareStatement("SELECT DISTINCT root FROM \(work).xc")

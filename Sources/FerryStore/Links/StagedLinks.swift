@@ -122,6 +122,16 @@ public final class StagedLinks {
         return made
     }
 
+    /// Removes the rows of carried records whose copies were not kept (`CarriedRows.removeDropped`);
+    /// call after `finishKeys` and before resolving: links from them are dropped, and links to
+    /// them find nothing.
+    public func removeDroppedCarriedRows() throws(StoreWriterError) -> [CarriedRows.Removal] {
+        guard let carriedRows else { return [] }
+        let removals = try carriedRows.removeDropped()
+        if !removals.isEmpty { removedRows = true }
+        return removals
+    }
+
     /// Remembers that `key` names a copy merged into the row `row` and not kept (a duplicate
     /// dropped under keep-first, or an earlier copy under keep-newest), unless the key is the
     /// kept copy's own (it maps to `row` already). The key still maps to the row, so other
