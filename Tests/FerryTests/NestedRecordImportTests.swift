@@ -332,6 +332,58 @@ struct NestedRecordImportTests {
         #expect(summary.carried["Item"] == .init(written: 2, merged: 0))
     }
 
+    /// A bundle of `Task` (unique `tid`, a `title`; `parent` ⇄ `children`, Cascade) and its
+    /// many-to-many `tags` ⇄ `Tag.tasks` (unique `name`).
+    private func tasksWithTags(in folder: String) throws -> String {
+        let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Task" syncable="YES"><attribute name="tid" attributeType="Integer 64"/><attribute name="title" optional="YES" attributeType="String"/>"#
+            + #"<relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Task" inverseName="children" inverseEntity="Task"/>"#
+            + #"<relationship name="children" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Task" inverseName="parent" inverseEntity="Task"/>"#
+            + #"<relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="tasks" inverseEntity="Tag"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="tid"/></uniquenessConstraint></uniquenessConstraints></entity>"#
+            + #"<entity name="Tag" syncable="YES"><attribute name="name" attributeType="String"/>"#
+            + #"<relationship name="tasks" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Task" inverseName="tags" inverseEntity="Task"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
+        return try TestPaths.xcodeModelBundle("Tasks", versions: [("Tasks", model)], in: folder)
+    }
+
+    @Test("a record mentioned inside itself (a child's parent, a tag's tasks) is that record: it keeps its values, tags and children under every policy (keep-first dropped them, reject refused the record, exit 0 and 1)",
+          arguments: [DuplicatePolicy.reject, .keepFirst, .keepNewest])
+    func mentionOfTheCarrierIsTheCarrier(policy: DuplicatePolicy) throws {
+        let folder = try TestPaths.temporaryFolder("nested-mention-\(policy)")
+        let bundle = try tasksWithTags(in: folder)
+        let source = try write("""
+            [{"tid": 1, "title": "top", "tags": [{"name": "work", "tasks": [{"tid": 1, "title": "echo"}]}],
+              "children": [{"tid": 2, "title": "kid", "parent": {"tid": 1, "title": "top"}}, {"tid": 3, "title": "kid2"}]}]
+            """, "tasks.json", in: folder)
+        let out = folder + "/out.sqlite"
+        var request = importing([source], entity: "Task", out: out, model: bundle, version: nil)
+        request.duplicates = policy
+        let summary = try ImportJob(request: request).run()
+        #expect(summary.written == 1 && summary.rejected == 0 && summary.isBalanced, "\(summary.sampleRejects)")
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
+        #expect(try storeRows(out, "SELECT t.ZTID, t.ZTITLE, ifnull(p.ZTID, '-') FROM ZTASK t LEFT JOIN ZTASK p ON p.Z_PK = t.ZPARENT ORDER BY 1")
+                == ["1|top|-", "2|kid|1", "3|kid2|1"])
+        #expect(try storeRows(out, "SELECT g.ZNAME, t.ZTID FROM Z_1TASKS j JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS") == ["work|1"])
+        #expect(summary.carried["Task"] == .init(written: 2, merged: 2), "\(summary.carried)")
+    }
+
+    @Test("a record an earlier record's nested reference made fills that object under the default reject policy (it was rejected as a duplicate of the reference, exit 1)")
+    func fullRecordFillsWhatAReferenceMadeUnderReject() throws {
+        let folder = try TestPaths.temporaryFolder("nested-reference-then-record")
+        let bundle = try tasksWithTags(in: folder)
+        let source = try write("""
+            [{"tid": 1, "title": "one", "children": [{"tid": 2}]}, {"tid": 2, "title": "two", "tags": [{"name": "z"}]}]
+            """, "tasks.json", in: folder)
+        let out = folder + "/out.sqlite"
+        let summary = try ImportJob(request: importing([source], entity: "Task", out: out, model: bundle, version: nil)).run()
+        #expect(summary.rejected == 0 && summary.written + summary.merged == 2 && summary.isBalanced, "\(summary.sampleRejects)")
+        #expect(summary.verification?.passed == true)
+        #expect(try storeRows(out, "SELECT t.ZTID, t.ZTITLE, ifnull(p.ZTID, '-') FROM ZTASK t LEFT JOIN ZTASK p ON p.Z_PK = t.ZPARENT ORDER BY 1")
+                == ["1|one|-", "2|two|1"])
+        #expect(try storeRows(out, "SELECT g.ZNAME, t.ZTID FROM Z_1TASKS j JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS") == ["z|2"])
+    }
+
     @Test("a nested object without a destination its entity requires rejects its carrier; the inverse its carrier fills counts (the run failed verification, exit 5)")
     func nestedObjectMissingARequiredToOne() throws {
         let folder = try TestPaths.temporaryFolder("nested-required")

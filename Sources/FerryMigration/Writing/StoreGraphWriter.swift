@@ -135,13 +135,15 @@ public final class StoreGraphWriter {
            try !isKnown(record, identity: try identity(of: record, target: target), target: target) {
             return .rejected(reason: RelationshipKeys.emptyRequiredReason(of: empty))
         }
-        if let reason = try rejectedDuplicate(record, target: target, carried: Array(zip(carried, targets))) {
+        let mentions = try mentionsOfCarrier(record, target: target, carried: Array(zip(carried, targets)))
+        let made = zip(carried, targets).enumerated().filter { mentions[$0.offset] == nil }.map(\.element)
+        if let reason = try rejectedDuplicate(record, target: target, carried: made) {
             return .rejected(reason: reason)
         }
-        if let reason = try emptyRequiredOfCarried(record, entity: target.entity, carried: Array(zip(carried, targets))) {
+        if let reason = try emptyRequiredOfCarried(record, entity: target.entity, carried: made) {
             return .rejected(reason: reason)
         }
-        for (member, writing) in zip(carried.map(\.record), targets) + [(record, target)] {
+        for (member, writing) in made.map({ ($0.0.record, $0.1) }) + [(record, target)] {
             if let reason = try heldByAnotherEntity(member, target: writing) { return .rejected(reason: reason) }
         }
         rowsOfCarrier.removeAll(keepingCapacity: true)
@@ -149,6 +151,10 @@ public final class StoreGraphWriter {
         let places = ledger == nil ? [] : CarriedOwnership(of: record, entity: target.entity, carried: carried, model: model).places
         var went: [CarriedRows.Entry] = []
         for (position, (item, carriedTarget)) in zip(carried, targets).enumerated() {
+            if let constraint = mentions[position] {
+                embedded.append(EmbeddedOutcome(entity: item.entity, key: item.record.key, outcome: .merged(constraint: constraint)))
+                continue
+            }
             let outcome = try writeCarried(item, target: carriedTarget, namespace: namespace)
             if let pk = lastPrimaryKey {
                 if outcome.outcome == .inserted { rowsOfCarrier.insert(SIMD2(carriedTarget.rootNumber, pk)) }
@@ -161,8 +167,44 @@ public final class StoreGraphWriter {
         }
         let outcome = try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
                                    ledger: ledger, emptyRequired: emptyRequired)
+        if let row = lastPrimaryKey, !mentions.isEmpty {
+            let staging = try linkStaging()
+            for position in mentions.keys.sorted() {
+                if let key = carried[position].record.key { try staging.mapKey(key, namespace: namespace, root: target.rootNumber, to: row) }
+            }
+        }
         if outcome != .inserted || !went.isEmpty { try noteCarried(went, of: record, target: target, ledger: ledger) }
         return outcome
+    }
+
+    /// The carried records that are their carrier itself, mentioned inside it (a child's
+    /// `parent` giving the carrier's unique values), by position, with the constraint they share:
+    /// of the carrier's root entity, with the carrier's values on its identity key or on a
+    /// uniqueness constraint, and no relationship of their own. A mention is not written: its key
+    /// names the carrier's row, its values give way to the carrier's (the record it is inside),
+    /// and it counts as merged into it. (One that gives relationships is a copy of its carrier,
+    /// which the duplicate policy decides about.)
+    private func mentionsOfCarrier(_ record: Record, target: EntityWriting,
+                                   carried: [(EmbeddedRecord, EntityWriting)]) throws(GraphWriteError) -> [Int: [String]] {
+        guard carried.contains(where: { $0.1.rootNumber == target.rootNumber }) else { return [:] }
+        let own = try identityKeys(of: record, target: target)
+        guard !own.isEmpty else { return [:] }
+        var mentions: [Int: [String]] = [:]
+        for (position, (item, writing)) in carried.enumerated()
+            where writing.rootNumber == target.rootNumber && item.record.links.allSatisfy({ $0.targets.isEmpty }) {
+            let shared = try identityKeys(of: item.record, target: writing).first { key in
+                own.contains { $0.names == key.names && $0.key == key.key }
+            }
+            if let shared { mentions[position] = shared.names }
+        }
+        return mentions
+    }
+
+    /// The keys that identify `record` as one object: its identity key, or else its values on
+    /// each uniqueness constraint that it gives every value of.
+    private func identityKeys(of record: Record, target: EntityWriting) throws(GraphWriteError) -> [(names: [String], key: [UInt8])] {
+        if let identity = try identity(of: record, target: target) { return [(identityNames(target), identity)] }
+        return target.rows.uniqueKeys(of: record.values)
     }
 
     /// Keeps where the records a record carried went (`CarriedRows`), once the record is written
@@ -273,9 +315,10 @@ public final class StoreGraphWriter {
         throws(GraphWriteError) -> String?
     {
         var group = Set<[UInt8]>()
-        let members = carried.map { ($0.0.record, $0.1, carriedPolicy($0.0.entity), $0.0.findByValues) } + [(record, target, target.duplicates, false)]
+        let members = carried.map { ($0.0.record, $0.1, carriedPolicy($0.0.entity), $0.0.findByValues, $0.0.onlyNamesItsRecord) }
+            + [(record, target, target.duplicates, false, false)]
         guard members.contains(where: { $0.2 == .reject }) else { return nil }
-        for (member, writing, policy, byValues) in members {
+        for (member, writing, policy, byValues, isReference) in members where !isReference || policy == .reject {
             func isNew(_ names: [String], _ key: [UInt8]) -> Bool {
                 group.insert(Array("\(writing.entity)(\(names.joined(separator: ",")))".utf8) + key).inserted
             }
@@ -285,7 +328,9 @@ public final class StoreGraphWriter {
                 let stored = try GraphWriteError.wrap { () throws(StoreWriterError) in try identities?.primaryKey(for: identity, entity: writing.entity) }
                 found = isNew(names, identity) && stored == nil ? nil : names
             } else if let existing = try writing.rows.existingRow(for: member.values) {
-                found = existing.constraint
+                // A row a reference made is the first fuller copy's to fill (`writeOne`).
+                let madeByReference = rowsMadeByReferences.contains(SIMD2(writing.rootNumber, existing.primaryKey))
+                found = madeByReference && !isReference ? nil : existing.constraint
             } else {
                 found = writing.rows.uniqueKeys(of: member.values).first { !isNew($0.names, $0.key) }?.names
             }
@@ -338,8 +383,9 @@ public final class StoreGraphWriter {
                 return .rejected(reason: Self.heldByAnotherEntity(row, entity: target.entity))
             }
             // A row a reference made holds only the values that named it: the first copy that
-            // gives more is the record's first, and its values and relationships are kept.
-            if !isReference, policy == .keepFirst, rowsMadeByReferences.remove(SIMD2(target.rootNumber, existing)) != nil {
+            // gives more is the record's first (no duplicate, whatever the policy), and its
+            // values and relationships are kept.
+            if !isReference, policy != .keepNewest, rowsMadeByReferences.remove(SIMD2(target.rootNumber, existing)) != nil {
                 policy = .keepNewest
             }
             switch policy {
