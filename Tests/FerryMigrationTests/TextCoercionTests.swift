@@ -54,6 +54,9 @@ struct TextCoercionTests {
         #expect(value("0.1", .float) == .double(Double(Float(0.1))))
         #expect(value("1.00000001", .float) == .double(1))
         #expect(value("3.4028235e38", .float) == .double(Double(Float.greatestFiniteMagnitude)))
+        // The Double's shortest text of a Float's value, as an export writes it, is that value (it was refused).
+        #expect(value("3.4028234663852886e+38", .float) == .double(Double(Float.greatestFiniteMagnitude)))
+        #expect(value(Double(Float(123456792)).description, .float) == .double(123456792))
         #expect(failure("123456789.5", .float) == "123456789.5 has no exact Float value: it would read back as 123456792")
         #expect(value("16777217", .double) == .double(16_777_217))
         #expect(value("1e-46", .double) == .double(1e-46))

@@ -190,6 +190,20 @@ struct ExportJobTests {
         #expect(ISO8601Date.parse("2024-01-01T00:00:00.Z") == nil)
     }
 
+    @Test("dates past the years 0000–9999 take ISO 8601's expanded year and read back the same (they were written as reference seconds, which import reads as Unix time: 31 years off, exit 0)")
+    func expandedYears() {
+        let year10000 = 252_423_993_600.0  // 10000-01-01T00:00:00Z
+        #expect(ISO8601Date.format(year10000) == "+010000-01-01T00:00:00.000Z")
+        #expect(ISO8601Date.format(-63_145_526_400.5) == "-000001-12-31T23:59:59.500Z")
+        for value: Double in [year10000, year10000 + 0.25, -63_145_526_400.5, -63_114_076_800 - 86_400, 3e13, -3e13] {
+            let text = ISO8601Date.format(value)
+            #expect(text.flatMap { ISO8601Date.parse($0) } == value, "\(value) → \(text ?? "nil")")
+        }
+        #expect(ISO8601Date.hasFourDigitYear(year10000 - 0.001) && !ISO8601Date.hasFourDigitYear(year10000))
+        #expect(ISO8601Date.format(1e20) == nil && ISO8601Date.parse("-000000-01-01") == nil && ISO8601Date.parse("+1000-01-01") == nil)
+        #expect(ExportValueText.text(.date(year10000)) == "+010000-01-01T00:00:00.000Z")
+    }
+
     @Test("the model from Z_MODELCACHE when no --model is given")
     func modelCache() throws {
         let (manifest, _, _) = try export(.ndjson) { $0.modelPath = nil }

@@ -182,7 +182,8 @@ public enum TextCoercion {
         }
         if stored.magnitude >= (type == .float ? 0x1p24 : 0x1p53), let plain = DecimalNotation.plain(text.utf8),
            !WholeNumberText.isWithinRounding(stored, of: plain),
-           DecimalNotation.plain(shortest(stored, as: type).utf8) != plain {  // one whose shortest text is the number reads back as it
+           // One whose shortest text (the type's, or a Double's: an export's) is the number reads back as it.
+           DecimalNotation.plain(shortest(stored, as: type).utf8) != plain, DecimalNotation.plain(stored.description.utf8) != plain {
             return .failure(CoercionFailure("\(text) has no exact \(type.xcodeName) value: it would read back as \(WholeNumberText.digits(of: stored))"))
         }
         return .success(.double(stored))
@@ -211,7 +212,7 @@ public enum TextCoercion {
                 // A legacy Unix time past the years ISO 8601 writes (0–9999) is a misread one:
                 // milliseconds read as seconds (1388538000000 is the year 45970).
                 let seconds = epoch == .unixSeconds ? number : number / 1000
-                guard ISO8601Date.format(seconds - ReferenceDate.unixOffset) != nil else {
+                guard ISO8601Date.hasFourDigitYear(seconds - ReferenceDate.unixOffset) else {
                     let unit = epoch == .unixSeconds ? "seconds" : "milliseconds"
                     let hint = epoch == .unixSeconds && seconds.magnitude > 1e11 ? ": if it counts milliseconds, give --date-epoch unix-ms" : ""
                     return .failure(CoercionFailure("'\(clipped(text))' as \(unit) since 1970 is outside the years 0 to 9999\(hint)"))

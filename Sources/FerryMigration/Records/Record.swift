@@ -55,6 +55,18 @@ public struct EmbeddedRecord: Sendable, Equatable {
         .text("\u{1}\(location.line.map(String.init) ?? "")\u{1}\(location.path ?? "")")
     }
 
+    /// How a message names the record whose source key is `text` when Ferry made that key (a
+    /// nested object's, `key(at:)`: `the nested object at line 3, [1].items[0]`; a record a
+    /// mapping made, `RecordMaker`: `a record a mapping made`); nil for a key a source gave.
+    public static func description(ofKey text: String) -> String? {
+        if text.hasPrefix("\u{2}") { return "a record a mapping made" }
+        guard text.hasPrefix("\u{1}") else { return nil }
+        let parts = text.dropFirst().split(separator: "\u{1}", maxSplits: 1, omittingEmptySubsequences: false)
+        let line = parts.first.flatMap { $0.isEmpty ? nil : "line \($0)" }
+        let path = parts.count > 1 && !parts[1].isEmpty ? String(parts[1]) : nil
+        return "the nested object at " + [line, path].compactMap { $0 }.joined(separator: ", ")
+    }
+
     /// The carried records of `record`, depth first, each before the record that carries it and
     /// listed without the records it carries itself (they are listed before it): a record nested
     /// two levels down is listed, and written, once.

@@ -96,19 +96,23 @@ struct LinkResolver {
     private func reportUnresolved(_ resolution: LinkResolution, _ kind: LinkKind, note: String,
                                   to unresolved: (Reject) -> Void) throws(GraphWriteError) -> [String] {
         let destination = kind.relationship.destinationEntity
-        let wanted = kind.matchAttribute.map { "no \(destination) has \($0.name) " } ?? "no \(destination) was written for the key "
         var samples: [String] = []
         try Self.links { () throws(LinkResolutionError) in
             try resolution.forEachUnresolved { link in
+                let made = kind.matchAttribute == nil ? EmbeddedRecord.description(ofKey: link.label) : nil
                 let found = if link.sourceIsMissing {
                     "no \(kind.entity) was written for the key '\(link.label)' (no row of the store has it)"
+                } else if let made {
+                    "\(made), a \(destination), was not written or was removed with the record that carried it"
                 } else if link.destinationRejected {
                     "the \(destination) with \(kind.matchAttribute.map { "\($0.name)" } ?? "the key") '\(link.label)' was rejected"
+                } else if let attribute = kind.matchAttribute {
+                    "no \(destination) has \(attribute.name) '\(link.label)'\(note)"
                 } else {
-                    "\(wanted)'\(link.label)'\(note)"
+                    "no \(destination) was written for the key '\(link.label)'\(note)"
                 }
                 let consequence = link.rejectsRecord ? "; \(LinkReport.rejectionCause(of: kind.relationship)), so the record is rejected" : ""
-                let reject = Reject(location: link.origin.location, entity: kind.entity, attribute: kind.relationship.name, value: link.label,
+                let reject = Reject(location: link.origin.location, entity: kind.entity, attribute: kind.relationship.name, value: made ?? link.label,
                                     reason: "unresolved link: \(found)\(consequence)")
                 if samples.count < Self.sampleSize { samples.append(reject.summary) }
                 unresolved(reject)

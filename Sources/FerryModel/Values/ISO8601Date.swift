@@ -5,13 +5,29 @@ import FerryFormats
 /// output, manifests.
 ///
 /// Written in UTC with the shortest fraction that reads back as the very same double (at least
-/// three digits): `2024-03-01T12:30:05.250Z`. Read: `yyyy-MM-dd` (midnight UTC) or
+/// three digits): `2024-03-01T12:30:05.250Z`; a year outside 0000–9999 in ISO 8601's expanded
+/// form, a sign and six digits (`+010000-01-01T00:00:00.000Z`, `-000001-12-31T…`), as
+/// JavaScript's `toISOString` writes it. Read: the same, `yyyy-MM-dd` (midnight UTC) or
 /// `yyyy-MM-ddTHH:mm[:ss[.fraction]]` (a space may stand for the `T`, a comma for the dot) with `Z`,
 /// `±HH:mm`, `±HHmm`, `±HH` or no zone (UTC); seconds 00–59 (a leap second's `:60` is refused,
 /// as Foundation's ISO 8601 reader refuses it); the fraction is read exactly, so the text
 /// `format` writes parses to the same double bit for bit.
 public enum ISO8601Date {
-    /// The text of a date; nil outside the years 0000–9999 and for NaN and infinities.
+    /// The years written with four digits; the others take the expanded form.
+    static let fourDigitYears = 0...9999
+    /// The years the expanded form holds.
+    static let expandedYears = -999_999...999_999
+    /// Seconds since the reference date of 0000-01-01 and of 10000-01-01, midnight UTC.
+    private static let fourDigitSeconds = (
+        Double(Int64(CivilDate.days(year: 0, month: 1, day: 1)) * 86_400) - ReferenceDate.unixOffset,
+        Double(Int64(CivilDate.days(year: 10_000, month: 1, day: 1)) * 86_400) - ReferenceDate.unixOffset)
+
+    /// Whether a date falls in the years 0000–9999 (UTC), which every ISO 8601 reader takes.
+    public static func hasFourDigitYear(_ seconds: Double) -> Bool {
+        seconds >= fourDigitSeconds.0 && seconds < fourDigitSeconds.1
+    }
+
+    /// The text of a date; nil for NaN, infinities and years past ±999999.
     public static func format(_ seconds: Double) -> String? {
         guard let plain = DecimalNotation.plain(seconds) else { return nil }
         let negative = plain.hasPrefix("-")
@@ -29,9 +45,10 @@ public enum ISO8601Date {
         let days = floorDivide(unix, 86_400)
         let secondOfDay = Int(unix - days * 86_400)
         let (year, month, day) = CivilDate.date(days: Int(days))
-        guard (0...9999).contains(year) else { return nil }
+        guard expandedYears.contains(year) else { return nil }
         while fraction.count < 3 { fraction.append(UInt8(ascii: "0")) }
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        let yearText = fourDigitYears.contains(year) ? pad(year, 4) : (year < 0 ? "-" : "+") + pad(abs(year), 6)
+        var text = yearText + "-" + pad(month, 2) + "-" + pad(day, 2)
         text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         return text + "." + String(decoding: fraction, as: UTF8.self) + "Z"
     }
@@ -52,17 +69,24 @@ public enum ISO8601Date {
 
     /// ``parse(_:)-(String)`` over UTF-8 bytes, without making a String.
     public static func parse(_ b: UnsafeRawBufferPointer) -> Double? {
-        guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-              let year = number(b, 0, 4), let month = number(b, 5, 2), let day = number(b, 8, 2),
-              (1...12).contains(month), (1...CivilDate.daysIn(month: Int(month), year: Int(year))).contains(Int(day)) else { return nil }
+        // `o`: how far the expanded form's sign and two more digits move what follows the year.
+        let expanded = b.count > 0 && (b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"))
+        let o = expanded ? 3 : 0
+        guard b.count >= 10 + o, b[4 + o] == UInt8(ascii: "-"), b[7 + o] == UInt8(ascii: "-"),
+              let digits = expanded ? number(b, 1, 6) : number(b, 0, 4), let month = number(b, 5 + o, 2), let day = number(b, 8 + o, 2),
+              (1...12).contains(month) else { return nil }
+        let year = expanded && b[0] == UInt8(ascii: "-") ? -digits : digits
+        // `-000000` is no year.
+        guard !(expanded && b[0] == UInt8(ascii: "-") && digits == 0),
+              (1...CivilDate.daysIn(month: Int(month), year: Int(year))).contains(Int(day)) else { return nil }
         var whole = Int64(CivilDate.days(year: Int(year), month: Int(month), day: Int(day))) * 86_400
         var fraction: [UInt8] = []
-        var index = 10
-        if b.count > 10 {
-            guard b.count >= 16, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "), b[13] == UInt8(ascii: ":"),
-                  let hour = number(b, 11, 2), let minute = number(b, 14, 2), hour < 24, minute < 60 else { return nil }
+        var index = 10 + o
+        if b.count > 10 + o {
+            guard b.count >= 16 + o, b[10 + o] == UInt8(ascii: "T") || b[10 + o] == UInt8(ascii: " "), b[13 + o] == UInt8(ascii: ":"),
+                  let hour = number(b, 11 + o, 2), let minute = number(b, 14 + o, 2), hour < 24, minute < 60 else { return nil }
             whole += hour * 3600 + minute * 60
-            index = 16
+            index = 16 + o
             if index < b.count, b[index] == UInt8(ascii: ":") {
                 // Second 60 (a leap second, or a minute rolled over) has no instant of its own:
                 // a date would silently become the next minute's first second.
