@@ -584,6 +584,13 @@ struct NestedRecordImportTests {
         }
         #expect(EmbeddedRecord.flattened(record).map(\.entity) == ["Task", "Upload"])
         #expect(record.links.first?.targets == [.key(EmbeddedRecord.key(at: SourceLocation(file: "t.json", line: 4, path: "attachments[0]")))])
+        // Messages name a nested object by where it was read, never by the key Ferry made for it.
+        guard case .text(let key) = EmbeddedRecord.key(at: SourceLocation(file: "t.json", line: 4, path: "[1].attachments[0]")) else {
+            Issue.record("a nested object's key is text")
+            return
+        }
+        #expect(EmbeddedRecord.description(ofKey: key) == "the nested object at line 4, [1].attachments[0]")
+        #expect(EmbeddedRecord.description(ofKey: "tag-7") == nil)
     }
 
     @Test("a key twice in a nested object: its last value, reported with the nested path, once per nesting and key")
