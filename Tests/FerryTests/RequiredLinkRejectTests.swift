@@ -87,13 +87,34 @@ struct RequiredLinkRejectTests {
         #expect(run.status == 1, "\(run.err)")
         #expect(run.out.contains("read 5, written 2, rejected 3"), "\(run.out)")
         for line in ["tasks.json:2", "tasks.json:3", "tasks.json:4"] { #expect(run.err.contains(line), "\(run.err)") }
-        #expect(run.err.contains("no Task has title 'b' (none is created: its relationship 'project' is required)"), "\(run.err)")
+        // A Task is never made for a link unasked: the file holds the tasks, and 'b' was rejected.
+        #expect(run.err.contains("no Task has title 'b'") && !run.err.contains("none is created"), "\(run.err)")
         #expect(run.err.contains("tasks.json:4 [3]: Task.parent: unresolved link: the Task with title 'c' was rejected"), "\(run.err)")
         #expect(try storeRows(store, "SELECT ZTITLE || '→' || ZPARENT FROM ZTASK ORDER BY Z_PK") == ["a→1", "e→1"])
         #expect(try storeRows(store, "SELECT ZLABEL FROM ZTAG") == ["x"])
         #expect(try storeRows(store, "SELECT count(*) FROM Z_2TASKS WHERE Z_3TASKS NOT IN (SELECT Z_PK FROM ZTASK)") == ["0"])
         let verified = try FerryProcess.run(["verify", store, "--model", bundle])
         #expect(verified.status == 0, "\(verified.out)")
+    }
+
+    @Test("a link to a record of the file that was rejected finds nothing: no empty stand-in is made for it (one was, its key only, 'written 1' over two rows)")
+    func noStandInForARejectedRecord() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-no-stand-in")
+        let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Item" syncable="YES"><attribute name="key" attributeType="Integer 64"/><attribute name="f" optional="YES" attributeType="Float"/>"#
+            + #"<relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Item"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="key"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Items", versions: [("Items", model)], in: folder)
+        try #"[{"key": 1, "f": "oops"}, {"key": 2, "parent": 1}]"#.write(toFile: folder + "/items.json", atomically: true, encoding: .utf8)
+        let arguments = ["import", folder + "/items.json", "--model", bundle, "--entity", "Item", "--link", "parent=key"]
+        let run = try FerryProcess.run(arguments + ["--out", folder + "/out.sqlite"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.contains("read 2, written 1, rejected 1"), "\(run.out)")
+        #expect(run.err.contains("items.json:1 [1]: Item.parent: unresolved link: no Item has key '1'"), "\(run.err)")
+        #expect(try storeRows(folder + "/out.sqlite", "SELECT ZKEY || '→' || ifnull(ZPARENT, '-') FROM ZITEM ORDER BY Z_PK") == ["2→-"])
+        // Asked for, one is made.
+        let asked = try FerryProcess.run(arguments + ["--out", folder + "/asked.sqlite", "--create-missing", "parent"])
+        #expect(asked.out.contains("1 destinations created"), "\(asked.out)\(asked.err)")
     }
 
     @Test("a row the store held before the run is never removed: the merged record's link is reported, the row kept")

@@ -39,7 +39,7 @@ public struct ImportJob {
         let createMissing: Set<String>
         do {
             try UnknownOptionName.check(request.files, entities: [(model, request.entity)], versions: [model])
-            createMissing = try LinkCreation.relationships(in: model, linkAttributes: request.files.linkAttributes,
+            createMissing = try LinkCreation.relationships(in: model, imported: [request.entity], linkAttributes: request.files.linkAttributes,
                                                            requested: request.createMissing)
         } catch { throw .unknownName(error) }
         for source in request.sources where source != "-" {

@@ -147,7 +147,11 @@ public struct MigrateJob {
             if let identity = mapping.identity { identities[mapping.destination] = identity }
         }
         let createMissing: Set<String>
-        do { createMissing = try LinkCreation.relationships(in: final, linkAttributes: request.files.linkAttributes, requested: []) } catch {
+        // The files' entities by name: one renamed on the way is not known by its last name here.
+        let imported = Set(request.sources.compactMap { source in if case .file(let entity, _) = source.kind { entity } else { nil } })
+        do {
+            createMissing = try LinkCreation.relationships(in: final, imported: imported, linkAttributes: request.files.linkAttributes, requested: [])
+        } catch {
             throw .unknownName(error)
         }
         return StoreGraphWriter(
