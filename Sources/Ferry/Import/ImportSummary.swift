@@ -51,8 +51,9 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     /// The accounting equation every run must satisfy.
     public var isBalanced: Bool { read == written + merged + rejected + skipped }
     /// Whether the import left something of its files out of the store: a record rejected, or a
-    /// link that found nothing (exit 1, as for `migrate`).
-    public var leftSomethingOut: Bool { rejected > 0 || LinkReport.unresolved(in: links) > 0 }
+    /// link not kept (found nothing, or its destination claimed last by another record: exit 1,
+    /// as for `migrate`).
+    public var leftSomethingOut: Bool { rejected > 0 || LinkReport.notKept(in: links) > 0 }
 }
 
 extension ImportSummary {

@@ -48,7 +48,7 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     /// relationship is missing from the record that gave it.
     public var unresolvedLinks: Int { LinkReport.unresolved(in: links) }
     /// Whether the run left something of its sources out of the store: a record rejected, or a
-    /// link unresolved (exit 1).
-    public var leftSomethingOut: Bool { rejected > 0 || unresolvedLinks > 0 }
+    /// link not kept (unresolved, or its destination claimed last by another record; exit 1).
+    public var leftSomethingOut: Bool { rejected > 0 || LinkReport.notKept(in: links) > 0 }
     public var isBalanced: Bool { ledgers.allSatisfy(\.isBalanced) }
 }

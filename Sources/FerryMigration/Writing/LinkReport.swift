@@ -44,6 +44,13 @@ public struct LinkReport: Sendable, Equatable, Codable {
         reports.reduce(0) { $0 + $1.unresolved }
     }
 
+    /// The links of `reports` not kept: those that found nothing, and those whose destination
+    /// another record claimed last (`conflicts`: the pair a record gave is missing from it). A
+    /// run with any exits 1, as with a rejected record.
+    public static func notKept(in reports: [LinkReport]) -> Int {
+        reports.reduce(0) { $0 + $1.unresolved + $1.conflicts }
+    }
+
     /// Why a record whose links of `relationship` found too few destinations cannot be kept.
     static func rejectionCause(of relationship: Relationship) -> String {
         guard relationship.isToMany else { return "the relationship is required" }
