@@ -56,8 +56,8 @@ enum RestoreCommand: Command {
         do {
             let summary = try job.run(progress: log.progress)
             var leftOut = warnUnresolved(summary.links, in: "the backup", log: log)
-            for (relationship, count) in summary.unmatchedToOnes.sorted(by: { $0.key < $1.key }) {
-                log.warning("warning: \(relationship): \(count) records name a destination that no record of the backup lists back "
+            for (relationship, count) in summary.unmatchedPairs.sorted(by: { $0.key < $1.key }) {
+                log.warning("warning: \(relationship): \(count) pairs name a destination that no record of the backup lists back "
                     + "(not restored: left out of a partial export, or dangling in the store)")
                 leftOut = true
             }

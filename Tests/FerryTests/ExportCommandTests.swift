@@ -82,7 +82,7 @@ extension ExportCommandTests {
         #expect(try ExportTestSupport.shell("'\(ferry)' export '\(store)' --out '\(folder)/out'").status == 0)
         let restore = try ExportTestSupport.shell("'\(ferry)' restore '\(folder)/out' --model '\(model)' --out '\(folder)/new.sqlite'")
         #expect(restore.status == 1, "\(restore.err)")
-        #expect(restore.err.contains("warning: Upload.task: 1 records name a destination that no record of the backup lists back"), "\(restore.err)")
+        #expect(restore.err.contains("warning: Upload.task: 1 pairs name a destination that no record of the backup lists back"), "\(restore.err)")
         #expect(FileManager.default.fileExists(atPath: folder + "/new.sqlite"))
     }
 }

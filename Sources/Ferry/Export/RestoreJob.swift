@@ -34,10 +34,11 @@ public struct RestoreJob {
     public struct Summary: Sendable {
         public var records: [String: Int]
         public var links: [LinkReport]
-        /// For each to-one whose pairs the other side carries (`Entity.relationship`), how many
-        /// records named a destination that no record of the folder lists back: a partial export's
-        /// links to what it left out, or a source's dangling keys. They are not restored.
-        public var unmatchedToOnes: [String: Int] = [:]
+        /// For each relationship whose pairs the other side carries (`Entity.relationship`: a
+        /// one-to-many's to-one, a side of a many-to-many), how many pairs it named that no
+        /// record of the folder lists back: a partial export's links to what it left out, or a
+        /// source's dangling keys. They are not restored.
+        public var unmatchedPairs: [String: Int] = [:]
         /// Core Data's own records the backed-up store held, which the backup does not hold
         /// (`ExportManifest.frameworkRecords`).
         public var frameworkRecords: [String: Int64] = [:]
@@ -80,11 +81,11 @@ public struct RestoreJob {
                 throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
             }
             var unmatched: [String: Int] = [:]
-            for (relationship, named) in cursor.namedByToOnes {
+            for (relationship, named) in cursor.namedPairs {
                 let kept = Int(report.relationships.first { $0.relationship == relationship }?.edges ?? 0)
                 if named > kept { unmatched[relationship] = named - kept }
             }
-            return Summary(records: pipeline.written, links: links, unmatchedToOnes: unmatched, frameworkRecords: manifest.frameworkRecords ?? [:],
+            return Summary(records: pipeline.written, links: links, unmatchedPairs: unmatched, frameworkRecords: manifest.frameworkRecords ?? [:],
                            unlistedFiles: unlistedFiles(of: manifest, model: model))
         } catch {
             writer.discard()

@@ -20,9 +20,9 @@ final class RestoreRecordCursor: RecordCursor {
     /// The source whose pending record was handed out last, to move on before the next.
     private var handedOut: RestoreSource?
     private var delivered: [String: Int] = [:]
-    /// Records that named a destination in a to-one whose pairs the other side carries, by
-    /// `Entity.relationship` (`RestoreSource.namedByToOnes`, of every file read).
-    private(set) var namedByToOnes: [String: Int] = [:]
+    /// The pairs named by the side of a relationship whose pairs the other side carries, by
+    /// `Entity.relationship` (`RestoreSource.namedPairs`, of every file read).
+    private(set) var namedPairs: [String: Int] = [:]
 
     init(folder: String, manifest: ExportManifest, model: ManagedObjectModel) {
         path = folder
@@ -69,7 +69,7 @@ final class RestoreRecordCursor: RecordCursor {
         for source in sources where delivered[source.schema.entity.name, default: 0] != source.expectedCount {
             throw .verification(path: source.path, reason: "holds \(delivered[source.schema.entity.name, default: 0]) records, the manifest says \(source.expectedCount)")
         }
-        for source in sources { namedByToOnes.merge(source.namedByToOnes, uniquingKeysWith: +) }
+        for source in sources { namedPairs.merge(source.namedPairs, uniquingKeysWith: +) }
         sources = []
     }
 }

@@ -9,11 +9,12 @@ final class RestoreSource {
     private(set) var pending: (primaryKey: Int64, record: Record)?
     private let reader: ExportFileReader
     private let links: [Relationship]
-    /// The to-one relationships whose pairs the other side carries (a one-to-many's to-one), by
-    /// `Entity.relationship` of the entity that declares them.
-    private let otherSideToOnes: [(name: String, tally: String)]
-    /// Records that named a destination in each of `otherSideToOnes` (by its tally name).
-    private(set) var namedByToOnes: [String: Int] = [:]
+    /// The relationships whose pairs the other side carries (a one-to-many's to-one, one side of
+    /// a many-to-many), by `Entity.relationship` of the entity that declares them.
+    private let otherSides: [(relationship: Relationship, tally: String)]
+    /// The pairs each of `otherSides` named (by its tally name): what the side restore reads
+    /// must give back.
+    private(set) var namedPairs: [String: Int] = [:]
     private var line = 0
 
     init(folder: String, entry: ExportManifest.EntityFile, format: ExportFormat, model: ManagedObjectModel) throws(ExportError) {
@@ -24,11 +25,11 @@ final class RestoreSource {
         self.schema = schema
         expectedCount = entry.count
         links = model.allRelationships(of: entry.entity).filter { RelationshipSide.restoresLinks($0, of: entry.entity, model: model) }
-        otherSideToOnes = model.allRelationships(of: entry.entity).filter { relationship in
-            !relationship.isToMany && !relationship.isTransient && !RelationshipSide.restoresLinks(relationship, of: entry.entity, model: model)
+        otherSides = model.allRelationships(of: entry.entity).filter { relationship in
+            !relationship.isTransient && !RelationshipSide.restoresLinks(relationship, of: entry.entity, model: model)
         }.map { relationship in
             let owner = model.ancestry(of: entry.entity).first { $0.relationships.contains { $0.name == relationship.name } }?.name
-            return (relationship.name, "\(owner ?? entry.entity).\(relationship.name)")
+            return (relationship, "\(owner ?? entry.entity).\(relationship.name)")
         }
         reader = try ExportFileReader(path: path, format: format)
         try advance()
@@ -68,8 +69,13 @@ final class RestoreSource {
             }
             if !keys.isEmpty { recordLinks.append(RecordLink(relationship: relationship.name, targets: keys.map { .key(.integer($0)) })) }
         }
-        for (name, tally) in otherSideToOnes {
-            if case .success(let key)? = cells[name]?.key(), key != nil { namedByToOnes[tally, default: 0] += 1 }
+        for (relationship, tally) in otherSides {
+            guard let cell = cells[relationship.name] else { continue }
+            if relationship.isToMany {
+                namedPairs[tally, default: 0] += Set(cell.keys() ?? []).count
+            } else if case .success(let key) = cell.key(), key != nil {
+                namedPairs[tally, default: 0] += 1
+            }
         }
         pending = (primaryKey, Record(values: values, location: SourceLocation(file: path, line: line),
                                       key: .integer(primaryKey), links: recordLinks))
