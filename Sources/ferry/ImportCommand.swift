@@ -149,7 +149,7 @@ enum ImportCommand: Command {
             return
         }
         let target = summary.stoppedEarly ? "nothing written"
-            : summary.discarded.map { "not kept, because \($0): \(summary.outputPath) is as it was" } ?? summary.outputPath
+            : summary.discarded.map { DiscardedStoreText.text(reason: $0, path: summary.outputPath) } ?? summary.outputPath
         var line = "\(summary.entity) (\(summary.modelVersion)): read \(summary.read), written \(summary.written)"
         if summary.merged > 0 { line += ", merged \(summary.merged)" }
         line += ", rejected \(summary.rejected)"

@@ -40,7 +40,7 @@ enum MigrationReportText {
         if summary.dryRun {
             out += " (dry run: nothing kept)\n"
         } else if let reason = summary.discarded {
-            out += " (not kept, because \(reason): \(summary.outputPath) is as it was)\n"
+            out += " (\(DiscardedStoreText.text(reason: reason, path: summary.outputPath)))\n"
         } else {
             out += " → \(summary.outputPath)\n"
         }

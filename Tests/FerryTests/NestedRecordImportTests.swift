@@ -384,6 +384,28 @@ struct NestedRecordImportTests {
         #expect(try storeRows(out, "SELECT g.ZNAME, t.ZTID FROM Z_1TASKS j JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS") == ["z|2"])
     }
 
+    @Test("a run whose store is not kept says nothing was written when there was no store before (it said the new path 'is as it was')")
+    func discardedNewStoreSaysNothingWasWritten() throws {
+        let folder = try TestPaths.temporaryFolder("nested-discarded-new")
+        let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Item" syncable="YES"><attribute name="qty" attributeType="Integer 32"/>"#
+            + #"<relationship name="product" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="items" inverseEntity="Product"/></entity>"#
+            + #"<entity name="Product" syncable="YES"><attribute name="code" attributeType="String"/>"#
+            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="product" inverseEntity="Item"/>"#
+            + #"<relationship name="maker" maxCount="1" deletionRule="Nullify" destinationEntity="Maker" inverseName="products" inverseEntity="Maker"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints></entity>"#
+            + #"<entity name="Maker" syncable="YES"><attribute name="name" optional="YES" attributeType="String"/>"#
+            + #"<relationship name="products" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Product" inverseName="maker" inverseEntity="Product"/></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Items", versions: [("Items", model)], in: folder)
+        // A reference makes a Product that lacks its required maker: the run fails verification.
+        let source = try write(#"[{"qty": 1, "product": {"code": "P2"}}]"#, "items.json", in: folder)
+        let out = folder + "/new.sqlite"
+        let run = try FerryProcess.run(["import", source, "--model", bundle, "--entity", "Item", "--out", out])
+        #expect(run.status == 5, "\(run.out)\(run.err)")
+        #expect(run.out.contains("nothing was written to \(out)") && !run.out.contains("is as it was"), "\(run.out)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     @Test("a nested object without a destination its entity requires rejects its carrier; the inverse its carrier fills counts (the run failed verification, exit 5)")
     func nestedObjectMissingARequiredToOne() throws {
         let folder = try TestPaths.temporaryFolder("nested-required")
