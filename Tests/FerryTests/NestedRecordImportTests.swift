@@ -167,7 +167,7 @@ struct NestedRecordImportTests {
         #expect(try storeRows(out, "SELECT count(*) FROM ZTAG") == ["0"])
     }
 
-    @Test("a record that fails when it is written (a model bound, a bound of an object it carries, a duplicate of its own descendant) writes nothing it carries (orphans and a merge stayed, exit 1, verified)")
+    @Test("a record that fails when it is written (a model bound, a bound of an object it carries) writes nothing it carries (orphans and a merge stayed, exit 1, verified); a descendant that repeats the record is the record, its items the record's")
     func rejectedAtWriteWritesNothingCarried() throws {
         let folder = try TestPaths.temporaryFolder("nested-rejected-at-write")
         let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
@@ -192,8 +192,11 @@ struct NestedRecordImportTests {
         var request = importing([source], entity: "Order", out: out, model: bundle, version: nil)
         request.duplicates = .keepNewest
         let summary = try ImportJob(request: request).run()
-        #expect(summary.written == 1 && summary.merged == 1 && summary.rejected == 2 && summary.isBalanced, "\(summary.sampleRejects)")
+        #expect(summary.written == 2 && summary.merged == 0 && summary.rejected == 2 && summary.isBalanced, "\(summary.sampleRejects)")
         #expect(summary.verification?.passed == true)
+        // Order 3's nested copy of itself is order 3: its `sub` names order 3, and the copy's items are order 3's.
+        #expect(try storeRows(out, "SELECT o.ZNUM, s.ZNUM, i.ZQTY FROM ZORDER o JOIN ZORDER s ON s.Z_PK = o.ZSUB JOIN ZITEM i ON i.ZORDER = o.Z_PK")
+                == ["3|3|4"])
         #expect(summary.sampleRejects.map(\.reason).contains { $0.contains("[2].items[1]: Item.qty: 9 is above the model's maximum of 5") },
                 "\(summary.sampleRejects)")
         #expect(try storeRows(out, "SELECT ZQTY FROM ZITEM ORDER BY 1") == ["1", "4"])
@@ -201,9 +204,9 @@ struct NestedRecordImportTests {
         var rejecting = importing([source], entity: "Order", out: folder + "/reject.sqlite", model: bundle, version: nil)
         rejecting.duplicates = .reject
         let strict = try ImportJob(request: rejecting).run()
-        #expect(strict.written == 1 && strict.rejected == 3, "\(strict.sampleRejects)")
-        #expect(try storeRows(folder + "/reject.sqlite", "SELECT ZNUM FROM ZORDER") == ["1"])
-        #expect(try storeRows(folder + "/reject.sqlite", "SELECT ZQTY FROM ZITEM ORDER BY 1") == ["1"])
+        #expect(strict.written == 2 && strict.rejected == 2, "\(strict.sampleRejects)")
+        #expect(try storeRows(folder + "/reject.sqlite", "SELECT ZNUM FROM ZORDER ORDER BY 1") == ["1", "3"])
+        #expect(try storeRows(folder + "/reject.sqlite", "SELECT ZQTY FROM ZITEM ORDER BY 1") == ["1", "4"])
     }
 
     /// A bundle of `Customer` ⇄ `Order` (its `customer` required) ⇄ `Item` (cascaded from the
@@ -366,6 +369,27 @@ struct NestedRecordImportTests {
                 == ["1|top|-", "2|kid|1", "3|kid2|1"])
         #expect(try storeRows(out, "SELECT g.ZNAME, t.ZTID FROM Z_1TASKS j JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS") == ["work|1"])
         #expect(summary.carried["Task"] == .init(written: 2, merged: 2), "\(summary.carried)")
+    }
+
+    @Test("a nested copy of its carrier that gives relationships is the carrier too: the carrier keeps its values and children, and takes the relationships only the copy gives (keep-first lost the carrier's children and title, exit 0)",
+          arguments: [DuplicatePolicy.reject, .keepFirst, .keepNewest])
+    func copyOfTheCarrierWithRelationships(policy: DuplicatePolicy) throws {
+        let folder = try TestPaths.temporaryFolder("nested-mention-links-\(policy)")
+        let bundle = try tasksWithTags(in: folder)
+        let source = try write("""
+            [{"tid": 1, "title": "top", "children": [{"tid": 2, "title": "c2",
+              "children": [{"tid": 3, "title": "c3", "parent": {"tid": 1, "title": "x", "tags": [{"name": "t"}]}}]}]}]
+            """, "tasks.json", in: folder)
+        let out = folder + "/out.sqlite"
+        var request = importing([source], entity: "Task", out: out, model: bundle, version: nil)
+        request.duplicates = policy
+        let summary = try ImportJob(request: request).run()
+        #expect(summary.written == 1 && summary.rejected == 0 && summary.isBalanced, "\(summary.sampleRejects)")
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
+        // Task 3 names task 1 as its parent; the carrier's own children (task 2) win over that.
+        #expect(try storeRows(out, "SELECT t.ZTID, t.ZTITLE, ifnull(p.ZTID, '-') FROM ZTASK t LEFT JOIN ZTASK p ON p.Z_PK = t.ZPARENT ORDER BY 1")
+                == ["1|top|-", "2|c2|1", "3|c3|2"])
+        #expect(try storeRows(out, "SELECT g.ZNAME, t.ZTID FROM Z_1TASKS j JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS") == ["t|1"])
     }
 
     @Test("a record an earlier record's nested reference made fills that object under the default reject policy (it was rejected as a duplicate of the reference, exit 1)")

@@ -136,19 +136,27 @@ public final class StoreGraphWriter {
             return .rejected(reason: RelationshipKeys.emptyRequiredReason(of: empty))
         }
         let mentions = try mentionsOfCarrier(record, target: target, carried: Array(zip(carried, targets)))
+        // A mention's relationships are the carrier's, where the carrier gives none of its own.
+        var carrier = record
+        for position in mentions.keys.sorted() {
+            for link in carried[position].record.links where !link.targets.isEmpty
+                && !carrier.links.contains(where: { $0.relationship == link.relationship }) {
+                carrier.links.append(link)
+            }
+        }
         let made = zip(carried, targets).enumerated().filter { mentions[$0.offset] == nil }.map(\.element)
-        if let reason = try rejectedDuplicate(record, target: target, carried: made) {
+        if let reason = try rejectedDuplicate(carrier, target: target, carried: made) {
             return .rejected(reason: reason)
         }
-        if let reason = try emptyRequiredOfCarried(record, entity: target.entity, carried: made) {
+        if let reason = try emptyRequiredOfCarried(carrier, entity: target.entity, carried: made) {
             return .rejected(reason: reason)
         }
-        for (member, writing) in made.map({ ($0.0.record, $0.1) }) + [(record, target)] {
+        for (member, writing) in made.map({ ($0.0.record, $0.1) }) + [(carrier, target)] {
             if let reason = try heldByAnotherEntity(member, target: writing) { return .rejected(reason: reason) }
         }
         rowsOfCarrier.removeAll(keepingCapacity: true)
         defer { rowsOfCarrier.removeAll(keepingCapacity: true) }
-        let places = ledger == nil ? [] : CarriedOwnership(of: record, entity: target.entity, carried: carried, model: model).places
+        let places = ledger == nil ? [] : CarriedOwnership(of: carrier, entity: target.entity, carried: carried, model: model).places
         var went: [CarriedRows.Entry] = []
         for (position, (item, carriedTarget)) in zip(carried, targets).enumerated() {
             if let constraint = mentions[position] {
@@ -165,7 +173,7 @@ public final class StoreGraphWriter {
             }
             embedded.append(outcome)
         }
-        let outcome = try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
+        let outcome = try writeOne(carrier, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
                                    ledger: ledger, emptyRequired: emptyRequired)
         if let row = lastPrimaryKey, !mentions.isEmpty {
             let staging = try linkStaging()
@@ -173,17 +181,17 @@ public final class StoreGraphWriter {
                 if let key = carried[position].record.key { try staging.mapKey(key, namespace: namespace, root: target.rootNumber, to: row) }
             }
         }
-        if outcome != .inserted || !went.isEmpty { try noteCarried(went, of: record, target: target, ledger: ledger) }
+        if outcome != .inserted || !went.isEmpty { try noteCarried(went, of: carrier, target: target, ledger: ledger) }
         return outcome
     }
 
     /// The carried records that are their carrier itself, mentioned inside it (a child's
     /// `parent` giving the carrier's unique values), by position, with the constraint they share:
     /// of the carrier's root entity, with the carrier's values on its identity key or on a
-    /// uniqueness constraint, and no relationship of their own. A mention is not written: its key
-    /// names the carrier's row, its values give way to the carrier's (the record it is inside),
-    /// and it counts as merged into it. (One that gives relationships is a copy of its carrier,
-    /// which the duplicate policy decides about.)
+    /// uniqueness constraint (and of its very entity when it gives relationships). A mention is not
+    /// written: its key names the carrier's row, its values give way to the carrier's (the record
+    /// it is inside), its relationships count where the carrier gives none of its own, and it
+    /// counts as merged into it.
     private func mentionsOfCarrier(_ record: Record, target: EntityWriting,
                                    carried: [(EmbeddedRecord, EntityWriting)]) throws(GraphWriteError) -> [Int: [String]] {
         guard carried.contains(where: { $0.1.rootNumber == target.rootNumber }) else { return [:] }
@@ -191,7 +199,7 @@ public final class StoreGraphWriter {
         guard !own.isEmpty else { return [:] }
         var mentions: [Int: [String]] = [:]
         for (position, (item, writing)) in carried.enumerated()
-            where writing.rootNumber == target.rootNumber && item.record.links.allSatisfy({ $0.targets.isEmpty }) {
+            where writing.rootNumber == target.rootNumber && (writing.entity == target.entity || item.record.links.allSatisfy({ $0.targets.isEmpty })) {
             let shared = try identityKeys(of: item.record, target: writing).first { key in
                 own.contains { $0.names == key.names && $0.key == key.key }
             }
