@@ -392,6 +392,24 @@ struct NestedRecordImportTests {
         #expect(try storeRows(out, "SELECT g.ZNAME, t.ZTID FROM Z_1TASKS j JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS") == ["t|1"])
     }
 
+    @Test("under keep-first a record that merges into an object a copy not kept made is that object's first: its values stand (the dropped copy's did, exit 0)")
+    func recordFillsWhatADroppedCopyMade() throws {
+        let folder = try TestPaths.temporaryFolder("nested-dropped-then-record")
+        let bundle = try tasksWithTags(in: folder)
+        let source = try write("""
+            [{"tid": 1, "title": "first"}, {"tid": 1, "title": "second", "children": [{"tid": 3, "title": "three-nested"}, {"tid": 4, "title": "four"}]},
+             {"tid": 3, "title": "three-top"}]
+            """, "tasks.json", in: folder)
+        let out = folder + "/out.sqlite"
+        var request = importing([source], entity: "Task", out: out, model: bundle, version: nil)
+        request.duplicates = .keepFirst
+        let summary = try ImportJob(request: request).run()
+        #expect(summary.rejected == 0 && summary.isBalanced && summary.verification?.passed == true, "\(summary.sampleRejects)")
+        // Task 4, which only the dropped copy held (Cascade), goes with it; task 3 is the top record's.
+        #expect(try storeRows(out, "SELECT t.ZTID, t.ZTITLE, ifnull(p.ZTID, '-') FROM ZTASK t LEFT JOIN ZTASK p ON p.Z_PK = t.ZPARENT ORDER BY 1")
+                == ["1|first|-", "3|three-top|-"])
+    }
+
     @Test("a record an earlier record's nested reference made fills that object under the default reject policy (it was rejected as a duplicate of the reference, exit 1)")
     func fullRecordFillsWhatAReferenceMadeUnderReject() throws {
         let folder = try TestPaths.temporaryFolder("nested-reference-then-record")

@@ -33,9 +33,11 @@ public final class StoreGraphWriter {
     // Touched for every record by the one thread that writes: no run-time exclusivity checks.
     @exclusivity(unchecked) private var lastWriting: EntityWriting?
     private var staging: LinkStaging?
-    /// Rows a reference made (`EmbeddedRecord.onlyNamesItsRecord`) that no fuller copy has given
-    /// values yet, as root entity number and `Z_PK`.
-    private var rowsMadeByReferences = Set<SIMD2<Int64>>()
+    /// Rows that no record has given its values yet, as root entity number and `Z_PK`: made by a
+    /// reference (`EmbeddedRecord.onlyNamesItsRecord`), or held by a copy a duplicate policy did
+    /// not keep (dropped unless a record merges into them). The first fuller copy to come is their
+    /// record's first: its values and relationships are kept, whatever the policy.
+    private var rowsToFill = Set<SIMD2<Int64>>()
     /// The rows (root entity number and `Z_PK`) inserted for the records the record being
     /// written carries: a merge into one of them is no merge into a row another record holds
     /// (`CarriedRows.share`).
@@ -233,6 +235,9 @@ public final class StoreGraphWriter {
             for entry in went {
                 try rows.add(entry, carrierRoot: target.rootNumber, carrierRow: carrier, dropped: merging == .keepFirst)
             }
+            if merging == .keepFirst {
+                for entry in went where entry.owned && !entry.merged { rowsToFill.insert(SIMD2(entry.root, entry.pk)) }
+            }
         }
     }
 
@@ -336,9 +341,9 @@ public final class StoreGraphWriter {
                 let stored = try GraphWriteError.wrap { () throws(StoreWriterError) in try identities?.primaryKey(for: identity, entity: writing.entity) }
                 found = isNew(names, identity) && stored == nil ? nil : names
             } else if let existing = try writing.rows.existingRow(for: member.values) {
-                // A row a reference made is the first fuller copy's to fill (`writeOne`).
-                let madeByReference = rowsMadeByReferences.contains(SIMD2(writing.rootNumber, existing.primaryKey))
-                found = madeByReference && !isReference ? nil : existing.constraint
+                // A row to fill is the first fuller copy's (`writeOne`).
+                let toFill = rowsToFill.contains(SIMD2(writing.rootNumber, existing.primaryKey))
+                found = toFill && !isReference ? nil : existing.constraint
             } else {
                 found = writing.rows.uniqueKeys(of: member.values).first { !isNew($0.names, $0.key) }?.names
             }
@@ -382,7 +387,7 @@ public final class StoreGraphWriter {
         case .inserted(let key):
             primaryKey = key
             if let identity { try remember(identity, entity: target.entity, primaryKey: key) }
-            if isReference { rowsMadeByReferences.insert(SIMD2(target.rootNumber, key)) }
+            if isReference { rowsToFill.insert(SIMD2(target.rootNumber, key)) }
         case .duplicate(let row):
             let (existing, constraint) = (row.primaryKey, row.constraint)
             // A row of another entity cannot take the record: its values would sit on an object
@@ -390,10 +395,10 @@ public final class StoreGraphWriter {
             if let other = row.entity, other != target.entity {
                 return .rejected(reason: Self.heldByAnotherEntity(row, entity: target.entity))
             }
-            // A row a reference made holds only the values that named it: the first copy that
-            // gives more is the record's first (no duplicate, whatever the policy), and its
-            // values and relationships are kept.
-            if !isReference, policy != .keepNewest, rowsMadeByReferences.remove(SIMD2(target.rootNumber, existing)) != nil {
+            // A row a reference made holds only the values that named it, and one a copy not kept
+            // holds, values no record keeps: the first copy that gives more is the record's first
+            // (no duplicate, whatever the policy), and its values and relationships are kept.
+            if !isReference, policy != .keepNewest, rowsToFill.remove(SIMD2(target.rootNumber, existing)) != nil {
                 policy = .keepNewest
             }
             switch policy {
