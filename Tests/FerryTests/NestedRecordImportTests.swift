@@ -269,6 +269,30 @@ struct NestedRecordImportTests {
         #expect(summary.links.first { $0.relationship == "Order.customer" }?.carriedRecordsRemoved == 4, "\(summary.links)")
     }
 
+    @Test("an object that only removed carriers held goes with the last of them, and one a kept carrier also found passes to it (it stayed as an orphan, counted written, exit 1)")
+    func objectsHeldOnlyByRemovedCarriersGo() throws {
+        let folder = try TestPaths.temporaryFolder("nested-carriers-removed-together")
+        let (bundle, out) = try ordersOfCustomers(in: folder)
+        let orders = try write("""
+            [{"num": 1, "customer": "Ann", "items": [{"qty": 1, "product": {"code": "P1"}}]},
+             {"num": 2, "customer": "Bob", "items": [{"qty": 2, "product": {"code": "P3"}}]},
+             {"num": 3, "customer": "Cid", "items": [{"qty": 3, "product": {"code": "P3"}}]},
+             {"num": 4, "customer": "Dan", "items": [{"qty": 4, "product": {"code": "P4"}}]},
+             {"num": 5, "customer": "Ann", "items": [{"qty": 5, "product": {"code": "P4"}}]}]
+            """, "orders.json", in: folder)
+        var request = importing([orders], entity: "Order", out: out, model: bundle, version: nil)
+        request.existingStore = .append
+        request.files.linkAttributes = ["customer": "name"]
+        let summary = try ImportJob(request: request).run()
+        #expect(summary.written == 2 && summary.rejected == 3 && summary.isBalanced, "\(summary.sampleRejects)")
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
+        #expect(try storeRows(out, "SELECT i.ZQTY, p.ZCODE FROM ZITEM i JOIN ZPRODUCT p ON p.Z_PK = i.ZPRODUCT ORDER BY 1") == ["1|P1", "5|P4"])
+        #expect(try storeRows(out, "SELECT ZCODE FROM ZPRODUCT ORDER BY 1") == ["P1", "P4"])
+        let products = try #require(summary.ledgers.first { $0.entity == "Product" })
+        #expect(products.read == 2 && products.written == 2 && products.merged == 0, "\(products)")
+        #expect(summary.carried["Product"] == .init(written: 2, merged: 0), "\(summary.carried)")
+    }
+
     @Test("a required link to an object a removed carrier made finds nothing: the carrier goes first, and the object is made anew (the link named a removed row)")
     func linksToWhatARemovedCarrierMadeResolveAfterIt() throws {
         let folder = try TestPaths.temporaryFolder("nested-carrier-removed-first")

@@ -140,49 +140,56 @@ public struct RecordPipeline {
         if !stoppedEarly {
             startPhase("resolving links", total: nil)
             var removed: [RejectedRecords] = []
-            var dropped: [(entity: String, ledger: Int, count: Int)] = []
+            var carriedChanges: [CarriedRecordsChange] = []
             do {
                 links = try graph.resolveLinks(unresolved: { rejects.logUnresolved($0) }, rejected: { removed.append($0) },
-                                               droppedWithCopies: { dropped.append(($0, $1, $2)) })
+                                               carried: { carriedChanges.append($0) })
             } catch {
                 throw .links(error)
             }
-            for records in dropped { account(droppedWithCopy: records) }
+            for change in carriedChanges { account(change) }
             for records in removed {
                 account(records)
-                if !records.carried { stoppedEarly = rejects.countRemoved(records.count) || stoppedEarly }
+                stoppedEarly = rejects.countRemoved(records.count) || stoppedEarly
             }
         }
         do { try rejects.close() } catch { throw .rejectLog(error) }
         return links
     }
 
-    /// Moves carried records dropped with the copy of their carrier a duplicate policy did not
-    /// keep from written to merged.
-    private mutating func account(droppedWithCopy dropped: (entity: String, ledger: Int, count: Int)) {
-        ledgers[dropped.ledger].written -= dropped.count
-        ledgers[dropped.ledger].merged += dropped.count
-        written[dropped.entity, default: 0] -= dropped.count
-        carried[dropped.entity, default: .init()].written -= dropped.count
-        carried[dropped.entity, default: .init()].droppedWithCopies += dropped.count
+    /// Moves carried records between the counts of their ledger and of the carried summary as
+    /// `change` says: gone with a removed carrier (no longer counted, as those of a carrier rejected
+    /// when it is written are not, `process`), dropped with a copy not kept (merged), or holding a
+    /// row another one went from (written).
+    private mutating func account(_ change: CarriedRecordsChange) {
+        let (entity, ledger, count) = (change.entity, change.ledger, change.count)
+        switch change.change {
+        case .removed(merged: true):
+            ledgers[ledger].read -= count
+            ledgers[ledger].merged -= count
+            carried[entity, default: .init()].merged -= count
+        case .removed(merged: false):
+            ledgers[ledger].read -= count
+            ledgers[ledger].written -= count
+            written[entity, default: 0] -= count
+            carried[entity, default: .init()].written -= count
+        case .dropped:
+            ledgers[ledger].written -= count
+            ledgers[ledger].merged += count
+            written[entity, default: 0] -= count
+            carried[entity, default: .init()].written -= count
+            carried[entity, default: .init()].droppedWithCopies += count
+        case .handedOver:
+            ledgers[ledger].merged -= count
+            ledgers[ledger].written += count
+            written[entity, default: 0] += count
+            carried[entity, default: .init()].merged -= count
+            carried[entity, default: .init()].written += count
+        }
     }
 
-    /// Moves records removed at link resolution from written (or merged) to rejected. Records
-    /// they carried are no longer counted, as those of a carrier rejected when it is written are
-    /// not (`process`): they go with their carrier's reject.
+    /// Moves records removed at link resolution from written (or merged) to rejected.
     private mutating func account(_ removed: RejectedRecords) {
-        if removed.carried {
-            ledgers[removed.ledger].read -= removed.count
-            if removed.merged {
-                ledgers[removed.ledger].merged -= removed.count
-                carried[removed.entity, default: .init()].merged -= removed.count
-            } else {
-                ledgers[removed.ledger].written -= removed.count
-                written[removed.entity, default: 0] -= removed.count
-                carried[removed.entity, default: .init()].written -= removed.count
-            }
-            return
-        }
         if removed.merged {
             ledgers[removed.ledger].merged -= removed.count
             records.merged -= removed.count

@@ -11,10 +11,11 @@ struct LinkResolver {
     /// How many unresolved links a report keeps as samples.
     private static let sampleSize = 5
 
-    /// Resolves the links of one kind; each that finds nothing goes to `unresolved`, and the
-    /// records removed because it left them short of destinations (`removesRecords`) to `rejected`.
+    /// Resolves the links of one kind; each that finds nothing goes to `unresolved`, the records
+    /// removed because it left them short of destinations (`removesRecords`) to `rejected`, and
+    /// what became of the records they carried to `carried`.
     func resolve(_ kind: LinkKind, removesRecords: Bool, unresolved: (Reject) -> Void,
-                 rejected: (RejectedRecords) -> Void) throws(GraphWriteError) -> LinkReport {
+                 rejected: (RejectedRecords) -> Void, carried: (CarriedRecordsChange) -> Void) throws(GraphWriteError) -> LinkReport {
         let relationship = kind.relationship
         let destination = relationship.destinationEntity
         var report = LinkReport(relationship: "\(kind.entity).\(relationship.name)",
@@ -54,8 +55,13 @@ struct LinkResolver {
             rejected(RejectedRecords(entity: kind.entity, account: account, count: count))
         }
         for removal in resolution.carriedRemovals {
-            if !removal.merged { report.carriedRecordsRemoved += removal.count }
-            rejected(RejectedRecords(carriedWith: removal))
+            if removal.change == .inserted { report.carriedRecordsRemoved += removal.count }
+            let change: CarriedRecordsChange.Change = switch removal.change {
+            case .inserted: .removed(merged: false)
+            case .merged: .removed(merged: true)
+            case .handedOver: .handedOver
+            }
+            carried(CarriedRecordsChange(entity: removal.entity, ledger: removal.ledger, change: change, count: removal.count))
         }
         report.ambiguous = resolution.ambiguous
         (report.conflicts, report.duplicatePairs) = try Self.links { () throws(LinkResolutionError) in try resolution.apply() }

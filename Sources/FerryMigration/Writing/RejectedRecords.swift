@@ -1,9 +1,8 @@
-import FerryStore
-
 /// Records written, then rejected when their links were resolved: a required to-one
 /// relationship found no destination, so Core Data would refuse the object
 /// (`StoreGraphWriter.resolveLinks`). The pipeline moves them from written (or merged) to
-/// rejected in the ledger they were counted in; records such a record carried go with its reject.
+/// rejected in the ledger they were counted in; records such a record carried go with its reject
+/// (`CarriedRecordsChange`).
 public struct RejectedRecords: Sendable, Equatable {
     /// The entity their rows were written as.
     public let entity: String
@@ -11,8 +10,6 @@ public struct RejectedRecords: Sendable, Equatable {
     public let ledger: Int
     /// Whether they were merged into the row (a duplicate of a record written before), not written.
     public let merged: Bool
-    /// Whether they were carried by the records rejected (nested objects), not read on their own.
-    public let carried: Bool
     public let count: Int
 
     /// The number a record's links are staged under: its ledger and whether it was merged.
@@ -24,16 +21,6 @@ public struct RejectedRecords: Sendable, Equatable {
         self.entity = entity
         ledger = account >> 1
         merged = account & 1 == 1
-        carried = false
         self.count = count
-    }
-
-    /// Carried records removed with their carrier (`CarriedRows.Removal`).
-    init(carriedWith removal: CarriedRows.Removal) {
-        entity = removal.entity
-        ledger = removal.ledger
-        merged = removal.merged
-        carried = true
-        count = removal.count
     }
 }

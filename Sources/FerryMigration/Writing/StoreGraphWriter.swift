@@ -42,6 +42,8 @@ public final class StoreGraphWriter {
     /// written carries: a merge into one of them is no merge into a row another record holds
     /// (`CarriedRows.share`).
     private var rowsOfCarrier = Set<SIMD2<Int64>>()
+    /// Whether the carried records being written are kept in `CarriedRows` by their carrier.
+    @exclusivity(unchecked) private var tracksCarried = false
     /// The policy the last record written merged under (nil: it did not merge).
     @exclusivity(unchecked) private var lastMerge: DuplicatePolicy?
     /// The `Z_PK` of the row the last record written went to (inserted, or merged into); nil
@@ -157,7 +159,11 @@ public final class StoreGraphWriter {
             if let reason = try heldByAnotherEntity(member, target: writing) { return .rejected(reason: reason) }
         }
         rowsOfCarrier.removeAll(keepingCapacity: true)
-        defer { rowsOfCarrier.removeAll(keepingCapacity: true) }
+        tracksCarried = ledger != nil
+        defer {
+            rowsOfCarrier.removeAll(keepingCapacity: true)
+            tracksCarried = false
+        }
         let places = ledger == nil ? [] : CarriedOwnership(of: carrier, entity: target.entity, carried: carried, model: model).places
         var went: [CarriedRows.Entry] = []
         for (position, (item, carriedTarget)) in zip(carried, targets).enumerated() {
@@ -412,7 +418,9 @@ public final class StoreGraphWriter {
             primaryKey = existing
             outcome = .merged(constraint: constraint)
             lastMerge = policy
-            if let carriedRows = staging?.tables.carriedRows, !rowsOfCarrier.contains(SIMD2(target.rootNumber, existing)) {
+            // A merge by a carried record whose carrier keeps where it went (`noteCarried`) is an
+            // entry of its own; any other merge holds the row for good.
+            if !(isCarried && tracksCarried), let carriedRows = staging?.tables.carriedRows, !rowsOfCarrier.contains(SIMD2(target.rootNumber, existing)) {
                 try GraphWriteError.wrap { () throws(StoreWriterError) in try carriedRows.share(root: target.rootNumber, pk: existing) }
             }
         }
@@ -503,24 +511,25 @@ public final class StoreGraphWriter {
     /// `unresolved`, located where its record was read (`tasks.json:40`, or a store's file and
     /// `Z_PK`), with the value it looked for. Records written with a ledger whose required to-one
     /// finds no destination, or whose to-many keeps fewer than its minimum, are removed and
-    /// handed to `rejected` (`write`'s `ledger`). First, the rows of carried records that a copy
-    /// of their carrier not kept owned are removed and handed to `droppedWithCopies` by entity
-    /// and ledger (`CarriedRows`).
+    /// handed to `rejected` (`write`'s `ledger`), and what they carried to `carried`. First, the
+    /// rows of carried records that a copy of their carrier not kept owned are removed and handed
+    /// to `carried` too (`CarriedRows`).
     public func resolveLinks(unresolved: (Reject) -> Void = { _ in }, rejected: (RejectedRecords) -> Void = { _ in },
-                             droppedWithCopies: (_ entity: String, _ ledger: Int, _ count: Int) -> Void = { _, _, _ in })
-        throws(GraphWriteError) -> [LinkReport]
+                             carried: (CarriedRecordsChange) -> Void = { _ in }) throws(GraphWriteError) -> [LinkReport]
     {
         guard let staging else { return [] }
         try staging.finishKeys()
         let tables = staging.tables
-        for removal in try GraphWriteError.wrap({ () throws(StoreWriterError) in try tables.removeDroppedCarriedRows() }) where !removal.merged {
-            droppedWithCopies(removal.entity, removal.ledger, removal.count)
+        for removal in try GraphWriteError.wrap({ () throws(StoreWriterError) in try tables.removeDroppedCarriedRows() }) {
+            carried(CarriedRecordsChange(entity: removal.entity, ledger: removal.ledger,
+                                         change: removal.change == .handedOver ? .handedOver : .dropped, count: removal.count))
         }
         let resolver = LinkResolver(staging: staging, model: model, createMissing: createMissing)
         let carries = try GraphWriteError.wrap { () throws(StoreWriterError) in try staging.tables.carriedRows?.carriedRoots() ?? [:] }
         var reports: [Int: LinkReport] = [:]
         for (kind, removesRecords) in LinkResolver.resolutionOrder(staging.kinds, model: model, carries: carries) {
-            reports[kind.id] = try resolver.resolve(kind, removesRecords: removesRecords, unresolved: unresolved, rejected: rejected)
+            reports[kind.id] = try resolver.resolve(kind, removesRecords: removesRecords, unresolved: unresolved, rejected: rejected,
+                                                    carried: carried)
         }
         try LinkResolver.numberOrderedLists(of: staging.kinds, in: staging.tables)
         return staging.kinds.compactMap { reports[$0.id] }

@@ -12,9 +12,11 @@
 ///   marked `dropped` (`drop`), removed before links are resolved (`removeDropped`): Core Data
 ///   deletes the copy it does not keep, and the delete cascades to them.
 ///
-/// A row that another record merged into (a later carrier's object with the same unique value,
-/// a record of its own) is shared: `share` forgets its insertion, and it stays whatever becomes
-/// of the carrier that made it.
+/// A row that another carrier's object merged into stays while that carrier does: when the
+/// inserting carrier goes, the merged record takes the row over (`Removal.Change.handedOver`), and
+/// the row goes only once every record that went to it has gone. A row a record of its own merged
+/// into (not carried, so never removed with a carrier) is shared for good: `share` forgets its
+/// insertion, and it stays whatever becomes of the carrier that made it.
 public final class CarriedRows {
     private let writer: CoreDataStoreWriter
     private let insert: SQLiteStatement
@@ -22,15 +24,25 @@ public final class CarriedRows {
     private let dropOwned: SQLiteStatement
     private let work = StagedLinks.schema
 
-    /// Carried records of one entity counted in one ledger, whose rows went (or, for those
-    /// merged into rows, whose rows stayed) when their carrier or its copy went.
+    /// Carried records of one entity counted in one ledger that their carrier (or its copy) took
+    /// along, or that took over a row from such records.
     public struct Removal: Sendable, Equatable {
+        /// What became of the records.
+        public enum Change: Sendable, Equatable {
+            /// Inserted into their rows, and gone with their carrier; each row went with them
+            /// unless another record merged into it, which then holds it (`handedOver`).
+            case inserted
+            /// Merged into rows, and gone with their carrier; the rows stay.
+            case merged
+            /// Merged into a row whose inserting record went: they now hold the row.
+            case handedOver
+        }
+
         /// The entity of the rows.
         public let entity: String
         /// The ledger the carried records were counted in (as `add` was given it).
         public let ledger: Int
-        /// Whether the records were merged into rows, not inserted.
-        public let merged: Bool
+        public let change: Change
         public let count: Int
     }
 
@@ -109,8 +121,8 @@ public final class CarriedRows {
         }
     }
 
-    /// Forgets that the row `pk` of root `root` was inserted for a carried record: another record
-    /// merged into it, so it is not only its carrier's to remove.
+    /// Forgets that the row `pk` of root `root` was inserted for a carried record: a record no
+    /// carrier holds merged into it, so it is not the carrier's to remove.
     public func share(root: Int64, pk: Int64) throws(StoreWriterError) {
         let statement = forget
         try StoreWriterError.sqlite { () throws(SQLiteError) in
@@ -137,27 +149,30 @@ public final class CarriedRows {
         return roots
     }
 
-    /// Deletes the rows inserted for the records carried by the rows of root `carrierRoot` that
-    /// `carriers` (an SQL query of `Z_PK`s) selects; returns what those records were counted
-    /// as, per entity, ledger and outcome.
+    /// Takes out the entries of the records carried by the rows of root `carrierRoot` that
+    /// `carriers` (an SQL query of `Z_PK`s) selects, deleting the rows they alone went to; returns
+    /// what the records were counted as, per entity, ledger and change.
     func remove(carriedBy carrierRoot: Int, carriers: String) throws(StoreWriterError) -> [Removal] {
         try remove(where: "croot = \(carrierRoot) AND cpk IN (\(carriers))")
     }
 
-    /// Deletes the rows marked dropped (`add`, `drop`) that no other record merged into since;
-    /// returns what their records were counted as, per entity and ledger.
+    /// Takes out the entries marked dropped (`add`, `drop`), deleting the rows they alone went to;
+    /// returns them per entity and ledger (`inserted`), and the records that took a row over.
     func removeDropped() throws(StoreWriterError) -> [Removal] {
         try remove(where: "dropped = 1")
     }
 
-    /// Deletes the rows inserted for the entries `condition` selects, and forgets the entries;
-    /// returns what the entries were counted as.
+    /// Takes out the entries `condition` selects. A row inserted for one of them goes unless an
+    /// entry not taken out also went to it, whose record (the first such) then holds the row.
     private func remove(where condition: String) throws(StoreWriterError) -> [Removal] {
         let layout = writer.layout
         let names = Dictionary(layout.entityNumbers.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         try writer.execute("""
-            CREATE TABLE \(work).xc AS SELECT root, pk, ledger, merged FROM \(work).carried WHERE \(condition);
+            CREATE TABLE \(work).xc AS SELECT rowid AS id, root, pk, ledger, merged FROM \(work).carried WHERE \(condition);
             DELETE FROM \(work).carried WHERE \(condition);
+            CREATE TABLE \(work).xh AS SELECT min(o.rowid) AS id FROM \(work).carried o
+                JOIN \(work).xc c ON c.root = o.root AND c.pk = o.pk AND c.merged = 0 GROUP BY o.root, o.pk;
+            UPDATE \(work).carried SET merged = 0 WHERE rowid IN (SELECT id FROM \(work).xh);
             """)
         var removals: [Removal] = []
         let roots = try writer.prepareStatement("SELECT DISTINCT root FROM \(work).xc")
@@ -169,19 +184,24 @@ public final class CarriedRows {
         for root in rootNumbers {
             guard let name = names[root], let table = layout.table(forEntity: name)?.name else { continue }
             let counts = try writer.prepareStatement("""
-                SELECT c.ledger, c.merged, t.Z_ENT, count(*) FROM \(work).xc c JOIN \(table) t ON t.Z_PK = c.pk WHERE c.root = \(root) GROUP BY 1, 2, 3
+                SELECT c.ledger, c.merged, t.Z_ENT, count(*), 0 FROM \(work).xc c JOIN \(table) t ON t.Z_PK = c.pk WHERE c.root = \(root) GROUP BY 1, 2, 3
+                UNION ALL SELECT o.ledger, 1, t.Z_ENT, count(*), 1 FROM \(work).carried o JOIN \(table) t ON t.Z_PK = o.pk
+                    WHERE o.root = \(root) AND o.rowid IN (SELECT id FROM \(work).xh) GROUP BY 1, 3
                 """)
             try StoreWriterError.sqlite { () throws(SQLiteError) in
                 defer { counts.finalize() }
                 while try counts.step() {
                     guard let entity = names[Int(counts.int64(at: 2))] else { continue }
-                    removals.append(Removal(entity: entity, ledger: Int(counts.int64(at: 0)), merged: counts.int64(at: 1) != 0,
-                                            count: Int(counts.int64(at: 3))))
+                    let change: Removal.Change = counts.int64(at: 4) != 0 ? .handedOver : counts.int64(at: 1) != 0 ? .merged : .inserted
+                    removals.append(Removal(entity: entity, ledger: Int(counts.int64(at: 0)), change: change, count: Int(counts.int64(at: 3))))
                 }
             }
-            try writer.execute("DELETE FROM \(table) WHERE Z_PK IN (SELECT pk FROM \(work).xc WHERE root = \(root) AND merged = 0)")
+            try writer.execute("""
+                DELETE FROM \(table) WHERE Z_PK IN (SELECT pk FROM \(work).xc WHERE root = \(root) AND merged = 0
+                    AND NOT EXISTS (SELECT 1 FROM \(work).carried o WHERE o.root = \(root) AND o.pk = xc.pk))
+                """)
         }
-        try writer.execute("DROP TABLE \(work).xc")
+        try writer.execute("DROP TABLE \(work).xc; DROP TABLE \(work).xh")
         return removals
     }
 }
