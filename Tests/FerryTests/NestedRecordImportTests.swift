@@ -434,6 +434,24 @@ struct NestedRecordImportTests {
                 == ["1|first|-", "3|three-top|-"])
     }
 
+    @Test("a nested reference to a record of the files that no record fills names nothing: its link is unresolved, no empty stand-in is written (one was, exit 0)")
+    func unfilledReferenceToTheFilesEntityIsUnresolved() throws {
+        let folder = try TestPaths.temporaryFolder("nested-unfilled-reference")
+        let bundle = try tasksWithTags(in: folder)
+        let source = try write(#"[{"tid": 1, "title": "a"}, {"tid": 2, "parent": {"tid": 97}}, {"tid": 3, "parent": {"tid": 1}}]"#,
+                               "tasks.json", in: folder)
+        let out = folder + "/out.sqlite"
+        let summary = try ImportJob(request: importing([source], entity: "Task", out: out, model: bundle, version: nil)).run()
+        #expect(summary.written == 3 && summary.isBalanced && summary.verification?.passed == true, "\(summary.sampleRejects)")
+        #expect(summary.leftSomethingOut && LinkReport.unresolved(in: summary.links) == 1, "\(summary.links)")
+        #expect(try storeRows(out, "SELECT t.ZTID, ifnull(p.ZTID, '-') FROM ZTASK t LEFT JOIN ZTASK p ON p.Z_PK = t.ZPARENT ORDER BY 1")
+                == ["1|-", "2|-", "3|1"])
+        // The reference to task 1 counts as merged; the one to task 97 was a link, and is not counted.
+        #expect(summary.carried["Task"] == .init(written: 0, merged: 1), "\(summary.carried)")
+        let tasks = try #require(summary.ledgers.first { $0.entity == "Task" })
+        #expect(tasks.read == 4 && tasks.written == 3 && tasks.merged == 1, "\(tasks)")
+    }
+
     @Test("a record an earlier record's nested reference made fills that object under the default reject policy (it was rejected as a duplicate of the reference, exit 1)")
     func fullRecordFillsWhatAReferenceMadeUnderReject() throws {
         let folder = try TestPaths.temporaryFolder("nested-reference-then-record")

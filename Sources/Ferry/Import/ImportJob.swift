@@ -56,7 +56,7 @@ public struct ImportJob {
         do throws(ImportError) {
             let graph = StoreGraphWriter(writer: writer, model: model, duplicates: request.duplicates,
                                          identityKeys: request.identityKey.map { [request.entity: $0] } ?? [:],
-                                         createMissing: createMissing)
+                                         createMissing: createMissing, filesEntities: [request.entity])
             if appending, request.identityKey != nil { try rememberExistingRecords(in: graph, schema: schema, model: model) }
             // A chain of one version: records are written as read.
             let chain = MigrationChain(versions: [model], steps: [], options: request.files.coercion, variables: [:])

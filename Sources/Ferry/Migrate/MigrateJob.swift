@@ -156,7 +156,7 @@ public struct MigrateJob {
         }
         return StoreGraphWriter(
             writer: writer, model: final, duplicates: request.duplicates, duplicatesByEntity: policies, identityKeys: identities,
-            createMissing: createMissing)
+            createMissing: createMissing, filesEntities: imported)
     }
 
     /// A source opened as a record cursor: a store (its version found by its hashes), or a

@@ -109,7 +109,7 @@ struct LinkResolver {
                 let found = if link.sourceIsMissing {
                     "no \(kind.entity) was written for the key '\(link.label)' (no row of the store has it)"
                 } else if let made {
-                    "\(made), a \(destination), was not written or was removed with the record that carried it"
+                    "\(made) (a \(destination)) names no record the run kept"
                 } else if link.destinationRejected {
                     "the \(destination) with \(kind.matchAttribute.map { "\($0.name)" } ?? "the key") '\(link.label)' was rejected"
                 } else if let attribute = kind.matchAttribute {

@@ -29,6 +29,9 @@ public final class StoreGraphWriter {
     private var identities: IdentityKeyTable?
     /// `Entity.relationship` whose match destinations are created when missing.
     let createMissing: Set<String>
+    /// The entities the run's files hold records of: a nested reference to one of them that no
+    /// record of the files fills stands for no record, and its row goes (`resolveLinks`).
+    let filesEntities: Set<String>
     private var writing: [String: EntityWriting] = [:]
     // Touched for every record by the one thread that writes: no run-time exclusivity checks.
     @exclusivity(unchecked) private var lastWriting: EntityWriting?
@@ -59,15 +62,17 @@ public final class StoreGraphWriter {
     ///     `duplicatesByEntity` overrides it per entity.
     ///   - createMissing: relationships (`Entity.relationship`) whose destinations found by an
     ///     attribute value are created when no record has that value (find or create).
+    ///   - filesEntities: the entities the run's files hold records of.
     public init(writer: CoreDataStoreWriter, model: ManagedObjectModel, duplicates: DuplicatePolicy = .reject,
                 duplicatesByEntity: [String: DuplicatePolicy] = [:], identityKeys: [String: [String]] = [:],
-                createMissing: Set<String> = []) {
+                createMissing: Set<String> = [], filesEntities: Set<String> = []) {
         self.writer = writer
         self.model = model
         self.duplicates = duplicates
         self.duplicatesByEntity = duplicatesByEntity
         self.identityKeys = identityKeys
         self.createMissing = createMissing
+        self.filesEntities = filesEntities
     }
 
     /// What became of one record a written record carried (`Record.embedded`).
@@ -523,6 +528,14 @@ public final class StoreGraphWriter {
         for removal in try GraphWriteError.wrap({ () throws(StoreWriterError) in try tables.removeDroppedCarriedRows() }) {
             carried(CarriedRecordsChange(entity: removal.entity, ledger: removal.ledger,
                                          change: removal.change == .handedOver ? .handedOver : .dropped, count: removal.count))
+        }
+        // A reference to a record of the files that no record filled names nothing: an empty
+        // stand-in would be made up (`LinkCreation` makes none for a link by value either).
+        let ownRoots = Set(filesEntities.compactMap { model.rootEntity(of: $0)?.name }.compactMap { writer.layout.entityNumbers[$0] }.map(Int64.init))
+        let unfilled = rowsToFill.filter { ownRoots.contains($0.x) }
+        for removal in try GraphWriteError.wrap({ () throws(StoreWriterError) in try tables.removeRows(Array(unfilled)) }) {
+            carried(CarriedRecordsChange(entity: removal.entity, ledger: removal.ledger, change: .removed(merged: removal.change == .merged),
+                                         count: removal.count))
         }
         let resolver = LinkResolver(staging: staging, model: model, createMissing: createMissing)
         let carries = try GraphWriteError.wrap { () throws(StoreWriterError) in try staging.tables.carriedRows?.carriedRoots() ?? [:] }

@@ -162,6 +162,14 @@ public final class CarriedRows {
         try remove(where: "dropped = 1")
     }
 
+    /// Takes out the entries of the rows `rows` lists (root entity number and `Z_PK`: rows that
+    /// stand for no record of their own), deleting the rows; returns what the records that went
+    /// to them were counted as.
+    func remove(rows: [SIMD2<Int64>]) throws(StoreWriterError) -> [Removal] {
+        let list = rows.map { "(\($0.x), \($0.y))" }.joined(separator: ", ")
+        return try remove(where: "(root, pk) IN (VALUES \(list))")
+    }
+
     /// Takes out the entries `condition` selects. A row inserted for one of them goes unless an
     /// entry not taken out also went to it, whose record (the first such) then holds the row.
     private func remove(where condition: String) throws(StoreWriterError) -> [Removal] {

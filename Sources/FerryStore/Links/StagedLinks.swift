@@ -132,6 +132,22 @@ public final class StagedLinks {
         return removals
     }
 
+    /// Removes rows that stand for no record of their own (a nested reference's, which no record
+    /// it names ever filled), with the entries of the carried records that went to them; call
+    /// before resolving: links to them find nothing.
+    public func removeRows(_ rows: [SIMD2<Int64>]) throws(StoreWriterError) -> [CarriedRows.Removal] {
+        guard !rows.isEmpty else { return [] }
+        removedRows = true
+        let removals = try carriedRows?.remove(rows: rows) ?? []
+        let layout = writer.layout
+        for (root, keys) in Dictionary(grouping: rows, by: \.x) {
+            guard let entity = layout.entityNumbers.first(where: { Int64($0.value) == root })?.key,
+                  let table = layout.table(forEntity: entity)?.name else { continue }
+            try writer.execute("DELETE FROM \(table) WHERE Z_PK IN (\(keys.map { String($0.y) }.joined(separator: ", ")))")
+        }
+        return removals
+    }
+
     /// Remembers that `key` names a copy merged into the row `row` and not kept (a duplicate
     /// dropped under keep-first, or an earlier copy under keep-newest), unless the key is the
     /// kept copy's own (it maps to `row` already). The key still maps to the row, so other
