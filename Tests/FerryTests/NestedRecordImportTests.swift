@@ -293,6 +293,45 @@ struct NestedRecordImportTests {
         #expect(summary.carried["Product"] == .init(written: 2, merged: 0), "\(summary.carried)")
     }
 
+    @Test("a nested object whose required link finds nothing rejects its carrier at the end, with what the carrier brought (the whole run failed verification, exit 5)")
+    func nestedRequiredLinkRejectsItsCarrier() throws {
+        let folder = try TestPaths.temporaryFolder("nested-required-link")
+        let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Maker" syncable="YES"><attribute name="name" attributeType="String"/>"#
+            + #"<relationship name="products" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Product" inverseName="maker" inverseEntity="Product"/></entity>"#
+            + #"<entity name="Order" syncable="YES"><attribute name="num" attributeType="Integer 64"/>"#
+            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Item" inverseName="order" inverseEntity="Item"/></entity>"#
+            + #"<entity name="Item" syncable="YES"><attribute name="qty" attributeType="Integer 32"/>"#
+            + #"<relationship name="order" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Order" inverseName="items" inverseEntity="Order"/>"#
+            + #"<relationship name="product" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="items" inverseEntity="Product"/></entity>"#
+            + #"<entity name="Product" syncable="YES"><attribute name="code" attributeType="String"/>"#
+            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="product" inverseEntity="Item"/>"#
+            + #"<relationship name="maker" maxCount="1" deletionRule="Nullify" destinationEntity="Maker" inverseName="products" inverseEntity="Maker"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Makers", versions: [("Makers", model)], in: folder)
+        let out = folder + "/out.sqlite"
+        let makers = try write("name\nAcme\n", "makers.csv", in: folder)
+        #expect(try ImportJob(request: importing([makers], entity: "Maker", out: out, model: bundle, version: nil)).run().written == 1)
+        let orders = try write("""
+            [{"num": 1, "items": [{"qty": 1, "product": {"code": "P1", "maker": "Acme"}}]},
+             {"num": 2, "items": [{"qty": 2, "product": {"code": "PX", "maker": "Nowhere"}}, {"qty": 3, "product": {"code": "P1"}}]},
+             {"num": 3, "items": [{"qty": 4, "product": {"code": "P1"}}]}]
+            """, "orders.json", in: folder)
+        var request = importing([orders], entity: "Order", out: out, model: bundle, version: nil)
+        request.existingStore = .append
+        request.files.linkAttributes = ["maker": "name"]
+        let summary = try ImportJob(request: request).run()
+        #expect(summary.written == 2 && summary.rejected == 1 && summary.isBalanced, "\(summary.sampleRejects)")
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
+        #expect(try storeRows(out, "SELECT o.ZNUM, i.ZQTY, p.ZCODE FROM ZITEM i JOIN ZORDER o ON o.Z_PK = i.ZORDER JOIN ZPRODUCT p ON p.Z_PK = i.ZPRODUCT ORDER BY 2")
+                == ["1|1|P1", "3|4|P1"])
+        #expect(try storeRows(out, "SELECT ZCODE FROM ZPRODUCT") == ["P1"])
+        #expect(summary.carried["Product"] == .init(written: 1, merged: 1) && summary.carried["Item"] == .init(written: 2, merged: 0),
+                "\(summary.carried)")
+        let maker = try #require(summary.links.first { $0.relationship == "Product.maker" })
+        #expect(maker.rejectedRecords == 1 && maker.carriedRecordsRemoved == 3, "\(maker)")
+    }
+
     @Test("a required link to an object a removed carrier made finds nothing: the carrier goes first, and the object is made anew (the link named a removed row)")
     func linksToWhatARemovedCarrierMadeResolveAfterIt() throws {
         let folder = try TestPaths.temporaryFolder("nested-carrier-removed-first")

@@ -54,6 +54,11 @@ struct LinkResolver {
         for (account, count) in try Self.links({ () throws(LinkResolutionError) in try resolution.removeRejectedSources() }) {
             rejected(RejectedRecords(entity: kind.entity, account: account, count: count))
         }
+        for carriers in resolution.rejectedCarriers {
+            report.rejectedRecords += carriers.count
+            rejected(RejectedRecords(entity: carriers.entity, account: carriers.account, count: carriers.count))
+        }
+        if report.rejectedRecords > 0, report.rejectedBecause == nil { report.rejectedBecause = LinkReport.rejectionCause(of: relationship) }
         for removal in resolution.carriedRemovals {
             if removal.change == .inserted { report.carriedRecordsRemoved += removal.count }
             let change: CarriedRecordsChange.Change = switch removal.change {
@@ -117,7 +122,9 @@ struct LinkResolver {
                 } else {
                     "no \(destination) was written for the key '\(link.label)'\(note)"
                 }
-                let consequence = link.rejectsRecord ? "; \(LinkReport.rejectionCause(of: kind.relationship)), so the record is rejected" : ""
+                let cause = LinkReport.rejectionCause(of: kind.relationship)
+                let consequence = link.rejectsRecord ? "; \(cause), so the record is rejected"
+                    : link.rejectsCarrier ? "; \(cause), so the record that carried it is rejected" : ""
                 let reject = Reject(location: link.origin.location, entity: kind.entity, attribute: kind.relationship.name, value: made ?? link.label,
                                     reason: "unresolved link: \(found)\(consequence)")
                 if samples.count < Self.sampleSize { samples.append(reject.summary) }
@@ -162,7 +169,9 @@ struct LinkResolver {
         func root(_ entity: String) -> String { model.rootEntity(of: entity)?.name ?? entity }
         func removesRows(of table: String, _ kind: LinkKind) -> Bool {
             let own = root(kind.entity)
-            return own == table || carries[own]?.contains(table) == true
+            if own == table || carries[own]?.contains(table) == true { return true }
+            // A carried record's required link that finds nothing removes its carriers, and what they carried.
+            return carries.contains { carrier, carried in carried.contains(own) && (carrier == table || carried.contains(table)) }
         }
         var ordered: [LinkKind] = []
         while !waiting.isEmpty {

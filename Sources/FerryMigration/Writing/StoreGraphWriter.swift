@@ -234,7 +234,7 @@ public final class StoreGraphWriter {
     /// record's own, under keep-newest the earlier copies' that hang from the relationships the
     /// record gives (as its links replace theirs).
     private func noteCarried(_ went: [CarriedRows.Entry], of record: Record, target: EntityWriting, ledger: Int?) throws(GraphWriteError) {
-        guard ledger != nil, let carrier = lastPrimaryKey else { return }
+        guard let ledger, let carrier = lastPrimaryKey else { return }
         let tables = try linkStaging().tables
         let merging = lastMerge
         try GraphWriteError.wrap { () throws(StoreWriterError) in
@@ -243,8 +243,9 @@ public final class StoreGraphWriter {
             }
             guard !went.isEmpty else { return }
             let rows = try tables.carried()
+            let account = RejectedRecords.account(ledger: ledger, merged: merging != nil)
             for entry in went {
-                try rows.add(entry, carrierRoot: target.rootNumber, carrierRow: carrier, dropped: merging == .keepFirst)
+                try rows.add(entry, carrierRoot: target.rootNumber, carrierRow: carrier, carrierAccount: account, dropped: merging == .keepFirst)
             }
             if merging == .keepFirst {
                 for entry in went where entry.owned && !entry.merged { rowsToFill.insert(SIMD2(entry.root, entry.pk)) }

@@ -73,13 +73,13 @@ public final class CarriedRows {
     init(writer: CoreDataStoreWriter) throws(StoreWriterError) {
         self.writer = writer
         try writer.execute("""
-            CREATE TABLE \(work).carried (root INTEGER, pk INTEGER, croot INTEGER, cpk INTEGER, ledger INTEGER, merged INTEGER,
+            CREATE TABLE \(work).carried (root INTEGER, pk INTEGER, croot INTEGER, cpk INTEGER, caccount INTEGER, ledger INTEGER, merged INTEGER,
                 rel TEXT, owned INTEGER, dropped INTEGER);
             CREATE INDEX \(work).carried_by ON carried (croot, cpk);
             CREATE INDEX \(work).carried_row ON carried (root, pk);
             """)
         insert = try writer.prepareStatement("""
-            INSERT INTO \(work).carried (root, pk, croot, cpk, ledger, merged, rel, owned, dropped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO \(work).carried (root, pk, croot, cpk, caccount, ledger, merged, rel, owned, dropped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         forget = try writer.prepareStatement("DELETE FROM \(work).carried WHERE root = ? AND pk = ? AND merged = 0")
         dropOwned = try writer.prepareStatement("""
@@ -88,8 +88,10 @@ public final class CarriedRows {
     }
 
     /// Remembers where a record that the row `carrierRow` of root `carrierRoot` carries went;
-    /// `dropped`: the carrier's copy is not kept, so the row goes if the carrier owns it.
-    public func add(_ entry: Entry, carrierRoot: Int64, carrierRow: Int64, dropped: Bool) throws(StoreWriterError) {
+    /// `carrierAccount`: the caller's number for the carrier's record (handed back when a required
+    /// link of the carried record finds nothing, `removeCarriers`); `dropped`: the carrier's copy
+    /// is not kept, so the row goes if the carrier owns it.
+    public func add(_ entry: Entry, carrierRoot: Int64, carrierRow: Int64, carrierAccount: Int, dropped: Bool) throws(StoreWriterError) {
         let statement = insert
         try StoreWriterError.sqlite { () throws(SQLiteError) in
             defer { try? statement.reset() }
@@ -97,13 +99,53 @@ public final class CarriedRows {
             try statement.bind(entry.pk, at: 2)
             try statement.bind(carrierRoot, at: 3)
             try statement.bind(carrierRow, at: 4)
-            try statement.bind(Int64(entry.ledger), at: 5)
-            try statement.bind(Int64(entry.merged ? 1 : 0), at: 6)
-            if let relationship = entry.relationship { try statement.bind(relationship, at: 7) } else { try statement.bindNull(at: 7) }
-            try statement.bind(Int64(entry.owned ? 1 : 0), at: 8)
-            try statement.bind(Int64(dropped && entry.owned && !entry.merged ? 1 : 0), at: 9)
+            try statement.bind(Int64(carrierAccount), at: 5)
+            try statement.bind(Int64(entry.ledger), at: 6)
+            try statement.bind(Int64(entry.merged ? 1 : 0), at: 7)
+            if let relationship = entry.relationship { try statement.bind(relationship, at: 8) } else { try statement.bindNull(at: 8) }
+            try statement.bind(Int64(entry.owned ? 1 : 0), at: 9)
+            try statement.bind(Int64(dropped && entry.owned && !entry.merged ? 1 : 0), at: 10)
             try statement.run()
         }
+    }
+
+    /// The records that carried the rows of root `root` that `rows` (an SQL query of `Z_PK`s)
+    /// selects and that were inserted for them: `(croot, cpk, caccount)`, as SQL.
+    static func carriers(ofRows rows: String, root: Int) -> String {
+        "SELECT DISTINCT croot, cpk, caccount FROM \(StagedLinks.schema).carried WHERE merged = 0 AND root = \(root) AND pk IN (\(rows))"
+    }
+
+    /// Removes the carriers `carriers` (an SQL query of `(croot, cpk, caccount)`, as
+    /// `carriers(ofRows:root:)` makes) with what they carried; returns the carriers' records per
+    /// entity and account (their rows are deleted), and what became of the records they carried.
+    func removeCarriers(_ carriers: String) throws(StoreWriterError) -> (carriers: [(entity: String, account: Int, count: Int)], carried: [Removal]) {
+        let layout = writer.layout
+        let names = Dictionary(layout.entityNumbers.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        try writer.execute("CREATE TABLE \(work).xk AS \(carriers)")
+        var roots: [Int] = []
+        let rootQuery = try writer.prepareStatement("SELECT DISTINCT croot FROM \(work).xk")
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { rootQuery.finalize() }
+            while try rootQuery.step() { roots.append(Int(rootQuery.int64(at: 0))) }
+        }
+        var removed: [(entity: String, account: Int, count: Int)] = []
+        var carried: [Removal] = []
+        for root in roots {
+            guard let name = names[root], let table = layout.table(forEntity: name)?.name else { continue }
+            let counts = try writer.prepareStatement(
+                "SELECT k.caccount, t.Z_ENT, count(*) FROM \(work).xk k JOIN \(table) t ON t.Z_PK = k.cpk WHERE k.croot = \(root) GROUP BY 1, 2")
+            try StoreWriterError.sqlite { () throws(SQLiteError) in
+                defer { counts.finalize() }
+                while try counts.step() {
+                    guard let entity = names[Int(counts.int64(at: 1))] else { continue }
+                    removed.append((entity, Int(counts.int64(at: 0)), Int(counts.int64(at: 2))))
+                }
+            }
+            carried += try remove(carriedBy: root, carriers: "SELECT cpk FROM \(work).xk WHERE croot = \(root)")
+            try writer.execute("DELETE FROM \(table) WHERE Z_PK IN (SELECT cpk FROM \(work).xk WHERE croot = \(root))")
+        }
+        try writer.execute("DROP TABLE \(work).xk")
+        return (removed, carried)
     }
 
     /// Marks the rows that the row `carrierRow` of root `carrierRoot` owns through each of

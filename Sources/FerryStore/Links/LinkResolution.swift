@@ -35,6 +35,12 @@ public final class LinkResolution {
     public private(set) var rejectedSources = 0
     /// The rows of records the removed rows carried, removed with them (`removeRejectedSources`).
     public private(set) var carriedRemovals: [CarriedRows.Removal] = []
+    /// Records removed because an object they carried (a nested object, of this kind's entity)
+    /// has a required to-one that found nothing, per entity and the caller's account
+    /// (`removeRejectedSources`).
+    public private(set) var rejectedCarriers: [(entity: String, account: Int, count: Int)] = []
+    /// Whether carried rows whose required link found nothing reject their carriers (`ferry_work.xs`).
+    private var rejectsCarriers = false
     private let removesRecords: Bool
     private let sharesPairs: Bool
 
@@ -94,6 +100,7 @@ public final class LinkResolution {
             SELECT src FROM \(work).r WHERE dst IS NULL AND superseded IS NULL AND account IS NOT NULL AND src > \(before)
                 EXCEPT SELECT src FROM \(work).r WHERE dst IS NOT NULL OR (account IS NULL AND superseded IS NULL)
             """
+        try findRejectedCarriers(after: before)
         if source.root == target.root {
             // A row follows a removed one when its link names it and no other link of its resolves.
             try execute("""
@@ -112,6 +119,20 @@ public final class LinkResolution {
             try execute("INSERT INTO \(work).x \(found)")
         }
         rejectedSources = try count("SELECT count(*) FROM \(work).x")
+    }
+
+    /// `ferry_work.xs (src)`: rows of objects carried by others (written for a carrier this run,
+    /// `CarriedRows`) whose required to-one of this kind found nothing: their carriers cannot be
+    /// kept, as a carrier whose nested object fails as it is written is not.
+    private func findRejectedCarriers(after before: Int64) throws(LinkResolutionError) {
+        guard staged.carriedRows != nil, source.root != target.root else { return }
+        try execute("""
+            CREATE TABLE \(work).xs AS SELECT src FROM \(work).r WHERE dst IS NULL AND superseded IS NULL AND account IS NULL AND missing IS NULL
+                AND src > \(before) AND src IN (SELECT pk FROM \(work).carried WHERE merged = 0 AND root = \(source.rootNumber))
+                EXCEPT SELECT src FROM \(work).r WHERE dst IS NOT NULL;
+            """)
+        rejectsCarriers = try count("SELECT count(*) FROM \(work).xs") > 0
+        if !rejectsCarriers { try execute("DROP TABLE \(work).xs") }
     }
 
     /// The rows this run wrote, all of whose links of a to-many kind were staged under an
@@ -190,9 +211,10 @@ public final class LinkResolution {
     /// Hands every link that found nothing to `body`, in the order they were given.
     public func forEachUnresolved(_ body: (UnresolvedLink) -> Void) throws(LinkResolutionError) {
         let rejects = rejectedSources > 0 ? "src IN (SELECT src FROM \(work).x)" : "0"
+        let rejectsCarrier = rejectsCarriers ? "src IN (SELECT src FROM \(work).xs)" : "0"
         let statement = try LinkResolutionError.store { () throws(StoreWriterError) in
             try writer.prepareStatement("""
-                SELECT label, origin, line, row, \(rejects), n IS -1, path, missing IS NOT NULL FROM \(work).r
+                SELECT label, origin, line, row, \(rejects), n IS -1, path, missing IS NOT NULL, \(rejectsCarrier) FROM \(work).r
                     WHERE dst IS NULL AND superseded IS NULL ORDER BY rowid
                 """)
         }
@@ -205,7 +227,8 @@ public final class LinkResolution {
                                         line: statement.isNull(at: 2) ? nil : Int(statement.int64(at: 2)),
                                         row: statement.isNull(at: 3) ? nil : statement.int64(at: 3), path: statement.string(at: 6))
                 body(UnresolvedLink(label: statement.string(at: 0) ?? "NULL", origin: origin, sourceIsMissing: statement.int64(at: 7) != 0,
-                                    destinationRejected: statement.int64(at: 5) != 0, rejectsRecord: statement.int64(at: 4) != 0))
+                                    destinationRejected: statement.int64(at: 5) != 0, rejectsRecord: statement.int64(at: 4) != 0,
+                                    rejectsCarrier: statement.int64(at: 8) != 0))
             }
         }
     }
@@ -220,6 +243,15 @@ public final class LinkResolution {
     /// Resolve the kinds that remove records first, each before those whose destination is its
     /// entity or one its records carry, so that no link already written names a removed row.
     public func removeRejectedSources() throws(LinkResolutionError) -> [Int: Int] {
+        if rejectsCarriers {
+            let carriers = CarriedRows.carriers(ofRows: "SELECT src FROM \(work).xs", root: source.rootNumber)
+            let removed = try LinkResolutionError.store { () throws(StoreWriterError) in try staged.carriedRows?.removeCarriers(carriers) }
+            rejectedCarriers = removed?.carriers ?? []
+            carriedRemovals += removed?.carried ?? []
+            try execute("DELETE FROM \(work).r WHERE src IN (SELECT src FROM \(work).xs); DROP TABLE \(work).xs")
+            rejectsCarriers = false
+            staged.removedRows = true
+        }
         guard rejectedSources > 0 else { return [:] }
         var accounts: [Int: Int] = [:]
         let links = kind.relationship.isToMany

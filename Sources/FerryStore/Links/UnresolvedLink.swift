@@ -13,4 +13,7 @@ public struct UnresolvedLink: Sendable, Equatable {
     public let destinationRejected: Bool
     /// Whether its own record is rejected for it: the relationship is a required to-one.
     public let rejectsRecord: Bool
+    /// Whether the record that carried its record is rejected for it (its record is a nested
+    /// object, and the relationship a required to-one).
+    public let rejectsCarrier: Bool
 }
