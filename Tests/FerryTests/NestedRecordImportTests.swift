@@ -413,78 +413,72 @@ struct NestedRecordImportTests {
         return try TestPaths.xcodeModelBundle("Tasks", versions: [("Tasks", model)], in: folder)
     }
 
+    /// Imports `json` as tasks of `tasksWithTags` under `policy`, in a folder named after `name`.
+    private func importTasks(_ json: String, policy: DuplicatePolicy = .reject, folder name: String) throws -> (summary: ImportSummary, store: String) {
+        let folder = try TestPaths.temporaryFolder(name)
+        let bundle = try tasksWithTags(in: folder)
+        let source = try write(json, "tasks.json", in: folder)
+        var request = importing([source], entity: "Task", out: folder + "/out.sqlite", model: bundle, version: nil)
+        request.duplicates = policy
+        return (try ImportJob(request: request).run(), folder + "/out.sqlite")
+    }
+
+    /// Each task of a `tasksWithTags` store as `tid|title|parent's tid` (`-` for none), by tid.
+    private func tasksAndParents(_ store: String) throws -> [String] {
+        try storeRows(store, "SELECT t.ZTID, ifnull(t.ZTITLE, '-'), ifnull(p.ZTID, '-') FROM ZTASK t LEFT JOIN ZTASK p ON p.Z_PK = t.ZPARENT ORDER BY 1")
+    }
+
+    /// Each pair of a `tasksWithTags` store's tags and tasks as `name|tid`.
+    private func tagsOfTasks(_ store: String) throws -> [String] {
+        try storeRows(store, "SELECT g.ZNAME, t.ZTID FROM Z_1TASKS j JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS ORDER BY 1, 2")
+    }
+
     @Test("a record mentioned inside itself (a child's parent, a tag's tasks) is that record: it keeps its values, tags and children under every policy (keep-first dropped them, reject refused the record, exit 0 and 1)",
           arguments: [DuplicatePolicy.reject, .keepFirst, .keepNewest])
     func mentionOfTheCarrierIsTheCarrier(policy: DuplicatePolicy) throws {
-        let folder = try TestPaths.temporaryFolder("nested-mention-\(policy)")
-        let bundle = try tasksWithTags(in: folder)
-        let source = try write("""
+        let (summary, out) = try importTasks("""
             [{"tid": 1, "title": "top", "tags": [{"name": "work", "tasks": [{"tid": 1, "title": "echo"}]}],
               "children": [{"tid": 2, "title": "kid", "parent": {"tid": 1, "title": "top"}}, {"tid": 3, "title": "kid2"}]}]
-            """, "tasks.json", in: folder)
-        let out = folder + "/out.sqlite"
-        var request = importing([source], entity: "Task", out: out, model: bundle, version: nil)
-        request.duplicates = policy
-        let summary = try ImportJob(request: request).run()
+            """, policy: policy, folder: "nested-mention-\(policy)")
         #expect(summary.written == 1 && summary.rejected == 0 && summary.isBalanced, "\(summary.sampleRejects)")
         #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
-        #expect(try storeRows(out, "SELECT t.ZTID, t.ZTITLE, ifnull(p.ZTID, '-') FROM ZTASK t LEFT JOIN ZTASK p ON p.Z_PK = t.ZPARENT ORDER BY 1")
-                == ["1|top|-", "2|kid|1", "3|kid2|1"])
-        #expect(try storeRows(out, "SELECT g.ZNAME, t.ZTID FROM Z_1TASKS j JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS") == ["work|1"])
+        #expect(try tasksAndParents(out) == ["1|top|-", "2|kid|1", "3|kid2|1"])
+        #expect(try tagsOfTasks(out) == ["work|1"])
         #expect(summary.carried["Task"] == .init(written: 2, merged: 2), "\(summary.carried)")
     }
 
     @Test("a nested copy of its carrier that gives relationships is the carrier too: the carrier keeps its values and children, and takes the relationships only the copy gives (keep-first lost the carrier's children and title, exit 0)",
           arguments: [DuplicatePolicy.reject, .keepFirst, .keepNewest])
     func copyOfTheCarrierWithRelationships(policy: DuplicatePolicy) throws {
-        let folder = try TestPaths.temporaryFolder("nested-mention-links-\(policy)")
-        let bundle = try tasksWithTags(in: folder)
-        let source = try write("""
+        let (summary, out) = try importTasks("""
             [{"tid": 1, "title": "top", "children": [{"tid": 2, "title": "c2",
               "children": [{"tid": 3, "title": "c3", "parent": {"tid": 1, "title": "x", "tags": [{"name": "t"}]}}]}]}]
-            """, "tasks.json", in: folder)
-        let out = folder + "/out.sqlite"
-        var request = importing([source], entity: "Task", out: out, model: bundle, version: nil)
-        request.duplicates = policy
-        let summary = try ImportJob(request: request).run()
+            """, policy: policy, folder: "nested-mention-links-\(policy)")
         #expect(summary.written == 1 && summary.rejected == 0 && summary.isBalanced, "\(summary.sampleRejects)")
         #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
         // Task 3 names task 1 as its parent; the carrier's own children (task 2) win over that.
-        #expect(try storeRows(out, "SELECT t.ZTID, t.ZTITLE, ifnull(p.ZTID, '-') FROM ZTASK t LEFT JOIN ZTASK p ON p.Z_PK = t.ZPARENT ORDER BY 1")
-                == ["1|top|-", "2|c2|1", "3|c3|2"])
-        #expect(try storeRows(out, "SELECT g.ZNAME, t.ZTID FROM Z_1TASKS j JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS") == ["t|1"])
+        #expect(try tasksAndParents(out) == ["1|top|-", "2|c2|1", "3|c3|2"])
+        #expect(try tagsOfTasks(out) == ["t|1"])
     }
 
     @Test("under keep-first a record that merges into an object a copy not kept made is that object's first: its values stand (the dropped copy's did, exit 0)")
     func recordFillsWhatADroppedCopyMade() throws {
-        let folder = try TestPaths.temporaryFolder("nested-dropped-then-record")
-        let bundle = try tasksWithTags(in: folder)
-        let source = try write("""
+        let (summary, out) = try importTasks("""
             [{"tid": 1, "title": "first"}, {"tid": 1, "title": "second", "children": [{"tid": 3, "title": "three-nested"}, {"tid": 4, "title": "four"}]},
              {"tid": 3, "title": "three-top"}]
-            """, "tasks.json", in: folder)
-        let out = folder + "/out.sqlite"
-        var request = importing([source], entity: "Task", out: out, model: bundle, version: nil)
-        request.duplicates = .keepFirst
-        let summary = try ImportJob(request: request).run()
+            """, policy: .keepFirst, folder: "nested-dropped-then-record")
         #expect(summary.rejected == 0 && summary.isBalanced && summary.verification?.passed == true, "\(summary.sampleRejects)")
         // Task 4, which only the dropped copy held (Cascade), goes with it; task 3 is the top record's.
-        #expect(try storeRows(out, "SELECT t.ZTID, t.ZTITLE, ifnull(p.ZTID, '-') FROM ZTASK t LEFT JOIN ZTASK p ON p.Z_PK = t.ZPARENT ORDER BY 1")
-                == ["1|first|-", "3|three-top|-"])
+        #expect(try tasksAndParents(out) == ["1|first|-", "3|three-top|-"])
     }
 
     @Test("a nested reference to a record of the files that no record fills names nothing: its link is unresolved, no empty stand-in is written (one was, exit 0)")
     func unfilledReferenceToTheFilesEntityIsUnresolved() throws {
-        let folder = try TestPaths.temporaryFolder("nested-unfilled-reference")
-        let bundle = try tasksWithTags(in: folder)
-        let source = try write(#"[{"tid": 1, "title": "a"}, {"tid": 2, "parent": {"tid": 97}}, {"tid": 3, "parent": {"tid": 1}}]"#,
-                               "tasks.json", in: folder)
-        let out = folder + "/out.sqlite"
-        let summary = try ImportJob(request: importing([source], entity: "Task", out: out, model: bundle, version: nil)).run()
+        let (summary, out) = try importTasks(#"[{"tid": 1, "title": "a"}, {"tid": 2, "parent": {"tid": 97}}, {"tid": 3, "parent": {"tid": 1}}]"#,
+                                             folder: "nested-unfilled-reference")
         #expect(summary.written == 3 && summary.isBalanced && summary.verification?.passed == true, "\(summary.sampleRejects)")
         #expect(summary.leftSomethingOut && LinkReport.unresolved(in: summary.links) == 1, "\(summary.links)")
-        #expect(try storeRows(out, "SELECT t.ZTID, ifnull(p.ZTID, '-') FROM ZTASK t LEFT JOIN ZTASK p ON p.Z_PK = t.ZPARENT ORDER BY 1")
-                == ["1|-", "2|-", "3|1"])
+        #expect(try tasksAndParents(out) == ["1|a|-", "2|-|-", "3|-|1"])
         // The reference to task 1 counts as merged; the one to task 97 was a link, and is not counted.
         #expect(summary.carried["Task"] == .init(written: 0, merged: 1), "\(summary.carried)")
         let tasks = try #require(summary.ledgers.first { $0.entity == "Task" })
@@ -493,18 +487,13 @@ struct NestedRecordImportTests {
 
     @Test("a record an earlier record's nested reference made fills that object under the default reject policy (it was rejected as a duplicate of the reference, exit 1)")
     func fullRecordFillsWhatAReferenceMadeUnderReject() throws {
-        let folder = try TestPaths.temporaryFolder("nested-reference-then-record")
-        let bundle = try tasksWithTags(in: folder)
-        let source = try write("""
+        let (summary, out) = try importTasks("""
             [{"tid": 1, "title": "one", "children": [{"tid": 2}]}, {"tid": 2, "title": "two", "tags": [{"name": "z"}]}]
-            """, "tasks.json", in: folder)
-        let out = folder + "/out.sqlite"
-        let summary = try ImportJob(request: importing([source], entity: "Task", out: out, model: bundle, version: nil)).run()
+            """, folder: "nested-reference-then-record")
         #expect(summary.rejected == 0 && summary.written + summary.merged == 2 && summary.isBalanced, "\(summary.sampleRejects)")
         #expect(summary.verification?.passed == true)
-        #expect(try storeRows(out, "SELECT t.ZTID, t.ZTITLE, ifnull(p.ZTID, '-') FROM ZTASK t LEFT JOIN ZTASK p ON p.Z_PK = t.ZPARENT ORDER BY 1")
-                == ["1|one|-", "2|two|1"])
-        #expect(try storeRows(out, "SELECT g.ZNAME, t.ZTID FROM Z_1TASKS j JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS JOIN ZTASK t ON t.Z_PK = j.Z_2TASKS") == ["z|2"])
+        #expect(try tasksAndParents(out) == ["1|one|-", "2|two|1"])
+        #expect(try tagsOfTasks(out) == ["z|2"])
     }
 
     @Test("a run whose store is not kept says nothing was written when there was no store before (it said the new path 'is as it was')")
