@@ -241,19 +241,26 @@ struct NestedRecordImportTests {
         return (bundle, store)
     }
 
+    /// Imports the orders of `json` into `store` (of `ordersOfCustomers`) with `--append`, their
+    /// relationships found by the attributes `links` names, under `policy`.
+    private func appendOrders(_ json: String, to store: String, bundle: String, in folder: String,
+                              links: [String: String] = ["customer": "name"], policy: DuplicatePolicy = .reject) throws -> ImportSummary {
+        var request = importing([try write(json, "orders.json", in: folder)], entity: "Order", out: store, model: bundle, version: nil)
+        request.existingStore = .append
+        request.files.linkAttributes = links
+        request.duplicates = policy
+        return try ImportJob(request: request).run()
+    }
+
     @Test("a carrier removed when its required to-one finds nothing takes the objects it brought along, and spares those another carrier merged into (they stayed as orphans, exit 1, verified)")
     func carrierRemovedAtLinkResolutionTakesItsCarriedRows() throws {
         let folder = try TestPaths.temporaryFolder("nested-carrier-removed")
         let (bundle, out) = try ordersOfCustomers(in: folder)
-        let orders = try write("""
+        let summary = try appendOrders("""
             [{"num": 1, "customer": "Ann", "items": [{"qty": 1, "product": {"code": "P1"}}, {"qty": 2, "product": {"code": "P2"}}]},
              {"num": 2, "customer": "Bob", "items": [{"qty": 3, "product": {"code": "P1"}}, {"qty": 4, "product": {"code": "P3"}}, {"qty": 5, "product": {"code": "P3"}}]},
              {"num": 3, "customer": "Ann", "items": [{"qty": 6, "product": {"code": "P2"}}]}]
-            """, "orders.json", in: folder)
-        var request = importing([orders], entity: "Order", out: out, model: bundle, version: nil)
-        request.existingStore = .append
-        request.files.linkAttributes = ["customer": "name"]
-        let summary = try ImportJob(request: request).run()
+            """, to: out, bundle: bundle, in: folder)
         #expect(summary.written == 2 && summary.rejected == 1 && summary.isBalanced, "\(summary.sampleRejects)")
         #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
         // Order 2's own items and its P3 go with it; P1, which order 2 found, was order 1's.
@@ -273,17 +280,13 @@ struct NestedRecordImportTests {
     func objectsHeldOnlyByRemovedCarriersGo() throws {
         let folder = try TestPaths.temporaryFolder("nested-carriers-removed-together")
         let (bundle, out) = try ordersOfCustomers(in: folder)
-        let orders = try write("""
+        let summary = try appendOrders("""
             [{"num": 1, "customer": "Ann", "items": [{"qty": 1, "product": {"code": "P1"}}]},
              {"num": 2, "customer": "Bob", "items": [{"qty": 2, "product": {"code": "P3"}}]},
              {"num": 3, "customer": "Cid", "items": [{"qty": 3, "product": {"code": "P3"}}]},
              {"num": 4, "customer": "Dan", "items": [{"qty": 4, "product": {"code": "P4"}}]},
              {"num": 5, "customer": "Ann", "items": [{"qty": 5, "product": {"code": "P4"}}]}]
-            """, "orders.json", in: folder)
-        var request = importing([orders], entity: "Order", out: out, model: bundle, version: nil)
-        request.existingStore = .append
-        request.files.linkAttributes = ["customer": "name"]
-        let summary = try ImportJob(request: request).run()
+            """, to: out, bundle: bundle, in: folder)
         #expect(summary.written == 2 && summary.rejected == 3 && summary.isBalanced, "\(summary.sampleRejects)")
         #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
         #expect(try storeRows(out, "SELECT i.ZQTY, p.ZCODE FROM ZITEM i JOIN ZPRODUCT p ON p.Z_PK = i.ZPRODUCT ORDER BY 1") == ["1|P1", "5|P4"])
@@ -312,15 +315,11 @@ struct NestedRecordImportTests {
         let out = folder + "/out.sqlite"
         let makers = try write("name\nAcme\n", "makers.csv", in: folder)
         #expect(try ImportJob(request: importing([makers], entity: "Maker", out: out, model: bundle, version: nil)).run().written == 1)
-        let orders = try write("""
+        let summary = try appendOrders("""
             [{"num": 1, "items": [{"qty": 1, "product": {"code": "P1", "maker": "Acme"}}]},
              {"num": 2, "items": [{"qty": 2, "product": {"code": "PX", "maker": "Nowhere"}}, {"qty": 3, "product": {"code": "P1"}}]},
              {"num": 3, "items": [{"qty": 4, "product": {"code": "P1"}}]}]
-            """, "orders.json", in: folder)
-        var request = importing([orders], entity: "Order", out: out, model: bundle, version: nil)
-        request.existingStore = .append
-        request.files.linkAttributes = ["maker": "name"]
-        let summary = try ImportJob(request: request).run()
+            """, to: out, bundle: bundle, in: folder, links: ["maker": "name"])
         #expect(summary.written == 2 && summary.rejected == 1 && summary.isBalanced, "\(summary.sampleRejects)")
         #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
         #expect(try storeRows(out, "SELECT o.ZNUM, i.ZQTY, p.ZCODE FROM ZITEM i JOIN ZORDER o ON o.Z_PK = i.ZORDER JOIN ZPRODUCT p ON p.Z_PK = i.ZPRODUCT ORDER BY 2")
@@ -337,15 +336,11 @@ struct NestedRecordImportTests {
         let folder = try TestPaths.temporaryFolder("nested-carrier-removed-first")
         let (bundle, out) = try ordersOfCustomers(in: folder, favorite: true)
         // `favorite` is given before `customer`, so its links are staged first.
-        let orders = try write("""
+        let summary = try appendOrders("""
             [{"num": 1, "favorite": "P1", "customer": "Ann", "items": [{"qty": 1, "product": {"code": "P1"}}]},
              {"num": 2, "favorite": "P1", "customer": "Bob", "items": [{"qty": 2, "product": {"code": "P3"}}]},
              {"num": 3, "favorite": "P3", "customer": "Ann", "items": [{"qty": 3, "product": {"code": "P1"}}]}]
-            """, "orders.json", in: folder)
-        var request = importing([orders], entity: "Order", out: out, model: bundle, version: nil)
-        request.existingStore = .append
-        request.files.linkAttributes = ["customer": "name", "favorite": "code"]
-        let summary = try ImportJob(request: request).run()
+            """, to: out, bundle: bundle, in: folder, links: ["customer": "name", "favorite": "code"])
         #expect(summary.written == 2 && summary.rejected == 1 && summary.isBalanced, "\(summary.sampleRejects)")
         #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
         #expect(try storeRows(out, "SELECT o.ZNUM, p.ZCODE FROM ZORDER o JOIN ZPRODUCT p ON p.Z_PK = o.ZFAVORITE ORDER BY 1") == ["1|P1", "3|P3"])
@@ -359,17 +354,12 @@ struct NestedRecordImportTests {
         let folder = try TestPaths.temporaryFolder("nested-copies-\(name)")
         let (bundle, out) = try ordersOfCustomers(in: folder, uniqueNumbers: true)
         // The last copy of order 1 gives no items: under keep-newest the second copy's stay.
-        let orders = try write("""
+        let summary = try appendOrders("""
             [{"num": 1, "customer": "Ann", "items": [{"qty": 1, "product": {"code": "P1"}}]},
              {"num": 1, "customer": "Ann", "items": [{"qty": 2, "product": {"code": "P2"}}, {"qty": 3, "product": {"code": "P1"}}]},
              {"num": 2, "customer": "Ann", "items": [{"qty": 4, "product": {"code": "P2"}}]},
              {"num": 1, "customer": "Ann"}]
-            """, "orders.json", in: folder)
-        var request = importing([orders], entity: "Order", out: out, model: bundle, version: nil)
-        request.existingStore = .append
-        request.files.linkAttributes = ["customer": "name"]
-        request.duplicates = policy
-        let summary = try ImportJob(request: request).run()
+            """, to: out, bundle: bundle, in: folder, policy: policy)
         #expect(summary.written == 2 && summary.merged == 2 && summary.isBalanced, "\(summary.sampleRejects)")
         #expect(summary.verification?.passed == true, "\(String(describing: summary.verification))")
         #expect(try storeRows(out, "SELECT i.ZQTY, o.ZNUM, p.ZCODE FROM ZITEM i LEFT JOIN ZORDER o ON o.Z_PK = i.ZORDER JOIN ZPRODUCT p ON p.Z_PK = i.ZPRODUCT ORDER BY 1")
@@ -385,14 +375,9 @@ struct NestedRecordImportTests {
     func copiesNotKeptLeaveWhatTheyDoNotOwn() throws {
         let folder = try TestPaths.temporaryFolder("nested-copies-nullify")
         let (bundle, out) = try ordersOfCustomers(in: folder, uniqueNumbers: true, itemsRule: "Nullify")
-        let orders = try write("""
+        let summary = try appendOrders("""
             [{"num": 1, "customer": "Ann", "items": [{"qty": 1}]}, {"num": 1, "customer": "Ann", "items": [{"qty": 2}]}]
-            """, "orders.json", in: folder)
-        var request = importing([orders], entity: "Order", out: out, model: bundle, version: nil)
-        request.existingStore = .append
-        request.files.linkAttributes = ["customer": "name"]
-        request.duplicates = .keepFirst
-        let summary = try ImportJob(request: request).run()
+            """, to: out, bundle: bundle, in: folder, policy: .keepFirst)
         #expect(summary.written == 1 && summary.merged == 1 && summary.verification?.passed == true)
         #expect(try storeRows(out, "SELECT ZQTY, ifnull(ZORDER, '-') FROM ZITEM ORDER BY 1") == ["1|1", "2|-"])
         #expect(summary.carried["Item"] == .init(written: 2, merged: 0))
