@@ -120,6 +120,19 @@ import Testing
         #expect(try database.scalarInteger("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Note'") == 13)
     }
 
+    @Test("a row that keeps the largest key is written, and a new row after it is refused with a typed error (the writer crashed on an overflow)")
+    func theLargestKeyIsKeptAndNothingFollowsIt() throws {
+        let (writer, path) = try makeWriter("largest-key")
+        defer { removeStoreFiles(path) }
+        let notes = try writer.inserter(for: "Note")
+        let sources = columnSources(notes)
+        #expect(try notes.insert(Self.row(1), sources: sources, identity: ObjectIdentity(primaryKey: .max, version: 1)) == .max)
+        #expect(try notes.insert(Self.row(2), sources: sources, identity: ObjectIdentity(primaryKey: 7, version: 1)) == 7)
+        #expect(throws: StoreWriterError.primaryKeysExhausted(root: "Note")) { try notes.insert(Self.row(3), sources: sources) }
+        #expect(throws: StoreWriterError.primaryKeysExhausted(root: "Note")) { try writer.reservePrimaryKeys(root: "Note", count: 1) }
+        writer.discard()
+    }
+
     @Test func appendedRowsKeepTheirVersionsWhetherNewOrKept() throws {
         let (writer, path) = try makeWriter("versions")
         defer { removeStoreFiles(path) }

@@ -406,8 +406,9 @@ public final class CoreDataStoreWriter {
     /// and records them in `Z_MAX` with the next commit.
     public func reservePrimaryKeys(root: String, count: Int) throws(StoreWriterError) -> Range<Int64> {
         let counter = primaryKeyCounter(root: root)
-        let first = counter.next
+        let first = try counter.next()
         guard count > 0 else { return first..<first }
+        guard Int64(count) - 1 <= Int64.max - first else { throw .primaryKeysExhausted(root: root) }
         try beginRow()
         counter.advance(to: first + Int64(count) - 1)
         return first..<(first + Int64(count))

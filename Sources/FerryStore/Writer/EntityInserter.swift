@@ -114,11 +114,13 @@ public final class EntityInserter {
     @inline(__always)
     private func insertRow<Row: StagedRow>(_ row: Row, identity: ObjectIdentity?) throws(StoreWriterError) -> Int64 {
         try writer.beginRow()
-        var primaryKey = primaryKeys.next
+        let primaryKey: Int64
         var version: Int64 = 1
         if let identity, identity.primaryKey > 0 {
             guard identity.primaryKey > primaryKeys.last else { return try insertAlone(row, identity: identity) }
             (primaryKey, version) = (identity.primaryKey, identity.version)
+        } else {
+            primaryKey = try primaryKeys.next()
         }
         writer.holdsPendingRows(batch)
         try batch.stage(row, primaryKey: primaryKey, version: version, rows: batch.capacity)
@@ -140,7 +142,7 @@ public final class EntityInserter {
             // Another row has the key (two sources' objects, a merged hierarchy): a new one.
             writer.noteRenumbered(entityName)
         }
-        let primaryKey = primaryKeys.next
+        let primaryKey = try primaryKeys.next()
         try batch.stage(row, primaryKey: primaryKey, version: 1, rows: 1)
         try batch.flush()
         primaryKeys.advance(to: primaryKey)

@@ -17,7 +17,11 @@ final class PrimaryKeyCounter {
     }
 
     /// The next key, without handing it out.
-    var next: Int64 { last + 1 }
+    /// - Throws: `primaryKeysExhausted` once the largest key is handed out.
+    func next() throws(StoreWriterError) -> Int64 {
+        guard last < .max else { throw .primaryKeysExhausted(root: root) }
+        return last + 1
+    }
 
     /// Hands out keys up to `key` (to be written to `Z_MAX` with the next commit).
     func advance(to key: Int64) {

@@ -87,7 +87,8 @@ final class RowBatch {
     /// How a row staged next gets its key and version: appended when SQLite would give it `key`
     /// (a row with a NULL key), and new when its version is 1.
     private func kind(of key: Int64, version: Int64) -> InsertStatements.Keys {
-        guard let tableMax, key == (pending.rowCount == 0 ? tableMax : lastKey) + 1, pending.rowCount == 0 || self.kind != .bound else {
+        guard let tableMax, case let previous = pending.rowCount == 0 ? tableMax : lastKey, previous < .max, key == previous + 1,
+              pending.rowCount == 0 || self.kind != .bound else {
             return .bound
         }
         return version == 1 ? .appendedNew : .appended

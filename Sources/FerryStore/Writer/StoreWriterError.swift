@@ -37,6 +37,9 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The store to replace is open in another process (a live WAL connection), which would go
     /// on writing to the replaced file.
     case destinationInUse(String)
+    /// Every `Z_PK` of a root entity's hierarchy is taken (a source kept the largest key), so no
+    /// object can be added to it.
+    case primaryKeysExhausted(root: String)
 
     /// Whether the model, not the destination, is at fault: it has no store layout, or cannot be
     /// archived into the store (bad input, not "cannot write").
@@ -62,6 +65,8 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
         case .writerClosed(let path): "the writer for \(path) is already finished or discarded"
         case let .fileSystem(path, operation, code):
             WriteFailure(errno: code, path: path)?.description ?? "\(operation) \(path) failed: \(String(cString: strerror(code)))"
+        case .primaryKeysExhausted(let root):
+            "every Z_PK of \(root) is taken: a source keeps the largest key, \(Int64.max), so no object of \(root) can be added after it"
         case .destinationExists(let path): "\(path) exists (it appeared while the store was built); use --force to replace it"
         case .destinationIsFolder(let path): "\(path) is a folder; --out names the store file to write (a folder is never replaced)"
         case let .unverifiable(path, reason): "\(path): the written store could not be verified, so it was not put in place: \(reason)"
