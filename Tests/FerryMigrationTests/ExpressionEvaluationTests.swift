@@ -210,6 +210,10 @@ struct ExpressionEvaluationTests {
         #expect(value("epoch2001(86400)") == .date(86_400))
         #expect(failure("date(\"01/03/2014\")")?.hasPrefix("date(\"01/03/2014\"): '01/03/2014' is not an ISO 8601 date") == true)
         #expect(failure("unixtime(true)") == "unixtime(true): needs a number of seconds, got true")
+        // Whole seconds are converted exactly; past 2^53 they would become another second (the date changed, exit 0).
+        #expect(value("unixtime(9007199254740993)") == .date(9_007_198_276_433_793))
+        #expect(failure("unixtime(9223372036854775807)")
+                == "unixtime(9223372036854775807): 9223372036854775807 seconds is past what a date holds exactly (2^53 seconds)")
         #expect(failure("unixtime(\"soon\")") == "unixtime(\"soon\"): 'soon' is not a number")
     }
 

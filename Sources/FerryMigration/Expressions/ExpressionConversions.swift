@@ -105,6 +105,13 @@ enum ExpressionConversions {
         let number: Double
         if case let .string(text) = value, case let .double(parsed) = try coerced(text, as: .double) {
             number = parsed
+        } else if case let .integer(whole)? = try ExpressionNumber(value) {
+            // A whole number of seconds past 2^53 has no exact date: it would become another second.
+            let (since, overflow) = whole.subtractingReportingOverflow(Int64(offset))
+            guard !overflow, let exact = Double(exactly: since) else {
+                throw ExpressionFailure("\(whole) seconds is past what a date holds exactly (2^53 seconds)")
+            }
+            return .date(exact)
         } else if let numeric = try ExpressionNumber(value) {
             number = numeric.doubleValue
         } else {
