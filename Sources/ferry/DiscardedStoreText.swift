@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a summary says that a built store was not kept: the destination is as it was when it
 /// existed before the run, and otherwise nothing was written there.
