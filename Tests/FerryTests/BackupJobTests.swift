@@ -93,6 +93,9 @@ struct BackupJobTests {
         #expect(path == store && reason.contains("fails 1 check of ferry verify, so its backup would not restore: required-attribute Task.title"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: backups).sorted()
             == [BackupLock.fileName, URL(fileURLWithPath: first.path).lastPathComponent])
+        // Before a first backup, nothing at all: the folder is not made (it was, holding the lock file).
+        #expect(throws: ExportError.self) { try BackupJob(storePath: store, folder: folder + "/new", keep: 1).run() }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/new"))
     }
 
     @Test("a store the export cannot read (a column of the model missing) is bad input, as for ferry export, not a failed verification")

@@ -51,13 +51,22 @@ public struct BackupJob {
     /// Makes the backup; `progress` is told how far its export is.
     public func run(progress: (JobProgress) -> Void = { _ in }) throws(ExportError) -> Summary {
         if let keep, keep < 1 { throw .invalidRequest("--keep must be at least 1") }
+        // A store refused before its first backup leaves no folder behind (its lock file stays
+        // once made); into a folder that exists, a run that another one holds stops at once.
+        let folderIsNew = !FileManager.default.fileExists(atPath: folder)
+        if folderIsNew {
+            progress(JobProgress(phase: "verifying the store"))
+            try checkStore()
+        }
         do { try FolderCreation.make(folder) } catch {
             throw .cannotWrite(path: folder, reason: error.reason)
         }
         let lock = try BackupLock(folder: folder)
         defer { lock.release() }
-        progress(JobProgress(phase: "verifying the store"))
-        try checkStore()
+        if !folderIsNew {
+            progress(JobProgress(phase: "verifying the store"))
+            try checkStore()
+        }
         OwnedTemporary.sweep(folder: folder) { $0.hasPrefix(Self.incompletePrefix) ? $0 : nil }
         let building: OwnedTemporary
         do { building = try OwnedTemporary.create(kind: .folder) { folder + "/" + Self.incompletePrefix + FilePath.randomUUIDString() } } catch {
