@@ -156,7 +156,9 @@ enum ImportCommand: Command {
         if summary.skipped > 0 { line += ", skipped \(summary.skipped)" }
         if summary.defaulted > 0 { line += ", defaulted \(summary.defaulted)" }
         Terminal.out(line + " → \(target)\n")
-        for (source, delimiter) in summary.delimiters.sorted(by: { $0.key < $1.key }) { Terminal.out("  \(source): \(delimiter)\n") }
+        for (source, delimiter) in summary.delimiters.sorted(by: { $0.key < $1.key }) {
+            Terminal.out("  \(FileByteSource.name(of: source)): \(delimiter)\n")
+        }
         for (entity, count) in summary.carried.sorted(by: { $0.key < $1.key }) {
             Terminal.out("  carried \(entity): written \(count.written)\(count.merged > 0 ? ", merged \(count.merged)" : "")"
                 + (count.droppedWithCopies > 0 ? ", dropped with the copies not kept \(count.droppedWithCopies)" : "") + "\n")

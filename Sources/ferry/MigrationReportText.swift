@@ -30,12 +30,12 @@ enum MigrationReportText {
         var rows = [["source", "entity", "as", "read", "written", "merged", "rejected", "filtered"] + (showSkipped ? ["skipped"] : [])
                     + (showConverted ? ["values set to nil"] : [])]
         for ledger in summary.ledgers {
-            rows.append([ledger.source, ledger.entity, ledger.version, String(ledger.read), String(ledger.written),
+            rows.append([FileByteSource.name(of: ledger.source), ledger.entity, ledger.version, String(ledger.read), String(ledger.written),
                          String(ledger.merged), String(ledger.rejected), String(ledger.filtered)]
                         + (showSkipped ? [String(ledger.skipped)] : []) + (showConverted ? [String(ledger.converted)] : []))
         }
         out += TextTable.render(rows)
-        for (source, delimiter) in summary.delimiters.sorted(by: { $0.key < $1.key }) { out += "\(source): \(delimiter)\n" }
+        for (source, delimiter) in summary.delimiters.sorted(by: { $0.key < $1.key }) { out += "\(FileByteSource.name(of: source)): \(delimiter)\n" }
         out += "written: " + summary.written.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         if summary.dryRun {
             out += " (dry run: nothing kept)\n"

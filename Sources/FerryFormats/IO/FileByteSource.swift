@@ -13,11 +13,16 @@ public final class FileByteSource: ByteSource {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
 
+    /// How messages name the file at `path`: standard input (`-`) as `<stdin>`.
+    public static func name(of path: String) -> String {
+        path == "-" ? "<stdin>" : path
+    }
+
     /// Opens `path` for reading (`-` for standard input).
     /// - Throws: ``ByteSourceError/openFailed(path:code:)``.
     public init(path: String) throws {
         if path == "-" {
-            name = "<stdin>"
+            name = Self.name(of: path)
             descriptor = STDIN_FILENO
             ownsDescriptor = false
         } else {
