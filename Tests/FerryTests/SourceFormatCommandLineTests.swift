@@ -97,7 +97,7 @@ extension CommandLineTests {
             #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
         }
         let stdin = try importTasks("-", out: folder + "/out.sqlite", stdin: "")
-        #expect(stdin.status == 3 && stdin.err.contains("-: is empty"), "\(stdin.err)")
+        #expect(stdin.status == 3 && stdin.err.contains("<stdin>: is empty"), "\(stdin.err)")
         let migrate = try ferry("migrate", "KYTask:" + sources[0], "--model", Self.model, "--out", folder + "/m.sqlite", "--var", "zone=UTC")
         #expect(migrate.status == 3 && migrate.err.contains("\(sources[0]): is empty"), "\(migrate.err)")
         // A source with no records that says what it is still reads: nothing to write.

@@ -71,9 +71,9 @@ public struct FileRecordSource: Sendable {
     public static func checkReadable(_ path: String) throws(RecordSourceError) {
         let target = FileInfo.linkTarget(of: path)
         guard access(target, R_OK) == 0 else {
-            throw RecordSourceError(source: path, reason: "cannot open: \(String(cString: strerror(errno)))")
+            throw RecordSourceError(source: FileByteSource.name(of: path), reason: "cannot open: \(String(cString: strerror(errno)))")
         }
-        if FileInfo.kind(atPath: target) == .directory { throw RecordSourceError(source: path, reason: "cannot read: \(String(cString: strerror(EISDIR)))") }
+        if FileInfo.kind(atPath: target) == .directory { throw RecordSourceError(source: FileByteSource.name(of: path), reason: "cannot read: \(String(cString: strerror(EISDIR)))") }
     }
 
     /// Opens `path` and decides its format.
@@ -83,7 +83,7 @@ public struct FileRecordSource: Sendable {
             let content = SourceContent.sniff(source.sample, isComplete: source.sampleIsComplete)
             let format: SourceFormat
             do { format = try SourceFormat.decide(content: content, path: path, given: self.format) } catch {
-                throw RecordSourceError(source: path, reason: error.description)
+                throw RecordSourceError(source: FileByteSource.name(of: path), reason: error.description)
             }
             let csv = format == .csv ? dialect(for: path, sample: source.sample, isComplete: source.sampleIsComplete) : nil
             let layout: JSONRecordLayout? = switch format {
@@ -94,7 +94,7 @@ public struct FileRecordSource: Sendable {
         } catch let error as RecordSourceError {
             throw error
         } catch {
-            throw RecordSourceError(source: path, reason: ErrorText.reason(of: error, at: path))
+            throw RecordSourceError(source: FileByteSource.name(of: path), reason: ErrorText.reason(of: error, at: path))
         }
     }
 
@@ -145,7 +145,7 @@ public struct FileRecordSource: Sendable {
         } catch let error as CSVError {
             throw RecordSourceError(error)
         } catch {
-            throw RecordSourceError(source: path, reason: ErrorText.reason(of: error, at: path))
+            throw RecordSourceError(source: FileByteSource.name(of: path), reason: ErrorText.reason(of: error, at: path))
         }
     }
 
@@ -159,7 +159,7 @@ public struct FileRecordSource: Sendable {
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         guard let manifest = try? ManifestFile.read(from: folder + "/" + ExportManifest.fileName),
               let entry = manifest.entities.first(where: { $0.file == name }), !entry.relationships.isEmpty else { return }
-        throw RecordSourceError(source: path, reason: "a file of a Ferry export (\(ExportManifest.fileName) beside it lists it): its "
+        throw RecordSourceError(source: FileByteSource.name(of: path), reason: "a file of a Ferry export (\(ExportManifest.fileName) beside it lists it): its "
             + "relationships (\(entry.relationships.map(\.name).joined(separator: ", "))) hold Z_PK numbers of the exported store, "
             + "not values; rebuild the store with `ferry restore \(folder) --model MODEL --out STORE`")
     }
