@@ -470,11 +470,12 @@ struct NestedRecordImportTests {
         #expect(tasks.read == 4 && tasks.written == 3 && tasks.merged == 1, "\(tasks)")
     }
 
-    @Test("a record an earlier record's nested reference made fills that object under the default reject policy (it was rejected as a duplicate of the reference, exit 1)")
-    func fullRecordFillsWhatAReferenceMadeUnderReject() throws {
+    @Test("a record an earlier record's nested reference made fills that object under every policy (under reject it was rejected as a duplicate of the reference, exit 1; under keep-newest the filled object was then removed as unfilled)",
+          arguments: [DuplicatePolicy.reject, .keepFirst, .keepNewest])
+    func fullRecordFillsWhatAReferenceMade(policy: DuplicatePolicy) throws {
         let (summary, out) = try importTasks("""
             [{"tid": 1, "title": "one", "children": [{"tid": 2}]}, {"tid": 2, "title": "two", "tags": [{"name": "z"}]}]
-            """, folder: "nested-reference-then-record")
+            """, policy: policy, folder: "nested-reference-then-record-\(policy)")
         #expect(summary.rejected == 0 && summary.written + summary.merged == 2 && summary.isBalanced, "\(summary.sampleRejects)")
         #expect(summary.verification?.passed == true)
         #expect(try tasksAndParents(out) == ["1|one|-", "2|two|1"])

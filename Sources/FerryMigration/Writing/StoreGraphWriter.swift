@@ -410,7 +410,7 @@ public final class StoreGraphWriter {
             // A row a reference made holds only the values that named it, and one a copy not kept
             // holds, values no record keeps: the first copy that gives more is the record's first
             // (no duplicate, whatever the policy), and its values and relationships are kept.
-            if !isReference, policy != .keepNewest, rowsToFill.remove(SIMD2(target.rootNumber, existing)) != nil {
+            if !isReference, rowsToFill.remove(SIMD2(target.rootNumber, existing)) != nil {
                 policy = .keepNewest
             }
             switch policy {

@@ -109,10 +109,20 @@ public final class CarriedRows {
         }
     }
 
-    /// The records that carried the rows of root `root` that `rows` (an SQL query of `Z_PK`s)
-    /// selects and that were inserted for them: `(croot, cpk, caccount)`, as SQL.
-    static func carriers(ofRows rows: String, root: Int) -> String {
-        "SELECT DISTINCT croot, cpk, caccount FROM \(StagedLinks.schema).carried WHERE merged = 0 AND root = \(root) AND pk IN (\(rows))"
+    /// The entries of rows of root `root` inserted for a carrier that was inserted itself (its
+    /// account's low bit clear: not merged into a row another record holds), of a root not in
+    /// `roots`: `(pk, croot, cpk, caccount)`, as SQL.
+    static func removableCarriers(root: Int, apartFrom roots: [Int]) -> String {
+        """
+        SELECT pk, croot, cpk, caccount FROM \(StagedLinks.schema).carried WHERE merged = 0 AND root = \(root) AND caccount % 2 = 0
+            AND croot NOT IN (\(roots.map(String.init).joined(separator: ", ")))
+        """
+    }
+
+    /// The carriers (`removableCarriers`) of the rows of root `root` that `rows` (an SQL query of
+    /// `Z_PK`s) selects: `(croot, cpk, caccount)`, as SQL.
+    static func carriers(ofRows rows: String, root: Int, apartFrom roots: [Int]) -> String {
+        "SELECT DISTINCT croot, cpk, caccount FROM (\(removableCarriers(root: root, apartFrom: roots))) WHERE pk IN (\(rows))"
     }
 
     /// Removes the carriers `carriers` (an SQL query of `(croot, cpk, caccount)`, as
@@ -205,11 +215,23 @@ public final class CarriedRows {
     }
 
     /// Takes out the entries of the rows `rows` lists (root entity number and `Z_PK`: rows that
-    /// stand for no record of their own), deleting the rows; returns what the records that went
-    /// to them were counted as.
+    /// stand for no record of their own), deleting the rows inserted for them; returns what the
+    /// records that went to them were counted as.
     func remove(rows: [SIMD2<Int64>]) throws(StoreWriterError) -> [Removal] {
-        let list = rows.map { "(\($0.x), \($0.y))" }.joined(separator: ", ")
-        return try remove(where: "(root, pk) IN (VALUES \(list))")
+        try writer.execute("CREATE TABLE \(work).xr (root INTEGER, pk INTEGER, PRIMARY KEY (root, pk)) WITHOUT ROWID")
+        let insert = try writer.prepareStatement("INSERT OR IGNORE INTO \(work).xr (root, pk) VALUES (?, ?)")
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { insert.finalize() }
+            for row in rows {
+                try insert.bind(row.x, at: 1)
+                try insert.bind(row.y, at: 2)
+                try insert.run()
+                try insert.reset()
+            }
+        }
+        let removals = try remove(where: "(root, pk) IN (SELECT root, pk FROM \(work).xr)")
+        try writer.execute("DROP TABLE \(work).xr")
+        return removals
     }
 
     /// Takes out the entries `condition` selects. A row inserted for one of them goes unless an

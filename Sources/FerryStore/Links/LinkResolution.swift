@@ -124,11 +124,16 @@ public final class LinkResolution {
     /// `ferry_work.xs (src)`: rows of objects carried by others (written for a carrier this run,
     /// `CarriedRows`) whose required to-one of this kind found nothing: their carriers cannot be
     /// kept, as a carrier whose nested object fails as it is written is not.
+    ///
+    /// Only carriers this run inserted (not merged into a row another record holds), of a table
+    /// neither end of the kind is in (so none of this kind's links starts or ends at a carrier
+    /// removed here); a carried row of any other carrier stays, and verification reports it.
     private func findRejectedCarriers(after before: Int64) throws(LinkResolutionError) {
         guard staged.carriedRows != nil, source.root != target.root else { return }
+        let carriers = CarriedRows.removableCarriers(root: source.rootNumber, apartFrom: [source.rootNumber, target.rootNumber])
         try execute("""
             CREATE TABLE \(work).xs AS SELECT src FROM \(work).r WHERE dst IS NULL AND superseded IS NULL AND account IS NULL AND missing IS NULL
-                AND src > \(before) AND src IN (SELECT pk FROM \(work).carried WHERE merged = 0 AND root = \(source.rootNumber))
+                AND src > \(before) AND src IN (SELECT pk FROM (\(carriers)))
                 EXCEPT SELECT src FROM \(work).r WHERE dst IS NOT NULL;
             """)
         rejectsCarriers = try count("SELECT count(*) FROM \(work).xs") > 0
@@ -244,7 +249,8 @@ public final class LinkResolution {
     /// entity or one its records carry, so that no link already written names a removed row.
     public func removeRejectedSources() throws(LinkResolutionError) -> [Int: Int] {
         if rejectsCarriers {
-            let carriers = CarriedRows.carriers(ofRows: "SELECT src FROM \(work).xs", root: source.rootNumber)
+            let carriers = CarriedRows.carriers(ofRows: "SELECT src FROM \(work).xs", root: source.rootNumber,
+                                                apartFrom: [source.rootNumber, target.rootNumber])
             let removed = try LinkResolutionError.store { () throws(StoreWriterError) in try staged.carriedRows?.removeCarriers(carriers) }
             rejectedCarriers = removed?.carriers ?? []
             carriedRemovals += removed?.carried ?? []
@@ -265,7 +271,7 @@ public final class LinkResolution {
             while try statement.step() { accounts[Int(statement.int64(at: 0)), default: 0] += Int(statement.int64(at: 1)) }
         }
         if let carried = staged.carriedRows {
-            carriedRemovals = try LinkResolutionError.store { () throws(StoreWriterError) in
+            carriedRemovals += try LinkResolutionError.store { () throws(StoreWriterError) in
                 try carried.remove(carriedBy: source.rootNumber, carriers: "SELECT src FROM \(work).x")
             }
         }

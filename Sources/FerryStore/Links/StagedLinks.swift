@@ -133,18 +133,13 @@ public final class StagedLinks {
     }
 
     /// Removes rows that stand for no record of their own (a nested reference's, which no record
-    /// it names ever filled), with the entries of the carried records that went to them; call
-    /// before resolving: links to them find nothing.
+    /// it names ever filled) and that carried records went to (`CarriedRows`: a row without such
+    /// entries stays, counted as written), with those entries; call before resolving: links to
+    /// them find nothing.
     public func removeRows(_ rows: [SIMD2<Int64>]) throws(StoreWriterError) -> [CarriedRows.Removal] {
-        guard !rows.isEmpty else { return [] }
-        removedRows = true
-        let removals = try carriedRows?.remove(rows: rows) ?? []
-        let layout = writer.layout
-        for (root, keys) in Dictionary(grouping: rows, by: \.x) {
-            guard let entity = layout.entityNumbers.first(where: { Int64($0.value) == root })?.key,
-                  let table = layout.table(forEntity: entity)?.name else { continue }
-            try writer.execute("DELETE FROM \(table) WHERE Z_PK IN (\(keys.map { String($0.y) }.joined(separator: ", ")))")
-        }
+        guard !rows.isEmpty, let carriedRows else { return [] }
+        let removals = try carriedRows.remove(rows: rows)
+        if !removals.isEmpty { removedRows = true }
         return removals
     }
 
