@@ -130,6 +130,7 @@ import Testing
         #expect(try notes.insert(Self.row(2), sources: sources, identity: ObjectIdentity(primaryKey: 7, version: 1)) == 7)
         #expect(throws: StoreWriterError.primaryKeysExhausted(root: "Note")) { try notes.insert(Self.row(3), sources: sources) }
         #expect(throws: StoreWriterError.primaryKeysExhausted(root: "Note")) { try writer.reservePrimaryKeys(root: "Note", count: 1) }
+        #expect(try writer.reservePrimaryKeys(root: "Note", count: 0).isEmpty)
         writer.discard()
     }
 

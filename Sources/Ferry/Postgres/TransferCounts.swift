@@ -71,7 +71,7 @@ public struct TransferCounts: Sendable, Equatable {
     /// through the reader's layout), pairs counted per relationship the layout has a place for.
     static func store(census: StoreCensus, reader: StoreRecordReader, layout: PostgresLayout) throws(StoreReaderError) -> TransferCounts {
         var counts = TransferCounts()
-        let names = Dictionary(reader.layout.entityNumbers.map { (Int64($0.value), $0.key) }, uniquingKeysWith: { first, _ in first })
+        let names = reader.layout.entityNames
         for entity in census.appEntities where entity.rows > 0 {
             counts.entities[names[entity.number] ?? entity.name, default: 0] += entity.rows
         }

@@ -113,8 +113,8 @@ public final class StoreGraphWriter {
     /// whose required to-one finds no destination when the links are resolved is removed again
     /// and handed back under it (`resolveLinks`), with the rows its carried records were
     /// inserted into that no other record merged into, and its carried records handed back under
-    /// their ledgers in `carriedLedgers` (by key); without one (and for carried records) its row stays, and
-    /// verification reports the missing destination. `emptyRequired`: required to-ones the
+    /// their ledgers in `carriedLedgers` (by key); without one (and for carried records) its row
+    /// stays, and verification reports the missing destination. `emptyRequired`: required to-ones the
     /// record gives no destination and nothing else can: a record that would be a new object is
     /// rejected for them (one merged into an existing row keeps that row's).
     public func write(_ record: Record, schema: RecordSchema, namespace: Int, sidesKept: Set<String> = [],

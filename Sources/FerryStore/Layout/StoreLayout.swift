@@ -34,6 +34,11 @@ public struct StoreLayout: Sendable, Equatable {
         (derivedAttributes, unkeptDerivations) = DerivedAttributeLayout.of(model, in: self)
     }
 
+    /// Entity names by `Z_ENT`.
+    public var entityNames: [Int64: String] {
+        Dictionary(entityNumbers.map { (Int64($0.value), $0.key) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The table with this name.
     public func table(named name: String) -> TableLayout? { tables.first { $0.name == name } }
 

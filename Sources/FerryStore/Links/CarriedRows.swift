@@ -129,29 +129,22 @@ public final class CarriedRows {
     /// `carriers(ofRows:root:)` makes) with what they carried; returns the carriers' records per
     /// entity and account (their rows are deleted), and what became of the records they carried.
     func removeCarriers(_ carriers: String) throws(StoreWriterError) -> (carriers: [(entity: String, account: Int, count: Int)], carried: [Removal]) {
-        let layout = writer.layout
-        let names = Dictionary(layout.entityNumbers.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        let names = writer.layout.entityNames
         try writer.execute("CREATE TABLE \(work).xk AS \(carriers)")
-        var roots: [Int] = []
-        let rootQuery = try writer.prepareStatement("SELECT DISTINCT croot FROM \(work).xk")
-        try StoreWriterError.sqlite { () throws(SQLiteError) in
-            defer { rootQuery.finalize() }
-            while try rootQuery.step() { roots.append(Int(rootQuery.int64(at: 0))) }
-        }
         var removed: [(entity: String, account: Int, count: Int)] = []
         var carried: [Removal] = []
-        for root in roots {
-            guard let name = names[root], let table = layout.table(forEntity: name)?.name else { continue }
+        for root in try integers("SELECT DISTINCT croot FROM \(work).xk") {
+            guard let table = table(ofRoot: root, names: names) else { continue }
             let counts = try writer.prepareStatement(
                 "SELECT k.caccount, t.Z_ENT, count(*) FROM \(work).xk k JOIN \(table) t ON t.Z_PK = k.cpk WHERE k.croot = \(root) GROUP BY 1, 2")
             try StoreWriterError.sqlite { () throws(SQLiteError) in
                 defer { counts.finalize() }
                 while try counts.step() {
-                    guard let entity = names[Int(counts.int64(at: 1))] else { continue }
+                    guard let entity = names[counts.int64(at: 1)] else { continue }
                     removed.append((entity, Int(counts.int64(at: 0)), Int(counts.int64(at: 2))))
                 }
             }
-            carried += try remove(carriedBy: root, carriers: "SELECT cpk FROM \(work).xk WHERE croot = \(root)")
+            carried += try remove(carriedBy: Int(root), carriers: "SELECT cpk FROM \(work).xk WHERE croot = \(root)")
             try writer.execute("DELETE FROM \(table) WHERE Z_PK IN (SELECT cpk FROM \(work).xk WHERE croot = \(root))")
         }
         try writer.execute("DROP TABLE \(work).xk")
@@ -188,7 +181,7 @@ public final class CarriedRows {
     /// The root entities whose rows records of each root entity carried (by name): the tables a
     /// removed carrier removes rows from besides its own.
     public func carriedRoots() throws(StoreWriterError) -> [String: Set<String>] {
-        let names = Dictionary(writer.layout.entityNumbers.map { (Int64($0.value), $0.key) }, uniquingKeysWith: { first, _ in first })
+        let names = writer.layout.entityNames
         let statement = try writer.prepareStatement("SELECT DISTINCT croot, root FROM \(work).carried")
         defer { statement.finalize() }
         var roots: [String: Set<String>] = [:]
@@ -237,8 +230,7 @@ public final class CarriedRows {
     /// Takes out the entries `condition` selects. A row inserted for one of them goes unless an
     /// entry not taken out also went to it, whose record (the first such) then holds the row.
     private func remove(where condition: String) throws(StoreWriterError) -> [Removal] {
-        let layout = writer.layout
-        let names = Dictionary(layout.entityNumbers.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        let names = writer.layout.entityNames
         try writer.execute("""
             CREATE TABLE \(work).xc AS SELECT rowid AS id, root, pk, ledger, merged FROM \(work).carried WHERE \(condition);
             DELETE FROM \(work).carried WHERE \(condition);
@@ -247,14 +239,8 @@ public final class CarriedRows {
             UPDATE \(work).carried SET merged = 0 WHERE rowid IN (SELECT id FROM \(work).xh);
             """)
         var removals: [Removal] = []
-        let roots = try writer.prepareStatement("SELECT DISTINCT root FROM \(work).xc")
-        var rootNumbers: [Int] = []
-        try StoreWriterError.sqlite { () throws(SQLiteError) in
-            defer { roots.finalize() }
-            while try roots.step() { rootNumbers.append(Int(roots.int64(at: 0))) }
-        }
-        for root in rootNumbers {
-            guard let name = names[root], let table = layout.table(forEntity: name)?.name else { continue }
+        for root in try integers("SELECT DISTINCT root FROM \(work).xc") {
+            guard let table = table(ofRoot: root, names: names) else { continue }
             let counts = try writer.prepareStatement("""
                 SELECT c.ledger, c.merged, t.Z_ENT, count(*), 0 FROM \(work).xc c JOIN \(table) t ON t.Z_PK = c.pk WHERE c.root = \(root) GROUP BY 1, 2, 3
                 UNION ALL SELECT o.ledger, 1, t.Z_ENT, count(*), 1 FROM \(work).carried o JOIN \(table) t ON t.Z_PK = o.pk
@@ -263,7 +249,7 @@ public final class CarriedRows {
             try StoreWriterError.sqlite { () throws(SQLiteError) in
                 defer { counts.finalize() }
                 while try counts.step() {
-                    guard let entity = names[Int(counts.int64(at: 2))] else { continue }
+                    guard let entity = names[counts.int64(at: 2)] else { continue }
                     let change: Removal.Change = counts.int64(at: 4) != 0 ? .handedOver : counts.int64(at: 1) != 0 ? .merged : .inserted
                     removals.append(Removal(entity: entity, ledger: Int(counts.int64(at: 0)), change: change, count: Int(counts.int64(at: 3))))
                 }
@@ -275,5 +261,21 @@ public final class CarriedRows {
         }
         try writer.execute("DROP TABLE \(work).xc; DROP TABLE \(work).xh")
         return removals
+    }
+
+    /// The integers of the first column of `sql`'s rows.
+    private func integers(_ sql: String) throws(StoreWriterError) -> [Int64] {
+        let statement = try writer.prepareStatement(sql)
+        defer { statement.finalize() }
+        var values: [Int64] = []
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            while try statement.step() { values.append(statement.int64(at: 0)) }
+        }
+        return values
+    }
+
+    /// The table of the root entity numbered `root` (`names`: the layout's entity names).
+    private func table(ofRoot root: Int64, names: [Int64: String]) -> String? {
+        names[root].flatMap { writer.layout.table(forEntity: $0)?.name }
     }
 }

@@ -241,9 +241,11 @@ public final class LinkResolution {
     /// Removes the rows of `rejectedSources` and their links of this kind, with the rows of the
     /// records they carried that no other record merged into (`CarriedRows`, counted in
     /// `carriedRemovals`); links staged from them for kinds resolved later are dropped
-    /// (`StagedLinks.removedRows`), and links to them find nothing. Returns how many records that gave the removed rows each account staged
-    /// links for (the one written, and those merged into it; a to-many's record staged one link
-    /// per destination it listed, all from where it was read).
+    /// (`StagedLinks.removedRows`), and links to them find nothing. Returns how many records
+    /// that gave the removed rows each account staged links for (the one written, and those
+    /// merged into it; a to-many's record staged one link per destination it listed, all from
+    /// where it was read). First removes the carriers of carried rows whose link of the kind
+    /// found nothing (`rejectedCarriers`).
     ///
     /// Resolve the kinds that remove records first, each before those whose destination is its
     /// entity or one its records carry, so that no link already written names a removed row.

@@ -126,10 +126,7 @@ public final class StagedLinks {
     /// call after `finishKeys` and before resolving: links from them are dropped, and links to
     /// them find nothing.
     public func removeDroppedCarriedRows() throws(StoreWriterError) -> [CarriedRows.Removal] {
-        guard let carriedRows else { return [] }
-        let removals = try carriedRows.removeDropped()
-        if !removals.isEmpty { removedRows = true }
-        return removals
+        try removingCarriedRows { rows throws(StoreWriterError) in try rows.removeDropped() }
     }
 
     /// Removes rows that stand for no record of their own (a nested reference's, which no record
@@ -137,8 +134,17 @@ public final class StagedLinks {
     /// entries stays, counted as written), with those entries; call before resolving: links to
     /// them find nothing.
     public func removeRows(_ rows: [SIMD2<Int64>]) throws(StoreWriterError) -> [CarriedRows.Removal] {
-        guard !rows.isEmpty, let carriedRows else { return [] }
-        let removals = try carriedRows.remove(rows: rows)
+        guard !rows.isEmpty else { return [] }
+        return try removingCarriedRows { carried throws(StoreWriterError) in try carried.remove(rows: rows) }
+    }
+
+    /// Runs a removal of `carriedRows` (none when no record carried others), noting that rows
+    /// went when some did.
+    private func removingCarriedRows(_ body: (CarriedRows) throws(StoreWriterError) -> [CarriedRows.Removal])
+        throws(StoreWriterError) -> [CarriedRows.Removal]
+    {
+        guard let carriedRows else { return [] }
+        let removals = try body(carriedRows)
         if !removals.isEmpty { removedRows = true }
         return removals
     }

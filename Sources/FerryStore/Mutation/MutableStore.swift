@@ -50,7 +50,7 @@ public final class MutableStore {
     public func matchingObjects(of entity: String, where predicate: FetchPredicate?,
                                 variables: [String: PredicateValue] = [:]) throws(StoreMutationError) -> [ObjectKey] {
         let compiled = try compile(predicate, entity: entity, variables: variables)
-        let names = entityNames
+        let names = layout.entityNames
         return try StoreMutationError.sqlite { () throws(SQLiteError) in
             let statement = try database.prepare(
                 "SELECT t0.Z_PK, t0.Z_ENT FROM \(compiled.fromClause) WHERE \(compiled.whereClause) ORDER BY t0.Z_PK")
@@ -69,11 +69,6 @@ public final class MutableStore {
         do {
             return try compiler.compile(predicate ?? .constant(true), entity: entity, variables: variables)
         } catch { throw .predicate(error) }
-    }
-
-    /// Entity names by `Z_ENT`.
-    var entityNames: [Int64: String] {
-        Dictionary(layout.entityNumbers.map { (Int64($0.value), $0.key) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Runs `body` in one write transaction; a thrown error rolls it back, and so does a change

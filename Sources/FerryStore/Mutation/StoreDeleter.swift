@@ -76,7 +76,7 @@ struct DeletePlanner {
     init(store: MutableStore) {
         self.store = store
         statements = StatementCache(database: store.database)
-        entityNames = store.entityNames
+        entityNames = store.layout.entityNames
     }
 
     func plan(_ matched: [ObjectKey]) throws(StoreMutationError) -> DeletePlan {

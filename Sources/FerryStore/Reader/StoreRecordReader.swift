@@ -18,7 +18,7 @@ public final class StoreRecordReader {
         self.store = store
         self.model = model
         layout = try store.layout(for: model)
-        entityNames = Dictionary(layout.entityNumbers.map { (Int64($0.value), $0.key) }, uniquingKeysWith: { first, _ in first })
+        entityNames = layout.entityNames
         try checkTables()
     }
 

@@ -406,8 +406,8 @@ public final class CoreDataStoreWriter {
     /// and records them in `Z_MAX` with the next commit.
     public func reservePrimaryKeys(root: String, count: Int) throws(StoreWriterError) -> Range<Int64> {
         let counter = primaryKeyCounter(root: root)
+        guard count > 0 else { return counter.last..<counter.last }
         let first = try counter.next()
-        guard count > 0 else { return first..<first }
         guard Int64(count) - 1 <= Int64.max - first else { throw .primaryKeysExhausted(root: root) }
         try beginRow()
         counter.advance(to: first + Int64(count) - 1)
