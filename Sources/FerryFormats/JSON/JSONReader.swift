@@ -35,6 +35,12 @@ public struct JSONReader: ~Copyable {
     private var recordReadPast = false
     /// Whether the source failed (an error that is not the JSON's): nothing after it is read.
     private var sourceFailed = false
+    /// The record the last ``nextFields()`` read.
+    public private(set) var fields = JSONRecordFields()
+    /// Whether the record being read goes into `fields` rather than `value`.
+    private var readsFields = false
+    /// The record the last `nextRecord()` read, until it returns it.
+    private var value: JSONValue?
 
     private enum State {
         case start
@@ -71,10 +77,25 @@ public struct JSONReader: ~Copyable {
     ///   ``JSONError/valueTooLarge(limit:at:)`` at that value; the next call reads the next record
     ///   (``skipFailedRecord()`` says so).
     public mutating func nextRecord() throws -> JSONRecord? {
+        guard let location = try advance(readingFields: false), let value = self.value.take() else { return nil }
+        return JSONRecord(value: value, location: location)
+    }
+
+    /// Reads the next record into ``fields``, as ``nextRecord()`` reads it into a value, and says
+    /// whether there was one. An object's plain members are not turned into values
+    /// (``JSONRecordFields``), which makes reading records of plain values much cheaper.
+    /// - Throws: as ``nextRecord()``.
+    public mutating func nextFields() throws -> Bool {
+        try advance(readingFields: true) != nil
+    }
+
+    /// Reads the next record, into `fields` or `value`, and returns where it starts.
+    private mutating func advance(readingFields: Bool) throws -> JSONRecordLocation? {
+        readsFields = readingFields
         recordReadPast = false
         oversizedInRecord = nil
         lastRecordIndex = nil
-        let record: JSONRecord?
+        let record: JSONRecordLocation?
         do {
             record = try recordInLayout()
         } catch let error as JSONError {
@@ -83,7 +104,7 @@ public struct JSONReader: ~Copyable {
             sourceFailed = true
             throw error
         }
-        lastRecordIndex = record?.location.index
+        lastRecordIndex = record?.index
         if let at = oversizedInRecord {
             recordReadPast = true
             throw JSONError.valueTooLarge(limit: scanner.maxTokenBytes, at: at)
@@ -107,7 +128,7 @@ public struct JSONReader: ~Copyable {
         return true
     }
 
-    private mutating func recordInLayout() throws -> JSONRecord? {
+    private mutating func recordInLayout() throws -> JSONRecordLocation? {
         switch state {
         case .start:
             return try firstRecord()
@@ -120,7 +141,7 @@ public struct JSONReader: ~Copyable {
         }
     }
 
-    private mutating func firstRecord() throws -> JSONRecord? {
+    private mutating func firstRecord() throws -> JSONRecordLocation? {
         switch layout {
         case .automatic:
             guard let byte = try scanner.peekToken() else {
@@ -147,7 +168,7 @@ public struct JSONReader: ~Copyable {
 
     /// Reads the first value; what follows it tells a single value from NDJSON (a value on one
     /// line, then a line feed: NDJSON's lines end in LF or CRLF, not in a lone CR).
-    private mutating func firstOfSingleOrLines() throws -> JSONRecord? {
+    private mutating func firstOfSingleOrLines() throws -> JSONRecordLocation? {
         let record = try readRecord(depth: 0, index: nil)
         let endLine = scanner.line
         let lineFeeds = scanner.lineFeeds
@@ -155,9 +176,9 @@ public struct JSONReader: ~Copyable {
         if try scanner.peekToken() == nil {
             state = .finished
             isSingleValue = true
-        } else if record.location.line == endLine && scanner.lineFeeds > lineFeeds {
+        } else if record.line == endLine && scanner.lineFeeds > lineFeeds {
             state = .lines
-        } else if record.location.line == endLine, scanner.line == endLine + 1, scanner.lineFeeds == lineFeeds {
+        } else if record.line == endLine, scanner.line == endLine + 1, scanner.lineFeeds == lineFeeds {
             // Objects one per line whose lines end with CR alone: say so, not "content after the value".
             throw JSONError.syntax(.loneCarriageReturn, at: afterRecord)
         } else {
@@ -166,7 +187,7 @@ public struct JSONReader: ~Copyable {
         return record
     }
 
-    private mutating func nextLine() throws -> JSONRecord? {
+    private mutating func nextLine() throws -> JSONRecordLocation? {
         guard try scanner.peekToken() != nil else {
             state = .finished
             return nil
@@ -185,7 +206,7 @@ public struct JSONReader: ~Copyable {
     }
 
     /// Follows `keyPath` through nested objects, opens the array there and reads its first element.
-    private mutating func openRecords(keyPath: [String]) throws -> JSONRecord? {
+    private mutating func openRecords(keyPath: [String]) throws -> JSONRecordLocation? {
         for (level, key) in keyPath.enumerated() {
             guard try scanner.peekToken() == UInt8(ascii: "{") else {
                 throw JSONError.recordsNotFound(keyPath: keyPath, at: scanner.position(at: scanner.position))
@@ -219,7 +240,7 @@ public struct JSONReader: ~Copyable {
     }
 
     /// Reads element `index` of the records array; after the first, a comma or the end comes first.
-    private mutating func arrayElement(keyPath: [String], index: Int) throws -> JSONRecord? {
+    private mutating func arrayElement(keyPath: [String], index: Int) throws -> JSONRecordLocation? {
         if index > 0, try !scanner.separator(closing: UInt8(ascii: "]"), expected: "',' or ']'") {
             try closeRecords(keyPath: keyPath)
             return nil
@@ -245,14 +266,23 @@ public struct JSONReader: ~Copyable {
         state = .finished
     }
 
-    /// Reads one record's value; where a value in it was too long, `oversizedInRecord` says so
-    /// (values read past outside records, beside the records' key, are no one's concern).
-    private mutating func readRecord(depth: Int, index: Int?) throws -> JSONRecord {
-        _ = try scanner.peekToken()
-        let start = scanner.position(at: scanner.position)
+    /// Reads one record, into `fields` or `value`, and returns where it starts; where a value in
+    /// it was too long, `oversizedInRecord` says so (values read past outside records, beside the
+    /// records' key, are no one's concern).
+    private mutating func readRecord(depth: Int, index: Int?) throws -> JSONRecordLocation {
+        let first = try scanner.peekToken()
+        let location = JSONRecordLocation(position: scanner.position(at: scanner.position), index: index)
         scanner.oversizedAt = nil
-        let value = try scanner.parseValue(depth: depth)
+        if readsFields, first == UInt8(ascii: "{") {
+            try scanner.parseObject(depth: depth, into: &fields)
+        } else if readsFields {
+            fields.removeAll()
+            fields.nonObject = try scanner.parseValue(depth: depth)
+        } else {
+            value = try scanner.parseValue(depth: depth)
+        }
+        fields.location = location
         oversizedInRecord = scanner.oversizedAt
-        return JSONRecord(value: value, location: JSONRecordLocation(position: start, index: index))
+        return location
     }
 }

@@ -12,8 +12,9 @@ extension JSONScanner {
         }
     }
 
-    /// Reads the number starting at `position` (a `-` or a digit), keeping its exact text.
-    mutating func parseNumber() throws -> JSONNumber {
+    /// Reads the number starting at `position` (a `-` or a digit) and hands its text and whether
+    /// it is an integer (no fraction or exponent) to `make`, whose result is returned.
+    mutating func parseNumber<Result>(_ make: (UnsafeBufferPointer<UInt8>, Bool) -> Result) throws -> Result {
         var state = NumberState.afterMinus
         var length = 0
         var isInteger = true
@@ -59,9 +60,8 @@ extension JSONScanner {
         }
         guard state.isComplete else { throw syntaxError(.invalidNumber, at: position + length) }
         try checkTokenLength(length)
-        let text = String(decoding: UnsafeBufferPointer(start: bytes + position, count: length), as: UTF8.self)
-        position += length
-        return JSONNumber(validatedText: text, isInteger: isInteger)
+        defer { position += length }
+        return make(UnsafeBufferPointer(start: bytes + position, count: length), isInteger)
     }
 
     /// Reads `true`, `false` or `null` at `position`.

@@ -5,31 +5,42 @@ extension JSONScanner {
     /// still read whole and the reader can refuse its record alone. Without the flag the value is
     /// ``JSONError/valueTooLarge(limit:at:)``.
     mutating func stringOrSkipped() throws -> JSONValue {
+        try stringOrSkipped { .string(String(decoding: $0, as: UTF8.self)) } ?? .null
+    }
+
+    /// The string at `position` as `parseString(_:)` hands it to `make`, or nil in place of one
+    /// longer than `maxTokenBytes` (as `stringOrSkipped()`).
+    mutating func stringOrSkipped<Result>(_ make: (UnsafeBufferPointer<UInt8>) -> Result) throws -> Result? {
         do {
-            return .string(try parseString())
+            return try parseString(make)
         } catch let JSONError.valueTooLarge(_, at) where readsPastLongTokens {
             try skipOversizedString(startingAt: at)
             oversizedAt = oversizedAt ?? at
-            return .null
+            return nil
         }
     }
 
     /// A number value, or null in place of one longer than `maxTokenBytes` (as `stringOrSkipped`).
     mutating func numberOrSkipped() throws -> JSONValue {
+        try numberOrSkipped { .number(JSONNumber(validatedText: String(decoding: $0, as: UTF8.self), isInteger: $1)) } ?? .null
+    }
+
+    /// The number at `position` as `parseNumber(_:)` hands it to `make`, or nil in place of one
+    /// longer than `maxTokenBytes` (as `stringOrSkipped()`).
+    mutating func numberOrSkipped<Result>(_ make: (UnsafeBufferPointer<UInt8>, Bool) -> Result) throws -> Result? {
         do {
-            return .number(try parseNumber())
+            return try parseNumber(make)
         } catch let JSONError.valueTooLarge(_, at) where readsPastLongTokens {
             try skipOversizedNumber()
             oversizedAt = oversizedAt ?? at
-            return .null
+            return nil
         }
     }
 
     /// A member key, or an empty one in place of a key longer than `maxTokenBytes` (as
     /// `stringOrSkipped`).
     mutating func keyOrSkipped() throws -> String {
-        guard case .string(let key) = try stringOrSkipped() else { return "" }
-        return key
+        try stringOrSkipped { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// Reads past the string whose opening quote is at `position`, to its closing quote, keeping

@@ -1,10 +1,11 @@
 extension JSONScanner {
-    /// Reads the string whose opening quote is at `position`.
+    /// Reads the string whose opening quote is at `position` and hands its text, as checked UTF-8
+    /// bytes, to `make`, whose result is returned.
     ///
     /// The whole string is brought into the window first, so it is decoded from one span:
-    /// plain ASCII is copied as is, other text is checked as UTF-8 by the standard library, and
-    /// escapes are decoded into `scratch`.
-    mutating func parseString() throws -> String {
+    /// plain ASCII is handed over as is, other text is checked as UTF-8 first, and escapes are
+    /// decoded into `scratch`.
+    mutating func parseString<Result>(_ make: (UnsafeBufferPointer<UInt8>) -> Result) throws -> Result {
         var length = 1  // bytes of the string scanned so far, from the opening quote
         var escaped = false
         var highBits: UInt8 = 0
@@ -47,12 +48,20 @@ extension JSONScanner {
         let quote = position
         position += length + 1
         defer { shrinkWindow() }
-        if escaped { return try decodeEscapes(body, quote: quote) }
-        if highBits < 0x80 { return String(decoding: body, as: UTF8.self) }
-        guard let text = String(validating: body, as: UTF8.self) else {
-            throw syntaxError(.invalidUTF8, at: quote)
+        if escaped {
+            try decodeEscapes(body, quote: quote)
+            return try scratch.withUnsafeBufferPointer { decoded in
+                guard Self.isValidUTF8(decoded) else { throw syntaxError(.invalidUTF8, at: quote) }
+                return make(decoded)
+            }
         }
-        return text
+        guard highBits < 0x80 || Self.isValidUTF8(body) else { throw syntaxError(.invalidUTF8, at: quote) }
+        return make(body)
+    }
+
+    /// Whether `bytes` are well-formed UTF-8.
+    private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        (try? UTF8Span(validating: bytes.span)) != nil
     }
 
     /// Whether one of the eight bytes of `word` is `"`, `\` or below 0x20 (never false when one
@@ -69,8 +78,9 @@ extension JSONScanner {
         return (zeroInQuote | zeroInBackslash | control) & highs != 0
     }
 
-    /// Decodes `body` (the bytes between the quotes, at `quote + 1` in the window) with its escapes.
-    private mutating func decodeEscapes(_ body: UnsafeBufferPointer<UInt8>, quote: Int) throws -> String {
+    /// Decodes `body` (the bytes between the quotes, at `quote + 1` in the window) with its
+    /// escapes into `scratch`, not yet checked as UTF-8.
+    private mutating func decodeEscapes(_ body: UnsafeBufferPointer<UInt8>, quote: Int) throws {
         scratch.removeAll(keepingCapacity: true)
         var index = 0
         while index < body.count {
@@ -110,10 +120,6 @@ extension JSONScanner {
                 throw syntaxError(.invalidEscape(kind), at: escapeIndex)
             }
         }
-        guard let text = String(validating: scratch, as: UTF8.self) else {
-            throw syntaxError(.invalidUTF8, at: quote)
-        }
-        return text
     }
 
     /// The low surrogate escaped at `body[index...]`, or `nil` when no `\uDC00`…`\uDFFF` is there.

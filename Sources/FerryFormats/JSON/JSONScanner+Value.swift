@@ -87,14 +87,19 @@ extension JSONScanner {
     /// Reads a member key and its colon; the value is left for the caller. A key longer than
     /// `maxTokenBytes` is read past and noted (`keyOrSkipped`).
     mutating func parseKey() throws -> String {
+        try expectKey()
+        let key = try keyOrSkipped()
+        try expect(UInt8(ascii: ":"), "':'")
+        return key
+    }
+
+    /// Throws unless the next token is a string, as a member key must be.
+    mutating func expectKey() throws {
         guard let byte = try peekToken() else {
             throw syntaxError(.unexpectedEnd(expected: "a string key"), at: position)
         }
         guard byte == UInt8(ascii: "\"") else {
             throw syntaxError(.unexpectedByte(byte, expected: "a string key"), at: position)
         }
-        let key = try keyOrSkipped()
-        try expect(UInt8(ascii: ":"), "':'")
-        return key
     }
 }

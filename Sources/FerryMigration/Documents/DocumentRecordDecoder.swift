@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 
 /// Decodes one object of a JSON or property-list document into a record of an entity.
@@ -52,6 +53,8 @@ public struct DocumentRecordDecoder {
     private var distinctKeys: [String] = []
     /// Whether any key met so far matched an attribute or relationship.
     public private(set) var matchesAnyKey = false
+    /// The last record object of plain values decoded the general way, for `decodeFields`.
+    private(set) var plainShape: PlainObjectShape?
 
     private enum KeyTarget {
         case attribute(Int)
@@ -96,6 +99,74 @@ public struct DocumentRecordDecoder {
         return try decode(members, at: location)
     }
 
+    /// Decodes one record of a JSON document read as fields, as `decodeRecord` decodes its value.
+    ///
+    /// An object with the keys of the last object of plain values decoded, in the same order and
+    /// all plain (`PlainObjectShape`), is decoded straight from its fields: its values are coerced
+    /// from their bytes where `TextCoercion.value(utf8:as:)` takes them, and otherwise as their
+    /// document values are. Other records are decoded as their document value.
+    public mutating func decodeFields(_ fields: JSONRecordFields, at location: SourceLocation) throws(RecordSourceError) -> RecordReadResult {
+        if let shape = plainShape, shape.matches(fields) { return decodePlain(fields, shape: shape, at: location) }
+        let value = DocumentValue(fields)
+        let result = try decodeRecord(value, at: location, container: "a JSON object")
+        notePlainShape(of: value)
+        return result
+    }
+
+    /// Decodes an object of `shape`: its keys' targets are known, and none is a relationship.
+    private func decodePlain(_ fields: JSONRecordFields, shape: PlainObjectShape, at location: SourceLocation) -> RecordReadResult {
+        var values = [AttributeValue].nulls(count: schema.attributes.count)
+        var provided = [Bool](repeating: false, count: schema.attributes.count)
+        for (member, attribute) in shape.attributes.enumerated() {
+            guard let index = attribute else { continue }
+            provided[index] = true
+            switch coerce(fields, member: member, as: types[index]) {
+            case .success(let converted):
+                values[index] = converted
+            case .failure(let failure):
+                let name = schema.attributes[index].name
+                return .reject(Reject(location: location, entity: schema.entity.name, attribute: name,
+                                      value: Self.sample(DocumentValue(fields.value(at: member))), reason: failure.reason))
+            }
+        }
+        return completed(values, provided: provided, links: [], embedded: [], defaulted: 0, at: location, depth: 0)
+    }
+
+    /// The value of a plain member for an attribute of `type`: a string's text for a String, else
+    /// straight from its bytes where the byte entry of `TextCoercion` takes it (the same value the
+    /// text gives), else as `DocumentCoercion` makes it.
+    private func coerce(_ fields: JSONRecordFields, member: Int, as type: AttributeType) -> Result<AttributeValue, CoercionFailure> {
+        let fromBytes: AttributeValue?
+        switch fields.kind(at: member) {
+        case .string where type == .string:
+            fromBytes = .string(fields.withValue(at: member) { String(decoding: $0, as: UTF8.self) })
+        case .string, .number(isInteger: true) where type.isInteger:
+            fromBytes = fields.withValue(at: member) { TextCoercion.value(utf8: $0, as: type) }
+        default:
+            fromBytes = nil
+        }
+        return fromBytes.map { .success($0) } ?? DocumentCoercion.value(DocumentValue(fields.value(at: member)), as: type, options: options)
+    }
+
+    /// Keeps the shape of a record object just decoded when each of its keys appears once, holds a
+    /// plain value and was matched to an attribute or to nothing.
+    private mutating func notePlainShape(of record: DocumentValue) {
+        guard case .object(let members) = record, Set(members.map(\.key)).count == members.count else { return }
+        var attributes: [Int?] = []
+        for (key, value) in members {
+            switch value {
+            case .null, .bool, .number, .string: break
+            default: return
+            }
+            switch keyTargets[key] {
+            case .attribute(let index): attributes.append(index)
+            case .unknown: attributes.append(nil)
+            case .relationship, nil: return
+            }
+        }
+        plainShape = PlainObjectShape(keys: members.map(\.key), attributes: attributes)
+    }
+
     /// Decodes one document object found at `location`.
     public mutating func decode(_ members: [(key: String, value: DocumentValue)], at location: SourceLocation)
         throws(RecordSourceError) -> RecordReadResult
@@ -121,9 +192,7 @@ public struct DocumentRecordDecoder {
     {
         let members = lastOfEachKey(members, at: location)
         let entity = schema.entity.name
-        func at(_ attribute: String) -> SourceLocation {
-            depth == 0 ? location : Self.location(location, appending: ".\(attribute)")
-        }
+        func at(_ attribute: String) -> SourceLocation { Self.location(location, of: attribute, depth: depth) }
         var values = [AttributeValue].nulls(count: schema.attributes.count)
         var provided = [Bool](repeating: false, count: schema.attributes.count)
         var links: [RecordLink] = []
@@ -220,12 +289,19 @@ public struct DocumentRecordDecoder {
                 links.append(RecordLink(relationship: relationship.name, targets: targets))
             }
         }
+        return completed(values, provided: provided, links: links, embedded: embedded, defaulted: defaultedTotal, at: location, depth: depth)
+    }
+
+    /// The record of an object's values and links, with its defaults filled in, or the reject of
+    /// a required attribute it leaves empty. `defaulted` counts the defaults of its nested objects.
+    private func completed(_ values: [AttributeValue], provided: [Bool], links: [RecordLink], embedded: [EmbeddedRecord], defaulted: Int,
+                           at location: SourceLocation, depth: Int) -> RecordReadResult
+    {
         switch assembler.complete(values, provided: provided) {
-        case let .record(values, defaulted):
-            return .record(Record(values: values, location: location, links: links, embedded: embedded),
-                           defaulted: defaulted + defaultedTotal)
+        case let .record(values, filled):
+            return .record(Record(values: values, location: location, links: links, embedded: embedded), defaulted: filled + defaulted)
         case let .missingRequired(attribute):
-            return .reject(Reject(location: at(attribute), entity: entity, attribute: attribute,
+            return .reject(Reject(location: Self.location(location, of: attribute, depth: depth), entity: schema.entity.name, attribute: attribute,
                                   reason: provided[schema.index(of: attribute) ?? 0] ? "required attribute is null and has no default"
                                                                                    : "required attribute is missing and has no default"))
         }
@@ -324,6 +400,12 @@ public struct DocumentRecordDecoder {
             duplicateLog.note(member.key, at: location)
         }
         return members.enumerated().filter { last[$0.element.key] == $0.offset }.map(\.element)
+    }
+
+    /// Where an attribute of an object `depth` levels down from its record at `location` is: a
+    /// nested object's attribute is named in the key path.
+    private static func location(_ location: SourceLocation, of attribute: String, depth: Int) -> SourceLocation {
+        depth == 0 ? location : Self.location(location, appending: ".\(attribute)")
     }
 
     private static func location(_ location: SourceLocation, appending step: String) -> SourceLocation {

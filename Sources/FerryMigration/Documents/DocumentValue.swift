@@ -62,6 +62,15 @@ extension DocumentValue {
         }
     }
 
+    /// A JSON record read as fields; object members keep their order (duplicates included).
+    public init(_ fields: JSONRecordFields) {
+        if let value = fields.nonObject {
+            self.init(value)
+        } else {
+            self = .object((0..<fields.count).map { (fields.key(at: $0), DocumentValue(fields.value(at: $0))) })
+        }
+    }
+
     /// A property-list value; dictionary keys in byte order, sets as arrays.
     public init(_ plist: PropertyListValue) {
         switch plist {

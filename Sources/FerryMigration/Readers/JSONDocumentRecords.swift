@@ -20,10 +20,8 @@ struct JSONDocumentRecords: RecordReader, ~Copyable {
     var duplicateKeys: [DuplicateKey] { decoder.duplicateKeys }
 
     mutating func next() throws(RecordSourceError) -> RecordReadResult? {
-        let record: JSONRecord
         do {
-            guard let next = try json.nextRecord() else { return nil }
-            record = next
+            guard try json.nextFields() else { return nil }
         } catch let error as JSONError {
             // A record with a value past the limit, or a malformed NDJSON line, is one bad record;
             // other malformed JSON breaks the document.
@@ -34,13 +32,14 @@ struct JSONDocumentRecords: RecordReader, ~Copyable {
         } catch {
             throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName))
         }
-        let location = SourceLocation(file: sourceName, line: record.location.line,
-                                      path: record.location.index.map { "[\($0)]" })
-        let value = DocumentValue(record.value)
-        if json.isSingleValue, let problem = decoder.containerProblem(
+        let fields = json.fields
+        let location = SourceLocation(file: sourceName, line: fields.location.line, path: fields.location.index.map { "[\($0)]" })
+        guard json.isSingleValue else { return try decoder.decodeFields(fields, at: location) }
+        let value = DocumentValue(fields)
+        if let problem = decoder.containerProblem(
             of: value, remedy: "to read them as the records, give --records-key with that key; a file of one record holding such a key can be "
                 + "written as an array of it, [{…}]") {
-            throw RecordSourceError(source: sourceName, line: record.location.line, reason: problem)
+            throw RecordSourceError(source: sourceName, line: fields.location.line, reason: problem)
         }
         return try decoder.decodeRecord(value, at: location, container: "a JSON object")
     }
