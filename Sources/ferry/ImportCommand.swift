@@ -148,8 +148,7 @@ enum ImportCommand: Command {
             if let data = try? encoder.encode(summary) { Terminal.out(String(decoding: data, as: UTF8.self) + "\n") }
             return
         }
-        let target = summary.stoppedEarly ? "nothing written"
-            : summary.discarded.map { DiscardedStoreText.text(reason: $0, path: summary.outputPath) } ?? summary.outputPath
+        let target = summary.discarded.map { DiscardedStoreText.text(reason: $0, path: summary.outputPath) } ?? summary.outputPath
         var line = "\(summary.entity) (\(summary.modelVersion)): read \(summary.read), written \(summary.written)"
         if summary.merged > 0 { line += ", merged \(summary.merged)" }
         line += ", rejected \(summary.rejected)"

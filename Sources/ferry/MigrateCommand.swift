@@ -83,24 +83,37 @@ enum MigrateCommand: Command {
     }
 
     /// Runs a migration and prints its summary; the exit code, and the summary when it ran.
-    static func migrate(_ request: MigrateRequest, arguments: ParsedArguments, log: RunLog) -> (code: ExitCode, summary: MigrationSummary?) {
+    /// `destination` names where the store goes when that is not its path (a store loaded into a
+    /// database next).
+    static func migrate(_ request: MigrateRequest, arguments: ParsedArguments, log: RunLog, destination: String? = nil)
+        -> (code: ExitCode, summary: MigrationSummary?)
+    {
         let summary: MigrationSummary
         do {
             summary = try MigrateJob(request: request).run(progress: log.progress)
         } catch {
-            let code: ExitCode = switch error {
-            case _ where error.writeFailure != nil: .destination
-            case .writer(let failure) where failure.isModelProblem: .badInput
-            case .destinationExists, .writer, .rejectLog, .noRoom: .destination
-            case .outputIsInput, .entityMissing: .usage
-            case .notAccounted: .verificationFailed
-            default: .badInput
-            }
-            return (log.failure(code, error.description + ModelNameHints(arguments, options: options, sources: request.sources).text), nil)
+            return (log.failure(exitCode(of: error), error.description + ModelNameHints(arguments, options: options, sources: request.sources).text), nil)
         }
-        MigrationReportText.print(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath, log: log)
-        if let verification = summary.verification, !verification.passed { return (.verificationFailed, summary) }
-        return (summary.stoppedEarly ? .rejectLimit : summary.leftSomethingOut ? .rejects : .success, summary)
+        MigrationReportText.print(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath, destination: destination, log: log)
+        return (exitCode(of: summary), summary)
+    }
+
+    /// The exit code of a migration that failed (also a dry run's, for `plan`).
+    static func exitCode(of error: MigrateError) -> ExitCode {
+        switch error {
+        case _ where error.writeFailure != nil: .destination
+        case .writer(let failure) where failure.isModelProblem: .badInput
+        case .destinationExists, .writer, .rejectLog, .noRoom: .destination
+        case .outputIsInput, .entityMissing: .usage
+        case .notAccounted: .verificationFailed
+        default: .badInput
+        }
+    }
+
+    /// The exit code of a migration that ran (also a dry run's, for `plan`).
+    static func exitCode(of summary: MigrationSummary) -> ExitCode {
+        if let verification = summary.verification, !verification.passed { return .verificationFailed }
+        return summary.stoppedEarly ? .rejectLimit : summary.leftSomethingOut ? .rejects : .success
     }
 
     /// The request both `migrate` and `plan` build from their arguments.

@@ -5,10 +5,11 @@ import FoundationEssentials
 
 /// Prints a migration summary: the ledger per source and entity, the delimiter of each CSV
 /// source, the rows per destination entity, link resolution, rejects and hints; `rejectLog` is
-/// the run's `--rejects` file, where every reject and unresolved link is. Hints, sample rejects
-/// and unresolved links go to the run's log.
+/// the run's `--rejects` file, where every reject and unresolved link is; `destination` names
+/// where the store went when that is not its path. Hints, sample rejects and unresolved links go
+/// to the run's log.
 enum MigrationReportText {
-    static func print(_ summary: MigrationSummary, json: Bool, rejectLog: String?, log: RunLog) {
+    static func print(_ summary: MigrationSummary, json: Bool, rejectLog: String?, destination: String? = nil, log: RunLog) {
         if !json || log.writesJSON {
             for duplicate in summary.duplicateKeys { log.warning("warning: \(duplicate)") }
             DerivedAttributeText.warn(summary.uncomputedDerivations, log: log)
@@ -42,7 +43,7 @@ enum MigrationReportText {
         } else if let reason = summary.discarded {
             out += " (\(DiscardedStoreText.text(reason: reason, path: summary.outputPath)))\n"
         } else {
-            out += " → \(summary.outputPath)\n"
+            out += " → \(destination ?? summary.outputPath)\n"
         }
         if let identity = summary.identity, identity.keptFrom != nil, !summary.dryRun, summary.discarded == nil {
             out += "store UUID \(identity.uuid): \(identity.reason)\n"

@@ -31,6 +31,8 @@ enum PlanCommand: Command {
         ExitCodeUse(.success, "planned (and the dry run rejected nothing)"),
         ExitCodeUse(.rejects, "the dry run rejected some records or left links unresolved"),
         ExitCodeUse(.badInput, "the model or a source cannot be read, or a step cannot run (a custom migration policy)"),
+        ExitCodeUse(.verificationFailed, "the dry run's store failed verification, or a source's second count differs from what its reader read"),
+        ExitCodeUse(.rejectLimit, "the dry run stopped at --max-errors rejects"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -50,7 +52,7 @@ enum PlanCommand: Command {
             request.dryRun = true
             do { dryRun = try MigrateJob(request: request).run() } catch {
                 Terminal.error("ferry plan: \(error.description)")
-                return .badInput
+                return MigrateCommand.exitCode(of: error)
             }
         }
         switch format {
@@ -67,10 +69,7 @@ enum PlanCommand: Command {
                 MigrationReportText.print(dryRun, json: false, rejectLog: request.rejectLogPath, log: RunLog(verb: name, arguments: arguments))
             }
         }
-        if let dryRun {
-            if dryRun.verification?.passed == false { return .verificationFailed }
-            return dryRun.leftSomethingOut ? .rejects : .success
-        }
+        if let dryRun { return MigrateCommand.exitCode(of: dryRun) }
         return plan.steps.contains { !$0.refused.isEmpty } ? .badInput : .success
     }
 }

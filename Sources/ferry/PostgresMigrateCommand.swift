@@ -19,7 +19,8 @@ enum PostgresMigrateCommand {
         var local = arguments
         let store = scratch.database("migrated.sqlite")
         local.values["out"] = [store]
-        let migration = MigrateCommand.migrate(try MigrateCommand.makeRequest(local, outputRequired: true), arguments: arguments, log: log)
+        let migration = MigrateCommand.migrate(try MigrateCommand.makeRequest(local, outputRequired: true), arguments: arguments, log: log,
+                                               destination: "a private store, loaded into \(target) below")
         guard migration.code == .success || migration.code == .rejects else {
             if let migrated = migration.summary { log.summary(migration.code, counts: MigrateCommand.counts(migrated)) }
             return migration.code

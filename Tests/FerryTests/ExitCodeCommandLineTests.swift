@@ -137,7 +137,7 @@ struct ExitCodeCommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/i.sqlite"))
     }
 
-    @Test("a run stopped by --max-errors exits 6 and writes nothing; finished with rejects it exits 1")
+    @Test("a run stopped by --max-errors exits 6, writes nothing and says so on standard output; finished with rejects it exits 1; plan's dry run exits as migrate does")
     func rejectLimit() throws {
         let folder = try TestPaths.temporaryFolder("exit-codes")
         let importArguments = ["import", "Fixtures/legacy/uploads.csv", "--model", Self.model, "--model-version", "Workspace 1",
@@ -145,13 +145,19 @@ struct ExitCodeCommandLineTests {
         let stopped = try FerryProcess.run(importArguments + ["--out", folder + "/i.sqlite", "--max-errors", "1"])
         #expect(stopped.status == 6, "\(stopped.err)")
         #expect(stopped.err.contains("--max-errors"))
+        #expect(stopped.out.contains("not kept, because the run stopped at the reject limit (--max-errors): nothing was written to"), "\(stopped.out)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/i.sqlite"))
         let finished = try FerryProcess.run(importArguments + ["--out", folder + "/i.sqlite", "--max-errors", "100"])
         #expect(finished.status == 1, "\(finished.err)")
-        let migrate = try ferry("migrate", "UploadEntity:Fixtures/legacy/uploads.csv", "--model", Self.model, "--out", folder + "/m.sqlite",
-                                "--max-errors", "1")
+        let migrateArguments = ["migrate", "UploadEntity:Fixtures/legacy/uploads.csv", "--model", Self.model, "--var", "zone=UTC", "--max-errors", "1"]
+        let migrate = try FerryProcess.run(migrateArguments + ["--out", folder + "/m.sqlite"])
         #expect(migrate.status == 6, "\(migrate.err)")
+        // The summary never says the store went where it did not.
+        #expect(!migrate.out.contains("→ \(folder)/m.sqlite"), "\(migrate.out)")
+        #expect(migrate.out.contains("not kept, because the run stopped at the reject limit (--max-errors): nothing was written to"), "\(migrate.out)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/m.sqlite"))
+        let plan = try FerryProcess.run(["plan"] + migrateArguments.dropFirst())
+        #expect(plan.status == 6, "\(plan.err)")
     }
 
     @Test("an unknown model version or entity is bad input (3), with the closest name suggested")

@@ -148,6 +148,16 @@ struct PostgresLoadTests {
                                    outputPath: folder + "/Out.sqlite").run()
         }
         #expect(error.description.contains("holds no store") && !error.isDestinationFailure(loadingDatabase: false))
+        #expect(error.description.hasSuffix("(it holds no stores)"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/Out.sqlite"))
+        // A schema that holds stores names them, so that the right UUID can be given.
+        let garage = try PostgresTestSupport.loadedGarage("pg-missing-named")
+        let uuid = try CoreDataStoreReader(path: garage.store).metadata.storeUUID.uuidString
+        let named = try #require(throws: PostgresTransferError.self) {
+            try PostgresRestoreJob(target: ConnectionTarget(garage.uri), storeUUID: UUID(), model: .bundle(garage.model),
+                                   outputPath: folder + "/Out.sqlite").run()
+        }
+        #expect(named.description.contains("it holds 1 (give --store one of their UUIDs") && named.description.contains(uuid), "\(named)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/Out.sqlite"))
     }
 }

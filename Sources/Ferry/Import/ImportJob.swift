@@ -74,6 +74,7 @@ public struct ImportJob {
             summary.uncomputedDerivations = writer.layout.unkeptDerivations(of: Set(pipeline.written.keys), in: model).map(\.description)
             if summary.stoppedEarly {
                 writer.discard()
+                summary.discarded = "the run stopped at the reject limit (--max-errors)"
             } else {
                 if request.verify {
                     progress(JobProgress(phase: "verifying"))

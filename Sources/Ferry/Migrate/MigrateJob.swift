@@ -99,6 +99,7 @@ public struct MigrateJob {
             summary.duplicateKeys = pipeline.duplicateKeys
             if summary.stoppedEarly {
                 writer.discard()
+                summary.discarded = "the run stopped at the reject limit (--max-errors)"
             } else {
                 // Verified where it is built, so that its receipt is renamed into place with it;
                 // a check that cannot run is reported once the store is in place. A dry run

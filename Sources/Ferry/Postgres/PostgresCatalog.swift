@@ -137,6 +137,15 @@ struct PostgresCatalog {
         return replaced
     }
 
+    /// The stores the schema holds, as `UUID (source)`, in the order of their UUIDs.
+    func storeList() throws(PostgresTransferError) -> [String] {
+        guard try layout() != nil else { return [] }
+        return try database { () throws(PostgresError) in
+            try connection.execute("SELECT \(q("store")), \(q("source")) FROM \(storesTable) ORDER BY \(q("store"))")
+                .map { "\($0[0]?.uppercased() ?? "?") (\($0[1] ?? "no source"))" }
+        }
+    }
+
     /// The row of a store; nil when the schema does not hold it.
     func entry(store: String) throws(PostgresTransferError) -> StoreEntry? {
         guard try layout() != nil else { return nil }
@@ -148,7 +157,7 @@ struct PostgresCatalog {
         }
         guard let row = rows.first, let uuid = row[0], let model = row[1], let hashes = row[2], let source = row[3] else { return nil }
         func unreadable(_ what: String) -> PostgresTransferError {
-            .notLoaded(store: store, schema: schema + " (its catalog row has unreadable \(what))")
+            .notLoaded(store: store, schema: schema + " (its catalog row has unreadable \(what))", held: [])
         }
         let decoded: [String: String]
         do { decoded = try JSONDecoder().decode([String: String].self, from: Data(hashes.utf8)) } catch { throw unreadable("version hashes") }

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryMigration
 import FerryModel
 import FerryPostgres
@@ -66,7 +67,7 @@ public struct PostgresRestoreJob {
         let connection = try database { () throws(PostgresError) in try PostgresConnection(target) }
         let catalog = PostgresCatalog(connection: connection, schema: schema)
         let uuid = storeUUID.uuidString
-        guard let entry = try catalog.entry(store: uuid) else { throw .notLoaded(store: uuid, schema: schema) }
+        guard let entry = try catalog.entry(store: uuid) else { throw .notLoaded(store: uuid, schema: schema, held: try catalog.storeList()) }
         let model: ManagedObjectModel
         do throws(ExportError) {
             switch self.model {
@@ -79,11 +80,11 @@ public struct PostgresRestoreJob {
             throw .export(error)
         }
         let layout = try PostgresLayout(model: model)
-        guard let existing = try catalog.layout() else { throw .notLoaded(store: uuid, schema: schema) }
+        guard let existing = try catalog.layout() else { throw .notLoaded(store: uuid, schema: schema, held: []) }
         guard existing.digest == PostgresTableDefinitions(layout: layout, schema: schema).digest else {
             throw .otherLayout(schema: schema, model: existing.model)
         }
-        if FileManager.default.fileExists(atPath: outputPath), !replaceExisting { throw .export(.destinationExists(outputPath)) }
+        if FileInfo.kind(atPath: outputPath) != nil, !replaceExisting { throw .export(.destinationExists(outputPath)) }
         let writer: CoreDataStoreWriter
         do { writer = try RestoreModel.writer(at: outputPath, model: model, storeUUID: storeUUID) } catch { throw .export(error) }
         do {
