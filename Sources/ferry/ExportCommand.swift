@@ -123,6 +123,8 @@ extension ExitCode {
     init(_ error: ExportError) {
         if case .locked = error {
             self = .locked
+        } else if case .outputIsInput = error {
+            self = .usage
         } else {
             self = error.isVerificationFailure ? .verificationFailed : error.isDestinationFailure ? .destination : .badInput
         }

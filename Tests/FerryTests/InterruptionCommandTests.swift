@@ -181,6 +181,19 @@ struct InterruptionCommandTests {
         #expect(try names(folder + "/out") == ["Tag.ndjson", "Task.ndjson", "Upload.ndjson", "manifest.json"])
     }
 
+    @Test("an export into a folder that holds an earlier export of another format replaces it: no stale files stay, others do")
+    func exportReplacesAnEarlierExport() throws {
+        let folder = try TestPaths.temporaryFolder("export-over-export")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let csv = try ExportTestSupport.shell("'\(ferry)' export '\(store)' --out '\(folder)/out' --format csv")
+        #expect(csv.status == 0, "\(csv.err)")
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: folder + "/out/notes.txt"))
+        let json = try ExportTestSupport.shell("'\(ferry)' export '\(store)' --out '\(folder)/out' --format json")
+        #expect(json.status == 0, "\(json.err)")
+        #expect(try names(folder + "/out") == ["Tag.json", "Task.json", "Upload.json", "manifest.json", "notes.txt"])
+        #expect(try String(contentsOfFile: folder + "/out/notes.txt", encoding: .utf8) == "mine")
+    }
+
     @Test("backup: a held lock is exit 7 with a JSON error object on standard output")
     func lockedBackupIsExit7() throws {
         let folder = try TestPaths.temporaryFolder("backup-locked")

@@ -24,6 +24,9 @@ public enum ExportError: Error, CustomStringConvertible, WriteFailureCarrying {
     case destinationExists(String)
     /// Another backup holds the lock of the backup folder.
     case locked(path: String, holder: String)
+    /// An output of the run is one of its inputs, or lies inside one (a restore into the backup
+    /// it reads, an export file over the store it exports): nothing was written.
+    case outputIsInput(output: String, input: String)
     /// The store file changed while it was read without a live WAL connection (a checkpoint
     /// by a process that opened it later): the files may mix two states. Run again.
     case changedWhileReading(String)
@@ -36,6 +39,9 @@ public enum ExportError: Error, CustomStringConvertible, WriteFailureCarrying {
     public var description: String {
         switch self {
         case .invalidRequest(let reason): reason
+        case let .outputIsInput(output, input):
+            output == input ? "\(output) is both an input and an output of this run; nothing was written"
+                : "\(output) is, or lies inside, the input \(input) (by another path or a link); nothing was written"
         case .model(let reason): "model: \(reason)"
         case .store(let error): error.description
         case let .cannotWrite(path, reason): "\(path): cannot write: \(reason)"

@@ -34,7 +34,8 @@ public struct ExportJob {
         let reader: StoreRecordReader
         do { reader = try store.records(model: model) } catch { throw .store(error) }
         let units = try readUnits(model)
-        let placement = try ExportPlacement(destination: request.outputFolder, owned: request.ownedFolder)
+        let placement = try ExportPlacement(destination: request.outputFolder, owned: request.ownedFolder,
+                                            inputs: [request.storePath] + [request.modelPath].compactMap { $0 })
         do {
             let manifest = try write(store: store, reader: reader, model: model, modelInfo: modelInfo, units: units,
                                      into: placement, progress: progress)

@@ -16,8 +16,13 @@ import FoundationEssentials
 /// - An existing folder: the files are built in `DIR/.ferry-<UUID>.tmp` and renamed into `DIR`
 ///   one by one, each over its namesake (a planted symbolic link is replaced, never followed);
 ///   the old `manifest.json` is removed first and the new one renamed last, so `DIR` holds a
-///   manifest only when its files are complete.
+///   manifest only when its files are complete. The files of the export the folder held (those
+///   its old manifest names) that this one does not write are removed: the folder holds one
+///   export, not the leftovers of another format. Other files are left alone.
 /// - A folder the caller already owns (a backup's `.incomplete-<UUID>`): written in place.
+///
+/// No file it renames into place or removes may be one of the run's inputs (the store exported
+/// into its own folder under an export file's name): that is refused, and nothing is written.
 ///
 /// A failure, or SIGINT/SIGTERM, removes the building folder with everything in it.
 final class ExportPlacement {
@@ -30,11 +35,14 @@ final class ExportPlacement {
     private let intoExisting: Bool
     /// The files created so far (removed from a folder the caller owns when the export fails).
     private var created: [String] = []
+    /// The run's inputs, which no file put in place may be.
+    private let inputs: [String]
 
     /// Prepares the building folder for `destination`; `owned` is a fresh folder the caller
-    /// created and owns, written in place.
-    init(destination: String, owned: OwnedTemporary?) throws(ExportError) {
+    /// created and owns, written in place; `inputs` are the paths the run reads.
+    init(destination: String, owned: OwnedTemporary?, inputs: [String]) throws(ExportError) {
         self.destination = destination
+        self.inputs = inputs
         if let owned {
             owner = owned
             ownsFolder = false
@@ -90,12 +98,24 @@ final class ExportPlacement {
             return
         }
         let manifest = destination + "/" + ExportManifest.fileName
+        let replaced = Self.fileNames(ofExportAt: manifest)
+        if let (output, input) = PathOverlap.first(outputs: (Set(names).union(replaced)).sorted().map { destination + "/" + $0 }, inputs: inputs) {
+            throw .outputIsInput(output: output, input: input)
+        }
         guard unlink(manifest) == 0 || errno == ENOENT else { throw .writing(manifest, ByteSinkError(path: manifest, operation: "unlink", code: errno)) }
         for name in names {
             let target = destination + "/" + name
             do { try FilePath.rename(building + "/" + name, to: target, replacing: true) } catch { throw .writing(target, error) }
         }
+        for name in replaced.subtracting(names) { unlink(destination + "/" + name) }
         owner.remove()
+    }
+
+    /// The files the export whose manifest is at `path` wrote, when it names them as plain file
+    /// names; none when there is no manifest there or it cannot be read.
+    private static func fileNames(ofExportAt path: String) -> Set<String> {
+        guard let manifest = try? ManifestFile.read(from: path) else { return [] }
+        return Set(manifest.entities.map(\.file).filter { !$0.isEmpty && !$0.contains("/") && $0 != "." && $0 != ".." })
     }
 
     /// Removes what was built (the destination is as it was, less a replaced manifest when the

@@ -60,8 +60,11 @@ public struct RestoreJob {
         }
         let model = try RestoreModel.version(in: modelPath, hashes: manifest.model.versionHashes, recordedVersion: manifest.model.versionName)
         try checkFiles(of: manifest, against: model)
-        do { try CoreDataStoreWriter.refuseFolder(at: outputPath) } catch { throw .writing(outputPath, error) }
-        if FileManager.default.fileExists(atPath: outputPath), !replaceExisting { throw .destinationExists(outputPath) }
+        if let (output, input) = PathOverlap.first(outputs: [outputPath], inputs: [folder, modelPath]) {
+            throw .outputIsInput(output: output, input: input)
+        }
+        do { try CoreDataStoreWriter.refuseUnreplaceable(at: outputPath) } catch { throw .writing(outputPath, error) }
+        if FileInfo.kind(atPath: outputPath) != nil, !replaceExisting { throw .destinationExists(outputPath) }
         let writer = try RestoreModel.writer(at: outputPath, model: model, storeUUID: UUID(uuidString: manifest.storeUUID) ?? UUID())
         do throws(ExportError) {
             var pipeline = RestoreModel.pipeline(writer: writer, model: model, progress: progress)

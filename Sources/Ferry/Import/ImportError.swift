@@ -55,7 +55,7 @@ public enum ImportError: Error, CustomStringConvertible, WriteFailureCarrying {
         case .noRoom(let failure): failure.description
         case let .outputIsInput(output, input):
             output == input ? "\(output) is both an input and an output of this run; nothing was opened"
-                : "\(output) is the same file as the input \(input); nothing was opened"
+                : "\(output) is, or lies inside, the input \(input) (by another path or a link); nothing was opened"
         case let .links(error): error.description
         case let .pipeline(error): error.description
         case let .modelDefault(reason): reason

@@ -131,9 +131,10 @@ public struct ImportJob {
 
     /// A writer for a new store, or for a copy of the existing one when appending.
     private func openWriter(model: ManagedObjectModel) throws(ImportError) -> CoreDataStoreWriter {
-        let exists = FileManager.default.fileExists(atPath: request.outputPath)
+        // A link to nothing is there too: it is replaced only with --force.
+        let exists = FileInfo.kind(atPath: request.outputPath) != nil
         do {
-            try CoreDataStoreWriter.refuseFolder(at: request.outputPath)
+            try CoreDataStoreWriter.refuseUnreplaceable(at: request.outputPath)
             if exists, request.existingStore == .append {
                 return try CoreDataStoreWriter.append(to: request.outputPath, model: model, batchSize: request.batchSize)
             }

@@ -81,7 +81,7 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
         case .noRoom(let failure): failure.description
         case let .outputIsInput(output, input):
             output == input ? "\(output) is both an input and an output of this run; nothing was opened"
-                : "\(output) is the same file as the input \(input); nothing was opened"
+                : "\(output) is, or lies inside, the input \(input) (by another path or a link); nothing was opened"
         case let .notAccounted(source, problems): PipelineError.notAccounted(source: source, problems: problems).description
         case .pipeline(let error): error.description
         }

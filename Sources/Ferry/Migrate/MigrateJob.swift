@@ -25,7 +25,8 @@ public struct MigrateJob {
     /// `JobProgress.interval` records).
     public func run(progress: @escaping (JobProgress) -> Void = { _ in }) throws(MigrateError) -> MigrationSummary {
         if let (output, input) = PathOverlap.first(outputs: [request.dryRun ? nil : request.outputPath, request.rejectLogPath],
-                                                   inputs: request.sources.map(\.path) + [request.modelPath]) {
+                                                   inputs: request.sources.map(\.path) + [request.modelPath]
+                                                       + MigrationPlanner.mappingInputs(modelPath: request.modelPath, given: request.mappingModels)) {
             throw .outputIsInput(output: output, input: input)
         }
         // Taken before any source store is opened: the run reads each several times (its
@@ -39,8 +40,8 @@ public struct MigrateJob {
         let unreadVariables: [String]
         do { unreadVariables = try chain.checkVariables() } catch { throw .mapping(error) }
         let final = chain.last
-        if !request.dryRun { do { try CoreDataStoreWriter.refuseFolder(at: request.outputPath) } catch { throw .writer(error) } }
-        if !request.dryRun, !request.replaceExisting, FileManager.default.fileExists(atPath: request.outputPath) {
+        if !request.dryRun { do { try CoreDataStoreWriter.refuseUnreplaceable(at: request.outputPath) } catch { throw .writer(error) } }
+        if !request.dryRun, !request.replaceExisting, FileInfo.kind(atPath: request.outputPath) != nil {
             throw .destinationExists(request.outputPath)
         }
         let output = request.dryRun ? temporaryOutput() : request.outputPath

@@ -99,9 +99,22 @@ struct MigrationPlanner {
     }
 
     /// The folder the model bundle is in, where written mappings and mapping models are found.
-    private var folder: String {
+    private var folder: String { Self.folder(of: modelPath) }
+
+    private static func folder(of modelPath: String) -> String {
         let trimmed = modelPath.hasSuffix("/") ? String(modelPath.dropLast()) : modelPath
         return trimmed.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    }
+
+    /// What a migration with the model at `modelPath` may read as mappings: the mapping models
+    /// given, and the written mappings and mapping models beside the model. No output of the
+    /// run may replace one.
+    static func mappingInputs(modelPath: String, given: [String]) -> [String] {
+        let folder = folder(of: modelPath)
+        let beside = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [])
+            .filter { name in name.hasSuffix(".mapping") || MappingModelLoader.extensions.contains { name.hasSuffix($0) } }
+            .map { (folder.isEmpty ? "" : folder + "/") + $0 }
+        return given + beside
     }
 
     /// The written mapping file between two versions, if there is one.

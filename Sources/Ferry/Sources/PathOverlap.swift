@@ -1,17 +1,30 @@
 import FerryFormats
 
-/// Finds an output of a job that is one of its inputs: the same file by device and inode, so a
-/// link or another spelling of the path is found too. Writing it would truncate or replace the
-/// input before (or while) it is read, so jobs refuse such a run before they open anything.
+/// Finds an output of a job that is one of its inputs, or lies inside an input that is a folder
+/// (a model bundle, a backup): the same file by device and inode, so a link or another spelling
+/// of the path is found too. Writing it would truncate or replace the input before (or while) it
+/// is read, or change a bundle that later runs read (a reject log written over a model's
+/// `contents`, a store over a mapping file), so jobs refuse such a run before they open anything.
 enum PathOverlap {
-    /// The first (output, input) pair that names one file, if any. Outputs that do not exist yet
-    /// cannot be an input.
+    /// The first (output, input) pair where the output is the input or lies inside it, if any.
     static func first(outputs: [String?], inputs: [String]) -> (output: String, input: String)? {
         let inputFiles = inputs.compactMap { path in FileInfo.identity(atPath: path).map { (path, $0) } }
         for case let output? in outputs {
-            guard let file = FileInfo.identity(atPath: output) else { continue }
-            if let (input, _) = inputFiles.first(where: { $0.1 == file }) { return (output, input) }
+            let places = (FileInfo.identity(atPath: output).map { [$0] } ?? []) + folders(holding: output)
+            if let (input, _) = inputFiles.first(where: { places.contains($0.1) }) { return (output, input) }
         }
         return nil
+    }
+
+    /// The identities of the folders that hold `path`, from its own folder up to the root, as
+    /// the file system resolves them (`..` of each, so links on the way are followed).
+    private static func folders(holding path: String) -> [[UInt64]] {
+        var folder = FilePath.split(path).folder
+        var found: [[UInt64]] = []
+        while found.count < 256, let identity = FileInfo.identity(atPath: folder), !found.contains(identity) {
+            found.append(identity)
+            folder += "/.."
+        }
+        return found
     }
 }

@@ -199,7 +199,7 @@ public final class CoreDataStoreWriter {
 
     /// Sweeps the leftovers of dead runs to `path`, then creates and locks the file to build in.
     private static func makeTemporary(beside path: String) throws(StoreWriterError) -> OwnedTemporary {
-        try refuseFolder(at: path)
+        try refuseUnreplaceable(at: path)
         OwnedTemporary.sweep(beside: path)
         do {
             let temporary = try OwnedTemporary.create(beside: path, kind: .file)
@@ -210,11 +210,12 @@ public final class CoreDataStoreWriter {
         }
     }
 
-    /// Refuses a destination that is a folder (links followed), before any work: with `--force`
-    /// the whole run happened and then failed at the rename, and without it the advice was to
-    /// use `--force`.
-    public static func refuseFolder(at path: String) throws(StoreWriterError) {
+    /// Refuses, before any work, a destination that no store may replace: a folder (links
+    /// followed: with `--force` the whole run happened and then failed at the rename), and a
+    /// device, FIFO or socket (`--out /dev/null --force` replaced the device with a file).
+    public static func refuseUnreplaceable(at path: String) throws(StoreWriterError) {
         if FileInfo.kind(atPath: FileInfo.linkTarget(of: path)) == .directory { throw .destinationIsFolder(path) }
+        if FileInfo.kind(atPath: path) == .special { throw .destinationIsSpecial(path) }
     }
 
     deinit {
@@ -521,6 +522,7 @@ public final class CoreDataStoreWriter {
                 + "nothing was written, run again")
         }
         if !replacing, DurableFile.exists(path) { throw .destinationExists(path) }
+        try Self.refuseUnreplaceable(at: path)
         if appendedOriginal == nil, DurableFile.exists(path) {
             // A live writer's journal is not deleted under it; a crashed writer's is rolled back
             // into the file it belongs to before that file is replaced.

@@ -1,0 +1,111 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// No verb writes over what it reads, or over what is not a file: an output that is an input,
+/// or lies inside one (a model bundle, a backup), is refused before anything is written, and a
+/// device, FIFO or socket is never replaced, `--force` or not.
+@Suite("outputs never replace inputs, devices or FIFOs")
+struct OutputSafetyCommandLineTests {
+    private let model = ExportTestSupport.workspace
+    private let uploads = TestPaths.fixtures + "/legacy/uploads.csv"
+
+    private func sha(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    /// A copy of the Workspace bundle and its written mappings in `folder`, and the path of its
+    /// version 1 `contents`.
+    private func modelCopy(in folder: String) throws -> (bundle: String, contents: String) {
+        let bundle = folder + "/Workspace.xcdatamodeld"
+        try FileManager.default.copyItem(atPath: model, toPath: bundle)
+        for name in try FileManager.default.contentsOfDirectory(atPath: TestPaths.migrations) where name.hasSuffix(".mapping") {
+            try FileManager.default.copyItem(atPath: TestPaths.migrations + "/" + name, toPath: folder + "/" + name)
+        }
+        return (bundle, bundle + "/Workspace 1.xcdatamodel/contents")
+    }
+
+    @Test("--out a FIFO (or a device) with --force is refused before any work, and the FIFO stays")
+    func specialFilesAreNeverReplaced() throws {
+        let folder = try TestPaths.temporaryFolder("out-fifo")
+        let fifo = folder + "/f.sqlite"
+        try #require(mkfifo(fifo, 0o644) == 0)
+        let run = try FerryProcess.run(["import", uploads, "--model", model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                                        "--out", fifo, "--force"])
+        #expect(run.status == 4, "\(run.err)")
+        #expect(run.err.contains("is a device, FIFO or socket"), "\(run.err)")
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+        let restore = try FerryProcess.run(["migrate", "UploadEntity:" + uploads, "--model", model, "--var", "zone=UTC", "--out", fifo, "--force"])
+        #expect(restore.status == 4, "\(restore.err)")
+        #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+    }
+
+    @Test("a reject log or a store written into the model bundle is refused (exit 2), and the bundle is as it was")
+    func modelBundleIsAnInput() throws {
+        let folder = try TestPaths.temporaryFolder("out-model")
+        let (bundle, contents) = try modelCopy(in: folder)
+        let before = try sha(contents)
+        let base = ["import", uploads, "--model", bundle, "--model-version", "Workspace 1", "--entity", "UploadEntity"]
+        let rejects = try FerryProcess.run(base + ["--out", folder + "/x.sqlite", "--rejects", contents])
+        #expect(rejects.status == 2, "\(rejects.err)")
+        #expect(rejects.err.contains("lies inside, the input \(bundle)"), "\(rejects.err)")
+        let store = try FerryProcess.run(base + ["--out", contents, "--force"])
+        #expect(store.status == 2, "\(store.err)")
+        let mapping = folder + "/Workspace 2 to Workspace 3.mapping"
+        let mappingBefore = try sha(mapping)
+        let migrate = try FerryProcess.run(["migrate", "UploadEntity:" + uploads, "--model", bundle, "--var", "zone=UTC",
+                                            "--out", folder + "/y.sqlite", "--rejects", mapping])
+        #expect(migrate.status == 2, "\(migrate.err)")
+        #expect(try sha(contents) == before && sha(mapping) == mappingBefore)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/x.sqlite") && !FileManager.default.fileExists(atPath: folder + "/y.sqlite"))
+    }
+
+    @Test("an export into the store's own folder never writes over the store under a file's name (exit 2); the store is intact")
+    func exportNeverReplacesItsStore() throws {
+        let folder = try TestPaths.temporaryFolder("out-export-store")
+        let made = try ExportTestSupport.workspace2Store(folder)
+        try FileManager.default.createDirectory(atPath: folder + "/c", withIntermediateDirectories: false)
+        for name in ["Upload.ndjson", "manifest.json"] {
+            let store = folder + "/c/" + name
+            try FileManager.default.copyItem(atPath: made, toPath: store)
+            let before = try sha(store)
+            let run = try FerryProcess.run(["export", store, "--out", folder + "/c"])
+            #expect(run.status == 2, "\(name): \(run.err)")
+            #expect(try sha(store) == before, "\(name)")
+            try FileManager.default.removeItem(atPath: store)
+        }
+        // Beside other files, an export into the store's folder is fine.
+        let store = folder + "/c/app.sqlite"
+        try FileManager.default.copyItem(atPath: made, toPath: store)
+        let run = try FerryProcess.run(["export", store, "--out", folder + "/c"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/c/manifest.json"))
+    }
+
+    @Test("a restore into the backup it reads is refused (exit 2), and the backup still restores")
+    func restoreNeverWritesIntoItsBackup() throws {
+        let folder = try TestPaths.temporaryFolder("out-restore")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let backup = try FerryProcess.run(["backup", store, "--to", folder + "/b"])
+        #expect(backup.status == 0, "\(backup.err)")
+        let made = try #require(try FileManager.default.contentsOfDirectory(atPath: folder + "/b").first { !$0.hasPrefix(".") })
+        let inside = folder + "/b/" + made
+        let file = inside + "/Tag.ndjson.gz"
+        let before = try sha(file)
+        let run = try FerryProcess.run(["restore", inside, "--model", model, "--out", file, "--force"])
+        #expect(run.status == 2, "\(run.err)")
+        #expect(try sha(file) == before)
+        let again = try FerryProcess.run(["restore", inside, "--model", model, "--out", folder + "/R.sqlite"])
+        #expect(again.status == 0, "\(again.err)")
+    }
+
+    @Test("a symbolic link to nothing at --out is there already: refused before any work without --force")
+    func danglingLinkIsThere() throws {
+        let folder = try TestPaths.temporaryFolder("out-dangling")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/d.sqlite", withDestinationPath: "nowhere/x.sqlite")
+        let run = try FerryProcess.run(["import", uploads, "--model", model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                                        "--out", folder + "/d.sqlite"])
+        #expect(run.status == 4, "\(run.err)")
+        #expect(run.err.contains("exists; use --force"), "\(run.err)")
+        #expect(!run.err.contains("appeared"), "\(run.err)")
+    }
+}
