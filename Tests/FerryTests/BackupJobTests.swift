@@ -2,6 +2,7 @@
 import FerryStore
 import FerryTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("ferry backup: locked, verified, timestamped, pruned after verification")
@@ -187,6 +188,57 @@ struct BackupJobTests {
 }
 
 extension BackupJobTests {
+    /// Stops a writer thread.
+    private final class StopFlag: Sendable {
+        let stopped = Atomic<Bool>(false)
+    }
+
+    /// A scheduled backup of a store its app keeps open and writes was always refused: the
+    /// pre-backup check reads the file's pages, which a live WAL store changes under it.
+    @Test("a store another connection keeps writing (a commit every millisecond) is backed up from one committed state of it")
+    func backupWhileAnAppWrites() throws {
+        let folder = try TestPaths.temporaryFolder("backup-busy")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let flag = StopFlag()
+        let done = DispatchSemaphore(value: 0)
+        let commits = Atomic<Int>(0)
+        Thread {
+            defer { done.signal() }
+            guard let writer = try? SQLiteDatabase(path: store, mode: .readWrite) else { return }
+            while !flag.stopped.load(ordering: .relaxed) {
+                guard (try? writer.execute("UPDATE ZTAG SET Z_OPT = Z_OPT + 1 WHERE Z_PK = 1")) != nil else { return }
+                commits.add(1, ordering: .relaxed)
+                usleep(500)
+            }
+            try? writer.close()
+        }.start()
+        defer {
+            flag.stopped.store(true, ordering: .relaxed)
+            done.wait()
+        }
+        while commits.load(ordering: .relaxed) < 20 { usleep(1_000) }
+        let summary = try BackupJob(storePath: store, folder: folder + "/backups").run()
+        #expect(summary.manifest.file(for: "Tag")?.count == 9)
+        #expect(summary.manifest.source == store)
+        let restored = try RestoreJob(folder: summary.path, modelPath: ExportTestSupport.workspace, outputPath: folder + "/R.sqlite").run()
+        #expect(restored.records["Tag"] == 9 && restored.records["Task"] == summary.manifest.file(for: "Task")?.count)
+    }
+
+    /// A folder named like a backup, with a manifest of the store, was removed whole by retention
+    /// although it held a file of the user's.
+    @Test("retention leaves alone a folder that looks like a backup but holds other files, and says so")
+    func retentionSparesForeignFiles() throws {
+        let folder = try TestPaths.temporaryFolder("backup-foreign")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let backups = folder + "/backups"
+        let first = try BackupJob(storePath: store, folder: backups, keep: 1).run()
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: first.path + "/notes.txt"))
+        let second = try BackupJob(storePath: store, folder: backups, keep: 1).run()
+        #expect(second.removed.isEmpty)
+        #expect(second.notRemoved.count == 1 && second.notRemoved[0].contains("holds files no backup writes (notes.txt)"), "\(second.notRemoved)")
+        #expect(try String(contentsOfFile: first.path + "/notes.txt", encoding: .utf8) == "mine")
+    }
+
     /// A copy of a store shares its UUID (a seed store, two devices restored from one backup):
     /// retention by UUID alone removed the other store's only backup.
     @Test("retention leaves the backups of a copy of the store (same UUID, other path) alone")

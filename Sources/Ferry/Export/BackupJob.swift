@@ -54,9 +54,11 @@ public struct BackupJob {
         // A store refused before its first backup leaves no folder behind (its lock file stays
         // once made); into a folder that exists, a run that another one holds stops at once.
         let folderIsNew = !FileManager.default.fileExists(atPath: folder)
+        var copy: StoreCopy?
+        defer { copy?.folder.remove() }
         if folderIsNew {
             progress(JobProgress(phase: "verifying the store"))
-            try checkStore()
+            copy = try checkStore()
         }
         do { try FolderCreation.make(folder) } catch {
             throw .cannotWrite(path: folder, reason: error.reason)
@@ -65,7 +67,7 @@ public struct BackupJob {
         defer { lock.release() }
         if !folderIsNew {
             progress(JobProgress(phase: "verifying the store"))
-            try checkStore()
+            copy = try checkStore()
         }
         OwnedTemporary.sweep(folder: folder) { $0.hasPrefix(Self.incompletePrefix) ? $0 : nil }
         let building: OwnedTemporary
@@ -75,6 +77,7 @@ public struct BackupJob {
         let temporary = building.path
         var request = export
         request.storePath = storePath
+        request.copyToRead = copy?.path
         request.outputFolder = temporary
         request.ownedFolder = building
         request.entities = []
@@ -105,11 +108,40 @@ public struct BackupJob {
         return summary
     }
 
+    /// A consistent copy of the store, made when another process writes it while it is checked.
+    private struct StoreCopy {
+        let path: String
+        let folder: ScratchFolder
+    }
+
     /// Refuses a store that fails `ferry verify`'s checks (see the type's comment), naming the
-    /// first failures.
-    private func checkStore() throws(ExportError) {
+    /// first failures. A store that changes while it is checked (an app writing it: its pages
+    /// cannot be read as one state) is copied as one committed state, through SQLite's online
+    /// backup, and the copy is checked and backed up; returns that copy.
+    private func checkStore() throws(ExportError) -> StoreCopy? {
+        do {
+            try checkStore(at: storePath)
+            return nil
+        } catch .changedWhileReading {
+            let folder: ScratchFolder
+            do { folder = try ScratchFolder.make(purpose: "backup") } catch { throw .writing(storePath, error) }
+            let copy = StoreCopy(path: folder.database("store.sqlite"), folder: folder)
+            do { try SQLiteDatabase.copyCommittedState(of: storePath, to: copy.path) } catch {
+                folder.remove()
+                throw .store(.sqlite(error))
+            }
+            do { try checkStore(at: copy.path) } catch {
+                folder.remove()
+                throw error
+            }
+            return copy
+        }
+    }
+
+    /// Checks the store, or its copy, at `path` (messages name the store).
+    private func checkStore(at path: String) throws(ExportError) {
         let store: CoreDataStoreReader
-        do { store = try CoreDataStoreReader(path: storePath) } catch { throw .store(error) }
+        do { store = try CoreDataStoreReader(path: path) } catch { throw .store(error) }
         // The model the export reads the store with, and the export's own check that the store
         // has its tables and columns: a store the export cannot read is bad input (exit 3), as
         // for `ferry export`, not a verification failure.
@@ -119,7 +151,7 @@ public struct BackupJob {
         // SQLite's full integrity check: an index that lost entries passes the quick one, and
         // to-many lists are read through their index.
         let verify = { () throws(VerificationError) in
-            try StoreVerifier(path: storePath, model: .model(model)).verify(options: VerificationOptions(fullIntegrityCheck: true, fingerprints: false))
+            try StoreVerifier(path: path, model: .model(model)).verify(options: VerificationOptions(fullIntegrityCheck: true, fingerprints: false))
         }
         do {
             // A store an app writes meanwhile is checked again once, as its export is read again.
@@ -180,6 +212,10 @@ public struct BackupJob {
         var notRemoved: [String] = []
         for name in backups.dropLast(keep - 1) {
             let path = folder + "/" + name
+            if let foreign = Self.foreignFiles(in: path) {
+                notRemoved.append("\(path): holds files no backup writes (\(foreign.prefix(3).joined(separator: ", "))\(foreign.count > 3 ? ", …" : "")); left as it is")
+                continue
+            }
             let leaving = folder + "/" + Self.incompletePrefix + FilePath.randomUUIDString()
             do { try FilePath.rename(path, to: leaving, replacing: false) } catch {
                 notRemoved.append("\(path): \(ErrorText.reason(of: error, at: path))")
@@ -191,6 +227,15 @@ public struct BackupJob {
             }
         }
         return (removed, notRemoved)
+    }
+
+    /// The names in the backup folder at `path` that its manifest does not name (nil when there
+    /// are none): a folder holding anything else is not removed, even when it looks like a backup.
+    private static func foreignFiles(in path: String) -> [String]? {
+        guard let manifest = try? ManifestFile.read(from: path + "/" + ExportManifest.fileName) else { return nil }
+        let own = Set(manifest.entities.map(\.file) + [ExportManifest.fileName])
+        let foreign = FilePath.entries(of: path).filter { !own.contains($0) }.sorted()
+        return foreign.isEmpty ? nil : foreign
     }
 
     /// `path` from the root, resolved against the working folder, without `.` and `..`.

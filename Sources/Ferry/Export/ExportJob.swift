@@ -29,7 +29,7 @@ public struct ExportJob {
             throw .invalidRequest("--where and --sort apply to one entity: give exactly one --entity")
         }
         let store: CoreDataStoreReader
-        do { store = try CoreDataStoreReader(path: request.storePath) } catch { throw .store(error) }
+        do { store = try CoreDataStoreReader(path: request.copyToRead ?? request.storePath) } catch { throw .store(error) }
         let (model, modelInfo) = try ExportModelSource.resolve(bundlePath: request.modelPath, store: store)
         let reader: StoreRecordReader
         do { reader = try store.records(model: model) } catch { throw .store(error) }

@@ -21,6 +21,9 @@ public struct ExportRequest: Sendable {
     /// A fresh folder the caller created and owns (a backup's), written in place; nil: the
     /// files are built aside `outputFolder` and renamed into it (`ExportPlacement`).
     var ownedFolder: OwnedTemporary?
+    /// A consistent copy of the store to read in its place (a backup's, of a store another
+    /// process writes meanwhile); the manifest and messages still name `storePath`.
+    var copyToRead: String?
 
     public init(storePath: String, outputFolder: String, format: ExportFormat = .ndjson, gzipLevel: Int? = nil,
                 entities: [String] = [], predicate: String? = nil, sort: String? = nil, modelPath: String? = nil) {
