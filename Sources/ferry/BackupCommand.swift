@@ -5,7 +5,7 @@ enum BackupCommand: Command {
     static let name = "backup"
     static let summary = "take a verified, timestamped export of a store (for schedulers)"
     static let usage = """
-        usage: ferry backup STORE --to DIR [--keep N] [--json] [--format F] [--level N] [--model MODEL]
+        usage: ferry backup STORE --to DIR [--keep N] [--json] [--format F] [--level N | --no-gzip] [--model MODEL]
 
         First checks STORE as ferry verify does (with SQLite's full integrity check) and refuses
         a store that fails: its backup would not restore (ferry verify lists what fails). Then exports STORE (gzip NDJSON unless --format says otherwise) into a temporary folder of DIR,

@@ -7,7 +7,7 @@ enum ExportCommand: Command {
     static let summary = "write a store's records into one file per entity, with a manifest"
     static let usage = """
         usage: ferry export STORE --out DIR [--format ndjson|json|csv|plist|bplist] [--gzip] [--level N]
-                            [--entity E]... [--where PREDICATE --sort KEYS] [--model MODEL]
+                            [--entity E]... [--where PREDICATE] [--sort KEYS] [--model MODEL]
                ferry export STORE... --to postgresql://… [--schema S] [--jobs N] [--replace] [--no-verify]
                             [--model MODEL] [--json]
 

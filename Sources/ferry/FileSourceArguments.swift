@@ -13,7 +13,7 @@ enum FileSourceArguments {
                        help: "map a column or key of \(files) to an attribute; '#N=ATTRIBUTE' maps the N-th CSV column",
                        repeatable: true),
             OptionSpec(name: "records-key", value: "KEY[.KEY]",
-                       help: "read the records of JSON \(files) from the array under this key of the top object ({\"tasks\": […]}); a.b goes deeper"),
+                       help: "read the records of each JSON source from the array under this key of the top object ({\"tasks\": […]}); a.b goes deeper"),
             .integer("max-value-bytes", "N", 1...ValueSizeLimit.defaultMaxBytes,
                      "the most bytes one value of \(files) may hold as written (a JSON string's quotes and escapes count; the default, 512 MiB, "
                         + "is also the most); a CSV row or JSON record (NDJSON line, array element) with a larger one is rejected"),

@@ -35,6 +35,30 @@ struct StoreWriterPlacementTests {
         #expect(try names(in: folder) == ["Out.sqlite"])
     }
 
+    /// A --force import replaced a store that an --append run finished (exit 0) while it was
+    /// built, and the appended records were gone.
+    @Test("a store that changed or appeared while its replacement was built is not replaced, even when replacing; nothing is left beside it")
+    func neverReplacesWhatChangedMeanwhile() throws {
+        let folder = try TestPaths.temporaryFolder("placement-changed")
+        let path = folder + "/Out.sqlite"
+        try makeWriter(at: path).finish()
+        let replacing = try makeWriter(at: path)
+        let other = try makeWriter(at: path)
+        _ = try other.inserter(for: "Person").insert([.real(0), .text("appended"), .null, .null])
+        try other.finish(replacing: true)
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = try #require(throws: StoreWriterError.self) { try replacing.finish(replacing: true) }
+        #expect(error == .destinationChanged(path))
+        replacing.discard()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == written)
+        let appeared = folder + "/New.sqlite"
+        let late = try makeWriter(at: appeared)
+        try makeWriter(at: appeared).finish()
+        #expect(throws: StoreWriterError.destinationChanged(appeared)) { try late.finish(replacing: true) }
+        late.discard()
+        #expect(try names(in: folder) == ["New.sqlite", "Out.sqlite"])
+    }
+
     @Test("a commit's flush to disk is waited for however the writer ends: placed durably or not, committed twice, or discarded")
     func earlyFlushEndsWithTheWriter() throws {
         let folder = try TestPaths.temporaryFolder("placement")

@@ -27,13 +27,13 @@ enum FormatTargets {
         }
     }
 
-    /// Every layout's records to the end or the first error; then again with values limited to
-    /// 16 bytes, going on after each record the reader says it read past or skipped: each such
-    /// record consumed input, so there are never more of them than bytes.
+    /// Every layout's records to the end or the first error, read as values and as fields
+    /// (`nextFields`), which must agree record by record and error by error; then again with
+    /// values limited to 16 bytes, going on after each record the reader says it read past or
+    /// skipped: each such record consumed input, so there are never more of them than bytes.
     static func json(_ bytes: [UInt8]) {
         for layout in [JSONRecordLayout.automatic, .lines] {
-            var reader = JSONReader(source: MemoryByteSource(bytes), layout: layout, maxDepth: 64, bufferSize: 5)
-            while let record = try? reader.nextRecord() { _ = record }
+            fieldsAgreeWithValues(bytes, layout: layout)
             let tap = CensusTap(MemoryByteSource(bytes), census: JSONRecordCensus(layout: layout))
             var limited = JSONReader(source: tap, layout: layout, maxDepth: 64, maxValueBytes: 16, bufferSize: 5)
             var records = 0
@@ -51,6 +51,30 @@ enum FormatTargets {
                 records += 1
             }
             if ended { agree(tap.census, records: records, skipped: 0, "JSON \(layout)") }
+        }
+    }
+
+    /// Reads `bytes` as values and as fields side by side (in windows of different sizes) and
+    /// stops the fuzzer at the first record or error on which they differ.
+    private static func fieldsAgreeWithValues(_ bytes: [UInt8], layout: JSONRecordLayout) {
+        var byValues = JSONReader(source: MemoryByteSource(bytes), layout: layout, maxDepth: 64, bufferSize: 5)
+        var byFields = JSONReader(source: MemoryByteSource(bytes), layout: layout, maxDepth: 64, bufferSize: 3)
+        while true {
+            let value: Result<JSONRecord?, any Error> = Result { try byValues.nextRecord() }
+            let fields: Result<Bool, any Error> = Result { try byFields.nextFields() }
+            switch (value, fields) {
+            case (.success(let record?), .success(true)):
+                guard record.value == byFields.fields.value, record.location == byFields.fields.location else {
+                    fatalError("JSON \(layout): the fields of the record at \(record.location) differ from its value")
+                }
+            case (.success(nil), .success(false)):
+                return
+            case let (.failure(a), .failure(b)):
+                guard (a as? JSONError) == (b as? JSONError) else { fatalError("JSON \(layout): the errors differ: \(a) and \(b)") }
+                return
+            default:
+                fatalError("JSON \(layout): values and fields disagree: \(value) and \(fields)")
+            }
         }
     }
 

@@ -61,7 +61,8 @@ public struct SQLiteError: FileError, Equatable, Sendable, WriteFailureCarrying 
     /// The code, SQLite's explanation and the statement, without the path.
     public var reason: String {
         var text = "SQLite error \(code) (\(String(cString: sqlite3_errstr(code)))): \(message)"
-        if let sql { text += " [SQL: \(sql)]" }
+        // A batch insert's statement runs to kilobytes of placeholders: its start names it.
+        if let sql { text += " [SQL: \(sql.count > 200 ? String(sql.prefix(200)) + "…" : sql)]" }
         return text
     }
 }

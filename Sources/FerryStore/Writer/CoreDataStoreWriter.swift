@@ -40,6 +40,10 @@ public final class CoreDataStoreWriter {
     /// When appending: the original store as it was copied, which must not change before the
     /// copy replaces it (another process's commits would be lost).
     private var appendedOriginal: StoreFileStamp?
+    /// What was at the destination when the writer began (nothing: a stamp of nothing), which a
+    /// new store replaces only if it is still there as it was: a store another run appended to
+    /// meanwhile is not replaced by a store built from what it was before.
+    private let destinationAtStart: StoreFileStamp
     /// When appending: the highest `Z_PK` of each root's rows before this writer's (nothing
     /// stored: none).
     private var keysBefore: [String: Int64] = [:]
@@ -180,6 +184,7 @@ public final class CoreDataStoreWriter {
     private init(path: String, temporary: OwnedTemporary? = nil, model: ManagedObjectModel, layout: StoreLayout,
                  batchSize: Int) throws(StoreWriterError) {
         self.path = path
+        destinationAtStart = StoreFileStamp(path)
         if let temporary {
             self.temporary = temporary
         } else {
@@ -522,6 +527,7 @@ public final class CoreDataStoreWriter {
                 + "nothing was written, run again")
         }
         if !replacing, DurableFile.exists(path) { throw .destinationExists(path) }
+        if appendedOriginal == nil, StoreFileStamp(path) != destinationAtStart { throw .destinationChanged(path) }
         try Self.refuseUnreplaceable(at: path)
         if appendedOriginal == nil, DurableFile.exists(path) {
             // A live writer's journal is not deleted under it; a crashed writer's is rolled back

@@ -34,6 +34,9 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
     case destinationIsFolder(String)
     /// The destination is a device, FIFO or socket: a store replaces only a file.
     case destinationIsSpecial(String)
+    /// The store to replace changed (or appeared) while its replacement was built: another run
+    /// or process wrote it, and replacing it would lose what it wrote.
+    case destinationChanged(String)
     /// The written store's check could not run (the store was not put in place).
     case unverifiable(path: String, reason: String)
     /// The store to replace is open in another process (a live WAL connection), which would go
@@ -71,6 +74,8 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
             "every Z_PK of \(root) is taken: a source keeps the largest key, \(Int64.max), so no object of \(root) can be added after it"
         case .destinationExists(let path): "\(path) exists (it appeared while the store was built); use --force to replace it"
         case .destinationIsFolder(let path): "\(path) is a folder; --out names the store file to write (a folder is never replaced)"
+        case .destinationChanged(let path):
+            "\(path) changed while this run built its replacement (another run or process wrote it); nothing was written: run again"
         case .destinationIsSpecial(let path):
             "\(path) is a device, FIFO or socket; --out names the store file to write (only a file is ever replaced, even with --force)"
         case let .unverifiable(path, reason): "\(path): the written store could not be verified, so it was not put in place: \(reason)"
