@@ -101,6 +101,7 @@ enum ExportCommand: Command {
         request.entities = arguments.values["entity"] ?? []
         request.predicate = arguments.value("where")
         request.sort = arguments.value("sort")
+        if let problem = request.selectionProblem { throw UsageError(problem) }
         return request
     }
 }

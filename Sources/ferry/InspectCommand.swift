@@ -53,13 +53,23 @@ enum InspectCommand: Command {
         do {
             bundle = try XcodeModelLoader.loadBundle(at: path)
         } catch {
-            Terminal.error("ferry inspect: \(error.description)")
+            Terminal.error("ferry inspect: \(error.description)\(notInspected(path).map { " (\($0))" } ?? "")")
             return .badInput
         }
         let report = ModelReport(bundle: bundle)
         if arguments.has("json") { return printJSON(report) }
         Terminal.out(ModelReportText.render(report))
         return .success
+    }
+
+    /// What to use instead for a file inspect does not read: a written mapping, a data file.
+    private static func notInspected(_ path: String) -> String? {
+        let lowered = path.lowercased()
+        if lowered.hasSuffix(".mapping") { return "inspect reads models, stores and Core Data mapping models; a written mapping is shown by ferry plan" }
+        if [".csv", ".tsv", ".json", ".ndjson", ".jsonl", ".plist", ".gz"].contains(where: lowered.hasSuffix) {
+            return "inspect reads models, stores and Core Data mapping models; ferry model infer describes a data file"
+        }
+        return nil
     }
 
     private static func inspectMapping(_ path: String, _ arguments: ParsedArguments) -> ExitCode {

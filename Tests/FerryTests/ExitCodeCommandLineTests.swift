@@ -160,6 +160,23 @@ struct ExitCodeCommandLineTests {
         #expect(plan.status == 6, "\(plan.err)")
     }
 
+    @Test("first-hour mistakes say what to do: a written mapping or data file given to inspect, a folder of backups given to restore, --where without --entity (2)")
+    func firstHourMistakes() throws {
+        let folder = try TestPaths.temporaryFolder("first-hour")
+        let mapping = try ferry("inspect", "Migrations/Workspace 2 to Workspace 3.mapping")
+        #expect(mapping.status == 3 && mapping.err.contains("a written mapping is shown by ferry plan"), "\(mapping.err)")
+        let data = try ferry("inspect", "Fixtures/legacy/uploads.csv")
+        #expect(data.status == 3 && data.err.contains("ferry model infer describes a data file"), "\(data.err)")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        #expect(try ferry("backup", store, "--to", folder + "/backups").status == 0)
+        let backups = try ferry("restore", folder + "/backups", "--model", Self.model, "--out", folder + "/R.sqlite")
+        #expect(backups.status == 3 && backups.err.contains("it is a folder of backups, not one backup; give one of them, as \(folder)/backups/"),
+                "\(backups.err)")
+        let selection = try ferry("export", store, "--out", folder + "/e", "--where", "priority > 1")
+        #expect(selection.status == 2 && selection.err.contains("give exactly one --entity"), "\(selection.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/e") && !FileManager.default.fileExists(atPath: folder + "/R.sqlite"))
+    }
+
     @Test("an unknown model version or entity is bad input (3), with the closest name suggested")
     func unknownModelNames() throws {
         let folder = try TestPaths.temporaryFolder("exit-codes")

@@ -169,6 +169,21 @@ struct CorpusMigrationTests {
 
 @Suite("migration sources and plans")
 struct MigrationPlanTests {
+    @Test("the chain starts at the oldest source's version: a store already at the target is no Workspace 2 → 3 migration")
+    func chainStartsAtTheSources() throws {
+        let folder = try TestPaths.temporaryFolder("chain-start")
+        let older = try ExportTestSupport.workspace2Store(folder)
+        var request = MigrateRequest(sources: [MigrationSource(path: older, kind: .store)], modelPath: ExportTestSupport.workspace,
+                                     outputPath: folder + "/W3.sqlite")
+        request.variables = ["zone": "UTC"]
+        #expect(try MigrateJob(request: request).run().chain == ["Workspace 2", "Workspace 3"])
+        request.sources = [MigrationSource(path: folder + "/W3.sqlite", kind: .store)]
+        request.outputPath = folder + "/again.sqlite"
+        let current = try MigrateJob(request: request).run()
+        #expect(current.chain == ["Workspace 3"])
+        #expect(current.ledgers.allSatisfy { $0.version == "Workspace 3" && $0.rejected == 0 })
+    }
+
     @Test("source arguments: a store path, ENTITY:FILE and ENTITY@VERSION:FILE")
     func sourceArguments() {
         #expect(MigrationSource(argument: "data/Upload.sqlite") == MigrationSource(path: "data/Upload.sqlite", kind: .store))

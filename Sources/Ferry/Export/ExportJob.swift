@@ -25,9 +25,7 @@ public struct ExportJob {
         if let level = request.gzipLevel, !(0...9).contains(level) {
             throw .invalidRequest("the gzip level must be 0 to 9, not \(level)")
         }
-        if (request.predicate != nil || request.sort != nil) && request.entities.count != 1 {
-            throw .invalidRequest("--where and --sort apply to one entity: give exactly one --entity")
-        }
+        if let problem = request.selectionProblem { throw .invalidRequest(problem) }
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: request.copyToRead ?? request.storePath) } catch { throw .store(error) }
         let (model, modelInfo) = try ExportModelSource.resolve(bundlePath: request.modelPath, store: store)

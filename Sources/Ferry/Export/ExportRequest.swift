@@ -37,6 +37,11 @@ public struct ExportRequest: Sendable {
         self.modelPath = modelPath
     }
 
+    /// Why the selection cannot be made: `--where` and `--sort` need exactly one entity.
+    public var selectionProblem: String? {
+        (predicate != nil || sort != nil) && entities.count != 1 ? "--where and --sort apply to one entity: give exactly one --entity" : nil
+    }
+
     /// The file name of an entity's records.
     public func fileName(for entity: String) -> String {
         format.fileName(for: entity, gzip: gzipLevel != nil)

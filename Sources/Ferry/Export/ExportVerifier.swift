@@ -14,7 +14,15 @@ public enum ExportVerifier {
         if FileInfo.kind(atPath: FileInfo.linkTarget(of: folder)) != .directory {
             throw .notAnExport(path: folder, reason: "is a file, not a folder: this reads the folder an export or backup wrote (a store is given to export, backup or migrate)")
         }
-        let manifest = try ManifestFile.read(from: folder + "/" + ExportManifest.fileName)
+        let manifestPath = folder + "/" + ExportManifest.fileName
+        if FileInfo.kind(atPath: manifestPath) == nil {
+            let backups = backups(in: folder)
+            if let newest = backups.last {
+                throw .notAnExport(path: folder, reason: "holds no manifest.json: it is a folder of backups, not one backup; give one of them, "
+                    + "as \(folder)/\(newest) (the newest of \(backups.count))")
+            }
+        }
+        let manifest = try ManifestFile.read(from: manifestPath)
         for entry in manifest.entities {
             let path = folder + "/" + entry.file
             guard isBareName(entry.file) else {
@@ -60,5 +68,11 @@ public enum ExportVerifier {
         do { return try FileDigest.sha256(of: path) } catch {
             throw .verification(path: path, reason: "unreadable: \(ErrorText.reason(of: error, at: path))")
         }
+    }
+
+    /// The backups in a folder `ferry backup` wrote into (by their names, oldest first).
+    private static func backups(in folder: String) -> [String] {
+        FilePath.entries(of: folder).filter { BackupJob.isBackupName($0) && FileInfo.kind(atPath: folder + "/" + $0 + "/" + ExportManifest.fileName) != nil }
+            .sorted(by: BackupJob.isOlder)
     }
 }

@@ -68,7 +68,11 @@ struct MigrationPlanner {
                 }
             }
         }
-        stops.formUnion(entries.compactMap { entry in upToTarget.firstIndex { $0.name == entry.version } })
+        let entryIndices = entries.compactMap { entry in upToTarget.firstIndex { $0.name == entry.version } }
+        stops.formUnion(entryIndices)
+        // Versions before every source's own are no stop of its records (a store already at the
+        // target is no migration from an older version).
+        if entryIndices.count == entries.count, let earliest = entryIndices.min() { stops = stops.filter { $0 >= earliest } }
         return carryingThrough(stops, mapped: mapped, of: upToTarget).sorted().map { upToTarget[$0] }
     }
 
