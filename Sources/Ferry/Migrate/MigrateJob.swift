@@ -32,6 +32,12 @@ public struct MigrateJob {
         // Taken before any source store is opened: the run reads each several times (its
         // version, records, census, the verification's counts), which must all be one state.
         let sourceStamps = request.sources.filter { $0.kind == .store }.map { ($0.path, StoreFileStamp($0.path)) }
+        /// A source store that another process wrote since the run began: what it read may mix two states.
+        func changedSource() -> MigrateError? {
+            sourceStamps.first { StoreFileStamp($0.0) != $0.1 }.map {
+                .store(source: $0.0, reason: "it changed while it was read (another process wrote it): run again")
+            }
+        }
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: request.modelPath) } catch { throw .model(error) }
         try refuseFilesWithoutEntity(bundle.versions)
@@ -114,9 +120,7 @@ public struct MigrateJob {
                         try verify(writer, chain: chain, inputs: inputs, carried: carried?.check, summary: &summary)
                     }
                 }
-                if let changed = sourceStamps.first(where: { StoreFileStamp($0.0) != $0.1 })?.0 {
-                    throw MigrateError.store(source: changed, reason: "it changed while it was read (another process wrote it): run again")
-                }
+                if let changed = changedSource() { throw changed }
                 if request.dryRun {
                     writer.discard()
                 } else if let report = summary.verification, !report.passed {
@@ -132,6 +136,8 @@ public struct MigrateJob {
             writer.discard()
             // No room to write: nothing of the run is left behind, its reject log included.
             if error.writeFailure != nil, let log = request.rejectLogPath { FilePath.removeRegularFile(log) }
+            // Counts that differ because a source changed under the run are that change, not a loss.
+            if case .notAccounted = error, let changed = changedSource() { throw changed }
             throw error
         }
         summary.dryRun = request.dryRun
