@@ -197,8 +197,12 @@ enum ArgumentParser {
         return parsed
     }
 
-    /// ` (did you mean '--X'?)` for a mistyped option name.
+    /// ` (did you mean '--X'?)` for a mistyped option name; for `--no-X` where the verb has
+    /// `--X` (or the other way round), which one it has.
     private static func suggestion(for name: some StringProtocol, _ options: [OptionSpec]) -> String {
-        NameSuggestion.hint(for: String(name), among: options.map(\.name) + ["help"], quote: { "'--\($0)'" })
+        let names = options.map(\.name) + ["help"]
+        let opposite = name.hasPrefix("no-") ? String(name.dropFirst(3)) : "no-" + name
+        if names.contains(opposite) { return " (this verb has '--\(opposite)')" }
+        return NameSuggestion.hint(for: String(name), among: names, quote: { "'--\($0)'" })
     }
 }

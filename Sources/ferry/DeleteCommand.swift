@@ -42,7 +42,7 @@ enum DeleteCommand: Command {
         let dryRun = arguments.has("dry-run")
         let job = DeleteJob(storePath: try MutationArguments.store(arguments, verb: name), modelPath: arguments.value("model"),
                             entity: try arguments.required("entity"), predicate: try arguments.required("where"),
-                            variables: PredicateVariableText.variables(try MutationArguments.pairs(arguments, "var")), dryRun: dryRun)
+                            variables: PredicateVariableText.variables(try Pairs.list(arguments, "var", emptyValues: true)), dryRun: dryRun)
         do {
             let report = try job.run()
             Terminal.out(DeletePlanReport.text(report, dryRun: dryRun))

@@ -35,7 +35,7 @@ enum GenerateCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         guard arguments.positionals.count == 1, let kind = arguments.positionals.first, words.contains(kind) else {
-            throw UsageError("generate takes one kind: uploads or tasks")
+            throw UsageError("generate takes one kind: uploads or tasks" + NameSuggestion.hint(for: arguments.positionals.first ?? "", among: words))
         }
         guard let count = try arguments.integer("count") else { throw UsageError("--count N is required (N ≥ 0)") }
         let name = arguments.value("format") ?? "csv"

@@ -45,7 +45,8 @@ enum MappingCommand: Command {
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         if arguments.positionals.first == "convert" { return try convert(arguments) }
         guard arguments.positionals.count == 3, arguments.positionals[0] == "infer" else {
-            throw UsageError("usage: ferry mapping infer FROM TO --model MODEL | ferry mapping convert MAPPING_MODEL [--model MODEL]")
+            throw UsageError("usage: ferry mapping infer FROM TO --model MODEL | ferry mapping convert MAPPING_MODEL [--model MODEL]"
+                + NameSuggestion.hint(for: arguments.positionals.first ?? "", among: ["infer", "convert"]))
         }
         let modelPath = try arguments.required("model")
         let bundle: ModelBundle

@@ -55,7 +55,9 @@ enum ModelCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         if arguments.positionals.first == "infer" { return try ModelInferCommand.run(arguments) }
-        guard arguments.positionals.first == "extract" else { throw UsageError("model takes the subcommand 'extract' or 'infer'") }
+        guard arguments.positionals.first == "extract" else {
+            throw UsageError("model takes the subcommand 'extract' or 'infer'" + NameSuggestion.hint(for: arguments.positionals.first ?? "", among: ["extract", "infer"]))
+        }
         let inferOnly = ModelInferCommand.options.map(\.name).filter { arguments.has($0) || arguments.value($0) != nil }
         if let option = inferOnly.first { throw UsageError("--\(option) is an option of model infer, not model extract") }
         guard arguments.positionals.count == 2 else { throw UsageError("model extract takes one STORE") }

@@ -48,7 +48,7 @@ enum QueryCommand: Command {
         let request = QueryRequest(
             storePath: store, modelPath: arguments.value("model"), entity: try arguments.required("entity"),
             predicate: arguments.value("where"), sort: arguments.value("sort"), limit: limit,
-            offset: offset, variables: PredicateVariableText.variables(try MutationArguments.pairs(arguments, "var")), format: format)
+            offset: offset, variables: PredicateVariableText.variables(try Pairs.list(arguments, "var", emptyValues: true)), format: format)
         do {
             let sink = try FileByteSink(path: "-")
             try QueryJob(request: request).run(to: sink)
@@ -64,7 +64,7 @@ enum QueryCommand: Command {
     }
 }
 
-/// Arguments `query`, `delete` and `update` share.
+/// The store argument `query`, `delete` and `update` share.
 enum MutationArguments {
     static func store(_ arguments: ParsedArguments, verb: String) throws(UsageError) -> String {
         guard arguments.positionals.count == 1, let store = arguments.positionals.first else {
@@ -73,17 +73,6 @@ enum MutationArguments {
         return store
     }
 
-    /// The `NAME=VALUE` values of a repeatable option, in order.
-    static func pairs(_ arguments: ParsedArguments, _ option: String) throws(UsageError) -> [(key: String, value: String)] {
-        var result: [(key: String, value: String)] = []
-        for text in arguments.values[option] ?? [] {
-            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-                throw UsageError("--\(option) takes NAME=VALUE, not '\(text)'")
-            }
-            result.append((String(text[..<equals]), String(text[text.index(after: equals)...])))
-        }
-        return result
-    }
 }
 
 extension ExitCode {

@@ -40,11 +40,11 @@ enum UpdateCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
-        let assignments = try MutationArguments.pairs(arguments, "set")
+        let assignments = try Pairs.list(arguments, "set", emptyValues: true)
         guard !assignments.isEmpty else { throw UsageError("--set is required") }
         let job = UpdateJob(storePath: try MutationArguments.store(arguments, verb: name), modelPath: arguments.value("model"),
                             entity: try arguments.required("entity"), predicate: try arguments.required("where"),
-                            assignments: assignments, variables: PredicateVariableText.variables(try MutationArguments.pairs(arguments, "var")))
+                            assignments: assignments, variables: PredicateVariableText.variables(try Pairs.list(arguments, "var", emptyValues: true)))
         do {
             if arguments.has("dry-run") {
                 Terminal.out(UpdatePlanReport.text(try job.plan(), assignments: assignments))

@@ -34,6 +34,19 @@ struct CommandLineTests {
         #expect(try ferry("--version").out.hasPrefix("ferry "))
     }
 
+    @Test("misspelled subcommands and kinds get a suggestion, an option's opposite is named, and a NAME=VALUE name given twice is refused")
+    func suggestionsAndRepeatedNames() throws {
+        #expect(try ferry("generate", "upload", "--count", "1").err.contains("(did you mean 'uploads'?)"))
+        #expect(try ferry("model", "extrct").err.contains("(did you mean 'extract'?)"))
+        #expect(try ferry("mapping", "infr").err.contains("(did you mean 'infer'?)"))
+        #expect(try ferry("export", "x.sqlite", "--out", "y", "--no-gzip").err.contains("(this verb has '--gzip')"))
+        #expect(try ferry("backup", "x.sqlite", "--to", "y", "--gzip").err.contains("(this verb has '--no-gzip')"))
+        let set = try ferry("update", "x.sqlite", "--entity", "Task", "--where", "TRUEPREDICATE", "--set", "notes=x", "--set", "notes=y")
+        #expect(set.status == 2 && set.err.contains("--set gives notes twice ('x' and 'y')"), "\(set.err)")
+        let variable = try ferry("migrate", "x.sqlite", "--model", "M", "--out", "o.sqlite", "--var", "zone=A", "--var", "zone=B")
+        #expect(variable.status == 2 && variable.err.contains("--var gives zone twice"), "\(variable.err)")
+    }
+
     @Test("inspect prints versions, entities and Core Data's base64 hashes; --json the same facts")
     func inspect() throws {
         let text = try ferry("inspect", "Migrations/Workspace.xcdatamodeld")
