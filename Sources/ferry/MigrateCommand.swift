@@ -83,8 +83,8 @@ enum MigrateCommand: Command {
     }
 
     /// Runs a migration and prints its summary; the exit code, and the summary when it ran.
-    /// `destination` names where the store goes when that is not its path (a store loaded into a
-    /// database next).
+    /// `destination` names where the records go when that is not the store's path (a database
+    /// the store is loaded into next).
     static func migrate(_ request: MigrateRequest, arguments: ParsedArguments, log: RunLog, destination: String? = nil)
         -> (code: ExitCode, summary: MigrationSummary?)
     {

@@ -41,7 +41,7 @@ enum MigrationReportText {
         if summary.dryRun {
             out += " (dry run: nothing kept)\n"
         } else if let reason = summary.discarded {
-            out += " (\(DiscardedStoreText.text(reason: reason, path: summary.outputPath)))\n"
+            out += " (\(DiscardedStoreText.text(reason: reason, path: destination ?? summary.outputPath)))\n"
         } else {
             out += " → \(destination ?? summary.outputPath)\n"
         }

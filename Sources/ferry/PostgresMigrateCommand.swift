@@ -20,7 +20,7 @@ enum PostgresMigrateCommand {
         let store = scratch.database("migrated.sqlite")
         local.values["out"] = [store]
         let migration = MigrateCommand.migrate(try MigrateCommand.makeRequest(local, outputRequired: true), arguments: arguments, log: log,
-                                               destination: "a private store, loaded into \(target) below")
+                                               destination: target.description)
         guard migration.code == .success || migration.code == .rejects else {
             if let migrated = migration.summary { log.summary(migration.code, counts: MigrateCommand.counts(migrated)) }
             return migration.code

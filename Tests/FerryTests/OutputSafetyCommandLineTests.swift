@@ -57,6 +57,11 @@ struct OutputSafetyCommandLineTests {
         #expect(migrate.status == 2, "\(migrate.err)")
         #expect(try sha(contents) == before && sha(mapping) == mappingBefore)
         #expect(!FileManager.default.fileExists(atPath: folder + "/x.sqlite") && !FileManager.default.fileExists(atPath: folder + "/y.sqlite"))
+        // Standard output is no file inside the working folder, even when that folder is the model.
+        let stdout = try FerryProcess.run(["import", uploads, "--model", ".", "--entity", "UploadEntity",
+                                           "--out", folder + "/z.sqlite", "--rejects", "-"], in: bundle + "/Workspace 1.xcdatamodel")
+        #expect(stdout.status == 1, "\(stdout.err)")
+        #expect(stdout.out.contains("is not an integer"), "\(stdout.out)")
     }
 
     @Test("an export into the store's own folder never writes over the store under a file's name (exit 2); the store is intact")

@@ -86,7 +86,11 @@ public struct BackupJob {
         request.durable = true
         let manifest: ExportManifest
         do {
-            do { _ = try ExportJob(request: request).run(progress: progress) } catch .changedWhileReading {
+            do { _ = try ExportJob(request: request).run(progress: progress) } catch .changedWhileReading where copy == nil {
+                // Written again after its check: one committed state of it is checked and backed up.
+                let made = try checkedCopy()
+                copy = made
+                request.copyToRead = made.path
                 _ = try ExportJob(request: request).run(progress: progress)
             }
             progress(JobProgress(phase: "verifying the backup"))
@@ -123,19 +127,26 @@ public struct BackupJob {
             try checkStore(at: storePath)
             return nil
         } catch .changedWhileReading {
-            let folder: ScratchFolder
-            do { folder = try ScratchFolder.make(purpose: "backup") } catch { throw .writing(storePath, error) }
-            let copy = StoreCopy(path: folder.database("store.sqlite"), folder: folder)
-            do { try SQLiteDatabase.copyCommittedState(of: storePath, to: copy.path) } catch {
-                folder.remove()
-                throw .store(.sqlite(error))
-            }
-            do { try checkStore(at: copy.path) } catch {
-                folder.remove()
-                throw error
-            }
-            return copy
+            return try checkedCopy()
         }
+    }
+
+    /// A copy of one committed state of the store, made through SQLite's online backup in a
+    /// scratch folder, and checked.
+    private func checkedCopy() throws(ExportError) -> StoreCopy {
+        let folder: ScratchFolder
+        do { folder = try ScratchFolder.make(purpose: "backup") } catch { throw .writing(storePath, error) }
+        let copy = StoreCopy(path: folder.database("store.sqlite"), folder: folder)
+        do { try SQLiteDatabase.copyCommittedState(of: storePath, to: copy.path) } catch {
+            folder.remove()
+            // No room for the copy is the temporary folder's, not a fault of the store.
+            throw error.writeFailure.map { .noRoom($0) } ?? .store(.sqlite(error))
+        }
+        do { try checkStore(at: copy.path) } catch {
+            folder.remove()
+            throw error
+        }
+        return copy
     }
 
     /// Checks the store, or its copy, at `path` (messages name the store).
@@ -233,7 +244,8 @@ public struct BackupJob {
     /// are none): a folder holding anything else is not removed, even when it looks like a backup.
     private static func foreignFiles(in path: String) -> [String]? {
         guard let manifest = try? ManifestFile.read(from: path + "/" + ExportManifest.fileName) else { return nil }
-        let own = Set(manifest.entities.map(\.file) + [ExportManifest.fileName])
+        // Finder's `.DS_Store` appears wherever a folder is opened on a Mac.
+        let own = Set(manifest.entities.map(\.file) + [ExportManifest.fileName, ".DS_Store"])
         let foreign = FilePath.entries(of: path).filter { !own.contains($0) }.sorted()
         return foreign.isEmpty ? nil : foreign
     }

@@ -32,8 +32,10 @@ public struct ExportJob {
         let reader: StoreRecordReader
         do { reader = try store.records(model: model) } catch { throw .store(error) }
         let units = try readUnits(model)
+        let planned = units.flatMap { model.hierarchy(below: $0) }.filter { !$0.isAbstract }.map { request.fileName(for: $0.name) }
         let placement = try ExportPlacement(destination: request.outputFolder, owned: request.ownedFolder,
-                                            inputs: [request.storePath] + [request.modelPath].compactMap { $0 })
+                                            inputs: [request.storePath] + [request.modelPath].compactMap { $0 },
+                                            planned: planned + [ExportManifest.fileName])
         do {
             let manifest = try write(store: store, reader: reader, model: model, modelInfo: modelInfo, units: units,
                                      into: placement, progress: progress)

@@ -39,10 +39,15 @@ final class ExportPlacement {
     private let inputs: [String]
 
     /// Prepares the building folder for `destination`; `owned` is a fresh folder the caller
-    /// created and owns, written in place; `inputs` are the paths the run reads.
-    init(destination: String, owned: OwnedTemporary?, inputs: [String]) throws(ExportError) {
+    /// created and owns, written in place; `inputs` are the paths the run reads, `planned` the
+    /// names of the files it will write (refused at once when one is an input, or the
+    /// destination lies inside one).
+    init(destination: String, owned: OwnedTemporary?, inputs: [String], planned: [String]) throws(ExportError) {
         self.destination = destination
         self.inputs = inputs
+        if owned == nil, let (output, input) = PathOverlap.first(outputs: [destination] + planned.map { destination + "/" + $0 }, inputs: inputs) {
+            throw .outputIsInput(output: output, input: input)
+        }
         if let owned {
             owner = owned
             ownsFolder = false
@@ -107,7 +112,10 @@ final class ExportPlacement {
             let target = destination + "/" + name
             do { try FilePath.rename(building + "/" + name, to: target, replacing: true) } catch { throw .writing(target, error) }
         }
-        for name in replaced.subtracting(names) { unlink(destination + "/" + name) }
+        // Compared without letter case: on a file system that ignores it, `item.json` is the
+        // `Item.json` just written.
+        let written = Set(names.map { $0.lowercased() })
+        for name in replaced where !written.contains(name.lowercased()) { unlink(destination + "/" + name) }
         owner.remove()
     }
 

@@ -157,7 +157,7 @@ struct PostgresCatalog {
         }
         guard let row = rows.first, let uuid = row[0], let model = row[1], let hashes = row[2], let source = row[3] else { return nil }
         func unreadable(_ what: String) -> PostgresTransferError {
-            .notLoaded(store: store, schema: schema + " (its catalog row has unreadable \(what))", held: [])
+            .notLoaded(store: store, schema: schema + " (its catalog row has unreadable \(what))", held: nil)
         }
         let decoded: [String: String]
         do { decoded = try JSONDecoder().decode([String: String].self, from: Data(hashes.utf8)) } catch { throw unreadable("version hashes") }

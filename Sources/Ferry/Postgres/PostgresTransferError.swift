@@ -22,8 +22,8 @@ public enum PostgresTransferError: Error, CustomStringConvertible {
     /// The schema's tables were made for a model whose tables differ.
     case otherLayout(schema: String, model: String)
     /// The schema holds no store with this UUID (or no Ferry tables at all); `held` lists the
-    /// stores it holds, as `UUID (source)`.
-    case notLoaded(store: String, schema: String, held: [String])
+    /// stores it holds, as `UUID (source)` (nil: not listed).
+    case notLoaded(store: String, schema: String, held: [String]?)
     /// Counted with SQL on both sides, the database does not hold what the store does: nothing
     /// of the store was kept.
     case verification(store: String, problems: [String])
@@ -46,9 +46,11 @@ public enum PostgresTransferError: Error, CustomStringConvertible {
         case let .otherLayout(schema, model):
             "schema \(schema) holds the tables of another model (\(model)); use another --schema"
         case let .notLoaded(store, schema, held):
-            "schema \(schema) holds no store \(store)" + (held.isEmpty ? " (it holds no stores)"
-                : "; it holds \(held.count) (give --store one of their UUIDs, as `export --to` printed them): "
-                    + held.prefix(10).joined(separator: ", ") + (held.count > 10 ? ", …" : ""))
+            "schema \(schema) holds no store \(store)" + (held.map { held in
+                held.isEmpty ? " (it holds no stores)"
+                    : "; it holds \(held.count) (give --store one of their UUIDs, as `export --to` printed them): "
+                        + held.prefix(10).joined(separator: ", ") + (held.count > 10 ? ", …" : "")
+            } ?? "")
         case let .verification(store, problems):
             "\(store): the database does not hold what the store does, so nothing was kept:\n  " + problems.joined(separator: "\n  ")
         }

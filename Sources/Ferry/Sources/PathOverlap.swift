@@ -7,9 +7,10 @@ import FerryFormats
 /// `contents`, a store over a mapping file), so jobs refuse such a run before they open anything.
 enum PathOverlap {
     /// The first (output, input) pair where the output is the input or lies inside it, if any.
+    /// `-` (standard output) is no file.
     static func first(outputs: [String?], inputs: [String]) -> (output: String, input: String)? {
         let inputFiles = inputs.compactMap { path in FileInfo.identity(atPath: path).map { (path, $0) } }
-        for case let output? in outputs {
+        for case let output? in outputs where output != "-" {
             let places = (FileInfo.identity(atPath: output).map { [$0] } ?? []) + folders(holding: output)
             if let (input, _) = inputFiles.first(where: { places.contains($0.1) }) { return (output, input) }
         }
@@ -17,9 +18,11 @@ enum PathOverlap {
     }
 
     /// The identities of the folders that hold `path`, from its own folder up to the root, as
-    /// the file system resolves them (`..` of each, so links on the way are followed).
+    /// the file system resolves them (`..` of each, so links on the way are followed); folders
+    /// not made yet are skipped up to the first that is there.
     private static func folders(holding path: String) -> [[UInt64]] {
         var folder = FilePath.split(path).folder
+        while FileInfo.identity(atPath: folder) == nil, folder != ".", folder != "/" { folder = FilePath.split(folder).folder }
         var found: [[UInt64]] = []
         while found.count < 256, let identity = FileInfo.identity(atPath: folder), !found.contains(identity) {
             found.append(identity)

@@ -109,7 +109,8 @@ public struct DocumentRecordDecoder {
         if let shape = plainShape, shape.matches(fields) { return decodePlain(fields, shape: shape, at: location) }
         let value = DocumentValue(fields)
         let result = try decodeRecord(value, at: location, container: "a JSON object")
-        notePlainShape(of: value)
+        // A rejected record may not have had all its keys checked (two keys feeding one attribute).
+        if case .record = result { notePlainShape(of: value) }
         return result
     }
 
@@ -140,16 +141,19 @@ public struct DocumentRecordDecoder {
         switch fields.kind(at: member) {
         case .string where type == .string:
             fromBytes = .string(fields.withValue(at: member) { String(decoding: $0, as: UTF8.self) })
-        case .string, .number(isInteger: true) where type.isInteger:
+        case .string:
             fromBytes = fields.withValue(at: member) { TextCoercion.value(utf8: $0, as: type) }
+        case .number(isInteger: true):
+            // Only for an integer attribute: a number's other rules are `DocumentCoercion`'s (0 and 1 for a Boolean).
+            fromBytes = type.isInteger ? fields.withValue(at: member) { TextCoercion.value(utf8: $0, as: type) } : nil
         default:
             fromBytes = nil
         }
         return fromBytes.map { .success($0) } ?? DocumentCoercion.value(DocumentValue(fields.value(at: member)), as: type, options: options)
     }
 
-    /// Keeps the shape of a record object just decoded when each of its keys appears once, holds a
-    /// plain value and was matched to an attribute or to nothing.
+    /// Keeps the shape of a record object just decoded into a record when each of its keys appears
+    /// once, holds a plain value and was matched to an attribute (each a different one) or to nothing.
     private mutating func notePlainShape(of record: DocumentValue) {
         guard case .object(let members) = record, Set(members.map(\.key)).count == members.count else { return }
         var attributes: [Int?] = []
@@ -164,6 +168,8 @@ public struct DocumentRecordDecoder {
             case .relationship, nil: return
             }
         }
+        let named = attributes.compactMap { $0 }
+        guard Set(named).count == named.count else { return }
         plainShape = PlainObjectShape(keys: members.map(\.key), attributes: attributes)
     }
 
