@@ -294,6 +294,34 @@ struct ImportDocumentsTests {
         #expect(throws: ImportError.self) { try ImportJob(request: request).run() }
     }
 
+    /// Found by a differential run (helper): the third record replaced the first's values, its
+    /// `rid` the second's, and the run stopped on SQLite's UNIQUE constraint (exit 3, naming the
+    /// temporary file).
+    @Test("keep-newest by --key: a copy whose values are another record's on the model's own constraint is a reject, not a failed run")
+    func keepNewestAgainstAnotherConstraint() throws {
+        let folder = try TestPaths.temporaryFolder("key-newest")
+        let contents = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                <entity name="Rec" syncable="YES">
+                    <attribute name="need" optional="YES" attributeType="String"/>
+                    <attribute name="rid" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>
+                    <uniquenessConstraints><uniquenessConstraint><constraint value="rid"/></uniquenessConstraint></uniquenessConstraints>
+                </entity>
+            </model>
+            """
+        let bundle = try TestPaths.xcodeModelBundle("Recs", versions: [("Recs", contents)], in: folder)
+        try "{\"rid\": 1, \"need\": \"a\"}\n{\"rid\": 2, \"need\": \"b\"}\n{\"rid\": 2, \"need\": \"a\"}\n"
+            .write(toFile: folder + "/recs.ndjson", atomically: true, encoding: .utf8)
+        var request = ImportRequest(sources: [folder + "/recs.ndjson"], modelPath: bundle, entity: "Rec", outputPath: folder + "/r.sqlite",
+                                    duplicates: .keepNewest)
+        request.identityKey = ["need"]
+        let summary = try ImportJob(request: request).run()
+        #expect(summary.written == 2 && summary.rejected == 1 && summary.isBalanced)
+        #expect(summary.sampleRejects.first?.reason.contains("its values are Z_PK 2's on unique (rid)") == true, "\(summary.sampleRejects)")
+        #expect(try storeRows(folder + "/r.sqlite", "SELECT ZRID || ZNEED FROM ZREC ORDER BY Z_PK") == ["1a", "2b"])
+    }
+
     @Test("thumbnails (external storage allowed) are stored with Core Data's inline tag and read back as the PNG")
     func externalStorageTag() throws {
         let path = try TestPaths.temporaryFolder("docs") + "/W2.sqlite"

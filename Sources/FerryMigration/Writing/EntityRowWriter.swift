@@ -74,9 +74,16 @@ final class EntityRowWriter {
         }
     }
 
-    /// Replaces the attribute values of an existing row (keep-newest).
-    func replace(_ primaryKey: Int64, with values: [AttributeValue]) throws(GraphWriteError) {
-        try GraphWriteError.wrap { () throws(StoreWriterError) in try inserter.replace(primaryKey, with: values, sources: attributeForColumn) }
+    /// Replaces the attribute values of an existing row (keep-newest). When the new values are
+    /// another row's on a uniqueness constraint (a copy found by `--key` whose values take a
+    /// unique value of another record), nothing changes and that row is returned.
+    func replace(_ primaryKey: Int64, with values: [AttributeValue]) throws(GraphWriteError) -> ExistingRow? {
+        do { try inserter.replace(primaryKey, with: values, sources: attributeForColumn) } catch {
+            guard case let .sqlite(failure) = error, failure.primaryCode == 19,
+                  let other = try existingRow(for: values, excluding: primaryKey) else { throw .store(error) }
+            return other
+        }
+        return nil
     }
 
     /// Whether the entity (or an ancestor) has a uniqueness constraint the store enforces.
@@ -94,13 +101,14 @@ final class EntityRowWriter {
         }
     }
 
-    /// The first row that holds this record's values on one of the uniqueness constraints.
-    func existingRow(for values: [AttributeValue]) throws(GraphWriteError) -> ExistingRow? {
+    /// The first row (other than `excluded`) that holds this record's values on one of the
+    /// uniqueness constraints.
+    func existingRow(for values: [AttributeValue], excluding excluded: Int64? = nil) throws(GraphWriteError) -> ExistingRow? {
         for constraint in constraints {
             guard !constraint.attributes.contains(where: { values[$0] == .null }) else { continue }
             let keyValues = constraint.attributes.map { StoreValue(values[$0], externallyStorable: externallyStorable[$0]) }
             let found = try GraphWriteError.wrap { () throws(StoreWriterError) in try constraint.lookup.row(of: keyValues) }
-            if let found {
+            if let found, found.primaryKey != excluded {
                 return ExistingRow(primaryKey: found.primaryKey, constraint: constraint.names, entity: entityNames[found.entityNumber])
             }
         }

@@ -410,17 +410,20 @@ public final class StoreGraphWriter {
             // A row a reference made holds only the values that named it, and one a copy not kept
             // holds, values no record keeps: the first copy that gives more is the record's first
             // (no duplicate, whatever the policy), and its values and relationships are kept.
-            if !isReference, rowsToFill.remove(SIMD2(target.rootNumber, existing)) != nil {
-                policy = .keepNewest
-            }
+            let fills = !isReference && rowsToFill.contains(SIMD2(target.rootNumber, existing))
+            if fills { policy = .keepNewest }
             switch policy {
             case .reject:
                 return .rejected(reason: "duplicate of an earlier record on unique (\(constraint.joined(separator: ", ")))")
             case .keepFirst:
                 break
             case .keepNewest:
-                try rows.replace(existing, with: record.values)
+                if let other = try rows.replace(existing, with: record.values) {
+                    return .rejected(reason: "it duplicates Z_PK \(existing) on unique (\(constraint.joined(separator: ", "))), but its values are "
+                        + "Z_PK \(other.primaryKey)'s on unique (\(other.constraint.joined(separator: ", "))): it replaces neither")
+                }
             }
+            if fills { rowsToFill.remove(SIMD2(target.rootNumber, existing)) }
             primaryKey = existing
             outcome = .merged(constraint: constraint)
             lastMerge = policy
