@@ -170,15 +170,21 @@ struct CorpusMigrationTests {
 
 @Suite("migration sources and plans")
 struct MigrationPlanTests {
-    /// A store written while it was migrated sometimes failed as records lost (exit 5: "the store
-    /// holds 19909 rows, 19910 were read"), when the counts were compared before the file stamps.
-    @Test("a source store written during the run is reported as changed while it was read, whichever check sees it first")
-    func sourceWrittenDuringTheRun() throws {
-        let folder = try TestPaths.temporaryFolder("source-changed")
+    /// A Workspace 2 store in a new folder, and the request that migrates it to `W3.sqlite` beside it.
+    private func workspace2Migration(_ name: String) throws -> (folder: String, store: String, request: MigrateRequest) {
+        let folder = try TestPaths.temporaryFolder(name)
         let store = try ExportTestSupport.workspace2Store(folder)
         var request = MigrateRequest(sources: [MigrationSource(path: store, kind: .store)], modelPath: ExportTestSupport.workspace,
                                      outputPath: folder + "/W3.sqlite")
         request.variables = ["zone": "UTC"]
+        return (folder, store, request)
+    }
+
+    /// A store written while it was migrated sometimes failed as records lost (exit 5: "the store
+    /// holds 19909 rows, 19910 were read"), when the counts were compared before the file stamps.
+    @Test("a source store written during the run is reported as changed while it was read, whichever check sees it first")
+    func sourceWrittenDuringTheRun() throws {
+        let (folder, store, request) = try workspace2Migration("source-changed")
         let written = Mutex(false)
         let error = try #require(throws: MigrateError.self) {
             try MigrateJob(request: request).run { _ in
@@ -197,11 +203,7 @@ struct MigrationPlanTests {
 
     @Test("the chain starts at the oldest source's version: a store already at the target is no Workspace 2 → 3 migration")
     func chainStartsAtTheSources() throws {
-        let folder = try TestPaths.temporaryFolder("chain-start")
-        let older = try ExportTestSupport.workspace2Store(folder)
-        var request = MigrateRequest(sources: [MigrationSource(path: older, kind: .store)], modelPath: ExportTestSupport.workspace,
-                                     outputPath: folder + "/W3.sqlite")
-        request.variables = ["zone": "UTC"]
+        var (folder, _, request) = try workspace2Migration("chain-start")
         #expect(try MigrateJob(request: request).run().chain == ["Workspace 2", "Workspace 3"])
         request.sources = [MigrationSource(path: folder + "/W3.sqlite", kind: .store)]
         request.outputPath = folder + "/again.sqlite"
