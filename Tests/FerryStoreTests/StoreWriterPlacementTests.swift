@@ -57,6 +57,11 @@ struct StoreWriterPlacementTests {
         #expect(throws: StoreWriterError.destinationChanged(appeared)) { try late.finish(replacing: true) }
         late.discard()
         #expect(try names(in: folder) == ["New.sqlite", "Out.sqlite"])
+        // A reader's connection leaves an empty -wal while it is open, and takes it away: no change.
+        let read = try makeWriter(at: path)
+        _ = FileManager.default.createFile(atPath: path + "-wal", contents: Data())
+        try read.finish(replacing: true)
+        #expect(try names(in: folder) == ["New.sqlite", "Out.sqlite"])
     }
 
     @Test("a commit's flush to disk is waited for however the writer ends: placed durably or not, committed twice, or discarded")

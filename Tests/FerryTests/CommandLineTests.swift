@@ -45,6 +45,9 @@ struct CommandLineTests {
         #expect(set.status == 2 && set.err.contains("--set gives notes twice ('x' and 'y')"), "\(set.err)")
         let variable = try ferry("migrate", "x.sqlite", "--model", "M", "--out", "o.sqlite", "--var", "zone=A", "--var", "zone=B")
         #expect(variable.status == 2 && variable.err.contains("--var gives zone twice"), "\(variable.err)")
+        // The same pair twice (a wrapper's default and its caller's) is one pair.
+        let same = try ferry("migrate", "x.sqlite", "--model", "M", "--out", "o.sqlite", "--var", "zone=A", "--var", "zone=A")
+        #expect(same.status == 3 && !same.err.contains("twice"), "\(same.err)")
     }
 
     @Test("inspect prints versions, entities and Core Data's base64 hashes; --json the same facts")

@@ -192,6 +192,11 @@ struct InterruptionCommandTests {
         #expect(json.status == 0, "\(json.err)")
         #expect(try names(folder + "/out") == ["Tag.json", "Task.json", "Upload.json", "manifest.json", "notes.txt"])
         #expect(try String(contentsOfFile: folder + "/out/notes.txt", encoding: .utf8) == "mine")
+        // A file of the earlier export edited since is the user's: it stays.
+        try Data("edited\n".utf8).write(to: URL(fileURLWithPath: folder + "/out/Tag.json"))
+        let csv2 = try ExportTestSupport.shell("'\(ferry)' export '\(store)' --out '\(folder)/out' --format csv")
+        #expect(csv2.status == 0, "\(csv2.err)")
+        #expect(try names(folder + "/out") == ["Tag.csv", "Tag.json", "Task.csv", "Upload.csv", "manifest.json", "notes.txt"])
     }
 
     @Test("backup: a held lock is exit 7 with a JSON error object on standard output")

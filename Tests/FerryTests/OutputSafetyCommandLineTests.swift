@@ -37,6 +37,13 @@ struct OutputSafetyCommandLineTests {
         let restore = try FerryProcess.run(["migrate", "UploadEntity:" + uploads, "--model", model, "--var", "zone=UTC", "--out", fifo, "--force"])
         #expect(restore.status == 4, "\(restore.err)")
         #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+        // A link to a device (as /dev/stdout is) is not replaced either: the system needs the link.
+        let link = folder + "/null.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+        let linked = try FerryProcess.run(["import", uploads, "--model", model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+                                           "--out", link, "--force"])
+        #expect(linked.status == 4 && linked.err.contains("is a device, FIFO or socket"), "\(linked.err)")
+        #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
     }
 
     @Test("a reject log or a store written into the model bundle is refused (exit 2), and the bundle is as it was")
@@ -101,6 +108,10 @@ struct OutputSafetyCommandLineTests {
         #expect(try sha(file) == before)
         let again = try FerryProcess.run(["restore", inside, "--model", model, "--out", folder + "/R.sqlite"])
         #expect(again.status == 0, "\(again.err)")
+        // A new store beside the files it reads, in the folder, replaces none of them.
+        let beside = try FerryProcess.run(["restore", ".", "--model", model, "--out", "restored.sqlite"], in: inside)
+        #expect(beside.status == 0, "\(beside.err)")
+        #expect(FileManager.default.fileExists(atPath: inside + "/restored.sqlite"))
     }
 
     @Test("a symbolic link to nothing at --out is there already: refused before any work without --force")

@@ -119,11 +119,16 @@ final class ExportPlacement {
         owner.remove()
     }
 
-    /// The files the export whose manifest is at `path` wrote, when it names them as plain file
-    /// names; none when there is no manifest there or it cannot be read.
+    /// The files the export whose manifest is at `path` wrote and that are still as it wrote
+    /// them (their SHA-256 is the manifest's: a file edited since is the user's now), when it
+    /// names them as plain file names; none when there is no manifest there or it cannot be read.
     private static func fileNames(ofExportAt path: String) -> Set<String> {
         guard let manifest = try? ManifestFile.read(from: path) else { return [] }
-        return Set(manifest.entities.map(\.file).filter { !$0.isEmpty && !$0.contains("/") && $0 != "." && $0 != ".." })
+        let folder = FilePath.split(path).folder
+        return Set(manifest.entities.filter { entry in
+            !entry.file.isEmpty && !entry.file.contains("/") && entry.file != "." && entry.file != ".."
+                && (try? FileDigest.sha256(of: folder + "/" + entry.file))?.0 == entry.sha256
+        }.map(\.file))
     }
 
     /// Removes what was built (the destination is as it was, less a replaced manifest when the

@@ -60,7 +60,9 @@ public struct RestoreJob {
         }
         let model = try RestoreModel.version(in: modelPath, hashes: manifest.model.versionHashes, recordedVersion: manifest.model.versionName)
         try checkFiles(of: manifest, against: model)
-        if let (output, input) = PathOverlap.first(outputs: [outputPath], inputs: [folder, modelPath]) {
+        // The files the restore reads; a new store beside them, in the folder, is no harm.
+        let read = ([ExportManifest.fileName] + manifest.entities.map(\.file)).map { folder + "/" + $0 }
+        if let (output, input) = PathOverlap.first(outputs: [outputPath], inputs: read + [modelPath]) {
             throw .outputIsInput(output: output, input: input)
         }
         do { try CoreDataStoreWriter.refuseUnreplaceable(at: outputPath) } catch { throw .writing(outputPath, error) }

@@ -80,16 +80,28 @@ public enum FileInfo {
         case special
     }
 
+    /// What is at the end of `path`'s symbolic links (`stat(2)`); nil when nothing is (a link
+    /// to nothing included), or it cannot be looked at.
+    public static func finalKind(atPath path: String) -> Kind? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return kind(of: info)
+    }
+
     /// What is at `path` itself (`lstat(2)`: a symbolic link is reported as such); nil when
     /// nothing is, or it cannot be looked at.
     public static func kind(atPath path: String) -> Kind? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
+        return kind(of: info)
+    }
+
+    private static func kind(of info: stat) -> Kind {
         switch info.st_mode & S_IFMT {
-        case S_IFREG: return .regularFile
-        case S_IFDIR: return .directory
-        case S_IFLNK: return .symbolicLink
-        default: return .special
+        case S_IFREG: .regularFile
+        case S_IFDIR: .directory
+        case S_IFLNK: .symbolicLink
+        default: .special
         }
     }
 

@@ -215,12 +215,18 @@ public final class CoreDataStoreWriter {
         }
     }
 
-    /// Refuses, before any work, a destination that no store may replace: a folder (links
-    /// followed: with `--force` the whole run happened and then failed at the rename), and a
-    /// device, FIFO or socket (`--out /dev/null --force` replaced the device with a file).
+    /// Refuses, before any work, a destination that no store may replace: a folder (with
+    /// `--force` the whole run happened and then failed at the rename), and a device, FIFO or
+    /// socket (`--out /dev/null --force` replaced the device with a file), itself or at the end
+    /// of its links.
     public static func refuseUnreplaceable(at path: String) throws(StoreWriterError) {
-        if FileInfo.kind(atPath: FileInfo.linkTarget(of: path)) == .directory { throw .destinationIsFolder(path) }
-        if FileInfo.kind(atPath: path) == .special { throw .destinationIsSpecial(path) }
+        switch FileInfo.finalKind(atPath: path) {
+        case .directory: throw .destinationIsFolder(path)
+        // A link to one too (`/dev/stdout` → `/proc/self/fd/1` → a terminal): the rename would
+        // replace the link, which the system needs.
+        case .special: throw .destinationIsSpecial(path)
+        default: break
+        }
     }
 
     deinit {

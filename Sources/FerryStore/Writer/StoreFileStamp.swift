@@ -8,8 +8,10 @@ public struct StoreFileStamp: Equatable, Sendable {
 
     public init(_ path: String) {
         main = Self.stamp(of: path)
-        // Beside the file a link leads to, where SQLite keeps it.
-        wal = Self.stamp(of: FileInfo.linkTarget(of: path) + "-wal")
+        // Beside the file a link leads to, where SQLite keeps it. An empty one holds no commit:
+        // a reader's connection makes one and removes it when it closes, which changes nothing.
+        let log = FileInfo.linkTarget(of: path) + "-wal"
+        wal = (FileInfo.size(atPath: log) ?? 0) > 0 ? Self.stamp(of: log) : nil
     }
 
     /// The stamp of one file (`FileInfo.stamp`: inode, size and modification time) and bytes 12 to 31 of its
