@@ -114,6 +114,26 @@ struct OutputSafetyCommandLineTests {
         #expect(FileManager.default.fileExists(atPath: inside + "/restored.sqlite"))
     }
 
+    @Test("a store written where a source store's -wal, -shm or -journal goes is refused (exit 2), there or not yet")
+    func companionFilesAreInputs() throws {
+        let folder = try TestPaths.temporaryFolder("out-companion")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        for suffix in ["-wal", "-shm", "-journal"] {
+            let run = try FerryProcess.run(["migrate", store, "--model", model, "--var", "zone=UTC", "--out", store + suffix])
+            #expect(run.status == 2, "\(suffix): \(run.err)")
+            #expect(!FileManager.default.fileExists(atPath: store + suffix), "\(suffix)")
+        }
+    }
+
+    @Test("a store named by a path relative to the root, from the root, is read (its URI once took the first folder for a host)")
+    func relativePathFromTheRoot() throws {
+        let folder = try TestPaths.temporaryFolder("from-root")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let run = try FerryProcess.run(["export", String(store.dropFirst()), "--out", String(folder.dropFirst()) + "/e"], in: "/")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/e/manifest.json"))
+    }
+
     @Test("a symbolic link to nothing at --out is there already: refused before any work without --force")
     func danglingLinkIsThere() throws {
         let folder = try TestPaths.temporaryFolder("out-dangling")

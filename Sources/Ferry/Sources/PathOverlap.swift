@@ -13,8 +13,20 @@ enum PathOverlap {
         for case let output? in outputs where output != "-" {
             let places = (FileInfo.identity(atPath: output).map { [$0] } ?? []) + folders(holding: output)
             if let (input, _) = inputFiles.first(where: { places.contains($0.1) }) { return (output, input) }
+            if let input = inputs.first(where: { isCompanion(output, of: $0) }) { return (output, input) }
         }
         return nil
+    }
+
+    /// Whether `output` names one of SQLite's files beside the database `input` (its `-wal`,
+    /// `-shm` or `-journal`), there or not yet: a store written there would replace the commits a
+    /// source keeps in its `-wal`, or be read as one.
+    private static func isCompanion(_ output: String, of input: String) -> Bool {
+        let (folder, name) = FilePath.split(output)
+        let (inputFolder, inputName) = FilePath.split(FileInfo.linkTarget(of: input))
+        guard ["-wal", "-shm", "-journal"].contains(where: { inputName + $0 == name }),
+              let here = FileInfo.identity(atPath: folder) else { return false }
+        return FileInfo.identity(atPath: inputFolder) == here
     }
 
     /// The identities of the folders that hold `path`, from its own folder up to the root, as

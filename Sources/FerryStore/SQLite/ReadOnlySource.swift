@@ -69,7 +69,9 @@ enum ReadOnlySource {
 
     /// A `file:` URI that opens `path` immutable.
     static func immutableURI(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        // Run from `/`, the working folder ends in a slash: `//tmp/…` would read as a URI's authority.
+        let folder = FileManager.default.currentDirectoryPath
+        let absolute = path.hasPrefix("/") ? path : (folder.hasSuffix("/") ? folder : folder + "/") + path
         var uri = "file:"
         for byte in absolute.utf8 {
             switch byte {
