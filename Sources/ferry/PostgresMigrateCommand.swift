@@ -19,15 +19,32 @@ enum PostgresMigrateCommand {
         var local = arguments
         let store = scratch.database("migrated.sqlite")
         local.values["out"] = [store]
-        let migration = MigrateCommand.migrate(try MigrateCommand.makeRequest(local, outputRequired: true), arguments: arguments, log: log,
-                                               destination: target.description)
+        let schema = arguments.value("schema") ?? "ferry"
+        let source = "ferry migrate " + arguments.positionals.joined(separator: " ")
+        var request = try MigrateCommand.makeRequest(local, outputRequired: true)
+        // The same sources migrated again are the same store: refused as loaded, or replaced.
+        do {
+            let earlier = try PostgresExportJob.stores(loadedFrom: source, target: target, schema: schema)
+            guard earlier.count <= 1 else {
+                return log.failure(.destination, "schema \(schema) holds \(earlier.count) loads of these sources (\(earlier.joined(separator: ", "))): "
+                    + "remove all but one before loading them again")
+            }
+            if let loaded = earlier.first, !arguments.has("replace") {
+                // Refused before the migration runs, not after.
+                return log.failure(.destination, PostgresTransferError.alreadyLoaded(store: loaded, schema: schema).description)
+            }
+            request.storeUUID = earlier.first
+        } catch {
+            return log.failure(error.isDestinationFailure(loadingDatabase: true) ? .destination : .badInput, error.description)
+        }
+        let migration = MigrateCommand.migrate(request, arguments: arguments, log: log, destination: target.description)
         guard migration.code == .success || migration.code == .rejects else {
             if let migrated = migration.summary { log.summary(migration.code, counts: MigrateCommand.counts(migrated)) }
             return migration.code
         }
-        var job = PostgresExportJob(storePaths: [store], target: target, schema: arguments.value("schema") ?? "ferry",
+        var job = PostgresExportJob(storePaths: [store], target: target, schema: schema,
                                     modelPath: arguments.value("model"), replace: arguments.has("replace"))
-        job.sourceNames[store] = "ferry migrate " + arguments.positionals.joined(separator: " ")
+        job.sourceNames[store] = source
         let summary = job.run()
         if arguments.has("json") {
             Terminal.out(PostgresExportText.jsonLine(summary) + "\n")

@@ -101,6 +101,17 @@ struct PostgresCommandTests {
         #expect(tasks.first?.first.flatMap { $0.flatMap { Int($0) } } ?? 0 > 0)
         #expect(try ferry(["migrate", "UploadEntity:\(legacy)/uploads.csv", "--model", ExportTestSupport.workspace, "--out", "x.sqlite",
                            "--replace"]).status == 2)
+        // The same sources again are the same store (found by a hostile run: each run loaded a
+        // second copy under a new UUID, and --replace replaced nothing): refused as loaded, or
+        // replaced with --replace, never loaded twice.
+        let arguments = ["migrate", "UploadEntity:\(legacy)/uploads.csv", "Task:\(legacy)/tasks.json", "--model", ExportTestSupport.workspace,
+                         "--link", "attachments=remotePath", "--link", "tags=name", "--var", "zone=UTC", "--out", uri, "--schema", "w3"]
+        let again = try ferry(arguments)
+        #expect(again.status == 4 && again.err.contains("is already in schema w3"), "\(again.err)")
+        let replaced = try ferry(arguments + ["--replace"])
+        #expect(replaced.status == 1 && replaced.out.contains("1 of 1 stores loaded"), "\(replaced.err)")
+        #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM w3.ferry_stores") == [["1"]])
+        #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM w3.\"Task\"") == tasks)
     }
 
     @Test("usage: --to takes no file options, --schema only goes with --to, restore needs --store")

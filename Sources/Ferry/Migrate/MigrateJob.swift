@@ -52,7 +52,7 @@ public struct MigrateJob {
         }
         let output = request.dryRun ? temporaryOutput() : request.outputPath
         let hashes = VersionHasher.hashes(of: final)
-        let identity = try StoreIdentity.choose(for: request.sources)
+        let identity = try StoreIdentity.choose(for: request.sources, given: request.storeUUID)
         let writer: CoreDataStoreWriter
         do {
             writer = try CoreDataStoreWriter.create(

@@ -15,6 +15,8 @@ public struct MigrateRequest: Sendable {
     /// Core Data mapping models (`.xcmappingmodel`, `.cdm`) to run for the steps they map, tried
     /// before the ones beside the model (`MigrationPlanner`).
     public var mappingModels: [String] = []
+    /// The new store's UUID when no source store gives it one (nil: a new UUID).
+    public var storeUUID: String?
     /// Values for `$NAME` in written mappings (`zone` for the flagship's local dates).
     public var variables: [String: String]
     /// Written values that fail become nil (or the default) instead of rejecting their record,

@@ -16,9 +16,10 @@ public struct StoreIdentity: Sendable, Codable, Equatable {
     public var largestPrimaryKey: Int64 = 0
 
     /// Chooses the identity for a migration of `sources`.
-    static func choose(for sources: [MigrationSource]) throws(MigrateError) -> StoreIdentity {
+    static func choose(for sources: [MigrationSource], given: String? = nil) throws(MigrateError) -> StoreIdentity {
         let stores = sources.filter { $0.kind == .store }.map(\.path)
         guard let first = stores.first else {
+            if let given { return StoreIdentity(uuid: given, keptFrom: nil, reason: "the earlier load of the same sources") }
             return StoreIdentity(uuid: UUID().uuidString, keptFrom: nil, reason: "new: no store among the sources")
         }
         let store: CoreDataStoreReader

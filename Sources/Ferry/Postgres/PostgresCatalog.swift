@@ -146,6 +146,16 @@ struct PostgresCatalog {
         }
     }
 
+    /// The UUIDs of the stores loaded from `source` (as the catalog records where a store came
+    /// from), in the order of their UUIDs.
+    func stores(loadedFrom source: String) throws(PostgresTransferError) -> [String] {
+        guard try layout() != nil else { return [] }
+        return try database { () throws(PostgresError) in
+            try connection.execute("SELECT \(q("store")) FROM \(storesTable) WHERE \(q("source")) = $1 ORDER BY \(q("store"))", [source])
+                .compactMap { $0[0]?.uppercased() }
+        }
+    }
+
     /// The row of a store; nil when the schema does not hold it.
     func entry(store: String) throws(PostgresTransferError) -> StoreEntry? {
         guard try layout() != nil else { return nil }

@@ -7,6 +7,15 @@ import Synchronization
 /// store to store (`PostgresSession`); the model bundle is loaded once for all. A store that
 /// fails is rolled back and reported (its worker connects afresh for the next); the others go on.
 public struct PostgresExportJob: Sendable {
+    /// The UUIDs of the stores a schema holds that were loaded from `source` (a store's path, or
+    /// the text `sourceNames` gave it): a migration from files into the database, run again,
+    /// takes its earlier load's UUID, so that it is refused as loaded or, with `--replace`,
+    /// replaces it, rather than loading a second copy under a new UUID.
+    public static func stores(loadedFrom source: String, target: ConnectionTarget, schema: String) throws(PostgresTransferError) -> [String] {
+        let connection = try database { () throws(PostgresError) in try PostgresConnection(target) }
+        return try PostgresCatalog(connection: connection, schema: schema).stores(loadedFrom: source)
+    }
+
     public var storePaths: [String]
     public var target: ConnectionTarget
     public var schema: String
