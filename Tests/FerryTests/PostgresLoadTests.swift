@@ -38,9 +38,28 @@ struct PostgresLoadTests {
         let summary = try PostgresTestSupport.load([first, second], into: uri, replace: replace)
         #expect(summary.stores.map(\.outcome) == ["loaded", "refused"])
         let message = summary.stores.last?.failure?.message ?? ""
-        #expect(message.contains("is also the UUID of \(first), loaded in this run"), "\(message)")
+        #expect(message.contains("is also the UUID of \(first), loaded by this run"), "\(message)")
         #expect(summary.stores.last?.failure?.isDestination == false)
         #expect(try PostgresTestSupport.query(uri, "SELECT source FROM ferry.ferry_stores") == [[first]])
+    }
+
+    /// Found by a hostile run: the first store of a UUID failed, and the second, valid, was refused
+    /// as "also the UUID of" the one that was never loaded.
+    @Test("a store of a UUID whose first store in the run failed is loaded")
+    func sameUUIDAfterAFailure() throws {
+        let folder = try TestPaths.temporaryFolder("pg-same-uuid-failed")
+        let model = try PostgresTestSupport.garageModel()
+        let first = try PostgresTestSupport.garageStore(at: folder + "/Phone1.sqlite", modelFolder: model)
+        let second = folder + "/Phone2.sqlite"
+        try FileManager.default.copyItem(atPath: first, toPath: second)
+        // Text PostgreSQL cannot hold: the first store is refused.
+        let database = try SQLiteDatabase(path: first, mode: .readWrite)
+        try database.execute("UPDATE ZVEHICLE SET ZNAME = 'a' || char(0) || 'b'")
+        try database.close()
+        let uri = try PostgresTestSupport.database()
+        let summary = try PostgresTestSupport.load([first, second], into: uri)
+        #expect(summary.stores.map(\.outcome) == ["failed", "loaded"], "\(summary.stores.map { $0.failure?.message ?? "" })")
+        #expect(try PostgresTestSupport.query(uri, "SELECT source FROM ferry.ferry_stores") == [[second]])
     }
 
     @Test("an ordered list whose order is not known (two parts at one order key) is refused by the load, and by a restore of such rows")

@@ -105,6 +105,10 @@ public struct PostgresExportJob: Sendable {
                                        report: report, failure: nil)
         } catch {
             session.discard()
+            // A store that failed holds its UUID no more: a later store of the run with it may load.
+            claimed.withLock { claimed in
+                if let uuid = try? opened.get().store.metadata.storeUUID.uuidString, claimed[uuid] == path { claimed[uuid] = nil }
+            }
             var refused = false
             switch error {
             case .alreadyLoaded, .loadedMeanwhile, .sameUUIDInRun: refused = true

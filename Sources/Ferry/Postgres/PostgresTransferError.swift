@@ -41,7 +41,7 @@ public enum PostgresTransferError: Error, CustomStringConvertible {
             "store \(store) was loaded into schema \(schema) by another run while this one loaded it; nothing of this run was kept "
                 + "(run again to replace it)"
         case let .sameUUIDInRun(store, otherPath):
-            "store \(store) is also the UUID of \(otherPath), loaded in this run: one schema keeps one store per UUID "
+            "store \(store) is also the UUID of \(otherPath), loaded by this run: one schema keeps one store per UUID "
                 + "(give one of them a new UUID, or load them into separate schemas)"
         case let .otherLayout(schema, model):
             "schema \(schema) holds the tables of another model (\(model)); use another --schema"

@@ -12,8 +12,8 @@ enum PostgresValues {
 
     /// Whether a date (seconds since 2001) is a whole number of microseconds, as a `timestamptz` keeps it.
     static func isMicrosecondExact(_ date: Double) -> Bool {
-        guard date.isFinite, abs(date) < 9e12 else { return false }
-        return seconds(microseconds: Int64((date * 1_000_000).rounded())) == date
+        guard let microseconds = timestamp(date) else { return false }
+        return seconds(microseconds: microseconds - referenceDateOffset) == date
     }
 
     /// Writes `value` as a field of `type`; the reason it cannot be written exactly, or nil.
@@ -113,14 +113,19 @@ enum PostgresValues {
 
     /// PostgreSQL's timestamps, in microseconds since 2000: from Julian day 0 (4714-11-24 BC) up to,
     /// not including, 294277-01-01 (`MIN_TIMESTAMP`, `END_TIMESTAMP`).
-    private static let timestampRange: Range<Double> = -211_813_488_000_000_000 ..< 9_223_371_331_200_000_000
+    private static let timestampRange: Range<Int64> = -211_813_488_000_000_000 ..< 9_223_371_331_200_000_000
 
     /// The timestamp of a date (seconds since 2001), to the nearest microsecond; nil when
-    /// PostgreSQL has no such time.
+    /// PostgreSQL has no such time. Whole seconds and the fraction are converted apart, in
+    /// integers: past 2^53 microseconds (about the year 2286) a double's product was off by one.
     static func timestamp(_ seconds: Double) -> Int64? {
-        let microseconds = (seconds * 1_000_000).rounded() + Double(referenceDateOffset)
-        guard timestampRange.contains(microseconds) else { return nil }
-        return Int64(microseconds)
+        guard seconds.isFinite, abs(seconds) < 9.2e12 else { return nil }
+        let whole = seconds.rounded(.down)
+        // Exact: a double and its floor share their exponent's range.
+        let fraction = Int64(((seconds - whole) * 1_000_000).rounded())
+        guard let wholeSeconds = Int64(exactly: whole) else { return nil }
+        let microseconds = wholeSeconds * 1_000_000 + fraction + referenceDateOffset
+        return timestampRange.contains(microseconds) ? microseconds : nil
     }
 
     /// Seconds since 2001 of a count of microseconds, as the nearest double.
