@@ -43,6 +43,21 @@ struct PostgresLoadTests {
         #expect(try PostgresTestSupport.query(uri, "SELECT source FROM ferry.ferry_stores") == [[first]])
     }
 
+    /// Found by a hostile run: a row keyed below 1 loaded (exit 0), and no restore could read it back.
+    @Test("a row keyed below 1 is refused by the load, naming it: no restore could bring it back")
+    func keyBelowOneIsRefused() throws {
+        let folder = try TestPaths.temporaryFolder("pg-key-zero")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("UPDATE ZVEHICLE SET Z_PK = -5 WHERE ZNAME = 'cart'")
+        try database.close()
+        let uri = try PostgresTestSupport.database()
+        let summary = try PostgresTestSupport.load([store], into: uri)
+        let message = summary.stores.first?.failure?.message ?? ""
+        #expect(!summary.allLoaded && message.contains("Z_PK -5") && message.contains("a key below 1"), "\(message)")
+    }
+
     /// Found by a hostile run: the first store of a UUID failed, and the second, valid, was refused
     /// as "also the UUID of" the one that was never loaded.
     @Test("a store of a UUID whose first store in the run failed is loaded")

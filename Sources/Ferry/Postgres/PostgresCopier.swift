@@ -138,7 +138,14 @@ final class PostgresCopier {
                        to copy: CopyInWriter, pairs: inout [Int64]) throws {
         switch field {
         case .store: copy.append(bytes: storeUUID)
-        case .primaryKey: copy.append(int64: row.primaryKey)
+        case .primaryKey:
+            // Core Data hands out keys from 1: a restore could not bring such a row back (it
+            // needs the records in Z_PK order from 1).
+            guard row.primaryKey > 0 else {
+                throw PostgresTransferError.invalidValue(entity: row.entity, primaryKey: row.primaryKey, attribute: "Z_PK",
+                                                         reason: "a key below 1, which Core Data never gives, so a restore could not bring it back")
+            }
+            copy.append(int64: row.primaryKey)
         case .entity: copy.append(text: row.entity)
         case .null: copy.appendNull()
         case .attribute(let position):
