@@ -16,10 +16,7 @@ enum PostgresExportCommand {
         }
         let target: ConnectionTarget
         do { target = try ConnectionTarget(text) } catch { throw UsageError(error.description) }
-        let schema = arguments.value("schema") ?? "ferry"
-        guard !schema.isEmpty, schema.utf8.count <= PostgresIdentifier.maxLength else {
-            throw UsageError("--schema takes a name of 1 to \(PostgresIdentifier.maxLength) bytes")
-        }
+        let schema = try SchemaArgument.value(arguments)
         let jobs = try arguments.integer("jobs") ?? 1
         let job = PostgresExportJob(storePaths: arguments.positionals, target: target, schema: schema, modelPath: arguments.value("model"),
                                     jobs: jobs, replace: arguments.has("replace"), verify: !arguments.has("no-verify"))

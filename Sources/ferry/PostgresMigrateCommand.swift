@@ -11,6 +11,7 @@ enum PostgresMigrateCommand {
         let target: ConnectionTarget
         do { target = try ConnectionTarget(text) } catch { throw UsageError(error.description) }
         if arguments.has("force") { throw UsageError("--force replaces a store file; with --out postgresql:// use --replace") }
+        let schema = try SchemaArgument.value(arguments)
         let log = RunLog(verb: "migrate", arguments: arguments)
         log.start(arguments)
         let scratch: ScratchFolder
@@ -19,7 +20,6 @@ enum PostgresMigrateCommand {
         var local = arguments
         let store = scratch.database("migrated.sqlite")
         local.values["out"] = [store]
-        let schema = arguments.value("schema") ?? "ferry"
         let source = "ferry migrate " + arguments.positionals.joined(separator: " ")
         var request = try MigrateCommand.makeRequest(local, outputRequired: true)
         // The same sources migrated again are the same store: refused as loaded, or replaced.

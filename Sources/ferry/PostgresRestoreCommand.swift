@@ -10,7 +10,7 @@ enum PostgresRestoreCommand {
         do { target = try ConnectionTarget(text) } catch { throw UsageError(error.description) }
         let storeText = try arguments.required("store")
         guard let store = UUID(uuidString: storeText) else { throw UsageError("--store takes a store UUID, not '\(storeText)'") }
-        let job = PostgresRestoreJob(target: target, schema: arguments.value("schema") ?? "ferry", storeUUID: store,
+        let job = PostgresRestoreJob(target: target, schema: try SchemaArgument.value(arguments), storeUUID: store,
                                      model: .bundle(try arguments.required("model")), outputPath: try arguments.required("out"),
                                      replaceExisting: arguments.has("force"))
         let log = RunLog(verb: "restore", arguments: arguments)

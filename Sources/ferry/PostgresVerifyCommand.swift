@@ -17,7 +17,7 @@ enum PostgresVerifyCommand {
             guard let parsed = UUID(uuidString: text) else { throw UsageError("--store takes a store UUID, not '\(text)'") }
             uuid = parsed
         }
-        let job = PostgresVerifyJob(target: target, schema: arguments.value("schema") ?? "ferry", againstPath: store, storeUUID: uuid,
+        let job = PostgresVerifyJob(target: target, schema: try SchemaArgument.value(arguments), againstPath: store, storeUUID: uuid,
                                     modelPath: arguments.value("model"))
         let log = RunLog(verb: "verify", arguments: arguments)
         log.start(arguments)

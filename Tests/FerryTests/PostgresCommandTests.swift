@@ -120,6 +120,12 @@ struct PostgresCommandTests {
         #expect(try ferry(["export", "a.sqlite", "--out", "dir", "--schema", "s"]).status == 2)
         #expect(try ferry(["export", "a.sqlite", "--to", "postgresql:///x", "--jobs", "0"]).status == 2)
         #expect(try ferry(["restore", "postgresql:///x", "--model", "m", "--out", "o"]).err.contains("--store is required"))
+        // PostgreSQL keeps pg_ names for itself; every verb says so as a usage error (the load was exit 4).
+        for arguments in [["export", "a.sqlite", "--to", "postgresql:///x"], ["restore", "postgresql:///x", "--store", "DC2CE2A7-3DCC-4AB1-B809-C114CD80DA91", "--model", "m", "--out", "o"],
+                          ["verify", "postgresql:///x", "--against", "a.sqlite"], ["migrate", "E:a.csv", "--model", "m", "--out", "postgresql:///x"]] {
+            let run = try ferry(arguments + ["--schema", "pg_x"])
+            #expect(run.status == 2 && run.err.contains("names starting with pg_ are PostgreSQL's own"), "\(arguments[0]): \(run.err)")
+        }
     }
 
     @Test("the password never shows: not on a wrong one, not in --json, not from the password file")
