@@ -35,6 +35,9 @@ struct JSONScanner: ~Copyable {
     private var lineEndedByCR = false
     /// Line feeds read so far: NDJSON's line ends (a document's CR-only line ends are not).
     private(set) var lineFeeds = 0
+    /// The stream offset of a carriage return that was the last byte the last `peekToken` skipped
+    /// (nil: it skipped none, or something else last), however far the window has moved since.
+    private var carriageReturnBeforeToken: Int?
     /// Deepest container nesting allowed.
     let maxDepth: Int
     /// The longest token (a string with its quotes and escapes, a number) accepted.
@@ -142,6 +145,7 @@ struct JSONScanner: ~Copyable {
     /// Skips whitespace and returns the next byte without consuming it; `nil` at the end of input.
     /// With `lineBreaksAreWhitespace` off, a line feed is returned instead of skipped.
     mutating func peekToken() throws -> UInt8? {
+        carriageReturnBeforeToken = nil
         while true {
             var index = position
             while index < filled {
@@ -155,7 +159,9 @@ struct JSONScanner: ~Copyable {
                 case UInt8(ascii: " "), UInt8(ascii: "\t"):
                     index += 1
                     lineEndedByCR = false
+                    carriageReturnBeforeToken = nil
                 case UInt8(ascii: "\r"):
+                    carriageReturnBeforeToken = windowOffset + index
                     index += 1
                     guard lineBreaksAreWhitespace else { continue }
                     line += 1
@@ -166,6 +172,7 @@ struct JSONScanner: ~Copyable {
                     lineFeeds += 1
                     if !lineEndedByCR { line += 1 }
                     lineEndedByCR = false
+                    carriageReturnBeforeToken = nil
                     lineStart = windowOffset + index
                 default:
                     position = index
@@ -196,9 +203,10 @@ struct JSONScanner: ~Copyable {
         defer { lineBreaksAreWhitespace = wasWhitespace }
         guard let byte = try peekToken() else { return }
         guard byte == UInt8(ascii: "\n") else {
-            // A carriage return skipped just before the next value ended the line alone.
-            if position > 0, bytes[position - 1] == UInt8(ascii: "\r") {
-                throw syntaxError(.loneCarriageReturn, at: position - 1)
+            // A carriage return skipped just before the next value ended the line alone (it may
+            // have left the window in a refill: its offset is kept).
+            if let offset = carriageReturnBeforeToken {
+                throw syntaxError(.loneCarriageReturn, at: offset - windowOffset)
             }
             throw syntaxError(.unexpectedByte(byte, expected: "the end of the line"), at: position)
         }
