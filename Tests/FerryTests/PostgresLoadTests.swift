@@ -43,6 +43,23 @@ struct PostgresLoadTests {
         #expect(try PostgresTestSupport.query(uri, "SELECT source FROM ferry.ferry_stores") == [[first]])
     }
 
+    /// Found by a hostile run: a row of no entity that other rows point at failed the load with
+    /// PostgreSQL's foreign-key error (exit 4), where the same row pointed at by nothing is the
+    /// census's finding (exit 5).
+    @Test("a row whose Z_ENT names no entity fails the load as the census's finding, whether other rows point at it or not")
+    func strayRowPointedAt() throws {
+        let folder = try TestPaths.temporaryFolder("pg-stray")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("UPDATE ZPERSON SET Z_ENT = 99 WHERE Z_PK = (SELECT ZOWNER FROM ZVEHICLE WHERE ZOWNER IS NOT NULL LIMIT 1)")
+        try database.close()
+        let uri = try PostgresTestSupport.database()
+        let summary = try PostgresTestSupport.load([store], into: uri)
+        let failure = summary.stores.first?.failure
+        #expect(failure?.isVerification == true && failure?.message.contains("names no entity") == true, "\(failure?.message ?? "")")
+    }
+
     /// Found by a hostile run: a row keyed below 1 loaded (exit 0), and no restore could read it back.
     @Test("a row keyed below 1 is refused by the load, naming it: no restore could bring it back")
     func keyBelowOneIsRefused() throws {

@@ -76,7 +76,11 @@ struct PostgresStoreLoad {
                     try TransferCounts.database(store: uuid, layout: layout, schema: schema, connection: connection)
                 }
             } catch {
-                _ = try? storeSide.wait()
+                // Rows the census finds no entity for were not sent, so keys that name them fail
+                // here: the census says why, as it does when no key names them.
+                if let own = try? storeSide.wait(), case let problems = own.census.discrepancies(delivered: [:], among: []), !problems.isEmpty {
+                    throw .verification(store: storePath, problems: problems)
+                }
                 throw error
             }
             let own = try read { () throws(StoreReaderError) in try storeSide.wait() }
