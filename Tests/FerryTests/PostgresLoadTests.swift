@@ -48,14 +48,8 @@ struct PostgresLoadTests {
     /// census's finding (exit 5).
     @Test("a row whose Z_ENT names no entity fails the load as the census's finding, whether other rows point at it or not")
     func strayRowPointedAt() throws {
-        let folder = try TestPaths.temporaryFolder("pg-stray")
-        let model = try PostgresTestSupport.garageModel()
-        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
-        let database = try SQLiteDatabase(path: store, mode: .readWrite)
-        try database.execute("UPDATE ZPERSON SET Z_ENT = 99 WHERE Z_PK = (SELECT ZOWNER FROM ZVEHICLE WHERE ZOWNER IS NOT NULL LIMIT 1)")
-        try database.close()
-        let uri = try PostgresTestSupport.database()
-        let summary = try PostgresTestSupport.load([store], into: uri)
+        let summary = try PostgresTestSupport.loadEdited(
+            "pg-stray", "UPDATE ZPERSON SET Z_ENT = 99 WHERE Z_PK = (SELECT ZOWNER FROM ZVEHICLE WHERE ZOWNER IS NOT NULL LIMIT 1)")
         let failure = summary.stores.first?.failure
         #expect(failure?.isVerification == true && failure?.message.contains("names no entity") == true, "\(failure?.message ?? "")")
     }
@@ -63,14 +57,7 @@ struct PostgresLoadTests {
     /// Found by a hostile run: a row keyed below 1 loaded (exit 0), and no restore could read it back.
     @Test("a row keyed below 1 is refused by the load, naming it: no restore could bring it back")
     func keyBelowOneIsRefused() throws {
-        let folder = try TestPaths.temporaryFolder("pg-key-zero")
-        let model = try PostgresTestSupport.garageModel()
-        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
-        let database = try SQLiteDatabase(path: store, mode: .readWrite)
-        try database.execute("UPDATE ZVEHICLE SET Z_PK = -5 WHERE ZNAME = 'cart'")
-        try database.close()
-        let uri = try PostgresTestSupport.database()
-        let summary = try PostgresTestSupport.load([store], into: uri)
+        let summary = try PostgresTestSupport.loadEdited("pg-key-zero", "UPDATE ZVEHICLE SET Z_PK = -5 WHERE ZNAME = 'cart'")
         let message = summary.stores.first?.failure?.message ?? ""
         #expect(!summary.allLoaded && message.contains("Z_PK -5") && message.contains("a key below 1"), "\(message)")
     }

@@ -136,6 +136,17 @@ enum PostgresTestSupport {
         return (model, store, uri)
     }
 
+    /// A garage store (in a temporary folder named after `name`) changed by `sql`, as a hand or
+    /// another program could have left it, then loaded into a fresh database.
+    static func loadEdited(_ name: String, _ sql: String) throws -> PostgresExportSummary {
+        let folder = try TestPaths.temporaryFolder(name)
+        let store = try garageStore(at: folder + "/Garage.sqlite", modelFolder: try garageModel())
+        let connection = try SQLiteDatabase(path: store, mode: .readWrite)
+        try connection.execute(sql)
+        try connection.close()
+        return try load([store], into: try database())
+    }
+
     /// A fresh database on the test server.
     static func database() throws -> String {
         try PostgresTestServer.running().database().uri
