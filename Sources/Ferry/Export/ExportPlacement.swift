@@ -17,8 +17,8 @@ import FoundationEssentials
 ///   one by one, each over its namesake (a planted symbolic link is replaced, never followed);
 ///   the old `manifest.json` is removed first and the new one renamed last, so `DIR` holds a
 ///   manifest only when its files are complete. The files of the export the folder held (those
-///   its old manifest names) that this one does not write are removed: the folder holds one
-///   export, not the leftovers of another format. Other files are left alone.
+///   its old manifest names, still as it wrote them) that this one does not write are removed:
+///   the folder holds one export, not the leftovers of another format. Other files are left alone.
 /// - A folder the caller already owns (a backup's `.incomplete-<UUID>`): written in place.
 ///
 /// No file it renames into place or removes may be one of the run's inputs (the store exported
@@ -103,8 +103,8 @@ final class ExportPlacement {
             return
         }
         let manifest = destination + "/" + ExportManifest.fileName
-        let replaced = Self.fileNames(ofExportAt: manifest)
-        if let (output, input) = PathOverlap.first(outputs: (Set(names).union(replaced)).sorted().map { destination + "/" + $0 }, inputs: inputs) {
+        let stale = Self.staleFiles(ofExportAt: manifest, besides: names)
+        if let (output, input) = PathOverlap.first(outputs: (names + stale).map { destination + "/" + $0 }, inputs: inputs) {
             throw .outputIsInput(output: output, input: input)
         }
         guard unlink(manifest) == 0 || errno == ENOENT else { throw .writing(manifest, ByteSinkError(path: manifest, operation: "unlink", code: errno)) }
@@ -112,23 +112,24 @@ final class ExportPlacement {
             let target = destination + "/" + name
             do { try FilePath.rename(building + "/" + name, to: target, replacing: true) } catch { throw .writing(target, error) }
         }
-        // Compared without letter case: on a file system that ignores it, `item.json` is the
-        // `Item.json` just written.
-        let written = Set(names.map { $0.lowercased() })
-        for name in replaced where !written.contains(name.lowercased()) { unlink(destination + "/" + name) }
+        for name in stale { unlink(destination + "/" + name) }
         owner.remove()
     }
 
-    /// The files the export whose manifest is at `path` wrote and that are still as it wrote
-    /// them (their SHA-256 is the manifest's: a file edited since is the user's now), when it
-    /// names them as plain file names; none when there is no manifest there or it cannot be read.
-    private static func fileNames(ofExportAt path: String) -> Set<String> {
+    /// The files the export whose manifest is at `path` wrote that this one does not write (`names`,
+    /// compared without letter case: on a file system that ignores it, `item.json` is the
+    /// `Item.json` just written) and that are still as it wrote them: plain file names, regular
+    /// files (no link followed, no FIFO waited on) whose SHA-256 is the manifest's (a file edited
+    /// since is the user's now). None when there is no manifest there or it cannot be read.
+    private static func staleFiles(ofExportAt path: String, besides names: [String]) -> [String] {
         guard let manifest = try? ManifestFile.read(from: path) else { return [] }
         let folder = FilePath.split(path).folder
-        return Set(manifest.entities.filter { entry in
+        let written = Set(names.map { $0.lowercased() })
+        return manifest.entities.filter { entry in
             !entry.file.isEmpty && !entry.file.contains("/") && entry.file != "." && entry.file != ".."
-                && (try? FileDigest.sha256(of: folder + "/" + entry.file))?.0 == entry.sha256
-        }.map(\.file))
+                && !written.contains(entry.file.lowercased())
+                && (try? FileDigest.sha256(of: folder + "/" + entry.file, regularFileOnly: true))?.digest == entry.sha256
+        }.map(\.file)
     }
 
     /// Removes what was built (the destination is as it was, less a replaced manifest when the
