@@ -50,7 +50,7 @@ enum BackupCommand: Command {
         log.start(arguments)
         do {
             let summary = try job.run(progress: log.progress)
-            FrameworkRecordsText.warn(summary.manifest, log: log)
+            LeftBehindText.warn(summary.manifest.leftBehind, of: summary.manifest.source, log: log)
             for problem in summary.notRemoved { log.warning("warning: an old backup beyond --keep was not removed: \(problem)") }
             log.summary(.success, counts: ManifestSummary.counts(summary.manifest))
             if arguments.has("json") {

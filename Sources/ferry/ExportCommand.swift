@@ -78,7 +78,7 @@ enum ExportCommand: Command {
         log.start(arguments)
         do {
             let manifest = try ExportJob(request: request).run(progress: log.progress)
-            FrameworkRecordsText.warn(manifest, log: log)
+            LeftBehindText.warn(manifest.leftBehind, of: manifest.source, log: log)
             log.summary(.success, counts: ManifestSummary.counts(manifest))
             if arguments.has("json") {
                 Terminal.out(ManifestSummary.jsonLine(manifest, folder: request.outputFolder) + "\n")

@@ -107,6 +107,10 @@ enum InspectCommand: Command {
         if !report.frameworkRecords.isEmpty {
             out += "  Core Data's own records: " + report.frameworkRecords.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
         }
+        if !report.otherTables.isEmpty {
+            out += "  tables outside Core Data's layout (no job carries them): "
+                + report.otherTables.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+        }
         for line in report.discrepancies { out += "  NOT ACCOUNTED FOR: \(line)\n" }
         Terminal.out(out + (report.model.map { "\n" + ModelReportText.render($0) } ?? ""))
         return report.discrepancies.isEmpty ? .success : .verificationFailed

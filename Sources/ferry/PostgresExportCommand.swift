@@ -61,8 +61,8 @@ enum PostgresExportText {
         for store in loaded where (store.report?.exactDates ?? 0) > 0 {
             text += "\(store.source): \(store.report?.exactDates ?? 0) dates finer than a microsecond, kept exactly in their _exact columns\n"
         }
-        for store in loaded where !(store.report?.frameworkRecords.isEmpty ?? true) {
-            text += "\(store.source): " + FrameworkRecords.notCarried(store.report?.frameworkRecords ?? [:]) + "\n"
+        for store in loaded {
+            for line in store.report?.leftBehind.warnings ?? [] { text += "\(store.source): \(line)\n" }
         }
         text += "\(loaded.count) of \(summary.stores.count) stores loaded in \(seconds(summary.seconds)) s"
         if !verified {

@@ -65,9 +65,7 @@ enum RestoreCommand: Command {
                 log.warning("warning: \(file) is in the folder but not in its manifest: its records are not restored")
                 leftOut = true
             }
-            if !summary.frameworkRecords.isEmpty {
-                log.warning("warning: the backed-up store: " + FrameworkRecords.notCarried(summary.frameworkRecords))
-            }
+            LeftBehindText.warn(summary.leftBehind, of: "the backed-up store", log: log)
             let code: ExitCode = leftOut ? .rejects : .success
             log.summary(code, counts: ["records": summary.records.values.reduce(0, +)])
             if arguments.has("json") {

@@ -93,7 +93,8 @@ public struct ExportJob {
             storeUUID: store.metadata.storeUUID.uuidString, model: modelInfo, format: request.format,
             gzip: request.gzipLevel != nil, predicate: request.predicate, sort: request.sort, state: state, entities: files,
             applicationMetadata: try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries),
-            frameworkRecords: census.frameworkRecords.isEmpty ? nil : census.frameworkRecords)
+            frameworkRecords: census.frameworkRecords.isEmpty ? nil : census.frameworkRecords,
+            otherTables: census.leftBehind.otherTables.isEmpty ? nil : census.leftBehind.otherTables)
         try ManifestFile.write(manifest, to: placement.file(ExportManifest.fileName), durable: request.durable)
         return manifest
     }

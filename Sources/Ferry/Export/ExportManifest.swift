@@ -34,6 +34,12 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     /// mirroring), which the export does not hold and a restore does not bring back; nil when
     /// there were none.
     public var frameworkRecords: [String: Int64]? = nil
+    /// Rows of the tables outside Core Data's layout the store held, by table, which the export
+    /// does not hold either; nil when there were none.
+    public var otherTables: [String: Int64]? = nil
+
+    /// What the store held that the export does not.
+    public var leftBehind: LeftBehind { LeftBehind(frameworkRecords: frameworkRecords ?? [:], otherTables: otherTables ?? [:]) }
 
     /// `applicationMetadata` of a store's metadata entries (nil when there are none).
     static func applicationMetadata(of entries: [String: PropertyListValue]) throws(ExportError) -> String? {

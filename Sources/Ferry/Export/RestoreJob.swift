@@ -39,9 +39,8 @@ public struct RestoreJob {
         /// record of the folder lists back: a partial export's links to what it left out, or a
         /// source's dangling keys. They are not restored.
         public var unmatchedPairs: [String: Int] = [:]
-        /// Core Data's own records the backed-up store held, which the backup does not hold
-        /// (`ExportManifest.frameworkRecords`).
-        public var frameworkRecords: [String: Int64] = [:]
+        /// What the backed-up store held that the backup does not (`ExportManifest.leftBehind`).
+        public var leftBehind = LeftBehind()
         /// Files in the folder named as an export names an entity's file, for an entity of the
         /// model, that the manifest does not list: their records are not restored.
         public var unlistedFiles: [String] = []
@@ -90,7 +89,7 @@ public struct RestoreJob {
                 let kept = Int(report.relationships.first { $0.relationship == relationship }?.edges ?? 0)
                 if named > kept { unmatched[relationship] = named - kept }
             }
-            return Summary(records: pipeline.written, links: links, unmatchedPairs: unmatched, frameworkRecords: manifest.frameworkRecords ?? [:],
+            return Summary(records: pipeline.written, links: links, unmatchedPairs: unmatched, leftBehind: manifest.leftBehind,
                            unlistedFiles: unlistedFiles(of: manifest, model: model))
         } catch {
             writer.discard()

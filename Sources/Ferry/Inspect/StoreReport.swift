@@ -31,6 +31,9 @@ public struct StoreReport: Codable, Sendable, Equatable {
     /// Core Data's own records (`StoreCensus.frameworkRecords`: its persistent history, CloudKit's
     /// mirroring), by `Z_NAME`; empty when there are none.
     public var frameworkRecords: [String: Int64] = [:]
+    /// Rows of the tables outside Core Data's layout (`LeftBehind.otherTables`), by table; empty
+    /// when there are none.
+    public var otherTables: [String: Int64] = [:]
 
     /// Inspects a store file. `bundlePath` is a model to match the store against.
     public init(path: String, bundlePath: String?) throws(InspectError) {
@@ -50,6 +53,7 @@ public struct StoreReport: Codable, Sendable, Equatable {
             for entity in census.appEntities { plain[entity.name] = census.rowsIncludingSubentities(of: entity.number) }
             plainSQLCounts = plain
             frameworkRecords = census.frameworkRecords
+            otherTables = census.leftBehind.otherTables
             let matched: (model: ManagedObjectModel, version: String?)
             do { matched = try StoreModelMatch.model(for: store, bundle: bundle) } catch .invalidModel(_, let reason) where bundle == nil {
                 // An old store (no Z_MODELCACHE) and no model: its rows are still counted.

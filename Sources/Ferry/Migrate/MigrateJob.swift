@@ -96,7 +96,7 @@ public struct MigrateJob {
             summary.sampleRejects = pipeline.sampleRejects
             summary.stoppedEarly = pipeline.stoppedEarly
             summary.suggestions += pipeline.notes.filter { !$0.isWarning }.map(\.description)
-            summary.warnings += (pipeline.notes + chain.uncarriedValues).filter(\.isWarning).map(\.description)
+            summary.warnings += (pipeline.notes + chain.uncarriedValues).filter(\.isWarning).flatMap(\.lines)
             summary.renumbered = writer.renumberedObjects
             for (entity, count) in summary.renumbered.sorted(by: { $0.key < $1.key }) {
                 summary.warnings.append("\(entity): \(count) object\(count == 1 ? "" : "s") of the store whose UUID is kept got a new Z_PK, "

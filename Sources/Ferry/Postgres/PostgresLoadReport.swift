@@ -13,7 +13,7 @@ public struct PostgresLoadReport: Sendable, Equatable {
     public var exactDates: Int
     /// Whether an earlier load of the store was replaced.
     public var replaced: Bool
-    /// Core Data's own records the store held (its persistent history, CloudKit's mirroring), by
-    /// `Z_NAME`, which the database does not get; counted with the verification (empty without).
-    public var frameworkRecords: [String: Int64] = [:]
+    /// What the store held that the database does not get (Core Data's own records, tables
+    /// outside its layout), counted by the store's census.
+    public var leftBehind = LeftBehind()
 }

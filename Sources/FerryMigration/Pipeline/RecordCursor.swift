@@ -1,3 +1,5 @@
+import FerryStore
+
 /// One source of records for `RecordPipeline`: a file of records, a Core Data store, an export
 /// folder. Every source reads as records of entities of one model version of the chain.
 public protocol RecordCursor: AnyObject {
@@ -132,16 +134,22 @@ public enum SourceNote: Sendable, Equatable, CustomStringConvertible {
     /// Values of an attribute that a step of the chain carries nowhere (`nextVersion` has no
     /// attribute they become), counted as the records went through.
     case droppedValues(count: Int, entity: String, attribute: String, nextVersion: String)
-    /// Core Data's own records of a store (its persistent history, CloudKit's mirroring), by
-    /// `Z_NAME`: not carried into the new store.
-    case frameworkRecords(source: String, records: [String: Int64])
+    /// What a store holds that no job carries (Core Data's own records, tables outside its
+    /// layout); never empty.
+    case leftBehind(source: String, LeftBehind)
 
     /// Whether the note says that something of the source is lost (a warning, not a hint).
     public var isWarning: Bool {
         switch self {
-        case .frameworkRecords, .droppedPairs, .droppedValues: true
+        case .leftBehind, .droppedPairs, .droppedValues: true
         case .unknownKeys: false
         }
+    }
+
+    /// What the summary prints, one line each (a store may leave two kinds of things behind).
+    public var lines: [String] {
+        guard case let .leftBehind(source, leftBehind) = self else { return [description] }
+        return leftBehind.warnings.map { "\(source): \($0)" }
     }
 
     public var description: String {
@@ -152,8 +160,8 @@ public enum SourceNote: Sendable, Equatable, CustomStringConvertible {
             "\(source): \(count) pairs of \(entity).\(relationship) not carried: \(lastVersion) has no relationship they become"
         case let .droppedValues(count, entity, attribute, nextVersion):
             "\(count) value\(count == 1 ? "" : "s") of \(entity).\(attribute) not carried: \(nextVersion) has no attribute they become"
-        case let .frameworkRecords(source, records):
-            "\(source): " + FrameworkRecords.notCarried(records)
+        case .leftBehind:
+            lines.joined(separator: "\n")
         }
     }
 }

@@ -166,8 +166,8 @@ public final class StoreRecordCursor: RecordCursor {
         }
         let problems = census.discrepancies(delivered: delivered) + pairs.discrepancies(census: pairCensus)
         guard problems.isEmpty else { throw .notAccounted(source: path, problems: problems) }
-        let framework = census.frameworkRecords
-        return SourceEnd(notes: notes + (framework.isEmpty ? [] : [.frameworkRecords(source: path, records: framework)]))
+        let leftBehind = census.leftBehind
+        return SourceEnd(notes: notes + (leftBehind.isEmpty ? [] : [.leftBehind(source: path, leftBehind)]))
     }
 
     /// The cursor of the root being read, or of the next one; nil once every root is read.

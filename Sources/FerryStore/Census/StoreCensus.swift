@@ -40,6 +40,8 @@ public struct StoreCensus: Sendable, Equatable {
     public private(set) var strays: [StrayRows] = []
     /// Rows of every many-to-many join table (`Z_<n><NAME>` with no `Z_PK`), by table name.
     public private(set) var joinTableRows: [String: Int64] = [:]
+    /// Rows of every table outside Core Data's layout (`LeftBehind.otherTables`), by table name.
+    public private(set) var otherTableRows: [String: Int64] = [:]
 
     /// Counts the rows of the store at `path` on a connection of its own (read-only, as every
     /// source is opened).
@@ -72,9 +74,18 @@ public struct StoreCensus: Sendable, Equatable {
                     }
                 }
             } else if table.hasPrefix("Z_"), table.dropFirst(2).first?.isNumber == true, !columns.contains("Z_PK") {
-                joinTableRows[table] = try database.scalarInteger("SELECT count(*) FROM \(SQLIdentifier.quoted(table))") ?? 0
+                joinTableRows[table] = try Self.rows(of: table, database)
+            } else if !Self.bookkeepingTables.contains(table) {
+                otherTableRows[table] = try Self.rows(of: table, database)
             }
         }
+    }
+
+    /// Core Data's tables of its own that hold no records.
+    private static let bookkeepingTables: Set<String> = ["Z_METADATA", "Z_MODELCACHE"]
+
+    private static func rows(of table: String, _ database: SQLiteDatabase) throws(SQLiteError) -> Int64 {
+        try database.scalarInteger("SELECT count(*) FROM \(SQLIdentifier.quoted(table))") ?? 0
     }
 
     /// The entity with this number.
@@ -101,6 +112,9 @@ public struct StoreCensus: Sendable, Equatable {
     public var frameworkRecords: [String: Int64] {
         Dictionary(entities.filter { $0.isSystemEntity && $0.rows > 0 }.map { ($0.name, $0.rows) }, uniquingKeysWith: +)
     }
+
+    /// What no Ferry job carries: Core Data's own records and the rows of tables outside its layout.
+    public var leftBehind: LeftBehind { LeftBehind(frameworkRecords: frameworkRecords, otherTables: otherTableRows) }
 
     /// Rows of the app's entities, stray rows included.
     public var appRows: Int64 {
@@ -170,9 +184,13 @@ public struct StoreCensus: Sendable, Equatable {
         return groups
     }
 
-    /// Every table and its column names, from `sqlite_master` and `PRAGMA table_info`.
+    /// Every table and its column names, from `sqlite_master` and `PRAGMA table_info`. Virtual
+    /// tables are left out: their rows are in their shadow tables, which are listed, and their
+    /// module may be one this SQLite lacks (a full-text index of another build).
     private static func tables(_ database: SQLiteDatabase) throws(SQLiteError) -> [(String, Set<String>)] {
-        let names = try database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        let names = try database.prepare("""
+            SELECT name FROM sqlite_master WHERE type = 'table' AND coalesce(sql, '') NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name
+            """)
         var tables: [String] = []
         while try names.step() { if let name = names.string(at: 0) { tables.append(name) } }
         names.finalize()

@@ -8,9 +8,11 @@ import Testing
 /// `ACHANGE`, `ATRANSACTIONSTRING`, entities 16001–16003; every SwiftData store has it) and
 /// CloudKit's mirroring metadata. No Ferry job carries them, and migrate, export, backup and
 /// restore said nothing (Apple Notes' 84 transactions and 298 changes vanished with exit 0). Each
-/// now names what it leaves behind, counted by the store's census, and a manifest records it.
-@Suite("Core Data's own records are named when they are not carried")
-struct FrameworkRecordsTests {
+/// now names what it leaves behind, counted by the store's census, and a manifest records it. So
+/// do the tables outside Core Data's layout (an app's own SQL tables), which every verb dropped
+/// without a word.
+@Suite("What a store holds that no job carries is named")
+struct LeftBehindTests {
     /// A Workspace 2 store with 2 history transactions and 3 changes, as Core Data lays them out.
     private func storeWithHistory(_ folder: String) throws -> String {
         let store = try ExportTestSupport.workspace2Store(folder)
@@ -88,5 +90,39 @@ struct FrameworkRecordsTests {
         let exported = try FerryProcess.run(["export", store, "--out", folder + "/export"])
         #expect(exported.status == 0, "\(exported.err)")
         #expect(exported.err.contains("Core Data's own records are not carried: CHANGE 298, TRANSACTION 84, TRANSACTIONSTRING 6"), "\(exported.err)")
+    }
+
+    @Test("tables outside Core Data's layout are named with their rows by migrate, export, backup, restore and inspect")
+    func otherTables() throws {
+        let folder = try TestPaths.temporaryFolder("left-behind-tables")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("""
+            CREATE TABLE ZJUNK (a, b);
+            INSERT INTO ZJUNK VALUES (1, 'keep me'), (2, '残して');
+            CREATE TABLE app_settings (k TEXT PRIMARY KEY, v);
+            INSERT INTO app_settings VALUES ('theme', 'dark');
+            CREATE TABLE empty_cache (k);
+            CREATE VIRTUAL TABLE search USING fts5(body);
+            """)
+        let census = try StoreCensus(path: store)
+        // The full-text index's rows are in its shadow tables; the virtual table is not counted
+        // itself, nor is a table without rows left behind.
+        #expect(census.leftBehind.otherTables["ZJUNK"] == 2 && census.leftBehind.otherTables["app_settings"] == 1)
+        #expect(census.leftBehind.otherTables["search"] == nil && census.leftBehind.otherTables["empty_cache"] == nil)
+        #expect(census.leftBehind.otherTables["search_config"] == 1, "\(census.leftBehind.otherTables)")
+        let named = "tables outside Core Data's layout are not carried: ZJUNK (2 rows), app_settings (1 row), search_config (1 row), search_data (2 rows)"
+        let migrated = try FerryProcess.run(["migrate", store, "--model", ExportTestSupport.workspace, "--out", folder + "/Migrated.sqlite", "--var", "zone=UTC"])
+        #expect(migrated.status == 1, "\(migrated.err)")
+        #expect(migrated.err.contains("warning: \(store): " + named), "\(migrated.err)")
+        let exported = try FerryProcess.run(["export", store, "--out", folder + "/export"])
+        #expect(exported.status == 0 && exported.err.contains("warning: \(store): " + named), "\(exported.err)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/export/manifest.json"))) as? [String: Any])
+        #expect(manifest["otherTables"] as? [String: Int] == ["ZJUNK": 2, "app_settings": 1, "search_config": 1, "search_data": 2])
+        let backedUp = try FerryProcess.run(["backup", store, "--to", folder + "/backups"])
+        #expect(backedUp.status == 0 && backedUp.err.contains("warning: \(store): " + named), "\(backedUp.err)")
+        let restored = try FerryProcess.run(["restore", folder + "/export", "--model", ExportTestSupport.workspace, "--out", folder + "/Restored.sqlite"])
+        #expect(restored.status == 0 && restored.err.contains("warning: the backed-up store: " + named), "\(restored.err)")
+        let inspected = try FerryProcess.run(["inspect", store])
+        #expect(inspected.out.contains("tables outside Core Data's layout (no job carries them): ZJUNK 2, app_settings 1, search_config 1, search_data 2"), "\(inspected.out)")
     }
 }
