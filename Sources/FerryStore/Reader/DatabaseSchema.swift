@@ -63,8 +63,16 @@ public struct DatabaseSchema: Sendable, Equatable {
             }
         }
         master.finalize()
-        for position in tables.indices {
-            tables[position].columns = try columns(of: tables[position].name, in: database)
+        for position in tables.indices.reversed() {
+            let isVirtual = tables[position].createStatement.uppercased().hasPrefix("CREATE VIRTUAL TABLE")
+            do {
+                tables[position].columns = try columns(of: tables[position].name, in: database)
+            } catch where isVirtual {
+                // A virtual table of a module this SQLite lacks (a full-text index of another
+                // build) cannot be read; its rows are in its shadow tables, which are listed.
+                tables.remove(at: position)
+                continue
+            }
             tables[position].isWithoutRowID = try isWithoutRowID(tables[position].name, in: database)
         }
         var result: [Index] = []
