@@ -5,8 +5,9 @@ import Synchronization
 /// parsing and converting records overlaps with writing them.
 ///
 /// Records come out in the reader's order, so the output is the same as reading in line. Memory
-/// is bounded: at most `depth` batches of `batchSize` results wait at a time, and the reader
-/// stops when they are not taken. A batch the consumer has gone through goes back to the reader
+/// is bounded: at most `depth` batches wait at a time, each of `batchSize` results or of
+/// `batchBytes` of values and one record more (records of large blobs come a few at a time), and
+/// the reader stops when they are not taken. A batch the consumer has gone through goes back to the reader
 /// thread, which offers its results to the reader for reuse (``RecordReader/reuse(_:)``), frees
 /// the rest there and reuses the batch's storage: the consumer only copies each
 /// result (a few reference counts), so freeing the records' arrays and strings costs the
@@ -38,13 +39,13 @@ struct RecordReadAhead: ~Copyable {
     }
 
     /// Starts reading `reader` on its own thread.
-    init<Reader: RecordReader & ~Copyable>(_ reader: consuming Reader, batchSize: Int = 512, depth: Int = 4) {
+    init<Reader: RecordReader & ~Copyable>(_ reader: consuming Reader, batchSize: Int = 512, batchBytes: Int = 4 << 20, depth: Int = 4) {
         let channel = BatchChannel(depth: depth)
         self.channel = channel
         let producer: any BatchProducer = HandOff(reader)
-        let size = max(1, batchSize)
+        let limits = BatchLimits(results: max(1, batchSize), bytes: max(1, batchBytes))
         DispatchQueue(label: "ferry.record-read-ahead").async {
-            producer.run(into: channel, batchSize: size)
+            producer.run(into: channel, limits: limits)
         }
     }
 
@@ -189,9 +190,16 @@ private final class BatchChannel: Sendable {
     }
 }
 
+/// When the read-ahead thread ends a batch: at this many results, or once its records' values
+/// reach this many bytes (as a store row counts them, `StoreRowSize`).
+private struct BatchLimits: Sendable {
+    let results: Int
+    let bytes: Int
+}
+
 /// What the read-ahead thread runs (not generic, so the thread's closure holds no reader type).
 private protocol BatchProducer: AnyObject, Sendable {
-    func run(into channel: BatchChannel, batchSize: Int)
+    func run(into channel: BatchChannel, limits: BatchLimits)
 }
 
 /// Moves a reader to the read-ahead thread. `@unchecked Sendable`: after `init` only that
@@ -205,19 +213,21 @@ private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @u
     }
 
     /// Reads batches until the end of the source, an error, or the consumer is gone.
-    func run(into channel: BatchChannel, batchSize: Int) {
+    func run(into channel: BatchChannel, limits: BatchLimits) {
         while channel.waitForRoom() {
             var results = channel.spentBatch()
             reader.reuse(&results)
             results.removeAll(keepingCapacity: true)
-            results.reserveCapacity(batchSize)
+            results.reserveCapacity(limits.results)
             var ending: RecordSourceError?? = nil
+            var bytes = 0
             do {
-                while results.count < batchSize {
+                while results.count < limits.results, bytes < limits.bytes {
                     guard let result = try reader.next() else {
                         ending = .some(nil)
                         break
                     }
+                    if case .record(let record, _) = result { bytes += StoreRowSize.bytes(of: record.values) }
                     results.append(result)
                 }
             } catch {

@@ -1,0 +1,57 @@
+@testable import FerryMigration
+import FerryModel
+import Foundation
+import Synchronization
+import Testing
+
+/// The read-ahead thread holds a few batches of records at most. A batch ended only at 512
+/// results, so a CSV of 150 rows of 3 MB thumbnails was read whole before the first was
+/// written (a peak of 511 MB; a thousand rows of 10 MB blobs would not have fit in memory). A
+/// batch now also ends once its values reach `batchBytes`.
+@Suite("record read-ahead")
+struct RecordReadAheadTests {
+    @Test("records of large blobs are read a few batches ahead, not a batch of 512")
+    func boundedByBytes() throws {
+        let counter = Counter()
+        var ahead = RecordReadAhead(CountedReader(counter: counter, total: 200), batchSize: 512, batchBytes: 4 << 20, depth: 2)
+        let first = try ahead.next()
+        #expect(first != nil)
+        // Wait for the reader thread to fill the room it has (or, past the bound, to read on).
+        var stable = 0, last = -1
+        for _ in 0..<200 where stable < 10 {
+            Thread.sleep(forTimeInterval: 0.01)
+            let now = counter.value
+            stable = now == last ? stable + 1 : 0
+            last = now
+        }
+        // Four 1 MB records end a batch: the one taken, two waiting, one being read, and the
+        // record that stops the next; 512 records a batch would have read all 200.
+        #expect(counter.value <= 5 * 4 + 1, "read \(counter.value) records ahead")
+        var read = 1
+        while try ahead.next() != nil { read += 1 }
+        #expect(read == 200)
+    }
+}
+
+/// How many records a reader was asked for, read from the test's thread.
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() -> Int { count.withLock { $0 += 1; return $0 } }
+}
+
+/// `total` records of one 1 MB blob each.
+private struct CountedReader: RecordReader {
+    let counter: Counter
+    let total: Int
+    var sourceName: String { "blobs" }
+    var unknownKeys: [String] { [] }
+    var matchesAnyKey: Bool { true }
+
+    mutating func next() throws(RecordSourceError) -> RecordReadResult? {
+        let count = counter.increment()
+        guard count <= total else { return nil }
+        return .record(Record(values: [.binary([UInt8](repeating: 7, count: 1 << 20))], location: SourceLocation(file: "blobs", line: count)),
+                       defaulted: 0)
+    }
+}
