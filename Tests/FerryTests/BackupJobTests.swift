@@ -19,6 +19,8 @@ struct BackupJobTests {
         #expect(BackupJob.isBackupName(names[0]))
         #expect(second.manifest.entities.allSatisfy { $0.file.hasSuffix(".ndjson.gz") })
         #expect(second.manifest.state.primaryKeyMaxima["Upload"] == 49)
+        // The store's fingerprints, for the restore to compare its store with.
+        #expect(second.manifest.fingerprints?.map(\.subject).sorted() == ["Tag", "Tag.tasks", "Task", "Upload", "Upload.task"])
         let restored = folder + "/Restored.sqlite"
         _ = try RestoreJob(folder: second.path, modelPath: ExportTestSupport.workspace, outputPath: restored).run()
         #expect(try ExportTestSupport.contents(of: store, modelPath: ExportTestSupport.workspace)

@@ -1,5 +1,6 @@
 import Ferry
 import FerryFormats
+import FerryModel
 import FerryStore
 import FerryStoreTestSupport
 import FerryVerify
@@ -270,6 +271,47 @@ struct RestoreJobTests {
         }
         #expect(missing.description.contains("Task.ndjson") && missing.description.contains("missing"))
         #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    @Test("a backup edited with its hashes made to match restores nothing: the new store's fingerprints differ from the store's")
+    func consistentlyEditedBackup() throws {
+        let folder = try TestPaths.temporaryFolder("restore-edited")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
+        #expect(manifest.fingerprints?.count == 3 + 2 && manifest.fingerprintRevision == StoreVerifier.fingerprintRevision)
+        // A title changed in the file, and the file's size and SHA-256 in the manifest with it:
+        // every check of the backup itself passes, and the records restore one for one.
+        let file = folder + "/out/Task.ndjson"
+        let edited = Data(String(decoding: try TestPaths.read(file), as: UTF8.self).replacingOccurrences(of: "\"title\":\"", with: "\"title\":\"~").utf8)
+        try edited.write(to: URL(fileURLWithPath: file))
+        var rewritten = manifest
+        let index = try #require(rewritten.entities.firstIndex { $0.file == "Task.ndjson" })
+        rewritten.entities[index].bytes = edited.count
+        var hash = SHA256()
+        hash.update([UInt8](edited))
+        rewritten.entities[index].sha256 = hash.finalize().map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        try JSONEncoder().encode(rewritten).write(to: URL(fileURLWithPath: folder + "/out/manifest.json"))
+        let target = folder + "/Restored.sqlite"
+        let failure = try #require(throws: ExportError.self) {
+            try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
+        }
+        #expect(failure.isVerificationFailure && failure.description.contains("differs from the store backed up")
+                && failure.description.contains("Task: the values differ"), "\(failure)")
+        #expect(!FileManager.default.fileExists(atPath: target))
+        // A manifest of an older version, without fingerprints, restores as before.
+        rewritten.fingerprints = nil
+        rewritten.fingerprintRevision = nil
+        try JSONEncoder().encode(rewritten).write(to: URL(fileURLWithPath: folder + "/out/manifest.json"))
+        _ = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
+    }
+
+    @Test("a selection's manifest carries no fingerprints: no store would match them")
+    func selectionWithoutFingerprints() throws {
+        let folder = try TestPaths.temporaryFolder("restore-selection-fingerprints")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", entities: ["Task"],
+                                                            modelPath: ExportTestSupport.workspace)).run()
+        #expect(manifest.fingerprints == nil && manifest.fingerprintRevision == nil)
     }
 
     @Test("an existing store is refused and left as it was; --force replaces it")

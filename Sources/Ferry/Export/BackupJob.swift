@@ -84,6 +84,7 @@ public struct BackupJob {
         request.predicate = nil
         request.sort = nil
         request.durable = true
+        request.requiresFingerprints = true
         let manifest: ExportManifest
         do {
             do { _ = try ExportJob(request: request).run(progress: progress) } catch .changedWhileReading where copy == nil {

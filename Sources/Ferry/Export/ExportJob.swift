@@ -51,13 +51,16 @@ public struct ExportJob {
     private func write(store: CoreDataStoreReader, reader: StoreRecordReader, model: ManagedObjectModel, modelInfo: ExportManifest.ModelInfo,
                        units: [String], into placement: ExportPlacement,
                        progress: (JobProgress) -> Void) throws(ExportError) -> ExportManifest {
+        let stamp = StoreFileStamp(store.path)
         let state: StoreReadState
         do { state = try store.beginRead() } catch { throw .store(error) }
         // Every record is to be written (no selection): no value may lie outside them all.
         if request.entities.isEmpty && request.predicate == nil { try refuseStrandedValues(reader) }
         // Counted while the records are read, on the other core where the store allows it.
         let censusWork = store.startCensus()
+        let fingerprintWork = startFingerprints(of: store.path, model: model)
         let census: StoreCensus
+        let fingerprints: [FingerprintEntry]?
         var files: [ExportManifest.EntityFile] = []
         var streams: [String: ToManyStream] = [:]
         do {
@@ -75,6 +78,7 @@ public struct ExportJob {
             // Every record's lists were written (no selection): they must hold every pair.
             if request.entities.isEmpty && request.predicate == nil { try accountPairs(streams, reader: reader) }
             census = try censusWork.wait()
+            fingerprints = try self.fingerprints(fingerprintWork, of: store.path, since: stamp)
             try store.endRead(begunAt: state)
         } catch let error as StoreReaderError {
             throw store.readFailure(error)
@@ -94,9 +98,39 @@ public struct ExportJob {
             gzip: request.gzipLevel != nil, predicate: request.predicate, sort: request.sort, state: state, entities: files,
             applicationMetadata: try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries),
             frameworkRecords: census.frameworkRecords.isEmpty ? nil : census.frameworkRecords,
-            otherTables: census.leftBehind.otherTables.isEmpty ? nil : census.leftBehind.otherTables)
+            otherTables: census.leftBehind.otherTables.isEmpty ? nil : census.leftBehind.otherTables,
+            fingerprints: fingerprints, fingerprintRevision: fingerprints == nil ? nil : StoreVerifier.fingerprintRevision)
         try ManifestFile.write(manifest, to: placement.file(ExportManifest.fileName), durable: request.durable)
         return manifest
+    }
+
+    /// Starts fingerprinting the store's records and pairs on a worker thread, for a whole
+    /// export (nil for a selection): computed with SQL on the verifier's own connection while
+    /// the records are read, inside the export's read transaction.
+    private func startFingerprints(of path: String, model: ManagedObjectModel) -> BackgroundWork<[FingerprintEntry], VerificationError>? {
+        guard request.entities.isEmpty, request.predicate == nil else { return nil }
+        return BackgroundWork {
+            Result { () throws(VerificationError) in
+                let computed = try StoreVerifier(path: path, model: .model(model)).fingerprints()
+                return computed.records + computed.edges
+            }
+        }
+    }
+
+    /// The fingerprints `work` computed, when they are of the state exported: where no commit
+    /// can come in during the read transaction (a rollback journal), and otherwise when the
+    /// store's files show none since `stamp`. A store written meanwhile gets none (a backup then
+    /// reads a copy), and so does a store holding a value its model does not allow (`ferry
+    /// verify` names it; a backup refuses it).
+    private func fingerprints(_ work: BackgroundWork<[FingerprintEntry], VerificationError>?, of path: String,
+                              since stamp: StoreFileStamp) throws(ExportError) -> [FingerprintEntry]? {
+        guard let work else { return nil }
+        let computed = try? work.wait()
+        guard StoreFileStamp(path) == stamp else {
+            if request.requiresFingerprints { throw .changedWhileReading(request.storePath) }
+            return nil
+        }
+        return computed
     }
 
     /// Checks that the files hold every row of the entities exported, as the store's census

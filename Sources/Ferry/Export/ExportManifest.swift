@@ -38,6 +38,15 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     /// does not hold either; nil when there were none.
     public var otherTables: [String: Int64]? = nil
 
+    /// The fingerprints of the store's records and pairs as exported (`StoreVerifier
+    /// .fingerprints()`, computed with SQL on the store, not from the files), so that a restore
+    /// compares the store it builds with the store backed up, value by value and pair by pair;
+    /// nil for a selection (`--entity`, `--where`), for a store written while it was exported, and
+    /// in manifests of older versions.
+    public var fingerprints: [FingerprintEntry]? = nil
+    /// `StoreVerifier.fingerprintRevision` of `fingerprints`: another revision is not comparable.
+    public var fingerprintRevision: Int? = nil
+
     /// What the store held that the export does not.
     public var leftBehind: LeftBehind { LeftBehind(frameworkRecords: frameworkRecords ?? [:], otherTables: otherTables ?? [:]) }
 

@@ -24,6 +24,9 @@ public struct ExportRequest: Sendable {
     /// A consistent copy of the store to read in its place (a backup's, of a store another
     /// process writes meanwhile); the manifest and messages still name `storePath`.
     var copyToRead: String?
+    /// Whether the manifest must carry the store's fingerprints (a backup's): a store written
+    /// while it is exported is then `.changedWhileReading` rather than exported without them.
+    var requiresFingerprints = false
 
     public init(storePath: String, outputFolder: String, format: ExportFormat = .ndjson, gzipLevel: Int? = nil,
                 entities: [String] = [], predicate: String? = nil, sort: String? = nil, modelPath: String? = nil) {
