@@ -18,8 +18,13 @@ final class CopyBlockPool: Sendable {
         return block
     }
 
-    /// Keeps a block no longer in use (beyond `kept`, it is freed).
+    /// Blocks larger than this are freed, not kept: a block grows to hold a row whole, and four
+    /// kept blocks that had each held a 300 MB blob held 2.4 GB for the rest of the load.
+    static let largestKept = 4 << 20
+
+    /// Keeps a block no longer in use (beyond `kept`, or larger than `largestKept`, it is freed).
     func give(_ block: CopyBlock) {
+        guard block.capacity <= Self.largestKept else { return }
         spare.withLock { blocks in
             if blocks.count < Self.kept { blocks.append(block) }
         }

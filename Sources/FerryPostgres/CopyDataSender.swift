@@ -16,6 +16,8 @@ final class CopyDataSender: @unchecked Sendable {
     private let connection: PostgresConnection
     private let queue = DispatchQueue(label: "ferry.postgres.copy")
     private let slots = DispatchSemaphore(value: CopyDataSender.inFlight)
+    /// The largest COPY data message sent.
+    static let messageBytes = 1 << 20
     private let failure = Mutex<PostgresError?>(nil)
     private static let inFlight = 3
 
@@ -31,10 +33,19 @@ final class CopyDataSender: @unchecked Sendable {
         queue.async { [self] in
             defer { slots.signal() }
             guard failure.withLock({ $0 == nil }) else { return }
-            let sent = PQputCopyData(connection.handle, block.base.assumingMemoryBound(to: CChar.self), Int32(block.count))
-            if sent != 1 {
-                let error = connection.failure()
-                failure.withLock { $0 = error }
+            // In messages of at most `messageBytes`: libpq copies each message whole into its
+            // output buffer, which keeps its largest size until the connection closes (a block
+            // holding a 300 MB blob sent in one message left 300 MB there). COPY data may be
+            // split anywhere between messages.
+            var offset = 0
+            while offset < block.count {
+                let length = min(Self.messageBytes, block.count - offset)
+                guard PQputCopyData(connection.handle, (block.base + offset).assumingMemoryBound(to: CChar.self), Int32(length)) == 1 else {
+                    let error = connection.failure()
+                    failure.withLock { $0 = error }
+                    break
+                }
+                offset += length
             }
             connection.copyBlocks.give(block)
         }

@@ -162,9 +162,10 @@ enum ImportCommand: Command {
             Terminal.out("  carried \(entity): written \(count.written)\(count.merged > 0 ? ", merged \(count.merged)" : "")"
                 + (count.droppedWithCopies > 0 ? ", dropped with the copies not kept \(count.droppedWithCopies)" : "") + "\n")
         }
+        // The links are part of the import, and the verification is of all of it (as migrate shows them).
+        for link in summary.links { Terminal.out(LinkReportText.line(link, rejectLog: rejectLog, log: log)) }
         if let verification = summary.verification, verification.passed {
             Terminal.out("verified: \(verification.sections.reduce(0) { $0 + $1.checks }) checks hold\n")
         }
-        for link in summary.links { Terminal.out(LinkReportText.line(link, rejectLog: rejectLog, log: log)) }
     }
 }

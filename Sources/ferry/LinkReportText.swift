@@ -16,9 +16,10 @@ enum LinkReportText {
         if link.duplicatePairs > 0 { text += ", \(link.duplicatePairs) given twice (kept once)" }
         if link.rejectedRecords > 0 { text += ", \(link.rejectedRecords) records rejected (\(link.rejectedBecause ?? "the relationship is required"))" }
         if link.carriedRecordsRemoved > 0 { text += ", with \(link.carriedRecordsRemoved) records they carried" }
-        for sample in link.unresolvedSamples { log.warning(sample) }
+        // Marked as warnings, as every other line of standard error that is neither a reject nor an error.
+        for sample in link.unresolvedSamples { log.warning("warning: \(sample)") }
         if link.unresolved > link.unresolvedSamples.count {
-            log.warning("… \(link.unresolved - link.unresolvedSamples.count) more unresolved links of \(link.relationship)"
+            log.warning("warning: … \(link.unresolved - link.unresolvedSamples.count) more unresolved links of \(link.relationship)"
                 + (rejectLog.map { " in \($0)" } ?? " (use --rejects FILE to keep them all)"))
         }
         return text + "\n"
