@@ -105,11 +105,10 @@ enum InspectCommand: Command {
             return ["    " + entity, plain.map { $0 == rows ? String(rows) : "\(rows) read, \($0) by plain SQL" } ?? String(rows)]
         })
         if !report.frameworkRecords.isEmpty {
-            out += "  Core Data's own records: " + report.frameworkRecords.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+            out += "  Core Data's own records: " + LeftBehind.counts(report.frameworkRecords) + "\n"
         }
         if !report.otherTables.isEmpty {
-            out += "  tables outside Core Data's layout (no job carries them): "
-                + report.otherTables.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+            out += "  tables outside Core Data's layout (no job carries them): " + LeftBehind.counts(report.otherTables) + "\n"
         }
         for line in report.discrepancies { out += "  NOT ACCOUNTED FOR: \(line)\n" }
         Terminal.out(out + (report.model.map { "\n" + ModelReportText.render($0) } ?? ""))

@@ -158,6 +158,19 @@ struct RestoreJobTests {
         #expect(whole.unmatchedPairs.isEmpty)
     }
 
+    @Test("a whole backup of a store with a dangling key restores the rest (exit 1), its fingerprints compared but for the pairs not restored")
+    func danglingKeyWithFingerprints() throws {
+        let folder = try TestPaths.temporaryFolder("restore-dangling-fingerprints")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("UPDATE ZUPLOAD SET ZTASK = 9999 WHERE Z_PK = (SELECT min(Z_PK) FROM ZUPLOAD WHERE ZTASK IS NOT NULL)")
+        let manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/full", modelPath: ExportTestSupport.workspace)).run()
+        #expect(manifest.fingerprints != nil)
+        let restored = try RestoreJob(folder: folder + "/full", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Whole.sqlite").run()
+        #expect(restored.unmatchedPairs == ["Upload.task": 1] || LinkReport.unresolved(in: restored.links) == 1,
+                "\(restored.unmatchedPairs) \(restored.links)")
+        #expect(restored.records == ["Tag": 9, "Task": 50, "Upload": 49])
+    }
+
     @Test("the pairs of a many-to-many side that restore does not read are counted too, when the other side is left out (they were dropped, exit 0)")
     func unmatchedManyToManyPairsAreCounted() throws {
         let folder = try TestPaths.temporaryFolder("restore-unmatched-many")

@@ -26,6 +26,8 @@ public struct ExportJob {
             throw .invalidRequest("the gzip level must be 0 to 9, not \(level)")
         }
         if let problem = request.selectionProblem { throw .invalidRequest(problem) }
+        // Taken before the store is opened: a connection may fix the state it reads when it opens.
+        let stamp = StoreFileStamp(request.copyToRead ?? request.storePath)
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: request.copyToRead ?? request.storePath) } catch { throw .store(error) }
         let (model, modelInfo) = try ExportModelSource.resolve(bundlePath: request.modelPath, store: store)
@@ -38,7 +40,7 @@ public struct ExportJob {
                                             planned: planned + [ExportManifest.fileName])
         do {
             let manifest = try write(store: store, reader: reader, model: model, modelInfo: modelInfo, units: units,
-                                     into: placement, progress: progress)
+                                     into: placement, since: stamp, progress: progress)
             try placement.complete(names: manifest.entities.map(\.file) + [ExportManifest.fileName])
             return manifest
         } catch {
@@ -49,9 +51,8 @@ public struct ExportJob {
 
     /// Writes the files and the manifest into the placement's building folder.
     private func write(store: CoreDataStoreReader, reader: StoreRecordReader, model: ManagedObjectModel, modelInfo: ExportManifest.ModelInfo,
-                       units: [String], into placement: ExportPlacement,
+                       units: [String], into placement: ExportPlacement, since stamp: StoreFileStamp,
                        progress: (JobProgress) -> Void) throws(ExportError) -> ExportManifest {
-        let stamp = StoreFileStamp(store.path)
         let state: StoreReadState
         do { state = try store.beginRead() } catch { throw .store(error) }
         // Every record is to be written (no selection): no value may lie outside them all.
@@ -59,6 +60,8 @@ public struct ExportJob {
         // Counted while the records are read, on the other core where the store allows it.
         let censusWork = store.startCensus()
         let fingerprintWork = startFingerprints(of: store.path, model: model)
+        // Not left running when the export fails: it reads the whole store on the other core.
+        defer { _ = try? fingerprintWork?.wait() }
         let census: StoreCensus
         let fingerprints: [FingerprintEntry]?
         var files: [ExportManifest.EntityFile] = []
@@ -91,14 +94,15 @@ public struct ExportJob {
         if request.predicate == nil {
             try account(for: files, units: units, census: census, reader: reader, model: model)
         }
+        let leftBehind = census.leftBehind
         let manifest = ExportManifest(
             formatVersion: ExportManifest.currentFormatVersion, tool: "ferry \(FerryVersion.current)",
             createdAt: ISO8601Date.format(Date().timeIntervalSinceReferenceDate) ?? "", source: request.storePath,
             storeUUID: store.metadata.storeUUID.uuidString, model: modelInfo, format: request.format,
             gzip: request.gzipLevel != nil, predicate: request.predicate, sort: request.sort, state: state, entities: files,
             applicationMetadata: try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries),
-            frameworkRecords: census.frameworkRecords.isEmpty ? nil : census.frameworkRecords,
-            otherTables: census.leftBehind.otherTables.isEmpty ? nil : census.leftBehind.otherTables,
+            frameworkRecords: leftBehind.frameworkRecords.isEmpty ? nil : leftBehind.frameworkRecords,
+            otherTables: leftBehind.otherTables.isEmpty ? nil : leftBehind.otherTables,
             fingerprints: fingerprints, fingerprintRevision: fingerprints == nil ? nil : StoreVerifier.fingerprintRevision)
         try ManifestFile.write(manifest, to: placement.file(ExportManifest.fileName), durable: request.durable)
         return manifest
@@ -117,20 +121,25 @@ public struct ExportJob {
         }
     }
 
-    /// The fingerprints `work` computed, when they are of the state exported: where no commit
-    /// can come in during the read transaction (a rollback journal), and otherwise when the
-    /// store's files show none since `stamp`. A store written meanwhile gets none (a backup then
-    /// reads a copy), and so does a store holding a value its model does not allow (`ferry
-    /// verify` names it; a backup refuses it).
+    /// The fingerprints `work` computed, when they are of the state exported: the store's files
+    /// show no change since `stamp` (a WAL commit, a checkpoint), taken before the export's
+    /// connection was opened. A store written meanwhile gets none, and so does a store the
+    /// verifier cannot fingerprint (a value its model does not allow; `ferry verify` names it).
+    /// A backup requires them: a change, or a failure on the store itself (a writer waiting to
+    /// commit refuses new readers), is `.changedWhileReading`, and the backup reads a copy; a
+    /// failure on that copy is the verification's.
     private func fingerprints(_ work: BackgroundWork<[FingerprintEntry], VerificationError>?, of path: String,
                               since stamp: StoreFileStamp) throws(ExportError) -> [FingerprintEntry]? {
         guard let work else { return nil }
-        let computed = try? work.wait()
-        guard StoreFileStamp(path) == stamp else {
-            if request.requiresFingerprints { throw .changedWhileReading(request.storePath) }
-            return nil
+        let computed: Result<[FingerprintEntry], VerificationError> = Result { () throws(VerificationError) in try work.wait() }
+        let unchanged = StoreFileStamp(path) == stamp
+        guard request.requiresFingerprints else { return unchanged ? try? computed.get() : nil }
+        switch computed {
+        case .success(let fingerprints) where unchanged: return fingerprints
+        case .failure(let error) where unchanged && request.copyToRead != nil:
+            throw .verification(path: request.storePath, reason: "cannot fingerprint its records for the backup: \(error)")
+        case .success, .failure: throw .changedWhileReading(request.storePath)
         }
-        return computed
     }
 
     /// Checks that the files hold every row of the entities exported, as the store's census

@@ -88,8 +88,8 @@ public struct RestoreJob {
             }
             let unlisted = unlistedFiles(of: manifest, model: model)
             // Records of a file the manifest does not list are not restored, and said so (exit 1).
-            if unlisted.isEmpty {
-                try compareFingerprints(of: writer.temporaryPath, model: model, manifest: manifest, notRestored: Set(unmatched.keys))
+            if unlisted.isEmpty, let check = RestoreFingerprintCheck(manifest: manifest, model: model, links: links, unmatchedPairs: Set(unmatched.keys)) {
+                try check.compare(with: writer.temporaryPath, outputPath: outputPath)
             }
             do { try writer.finish(replacing: replaceExisting) } catch {
                 throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
@@ -132,37 +132,6 @@ public struct RestoreJob {
 
     /// Verifies the store where it is built, before it is renamed into place: the store checks,
     /// and every file's records (as the manifest counts them) written, no more rows than that.
-    /// Compares the store built at `path` with the store backed up, fingerprint by fingerprint
-    /// (`ExportManifest.fingerprints`, computed with SQL on that store): every record with all
-    /// its values and `Z_PK`, every relationship's pairs. The restore's own checks count what
-    /// it read and wrote; this compares what the new store holds with what the old one held,
-    /// through neither the files' writer nor their reader. Relationships whose pairs were not
-    /// all restored (`notRestored`, reported and exit 1) and their inverses are left out, as is
-    /// a manifest without fingerprints (a selection, an older version); a folder with files the
-    /// manifest does not list is not compared (they are reported, and the restore exits 1).
-    private func compareFingerprints(of path: String, model: ManagedObjectModel, manifest: ExportManifest,
-                                     notRestored: Set<String>) throws(ExportError) {
-        guard let expected = manifest.fingerprints, manifest.fingerprintRevision == StoreVerifier.fingerprintRevision else { return }
-        var skipped = notRestored
-        for name in notRestored {
-            let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let relationship = model.entity(named: parts[0])?.relationship(named: parts[1]),
-                  let inverse = relationship.inverseName else { continue }
-            skipped.insert("\(relationship.destinationEntity).\(inverse)")
-        }
-        let actual: [FingerprintEntry]
-        do {
-            let computed = try StoreVerifier(path: path, model: .model(model)).fingerprints()
-            actual = computed.records + computed.edges
-        } catch {
-            throw .restore(reason: "\(outputPath): cannot fingerprint the restored store: \(error)")
-        }
-        let section = FingerprintComparison.section(expected: expected.filter { !skipped.contains($0.subject) }, actual: actual)
-        guard let failure = section.failures.first else { return }
-        throw .verification(path: outputPath, reason: "the restored store differs from the store backed up in \(section.failures.count) "
-            + "fingerprint(s), first \(failure.subject): \(failure.message)")
-    }
-
     private func verify(_ writer: CoreDataStoreWriter, model: ManagedObjectModel, manifest: ExportManifest, written: [String: Int],
                         links: [LinkReport]) throws(ExportError) -> VerificationReport {
         let accounting = JobAccounting(

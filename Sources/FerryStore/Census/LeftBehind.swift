@@ -41,7 +41,7 @@ public struct LeftBehind: Sendable, Equatable {
     }
 
     /// `CHANGE 298, TRANSACTION 84`, by name.
-    static func counts(_ rows: [String: Int64]) -> String {
+    public static func counts(_ rows: [String: Int64]) -> String {
         rows.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     }
 }

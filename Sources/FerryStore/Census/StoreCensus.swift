@@ -62,6 +62,7 @@ public struct StoreCensus: Sendable, Equatable {
         keys.finalize()
         var positions: [Int64: Int] = [:]
         for (position, entity) in entities.enumerated() { positions[entity.number] = position }
+        let fetchIndexTables = try Self.fetchIndexShadowTables(database)
         for (table, columns) in try Self.tables(database) where table != "Z_PRIMARYKEY" {
             if columns.contains("Z_PK") && columns.contains("Z_ENT") {
                 for group in try Self.entityGroups(of: table, database) {
@@ -75,7 +76,7 @@ public struct StoreCensus: Sendable, Equatable {
                 }
             } else if table.hasPrefix("Z_"), table.dropFirst(2).first?.isNumber == true, !columns.contains("Z_PK") {
                 joinTableRows[table] = try Self.rows(of: table, database)
-            } else if !Self.bookkeepingTables.contains(table) {
+            } else if !Self.bookkeepingTables.contains(table), !fetchIndexTables.contains(table) {
                 otherTableRows[table] = try Self.rows(of: table, database)
             }
         }
@@ -83,6 +84,23 @@ public struct StoreCensus: Sendable, Equatable {
 
     /// Core Data's tables of its own that hold no records.
     private static let bookkeepingTables: Set<String> = ["Z_METADATA", "Z_MODELCACHE"]
+
+    /// The tables SQLite keeps for Core Data's R-tree fetch indexes (`Z_<Entity>_<Index>`
+    /// virtual tables of the rtree module, each with `_node`, `_parent` and `_rowid` tables):
+    /// derived from the entities' rows, and built again by Core Data.
+    private static func fetchIndexShadowTables(_ database: SQLiteDatabase) throws(SQLiteError) -> Set<String> {
+        let indexes = try database.prepare("""
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%' ESCAPE '\\'
+              AND sql LIKE 'CREATE VIRTUAL TABLE%USING rtree%'
+            """)
+        defer { indexes.finalize() }
+        var shadows = Set<String>()
+        while try indexes.step() {
+            guard let name = indexes.string(at: 0) else { continue }
+            for suffix in ["_node", "_parent", "_rowid"] { shadows.insert(name + suffix) }
+        }
+        return shadows
+    }
 
     private static func rows(of table: String, _ database: SQLiteDatabase) throws(SQLiteError) -> Int64 {
         try database.scalarInteger("SELECT count(*) FROM \(SQLIdentifier.quoted(table))") ?? 0

@@ -67,7 +67,7 @@ public struct DatabaseSchema: Sendable, Equatable {
             let isVirtual = tables[position].createStatement.uppercased().hasPrefix("CREATE VIRTUAL TABLE")
             do {
                 tables[position].columns = try columns(of: tables[position].name, in: database)
-            } catch where isVirtual {
+            } catch where isVirtual && error.primaryCode == 1 {  // SQLITE_ERROR: "no such module"
                 // A virtual table of a module this SQLite lacks (a full-text index of another
                 // build) cannot be read; its rows are in its shadow tables, which are listed.
                 tables.remove(at: position)

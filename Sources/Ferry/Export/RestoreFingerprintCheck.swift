@@ -1,0 +1,69 @@
+import FerryModel
+import FerryVerify
+
+/// A restore's comparison of the store it built with the store backed up, fingerprint by
+/// fingerprint (`ExportManifest.fingerprints`, computed with SQL on that store): every record
+/// with all its values and `Z_PK`, every relationship's pairs. The restore's own checks count
+/// what it read and wrote; this compares what the new store holds with what the old one held,
+/// through neither the files' writer nor their reader.
+///
+/// What the restore reports as not restored (exit 1) is left out: the pairs of a relationship
+/// with links that found nothing, were claimed by several or named records the folder does not
+/// list back, and its inverse's; the records of an entity some of whose records were rejected,
+/// and its ancestors'. The manifest is not signed: it catches a fault of the export's writer or
+/// the restore's reader, and damage whose file hashes were made to match, not an edit of the
+/// fingerprints themselves.
+struct RestoreFingerprintCheck {
+    private let expected: [FingerprintEntry]
+    private let model: ManagedObjectModel
+
+    /// Nil when the manifest has no fingerprints of this revision (a selection, an older version).
+    /// - Parameters:
+    ///   - links: the restore's link reports.
+    ///   - unmatchedPairs: relationships (`Entity.relationship`) with pairs naming records the
+    ///     folder does not list back.
+    init?(manifest: ExportManifest, model: ManagedObjectModel, links: [LinkReport], unmatchedPairs: Set<String>) {
+        guard let fingerprints = manifest.fingerprints, manifest.fingerprintRevision == StoreVerifier.fingerprintRevision else { return nil }
+        self.model = model
+        var left = Set<String>()
+        let incomplete = links.filter { $0.unresolved > 0 || $0.conflicts > 0 || $0.rejectedRecords > 0 }
+        for name in unmatchedPairs.union(incomplete.map(\.relationship)) { left.formUnion(Self.pairSubjects(of: name, in: model)) }
+        for link in incomplete where link.rejectedRecords > 0 {
+            let entity = String(link.relationship.prefix { $0 != "." })
+            left.formUnion(model.ancestry(of: entity).map(\.name))
+        }
+        expected = fingerprints.filter { !left.contains($0.subject) }
+    }
+
+    /// Fingerprints `path` and compares; a difference is a verification failure of `outputPath`.
+    func compare(with path: String, outputPath: String) throws(ExportError) {
+        let actual: [FingerprintEntry]
+        do {
+            let computed = try StoreVerifier(path: path, model: .model(model)).fingerprints()
+            actual = computed.records + computed.edges
+        } catch {
+            throw .restore(reason: "\(outputPath): cannot fingerprint the restored store: \(error)")
+        }
+        let section = FingerprintComparison.section(expected: expected, actual: actual)
+        guard let failure = section.failures.first else { return }
+        throw .verification(path: outputPath, reason: "the restored store differs from the store backed up in \(section.failures.count) "
+            + "fingerprint(s), first \(failure.subject): \(failure.message)")
+    }
+
+    /// The subjects a relationship's pairs may be fingerprinted under: `Entity.relationship` as
+    /// named, as its declaring entity names it, and its inverse's, as the inverse's declaring
+    /// entity names it.
+    private static func pairSubjects(of name: String, in model: ManagedObjectModel) -> Set<String> {
+        var subjects: Set<String> = [name]
+        let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let owner = model.declaringEntity(ofProperty: parts[1], in: parts[0]),
+              let relationship = owner.relationships.first(where: { $0.name == parts[1] }) else { return subjects }
+        subjects.insert("\(owner.name).\(relationship.name)")
+        if let inverse = model.inverse(of: relationship),
+           let inverseOwner = model.declaringEntity(ofProperty: inverse.name, in: relationship.destinationEntity) {
+            subjects.insert("\(relationship.destinationEntity).\(inverse.name)")
+            subjects.insert("\(inverseOwner.name).\(inverse.name)")
+        }
+        return subjects
+    }
+}
