@@ -66,6 +66,7 @@ enum RestoreCommand: Command {
                 leftOut = true
             }
             LeftBehindText.warn(summary.leftBehind, of: "the backed-up store", log: log)
+            if let notCompared = summary.notCompared { log.warning("warning: \(notCompared)") }
             let code: ExitCode = leftOut ? .rejects : .success
             log.summary(code, counts: ["records": summary.records.values.reduce(0, +)])
             if arguments.has("json") {

@@ -169,6 +169,7 @@ struct RestoreJobTests {
         #expect(restored.unmatchedPairs == ["Upload.task": 1] || LinkReport.unresolved(in: restored.links) == 1,
                 "\(restored.unmatchedPairs) \(restored.links)")
         #expect(restored.records == ["Tag": 9, "Task": 50, "Upload": 49])
+        #expect(restored.notCompared == nil)
     }
 
     @Test("the pairs of a many-to-many side that restore does not read are counted too, when the other side is left out (they were dropped, exit 0)")
@@ -315,7 +316,8 @@ struct RestoreJobTests {
         rewritten.fingerprints = nil
         rewritten.fingerprintRevision = nil
         try JSONEncoder().encode(rewritten).write(to: URL(fileURLWithPath: folder + "/out/manifest.json"))
-        _ = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
+        let unchecked = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
+        #expect(unchecked.notCompared?.contains("carries no fingerprints of its store") == true, "\(unchecked.notCompared ?? "compared")")
     }
 
     @Test("a selection's manifest carries no fingerprints: no store would match them")
@@ -325,6 +327,8 @@ struct RestoreJobTests {
         let manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", entities: ["Task"],
                                                             modelPath: ExportTestSupport.workspace)).run()
         #expect(manifest.fingerprints == nil && manifest.fingerprintRevision == nil)
+        let restored = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Tasks.sqlite").run()
+        #expect(restored.notCompared == nil)
     }
 
     @Test("an existing store is refused and left as it was; --force replaces it")

@@ -35,6 +35,24 @@ struct RestoreFingerprintCheck {
         expected = fingerprints.filter { !left.contains($0.subject) }
     }
 
+    /// Why a whole backup's restore is not compared, for a warning: its manifest carries no
+    /// fingerprints (an older version of Ferry, a store written while it was exported) or those of
+    /// another revision. Nil when it is compared, or is a selection (`--entity`, `--where`),
+    /// which no store's fingerprints would match.
+    static func omission(in manifest: ExportManifest, model: ManagedObjectModel) -> String? {
+        let listed = Set(manifest.entities.map(\.entity))
+        guard manifest.predicate == nil, model.entities.allSatisfy({ $0.isAbstract || listed.contains($0.name) }) else { return nil }
+        guard let revision = manifest.fingerprintRevision, manifest.fingerprints != nil else {
+            return "the backup carries no fingerprints of its store (written by an older ferry, or while the store was written): "
+                + "the restored store is checked by its counts, not compared value by value"
+        }
+        guard revision == StoreVerifier.fingerprintRevision else {
+            return "the backup's fingerprints are of revision \(revision), this ferry's of \(StoreVerifier.fingerprintRevision): "
+                + "the restored store is checked by its counts, not compared value by value"
+        }
+        return nil
+    }
+
     /// Fingerprints `path` and compares; a difference is a verification failure of `outputPath`.
     func compare(with path: String, outputPath: String) throws(ExportError) {
         let actual: [FingerprintEntry]

@@ -33,6 +33,9 @@ public struct RestoreJob {
     /// What was restored.
     public struct Summary: Sendable {
         public var records: [String: Int]
+        /// Why the restored store was not compared with the backed-up store's fingerprints,
+        /// when it was a whole backup (`RestoreFingerprintCheck.omission`); nil when it was.
+        public var notCompared: String? = nil
         public var links: [LinkReport]
         /// For each relationship whose pairs the other side carries (`Entity.relationship`: a
         /// one-to-many's to-one, a side of a many-to-many), how many pairs it named that no
@@ -94,8 +97,8 @@ public struct RestoreJob {
             do { try writer.finish(replacing: replaceExisting) } catch {
                 throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
             }
-            return Summary(records: pipeline.written, links: links, unmatchedPairs: unmatched, leftBehind: manifest.leftBehind,
-                           unlistedFiles: unlisted)
+            return Summary(records: pipeline.written, notCompared: RestoreFingerprintCheck.omission(in: manifest, model: model), links: links,
+                           unmatchedPairs: unmatched, leftBehind: manifest.leftBehind, unlistedFiles: unlisted)
         } catch {
             writer.discard()
             throw error
