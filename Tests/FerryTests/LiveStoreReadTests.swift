@@ -164,3 +164,62 @@ struct RollbackJournalReadTests {
         #expect("\(refusal.map { "\($0)" } ?? "")".contains("another process is writing it and holds its lock"), "\(String(describing: refusal))")
     }
 }
+
+extension LiveStoreReadTests {
+    /// An app that opens its WAL store, commits and closes it every few milliseconds leaves
+    /// moments when no connection has it open: a copy begun then reads it immutable, without
+    /// locks, and the app's next checkpoint tore it ("damaged": every backup exit 5).
+    @Test("a copy of a store an app opens, commits and closes all the time is whole, or reported busy; never torn")
+    func copyUnderChurningWriter() throws {
+        guard ExportTestSupport.pythonAvailable else { return }
+        let folder = try TestPaths.temporaryFolder("live-copy-churn")
+        // 10 MB, so that a copy takes long enough for the app's checkpoints to land in it.
+        let path = folder + "/app.sqlite"
+        let store = try SQLiteDatabase(path: path, mode: .create)
+        try store.execute("""
+            PRAGMA journal_mode=WAL;
+            CREATE TABLE ZITEM (Z_PK INTEGER PRIMARY KEY, ZTITLE TEXT, ZDATA BLOB);
+            CREATE TABLE ZCOUNT (ZROWS INTEGER);
+            INSERT INTO ZCOUNT VALUES (40000);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40000)
+            INSERT INTO ZITEM SELECT i, 'item ' || i, randomblob(250) FROM n;
+            """)
+        try store.close()
+        let stop = folder + "/stop"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sqlite3, sys, os, time
+            n = 0
+            while not os.path.exists(sys.argv[2]):
+                c = sqlite3.connect(sys.argv[1], timeout=30, isolation_level=None)
+                c.execute("BEGIN IMMEDIATE")
+                # Each commit adds rows and counts them: a copy of one state holds as many as it counts.
+                c.execute("INSERT INTO ZITEM (ZTITLE, ZDATA) SELECT 'new', randomblob(250) FROM ZITEM LIMIT 40")
+                c.execute("UPDATE ZCOUNT SET ZROWS = ZROWS + 40")
+                c.execute("COMMIT"); c.close(); n += 1
+                if n == 3: open(sys.argv[3], "w").close()
+                time.sleep(0.01)
+            """, path, stop, folder + "/writing"]
+        try process.run()
+        defer {
+            FileManager.default.createFile(atPath: stop, contents: nil)
+            process.waitUntilExit()
+        }
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: folder + "/writing") { usleep(25_000) }
+        #expect(FileManager.default.fileExists(atPath: folder + "/writing"), "the writer did not start")
+        for attempt in 0..<10 {
+            let copy = folder + "/copy\(attempt).sqlite"
+            let copied = Result { () throws(SQLiteError) in try SQLiteDatabase.copyCommittedState(of: path, to: copy) }
+            if case .failure(let error) = copied {
+                // Written during every attempt: reported busy, which is a right answer too.
+                #expect(error.primaryCode == 5, "\(error)")
+                continue
+            }
+            let check = try SQLiteDatabase(path: copy, mode: .readWrite)
+            #expect(try check.scalarText("PRAGMA integrity_check") == "ok", "copy \(attempt)")
+            #expect(try check.scalarInteger("SELECT count(*) FROM ZITEM") == check.scalarInteger("SELECT ZROWS FROM ZCOUNT"), "copy \(attempt)")
+            try check.close()
+        }
+    }
+}

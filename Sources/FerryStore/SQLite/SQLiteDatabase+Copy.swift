@@ -1,12 +1,34 @@
 import CSQLite
 import FerryFormats
+import FoundationEssentials
 
 extension SQLiteDatabase {
     /// Copies one committed state of the database at `path` into a new file at `copy`, through
     /// SQLite's online backup (every page in one step, under one read transaction of the
     /// source): the copy is consistent while other processes write the source, which is opened
     /// read-only (see `ReadOnlySource`) and never changed.
-    public static func copyCommittedState(of path: String, to copy: String) throws(SQLiteError) {
+    ///
+    /// A source read as fixed bytes (opened immutable: no connection had it open at that moment)
+    /// takes no lock, so a process that opens it and checkpoints meanwhile tears the copy (an app
+    /// that opens, commits and closes its store every few milliseconds: the copy read as
+    /// "damaged"). Such a copy is made again when the file's stamp changed while it was read, up
+    /// to `attempts` times; then the source is reported busy.
+    public static func copyCommittedState(of path: String, to copy: String, attempts: Int = 5) throws(SQLiteError) {
+        for _ in 1...max(1, attempts) {
+            let before = StoreFileStamp(path)
+            do {
+                if try !copyOnce(of: path, to: copy) || StoreFileStamp(path) == before { return }
+            } catch where error.writeFailure == nil && StoreFileStamp(path) != before {
+                // Pages of two states read as damage: read again.
+            }
+            try? FileManager.default.removeItem(atPath: copy)
+        }
+        throw SQLiteError(path: path, code: SQLITE_BUSY, message: "another process wrote it during each of \(max(1, attempts)) attempts "
+                          + "to copy it: run again when it is idle")
+    }
+
+    /// One copy; returns whether the source was read as fixed bytes (`sameBytes`).
+    private static func copyOnce(of path: String, to copy: String) throws(SQLiteError) -> Bool {
         let source = try SQLiteDatabase(path: path, mode: .readOnly)
         let target = try SQLiteDatabase(path: copy, mode: .create)
         target.destination = copy
@@ -18,5 +40,6 @@ extension SQLiteDatabase {
         guard finished == SQLITE_OK else { throw target.error(finished) }
         try target.close()
         try source.close()
+        return source.sameBytes != nil
     }
 }
