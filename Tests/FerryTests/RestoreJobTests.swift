@@ -320,6 +320,55 @@ struct RestoreJobTests {
         #expect(unchecked.notCompared?.contains("carries no fingerprints of its store") == true, "\(unchecked.notCompared ?? "compared")")
     }
 
+    /// Pairs were fingerprinted with each end named by its uniqueness constraint: boxes whose
+    /// optional unique name is NULL were named alike, and a thing moved from one to the other in
+    /// a backup restored with exit 0 (hostile run). A restore keeps every `Z_PK`, so the
+    /// manifest's pairs are named by `Z_PK`.
+    @Test("pairs are compared by Z_PK: a thing moved between two boxes whose unique name is NULL is seen")
+    func pairsByPrimaryKey() throws {
+        let folder = try TestPaths.temporaryFolder("restore-null-unique")
+        let contents = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                <entity name="Box" syncable="YES">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="things" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Thing" inverseName="box" inverseEntity="Thing"/>
+                    <uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints>
+                </entity>
+                <entity name="Thing" syncable="YES">
+                    <attribute name="title" attributeType="String"/>
+                    <relationship name="box" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Box" inverseName="things" inverseEntity="Box"/>
+                </entity>
+            </model>
+            """
+        let bundle = try TestPaths.xcodeModelBundle("Boxes", versions: [("Boxes", contents)], in: folder)
+        try #"[{"name": "a"}, {"name": "b"}]"#.write(toFile: folder + "/boxes.json", atomically: true, encoding: .utf8)
+        try #"[{"title": "one"}, {"title": "two"}]"#.write(toFile: folder + "/things.json", atomically: true, encoding: .utf8)
+        let store = folder + "/Boxes.sqlite"
+        #expect(try FerryProcess.run(["import", folder + "/boxes.json", "--model", bundle, "--entity", "Box", "--out", store]).status == 0)
+        #expect(try FerryProcess.run(["import", folder + "/things.json", "--model", bundle, "--entity", "Thing", "--out", store, "--append"]).status == 0)
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("UPDATE ZBOX SET ZNAME = NULL; UPDATE ZTHING SET ZBOX = Z_PK")
+        let moved = folder + "/Moved.sqlite"
+        try FileManager.default.copyItem(atPath: store, toPath: moved)
+        try SQLiteDatabase(path: moved, mode: .readWrite).execute("UPDATE ZTHING SET ZBOX = 3 - Z_PK")
+        let byName = try [store, moved].map { try StoreVerifier(path: $0, model: .modelCache).fingerprints().edges }
+        #expect(byName[0] == byName[1], "named by their constraint, the two boxes are alike")
+        let byKey = try [store, moved].map { try StoreVerifier(path: $0, model: .modelCache).fingerprints(pairKeying: .primaryKeys).edges }
+        #expect(byKey[0] != byKey[1])
+        // The manifest keeps the pairs by Z_PK: a restore of the moved store's files, under the
+        // first store's manifest, is refused.
+        let manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: bundle)).run()
+        let movedManifest = try ExportJob(request: ExportRequest(storePath: moved, outputFolder: folder + "/moved", modelPath: bundle)).run()
+        #expect(manifest.fingerprints?.first { $0.subject == "Thing.box" }?.attributes == ["Z_PK", "Z_PK"])
+        var swapped = movedManifest
+        swapped.fingerprints = manifest.fingerprints
+        try JSONEncoder().encode(swapped).write(to: URL(fileURLWithPath: folder + "/moved/manifest.json"))
+        let failure = try #require(throws: ExportError.self) {
+            try RestoreJob(folder: folder + "/moved", modelPath: bundle, outputPath: folder + "/Restored.sqlite").run()
+        }
+        #expect(failure.description.contains("Thing.box: the values differ"), "\(failure)")
+    }
+
     @Test("a selection's manifest carries no fingerprints: no store would match them")
     func selectionWithoutFingerprints() throws {
         let folder = try TestPaths.temporaryFolder("restore-selection-fingerprints")

@@ -115,7 +115,7 @@ public struct ExportJob {
         guard request.entities.isEmpty, request.predicate == nil else { return nil }
         return BackgroundWork {
             Result { () throws(VerificationError) in
-                let computed = try StoreVerifier(path: path, model: .model(model)).fingerprints()
+                let computed = try StoreVerifier(path: path, model: .model(model)).fingerprints(pairKeying: ExportManifest.pairKeying)
                 return computed.records + computed.edges
             }
         }

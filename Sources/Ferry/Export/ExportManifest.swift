@@ -46,6 +46,8 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     public var fingerprints: [FingerprintEntry]? = nil
     /// `StoreVerifier.fingerprintRevision` of `fingerprints`: another revision is not comparable.
     public var fingerprintRevision: Int? = nil
+    /// How `fingerprints` name the ends of each pair: by `Z_PK`, which a restore keeps.
+    static let pairKeying = PairKeying.primaryKeys
 
     /// What the store held that the export does not.
     public var leftBehind: LeftBehind { LeftBehind(frameworkRecords: frameworkRecords ?? [:], otherTables: otherTables ?? [:]) }

@@ -57,7 +57,7 @@ struct RestoreFingerprintCheck {
     func compare(with path: String, outputPath: String) throws(ExportError) {
         let actual: [FingerprintEntry]
         do {
-            let computed = try StoreVerifier(path: path, model: .model(model)).fingerprints()
+            let computed = try StoreVerifier(path: path, model: .model(model)).fingerprints(pairKeying: ExportManifest.pairKeying)
             actual = computed.records + computed.edges
         } catch {
             throw .restore(reason: "\(outputPath): cannot fingerprint the restored store: \(error)")

@@ -56,8 +56,8 @@ struct StoreFingerprints {
         return (fingerprint, unreadable)
     }
 
-    /// Every entity's records and every relationship's pairs.
-    func all() throws(VerificationError) -> Results {
+    /// Every entity's records and every relationship's pairs, their ends named as `pairKeying` says.
+    func all(pairKeying: PairKeying = .preferred) throws(VerificationError) -> Results {
         var results = Results()
         for entity in context.model.entitiesInStoreOrder {
             let attributes = defaultAttributes(of: entity.name)
@@ -70,22 +70,22 @@ struct StoreFingerprints {
                 throw .unreadableStore(error)
             }
         }
-        results.edges = try edges()
+        results.edges = try edges(pairKeying)
         return results
     }
 
     /// Pairs of every to-one relationship, of each many-to-many once (from the side its join
-    /// table is named after), and of every to-many without an inverse, each end keyed by
-    /// `EdgeKey.preferred`, with their ranks where a side is ordered. A to-many with a to-one
+    /// table is named after), and of every to-many without an inverse, each end keyed as
+    /// `pairKeying` says, with their ranks where a side is ordered. A to-many with a to-one
     /// inverse is its inverse's pairs reversed.
-    private func edges() throws(VerificationError) -> [FingerprintEntry] {
+    private func edges(_ pairKeying: PairKeying) throws(VerificationError) -> [FingerprintEntry] {
         var entries: [FingerprintEntry] = []
         for (entity, relationship) in context.storedRelationships {
             if relationship.isToMany, !isFingerprintedFromThisSide(relationship, of: entity.name) { continue }
             guard let storage = RelationshipPairs(relationship, declaredBy: entity.name, rowsOf: entity.name,
                                                   model: context.model, layout: context.layout) else { continue }
-            let sourceKey = EdgeKey.preferred(for: entity.name, in: context.model)
-            let destinationKey = EdgeKey.preferred(for: relationship.destinationEntity, in: context.model)
+            let sourceKey = pairKeying.key(for: entity.name, in: context.model)
+            let destinationKey = pairKeying.key(for: relationship.destinationEntity, in: context.model)
             let fingerprint = try edges(of: storage, sourceKey: sourceKey, destinationKey: destinationKey)
             entries.append(FingerprintEntry(subject: "\(entity.name).\(relationship.name)",
                                             attributes: [sourceKey.label, destinationKey.label], fingerprint: fingerprint))

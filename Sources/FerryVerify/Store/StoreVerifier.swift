@@ -115,8 +115,12 @@ public final class StoreVerifier {
     /// (one this process just wrote) whose fingerprints are all that is wanted.
     /// - Throws: `VerificationError` when the store cannot be read or a record cannot be read
     ///   as its model says.
-    public func fingerprints() throws(VerificationError) -> (records: [FingerprintEntry], edges: [FingerprintEntry]) {
-        let results = try storeFingerprints().all()
+    /// - Parameter pairKeying: how the ends of each pair are named (`.preferred`: as `verify`
+    ///   reports them).
+    public func fingerprints(pairKeying: PairKeying = .preferred) throws(VerificationError)
+        -> (records: [FingerprintEntry], edges: [FingerprintEntry])
+    {
+        let results = try storeFingerprints().all(pairKeying: pairKeying)
         if let unreadable = results.records.lazy.compactMap(\.unreadable.first).first { throw .unreadableStore(unreadable) }
         return (results.records.map(\.entry), results.edges)
     }
