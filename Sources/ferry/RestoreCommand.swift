@@ -15,8 +15,10 @@ enum RestoreCommand: Command {
         missing or altered file is named), then writes a new store with the version of MODEL
         whose version hashes the manifest recorded: every record with its original Z_PK, every
         relationship (ordered ones in order), the original store UUID. The store is built beside
-        STORE, verified there (store checks, and every file's records written) and renamed into
-        place only when every check holds; an existing STORE is refused unless --force.
+        STORE, verified there (store checks, every file's records written, and the fingerprints
+        of its records and pairs equal to those the manifest keeps of the store backed up) and
+        renamed into place only when every check holds; an existing STORE is refused unless
+        --force. A whole backup without fingerprints (an older ferry's) is restored with a warning.
 
         From PostgreSQL (what `ferry export --to` loaded): the store with that UUID in the schema
         (`ferry` by default), read in one transaction, with the version of MODEL whose version
@@ -38,7 +40,7 @@ enum RestoreCommand: Command {
         ExitCodeUse(.rejects, "restored, but something was left out: links whose records are not in the backup (a partial export's, or keys dangling in the backed-up store), or a file of an entity the manifest does not list"),
         ExitCodeUse(.badInput, "BACKUP is missing or holds no manifest, or the model (or database) cannot be read, or has no such store"),
         ExitCodeUse(.destination, "STORE not written (it exists, cannot be written)"),
-        ExitCodeUse(.verificationFailed, "the backup does not match its manifest (the new store does not hold what the database does)"),
+        ExitCodeUse(.verificationFailed, "the backup does not match its manifest, or the new store differs from the store backed up (or does not hold what the database does)"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
