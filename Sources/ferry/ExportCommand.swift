@@ -7,13 +7,16 @@ enum ExportCommand: Command {
     static let summary = "write a store's records into one file per entity, with a manifest"
     static let usage = """
         usage: ferry export STORE --out DIR [--format ndjson|json|csv|plist|bplist] [--gzip] [--level N]
-                            [--entity E]... [--where PREDICATE] [--sort KEYS] [--model MODEL]
+                            [--entity E]... [--where PREDICATE] [--sort KEYS] [--model MODEL] [--no-fingerprints]
                ferry export STORE... --to postgresql://… [--schema S] [--jobs N] [--replace] [--no-verify]
                             [--model MODEL] [--json]
 
         Writes the records of each concrete entity into DIR/<Entity>.<format>[.gz], and
         DIR/manifest.json: model version and version hashes (base64), store UUID, per-entity
-        counts and SHA-256 of each file, the Z_PRIMARYKEY maxima read, creation time, tool version.
+        counts and SHA-256 of each file, the Z_PRIMARYKEY maxima read, creation time, tool version,
+        and for a whole export the store's fingerprints (records and pairs, computed with SQL on
+        the other core while the records are read), which restore compares its store with
+        (--no-fingerprints leaves them out: a faster export for other tools, restored unchecked).
         Every record carries its Z_PK; a to-one is the destination's Z_PK (null when none), a
         to-many the list of destination Z_PKs (ordered ones in order); destination entities are
         in the manifest. Dates are ISO 8601 UTC with fractional seconds (one before year 1 or after
@@ -48,6 +51,7 @@ enum ExportCommand: Command {
         OptionSpec(name: "where", value: "PREDICATE", help: "NSPredicate format selecting records (one --entity)"),
         OptionSpec(name: "sort", value: "KEYS", help: "sort keys, e.g. 'name,-date' (one --entity)"),
         .path("model", "MODEL", ".xcdatamodeld bundle to read the store with"),
+        .flag("no-fingerprints", "leave the store's fingerprints out of the manifest (restore then checks counts only)"),
         .flag("json", "print the manifest's summary (with --to: the load's) as one JSON line"),
         OptionSpec(name: "to", value: "URI", help: "load into PostgreSQL (postgresql://…) instead of writing files"),
         OptionSpec(name: "schema", value: "S", help: "with --to: the schema to load into (default ferry)"),
@@ -101,6 +105,7 @@ enum ExportCommand: Command {
         request.entities = arguments.values["entity"] ?? []
         request.predicate = arguments.value("where")
         request.sort = arguments.value("sort")
+        request.fingerprints = !arguments.has("no-fingerprints")
         if let problem = request.selectionProblem { throw UsageError(problem) }
         return request
     }

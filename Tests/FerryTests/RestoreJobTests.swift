@@ -369,6 +369,18 @@ struct RestoreJobTests {
         #expect(failure.description.contains("Thing.box: the values differ"), "\(failure)")
     }
 
+    @Test("export --no-fingerprints writes none, and its restore says it was checked by counts only")
+    func exportWithoutFingerprints() throws {
+        let folder = try TestPaths.temporaryFolder("restore-no-fingerprints")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let exported = try FerryProcess.run(["export", store, "--out", folder + "/out", "--no-fingerprints"])
+        #expect(exported.status == 0, "\(exported.err)")
+        #expect(try !String(decoding: TestPaths.read(folder + "/out/manifest.json"), as: UTF8.self).contains("\"fingerprints\""))
+        let restored = try FerryProcess.run(["restore", folder + "/out", "--model", ExportTestSupport.workspace, "--out", folder + "/Restored.sqlite"])
+        #expect(restored.status == 0 && restored.err.contains("warning: the backup carries no fingerprints of its store (exported with --no-fingerprints"),
+                "\(restored.err)")
+    }
+
     @Test("a selection's manifest carries no fingerprints: no store would match them")
     func selectionWithoutFingerprints() throws {
         let folder = try TestPaths.temporaryFolder("restore-selection-fingerprints")

@@ -112,7 +112,7 @@ public struct ExportJob {
     /// export (nil for a selection): computed with SQL on the verifier's own connection while
     /// the records are read, inside the export's read transaction.
     private func startFingerprints(of path: String, model: ManagedObjectModel) -> BackgroundWork<[FingerprintEntry], VerificationError>? {
-        guard request.entities.isEmpty, request.predicate == nil else { return nil }
+        guard request.entities.isEmpty, request.predicate == nil, request.fingerprints || request.requiresFingerprints else { return nil }
         return BackgroundWork {
             Result { () throws(VerificationError) in
                 let computed = try StoreVerifier(path: path, model: .model(model)).fingerprints(pairKeying: ExportManifest.pairKeying)

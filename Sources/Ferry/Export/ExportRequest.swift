@@ -24,6 +24,9 @@ public struct ExportRequest: Sendable {
     /// A consistent copy of the store to read in its place (a backup's, of a store another
     /// process writes meanwhile); the manifest and messages still name `storePath`.
     var copyToRead: String?
+    /// Whether a whole export puts the store's fingerprints in its manifest (`--no-fingerprints`
+    /// turns it off: an export for other tools, which restore checks by its counts only).
+    public var fingerprints = true
     /// Whether the manifest must carry the store's fingerprints (a backup's): a store written
     /// while it is exported is then `.changedWhileReading` rather than exported without them.
     var requiresFingerprints = false
