@@ -89,6 +89,7 @@ public struct RestoreJob {
                 let kept = Int(report.relationships.first { $0.relationship == relationship }?.edges ?? 0)
                 if named > kept { unmatched[relationship] = named - kept }
             }
+            try RestoreIdentityCheck.check(writer.temporaryPath, manifest: manifest, model: model, outputPath: outputPath)
             let unlisted = unlistedFiles(of: manifest, model: model)
             // Records of a file the manifest does not list are not restored, and said so (exit 1).
             if unlisted.isEmpty, let check = RestoreFingerprintCheck(manifest: manifest, model: model, links: links, unmatchedPairs: Set(unmatched.keys)) {
