@@ -99,8 +99,9 @@ enum VerifyCommand: Command {
             do {
                 let options = VerificationOptions(fullIntegrityCheck: arguments.has("full-integrity-check"),
                                                   fingerprints: !arguments.has("no-fingerprints"))
-                report = try StoreVerifier(path: path, model: try modelSource(arguments.value("model")))
-                    .verify(options: options) { log.progress(JobProgress(phase: $0)) }
+                report = try ChangingStoreVerification.verify(path: path, model: try modelSource(arguments.value("model")), options: options) {
+                    log.progress(JobProgress(phase: $0))
+                }
             } catch {
                 return log.failure(.badInput, "\(error)")
             }

@@ -1,3 +1,4 @@
+import Ferry
 import FerryFormats
 import FerryStore
 import FerryVerify
@@ -220,6 +221,44 @@ extension LiveStoreReadTests {
             #expect(try check.scalarText("PRAGMA integrity_check") == "ok", "copy \(attempt)")
             #expect(try check.scalarInteger("SELECT count(*) FROM ZITEM") == check.scalarInteger("SELECT ZROWS FROM ZCOUNT"), "copy \(attempt)")
             try check.close()
+        }
+    }
+}
+
+extension LiveStoreReadTests {
+    /// `ferry verify` of a store its app opens, commits and closes every few milliseconds read it
+    /// without locks between the app's connections, saw it change, and could only say so (exit 3,
+    /// every run). It now verifies a copy of one committed state, and says so.
+    @Test("verify of a store an app keeps opening, committing and closing verifies one committed state of it")
+    func verifyUnderChurningWriter() throws {
+        guard ExportTestSupport.pythonAvailable else { return }
+        let folder = try TestPaths.temporaryFolder("live-verify-churn")
+        let path = try ExportTestSupport.workspace2Store(folder)
+        try SQLiteDatabase(path: path, mode: .readWrite).execute("PRAGMA journal_mode=WAL")
+        let stop = folder + "/stop"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sqlite3, sys, os, time
+            n = 0
+            while not os.path.exists(sys.argv[2]):
+                c = sqlite3.connect(sys.argv[1], timeout=30, isolation_level=None)
+                c.execute("BEGIN IMMEDIATE")
+                c.execute("UPDATE ZTASK SET ZTITLE = ZTITLE || 'x', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", (n % 40 + 1,))
+                c.execute("COMMIT"); c.close(); n += 1
+                if n == 3: open(sys.argv[3], "w").close()
+                time.sleep(0.005)
+            """, path, stop, folder + "/writing"]
+        try process.run()
+        defer {
+            FileManager.default.createFile(atPath: stop, contents: nil)
+            process.waitUntilExit()
+        }
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: folder + "/writing") { usleep(25_000) }
+        #expect(FileManager.default.fileExists(atPath: folder + "/writing"), "the writer did not start")
+        for run in 0..<5 {
+            let report = try ChangingStoreVerification.verify(path: path, model: .modelCache, options: VerificationOptions())
+            #expect(report.passed && report.store == path, "run \(run): \(report.failures.map(\.message))")
         }
     }
 }
