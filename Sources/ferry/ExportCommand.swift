@@ -83,6 +83,7 @@ enum ExportCommand: Command {
         do {
             let manifest = try ExportJob(request: request).run(progress: log.progress)
             LeftBehindText.warn(manifest.leftBehind, of: manifest.source, log: log)
+            LeftBehindText.warnPairsWithoutSource(manifest, log: log)
             log.summary(.success, counts: ManifestSummary.counts(manifest))
             if arguments.has("json") {
                 Terminal.out(ManifestSummary.jsonLine(manifest, folder: request.outputFolder) + "\n")

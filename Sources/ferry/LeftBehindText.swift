@@ -7,4 +7,13 @@ enum LeftBehindText {
     static func warn(_ leftBehind: LeftBehind, of source: String, log: RunLog) {
         for line in leftBehind.warnings { log.warning("warning: \(source): \(line)") }
     }
+
+    /// One `warning:` line per relationship whose pairs an export could hold in no file
+    /// (`ExportManifest.pairsWithoutSource`).
+    static func warnPairsWithoutSource(_ manifest: ExportManifest, log: RunLog) {
+        for (relationship, count) in (manifest.pairsWithoutSource ?? [:]).sorted(by: { $0.key < $1.key }) {
+            log.warning("warning: \(manifest.source): \(relationship): \(count) pair\(count == 1 ? "" : "s") name\(count == 1 ? "s" : "") a record "
+                + "the store does not hold (a dangling key or join row): in no file of the export, and not restored")
+        }
+    }
 }

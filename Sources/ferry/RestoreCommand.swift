@@ -63,6 +63,11 @@ enum RestoreCommand: Command {
                     + "(not restored: left out of a partial export, or dangling in the store)")
                 leftOut = true
             }
+            for (relationship, count) in summary.pairsWithoutSource.sorted(by: { $0.key < $1.key }) {
+                log.warning("warning: \(relationship): \(count) pair\(count == 1 ? "" : "s") of the backed-up store named a record it did not "
+                    + "hold (a dangling key or join row): in no file of the backup, not restored")
+                leftOut = true
+            }
             for file in summary.unlistedFiles {
                 log.warning("warning: \(file) is in the folder but not in its manifest: its records are not restored")
                 leftOut = true

@@ -64,6 +64,7 @@ public struct ExportJob {
         defer { _ = try? fingerprintWork?.wait() }
         let census: StoreCensus
         let fingerprints: [FingerprintEntry]?
+        var dropped: [String: Int64] = [:]
         var files: [ExportManifest.EntityFile] = []
         var streams: [String: ToManyStream] = [:]
         do {
@@ -79,7 +80,10 @@ public struct ExportJob {
                 }
             }
             // Every record's lists were written (no selection): they must hold every pair.
-            if request.entities.isEmpty && request.predicate == nil { try accountPairs(streams, reader: reader) }
+            if request.entities.isEmpty && request.predicate == nil {
+                try accountPairs(streams, reader: reader)
+                dropped = try pairsWithoutSource(streams, reader: reader)
+            }
             census = try censusWork.wait()
             fingerprints = try self.fingerprints(fingerprintWork, of: store.path, since: stamp)
             try store.endRead(begunAt: state)
@@ -103,7 +107,8 @@ public struct ExportJob {
             applicationMetadata: try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries),
             frameworkRecords: leftBehind.frameworkRecords.isEmpty ? nil : leftBehind.frameworkRecords,
             otherTables: leftBehind.otherTables.isEmpty ? nil : leftBehind.otherTables,
-            fingerprints: fingerprints, fingerprintRevision: fingerprints == nil ? nil : StoreVerifier.fingerprintRevision)
+            fingerprints: fingerprints, fingerprintRevision: fingerprints == nil ? nil : StoreVerifier.fingerprintRevision,
+            pairsWithoutSource: dropped.isEmpty ? nil : dropped)
         try ManifestFile.write(manifest, to: placement.file(ExportManifest.fileName), durable: request.durable)
         return manifest
     }
@@ -154,6 +159,27 @@ public struct ExportJob {
         let problems = census.discrepancies(delivered: delivered, among: request.entities.isEmpty ? nil : exported)
         guard !problems.isEmpty else { return }
         throw .notAccounted(store: request.storePath, problems: problems)
+    }
+
+    /// The pairs of to-many relationships that only their own lists hold (a reflexive many-to-many
+    /// that is its own inverse, a to-many without an inverse) whose source key names no record of
+    /// the store (a join row or key left dangling), by `Entity.relationship`: no file can hold
+    /// them, so the manifest names them (a restore says they are not restored). A pair whose
+    /// other side is written (a to-one, the other side of a many-to-many) is in that side's file.
+    private func pairsWithoutSource(_ streams: [String: ToManyStream], reader: StoreRecordReader) throws(StoreReaderError) -> [String: Int64] {
+        var dropped: [String: Int64] = [:]
+        for (name, stream) in streams {
+            guard let relationship = reader.model.allRelationships(of: stream.entity).first(where: { $0.name == stream.relationship }) else { continue }
+            let heldOnlyHere: Bool
+            switch reader.layout.placement(of: stream.relationship, of: stream.entity) {
+            case .joinTable(let join): heldOnlyHere = join.isOwnInverse || relationship.inverseName == nil
+            case .destinationRows, .sourceRow, nil: heldOnlyHere = relationship.inverseName == nil
+            }
+            guard heldOnlyHere else { continue }
+            let count = try stream.finish()
+            if count > 0 { dropped[name] = count }
+        }
+        return dropped
     }
 
     /// Checks that the to-many lists written hold every pair the store keeps for their records,

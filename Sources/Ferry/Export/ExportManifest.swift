@@ -49,6 +49,11 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     /// How `fingerprints` name the ends of each pair: by `Z_PK`, which a restore keeps.
     static let pairKeying = PairKeying.primaryKeys
 
+    /// Pairs of a relationship only its own lists hold (its own inverse, or none) whose source
+    /// key names no record of the store (a join row or key left dangling), by
+    /// `Entity.relationship`: in no file, and not restored; nil when there are none.
+    public var pairsWithoutSource: [String: Int64]? = nil
+
     /// What the store held that the export does not.
     public var leftBehind: LeftBehind { LeftBehind(frameworkRecords: frameworkRecords ?? [:], otherTables: otherTables ?? [:]) }
 

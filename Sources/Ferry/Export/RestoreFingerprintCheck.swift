@@ -9,7 +9,8 @@ import FerryVerify
 ///
 /// What the restore reports as not restored (exit 1) is left out: the pairs of a relationship
 /// with links that found nothing, were claimed by several or named records the folder does not
-/// list back, and its inverse's; the records of an entity some of whose records were rejected,
+/// list back, or that the export could not hold (`ExportManifest.pairsWithoutSource`), and its
+/// inverse's; the records of an entity some of whose records were rejected,
 /// and its ancestors'. The manifest is not signed: it catches a fault of the export's writer or
 /// the restore's reader, and damage whose file hashes were made to match, not an edit of the
 /// fingerprints themselves.
@@ -27,7 +28,10 @@ struct RestoreFingerprintCheck {
         self.model = model
         var left = Set<String>()
         let incomplete = links.filter { $0.unresolved > 0 || $0.conflicts > 0 || $0.rejectedRecords > 0 }
-        for name in unmatchedPairs.union(incomplete.map(\.relationship)) { left.formUnion(Self.pairSubjects(of: name, in: model)) }
+        let notInBackup = manifest.pairsWithoutSource.map { Set($0.keys) } ?? []
+        for name in unmatchedPairs.union(incomplete.map(\.relationship)).union(notInBackup) {
+            left.formUnion(Self.pairSubjects(of: name, in: model))
+        }
         for link in incomplete where link.rejectedRecords > 0 {
             let entity = String(link.relationship.prefix { $0 != "." })
             left.formUnion(model.ancestry(of: entity).map(\.name))

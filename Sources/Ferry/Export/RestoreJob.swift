@@ -42,6 +42,8 @@ public struct RestoreJob {
         /// record of the folder lists back: a partial export's links to what it left out, or a
         /// source's dangling keys. They are not restored.
         public var unmatchedPairs: [String: Int] = [:]
+        /// Pairs the export could hold in no file (`ExportManifest.pairsWithoutSource`): not restored.
+        public var pairsWithoutSource: [String: Int64] = [:]
         /// What the backed-up store held that the backup does not (`ExportManifest.leftBehind`).
         public var leftBehind = LeftBehind()
         /// Files in the folder named as an export names an entity's file, for an entity of the
@@ -99,7 +101,8 @@ public struct RestoreJob {
                 throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
             }
             return Summary(records: pipeline.written, notCompared: RestoreFingerprintCheck.omission(in: manifest, model: model), links: links,
-                           unmatchedPairs: unmatched, leftBehind: manifest.leftBehind, unlistedFiles: unlisted)
+                           unmatchedPairs: unmatched, pairsWithoutSource: manifest.pairsWithoutSource ?? [:], leftBehind: manifest.leftBehind,
+                           unlistedFiles: unlisted)
         } catch {
             writer.discard()
             throw error

@@ -11,6 +11,8 @@ final class ToManyStream {
     private var started = false
     /// The destinations handed out so far, all sources together.
     private(set) var delivered: Int64 = 0
+    /// Pairs passed over because no source asked for them: their source key names no record.
+    private(set) var passedOver: Int64 = 0
 
     init(cursor: RelationshipEdgeCursor, entity: String, relationship: String) {
         self.cursor = cursor
@@ -24,7 +26,10 @@ final class ToManyStream {
             pending = try cursor.next()
             started = true
         }
-        while let edge = pending, edge.source < source { pending = try cursor.next() }
+        while let edge = pending, edge.source < source {
+            passedOver += 1
+            pending = try cursor.next()
+        }
         var result: [Int64] = []
         while let edge = pending, edge.source == source {
             result.append(edge.destination)
@@ -32,5 +37,19 @@ final class ToManyStream {
         }
         delivered += Int64(result.count)
         return result
+    }
+
+    /// Reads the pairs after the last source asked for, counting them as passed over; returns
+    /// `passedOver`. Call once every source was asked for.
+    func finish() throws(StoreReaderError) -> Int64 {
+        if !started {
+            pending = try cursor.next()
+            started = true
+        }
+        while pending != nil {
+            passedOver += 1
+            pending = try cursor.next()
+        }
+        return passedOver
     }
 }
