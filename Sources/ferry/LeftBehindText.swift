@@ -12,8 +12,8 @@ enum LeftBehindText {
     /// (`ExportManifest.pairsWithoutSource`).
     static func warnPairsWithoutSource(_ manifest: ExportManifest, log: RunLog) {
         for (relationship, count) in (manifest.pairsWithoutSource ?? [:]).sorted(by: { $0.key < $1.key }) {
-            log.warning("warning: \(manifest.source): \(relationship): \(count) pair\(count == 1 ? "" : "s") name\(count == 1 ? "s" : "") a record "
-                + "the store does not hold (a dangling key or join row): in no file of the export, and not restored")
+            log.warning("warning: \(manifest.source): \(relationship): \(count) pair\(count == 1 ? "" : "s") with no record to list "
+                + "\(count == 1 ? "it" : "them") (a dangling key or join row): in no file of the export, and not restored")
         }
     }
 }

@@ -17,8 +17,10 @@ enum RestoreCommand: Command {
         relationship (ordered ones in order), the original store UUID. The store is built beside
         STORE, verified there (store checks, every file's records written, and the fingerprints
         of its records and pairs equal to those the manifest keeps of the store backed up) and
-        renamed into place only when every check holds; an existing STORE is refused unless
-        --force. A whole backup without fingerprints (an older ferry's) is restored with a warning.
+        renamed into place only when every check holds, with its UUID, Z_MAX values and the
+        application's metadata keys read back as the manifest records them; an existing STORE is
+        refused unless --force. A whole backup without fingerprints (an older ferry's, or written
+        with export --no-fingerprints) is restored with a warning.
 
         From PostgreSQL (what `ferry export --to` loaded): the store with that UUID in the schema
         (`ferry` by default), read in one transaction, with the version of MODEL whose version
@@ -64,8 +66,8 @@ enum RestoreCommand: Command {
                 leftOut = true
             }
             for (relationship, count) in summary.pairsWithoutSource.sorted(by: { $0.key < $1.key }) {
-                log.warning("warning: \(relationship): \(count) pair\(count == 1 ? "" : "s") of the backed-up store named a record it did not "
-                    + "hold (a dangling key or join row): in no file of the backup, not restored")
+                log.warning("warning: \(relationship): \(count) pair\(count == 1 ? "" : "s") of the backed-up store with no record to list "
+                    + "\(count == 1 ? "it" : "them") (a dangling key or join row): in no file of the backup, not restored")
                 leftOut = true
             }
             for file in summary.unlistedFiles {

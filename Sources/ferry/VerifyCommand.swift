@@ -20,7 +20,10 @@ enum VerifyCommand: Command {
         and Z_OPT of every row; every to-one key, join row and order key; required attributes,
         storage classes and uniqueness constraints (values and unique indexes). Prints a table
         per entity and per relationship, each failure with sample rows, and order-independent
-        fingerprints of the records and pairs.
+        fingerprints of the records and pairs. A store another process writes while it is
+        verified is verified again; written again, one committed state of it is copied into the
+        temporary folder (as large as the store) and the checks run on that copy, as the report
+        notes.
 
         SQLite's integrity is checked with PRAGMA quick_check: every page, b-tree and record
         format is read and checked, but indexes are not compared with their tables. Add

@@ -161,22 +161,25 @@ public struct ExportJob {
         throw .notAccounted(store: request.storePath, problems: problems)
     }
 
-    /// The pairs of to-many relationships that only their own lists hold (a reflexive many-to-many
-    /// that is its own inverse, a to-many without an inverse) whose source key names no record of
-    /// the store (a join row or key left dangling), by `Entity.relationship`: no file can hold
-    /// them, so the manifest names them (a restore says they are not restored). A pair whose
-    /// other side is written (a to-one, the other side of a many-to-many) is in that side's file.
+    /// The pairs no file can hold, by `Entity.relationship`: those of a relationship only its own
+    /// lists hold (a reflexive many-to-many that is its own inverse, a to-many kept as a key on
+    /// its destinations' rows) whose source key names no record of its entity, and the join rows
+    /// of a many-to-many whose two keys both name none (a row or key left dangling). The manifest
+    /// names them, and a restore says they are not restored. A pair with one end that is a record
+    /// is in that record's file (a to-one, the other side's list).
     private func pairsWithoutSource(_ streams: [String: ToManyStream], reader: StoreRecordReader) throws(StoreReaderError) -> [String: Int64] {
         var dropped: [String: Int64] = [:]
-        for (name, stream) in streams {
-            guard let relationship = reader.model.allRelationships(of: stream.entity).first(where: { $0.name == stream.relationship }) else { continue }
-            let heldOnlyHere: Bool
+        var joinTablesCounted = Set<String>()
+        for (name, stream) in streams.sorted(by: { $0.key < $1.key }) {
+            let count: Int64
             switch reader.layout.placement(of: stream.relationship, of: stream.entity) {
-            case .joinTable(let join): heldOnlyHere = join.isOwnInverse || relationship.inverseName == nil
-            case .destinationRows, .sourceRow, nil: heldOnlyHere = relationship.inverseName == nil
+            case .joinTable(let join) where join.isOwnInverse: count = try stream.finish()
+            case .destinationRows(let key) where key.isToManyKey: count = try stream.finish()
+            case .joinTable(let join):
+                guard joinTablesCounted.insert(join.table).inserted else { continue }
+                count = try reader.joinRowsNamingNoRecord(of: stream.relationship, of: stream.entity) ?? 0
+            default: continue
             }
-            guard heldOnlyHere else { continue }
-            let count = try stream.finish()
             if count > 0 { dropped[name] = count }
         }
         return dropped

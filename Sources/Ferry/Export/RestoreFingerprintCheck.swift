@@ -16,6 +16,9 @@ import FerryVerify
 /// fingerprints themselves.
 struct RestoreFingerprintCheck {
     private let expected: [FingerprintEntry]
+    /// Pair fingerprints left out only for the pairs the export could not hold: their counts are
+    /// still compared, less those pairs.
+    private let expectedCounts: [(entry: FingerprintEntry, notHeld: Int64)]
     private let model: ManagedObjectModel
 
     /// Nil when the manifest has no fingerprints of this revision (a selection, an older version).
@@ -28,10 +31,16 @@ struct RestoreFingerprintCheck {
         self.model = model
         var left = Set<String>()
         let incomplete = links.filter { $0.unresolved > 0 || $0.conflicts > 0 || $0.rejectedRecords > 0 }
-        let notInBackup = manifest.pairsWithoutSource.map { Set($0.keys) } ?? []
-        for name in unmatchedPairs.union(incomplete.map(\.relationship)).union(notInBackup) {
-            left.formUnion(Self.pairSubjects(of: name, in: model))
+        for name in unmatchedPairs.union(incomplete.map(\.relationship)) { left.formUnion(Self.pairSubjects(of: name, in: model)) }
+        var counted: [(entry: FingerprintEntry, notHeld: Int64)] = []
+        for (name, notHeld) in manifest.pairsWithoutSource ?? [:] {
+            let subjects = Self.pairSubjects(of: name, in: model)
+            if subjects.isDisjoint(with: left) {
+                counted += fingerprints.filter { subjects.contains($0.subject) }.map { ($0, notHeld) }
+            }
+            left.formUnion(subjects)
         }
+        expectedCounts = counted
         for link in incomplete where link.rejectedRecords > 0 {
             let entity = String(link.relationship.prefix { $0 != "." })
             left.formUnion(model.ancestry(of: entity).map(\.name))
@@ -66,7 +75,14 @@ struct RestoreFingerprintCheck {
         } catch {
             throw .restore(reason: "\(outputPath): cannot fingerprint the restored store: \(error)")
         }
-        let section = FingerprintComparison.section(expected: expected, actual: actual)
+        var section = FingerprintComparison.section(expected: expected, actual: actual)
+        for (entry, notHeld) in expectedCounts {
+            let found = actual.first { $0.subject == entry.subject && $0.attributes == entry.attributes }?.fingerprint.count ?? 0
+            if found != entry.fingerprint.count - notHeld {
+                section.failures.append(VerificationFailure(check: "fingerprint-count", subject: entry.subject,
+                    message: "expected \(entry.fingerprint.count - notHeld) pairs (\(notHeld) in no file), found \(found)"))
+            }
+        }
         guard let failure = section.failures.first else { return }
         throw .verification(path: outputPath, reason: "the restored store differs from the store backed up in \(section.failures.count) "
             + "fingerprint(s), first \(failure.subject): \(failure.message)")

@@ -18,13 +18,20 @@ public enum ChangingStoreVerification {
             do { return try once(path) } catch .changedWhileVerifying { return try once(path) }
         } catch .changedWhileVerifying {
             let folder: ScratchFolder
-            do { folder = try ScratchFolder.make(purpose: "verify") } catch { throw .changedWhileVerifying(path: path) }
+            do { folder = try ScratchFolder.make(purpose: "verify") } catch {
+                throw .unreadableStore(.cannotOpen(path: path, reason: "no folder to copy it into while it is written: \(error)"))
+            }
             defer { folder.remove() }
             let copy = folder.database("store.sqlite")
-            do { try SQLiteDatabase.copyCommittedState(of: path, to: copy, attempts: 20) } catch { throw .changedWhileVerifying(path: path) }
+            do { try SQLiteDatabase.copyCommittedState(of: path, to: copy, attempts: 20) } catch {
+                // Written during every attempt: as it was; otherwise what failed (no room for
+                // the copy, a lock held too long, damage).
+                throw error.primaryCode == 5 ? .changedWhileVerifying(path: path) : .unreadableStore(.sqlite(error))
+            }
             var report = try once(copy)
             report.store = path
-            report.notes.append("\(path) was written while it was verified: one committed state of it was copied and that copy verified")
+            report.notes.append("\(path) was written while it was verified: one committed state of it was copied (SQLite's online "
+                + "backup, page by page) and the checks ran on that copy")
             return report
         }
     }

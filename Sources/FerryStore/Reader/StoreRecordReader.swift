@@ -140,6 +140,22 @@ public final class StoreRecordReader {
         return try StoreReaderError.sqlite { () throws(SQLiteError) in try store.database.scalarInteger(sql) } ?? 0
     }
 
+    /// The join rows of a many-to-many relationship of `entityName` whose two keys both name no
+    /// row of their entity's hierarchy: no record's list holds them. Nil for a relationship kept
+    /// otherwise.
+    public func joinRowsNamingNoRecord(of relationshipName: String, of entityName: String) throws(StoreReaderError) -> Int64? {
+        guard let relationship = model.allRelationships(of: entityName).first(where: { $0.name == relationshipName }),
+              case .joinTable(let join) = layout.placement(of: relationshipName, of: entityName),
+              let sources = layout.table(forEntity: entityName)?.name,
+              let destinations = layout.table(forEntity: relationship.destinationEntity)?.name else { return nil }
+        let rows = { (table: String, entity: String) in
+            "SELECT Z_PK FROM \(SQLIdentifier.quoted(table)) WHERE Z_ENT IN (\(self.numberList(self.hierarchyNumbers(entity))))"
+        }
+        let sql = "SELECT count(*) FROM \(SQLIdentifier.quoted(join.table)) WHERE \(SQLIdentifier.quoted(join.source)) NOT IN (\(rows(sources, entityName)))"
+            + " AND \(SQLIdentifier.quoted(join.destination)) NOT IN (\(rows(destinations, relationship.destinationEntity)))"
+        return try StoreReaderError.sqlite { () throws(SQLiteError) in try store.database.scalarInteger(sql) } ?? 0
+    }
+
     /// The SQL of the pairs of `relationshipName` of `entityName` (`edges(of:of:)`), leading to
     /// rows of `destinations` only when given.
     private func edgeQuery(of relationshipName: String, of entityName: String, destinations: [String]? = nil) throws(StoreReaderError) -> EdgeQuery {

@@ -11,20 +11,38 @@ extension SQLiteDatabase {
     /// A source read as fixed bytes (opened immutable: no connection had it open at that moment)
     /// takes no lock, so a process that opens it and checkpoints meanwhile tears the copy (an app
     /// that opens, commits and closes its store every few milliseconds: the copy read as
-    /// "damaged"). Such a copy is made again when the file's stamp changed while it was read, up
-    /// to `attempts` times; then the source is reported busy.
+    /// "damaged"). Such a copy is kept only when the file's stamp did not change while it was
+    /// read and SQLite's `quick_check` passes on it (a file's time has the kernel's clock tick, so
+    /// a checkpoint can leave the stamp as it was); otherwise it is made again, up to `attempts`
+    /// times. Then the source is reported busy, or damaged when it never changed and every copy
+    /// failed the check.
     public static func copyCommittedState(of path: String, to copy: String, attempts: Int = 5) throws(SQLiteError) {
+        var changed = false
         for _ in 1...max(1, attempts) {
             let before = StoreFileStamp(path)
             do {
-                if try !copyOnce(of: path, to: copy) || StoreFileStamp(path) == before { return }
+                let readsFixedBytes = try copyOnce(of: path, to: copy)
+                let unchanged = StoreFileStamp(path) == before
+                if !readsFixedBytes || (unchanged && isSound(copy)) { return }
+                changed = changed || !unchanged
             } catch where error.writeFailure == nil && StoreFileStamp(path) != before {
                 // Pages of two states read as damage: read again.
+                changed = true
             }
             try? FileManager.default.removeItem(atPath: copy)
         }
+        guard changed else {
+            throw SQLiteError(path: path, code: SQLITE_CORRUPT, message: "every copy of it fails SQLite's quick_check: the store is damaged")
+        }
         throw SQLiteError(path: path, code: SQLITE_BUSY, message: "another process wrote it during each of \(max(1, attempts)) attempts "
                           + "to copy it: run again when it is idle")
+    }
+
+    /// Whether SQLite's `quick_check` passes on the database at `path`.
+    private static func isSound(_ path: String) -> Bool {
+        guard let database = try? SQLiteDatabase(path: path, mode: .readWrite) else { return false }
+        defer { try? database.close() }
+        return (try? database.scalarText("PRAGMA quick_check")) == "ok"
     }
 
     /// One copy; returns whether the source was read as fixed bytes (`sameBytes`).
