@@ -186,29 +186,12 @@ extension LiveStoreReadTests {
             INSERT INTO ZITEM SELECT i, 'item ' || i, randomblob(250) FROM n;
             """)
         try store.close()
-        let stop = folder + "/stop"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
-            import sqlite3, sys, os, time
-            n = 0
-            while not os.path.exists(sys.argv[2]):
-                c = sqlite3.connect(sys.argv[1], timeout=30, isolation_level=None)
-                c.execute("BEGIN IMMEDIATE")
-                # Each commit adds rows and counts them: a copy of one state holds as many as it counts.
-                c.execute("INSERT INTO ZITEM (ZTITLE, ZDATA) SELECT 'new', randomblob(250) FROM ZITEM LIMIT 40")
-                c.execute("UPDATE ZCOUNT SET ZROWS = ZROWS + 40")
-                c.execute("COMMIT"); c.close(); n += 1
-                if n == 3: open(sys.argv[3], "w").close()
-                time.sleep(0.01)
-            """, path, stop, folder + "/writing"]
-        try process.run()
-        defer {
-            FileManager.default.createFile(atPath: stop, contents: nil)
-            process.waitUntilExit()
-        }
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: folder + "/writing") { usleep(25_000) }
-        #expect(FileManager.default.fileExists(atPath: folder + "/writing"), "the writer did not start")
+        // Each commit adds rows and counts them: a copy of one state holds as many as it counts.
+        let writer = try ChurningWriter(store: path, folder: folder, pause: 0.01, statements: [
+            "INSERT INTO ZITEM (ZTITLE, ZDATA) SELECT 'new', randomblob(250) FROM ZITEM LIMIT 40",
+            "UPDATE ZCOUNT SET ZROWS = ZROWS + 40",
+        ])
+        defer { writer.stop() }
         for attempt in 0..<10 {
             let copy = folder + "/copy\(attempt).sqlite"
             let copied = Result { () throws(SQLiteError) in try SQLiteDatabase.copyCommittedState(of: path, to: copy) }
@@ -235,8 +218,27 @@ extension LiveStoreReadTests {
         let folder = try TestPaths.temporaryFolder("live-verify-churn")
         let path = try ExportTestSupport.workspace2Store(folder)
         try SQLiteDatabase(path: path, mode: .readWrite).execute("PRAGMA journal_mode=WAL")
-        let stop = folder + "/stop"
-        let process = Process()
+        let writer = try ChurningWriter(store: path, folder: folder, pause: 0.005, statements: [
+            "UPDATE ZTASK SET ZTITLE = ZTITLE || 'x', Z_OPT = Z_OPT + 1 WHERE Z_PK = ? % 40 + 1",
+        ])
+        defer { writer.stop() }
+        for run in 0..<5 {
+            let report = try ChangingStoreVerification.verify(path: path, model: .modelCache, options: VerificationOptions())
+            #expect(report.passed && report.store == path, "run \(run): \(report.failures.map(\.message))")
+        }
+    }
+}
+
+/// A Python process that opens a store, commits and closes it in a loop, as an app that saves
+/// often does: between its connections nothing has the store open. A `?` in a statement is the
+/// number of commits so far. Ready when made (after its third commit); `stop()` waits for it.
+private final class ChurningWriter {
+    private let process = Process()
+    private let stopFile: String
+
+    init(store: String, folder: String, pause: Double, statements: [String]) throws {
+        stopFile = folder + "/stop"
+        let ready = folder + "/writing"
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", """
             import sqlite3, sys, os, time
@@ -244,21 +246,19 @@ extension LiveStoreReadTests {
             while not os.path.exists(sys.argv[2]):
                 c = sqlite3.connect(sys.argv[1], timeout=30, isolation_level=None)
                 c.execute("BEGIN IMMEDIATE")
-                c.execute("UPDATE ZTASK SET ZTITLE = ZTITLE || 'x', Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", (n % 40 + 1,))
+                for statement in sys.argv[5:]:
+                    c.execute(statement, (n,) if "?" in statement else ())
                 c.execute("COMMIT"); c.close(); n += 1
                 if n == 3: open(sys.argv[3], "w").close()
-                time.sleep(0.005)
-            """, path, stop, folder + "/writing"]
+                time.sleep(float(sys.argv[4]))
+            """, store, stopFile, ready, String(pause)] + statements
         try process.run()
-        defer {
-            FileManager.default.createFile(atPath: stop, contents: nil)
-            process.waitUntilExit()
-        }
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: folder + "/writing") { usleep(25_000) }
-        #expect(FileManager.default.fileExists(atPath: folder + "/writing"), "the writer did not start")
-        for run in 0..<5 {
-            let report = try ChangingStoreVerification.verify(path: path, model: .modelCache, options: VerificationOptions())
-            #expect(report.passed && report.store == path, "run \(run): \(report.failures.map(\.message))")
-        }
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: ready) { usleep(25_000) }
+        #expect(FileManager.default.fileExists(atPath: ready), "the writer did not start")
+    }
+
+    func stop() {
+        FileManager.default.createFile(atPath: stopFile, contents: nil)
+        process.waitUntilExit()
     }
 }
