@@ -109,6 +109,13 @@ public struct PostgresRestoreJob {
             try database { () throws(PostgresError) in try connection.execute("COMMIT") }
             progress(JobProgress(phase: "verifying"))
             let written = try counts(ofStoreAt: writer, model: model, layout: layout)
+            do throws(ExportError) {
+                try RestoreIdentityCheck.check(writer.temporaryPath, storeUUID: storeUUID.uuidString, primaryKeyMaxima: entry.primaryKeyMaxima ?? [:],
+                                               applicationMetadata: entry.applicationMetadata.flatMap(ExportManifest.applicationMetadataEntries(of:)) ?? [:],
+                                               model: model, outputPath: outputPath)
+            } catch {
+                throw PostgresTransferError.export(error)
+            }
             let problems = written.differences(from: cursor.databaseCounts, mine: "restored store", theirs: "database")
             guard problems.isEmpty else { throw PostgresTransferError.verification(store: outputPath, problems: problems) }
             do { try writer.finish(replacing: replaceExisting) } catch { throw PostgresTransferError.export(.writing(outputPath, error)) }
