@@ -81,7 +81,10 @@ enum ExportCommand: Command {
         let log = RunLog(verb: name, arguments: arguments)
         log.start(arguments)
         do {
-            let manifest = try ExportJob(request: request).run(progress: log.progress)
+            let (manifest, readFromCopy) = try ExportJob(request: request).runReadingACopyWhenWritten(progress: log.progress)
+            if readFromCopy {
+                log.warning("note: \(store) was written while it was exported: one committed state of it was copied and exported")
+            }
             LeftBehindText.warn(manifest.leftBehind, of: manifest.source, log: log)
             LeftBehindText.warnPairsWithoutSource(manifest, log: log)
             log.summary(.success, counts: ManifestSummary.counts(manifest))

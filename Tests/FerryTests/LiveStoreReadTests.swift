@@ -229,6 +229,30 @@ extension LiveStoreReadTests {
     }
 }
 
+extension LiveStoreReadTests {
+    /// `ferry export` of such a store read it without locks between the app's connections, saw it
+    /// change, and said "run again" (exit 3) in most runs. It reads it again, then exports a copy
+    /// of one committed state.
+    @Test("export of a store an app keeps opening, committing and closing exports one committed state of it")
+    func exportUnderChurningWriter() throws {
+        guard ExportTestSupport.pythonAvailable else { return }
+        let folder = try TestPaths.temporaryFolder("live-export-churn")
+        let path = try ExportTestSupport.workspace2Store(folder)
+        try SQLiteDatabase(path: path, mode: .readWrite).execute("PRAGMA journal_mode=WAL")
+        let writer = try ChurningWriter(store: path, folder: folder, pause: 0.005, statements: [
+            "UPDATE ZTASK SET ZTITLE = ZTITLE || 'x', Z_OPT = Z_OPT + 1 WHERE Z_PK = ? % 40 + 1",
+        ])
+        defer { writer.stop() }
+        for run in 0..<5 {
+            let out = folder + "/export\(run)"
+            let exported = try ExportJob(request: ExportRequest(storePath: path, outputFolder: out, modelPath: ExportTestSupport.workspace))
+                .runReadingACopyWhenWritten()
+            #expect(exported.manifest.entities.first { $0.entity == "Task" }?.count == 50, "run \(run)")
+            #expect(exported.manifest.source == path)
+        }
+    }
+}
+
 /// A Python process that opens a store, commits and closes it in a loop, as an app that saves
 /// often does: between its connections nothing has the store open. A `?` in a statement is the
 /// number of commits so far. Ready when made (after its third commit); `stop()` waits for it.

@@ -49,6 +49,32 @@ public struct ExportJob {
         }
     }
 
+    /// `run`, for a store another process may write meanwhile (`ferry export`): read again once
+    /// when it changed while it was read (`.changedWhileReading`: an app that opens, commits and
+    /// closes it all the time), then from a copy of one committed state of it, made in a scratch
+    /// folder through SQLite's online backup (`SQLiteDatabase.copyCommittedState`). Returns the
+    /// manifest, and whether it was read from such a copy.
+    public func runReadingACopyWhenWritten(progress: (JobProgress) -> Void = { _ in }) throws(ExportError)
+        -> (manifest: ExportManifest, readFromCopy: Bool)
+    {
+        do {
+            do { return (try run(progress: progress), false) } catch .changedWhileReading where request.copyToRead == nil {
+                return (try run(progress: progress), false)
+            }
+        } catch .changedWhileReading where request.copyToRead == nil {
+            let folder: ScratchFolder
+            do { folder = try ScratchFolder.make(purpose: "export") } catch { throw .writing(request.storePath, error) }
+            defer { folder.remove() }
+            var copied = request
+            copied.copyToRead = folder.database("store.sqlite")
+            do { try SQLiteDatabase.copyCommittedState(of: request.storePath, to: folder.database("store.sqlite")) } catch {
+                if let failure = error.writeFailure { throw .noRoom(failure) }
+                throw error.primaryCode == 5 ? .changedWhileReading(request.storePath) : .store(.sqlite(error))
+            }
+            return (try ExportJob(request: copied).run(progress: progress), true)
+        }
+    }
+
     /// Writes the files and the manifest into the placement's building folder.
     private func write(store: CoreDataStoreReader, reader: StoreRecordReader, model: ManagedObjectModel, modelInfo: ExportManifest.ModelInfo,
                        units: [String], into placement: ExportPlacement, since stamp: StoreFileStamp,
