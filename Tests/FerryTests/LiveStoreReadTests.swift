@@ -215,12 +215,7 @@ extension LiveStoreReadTests {
     @Test("verify of a store an app keeps opening, committing and closing verifies one committed state of it")
     func verifyUnderChurningWriter() throws {
         guard ExportTestSupport.pythonAvailable else { return }
-        let folder = try TestPaths.temporaryFolder("live-verify-churn")
-        let path = try ExportTestSupport.workspace2Store(folder)
-        try SQLiteDatabase(path: path, mode: .readWrite).execute("PRAGMA journal_mode=WAL")
-        let writer = try ChurningWriter(store: path, folder: folder, pause: 0.005, statements: [
-            "UPDATE ZTASK SET ZTITLE = ZTITLE || 'x', Z_OPT = Z_OPT + 1 WHERE Z_PK = ? % 40 + 1",
-        ])
+        let (_, path, writer) = try ChurningWriter.workspaceStore("live-verify-churn")
         defer { writer.stop() }
         for run in 0..<5 {
             let report = try ChangingStoreVerification.verify(path: path, model: .modelCache, options: VerificationOptions())
@@ -236,12 +231,7 @@ extension LiveStoreReadTests {
     @Test("export of a store an app keeps opening, committing and closing exports one committed state of it")
     func exportUnderChurningWriter() throws {
         guard ExportTestSupport.pythonAvailable else { return }
-        let folder = try TestPaths.temporaryFolder("live-export-churn")
-        let path = try ExportTestSupport.workspace2Store(folder)
-        try SQLiteDatabase(path: path, mode: .readWrite).execute("PRAGMA journal_mode=WAL")
-        let writer = try ChurningWriter(store: path, folder: folder, pause: 0.005, statements: [
-            "UPDATE ZTASK SET ZTITLE = ZTITLE || 'x', Z_OPT = Z_OPT + 1 WHERE Z_PK = ? % 40 + 1",
-        ])
+        let (folder, path, writer) = try ChurningWriter.workspaceStore("live-export-churn")
         defer { writer.stop() }
         for run in 0..<5 {
             let out = folder + "/export\(run)"
@@ -284,5 +274,17 @@ private final class ChurningWriter {
     func stop() {
         FileManager.default.createFile(atPath: stopFile, contents: nil)
         process.waitUntilExit()
+    }
+
+    /// A Workspace 2 store in WAL mode in a new folder, and a writer changing a task's title at
+    /// each commit.
+    static func workspaceStore(_ label: String) throws -> (folder: String, path: String, writer: ChurningWriter) {
+        let folder = try TestPaths.temporaryFolder(label)
+        let path = try ExportTestSupport.workspace2Store(folder)
+        try SQLiteDatabase(path: path, mode: .readWrite).execute("PRAGMA journal_mode=WAL")
+        let writer = try ChurningWriter(store: path, folder: folder, pause: 0.005, statements: [
+            "UPDATE ZTASK SET ZTITLE = ZTITLE || 'x', Z_OPT = Z_OPT + 1 WHERE Z_PK = ? % 40 + 1",
+        ])
+        return (folder, path, writer)
     }
 }
