@@ -16,6 +16,8 @@ struct ByteSetScanTests {
                 var bytes = (0..<length).map { pool[($0 &* 7 &+ length) % pool.count] }
                 let value = [UInt8](values)[place % values.count]
                 if place < length { bytes[place] = value }
+                // A second value a few bytes on, often in the same block: the first one is found.
+                if place + 5 < length { bytes[place + 5] = [UInt8](values)[(place + 1) % values.count] }
                 for start in 0...min(length, 9) {
                     let expected = bytes.indices.dropFirst(start).first { values.contains(bytes[$0]) } ?? length
                     let found = bytes.withUnsafeBufferPointer { scan.firstIndex(in: $0.baseAddress ?? UnsafePointer(bitPattern: 1)!, from: start, to: length) }
