@@ -81,7 +81,7 @@ struct ExitCodeCommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/i.sqlite") && !FileManager.default.fileExists(atPath: folder + "/m.sqlite"))
     }
 
-    @Test("restore of a folder that is missing, or holds no manifest, is bad input (3)")
+    @Test("restore of a folder that is missing, or holds no manifest or one that is not a manifest, is bad input (3)")
     func restoreMissingFolder() throws {
         let folder = try TestPaths.temporaryFolder("exit-codes")
         let missing = try ferry("restore", folder + "/no-such-backup", "--model", Self.model, "--out", folder + "/r.sqlite")
@@ -89,6 +89,13 @@ struct ExitCodeCommandLineTests {
         #expect(missing.err.contains("no-such-backup: no such folder"), "\(missing.err)")
         let empty = try ferry("restore", folder, "--model", Self.model, "--out", folder + "/r.sqlite")
         #expect(empty.status == 3 && empty.err.contains("manifest.json: the manifest is missing or unreadable"), "\(empty.err)")
+        // A manifest cut short, or of another shape, is an input that cannot be read, as the
+        // exit codes say (it was 5, as if the backup had been read and failed its check).
+        for text in ["{\"formatVersion\": ", "{\"formatVersion\": \"one\"}"] {
+            try text.write(toFile: folder + "/manifest.json", atomically: true, encoding: .utf8)
+            let broken = try ferry("restore", folder, "--model", Self.model, "--out", folder + "/r.sqlite")
+            #expect(broken.status == 3 && broken.err.contains("manifest.json: the manifest is not valid"), "\(broken.err)")
+        }
         #expect(!FileManager.default.fileExists(atPath: folder + "/r.sqlite"))
     }
 

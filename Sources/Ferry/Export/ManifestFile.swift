@@ -22,7 +22,7 @@ enum ManifestFile {
             throw .notAnExport(path: path, reason: "the manifest is missing or unreadable")
         }
         do { return try JSONDecoder().decode(ExportManifest.self, from: data) } catch {
-            throw .verification(path: path, reason: "the manifest is not valid: \(error)")
+            throw .notAnExport(path: path, reason: "the manifest is not valid: \(error)")
         }
     }
 }
