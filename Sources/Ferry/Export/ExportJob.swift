@@ -124,7 +124,7 @@ public struct ExportJob {
         if request.predicate == nil {
             try account(for: files, units: units, census: census, reader: reader, model: model)
         }
-        let leftBehind = census.leftBehind
+        let leftBehind = census.leftBehind(readWith: reader.layout)
         let manifest = ExportManifest(
             formatVersion: ExportManifest.currentFormatVersion, tool: "ferry \(FerryVersion.current)",
             createdAt: ISO8601Date.format(Date().timeIntervalSinceReferenceDate) ?? "", source: request.storePath,

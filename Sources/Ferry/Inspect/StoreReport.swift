@@ -53,7 +53,7 @@ public struct StoreReport: Codable, Sendable, Equatable {
             for entity in census.appEntities { plain[entity.name] = census.rowsIncludingSubentities(of: entity.number) }
             plainSQLCounts = plain
             frameworkRecords = census.frameworkRecords
-            otherTables = census.leftBehind.otherTables
+            otherTables = census.leftBehind(readWith: nil).otherTables
             let matched: (model: ManagedObjectModel, version: String?)
             do { matched = try StoreModelMatch.model(for: store, bundle: bundle) } catch .invalidModel(_, let reason) where bundle == nil {
                 // An old store (no Z_MODELCACHE) and no model: its rows are still counted.
@@ -69,6 +69,7 @@ public struct StoreReport: Codable, Sendable, Equatable {
             var counts: [String: Int64] = [:]
             var delivered: [Int64: Int64] = [:]
             let records = try store.records(model: model)
+            otherTables = census.leftBehind(readWith: records.layout).otherTables
             for entity in model.entities {
                 let number = records.layout.entityNumbers[entity.name].map(Int64.init) ?? -1
                 delivered[number] = try records.count(for: entity.name) - model.subentities(of: entity.name).reduce(0) { total, sub in

@@ -60,7 +60,7 @@ struct PostgresStoreLoad {
             guard verify else {
                 let counted = try read { () throws(StoreReaderError) in try census.wait() }
                 try endRead(store, state)
-                report.leftBehind = counted.leftBehind
+                report.leftBehind = counted.leftBehind(readWith: reader.layout)
                 try refuseUnsent(counted, sent: sent, reader: reader, storePath: storePath)
                 return report
             }
@@ -87,7 +87,7 @@ struct PostgresStoreLoad {
             try endRead(store, state)
             report.storeCounts = own.transfer
             report.databaseCounts = held
-            report.leftBehind = own.census.leftBehind
+            report.leftBehind = own.census.leftBehind(readWith: reader.layout)
             let problems = own.census.discrepancies(delivered: [:], among: []) + own.transfer.differences(from: held, mine: "store", theirs: "database")
             guard problems.isEmpty else { throw .verification(store: storePath, problems: problems) }
             return report

@@ -166,7 +166,7 @@ public final class StoreRecordCursor: RecordCursor {
         }
         let problems = census.discrepancies(delivered: delivered) + pairs.discrepancies(census: pairCensus)
         guard problems.isEmpty else { throw .notAccounted(source: path, problems: problems) }
-        let leftBehind = census.leftBehind
+        let leftBehind = census.leftBehind(readWith: records.layout)
         return SourceEnd(notes: notes + (leftBehind.isEmpty ? [] : [.leftBehind(source: path, leftBehind)]))
     }
 

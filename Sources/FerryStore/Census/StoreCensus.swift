@@ -38,7 +38,8 @@ public struct StoreCensus: Sendable, Equatable {
     /// Every `Z_PRIMARYKEY` row, in number order.
     public private(set) var entities: [EntityRows] = []
     public private(set) var strays: [StrayRows] = []
-    /// Rows of every many-to-many join table (`Z_<n><NAME>` with no `Z_PK`), by table name.
+    /// Rows of every table shaped like a many-to-many join table (`Z_<n><NAME>` with no `Z_PK`),
+    /// by table name.
     public private(set) var joinTableRows: [String: Int64] = [:]
     /// Rows of every table outside Core Data's layout (`LeftBehind.otherTables`), by table name.
     public private(set) var otherTableRows: [String: Int64] = [:]
@@ -131,8 +132,20 @@ public struct StoreCensus: Sendable, Equatable {
         Dictionary(entities.filter { $0.isSystemEntity && $0.rows > 0 }.map { ($0.name, $0.rows) }, uniquingKeysWith: +)
     }
 
-    /// What no Ferry job carries: Core Data's own records and the rows of tables outside its layout.
-    public var leftBehind: LeftBehind { LeftBehind(frameworkRecords: frameworkRecords, otherTables: otherTableRows) }
+    /// What no Ferry job carries: Core Data's own records and the rows of tables outside its
+    /// layout. The census tells a join table by its name's shape alone (`Z_<n>…`, no `Z_PK`);
+    /// given the layout the store is read with, a table of that shape the layout does not define
+    /// (`Z_7OLDLINKS`, a join table of an earlier model version kept by hand) is outside it too:
+    /// no reader reads it. Without a layout (a store read without a model), every such table
+    /// counts as a join table.
+    public func leftBehind(readWith layout: StoreLayout?) -> LeftBehind {
+        var other = otherTableRows
+        if let layout {
+            let joins = Set(layout.joinTables.map(\.name))
+            for (table, rows) in joinTableRows where !joins.contains(table) { other[table] = rows }
+        }
+        return LeftBehind(frameworkRecords: frameworkRecords, otherTables: other)
+    }
 
     /// Rows of the app's entities, stray rows included.
     public var appRows: Int64 {
