@@ -312,6 +312,18 @@ struct RestoreJobTests {
         #expect(failure.isVerificationFailure && failure.description.contains("differs from the store backed up")
                 && failure.description.contains("Task: the values differ"), "\(failure)")
         #expect(!FileManager.default.fileExists(atPath: target))
+        // The fingerprints emptied, or the edited entity's taken out: the new store's Task is
+        // fingerprinted and the manifest keeps nothing to compare it with (it restored, exit 0).
+        for kept in [[], manifest.fingerprints?.filter { $0.subject != "Task" } ?? []] {
+            rewritten.fingerprints = kept
+            try JSONEncoder().encode(rewritten).write(to: URL(fileURLWithPath: folder + "/out/manifest.json"))
+            let cut = try #require(throws: ExportError.self) {
+                try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
+            }
+            #expect(cut.isVerificationFailure && cut.description.contains(kept.isEmpty ? ": the manifest keeps no fingerprint of it"
+                                                                                      : "Task: the manifest keeps no fingerprint of it"), "\(cut)")
+            #expect(!FileManager.default.fileExists(atPath: target))
+        }
         // A manifest of an older version, without fingerprints, restores as before.
         rewritten.fingerprints = nil
         rewritten.fingerprintRevision = nil

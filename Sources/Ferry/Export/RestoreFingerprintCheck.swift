@@ -19,6 +19,9 @@ struct RestoreFingerprintCheck {
     /// Pair fingerprints left out only for the pairs the export could not hold: their counts are
     /// still compared, less those pairs.
     private let expectedCounts: [(entry: FingerprintEntry, notHeld: Int64)]
+    /// The subjects left out of the comparison, as above: the new store's fingerprints of every
+    /// other subject must each have one in the manifest.
+    private let leftOut: Set<String>
     private let model: ManagedObjectModel
 
     /// Nil when the manifest has no fingerprints of this revision (a selection, an older version).
@@ -46,6 +49,7 @@ struct RestoreFingerprintCheck {
             left.formUnion(model.ancestry(of: entity).map(\.name))
         }
         expected = fingerprints.filter { !left.contains($0.subject) }
+        leftOut = left
     }
 
     /// Why a whole backup's restore is not compared, for a warning: its manifest carries no
@@ -76,6 +80,13 @@ struct RestoreFingerprintCheck {
             throw .restore(reason: "\(outputPath): cannot fingerprint the restored store: \(error)")
         }
         var section = FingerprintComparison.section(expected: expected, actual: actual)
+        // A whole backup's manifest fingerprints every entity and relationship: one it leaves out
+        // (an emptied or shortened list) would let that subject restore unchecked without a word.
+        let kept = Set(expected.map(\.subject)).union(expectedCounts.map(\.entry.subject))
+        for entry in actual where !kept.contains(entry.subject) && !leftOut.contains(entry.subject) {
+            section.failures.append(VerificationFailure(check: "fingerprint-missing", subject: entry.subject,
+                message: "the manifest keeps no fingerprint of it (its fingerprints were cut short or edited), so it cannot be compared"))
+        }
         for (entry, notHeld) in expectedCounts {
             let found = actual.first { $0.subject == entry.subject && $0.attributes == entry.attributes }?.fingerprint.count ?? 0
             if found != entry.fingerprint.count - notHeld {
