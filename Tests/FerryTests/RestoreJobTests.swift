@@ -312,6 +312,16 @@ struct RestoreJobTests {
         #expect(failure.isVerificationFailure && failure.description.contains("differs from the store backed up")
                 && failure.description.contains("Task: the values differ"), "\(failure)")
         #expect(!FileManager.default.fileExists(atPath: target))
+        // A file the manifest does not list (Tag's, its entry taken out) leaves Tag's records and
+        // pairs out of the comparison, not the edited Task's (it turned the whole comparison off: exit 1).
+        var strayed = rewritten
+        strayed.entities.removeAll { $0.entity == "Tag" }
+        try JSONEncoder().encode(strayed).write(to: URL(fileURLWithPath: folder + "/out/manifest.json"))
+        let stray = try #require(throws: ExportError.self) {
+            try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
+        }
+        #expect(stray.isVerificationFailure && stray.description.contains("Task: the values differ"), "\(stray)")
+        #expect(!FileManager.default.fileExists(atPath: target))
         // The fingerprints emptied, or the edited entity's taken out: the new store's Task is
         // fingerprinted and the manifest keeps nothing to compare it with (it restored, exit 0).
         for kept in [[], manifest.fingerprints?.filter { $0.subject != "Task" } ?? []] {

@@ -11,7 +11,7 @@ import FerryVerify
 /// with links that found nothing, were claimed by several or named records the folder does not
 /// list back, or that the export could not hold (`ExportManifest.pairsWithoutSource`), and its
 /// inverse's; the records of an entity some of whose records were rejected,
-/// and its ancestors'. The manifest is not signed: it catches a fault of the export's writer or
+/// and its ancestors'; the records and pairs of an entity whose file the manifest does not list. The manifest is not signed: it catches a fault of the export's writer or
 /// the restore's reader, and damage whose file hashes were made to match, not an edit of the
 /// fingerprints themselves.
 struct RestoreFingerprintCheck {
@@ -29,7 +29,10 @@ struct RestoreFingerprintCheck {
     ///   - links: the restore's link reports.
     ///   - unmatchedPairs: relationships (`Entity.relationship`) with pairs naming records the
     ///     folder does not list back.
-    init?(manifest: ExportManifest, model: ManagedObjectModel, links: [LinkReport], unmatchedPairs: Set<String>) {
+    ///   - unlistedEntities: entities with a file in the folder the manifest does not list (not
+    ///     restored).
+    init?(manifest: ExportManifest, model: ManagedObjectModel, links: [LinkReport], unmatchedPairs: Set<String>,
+          unlistedEntities: [String] = []) {
         guard let fingerprints = manifest.fingerprints, manifest.fingerprintRevision == StoreVerifier.fingerprintRevision else { return nil }
         self.model = model
         var left = Set<String>()
@@ -47,6 +50,12 @@ struct RestoreFingerprintCheck {
         for link in incomplete where link.rejectedRecords > 0 {
             let entity = String(link.relationship.prefix { $0 != "." })
             left.formUnion(model.ancestry(of: entity).map(\.name))
+        }
+        for entity in unlistedEntities {
+            left.formUnion(model.ancestry(of: entity).map(\.name))
+            for relationship in model.allRelationships(of: entity) {
+                left.formUnion(Self.pairSubjects(of: "\(entity).\(relationship.name)", in: model))
+            }
         }
         expected = fingerprints.filter { !left.contains($0.subject) }
         leftOut = left

@@ -93,8 +93,10 @@ public struct RestoreJob {
             }
             try RestoreIdentityCheck.check(writer.temporaryPath, manifest: manifest, model: model, outputPath: outputPath)
             let unlisted = unlistedFiles(of: manifest, model: model)
-            // Records of a file the manifest does not list are not restored, and said so (exit 1).
-            if unlisted.isEmpty, let check = RestoreFingerprintCheck(manifest: manifest, model: model, links: links, unmatchedPairs: Set(unmatched.keys)) {
+            // Records of a file the manifest does not list are not restored, and said so (exit 1);
+            // everything else is compared (a stray file turned the whole comparison off unseen).
+            if let check = RestoreFingerprintCheck(manifest: manifest, model: model, links: links, unmatchedPairs: Set(unmatched.keys),
+                                                   unlistedEntities: unlisted.map(\.entity)) {
                 try check.compare(with: writer.temporaryPath, outputPath: outputPath)
             }
             do { try writer.finish(replacing: replaceExisting) } catch {
@@ -102,7 +104,7 @@ public struct RestoreJob {
             }
             return Summary(records: pipeline.written, notCompared: RestoreFingerprintCheck.omission(in: manifest, model: model), links: links,
                            unmatchedPairs: unmatched, pairsWithoutSource: manifest.pairsWithoutSource ?? [:], leftBehind: manifest.leftBehind,
-                           unlistedFiles: unlisted)
+                           unlistedFiles: unlisted.map(\.file))
         } catch {
             writer.discard()
             throw error
@@ -111,10 +113,10 @@ public struct RestoreJob {
 
     /// The files of entities of `model` in the folder that `manifest` does not list (a manifest
     /// that lost an entry would restore a store without that entity's records).
-    private func unlistedFiles(of manifest: ExportManifest, model: ManagedObjectModel) -> [String] {
+    private func unlistedFiles(of manifest: ExportManifest, model: ManagedObjectModel) -> [(entity: String, file: String)] {
         let listed = Set(manifest.entities.map(\.file))
-        return model.entities.map { manifest.format.fileName(for: $0.name, gzip: manifest.gzip) }
-            .filter { !listed.contains($0) && FileManager.default.fileExists(atPath: folder + "/" + $0) }
+        return model.entities.map { ($0.name, manifest.format.fileName(for: $0.name, gzip: manifest.gzip)) }
+            .filter { !listed.contains($0.file) && FileManager.default.fileExists(atPath: folder + "/" + $0.file) }
     }
 
     /// Refuses a manifest whose files do not hold what the model version says of their entities
