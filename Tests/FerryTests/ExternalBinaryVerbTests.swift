@@ -117,6 +117,22 @@ struct ExternalBinaryVerbTests {
         #expect(images == [.binary(Self.png), .binary(bytes)])
     }
 
+    /// Verify, export and backup of a store an app keeps writing read a copy of one committed
+    /// state of it in a scratch folder; the values kept outside the database were not beside the
+    /// copy, and a sound store failed its check (exit 5: "external data file … No such file").
+    @Test("a committed copy of a store brings the values kept outside the database beside it, and the source's stay")
+    func committedCopyKeepsExternalValues() throws {
+        let store = try Self.makeStore("external-committed-copy", external: true)
+        let folder = try ScratchFolder.make(purpose: "test")
+        defer { folder.remove() }
+        let copy = try CommittedStoreCopy.make(of: store, in: folder)
+        #expect(copy != store && copy.hasSuffix("/Photos.sqlite"))
+        let report = try StoreVerifier(path: copy, model: .model(Self.model)).verify()
+        #expect(report.passed, "\(report.failures)")
+        #expect(try rows(copy)[3]?["image"] as? String == Self.base64([7, 8, 9]))
+        #expect(FileManager.default.fileExists(atPath: ExternalDataFolder.path(besideStore: store) + "/" + Self.fileName))
+    }
+
     @Test("a value in the external data folder is read from its file by query and export; a missing file is an error naming the row")
     func externalReference() throws {
         let store = try Self.makeStore("external-file", external: true)

@@ -137,8 +137,8 @@ public struct BackupJob {
     private func checkedCopy() throws(ExportError) -> StoreCopy {
         let folder: ScratchFolder
         do { folder = try ScratchFolder.make(purpose: "backup") } catch { throw .writing(storePath, error) }
-        let copy = StoreCopy(path: folder.database("store.sqlite"), folder: folder)
-        do { try SQLiteDatabase.copyCommittedState(of: storePath, to: copy.path) } catch {
+        let copy: StoreCopy
+        do { copy = StoreCopy(path: try CommittedStoreCopy.make(of: storePath, in: folder), folder: folder) } catch {
             folder.remove()
             // No room for the copy is the temporary folder's, not a fault of the store.
             throw error.writeFailure.map { .noRoom($0) } ?? .store(.sqlite(error))

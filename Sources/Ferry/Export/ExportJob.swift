@@ -52,7 +52,7 @@ public struct ExportJob {
     /// `run`, for a store another process may write meanwhile (`ferry export`): read again once
     /// when it changed while it was read (`.changedWhileReading`: an app that opens, commits and
     /// closes it all the time), then from a copy of one committed state of it, made in a scratch
-    /// folder through SQLite's online backup (`SQLiteDatabase.copyCommittedState`). Returns the
+    /// folder through SQLite's online backup (`CommittedStoreCopy`). Returns the
     /// manifest, and whether it was read from such a copy.
     public func runReadingACopyWhenWritten(progress: (JobProgress) -> Void = { _ in }) throws(ExportError)
         -> (manifest: ExportManifest, readFromCopy: Bool)
@@ -66,8 +66,7 @@ public struct ExportJob {
             do { folder = try ScratchFolder.make(purpose: "export") } catch { throw .writing(request.storePath, error) }
             defer { folder.remove() }
             var copied = request
-            copied.copyToRead = folder.database("store.sqlite")
-            do { try SQLiteDatabase.copyCommittedState(of: request.storePath, to: folder.database("store.sqlite")) } catch {
+            do { copied.copyToRead = try CommittedStoreCopy.make(of: request.storePath, in: folder) } catch {
                 if let failure = error.writeFailure { throw .noRoom(failure) }
                 throw error.primaryCode == 5 ? .changedWhileReading(request.storePath) : .store(.sqlite(error))
             }

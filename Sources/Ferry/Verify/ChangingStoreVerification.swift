@@ -6,7 +6,7 @@ import FerryVerify
 /// on several connections; an app writing it meanwhile makes them read different states, which
 /// `StoreVerifier` finds (`.changedWhileVerifying`). The store is verified again once, and if it
 /// changed again (an app that opens, commits and closes it all the time), one committed state of
-/// it is copied (`SQLiteDatabase.copyCommittedState`) and the copy is verified, the report naming
+/// it is copied (`CommittedStoreCopy`) and the copy is verified, the report naming
 /// the store and saying so.
 public enum ChangingStoreVerification {
     public static func verify(path: String, model: VerificationModel, options: VerificationOptions,
@@ -22,8 +22,8 @@ public enum ChangingStoreVerification {
                 throw .unreadableStore(.cannotOpen(path: path, reason: "no folder to copy it into while it is written: \(error)"))
             }
             defer { folder.remove() }
-            let copy = folder.database("store.sqlite")
-            do { try SQLiteDatabase.copyCommittedState(of: path, to: copy, attempts: 20) } catch {
+            let copy: String
+            do { copy = try CommittedStoreCopy.make(of: path, in: folder, attempts: 20) } catch {
                 // Written during every attempt: as it was; otherwise what failed (no room for
                 // the copy, a lock held too long, damage).
                 throw error.primaryCode == 5 ? .changedWhileVerifying(path: path) : .unreadableStore(.sqlite(error))
