@@ -37,7 +37,9 @@ struct PostgresStoreStateTests {
         let plain = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
         let store = try VerifyStores.broken(plain, "deleted", "UPDATE Z_PRIMARYKEY SET Z_MAX = 40 WHERE Z_NAME = 'Part'; "
             + "UPDATE Z_PRIMARYKEY SET Z_MAX = 9 WHERE Z_NAME = 'Tag'")
-        try Self.addApplicationMetadata(["ACAccountTypeVersion": .integer(42), "MyAppSchemaVersion": .string("v7")], to: store)
+        // A NaN among them is kept, and not a difference (it is not equal to itself).
+        try Self.addApplicationMetadata(["ACAccountTypeVersion": .integer(42), "MyAppSchemaVersion": .string("v7"), "MyAppRatio": .real(.nan)],
+                                        to: store)
         let uri = try PostgresTestSupport.database()
         #expect(try PostgresTestSupport.load([store], into: uri).allLoaded)
         let restored = folder + "/Restored.sqlite"
@@ -47,13 +49,15 @@ struct PostgresStoreStateTests {
         #expect(try storeRows(restored, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Part'") == ["40"])
         let entries = try CoreDataStoreReader(path: restored).metadata.applicationEntries
         #expect(entries["ACAccountTypeVersion"] == .integer(42) && entries["MyAppSchemaVersion"] == .string("v7"))
-        #expect(entries == (try CoreDataStoreReader(path: store).metadata.applicationEntries))
+        let original = try CoreDataStoreReader(path: store).metadata.applicationEntries
+        #expect(Set(entries.keys) == Set(original.keys) && entries.allSatisfy { PropertyListValue.sameKept($0.value, original[$0.key]) })
+        #expect(entries["MyAppRatio"].map { if case .real(let ratio) = $0 { ratio.isNaN } else { false } } == true)
         #expect(try PostgresVerifyJob(target: ConnectionTarget(uri), againstPath: store).run().passed)
         // The same records and UUID without them: verify names what differs.
         let other = try PostgresVerifyJob(target: ConnectionTarget(uri), againstPath: plain).run()
         let failures = other.failures.map { "\($0.check) \($0.subject)" }
         #expect(Set(failures) == ["z-max Part", "z-max Tag", "metadata store"], "\(other.failures)")
-        #expect(other.failures.first { $0.check == "metadata" }?.message.contains("ACAccountTypeVersion, MyAppSchemaVersion") == true)
+        #expect(other.failures.first { $0.check == "metadata" }?.message.contains("ACAccountTypeVersion, MyAppRatio, MyAppSchemaVersion") == true)
     }
 
     @Test("a catalog an older Ferry made (no Z_MAX or metadata columns) is still restored as then, saying so; the next load adds the columns")

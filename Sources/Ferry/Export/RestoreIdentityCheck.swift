@@ -34,21 +34,11 @@ enum RestoreIdentityCheck {
             if kept < recorded { problems.append("Z_MAX of \(root.name) is \(kept), below the backed-up store's \(recorded)") }
         }
         let restored = store.metadata.applicationEntries
-        for (key, value) in entries.sorted(by: { $0.key < $1.key }) where !same(restored[key], value) {
+        for (key, value) in entries.sorted(by: { $0.key < $1.key }) where !PropertyListValue.sameKept(restored[key], value) {
             problems.append("the application's metadata key \(key) is \(restored[key] == nil ? "missing" : "another value")")
         }
         guard !problems.isEmpty else { return }
         throw .verification(path: outputPath, reason: "the restored store does not keep the backed-up store's identity: "
             + problems.joined(separator: "; "))
-    }
-
-    /// Whether a metadata value was kept: equal, or encoded to the same bytes (a NaN is not equal
-    /// to itself).
-    private static func same(_ kept: PropertyListValue?, _ recorded: PropertyListValue) -> Bool {
-        guard let kept else { return false }
-        if kept == recorded { return true }
-        let writer = BinaryPropertyListWriter()
-        guard let keptBytes = try? writer.encode(kept), let recordedBytes = try? writer.encode(recorded) else { return false }
-        return keptBytes == recordedBytes
     }
 }

@@ -99,8 +99,9 @@ public struct PostgresVerifyJob {
             }
         }
         let (own, back) = (store.metadata.applicationEntries, rebuilt.metadata.applicationEntries)
-        if own != back {
-            let differing = Set(own.keys).union(back.keys).filter { own[$0] != back[$0] }.sorted()
+        // Compared as restore compares them (a NaN kept is the same value).
+        let differing = Set(own.keys).union(back.keys).filter { !PropertyListValue.sameKept(own[$0], back[$0]) }.sorted()
+        if !differing.isEmpty {
             section.failures.append(VerificationFailure(check: "metadata", subject: "store", message: "the application's metadata keys "
                 + "\(differing.joined(separator: ", ")) differ between the store and the store rebuilt from the database"))
         }

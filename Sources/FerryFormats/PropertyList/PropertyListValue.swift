@@ -20,3 +20,15 @@ public indirect enum PropertyListValue: Sendable, Hashable {
     case dictionary([String: PropertyListValue])
     case uid(UInt64)
 }
+
+extension PropertyListValue {
+    /// Whether two values are the same value kept: equal, or encoded to the same bytes (a NaN is
+    /// not equal to itself, so a metadata dictionary holding one never equals its own copy).
+    public static func sameKept(_ first: PropertyListValue?, _ second: PropertyListValue?) -> Bool {
+        guard let first, let second else { return first == nil && second == nil }
+        if first == second { return true }
+        let writer = BinaryPropertyListWriter()
+        guard let firstBytes = try? writer.encode(first), let secondBytes = try? writer.encode(second) else { return false }
+        return firstBytes == secondBytes
+    }
+}
