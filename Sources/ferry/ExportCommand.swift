@@ -85,6 +85,10 @@ enum ExportCommand: Command {
             if readFromCopy {
                 log.warning("note: \(store) was written while it was exported: one committed state of it was copied and exported")
             }
+            if let reason = manifest.fingerprintsNotKept {
+                log.warning("warning: \(store): the manifest keeps no fingerprints of it (\(reason)): a restore of this export is checked "
+                    + "by its counts, not value by value; export it again when it is idle, or back it up (ferry backup copies a store being written)")
+            }
             LeftBehindText.warn(manifest.leftBehind, of: manifest.source, log: log)
             LeftBehindText.warnPairsWithoutSource(manifest, log: log)
             log.summary(.success, counts: ManifestSummary.counts(manifest))

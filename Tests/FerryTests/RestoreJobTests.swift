@@ -340,6 +340,12 @@ struct RestoreJobTests {
         try JSONEncoder().encode(rewritten).write(to: URL(fileURLWithPath: folder + "/out/manifest.json"))
         let unchecked = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
         #expect(unchecked.notCompared?.contains("carries no fingerprints of its store") == true, "\(unchecked.notCompared ?? "compared")")
+        // An export that could not keep them says why in its manifest, and the restore repeats it.
+        rewritten.fingerprintsNotKept = "the store was written while it was exported"
+        try JSONEncoder().encode(rewritten).write(to: URL(fileURLWithPath: folder + "/out/manifest.json"))
+        let told = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Told.sqlite").run()
+        #expect(told.notCompared?.contains("no fingerprints of its store (the store was written while it was exported)") == true,
+                "\(told.notCompared ?? "compared")")
     }
 
     /// Pairs were fingerprinted with each end named by its uniqueness constraint: boxes whose

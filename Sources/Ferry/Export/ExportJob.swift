@@ -88,7 +88,7 @@ public struct ExportJob {
         // Not left running when the export fails: it reads the whole store on the other core.
         defer { _ = try? fingerprintWork?.wait() }
         let census: StoreCensus
-        let fingerprints: [FingerprintEntry]?
+        let fingerprints: (entries: [FingerprintEntry]?, notKept: String?)
         var dropped: [String: Int64] = [:]
         var files: [ExportManifest.EntityFile] = []
         var streams: [String: ToManyStream] = [:]
@@ -132,7 +132,8 @@ public struct ExportJob {
             applicationMetadata: try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries),
             frameworkRecords: leftBehind.frameworkRecords.isEmpty ? nil : leftBehind.frameworkRecords,
             otherTables: leftBehind.otherTables.isEmpty ? nil : leftBehind.otherTables,
-            fingerprints: fingerprints, fingerprintRevision: fingerprints == nil ? nil : StoreVerifier.fingerprintRevision,
+            fingerprints: fingerprints.entries, fingerprintRevision: fingerprints.entries == nil ? nil : StoreVerifier.fingerprintRevision,
+            fingerprintsNotKept: fingerprints.notKept,
             pairsWithoutSource: dropped.isEmpty ? nil : dropped)
         try ManifestFile.write(manifest, to: placement.file(ExportManifest.fileName), durable: request.durable)
         return manifest
@@ -154,18 +155,24 @@ public struct ExportJob {
     /// The fingerprints `work` computed, when they are of the state exported: the store's files
     /// show no change since `stamp` (a WAL commit, a checkpoint), taken before the export's
     /// connection was opened. A store written meanwhile gets none, and so does a store the
-    /// verifier cannot fingerprint (a value its model does not allow; `ferry verify` names it).
-    /// A backup requires them: a change, or a failure on the store itself (a writer waiting to
+    /// verifier cannot fingerprint (a value its model does not allow; `ferry verify` names it):
+    /// then `notKept` says why, for the manifest. A backup requires them: a change, or a failure on the store itself (a writer waiting to
     /// commit refuses new readers), is `.changedWhileReading`, and the backup reads a copy; a
     /// failure on that copy is the verification's.
     private func fingerprints(_ work: BackgroundWork<[FingerprintEntry], VerificationError>?, of path: String,
-                              since stamp: StoreFileStamp) throws(ExportError) -> [FingerprintEntry]? {
-        guard let work else { return nil }
+                              since stamp: StoreFileStamp) throws(ExportError) -> (entries: [FingerprintEntry]?, notKept: String?) {
+        guard let work else { return (nil, nil) }
         let computed: Result<[FingerprintEntry], VerificationError> = Result { () throws(VerificationError) in try work.wait() }
         let unchanged = StoreFileStamp(path) == stamp
-        guard request.requiresFingerprints else { return unchanged ? try? computed.get() : nil }
+        guard request.requiresFingerprints else {
+            switch computed {
+            case .success(let fingerprints) where unchanged: return (fingerprints, nil)
+            case .failure(let error) where unchanged: return (nil, "its records could not be fingerprinted (\(error))")
+            case .success, .failure: return (nil, "the store was written while it was exported")
+            }
+        }
         switch computed {
-        case .success(let fingerprints) where unchanged: return fingerprints
+        case .success(let fingerprints) where unchanged: return (fingerprints, nil)
         case .failure(let error) where unchanged && request.copyToRead != nil:
             throw .verification(path: request.storePath, reason: "cannot fingerprint its records for the backup: \(error)")
         case .success, .failure: throw .changedWhileReading(request.storePath)

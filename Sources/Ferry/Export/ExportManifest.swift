@@ -46,6 +46,10 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     public var fingerprints: [FingerprintEntry]? = nil
     /// `StoreVerifier.fingerprintRevision` of `fingerprints`: another revision is not comparable.
     public var fingerprintRevision: Int? = nil
+    /// Why a whole export keeps no `fingerprints` (the store was written while it was exported,
+    /// or its records could not be fingerprinted), said by export and by the restore that is then
+    /// checked by counts only; nil when it keeps them, or was not asked to.
+    public var fingerprintsNotKept: String? = nil
     /// How `fingerprints` name the ends of each pair: by `Z_PK`, which a restore keeps.
     static let pairKeying = PairKeying.primaryKeys
 

@@ -69,8 +69,8 @@ struct RestoreFingerprintCheck {
         let listed = Set(manifest.entities.map(\.entity))
         guard manifest.predicate == nil, model.entities.allSatisfy({ $0.isAbstract || listed.contains($0.name) }) else { return nil }
         guard let revision = manifest.fingerprintRevision, manifest.fingerprints != nil else {
-            return "the backup carries no fingerprints of its store (exported with --no-fingerprints, by an older ferry, or while the store "
-                + "was written): the restored store is checked by its counts, not compared value by value"
+            let why = manifest.fingerprintsNotKept ?? "exported with --no-fingerprints, by an older ferry, or while the store was written"
+            return "the backup carries no fingerprints of its store (\(why)): the restored store is checked by its counts, not compared value by value"
         }
         guard revision == StoreVerifier.fingerprintRevision else {
             return "the backup's fingerprints are of revision \(revision), this ferry's of \(StoreVerifier.fingerprintRevision): "
