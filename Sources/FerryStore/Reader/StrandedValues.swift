@@ -1,5 +1,5 @@
 /// Values in an entity table that no record of the model carries: in a column the model does not
-/// have (added by hand, or a property of another model), or in a column of one entity on a row of
+/// have (added by hand, or a property of another model; in a join table too), or in a column of one entity on a row of
 /// another (a sibling's or an ancestor's, which leaves that column out). Core Data writes
 /// neither; a verb that carries records (`export`, `backup`, `migrate`) would leave them behind,
 /// so it refuses the store instead (`StoreRecordReader.strandedValues()`).
@@ -26,20 +26,23 @@ extension StoreRecordReader {
     public func strandedValues() throws(StoreReaderError) -> [StrandedValues] {
         var found: [StrandedValues] = []
         for table in layout.tables {
-            guard case .entity(let root, _) = table.kind, let stored = store.schema.table(named: table.name) else { continue }
+            guard let stored = store.schema.table(named: table.name) else { continue }
             var probes: [(column: String, owner: String?, count: String)] = []
             let modelled = Set(table.columns.map { $0.name.lowercased() })
+            // In an entity table, and in a many-to-many's join table (whose pairs alone are read).
             for column in stored.columns where !modelled.contains(column.name.lowercased()) {
                 probes.append((column.name, nil, "count(\(SQLIdentifier.quoted(column.name)))"))
             }
-            let rowsOfTable = hierarchyNumbers(root)
-            for column in table.columns {
-                guard let owner = column.role.rowEntity, owner != root else { continue }
-                let ownRows = Set(hierarchyNumbers(owner))
-                let otherRows = rowsOfTable.filter { !ownRows.contains($0) }
-                guard !otherRows.isEmpty else { continue }
-                probes.append((column.name, owner,
-                               "count(\(SQLIdentifier.quoted(column.name))) FILTER (WHERE Z_ENT IN (\(numberList(otherRows))))"))
+            if case .entity(let root, _) = table.kind {
+                let rowsOfTable = hierarchyNumbers(root)
+                for column in table.columns {
+                    guard let owner = column.role.rowEntity, owner != root else { continue }
+                    let ownRows = Set(hierarchyNumbers(owner))
+                    let otherRows = rowsOfTable.filter { !ownRows.contains($0) }
+                    guard !otherRows.isEmpty else { continue }
+                    probes.append((column.name, owner,
+                                   "count(\(SQLIdentifier.quoted(column.name))) FILTER (WHERE Z_ENT IN (\(numberList(otherRows))))"))
+                }
             }
             // A statement's result columns are limited (SQLITE_MAX_COLUMN, 2,000 by default).
             for start in stride(from: 0, to: probes.count, by: 500) {
