@@ -22,7 +22,25 @@ enum ManifestFile {
             throw .notAnExport(path: path, reason: "the manifest is missing or unreadable")
         }
         do { return try JSONDecoder().decode(ExportManifest.self, from: data) } catch {
-            throw .notAnExport(path: path, reason: "the manifest is not valid: \(error)")
+            throw .notAnExport(path: path, reason: "the manifest is not valid: \(reason(error))")
+        }
+    }
+
+    /// What a decoding error says of the manifest, in its own words: which key, where.
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+        }
+        switch error {
+        case let .keyNotFound(key, context):
+            return "the key \(key.stringValue) is missing" + (context.codingPath.isEmpty ? "" : " in \(path(context))")
+        case let .typeMismatch(type, context), let .valueNotFound(type, context):
+            return "the value of \(path(context)) is not of type \(type)"
+        case let .dataCorrupted(context):
+            return context.codingPath.isEmpty ? "it is not JSON (\(context.debugDescription))" : "\(path(context)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
         }
     }
 }
