@@ -21,6 +21,20 @@ struct UTF8TextTests {
         #expect(string(bytes) == nil)
     }
 
+    @Test("ASCII is taken as it is, and one byte past ASCII at any place (of the words or the tail) is checked")
+    func asciiAndOneOtherByte() {
+        let ascii = Array("twenty-one ascii byte".utf8)
+        #expect(string(ascii) == "twenty-one ascii byte")
+        for place in ascii.indices {
+            var bytes = ascii
+            bytes[place] = 0xFF
+            #expect(string(bytes) == nil, "0xFF at \(place)")
+            bytes[place] = 0xC3
+            bytes.insert(0xA9, at: place + 1)
+            #expect(string(bytes) == String(decoding: ascii[..<place], as: UTF8.self) + "é" + String(decoding: ascii[(place + 1)...], as: UTF8.self))
+        }
+    }
+
     @Test("U+FFFD itself is valid text")
     func replacementCharacterItself() {
         #expect(string([0x61, 0xEF, 0xBF, 0xBD, 0x62]) == "a\u{FFFD}b")
