@@ -127,6 +127,9 @@ struct ExternalBinaryVerbTests {
         defer { folder.remove() }
         let copy = try CommittedStoreCopy.make(of: store, in: folder)
         #expect(copy != store && copy.hasSuffix("/Photos.sqlite"))
+        // The scratch folder is private: it holds a copy of the store and links to its files.
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
         let report = try StoreVerifier(path: copy, model: .model(Self.model)).verify()
         #expect(report.passed, "\(report.failures)")
         #expect(try rows(copy)[3]?["image"] as? String == Self.base64([7, 8, 9]))

@@ -93,6 +93,13 @@ struct StrandedValueTests {
         let export = try FerryProcess.run(["export", store, "--out", folder + "/export"])
         #expect(export.status == 5 && export.err.contains("\(join).NOTE: \(pairs) values in a column the model does not have"), "\(export.err)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/export"))
+        // Core Data's bookkeeping tables are its own: a column there is not probed (a store of
+        // another Core Data release may have more), and the store exports.
+        let other = try TestPaths.temporaryFolder("stranded-bookkeeping")
+        let kept = try ExportTestSupport.workspace2Store(other)
+        try SQLiteDatabase(path: kept, mode: .readWrite).execute("ALTER TABLE Z_PRIMARYKEY ADD COLUMN ZNOTE TEXT; UPDATE Z_PRIMARYKEY SET ZNOTE = 'n'")
+        let exported = try FerryProcess.run(["export", kept, "--out", other + "/export"])
+        #expect(exported.status == 0, "\(exported.err)")
     }
 
     @Test("an undamaged store with sub-entities exports, migrates and verifies")

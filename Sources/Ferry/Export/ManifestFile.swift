@@ -35,8 +35,10 @@ enum ManifestFile {
         switch error {
         case let .keyNotFound(key, context):
             return "the key \(key.stringValue) is missing" + (context.codingPath.isEmpty ? "" : " in \(path(context))")
-        case let .typeMismatch(type, context), let .valueNotFound(type, context):
-            return "the value of \(path(context)) is not of type \(type)"
+        case let .typeMismatch(type, context):
+            return context.codingPath.isEmpty ? "it is not a JSON object of a manifest's keys" : "the value of \(path(context)) is not of type \(type)"
+        case let .valueNotFound(type, context):
+            return "the value of \(path(context)) is null, where a \(type) belongs"
         case let .dataCorrupted(context):
             return context.codingPath.isEmpty ? "it is not JSON (\(context.debugDescription))" : "\(path(context)): \(context.debugDescription)"
         @unknown default:

@@ -38,6 +38,13 @@ struct RestoreFingerprintCheck {
         var left = Set<String>()
         let incomplete = links.filter { $0.unresolved > 0 || $0.conflicts > 0 || $0.rejectedRecords > 0 }
         for name in unmatchedPairs.union(incomplete.map(\.relationship)) { left.formUnion(Self.pairSubjects(of: name, in: model)) }
+        // Before the pairs without source: a relationship left out is not count-checked either.
+        for entity in unlistedEntities {
+            left.formUnion(model.ancestry(of: entity).map(\.name))
+            for relationship in model.allRelationships(of: entity) {
+                left.formUnion(Self.pairSubjects(of: "\(entity).\(relationship.name)", in: model))
+            }
+        }
         var counted: [(entry: FingerprintEntry, notHeld: Int64)] = []
         for (name, notHeld) in manifest.pairsWithoutSource ?? [:] {
             let subjects = Self.pairSubjects(of: name, in: model)
@@ -50,12 +57,6 @@ struct RestoreFingerprintCheck {
         for link in incomplete where link.rejectedRecords > 0 {
             let entity = String(link.relationship.prefix { $0 != "." })
             left.formUnion(model.ancestry(of: entity).map(\.name))
-        }
-        for entity in unlistedEntities {
-            left.formUnion(model.ancestry(of: entity).map(\.name))
-            for relationship in model.allRelationships(of: entity) {
-                left.formUnion(Self.pairSubjects(of: "\(entity).\(relationship.name)", in: model))
-            }
         }
         expected = fingerprints.filter { !left.contains($0.subject) }
         leftOut = left

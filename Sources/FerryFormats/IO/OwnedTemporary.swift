@@ -51,15 +51,16 @@ public final class OwnedTemporary: @unchecked Sendable {
         try create(kind: kind) { name(beside: destination) }
     }
 
-    /// Creates and locks a new empty file (or folder) at a fresh path from `fresh`.
-    public static func create(kind: TemporaryFiles.Kind, fresh: () -> String) throws(ByteSinkError) -> OwnedTemporary {
+    /// Creates and locks a new empty file (or folder) at a fresh path from `fresh`; a folder with
+    /// `folderMode` (a private one for what only this run reads).
+    public static func create(kind: TemporaryFiles.Kind, folderMode: mode_t = 0o755, fresh: () -> String) throws(ByteSinkError) -> OwnedTemporary {
         for _ in 0..<8 {
             let path = fresh()
             // Registered before it exists, so that a signal in the next instant removes it too.
             let registration = TemporaryFiles.register(path, kind: kind)
             let descriptor: Int32
             if kind == .folder {
-                guard mkdir(path, 0o755) == 0 else {
+                guard mkdir(path, folderMode) == 0 else {
                     let code = errno
                     registration.map(TemporaryFiles.unregister)
                     throw ByteSinkError(path: path, operation: "mkdir", code: code)

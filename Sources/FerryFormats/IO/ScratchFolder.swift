@@ -22,7 +22,8 @@ public final class ScratchFolder {
     public static func make(purpose: String) throws(ByteSinkError) -> ScratchFolder {
         let parent = systemTemporaryDirectory
         OwnedTemporary.sweep(folder: parent) { $0.hasPrefix(namePrefix) && $0.hasSuffix(OwnedTemporary.suffix) ? $0 : nil }
-        let owned = try OwnedTemporary.create(kind: .folder) {
+        // Private (0700): it holds copies of stores and links to their files, for this run alone.
+        let owned = try OwnedTemporary.create(kind: .folder, folderMode: 0o700) {
             parent + "/" + namePrefix + purpose + "-" + FilePath.randomUUIDString() + OwnedTemporary.suffix
         }
         return ScratchFolder(owned: owned)

@@ -23,6 +23,9 @@ public struct TableLayout: Sendable, Equatable, Hashable {
         self.createStatement = createStatement
     }
 
+    /// Whether the table holds an entity's rows or a many-to-many's pairs (not bookkeeping).
+    public var holdsRecordsOrPairs: Bool { kind != .bookkeeping }
+
     /// The column with this name.
     public func column(named name: String) -> ColumnLayout? { columns.first { $0.name == name } }
 

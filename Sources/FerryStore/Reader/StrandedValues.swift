@@ -26,7 +26,8 @@ extension StoreRecordReader {
     public func strandedValues() throws(StoreReaderError) -> [StrandedValues] {
         var found: [StrandedValues] = []
         for table in layout.tables {
-            guard let stored = store.schema.table(named: table.name) else { continue }
+            // Entity and join tables: Core Data's bookkeeping tables are its own (not probed).
+            guard table.holdsRecordsOrPairs, let stored = store.schema.table(named: table.name) else { continue }
             var probes: [(column: String, owner: String?, count: String)] = []
             let modelled = Set(table.columns.map { $0.name.lowercased() })
             // In an entity table, and in a many-to-many's join table (whose pairs alone are read).
