@@ -39,7 +39,7 @@ enum RestoreCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "restored"),
-        ExitCodeUse(.rejects, "restored, but something was left out: links whose records are not in the backup (a partial export's, or keys dangling in the backed-up store), or a file of an entity the manifest does not list"),
+        ExitCodeUse(.rejects, "restored, but something was left out: links whose records are not in the backup (a partial export's, or keys dangling in the backed-up store), or a file in the folder the manifest does not list"),
         ExitCodeUse(.badInput, "BACKUP is missing or holds no manifest (or one that is not valid), or the model (or database) cannot be read, or has no such store"),
         ExitCodeUse(.destination, "STORE not written (it exists, cannot be written)"),
         ExitCodeUse(.verificationFailed, "the backup does not match its manifest, or the new store differs from the store backed up (or does not hold what the database does)"),
@@ -71,7 +71,7 @@ enum RestoreCommand: Command {
                 leftOut = true
             }
             for file in summary.unlistedFiles {
-                log.warning("warning: \(file) is in the folder but not in its manifest: its records are not restored")
+                log.warning("warning: \(file) is in the folder but not in its manifest: its records are not restored (nothing in it is read)")
                 leftOut = true
             }
             LeftBehindText.warn(summary.leftBehind, of: "the backed-up store", log: log)

@@ -119,6 +119,25 @@ extension ExportCommandTests {
         #expect(restore.err.contains("lists \"Tag.ndjson\" for entity Task, whose file an export names \"Task.ndjson\""), "\(restore.err)")
     }
 
+    /// A file of an entity the model lacks, or a second copy of an entity's records in another
+    /// format, was passed over by restore without a word (exit 0).
+    @Test("restore names every file the manifest does not list, whatever its name; hidden files are not counted")
+    func strayFiles() throws {
+        let folder = try TestPaths.temporaryFolder("manifest-stray")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        #expect(try ExportTestSupport.shell("'\(ferry)' export '\(store)' --out '\(folder)/out'").status == 0)
+        for (name, text) in [("Ghost.ndjson", "{\"name\": \"precious\"}\n"), ("Task.csv", "title\nCall the bank\n"), (".DS_Store", "x")] {
+            try text.write(toFile: folder + "/out/" + name, atomically: true, encoding: .utf8)
+        }
+        let restore = try ExportTestSupport.shell("'\(ferry)' restore '\(folder)/out' --model '\(ExportTestSupport.workspace)' --out '\(folder)/new.sqlite'")
+        #expect(restore.status == 1, "\(restore.err)")
+        for name in ["Ghost.ndjson", "Task.csv"] {
+            #expect(restore.err.contains("warning: \(name) is in the folder but not in its manifest: its records are not restored"), "\(restore.err)")
+        }
+        #expect(!restore.err.contains(".DS_Store"), "\(restore.err)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/new.sqlite"))
+    }
+
     /// A manifest that lost an entity's entry restored a store without that entity's records,
     /// with only warnings about links and exit 0; the file beside it was ignored without a word.
     @Test("restore names an entity's file the manifest does not list, and exits 1")

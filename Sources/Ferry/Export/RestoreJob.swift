@@ -46,8 +46,9 @@ public struct RestoreJob {
         public var pairsWithoutSource: [String: Int64] = [:]
         /// What the backed-up store held that the backup does not (`ExportManifest.leftBehind`).
         public var leftBehind = LeftBehind()
-        /// Files in the folder named as an export names an entity's file, for an entity of the
-        /// model, that the manifest does not list: their records are not restored.
+        /// Files in the folder that the manifest does not list (an entity's file whose entry was
+        /// lost, a file of an entity the model lacks, a second copy in another format): nothing
+        /// in them is restored. Hidden files (`.DS_Store`) are not counted.
         public var unlistedFiles: [String] = []
     }
 
@@ -96,7 +97,7 @@ public struct RestoreJob {
             // Records of a file the manifest does not list are not restored, and said so (exit 1);
             // everything else is compared (a stray file turned the whole comparison off unseen).
             if let check = RestoreFingerprintCheck(manifest: manifest, model: model, links: links, unmatchedPairs: Set(unmatched.keys),
-                                                   unlistedEntities: unlisted.map(\.entity)) {
+                                                   unlistedEntities: unlisted.compactMap(\.entity)) {
                 try check.compare(with: writer.temporaryPath, outputPath: outputPath)
             }
             do { try writer.finish(replacing: replaceExisting) } catch {
@@ -111,12 +112,22 @@ public struct RestoreJob {
         }
     }
 
-    /// The files of entities of `model` in the folder that `manifest` does not list (a manifest
-    /// that lost an entry would restore a store without that entity's records).
-    private func unlistedFiles(of manifest: ExportManifest, model: ManagedObjectModel) -> [(entity: String, file: String)] {
-        let listed = Set(manifest.entities.map(\.file))
-        return model.entities.map { ($0.name, manifest.format.fileName(for: $0.name, gzip: manifest.gzip)) }
-            .filter { !listed.contains($0.file) && FileManager.default.fileExists(atPath: folder + "/" + $0.file) }
+    /// The files in the folder that `manifest` does not list, other than itself and hidden files,
+    /// each with the entity of `model` it is named for, if any (a manifest that lost an entry
+    /// would restore a store without that entity's records; a file of another entity, or in
+    /// another format, would be passed over unseen).
+    private func unlistedFiles(of manifest: ExportManifest, model: ManagedObjectModel) -> [(entity: String?, file: String)] {
+        let listed = Set(manifest.entities.map(\.file)).union([ExportManifest.fileName])
+        let entities = Dictionary(model.entities.map { (manifest.format.fileName(for: $0.name, gzip: manifest.gzip), $0.name) },
+                                  uniquingKeysWith: { first, _ in first })
+        // The store being restored into the folder itself, with its journals and temporary file,
+        // is this run's own.
+        let output = FilePath.split(outputPath)
+        let ownPrefix = FileInfo.identity(atPath: output.folder) == FileInfo.identity(atPath: folder) ? output.name : nil
+        return FilePath.entries(of: folder).sorted()
+            .filter { name in !name.hasPrefix(".") && !listed.contains(name) && !(ownPrefix.map { name.hasPrefix($0) } ?? false) }
+            .filter { FileInfo.kind(atPath: folder + "/" + $0) == .regularFile }
+            .map { (entities[$0], $0) }
     }
 
     /// Refuses a manifest whose files do not hold what the model version says of their entities
