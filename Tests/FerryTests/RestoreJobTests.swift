@@ -348,6 +348,31 @@ struct RestoreJobTests {
                 "\(told.notCompared ?? "compared")")
     }
 
+    /// A key no export writes, added to a record with the file's hash made to match, was dropped
+    /// by restore without a word, exit 0 (hostile run).
+    @Test("a record holding a key no export writes is refused, naming the record and the key")
+    func unknownKeyInRecord() throws {
+        let folder = try TestPaths.temporaryFolder("restore-unknown-key")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        var manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
+        let file = folder + "/out/Task.ndjson"
+        let text = String(decoding: try TestPaths.read(file), as: UTF8.self)
+        let edited = Data(text.replacingOccurrences(of: "{\"Z_PK\":1,", with: "{\"Z_PK\":1,\"bogus\":\"precious data\",").utf8)
+        #expect(edited.count > text.utf8.count)
+        try edited.write(to: URL(fileURLWithPath: file))
+        let index = try #require(manifest.entities.firstIndex { $0.file == "Task.ndjson" })
+        manifest.entities[index].bytes = edited.count
+        var hash = SHA256()
+        hash.update([UInt8](edited))
+        manifest.entities[index].sha256 = hash.finalize().map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        try JSONEncoder().encode(manifest).write(to: URL(fileURLWithPath: folder + "/out/manifest.json"))
+        let failure = try #require(throws: ExportError.self) {
+            try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Restored.sqlite").run()
+        }
+        #expect(failure.isVerificationFailure && failure.description.contains("record 1 (Z_PK 1) holds \"bogus\", which an export of Task does not write"),
+                "\(failure)")
+    }
+
     /// Pairs were fingerprinted with each end named by its uniqueness constraint: boxes whose
     /// optional unique name is NULL were named alike, and a thing moved from one to the other in
     /// a backup restored with exit 0 (hostile run). A restore keeps every `Z_PK`, so the

@@ -15,6 +15,9 @@ final class RestoreSource {
     /// The pairs each of `otherSides` named (by its tally name): what the side restore reads
     /// must give back.
     private(set) var namedPairs: [String: Int] = [:]
+    /// The keys an export writes for the entity (`EntityExportLayout.columnNames`): a record
+    /// holding another would lose its value without a word.
+    private let knownKeys: Set<String>
     private var line = 0
 
     init(folder: String, entry: ExportManifest.EntityFile, format: ExportFormat, model: ManagedObjectModel) throws(ExportError) {
@@ -31,6 +34,7 @@ final class RestoreSource {
             let owner = model.ancestry(of: entry.entity).first { $0.relationships.contains { $0.name == relationship.name } }?.name
             return (relationship, "\(owner ?? entry.entity).\(relationship.name)")
         }
+        knownKeys = Set(EntityExportLayout(model: model, entity: entry.entity)?.columnNames ?? [])
         reader = try ExportFileReader(path: path, format: format)
         try advance()
     }
@@ -44,6 +48,10 @@ final class RestoreSource {
         line += 1
         guard let keyCell = cells["Z_PK"], case .success(let found) = keyCell.key(), let primaryKey = found else {
             throw .verification(path: path, reason: "record \(line) has no integer Z_PK")
+        }
+        if let unknown = cells.keys.filter({ !knownKeys.contains($0) }).min() {
+            throw .verification(path: path, reason: "record \(line) (Z_PK \(primaryKey)) holds \"\(unknown)\", which an export of "
+                + "\(schema.entity.name) does not write: its value would not be restored")
         }
         var values: [AttributeValue] = []
         values.reserveCapacity(schema.attributes.count)
