@@ -295,16 +295,10 @@ struct RestoreJobTests {
         #expect(manifest.fingerprints?.count == 3 + 2 && manifest.fingerprintRevision == StoreVerifier.fingerprintRevision)
         // A title changed in the file, and the file's size and SHA-256 in the manifest with it:
         // every check of the backup itself passes, and the records restore one for one.
-        let file = folder + "/out/Task.ndjson"
-        let edited = Data(String(decoding: try TestPaths.read(file), as: UTF8.self).replacingOccurrences(of: "\"title\":\"", with: "\"title\":\"~").utf8)
-        try edited.write(to: URL(fileURLWithPath: file))
         var rewritten = manifest
-        let index = try #require(rewritten.entities.firstIndex { $0.file == "Task.ndjson" })
-        rewritten.entities[index].bytes = edited.count
-        var hash = SHA256()
-        hash.update([UInt8](edited))
-        rewritten.entities[index].sha256 = hash.finalize().map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-        try JSONEncoder().encode(rewritten).write(to: URL(fileURLWithPath: folder + "/out/manifest.json"))
+        try Self.edit("Task.ndjson", in: folder + "/out", manifest: &rewritten) {
+            $0.replacingOccurrences(of: "\"title\":\"", with: "\"title\":\"~")
+        }
         let target = folder + "/Restored.sqlite"
         let failure = try #require(throws: ExportError.self) {
             try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
@@ -355,17 +349,11 @@ struct RestoreJobTests {
         let folder = try TestPaths.temporaryFolder("restore-unknown-key")
         let store = try ExportTestSupport.workspace2Store(folder)
         var manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
-        let file = folder + "/out/Task.ndjson"
-        let text = String(decoding: try TestPaths.read(file), as: UTF8.self)
-        let edited = Data(text.replacingOccurrences(of: "{\"Z_PK\":1,", with: "{\"Z_PK\":1,\"bogus\":\"precious data\",").utf8)
-        #expect(edited.count > text.utf8.count)
-        try edited.write(to: URL(fileURLWithPath: file))
-        let index = try #require(manifest.entities.firstIndex { $0.file == "Task.ndjson" })
-        manifest.entities[index].bytes = edited.count
-        var hash = SHA256()
-        hash.update([UInt8](edited))
-        manifest.entities[index].sha256 = hash.finalize().map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-        try JSONEncoder().encode(manifest).write(to: URL(fileURLWithPath: folder + "/out/manifest.json"))
+        try Self.edit("Task.ndjson", in: folder + "/out", manifest: &manifest) { text in
+            let edited = text.replacingOccurrences(of: "{\"Z_PK\":1,", with: "{\"Z_PK\":1,\"bogus\":\"precious data\",")
+            #expect(edited != text)
+            return edited
+        }
         let failure = try #require(throws: ExportError.self) {
             try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Restored.sqlite").run()
         }
@@ -502,5 +490,21 @@ struct RestoreJobTests {
         #expect(try TestPaths.read(target) == Array("keep me".utf8))
         _ = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target, replaceExisting: true).run()
         #expect(try CoreDataStoreReader(path: target).count(for: "Task") == 50)
+    }
+}
+
+extension RestoreJobTests {
+    /// Edits an export file with `change`, and the file's size and SHA-256 in `manifest` with it,
+    /// then writes the manifest: every check of the backup itself still passes.
+    static func edit(_ name: String, in folder: String, manifest: inout ExportManifest, _ change: (String) -> String) throws {
+        let file = folder + "/" + name
+        let edited = Data(change(String(decoding: try TestPaths.read(file), as: UTF8.self)).utf8)
+        try edited.write(to: URL(fileURLWithPath: file))
+        let index = try #require(manifest.entities.firstIndex { $0.file == name })
+        manifest.entities[index].bytes = edited.count
+        var hash = SHA256()
+        hash.update([UInt8](edited))
+        manifest.entities[index].sha256 = hash.finalize().map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        try JSONEncoder().encode(manifest).write(to: URL(fileURLWithPath: folder + "/" + ExportManifest.fileName))
     }
 }
