@@ -51,7 +51,7 @@ enum BackupCommand: Command {
         do {
             let summary = try job.run(progress: log.progress)
             LeftBehindText.warn(summary.manifest.leftBehind, of: summary.manifest.source, log: log)
-            LeftBehindText.warnPairsWithoutSource(summary.manifest, log: log)
+            LeftBehindText.warnPairsWithoutSource(summary.manifest.pairsWithoutSource ?? [:], of: summary.manifest.source, log: log)
             for problem in summary.notRemoved { log.warning("warning: an old backup beyond --keep was not removed: \(problem)") }
             log.summary(.success, counts: ManifestSummary.counts(summary.manifest))
             if arguments.has("json") {

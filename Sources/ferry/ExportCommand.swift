@@ -86,14 +86,14 @@ enum ExportCommand: Command {
                 log.warning("note: \(store) was written while it was exported: one committed state of it was copied and exported")
             }
             if let reason = manifest.fingerprintsNotKept {
-                let remedy = reason.hasPrefix("the store was written")
+                let remedy = reason == ExportManifest.writtenWhileExported
                     ? "export it again when it is idle, or back it up (ferry backup copies a store being written)"
                     : "ferry verify names the records that cannot be read as the model says"
                 log.warning("warning: \(store): the manifest keeps no fingerprints of it (\(reason)): a restore of this export is checked "
                     + "by its counts, not value by value; \(remedy)")
             }
             LeftBehindText.warn(manifest.leftBehind, of: manifest.source, log: log)
-            LeftBehindText.warnPairsWithoutSource(manifest, log: log)
+            LeftBehindText.warnPairsWithoutSource(manifest.pairsWithoutSource ?? [:], of: manifest.source, log: log)
             log.summary(.success, counts: ManifestSummary.counts(manifest))
             if arguments.has("json") {
                 Terminal.out(ManifestSummary.jsonLine(manifest, folder: request.outputFolder) + "\n")

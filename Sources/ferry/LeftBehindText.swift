@@ -9,11 +9,12 @@ enum LeftBehindText {
     }
 
     /// One `warning:` line per relationship whose pairs an export could hold in no file
-    /// (`ExportManifest.pairsWithoutSource`).
-    static func warnPairsWithoutSource(_ manifest: ExportManifest, log: RunLog) {
-        for (relationship, count) in (manifest.pairsWithoutSource ?? [:]).sorted(by: { $0.key < $1.key }) {
-            log.warning("warning: \(manifest.source): \(relationship): \(count) pair\(count == 1 ? "" : "s") with no record to list "
-                + "\(count == 1 ? "it" : "them") (a dangling key or join row): in no file of the export, and not restored")
+    /// (`ExportManifest.pairsWithoutSource`), as export and restore say it; `store` names the
+    /// store they are of.
+    static func warnPairsWithoutSource(_ pairs: [String: Int64], of store: String, log: RunLog) {
+        for (relationship, count) in pairs.sorted(by: { $0.key < $1.key }) {
+            log.warning("warning: \(relationship): \(count) pair\(count == 1 ? "" : "s") of \(store) with no record to list "
+                + "\(count == 1 ? "it" : "them") (a dangling key or join row): in no exported file, so not restored")
         }
     }
 }

@@ -65,11 +65,8 @@ enum RestoreCommand: Command {
                     + "(not restored: left out of a partial export, or dangling in the store)")
                 leftOut = true
             }
-            for (relationship, count) in summary.pairsWithoutSource.sorted(by: { $0.key < $1.key }) {
-                log.warning("warning: \(relationship): \(count) pair\(count == 1 ? "" : "s") of the backed-up store with no record to list "
-                    + "\(count == 1 ? "it" : "them") (a dangling key or join row): in no file of the backup, not restored")
-                leftOut = true
-            }
+            LeftBehindText.warnPairsWithoutSource(summary.pairsWithoutSource, of: "the backed-up store", log: log)
+            if !summary.pairsWithoutSource.isEmpty { leftOut = true }
             for file in summary.unlistedFiles {
                 log.warning("warning: \(file) is in the folder but not in its manifest: its records are not restored (nothing in it is read)")
                 leftOut = true

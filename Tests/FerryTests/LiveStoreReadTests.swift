@@ -127,9 +127,8 @@ struct RollbackJournalReadTests {
         return run.status == 0
     }
 
-    @Test("a reader holds its read lock until it closes, its own header and stamp reads included: no commit lands in the middle")
+    @Test("a reader holds its read lock until it closes, its own header and stamp reads included: no commit lands in the middle", .enabled(if: ExportTestSupport.pythonAvailable))
     func readerKeepsWritersOut() throws {
-        guard ExportTestSupport.pythonAvailable else { return }
         let path = try rollbackStore("rollback-read-lock")
         var reader: CoreDataStoreReader? = try CoreDataStoreReader(path: path)
         #expect(reader?.readsFixedBytes == true)
@@ -144,9 +143,8 @@ struct RollbackJournalReadTests {
         #expect(try otherProcessCommits(path))
     }
 
-    @Test("a store a writer holds exclusively (its uncommitted pages may be in the file) is not read")
+    @Test("a store a writer holds exclusively (its uncommitted pages may be in the file) is not read", .enabled(if: ExportTestSupport.pythonAvailable))
     func exclusiveWriterRefusesReaders() throws {
-        guard ExportTestSupport.pythonAvailable else { return }
         let path = try rollbackStore("rollback-exclusive")
         let ready = path + ".ready"
         let process = Process()
@@ -170,9 +168,8 @@ extension LiveStoreReadTests {
     /// An app that opens its WAL store, commits and closes it every few milliseconds leaves
     /// moments when no connection has it open: a copy begun then reads it immutable, without
     /// locks, and the app's next checkpoint tore it ("damaged": every backup exit 5).
-    @Test("a copy of a store an app opens, commits and closes all the time is whole, or reported busy; never torn")
+    @Test("a copy of a store an app opens, commits and closes all the time is whole, or reported busy; never torn", .enabled(if: ExportTestSupport.pythonAvailable))
     func copyUnderChurningWriter() throws {
-        guard ExportTestSupport.pythonAvailable else { return }
         let folder = try TestPaths.temporaryFolder("live-copy-churn")
         // 10 MB, so that a copy takes long enough for the app's checkpoints to land in it.
         let path = folder + "/app.sqlite"
@@ -212,9 +209,8 @@ extension LiveStoreReadTests {
     /// `ferry verify` of a store its app opens, commits and closes every few milliseconds read it
     /// without locks between the app's connections, saw it change, and could only say so (exit 3,
     /// every run). It now verifies a copy of one committed state, and says so.
-    @Test("verify of a store an app keeps opening, committing and closing verifies one committed state of it")
+    @Test("verify of a store an app keeps opening, committing and closing verifies one committed state of it", .enabled(if: ExportTestSupport.pythonAvailable))
     func verifyUnderChurningWriter() throws {
-        guard ExportTestSupport.pythonAvailable else { return }
         let (_, path, writer) = try ChurningWriter.workspaceStore("live-verify-churn")
         defer { writer.stop() }
         for run in 0..<5 {
@@ -228,9 +224,8 @@ extension LiveStoreReadTests {
     /// `ferry export` of such a store read it without locks between the app's connections, saw it
     /// change, and said "run again" (exit 3) in most runs. It reads it again, then exports a copy
     /// of one committed state.
-    @Test("export of a store an app keeps opening, committing and closing exports one committed state of it")
+    @Test("export of a store an app keeps opening, committing and closing exports one committed state of it", .enabled(if: ExportTestSupport.pythonAvailable))
     func exportUnderChurningWriter() throws {
-        guard ExportTestSupport.pythonAvailable else { return }
         let (folder, path, writer) = try ChurningWriter.workspaceStore("live-export-churn")
         defer { writer.stop() }
         for run in 0..<5 {

@@ -156,9 +156,10 @@ public struct ExportJob {
     /// show no change since `stamp` (a WAL commit, a checkpoint), taken before the export's
     /// connection was opened. A store written meanwhile gets none, and so does a store the
     /// verifier cannot fingerprint (a value its model does not allow; `ferry verify` names it):
-    /// then `notKept` says why, for the manifest. A backup requires them: a change, or a failure on the store itself (a writer waiting to
-    /// commit refuses new readers), is `.changedWhileReading`, and the backup reads a copy; a
-    /// failure on that copy is the verification's.
+    /// then `notKept` says why, for the manifest. A backup requires them: a change, or a failure
+    /// on the store itself (a writer waiting to commit refuses new readers), is
+    /// `.changedWhileReading`, and the backup reads a copy; a failure on that copy is the
+    /// verification's.
     private func fingerprints(_ work: BackgroundWork<[FingerprintEntry], VerificationError>?, of path: String,
                               since stamp: StoreFileStamp) throws(ExportError) -> (entries: [FingerprintEntry]?, notKept: String?) {
         guard let work else { return (nil, nil) }
@@ -168,7 +169,7 @@ public struct ExportJob {
             switch computed {
             case .success(let fingerprints) where unchanged: return (fingerprints, nil)
             case .failure(let error) where unchanged: return (nil, "its records could not be fingerprinted (\(error))")
-            case .success, .failure: return (nil, "the store was written while it was exported")
+            case .success, .failure: return (nil, ExportManifest.writtenWhileExported)
             }
         }
         switch computed {

@@ -50,6 +50,8 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     /// or its records could not be fingerprinted), said by export and by the restore that is then
     /// checked by counts only; nil when it keeps them, or was not asked to.
     public var fingerprintsNotKept: String? = nil
+    /// `fingerprintsNotKept` of a store written while it was exported.
+    public static let writtenWhileExported = "the store was written while it was exported"
     /// How `fingerprints` name the ends of each pair: by `Z_PK`, which a restore keeps.
     static let pairKeying = PairKeying.primaryKeys
 
