@@ -49,7 +49,8 @@ final class RestoreSource {
         guard let keyCell = cells["Z_PK"], case .success(let found) = keyCell.key(), let primaryKey = found else {
             throw .verification(path: path, reason: "record \(line) has no integer Z_PK")
         }
-        if let unknown = cells.keys.filter({ !knownKeys.contains($0) }).min() {
+        // Checked without allocating; the first unknown key by name only when there is one.
+        if cells.keys.contains(where: { !knownKeys.contains($0) }), let unknown = cells.keys.filter({ !knownKeys.contains($0) }).min() {
             throw .verification(path: path, reason: "record \(line) (Z_PK \(primaryKey)) holds \"\(unknown)\", which an export of "
                 + "\(schema.entity.name) does not write: its value would not be restored")
         }
