@@ -172,6 +172,81 @@ struct RestoreJobTests {
         #expect(restored.notCompared == nil)
     }
 
+    /// One dangling key left its whole relationship, and its inverse, out of the comparison: a
+    /// pair moved elsewhere in it, both sides edited and the hashes made to match, restored with
+    /// exit 1 (hostile run). The manifest keeps the pairs between records only (revision 3), so
+    /// the rest of the relationship is compared; a manifest of revision 2 still restores, less it.
+    @Test("a dangling key no longer hides its relationship: a pair moved in an edited backup is seen (exit 5), one taken off one side too")
+    func danglingKeyDoesNotHideItsRelationship() throws {
+        let folder = try TestPaths.temporaryFolder("restore-dangling-moved")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("UPDATE ZUPLOAD SET ZTASK = 9999 WHERE Z_PK = 1; UPDATE ZUPLOAD SET ZTASK = 11 WHERE Z_PK = 2; UPDATE ZUPLOAD SET ZTASK = 4 WHERE Z_PK = 10")
+        let manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/full", modelPath: ExportTestSupport.workspace)).run()
+        #expect(manifest.fingerprintRevision == ExportManifest.fingerprintRevision)
+        try FileManager.default.copyItem(atPath: folder + "/full", toPath: folder + "/one-side")
+        // Upload 2 moved from task 11 to task 4, on both sides.
+        var moved = manifest
+        try Self.edit("Upload.ndjson", in: folder + "/full", manifest: &moved) { Self.replacing("\"task\":11}", with: "\"task\":4}", once: $0) }
+        try Self.edit("Task.ndjson", in: folder + "/full", manifest: &moved) {
+            Self.replacing("\"attachments\":[10]", with: "\"attachments\":[2,10]", once: Self.replacing("\"attachments\":[2]", with: "\"attachments\":[]", once: $0))
+        }
+        let target = folder + "/Restored.sqlite"
+        let failure = try #require(throws: ExportError.self) {
+            try RestoreJob(folder: folder + "/full", modelPath: ExportTestSupport.workspace, outputPath: target).run()
+        }
+        #expect(failure.isVerificationFailure && failure.description.contains("differs from the store backed up")
+                && failure.description.contains("Upload.task"), "\(failure)")
+        #expect(!FileManager.default.fileExists(atPath: target))
+        // Under a manifest of revision 2 the relationship is left out, as before: restored, the dangling key said (exit 1).
+        var older = moved
+        older.fingerprintRevision = ExportManifest.pairsAsHeldRevision
+        try JSONEncoder().encode(older).write(to: URL(fileURLWithPath: folder + "/full/" + ExportManifest.fileName))
+        let legacy = try RestoreJob(folder: folder + "/full", modelPath: ExportTestSupport.workspace, outputPath: target).run()
+        #expect(legacy.notCompared == nil && (legacy.unmatchedPairs == ["Upload.task": 1] || LinkReport.unresolved(in: legacy.links) == 1),
+                "\(legacy.unmatchedPairs) \(legacy.links)")
+        // Upload 2 taken off task 11's list only: the restore reads the pair from one side, and
+        // either restores it as the store held it or says the store differs; never exit 1 unseen.
+        var oneSide = manifest
+        try Self.edit("Task.ndjson", in: folder + "/one-side", manifest: &oneSide) {
+            Self.replacing("\"attachments\":[2]", with: "\"attachments\":[]", once: $0)
+        }
+        let oneSided = folder + "/OneSide.sqlite"
+        do {
+            let restored = try RestoreJob(folder: folder + "/one-side", modelPath: ExportTestSupport.workspace, outputPath: oneSided).run()
+            #expect(try storeRows(oneSided, "SELECT ZTASK FROM ZUPLOAD WHERE Z_PK = 2") == ["11"])
+            #expect(restored.unmatchedPairs == ["Upload.task": 1] || LinkReport.unresolved(in: restored.links) == 1, "\(restored)")
+        } catch let error as ExportError {
+            #expect(error.isVerificationFailure && error.description.contains("Upload.task"), "\(error)")
+        }
+    }
+
+    /// The manifest's pairs are those between records, each ranked among them: a dangling member
+    /// in the middle of an ordered list is left out of the list's ranks, as the restored list
+    /// (which cannot hold it) numbers the rest.
+    @Test("a dangling member in the middle of an ordered list: the rest of the list is compared, ranked as the restored list numbers it")
+    func danglingMemberOfOrderedList() throws {
+        let folder = try TestPaths.temporaryFolder("restore-dangling-ordered")
+        let bundle = try TestPaths.xcodeModelBundle("Shelves", versions: [("Shelves", ShelvesStore.contents(version: 1, booksOrdered: false))], in: folder)
+        let store = try ShelvesStore.make(in: folder, bundle: bundle, version: "Shelves",
+                                          shelves: #"[{"name": "x", "books": ["c", "a", "b"]}, {"name": "y", "books": ["b", "c"]}]"#)
+        let shelfX = "(SELECT Z_PK FROM ZSHELF WHERE ZNAME = 'x')"
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("""
+            UPDATE Z_1SHELVES SET Z_FOK_1BOOKS = Z_FOK_1BOOKS * 10 WHERE Z_2SHELVES = \(shelfX);
+            INSERT INTO Z_1SHELVES (Z_1BOOKS, Z_2SHELVES, Z_FOK_1BOOKS) SELECT 99, \(shelfX), Z_FOK_1BOOKS + 5 FROM Z_1SHELVES \
+            WHERE Z_2SHELVES = \(shelfX) AND Z_1BOOKS = (SELECT Z_PK FROM ZBOOK WHERE ZTITLE = 'c')
+            """)
+        let manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: bundle)).run()
+        #expect(manifest.fingerprintRevision == ExportManifest.fingerprintRevision)
+        let restored = try RestoreJob(folder: folder + "/out", modelPath: bundle, outputPath: folder + "/Restored.sqlite").run()
+        #expect(restored.notCompared == nil)
+        #expect(restored.unmatchedPairs.values.reduce(0, +) + LinkReport.unresolved(in: restored.links) == 1, "\(restored)")
+        let order = """
+            SELECT group_concat(b.ZTITLE, ',') FROM (SELECT * FROM Z_1SHELVES ORDER BY Z_FOK_1BOOKS) j \
+            JOIN ZBOOK b ON b.Z_PK = j.Z_1BOOKS WHERE j.Z_2SHELVES = \(shelfX)
+            """
+        #expect(try storeRows(folder + "/Restored.sqlite", order) == ["c,a,b"])
+    }
+
     @Test("the pairs of a many-to-many side that restore does not read are counted too, when the other side is left out (they were dropped, exit 0)")
     func unmatchedManyToManyPairsAreCounted() throws {
         let folder = try TestPaths.temporaryFolder("restore-unmatched-many")
@@ -292,7 +367,7 @@ struct RestoreJobTests {
         let folder = try TestPaths.temporaryFolder("restore-edited")
         let store = try ExportTestSupport.workspace2Store(folder)
         let manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
-        #expect(manifest.fingerprints?.count == 3 + 2 && manifest.fingerprintRevision == StoreVerifier.fingerprintRevision)
+        #expect(manifest.fingerprints?.count == 3 + 2 && manifest.fingerprintRevision == ExportManifest.fingerprintRevision)
         // A title changed in the file, and the file's size and SHA-256 in the manifest with it:
         // every check of the backup itself passes, and the records restore one for one.
         var rewritten = manifest
@@ -496,6 +571,12 @@ struct RestoreJobTests {
 extension RestoreJobTests {
     /// Edits an export file with `change`, and the file's size and SHA-256 in `manifest` with it,
     /// then writes the manifest: every check of the backup itself still passes.
+    /// `text` with the one occurrence of `old` replaced (a test edit that must find its place).
+    static func replacing(_ old: String, with new: String, once text: String) -> String {
+        #expect(text.components(separatedBy: old).count == 2, "\(old) is not in the file once")
+        return text.replacingOccurrences(of: old, with: new)
+    }
+
     static func edit(_ name: String, in folder: String, manifest: inout ExportManifest, _ change: (String) -> String) throws {
         let file = folder + "/" + name
         let edited = Data(change(String(decoding: try TestPaths.read(file), as: UTF8.self)).utf8)

@@ -132,7 +132,7 @@ public struct ExportJob {
             applicationMetadata: try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries),
             frameworkRecords: leftBehind.frameworkRecords.isEmpty ? nil : leftBehind.frameworkRecords,
             otherTables: leftBehind.otherTables.isEmpty ? nil : leftBehind.otherTables,
-            fingerprints: fingerprints.entries, fingerprintRevision: fingerprints.entries == nil ? nil : StoreVerifier.fingerprintRevision,
+            fingerprints: fingerprints.entries, fingerprintRevision: fingerprints.entries == nil ? nil : ExportManifest.fingerprintRevision,
             fingerprintsNotKept: fingerprints.notKept,
             pairsWithoutSource: dropped.isEmpty ? nil : dropped)
         try ManifestFile.write(manifest, to: placement.file(ExportManifest.fileName), durable: request.durable)
@@ -146,7 +146,8 @@ public struct ExportJob {
         guard request.entities.isEmpty, request.predicate == nil, request.fingerprints || request.requiresFingerprints else { return nil }
         return BackgroundWork {
             Result { () throws(VerificationError) in
-                let computed = try StoreVerifier(path: path, model: .model(model)).fingerprints(pairKeying: ExportManifest.pairKeying)
+                let computed = try StoreVerifier(path: path, model: .model(model))
+                    .fingerprints(pairKeying: ExportManifest.pairKeying, pairsBetweenRecordsOnly: true)
                 return computed.records + computed.edges
             }
         }

@@ -44,7 +44,8 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     /// nil for a selection (`--entity`, `--where`), for a store written while it was exported, and
     /// in manifests of older versions.
     public var fingerprints: [FingerprintEntry]? = nil
-    /// `StoreVerifier.fingerprintRevision` of `fingerprints`: another revision is not comparable.
+    /// The revision of `fingerprints` (`ExportManifest.fingerprintRevision` in the manifests this
+    /// Ferry writes): one not among `comparedFingerprintRevisions` is not comparable.
     public var fingerprintRevision: Int? = nil
     /// Why a whole export keeps no `fingerprints` (the store was written while it was exported,
     /// or its records could not be fingerprinted), said by export and by the restore that is then
@@ -54,6 +55,17 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     public static let writtenWhileExported = "the store was written while it was exported"
     /// How `fingerprints` name the ends of each pair: by `Z_PK`, which a restore keeps.
     static let pairKeying = PairKeying.primaryKeys
+    /// `fingerprintRevision` of the manifests this Ferry writes: the records as
+    /// `StoreVerifier.fingerprintRevision` 2 fingerprints them, and the pairs between records only
+    /// (`pairsBetweenRecordsOnly`): a pair with an end that names no record is in no restored
+    /// store, and leaving it out lets a restore compare the rest of its relationship. Bump it with
+    /// `StoreVerifier.fingerprintRevision`.
+    public static let fingerprintRevision = 3
+    /// `fingerprintRevision` of older manifests, whose pairs include those with an end that names
+    /// no record, as the store holds them: still compared, less those relationships.
+    public static let pairsAsHeldRevision = 2
+    /// The revisions a restore compares.
+    static let comparedFingerprintRevisions: Set<Int> = [fingerprintRevision, pairsAsHeldRevision]
 
     /// Pairs of a relationship only its own lists hold (its own inverse, or none) whose source
     /// key names no record of the store (a join row or key left dangling), by

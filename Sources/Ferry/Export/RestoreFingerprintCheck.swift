@@ -7,24 +7,30 @@ import FerryVerify
 /// what it read and wrote; this compares what the new store holds with what the old one held,
 /// through neither the files' writer nor their reader.
 ///
-/// What the restore reports as not restored (exit 1) is left out: the pairs of a relationship
-/// with links that found nothing, were claimed by several or named records the folder does not
-/// list back, or that the export could not hold (`ExportManifest.pairsWithoutSource`), and its
-/// inverse's; the records of an entity some of whose records were rejected,
-/// and its ancestors'; the records and pairs of an entity whose file the manifest does not list. The manifest is not signed: it catches a fault of the export's writer or
-/// the restore's reader, and damage whose file hashes were made to match, not an edit of the
-/// fingerprints themselves.
+/// What the restore reports as not restored (exit 1) is left out: the records of an entity some
+/// of whose records were rejected, or whose file the manifest does not list, and its ancestors',
+/// with the pairs of every relationship with such an end; the pairs of a relationship whose
+/// links were claimed by several records, and its inverse's. The manifest's pairs are those
+/// between records (`ExportManifest.fingerprintRevision`): a link that found nothing named no
+/// record in the store backed up, or the pair is missing and the comparison says so. In a
+/// manifest of the revision before (`ExportManifest.pairsAsHeldRevision`), whose pairs include
+/// those with an end that names no record, the pairs of a relationship with links that found
+/// nothing or named records the folder does not list back are left out too, and those no file
+/// could hold (`ExportManifest.pairsWithoutSource`) are compared by count. The manifest is not
+/// signed: it catches a fault of the export's writer or the restore's reader, and damage whose
+/// file hashes were made to match, not an edit of the fingerprints themselves.
 struct RestoreFingerprintCheck {
     private let expected: [FingerprintEntry]
-    /// Pair fingerprints left out only for the pairs the export could not hold: their counts are
-    /// still compared, less those pairs.
+    /// Pair fingerprints of an older manifest left out only for the pairs the export could not
+    /// hold: their counts are still compared, less those pairs.
     private let expectedCounts: [(entry: FingerprintEntry, notHeld: Int64)]
     /// The subjects left out of the comparison, as above: the new store's fingerprints of every
     /// other subject must each have one in the manifest.
     private let leftOut: Set<String>
     private let model: ManagedObjectModel
 
-    /// Nil when the manifest has no fingerprints of this revision (a selection, an older version).
+    /// Nil when the manifest has no fingerprints of a revision this Ferry compares (a selection,
+    /// an older or newer version).
     /// - Parameters:
     ///   - links: the restore's link reports.
     ///   - unmatchedPairs: relationships (`Entity.relationship`) with pairs naming records the
@@ -33,20 +39,17 @@ struct RestoreFingerprintCheck {
     ///     restored).
     init?(manifest: ExportManifest, model: ManagedObjectModel, links: [LinkReport], unmatchedPairs: Set<String>,
           unlistedEntities: [String] = []) {
-        guard let fingerprints = manifest.fingerprints, manifest.fingerprintRevision == StoreVerifier.fingerprintRevision else { return nil }
+        guard let fingerprints = manifest.fingerprints, let revision = manifest.fingerprintRevision,
+              ExportManifest.comparedFingerprintRevisions.contains(revision) else { return nil }
+        let pairsAsHeld = revision == ExportManifest.pairsAsHeldRevision
         self.model = model
-        var left = Set<String>()
-        let incomplete = links.filter { $0.unresolved > 0 || $0.conflicts > 0 || $0.rejectedRecords > 0 }
-        for name in unmatchedPairs.union(incomplete.map(\.relationship)) { left.formUnion(Self.pairSubjects(of: name, in: model)) }
-        // Before the pairs without source: a relationship left out is not count-checked either.
-        for entity in unlistedEntities {
-            left.formUnion(model.ancestry(of: entity).map(\.name))
-            for relationship in model.allRelationships(of: entity) {
-                left.formUnion(Self.pairSubjects(of: "\(entity).\(relationship.name)", in: model))
-            }
-        }
+        let notRestored = Set(links.filter { $0.rejectedRecords > 0 }.map { Self.entity(of: $0.relationship) } + unlistedEntities)
+        var left = Set(notRestored.flatMap { model.ancestry(of: $0).map(\.name) })
+        var unsure = Set(links.filter { $0.conflicts > 0 }.map(\.relationship)).union(Self.relationships(touching: notRestored, in: model))
+        if pairsAsHeld { unsure.formUnion(unmatchedPairs.union(links.filter { $0.unresolved > 0 }.map(\.relationship))) }
+        for name in unsure { left.formUnion(Self.pairSubjects(of: name, in: model)) }
         var counted: [(entry: FingerprintEntry, notHeld: Int64)] = []
-        for (name, notHeld) in manifest.pairsWithoutSource ?? [:] {
+        for (name, notHeld) in pairsAsHeld ? manifest.pairsWithoutSource ?? [:] : [:] {
             let subjects = Self.pairSubjects(of: name, in: model)
             if subjects.isDisjoint(with: left) {
                 counted += fingerprints.filter { subjects.contains($0.subject) }.map { ($0, notHeld) }
@@ -54,10 +57,6 @@ struct RestoreFingerprintCheck {
             left.formUnion(subjects)
         }
         expectedCounts = counted
-        for link in incomplete where link.rejectedRecords > 0 {
-            let entity = String(link.relationship.prefix { $0 != "." })
-            left.formUnion(model.ancestry(of: entity).map(\.name))
-        }
         expected = fingerprints.filter { !left.contains($0.subject) }
         leftOut = left
     }
@@ -73,8 +72,8 @@ struct RestoreFingerprintCheck {
             let why = manifest.fingerprintsNotKept ?? "exported with --no-fingerprints, by an older ferry, or while the store was written"
             return "the backup carries no fingerprints of its store (\(why)): the restored store is checked by its counts, not compared value by value"
         }
-        guard revision == StoreVerifier.fingerprintRevision else {
-            return "the backup's fingerprints are of revision \(revision), this ferry's of \(StoreVerifier.fingerprintRevision): "
+        guard ExportManifest.comparedFingerprintRevisions.contains(revision) else {
+            return "the backup's fingerprints are of revision \(revision), this ferry's of \(ExportManifest.fingerprintRevision): "
                 + "the restored store is checked by its counts, not compared value by value"
         }
         return nil
@@ -107,6 +106,22 @@ struct RestoreFingerprintCheck {
         guard let failure = section.failures.first else { return }
         throw .verification(path: outputPath, reason: "the restored store differs from the store backed up in \(section.failures.count) "
             + "fingerprint(s), first \(failure.subject): \(failure.message)")
+    }
+
+    /// The entity of `Entity.relationship`.
+    private static func entity(of relationship: String) -> String {
+        String(relationship.prefix { $0 != "." })
+    }
+
+    /// Every relationship (`Entity.relationship`, as its entity declares it) with an end whose
+    /// records may be among those of `entities`: an end that is one of them, above one of them
+    /// (its records include theirs), or below one.
+    private static func relationships(touching entities: Set<String>, in model: ManagedObjectModel) -> [String] {
+        guard !entities.isEmpty else { return [] }
+        let touched = Set(entities.flatMap { model.ancestry(of: $0).map(\.name) + model.hierarchy(below: $0).map(\.name) })
+        return model.entities.flatMap { entity in
+            entity.relationships.filter { touched.contains(entity.name) || touched.contains($0.destinationEntity) }.map { "\(entity.name).\($0.name)" }
+        }
     }
 
     /// The subjects a relationship's pairs may be fingerprinted under: `Entity.relationship` as

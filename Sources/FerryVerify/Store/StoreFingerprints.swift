@@ -56,8 +56,9 @@ struct StoreFingerprints {
         return (fingerprint, unreadable)
     }
 
-    /// Every entity's records and every relationship's pairs, their ends named as `pairKeying` says.
-    func all(pairKeying: PairKeying = .preferred) throws(VerificationError) -> Results {
+    /// Every entity's records and every relationship's pairs, their ends named as `pairKeying` says
+    /// (with `pairsBetweenRecordsOnly`, only pairs whose ends are both records: `PairKeyScan`).
+    func all(pairKeying: PairKeying = .preferred, pairsBetweenRecordsOnly: Bool = false) throws(VerificationError) -> Results {
         var results = Results()
         for entity in context.model.entitiesInStoreOrder {
             let attributes = defaultAttributes(of: entity.name)
@@ -70,7 +71,7 @@ struct StoreFingerprints {
                 throw .unreadableStore(error)
             }
         }
-        results.edges = try edges(pairKeying)
+        results.edges = try edges(pairKeying, betweenRecordsOnly: pairsBetweenRecordsOnly)
         return results
     }
 
@@ -78,7 +79,7 @@ struct StoreFingerprints {
     /// table is named after), and of every to-many without an inverse, each end keyed as
     /// `pairKeying` says, with their ranks where a side is ordered. A to-many with a to-one
     /// inverse is its inverse's pairs reversed.
-    private func edges(_ pairKeying: PairKeying) throws(VerificationError) -> [FingerprintEntry] {
+    private func edges(_ pairKeying: PairKeying, betweenRecordsOnly: Bool) throws(VerificationError) -> [FingerprintEntry] {
         var entries: [FingerprintEntry] = []
         for (entity, relationship) in context.storedRelationships {
             if relationship.isToMany, !isFingerprintedFromThisSide(relationship, of: entity.name) { continue }
@@ -86,7 +87,7 @@ struct StoreFingerprints {
                                                   model: context.model, layout: context.layout) else { continue }
             let sourceKey = pairKeying.key(for: entity.name, in: context.model)
             let destinationKey = pairKeying.key(for: relationship.destinationEntity, in: context.model)
-            let fingerprint = try edges(of: storage, sourceKey: sourceKey, destinationKey: destinationKey)
+            let fingerprint = try edges(of: storage, sourceKey: sourceKey, destinationKey: destinationKey, betweenRecordsOnly: betweenRecordsOnly)
             entries.append(FingerprintEntry(subject: "\(entity.name).\(relationship.name)",
                                             attributes: [sourceKey.label, destinationKey.label], fingerprint: fingerprint))
         }
@@ -108,14 +109,16 @@ struct StoreFingerprints {
     /// ordered to-many is part of what a store holds. `reversed` names each pair's destination
     /// first: the pairs as the inverse relationship holds them. With `keeping` (both keys
     /// `Z_PK`), only the pairs it keeps count, ranked among themselves. `ownSourceRowsOnly`:
-    /// only pairs whose source is a row of the source entity itself.
+    /// only pairs whose source is a row of the source entity itself. `betweenRecordsOnly`: only
+    /// pairs whose ends are both records (`PairKeyScan`).
     func edges(of storage: RelationshipPairs, sourceKey: EdgeKey, destinationKey: EdgeKey, rankedEnds: Set<PairOrder.End>? = nil,
-               reversed: Bool = false, keeping: KeptPairEnds? = nil, ownSourceRowsOnly: Bool = false) throws(VerificationError) -> Fingerprint {
+               reversed: Bool = false, keeping: KeptPairEnds? = nil, ownSourceRowsOnly: Bool = false,
+               betweenRecordsOnly: Bool = false) throws(VerificationError) -> Fingerprint {
         let source = try keyColumns(sourceKey, of: storage.sourceEntity)
         let destination = try keyColumns(destinationKey, of: storage.destinationEntity)
         let ranked = storage.orders.filter { rankedEnds?.contains($0.end) ?? true }
         let scan = try pairKeyScan(storage, sourceKey: source.key, destinationKey: destination.key, ranked: ranked,
-                                   ownSourceRowsOnly: ownSourceRowsOnly)
+                                   ownSourceRowsOnly: ownSourceRowsOnly, betweenRecordsOnly: betweenRecordsOnly)
         let sourceReader = KeyValueReader(attributes: source.attributes, storePath: context.connection.path)
         let destinationReader = KeyValueReader(attributes: destination.attributes, storePath: context.connection.path)
         let destinationColumn = Int32(source.attributes.count)
@@ -168,14 +171,14 @@ struct StoreFingerprints {
 
     /// The scan of a relationship's pairs between its ends' tables (`PairKeyScan`).
     private func pairKeyScan(_ storage: RelationshipPairs, sourceKey: PairKeyScan.Key, destinationKey: PairKeyScan.Key, ranked: [PairOrder],
-                             ownSourceRowsOnly: Bool) throws(VerificationError) -> PairKeyScan {
+                             ownSourceRowsOnly: Bool, betweenRecordsOnly: Bool = false) throws(VerificationError) -> PairKeyScan {
         guard let sourceTable = context.table(of: storage.sourceEntity),
               let destinationTable = context.table(of: storage.destinationEntity) else {
             throw .invalidModel(path: context.connection.path, reason: "an end of \(storage.label) has no table")
         }
         return PairKeyScan(storage, sourceTable: sourceTable.name, destinationTable: destinationTable.name, sourceKey: sourceKey,
                            destinationKey: destinationKey, ranked: ranked, ownSourceRowsOnly: ownSourceRowsOnly,
-                           model: context.model, layout: context.layout)
+                           betweenRecordsOnly: betweenRecordsOnly, model: context.model, layout: context.layout)
     }
 
     /// The columns naming an end of a pair by `key`, with the attribute each holds (nil for `Z_PK`).

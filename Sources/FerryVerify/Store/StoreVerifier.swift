@@ -115,12 +115,15 @@ public final class StoreVerifier {
     /// (one this process just wrote) whose fingerprints are all that is wanted.
     /// - Throws: `VerificationError` when the store cannot be read or a record cannot be read
     ///   as its model says.
-    /// - Parameter pairKeying: how the ends of each pair are named (`.preferred`: as `verify`
-    ///   reports them).
-    public func fingerprints(pairKeying: PairKeying = .preferred) throws(VerificationError)
+    /// - Parameters:
+    ///   - pairKeying: how the ends of each pair are named (`.preferred`: as `verify` reports them).
+    ///   - pairsBetweenRecordsOnly: leave out the pairs with an end that names no record of its
+    ///     entity (a dangling key or join row), which `verify` counts: the pairs a copy of the
+    ///     store holds that could keep only pairs between records (a restore of its backup).
+    public func fingerprints(pairKeying: PairKeying = .preferred, pairsBetweenRecordsOnly: Bool = false) throws(VerificationError)
         -> (records: [FingerprintEntry], edges: [FingerprintEntry])
     {
-        let results = try storeFingerprints().all(pairKeying: pairKeying)
+        let results = try storeFingerprints().all(pairKeying: pairKeying, pairsBetweenRecordsOnly: pairsBetweenRecordsOnly)
         if let unreadable = results.records.lazy.compactMap(\.unreadable.first).first { throw .unreadableStore(unreadable) }
         return (results.records.map(\.entry), results.edges)
     }
