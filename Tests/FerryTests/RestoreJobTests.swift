@@ -220,6 +220,15 @@ struct RestoreJobTests {
         }
     }
 
+    /// The manifest's revision 3 is the verifier's revision 2 of the records with pairs between
+    /// records only: a new verifier revision must bump the manifest's too, or a restore would
+    /// compare fingerprints computed two ways.
+    @Test("the manifest's fingerprint revision is tied to the verifier's")
+    func manifestRevisionFollowsVerifier() {
+        #expect(StoreVerifier.fingerprintRevision == 2 && ExportManifest.fingerprintRevision == 3,
+                "bump ExportManifest.fingerprintRevision with StoreVerifier.fingerprintRevision")
+    }
+
     /// The manifest's pairs are those between records, each ranked among them: a dangling member
     /// in the middle of an ordered list is left out of the list's ranks, as the restored list
     /// (which cannot hold it) numbers the rest.
