@@ -110,6 +110,9 @@ enum InspectCommand: Command {
         if !report.otherTables.isEmpty {
             out += "  tables outside Core Data's layout (no job carries them): " + LeftBehind.counts(report.otherTables) + "\n"
         }
+        if !report.otherSchema.isEmpty {
+            out += "  views and triggers outside Core Data's layout (no job carries them): " + report.otherSchema.joined(separator: ", ") + "\n"
+        }
         for line in report.discrepancies { out += "  NOT ACCOUNTED FOR: \(line)\n" }
         Terminal.out(out + (report.model.map { "\n" + ModelReportText.render($0) } ?? ""))
         return report.discrepancies.isEmpty ? .success : .verificationFailed

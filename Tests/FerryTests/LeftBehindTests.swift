@@ -141,6 +141,40 @@ struct LeftBehindTests {
         #expect(inspected.out.contains("tables outside Core Data's layout (no job carries them): ZJUNK 2, Z_7OLDLINKS 2, app_settings 1, search_config 1, search_data 2"), "\(inspected.out)")
     }
 
+    /// An app's own triggers (keeping a full-text index in step with an entity table) and views
+    /// were dropped by every verb without a word: the new store had none of them.
+    @Test("views and triggers Core Data does not make are named by migrate, export, backup, restore and inspect")
+    func otherSchema() throws {
+        let folder = try TestPaths.temporaryFolder("left-behind-schema")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("""
+            CREATE TABLE task_words (word TEXT);
+            CREATE TRIGGER task_words_ai AFTER INSERT ON ZTASK BEGIN INSERT INTO task_words VALUES (new.ZTITLE); END;
+            CREATE VIEW open_tasks AS SELECT Z_PK, ZTITLE FROM ZTASK WHERE ZISCOMPLETE = 0;
+            """)
+        let copy = folder + "/WithDerived.sqlite"
+        try FileManager.default.copyItem(atPath: store, toPath: copy)
+        try SQLiteDatabase(path: copy, mode: .readWrite).execute(
+            "CREATE TRIGGER Z_DA_ZUPLOAD_Task_count_PARAMETER_INSERT AFTER INSERT ON ZUPLOAD BEGIN SELECT 1; END")
+        // Core Data's own derived-attribute triggers are not the app's: the writer makes them again.
+        #expect(try StoreCensus(path: copy).leftBehind(readWith: nil).otherSchema == ["trigger task_words_ai", "view open_tasks"])
+        let named = "views and triggers outside Core Data's layout are not carried: trigger task_words_ai, view open_tasks"
+        let migrated = try FerryProcess.run(["migrate", store, "--model", ExportTestSupport.workspace, "--out", folder + "/Migrated.sqlite", "--var", "zone=UTC"])
+        #expect(migrated.status == 1 && migrated.err.contains("warning: \(store): " + named), "\(migrated.err)")
+        let exported = try FerryProcess.run(["export", store, "--out", folder + "/export"])
+        #expect(exported.status == 0 && exported.err.contains("warning: \(store): " + named), "\(exported.err)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/export/manifest.json"))) as? [String: Any])
+        #expect(manifest["otherSchema"] as? [String] == ["trigger task_words_ai", "view open_tasks"])
+        let backedUp = try FerryProcess.run(["backup", store, "--to", folder + "/backups"])
+        #expect(backedUp.status == 0 && backedUp.err.contains("warning: \(store): " + named), "\(backedUp.err)")
+        let restored = try FerryProcess.run(["restore", folder + "/export", "--model", ExportTestSupport.workspace, "--out", folder + "/Restored.sqlite"])
+        #expect(restored.status == 0 && restored.err.contains("warning: the backed-up store: " + named), "\(restored.err)")
+        #expect(try storeRows(folder + "/Restored.sqlite", "SELECT count(*) FROM sqlite_master WHERE type IN ('view', 'trigger')") == ["0"])
+        let inspected = try FerryProcess.run(["inspect", store])
+        #expect(inspected.out.contains("views and triggers outside Core Data's layout (no job carries them): trigger task_words_ai, view open_tasks"),
+                "\(inspected.out)")
+    }
+
     @Test("a virtual table of a module this SQLite lacks stops no verb")
     func missingModule() throws {
         let folder = try TestPaths.temporaryFolder("left-behind-module")

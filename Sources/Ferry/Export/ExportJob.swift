@@ -132,6 +132,7 @@ public struct ExportJob {
             applicationMetadata: try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries),
             frameworkRecords: leftBehind.frameworkRecords.isEmpty ? nil : leftBehind.frameworkRecords,
             otherTables: leftBehind.otherTables.isEmpty ? nil : leftBehind.otherTables,
+            otherSchema: leftBehind.otherSchema.isEmpty ? nil : leftBehind.otherSchema,
             fingerprints: fingerprints.entries, fingerprintRevision: fingerprints.entries == nil ? nil : ExportManifest.fingerprintRevision,
             fingerprintsNotKept: fingerprints.notKept,
             pairsWithoutSource: dropped.isEmpty ? nil : dropped)

@@ -37,6 +37,9 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     /// Rows of the tables outside Core Data's layout the store held, by table, which the export
     /// does not hold either; nil when there were none.
     public var otherTables: [String: Int64]? = nil
+    /// The views and triggers Core Data does not make that the store held (`LeftBehind.otherSchema`),
+    /// which a restore does not create; nil when there were none.
+    public var otherSchema: [String]? = nil
 
     /// The fingerprints of the store's records and pairs as exported (`StoreVerifier
     /// .fingerprints()`, computed with SQL on the store, not from the files), so that a restore
@@ -73,7 +76,9 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     public var pairsWithoutSource: [String: Int64]? = nil
 
     /// What the store held that the export does not.
-    public var leftBehind: LeftBehind { LeftBehind(frameworkRecords: frameworkRecords ?? [:], otherTables: otherTables ?? [:]) }
+    public var leftBehind: LeftBehind {
+        LeftBehind(frameworkRecords: frameworkRecords ?? [:], otherTables: otherTables ?? [:], otherSchema: otherSchema ?? [])
+    }
 
     /// `applicationMetadata` of a store's metadata entries (nil when there are none).
     static func applicationMetadata(of entries: [String: PropertyListValue]) throws(ExportError) -> String? {

@@ -34,6 +34,9 @@ public struct StoreReport: Codable, Sendable, Equatable {
     /// Rows of the tables outside Core Data's layout (`LeftBehind.otherTables`), by table; empty
     /// when there are none.
     public var otherTables: [String: Int64] = [:]
+    /// The views and triggers Core Data does not make (`LeftBehind.otherSchema`); empty when there
+    /// are none.
+    public var otherSchema: [String] = []
 
     /// Inspects a store file. `bundlePath` is a model to match the store against.
     public init(path: String, bundlePath: String?) throws(InspectError) {
@@ -54,6 +57,7 @@ public struct StoreReport: Codable, Sendable, Equatable {
             plainSQLCounts = plain
             frameworkRecords = census.frameworkRecords
             otherTables = census.leftBehind(readWith: nil).otherTables
+            otherSchema = census.otherSchema
             let matched: (model: ManagedObjectModel, version: String?)
             do { matched = try StoreModelMatch.model(for: store, bundle: bundle) } catch .invalidModel(_, let reason) where bundle == nil {
                 // An old store (no Z_MODELCACHE) and no model: its rows are still counted.

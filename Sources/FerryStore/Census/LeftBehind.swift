@@ -9,13 +9,19 @@ public struct LeftBehind: Sendable, Equatable {
     /// app's own SQL tables, the shadow tables of a full-text index, legacy iCloud's `Y_UB…`),
     /// by name, with their rows. Tables without rows are left out: nothing of theirs is lost.
     public var otherTables: [String: Int64]
+    /// Views and triggers Core Data does not make (all but its `Z_DA_…` derived-attribute
+    /// triggers: an app's own, such as those keeping a full-text index in step with an entity
+    /// table), as `trigger NAME` or `view NAME`, sorted. No data, but an app that relies on them
+    /// (its search index updated on every save) would find them gone.
+    public var otherSchema: [String]
 
-    public init(frameworkRecords: [String: Int64] = [:], otherTables: [String: Int64] = [:]) {
+    public init(frameworkRecords: [String: Int64] = [:], otherTables: [String: Int64] = [:], otherSchema: [String] = []) {
         self.frameworkRecords = frameworkRecords.filter { $0.value > 0 }
         self.otherTables = otherTables.filter { $0.value > 0 }
+        self.otherSchema = otherSchema.sorted()
     }
 
-    public var isEmpty: Bool { frameworkRecords.isEmpty && otherTables.isEmpty }
+    public var isEmpty: Bool { frameworkRecords.isEmpty && otherTables.isEmpty && otherSchema.isEmpty }
 
     /// One sentence per kind left behind, saying what follows from it:
     /// `Core Data's own records are not carried: CHANGE 298, TRANSACTION 84 (…)`.
@@ -36,6 +42,10 @@ public struct LeftBehind: Sendable, Equatable {
             let rows = otherTables.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value) row\($0.value == 1 ? "" : "s"))" }
             lines.append("tables outside Core Data's layout are not carried: \(rows.joined(separator: ", ")) "
                 + "(no entity of the model is stored in them; copy the store file itself to keep them)")
+        }
+        if !otherSchema.isEmpty {
+            lines.append("views and triggers outside Core Data's layout are not carried: \(otherSchema.joined(separator: ", ")) "
+                + "(the new store has none of them; an app that relies on them must create them again)")
         }
         return lines
     }

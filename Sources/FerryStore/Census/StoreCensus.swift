@@ -43,6 +43,8 @@ public struct StoreCensus: Sendable, Equatable {
     public private(set) var joinTableRows: [String: Int64] = [:]
     /// Rows of every table outside Core Data's layout (`LeftBehind.otherTables`), by table name.
     public private(set) var otherTableRows: [String: Int64] = [:]
+    /// Views and triggers Core Data does not make (`LeftBehind.otherSchema`).
+    public private(set) var otherSchema: [String] = []
 
     /// Counts the rows of the store at `path` on a connection of its own (read-only, as every
     /// source is opened).
@@ -81,6 +83,21 @@ public struct StoreCensus: Sendable, Equatable {
                 otherTableRows[table] = try Self.rows(of: table, database)
             }
         }
+        otherSchema = try Self.otherSchema(database)
+    }
+
+    /// Every view, and every trigger but Core Data's own (`DerivedAttributeLayout.triggerPrefix`),
+    /// as `view NAME` or `trigger NAME`.
+    private static func otherSchema(_ database: SQLiteDatabase) throws(SQLiteError) -> [String] {
+        let objects = try database.prepare("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger') ORDER BY type, name")
+        defer { objects.finalize() }
+        var named: [String] = []
+        while try objects.step() {
+            guard let type = objects.string(at: 0), let name = objects.string(at: 1) else { continue }
+            if type == "trigger", name.hasPrefix(DerivedAttributeLayout.triggerPrefix) { continue }
+            named.append("\(type) \(name)")
+        }
+        return named
     }
 
     /// Core Data's tables of its own that hold no records.
@@ -132,8 +149,8 @@ public struct StoreCensus: Sendable, Equatable {
         Dictionary(entities.filter { $0.isSystemEntity && $0.rows > 0 }.map { ($0.name, $0.rows) }, uniquingKeysWith: +)
     }
 
-    /// What no Ferry job carries: Core Data's own records and the rows of tables outside its
-    /// layout. The census tells a join table by its name's shape alone (`Z_<n>…`, no `Z_PK`);
+    /// What no Ferry job carries: Core Data's own records, the rows of tables outside its
+    /// layout, and views and triggers it does not make. The census tells a join table by its name's shape alone (`Z_<n>…`, no `Z_PK`);
     /// given the layout the store is read with, a table of that shape the layout does not define
     /// (`Z_7OLDLINKS`, a join table of an earlier model version kept by hand) is outside it too:
     /// no reader reads it. Without a layout (a store read without a model), every such table
@@ -144,7 +161,7 @@ public struct StoreCensus: Sendable, Equatable {
             let joins = Set(layout.joinTables.map(\.name))
             for (table, rows) in joinTableRows where !joins.contains(table) { other[table] = rows }
         }
-        return LeftBehind(frameworkRecords: frameworkRecords, otherTables: other)
+        return LeftBehind(frameworkRecords: frameworkRecords, otherTables: other, otherSchema: otherSchema)
     }
 
     /// Rows of the app's entities, stray rows included.

@@ -24,6 +24,10 @@ public struct DerivedAttributeLayout: Sendable, Equatable {
     /// `UPDATE` setting the attribute of every row of the entity (and its sub-entities) to its
     /// derivation.
     public let recomputeStatement: String
+
+    /// How the names of Core Data's derived-attribute triggers begin; a store's other triggers
+    /// are not Core Data's.
+    public static let triggerPrefix = "Z_DA_"
 }
 
 /// A derived attribute whose derivation Ferry cannot keep with Core Data's triggers.
@@ -70,7 +74,7 @@ extension DerivedAttributeLayout {
         let source = table.name
         let destination = key.table
         let foreignKey = key.key
-        let prefix = "Z_DA_\(destination)_\(entity.name)_\(attribute.name)_PARAMETER_"
+        let prefix = "\(Self.triggerPrefix)\(destination)_\(entity.name)_\(attribute.name)_PARAMETER_"
         func notify(_ keyRow: String) -> String {
             "SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('\(source)', Z_ENT, Z_PK, '\(attribute.name)', \(column)) FROM \(source) WHERE Z_PK = \(keyRow).\(foreignKey); END"
         }
@@ -79,7 +83,7 @@ extension DerivedAttributeLayout {
                 "CREATE TRIGGER \(prefix + suffix) \(event) ON \(destination) FOR EACH ROW WHEN (\(row).\(foreignKey) NOT NULL) BEGIN "
                     + "UPDATE \(source) SET \(column) = \(change) WHERE Z_PK = \(row).\(foreignKey); \(notify(row))")
         }
-        let sourceName = "Z_DA_\(source)_\(entity.name)_\(attribute.name)_SOURCE_INSERT"
+        let sourceName = "\(Self.triggerPrefix)\(source)_\(entity.name)_\(attribute.name)_SOURCE_INSERT"
         let triggers = [
             parameter("INSERT", on: "AFTER INSERT", row: "NEW", change: "IFNULL(\(column), 0) + 1"),
             parameter("UPDATE_INCREMENT", on: "AFTER UPDATE OF \(foreignKey)", row: "NEW", change: "\(column) + 1"),
