@@ -88,14 +88,17 @@ enum RestoreCommand: Command {
 }
 
 extension RestoreCommand {
-    /// A warning per relationship whose links found no record in `source`; whether there was one.
+    /// A warning per relationship whose links found no record in `source`, or claimed a
+    /// destination another record claimed too; whether there was one (a link not kept).
     @discardableResult
     static func warnUnresolved(_ links: [LinkReport], in source: String, log: RunLog) -> Bool {
-        let unresolved = links.filter { $0.unresolved > 0 }
-        for link in unresolved {
+        for link in links where link.unresolved > 0 {
             log.warning("warning: \(link.relationship): \(link.unresolved) links to records not in \(source)")
         }
-        return !unresolved.isEmpty
+        for link in links where link.conflicts > 0 {
+            log.warning("warning: \(link.relationship): \(link.conflicts) destinations claimed by several records of \(source) (one claim kept)")
+        }
+        return LinkReport.notKept(in: links) > 0
     }
 
     /// The records restored, one line per entity.

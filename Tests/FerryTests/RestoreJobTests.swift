@@ -220,6 +220,56 @@ struct RestoreJobTests {
         }
     }
 
+    /// A destination claimed by two records of an edited backup switched the comparison of its
+    /// whole relationship off: a pair moved beside it restored with exit 0 and no word (hostile
+    /// run). No store's files claim a destination twice, so the relationship is compared.
+    @Test("a destination claimed twice in an edited backup does not hide a pair moved beside it (exit 5); the claims are said")
+    func conflictingClaimDoesNotHideItsRelationship() throws {
+        let folder = try TestPaths.temporaryFolder("restore-conflict")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("UPDATE ZUPLOAD SET ZTASK = 11 WHERE Z_PK = 2; UPDATE ZUPLOAD SET ZTASK = 50 WHERE Z_PK = 12")
+        var manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
+        try FileManager.default.copyItem(atPath: folder + "/out", toPath: folder + "/claimed")
+        var claimedManifest = manifest
+        // Upload 2 moved from task 11 to task 3 on both sides, and task 50 also claims upload 1.
+        try Self.edit("Upload.ndjson", in: folder + "/out", manifest: &manifest) { Self.setting("task", to: 3, ofRecord: 2, in: $0) }
+        try Self.edit("Task.ndjson", in: folder + "/out", manifest: &manifest) { text in
+            let moved = Self.setting("attachments", to: [], ofRecord: 11, in: Self.setting("attachments", to: [2], ofRecord: 3, in: text))
+            return Self.setting("attachments", to: Self.list("attachments", ofRecord: 50, in: moved) + [1], ofRecord: 50, in: moved)
+        }
+        let failure = try #require(throws: ExportError.self) {
+            try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Restored.sqlite").run()
+        }
+        #expect(failure.isVerificationFailure && failure.description.contains("Upload.task"), "\(failure)")
+        // The claim alone: restored as the store held it or refused, and the claim is said (exit 1).
+        try Self.edit("Task.ndjson", in: folder + "/claimed", manifest: &claimedManifest) { text in
+            Self.setting("attachments", to: Self.list("attachments", ofRecord: 11, in: text) + [12], ofRecord: 11, in: text)
+        }
+        let restored = try FerryProcess.run(["restore", folder + "/claimed", "--model", ExportTestSupport.workspace, "--out", folder + "/Claimed.sqlite"])
+        #expect(restored.status == 1 || restored.status == 5, "\(restored.err)")
+        #expect(restored.status == 5 || restored.err.contains("warning: Task.attachments: 1 destinations claimed by several records of the backup"),
+                "\(restored.err)")
+    }
+
+    /// Fingerprints of a revision this Ferry does not know were passed over with a warning, and
+    /// an edited value restored with exit 0 (hostile run).
+    @Test("fingerprints of an unknown or future revision, or without their revision, are refused (exit 3)")
+    func unknownRevisionRefused() throws {
+        let folder = try TestPaths.temporaryFolder("restore-revision")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
+        for (revision, fingerprints, reason) in [(4, manifest.fingerprints, "written by a newer ferry"), (0, manifest.fingerprints, "is no revision"),
+                                                 (nil, manifest.fingerprints, "without their fingerprintRevision"),
+                                                 (ExportManifest.fingerprintRevision, nil, "keeps no fingerprints")] {
+            var edited = manifest
+            (edited.fingerprintRevision, edited.fingerprints) = (revision, fingerprints)
+            try JSONEncoder().encode(edited).write(to: URL(fileURLWithPath: folder + "/out/" + ExportManifest.fileName))
+            let refused = try FerryProcess.run(["restore", folder + "/out", "--model", ExportTestSupport.workspace, "--out", folder + "/Restored.sqlite"])
+            #expect(refused.status == 3 && refused.err.contains(reason), "\(revision.map(String.init) ?? "nil"): \(refused.err)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/Restored.sqlite"))
+        }
+    }
+
     /// The manifest's revision 3 is the verifier's revision 2 of the records with pairs between
     /// records only: a new verifier revision must bump the manifest's too, or a restore would
     /// compare fingerprints computed two ways.
@@ -580,6 +630,30 @@ struct RestoreJobTests {
 extension RestoreJobTests {
     /// Edits an export file with `change`, and the file's size and SHA-256 in `manifest` with it,
     /// then writes the manifest: every check of the backup itself still passes.
+    /// The NDJSON `text` with `key` of the record whose `Z_PK` is `primaryKey` set to `value`.
+    static func setting(_ key: String, to value: Any, ofRecord primaryKey: Int, in text: String) -> String {
+        var found = 0
+        let lines = text.split(separator: "\n").map { line -> String in
+            guard var record = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+                  record["Z_PK"] as? Int == primaryKey else { return String(line) }
+            found += 1
+            record[key] = value
+            return String(decoding: (try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+        }
+        #expect(found == 1, "no record \(primaryKey)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The list `key` of the record whose `Z_PK` is `primaryKey` in the NDJSON `text`.
+    static func list(_ key: String, ofRecord primaryKey: Int, in text: String) -> [Int] {
+        for line in text.split(separator: "\n") {
+            guard let record = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+                  record["Z_PK"] as? Int == primaryKey else { continue }
+            return record[key] as? [Int] ?? []
+        }
+        return []
+    }
+
     /// `text` with the one occurrence of `old` replaced (a test edit that must find its place).
     static func replacing(_ old: String, with new: String, once text: String) -> String {
         #expect(text.components(separatedBy: old).count == 2, "\(old) is not in the file once")

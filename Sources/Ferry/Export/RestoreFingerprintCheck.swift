@@ -9,14 +9,14 @@ import FerryVerify
 ///
 /// What the restore reports as not restored (exit 1) is left out: the records of an entity some
 /// of whose records were rejected, or whose file the manifest does not list, and its ancestors',
-/// with the pairs of every relationship with such an end; the pairs of a relationship whose
-/// links were claimed by several records, and its inverse's. The manifest's pairs are those
-/// between records (`ExportManifest.fingerprintRevision`): a link that found nothing named no
-/// record in the store backed up, or the pair is missing and the comparison says so. In a
-/// manifest of the revision before (`ExportManifest.pairsAsHeldRevision`), whose pairs include
-/// those with an end that names no record, the pairs of a relationship with links that found
-/// nothing or named records the folder does not list back are left out too, and those no file
-/// could hold (`ExportManifest.pairsWithoutSource`) are compared by count. The manifest is not
+/// with the pairs of every relationship with such an end. The manifest's pairs are those between
+/// records (`ExportManifest.fingerprintRevision`): a link that found nothing named no record in
+/// the store backed up, and a destination claimed by several sources is claimed so in no store's
+/// files, or the pairs differ and the comparison says so. In a manifest of the revision before
+/// (`ExportManifest.pairsAsHeldRevision`), whose pairs include those with an end that names no
+/// record, the pairs of a relationship with links that found nothing, were claimed by several
+/// records or named records the folder does not list back are left out too, with its inverse's,
+/// and those no file could hold (`ExportManifest.pairsWithoutSource`) are compared by count. The manifest is not
 /// signed: it catches a fault of the export's writer or the restore's reader, and damage whose
 /// file hashes were made to match, not an edit of the fingerprints themselves.
 struct RestoreFingerprintCheck {
@@ -45,8 +45,10 @@ struct RestoreFingerprintCheck {
         self.model = model
         let notRestored = Set(links.filter { $0.rejectedRecords > 0 }.map { Self.entity(of: $0.relationship) } + unlistedEntities)
         var left = Set(notRestored.flatMap { model.ancestry(of: $0).map(\.name) })
-        var unsure = Set(links.filter { $0.conflicts > 0 }.map(\.relationship)).union(Self.relationships(touching: notRestored, in: model))
-        if pairsAsHeld { unsure.formUnion(unmatchedPairs.union(links.filter { $0.unresolved > 0 }.map(\.relationship))) }
+        var unsure = Set(Self.relationships(touching: notRestored, in: model))
+        if pairsAsHeld {
+            unsure.formUnion(unmatchedPairs.union(links.filter { $0.unresolved > 0 || $0.conflicts > 0 }.map(\.relationship)))
+        }
         for name in unsure { left.formUnion(Self.pairSubjects(of: name, in: model)) }
         var counted: [(entry: FingerprintEntry, notHeld: Int64)] = []
         for (name, notHeld) in pairsAsHeld ? manifest.pairsWithoutSource ?? [:] : [:] {
@@ -59,6 +61,24 @@ struct RestoreFingerprintCheck {
         expectedCounts = counted
         expected = fingerprints.filter { !left.contains($0.subject) }
         leftOut = left
+    }
+
+    /// Refuses fingerprints that cannot be what the manifest says: fingerprints without their
+    /// revision or a revision without fingerprints (an edited manifest), a revision below 1, or
+    /// one above this Ferry's (a newer Ferry's backup, which only it can compare: restored here,
+    /// it would be checked by its counts alone). `path` is the manifest's.
+    static func refuseUnknownRevision(in manifest: ExportManifest, path: String) throws(ExportError) {
+        switch (manifest.fingerprints, manifest.fingerprintRevision) {
+        case (nil, nil): return
+        case (_?, nil): throw .notAnExport(path: path, reason: "keeps fingerprints without their fingerprintRevision")
+        case (nil, _?): throw .notAnExport(path: path, reason: "names a fingerprintRevision but keeps no fingerprints")
+        case (_?, let revision?) where revision < 1:
+            throw .notAnExport(path: path, reason: "fingerprintRevision \(revision) is no revision (they start at 1)")
+        case (_?, let revision?) where revision > ExportManifest.fingerprintRevision:
+            throw .notAnExport(path: path, reason: "its fingerprints are of revision \(revision), written by a newer ferry than this one "
+                + "(which compares revisions up to \(ExportManifest.fingerprintRevision)): restore it with that version")
+        default: return
+        }
     }
 
     /// Why a whole backup's restore is not compared, for a warning: its manifest carries no

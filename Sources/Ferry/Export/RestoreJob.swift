@@ -63,11 +63,12 @@ public struct RestoreJob {
             throw .notAnExport(path: folder + "/" + ExportManifest.fileName, reason: "the export was written in another order "
                 + "(--sort \(sort)); a restore needs its records in Z_PK order: export again without --sort")
         }
+        try RestoreFingerprintCheck.refuseUnknownRevision(in: manifest, path: folder + "/" + ExportManifest.fileName)
         let model = try RestoreModel.version(in: modelPath, hashes: manifest.model.versionHashes, recordedVersion: manifest.model.versionName)
         try checkFiles(of: manifest, against: model)
-        // The files the restore reads; a new store beside them, in the folder, is no harm.
-        let read = ([ExportManifest.fileName] + manifest.entities.map(\.file)).map { folder + "/" + $0 }
-        if let (output, input) = PathOverlap.first(outputs: [outputPath], inputs: read + [modelPath]) {
+        // The folder itself: a store restored into it would make it a backup no longer (the next
+        // restore names it as a file the manifest does not list, retention keeps the folder).
+        if let (output, input) = PathOverlap.first(outputs: [outputPath], inputs: [folder, modelPath]) {
             throw .outputIsInput(output: output, input: input)
         }
         do { try CoreDataStoreWriter.refuseUnreplaceable(at: outputPath) } catch { throw .writing(outputPath, error) }
@@ -120,12 +121,8 @@ public struct RestoreJob {
         let listed = Set(manifest.entities.map(\.file)).union([ExportManifest.fileName])
         let entities = Dictionary(model.entities.map { (manifest.format.fileName(for: $0.name, gzip: manifest.gzip), $0.name) },
                                   uniquingKeysWith: { first, _ in first })
-        // The store being restored into the folder itself, with its journals and temporary file,
-        // is this run's own.
-        let output = FilePath.split(outputPath)
-        let ownPrefix = FileInfo.identity(atPath: output.folder) == FileInfo.identity(atPath: folder) ? output.name : nil
         return FilePath.entries(of: folder).sorted()
-            .filter { name in !name.hasPrefix(".") && !listed.contains(name) && !(ownPrefix.map { name.hasPrefix($0) } ?? false) }
+            .filter { name in !name.hasPrefix(".") && !listed.contains(name) }
             .filter { FileInfo.kind(atPath: folder + "/" + $0) == .regularFile }
             .map { (entities[$0], $0) }
     }
