@@ -85,7 +85,7 @@ enum ImportCommand: Command {
             case _ where error.writeFailure != nil: .destination
             case .store(let failure) where failure.isModelProblem: .badInput
             case .destinationExists, .store, .rejectLog, .noRoom: .destination
-            case .outputIsInput: .usage
+            case .outputIsInput, .outputTwice: .usage
             case .pipeline(.notAccounted): .verificationFailed
             default: .badInput
             }

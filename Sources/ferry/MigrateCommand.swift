@@ -104,7 +104,7 @@ enum MigrateCommand: Command {
         case _ where error.writeFailure != nil: .destination
         case .writer(let failure) where failure.isModelProblem: .badInput
         case .destinationExists, .writer, .rejectLog, .noRoom: .destination
-        case .outputIsInput, .entityMissing: .usage
+        case .outputIsInput, .outputTwice, .entityMissing: .usage
         case .notAccounted: .verificationFailed
         default: .badInput
         }

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryTestSupport
 import Foundation
 import Testing
@@ -108,10 +109,21 @@ struct OutputSafetyCommandLineTests {
         #expect(try sha(file) == before)
         let again = try FerryProcess.run(["restore", inside, "--model", model, "--out", folder + "/R.sqlite"])
         #expect(again.status == 0, "\(again.err)")
-        // A new store beside the files it reads, in the folder, replaces none of them.
+        // A new store beside the files it reads, in the folder, is refused too: the folder would be
+        // a backup no longer (the next restore named the store as a file the manifest does not list).
         let beside = try FerryProcess.run(["restore", ".", "--model", model, "--out", "restored.sqlite"], in: inside)
-        #expect(beside.status == 0, "\(beside.err)")
-        #expect(FileManager.default.fileExists(atPath: inside + "/restored.sqlite"))
+        #expect(beside.status == 2 && beside.err.contains("lies inside, the input"), "\(beside.err)")
+        #expect(!FileManager.default.fileExists(atPath: inside + "/restored.sqlite"))
+    }
+
+    @Test("--out and --rejects naming one file (by another spelling) is refused (exit 2), and nothing is created")
+    func storeAndRejectLogApart() throws {
+        let folder = try TestPaths.temporaryFolder("out-rejects")
+        for verb in [["import", uploads, "--model-version", "Workspace 1", "--entity", "UploadEntity"], ["migrate", "UploadEntity:" + uploads, "--var", "zone=UTC"]] {
+            let run = try FerryProcess.run(verb + ["--model", model, "--out", folder + "/a.sqlite", "--rejects", folder + "/./a.sqlite"])
+            #expect(run.status == 2 && run.err.contains("named as both the store and the reject log"), "\(run.err)")
+            #expect(try FilePath.entries(of: folder).isEmpty, "\(verb[0])")
+        }
     }
 
     @Test("a store written where a source store's -wal, -shm or -journal goes is refused (exit 2), there or not yet")

@@ -20,6 +20,8 @@ public enum ImportError: Error, CustomStringConvertible, WriteFailureCarrying {
     /// An output (the store, the reject log) is one of the run's inputs: refused before anything
     /// is opened, as writing it would destroy the input.
     case outputIsInput(output: String, input: String)
+    /// The store and the reject log are one file: refused before anything is opened.
+    case outputTwice(String)
     case links(GraphWriteError)
     /// The record pipeline stopped for a reason no import source gives (a store's, a mapping's).
     case pipeline(PipelineError)
@@ -56,6 +58,8 @@ public enum ImportError: Error, CustomStringConvertible, WriteFailureCarrying {
         case let .outputIsInput(output, input):
             output == input ? "\(output) is both an input and an output of this run; nothing was opened"
                 : "\(output) is, or lies inside, the input \(input) (by another path or a link); nothing was opened"
+        case let .outputTwice(path):
+            "\(path) is named as both the store and the reject log (--out and --rejects); nothing was opened"
         case let .links(error): error.description
         case let .pipeline(error): error.description
         case let .modelDefault(reason): reason

@@ -28,6 +28,7 @@ public struct ImportJob {
                                                    inputs: request.sources + [request.modelPath]) {
             throw .outputIsInput(output: output, input: input)
         }
+        if let twice = PathOverlap.sharedOutput([request.outputPath, request.rejectLogPath]) { throw .outputTwice(twice) }
         let model = try resolveModel()
         guard let schema = RecordSchema(model: model, entityName: request.entity) else {
             throw .unknownEntity(request.entity, version: model.name, available: model.entities.map(\.name))

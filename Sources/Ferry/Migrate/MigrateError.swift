@@ -34,6 +34,8 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
     /// An output (the store, the reject log) is one of the run's inputs: refused before anything
     /// is opened, as writing it would destroy the input.
     case outputIsInput(output: String, input: String)
+    /// The store and the reject log are one file: refused before anything is opened.
+    case outputTwice(String)
     /// A source store holds rows its reader did not deliver (or delivered rows it does not hold),
     /// counted independently with plain SQL: nothing is written.
     case notAccounted(source: String, problems: [String])
@@ -82,6 +84,8 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
         case let .outputIsInput(output, input):
             output == input ? "\(output) is both an input and an output of this run; nothing was opened"
                 : "\(output) is, or lies inside, the input \(input) (by another path or a link); nothing was opened"
+        case let .outputTwice(path):
+            "\(path) is named as both the store and the reject log (--out and --rejects); nothing was opened"
         case let .notAccounted(source, problems): PipelineError.notAccounted(source: source, problems: problems).description
         case .pipeline(let error): error.description
         }

@@ -29,6 +29,7 @@ public struct MigrateJob {
                                                        + MigrationPlanner.mappingInputs(modelPath: request.modelPath, given: request.mappingModels)) {
             throw .outputIsInput(output: output, input: input)
         }
+        if let twice = PathOverlap.sharedOutput([request.dryRun ? nil : request.outputPath, request.rejectLogPath]) { throw .outputTwice(twice) }
         // Taken before any source store is opened: the run reads each several times (its
         // version, records, census, the verification's counts), which must all be one state.
         let sourceStamps = request.sources.filter { $0.kind == .store }.map { ($0.path, StoreFileStamp($0.path)) }

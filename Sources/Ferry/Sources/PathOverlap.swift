@@ -18,6 +18,27 @@ enum PathOverlap {
         return nil
     }
 
+    /// The first output of `outputs` that another one names too (by another spelling of the
+    /// path, or a link to the same file): writing both would leave one of them holding the other
+    /// (a reject log written over the store). `-` (standard output) is no file.
+    static func sharedOutput(_ outputs: [String?]) -> String? {
+        let files = outputs.compactMap { $0 }.filter { $0 != "-" }
+        for (index, output) in files.enumerated() where files[..<index].contains(where: { isSameFile($0, output) }) {
+            return output
+        }
+        return nil
+    }
+
+    /// Whether two paths name one file: the same file where both are there, else the same name in
+    /// the same folder (or the same spelling, where the folder is not there yet).
+    private static func isSameFile(_ first: String, _ second: String) -> Bool {
+        if let one = FileInfo.identity(atPath: first), let other = FileInfo.identity(atPath: second) { return one == other }
+        let (one, other) = (FilePath.split(first), FilePath.split(second))
+        guard one.name == other.name else { return false }
+        guard let folder = FileInfo.identity(atPath: one.folder) else { return one.folder == other.folder }
+        return FileInfo.identity(atPath: other.folder) == folder
+    }
+
     /// Whether `output` names one of SQLite's files beside the database `input` (its `-wal`,
     /// `-shm` or `-journal`), there or not yet: a store written there would replace the commits a
     /// source keeps in its `-wal`, or be read as one.
