@@ -88,17 +88,22 @@ enum RestoreCommand: Command {
 }
 
 extension RestoreCommand {
-    /// A warning per relationship whose links found no record in `source`, or claimed a
-    /// destination another record claimed too; whether there was one (a link not kept).
+    /// A warning per relationship whose links found no record in `source` (and the records that
+    /// could not be kept without them), or claimed a destination another record claimed too;
+    /// whether there was one (a link or record not kept).
     @discardableResult
     static func warnUnresolved(_ links: [LinkReport], in source: String, log: RunLog) -> Bool {
         for link in links where link.unresolved > 0 {
             log.warning("warning: \(link.relationship): \(link.unresolved) links to records not in \(source)")
         }
+        for link in links where link.rejectedRecords > 0 {
+            log.warning("warning: \(link.relationship): \(link.rejectedRecords) records not restored: their links found nothing "
+                + "and \(link.rejectedBecause ?? "the relationship is required")")
+        }
         for link in links where link.conflicts > 0 {
             log.warning("warning: \(link.relationship): \(link.conflicts) destinations claimed by several records of \(source) (one claim kept)")
         }
-        return LinkReport.notKept(in: links) > 0
+        return LinkReport.notKept(in: links) > 0 || links.contains { $0.rejectedRecords > 0 }
     }
 
     /// The records restored, one line per entity.

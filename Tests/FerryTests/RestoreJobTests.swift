@@ -251,6 +251,37 @@ struct RestoreJobTests {
                 "\(restored.err)")
     }
 
+    /// A record whose required to-one names no record in the backed-up store is removed when its
+    /// link finds nothing: the restore's ledger did not count it, and the restore failed its own
+    /// check (exit 5, hostile run). It is rejected and said (exit 1); the rest is compared.
+    @Test("a record whose required to-one key dangles is rejected and said (exit 1), not a failed ledger (exit 5)")
+    func requiredDanglingKey() throws {
+        let folder = try TestPaths.temporaryFolder("restore-required-dangling")
+        let contents = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                <entity name="Box" syncable="YES"><attribute name="tag" attributeType="String"/></entity>
+                <entity name="Item" syncable="YES">
+                    <attribute name="label" attributeType="String"/>
+                    <relationship name="owner" maxCount="1" deletionRule="Nullify" destinationEntity="Box"/>
+                </entity>
+            </model>
+            """
+        let bundle = try TestPaths.xcodeModelBundle("Boxes", versions: [("Boxes", contents)], in: folder)
+        try #"[{"tag": "b1"}, {"tag": "b2"}]"#.write(toFile: folder + "/boxes.json", atomically: true, encoding: .utf8)
+        try #"[{"label": "i1", "owner": "b1"}, {"label": "i2", "owner": "b2"}, {"label": "i3", "owner": "b1"}]"#
+            .write(toFile: folder + "/items.json", atomically: true, encoding: .utf8)
+        let store = folder + "/Boxes.sqlite"
+        #expect(try FerryProcess.run(["import", folder + "/boxes.json", "--model", bundle, "--entity", "Box", "--out", store]).status == 0)
+        #expect(try FerryProcess.run(["import", folder + "/items.json", "--model", bundle, "--entity", "Item", "--out", store, "--append",
+                                      "--link", "owner=tag"]).status == 0)
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("UPDATE ZITEM SET ZOWNER = 9999 WHERE Z_PK = 2")
+        #expect(try FerryProcess.run(["export", store, "--out", folder + "/out"]).status == 0)
+        let restored = try FerryProcess.run(["restore", folder + "/out", "--model", bundle, "--out", folder + "/Restored.sqlite"])
+        #expect(restored.status == 1 && restored.err.contains("warning: Item.owner: 1 records not restored"), "\(restored.err)")
+        #expect(try storeRows(folder + "/Restored.sqlite", "SELECT group_concat(ZLABEL) FROM ZITEM") == ["i1,i3"])
+    }
+
     /// Fingerprints of a revision this Ferry does not know were passed over with a warning, and
     /// an edited value restored with exit 0 (hostile run).
     @Test("fingerprints of an unknown or future revision, or without their revision, are refused (exit 3)")

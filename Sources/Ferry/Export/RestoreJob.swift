@@ -87,7 +87,8 @@ public struct RestoreJob {
             try RestoreModel.keepState(primaryKeyMaxima: manifest.state.primaryKeyMaxima, applicationMetadata: try manifest.applicationMetadataEntries(),
                                        model: model, writer: writer, outputPath: outputPath)
             progress(JobProgress(phase: "verifying"))
-            let report = try verify(writer, model: model, manifest: manifest, written: pipeline.written, links: links)
+            let rejected = pipeline.ledgers.reduce(into: [String: Int]()) { $0[$1.entity, default: 0] += $1.rejected }
+            let report = try verify(writer, model: model, manifest: manifest, written: pipeline.written, rejected: rejected, links: links)
             var unmatched: [String: Int] = [:]
             for (relationship, named) in cursor.namedPairs {
                 let kept = Int(report.relationships.first { $0.relationship == relationship }?.edges ?? 0)
@@ -150,9 +151,13 @@ public struct RestoreJob {
     /// Verifies the store where it is built, before it is renamed into place: the store checks,
     /// and every file's records (as the manifest counts them) written, no more rows than that.
     private func verify(_ writer: CoreDataStoreWriter, model: ManagedObjectModel, manifest: ExportManifest, written: [String: Int],
-                        links: [LinkReport]) throws(ExportError) -> VerificationReport {
+                        rejected: [String: Int], links: [LinkReport]) throws(ExportError) -> VerificationReport {
+        // A record removed when a required link of it found nothing (a key dangling in the
+        // backed-up store) is rejected: accounted for, and said (`LinkReport.rejectedRecords`).
         let accounting = JobAccounting(
-            ledgers: manifest.entities.map { .init(subject: "\($0.entity) from \($0.file)", read: $0.count, accounted: written[$0.entity, default: 0]) },
+            ledgers: manifest.entities.map {
+                .init(subject: "\($0.entity) from \($0.file)", read: $0.count, accounted: written[$0.entity, default: 0] + rejected[$0.entity, default: 0])
+            },
             written: written.values.reduce(0, +), created: links.reduce(0) { $0 + $1.created }, store: outputPath, model: model)
         let report: VerificationReport
         do {
