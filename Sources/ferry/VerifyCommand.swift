@@ -71,7 +71,7 @@ enum VerifyCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "every check holds"),
-        ExitCodeUse(.badInput, "the store, the model or a source cannot be read, or the store changed while it was verified"),
+        ExitCodeUse(.badInput, "the store, the model or a source cannot be read, the model names none of the store's entities, or the store changed while it was verified"),
         ExitCodeUse(.verificationFailed, "a check failed"),
     ]
 
@@ -102,7 +102,7 @@ enum VerifyCommand: Command {
             do {
                 let options = VerificationOptions(fullIntegrityCheck: arguments.has("full-integrity-check"),
                                                   fingerprints: !arguments.has("no-fingerprints"))
-                report = try ChangingStoreVerification.verify(path: path, model: try modelSource(arguments.value("model")), options: options) {
+                report = try ChangingStoreVerification.verify(path: path, model: try modelSource(arguments.value("model"), store: path), options: options) {
                     log.progress(JobProgress(phase: $0))
                 }
             } catch {
@@ -138,11 +138,17 @@ enum VerifyCommand: Command {
     }
 
     /// A bundle of several versions is matched by hashes; a single version is used as given, so
-    /// that a store of another version fails the hash check rather than finding no version.
-    private static func modelSource(_ path: String?) throws -> VerificationModel {
+    /// that a store of another version fails the hash check rather than finding no version. A
+    /// version that names none of the store's entities is another app's model: refused as every
+    /// verb refuses a model that does not match (exit 3), not reported as a store that fails.
+    private static func modelSource(_ path: String?, store: String) throws -> VerificationModel {
         guard let path else { return .modelCache }
         let bundle = try XcodeModelLoader.loadBundle(at: path)
-        if bundle.versions.count == 1, let only = bundle.versions.first { return .model(only) }
-        return .bundle(bundle)
+        guard bundle.versions.count == 1, let only = bundle.versions.first else { return .bundle(bundle) }
+        if let hashes = try? CoreDataStoreReader(path: store).metadata.versionHashes, !hashes.isEmpty,
+           Set(hashes.keys).isDisjoint(with: only.entities.map(\.name)) {
+            throw StoreReaderError.modelMismatch(path: store, closestVersion: only.name, differing: hashes.keys.sorted())
+        }
+        return .model(only)
     }
 }

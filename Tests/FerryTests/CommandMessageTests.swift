@@ -28,6 +28,17 @@ extension CommandLineTests {
         }
     }
 
+    /// Verify of a store with another app's model reported a store that fails (exit 5) where
+    /// every other verb says the model does not match (exit 3; first-hour review).
+    @Test("verify with a model naming none of the store's entities says the model does not match (exit 3), as the other verbs do")
+    func verifyWithAnotherAppsModel() throws {
+        let store = try ExportTestSupport.workspace2Store(try TestPaths.temporaryFolder("cli-verify-other-model"))
+        let run = try FerryProcess.run(["verify", store, "--model", "Migrations/KYTask.xcdatamodeld"])
+        #expect(run.status == 3 && run.err.contains("does not match any version of the model (closest: 'KYTask'"), "\(run.err)")
+        let matching = try FerryProcess.run(["verify", store, "--model", Self.model])
+        #expect(matching.status == 0, "\(matching.out)")
+    }
+
     @Test("a folder of models given as --model lists them; a file given to restore is named as a file, not as a missing manifest")
     func foldersAndFilesMistaken() throws {
         let inspect = try ferry("inspect", "Migrations")
