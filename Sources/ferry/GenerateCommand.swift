@@ -6,12 +6,13 @@ enum GenerateCommand: Command {
     static let name = "generate"
     static let summary = "write legacy upload or task records of any size (deterministic, for tests and benchmarks)"
     static let usage = """
-        usage: ferry generate uploads|tasks --count N [--format csv|ndjson|json|plist] [--seed S] [--clean] [--out FILE]
+        usage: ferry generate uploads|tasks --count N [--format csv|ndjson|json|plist] [--seed S] [--clean] [--out FILE [--force]]
 
         Writes N records shaped like the legacy exports of docs/DOMAIN.md, quirks included (duplicates,
         bad values, CJK names, thumbnails), from a seeded generator: the same seed and count
         always give the same bytes. Tasks name uploads of the same seed in their attachments.
-        Without --out, writes to standard output.
+        Without --out, writes to standard output. FILE is written whole or not at all, and an
+        existing one is replaced only with --force.
 
         example: ferry generate uploads --count 10000 --format csv --out uploads.csv
         """
@@ -21,13 +22,14 @@ enum GenerateCommand: Command {
         OptionSpec(name: "seed", kind: .integer("S", 0...UInt64.max), help: "generator seed, 0 to 18446744073709551615 (default 1)"),
         .flag("clean", "no quirks: every record valid and distinct"),
         .path("out", "FILE", "output file (default: standard output)"),
+        .flag("force", "replace FILE if it exists"),
     ]
 
     static let words = ["uploads", "tasks"]
 
     static let exitCodes = [
         ExitCodeUse(.success, "written"),
-        ExitCodeUse(.destination, "FILE not written"),
+        ExitCodeUse(.destination, "FILE not written (it exists without --force, or is a folder; a failed run leaves it as it was)"),
     ]
 
     /// The formats `--format` names, in the order help lists them.
@@ -42,27 +44,24 @@ enum GenerateCommand: Command {
         guard let format = formats.first(where: { $0.name == name })?.format else { throw UsageError("--format does not take '\(name)'") }
         let seed = try arguments.integer("seed", as: UInt64.self) ?? 1
         let clean = arguments.has("clean")
-        let path = arguments.value("out") ?? "-"
         do {
-            let file = try FileByteSink(path: path)
-            let sink = ClosureByteSink { chunk in try file.write(chunk) }
-            let uploads = try UploadRecordGenerator(seed: seed, count: kind == "uploads" ? count : max(count, 1),
-                                                    rates: clean ? .none : UploadQuirkRates())
-            if kind == "uploads" {
-                var writer = FixtureWriter<UploadRecord, ClosureByteSink>(format: format, sink: sink)
-                try writer.write(contentsOf: uploads)
-                try writer.finish()
-            } else {
-                let tasks = try TaskRecordGenerator(seed: seed, count: count, rates: clean ? .none : TaskQuirkRates(), uploads: uploads)
-                var writer = FixtureWriter<TaskRecord, ClosureByteSink>(format: format, sink: sink)
-                try writer.write(contentsOf: tasks)
-                try writer.finish()
+            try WholeFileOutput.write(to: arguments.value("out") ?? "-", replacing: arguments.has("force")) { file in
+                let sink = ClosureByteSink { chunk in try file.write(chunk) }
+                let uploads = try UploadRecordGenerator(seed: seed, count: kind == "uploads" ? count : max(count, 1),
+                                                        rates: clean ? .none : UploadQuirkRates())
+                if kind == "uploads" {
+                    var writer = FixtureWriter<UploadRecord, ClosureByteSink>(format: format, sink: sink)
+                    try writer.write(contentsOf: uploads)
+                    try writer.finish()
+                } else {
+                    let tasks = try TaskRecordGenerator(seed: seed, count: count, rates: clean ? .none : TaskQuirkRates(), uploads: uploads)
+                    var writer = FixtureWriter<TaskRecord, ClosureByteSink>(format: format, sink: sink)
+                    try writer.write(contentsOf: tasks)
+                    try writer.finish()
+                }
             }
-            try file.close()
         } catch {
             Terminal.error("ferry generate: \(error)")
-            // A partly written file is removed (standard output cannot be taken back).
-            if path != "-" { FilePath.removeRegularFile(path) }
             return .destination
         }
         return .success

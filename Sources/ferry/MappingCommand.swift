@@ -65,16 +65,14 @@ enum MappingCommand: Command {
                      replacing: arguments.has("force"))
     }
 
-    /// Writes the mapping file; an existing one (likely edited by hand) only with `replacing`.
+    /// Writes the mapping file, whole or not at all; an existing one (likely edited by hand) only
+    /// with `replacing`.
     private static func write(_ text: String, to path: String, replacing: Bool) -> ExitCode {
-        if path != "-", !replacing, FileManager.default.fileExists(atPath: path) {
+        do {
+            try WholeFileOutput.write(to: path, replacing: replacing) { sink in try sink.write(Array(text.utf8)) }
+        } catch .exists(let path) {
             Terminal.error("ferry mapping: \(path) exists (use --force to replace it; a mapping file may hold edits)")
             return .destination
-        }
-        do {
-            let sink = try FileByteSink(path: path)
-            try sink.write(Array(text.utf8))
-            try sink.close()
         } catch {
             Terminal.error("ferry mapping: \(error.description)")
             return .destination

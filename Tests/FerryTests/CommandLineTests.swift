@@ -119,6 +119,19 @@ struct CommandLineTests {
         let run = try ferry("import", csv, "--model", "Migrations/Workspace.xcdatamodeld", "--model-version", "Workspace 1",
                             "--entity", "UploadEntity", "--out", folder + "/u.sqlite")
         #expect(run.status == 0 && run.out.contains("read 500, written 500, rejected 0"))
+        // An existing file is replaced only with --force (a fixture was overwritten without a
+        // word; first-hour review), a folder never; the file is written whole.
+        let before = try String(contentsOfFile: csv, encoding: .utf8)
+        let refused = try ferry("generate", "uploads", "--count", "5", "--out", csv)
+        #expect(refused.status == 4 && refused.err.contains("u.csv exists (use --force to replace it)"), "\(refused.err)")
+        #expect(try String(contentsOfFile: csv, encoding: .utf8) == before)
+        #expect(try ferry("generate", "uploads", "--count", "5", "--out", csv, "--force").status == 0)
+        #expect(try String(contentsOfFile: csv, encoding: .utf8) == (try ferry("generate", "uploads", "--count", "5").out))
+        let folderRun = try ferry("generate", "uploads", "--count", "5", "--out", folder, "--force")
+        #expect(folderRun.status == 4 && folderRun.err.contains("is a folder or a special file, not a file"), "\(folderRun.err)")
+        let mapping = try ferry("mapping", "infer", "Workspace 2", "Workspace 3", "--model", "Migrations/Workspace.xcdatamodeld", "--out", folder, "--force")
+        #expect(mapping.status == 4 && mapping.err.contains("is a folder or a special file, not a file"), "\(mapping.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.contains(".ferry-") })
     }
 
     @Test("update --set of a binary attribute that allows external storage: verify passes, query and export show the bytes")

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One output file of a run, written whole or not at all: its bytes go to a file built beside
+/// the destination (`OwnedTemporary`), renamed over it once complete, so that a failure or a
+/// signal leaves the destination as it was. An existing destination is replaced only when asked,
+/// and never when it is not a regular file (a folder, a device, a FIFO). `-` is standard output,
+/// written as the bytes come.
+public enum WholeFileOutput {
+    /// Why the file was not written.
+    public enum Failure: Error, CustomStringConvertible {
+        /// Something is at the destination and `replacing` was not asked.
+        case exists(String)
+        /// The destination is a folder, a device, a FIFO or a socket.
+        case notAFile(String)
+        /// Writing or placing the file failed.
+        case write(ByteSinkError)
+        /// What fills the file failed (its own error).
+        case filling(any Error)
+
+        public var description: String {
+            switch self {
+            case .exists(let path): "\(path) exists (use --force to replace it)"
+            case .notAFile(let path): "\(path) is a folder or a special file, not a file: name a file to write"
+            case .write(let error): error.description
+            case .filling(let error): "\(error)"
+            }
+        }
+    }
+
+    /// Writes the file at `path` with what `fill` writes to the sink it is given.
+    public static func write(to path: String, replacing: Bool, _ fill: (FileByteSink) throws -> Void) throws(Failure) {
+        guard path != "-" else {
+            do {
+                let sink = try FileByteSink(path: path)
+                try fill(sink)
+                try sink.close()
+            } catch let error as ByteSinkError { throw .write(error) } catch { throw .filling(error) }
+            return
+        }
+        // Anything there, a link to nothing included, is replaced only when asked; a link is
+        // judged by what it names, and replaced itself (the file it named stays).
+        if FileInfo.kind(atPath: path) != nil {
+            guard FileInfo.finalKind(atPath: path).map({ $0 == .regularFile }) ?? true else { throw .notAFile(path) }
+            guard replacing else { throw .exists(path) }
+        }
+        let temporary: OwnedTemporary
+        do { temporary = try OwnedTemporary.create(beside: path, kind: .file) } catch { throw .write(error) }
+        do {
+            let sink = try FileByteSink(path: temporary.path)
+            try fill(sink)
+            try sink.close()
+            try FilePath.rename(temporary.path, to: path, replacing: replacing)
+            temporary.release()
+        } catch let error as ByteSinkError {
+            temporary.remove()
+            throw error.code == EEXIST ? .exists(path) : .write(error)
+        } catch {
+            temporary.remove()
+            throw .filling(error)
+        }
+    }
+}
