@@ -37,7 +37,8 @@ enum MigrationReportText {
         }
         out += TextTable.render(rows)
         for (source, delimiter) in summary.delimiters.sorted(by: { $0.key < $1.key }) { out += "\(FileByteSource.name(of: source)): \(delimiter)\n" }
-        out += "written: " + summary.written.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let written = summary.written.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        out += "written: " + (summary.written.values.allSatisfy { $0 == 0 } ? "no records" : written.joined(separator: ", "))
         if summary.dryRun {
             out += " (dry run: nothing kept)\n"
         } else if let reason = summary.discarded {

@@ -47,6 +47,8 @@ enum PlanCommand: Command {
             Terminal.error("ferry plan: \(error.description)")
             return .badInput
         }
+        // A dry run's summary says them too.
+        if request.sources.isEmpty { for warning in plan.warnings { Terminal.error("warning: \(warning)") } }
         var dryRun: MigrationSummary?
         if !request.sources.isEmpty {
             request.dryRun = true

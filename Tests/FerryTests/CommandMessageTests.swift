@@ -39,6 +39,24 @@ extension CommandLineTests {
         #expect(matching.status == 0, "\(matching.out)")
     }
 
+    /// A written mapping whose name missed a space was read by no step and said nothing: every
+    /// record was rejected, and the summary read "written:  → …" (first-hour review).
+    @Test("a .mapping file beside the model that names no two of its versions is named with the closest name; a run writing nothing says so")
+    func misnamedMappingFile() throws {
+        let folder = try TestPaths.temporaryFolder("cli-misnamed-mapping")
+        try FileManager.default.copyItem(atPath: Self.model, toPath: folder + "/Workspace.xcdatamodeld")
+        try FileManager.default.copyItem(atPath: "Migrations/Workspace 2 to Workspace 3.mapping", toPath: folder + "/Workspace 2 to Workspace3.mapping")
+        let warning = "Workspace 2 to Workspace3.mapping names no two versions of Workspace, so no step reads it (did you mean 'Workspace 2 to Workspace 3.mapping'?)"
+        let plan = try FerryProcess.run(["plan", "--model", folder + "/Workspace.xcdatamodeld"])
+        #expect(plan.status == 0 && plan.err.contains("warning: " + folder + "/" + warning), "\(plan.err)")
+        let migrated = try FerryProcess.run(["migrate", "UploadEntity:Fixtures/legacy/uploads.csv", "--model", folder + "/Workspace.xcdatamodeld",
+                                             "--var", "zone=UTC", "--out", folder + "/o.sqlite"])
+        #expect(migrated.err.contains(warning), "\(migrated.err)")
+        #expect(migrated.out.contains("written: no records → "), "\(migrated.out)")
+        // The model's own folder holds other models' bundles and mappings: none is named.
+        #expect(try !FerryProcess.run(["plan", "--model", Self.model]).err.contains("names no two versions"))
+    }
+
     @Test("a folder of models given as --model lists them; a file given to restore is named as a file, not as a missing manifest")
     func foldersAndFilesMistaken() throws {
         let inspect = try ferry("inspect", "Migrations")

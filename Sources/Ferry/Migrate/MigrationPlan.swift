@@ -45,6 +45,9 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
     public var model: String
     public var chain: [String]
     public var steps: [Step]
+    /// Files beside the model that look like a written mapping of it but name no two of its
+    /// versions (`MigrationPlanner.misnamedMappingFiles`).
+    public var warnings: [String]
 
     /// The plan of a versioned model up to its current version (or `target`), running the
     /// given Core Data mapping models (and those beside the model) where they map a step.
@@ -54,6 +57,7 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
         let planner = MigrationPlanner(bundle: bundle, modelPath: modelPath, variables: variables, target: target, mappingModelPaths: mappingModels)
         let chain = try planner.chain(options: .init())
         model = bundle.name
+        warnings = planner.misnamedMappingFiles()
         self.chain = chain.versions.map(\.name)
         steps = chain.steps.enumerated().map { index, step in
             let mappings = step.entities + step.branches

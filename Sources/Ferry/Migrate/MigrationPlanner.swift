@@ -121,6 +121,21 @@ struct MigrationPlanner {
         return given + beside
     }
 
+    /// A warning for each `.mapping` file beside the model whose name is close to, but not, the
+    /// name of a written mapping between two of its versions (`Workspace 2 to Workspace3.mapping`):
+    /// such a file is read by no step, and its rules silently did not apply. Files of other models
+    /// in the same folder, named unlike any, are not named.
+    func misnamedMappingFiles() -> [String] {
+        let versions = bundle.versions.map(\.name)
+        let names = versions.indices.flatMap { from in versions.indices.filter { $0 != from }.map { "\(versions[from]) to \(versions[$0]).mapping" } }
+        let beside = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+        return beside.filter { $0.hasSuffix(".mapping") && !names.contains($0) }.sorted().compactMap { file in
+            NameSuggestion.closest(to: file, among: names).map { name in
+                "\((folder.isEmpty ? "" : folder + "/") + file) names no two versions of \(bundle.name), so no step reads it (did you mean '\(name)'?)"
+            }
+        }
+    }
+
     /// The written mapping file between two versions, if there is one.
     func mappingFilePath(from: String, to: String) -> String {
         (folder.isEmpty ? "" : folder + "/") + "\(from) to \(to).mapping"
