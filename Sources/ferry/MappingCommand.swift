@@ -83,6 +83,11 @@ enum MappingCommand: Command {
     private static func convert(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         guard arguments.positionals.count == 2 else { throw UsageError("usage: ferry mapping convert MAPPING_MODEL [--model MODEL] [--out FILE|FOLDER]") }
         let mappingPath = arguments.positionals[1]
+        if mappingPath.hasSuffix(".mapping") {
+            Terminal.error("ferry mapping: \(mappingPath) is a written mapping already ('ferry plan' shows what it does); "
+                + "convert reads Core Data mapping models (.xcmappingmodel, .cdm)")
+            return .badInput
+        }
         let mappingModel: CoreDataMappingModel
         do { mappingModel = try MappingModelLoader.load(at: mappingPath) } catch {
             Terminal.error("ferry mapping: \(error.description)")

@@ -57,6 +57,27 @@ extension CommandLineTests {
         #expect(try !FerryProcess.run(["plan", "--model", Self.model]).err.contains("names no two versions"))
     }
 
+    /// Parser-internal messages reached a newcomer (first-hour review): "malformed XML" for a CSV
+    /// given as --model, "not a folder" for a bundle that is not there, "create a file beside …
+    /// failed" for an --out whose folder is missing, an XML error for a written mapping given to
+    /// mapping convert.
+    @Test("a wrong file given as the model, a missing bundle, a missing --out folder and a written mapping to convert are named as such")
+    func wrongFilesNamed() throws {
+        let folder = try TestPaths.temporaryFolder("cli-wrong-files")
+        let asModel = try FerryProcess.run(["inspect", "Fixtures/legacy/uploads.csv", "--model", "Fixtures/legacy/uploads.csv"])
+        let imported = try FerryProcess.run(["import", "Fixtures/legacy/uploads.csv", "--model", "Fixtures/legacy/uploads.csv", "--entity", "Upload",
+                                             "--out", folder + "/a.sqlite"])
+        #expect(imported.status == 3 && imported.err.contains("not a Core Data model: neither a model's XML nor a compiled .mom"), "\(imported.err)")
+        #expect(!asModel.err.contains("malformed XML"), "\(asModel.err)")
+        let missing = try FerryProcess.run(["plan", "--model", "Migrations/Nope.xcdatamodeld"])
+        #expect(missing.status == 3 && missing.err.contains("Migrations/Nope.xcdatamodeld: cannot read: no such file or folder"), "\(missing.err)")
+        let noFolder = try FerryProcess.run(["import", "Fixtures/legacy/uploads.csv", "--model", Self.model, "--model-version", "Workspace 1",
+                                             "--entity", "UploadEntity", "--out", folder + "/nodir/a.sqlite"])
+        #expect(noFolder.status == 4 && noFolder.err.contains("the folder \(folder)/nodir is not there (create it first)"), "\(noFolder.err)")
+        let convert = try FerryProcess.run(["mapping", "convert", "Migrations/Workspace 2 to Workspace 3.mapping"])
+        #expect(convert.status == 3 && convert.err.contains("is a written mapping already"), "\(convert.err)")
+    }
+
     @Test("a folder of models given as --model lists them; a file given to restore is named as a file, not as a missing manifest")
     func foldersAndFilesMistaken() throws {
         let inspect = try ferry("inspect", "Migrations")

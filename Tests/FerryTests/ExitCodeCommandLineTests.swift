@@ -91,9 +91,9 @@ struct ExitCodeCommandLineTests {
         #expect(empty.status == 3 && empty.err.contains("manifest.json: the manifest is missing or unreadable"), "\(empty.err)")
         // A manifest cut short, or of another shape, is an input that cannot be read, as the
         // exit codes say (it was 5, as if the backup had been read and failed its check).
-        for (text, reason) in [("{\"formatVersion\": ", "it is not JSON"), ("{\"formatVersion\": \"one\"}", "the value of formatVersion is not of type Int"),
+        for (text, reason) in [("{\"formatVersion\": ", "it is not valid JSON"), ("{\"formatVersion\": \"one\"}", "the value of formatVersion is not a whole number"),
                                ("{\"formatVersion\": 1}", "the key tool is missing"), ("[]", "it is not a JSON object of a manifest's keys"),
-                               ("{\"formatVersion\": null}", "the value of formatVersion is null")] {
+                               ("{\"formatVersion\": null}", "the value of formatVersion is null, where a whole number belongs")] {
             try text.write(toFile: folder + "/manifest.json", atomically: true, encoding: .utf8)
             let broken = try ferry("restore", folder, "--model", Self.model, "--out", folder + "/r.sqlite")
             #expect(broken.status == 3 && broken.err.contains("manifest.json: the manifest is not valid: " + reason), "\(broken.err)")

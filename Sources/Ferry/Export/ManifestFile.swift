@@ -36,13 +36,25 @@ enum ManifestFile {
         case let .keyNotFound(key, context):
             return "the key \(key.stringValue) is missing" + (context.codingPath.isEmpty ? "" : " in \(path(context))")
         case let .typeMismatch(type, context):
-            return context.codingPath.isEmpty ? "it is not a JSON object of a manifest's keys" : "the value of \(path(context)) is not of type \(type)"
+            return context.codingPath.isEmpty ? "it is not a JSON object of a manifest's keys" : "the value of \(path(context)) is not \(jsonKind(type))"
         case let .valueNotFound(type, context):
-            return "the value of \(path(context)) is null, where a \(type) belongs"
+            return "the value of \(path(context)) is null, where \(jsonKind(type)) belongs"
         case let .dataCorrupted(context):
-            return context.codingPath.isEmpty ? "it is not JSON (\(context.debugDescription))" : "\(path(context)): \(context.debugDescription)"
+            return context.codingPath.isEmpty ? "it is not valid JSON" : "\(path(context)): \(context.debugDescription)"
         @unknown default:
             return "\(error)"
+        }
+    }
+
+    /// What a JSON value of a Swift type is, as a reader of the file sees it: "a number", "text".
+    private static func jsonKind(_ type: Any.Type) -> String {
+        switch type {
+        case is any BinaryInteger.Type: "a whole number"
+        case is any BinaryFloatingPoint.Type: "a number"
+        case is String.Type: "text (a JSON string)"
+        case is Bool.Type: "true or false"
+        case is [Any].Type: "a list"
+        default: "a JSON object"
         }
     }
 }

@@ -464,7 +464,7 @@ public struct DocumentRecordDecoder {
             guard case .array(let items) = value, !items.isEmpty, !matches(key),
                   items.allSatisfy({ if case .object = $0 { true } else { false } }) else { continue }
             return "the document is one object whose key '\(key)', which no attribute or relationship of \(schema.entity.name) "
-                + "matches, holds \(items.count) objects: it looks like a container of records, not one record (\(remedy))"
+                + "matches, holds \(items.count) object\(items.count == 1 ? "" : "s"): it looks like a container of records, not one record (\(remedy))"
         }
         return nil
     }

@@ -42,7 +42,7 @@ enum StaticType: Equatable {
     /// Nil or unknown: could be anything at run time, so no check can fail on it.
     var isOpen: Bool { self == .null || self == .unknown }
 
-    var name: String { attributeType.map { $0 == .integer64 ? "an Integer" : "a \($0.xcodeName)" } ?? "nil" }
+    var name: String { attributeType.map { $0 == .integer64 ? "an Integer" : $0.withArticle } ?? "nil" }
 
     /// The type of a value that is one of the two.
     func unified(with other: StaticType) -> StaticType {

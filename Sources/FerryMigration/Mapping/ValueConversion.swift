@@ -90,7 +90,7 @@ public enum ValueConversion {
         case (.binary, .transformable), (.binary, .binary):
             return .success(value)
         default:
-            return .failure(CoercionFailure("a \(from.xcodeName) value cannot become \(to.xcodeName)"))
+            return .failure(CoercionFailure("\(from.withArticle) value cannot become \(to.xcodeName)"))
         }
     }
 

@@ -40,6 +40,14 @@ public enum AttributeType: Int, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// `xcodeName` with its article, for messages: "an Integer 32", "a String", "a URI".
+    public var withArticle: String {
+        switch self {
+        case .undefined, .integer16, .integer32, .integer64, .objectID: "an \(xcodeName)"
+        default: "a \(xcodeName)"
+        }
+    }
+
     /// Why a stored attribute of this type cannot be read or written, or nil when it can. A
     /// composite (Xcode 15) keeps its elements in columns of their own, which the model's
     /// `<composite>` describes and Ferry does not read yet: a model with one was taken as an

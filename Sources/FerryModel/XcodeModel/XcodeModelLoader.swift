@@ -37,13 +37,20 @@ public enum XcodeModelLoader {
         if CompiledModelLoader.isCompiled(bytes) {
             return try CompiledModelLoader.loadModel(mom: trimmed, name: ModelFiles.baseName(trimmed))
         }
+        // A model's XML starts with '<' (after white space, or a byte order mark): another file
+        // (a CSV, an image, a store) given as --model is named as such, not as malformed XML.
+        guard let first = bytes.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first, first == UInt8(ascii: "<") else {
+            throw .notAModel(path: trimmed, reason: "neither a model's XML nor a compiled .mom (give a .xcdatamodeld or .momd bundle, "
+                + "an .xcdatamodel folder, its 'contents' file, or a .mom)")
+        }
         let parent = trimmed.split(separator: "/").dropLast().last.map(String.init) ?? ""
         let versionName = parent.hasSuffix(".xcdatamodel") ? ModelFiles.baseName(parent) : ModelFiles.baseName(trimmed)
         return try ModelXMLParser.parse(bytes, file: trimmed, versionName: versionName)
     }
 
     private static func loadVersionedBundle(at path: String) throws(ModelLoadError) -> ModelBundle {
-        guard ModelFiles.isDirectory(path) else { throw .notAModel(path: path, reason: "not a folder") }
+        guard ModelFiles.exists(path) else { throw .unreadable(path: path, reason: "no such file or folder") }
+        guard ModelFiles.isDirectory(path) else { throw .notAModel(path: path, reason: "a .xcdatamodeld bundle is a folder, and this is a file") }
         var versions: [ManagedObjectModel] = []
         for entry in try ModelFiles.contents(ofDirectory: path) where entry.hasSuffix(".xcdatamodel") {
             versions.append(try loadModel(at: ModelFiles.join(path, entry)))

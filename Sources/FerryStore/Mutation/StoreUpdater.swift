@@ -115,7 +115,7 @@ enum AttributeValueCheck {
         default:
             break
         }
-        throw mismatch("a \(type.xcodeName) attribute cannot hold \(value)")
+        throw mismatch("\(type.withArticle) attribute cannot hold \(value)")
     }
 }
 

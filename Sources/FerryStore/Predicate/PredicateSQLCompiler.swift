@@ -172,7 +172,7 @@ struct PredicateSQLCompiler {
             throw .unsupported("\(rightPath): a relationship cannot be compared with a key")
         }
         guard let family = PredicateValueConversion.family(of: type), family == PredicateValueConversion.family(of: otherType) else {
-            throw .typeMismatch(keyPath: keyPath, reason: "a \(type.xcodeName) cannot be compared with \(rightPath) (\(otherType.xcodeName))")
+            throw .typeMismatch(keyPath: keyPath, reason: "\(type.withArticle) cannot be compared with \(rightPath) (\(otherType.xcodeName))")
         }
         guard !op.isStringOperator, op != .in, op != .between else {
             throw .unsupported("\(op.rawValue) between two key paths")

@@ -21,7 +21,7 @@ enum PredicateValueConversion {
                            options: ComparisonOptions) throws(FetchPredicateError) -> StoreValue {
         if value == .null { return .null }
         func mismatch(_ expectation: String) -> FetchPredicateError {
-            .typeMismatch(keyPath: keyPath, reason: "a \(type.xcodeName) attribute \(expectation), not \(value)")
+            .typeMismatch(keyPath: keyPath, reason: "\(type.withArticle) attribute \(expectation), not \(value)")
         }
         switch type {
         case .string, .uri:

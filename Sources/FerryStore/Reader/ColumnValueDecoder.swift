@@ -137,7 +137,7 @@ enum ColumnValueDecoder {
             return value.double.description
         default:
             let decoded = value.withBlob { UTF8Text.string($0) }
-            guard let decoded else { throw ValueProblem(reason: "a blob that is not UTF-8 text cannot be a \(type.xcodeName)") }
+            guard let decoded else { throw ValueProblem(reason: "a blob that is not UTF-8 text cannot be \(type.withArticle)") }
             return decoded
         }
     }
@@ -169,7 +169,7 @@ enum ColumnValueDecoder {
 
     private static func mismatch(_ storage: StorageClass, _ type: AttributeType) -> ValueProblem {
         let names = [StorageClass.integer: "an integer", .real: "a real", .text: "text", .blob: "a blob"]
-        return ValueProblem(reason: "\(names[storage] ?? "a value of storage class \(storage)") cannot be a \(type.xcodeName)")
+        return ValueProblem(reason: "\(names[storage] ?? "a value of storage class \(storage)") cannot be \(type.withArticle)")
     }
 
     /// At most 40 bytes of a text value, quoted, for messages.

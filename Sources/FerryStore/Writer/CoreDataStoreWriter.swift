@@ -218,14 +218,18 @@ public final class CoreDataStoreWriter {
     /// Refuses, before any work, a destination that no store may replace: a folder (with
     /// `--force` the whole run happened and then failed at the rename), and a device, FIFO or
     /// socket (`--out /dev/null --force` replaced the device with a file), itself or at the end
-    /// of its links.
+    /// of its links; and one whose folder is not there (said as such, not as a file that could
+    /// not be created beside it).
     public static func refuseUnreplaceable(at path: String) throws(StoreWriterError) {
         switch FileInfo.finalKind(atPath: path) {
         case .directory: throw .destinationIsFolder(path)
         // A link to one too (`/dev/stdout` → `/proc/self/fd/1` → a terminal): the rename would
         // replace the link, which the system needs.
         case .special: throw .destinationIsSpecial(path)
-        default: break
+        case .regularFile: break
+        case .symbolicLink, nil:
+            let folder = FilePath.split(path).folder
+            if FileInfo.finalKind(atPath: folder) == nil { throw .destinationFolderMissing(path, folder: folder) }
         }
     }
 

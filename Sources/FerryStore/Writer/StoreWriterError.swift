@@ -34,6 +34,8 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
     case destinationIsFolder(String)
     /// The destination is a device, FIFO or socket: a store replaces only a file.
     case destinationIsSpecial(String)
+    /// The folder the store goes in is not there.
+    case destinationFolderMissing(String, folder: String)
     /// The store to replace changed (or appeared) while its replacement was built: another run
     /// or process wrote it, and replacing it would lose what it wrote.
     case destinationChanged(String)
@@ -78,6 +80,7 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
             "\(path) changed while this run built its replacement (another run or process wrote it); nothing was written: run again"
         case .destinationIsSpecial(let path):
             "\(path) is a device, FIFO or socket; --out names the store file to write (only a file is ever replaced, even with --force)"
+        case let .destinationFolderMissing(path, folder): "\(path): the folder \(folder) is not there (create it first); nothing was written"
         case let .unverifiable(path, reason): "\(path): the written store could not be verified, so it was not put in place: \(reason)"
         case .destinationInUse(let path):
             "\(path): another process has it open; replacing it would leave that process writing to the replaced file, "
