@@ -78,6 +78,21 @@ extension CommandLineTests {
         #expect(convert.status == 3 && convert.err.contains("is a written mapping already"), "\(convert.err)")
     }
 
+    /// A file naming a version listed the chain's stops as the model's versions, suggested one
+    /// version of several equally close, and said "no model version has" an entity one version
+    /// has (first-hour review).
+    @Test("a file's version is checked against the bundle's versions, and its entity against that version")
+    func fileVersionNamed() throws {
+        let out = try TestPaths.temporaryFolder("cli-file-version") + "/o.sqlite"
+        let unknown = try FerryProcess.run(["migrate", "UploadEntity@Workspace 9:Fixtures/legacy/uploads.csv", "--model", Self.model, "--out", out])
+        #expect(unknown.status == 3 && unknown.err.contains("no version 'Workspace 9'; versions: Workspace 1, Workspace 2, Workspace 3")
+                && !unknown.err.contains("did you mean"), "\(unknown.err)")
+        let renamed = try FerryProcess.run(["migrate", "UploadEntity@Workspace 2:Fixtures/legacy/uploads.csv", "--model", Self.model, "--out", out])
+        #expect(renamed.status == 3 && renamed.err.contains("version 'Workspace 2' has no entity 'UploadEntity'; Workspace 1 has it"), "\(renamed.err)")
+        let short = try FerryProcess.run(["import", "Fixtures/legacy/uploads.csv", "--model", Self.model, "--model-version", "2", "--entity", "Upload", "--out", out])
+        #expect(short.status == 3 && short.err.contains("did you mean 'Workspace 2'?"), "\(short.err)")
+    }
+
     @Test("a folder of models given as --model lists them; a file given to restore is named as a file, not as a missing manifest")
     func foldersAndFilesMistaken() throws {
         let inspect = try ferry("inspect", "Migrations")

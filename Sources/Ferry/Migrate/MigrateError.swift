@@ -10,6 +10,8 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
     case unknownVersion(String, available: [String])
     case noMatchingVersion(source: String, differing: [String])
     case unknownEntity(source: String, entity: String)
+    /// A file names a version (`ENTITY@VERSION:FILE`) that has no such entity.
+    case entityNotInVersion(source: String, entity: String, version: String, versionsWithIt: [String])
     /// A source's version comes after the target in the bundle's (name) order, and no mapping
     /// model maps it to the target.
     case sourceAfterTarget(source: String, version: String, target: String)
@@ -62,6 +64,9 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
         case let .unknownVersion(name, available): "the model has no version '\(name)'; versions: \(available.joined(separator: ", "))"
         case let .noMatchingVersion(source, differing): PipelineError.noMatchingVersion(source: source, differing: differing).description
         case let .unknownEntity(source, entity): "\(source): no model version has an entity '\(entity)'"
+        case let .entityNotInVersion(source, entity, version, versionsWithIt):
+            "\(source): version '\(version)' has no entity '\(entity)'"
+                + (versionsWithIt.isEmpty ? "; no version has it" : "; \(versionsWithIt.joined(separator: ", ")) \(versionsWithIt.count == 1 ? "has" : "have") it")
         case let .sourceAfterTarget(source, version, target):
             "\(source) is of version \(version), which comes after the target \(target) (a bundle's versions are in their names' order): "
                 + "give a mapping model from \(version) to \(target) (--mapping), or migrate to \(version) or a later version"

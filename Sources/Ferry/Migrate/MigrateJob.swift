@@ -229,6 +229,15 @@ public struct MigrateJob {
             guard let format = SourceFormat.recognize(path: source.path) else { continue }
             throw .entityMissing(source: source.path, format: format, entities: Set(versions.flatMap { $0.entities.map(\.name) }).sorted())
         }
+        // A version a file names is one of the bundle's, and has the file's entity: said with the
+        // bundle's versions (the chain's are only its stops), and those that have the entity.
+        for source in request.sources {
+            guard case let .file(entity, named?) = source.kind else { continue }
+            guard let version = versions.first(where: { $0.name == named }) else { throw .unknownVersion(named, available: versions.map(\.name)) }
+            guard version.entity(named: entity) == nil else { continue }
+            throw .entityNotInVersion(source: source.path, entity: entity, version: named,
+                                      versionsWithIt: versions.filter { $0.entity(named: entity) != nil }.map(\.name))
+        }
     }
 
     /// Verifies the store where it is built (with the values records carried unchanged, and the

@@ -1,27 +1,36 @@
 /// "Did you mean …?" for a name that is not one of the known ones: a verb, an option, an entity,
 /// a model version. A known name is suggested when it is within two edits of the given one
 /// (Damerau–Levenshtein, optimal string alignment: insert, delete, replace, swap two neighbours;
-/// letter case ignored) or when it starts with the given one; the closest wins, then the first. A
-/// name that differs only in letter case is the closest of all (`task` finds `Task`, not `Tag`).
+/// letter case ignored), when it starts with the given one, or ends with it as its last word (`2`
+/// for `Workspace 2`); the closest wins, then the first. A name that differs only in letter case
+/// is the closest of all (`task` finds `Task`, not `Tag`). Several names one edit or more away
+/// and equally close are no suggestion: `Workspace 9` is as near `Workspace 1` as `Workspace 3`,
+/// and naming one would only mislead.
 public enum NameSuggestion {
     /// The most edits a suggestion may be away from the given name.
     public static let maxDistance = 2
 
-    /// The known name closest to `given`, or nil when none is close.
+    /// The known name closest to `given`, or nil when none is close (or several are, equally).
     public static func closest(to given: String, among known: some Sequence<String>) -> String? {
         let target = Array(given.lowercased())
         guard !target.isEmpty else { return nil }
-        var best: (name: String, distance: Int)?
+        var best: (name: String, distance: Int, tied: Bool)?
         for name in known {
             guard name != given else { continue }
             let candidate = Array(name.lowercased())
-            // A prefix is as good as one edit: `--mod` for `--model`, `imp` for `import`.
-            let distance = candidate == target ? 0
-                : candidate.starts(with: target) ? 1 : editDistance(target, candidate, limit: maxDistance)
-            guard distance <= maxDistance, distance < target.count || candidate.starts(with: target) else { continue }
-            if distance < best?.distance ?? Int.max { best = (name, distance) }
+            // A prefix, or the last word, is as good as one edit: `--mod` for `--model`, `imp` for
+            // `import`, `2` for `Workspace 2`.
+            let affix = candidate.starts(with: target) || candidate.reversed().starts(with: target.reversed() + [" "])
+            let distance = candidate == target ? 0 : affix ? 1 : editDistance(target, candidate, limit: maxDistance)
+            guard distance <= maxDistance, distance < target.count || affix else { continue }
+            if let current = best, distance == current.distance, distance > 0, current.name.lowercased() != name.lowercased() {
+                best?.tied = true
+            } else if distance < best?.distance ?? Int.max {
+                best = (name, distance, false)
+            }
         }
-        return best?.name
+        guard let best, !best.tied else { return nil }
+        return best.name
     }
 
     /// ` (did you mean 'X'?)` when some known name is close to `given`, else the empty text.
