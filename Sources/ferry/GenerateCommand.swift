@@ -14,7 +14,7 @@ enum GenerateCommand: Command {
         Without --out, writes to standard output. FILE is written whole or not at all, and an
         existing one is replaced only with --force.
 
-        example: ferry generate uploads --count 10000 --format csv --out uploads.csv
+        example: ferry generate uploads --count 10000 --format csv --out generated.csv
         """
     static let options = [
         OptionSpec.integer("count", "N", 0...Int.max, "number of records"),

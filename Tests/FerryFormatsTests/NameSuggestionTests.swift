@@ -30,8 +30,11 @@ struct NameSuggestionTests {
         #expect(NameSuggestion.closest(to: "zzzzzz", among: verbs) == nil)
         #expect(NameSuggestion.closest(to: "qx", among: ["ab"]) == nil, "two edits of a two-letter word is no suggestion")
         #expect(NameSuggestion.closest(to: "", among: verbs) == nil)
-        // Several names equally close are no suggestion: naming the first misled (first-hour review).
-        #expect(NameSuggestion.closest(to: "Workspace 4", among: ["Workspace 1", "Workspace 3"]) == nil, "no one of equals")
+        // A name differing only in its digits is no suggestion: 'Workspace 1' for 'Workspace 9'
+        // misled (first-hour review).
+        #expect(NameSuggestion.closest(to: "Workspace 4", among: ["Workspace 1", "Workspace 3"]) == nil, "numbers name other things")
+        #expect(NameSuggestion.closest(to: "Workspce 1", among: ["Workspace 1", "Workspace 3"]) == "Workspace 1")
+        #expect(NameSuggestion.closest(to: "bsh", among: ["bash", "zsh", "fish"]) == "bash", "the first of equals")
         #expect(NameSuggestion.closest(to: "2", among: ["Workspace 1", "Workspace 2", "Workspace 12"]) == "Workspace 2", "a name's last word")
         #expect(NameSuggestion.hint(for: "jsno", among: ["ndjson", "json"]) == " (did you mean 'json'?)")
         #expect(NameSuggestion.hint(for: "xxxxxxx", among: ["json"]).isEmpty)

@@ -57,7 +57,9 @@ public enum WholeFileOutput {
             temporary.release()
         } catch let error as ByteSinkError {
             temporary.remove()
-            throw error.code == EEXIST ? .exists(path) : .write(error)
+            guard error.code != EEXIST else { throw .exists(path) }
+            // The file built beside the destination is this run's own: the destination is named.
+            throw .write(error.path == temporary.path ? ByteSinkError(path: path, operation: error.operation, code: error.code) : error)
         } catch {
             temporary.remove()
             throw .filling(error)

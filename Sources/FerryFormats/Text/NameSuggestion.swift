@@ -3,34 +3,35 @@
 /// (Damerau–Levenshtein, optimal string alignment: insert, delete, replace, swap two neighbours;
 /// letter case ignored), when it starts with the given one, or ends with it as its last word (`2`
 /// for `Workspace 2`); the closest wins, then the first. A name that differs only in letter case
-/// is the closest of all (`task` finds `Task`, not `Tag`). Several names one edit or more away
-/// and equally close are no suggestion: `Workspace 9` is as near `Workspace 1` as `Workspace 3`,
-/// and naming one would only mislead.
+/// is the closest of all (`task` finds `Task`, not `Tag`). A name that differs only in its digits
+/// is no suggestion: `Workspace 9` is not a misspelt `Workspace 1`, numbers name other things.
 public enum NameSuggestion {
     /// The most edits a suggestion may be away from the given name.
     public static let maxDistance = 2
 
-    /// The known name closest to `given`, or nil when none is close (or several are, equally).
+    /// The known name closest to `given`, or nil when none is close.
     public static func closest(to given: String, among known: some Sequence<String>) -> String? {
         let target = Array(given.lowercased())
         guard !target.isEmpty else { return nil }
-        var best: (name: String, distance: Int, tied: Bool)?
+        var best: (name: String, distance: Int)?
         for name in known {
             guard name != given else { continue }
             let candidate = Array(name.lowercased())
+            guard !differsInDigitsOnly(target, candidate) else { continue }
             // A prefix, or the last word, is as good as one edit: `--mod` for `--model`, `imp` for
             // `import`, `2` for `Workspace 2`.
             let affix = candidate.starts(with: target) || candidate.reversed().starts(with: target.reversed() + [" "])
             let distance = candidate == target ? 0 : affix ? 1 : editDistance(target, candidate, limit: maxDistance)
             guard distance <= maxDistance, distance < target.count || affix else { continue }
-            if let current = best, distance == current.distance, distance > 0, current.name.lowercased() != name.lowercased() {
-                best?.tied = true
-            } else if distance < best?.distance ?? Int.max {
-                best = (name, distance, false)
-            }
+            if distance < best?.distance ?? Int.max { best = (name, distance) }
         }
-        guard let best, !best.tied else { return nil }
-        return best.name
+        return best?.name
+    }
+
+    /// Whether two names of one length differ, and only where each has a digit.
+    static func differsInDigitsOnly(_ a: [Character], _ b: [Character]) -> Bool {
+        guard a.count == b.count, a != b else { return false }
+        return zip(a, b).allSatisfy { $0 == $1 || ($0.isNumber && $1.isNumber) }
     }
 
     /// ` (did you mean 'X'?)` when some known name is close to `given`, else the empty text.
