@@ -43,6 +43,10 @@ struct MigrationReceiptTests {
         // A receipt of a build whose fingerprints left out each record's Z_PK is not compared with.
         let older = MigrationInputs(inputs: receipt.inputs.inputs.filter { $0.name != "fingerprints" })
         #expect(older.differences(from: receipt.inputs) == ["fingerprints"])
+        // A source left out is said as the number of sources, not as each source after it
+        // named twice ("source 2 (file UploadEntity), …, source 2 (file Task)"; first-hour review).
+        let fewer = MigrationInputs(inputs: receipt.inputs.inputs.filter { $0.name != "source 2 (file UploadEntity)" })
+        #expect(fewer.differences(from: receipt.inputs) == ["the sources (the receipt's were 4, this run gives 3)"])
         #expect(receipt.records == summary.written.values.reduce(0, +))
         #expect(receipt.fingerprints == summary.verification?.fingerprints)
         #expect(receipt.edgeFingerprints == summary.verification?.edgeFingerprints)

@@ -18,6 +18,10 @@ struct MigrationInputs: Codable, Equatable, Sendable {
     struct Input: Codable, Equatable, Sendable {
         var name: String
         var digest: String?
+
+        /// Whether it is one of the sources (`source N (…)`).
+        var isSource: Bool { name.hasPrefix(Self.sourcePrefix) }
+        static let sourcePrefix = "source "
     }
 
     var inputs: [Input]
@@ -42,19 +46,27 @@ struct MigrationInputs: Codable, Equatable, Sendable {
             inputs.append(Input(name: "mapping model \(name)", digest: try digest(ofTree: path)))
         }
         for (number, source) in request.sources.enumerated() {
-            inputs.append(Input(name: "source \(number + 1) (\(source.kindDescription))", digest: try digest(of: source)))
+            inputs.append(Input(name: Input.sourcePrefix + "\(number + 1) (\(source.kindDescription))", digest: try digest(of: source)))
         }
         return MigrationInputs(inputs: inputs)
     }
 
     /// The names of the inputs that differ from `other`'s, are missing from either, or have no
-    /// digest.
+    /// digest. Sources of another number are said as such, not source by source (the second
+    /// source of four is not the second of three).
     func differences(from other: MigrationInputs) -> [String] {
-        let theirs = Dictionary(other.inputs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let changed = inputs.filter { input in theirs[input.name].map(input.matches) != true }.map(\.name)
-        let gone = other.inputs.map(\.name).filter { name in !inputs.contains { $0.name == name } }
-        return changed + gone
+        let (mine, theirs) = (sources, other.sources)
+        let (kept, otherKept) = mine.count == theirs.count ? (inputs, other.inputs)
+            : (inputs.filter { !$0.isSource }, other.inputs.filter { !$0.isSource })
+        let byName = Dictionary(otherKept.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let changed = kept.filter { input in byName[input.name].map(input.matches) != true }.map(\.name)
+        let gone = otherKept.map(\.name).filter { name in !kept.contains { $0.name == name } }
+        let count = mine.count == theirs.count ? [] : ["the sources (the receipt's were \(theirs.count), this run gives \(mine.count))"]
+        return changed + gone + count
     }
+
+    /// The inputs that are sources, in order.
+    private var sources: [Input] { inputs.filter(\.isSource) }
 
     /// A store's bytes with its `-wal` (a live store's latest rows are there) and its external data
     /// files (`ExternalDataDigest`: values moved out of the database); a file's bytes.
