@@ -72,6 +72,18 @@ enum ImportCommand: Command {
         ExitCodeUse(.rejectLimit, "stopped at --max-errors rejects; nothing written"),
     ]
 
+    /// For a file without a column the current version requires, read into the current version
+    /// because no --model-version was given: the file may be of an older version, which import
+    /// reads as it is and migrate brings to the current one (first-hour review: no way forward).
+    private static func olderVersionHint(_ error: ImportError, _ arguments: ParsedArguments) -> String {
+        guard case .source(let failure) = error, failure.reason.hasPrefix(CSVHeaderMatch.missingRequiredColumn),
+              arguments.value("model-version") == nil, let path = arguments.value("model"),
+              let bundle = try? XcodeModelLoader.loadBundle(at: path), bundle.versions.count > 1 else { return "" }
+        return "\n  hint: the file may be of an older version of the model (\(bundle.versions.map(\.name).joined(separator: ", "))): "
+            + "import it into the version it was written in with --model-version, or bring it to the current version with "
+            + "ferry migrate ENTITY@VERSION:FILE"
+    }
+
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw UsageError("import needs at least one FILE") }
         let request = try makeRequest(arguments)
@@ -89,7 +101,7 @@ enum ImportCommand: Command {
             case .pipeline(.notAccounted): .verificationFailed
             default: .badInput
             }
-            return log.failure(code, error.description + ModelNameHints(arguments, options: options).text)
+            return log.failure(code, error.description + ModelNameHints(arguments, options: options).text + olderVersionHint(error, arguments))
         }
         report(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath, log: log)
         if request.existingStore == .append, summary.written + summary.merged > 0, summary.discarded == nil,

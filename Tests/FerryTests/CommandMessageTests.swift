@@ -93,6 +93,17 @@ extension CommandLineTests {
         #expect(short.status == 3 && short.err.contains("did you mean 'Workspace 2'?"), "\(short.err)")
     }
 
+    @Test("an import into the current version of a file that lacks a column it requires points at --model-version and migrate")
+    func olderVersionHint() throws {
+        let out = try TestPaths.temporaryFolder("cli-older-version") + "/a.sqlite"
+        let run = try FerryProcess.run(["import", "Fixtures/legacy/uploads.csv", "--model", Self.model, "--entity", "Upload", "--out", out])
+        #expect(run.status == 3 && run.err.contains("no column for required attribute 'uploadID'")
+                && run.err.contains("hint: the file may be of an older version of the model"), "\(run.err)")
+        let named = try FerryProcess.run(["import", "Fixtures/legacy/uploads.csv", "--model", Self.model, "--model-version", "Workspace 3",
+                                          "--entity", "Upload", "--out", out])
+        #expect(named.status == 3 && !named.err.contains("hint:"), "a version given is the user's choice: \(named.err)")
+    }
+
     @Test("a folder of models given as --model lists them; a file given to restore is named as a file, not as a missing manifest")
     func foldersAndFilesMistaken() throws {
         let inspect = try ferry("inspect", "Migrations")

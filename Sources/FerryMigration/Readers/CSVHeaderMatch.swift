@@ -14,7 +14,10 @@ import FerryModel
 /// Columns that feed nothing are listed once each in `unknownKeys` by name, or as
 /// `column N (no name)` when their name is blank (a spreadsheet's index column), so that a
 /// warning can say which column it means.
-struct CSVHeaderMatch {
+public struct CSVHeaderMatch {
+    /// How the reason of a file whose header lacks a required attribute begins.
+    public static let missingRequiredColumn = "no column for required attribute"
+
     var columnAttributes: [Int?] = []
     var provided: [Bool]
     var unknownKeys: [String] = []
@@ -104,8 +107,8 @@ struct CSVHeaderMatch {
         }
         for (index, attribute) in schema.attributes.enumerated()
         where !provided[index] && !attribute.isOptional && attribute.defaultValueString == nil && attribute.defaultDateTimeInterval == nil {
-            throw RecordSourceError(source: source, line: line,
-                                    reason: "no column for required attribute '\(attribute.name)' of \(schema.entity.name), and it has no default")
+            throw RecordSourceError(source: source, line: line, reason: Self.missingRequiredColumn
+                                    + " '\(attribute.name)' of \(schema.entity.name), and it has no default")
         }
     }
 
