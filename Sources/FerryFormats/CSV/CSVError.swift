@@ -47,7 +47,8 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     public var reason: String {
         switch self {
         case .unterminatedQuote: "quoted field starting on this line is never closed"
-        case let .invalidUTF8(_, _, field): "field \(field) is not valid UTF-8"
+        case let .invalidUTF8(_, _, field):
+            "field \(field) is not valid UTF-8 (a file saved as Latin-1 or Windows text is read with --encoding latin1; a binary file is no CSV)"
         case let .tooManyFields(_, _, limit): "the row has more than \(limit) fields"
         case let .fieldTooLarge(_, _, field, limit): "field \(field) is larger than \(ValueSizeLimit.text(limit)), the most a value may hold"
         case let .textAfterQuote(_, _, field): "field \(field) has text after its closing quote (as in \"a\"x)"

@@ -126,7 +126,7 @@ enum ColumnValueDecoder {
             // Not repaired: U+FFFD in place of the bytes would change the value, unseen by every
             // check that reads it the same way.
             guard let decoded = value.withText({ UTF8Text.string($0) }) else {
-                throw ValueProblem(reason: "text that is not valid UTF-8 cannot be read as a \(type.xcodeName) without changing it")
+                throw ValueProblem(reason: "text that is not valid UTF-8 cannot be read as \(type.withArticle) without changing it")
             }
             return decoded
         case _ where strict:
