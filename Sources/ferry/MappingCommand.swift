@@ -62,12 +62,16 @@ enum MappingCommand: Command {
             return .badInput
         }
         return write(MappingFileWriter.text(for: MappingInference.infer(from: from, to: to)), to: arguments.value("out") ?? "-",
-                     replacing: arguments.has("force"))
+                     replacing: arguments.has("force"), inputs: [modelPath])
     }
 
     /// Writes the mapping file, whole or not at all; an existing one (likely edited by hand) only
-    /// with `replacing`.
-    private static func write(_ text: String, to path: String, replacing: Bool) -> ExitCode {
+    /// with `replacing`, and never one of `inputs` or a file inside one (the model's `contents`).
+    private static func write(_ text: String, to path: String, replacing: Bool, inputs: [String]) -> ExitCode {
+        if let (output, input) = PathOverlap.first(outputs: [path], inputs: inputs) {
+            Terminal.error("ferry mapping: \(output) is, or lies inside, the input \(input); nothing was written")
+            return .usage
+        }
         do {
             try WholeFileOutput.write(to: path, replacing: replacing) { sink in try sink.write(Array(text.utf8)) }
         } catch .exists(let path) {
@@ -113,7 +117,8 @@ enum MappingCommand: Command {
         if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), isFolder {
             out += (out.hasSuffix("/") ? "" : "/") + "\(source.name) to \(destination.name).mapping"
         }
-        let status = write(MappingModelConversion.text(of: mappingModel, from: source, to: destination), to: out, replacing: arguments.has("force"))
+        let status = write(MappingModelConversion.text(of: mappingModel, from: source, to: destination), to: out, replacing: arguments.has("force"),
+                           inputs: [mappingPath] + modelPaths)
         if status == .success, out != "-" { Terminal.error("ferry mapping: wrote \(out) (\(source.name) → \(destination.name))") }
         return status
     }

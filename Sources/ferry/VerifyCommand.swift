@@ -139,14 +139,16 @@ enum VerifyCommand: Command {
 
     /// A bundle of several versions is matched by hashes; a single version is used as given, so
     /// that a store of another version fails the hash check rather than finding no version. A
-    /// version that names none of the store's entities is another app's model: refused as every
-    /// verb refuses a model that does not match (exit 3), not reported as a store that fails.
+    /// version that knows none of the store's entities, by name or by the name it was renamed
+    /// from (`renamingIdentifier`), is another app's model: refused as every verb refuses a model
+    /// that does not match (exit 3), not reported as a store that fails.
     private static func modelSource(_ path: String?, store: String) throws -> VerificationModel {
         guard let path else { return .modelCache }
         let bundle = try XcodeModelLoader.loadBundle(at: path)
         guard bundle.versions.count == 1, let only = bundle.versions.first else { return .bundle(bundle) }
+        let known = only.entities.flatMap { [$0.name] + ($0.renamingIdentifier.map { [$0] } ?? []) }
         if let hashes = try? CoreDataStoreReader(path: store).metadata.versionHashes, !hashes.isEmpty,
-           Set(hashes.keys).isDisjoint(with: only.entities.map(\.name)) {
+           Set(hashes.keys).isDisjoint(with: known) {
             throw StoreReaderError.modelMismatch(path: store, closestVersion: only.name, differing: hashes.keys.sorted())
         }
         return .model(only)

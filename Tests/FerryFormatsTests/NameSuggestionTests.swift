@@ -34,6 +34,7 @@ struct NameSuggestionTests {
         // misled (first-hour review).
         #expect(NameSuggestion.closest(to: "Workspace 4", among: ["Workspace 1", "Workspace 3"]) == nil, "numbers name other things")
         #expect(NameSuggestion.closest(to: "Workspce 1", among: ["Workspace 1", "Workspace 3"]) == "Workspace 1")
+        #expect(NameSuggestion.closest(to: "Workspace 10", among: ["Workspace 1", "Workspace 2"]) == nil, "runs of digits of any length")
         #expect(NameSuggestion.closest(to: "bsh", among: ["bash", "zsh", "fish"]) == "bash", "the first of equals")
         #expect(NameSuggestion.closest(to: "2", among: ["Workspace 1", "Workspace 2", "Workspace 12"]) == "Workspace 2", "a name's last word")
         #expect(NameSuggestion.hint(for: "jsno", among: ["ndjson", "json"]) == " (did you mean 'json'?)")

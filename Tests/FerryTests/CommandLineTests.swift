@@ -132,6 +132,15 @@ struct CommandLineTests {
         let mapping = try ferry("mapping", "infer", "Workspace 2", "Workspace 3", "--model", "Migrations/Workspace.xcdatamodeld", "--out", folder, "--force")
         #expect(mapping.status == 4 && mapping.err.contains("is a folder or a special file, not a file"), "\(mapping.err)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.contains(".ferry-") })
+        // A file replaced keeps its permissions; a device is written as a stream; a missing
+        // folder is named, not the temporary file beside the destination.
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: csv)
+        #expect(try ferry("generate", "uploads", "--count", "5", "--out", csv, "--force").status == 0)
+        #expect(try FileManager.default.attributesOfItem(atPath: csv)[.posixPermissions] as? Int == 0o600)
+        #expect(try ferry("generate", "uploads", "--count", "5", "--out", "/dev/null").status == 0)
+        let noFolder = try ferry("generate", "uploads", "--count", "5", "--out", folder + "/nodir/g.csv")
+        #expect(noFolder.status == 4 && noFolder.err.contains("g.csv: the folder \(folder)/nodir is not there (create it first)")
+                && !noFolder.err.contains(".ferry-"), "\(noFolder.err)")
     }
 
     @Test("update --set of a binary attribute that allows external storage: verify passes, query and export show the bytes")

@@ -46,9 +46,13 @@ extension CommandLineTests {
         let folder = try TestPaths.temporaryFolder("cli-misnamed-mapping")
         try FileManager.default.copyItem(atPath: Self.model, toPath: folder + "/Workspace.xcdatamodeld")
         try FileManager.default.copyItem(atPath: "Migrations/Workspace 2 to Workspace 3.mapping", toPath: folder + "/Workspace 2 to Workspace3.mapping")
-        let warning = "Workspace 2 to Workspace3.mapping names no two versions of Workspace, so no step reads it (did you mean 'Workspace 2 to Workspace 3.mapping'?)"
+        try FileManager.default.copyItem(atPath: "Migrations/Workspace 2 to Workspace 3.mapping", toPath: folder + "/Workspace 2 to Workspace 4.mapping")
+        let warning = "Workspace 2 to Workspace3.mapping names no two versions of Workspace (Workspace 1, Workspace 2, Workspace 3), "
+            + "so no step reads it (did you mean 'Workspace 2 to Workspace 3.mapping'?)"
         let plan = try FerryProcess.run(["plan", "--model", folder + "/Workspace.xcdatamodeld"])
         #expect(plan.status == 0 && plan.err.contains("warning: " + folder + "/" + warning), "\(plan.err)")
+        #expect(plan.err.contains("Workspace 2 to Workspace 4.mapping names no two versions of Workspace (Workspace 1, Workspace 2, Workspace 3), "
+                                  + "so no step reads it\n"), "a version it lacks: \(plan.err)")
         let migrated = try FerryProcess.run(["migrate", "UploadEntity:Fixtures/legacy/uploads.csv", "--model", folder + "/Workspace.xcdatamodeld",
                                              "--var", "zone=UTC", "--out", folder + "/o.sqlite"])
         #expect(migrated.err.contains(warning), "\(migrated.err)")
@@ -76,6 +80,17 @@ extension CommandLineTests {
         #expect(noFolder.status == 4 && noFolder.err.contains("the folder \(folder)/nodir is not there (create it first)"), "\(noFolder.err)")
         let convert = try FerryProcess.run(["mapping", "convert", "Migrations/Workspace 2 to Workspace 3.mapping"])
         #expect(convert.status == 3 && convert.err.contains("is a written mapping already"), "\(convert.err)")
+        // A bundle whose version's contents is not XML, and a mapping written into the model it reads.
+        let bundle = folder + "/Workspace.xcdatamodeld"
+        try FileManager.default.copyItem(atPath: Self.model, toPath: bundle)
+        let contents = bundle + "/Workspace 3.xcdatamodel/contents"
+        let original = try Data(contentsOf: URL(fileURLWithPath: contents))
+        let overwrite = try FerryProcess.run(["mapping", "infer", "Workspace 2", "Workspace 3", "--model", bundle, "--out", contents, "--force"])
+        #expect(overwrite.status == 2 && overwrite.err.contains("lies inside, the input"), "\(overwrite.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: contents)) == original)
+        try "title,done\n".write(toFile: contents, atomically: true, encoding: .utf8)
+        let notXML = try FerryProcess.run(["plan", "--model", bundle])
+        #expect(notXML.status == 3 && notXML.err.contains("not a Core Data model: neither a model's XML"), "\(notXML.err)")
     }
 
     /// A file naming a version listed the chain's stops as the model's versions, suggested one

@@ -289,7 +289,8 @@ struct RestoreJobTests {
         let folder = try TestPaths.temporaryFolder("restore-revision")
         let store = try ExportTestSupport.workspace2Store(folder)
         let manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
-        for (revision, fingerprints, reason) in [(4, manifest.fingerprints, "written by a newer ferry"), (0, manifest.fingerprints, "is no revision"),
+        for (revision, fingerprints, reason) in [(4, manifest.fingerprints, "written by a newer ferry"), (0, manifest.fingerprints, "is no revision a manifest was written with"),
+                                                 (1, manifest.fingerprints, "is no revision a manifest was written with"),
                                                  (nil, manifest.fingerprints, "without their fingerprintRevision"),
                                                  (ExportManifest.fingerprintRevision, nil, "keeps no fingerprints")] {
             var edited = manifest

@@ -64,16 +64,18 @@ struct RestoreFingerprintCheck {
     }
 
     /// Refuses fingerprints that cannot be what the manifest says: fingerprints without their
-    /// revision or a revision without fingerprints (an edited manifest), a revision below 1, or
-    /// one above this Ferry's (a newer Ferry's backup, which only it can compare: restored here,
-    /// it would be checked by its counts alone). `path` is the manifest's.
+    /// revision or a revision without fingerprints (an edited manifest), a revision no Ferry wrote
+    /// (manifests kept fingerprints from revision 2 on: restored as another, a backup would be
+    /// checked by its counts alone), or one above this Ferry's (a newer Ferry's backup, which only
+    /// it can compare). `path` is the manifest's.
     static func refuseUnknownRevision(in manifest: ExportManifest, path: String) throws(ExportError) {
         switch (manifest.fingerprints, manifest.fingerprintRevision) {
         case (nil, nil): return
         case (_?, nil): throw .notAnExport(path: path, reason: "keeps fingerprints without their fingerprintRevision")
         case (nil, _?): throw .notAnExport(path: path, reason: "names a fingerprintRevision but keeps no fingerprints")
-        case (_?, let revision?) where revision < 1:
-            throw .notAnExport(path: path, reason: "fingerprintRevision \(revision) is no revision (they start at 1)")
+        case (_?, let revision?) where revision < ExportManifest.pairsAsHeldRevision:
+            throw .notAnExport(path: path, reason: "fingerprintRevision \(revision) is no revision a manifest was written with "
+                + "(they are \(ExportManifest.pairsAsHeldRevision) and up)")
         case (_?, let revision?) where revision > ExportManifest.fingerprintRevision:
             throw .notAnExport(path: path, reason: "its fingerprints are of revision \(revision), written by a newer ferry than this one "
                 + "(which compares revisions up to \(ExportManifest.fingerprintRevision)): restore it with that version")
@@ -82,19 +84,16 @@ struct RestoreFingerprintCheck {
     }
 
     /// Why a whole backup's restore is not compared, for a warning: its manifest carries no
-    /// fingerprints (an older version of Ferry, a store written while it was exported) or those of
-    /// another revision. Nil when it is compared, or is a selection (`--entity`, `--where`),
-    /// which no store's fingerprints would match.
+    /// fingerprints (an older version of Ferry, a store written while it was exported). Nil when
+    /// it is compared, or is a selection (`--entity`, `--where`), which no store's fingerprints
+    /// would match.
     static func omission(in manifest: ExportManifest, model: ManagedObjectModel) -> String? {
         let listed = Set(manifest.entities.map(\.entity))
         guard manifest.predicate == nil, model.entities.allSatisfy({ $0.isAbstract || listed.contains($0.name) }) else { return nil }
-        guard let revision = manifest.fingerprintRevision, manifest.fingerprints != nil else {
+        // Fingerprints of a revision this Ferry does not compare are refused before (`refuseUnknownRevision`).
+        guard manifest.fingerprintRevision != nil, manifest.fingerprints != nil else {
             let why = manifest.fingerprintsNotKept ?? "exported with --no-fingerprints, by an older ferry, or while the store was written"
             return "the backup carries no fingerprints of its store (\(why)): the restored store is checked by its counts, not compared value by value"
-        }
-        guard ExportManifest.comparedFingerprintRevisions.contains(revision) else {
-            return "the backup's fingerprints are of revision \(revision), this ferry's of \(ExportManifest.fingerprintRevision): "
-                + "the restored store is checked by its counts, not compared value by value"
         }
         return nil
     }

@@ -58,7 +58,7 @@ final class RestoreSource {
         values.reserveCapacity(schema.attributes.count)
         for attribute in schema.attributes {
             guard let value = (cells[attribute.name] ?? .null).attribute(attribute.type) else {
-                throw .verification(path: path, reason: "record \(line) (Z_PK \(primaryKey)): \(attribute.name) is not a \(attribute.type.xcodeName)")
+                throw .verification(path: path, reason: "record \(line) (Z_PK \(primaryKey)): \(attribute.name) is not \(attribute.type.withArticle)")
             }
             values.append(value)
         }

@@ -121,18 +121,22 @@ struct MigrationPlanner {
         return given + beside
     }
 
-    /// A warning for each `.mapping` file beside the model whose name is close to, but not, the
-    /// name of a written mapping between two of its versions (`Workspace 2 to Workspace3.mapping`):
-    /// such a file is read by no step, and its rules silently did not apply. Files of other models
-    /// in the same folder, named unlike any, are not named.
+    /// A warning for each `.mapping` file beside the model that looks like a written mapping of it
+    /// but names no two of its versions: one side is a version of it and the other is not, or is
+    /// the same (`Workspace 2 to Workspace 4.mapping`), or the name is close to one that would be
+    /// (`Workspace 2 to Workspace3.mapping`). Such a file is read by no step, and its rules
+    /// silently did not apply. Files of other models in the same folder are not named.
     func misnamedMappingFiles() -> [String] {
         let versions = bundle.versions.map(\.name)
         let names = versions.indices.flatMap { from in versions.indices.filter { $0 != from }.map { "\(versions[from]) to \(versions[$0]).mapping" } }
         let beside = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
         return beside.filter { $0.hasSuffix(".mapping") && !names.contains($0) }.sorted().compactMap { file in
-            NameSuggestion.closest(to: file, among: names).map { name in
-                "\((folder.isEmpty ? "" : folder + "/") + file) names no two versions of \(bundle.name), so no step reads it (did you mean '\(name)'?)"
-            }
+            let ends = file.dropLast(".mapping".count).components(separatedBy: " to ")
+            let namesThisModel = ends.count == 2 && ends.contains(where: versions.contains)
+            let meant = NameSuggestion.closest(to: file, among: names)
+            guard namesThisModel || meant != nil else { return nil }
+            return "\((folder.isEmpty ? "" : folder + "/") + file) names no two versions of \(bundle.name) (\(versions.joined(separator: ", "))), "
+                + "so no step reads it" + (meant.map { " (did you mean '\($0)'?)" } ?? "")
         }
     }
 

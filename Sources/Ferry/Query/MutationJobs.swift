@@ -95,7 +95,7 @@ public struct UpdateJob {
                 case .string: values.append((key, .string("")))
                 case .binary: values.append((key, .binary([])))
                 // An empty Transformable is no archive Core Data could read back.
-                default: throw .value(key: key, reason: "\"\" is the empty String or Binary value; a \(attribute.type.xcodeName) has none (an empty value sets NULL)")
+                default: throw .value(key: key, reason: "\"\" is the empty String or Binary value; \(attribute.type.withArticle) has none (an empty value sets NULL)")
                 }
                 continue
             }

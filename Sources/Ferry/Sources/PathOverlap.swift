@@ -5,10 +5,10 @@ import FerryFormats
 /// of the path is found too. Writing it would truncate or replace the input before (or while) it
 /// is read, or change a bundle that later runs read (a reject log written over a model's
 /// `contents`, a store over a mapping file), so jobs refuse such a run before they open anything.
-enum PathOverlap {
+public enum PathOverlap {
     /// The first (output, input) pair where the output is the input or lies inside it, if any.
     /// `-` (standard output) is no file.
-    static func first(outputs: [String?], inputs: [String]) -> (output: String, input: String)? {
+    public static func first(outputs: [String?], inputs: [String]) -> (output: String, input: String)? {
         let inputFiles = inputs.compactMap { path in FileInfo.identity(atPath: path).map { (path, $0) } }
         for case let output? in outputs where output != "-" {
             let places = (FileInfo.identity(atPath: output).map { [$0] } ?? []) + folders(holding: output)
@@ -19,14 +19,30 @@ enum PathOverlap {
     }
 
     /// The first output of `outputs` that another one names too (by another spelling of the
-    /// path, or a link to the same file): writing both would leave one of them holding the other
-    /// (a reject log written over the store). `-` (standard output) is no file.
+    /// path, or a link to the same file, there or not yet), or that is one of SQLite's files
+    /// beside another (the store's `-journal`, which SQLite deletes): writing both would leave one
+    /// of them holding the other, or lose it (a reject log written over the store). `-`
+    /// (standard output) is no file.
     static func sharedOutput(_ outputs: [String?]) -> String? {
-        let files = outputs.compactMap { $0 }.filter { $0 != "-" }
-        for (index, output) in files.enumerated() where files[..<index].contains(where: { isSameFile($0, output) }) {
-            return output
+        let files = outputs.compactMap { $0 }.filter { $0 != "-" }.map { (given: $0, resolved: linkEnd(of: $0)) }
+        for (index, output) in files.enumerated() {
+            for earlier in files[..<index] where isSameFile(earlier.resolved, output.resolved)
+                || isCompanion(output.resolved, of: earlier.resolved) || isCompanion(earlier.resolved, of: output.resolved) {
+                return output.given
+            }
         }
         return nil
+    }
+
+    /// Where `path`'s symbolic links lead, followed by their text (up to 16), so that a link to a
+    /// file not made yet names that file.
+    private static func linkEnd(of path: String) -> String {
+        var current = path
+        for _ in 0..<16 {
+            guard FileInfo.kind(atPath: current) == .symbolicLink, let target = FileInfo.linkText(of: current) else { break }
+            current = target.hasPrefix("/") ? target : FilePath.split(current).folder + "/" + target
+        }
+        return current
     }
 
     /// Whether two paths name one file: the same file where both are there, else the same name in

@@ -105,6 +105,15 @@ public enum FileInfo {
         }
     }
 
+    /// The text of the symbolic link at `path` (the path it holds, as written: relative to the
+    /// link's folder unless it starts with `/`); nil when `path` is no link.
+    public static func linkText(of path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let count = readlink(path, &buffer, 4096)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The file a symbolic link at `path` leads to (every link resolved, `realpath(3)`); `path`
     /// itself when it is no link, or the link leads nowhere.
     public static func linkTarget(of path: String) -> String {

@@ -28,10 +28,17 @@ public enum NameSuggestion {
         return best?.name
     }
 
-    /// Whether two names of one length differ, and only where each has a digit.
+    /// Whether two names differ, and only in their numbers: the same text around runs of digits
+    /// (`Workspace 9`, `Workspace 1`, `Workspace 10`).
     static func differsInDigitsOnly(_ a: [Character], _ b: [Character]) -> Bool {
-        guard a.count == b.count, a != b else { return false }
-        return zip(a, b).allSatisfy { $0 == $1 || ($0.isNumber && $1.isNumber) }
+        guard a != b else { return false }
+        /// The text with each run of digits as one `#`.
+        func skeleton(_ name: [Character]) -> [Character] {
+            var result: [Character] = []
+            for character in name where !(character.isNumber && result.last == "#") { result.append(character.isNumber ? "#" : character) }
+            return result
+        }
+        return a.contains(where: \.isNumber) && skeleton(a) == skeleton(b)
     }
 
     /// ` (did you mean 'X'?)` when some known name is close to `given`, else the empty text.

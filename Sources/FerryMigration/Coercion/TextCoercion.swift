@@ -175,7 +175,7 @@ public enum TextCoercion {
         // Float's value (what Core Data writes for it), not the text's Double.
         let stored = type == .float ? Double(Float(value)) : value
         if stored == 0, WholeNumberText.hasNonzeroDigit(text) {
-            return .failure(CoercionFailure("\(text) is too small for a \(type.xcodeName): it would read back as 0"))
+            return .failure(CoercionFailure("\(text) is too small for \(type.withArticle): it would read back as 0"))
         }
         if type == .float, !isWithinFloatRounding(value) {
             return .failure(CoercionFailure("\(text) is too small for a Float to keep within rounding: it would read back as \(stored)"))

@@ -30,22 +30,27 @@ public enum XcodeModelLoader {
                 throw .notAModel(path: trimmed, reason: "the folder has no 'contents' file"
                     + (models.isEmpty ? "" : "; it holds \(models.map { "'\($0)'" }.joined(separator: ", ")): give one of them as --model"))
             }
-            return try ModelXMLParser.parse(ModelFiles.read(contents), file: contents, versionName: ModelFiles.baseName(trimmed))
+            return try ModelXMLParser.parse(try modelXML(ModelFiles.read(contents), file: contents), file: contents, versionName: ModelFiles.baseName(trimmed))
         }
         guard ModelFiles.exists(trimmed) else { throw .unreadable(path: trimmed, reason: "no such file") }
         let bytes = try ModelFiles.read(trimmed)
         if CompiledModelLoader.isCompiled(bytes) {
             return try CompiledModelLoader.loadModel(mom: trimmed, name: ModelFiles.baseName(trimmed))
         }
-        // A model's XML starts with '<' (after white space, or a byte order mark): another file
-        // (a CSV, an image, a store) given as --model is named as such, not as malformed XML.
-        guard let first = bytes.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first, first == UInt8(ascii: "<") else {
-            throw .notAModel(path: trimmed, reason: "neither a model's XML nor a compiled .mom (give a .xcdatamodeld or .momd bundle, "
-                + "an .xcdatamodel folder, its 'contents' file, or a .mom)")
-        }
         let parent = trimmed.split(separator: "/").dropLast().last.map(String.init) ?? ""
         let versionName = parent.hasSuffix(".xcdatamodel") ? ModelFiles.baseName(parent) : ModelFiles.baseName(trimmed)
-        return try ModelXMLParser.parse(bytes, file: trimmed, versionName: versionName)
+        return try ModelXMLParser.parse(try modelXML(bytes, file: trimmed), file: trimmed, versionName: versionName)
+    }
+
+    /// `bytes` when they may be a model's XML, which starts with '<' (after white space, or a
+    /// byte order mark): another file (a CSV, an image, a store) given as the model, or as a
+    /// model's `contents`, is named as such, not as malformed XML.
+    private static func modelXML(_ bytes: [UInt8], file: String) throws(ModelLoadError) -> [UInt8] {
+        guard let first = bytes.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first, first == UInt8(ascii: "<") else {
+            throw .notAModel(path: file, reason: "neither a model's XML nor a compiled .mom (give a .xcdatamodeld or .momd bundle, "
+                + "an .xcdatamodel folder, its 'contents' file, or a .mom)")
+        }
+        return bytes
     }
 
     private static func loadVersionedBundle(at path: String) throws(ModelLoadError) -> ModelBundle {

@@ -43,8 +43,19 @@ public struct StoreCensus: Sendable, Equatable {
     public private(set) var joinTableRows: [String: Int64] = [:]
     /// Rows of every table outside Core Data's layout (`LeftBehind.otherTables`), by table name.
     public private(set) var otherTableRows: [String: Int64] = [:]
-    /// Views and triggers Core Data does not make (`LeftBehind.otherSchema`).
-    public private(set) var otherSchema: [String] = []
+    /// Every view and trigger, as `view NAME` or `trigger NAME`, with Core Data's own
+    /// derived-attribute triggers told apart (`otherSchema`, `leftBehind(readWith:)`).
+    private var schemaObjects: [SchemaObject] = []
+
+    /// A view or trigger of the store, by `sqlite_master`'s type and name.
+    private struct SchemaObject: Sendable, Equatable {
+        var type: String
+        var name: String
+    }
+
+    /// Views and triggers Core Data does not make (`LeftBehind.otherSchema`), told without a
+    /// model: a trigger named as Core Data names its derived-attribute triggers counts as its own.
+    public var otherSchema: [String] { otherSchema(keeping: { $0.hasPrefix(DerivedAttributeLayout.triggerPrefix) }) }
 
     /// Counts the rows of the store at `path` on a connection of its own (read-only, as every
     /// source is opened).
@@ -83,21 +94,16 @@ public struct StoreCensus: Sendable, Equatable {
                 otherTableRows[table] = try Self.rows(of: table, database)
             }
         }
-        otherSchema = try Self.otherSchema(database)
+        let objects = try database.prepare("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger') ORDER BY type, name")
+        while try objects.step() {
+            if let type = objects.string(at: 0), let name = objects.string(at: 1) { schemaObjects.append(SchemaObject(type: type, name: name)) }
+        }
+        objects.finalize()
     }
 
-    /// Every view, and every trigger but Core Data's own (`DerivedAttributeLayout.triggerPrefix`),
-    /// as `view NAME` or `trigger NAME`.
-    private static func otherSchema(_ database: SQLiteDatabase) throws(SQLiteError) -> [String] {
-        let objects = try database.prepare("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger') ORDER BY type, name")
-        defer { objects.finalize() }
-        var named: [String] = []
-        while try objects.step() {
-            guard let type = objects.string(at: 0), let name = objects.string(at: 1) else { continue }
-            if type == "trigger", name.hasPrefix(DerivedAttributeLayout.triggerPrefix) { continue }
-            named.append("\(type) \(name)")
-        }
-        return named
+    /// Every view, and every trigger but those `isCoreDatas` names, as `view NAME` or `trigger NAME`.
+    private func otherSchema(keeping isCoreDatas: (String) -> Bool) -> [String] {
+        schemaObjects.filter { $0.type != "trigger" || !isCoreDatas($0.name) }.map { "\($0.type) \($0.name)" }
     }
 
     /// Core Data's tables of its own that hold no records.
@@ -161,7 +167,13 @@ public struct StoreCensus: Sendable, Equatable {
             let joins = Set(layout.joinTables.map(\.name))
             for (table, rows) in joinTableRows where !joins.contains(table) { other[table] = rows }
         }
-        return LeftBehind(frameworkRecords: frameworkRecords, otherTables: other, otherSchema: otherSchema)
+        // With a layout, Core Data's triggers are those a store of it has (which its writer makes
+        // again): an app's own trigger named like them is not.
+        let schema = layout.map { layout in
+            let derived = Set(layout.derivedAttributes.flatMap(\.triggers).map(\.name))
+            return otherSchema(keeping: derived.contains)
+        } ?? otherSchema
+        return LeftBehind(frameworkRecords: frameworkRecords, otherTables: other, otherSchema: schema)
     }
 
     /// Rows of the app's entities, stray rows included.
