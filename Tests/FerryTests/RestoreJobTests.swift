@@ -254,16 +254,21 @@ struct RestoreJobTests {
     /// A record whose required to-one names no record in the backed-up store is removed when its
     /// link finds nothing: the restore's ledger did not count it, and the restore failed its own
     /// check (exit 5, hostile run). It is rejected and said (exit 1); the rest is compared.
-    @Test("a record whose required to-one key dangles is rejected and said (exit 1), not a failed ledger (exit 5)")
-    func requiredDanglingKey() throws {
+    /// With a to-many inverse, restore linked the pair from the box's list, wrote the item without
+    /// its owner and failed its own check (exit 5, review): a required to-one is linked from its
+    /// own side.
+    @Test("a record whose required to-one key dangles is rejected and said (exit 1), not a failed ledger (exit 5)", arguments: [false, true])
+    func requiredDanglingKey(withInverse: Bool) throws {
         let folder = try TestPaths.temporaryFolder("restore-required-dangling")
+        let items = withInverse ? #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="owner" inverseEntity="Item"/>"# : ""
+        let inverse = withInverse ? #" inverseName="items" inverseEntity="Box""# : ""
         let contents = """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
-                <entity name="Box" syncable="YES"><attribute name="tag" attributeType="String"/></entity>
+                <entity name="Box" syncable="YES"><attribute name="tag" attributeType="String"/>\(items)</entity>
                 <entity name="Item" syncable="YES">
                     <attribute name="label" attributeType="String"/>
-                    <relationship name="owner" maxCount="1" deletionRule="Nullify" destinationEntity="Box"/>
+                    <relationship name="owner" maxCount="1" deletionRule="Nullify" destinationEntity="Box"\(inverse)/>
                 </entity>
             </model>
             """

@@ -21,8 +21,21 @@ enum RelationshipSide {
 
     /// Whether `restore` links `relationship` (of `entity`) from the records of a folder: the side
     /// that carries the pairs, and both sides of a many-to-many ordered on both, whose second side
-    /// gives its own order of the same pairs (`LinkResolution` keeps each side's order).
+    /// gives its own order of the same pairs (`LinkResolution` keeps each side's order). A
+    /// required to-one whose inverse is an unordered to-many is linked from its own side instead:
+    /// a record whose key names no record (dangling in the backed-up store) is then rejected, as
+    /// Core Data could not save it, where linked from the lists it was written without one and
+    /// failed the restore's check (exit 5).
     static func restoresLinks(_ relationship: Relationship, of entity: String, model: ManagedObjectModel) -> Bool {
-        carriesLinks(relationship, of: entity, model: model) || (!relationship.isTransient && model.isOrderedOnBothSides(relationship))
+        guard !relationship.isTransient else { return false }
+        if let inverse = model.inverse(of: relationship), let required = Self.requiredToOne(relationship, inverse) ?? Self.requiredToOne(inverse, relationship) {
+            return required == relationship
+        }
+        return carriesLinks(relationship, of: entity, model: model) || model.isOrderedOnBothSides(relationship)
+    }
+
+    /// `toOne` when it is a required to-one whose inverse `toMany` is an unordered to-many.
+    private static func requiredToOne(_ toOne: Relationship, _ toMany: Relationship) -> Relationship? {
+        !toOne.isToMany && !toOne.isOptional && toMany.isToMany && !toMany.isOrdered ? toOne : nil
     }
 }
