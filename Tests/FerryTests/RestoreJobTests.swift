@@ -160,10 +160,8 @@ struct RestoreJobTests {
 
     @Test("a whole backup of a store with a dangling key restores the rest (exit 1), its fingerprints compared but for the pairs not restored")
     func danglingKeyWithFingerprints() throws {
-        let folder = try TestPaths.temporaryFolder("restore-dangling-fingerprints")
-        let store = try ExportTestSupport.workspace2Store(folder)
-        try SQLiteDatabase(path: store, mode: .readWrite).execute("UPDATE ZUPLOAD SET ZTASK = 9999 WHERE Z_PK = (SELECT min(Z_PK) FROM ZUPLOAD WHERE ZTASK IS NOT NULL)")
-        let manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/full", modelPath: ExportTestSupport.workspace)).run()
+        let (folder, manifest) = try Self.exported("restore-dangling-fingerprints", into: "full",
+            changedBy: "UPDATE ZUPLOAD SET ZTASK = 9999 WHERE Z_PK = (SELECT min(Z_PK) FROM ZUPLOAD WHERE ZTASK IS NOT NULL)")
         #expect(manifest.fingerprints != nil)
         let restored = try RestoreJob(folder: folder + "/full", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Whole.sqlite").run()
         #expect(restored.unmatchedPairs == ["Upload.task": 1] || LinkReport.unresolved(in: restored.links) == 1,
@@ -178,10 +176,8 @@ struct RestoreJobTests {
     /// the rest of the relationship is compared; a manifest of revision 2 still restores, less it.
     @Test("a dangling key no longer hides its relationship: a pair moved in an edited backup is seen (exit 5), one taken off one side too")
     func danglingKeyDoesNotHideItsRelationship() throws {
-        let folder = try TestPaths.temporaryFolder("restore-dangling-moved")
-        let store = try ExportTestSupport.workspace2Store(folder)
-        try SQLiteDatabase(path: store, mode: .readWrite).execute("UPDATE ZUPLOAD SET ZTASK = 9999 WHERE Z_PK = 1; UPDATE ZUPLOAD SET ZTASK = 11 WHERE Z_PK = 2; UPDATE ZUPLOAD SET ZTASK = 4 WHERE Z_PK = 10")
-        let manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/full", modelPath: ExportTestSupport.workspace)).run()
+        let (folder, manifest) = try Self.exported("restore-dangling-moved", into: "full",
+            changedBy: "UPDATE ZUPLOAD SET ZTASK = 9999 WHERE Z_PK = 1; UPDATE ZUPLOAD SET ZTASK = 11 WHERE Z_PK = 2; UPDATE ZUPLOAD SET ZTASK = 4 WHERE Z_PK = 10")
         #expect(manifest.fingerprintRevision == ExportManifest.fingerprintRevision)
         try FileManager.default.copyItem(atPath: folder + "/full", toPath: folder + "/one-side")
         // Upload 2 moved from task 11 to task 4, on both sides.
@@ -191,12 +187,7 @@ struct RestoreJobTests {
             Self.replacing("\"attachments\":[10]", with: "\"attachments\":[2,10]", once: Self.replacing("\"attachments\":[2]", with: "\"attachments\":[]", once: $0))
         }
         let target = folder + "/Restored.sqlite"
-        let failure = try #require(throws: ExportError.self) {
-            try RestoreJob(folder: folder + "/full", modelPath: ExportTestSupport.workspace, outputPath: target).run()
-        }
-        #expect(failure.isVerificationFailure && failure.description.contains("differs from the store backed up")
-                && failure.description.contains("Upload.task"), "\(failure)")
-        #expect(!FileManager.default.fileExists(atPath: target))
+        try Self.expectDiffers(folder + "/full", on: "Upload.task", into: target)
         // Under a manifest of revision 2 the relationship is left out, as before: restored, the dangling key said (exit 1).
         var older = moved
         older.fingerprintRevision = ExportManifest.pairsAsHeldRevision
@@ -225,10 +216,8 @@ struct RestoreJobTests {
     /// run). No store's files claim a destination twice, so the relationship is compared.
     @Test("a destination claimed twice in an edited backup does not hide a pair moved beside it (exit 5); the claims are said")
     func conflictingClaimDoesNotHideItsRelationship() throws {
-        let folder = try TestPaths.temporaryFolder("restore-conflict")
-        let store = try ExportTestSupport.workspace2Store(folder)
-        try SQLiteDatabase(path: store, mode: .readWrite).execute("UPDATE ZUPLOAD SET ZTASK = 11 WHERE Z_PK = 2; UPDATE ZUPLOAD SET ZTASK = 50 WHERE Z_PK = 12")
-        var manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
+        var (folder, manifest) = try Self.exported("restore-conflict", into: "out",
+            changedBy: "UPDATE ZUPLOAD SET ZTASK = 11 WHERE Z_PK = 2; UPDATE ZUPLOAD SET ZTASK = 50 WHERE Z_PK = 12")
         try FileManager.default.copyItem(atPath: folder + "/out", toPath: folder + "/claimed")
         var claimedManifest = manifest
         // Upload 2 moved from task 11 to task 3 on both sides, and task 50 also claims upload 1.
@@ -237,10 +226,7 @@ struct RestoreJobTests {
             let moved = Self.setting("attachments", to: [], ofRecord: 11, in: Self.setting("attachments", to: [2], ofRecord: 3, in: text))
             return Self.setting("attachments", to: Self.list("attachments", ofRecord: 50, in: moved) + [1], ofRecord: 50, in: moved)
         }
-        let failure = try #require(throws: ExportError.self) {
-            try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Restored.sqlite").run()
-        }
-        #expect(failure.isVerificationFailure && failure.description.contains("Upload.task"), "\(failure)")
+        try Self.expectDiffers(folder + "/out", on: "Upload.task", into: folder + "/Restored.sqlite")
         // The claim alone: restored as the store held it or refused, and the claim is said (exit 1).
         try Self.edit("Task.ndjson", in: folder + "/claimed", manifest: &claimedManifest) { text in
             Self.setting("attachments", to: Self.list("attachments", ofRecord: 11, in: text) + [12], ofRecord: 11, in: text)
@@ -471,12 +457,7 @@ struct RestoreJobTests {
             $0.replacingOccurrences(of: "\"title\":\"", with: "\"title\":\"~")
         }
         let target = folder + "/Restored.sqlite"
-        let failure = try #require(throws: ExportError.self) {
-            try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
-        }
-        #expect(failure.isVerificationFailure && failure.description.contains("differs from the store backed up")
-                && failure.description.contains("Task: the values differ"), "\(failure)")
-        #expect(!FileManager.default.fileExists(atPath: target))
+        try Self.expectDiffers(folder + "/out", on: "Task: the values differ", into: target)
         // A file the manifest does not list (Tag's, its entry taken out) leaves Tag's records and
         // pairs out of the comparison, not the edited Task's (it turned the whole comparison off: exit 1).
         var strayed = rewritten
@@ -667,6 +648,28 @@ struct RestoreJobTests {
 extension RestoreJobTests {
     /// Edits an export file with `change`, and the file's size and SHA-256 in `manifest` with it,
     /// then writes the manifest: every check of the backup itself still passes.
+    /// A Workspace 2 store in a new temporary folder called `name`, changed by `sql`, exported
+    /// whole into the folder's `subfolder`: the folder and the export's manifest.
+    static func exported(_ name: String, into subfolder: String, changedBy sql: String) throws -> (folder: String, manifest: ExportManifest) {
+        let folder = try TestPaths.temporaryFolder(name)
+        let store = try ExportTestSupport.workspace2Store(folder)
+        try SQLiteDatabase(path: store, mode: .readWrite).execute(sql)
+        let manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/" + subfolder,
+                                                            modelPath: ExportTestSupport.workspace)).run()
+        return (folder, manifest)
+    }
+
+    /// Restores `folder` into `target` and expects the comparison with the store backed up to
+    /// fail, naming `subject`, with nothing written.
+    static func expectDiffers(_ folder: String, on subject: String, into target: String) throws {
+        let failure = try #require(throws: ExportError.self) {
+            try RestoreJob(folder: folder, modelPath: ExportTestSupport.workspace, outputPath: target).run()
+        }
+        #expect(failure.isVerificationFailure && failure.description.contains("differs from the store backed up")
+                && failure.description.contains(subject), "\(failure)")
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
     /// The NDJSON `text` with `key` of the record whose `Z_PK` is `primaryKey` set to `value`.
     static func setting(_ key: String, to value: Any, ofRecord primaryKey: Int, in text: String) -> String {
         var found = 0
