@@ -216,8 +216,9 @@ struct RestoreJobTests {
     /// run). No store's files claim a destination twice, so the relationship is compared.
     @Test("a destination claimed twice in an edited backup does not hide a pair moved beside it (exit 5); the claims are said")
     func conflictingClaimDoesNotHideItsRelationship() throws {
-        var (folder, manifest) = try Self.exported("restore-conflict", into: "out",
+        let (folder, exported) = try Self.exported("restore-conflict", into: "out",
             changedBy: "UPDATE ZUPLOAD SET ZTASK = 11 WHERE Z_PK = 2; UPDATE ZUPLOAD SET ZTASK = 50 WHERE Z_PK = 12")
+        var manifest = exported
         try FileManager.default.copyItem(atPath: folder + "/out", toPath: folder + "/claimed")
         var claimedManifest = manifest
         // Upload 2 moved from task 11 to task 3 on both sides, and task 50 also claims upload 1.
