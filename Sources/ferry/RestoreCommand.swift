@@ -79,6 +79,9 @@ enum RestoreCommand: Command {
                 Terminal.out(RestoreSummaryLine.json(records: summary.records, store: job.outputPath) + "\n")
             } else {
                 printRecords(summary.records)
+                // Where the store went, and how it was checked (a newcomer saw only the counts).
+                Terminal.out("→ \(job.outputPath): verified" + (summary.compared
+                    ? ", and compared with the store backed up record by record and pair by pair\n" : " by its counts\n"))
             }
             return code
         } catch {

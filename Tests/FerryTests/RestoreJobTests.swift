@@ -563,7 +563,7 @@ struct RestoreJobTests {
         #expect(failure.description.contains("Thing.box: the values differ"), "\(failure)")
     }
 
-    @Test("export --no-fingerprints writes none, and its restore says it was checked by counts only")
+    @Test("export --no-fingerprints writes none, and its restore says it was checked by counts only; a whole export's restore says it was compared")
     func exportWithoutFingerprints() throws {
         let folder = try TestPaths.temporaryFolder("restore-no-fingerprints")
         let store = try ExportTestSupport.workspace2Store(folder)
@@ -573,6 +573,12 @@ struct RestoreJobTests {
         let restored = try FerryProcess.run(["restore", folder + "/out", "--model", ExportTestSupport.workspace, "--out", folder + "/Restored.sqlite"])
         #expect(restored.status == 0 && restored.err.contains("warning: the backup carries no fingerprints of its store (exported with --no-fingerprints"),
                 "\(restored.err)")
+        #expect(restored.out.hasSuffix("→ \(folder)/Restored.sqlite: verified by its counts\n"), "\(restored.out)")
+        let whole = try FerryProcess.run(["export", store, "--out", folder + "/whole"])
+        #expect(whole.status == 0, "\(whole.err)")
+        let compared = try FerryProcess.run(["restore", folder + "/whole", "--model", ExportTestSupport.workspace, "--out", folder + "/Compared.sqlite"])
+        #expect(compared.status == 0 && compared.out.hasSuffix(
+            "→ \(folder)/Compared.sqlite: verified, and compared with the store backed up record by record and pair by pair\n"), "\(compared.out)")
     }
 
     /// A join row of a reflexive many-to-many (its own inverse) whose first key names no record

@@ -50,6 +50,9 @@ public struct RestoreJob {
         /// lost, a file of an entity the model lacks, a second copy in another format): nothing
         /// in them is restored. Hidden files (`.DS_Store`) are not counted.
         public var unlistedFiles: [String] = []
+        /// Whether the restored store was compared with the backed-up store's fingerprints (a
+        /// whole backup's manifest keeps them), not only checked by its counts.
+        public var compared = false
     }
 
     /// Restores the folder; `progress` is told the phase and how far it is (every
@@ -98,16 +101,15 @@ public struct RestoreJob {
             let unlisted = unlistedFiles(of: manifest, model: model)
             // Records of a file the manifest does not list are not restored, and said so (exit 1);
             // everything else is compared (a stray file turned the whole comparison off unseen).
-            if let check = RestoreFingerprintCheck(manifest: manifest, model: model, links: links, unmatchedPairs: Set(unmatched.keys),
-                                                   unlistedEntities: unlisted.compactMap(\.entity)) {
-                try check.compare(with: writer.temporaryPath, outputPath: outputPath)
-            }
+            let check = RestoreFingerprintCheck(manifest: manifest, model: model, links: links, unmatchedPairs: Set(unmatched.keys),
+                                                unlistedEntities: unlisted.compactMap(\.entity))
+            try check?.compare(with: writer.temporaryPath, outputPath: outputPath)
             do { try writer.finish(replacing: replaceExisting) } catch {
                 throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
             }
             return Summary(records: pipeline.written, notCompared: RestoreFingerprintCheck.omission(in: manifest, model: model), links: links,
                            unmatchedPairs: unmatched, pairsWithoutSource: manifest.pairsWithoutSource ?? [:], leftBehind: manifest.leftBehind,
-                           unlistedFiles: unlisted.map(\.file))
+                           unlistedFiles: unlisted.map(\.file), compared: check != nil)
         } catch {
             writer.discard()
             throw error
