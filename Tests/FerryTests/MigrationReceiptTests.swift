@@ -47,6 +47,18 @@ struct MigrationReceiptTests {
         // named twice ("source 2 (file UploadEntity), …, source 2 (file Task)"; first-hour review).
         let fewer = MigrationInputs(inputs: receipt.inputs.inputs.filter { $0.name != "source 2 (file UploadEntity)" })
         #expect(fewer.differences(from: receipt.inputs) == ["the sources (the receipt's were 4, this run gives 3)"])
+        // Paths are no inputs: the model copied elsewhere matched no receipt (its path was one of
+        // the options). An option changed is named.
+        let folder = try TestPaths.temporaryFolder("receipt-model-copy")
+        var moved = request
+        moved.modelPath = folder + "/Workspace.xcdatamodeld"
+        for name in try FileManager.default.contentsOfDirectory(atPath: TestPaths.migrations) where name.hasPrefix("Workspace") {
+            try FileManager.default.copyItem(atPath: TestPaths.migrations + "/" + name, toPath: folder + "/" + name)
+        }
+        let bundle = try XcodeModelLoader.loadBundle(at: model)
+        #expect(try MigrationInputs.of(moved, bundle: bundle).differences(from: receipt.inputs).isEmpty)
+        moved.variables["zone"] = "Europe/Berlin"
+        #expect(try MigrationInputs.of(moved, bundle: bundle).differences(from: receipt.inputs) == ["options (variables)"])
         #expect(receipt.records == summary.written.values.reduce(0, +))
         #expect(receipt.fingerprints == summary.verification?.fingerprints)
         #expect(receipt.edgeFingerprints == summary.verification?.edgeFingerprints)
@@ -156,7 +168,7 @@ struct MigrationReceiptTests {
         #expect(try MigrationInputs.of(elsewhere, bundle: bundle).differences(from: inputs).isEmpty)
         var zone = request
         zone.variables["zone"] = "UTC"
-        #expect(try MigrationInputs.of(zone, bundle: bundle).differences(from: inputs) == ["options"])
+        #expect(try MigrationInputs.of(zone, bundle: bundle).differences(from: inputs) == ["options (variables)"])
         var reordered = request
         reordered.sources.swapAt(0, 1)
         #expect(try MigrationInputs.of(reordered, bundle: bundle).differences(from: inputs) == ["source 1 (file UploadEntity)", "source 2 (file UploadEntity)"])

@@ -18,6 +18,9 @@ struct MigrationInputs: Codable, Equatable, Sendable {
     struct Input: Codable, Equatable, Sendable {
         var name: String
         var digest: String?
+        /// What the digest is of, where it is short and says which part differs: the options'
+        /// text, one `name: value` line each (`OptionsText`); nil for files and in older receipts.
+        var text: String? = nil
 
         /// Whether it is one of the sources (`source N (…)`).
         var isSource: Bool { name.hasPrefix(Self.sourcePrefix) }
@@ -32,7 +35,7 @@ struct MigrationInputs: Codable, Equatable, Sendable {
             Input(name: "ferry", digest: FerryVersion.current),
             // A receipt whose fingerprints were computed another way is not compared with.
             Input(name: "fingerprints", digest: "revision \(StoreVerifier.fingerprintRevision)"),
-            Input(name: "options", digest: Hex.string(SHA256.hash(Array(OptionsText.render(request).utf8)))),
+            Input(name: "options", digest: Hex.string(SHA256.hash(Array(OptionsText.render(request).utf8))), text: OptionsText.render(request)),
             Input(name: "model", digest: try digest(ofTree: request.modelPath)),
         ]
         let planner = MigrationPlanner(bundle: bundle, request: request)
@@ -59,7 +62,9 @@ struct MigrationInputs: Codable, Equatable, Sendable {
         let (kept, otherKept) = mine.count == theirs.count ? (inputs, other.inputs)
             : (inputs.filter { !$0.isSource }, other.inputs.filter { !$0.isSource })
         let byName = Dictionary(otherKept.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let changed = kept.filter { input in byName[input.name].map(input.matches) != true }.map(\.name)
+        let changed = kept.filter { input in byName[input.name].map(input.matches) != true }.map { input in
+            byName[input.name].flatMap { input.differingLines(from: $0) }.map { "\(input.name) (\($0.joined(separator: ", ")))" } ?? input.name
+        }
         let gone = otherKept.map(\.name).filter { name in !kept.contains { $0.name == name } }
         let count = mine.count == theirs.count ? [] : ["the sources (the receipt's were \(theirs.count), this run gives \(mine.count))"]
         return changed + gone + count
@@ -117,6 +122,21 @@ extension MigrationInputs.Input {
     func matches(_ other: Self) -> Bool {
         guard let digest, let theirs = other.digest else { return false }
         return name == other.name && digest == theirs
+    }
+
+    /// The names of the `name: value` lines of `text` that differ from `other`'s (`variables`),
+    /// when both keep their text.
+    func differingLines(from other: Self) -> [String]? {
+        guard let text, let theirs = other.text else { return nil }
+        func lines(_ text: String) -> [String: Substring] {
+            Dictionary(text.split(separator: "\n").map { line in
+                let name = line.prefix { $0 != ":" }
+                return (String(name), line.dropFirst(name.count))
+            }, uniquingKeysWith: { first, _ in first })
+        }
+        let (mine, others) = (lines(text), lines(theirs))
+        let names = Set(mine.keys).union(others.keys).filter { mine[$0] != others[$0] }.sorted()
+        return names.isEmpty ? nil : names
     }
 }
 

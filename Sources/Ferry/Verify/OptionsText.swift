@@ -4,9 +4,11 @@
 /// store is written, and the source paths, are left out.
 enum OptionsText {
     /// `MigrateRequest` properties that do not change the records and links written (a limit on
-    /// rejects only decides whether a store is written at all).
+    /// rejects only decides whether a store is written at all), and paths, which are no inputs:
+    /// the model and the mapping models are digested by their contents (`MigrationInputs`), so a
+    /// model copied elsewhere was taken for changed options.
     static let excluded: Set<String> = ["outputPath", "replaceExisting", "rejectLogPath", "batchSize", "maxErrors", "dryRun",
-                                        "verify", "durable"]
+                                        "verify", "durable", "modelPath", "mappingModels"]
 
     static func render(_ request: MigrateRequest) -> String {
         var fields: [String] = []
