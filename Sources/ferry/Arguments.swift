@@ -153,7 +153,9 @@ struct UsageError: Error, CustomStringConvertible {
 /// Parses `--name value`, `--name=value`, `--flag`, `-` (stdin) and `--` (end of options), and
 /// checks each value against its option's kind.
 enum ArgumentParser {
-    static func parse(_ arguments: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
+    /// `elsewhere`: the option names of the other verbs, so that an option this verb lacks is
+    /// named as another's (`import --lenient`: an option of migrate).
+    static func parse(_ arguments: [String], options: [OptionSpec], elsewhere: [(verb: String, options: [String])] = []) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var optionsEnded = false
@@ -175,7 +177,10 @@ enum ArgumentParser {
                 name = String(name[..<equals])
             }
             guard let spec = options.first(where: { $0.name == name }) else {
-                throw UsageError("unknown option '--\(name)'" + suggestion(for: name, options))
+                let hint = suggestion(for: name, options)
+                let verbs = elsewhere.filter { $0.options.contains(name) }.map(\.verb)
+                throw UsageError("unknown option '--\(name)'" + (hint.isEmpty && !verbs.isEmpty
+                    ? " (an option of \(verbs.joined(separator: ", ")), not of this verb)" : hint))
             }
             guard let placeholder = spec.kind.placeholder else {
                 if inlineValue != nil { throw UsageError("--\(name) takes no value") }

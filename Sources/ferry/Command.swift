@@ -76,7 +76,8 @@ enum Dispatcher {
             return .success
         }
         do {
-            return try command.run(ArgumentParser.parse(rest, options: command.options))
+            let elsewhere = commands.filter { $0.name != command.name }.map { (verb: $0.name, options: $0.options.map(\.name)) }
+            return try command.run(ArgumentParser.parse(rest, options: command.options, elsewhere: elsewhere))
         } catch {
             Terminal.error("ferry \(verb): \(error.description)\nRun 'ferry \(verb) --help' for usage.")
             // A monitor that asked for JSON gets it for a mistyped command line too.

@@ -83,6 +83,8 @@ enum VerifyCommand: Command {
         if let given = ["store", "schema"].first(where: { arguments.values[$0] != nil }) {
             throw UsageError("--\(given) goes with a postgresql:// URI")
         }
+        // Without sources there is nothing to migrate again: the flag was ignored without a word.
+        if arguments.has("rerun"), arguments.values["against"] == nil { throw UsageError("--rerun goes with --against SOURCE") }
         let log = RunLog(verb: name, arguments: arguments)
         log.start(arguments)
         var report: VerificationReport

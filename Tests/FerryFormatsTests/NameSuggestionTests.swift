@@ -37,6 +37,7 @@ struct NameSuggestionTests {
         #expect(NameSuggestion.closest(to: "Workspace 10", among: ["Workspace 1", "Workspace 2"]) == nil, "runs of digits of any length")
         #expect(NameSuggestion.closest(to: "bsh", among: ["bash", "zsh", "fish"]) == "bash", "the first of equals")
         #expect(NameSuggestion.closest(to: "2", among: ["Workspace 1", "Workspace 2", "Workspace 12"]) == "Workspace 2", "a name's last word")
+        #expect(NameSuggestion.closest(to: "ms", among: ["unix", "unix-ms", "reference"]) == "unix-ms", "a last word after a hyphen")
         #expect(NameSuggestion.hint(for: "jsno", among: ["ndjson", "json"]) == " (did you mean 'json'?)")
         #expect(NameSuggestion.hint(for: "xxxxxxx", among: ["json"]).isEmpty)
     }

@@ -25,6 +25,15 @@ struct OptionSpecCommandLineTests {
         #expect(far.status == 2 && far.err.contains("unknown option '--zzzzzz'") && !far.err.contains("did you mean"), "\(far.err)")
         let shell = try ferry("completions", "bsh")
         #expect(shell.status == 2 && shell.err.contains("did you mean 'bash'?"), "\(shell.err)")
+        // First-hour review: an option of another verb is named as such; a choice's last word is
+        // a suggestion; a flag that needs another option is not ignored without a word.
+        let lenient = try ferry("import", "x.csv", "--lenient")
+        #expect(lenient.status == 2 && lenient.err.contains("unknown option '--lenient' (an option of plan, migrate, verify, not of this verb)"),
+                "\(lenient.err)")
+        let epoch = try ferry("import", "x.csv", "--date-epoch", "ms")
+        #expect(epoch.status == 2 && epoch.err.contains("(did you mean 'unix-ms'?)"), "\(epoch.err)")
+        let rerun = try ferry("verify", "x.sqlite", "--rerun")
+        #expect(rerun.status == 2 && rerun.err.contains("--rerun goes with --against SOURCE"), "\(rerun.err)")
     }
 
     @Test("--help shows each option with the placeholder or words of its kind")

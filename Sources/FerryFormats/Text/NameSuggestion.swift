@@ -2,7 +2,7 @@
 /// a model version. A known name is suggested when it is within two edits of the given one
 /// (Damerau–Levenshtein, optimal string alignment: insert, delete, replace, swap two neighbours;
 /// letter case ignored), when it starts with the given one, or ends with it as its last word (`2`
-/// for `Workspace 2`); the closest wins, then the first. A name that differs only in letter case
+/// for `Workspace 2`, `ms` for `unix-ms`); the closest wins, then the first. A name that differs only in letter case
 /// is the closest of all (`task` finds `Task`, not `Tag`). A name that differs only in its digits
 /// is no suggestion: `Workspace 9` is not a misspelt `Workspace 1`, numbers name other things.
 public enum NameSuggestion {
@@ -19,8 +19,8 @@ public enum NameSuggestion {
             let candidate = Array(name.lowercased())
             guard !differsInDigitsOnly(target, candidate) else { continue }
             // A prefix, or the last word, is as good as one edit: `--mod` for `--model`, `imp` for
-            // `import`, `2` for `Workspace 2`.
-            let affix = candidate.starts(with: target) || candidate.reversed().starts(with: target.reversed() + [" "])
+            // `import`, `2` for `Workspace 2`, `ms` for `unix-ms`.
+            let affix = candidate.starts(with: target) || [" ", "-", "_"].contains { candidate.reversed().starts(with: target.reversed() + [$0]) }
             let distance = candidate == target ? 0 : affix ? 1 : editDistance(target, candidate, limit: maxDistance)
             guard distance <= maxDistance, distance < target.count || affix else { continue }
             if distance < best?.distance ?? Int.max { best = (name, distance) }
