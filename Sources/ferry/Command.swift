@@ -71,7 +71,8 @@ enum Dispatcher {
         }
         let rest = Array(arguments.dropFirst())
         let beforeEnd = rest.prefix { $0 != "--" }
-        if beforeEnd.contains("--help") || beforeEnd.contains("-h") {
+        // `ferry import help` is asked as `ferry help import` is (it read "help" as a file to import).
+        if beforeEnd.contains("--help") || beforeEnd.contains("-h") || rest == ["help"] {
             Terminal.out(command.help)
             return .success
         }

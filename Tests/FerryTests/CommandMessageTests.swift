@@ -146,11 +146,12 @@ extension CommandLineTests {
         #expect(plan.err.contains("tasks.json is a JSON file, not a store"), "\(plan.err)")
     }
 
-    @Test("ferry help VERB is ferry VERB --help; an unknown verb is a usage error")
+    @Test("ferry help VERB and ferry VERB help are ferry VERB --help; an unknown verb is a usage error")
     func helpVerb() throws {
         for verb in ["query", "import", "model"] {
-            let help = try ferry("help", verb), flag = try ferry(verb, "--help")
+            let help = try ferry("help", verb), flag = try ferry(verb, "--help"), after = try ferry(verb, "help")
             #expect(help.status == 0 && help.out == flag.out && help.out.hasPrefix("usage: ferry \(verb)"))
+            #expect(after.status == 0 && after.out == flag.out, "ferry \(verb) help read 'help' as an input: \(after.err)")
         }
         let unknown = try ferry("help", "frobnicate")
         #expect(unknown.status == 2 && unknown.err.contains("unknown verb 'frobnicate'"))
