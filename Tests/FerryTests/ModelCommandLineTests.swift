@@ -99,6 +99,8 @@ extension CommandLineTests {
         #expect(reportOnly.status == 0 && reportOnly.out.hasSuffix("nothing written (no --out)\n"))
         #expect(try ferry("model", "infer", "Fixtures/legacy/uploads.csv").status == 2)
         #expect(try ferry("model", "infer", "--entity", "Upload").status == 2)
+        let lower = try ferry("model", "infer", "Fixtures/legacy/uploads.csv", "--entity", "upload")
+        #expect(lower.status == 2 && lower.err.contains("(did you mean 'Upload'?)"), "\(lower.err)")
         #expect(try ferry("model", "extract", "x.sqlite", "--entity", "Upload", "--out", folder + "/X.xcdatamodeld").status == 2)
         let missing = try ferry("model", "infer", folder + "/none.csv", "--entity", "Upload")
         #expect(missing.status == 3 && missing.err.contains("none.csv: cannot open"))

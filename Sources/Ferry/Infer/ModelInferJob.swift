@@ -17,7 +17,9 @@ public struct ModelInferJob {
     public func run() throws(ModelInferError) -> ModelInferSummary {
         guard !request.sources.isEmpty else { throw .invalidRequest("model infer takes one or more FILEs") }
         guard Self.isEntityName(request.entity) else {
-            throw .invalidRequest("--entity \(request.entity): an entity name is an upper-case ASCII letter, then letters, digits or _")
+            let capitalized = request.entity.prefix(1).uppercased() + request.entity.dropFirst()
+            throw .invalidRequest("--entity \(request.entity): an entity name is an upper-case ASCII letter, then letters, digits or _"
+                + (Self.isEntityName(capitalized) ? " (did you mean '\(capitalized)'?)" : ""))
         }
         let output: ModelBundleOutput?
         let version: String
