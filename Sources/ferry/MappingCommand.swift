@@ -69,7 +69,7 @@ enum MappingCommand: Command {
     /// with `replacing`, and never one of `inputs` or a file inside one (the model's `contents`).
     private static func write(_ text: String, to path: String, replacing: Bool, inputs: [String]) -> ExitCode {
         if let (output, input) = PathOverlap.first(outputs: [path], inputs: inputs) {
-            Terminal.error("ferry mapping: \(output) is, or lies inside, the input \(input); nothing was written")
+            Terminal.error("ferry mapping: " + PathOverlap.text(output: output, input: input) + "; nothing was written")
             return .usage
         }
         do {

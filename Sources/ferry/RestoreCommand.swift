@@ -100,11 +100,13 @@ extension RestoreCommand {
             log.warning("warning: \(link.relationship): \(link.unresolved) links to records not in \(source)")
         }
         for link in links where link.rejectedRecords > 0 {
-            log.warning("warning: \(link.relationship): \(link.rejectedRecords) records not restored: their links found nothing "
+            let records = link.rejectedRecords == 1 ? "1 record" : "\(link.rejectedRecords) records"
+            log.warning("warning: \(link.relationship): \(records) not restored: their links found nothing "
                 + "and \(link.rejectedBecause ?? "the relationship is required")")
         }
         for link in links where link.conflicts > 0 {
-            log.warning("warning: \(link.relationship): \(link.conflicts) destinations claimed by several records of \(source) (one claim kept)")
+            let destinations = link.conflicts == 1 ? "1 destination" : "\(link.conflicts) destinations"
+            log.warning("warning: \(link.relationship): \(destinations) claimed by several records of \(source) (one claim kept)")
         }
         return LinkReport.notKept(in: links) > 0 || links.contains { $0.rejectedRecords > 0 }
     }

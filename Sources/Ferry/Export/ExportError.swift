@@ -39,9 +39,7 @@ public enum ExportError: Error, CustomStringConvertible, WriteFailureCarrying {
     public var description: String {
         switch self {
         case .invalidRequest(let reason): reason
-        case let .outputIsInput(output, input):
-            output == input ? "\(output) is both an input and an output of this run; nothing was written"
-                : "\(output) is, or lies inside, the input \(input) (by another path or a link); nothing was written"
+        case let .outputIsInput(output, input): PathOverlap.text(output: output, input: input) + "; nothing was written"
         case .model(let reason): "model: \(reason)"
         case .store(let error): error.description
         case let .cannotWrite(path, reason): "\(path): cannot write: \(reason)"

@@ -16,9 +16,9 @@ import FerryVerify
 /// (`ExportManifest.pairsAsHeldRevision`), whose pairs include those with an end that names no
 /// record, the pairs of a relationship with links that found nothing, were claimed by several
 /// records or named records the folder does not list back are left out too, with its inverse's,
-/// and those no file could hold (`ExportManifest.pairsWithoutSource`) are compared by count. The manifest is not
-/// signed: it catches a fault of the export's writer or the restore's reader, and damage whose
-/// file hashes were made to match, not an edit of the fingerprints themselves.
+/// and those no file could hold (`ExportManifest.pairsWithoutSource`) are compared by count.
+/// The manifest is not signed: it catches a fault of the export's writer or the restore's reader,
+/// and damage whose file hashes were made to match, not an edit of the fingerprints themselves.
 struct RestoreFingerprintCheck {
     private let expected: [FingerprintEntry]
     /// Pair fingerprints of an older manifest left out only for the pairs the export could not

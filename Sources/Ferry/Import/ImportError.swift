@@ -55,9 +55,7 @@ public enum ImportError: Error, CustomStringConvertible, WriteFailureCarrying {
         case let .store(error): "\(error)"
         case let .rejectLog(path, reason): "\(path): cannot write the reject log: \(reason)"
         case .noRoom(let failure): failure.description
-        case let .outputIsInput(output, input):
-            output == input ? "\(output) is both an input and an output of this run; nothing was opened"
-                : "\(output) is, or lies inside, the input \(input) (by another path or a link); nothing was opened"
+        case let .outputIsInput(output, input): PathOverlap.text(output: output, input: input) + "; nothing was opened"
         case let .outputTwice(path):
             "\(path) is named as both the store and the reject log (--out and --rejects); nothing was opened"
         case let .links(error): error.description

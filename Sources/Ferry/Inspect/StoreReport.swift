@@ -56,8 +56,7 @@ public struct StoreReport: Codable, Sendable, Equatable {
             for entity in census.appEntities { plain[entity.name] = census.rowsIncludingSubentities(of: entity.number) }
             plainSQLCounts = plain
             frameworkRecords = census.frameworkRecords
-            otherTables = census.leftBehind(readWith: nil).otherTables
-            otherSchema = census.otherSchema
+            (otherTables, otherSchema) = Self.leftBehind(census, readWith: nil)
             let matched: (model: ManagedObjectModel, version: String?)
             do { matched = try StoreModelMatch.model(for: store, bundle: bundle) } catch .invalidModel(_, let reason) where bundle == nil {
                 // An old store (no Z_MODELCACHE) and no model: its rows are still counted.
@@ -73,7 +72,7 @@ public struct StoreReport: Codable, Sendable, Equatable {
             var counts: [String: Int64] = [:]
             var delivered: [Int64: Int64] = [:]
             let records = try store.records(model: model)
-            otherTables = census.leftBehind(readWith: records.layout).otherTables
+            (otherTables, otherSchema) = Self.leftBehind(census, readWith: records.layout)
             for entity in model.entities {
                 let number = records.layout.entityNumbers[entity.name].map(Int64.init) ?? -1
                 delivered[number] = try records.count(for: entity.name) - model.subentities(of: entity.name).reduce(0) { total, sub in
@@ -102,10 +101,16 @@ public struct StoreReport: Codable, Sendable, Equatable {
         }
     }
 
+    /// The tables and the views and triggers outside the layout the store is read with.
+    private static func leftBehind(_ census: StoreCensus, readWith layout: StoreLayout?) -> (tables: [String: Int64], schema: [String]) {
+        let leftBehind = census.leftBehind(readWith: layout)
+        return (leftBehind.otherTables, leftBehind.otherSchema)
+    }
+
     private static func describeReceipt(in metadata: StoreMetadataInfo) -> String? {
         do {
             guard let receipt = try MigrationReceipt.read(from: metadata) else { return nil }
-            let sources = receipt.inputs.inputs.filter { $0.name.hasPrefix("source ") }.count
+            let sources = receipt.inputs.inputs.filter(\.isSource).count
             return "written \(receipt.written) by a verified migration of \(sources) source(s); verify --against compares with it"
         } catch {
             return "unreadable: \(error)"

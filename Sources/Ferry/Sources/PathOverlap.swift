@@ -18,6 +18,13 @@ public enum PathOverlap {
         return nil
     }
 
+    /// What a run says of an output that is an input or lies inside one (`first`), before
+    /// `; nothing was …`.
+    public static func text(output: String, input: String) -> String {
+        output == input ? "\(output) is both an input and an output of this run"
+            : "\(output) is, or lies inside, the input \(input) (by another path or a link)"
+    }
+
     /// The first output of `outputs` that another one names too (by another spelling of the
     /// path, or a link to the same file, there or not yet), or that is one of SQLite's files
     /// beside another (the store's `-journal`, which SQLite deletes): writing both would leave one

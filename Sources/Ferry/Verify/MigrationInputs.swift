@@ -31,11 +31,12 @@ struct MigrationInputs: Codable, Equatable, Sendable {
 
     /// The inputs of `request`, whose model bundle is `bundle`.
     static func of(_ request: MigrateRequest, bundle: ModelBundle) throws(MigrateError) -> MigrationInputs {
+        let options = OptionsText.render(request)
         var inputs = [
             Input(name: "ferry", digest: FerryVersion.current),
             // A receipt whose fingerprints were computed another way is not compared with.
             Input(name: "fingerprints", digest: "revision \(StoreVerifier.fingerprintRevision)"),
-            Input(name: "options", digest: Hex.string(SHA256.hash(Array(OptionsText.render(request).utf8))), text: OptionsText.render(request)),
+            Input(name: "options", digest: Hex.string(SHA256.hash(Array(options.utf8))), text: options),
             Input(name: "model", digest: try digest(ofTree: request.modelPath)),
         ]
         let planner = MigrationPlanner(bundle: bundle, request: request)

@@ -156,8 +156,9 @@ public struct StoreCensus: Sendable, Equatable {
     }
 
     /// What no Ferry job carries: Core Data's own records, the rows of tables outside its
-    /// layout, and views and triggers it does not make. The census tells a join table by its name's shape alone (`Z_<n>…`, no `Z_PK`);
-    /// given the layout the store is read with, a table of that shape the layout does not define
+    /// layout, and views and triggers it does not make. The census tells a join table by its
+    /// name's shape alone (`Z_<n>…`, no `Z_PK`); given the layout the store is read with, a
+    /// table of that shape the layout does not define
     /// (`Z_7OLDLINKS`, a join table of an earlier model version kept by hand) is outside it too:
     /// no reader reads it. Without a layout (a store read without a model), every such table
     /// counts as a join table.

@@ -1,6 +1,6 @@
 /// Values in an entity table that no record of the model carries: in a column the model does not
-/// have (added by hand, or a property of another model; in a join table too), or in a column of one entity on a row of
-/// another (a sibling's or an ancestor's, which leaves that column out). Core Data writes
+/// have (added by hand, or a property of another model; in a join table too), or in a column of
+/// one entity on a row of another (a sibling's or an ancestor's, which leaves that column out). Core Data writes
 /// neither; a verb that carries records (`export`, `backup`, `migrate`) would leave them behind,
 /// so it refuses the store instead (`StoreRecordReader.strandedValues()`).
 public struct StrandedValues: Sendable, Equatable, CustomStringConvertible {
