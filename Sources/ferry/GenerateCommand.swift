@@ -20,7 +20,7 @@ enum GenerateCommand: Command {
         OptionSpec.integer("count", "N", 0...Int.max, "number of records"),
         .choice("format", formats.map(\.name), "the records' format (default csv)"),
         OptionSpec(name: "seed", kind: .integer("S", 0...UInt64.max), help: "generator seed, 0 to 18446744073709551615 (default 1)"),
-        .flag("clean", "no quirks: every record valid and distinct"),
+        .flag("clean", "no quirks: every record valid and distinct, no upload attached to two tasks"),
         .path("out", "FILE", "output file (default: standard output)"),
         .flag("force", "replace FILE if it exists"),
     ]

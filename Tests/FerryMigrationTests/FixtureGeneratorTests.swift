@@ -148,6 +148,15 @@ struct FixtureGeneratorTests {
         let tasks = try TaskRecordGenerator(seed: 6, count: 2_000, rates: .none, uploads: generator)
         #expect(tasks.allSatisfy { $0.quirks.isEmpty })
         #expect(Set(tasks.map(\.taskID)).count == 2_000)
+        // An upload belongs to one task: no attachment is named by two tasks (an import would
+        // keep the last claim and warn), and tasks still have attachments.
+        let attachments = tasks.flatMap(\.attachments)
+        #expect(Set(attachments).count == attachments.count)
+        #expect(attachments.count > 500)
+        let fewerTasks = try TaskRecordGenerator(seed: 6, count: 500, rates: .none, uploads: generator)
+        let shared = fewerTasks.flatMap(\.attachments)
+        #expect(Set(shared).count == shared.count)
+        #expect(shared.count > 500)
     }
 
     @Test("Task quirks occur at the requested rates; attachments name kept uploads except dangling ones")

@@ -73,7 +73,7 @@ public struct TaskRecordGenerator: RandomAccessCollection, Sendable {
         }
         let taskDesc = description(&rng)
         let isComplete = rng.chance(0.4)
-        var attachments = self.attachments(&rng)
+        var attachments = self.attachments(&rng, position: position)
         if rng.chance(rates.danglingAttachment) {
             attachments.append("/remote/uploads/missing/\(position).jpg")
             quirks.insert(.danglingAttachment)
@@ -111,11 +111,24 @@ public struct TaskRecordGenerator: RandomAccessCollection, Sendable {
         return text
     }
 
-    private func attachments(_ rng: inout SplitMix64) -> [String] {
+    /// Up to three attachments of the record at `position`, each drawn from every upload
+    /// (`rates.sharedAttachment`) or from the uploads this record's position owns: those at
+    /// `position`, `position + count`, `position + 2 × count`, … (no other task names them when
+    /// the uploads are clean; with quirky ones, an attachment names the canonical upload at or
+    /// before its draw, which another task may name too).
+    private func attachments(_ rng: inout SplitMix64, position: Int) -> [String] {
         guard !uploads.isEmpty else { return [] }
+        let owned = position < uploads.count ? (uploads.count - position + count - 1) / count : 0
         var paths: [String] = []
         for _ in 0..<rng.next(in: 0...3) {
-            let path = uploads.canonicalURLPath(atOrBefore: rng.next(below: uploads.count))
+            let index: Int
+            if rng.chance(rates.sharedAttachment) {
+                index = rng.next(below: uploads.count)
+            } else {
+                guard owned > 0 else { continue }
+                index = position + rng.next(below: owned) * count
+            }
+            let path = uploads.canonicalURLPath(atOrBefore: index)
             if !paths.contains(path) { paths.append(path) }
         }
         return paths
