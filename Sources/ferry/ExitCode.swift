@@ -6,7 +6,8 @@ import FerryFormats
 enum ExitCode: Int32, CaseIterable {
     /// Everything was read, written and verified.
     case success = 0
-    /// The job finished, but some records were rejected or links were not kept (see the summary and the reject log).
+    /// The job finished, but some records were rejected or links were not kept (see the summary and
+    /// the reject log), or a store it read fails `ferry verify`'s relationship checks.
     case rejects = 1
     /// The command was called wrongly (unknown verb or option, missing argument, a value out of range).
     case usage = 2
@@ -26,7 +27,7 @@ enum ExitCode: Int32, CaseIterable {
     var meaning: String {
         switch self {
         case .success: "everything was read, written and verified"
-        case .rejects: "the job finished, but some records were rejected or links were not kept (the destination holds the rest)"
+        case .rejects: "the job finished, but some records were rejected or links were not kept (the destination holds the rest), or a store it read fails `ferry verify`'s relationship checks (each is named)"
         case .usage: "usage error: unknown verb or option, missing argument, value out of range"
         case .badInput: "an input (model, source file, store, backup) cannot be read or is invalid, or names what the model lacks"
         case .destination: "the destination could not be written; nothing was left behind"

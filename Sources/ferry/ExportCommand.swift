@@ -62,6 +62,7 @@ enum ExportCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "written (every store loaded)"),
+        ExitCodeUse(.rejects, "written, but the store fails ferry verify's relationship checks (each is named): the files hold those pairs as it does"),
         ExitCodeUse(.badInput, "a store or the model cannot be read, or names no such entity"),
         ExitCodeUse(.destination, "the folder (or the database) not written; with several stores, the worst code of any"),
         ExitCodeUse(.verificationFailed, "with --to: the database's counts differ from a store's"),
@@ -94,13 +95,16 @@ enum ExportCommand: Command {
             }
             LeftBehindText.warn(manifest.leftBehind, of: manifest.source, log: log)
             LeftBehindText.warnPairsWithoutSource(manifest.pairsWithoutSource ?? [:], of: manifest.source, log: log)
-            log.summary(.success, counts: ManifestSummary.counts(manifest))
+            let damaged = RelationshipFailureText.warn(manifest.relationshipFailures ?? [], of: store,
+                                                       outcome: "exported as the store holds it; a restore keeps what its records say", log: log)
+            let code: ExitCode = damaged ? .rejects : .success
+            log.summary(code, counts: ManifestSummary.counts(manifest))
             if arguments.has("json") {
                 Terminal.out(ManifestSummary.jsonLine(manifest, folder: request.outputFolder) + "\n")
             } else {
                 for file in manifest.entities { Terminal.out("\(file.entity): \(file.count) → \(request.outputFolder)/\(file.file)\n") }
             }
-            return .success
+            return code
         } catch {
             var message = error.description
             if case .invalidRequest = error {

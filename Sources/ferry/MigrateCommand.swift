@@ -56,7 +56,7 @@ enum MigrateCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "every record carried (and the store verified)"),
-        ExitCodeUse(.rejects, "some records rejected or links unresolved; the store holds the rest"),
+        ExitCodeUse(.rejects, "some records rejected or links unresolved, or a source store fails ferry verify's relationship checks (each is named); the store holds the rest"),
         ExitCodeUse(.badInput, "a source or the model cannot be read, or names no version or entity of it"),
         ExitCodeUse(.destination, "the store (or the database) not written: it exists without --force or appeared meanwhile, a full disk, the file size limit"),
         ExitCodeUse(.verificationFailed, "the written store (or the database's counts) failed verification, or a source's second count differs from what its reader read (nothing written)"),

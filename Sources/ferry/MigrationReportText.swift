@@ -14,6 +14,9 @@ enum MigrationReportText {
             for duplicate in summary.duplicateKeys { log.warning("warning: \(duplicate)") }
             DerivedAttributeText.warn(summary.uncomputedDerivations, log: log)
             for warning in summary.warnings { log.warning("warning: \(warning)") }
+            for (store, failures) in summary.sourceRelationshipFailures.sorted(by: { $0.key < $1.key }) {
+                RelationshipFailureText.warn(failures, of: store, outcome: "migrated as its records say", log: log)
+            }
             for hint in summary.suggestions { log.warning("hint: \(hint)") }
             RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, links: summary.links,
                                      stoppedEarly: summary.stoppedEarly, rejectLog: rejectLog, log: log)

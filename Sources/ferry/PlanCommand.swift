@@ -29,7 +29,7 @@ enum PlanCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "planned (and the dry run rejected nothing)"),
-        ExitCodeUse(.rejects, "the dry run rejected some records or left links unresolved"),
+        ExitCodeUse(.rejects, "the dry run rejected some records or left links unresolved, or a source store fails ferry verify's relationship checks"),
         ExitCodeUse(.badInput, "the model or a source cannot be read, or a step cannot run (a custom migration policy)"),
         ExitCodeUse(.verificationFailed, "the dry run's store failed verification, or a source's second count differs from what its reader read"),
         ExitCodeUse(.rejectLimit, "the dry run stopped at --max-errors rejects"),

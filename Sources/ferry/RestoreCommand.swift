@@ -39,7 +39,7 @@ enum RestoreCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "restored"),
-        ExitCodeUse(.rejects, "restored, but something was left out: links whose records are not in the backup (a partial export's, or keys dangling in the backed-up store), or a file in the folder the manifest does not list"),
+        ExitCodeUse(.rejects, "restored, but something was left out: links whose records are not in the backup (a partial export's, or keys dangling in the backed-up store), or a file in the folder the manifest does not list; or the backed-up store failed ferry verify's relationship checks (named when it was exported)"),
         ExitCodeUse(.badInput, "BACKUP is missing or holds no manifest (or one that is not valid), or the model (or database) cannot be read, or has no such store"),
         ExitCodeUse(.destination, "STORE not written (it exists, cannot be written)"),
         ExitCodeUse(.verificationFailed, "the backup does not match its manifest, or the new store differs from the store backed up (or does not hold what the database does)"),
@@ -59,7 +59,9 @@ enum RestoreCommand: Command {
         log.start(arguments)
         do {
             let summary = try job.run(progress: log.progress)
-            var leftOut = warnUnresolved(summary.links, in: "the backup", log: log)
+            var leftOut = warnUnresolved(summary.links, in: "the backup", log: log) || summary.rejected > 0
+            RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, links: summary.links, stoppedEarly: false,
+                                     rejectLog: nil, hasRejectsOption: false, log: log)
             for (relationship, count) in summary.unmatchedPairs.sorted(by: { $0.key < $1.key }) {
                 log.warning("warning: \(relationship): \(count) pairs name a destination that no record of the backup lists back "
                     + "(not restored: left out of a partial export, or dangling in the store)")
@@ -72,6 +74,10 @@ enum RestoreCommand: Command {
                 leftOut = true
             }
             LeftBehindText.warn(summary.leftBehind, of: "the backed-up store", log: log)
+            if RelationshipFailureText.warn(summary.relationshipFailures, of: "the backed-up store",
+                                            outcome: "named when it was exported; restored as its records say", log: log) {
+                leftOut = true
+            }
             if let notCompared = summary.notCompared { log.warning("warning: \(notCompared)") }
             let code: ExitCode = leftOut ? .rejects : .success
             log.summary(code, counts: ["records": summary.records.values.reduce(0, +)])

@@ -84,11 +84,11 @@ public struct ExportJob {
         if request.entities.isEmpty && request.predicate == nil { try refuseStrandedValues(reader) }
         // Counted while the records are read, on the other core where the store allows it.
         let censusWork = store.startCensus()
-        let fingerprintWork = startFingerprints(of: store.path, model: model)
+        let checkWork = startStoreChecks(of: store.path, model: model)
         // Not left running when the export fails: it reads the whole store on the other core.
-        defer { _ = try? fingerprintWork?.wait() }
+        defer { _ = try? checkWork?.wait() }
         let census: StoreCensus
-        let fingerprints: (entries: [FingerprintEntry]?, notKept: String?)
+        let checks: CheckedState
         var dropped: [String: Int64] = [:]
         var files: [ExportManifest.EntityFile] = []
         var streams: [String: ToManyStream] = [:]
@@ -110,7 +110,7 @@ public struct ExportJob {
                 dropped = try pairsWithoutSource(streams, reader: reader)
             }
             census = try censusWork.wait()
-            fingerprints = try self.fingerprints(fingerprintWork, of: store.path, since: stamp)
+            checks = try self.checks(checkWork, of: store.path, since: stamp)
             try store.endRead(begunAt: state)
         } catch let error as StoreReaderError {
             throw store.readFailure(error)
@@ -133,53 +133,86 @@ public struct ExportJob {
             frameworkRecords: leftBehind.frameworkRecords.isEmpty ? nil : leftBehind.frameworkRecords,
             otherTables: leftBehind.otherTables.isEmpty ? nil : leftBehind.otherTables,
             otherSchema: leftBehind.otherSchema.isEmpty ? nil : leftBehind.otherSchema,
-            fingerprints: fingerprints.entries, fingerprintRevision: fingerprints.entries == nil ? nil : ExportManifest.fingerprintRevision,
-            fingerprintsNotKept: fingerprints.notKept,
-            pairsWithoutSource: dropped.isEmpty ? nil : dropped)
+            fingerprints: checks.fingerprints, fingerprintRevision: checks.fingerprints == nil ? nil : ExportManifest.fingerprintRevision,
+            fingerprintsNotKept: checks.fingerprintsNotKept,
+            pairsWithoutSource: dropped.isEmpty ? nil : dropped,
+            relationshipFailures: checks.relationshipFailures.isEmpty ? nil : checks.relationshipFailures)
         try ManifestFile.write(manifest, to: placement.file(ExportManifest.fileName), durable: request.durable)
         return manifest
     }
 
-    /// Starts fingerprinting the store's records and pairs on a worker thread, for a whole
-    /// export (nil for a selection): computed with SQL on the verifier's own connection while
-    /// the records are read, inside the export's read transaction.
-    private func startFingerprints(of path: String, model: ManagedObjectModel) -> BackgroundWork<[FingerprintEntry], VerificationError>? {
-        guard request.entities.isEmpty, request.predicate == nil, request.fingerprints || request.requiresFingerprints else { return nil }
+    /// Whether a whole export keeps the store's fingerprints in its manifest.
+    private var keepsFingerprints: Bool { request.fingerprints || request.requiresFingerprints }
+
+    /// What a whole export learns of the store on the other core (`startStoreChecks`).
+    private struct StoreChecks: Sendable {
+        /// The lines of `StoreVerifier.relationshipFailures`.
+        var relationshipFailures: [String]
+        /// Nil when not asked for.
+        var fingerprints: Result<[FingerprintEntry], VerificationError>?
+    }
+
+    /// What the manifest keeps of `StoreChecks`, once they are known to be of the state exported.
+    private struct CheckedState {
+        var fingerprints: [FingerprintEntry]?
+        var fingerprintsNotKept: String?
+        var relationshipFailures: [String] = []
+    }
+
+    /// Starts checking the store's relationships as `ferry verify` does and fingerprinting its
+    /// records and pairs, on a worker thread, for a whole export (nil for a selection): SQL on
+    /// the verifier's own connection while the records are read, inside the export's read
+    /// transaction.
+    private func startStoreChecks(of path: String, model: ManagedObjectModel) -> BackgroundWork<StoreChecks, VerificationError>? {
+        guard request.entities.isEmpty, request.predicate == nil else { return nil }
+        let fingerprinted = keepsFingerprints
         return BackgroundWork {
             Result { () throws(VerificationError) in
-                let computed = try StoreVerifier(path: path, model: .model(model))
-                    .fingerprints(pairKeying: ExportManifest.pairKeying, pairsBetweenRecordsOnly: true)
-                return computed.records + computed.edges
+                let verifier = try StoreVerifier(path: path, model: .model(model))
+                let failures = verifier.relationshipFailures().map(VerificationReportText.line)
+                guard fingerprinted else { return StoreChecks(relationshipFailures: failures, fingerprints: nil) }
+                let fingerprints = Result { () throws(VerificationError) in
+                    let computed = try verifier.fingerprints(pairKeying: ExportManifest.pairKeying, pairsBetweenRecordsOnly: true)
+                    return computed.records + computed.edges
+                }
+                return StoreChecks(relationshipFailures: failures, fingerprints: fingerprints)
             }
         }
     }
 
-    /// The fingerprints `work` computed, when they are of the state exported: the store's files
-    /// show no change since `stamp` (a WAL commit, a checkpoint), taken before the export's
-    /// connection was opened. A store written meanwhile gets none, and so does a store the
-    /// verifier cannot fingerprint (a value its model does not allow; `ferry verify` names it):
-    /// then `notKept` says why, for the manifest. A backup requires them: a change, or a failure
-    /// on the store itself (a writer waiting to commit refuses new readers), is
-    /// `.changedWhileReading`, and the backup reads a copy; a failure on that copy is the
-    /// verification's.
-    private func fingerprints(_ work: BackgroundWork<[FingerprintEntry], VerificationError>?, of path: String,
-                              since stamp: StoreFileStamp) throws(ExportError) -> (entries: [FingerprintEntry]?, notKept: String?) {
-        guard let work else { return (nil, nil) }
-        let computed: Result<[FingerprintEntry], VerificationError> = Result { () throws(VerificationError) in try work.wait() }
-        let unchanged = StoreFileStamp(path) == stamp
-        guard request.requiresFingerprints else {
-            switch computed {
-            case .success(let fingerprints) where unchanged: return (fingerprints, nil)
-            case .failure(let error) where unchanged: return (nil, "its records could not be fingerprinted (\(error))")
-            case .success, .failure: return (nil, ExportManifest.writtenWhileExported)
-            }
+    /// What `work` found, when it is of the state exported: the store's files show no change
+    /// since `stamp` (a WAL commit, a checkpoint), taken before the export's connection was
+    /// opened. A store written meanwhile gets no fingerprints and no relationship failures (they
+    /// would be of another state), and a store the verifier cannot fingerprint (a value its model
+    /// does not allow; `ferry verify` names it) gets none: then `fingerprintsNotKept` says why,
+    /// for the manifest. A backup requires fingerprints: a change, or a failure on the store
+    /// itself (a writer waiting to commit refuses new readers), is `.changedWhileReading`, and the
+    /// backup reads a copy; a failure on that copy is the verification's.
+    private func checks(_ work: BackgroundWork<StoreChecks, VerificationError>?, of path: String,
+                        since stamp: StoreFileStamp) throws(ExportError) -> CheckedState {
+        guard let work else { return CheckedState() }
+        let computed: Result<[FingerprintEntry], VerificationError>?
+        var state = CheckedState()
+        do {
+            let checks = try work.wait()
+            computed = checks.fingerprints
+            state.relationshipFailures = checks.relationshipFailures
+        } catch {
+            computed = keepsFingerprints ? .failure(error) : nil
+        }
+        guard StoreFileStamp(path) == stamp else {
+            if request.requiresFingerprints { throw .changedWhileReading(request.storePath) }
+            return CheckedState(fingerprintsNotKept: keepsFingerprints ? ExportManifest.writtenWhileExported : nil)
         }
         switch computed {
-        case .success(let fingerprints) where unchanged: return (fingerprints, nil)
-        case .failure(let error) where unchanged && request.copyToRead != nil:
+        case nil: break
+        case .success(let fingerprints): state.fingerprints = fingerprints
+        case .failure(let error) where request.requiresFingerprints:
+            guard request.copyToRead != nil else { throw .changedWhileReading(request.storePath) }
             throw .verification(path: request.storePath, reason: "cannot fingerprint its records for the backup: \(error)")
-        case .success, .failure: throw .changedWhileReading(request.storePath)
+        case .failure(let error): state.fingerprintsNotKept = "its records could not be fingerprinted (\(error))"
         }
+        return state
     }
 
     /// Checks that the files hold every row of the entities exported, as the store's census

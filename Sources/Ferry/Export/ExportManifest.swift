@@ -74,6 +74,12 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     /// key names no record of the store (a join row or key left dangling), by
     /// `Entity.relationship`: in no file, and not restored; nil when there are none.
     public var pairsWithoutSource: [String: Int64]? = nil
+    /// The failures of `ferry verify`'s relationship checks on the store exported, one line each
+    /// (`StoreVerifier.relationshipFailures`): a key naming no row, an entity column naming
+    /// another entity than its row's, sides of a one-to-one that disagree. The files hold those
+    /// pairs as the store did, which no restored store can (a restore keeps what its records
+    /// say); nil when every check held, and for a selection, which is not checked.
+    public var relationshipFailures: [String]? = nil
 
     /// What the store held that the export does not.
     public var leftBehind: LeftBehind {

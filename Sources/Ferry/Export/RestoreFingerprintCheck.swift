@@ -33,17 +33,19 @@ struct RestoreFingerprintCheck {
     /// an older or newer version).
     /// - Parameters:
     ///   - links: the restore's link reports.
+    ///   - rejectedEntities: entities with records the restore rejected (a required link that
+    ///     found nothing, a required relationship without a destination).
     ///   - unmatchedPairs: relationships (`Entity.relationship`) with pairs naming records the
     ///     folder does not list back.
     ///   - unlistedEntities: entities with a file in the folder the manifest does not list (not
     ///     restored).
-    init?(manifest: ExportManifest, model: ManagedObjectModel, links: [LinkReport], unmatchedPairs: Set<String>,
+    init?(manifest: ExportManifest, model: ManagedObjectModel, links: [LinkReport], rejectedEntities: Set<String>, unmatchedPairs: Set<String>,
           unlistedEntities: [String] = []) {
         guard let fingerprints = manifest.fingerprints, let revision = manifest.fingerprintRevision,
               ExportManifest.comparedFingerprintRevisions.contains(revision) else { return nil }
         let pairsAsHeld = revision == ExportManifest.pairsAsHeldRevision
         self.model = model
-        let notRestored = Set(links.filter { $0.rejectedRecords > 0 }.map { Self.entity(of: $0.relationship) } + unlistedEntities)
+        let notRestored = rejectedEntities.union(unlistedEntities)
         var left = Set(notRestored.flatMap { model.ancestry(of: $0).map(\.name) })
         var unsure = Set(Self.relationships(touching: notRestored, in: model))
         if pairsAsHeld {
@@ -125,11 +127,6 @@ struct RestoreFingerprintCheck {
         guard let failure = section.failures.first else { return }
         throw .verification(path: outputPath, reason: "the restored store differs from the store backed up in \(section.failures.count) "
             + "fingerprint(s), first \(failure.subject): \(failure.message)")
-    }
-
-    /// The entity of `Entity.relationship`.
-    private static func entity(of relationship: String) -> String {
-        String(relationship.prefix { $0 != "." })
     }
 
     /// Every relationship (`Entity.relationship`, as its entity declares it) with an end whose

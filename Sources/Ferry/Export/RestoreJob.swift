@@ -50,6 +50,15 @@ public struct RestoreJob {
         /// lost, a file of an entity the model lacks, a second copy in another format): nothing
         /// in them is restored. Hidden files (`.DS_Store`) are not counted.
         public var unlistedFiles: [String] = []
+        /// The failures of `ferry verify`'s relationship checks on the backed-up store, as its
+        /// export named them (`ExportManifest.relationshipFailures`): the restored store holds
+        /// what its records say, not the store's damage.
+        public var relationshipFailures: [String] = []
+        /// Records not restored, rejected as Core Data could not save them (a required
+        /// relationship without a destination, a link of one that found nothing), and the first
+        /// of them: a store that held them failed `ferry verify`.
+        public var rejected = 0
+        public var sampleRejects: [Reject] = []
         /// Whether the restored store was compared with the backed-up store's fingerprints (a
         /// whole backup's manifest keeps them), not only checked by its counts.
         public var compared = false
@@ -101,7 +110,8 @@ public struct RestoreJob {
             let unlisted = unlistedFiles(of: manifest, model: model)
             // Records of a file the manifest does not list are not restored, and said so (exit 1);
             // everything else is compared (a stray file turned the whole comparison off unseen).
-            let check = RestoreFingerprintCheck(manifest: manifest, model: model, links: links, unmatchedPairs: Set(unmatched.keys),
+            let check = RestoreFingerprintCheck(manifest: manifest, model: model, links: links,
+                                                rejectedEntities: Set(rejected.filter { $0.value > 0 }.keys), unmatchedPairs: Set(unmatched.keys),
                                                 unlistedEntities: unlisted.compactMap(\.entity))
             try check?.compare(with: writer.temporaryPath, outputPath: outputPath)
             do { try writer.finish(replacing: replaceExisting) } catch {
@@ -109,7 +119,8 @@ public struct RestoreJob {
             }
             return Summary(records: pipeline.written, notCompared: RestoreFingerprintCheck.omission(in: manifest, model: model), links: links,
                            unmatchedPairs: unmatched, pairsWithoutSource: manifest.pairsWithoutSource ?? [:], leftBehind: manifest.leftBehind,
-                           unlistedFiles: unlisted.map(\.file), compared: check != nil)
+                           unlistedFiles: unlisted.map(\.file), relationshipFailures: manifest.relationshipFailures ?? [],
+                           rejected: rejected.values.reduce(0, +), sampleRejects: pipeline.sampleRejects, compared: check != nil)
         } catch {
             writer.discard()
             throw error
@@ -176,16 +187,13 @@ public struct RestoreJob {
 
 extension ExportError {
     /// A restore's error for a pipeline's, writing the store at `outputPath`: the source's own,
-    /// records out of `Z_PK` order (the backup does not verify), a key that collides, a record
-    /// holding what a store cannot keep (an input the backup cannot give back), a full disk
+    /// records out of `Z_PK` order (the backup does not verify), a key that collides, a full disk
     /// or file size limit, or the store that could not be written.
     init(restoring error: PipelineError, into outputPath: String) {
         switch error {
         case .sourceFailure(let failure as ExportError): self = failure
         case .keyOutOfOrder(let source, _): self = .verification(path: source, reason: error.keyReason ?? "")
         case .keyCollides: self = .restore(reason: error.description)
-        // A value the backup holds that no store keeps as it is: the backup cannot be restored.
-        case .keyRejected(let source, _, _): self = .notAnExport(path: source, reason: error.keyReason ?? "")
         case .links(let links) where links.writeFailure != nil: self = links.writeFailure.map(ExportError.noRoom) ?? .restore(reason: error.description)
         default: self = .restore(reason: "\(outputPath): \(error)")
         }

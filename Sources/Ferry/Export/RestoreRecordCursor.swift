@@ -54,6 +54,15 @@ final class RestoreRecordCursor: RecordCursor {
 
     func finish(read _: [String: Int], stopped _: Bool) throws(PipelineError) -> SourceEnd { SourceEnd() }
 
+    /// The relationships the restore links from `entity`'s own records
+    /// (`RelationshipSide.restoresLinks`): each record's file gives their destinations whenever
+    /// it has some. A record without one of a required relationship (NULL in the backed-up
+    /// store) is then rejected, as Core Data could not save it; it was written without one, and
+    /// the restore's check failed (exit 5).
+    func relationshipsInRecords(of entity: String) -> Set<String>? {
+        Set(model.allRelationships(of: entity).filter { RelationshipSide.restoresLinks($0, of: entity, model: model) }.map(\.name))
+    }
+
     /// The files of the concrete entities of `root`'s hierarchy.
     private func open(_ root: String) throws(ExportError) -> [RestoreSource] {
         var opened: [RestoreSource] = []

@@ -107,7 +107,7 @@ extension MigrateError {
         case .mapping(let error): self = .mapping(error)
         case .links(let error): self = .links(error)
         case .rejectLog(let failure): self = .failedRejectLog(failure)
-        case .keyOutOfOrder, .keyCollides, .keyRejected, .sourceFailure: self = .pipeline(error)
+        case .keyOutOfOrder, .keyCollides, .sourceFailure: self = .pipeline(error)
         }
     }
 }

@@ -67,6 +67,9 @@ public struct MigrateJob {
         let inputs = request.verify ? BackgroundWork<MigrationInputs, MigrateError> { [request] in
             Result { () throws(MigrateError) in try MigrationInputs.of(request, bundle: bundle) }
         } : nil
+        let sourceChecks = request.verify ? startSourceChecks(chain) : nil
+        // Not left running when the run fails: it reads the source stores on the other core.
+        defer { sourceChecks?.wait() }
         let graph = try self.graph(writer: writer, chain: chain)
         var summary = MigrationSummary(chain: chain.versions.map(\.name), outputPath: request.outputPath)
         summary.identity = identity
@@ -92,6 +95,7 @@ public struct MigrateJob {
                 do { try pipeline.read(cursor, namespace: namespace) } catch { throw MigrateError(error) }
             }
             do { summary.links = try pipeline.finish() } catch { throw MigrateError(error) }
+            summary.sourceRelationshipFailures = sourceChecks?.wait() ?? [:]
             summary.ledgers = pipeline.ledgers
             summary.written = pipeline.written
             summary.uncomputedDerivations = writer.layout.unkeptDerivations(of: Set(pipeline.written.keys), in: final).map(\.description)
@@ -144,6 +148,28 @@ public struct MigrateJob {
         }
         summary.dryRun = request.dryRun
         return summary
+    }
+
+    /// Starts `ferry verify`'s relationship checks of each source store on a worker thread
+    /// (`StoreVerifier.relationshipFailures`), read with the version the run reads its records
+    /// as: the damage the run passes over or mends without a word (an entity column naming
+    /// another entity than its row's is read as the row's). The failures' lines by store; a
+    /// store that cannot be checked is the run's to refuse.
+    private func startSourceChecks(_ chain: MigrationChain) -> BackgroundWork<[String: [String]], Never> {
+        let stores = request.sources.filter { $0.kind == .store }.compactMap { source -> (path: String, model: ManagedObjectModel)? in
+            guard let reader = try? CoreDataStoreReader(path: source.path),
+                  let (_, model) = try? StoreRecordCursor.version(of: reader, in: chain) else { return nil }
+            return (source.path, model)
+        }
+        return BackgroundWork {
+            var failures: [String: [String]] = [:]
+            for store in stores {
+                guard let verifier = try? StoreVerifier(path: store.path, model: .model(store.model)) else { continue }
+                let found = verifier.relationshipFailures().map(VerificationReportText.line)
+                if !found.isEmpty { failures[store.path] = found }
+            }
+            return .success(failures)
+        }
     }
 
     /// The graph writer of the last version, with the written mappings' duplicate policies and

@@ -29,6 +29,10 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     public var suggestions: [String] = []
     /// What the run knowingly left out of its sources (Core Data's own records of a store).
     public var warnings: [String] = []
+    /// The failures of `ferry verify`'s relationship checks on each source store that fails them
+    /// (one line each, by store): their pairs are in the new store as its records say, not as
+    /// the store held them. Empty with `--no-verify`, which skips the checks.
+    public var sourceRelationshipFailures: [String: [String]] = [:]
     /// Objects of the store whose UUID is kept that got a new `Z_PK`, per entity: an object of
     /// another entity now in the same table (the hierarchy changed) kept that key.
     public var renumbered: [String: Int] = [:]
@@ -49,6 +53,6 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     public var unresolvedLinks: Int { LinkReport.unresolved(in: links) }
     /// Whether the run left something of its sources out of the store: a record rejected, or a
     /// link not kept (unresolved, or its destination claimed last by another record; exit 1).
-    public var leftSomethingOut: Bool { rejected > 0 || LinkReport.notKept(in: links) > 0 }
+    public var leftSomethingOut: Bool { rejected > 0 || LinkReport.notKept(in: links) > 0 || !sourceRelationshipFailures.isEmpty }
     public var isBalanced: Bool { ledgers.allSatisfy(\.isBalanced) }
 }

@@ -19,8 +19,6 @@ public enum PipelineError: Error, CustomStringConvertible {
     case keyOutOfOrder(source: String, primaryKey: Int64)
     /// A record that keeps its source's key was merged into another on a uniqueness constraint.
     case keyCollides(source: String, primaryKey: Int64)
-    /// A record that keeps its source's key holds what a store cannot keep (`reason`).
-    case keyRejected(source: String, primaryKey: Int64, reason: String)
     /// A source's own failure, in the source's own error type.
     case sourceFailure(any Error)
 
@@ -37,7 +35,7 @@ public enum PipelineError: Error, CustomStringConvertible {
         case .mapping(let error): error.description
         case .links(let error): error.description
         case .rejectLog(let failure): "\(failure.path): cannot write the reject log: \(failure.reason)"
-        case .keyOutOfOrder(let source, _), .keyCollides(let source, _), .keyRejected(let source, _, _): "\(source): \(keyReason ?? "")"
+        case .keyOutOfOrder(let source, _), .keyCollides(let source, _): "\(source): \(keyReason ?? "")"
         case .sourceFailure(let error): "\(error)"
         }
     }
@@ -48,7 +46,6 @@ public enum PipelineError: Error, CustomStringConvertible {
         case .keyOutOfOrder(_, let key):
             "Z_PK \(key) is out of order or repeated (restore needs records in Z_PK order, as written without --sort)"
         case .keyCollides(_, let key): "Z_PK \(key) collides with another record on a uniqueness constraint"
-        case let .keyRejected(_, key, reason): "Z_PK \(key) cannot be written as it is: \(reason)"
         default: nil
         }
     }

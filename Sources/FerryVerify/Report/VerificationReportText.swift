@@ -48,6 +48,15 @@ public enum VerificationReportText {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// One failure on one line, its sample rows in brackets: for the verbs that name a store's
+    /// failures among their warnings.
+    public static func line(_ failure: VerificationFailure) -> String {
+        let text = "\(failure.check) \(failure.subject): \(failure.message)"
+        guard !failure.samples.isEmpty else { return text }
+        let more = failure.count - Int64(failure.samples.count)
+        return text + " (" + failure.samples.map(describe).joined(separator: "; ") + (more > 0 ? "; … \(more) more" : "") + ")"
+    }
+
     private static func verdict(_ report: VerificationReport) -> String {
         let checks = report.sections.reduce(0) { $0 + $1.checks }
         let failures = report.failures.count

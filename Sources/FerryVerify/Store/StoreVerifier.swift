@@ -105,6 +105,20 @@ public final class StoreVerifier {
         return report
     }
 
+    /// The failures of `verify`'s relationship checks (`RelationshipChecks`), and nothing else:
+    /// the damage a reader of the store's records passes over or mends without a word (a key
+    /// naming no row, an entity column naming another entity than its row's, a one-to-one whose
+    /// sides disagree, an empty required relationship, order keys missing or repeated). Set-based
+    /// SQL over the pairs: it reads no values. For the verbs that read a store (export, migrate)
+    /// to say what of it they could not keep as it is. Empty when the store lacks a table or
+    /// column of the model (a reader refuses such a store).
+    public func relationshipFailures(sampleLimit: Int = VerificationOptions().sampleLimit) -> [VerificationFailure] {
+        guard records != nil, schemaProblem == nil else { return [] }
+        var recorder = CheckRecorder()
+        _ = RelationshipChecks(context: makeContext(sampleLimit)).run(&recorder)
+        return recorder.sections.flatMap(\.failures)
+    }
+
     /// The revision of the fingerprints `verify` and `fingerprints()` compute, for whoever keeps
     /// them to compare later (a migration receipt): fingerprints kept at another revision are not
     /// comparable. 2: each record's term includes its `Z_PK`.

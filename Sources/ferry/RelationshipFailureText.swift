@@ -1,0 +1,16 @@
+import Ferry
+
+/// The warnings of a job that read a store failing `ferry verify`'s relationship checks
+/// (`StoreVerifier.relationshipFailures`, one line each): a key naming no row, an entity column
+/// naming another entity than its row's, sides of a one-to-one that disagree.
+enum RelationshipFailureText {
+    /// One `warning:` line per failure: `store` (as the job names it) fails it, and `outcome`
+    /// says what the job made of the pairs concerned. Returns whether there was one.
+    @discardableResult
+    static func warn(_ failures: [String], of store: String, outcome: String, log: RunLog) -> Bool {
+        for failure in failures {
+            log.warning("warning: \(store) fails a relationship check of ferry verify (\(outcome)): \(failure)")
+        }
+        return !failures.isEmpty
+    }
+}

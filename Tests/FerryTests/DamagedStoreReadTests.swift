@@ -1,0 +1,93 @@
+import FerryStore
+import FerryStoreTestSupport
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Stores that fail `ferry verify`'s relationship checks, read by the verbs that read stores. A
+/// to-one whose entity column names another entity than its row's was exported with exit 0 and
+/// restored, or migrated, as the row's without a word; a required to-one left NULL was exported
+/// with exit 0, and its restore failed as a whole (exit 5). The checks now run on every store
+/// read whole (export, migrate), each failure is named (exit 1), the manifest keeps them for the
+/// restore to say, and a record Core Data could not save is a reject of the restore.
+@Suite("Stores that fail verify's relationship checks")
+struct DamagedStoreReadTests {
+    /// `Tag.media` → `Media`, which has a sub-entity (`Song`): its column has an entity column
+    /// beside it. `required`: the relationship is required. Version 2 adds `Tag.note`.
+    private static func version(_ number: Int, required: Bool) -> String {
+        #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Media" syncable="YES"><attribute name="title" attributeType="String"/>"#
+            + #"<relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="media" inverseEntity="Tag"/></entity>"#
+            + #"<entity name="Song" parentEntity="Media" syncable="YES"><attribute name="artist" optional="YES" attributeType="String"/></entity>"#
+            + #"<entity name="Tag" syncable="YES"><attribute name="label" attributeType="String"/>"#
+            + (number > 1 ? #"<attribute name="note" optional="YES" attributeType="String"/>"# : "")
+            + #"<relationship name="media" \#(required ? "" : #"optional="YES" "#)maxCount="1" deletionRule="Nullify" destinationEntity="Media" inverseName="tags" inverseEntity="Media"/></entity>"#
+            + "</model>"
+    }
+
+    /// The bundle and a version 1 store of two media and three tags (`c`, Z_PK 3, on the second
+    /// medium), damaged by `damage` (SQL).
+    private func store(in folder: String, required: Bool, damage: String) throws -> (store: String, bundle: String) {
+        let bundle = try TestPaths.xcodeModelBundle("Media", versions: [("Media 1", Self.version(1, required: required)),
+                                                                      ("Media 2", Self.version(2, required: required))], in: folder)
+        try #"[{"title": "m1", "tags": [{"label": "a"}, {"label": "b"}]}, {"title": "m2", "tags": [{"label": "c"}]}]"#
+            .write(toFile: folder + "/media.json", atomically: true, encoding: .utf8)
+        let store = folder + "/media.sqlite"
+        let imported = try FerryProcess.run(["import", folder + "/media.json", "--model", bundle, "--model-version", "Media 1",
+                                             "--entity", "Media", "--out", store])
+        #expect(imported.status == 0, "\(imported.err)")
+        try SQLiteDatabase(path: store, mode: .readWrite).execute(damage)
+        return (store, bundle)
+    }
+
+    @Test("an entity column naming another entity than its row's is named by export, restore and migrate (exit 1)")
+    func entityColumn() throws {
+        let folder = try TestPaths.temporaryFolder("damaged-entity-column")
+        let (store, bundle) = try store(in: folder, required: false, damage: "UPDATE ZTAG SET Z1_MEDIA = 2 WHERE Z_PK = 3")
+        let failure = "foreign-key-entity Tag.media: 1 row(s) name another entity in Z1_MEDIA than their destination's Z_ENT (Z_PK 3: "
+        let exported = try FerryProcess.run(["export", store, "--out", folder + "/export"])
+        #expect(exported.status == 1, "\(exported.err)")
+        #expect(exported.err.contains("warning: \(store) fails a relationship check of ferry verify (exported as the store holds it; "
+            + "a restore keeps what its records say): \(failure)"), "\(exported.err)")
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/export/manifest.json"))) as? [String: Any]
+        let kept = try #require(manifest?["relationshipFailures"] as? [String])
+        #expect(kept.count == 1 && kept[0].hasPrefix(failure), "\(kept)")
+        let restored = try FerryProcess.run(["restore", folder + "/export", "--model", bundle, "--out", folder + "/restored.sqlite"])
+        #expect(restored.status == 1, "\(restored.err)")
+        #expect(restored.err.contains("warning: the backed-up store fails a relationship check of ferry verify (named when it was exported; "
+            + "restored as its records say): \(failure)"), "\(restored.err)")
+        // Restored as the row is: a Media, which the store's own verify then passes.
+        #expect(try storeRows(folder + "/restored.sqlite", "SELECT Z_PK, ZMEDIA, Z1_MEDIA FROM ZTAG WHERE Z_PK = 3") == ["3|2|1"])
+        let migrated = try FerryProcess.run(["migrate", store, "--model", bundle, "--out", folder + "/migrated.sqlite"])
+        #expect(migrated.status == 1, "\(migrated.err)")
+        #expect(migrated.err.contains("warning: \(store) fails a relationship check of ferry verify (migrated as its records say): \(failure)"),
+                "\(migrated.err)")
+        // A sound store: no word, exit 0, and the manifest has no such key.
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("UPDATE ZTAG SET Z1_MEDIA = 1 WHERE Z_PK = 3")
+        let sound = try FerryProcess.run(["export", store, "--out", folder + "/sound"])
+        #expect(sound.status == 0 && !sound.err.contains("relationship check"), "\(sound.err)")
+        let soundManifest = try String(contentsOfFile: folder + "/sound/manifest.json", encoding: .utf8)
+        #expect(!soundManifest.contains("relationshipFailures"))
+        let soundMigration = try FerryProcess.run(["migrate", store, "--model", bundle, "--out", folder + "/sound.sqlite"])
+        #expect(soundMigration.status == 0, "\(soundMigration.err)")
+    }
+
+    @Test("a required to-one left empty: the export names it, the restore rejects that record and restores the rest (exit 1)")
+    func requiredLeftEmpty() throws {
+        let folder = try TestPaths.temporaryFolder("damaged-required-empty")
+        let (store, bundle) = try store(in: folder, required: true, damage: "UPDATE ZTAG SET ZMEDIA = NULL, Z1_MEDIA = NULL WHERE Z_PK = 3")
+        let exported = try FerryProcess.run(["export", store, "--out", folder + "/export"])
+        #expect(exported.status == 1, "\(exported.err)")
+        #expect(exported.err.contains("required-relationship Tag.media: 1 row(s) have no destination for a required relationship (Z_PK 3)"),
+                "\(exported.err)")
+        let restored = try FerryProcess.run(["restore", folder + "/export", "--model", bundle, "--out", folder + "/restored.sqlite"])
+        #expect(restored.status == 1, "\(restored.err)")
+        #expect(restored.err.contains("reject: \(folder)/export/Tag.ndjson:3 Tag Z_PK 3: Tag: required relationship 'media' is empty"),
+                "\(restored.err)")
+        #expect(restored.out.contains("Tag: 2"), "\(restored.out)")
+        // The others keep their keys, and the store verifies.
+        #expect(try storeRows(folder + "/restored.sqlite", "SELECT Z_PK, ZLABEL, ZMEDIA FROM ZTAG ORDER BY Z_PK") == ["1|a|1", "2|b|1"])
+        let verified = try FerryProcess.run(["verify", folder + "/restored.sqlite", "--model", bundle])
+        #expect(verified.status == 0, "\(verified.out)")
+    }
+}
