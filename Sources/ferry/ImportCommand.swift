@@ -50,7 +50,8 @@ enum ImportCommand: Command {
         .entity("entity", "entity the records belong to"),
         .path("out", "STORE", "the store to create"),
         .flag("force", "replace STORE if it exists (atomically)"),
-        .flag("append", "add to STORE if it exists (it must be of the same model version)"),
+        .flag("append", "add to STORE if it exists (it must be of the same model version); a FILE it lists as imported before (the same bytes) is refused"),
+        .flag("again", "import a FILE the store lists as imported before, or the same file twice: its records are written again"),
     ] + ValueRuleArguments.options + FileSourceArguments.options(files: "the files") + [
         OptionSpec(name: "create-missing", value: "REL", help: "create destinations of REL that no record matches", repeatable: true),
         OptionSpec(name: "key", value: "ATTRIBUTE[,ATTRIBUTE]", help: "attributes that identify a record (upsert where the model has no unique constraint)"),
@@ -65,7 +66,7 @@ enum ImportCommand: Command {
     static let exitCodes = [
         ExitCodeUse(.success, "every record written (and the store verified)"),
         ExitCodeUse(.rejects, "some records rejected or links unresolved; the store holds the rest"),
-        ExitCodeUse(.badInput, "a file or the model cannot be read, or names no version, entity or attribute of it"),
+        ExitCodeUse(.badInput, "a file or the model cannot be read, or names no version, entity or attribute of it, or the --append store lists a FILE as imported before (without --again)"),
         ExitCodeUse(.destination, "the store not written: it exists without --force or appeared meanwhile, an --append store of another "
                     + "model version or that another process has open or changes, a full disk, the file size limit"),
         ExitCodeUse(.verificationFailed, "the written store failed verification, or a source file's second count differs from what its reader read (nothing written)"),
@@ -138,6 +139,7 @@ enum ImportCommand: Command {
         if let policy = try arguments.choice("on-duplicate", as: DuplicatePolicy.self) { request.duplicates = policy }
         request.rejectLogPath = arguments.value("rejects")
         request.verify = !arguments.has("no-verify")
+        request.importsAgain = arguments.has("again")
         if let limit = try arguments.integer("max-errors") { request.maxErrors = limit }
         if let size = try arguments.integer("batch-size") { request.batchSize = size }
         return request

@@ -28,6 +28,11 @@ public enum ImportError: Error, CustomStringConvertible, WriteFailureCarrying {
     case modelDefault(String)
     /// An option names an attribute or relationship the model lacks.
     case unknownName(UnknownOptionName)
+    /// A file whose bytes the store appended to lists as imported (`ImportedFiles`): its records
+    /// would be in it twice. Refused before any record is read.
+    case importedBefore(source: String, store: String, name: String, at: String, written: Int)
+    /// One file given twice (the same bytes): its records would be written twice.
+    case givenTwice(source: String, sameAs: String)
 
     /// A full disk or file size limit met while writing the store or the reject log: reported as
     /// that, the destination's failure (exit 4), whichever step met it.
@@ -62,6 +67,11 @@ public enum ImportError: Error, CustomStringConvertible, WriteFailureCarrying {
         case let .pipeline(error): error.description
         case let .modelDefault(reason): reason
         case let .unknownName(error): error.description
+        case let .importedBefore(source, store, name, at, written):
+            "\(source): its bytes were imported into \(store) already (as \(name), \(at), \(written) record\(written == 1 ? "" : "s") written): "
+                + "appending them again would add those records twice; nothing was written (--again appends it anyway)"
+        case let .givenTwice(source, sameAs):
+            "\(source) holds the same bytes as \(sameAs): its records would be written twice; nothing was written (--again imports both)"
         }
     }
 }

@@ -47,6 +47,8 @@ public struct ImportJob {
             do { try FileRecordSource.checkReadable(source) } catch { throw .source(error) }
         }
         let appending = request.existingStore == .append && FileManager.default.fileExists(atPath: request.outputPath)
+        let imported = try ImportedFileCheck(sources: request.sources, store: appending ? request.outputPath : nil,
+                                             refuses: !request.importsAgain && request.identityKey == nil)
         let writer = try openWriter(model: model)
         var rejects: RejectCollector
         do { rejects = try RejectCollector(logPath: request.rejectLogPath, limit: request.maxErrors) } catch {
@@ -73,6 +75,14 @@ public struct ImportJob {
             do { summary.links = try pipeline.finish() } catch { throw ImportError(error) }
             summary.tally(pipeline)
             summary.uncomputedDerivations = writer.layout.unkeptDerivations(of: Set(pipeline.written.keys), in: model).map(\.description)
+            if !summary.stoppedEarly {
+                let list = imported.list(after: summary.ledgers, entity: request.entity, modelVersion: model.name)
+                do { try writer.setMetadataEntries([ImportedFiles.metadataKey: try list.metadataValue()]) } catch let error as StoreWriterError {
+                    throw ImportError.store(error)
+                } catch {
+                    throw ImportError.store(.metadataEncoding("\(ImportedFiles.metadataKey): \(error)"))
+                }
+            }
             if summary.stoppedEarly {
                 writer.discard()
                 summary.discarded = "the run stopped at the reject limit (--max-errors)"

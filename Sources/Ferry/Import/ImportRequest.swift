@@ -42,6 +42,9 @@ public struct ImportRequest: Sendable {
     public var batchSize: Int
     /// Check the written store afterwards (`JobVerification`).
     public var verify: Bool = true
+    /// Import a file the store appended to lists as imported before, or one given twice
+    /// (`ImportedFiles`): refused otherwise, as its records would be written twice.
+    public var importsAgain = false
 
     public init(sources: [String], modelPath: String, modelVersion: String? = nil, entity: String, outputPath: String,
                 existingStore: ExistingStore = .refuse, files: FileRecordSource = .init(),

@@ -31,6 +31,9 @@ public final class CoreDataStoreWriter {
     let model: ManagedObjectModel
     /// The metadata written into `Z_METADATA`; nil when appending to a store made elsewhere.
     private var metadata: StoreMetadata?
+    /// The metadata of the store appended to, every key as it was read: only the application's
+    /// own keys are ever set in it (`setMetadataEntries`).
+    private var appendedMetadata: [String: PropertyListValue]?
     @exclusivity(unchecked) private var database: SQLiteDatabase?
     /// Statements to finalize before closing.
     private var statements: [SQLiteStatement] = []
@@ -156,6 +159,7 @@ public final class CoreDataStoreWriter {
         let writer = try CoreDataStoreWriter(path: path, temporary: temporary, model: model, layout: layout, batchSize: batchSize)
         writer.appendedOriginal = original
         writer.appendTurn = turn
+        writer.appendedMetadata = store.metadata.propertyList
         do {
             let database = try writer.openDatabase()
             try StoreWriterError.sqlite { () throws(SQLiteError) in
@@ -481,11 +485,21 @@ public final class CoreDataStoreWriter {
     /// Core Data writes itself stays Core Data's) and rewrites `Z_METADATA` with them, in the
     /// current batch.
     public func setMetadataEntries(_ entries: [String: PropertyListValue]) throws(StoreWriterError) {
-        guard var metadata else {
-            throw .existingStore(path: path, reason: "the metadata of a store Ferry did not create is not rewritten")
+        let plist: [UInt8]
+        var created = metadata
+        var appended = appendedMetadata
+        if var made = created {
+            made.additionalEntries.merge(entries) { _, new in new }
+            plist = try encodeMetadataPlist(made)
+            created = made
+        } else if var read = appended {
+            // The store's other keys, Core Data's included, are written back as they were read.
+            for (key, value) in entries where !StoreMetadata.frameworkKeys.contains(key) { read[key] = value }
+            do { plist = try BinaryPropertyListWriter().encode(.dictionary(read)) } catch { throw .metadataEncoding(String(describing: error)) }
+            appended = read
+        } else {
+            throw .existingStore(path: path, reason: "it has no metadata this writer read")
         }
-        metadata.additionalEntries.merge(entries) { _, new in new }
-        let plist = try encodeMetadataPlist(metadata)
         try beginRow()
         let database = try openDatabase()
         try StoreWriterError.sqlite { () throws(SQLiteError) in
@@ -494,7 +508,8 @@ public final class CoreDataStoreWriter {
             try update.bindBlob(plist, at: 1)
             try update.run()
         }
-        self.metadata = metadata
+        metadata = created
+        appendedMetadata = appended
     }
 
     // MARK: Finishing
