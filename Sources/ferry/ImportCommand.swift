@@ -50,7 +50,7 @@ enum ImportCommand: Command {
         .entity("entity", "entity the records belong to"),
         .path("out", "STORE", "the store to create"),
         .flag("force", "replace STORE if it exists (atomically)"),
-        .flag("append", "add to STORE if it exists (it must be of the same model version); a FILE it lists as imported before (the same bytes) is refused"),
+        .flag("append", "add to STORE if it exists (it must be of the same model version); a FILE it lists as imported before (the same bytes) is refused, unless a uniqueness constraint or --key catches its records"),
         .flag("again", "import a FILE the store lists as imported before, or the same file twice: its records are written again"),
     ] + ValueRuleArguments.options + FileSourceArguments.options(files: "the files") + [
         OptionSpec(name: "create-missing", value: "REL", help: "create destinations of REL that no record matches", repeatable: true),

@@ -47,8 +47,11 @@ public struct ImportJob {
             do { try FileRecordSource.checkReadable(source) } catch { throw .source(error) }
         }
         let appending = request.existingStore == .append && FileManager.default.fileExists(atPath: request.outputPath)
+        // A record imported again is caught where the entity has a uniqueness constraint (merged
+        // or rejected by the policy) or `--key` names one: only otherwise would it be added twice.
+        let catchesDuplicates = request.identityKey != nil || model.ancestry(of: request.entity).contains { !$0.uniquenessConstraints.isEmpty }
         let imported = try ImportedFileCheck(sources: request.sources, store: appending ? request.outputPath : nil,
-                                             refuses: !request.importsAgain && request.identityKey == nil)
+                                             refuses: !request.importsAgain && !catchesDuplicates)
         let writer = try openWriter(model: model)
         var rejects: RejectCollector
         do { rejects = try RejectCollector(logPath: request.rejectLogPath, limit: request.maxErrors) } catch {

@@ -21,7 +21,8 @@ struct ImportedFileCheck {
     ///   - sources: the import's files, as given.
     ///   - store: the store appended to, whose list is read; nil for a new store.
     ///   - refuses: whether a file imported before, or given twice, is refused (not with
-    ///     `--again`, nor with `--key`, whose upserts a second run repeats harmlessly).
+    ///     `--again`, nor where a uniqueness constraint or `--key` catches a record imported
+    ///     again).
     init(sources: [String], store: String?, refuses: Bool) throws(ImportError) {
         if let store {
             do { listed = ImportedFiles(metadata: try CoreDataStoreReader(path: store).metadata.propertyList) } catch {
