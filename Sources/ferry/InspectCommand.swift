@@ -98,6 +98,7 @@ enum InspectCommand: Command {
         if let uuid = report.storeUUID { out += "  uuid \(uuid)\n" }
         if let framework = report.frameworkVersion { out += "  written by Core Data framework version \(framework)\n" }
         if let receipt = report.receipt { out += "  receipt: \(receipt)\n" }
+        if let imported = report.importedFiles { out += "  imported: \(imported)\n" }
         out += "  model: \(report.modelSource)\n  rows:\n"
         out += TextTable.render(report.counts.sorted { $0.key < $1.key }.map { entity, rows in
             // Both figures where the reader and plain SQL disagree.

@@ -53,6 +53,9 @@ struct ImportedFilesTests {
             return
         }
         #expect(list.components(separatedBy: "\"sha256\"").count == 4, "\(list)")
+        let inspected = try FerryProcess.run(["inspect", store])
+        #expect(inspected.out.contains("  imported: 3 files, the newest \(first) ("), "\(inspected.out)")
+        #expect(inspected.out.contains(", 2 UploadEntity records); import --append refuses them again"), "\(inspected.out)")
         #expect(try FerryProcess.run(["verify", store]).status == 0)
     }
 

@@ -17,6 +17,9 @@ public struct StoreReport: Codable, Sendable, Equatable {
     /// The store's `MigrationReceipt` in a line (when it was written and from how many inputs),
     /// or why it cannot be read; nil when it has none.
     public var receipt: String?
+    /// The files `ferry import` wrote into the store (`ImportedFiles`) in a line: how many, and
+    /// the newest; nil when it lists none.
+    public var importedFiles: String?
     /// Entity → rows, its sub-entities' rows included (abstract entities with sub-entities are left
     /// out), as the model's reader counts them; from the census when there is no model.
     public var counts: [String: Int64]
@@ -51,6 +54,7 @@ public struct StoreReport: Codable, Sendable, Equatable {
             storeUUID = store.metadata.storeUUID.uuidString
             frameworkVersion = store.metadata.frameworkVersion
             receipt = Self.describeReceipt(in: store.metadata)
+            importedFiles = Self.describeImportedFiles(in: store.metadata)
             let census = try store.census()
             var plain: [String: Int64] = [:]
             for entity in census.appEntities { plain[entity.name] = census.rowsIncludingSubentities(of: entity.number) }
@@ -115,6 +119,13 @@ public struct StoreReport: Codable, Sendable, Equatable {
         } catch {
             return "unreadable: \(error)"
         }
+    }
+
+    private static func describeImportedFiles(in metadata: StoreMetadataInfo) -> String? {
+        let files = ImportedFiles(metadata: metadata.propertyList).files
+        guard let newest = files.last else { return nil }
+        return "\(files.count) file\(files.count == 1 ? "" : "s"), the newest \(newest.name) (\(newest.importedAt), \(newest.written) "
+            + "\(newest.entity) record\(newest.written == 1 ? "" : "s")); import --append refuses them again"
     }
 
     /// Whether a path is an SQLite database file (by its first 16 bytes).
