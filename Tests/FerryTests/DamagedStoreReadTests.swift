@@ -90,4 +90,56 @@ struct DamagedStoreReadTests {
         let verified = try FerryProcess.run(["verify", folder + "/restored.sqlite", "--model", bundle])
         #expect(verified.status == 0, "\(verified.out)")
     }
+
+    /// `Box.owner` is required; `Box.items` is ordered and its inverse `Item.box` required.
+    private static func boxes(version number: Int) -> String {
+        #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Owner" syncable="YES"><attribute name="name" attributeType="String"/>"#
+            + #"<relationship name="boxes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Box" inverseName="owner" inverseEntity="Box"/></entity>"#
+            + #"<entity name="Box" syncable="YES"><attribute name="tag" attributeType="String"/>"#
+            + #"<relationship name="owner" maxCount="1" deletionRule="Nullify" destinationEntity="Owner" inverseName="boxes" inverseEntity="Owner"/>"#
+            + #"<relationship name="items" optional="YES" toMany="YES" ordered="YES" deletionRule="Cascade" destinationEntity="Item" inverseName="box" inverseEntity="Item"/></entity>"#
+            + #"<entity name="Item" syncable="YES"><attribute name="label" attributeType="String"/>"#
+            + (number > 1 ? #"<attribute name="note" optional="YES" attributeType="String"/>"# : "")
+            + #"<relationship name="box" maxCount="1" deletionRule="Nullify" destinationEntity="Box" inverseName="items" inverseEntity="Box"/></entity>"#
+            + "</model>"
+    }
+
+    /// A record rejected (box b1, whose required owner is NULL) took with it neither the records
+    /// whose required to-one only its ordered list named (items i1 and i2): they were written
+    /// without a box, and the whole restore or migration failed its check (exit 5).
+    @Test("records whose required to-one names a rejected record go with it, also when an ordered list holds the pairs (exit 1)")
+    func dependentsOfARejectedRecord() throws {
+        let folder = try TestPaths.temporaryFolder("damaged-dependents")
+        let bundle = try TestPaths.xcodeModelBundle("Boxes", versions: [("Boxes 1", Self.boxes(version: 1)), ("Boxes 2", Self.boxes(version: 2))],
+                                                    in: folder)
+        try #"[{"name": "ann", "boxes": [{"tag": "b1", "items": [{"label": "i1"}, {"label": "i2"}]}, {"tag": "b2", "items": [{"label": "i3"}, {"label": "i4"}]}]}]"#
+            .write(toFile: folder + "/owners.json", atomically: true, encoding: .utf8)
+        let store = folder + "/boxes.sqlite"
+        let imported = try FerryProcess.run(["import", folder + "/owners.json", "--model", bundle, "--model-version", "Boxes 1",
+                                             "--entity", "Owner", "--out", store])
+        #expect(imported.status == 0, "\(imported.err)")
+        // A sound store first: the lists come back in their order.
+        let sound = try FerryProcess.run(["migrate", store, "--model", bundle, "--out", folder + "/sound.sqlite"])
+        #expect(sound.status == 0, "\(sound.err)")
+        let order = "SELECT i.ZLABEL FROM ZITEM i JOIN ZBOX b ON i.ZBOX = b.Z_PK ORDER BY b.ZTAG, i.Z_FOK_BOX"
+        #expect(try storeRows(folder + "/sound.sqlite", order) == ["i1", "i2", "i3", "i4"])
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("""
+            UPDATE ZBOX SET ZOWNER = NULL WHERE ZTAG = 'b1';
+            UPDATE ZITEM SET Z_FOK_BOX = 1 WHERE ZLABEL = 'i4';
+            """)
+        let migrated = try FerryProcess.run(["migrate", store, "--model", bundle, "--out", folder + "/migrated.sqlite"])
+        #expect(migrated.status == 1, "\(migrated.err)")
+        #expect(migrated.out.contains("Item.box by source key: 2 of 4 links resolved, 2 records rejected (the relationship is required)"),
+                "\(migrated.out)")
+        #expect(try storeRows(folder + "/migrated.sqlite", order) == ["i4", "i3"])
+        let exported = try FerryProcess.run(["export", store, "--out", folder + "/export"])
+        #expect(exported.status == 1, "\(exported.err)")
+        let restored = try FerryProcess.run(["restore", folder + "/export", "--model", bundle, "--out", folder + "/restored.sqlite"])
+        #expect(restored.status == 1, "\(restored.err)")
+        #expect(restored.err.contains("Item.box: 2 records not restored: their links found nothing and the relationship is required"),
+                "\(restored.err)")
+        #expect(try storeRows(folder + "/restored.sqlite", order) == ["i4", "i3"])
+        #expect(try FerryProcess.run(["verify", folder + "/restored.sqlite", "--model", bundle]).status == 0)
+    }
 }

@@ -21,21 +21,24 @@ enum RelationshipSide {
 
     /// Whether `restore` links `relationship` (of `entity`) from the records of a folder: the side
     /// that carries the pairs, and both sides of a many-to-many ordered on both, whose second side
-    /// gives its own order of the same pairs (`LinkResolution` keeps each side's order). A
-    /// required to-one whose inverse is an unordered to-many is linked from its own side instead:
-    /// a record whose key names no record (dangling in the backed-up store) is then rejected, as
-    /// Core Data could not save it, where linked from the lists it was written without one and
-    /// failed the restore's check (exit 5).
+    /// gives its own order of the same pairs (`LinkResolution` keeps each side's order).
+    ///
+    /// A required to-one whose inverse is a to-many is linked from its own side too: a record
+    /// whose destination is not restored (a key dangling in the backed-up store, a destination
+    /// rejected) is then rejected, as Core Data could not save it, where linked from the lists
+    /// alone it was written without one and failed the restore's check (exit 5). Its inverse is
+    /// linked only when ordered, for its order.
     static func restoresLinks(_ relationship: Relationship, of entity: String, model: ManagedObjectModel) -> Bool {
         guard !relationship.isTransient else { return false }
-        if let inverse = model.inverse(of: relationship), let required = Self.requiredToOne(relationship, inverse) ?? Self.requiredToOne(inverse, relationship) {
-            return required == relationship
+        if let inverse = model.inverse(of: relationship) {
+            if isRequiredToOne(relationship, of: inverse) { return true }
+            if isRequiredToOne(inverse, of: relationship) { return relationship.isOrdered }
         }
         return carriesLinks(relationship, of: entity, model: model) || model.isOrderedOnBothSides(relationship)
     }
 
-    /// `toOne` when it is a required to-one whose inverse `toMany` is an unordered to-many.
-    private static func requiredToOne(_ toOne: Relationship, _ toMany: Relationship) -> Relationship? {
-        !toOne.isToMany && !toOne.isOptional && toMany.isToMany && !toMany.isOrdered ? toOne : nil
+    /// Whether `toOne` is a required to-one whose inverse `toMany` is a to-many.
+    private static func isRequiredToOne(_ toOne: Relationship, of toMany: Relationship) -> Bool {
+        !toOne.isToMany && !toOne.isOptional && toMany.isToMany
     }
 }

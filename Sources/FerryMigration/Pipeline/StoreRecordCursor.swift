@@ -185,10 +185,18 @@ public final class StoreRecordCursor: RecordCursor {
         model.rootEntity(of: entity).flatMap { records.layout.entityNumbers[$0.name] } ?? 0
     }
 
-    /// The to-ones read from each row's own column: all but those whose inverse is ordered (their
-    /// links come with the parent's list, read after the rows).
+    /// The to-ones read from each row's own column: all but optional ones whose inverse is
+    /// ordered (their links come with the parent's list, read after the rows). A required one is
+    /// read from its column too, so that a row whose parent is not carried (rejected, or named by
+    /// a dangling key) is rejected with it, as Core Data could not save it; it was written
+    /// without one and the run failed verification (exit 5). Its pairs are counted with the list.
     private func rowToOnes(of entity: String) -> [Relationship] {
-        model.allRelationships(of: entity).filter { !$0.isToMany && model.inverse(of: $0)?.isOrdered != true }
+        model.allRelationships(of: entity).filter { !$0.isToMany && (!listsPairs(of: $0) || !$0.isOptional) }
+    }
+
+    /// Whether the pairs of the to-one `relationship` come with its inverse's ordered lists.
+    private func listsPairs(of relationship: Relationship) -> Bool {
+        model.inverse(of: relationship)?.isOrdered == true
     }
 
     public func relationshipsInRecords(of entity: String) -> Set<String>? {
@@ -204,7 +212,7 @@ public final class StoreRecordCursor: RecordCursor {
         let attributeNames = schema?.attributes.map(\.name) ?? []
         if let slots = cursor.slots(of: entity, attributes: attributeNames, toOne: toOne.map(\.name)) {
             made = RowShape(slots: slots, isCarried: schema != nil, attributeCount: attributeNames.count, toOne: toOne.map(\.name),
-                            toOneStorage: toOne.map { records.layout.placement(of: $0.name, of: entity)?.storageName },
+                            toOneStorage: toOne.map { listsPairs(of: $0) ? nil : records.layout.placement(of: $0.name, of: entity)?.storageName },
                             toOneRoots: toOne.map { rootNumber(of: $0.destinationEntity) })
         }
         shapes[entity] = made
