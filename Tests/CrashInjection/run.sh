@@ -113,7 +113,8 @@ inject() {
 mkdir -p "$work/migrate" "$work/append" "$work/backups" "$work/restore"
 inject migrate "$work/migrate/Workspace.sqlite" "$ferry" "${migrate[@]}" --out "$work/migrate/Workspace.sqlite" --force
 "$ferry" "${append[@]}" --out "$work/append/Uploads.sqlite" >/dev/null 2>&1 || [ $? -le 1 ]
-inject "import --append" "$work/append/Uploads.sqlite" "$ferry" "${append[@]}" --out "$work/append/Uploads.sqlite" --append
+# The same file each time: --again, as the store lists it as imported.
+inject "import --append" "$work/append/Uploads.sqlite" "$ferry" "${append[@]}" --out "$work/append/Uploads.sqlite" --append --again
 inject backup "$work/backups" "$ferry" backup "$work/migrate/Workspace.sqlite" --to "$work/backups" --keep 2
 backup="$work/backups/$(ls "$work/backups" | tail -n 1)"
 inject restore "$work/restore/Restored.sqlite" "$ferry" restore "$backup" --model "$root/$model" --out "$work/restore/Restored.sqlite" --force
