@@ -103,7 +103,7 @@ extension RestoreCommand {
     @discardableResult
     static func warnUnresolved(_ links: [LinkReport], in source: String, log: RunLog) -> Bool {
         for link in links where link.unresolved > 0 {
-            log.warning("warning: \(link.relationship): \(link.unresolved) links to records not in \(source)")
+            log.warning("warning: \(link.relationship): \(link.unresolved) links to records not in \(source), or rejected")
         }
         for link in links where link.rejectedRecords > 0 {
             let records = link.rejectedRecords == 1 ? "1 record" : "\(link.rejectedRecords) records"
