@@ -50,8 +50,8 @@ enum ImportCommand: Command {
         .entity("entity", "entity the records belong to"),
         .path("out", "STORE", "the store to create"),
         .flag("force", "replace STORE if it exists (atomically)"),
-        .flag("append", "add to STORE if it exists (it must be of the same model version); a FILE it lists as imported before (the same bytes) is refused, unless a uniqueness constraint or --key catches its records"),
-        .flag("again", "import a FILE the store lists as imported before, or the same file twice: its records are written again"),
+        .flag("append", "add to STORE if it exists (it must be of the same model version); a FILE it lists as imported before as this entity (the same bytes) is refused"),
+        .flag("again", "import a FILE the store lists as imported before, or the same file twice: its records are written again (with --key, they update the records they match)"),
     ] + ValueRuleArguments.options + FileSourceArguments.options(files: "the files") + [
         OptionSpec(name: "create-missing", value: "REL", help: "create destinations of REL that no record matches", repeatable: true),
         OptionSpec(name: "key", value: "ATTRIBUTE[,ATTRIBUTE]", help: "attributes that identify a record (upsert where the model has no unique constraint)"),

@@ -249,6 +249,8 @@ struct ImportDocumentsTests {
         #expect(try ImportJob(request: request).run().written == 2)
         request.sources = [second]
         request.existingStore = .append
+        // The same file appended under each policy in turn.
+        request.importsAgain = true
         let rejected = try ImportJob(request: request).run()
         #expect(rejected.rejected == 2 && rejected.written == 0)
         request.duplicates = .keepFirst

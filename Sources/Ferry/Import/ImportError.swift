@@ -33,6 +33,9 @@ public enum ImportError: Error, CustomStringConvertible, WriteFailureCarrying {
     case importedBefore(source: String, store: String, name: String, at: String, written: Int)
     /// One file given twice (the same bytes): its records would be written twice.
     case givenTwice(source: String, sameAs: String)
+    /// The store appended to holds a list of imported files that cannot be read (edited or
+    /// damaged): no file can be checked against it.
+    case importedFilesUnreadable(store: String, reason: String)
 
     /// A full disk or file size limit met while writing the store or the reject log: reported as
     /// that, the destination's failure (exit 4), whichever step met it.
@@ -70,6 +73,9 @@ public enum ImportError: Error, CustomStringConvertible, WriteFailureCarrying {
         case let .importedBefore(source, store, name, at, written):
             "\(source): its bytes were imported into \(store) already (as \(name), \(at), \(written) record\(written == 1 ? "" : "s") written): "
                 + "appending them again would add those records twice; nothing was written (--again appends it anyway)"
+        case let .importedFilesUnreadable(store, reason):
+            "\(store): its list of the files imported into it cannot be read (\(reason)), so no file can be checked against it; "
+                + "nothing was written (--again appends without the check, and starts the list anew)"
         case let .givenTwice(source, sameAs):
             "\(source) holds the same bytes as \(sameAs): its records would be written twice; nothing was written (--again imports both)"
         }

@@ -47,11 +47,10 @@ public struct ImportJob {
             do { try FileRecordSource.checkReadable(source) } catch { throw .source(error) }
         }
         let appending = request.existingStore == .append && FileManager.default.fileExists(atPath: request.outputPath)
-        // A record imported again is caught where the entity has a uniqueness constraint (merged
-        // or rejected by the policy) or `--key` names one: only otherwise would it be added twice.
-        let catchesDuplicates = request.identityKey != nil || model.ancestry(of: request.entity).contains { !$0.uniquenessConstraints.isEmpty }
-        let imported = try ImportedFileCheck(sources: request.sources, store: appending ? request.outputPath : nil,
-                                             refuses: !request.importsAgain && !catchesDuplicates)
+        // Also where a uniqueness constraint or `--key` would catch its records: a record whose
+        // key is NULL is caught by neither, and a second run of an upsert is a choice (`--again`).
+        let imported = try ImportedFileCheck(sources: request.sources, entity: request.entity, store: appending ? request.outputPath : nil,
+                                             refuses: !request.importsAgain)
         let writer = try openWriter(model: model)
         var rejects: RejectCollector
         do { rejects = try RejectCollector(logPath: request.rejectLogPath, limit: request.maxErrors) } catch {
@@ -79,7 +78,7 @@ public struct ImportJob {
             summary.tally(pipeline)
             summary.uncomputedDerivations = writer.layout.unkeptDerivations(of: Set(pipeline.written.keys), in: model).map(\.description)
             if !summary.stoppedEarly {
-                let list = imported.list(after: summary.ledgers, entity: request.entity, modelVersion: model.name)
+                let list = imported.list(after: summary.ledgers)
                 do { try writer.setMetadataEntries([ImportedFiles.metadataKey: try list.metadataValue()]) } catch let error as StoreWriterError {
                     throw ImportError.store(error)
                 } catch {

@@ -7,8 +7,9 @@ import FoundationEssentials
 /// record is read, and digests the rest on the other core while the import reads them, for the
 /// list the new store keeps.
 ///
-/// Only regular files are digested (a FIFO or standard input would be consumed); a file only
-/// needs digesting before the import when its size is one the list or another file has.
+/// Only regular files are digested, as they are stored (a FIFO or standard input would be
+/// consumed: such a source is not listed; a compressed copy of a file is other bytes); a file
+/// only needs digesting before the import when its size is one the list or another file has.
 struct ImportedFileCheck {
     /// SHA-256 and size of a file.
     typealias Digest = (sha256: String, bytes: Int)
@@ -19,18 +20,22 @@ struct ImportedFileCheck {
 
     /// - Parameters:
     ///   - sources: the import's files, as given.
+    ///   - entity: the entity they are imported as (a file imported as another is another).
     ///   - store: the store appended to, whose list is read; nil for a new store.
-    ///   - refuses: whether a file imported before, or given twice, is refused (not with
-    ///     `--again`, nor where a uniqueness constraint or `--key` catches a record imported
-    ///     again).
-    init(sources: [String], store: String?, refuses: Bool) throws(ImportError) {
+    ///   - refuses: whether a file imported before, or given twice, is refused, and a list that
+    ///     cannot be read (not with `--again`, which starts a new list then).
+    init(sources: [String], entity: String, store: String?, refuses: Bool) throws(ImportError) {
+        var listed = ImportedFiles.none
         if let store {
-            do { listed = ImportedFiles(metadata: try CoreDataStoreReader(path: store).metadata.propertyList) } catch {
+            let metadata: [String: PropertyListValue]
+            do { metadata = try CoreDataStoreReader(path: store).metadata.propertyList } catch {
                 throw .store(.existingStore(path: store, reason: ErrorText.reason(of: error, at: store)))
             }
-        } else {
-            listed = ImportedFiles(metadata: [:])
+            do { listed = try ImportedFiles(metadata: metadata) } catch {
+                if refuses { throw .importedFilesUnreadable(store: store, reason: error.description) }
+            }
         }
+        self.listed = listed
         let files = sources.filter { Self.digestible($0) }
         let sizes = files.map { FileInfo.size(atPath: FileInfo.linkTarget(of: $0)) ?? -1 }
         var early: [String: Digest] = [:]
@@ -39,7 +44,7 @@ struct ImportedFileCheck {
                 let size = sizes[index]
                 guard listed.holds(bytes: size) || sizes.filter({ $0 == size }).count > 1 else { continue }
                 guard let digest = Self.digest(file) else { continue }
-                if let entry = listed.entry(sha256: digest.sha256, bytes: digest.bytes) {
+                if let entry = listed.entry(sha256: digest.sha256, bytes: digest.bytes, entity: entity) {
                     throw .importedBefore(source: file, store: store ?? "", name: entry.name, at: entry.importedAt, written: entry.written)
                 }
                 if let twin = early.first(where: { $0.value == digest })?.key {
@@ -49,23 +54,18 @@ struct ImportedFileCheck {
             }
         }
         self.early = early
-        let remaining = files.filter { early[$0] == nil }
-        rest = BackgroundWork { .success(Dictionary(remaining.compactMap { file in Self.digest(file).map { (file, $0) } }) { first, _ in first }) }
+        rest = Self.startDigests(of: files.filter { early[$0] == nil })
     }
 
-    /// The list the store keeps after the import: the one before, with the files of `ledgers`
-    /// (read as `entity` of `modelVersion`) added with the records written from each.
-    func list(after ledgers: [SourceLedger], entity: String, modelVersion: String) -> ImportedFiles {
-        let digests = early.merging(rest.wait()) { first, _ in first }
-        let now = ISO8601Date.format(Date().timeIntervalSinceReferenceDate.rounded(.down)) ?? ""
-        var seen = Set<String>()
-        let files = ledgers.map(\.source).filter { seen.insert($0).inserted }.compactMap { source -> ImportedFiles.File? in
-            guard let digest = digests[source] else { return nil }
-            let written = ledgers.filter { $0.source == source }.reduce(0) { $0 + $1.written }
-            return ImportedFiles.File(name: source, sha256: digest.sha256, bytes: digest.bytes, entity: entity, modelVersion: modelVersion,
-                                      importedAt: now, written: written)
-        }
-        return listed.adding(files)
+    /// The list the store keeps after the import: the one before, with the files `ledgers` read.
+    func list(after ledgers: [SourceLedger]) -> ImportedFiles {
+        listed.adding(read: ledgers, digests: early.merging(rest.wait()) { first, _ in first })
+    }
+
+    /// Digests `files` (those of them that are regular files) on a worker thread.
+    static func startDigests(of files: [String]) -> BackgroundWork<[String: Digest], Never> {
+        let digestible = files.filter(digestible)
+        return BackgroundWork { .success(Dictionary(digestible.compactMap { file in digest(file).map { (file, $0) } }) { first, _ in first }) }
     }
 
     /// A file, or a link to one, that can be read a second time: a regular file.

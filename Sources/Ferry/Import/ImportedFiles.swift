@@ -1,4 +1,5 @@
 import FerryFormats
+import FerryMigration
 import FerryModel
 import FoundationEssentials
 
@@ -27,22 +28,58 @@ struct ImportedFiles: Codable, Equatable {
 
     private(set) var files: [File] = []
 
-    /// The list a store's metadata keeps: empty when it keeps none, or something under the key
-    /// that is not such a list (it is then replaced by the one this import writes).
-    init(metadata: [String: PropertyListValue]) {
-        guard case .string(let text)? = metadata[Self.metadataKey],
-              let decoded = try? JSONDecoder().decode(ImportedFiles.self, from: Data(text.utf8)) else { return }
-        self = decoded
+    /// Why a store's metadata holds something under `metadataKey` that is no such list.
+    struct Unreadable: Error, CustomStringConvertible {
+        let description: String
     }
 
-    /// The entry of the file whose bytes are `digest` and `size`, the newest when several are.
-    func entry(sha256 digest: String, bytes size: Int) -> File? {
-        files.last { $0.sha256 == digest && $0.bytes == size }
+    /// The list a store's metadata keeps: empty when it keeps none.
+    /// - Throws: `Unreadable` when the key holds something else (an edited or damaged list).
+    init(metadata: [String: PropertyListValue]) throws(Unreadable) {
+        guard let value = metadata[Self.metadataKey] else { return }
+        guard case .string(let text) = value else { throw Unreadable(description: "\(Self.metadataKey) is not text") }
+        do { self = try JSONDecoder().decode(ImportedFiles.self, from: Data(text.utf8)) } catch {
+            throw Unreadable(description: "\(Self.metadataKey) is not a list of imported files: \(error)")
+        }
+    }
+
+    private init() {}
+
+    /// A list of no files.
+    static let none = ImportedFiles()
+
+    /// The entry of the file of `entity` whose bytes are `digest` and `size`, the newest when
+    /// several are.
+    func entry(sha256 digest: String, bytes size: Int, entity: String) -> File? {
+        files.last { $0.sha256.lowercased() == digest && $0.bytes == size && $0.entity == entity }
     }
 
     /// Whether some entry's file has `size` bytes: only such a file can be one imported before.
     func holds(bytes size: Int) -> Bool {
         files.contains { $0.bytes == size }
+    }
+
+    /// The list with the files a run read added: each source of `ledgers` that `digests` has (a
+    /// regular file), as the entity and version of its first ledger (the records it names),
+    /// with the records written from it; the newest `limit` entries kept.
+    func adding(read ledgers: [SourceLedger], digests: [String: (sha256: String, bytes: Int)]) -> ImportedFiles {
+        let now = ISO8601Date.format(Date().timeIntervalSinceReferenceDate.rounded(.down)) ?? ""
+        var seen = Set<String>()
+        let read = ledgers.filter { seen.insert($0.source).inserted }.compactMap { first -> File? in
+            guard let digest = digests[first.source] else { return nil }
+            let written = ledgers.filter { $0.source == first.source }.reduce(0) { $0 + $1.written }
+            return File(name: first.source, sha256: digest.sha256, bytes: digest.bytes, entity: first.entity, modelVersion: first.version,
+                        importedAt: now, written: written)
+        }
+        return adding(read)
+    }
+
+    /// The list with each entry changed by `change` (a migration names each file's entity and
+    /// version as its records became).
+    func map(_ change: (inout File) -> Void) -> ImportedFiles {
+        var changed = self
+        for index in changed.files.indices { change(&changed.files[index]) }
+        return changed
     }
 
     /// The list with `new` added, the newest `limit` entries kept.

@@ -122,7 +122,8 @@ public struct StoreReport: Codable, Sendable, Equatable {
     }
 
     private static func describeImportedFiles(in metadata: StoreMetadataInfo) -> String? {
-        let files = ImportedFiles(metadata: metadata.propertyList).files
+        let files: [ImportedFiles.File]
+        do { files = try ImportedFiles(metadata: metadata.propertyList).files } catch { return "the list cannot be read: \(error)" }
         guard let newest = files.last else { return nil }
         return "\(files.count) file\(files.count == 1 ? "" : "s"), the newest \(newest.name) (\(newest.importedAt), \(newest.written) "
             + "\(newest.entity) record\(newest.written == 1 ? "" : "s")); import --append refuses them again"

@@ -68,6 +68,7 @@ public struct MigrateJob {
             Result { () throws(MigrateError) in try MigrationInputs.of(request, bundle: bundle) }
         } : nil
         let sourceChecks = request.verify ? startSourceChecks(chain) : nil
+        let fileDigests = ImportedFileCheck.startDigests(of: request.sources.filter { $0.kind != .store }.map(\.path))
         // Not left running when the run fails: it reads the source stores on the other core.
         defer { sourceChecks?.wait() }
         let graph = try self.graph(writer: writer, chain: chain)
@@ -96,6 +97,11 @@ public struct MigrateJob {
             }
             do { summary.links = try pipeline.finish() } catch { throw MigrateError(error) }
             summary.sourceRelationshipFailures = sourceChecks?.wait() ?? [:]
+            do {
+                try writer.setMetadataEntries(sourceMetadata(read: pipeline.ledgers, digests: fileDigests.wait(), chain: chain, summary: &summary))
+            } catch {
+                throw MigrateError.writer(error)
+            }
             summary.ledgers = pipeline.ledgers
             summary.written = pipeline.written
             summary.uncomputedDerivations = writer.layout.unkeptDerivations(of: Set(pipeline.written.keys), in: final).map(\.description)
@@ -295,22 +301,40 @@ public struct MigrateJob {
         }
         do {
             let receipt = MigrationReceipt(inputs: try inputs.wait(), accounting: accounting, report: report)
-            var entries = carriedMetadata()
-            entries[MigrationReceipt.metadataKey] = try receipt.metadataValue()
-            try writer.setMetadataEntries(entries)
+            try writer.setMetadataEntry(MigrationReceipt.metadataKey, to: try receipt.metadataValue())
         } catch {
             summary.receiptMissing = "\(error)"
         }
     }
 
-    /// The application's own metadata keys of the one store migrated (its `setMetadata` keys, as
-    /// Core Data's migration of a store keeps them), its receipt of an earlier migration aside;
-    /// none when several stores, or none, are sources, whose keys could disagree.
-    private func carriedMetadata() -> [String: PropertyListValue] {
-        let stores = request.sources.filter { $0.kind == .store }
-        guard stores.count == 1, let store = try? CoreDataStoreReader(path: stores[0].path) else { return [:] }
-        var entries = store.metadata.applicationEntries
-        entries[MigrationReceipt.metadataKey] = nil
+    /// The metadata keys the new store takes from its sources: the application's own keys of the
+    /// one store migrated (its `setMetadata` keys, as Core Data's migration of a store keeps
+    /// them), its receipt of an earlier migration aside, none when several stores are sources,
+    /// whose keys could disagree; and the files imported into them (`ImportedFiles`, every
+    /// store's list), with the files this run read (`digests`: the regular ones), each as the
+    /// entity its records became in the last version, so that `import --append` refuses them in
+    /// the new store too. A list that cannot be read is warned.
+    private func sourceMetadata(read ledgers: [SourceLedger], digests: [String: ImportedFileCheck.Digest], chain: MigrationChain,
+                                summary: inout MigrationSummary) -> [String: PropertyListValue] {
+        let stores = request.sources.filter { $0.kind == .store }.compactMap { try? CoreDataStoreReader(path: $0.path) }
+        var entries: [String: PropertyListValue] = [:]
+        if stores.count == 1, request.sources.filter({ $0.kind == .store }).count == 1 {
+            entries = stores[0].metadata.applicationEntries
+            entries[MigrationReceipt.metadataKey] = nil
+        }
+        var imported = ImportedFiles.none
+        for store in stores {
+            do { imported = imported.adding(try ImportedFiles(metadata: store.metadata.propertyList).files) } catch {
+                summary.warnings.append("\(store.path): its list of imported files cannot be read (\(error)): the new store's list does not hold it, "
+                    + "so import --append does not refuse those files again")
+            }
+        }
+        imported = imported.adding(read: ledgers.filter { digests[$0.source] != nil }, digests: digests).map { file in
+            guard let version = chain.versions.firstIndex(where: { $0.name == file.modelVersion }) else { return }
+            file.entity = chain.route(entity: file.entity, from: version).finalEntity ?? file.entity
+            file.modelVersion = chain.last.name
+        }
+        entries[ImportedFiles.metadataKey] = imported.files.isEmpty ? nil : try? imported.metadataValue()
         return entries
     }
 
