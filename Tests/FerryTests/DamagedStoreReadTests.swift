@@ -91,6 +91,23 @@ struct DamagedStoreReadTests {
         #expect(verified.status == 0, "\(verified.out)")
     }
 
+    /// A store's record whose required attribute is NULL (a batch update, a damaged store) was
+    /// written as it was, and the whole restore or migration failed its check (exit 5).
+    @Test("a record whose required attribute is NULL is a reject of restore and migrate, the rest kept (exit 1)")
+    func requiredAttributeNull() throws {
+        let folder = try TestPaths.temporaryFolder("damaged-required-attribute")
+        let (store, bundle) = try store(in: folder, required: false, damage: "UPDATE ZTAG SET ZLABEL = NULL WHERE Z_PK = 3")
+        #expect(try FerryProcess.run(["export", store, "--out", folder + "/export"]).status == 0)
+        let restored = try FerryProcess.run(["restore", folder + "/export", "--model", bundle, "--out", folder + "/restored.sqlite"])
+        #expect(restored.status == 1, "\(restored.err)")
+        #expect(restored.err.contains("Tag Z_PK 3: Tag: required attribute 'label' is NULL"), "\(restored.err)")
+        #expect(try storeRows(folder + "/restored.sqlite", "SELECT group_concat(ZLABEL) FROM ZTAG") == ["a,b"])
+        let migrated = try FerryProcess.run(["migrate", store, "--model", bundle, "--out", folder + "/migrated.sqlite"])
+        #expect(migrated.status == 1, "\(migrated.err)")
+        #expect(migrated.err.contains("Tag Z_PK 3: Tag.label: Tag.label is required and has no value or default"), "\(migrated.err)")
+        #expect(try storeRows(folder + "/migrated.sqlite", "SELECT group_concat(ZLABEL) FROM ZTAG") == ["a,b"])
+    }
+
     /// `Box.owner` is required; `Box.items` is ordered and its inverse `Item.box` required.
     private static func boxes(version number: Int) -> String {
         #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#

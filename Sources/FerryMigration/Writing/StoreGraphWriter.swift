@@ -287,7 +287,7 @@ public final class StoreGraphWriter {
     /// cannot hold, a value outside the model's validation rules when values are validated); nil
     /// when they can.
     private func valueProblem(_ values: [AttributeValue], target: EntityWriting) -> String? {
-        StoreRowSize.problem(values) ?? StoredDecimal.problem(values, schema: target.rows.schema)
+        StoreRowSize.problem(values) ?? target.required.problem(values) ?? StoredDecimal.problem(values, schema: target.rows.schema)
             ?? (validatesValues ? target.validation?.problem(values) : nil)
     }
 
@@ -597,6 +597,8 @@ public final class StoreGraphWriter {
         let duplicates: DuplicatePolicy
         /// The model's validation of the entity's values; nil when it has none.
         let validation: RecordValidation?
+        /// The attributes every object of the entity must fill.
+        let required: RequiredAttributes
         /// The identity attributes (names, and their indexes in the schema) when the entity has some.
         let identity: (names: [String], attributes: [Int?])?
         /// The store's number of the entity's root, which the key map is kept by.
@@ -608,6 +610,7 @@ public final class StoreGraphWriter {
             self.rows = rows
             self.duplicates = duplicates
             self.validation = validation
+            required = RequiredAttributes(rows.schema)
             self.identity = identity
             self.rootNumber = rootNumber
         }
