@@ -91,6 +91,20 @@ struct DamagedStoreReadTests {
         #expect(verified.status == 0, "\(verified.out)")
     }
 
+    /// The row's pairs were counted only when its reference could be read, so the pair census
+    /// differed and the whole migration failed (exit 5) instead of rejecting the row.
+    @Test("an entity column naming an entity number the model lacks: migrate rejects the row (exit 1), export refuses the store naming it (exit 3)")
+    func unknownEntityNumber() throws {
+        let folder = try TestPaths.temporaryFolder("damaged-entity-number")
+        let (store, bundle) = try store(in: folder, required: false, damage: "UPDATE ZTAG SET Z1_MEDIA = 99 WHERE Z_PK = 3")
+        let migrated = try FerryProcess.run(["migrate", store, "--model", bundle, "--out", folder + "/migrated.sqlite"])
+        #expect(migrated.status == 1, "\(migrated.err)")
+        #expect(migrated.err.contains("table ZTAG, row 3, column ZMEDIA: destination entity number 99 is not in the model"), "\(migrated.err)")
+        #expect(try storeRows(folder + "/migrated.sqlite", "SELECT group_concat(ZLABEL) FROM ZTAG") == ["a,b"])
+        let exported = try FerryProcess.run(["export", store, "--out", folder + "/export"])
+        #expect(exported.status == 3 && exported.err.contains("row 3, column ZMEDIA: destination entity number 99"), "\(exported.err)")
+    }
+
     /// A store's record whose required attribute is NULL (a batch update, a damaged store) was
     /// written as it was, and the whole restore or migration failed its check (exit 5).
     @Test("a record whose required attribute is NULL is a reject of restore and migrate, the rest kept (exit 1)")

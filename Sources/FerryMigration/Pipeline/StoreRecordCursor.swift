@@ -134,7 +134,8 @@ public final class StoreRecordCursor: RecordCursor {
                 // The row's pairs are accounted for with it: rejected.
                 if let entity = cursor.entityOfCurrentRow, let shape = shape(of: entity, in: cursor) {
                     for (position, name) in (cursor.toOneNames(of: entity) ?? []).enumerated() {
-                        guard let index = shape.toOne.firstIndex(of: name), (try? cursor.reference(at: position)) != nil else { continue }
+                        // By its key alone: an entity column naming no entity is what may have made the row unreadable.
+                        guard let index = shape.toOne.firstIndex(of: name), cursor.holdsReference(at: position) else { continue }
                         pairs.add(shape.toOneStorage[index])
                     }
                 }

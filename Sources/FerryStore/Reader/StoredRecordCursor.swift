@@ -237,6 +237,13 @@ public final class StoredRecordCursor {
         return try storedReference(at: position, of: row)
     }
 
+    /// Whether the current row's to-one relationship at `position` has a foreign key (not NULL),
+    /// its entity column not read: the pairs of a row that cannot be read are counted with it.
+    public func holdsReference(at position: Int) -> Bool {
+        guard let row = current else { return false }
+        return !statement.isNull(at: row.shape.toOne[position].keyIndex)
+    }
+
     /// The to-one relationship at `position` of `row`, the current row.
     private func storedReference(at position: Int, of row: Row) throws(StoreReaderError) -> StoredReference? {
         let relationship = row.shape.toOne[position]
