@@ -173,4 +173,39 @@ struct DamagedStoreReadTests {
         #expect(try storeRows(folder + "/restored.sqlite", order) == ["i4", "i3"])
         #expect(try FerryProcess.run(["verify", folder + "/restored.sqlite", "--model", bundle]).status == 0)
     }
+
+    /// A one-to-one whose sides disagree (page p2 names d1 as the doc it covers, while d1's
+    /// cover is p1) is kept as the store held it, each side from its own column; the restored or
+    /// migrated store then failed its own check for it, and nothing was written (exit 5).
+    @Test("a one-to-one whose sides disagree is restored and migrated as the store held it, and named (exit 1)")
+    func oneToOneSidesDisagree() throws {
+        let folder = try TestPaths.temporaryFolder("damaged-one-to-one")
+        let version = { (number: Int) in
+            #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+                + #"<entity name="Doc" syncable="YES"><attribute name="name" attributeType="String"/>"#
+                + #"<relationship name="cover" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Page" inverseName="coverOf" inverseEntity="Page"/></entity>"#
+                + #"<entity name="Page" syncable="YES"><attribute name="title" attributeType="String"/>"#
+                + (number > 1 ? #"<attribute name="note" optional="YES" attributeType="String"/>"# : "")
+                + #"<relationship name="coverOf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Doc" inverseName="cover" inverseEntity="Doc"/></entity></model>"#
+        }
+        let bundle = try TestPaths.xcodeModelBundle("Covers", versions: [("Covers 1", version(1)), ("Covers 2", version(2))], in: folder)
+        try #"[{"name": "d1", "cover": {"title": "p1"}}, {"name": "d2", "cover": {"title": "p2"}}]"#
+            .write(toFile: folder + "/docs.json", atomically: true, encoding: .utf8)
+        let store = folder + "/covers.sqlite"
+        #expect(try FerryProcess.run(["import", folder + "/docs.json", "--model", bundle, "--model-version", "Covers 1", "--entity", "Doc",
+                                      "--out", store]).status == 0)
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("UPDATE ZPAGE SET ZCOVEROF = 1 WHERE ZTITLE = 'p2'")
+        let sides = "SELECT d.ZNAME, p.ZTITLE, p.ZCOVEROF FROM ZDOC d JOIN ZPAGE p ON d.ZCOVER = p.Z_PK ORDER BY d.ZNAME"
+        let held = try storeRows(store, sides)
+        #expect(held == ["d1|p1|1", "d2|p2|1"])
+        #expect(try FerryProcess.run(["export", store, "--out", folder + "/export"]).status == 1)
+        let restored = try FerryProcess.run(["restore", folder + "/export", "--model", bundle, "--out", folder + "/restored.sqlite"])
+        #expect(restored.status == 1, "\(restored.err)")
+        #expect(restored.err.contains("inverse-mismatch"), "\(restored.err)")
+        #expect(try storeRows(folder + "/restored.sqlite", sides) == held)
+        let migrated = try FerryProcess.run(["migrate", store, "--model", bundle, "--out", folder + "/migrated.sqlite"])
+        #expect(migrated.status == 1, "\(migrated.err)")
+        #expect(migrated.err.contains("(migrated as its records say): inverse-mismatch"), "\(migrated.err)")
+        #expect(try storeRows(folder + "/migrated.sqlite", sides) == held)
+    }
 }

@@ -172,7 +172,7 @@ public struct RestoreJob {
                 .init(subject: "\($0.entity) from \($0.file)", read: $0.count, accounted: written[$0.entity, default: 0] + rejected[$0.entity, default: 0])
             },
             written: written.values.reduce(0, +), created: links.reduce(0) { $0 + $1.created }, store: outputPath, model: model)
-        let report: VerificationReport
+        var report: VerificationReport
         do {
             try writer.commit()
             report = try JobVerification.verify(store: outputPath, at: writer.temporaryPath, model: model, accounting: accounting,
@@ -180,6 +180,9 @@ public struct RestoreJob {
         } catch {
             throw .restore(reason: "\(outputPath): cannot verify the restored store: \(error)")
         }
+        // The backed-up store's own damage, restored as it was, which the export named
+        // (`ExportManifest.relationshipFailures`) and the restore says again.
+        report.accept(sourceFailures: Set(manifest.relationshipFailures ?? []), from: "the backed-up store")
         guard let failure = report.failures.first else { return report }
         throw .verification(path: outputPath, reason: "the restored store fails \(report.failures.count) check(s), first \(failure.check) of \(failure.subject): \(failure.message)")
     }

@@ -291,6 +291,9 @@ public struct MigrateJob {
             let (pairs, note) = try SourcePairCheck.section(store: writer.temporaryPath, model: model, chain: chain, summary: summary)
             if let pairs { report.append(pairs) }
             if let note { report.notes.append(note) }
+            // A source store's own damage, carried as it was (a one-to-one two objects claim),
+            // which the run names (`sourceRelationshipFailures`).
+            report.accept(sourceFailures: Set(summary.sourceRelationshipFailures.values.joined()), from: "a source store")
         } catch {
             throw .store(source: request.outputPath, reason: "cannot verify the written store: \(error)")
         }

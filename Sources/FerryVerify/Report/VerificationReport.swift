@@ -45,6 +45,22 @@ public struct VerificationReport: Sendable, Equatable, Codable {
     /// Adds a section (a later one of the same name is kept apart, in order).
     public mutating func append(_ section: VerificationSection) { sections.append(section) }
 
+    /// Takes out of the failures those the store read held as they are, line for line
+    /// (`VerificationReportText.line`: the same check, message and sample rows with their keys),
+    /// `sourceFailures` naming them: damage a restore or migration kept as the store it read
+    /// held it, which that job names, not damage it made. Each is left as a note.
+    public mutating func accept(sourceFailures: Set<String>, from source: String) {
+        guard !sourceFailures.isEmpty else { return }
+        for index in sections.indices {
+            sections[index].failures.removeAll { failure in
+                let line = VerificationReportText.line(failure)
+                guard sourceFailures.contains(line) else { return false }
+                notes.append("\(source) held this as it is: \(line)")
+                return true
+            }
+        }
+    }
+
     /// The section with this name.
     public func section(named name: String) -> VerificationSection? { sections.first { $0.name == name } }
 
