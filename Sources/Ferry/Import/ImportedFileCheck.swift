@@ -11,8 +11,7 @@ import FoundationEssentials
 /// consumed: such a source is not listed; a compressed copy of a file is other bytes); a file
 /// only needs digesting before the import when its size is one the list or another file has.
 struct ImportedFileCheck {
-    /// SHA-256 and size of a file.
-    typealias Digest = (sha256: String, bytes: Int)
+    typealias Digest = ImportedFiles.Digest
 
     let listed: ImportedFiles
     private let early: [String: Digest]

@@ -12,6 +12,8 @@ struct ImportedFiles: Codable, Equatable {
     static let metadataKey = "FerryImportedFiles"
     /// Most entries kept; older ones are dropped first.
     static let limit = 1_000
+    /// A file's SHA-256 (lowercase hex) and size.
+    typealias Digest = (sha256: String, bytes: Int)
 
     struct File: Codable, Equatable {
         /// The name it was given by (its path as given).
@@ -62,7 +64,7 @@ struct ImportedFiles: Codable, Equatable {
     /// The list with the files a run read added: each source of `ledgers` that `digests` has (a
     /// regular file), as the entity and version of its first ledger (the records it names),
     /// with the records written from it; the newest `limit` entries kept.
-    func adding(read ledgers: [SourceLedger], digests: [String: (sha256: String, bytes: Int)]) -> ImportedFiles {
+    func adding(read ledgers: [SourceLedger], digests: [String: Digest]) -> ImportedFiles {
         let now = ISO8601Date.format(Date().timeIntervalSinceReferenceDate.rounded(.down)) ?? ""
         var seen = Set<String>()
         let read = ledgers.filter { seen.insert($0.source).inserted }.compactMap { first -> File? in

@@ -317,7 +317,7 @@ public struct MigrateJob {
     /// store's list), with the files this run read (`digests`: the regular ones), each as the
     /// entity its records became in the last version, so that `import --append` refuses them in
     /// the new store too. A list that cannot be read is warned.
-    private func sourceMetadata(read ledgers: [SourceLedger], digests: [String: ImportedFileCheck.Digest], chain: MigrationChain,
+    private func sourceMetadata(read ledgers: [SourceLedger], digests: [String: ImportedFiles.Digest], chain: MigrationChain,
                                 summary: inout MigrationSummary) -> [String: PropertyListValue] {
         let stores = request.sources.filter { $0.kind == .store }.compactMap { try? CoreDataStoreReader(path: $0.path) }
         var entries: [String: PropertyListValue] = [:]
