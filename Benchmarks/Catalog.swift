@@ -51,12 +51,12 @@ enum Catalog {
                 targets: [.speedup(atLeast: 0.67, issue: "#16: within 1.5× of C")],
                 prepare: { w in
                     try w.smallUploads(.csv)
-                    try w.cReferenceLoop()
+                    try w.cReference(.csvInsert)
                 },
                 outputs: ["ferry-small-c.sqlite", "c-loop.sqlite"],
                 throughputBasis: { try $0.smallUploads(.csv) },
                 ferry: { w in importUploads(w, from: w.smallUploadsPath(.csv), into: "ferry-small-c.sqlite") },
-                reference: { w in .process([w.cReferenceLoopPath, w.smallUploadsPath(.csv), w.path("c-loop.sqlite")]) }),
+                reference: { w in .process([w.cReferencePath(.csvInsert), w.smallUploadsPath(.csv), w.path("c-loop.sqlite")]) }),
 
             // MARK: Formats
 
@@ -111,14 +111,19 @@ enum Catalog {
                 summary: "every upload record of a Workspace 1 store through CoreDataStoreReader.records(model:).records(of:) (in the driver) vs sqlite3 SELECT * of the table to /dev/null",
                 targets: [.ferryRecordRate(atLeast: 1_000_000, issue: "#3")],
                 prepare: { try $0.uploadStore() },
-                ferry: { w in
-                    let store = w.uploadStorePath
-                    return .inProcess(label: "CoreDataStoreReader(\(store)) reading every UploadEntity record") {
-                        _ = try StoreReadProbe.read(store, modelBundle: w.workspaceModel, version: "Workspace 1",
-                                                    entity: "UploadEntity", expected: w.rows)
-                    }
-                },
+                ferry: readUploadStore,
                 reference: { w in .shell("sqlite3 \(w.uploadStorePath) 'SELECT * FROM ZUPLOADENTITY' > /dev/null") }),
+
+            Benchmark(
+                name: "read-store-c",
+                summary: "the same records: Ferry's store reading (in the driver) vs a C loop built from Benchmarks/Reference (one prepared SELECT *, every value fetched, texts and blobs copied out): the bound this host sets",
+                targets: [.speedup(atLeast: 0.67, issue: "#16: within 1.5× of C")],
+                prepare: { w in
+                    try w.uploadStore()
+                    try w.cReference(.storeRead)
+                },
+                ferry: readUploadStore,
+                reference: { w in .process([w.cReferencePath(.storeRead), w.uploadStorePath, "ZUPLOADENTITY", String(w.rows)]) }),
             QueryBenchmarks.query(),
             MigrateBenchmarks.workspace2To3,
             MappingModelBenchmarks.mappingModelMigration,
@@ -126,6 +131,15 @@ enum Catalog {
             VerifyBenchmarks.verifyAgainstSource,
             VerifyBenchmarks.verifyAgainstSourceRerun,
         ] + ExportBenchmarks.all() + PostgresBenchmarks.all()
+    }
+
+    /// Ferry's reading of every upload record of the Workspace 1 upload store, in the driver.
+    private static func readUploadStore(_ w: Workspace) -> Side {
+        let store = w.uploadStorePath
+        return .inProcess(label: "CoreDataStoreReader(\(store)) reading every UploadEntity record") {
+            _ = try StoreReadProbe.read(store, modelBundle: w.workspaceModel, version: "Workspace 1",
+                                        entity: "UploadEntity", expected: w.rows)
+        }
     }
 
     /// `ferry import` of upload rows into a Workspace 1 store (verified unless told not to).

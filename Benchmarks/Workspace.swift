@@ -70,17 +70,17 @@ final class Workspace {
         return target
     }
 
-    /// Where `cReferenceLoop()` builds the C-speed bound.
-    var cReferenceLoopPath: String { path("csv_insert_loop") }
+    /// Where `cReference(_:)` builds a C-speed bound.
+    func cReferencePath(_ loop: CReferenceLoop) -> String { path(loop.rawValue) }
 
-    /// Builds `Benchmarks/Reference/csv_insert_loop.c` (parse + one prepared insert per row, one
-    /// transaction) with the system compiler, once per run; returns the binary's path.
+    /// Builds `Benchmarks/Reference/<loop>.c` with the system compiler, once per run; returns the
+    /// binary's path.
     @discardableResult
-    func cReferenceLoop() throws -> String {
-        let target = cReferenceLoopPath
+    func cReference(_ loop: CReferenceLoop) throws -> String {
+        let target = cReferencePath(loop)
         if generated.contains(target) { return target }
-        _ = try ChildProcess.run(["cc", "-O2", "-o", target, repository + "/Benchmarks/Reference/csv_insert_loop.c", "-lsqlite3"],
-                                 logPrefix: path("build-c-reference"))
+        _ = try ChildProcess.run(["cc", "-O2", "-o", target, repository + "/Benchmarks/Reference/\(loop.rawValue).c", "-lsqlite3"],
+                                 logPrefix: path("build-\(loop.rawValue)"))
         generated.insert(target)
         return target
     }
@@ -127,4 +127,12 @@ extension FixtureFormat {
         case .xmlPlist: return "plist"
         }
     }
+}
+
+/// The C loops in `Benchmarks/Reference/` that bound what Ferry's hot paths could cost.
+enum CReferenceLoop: String {
+    /// Parse upload CSV rows and insert each with one prepared statement, in one transaction.
+    case csvInsert = "csv_insert_loop"
+    /// Step a `SELECT *` of one table to its end, copying every text and blob out.
+    case storeRead = "store_read_loop"
 }
