@@ -92,11 +92,24 @@ final class Workspace {
     /// with the same job `ferry import` runs); returns the path.
     @discardableResult
     func uploadStore() throws -> String {
-        let target = uploadStorePath
+        try importUploads(try cleanUploads(.csv), into: uploadStorePath)
+    }
+
+    /// Where `smallUploadStore()` puts its store.
+    var smallUploadStorePath: String { path("uploads-small-store.sqlite") }
+
+    /// A Workspace 1 store holding the small upload records (no thumbnails), made like
+    /// `uploadStore()`; returns the path.
+    @discardableResult
+    func smallUploadStore() throws -> String {
+        try importUploads(try smallUploads(.csv), into: smallUploadStorePath)
+    }
+
+    private func importUploads(_ source: String, into target: String) throws -> String {
         if generated.contains(target) { return target }
-        remove("uploads-store.sqlite")
+        try? FileManager.default.removeItem(atPath: target)
         let request = ImportRequest(
-            sources: [try cleanUploads(.csv)], modelPath: workspaceModel, modelVersion: "Workspace 1",
+            sources: [source], modelPath: workspaceModel, modelVersion: "Workspace 1",
             entity: "UploadEntity", outputPath: target)
         let summary = try ImportJob(request: request).run()
         guard summary.written == rows else {
