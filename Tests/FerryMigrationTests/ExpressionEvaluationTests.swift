@@ -187,6 +187,19 @@ struct ExpressionEvaluationTests {
         #expect(value("round(-9223372036854775808.4)") == .integer(.min))
         #expect(failure("round(9223372036854775807.5)") == "round(9223372036854775807.5): decimal 9223372036854775807.5 is out of range for Integer 64")
         #expect(failure("round(\"2.5\")") == "round(\"2.5\"): needs a number, got string \"2.5\"")
+        // Rounding up past the largest magnitude fails rather than wrapping.
+        #expect(failure("round(-9223372036854775808.5)")?.hasSuffix("is out of range for Integer 64") == true)
+        #expect(failure("ceil(18446744073709551615.5)")?.hasSuffix("is out of range for Integer 64") == true)
+        #expect(value("floor(0.0001)") == .integer(0))
+        #expect(value("ceil(-0.0001)") == .integer(0))
+    }
+
+    @Test("decimal products and sums keep every digit, in plain form")
+    func decimalText() {
+        #expect(value("decimal(\"0.001\") * 3") == .decimal("0.003"))
+        #expect(value("decimal(\"-0.5\") * 2") == .decimal("-1"))
+        #expect(value("decimal(\"12.50\") * 1048576") == .decimal("13107200"))
+        #expect(value("decimal(\"1e-3\") + decimal(\"-1e-3\")") == .decimal("0"))
     }
 
     @Test("string functions")

@@ -8,12 +8,11 @@ import FerryModel
 public enum StoredDecimal {
     /// Why a store cannot keep the plain decimal `plain`, or nil when it reads back unchanged.
     public static func problem(_ plain: String) -> String? {
-        let shown = TextCoercion.clipped(plain)
         guard let stored = DecimalNotation.stored(plain) else {
-            return "\(shown) is beyond the range of a store's Decimal (a real)"
+            return "\(TextCoercion.clipped(plain)) is beyond the range of a store's Decimal (a real)"
         }
         guard stored != plain else { return nil }
-        return "\(shown) has more significant digits than a store's Decimal (a real) keeps: it would read back as \(TextCoercion.clipped(stored))"
+        return "\(TextCoercion.clipped(plain)) has more significant digits than a store's Decimal (a real) keeps: it would read back as \(TextCoercion.clipped(stored))"
     }
 
     /// Why a record with `values` (of `schema`'s attributes, in order) cannot be written as it

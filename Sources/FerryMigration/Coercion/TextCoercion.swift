@@ -257,7 +257,8 @@ public enum TextCoercion {
 
     /// Long values are cut in messages so one bad blob does not flood the reject log.
     public static func clipped(_ text: String) -> String {
-        text.count > 60 ? String(text.prefix(57)) + "..." : text
+        // At most 60 bytes of UTF-8 are at most 60 characters: no need to count them.
+        text.utf8.count <= 60 || text.count <= 60 ? text : String(text.prefix(57)) + "..."
     }
 }
 

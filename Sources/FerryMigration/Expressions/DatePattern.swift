@@ -83,22 +83,24 @@ struct DatePattern: Sendable {
 
     /// The civil time the text spells, or a failure naming the text.
     func read(_ value: String) throws(ExpressionFailure) -> CivilTime {
-        let scalars = Array(value.unicodeScalars)
+        let scalars = value.unicodeScalars
         var time = CivilTime(year: 0)
-        var index = 0
-        let mismatch = ExpressionFailure("'\(TextCoercion.clipped(value))' does not match the date pattern '\(text)'")
+        var index = scalars.startIndex
+        var mismatch: ExpressionFailure {
+            ExpressionFailure("'\(TextCoercion.clipped(value))' does not match the date pattern '\(text)'")
+        }
         for item in items {
             switch item {
             case let .literal(expected):
-                guard index < scalars.count, scalars[index] == expected else { throw mismatch }
-                index += 1
+                guard index < scalars.endIndex, scalars[index] == expected else { throw mismatch }
+                scalars.formIndex(after: &index)
             case let .field(field, digits):
                 var number = 0
                 var taken = 0
-                while taken < digits.upperBound, index < scalars.count, let digit = ExpressionLexer.isDigit(scalars[index]) ? Int(scalars[index].value) - 48 : nil {
-                    number = number * 10 + digit
+                while taken < digits.upperBound, index < scalars.endIndex, ExpressionLexer.isDigit(scalars[index]) {
+                    number = number * 10 + Int(scalars[index].value) - 48
                     taken += 1
-                    index += 1
+                    scalars.formIndex(after: &index)
                 }
                 guard taken >= digits.lowerBound else { throw mismatch }
                 switch field {
@@ -112,7 +114,7 @@ struct DatePattern: Sendable {
                 }
             }
         }
-        guard index == scalars.count else { throw mismatch }
+        guard index == scalars.endIndex else { throw mismatch }
         if let invalidity = time.invalidity {
             throw ExpressionFailure("'\(TextCoercion.clipped(value))' is not a valid date and time: \(invalidity)")
         }

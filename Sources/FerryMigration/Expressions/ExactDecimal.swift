@@ -39,12 +39,21 @@ struct ExactDecimal: Equatable, Comparable {
     /// Reads decimal text (`[+-]digits[.digits][e[+-]digits]`); nil when it is not a number.
     init?(_ text: String) {
         guard let plain = DecimalNotation.plain(text.utf8) else { return nil }
-        var bytes = Array(plain.utf8)
-        let negative = bytes.first == UInt8(ascii: "-")
-        if negative { bytes.removeFirst() }
-        let point = bytes.firstIndex(of: UInt8(ascii: "."))
-        let scale = point.map { bytes.count - $0 - 1 } ?? 0
-        self.init(negative: negative, digits: bytes.reversed().compactMap { $0 == UInt8(ascii: ".") ? nil : $0 - 48 }, scale: scale)
+        // Plain form: an optional "-", digits, and at most one "." between digits.
+        var digits: [UInt8] = []
+        digits.reserveCapacity(plain.utf8.count)
+        var negative = false, scale = 0, afterPoint = false
+        for byte in plain.utf8 {
+            switch byte {
+            case UInt8(ascii: "-"): negative = true
+            case UInt8(ascii: "."): afterPoint = true
+            default:
+                digits.append(byte &- 48)
+                if afterPoint { scale += 1 }
+            }
+        }
+        digits.reverse()
+        self.init(negative: negative, digits: digits, scale: scale)
     }
 
     init(_ value: Int64) {
@@ -59,14 +68,16 @@ struct ExactDecimal: Equatable, Comparable {
 
     /// The plain text form (`DecimalNotation`): `-12.5`, `0.001`, `0`.
     var text: String {
-        var padded = digits
-        if padded.count <= scale { padded += repeatElement(0, count: scale - padded.count + 1) }
-        var result = negative ? "-" : ""
-        for (index, digit) in padded.enumerated().reversed() {
-            result.unicodeScalars.append(Unicode.Scalar(digit + 48))
-            if index == scale, scale > 0 { result += "." }
+        // Digits at or above the point, at least one; then the fraction, zero-padded to `scale`.
+        let shown = max(digits.count, scale + 1)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(shown + 2)
+        if negative { bytes.append(UInt8(ascii: "-")) }
+        for index in stride(from: shown - 1, through: 0, by: -1) {
+            bytes.append((index < digits.count ? digits[index] : 0) + 48)
+            if index == scale, scale > 0 { bytes.append(UInt8(ascii: ".")) }
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     var isZero: Bool { digits.isEmpty }
@@ -135,7 +146,6 @@ struct ExactDecimal: Equatable, Comparable {
 
     /// The integer this rounds to under `rule`, or nil when it does not fit in Int64.
     func integer(rounding rule: FloatingPointRoundingRule) -> Int64? {
-        let whole = Array(digits.dropFirst(scale))
         let firstDropped = scale > 0 && scale <= digits.count ? digits[scale - 1] : 0
         let isExact = scale == 0
         let increment = switch rule {
@@ -145,10 +155,15 @@ struct ExactDecimal: Equatable, Comparable {
         default: false
         }
         var magnitude: UInt64 = 0
-        for digit in (increment ? Magnitude.add(whole, [1]) : whole).reversed() {
+        for digit in digits[min(scale, digits.count)...].reversed() {
             let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: 10)
             guard !overflow else { return nil }
             let (sum, carry) = shifted.addingReportingOverflow(UInt64(digit))
+            guard !carry else { return nil }
+            magnitude = sum
+        }
+        if increment {
+            let (sum, carry) = magnitude.addingReportingOverflow(1)
             guard !carry else { return nil }
             magnitude = sum
         }

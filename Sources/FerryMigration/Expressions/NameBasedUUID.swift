@@ -19,32 +19,36 @@ enum NameBasedUUID {
     static let namespace = Array("ferry-mapping-uuid-v1".utf8)
 
     static func make(_ arguments: [AttributeValue]) -> UUIDBytes? {
-        var hasher = SHA256()
-        hasher.update(namespace)
-        for argument in arguments {
-            let (tag, payload) = encoding(argument)
-            hasher.update([tag])
-            hasher.update((0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(payload.count) >> ($0 * 8)) })
-            hasher.update(payload)
-        }
-        var bytes = Array(hasher.finalize().prefix(16))
+        var message = namespace
+        message.reserveCapacity(namespace.count + 64 * arguments.count)
+        for argument in arguments { append(argument, to: &message) }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        message.withUnsafeBytes { whole in bytes.withUnsafeMutableBytes { SHA256.hash(whole, into: $0) } }
         bytes[6] = bytes[6] & 0x0F | 0x80
         bytes[8] = bytes[8] & 0x3F | 0x80
         return UUIDBytes(bytes)
     }
 
-    private static func encoding(_ value: AttributeValue) -> (tag: UInt8, payload: [UInt8]) {
+    /// Appends a value's tag, its payload's length (8 bytes, big-endian) and the payload.
+    private static func append(_ value: AttributeValue, to message: inout [UInt8]) {
         switch value {
-        case .null: (0, [])
-        case let .integer(number): (1, Array(String(number).utf8))
-        case let .double(number): (1, Array((DecimalNotation.plain(number) ?? String(number)).utf8))
-        case let .decimal(text): (1, Array((ExactDecimal(text)?.text ?? text).utf8))
-        case let .string(text): (2, Array(text.utf8))
-        case let .bool(flag): (3, [flag ? 1 : 0])
-        case let .date(seconds): (4, Array((DecimalNotation.plain(seconds) ?? String(seconds)).utf8))
-        case let .binary(bytes): (5, bytes)
-        case let .uuid(uuid): (6, uuid.bytes)
-        case let .uri(text): (7, Array(text.utf8))
+        case .null: append(tag: 0, [UInt8](), to: &message)
+        case let .integer(number): append(tag: 1, String(number).utf8, to: &message)
+        case let .double(number): append(tag: 1, (DecimalNotation.plain(number) ?? String(number)).utf8, to: &message)
+        case let .decimal(text): append(tag: 1, (ExactDecimal(text)?.text ?? text).utf8, to: &message)
+        case let .string(text): append(tag: 2, text.utf8, to: &message)
+        case let .bool(flag): append(tag: 3, CollectionOfOne<UInt8>(flag ? 1 : 0), to: &message)
+        case let .date(seconds): append(tag: 4, (DecimalNotation.plain(seconds) ?? String(seconds)).utf8, to: &message)
+        case let .binary(bytes): append(tag: 5, bytes, to: &message)
+        case let .uuid(uuid): append(tag: 6, uuid.bytes, to: &message)
+        case let .uri(text): append(tag: 7, text.utf8, to: &message)
         }
+    }
+
+    private static func append(tag: UInt8, _ payload: some Collection<UInt8>, to message: inout [UInt8]) {
+        message.append(tag)
+        let length = UInt64(payload.count)
+        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: length >> UInt64(shift))) }
+        message.append(contentsOf: payload)
     }
 }
