@@ -85,9 +85,10 @@ enum RestoreCommand: Command {
                 Terminal.out(RestoreSummaryLine.json(records: summary.records, store: job.outputPath) + "\n")
             } else {
                 printRecords(summary.records)
-                // Where the store went, and how it was checked (a newcomer saw only the counts).
-                Terminal.out("→ \(job.outputPath): verified" + (summary.compared
-                    ? ", and compared with the store backed up record by record and pair by pair\n" : " by its counts\n"))
+                // Where the store went, and how it was checked; with warnings, that it holds less
+                // than the backup or what the backup named as damaged.
+                let checked = summary.compared ? ", and compared with the store backed up record by record and pair by pair" : " by its counts"
+                Terminal.out("→ \(job.outputPath): verified" + checked + (leftOut ? ", except for what the warnings above name\n" : "\n"))
             }
             return code
         } catch {

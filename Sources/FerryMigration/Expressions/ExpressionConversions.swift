@@ -48,7 +48,7 @@ enum ExpressionConversions {
         case .bool: return value
         case let .string(text): return try coerced(text, as: .boolean)
         default:
-            let notBoolean = ExpressionFailure("\(ExpressionValues.describe(value)) is not a boolean (1 or 0)")
+            var notBoolean: ExpressionFailure { ExpressionFailure("\(ExpressionValues.describe(value)) is not a boolean (1 or 0)") }
             guard let number = try ExpressionNumber(value) else { throw notBoolean }
             switch (number.order(.integer(0)), number.order(.integer(1))) {
             case (0, _): return .bool(false)
