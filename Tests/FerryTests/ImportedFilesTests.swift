@@ -91,11 +91,42 @@ struct ImportedFilesTests {
         let upserted = try importing([file], into: store, ["--append", "--key", "fileName", "--on-duplicate", "keep-newest", "--again"])
         #expect(upserted.status == 0, "\(upserted.err)")
         #expect(try count(store) == ["1"])
-        // Read from standard input: nothing to read again, so nothing is listed or refused.
-        let piped = try FerryProcess.run(["import", "-", "--model", model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
-                                          "--out", store, "--append"], stdin: "fileName,fileSize\na.jpg,1\n")
-        #expect(piped.status == 0, "\(piped.err)")
-        #expect(try count(store) == ["2"])
+    }
+
+    /// Standard input and pipes were not listed: a scheduled `producer | ferry import - --append`
+    /// run twice added every record again with exit 0.
+    @Test("a stream is digested as it is read: the same bytes piped again, or through a FIFO, are refused once read (exit 3)")
+    func streams() throws {
+        let folder = try TestPaths.temporaryFolder("imported-streams")
+        let store = folder + "/u.sqlite", file = folder + "/a.csv"
+        let bytes = "fileName,fileSize\na.jpg,1\n", other = "fileName,fileSize\nb.jpg,2\n写真.jpg,3\n"
+        try bytes.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try importing([file], into: store, []).status == 0)
+        func piped(_ text: String, _ options: [String] = []) throws -> FerryProcess.Result {
+            try FerryProcess.run(["import", "-", "--format", "csv", "--model", model, "--model-version", "Workspace 1",
+                                  "--entity", "UploadEntity", "--out", store, "--append"] + options, stdin: text)
+        }
+        // The file's bytes on standard input are the file's.
+        let same = try piped(bytes)
+        #expect(same.status == 3 && same.err.contains("<stdin>: its bytes were imported into \(store) already (as \(file), "), "\(same.err)")
+        #expect(try count(store) == ["1"])
+        // Other bytes are appended and listed; piped again, they are refused; --again appends them.
+        #expect(try piped(other).status == 0)
+        #expect(try count(store) == ["3"])
+        let again = try piped(other)
+        #expect(again.status == 3 && again.err.contains("<stdin>: its bytes were imported into \(store) already (as <stdin>, "), "\(again.err)")
+        #expect(try count(store) == ["3"])
+        #expect(try piped(other, ["--again"]).status == 0)
+        #expect(try count(store) == ["5"])
+        // A FIFO holding a listed file's bytes, and a FIFO beside the same file in one run.
+        let fifo = try FerryProcess.shell("mkfifo f && (cat a.csv > f &) && ferry import f --format csv --model '\(model)' "
+            + "--model-version 'Workspace 1' --entity UploadEntity --out u.sqlite --append", in: folder)
+        #expect(fifo.status == 3 && fifo.err.contains("f: its bytes were imported into u.sqlite already"), "\(fifo.err)")
+        let twin = try FerryProcess.shell("rm -f f && mkfifo f && (cat a.csv > f &) && ferry import a.csv f --format csv --model '\(model)' "
+            + "--model-version 'Workspace 1' --entity UploadEntity --out new.sqlite", in: folder)
+        #expect(twin.status == 3 && twin.err.contains("f holds the same bytes as a.csv"), "\(twin.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/new.sqlite"))
+        #expect(try count(store) == ["5"])
     }
 
     @Test("a file imported as another entity is another file; a list that cannot be read is refused, and --again starts it anew")

@@ -67,18 +67,23 @@ public struct ImportJob {
             let chain = MigrationChain(versions: [model], steps: [], options: request.files.coercion, variables: [:])
             var pipeline = RecordPipeline(chain: chain, graph: graph, rejects: rejects)
             pipeline.onProgress = progress
+            var streams: [String: ImportedFiles.Digest] = [:]
             for (index, source) in request.sources.enumerated() where !pipeline.stoppedEarly {
                 let opened = try openReader(source, model: model, schema: schema)
                 if let delimiter = opened.delimiter { summary.delimiters[source] = delimiter }
                 let cursor = FileRecordCursor(path: source, records: opened.records, entity: request.entity, version: 0, versionName: model.name,
                                               onlyEntityOf: model, census: opened.census)
                 do { try pipeline.read(cursor, namespace: index) } catch { throw ImportError(error) }
+                if let digest = opened.streamDigest?.result {
+                    try imported.check(stream: source, digest: digest, streamsBefore: streams)
+                    streams[source] = digest
+                }
             }
             do { summary.links = try pipeline.finish() } catch { throw ImportError(error) }
             summary.tally(pipeline)
             summary.uncomputedDerivations = writer.layout.unkeptDerivations(of: Set(pipeline.written.keys), in: model).map(\.description)
             if !summary.stoppedEarly {
-                let list = imported.list(after: summary.ledgers)
+                let list = imported.list(after: summary.ledgers, streams: streams)
                 do { try writer.setMetadataEntries([ImportedFiles.metadataKey: try list.metadataValue()]) } catch let error as StoreWriterError {
                     throw ImportError.store(error)
                 } catch {

@@ -7,13 +7,17 @@ import FoundationEssentials
 /// record is read, and digests the rest on the other core while the import reads them, for the
 /// list the new store keeps.
 ///
-/// Only regular files are digested, as they are stored (a FIFO or standard input would be
-/// consumed: such a source is not listed; a compressed copy of a file is other bytes); a file
-/// only needs digesting before the import when its size is one the list or another file has.
+/// Regular files are digested as they are stored (a compressed copy of a file is other bytes); a
+/// file only needs digesting before the import when its size is one the list or another file
+/// has. A stream (standard input, a pipe, a FIFO) cannot be read twice: it is digested as the
+/// import reads it (`StreamDigestTap`) and checked once read, before anything is written.
 struct ImportedFileCheck {
     typealias Digest = ImportedFiles.Digest
 
     let listed: ImportedFiles
+    private let entity: String
+    private let store: String?
+    private let refuses: Bool
     private let early: [String: Digest]
     private let rest: BackgroundWork<[String: Digest], Never>
 
@@ -35,6 +39,9 @@ struct ImportedFileCheck {
             }
         }
         self.listed = listed
+        self.entity = entity
+        self.store = store
+        self.refuses = refuses
         let files = sources.filter { Self.digestible($0) }
         let sizes = files.map { FileInfo.size(atPath: FileInfo.linkTarget(of: $0)) ?? -1 }
         var early: [String: Digest] = [:]
@@ -56,9 +63,24 @@ struct ImportedFileCheck {
         rest = Self.startDigests(of: files.filter { early[$0] == nil })
     }
 
-    /// The list the store keeps after the import: the one before, with the files `ledgers` read.
-    func list(after ledgers: [SourceLedger]) -> ImportedFiles {
-        listed.adding(read: ledgers, digests: early.merging(rest.wait()) { first, _ in first })
+    /// Refuses the stream `source`, read whole with `digest`, when the store lists its bytes as
+    /// this entity's or another source of the import (`streamsBefore`, and the files) holds them.
+    func check(stream source: String, digest: Digest, streamsBefore: [String: Digest]) throws(ImportError) {
+        guard refuses else { return }
+        if let entry = listed.entry(sha256: digest.sha256, bytes: digest.bytes, entity: entity) {
+            throw .importedBefore(source: FileByteSource.name(of: source), store: store ?? "", name: entry.name, at: entry.importedAt,
+                                  written: entry.written)
+        }
+        let sources = early.merging(rest.wait()) { first, _ in first }.merging(streamsBefore) { first, _ in first }
+        if let twin = sources.first(where: { $0.value == digest })?.key {
+            throw .givenTwice(source: FileByteSource.name(of: source), sameAs: FileByteSource.name(of: twin))
+        }
+    }
+
+    /// The list the store keeps after the import: the one before, with the files `ledgers` read
+    /// (`streams`: the digests of the streams among them).
+    func list(after ledgers: [SourceLedger], streams: [String: Digest]) -> ImportedFiles {
+        listed.adding(read: ledgers, digests: early.merging(rest.wait()) { first, _ in first }.merging(streams) { first, _ in first })
     }
 
     /// Digests `files` (those of them that are regular files) on a worker thread.
@@ -68,7 +90,7 @@ struct ImportedFileCheck {
     }
 
     /// A file, or a link to one, that can be read a second time: a regular file.
-    private static func digestible(_ path: String) -> Bool {
+    static func digestible(_ path: String) -> Bool {
         path != "-" && FileInfo.kind(atPath: FileInfo.linkTarget(of: path)) == .regularFile
     }
 

@@ -70,7 +70,7 @@ struct ImportedFiles: Codable, Equatable {
         let read = ledgers.filter { seen.insert($0.source).inserted }.compactMap { first -> File? in
             guard let digest = digests[first.source] else { return nil }
             let written = ledgers.filter { $0.source == first.source }.reduce(0) { $0 + $1.written }
-            return File(name: first.source, sha256: digest.sha256, bytes: digest.bytes, entity: first.entity, modelVersion: first.version,
+            return File(name: FileByteSource.name(of: first.source), sha256: digest.sha256, bytes: digest.bytes, entity: first.entity, modelVersion: first.version,
                         importedAt: now, written: written)
         }
         return adding(read)

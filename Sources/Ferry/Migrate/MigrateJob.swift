@@ -91,14 +91,18 @@ public struct MigrateJob {
             let carried = inputs != nil ? CarriedValueWatch(chain: chain, keying: RecordKeying(through: identity.largestPrimaryKey)) : nil
             pipeline.observer = carried
             pipeline.onProgress = progress
+            // The digests of the streams read (standard input, pipes), for the list of files read.
+            var streams: [String: StreamDigest] = [:]
             for (namespace, source) in request.sources.enumerated() where !pipeline.stoppedEarly {
-                let cursor = try self.cursor(for: source, chain: chain, keepsIdentity: namespace == identitySource, summary: &summary)
+                let cursor = try self.cursor(for: source, chain: chain, keepsIdentity: namespace == identitySource, summary: &summary,
+                                             streams: &streams)
                 do { try pipeline.read(cursor, namespace: namespace) } catch { throw MigrateError(error) }
             }
             do { summary.links = try pipeline.finish() } catch { throw MigrateError(error) }
             summary.sourceRelationshipFailures = sourceChecks?.wait() ?? [:]
             do {
-                try writer.setMetadataEntries(sourceMetadata(read: pipeline.ledgers, digests: fileDigests.wait(), chain: chain, summary: &summary))
+                let digests = fileDigests.wait().merging(streams.compactMapValues(\.result)) { first, _ in first }
+                try writer.setMetadataEntries(sourceMetadata(read: pipeline.ledgers, digests: digests, chain: chain, summary: &summary))
             } catch {
                 throw MigrateError.writer(error)
             }
@@ -205,7 +209,7 @@ public struct MigrateJob {
     /// legacy file read as records of its entity in the oldest version that has it (or the
     /// version it names).
     private func cursor(for source: MigrationSource, chain: MigrationChain, keepsIdentity: Bool,
-                        summary: inout MigrationSummary) throws(MigrateError) -> any RecordCursor {
+                        summary: inout MigrationSummary, streams: inout [String: StreamDigest]) throws(MigrateError) -> any RecordCursor {
         switch source.kind {
         case .store:
             do { return try StoreRecordCursor(path: source.path, chain: chain, keepsIdentity: keepsIdentity) } catch { throw MigrateError(error) }
@@ -214,6 +218,7 @@ public struct MigrateJob {
             let opened: FileRecordSource.Opened
             do { opened = try request.files.open(source.path, model: chain.versions[index], schema: schema) } catch { throw .source(error) }
             if let delimiter = opened.delimiter { summary.delimiters[source.path] = delimiter }
+            streams[source.path] = opened.streamDigest
             return FileRecordCursor(path: source.path, records: opened.records, entity: entity, version: index,
                                     versionName: chain.versions[index].name, census: opened.census)
         }

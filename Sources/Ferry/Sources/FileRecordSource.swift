@@ -46,6 +46,9 @@ public struct FileRecordSource: Sendable {
         /// The file's records counted a second time, by a scanner of its own, as the reader reads
         /// it (`CensusTap`): known once the reader reached the end.
         public let census: FileCensus
+        /// The digest of a stream's bytes (standard input, a pipe), known once the reader
+        /// reached the end; nil for a file that can be read again (`StreamDigestTap`).
+        let streamDigest: StreamDigest?
     }
 
     /// A file (or standard input) opened once, its format decided from its first bytes
@@ -60,6 +63,8 @@ public struct FileRecordSource: Sendable {
         public let csv: (dialect: CSVDialect, choice: CSVDelimiterChoice)?
         /// For JSON and NDJSON: where the records are.
         public let jsonLayout: JSONRecordLayout?
+        /// Where a stream's digest is left (`StreamDigestTap`); nil for a file that can be read again.
+        let streamDigest: StreamDigest?
 
         /// The CSV dialect decided (RFC 4180 for other formats).
         public var csvDialect: CSVDialect { csv?.dialect ?? .rfc4180 }
@@ -79,7 +84,10 @@ public struct FileRecordSource: Sendable {
     /// Opens `path` and decides its format.
     public func decide(_ path: String) throws(RecordSourceError) -> DecidedSource {
         do {
-            let source = try SampledByteSource(try GzipDetectingByteSource(path: path), count: SourceContent.sampleSize)
+            let file = try FileByteSource(path: path)
+            let tap = ImportedFileCheck.digestible(path) ? nil : StreamDigestTap(file)
+            let bytes: any ByteSource = if let tap { tap } else { file }
+            let source = try SampledByteSource(try GzipDetectingByteSource(bytes), count: SourceContent.sampleSize)
             let content = SourceContent.sniff(source.sample, isComplete: source.sampleIsComplete)
             let format: SourceFormat
             do { format = try SourceFormat.decide(content: content, path: path, given: self.format) } catch {
@@ -90,7 +98,7 @@ public struct FileRecordSource: Sendable {
             case .json, .ndjson: jsonRecordsKeyPath.map { JSONRecordLayout.nested(keyPath: $0) } ?? (format == .ndjson ? .lines : .automatic)
             case .csv, .plist: nil
             }
-            return DecidedSource(path: path, format: format, bytes: source, csv: csv, jsonLayout: layout)
+            return DecidedSource(path: path, format: format, bytes: source, csv: csv, jsonLayout: layout, streamDigest: tap?.digest)
         } catch let error as RecordSourceError {
             throw error
         } catch {
@@ -130,15 +138,15 @@ public struct FileRecordSource: Sendable {
                 let tap = CensusTap(decided.bytes, census: CSVRecordCensus(dialect: decided.csvDialect))
                 let records = try CSVRecordReader(csv: try csvReader(decided, reading: tap), schema: schema, keyMap: keyMap,
                                                   columnMap: csv.columnMap, model: model, linkAttributes: linkAttributes, options: coercion)
-                return Opened(records: RecordReaderBox(records), delimiter: decided.csv?.choice, census: tap.census)
+                return Opened(records: RecordReaderBox(records), delimiter: decided.csv?.choice, census: tap.census, streamDigest: decided.streamDigest)
             case .json, .ndjson:
                 let tap = CensusTap(decided.bytes, census: JSONRecordCensus(layout: decided.jsonLayout ?? .automatic))
                 let records = DocumentRecordReader(json: jsonReader(decided, reading: tap), decoder: try decoder(model: model, schema: schema))
-                return Opened(records: RecordReaderBox(records), delimiter: nil, census: tap.census)
+                return Opened(records: RecordReaderBox(records), delimiter: nil, census: tap.census, streamDigest: decided.streamDigest)
             case .plist:
                 let tap = CensusTap(decided.bytes, census: PlistRecordCensus())
                 let records = DocumentRecordReader(plist: PlistRecordReader(source: tap), decoder: try decoder(model: model, schema: schema))
-                return Opened(records: RecordReaderBox(records), delimiter: nil, census: tap.census)
+                return Opened(records: RecordReaderBox(records), delimiter: nil, census: tap.census, streamDigest: decided.streamDigest)
             }
         } catch let error as RecordSourceError {
             throw error
