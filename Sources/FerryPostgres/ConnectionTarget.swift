@@ -23,8 +23,13 @@ public struct ConnectionTarget: Sendable, CustomStringConvertible {
     /// Checks the string with libpq's own parser.
     public init(_ connectionString: String) throws(PostgresError) {
         self.connectionString = connectionString
-        var secrets = Self.writtenPasswords(in: connectionString)
+        // The whole string first: libpq's parse errors quote it.
+        var secrets = [connectionString] + Self.writtenPasswords(in: connectionString)
         if let variable = getenv("PGPASSWORD") { secrets.append(String(cString: variable)) }
+        if Self.hidesCredentials(connectionString) {
+            throw .invalidTarget(reason: "an '@' stands after the host's '/', so libpq would read the user and password as part of the "
+                + "host, port or database name (and show them): percent-encode '/', '?', '#' and '@' in them (%2F, %3F, %23, %40)")
+        }
         var message: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(connectionString, &message) else {
             let reason = message.map { String(cString: $0) } ?? "libpq cannot parse it"
@@ -40,7 +45,7 @@ public struct ConnectionTarget: Sendable, CustomStringConvertible {
         }
         if let password = parts["password"] { secrets.append(password) }
         self.secrets = secrets.filter { !$0.isEmpty }
-        description = Self.display(parts)
+        description = Self.scrub(Self.display(parts), of: self.secrets.dropFirst().map { $0 })
     }
 
     /// Whether a command-line argument names a database rather than a file: it starts with
@@ -49,12 +54,31 @@ public struct ConnectionTarget: Sendable, CustomStringConvertible {
         text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
     }
 
+    /// Whether a command-line argument looks meant as a database, mistyped or not: it starts
+    /// with `postgresql:` or `postgres:` in any case (`postgresql:/user:pw@host`). Where a file is
+    /// expected, such an argument is refused rather than used as a path and shown (a file of
+    /// that name is `./postgres:…`).
+    public static func looksLikeConnection(_ text: String) -> Bool {
+        let lowered = text.prefix(11).lowercased()
+        return lowered.hasPrefix("postgresql:") || lowered.hasPrefix("postgres:")
+    }
+
+    /// A URI whose `@` stands after the first `/` of what follows `://` (and before any `?`):
+    /// libpq looks for the user and password only before that `/`, so a password holding a `/`
+    /// ends up in the host, port or database name, which messages show.
+    private static func hidesCredentials(_ text: String) -> Bool {
+        guard let scheme = text.firstRange(of: "://") else { return false }
+        let head = text[scheme.upperBound...].prefix { $0 != "?" }
+        guard let at = head.lastIndex(of: "@"), let slash = head.firstIndex(of: "/") else { return false }
+        return slash < at
+    }
+
     /// A command-line argument as it may be shown (in logs, messages, `--json`, catalogs): a
     /// connection URI as its `description`, rebuilt without any password (one libpq cannot parse
     /// with the passwords it spells out replaced by `***`); any other text as it is. Every place
     /// that shows an argument which may be a URI goes through this.
     public static func shown(_ argument: String) -> String {
-        guard isConnectionURI(argument) else { return argument }
+        guard looksLikeConnection(argument) else { return argument }
         if let target = try? ConnectionTarget(argument) { return target.description }
         return scrub(argument, of: writtenPasswords(in: argument))
     }
@@ -71,14 +95,15 @@ public struct ConnectionTarget: Sendable, CustomStringConvertible {
     }
 
     /// The password a URI spells out (`user:PASSWORD@` or `password=PASSWORD`), as written, so a
-    /// string libpq cannot parse is still scrubbed from its own error message.
+    /// string libpq cannot parse is still scrubbed from its own error message. Read loosely: after
+    /// the scheme's `:` and any slashes, up to the last `@` before a `?` (a mistyped `postgresql:/`
+    /// or a password holding `/` included).
     private static func writtenPasswords(in text: String) -> [String] {
         var found: [String] = []
-        if let scheme = text.firstRange(of: "://") {
-            let rest = text[scheme.upperBound...]
-            let authority = rest.prefix { $0 != "/" && $0 != "?" }
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                found.append(String(authority[authority.index(after: colon)..<at]))
+        if looksLikeConnection(text), let colon = text.firstIndex(of: ":") {
+            let rest = text[text.index(after: colon)...].drop { $0 == "/" }.prefix { $0 != "?" }
+            if let at = rest.lastIndex(of: "@"), let separator = rest[..<at].firstIndex(of: ":") {
+                found.append(String(rest[rest.index(after: separator)..<at]))
             }
         }
         for piece in text.split(whereSeparator: { $0 == "?" || $0 == "&" || $0 == " " }) where piece.hasPrefix("password=") {

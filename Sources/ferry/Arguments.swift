@@ -1,4 +1,5 @@
 import FerryFormats
+import FerryPostgres
 
 /// What an option takes. The kind is declared once, with the option, and everything else comes
 /// from it: the placeholder `--help` shows, the check (and its usage error) when the command is
@@ -45,6 +46,9 @@ struct OptionSpec {
     let help: String
     /// Whether the option may be given more than once.
     var repeatable = false
+    /// A path option that takes a PostgreSQL connection too (`migrate --out`); any other refuses
+    /// one rather than use it as a path (and show its password in messages).
+    var takesDatabase = false
 
     init(name: String, kind: OptionValue, help: String, repeatable: Bool = false) {
         self.name = name
@@ -101,10 +105,27 @@ struct OptionSpec {
             return nil
         case .path:
             // An empty path would name the current folder's parent's entry "" (a mistake, never a file).
-            return text.isEmpty ? UsageError("--\(name) needs a path, not an empty one") : nil
+            if text.isEmpty { return UsageError("--\(name) needs a path, not an empty one") }
+            if !takesDatabase, ConnectionTarget.looksLikeConnection(text) {
+                return UsageError("--\(name) takes a file or folder, not a PostgreSQL connection (\(ConnectionTarget.shown(text)))"
+                    + "; for a file of that name, write ./\(Self.fileNamePrefix(text))…")
+            }
+            return nil
         case .flag, .text, .version, .entity:
             return nil
         }
+    }
+
+    /// A path option that takes a PostgreSQL connection too.
+    func orDatabase() -> OptionSpec {
+        var spec = self
+        spec.takesDatabase = true
+        return spec
+    }
+
+    /// The scheme a text that looks like a connection starts with (`postgresql:`), to show.
+    static func fileNamePrefix(_ text: String) -> String {
+        String(text.prefix { $0 != ":" }) + ":"
     }
 
     /// `a, b or c`.
@@ -155,7 +176,10 @@ struct UsageError: Error, CustomStringConvertible {
 enum ArgumentParser {
     /// `elsewhere`: the option names of the other verbs, so that an option this verb lacks is
     /// named as another's (`import --lenient`: an option of migrate).
-    static func parse(_ arguments: [String], options: [OptionSpec], elsewhere: [(verb: String, options: [String])] = []) throws(UsageError) -> ParsedArguments {
+    /// `databaseFirst`: whether the first positional may be a PostgreSQL connection; any other
+    /// positional that looks like one is refused rather than read as a path.
+    static func parse(_ arguments: [String], options: [OptionSpec], elsewhere: [(verb: String, options: [String])] = [],
+                      databaseFirst: Bool = false) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var optionsEnded = false
@@ -165,6 +189,11 @@ enum ArgumentParser {
             if optionsEnded || !argument.hasPrefix("--") || argument == "-" {
                 if !optionsEnded, argument.hasPrefix("-"), argument != "-" {
                     throw UsageError("unknown option '\(argument)'" + suggestion(for: argument.drop { $0 == "-" }, options))
+                }
+                if ConnectionTarget.looksLikeConnection(argument), !(databaseFirst && parsed.positionals.isEmpty) {
+                    throw UsageError("\(ConnectionTarget.shown(argument)): a PostgreSQL connection, where this verb takes files and stores"
+                        + (databaseFirst ? " (a connection is its first argument)" : "")
+                        + "; for a file of that name, write ./\(OptionSpec.fileNamePrefix(argument))…")
                 }
                 parsed.positionals.append(argument)
                 continue

@@ -14,6 +14,8 @@ protocol Command {
     /// The fixed words its first positional argument takes (a subcommand or a kind), or none
     /// when its positionals are paths; shells complete them.
     static var words: [String] { get }
+    /// Whether its first positional may be a PostgreSQL connection (`restore`, `verify`).
+    static var databaseFirst: Bool { get }
     /// Runs the verb and returns its exit code. Usage errors are thrown; other failures are
     /// reported by the verb itself.
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode
@@ -21,6 +23,7 @@ protocol Command {
 
 extension Command {
     static var words: [String] { [] }
+    static var databaseFirst: Bool { false }
 
     static var help: String {
         let text = usage.hasSuffix("\n") ? usage : usage + "\n"
@@ -78,7 +81,8 @@ enum Dispatcher {
         }
         do {
             let elsewhere = commands.filter { $0.name != command.name }.map { (verb: $0.name, options: $0.options.map(\.name)) }
-            return try command.run(ArgumentParser.parse(rest, options: command.options, elsewhere: elsewhere))
+            return try command.run(ArgumentParser.parse(rest, options: command.options, elsewhere: elsewhere,
+                                                          databaseFirst: command.databaseFirst))
         } catch {
             Terminal.error("ferry \(verb): \(error.description)\nRun 'ferry \(verb) --help' for usage.")
             // A monitor that asked for JSON gets it for a mistyped command line too.

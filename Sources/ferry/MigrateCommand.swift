@@ -40,7 +40,7 @@ enum MigrateCommand: Command {
         OptionSpec.path("model", "MODEL", "the versioned model (.xcdatamodeld or a compiled .momd)"),
         .version("model-version", "the version to migrate to (default: the model's current version)"),
         .path("mapping", "PATH", "a Core Data mapping model (.xcmappingmodel, .cdm) for the step it maps (repeat for each)", repeatable: true),
-        .path("out", "STORE", "the store to create, or a postgresql:// URI to load the records into"),
+        .path("out", "STORE", "the store to create, or a postgresql:// URI to load the records into").orDatabase(),
         .flag("force", "replace STORE if it exists (atomically)"),
         OptionSpec(name: "var", value: "NAME=VALUE", help: "a value for $NAME in written mappings (e.g. zone=Asia/Shanghai)", repeatable: true),
         OptionSpec(name: "schema", value: "S", help: "with --out postgresql://: the schema to load into (default ferry)"),

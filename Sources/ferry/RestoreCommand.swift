@@ -28,6 +28,7 @@ enum RestoreCommand: Command {
         schema recorded. Before the store is renamed into place, its rows per
         entity and pairs per relationship are counted and compared with the database's.
         """
+    static let databaseFirst = true
     static let options = [
         OptionSpec.path("model", "MODEL", ".xcdatamodeld bundle holding the backup's model version"),
         .path("out", "STORE", "the store to create"),

@@ -57,6 +57,7 @@ enum VerifyCommand: Command {
 
         example: ferry verify Workspace.sqlite --model Migrations/Workspace.xcdatamodeld
         """
+    static let databaseFirst = true
     static let options = [
         OptionSpec.path("model", "MODEL", "the model to read the store with (default: its Z_MODELCACHE)"),
         .flag("json", "print the report as JSON"),
