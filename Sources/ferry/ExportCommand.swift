@@ -62,7 +62,8 @@ enum ExportCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "written (every store loaded)"),
-        ExitCodeUse(.rejects, "written, but the store fails ferry verify's relationship checks (each is named): the files hold those pairs as it does"),
+        ExitCodeUse(.rejects, "written, but the store fails ferry verify's relationship checks (each is named): the files "
+            + "(or the database) hold those pairs as it does"),
         ExitCodeUse(.badInput, "a store or the model cannot be read, or names no such entity"),
         ExitCodeUse(.destination, "the folder (or the database) not written; with several stores, the worst code of any"),
         ExitCodeUse(.verificationFailed, "with --to: the database's counts differ from a store's"),

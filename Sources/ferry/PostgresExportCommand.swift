@@ -28,17 +28,24 @@ enum PostgresExportCommand {
         } else {
             Terminal.out(PostgresExportText.table(summary, verified: job.verify))
         }
+        var named = false
         for store in summary.stores {
             if let failure = store.failure { log.error("ferry export: \(store.source): \(failure.message)") }
+            if RelationshipFailureText.warn(store.report?.relationshipFailures ?? [], of: store.source,
+                                            outcome: "loaded as its rows are", log: log) {
+                named = true
+            }
         }
         let failed = summary.stores.filter { $0.failure != nil }.count
-        let code = exitCode(summary)
+        var code = exitCode(summary)
+        if code == .success, named { code = .rejects }
         log.summary(code, counts: ["loaded": summary.stores.count - failed, "failed": failed])
         return code
     }
 
     /// 0 when every store was loaded; otherwise 5 when a verification failed, else 4 when the
-    /// database failed, else 3 (a store or model could not be read).
+    /// database failed, else 3 (a store or model could not be read). A store loaded that fails
+    /// `ferry verify`'s relationship checks makes it 1 when it would be 0.
     static func exitCode(_ summary: PostgresExportSummary) -> ExitCode {
         let failures = summary.stores.compactMap(\.failure)
         if failures.isEmpty { return .success }

@@ -25,7 +25,11 @@ enum PostgresVerifyCommand {
         do { report = try job.run() } catch {
             return log.failure(error.isVerificationFailure ? .verificationFailed : .badInput, error.description)
         }
-        let code = VerifyCommand.print(report, json: arguments.has("json"))
+        var code = VerifyCommand.print(report, json: arguments.has("json"))
+        if RelationshipFailureText.warn(job.storeRelationshipFailures(), of: store,
+                                        outcome: "the database holds its rows as they were loaded", log: log), code == .success {
+            code = .rejects
+        }
         log.summary(code, counts: VerifyCommand.counts(report))
         return code
     }

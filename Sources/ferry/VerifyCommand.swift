@@ -72,6 +72,7 @@ enum VerifyCommand: Command {
 
     static let exitCodes = [
         ExitCodeUse(.success, "every check holds"),
+        ExitCodeUse(.rejects, "postgresql://…: every check holds, but STORE itself fails ferry verify's relationship checks (each is named)"),
         ExitCodeUse(.badInput, "the store, the model or a source cannot be read, the model names none of the store's entities, or the store changed while it was verified"),
         ExitCodeUse(.verificationFailed, "a check failed"),
     ]

@@ -26,8 +26,8 @@ struct DamagedStoreReadTests {
     }
 
     /// The bundle and a version 1 store of two media and three tags (`c`, Z_PK 3, on the second
-    /// medium), damaged by `damage` (SQL).
-    private func store(in folder: String, required: Bool, damage: String) throws -> (store: String, bundle: String) {
+    /// medium), damaged by `damage` (SQL); the PostgreSQL route's tests use it too.
+    static func store(in folder: String, required: Bool, damage: String) throws -> (store: String, bundle: String) {
         let bundle = try TestPaths.xcodeModelBundle("Media", versions: [("Media 1", Self.version(1, required: required)),
                                                                       ("Media 2", Self.version(2, required: required))], in: folder)
         try #"[{"title": "m1", "tags": [{"label": "a"}, {"label": "b"}]}, {"title": "m2", "tags": [{"label": "c"}]}]"#
@@ -43,7 +43,7 @@ struct DamagedStoreReadTests {
     @Test("an entity column naming another entity than its row's is named by export, restore and migrate (exit 1)")
     func entityColumn() throws {
         let folder = try TestPaths.temporaryFolder("damaged-entity-column")
-        let (store, bundle) = try store(in: folder, required: false, damage: "UPDATE ZTAG SET Z1_MEDIA = 2 WHERE Z_PK = 3")
+        let (store, bundle) = try Self.store(in: folder, required: false, damage: "UPDATE ZTAG SET Z1_MEDIA = 2 WHERE Z_PK = 3")
         let failure = "foreign-key-entity Tag.media: 1 row(s) name another entity in Z1_MEDIA than their destination's Z_ENT (Z_PK 3: "
         let exported = try FerryProcess.run(["export", store, "--out", folder + "/export"])
         #expect(exported.status == 1, "\(exported.err)")
@@ -75,7 +75,7 @@ struct DamagedStoreReadTests {
     @Test("a required to-one left empty: the export names it, the restore rejects that record and restores the rest (exit 1)")
     func requiredLeftEmpty() throws {
         let folder = try TestPaths.temporaryFolder("damaged-required-empty")
-        let (store, bundle) = try store(in: folder, required: true, damage: "UPDATE ZTAG SET ZMEDIA = NULL, Z1_MEDIA = NULL WHERE Z_PK = 3")
+        let (store, bundle) = try Self.store(in: folder, required: true, damage: "UPDATE ZTAG SET ZMEDIA = NULL, Z1_MEDIA = NULL WHERE Z_PK = 3")
         let exported = try FerryProcess.run(["export", store, "--out", folder + "/export"])
         #expect(exported.status == 1, "\(exported.err)")
         #expect(exported.err.contains("required-relationship Tag.media: 1 row(s) have no destination for a required relationship (Z_PK 3)"),
@@ -98,7 +98,7 @@ struct DamagedStoreReadTests {
     @Test("an entity column naming an entity number the model lacks: migrate rejects the row (exit 1), export refuses the store naming it (exit 3)")
     func unknownEntityNumber() throws {
         let folder = try TestPaths.temporaryFolder("damaged-entity-number")
-        let (store, bundle) = try store(in: folder, required: false, damage: "UPDATE ZTAG SET Z1_MEDIA = 99 WHERE Z_PK = 3")
+        let (store, bundle) = try Self.store(in: folder, required: false, damage: "UPDATE ZTAG SET Z1_MEDIA = 99 WHERE Z_PK = 3")
         let migrated = try FerryProcess.run(["migrate", store, "--model", bundle, "--out", folder + "/migrated.sqlite"])
         #expect(migrated.status == 1, "\(migrated.err)")
         #expect(migrated.err.contains("table ZTAG, row 3, column ZMEDIA: destination entity number 99 is not in the model"), "\(migrated.err)")
@@ -112,7 +112,7 @@ struct DamagedStoreReadTests {
     @Test("a record whose required attribute is NULL is a reject of restore and migrate, the rest kept (exit 1)")
     func requiredAttributeNull() throws {
         let folder = try TestPaths.temporaryFolder("damaged-required-attribute")
-        let (store, bundle) = try store(in: folder, required: false, damage: "UPDATE ZTAG SET ZLABEL = NULL WHERE Z_PK = 3")
+        let (store, bundle) = try Self.store(in: folder, required: false, damage: "UPDATE ZTAG SET ZLABEL = NULL WHERE Z_PK = 3")
         #expect(try FerryProcess.run(["export", store, "--out", folder + "/export"]).status == 0)
         let restored = try FerryProcess.run(["restore", folder + "/export", "--model", bundle, "--out", folder + "/restored.sqlite"])
         #expect(restored.status == 1, "\(restored.err)")

@@ -128,6 +128,25 @@ struct PostgresCommandTests {
         }
     }
 
+    /// The file route named a store failing verify's relationship checks (exit 1); through
+    /// PostgreSQL it went at exit 0, its entity column mended to the row's without a word.
+    @Test("a store failing verify's relationship checks is named by export --to and by verify postgresql:// --against (exit 1)")
+    func damagedStore() throws {
+        let server = try PostgresTestServer.running()
+        let uri = server.uri(database: try server.database().name)
+        let folder = try TestPaths.temporaryFolder("pg-damaged")
+        let (store, _) = try DamagedStoreReadTests.store(in: folder, required: false, damage: "UPDATE ZTAG SET Z1_MEDIA = 2 WHERE Z_PK = 3")
+        let failure = "foreign-key-entity Tag.media: 1 row(s) name another entity in Z1_MEDIA than their destination's Z_ENT (Z_PK 3: "
+        let exported = try ferry(["export", store, "--to", uri])
+        #expect(exported.status == 1, "\(exported.err)")
+        #expect(exported.err.contains("warning: \(store) fails a relationship check of ferry verify (loaded as its rows are): \(failure)"),
+                "\(exported.err)")
+        let verified = try ferry(["verify", uri, "--against", store])
+        #expect(verified.status == 1, "\(verified.out)\(verified.err)")
+        #expect(verified.err.contains("fails a relationship check of ferry verify (the database holds its rows as they were loaded): \(failure)"),
+                "\(verified.err)")
+    }
+
     @Test("the password never shows: not on a wrong one, not in --json, not from the password file")
     func passwords() throws {
         let server = try PostgresTestServer.running()

@@ -16,4 +16,8 @@ public struct PostgresLoadReport: Sendable, Equatable {
     /// What the store held that the database does not get (Core Data's own records, tables
     /// outside its layout), counted by the store's census.
     public var leftBehind = LeftBehind()
+    /// The failures of `ferry verify`'s relationship checks on the store (a key naming no row, an
+    /// entity column naming another entity than its row's), one line each: its rows are loaded
+    /// as they are, and the export names each (exit 1), as a file export does.
+    public var relationshipFailures: [String] = []
 }

@@ -27,13 +27,18 @@ struct PostgresStoreLoad {
 
     func run() throws(PostgresTransferError) -> PostgresLoadReport {
         let (store, model, reader, layout, storePath) = (opened.store, opened.model, opened.reader, opened.layout, opened.path)
+        // `ferry verify`'s relationship checks, on their own connection while the rows go out.
+        let checks = BackgroundWork<[String], Never> {
+            .success((try? StoreVerifier(path: storePath, model: .model(model)).relationshipFailures().map(VerificationReportText.line)) ?? [])
+        }
+        defer { _ = checks.wait() }
         let connection = try session.connection()
         try session.prepare(PostgresTableDefinitions(layout: layout, schema: schema), schema: schema, model: model.name)
         let catalog = PostgresCatalog(connection: connection, schema: schema)
         let uuid = store.metadata.storeUUID.uuidString
         let applicationMetadata: String?
         do { applicationMetadata = try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries) } catch { throw .export(error) }
-        return try catalog.transaction { () throws(PostgresTransferError) in
+        var report = try catalog.transaction { () throws(PostgresTransferError) in
             // A file read as immutable must not have changed since it was opened, possibly a store
             // earlier (`PostgresOpenedStore`): the end of the read compares with the stamp then.
             let state = try read { () throws(StoreReaderError) in try store.beginRead() }
@@ -92,6 +97,8 @@ struct PostgresStoreLoad {
             guard problems.isEmpty else { throw .verification(store: storePath, problems: problems) }
             return report
         }
+        report.relationshipFailures = checks.wait()
+        return report
     }
 
     /// An ordered list with a member without a position, or two members at one position, has no

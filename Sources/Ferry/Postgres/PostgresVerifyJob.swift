@@ -32,6 +32,16 @@ public struct PostgresVerifyJob {
         self.modelPath = modelPath
     }
 
+    /// The failures of `ferry verify`'s relationship checks on STORE, one line each: damage the
+    /// comparison cannot see (the load reads such a store's rows as they are, the export names
+    /// them), for the verb to name. Empty when STORE or its model cannot be read (`run` says why).
+    public func storeRelationshipFailures() -> [String] {
+        guard let store = try? CoreDataStoreReader(path: againstPath),
+              let model = try? ExportModelSource.resolve(bundlePath: modelPath, store: store).model,
+              let verifier = try? StoreVerifier(path: againstPath, model: .model(model)) else { return [] }
+        return verifier.relationshipFailures().map(VerificationReportText.line)
+    }
+
     public func run() throws(PostgresTransferError) -> VerificationReport {
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: againstPath) } catch { throw .export(.store(error)) }
