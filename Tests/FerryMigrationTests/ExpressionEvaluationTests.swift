@@ -84,6 +84,11 @@ struct ExpressionEvaluationTests {
         #expect(value("d - 0.5", ["d": day]) == ExpressionHarness.date("2014-02-28T23:59:59.5Z"))
         #expect(value("d - date(\"2014-02-28\")", ["d": day]) == .double(86_400))
         #expect(failure("d * 2", ["d": day]) == "d * 2: cannot apply '*' to date 2014-03-01T00:00:00Z and integer 2")
+        // A date moved past the years 0 to 9999, or to infinity, is a failure: an infinite date was
+        // written (and exported as "Infinity"), and infinity minus itself (NaN) stored as NULL.
+        #expect(failure("d + x", ["d": day, "x": .double(1e308)])?.contains("is outside the years 0 to 9999") == true)
+        #expect(failure("x + d", ["d": day, "x": .double(-1e12)])?.contains("is outside the years 0 to 9999") == true)
+        #expect(failure("d - e", ["d": .date(.infinity), "e": .date(.infinity)])?.contains("is out of range for Double") == true)
     }
 
     @Test("comparisons: numbers across types, strings, dates; mismatched kinds fail")
@@ -224,7 +229,14 @@ struct ExpressionEvaluationTests {
         #expect(failure("date(\"01/03/2014\")")?.hasPrefix("date(\"01/03/2014\"): '01/03/2014' is not an ISO 8601 date") == true)
         #expect(failure("unixtime(true)") == "unixtime(true): needs a number of seconds, got true")
         // Whole seconds are converted exactly; past 2^53 they would become another second (the date changed, exit 0).
-        #expect(value("unixtime(9007199254740993)") == .date(9_007_198_276_433_793))
+        #expect(value("unixtime(253402300799)") == ExpressionHarness.date("9999-12-31T23:59:59Z"))
+        // A date an expression makes is within the years 0 to 9999, as import reads legacy numbers:
+        // milliseconds taken for seconds were written as the year 45970 (exit 0).
+        #expect(failure("unixtime(1388538000000)") == "unixtime(1388538000000): 1387559692800 seconds since 2001 is outside the years "
+                + "0 to 9999 (if it counts milliseconds, divide it by 1000)")
+        #expect(failure("unixtime(253402300800)")?.hasSuffix("is outside the years 0 to 9999 (if it counts milliseconds, divide it by 1000)") == true)
+        #expect(failure("epoch2001(x)", ["x": .double(1e300)])?.contains("is outside the years 0 to 9999") == true)
+        #expect(failure("date(x)", ["x": .double(-1e12)])?.contains("is outside the years 0 to 9999") == true)
         #expect(failure("unixtime(9223372036854775807)")
                 == "unixtime(9223372036854775807): 9223372036854775807 seconds is past what a date holds exactly (2^53 seconds)")
         #expect(failure("unixtime(\"soon\")") == "unixtime(\"soon\"): 'soon' is not a number")

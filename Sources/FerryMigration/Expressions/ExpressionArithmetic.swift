@@ -8,7 +8,8 @@ import FerryModel
 ///   quotient does not terminate (`7 / 2` is 3.5, `1 / 3` is 0.333…);
 /// - a double on either side makes the result a double; a result that is not finite is a failure;
 /// - `+` with a string on either side joins texts (the other side as `text()` renders it);
-/// - a date plus or minus a number of seconds is a date; a date minus a date is seconds (double);
+/// - a date plus or minus a number of seconds is a date (within the years 0 to 9999, as every
+///   date an expression makes); a date minus a date is seconds (double);
 /// - dividing by zero is a failure; nil on either side gives nil.
 enum ExpressionArithmetic {
     static func apply(_ op: ExpressionOperator, _ lhs: AttributeValue, _ rhs: AttributeValue) throws(ExpressionFailure) -> AttributeValue {
@@ -79,11 +80,15 @@ enum ExpressionArithmetic {
     /// Date ± seconds and date − date; nil when neither side is a date.
     private static func dateArithmetic(_ op: ExpressionOperator, _ lhs: AttributeValue, _ rhs: AttributeValue) throws(ExpressionFailure) -> AttributeValue? {
         switch (lhs, rhs) {
-        case let (.date(a), .date(b)) where op == .subtract: return .double(a - b)
+        case let (.date(a), .date(b)) where op == .subtract:
+            guard (a - b).isFinite else { throw ExpressionFailure("\(a) - \(b) seconds is out of range for Double") }
+            return .double(a - b)
         case let (.date(a), other) where op == .add || op == .subtract:
-            if let seconds = try ExpressionNumber(other) { return .date(op == .add ? a + seconds.doubleValue : a - seconds.doubleValue) }
+            if let seconds = try ExpressionNumber(other) {
+                return try ExpressionConversions.date(referenceSeconds: op == .add ? a + seconds.doubleValue : a - seconds.doubleValue)
+            }
         case let (other, .date(b)) where op == .add:
-            if let seconds = try ExpressionNumber(other) { return .date(b + seconds.doubleValue) }
+            if let seconds = try ExpressionNumber(other) { return try ExpressionConversions.date(referenceSeconds: b + seconds.doubleValue) }
         case (.date, _), (_, .date):
             throw ExpressionFailure("cannot apply '\(op.rawValue)' to \(ExpressionValues.describe(lhs)) and \(ExpressionValues.describe(rhs))")
         default: break

@@ -100,7 +100,8 @@ enum ExpressionConversions {
         }
     }
 
-    /// A number of seconds (or text holding one) since an epoch `offset` seconds before 2001, as a date.
+    /// A number of seconds (or text holding one) since an epoch `offset` seconds before 2001, as a
+    /// date within the years 0 to 9999 (`date(referenceSeconds:)`).
     static func seconds(_ value: AttributeValue, since offset: Double) throws(ExpressionFailure) -> AttributeValue {
         let number: Double
         if case let .string(text) = value, case let .double(parsed) = try coerced(text, as: .double) {
@@ -111,13 +112,25 @@ enum ExpressionConversions {
             guard !overflow, let exact = Double(exactly: since) else {
                 throw ExpressionFailure("\(whole) seconds is past what a date holds exactly (2^53 seconds)")
             }
-            return .date(exact)
+            return try date(referenceSeconds: exact)
         } else if let numeric = try ExpressionNumber(value) {
             number = numeric.doubleValue
         } else {
             throw ExpressionFailure("needs a number of seconds, got \(ExpressionValues.describe(value))")
         }
-        return .date(number - offset)
+        return try date(referenceSeconds: number - offset)
+    }
+
+    /// A date an expression makes, in seconds since 2001: within the years 0 to 9999, the years
+    /// ISO 8601 writes and `import` reads a legacy number of seconds into. A number past them is a
+    /// misread one (milliseconds taken for seconds: `unixtime(1388538000000)` would be the year
+    /// 45970), or not finite; either is a failure, not a date.
+    static func date(referenceSeconds seconds: Double) throws(ExpressionFailure) -> AttributeValue {
+        guard ISO8601Date.hasFourDigitYear(seconds) else {
+            let hint = seconds.magnitude > 1e11 ? " (if it counts milliseconds, divide it by 1000)" : ""
+            throw ExpressionFailure("\(DecimalNotation.plain(seconds) ?? String(seconds)) seconds since 2001 is outside the years 0 to 9999\(hint)")
+        }
+        return .date(seconds)
     }
 
     private static func coerced(_ text: String, as type: AttributeType) throws(ExpressionFailure) -> AttributeValue {

@@ -43,7 +43,8 @@ import FerryModel
 ///   `prefix(content, 4) + "..."` shortens a text (counts are integers, 0 or more); `coalesce(a, b, ...)` is
 ///   the first non-nil value; `isnil(x)`; `date(x)` reads ISO 8601 text or Unix seconds;
 ///   `date(text, "pattern"[, zone])` reads text with a `DatePattern` in a zone (`LocalTime`,
-///   default UTC); `unixtime(x)` is seconds since 1970 and `epoch2001(x)` seconds since 2001 as a date;
+///   default UTC); `unixtime(x)` is seconds since 1970 and `epoch2001(x)` seconds since 2001 as a date (a date an
+///   expression makes must fall in the years 0 to 9999, as import reads legacy numbers);
 ///   `uuid(a, b, ...)` is a deterministic UUID of the argument values (`NameBasedUUID`);
 ///   `lookup(x, {1: "a", 2: "b"}, default)` maps keys (numbers, strings, booleans) to values,
 ///   and without a default a missing key is a failure.
