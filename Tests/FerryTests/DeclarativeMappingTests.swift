@@ -153,6 +153,26 @@ struct DeclarativeMappingTests {
         #expect(note.attributes.map { MigrationPlan.describe($0.rule) } == ["copy title", "= upper(body)", "default", "= 3"])
     }
 
+    /// A second `where` replaced the first without a word (records it left out were written),
+    /// as a second `unique`, `todo` or `entity` block of one source did.
+    @Test("a second where, unique or todo in a block, or a second block for one source entity, is an error naming both lines")
+    func secondDirectives() throws {
+        let cases: [(String, String)] = [
+            ("entity Note\n  where priority > 1\n  where title != nil\n",
+             "m.mapping:3:3: a second where in this entity block (the first is at line 2): join the conditions with 'and' in one where"),
+            ("entity Note\n  unique title keep first\n  unique body keep newest\n", "m.mapping:3:3: a second unique in this entity block (the first is at line 2)"),
+            ("entity Note\n  todo \"a\"\n  todo \"b\"\n", "m.mapping:3:3: a second todo in this entity block (the first is at line 2)"),
+            ("entity Note\n  text = body\nentity Note\n  text = title\n", "m.mapping:3:1: entity Note is written a second time (first at line 1)"),
+        ]
+        for (text, message) in cases {
+            let error = try #require(throws: MappingError.self) { try MappingFile(text: text, path: "m.mapping") }
+            #expect(error.description.hasPrefix(message), "\(error)")
+        }
+        // A second rule for one attribute wins: a converted mapping model is completed below its rules.
+        let file = try MappingFile(text: "entity Note\n  text = body\n  text = title\n", path: "m.mapping")
+        #expect(file.entities.first?.rules.count == 2)
+    }
+
     @Test("what Ferry cannot run as Core Data would is refused per entity mapping, with the reason")
     func refusals() throws {
         func reason(_ extra: CoreDataEntityMapping, _ source: String) -> String? {

@@ -38,6 +38,8 @@ public struct MappingFile: Sendable {
         public var rules: [Rule] = []
         public var filter: (text: String, line: Int, column: Int)?
         public var duplicates: DuplicatePolicy?
+        /// The line of the `unique` rule.
+        public var uniqueLine: Int?
         /// Attributes that identify a record (`unique uploadID keep first`), when the model has no
         /// uniqueness constraint for them.
         public var identity: (attributes: [String], line: Int)?
@@ -121,20 +123,42 @@ public struct MappingFile: Sendable {
             }
         }
         if let block = current { entities.append(block) }
+        for (index, block) in entities.enumerated() {
+            if let first = entities[..<index].first(where: { $0.source == block.source }) {
+                throw .file(path: path, line: block.line, column: 1, reason: "entity \(block.source) is written a second time (first at line "
+                    + "\(first.line)); a source entity maps to one destination: write its rules in one block")
+            }
+        }
+    }
+
+    /// Refuses a second `where`, `unique` or `todo` in one block: the later one silently replaced
+    /// the earlier (a second `where` dropped the first filter, and records it left out were
+    /// written). A second rule for one attribute is allowed, and wins: a converted mapping model
+    /// is completed by rules written below the ones it declares.
+    private static func refuseSecond(_ what: String, firstAt first: Int?, line: Int, column: Int, path: String,
+                                     hint: String) throws(MappingError) {
+        guard let first else { return }
+        throw .file(path: path, line: line, column: column, reason: "a second \(what) in this entity block (the first is at line \(first)): \(hint)")
     }
 
     private static func parseRule(_ text: String, column: Int, line: Int, path: String, into block: inout EntityBlock) throws(MappingError) {
         if text.hasPrefix("where ") {
+            try refuseSecond("where", firstAt: block.filter?.line, line: line, column: column, path: path,
+                             hint: "join the conditions with 'and' in one where")
             block.filter = (String(text.dropFirst(6)).trimming(" "), line, column + 6)
             return
         }
         if text.hasPrefix("todo ") {
             let texts = quotedStrings(text)
             guard texts.count == 1 else { throw .file(path: path, line: line, column: column + 5, reason: #"expected todo "WHAT IS LEFT TO WRITE""#) }
+            try refuseSecond("todo", firstAt: block.todo?.line, line: line, column: column, path: path, hint: "say what is left in one todo")
             block.todo = (texts[0], line)
             return
         }
         if text.hasPrefix("unique ") {
+            try refuseSecond("unique", firstAt: block.uniqueLine, line: line, column: column, path: path,
+                             hint: "an entity's records are told apart one way: keep one unique line")
+            block.uniqueLine = line
             var words = text.dropFirst(7).split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
             let policyStart = words.firstIndex { $0 == "keep" || $0 == "reject" } ?? words.count
             let attributes = Array(words[..<policyStart])
