@@ -91,6 +91,16 @@ struct ExpressionEvaluationTests {
         #expect(failure("d - e", ["d": .date(.infinity), "e": .date(.infinity)])?.contains("is out of range for Double") == true)
     }
 
+    @Test("split(…) cuts at the separator's bytes: a separator before a combining mark still splits, empty parts stay")
+    func splitParts() throws {
+        let parts = MadeRecordRule.Parts(text: try MappingExpression(parsing: "tagList", line: 1, column: 1), separator: ",")
+        #expect(parts.parts(of: "a,\u{301}b,c").map { Array($0.utf8) } == [[0x61], [0xCC, 0x81, 0x62], [0x63]])
+        #expect(parts.parts(of: ",x,,") == ["", "x", "", ""])
+        #expect(parts.parts(of: "") == [""])
+        let long = MadeRecordRule.Parts(text: try MappingExpression(parsing: "tagList", line: 1, column: 1), separator: "、 ")
+        #expect(long.parts(of: "写真、 動画、、 音") == ["写真", "動画、", "音"])
+    }
+
     @Test("comparisons: numbers across types, strings, dates; mismatched kinds fail")
     func comparisons() {
         #expect(value("1 == 1.0") == .bool(true))
@@ -99,6 +109,16 @@ struct ExpressionEvaluationTests {
         #expect(value("x == 0.1", ["x": .double(0.1)]) == .bool(true))
         #expect(value("\"abc\" < \"abd\"") == .bool(true))
         #expect(value("\"b\" <= \"a\"") == .bool(false))
+        // Texts compare by their bytes, as a where filter and SQLite do: "é" as one scalar and as
+        // "e" with a combining accent are two texts (they were one for ==, in and lookup).
+        let decomposed = AttributeValue.string("e\u{301}")
+        #expect(value("s == \"\u{E9}\"", ["s": decomposed]) == .bool(false))
+        #expect(value("s in [\"\u{E9}\", \"x\"]", ["s": decomposed]) == .bool(false))
+        #expect(value("lookup(s, {\"\u{E9}\": 1}, 0)", ["s": decomposed]) == .integer(0))
+        #expect(value("s == \"e\u{301}\"", ["s": decomposed]) == .bool(true))
+        #expect(value("\"\u{E9}\" > s", ["s": decomposed]) == .bool(true))
+        #expect(decomposed != .string("\u{E9}") && Set([decomposed, .string("\u{E9}")]).count == 2)
+        #expect(AttributeValue.double(-0.0) == .double(0) && Set([AttributeValue.double(-0.0), .double(0)]).count == 1)
         #expect(value("date(\"2014-03-01\") > date(\"2014-02-28\")") == .bool(true))
         #expect(value("u == u", ["u": .uuid(UUIDBytes([UInt8](repeating: 1, count: 16))!)]) == .bool(true))
         #expect(value("true != false") == .bool(true))

@@ -31,6 +31,9 @@ enum ExpressionValues {
     }
 
     /// -1, 0 or 1 for numbers, texts and dates; a failure for other pairs. Neither side is nil.
+    /// Texts compare by their UTF-8 bytes (Unicode scalar order), as SQLite, a `where` filter and
+    /// `unique` do: "é" as one scalar and as "e" with a combining accent are two texts. (Swift's
+    /// `==` took them for one, so `==`, `in` and `lookup` disagreed with `where` on the same text.)
     static func order(_ lhs: AttributeValue, _ rhs: AttributeValue) throws(ExpressionFailure) -> Int {
         if let left = try ExpressionNumber(lhs), let right = try ExpressionNumber(rhs) {
             return left.order(right)
@@ -38,7 +41,8 @@ enum ExpressionValues {
         switch (lhs, rhs) {
         case let (.string(left), .string(right)), let (.uri(left), .uri(right)),
              let (.string(left), .uri(right)), let (.uri(left), .string(right)):
-            return left == right ? 0 : (left < right ? -1 : 1)
+            if left.utf8.elementsEqual(right.utf8) { return 0 }
+            return left.utf8.lexicographicallyPrecedes(right.utf8) ? -1 : 1
         case let (.date(left), .date(right)):
             return left == right ? 0 : (left < right ? -1 : 1)
         default:

@@ -43,6 +43,26 @@ public struct MadeRecordRule: Sendable, CustomStringConvertible {
 
         /// As written: `for $ in split(tagList, ",")`.
         public var description: String { "for $ in split(\(text), \(ExpressionLiteral.string(separator).description))" }
+
+        /// The parts of `text` between occurrences of the separator's bytes, empty ones included.
+        /// Split by bytes, as texts compare: split by characters, a separator followed by a
+        /// combining mark (`a,\u{301}b`) was one character with it, and did not split.
+        public func parts(of text: String) -> [String] {
+            let bytes = Array(text.utf8), mark = Array(separator.utf8)
+            var parts: [String] = []
+            var start = 0, index = 0
+            while index + mark.count <= bytes.count {
+                if bytes[index..<(index + mark.count)].elementsEqual(mark) {
+                    parts.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                    index += mark.count
+                    start = index
+                } else {
+                    index += 1
+                }
+            }
+            parts.append(String(decoding: bytes[start...], as: UTF8.self))
+            return parts
+        }
     }
 
     /// The mapped entity's relationship that links to the made record.

@@ -96,8 +96,8 @@ struct RecordMaker {
             if let failed = add(.failure(part: "split(\(parts.text), …)", reason: failure.reason)) { return failed }
             return .made([], skipped: skipped)
         }
-        for (number, part) in text.split(separator: parts.separator, omittingEmptySubsequences: false).enumerated() {
-            let single = record(from: carrier, context: PartContext(base: context, currentPart: String(part)), part: number)
+        for (number, part) in parts.parts(of: text).enumerated() {
+            let single = record(from: carrier, context: PartContext(base: context, currentPart: part), part: number)
             if let failed = add(single) { return failed }
         }
         return .made(made, skipped: skipped)

@@ -10,8 +10,8 @@ enum IdentityKey {
         switch value {
         case .null: key.append(0)
         case .integer(let number): appendTagged(1, number, to: &key)
-        case .double(let number): appendTagged(2, Int64(bitPattern: number.bitPattern), to: &key)
-        case .date(let seconds): appendTagged(3, Int64(bitPattern: seconds.bitPattern), to: &key)
+        case .double(let number): appendTagged(2, Int64(bitPattern: stored(number).bitPattern), to: &key)
+        case .date(let seconds): appendTagged(3, Int64(bitPattern: stored(seconds).bitPattern), to: &key)
         case .bool(let flag): key += [4, flag ? 1 : 0]
         case .decimal(let text): appendBytes(5, text.utf8, to: &key)
         case .string(let text): appendBytes(6, text.utf8, to: &key)
@@ -19,6 +19,12 @@ enum IdentityKey {
         case .binary(let bytes): appendBytes(8, bytes, to: &key)
         case .uuid(let uuid): appendBytes(9, uuid.bytes, to: &key)
         }
+    }
+
+    /// A real as SQLite keeps it: -0.0 is stored as 0.0, so the two are one key (they were two,
+    /// and `unique … keep first` left both rows, holding the same value).
+    private static func stored(_ number: Double) -> Double {
+        number == 0 ? 0 : number
     }
 
     private static func appendTagged(_ tag: UInt8, _ number: Int64, to key: inout [UInt8]) {

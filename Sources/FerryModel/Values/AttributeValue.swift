@@ -14,7 +14,53 @@ public enum AttributeValue: Sendable, Hashable {
     case uuid(UUIDBytes)
     case uri(String)
 
-    public var isNull: Bool { self == .null }
+    public var isNull: Bool { if case .null = self { true } else { false } }
+}
+
+/// Values are equal as a store keeps them: texts (strings, URIs, decimal text) by their UTF-8
+/// bytes, as SQLite compares them, not by Swift's canonical equivalence, which took "é" as one
+/// scalar and as "e" with a combining accent for one value (a tag of each spelling merged into
+/// one record, a `lookup` key matching text a `where` filter said was other text). Doubles and
+/// dates compare as numbers (0.0 equals -0.0; NaN equals nothing, itself included).
+extension AttributeValue {
+    public static func == (lhs: AttributeValue, rhs: AttributeValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case let (.integer(a), .integer(b)): a == b
+        case let (.double(a), .double(b)), let (.date(a), .date(b)): a == b
+        case let (.decimal(a), .decimal(b)), let (.string(a), .string(b)), let (.uri(a), .uri(b)): Self.sameBytes(a, b)
+        case let (.bool(a), .bool(b)): a == b
+        case let (.binary(a), .binary(b)): a == b
+        case let (.uuid(a), .uuid(b)): a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case let .integer(number): hasher.combine(1); hasher.combine(number)
+        case let .double(number): hasher.combine(2); hasher.combine(number)
+        case let .decimal(text): hasher.combine(3); Self.hashBytes(text, into: &hasher)
+        case let .string(text): hasher.combine(4); Self.hashBytes(text, into: &hasher)
+        case let .bool(flag): hasher.combine(5); hasher.combine(flag)
+        case let .date(seconds): hasher.combine(6); hasher.combine(seconds)
+        case let .binary(bytes): hasher.combine(7); hasher.combine(bytes)
+        case let .uuid(uuid): hasher.combine(8); hasher.combine(uuid)
+        case let .uri(text): hasher.combine(9); Self.hashBytes(text, into: &hasher)
+        }
+    }
+
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    }
+
+    private static func hashBytes(_ text: String, into hasher: inout Hasher) {
+        hasher.combine(text.utf8.count)
+        if text.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
+            for byte in text.utf8 { hasher.combine(byte) }
+        }
+    }
 }
 
 /// A UUID as its 16 bytes, in the order Core Data stores them.
