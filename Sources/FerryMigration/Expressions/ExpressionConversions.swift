@@ -58,8 +58,10 @@ enum ExpressionConversions {
         }
     }
 
-    /// The text a value reads as: numbers in plain decimal form, dates in ISO 8601 (UTC), UUIDs
-    /// in canonical upper case, binary data in base64.
+    /// The text a value reads as: numbers in plain decimal form, dates in ISO 8601 (UTC, every
+    /// digit of the seconds kept, as a date written to a String attribute reads: rounded to
+    /// milliseconds, 23:59:59.9996 on New Year's Eve read as the next year), UUIDs in canonical
+    /// upper case, binary data in base64.
     static func text(_ value: AttributeValue) throws(ExpressionFailure) -> String {
         switch value {
         case .null: throw ExpressionFailure("nil has no text")
@@ -67,7 +69,7 @@ enum ExpressionConversions {
         case let .integer(number): return String(number)
         case let .double(number): return DecimalNotation.plain(number) ?? String(number)
         case let .bool(flag): return flag ? "true" : "false"
-        case let .date(seconds): return CivilTime.iso8601(referenceSeconds: seconds)
+        case let .date(seconds): return ISO8601Date.format(seconds) ?? "\(seconds) seconds since 2001"
         case let .uuid(uuid): return uuid.description
         case let .binary(bytes): return PropertyListBase64.text(bytes)
         }
