@@ -143,12 +143,52 @@ struct PostgresRoundTripTests {
             .compactMap { $0[0] }
         #expect(indexes.count == 2)
         #expect(indexes.contains { $0.contains("(store, serial)") && !$0.contains("WHERE") })
-        #expect(indexes.contains { $0.contains("(store, name, doors) WHERE (entity = 'Car'::text)") })
+        // Text goes into the index as its MD5: an index entry holds at most 2,704 bytes, and a store
+        // with a longer unique String (which SQLite keeps unique) was refused.
+        #expect(indexes.contains { $0.contains("(store, md5(name), doors) WHERE (entity = 'Car'::text)") }, "\(indexes)")
+        let car = try PostgresTestSupport.query(uri, "SELECT store, name, doors FROM ferry.\"Vehicle\" WHERE entity = 'Car' LIMIT 1")
+        let row = try #require(car.first)
+        let duplicate = "INSERT INTO ferry.\"Vehicle\" (store, z_pk, entity, name, doors) VALUES ('\(row[0] ?? "")', 999, 'Car', "
+            + "'\((row[1] ?? "").replacing("'", with: "''"))', \(row[2] ?? "NULL"))"
+        let refused = try #require(throws: PostgresError.self) { try PostgresTestSupport.query(uri, duplicate) }
+        #expect("\(refused)".contains("duplicate key"), "\(refused)")
         // Deny: a person who owns vehicles cannot go, nor a truck with recalls; Cascade: a car takes its parts along.
         #expect(throws: PostgresError.self) { try PostgresTestSupport.query(uri, "DELETE FROM ferry.\"Person\" WHERE name LIKE 'Ada%'") }
         #expect(throws: PostgresError.self) { try PostgresTestSupport.query(uri, "DELETE FROM ferry.\"Vehicle\" WHERE entity = 'Truck'") }
         try PostgresTestSupport.query(uri, "DELETE FROM ferry.\"Vehicle\" WHERE entity = 'Car'")
         #expect(try PostgresTestSupport.query(uri, "SELECT label FROM ferry.\"Part\"") == [["mirror"]])
+    }
+
+    /// Two valid stores were refused (exit 4): unique dates a tenth of a microsecond apart (the
+    /// index saw the microsecond), and a unique String of 8,000 characters (past what an index
+    /// entry holds).
+    @Test("unique values SQLite keeps apart load: dates apart by less than a microsecond, texts longer than an index entry")
+    func uniqueValuesPostgresWouldMerge() throws {
+        let folder = try TestPaths.temporaryFolder("pg-unique-values")
+        let xml = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Event" syncable="YES"><attribute name="at" optional="YES" attributeType="Date"/>"#
+            + #"<attribute name="text" optional="YES" attributeType="String"/><uniquenessConstraints><uniquenessConstraint>"#
+            + #"<constraint value="at"/></uniquenessConstraint><uniquenessConstraint><constraint value="text"/></uniquenessConstraint>"#
+            + "</uniquenessConstraints></entity></model>"
+        let model = try TestPaths.xcodeModelBundle("Events", versions: [("Events 1", xml)], in: folder)
+        let long = String(repeating: "写真abc", count: 2_000)
+        try ("{\"at\": 1000.0000001, \"text\": \"a\"}\n{\"at\": 1000.0000002, \"text\": \"\(long)\"}\n"
+            + "{\"at\": 1000.000001, \"text\": \"\(long)b\"}\n").write(toFile: folder + "/events.ndjson", atomically: true, encoding: .utf8)
+        let store = folder + "/events.sqlite"
+        let imported = try FerryProcess.run(["import", folder + "/events.ndjson", "--model", model, "--entity", "Event", "--out", store,
+                                             "--date-epoch", "reference"])
+        #expect(imported.status == 0, "\(imported.err)")
+        let uri = try PostgresTestSupport.database()
+        let summary = try PostgresTestSupport.load([store], into: uri)
+        let report = try #require(summary.stores.first?.report, "\(summary.stores.first?.failure?.message ?? "")")
+        #expect(report.databaseCounts.rows == 3)
+        // The same values again in one store are still refused by the index.
+        let duplicate = "INSERT INTO ferry.\"Event\" (store, z_pk, entity, at, at_exact) SELECT store, 99, entity, at, at_exact "
+            + "FROM ferry.\"Event\" WHERE z_pk = 1"
+        let refused = try #require(throws: PostgresError.self) { try PostgresTestSupport.query(uri, duplicate) }
+        #expect("\(refused)".contains("duplicate key"), "\(refused)")
+        try PostgresTestSupport.restore(store, from: uri, model: model, to: folder + "/back.sqlite")
+        #expect(try FerryProcess.run(["verify", folder + "/back.sqlite", "--against", store, "--model", model]).status == 0)
     }
 
     @Test("corpus stores (sub-entities, ordered relationships, WAL data) come back identical", .enabled(if: TestPaths.corpusAvailable),

@@ -1,4 +1,5 @@
 import FerryModel
+import FerryPostgres
 
 /// The table of one root entity and its sub-entities (see `PostgresLayout`).
 public struct PostgresEntityTable: Sendable {
@@ -63,14 +64,15 @@ public struct PostgresEntityTable: Sendable {
 
     /// One unique index per uniqueness constraint, on `store` and the constraint's columns; a
     /// sub-entity's only over the rows of its own hierarchy. A constraint an ancestor already
-    /// declares is not repeated.
+    /// declares is not repeated. The index holds what tells the store's values apart, as SQLite's
+    /// does, within PostgreSQL's limits (`PostgresUniqueIndex.key`).
     private static func uniqueIndexes(_ hierarchy: [Entity], columns: [PostgresColumn],
                                       model: ManagedObjectModel) throws(PostgresTransferError) -> [PostgresUniqueIndex] {
         var indexes: [PostgresUniqueIndex] = []
         for entity in hierarchy {
             let inherited = Set(model.ancestry(of: entity.name).dropFirst().flatMap(\.uniquenessConstraints))
             for constraint in entity.uniquenessConstraints where !constraint.isEmpty && !inherited.contains(constraint) {
-                var names: [String] = []
+                var keys: [String] = []
                 for property in constraint {
                     let owner = model.declaringEntity(ofProperty: property, in: entity.name)?.name ?? entity.name
                     guard let column = columns.first(where: {
@@ -79,10 +81,11 @@ public struct PostgresEntityTable: Sendable {
                         throw .unsupportedModel("the uniqueness constraint (\(constraint.joined(separator: ", "))) of \(entity.name) "
                             + "names \(property), which is not a stored attribute or to-one relationship")
                     }
-                    names.append(column.name)
+                    let exact = columns.first { $0.role == .exactDate(entity: owner, name: property) }
+                    keys += PostgresUniqueIndex.key(column, exact: exact)
                 }
                 let rows = entity.parentName == nil ? nil : model.hierarchy(below: entity.name).map(\.name)
-                indexes.append(PostgresUniqueIndex(columns: names, entities: rows))
+                indexes.append(PostgresUniqueIndex(keys: keys, entities: rows))
             }
         }
         return indexes
@@ -113,8 +116,25 @@ public struct PostgresColumn: Sendable, Equatable {
 /// A uniqueness constraint: `store` and `columns` are unique, over the rows of `entities` (all
 /// rows when nil).
 public struct PostgresUniqueIndex: Sendable, Equatable {
-    public let columns: [String]
+    /// The index's key expressions after the store column, SQL ready (identifiers quoted).
+    public let keys: [String]
     public let entities: [String]?
+
+    /// What a column of a uniqueness constraint puts in the index: the column; a text or bytea
+    /// column's MD5 (an index entry holds at most 2,704 bytes, and a store refused a String of
+    /// 8,000 characters SQLite keeps unique); a date with its exact seconds beside it (dates
+    /// finer than a microsecond were one microsecond for the index, and a valid store was
+    /// refused; `NaN` stands for the exact value of a date the microsecond holds).
+    static func key(_ column: PostgresColumn, exact: PostgresColumn?) -> [String] {
+        let quoted = PostgresIdentifier.quoted(column.name)
+        switch column.type {
+        case .text, .bytea: return ["(md5(\(quoted)))"]
+        case .timestamptz:
+            guard let exact else { return [quoted] }
+            return [quoted, "(COALESCE(\(PostgresIdentifier.quoted(exact.name)), 'NaN'::double precision))"]
+        default: return [quoted]
+        }
+    }
 }
 
 /// Attributes and relationships, which tables list in order of their names.

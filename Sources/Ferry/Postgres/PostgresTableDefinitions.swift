@@ -29,7 +29,8 @@ struct PostgresTableDefinitions {
             keys += entityTable.foreignKeys.map { foreignKey(from: table(entityTable.name), $0, schema: schema) }
             for unique in entityTable.uniqueIndexes {
                 let rows = unique.entities.map { " WHERE \(PostgresIdentifier.quoted(PostgresLayout.entityColumn)) IN (\($0.map(literal).joined(separator: ", ")))" } ?? ""
-                indexes.append("CREATE UNIQUE INDEX ON \(table(entityTable.name)) (\(PostgresIdentifier.list([store] + unique.columns)))\(rows)")
+                let keys = [PostgresIdentifier.quoted(store)] + unique.keys
+                indexes.append("CREATE UNIQUE INDEX ON \(table(entityTable.name)) (\(keys.joined(separator: ", ")))\(rows)")
             }
         }
         for join in layout.joinTables {
