@@ -14,6 +14,7 @@ enum MigrationReportText {
             for duplicate in summary.duplicateKeys { log.warning("warning: \(duplicate)") }
             DerivedAttributeText.warn(summary.uncomputedDerivations, log: log)
             for warning in summary.warnings { log.warning("warning: \(warning)") }
+            for note in summary.notes { log.warning("note: \(note)") }
             for (store, failures) in summary.sourceRelationshipFailures.sorted(by: { $0.key < $1.key }) {
                 RelationshipFailureText.warn(failures, of: store, outcome: "migrated as its records say", log: log)
             }

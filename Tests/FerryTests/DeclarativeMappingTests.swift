@@ -163,6 +163,8 @@ struct DeclarativeMappingTests {
             ("entity Note\n  unique title keep first\n  unique body keep newest\n", "m.mapping:3:3: a second unique in this entity block (the first is at line 2)"),
             ("entity Note\n  todo \"a\"\n  todo \"b\"\n", "m.mapping:3:3: a second todo in this entity block (the first is at line 2)"),
             ("entity Note\n  text = body\nentity Note\n  text = title\n", "m.mapping:3:1: entity Note is written a second time (first at line 1)"),
+            ("entity Note\n  note \"no condition\"\n", "m.mapping:2:8: expected note \"WHAT IS REPORTED\" if CONDITION"),
+            ("entity Note\n  note \"bad\" if priority >\n", "m.mapping:2:"),
         ]
         for (text, message) in cases {
             let error = try #require(throws: MappingError.self) { try MappingFile(text: text, path: "m.mapping") }

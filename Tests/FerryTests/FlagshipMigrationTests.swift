@@ -86,6 +86,21 @@ struct FlagshipMigrationTests {
         #expect(printed.out.contains("values set to nil"), "\(printed.out)")
     }
 
+    /// DOMAIN.md: out-of-range file types "become 5, 'other', and are reported"; they became 5
+    /// without a word. The mapping's `note` counts them, with where they were read.
+    @Test("file types outside 0…5 (or none) are kept as other and reported by the mapping's note, with where they were read")
+    func fileTypesReported() throws {
+        let out = try TestPaths.temporaryFolder("flagship-note") + "/Workspace.sqlite"
+        let summary = try MigrateJob(request: request(Array(allFiles.prefix(2)), out: out)).run()
+        #expect(summary.notes.count == 1, "\(summary.notes)")
+        #expect(summary.notes.first?.hasPrefix("Upload: fileType outside 0…5 or none, kept as 5 (other): 5 records "
+            + "(\(legacy)/uploads.csv:20, \(legacy)/uploads.csv:21, \(legacy)/uploads.csv:34, …)") == true, "\(summary.notes)")
+        #expect(try rows(out, "SELECT count(*) FROM ZUPLOAD WHERE ZKIND = 5 AND ZFILENAME IN ('weird type.bin', 'negative type.bin', 'no type.txt')")
+                == ["3"])
+        let printed = try FerryProcess.run(["migrate", "UploadEntity:\(legacy)/uploads.csv", "--model", model, "--out", out, "--force"])
+        #expect(printed.err.contains("note: Upload: fileType outside 0…5 or none, kept as 5 (other): 3 records ("), "\(printed.err)")
+    }
+
     @Test("a Workspace 1 store and files together; a missing $zone is an error before anything is written")
     func storeAndFiles() throws {
         let folder = try TestPaths.temporaryFolder("flagship")

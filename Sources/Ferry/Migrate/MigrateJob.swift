@@ -113,6 +113,7 @@ public struct MigrateJob {
             summary.stoppedEarly = pipeline.stoppedEarly
             summary.suggestions += pipeline.notes.filter { !$0.isWarning }.map(\.description)
             summary.warnings += (pipeline.notes + chain.uncarriedValues).filter(\.isWarning).flatMap(\.lines)
+            summary.notes = chain.notedRecords
             summary.renumbered = writer.renumberedObjects
             for (entity, count) in summary.renumbered.sorted(by: { $0.key < $1.key }) {
                 summary.warnings.append("\(entity): \(count) object\(count == 1 ? "" : "s") of the store whose UUID is kept got a new Z_PK, "

@@ -29,6 +29,9 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     public var suggestions: [String] = []
     /// What the run knowingly left out of its sources (Core Data's own records of a store).
     public var warnings: [String] = []
+    /// What the mappings' notes counted (`note "TEXT" if CONDITION`): records written as the
+    /// rules say, that the mapping reports.
+    public var notes: [String] = []
     /// The failures of `ferry verify`'s relationship checks on each source store that fails them
     /// (one line each, by store): their pairs are in the new store as its records say, not as
     /// the store held them. Empty with `--no-verify`, which skips the checks.

@@ -33,6 +33,9 @@ public final class EntityTransform {
     /// nil) of them the records mapped so far held: dropped on purpose, and named.
     private let uncarried: [Int]
     private var uncarriedValues: [Int]
+    /// `note "TEXT" if CONDITION`, with what each has counted so far.
+    private let notes: [MappingNote]
+    private var noteTallies: [MappingNote.Tally]
 
     private enum CompiledRule {
         case copy(Int)
@@ -84,6 +87,13 @@ public final class EntityTransform {
         }
         self.rules = rules
         self.defaults = defaults
+        for note in mapping.notes {
+            if let problem = note.condition.variableProblem(variables) {
+                throw MappingError.model("\(source.entity.name): note \"\(note.text)\" \(problem)")
+            }
+        }
+        notes = mapping.notes
+        noteTallies = Array(repeating: MappingNote.Tally(), count: mapping.notes.count)
         var makers: [RecordMaker] = []
         for rule in mapping.madeRecords {
             guard let destinationModel else { throw MappingError.model("\(rule.location): making \(rule.entity) needs the destination model") }
@@ -112,6 +122,11 @@ public final class EntityTransform {
     /// The uncarried source attributes whose records held values, with how many.
     public var uncarriedCounts: [(attribute: String, values: Int)] {
         zip(uncarried, uncarriedValues).filter { $0.1 > 0 }.map { (source.attributes[$0.0].name, $0.1) }
+    }
+
+    /// The notes of the mapping that counted a record so far, with their tallies.
+    public var notedRecords: [(note: String, tally: MappingNote.Tally)] {
+        zip(notes, noteTallies).filter { $0.1.records > 0 }.map { ($0.0.text, $0.1) }
     }
 
     public func apply(_ record: Record) -> Outcome {
@@ -194,6 +209,10 @@ public final class EntityTransform {
                 return .reject(Reject(location: record.location, entity: source.entity.name, attribute: maker.rule.relationship,
                                       reason: "\(destination.entity.name).\(maker.rule.relationship) = \(maker.rule) (\(maker.rule.location)): \(part): \(reason)"))
             }
+        }
+        // Counted once the record is mapped (a record its rules reject is not).
+        for index in notes.indices {
+            if case .success(.bool(true)) = notes[index].condition.evaluate(context) { noteTallies[index].count(record.location.description) }
         }
         return .record(Record(values: values, location: record.location, key: record.key, links: links, embedded: made,
                               identity: record.identity), converted: converted)

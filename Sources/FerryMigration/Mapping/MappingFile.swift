@@ -10,6 +10,7 @@ import FerryModel
 /// entity Upload -> Upload
 ///   byteCount = round(decimal(fileSize) * 1048576)      # a value expression over the source record
 ///   kind = fileType if fileType between 0 and 5 else 5
+///   note "fileType kept as 5" if not (fileType between 0 and 5)   # records counted and reported (MappingNote)
 ///   createdAt = unixtime(time) on error nil             # nil (or the default) when it fails
 ///   where remotePath != nil                             # only these source records are carried
 ///   unique keep newest                                  # duplicates on the uniqueness constraints
@@ -50,6 +51,8 @@ public struct MappingFile: Sendable {
         public var todo: (text: String, line: Int)?
         /// `RELATIONSHIP = Entity(attribute: EXPRESSION, …)`: records made from the source record.
         public var constructors: [Constructor] = []
+        /// `note "TEXT" if CONDITION`: records counted and reported.
+        public var notes: [MappingNote] = []
     }
 
     /// `RELATIONSHIP = Entity(ATTRIBUTE: EXPRESSION, …) [for $ in split(TEXT, "SEPARATOR")] [on error nil|reject]`.
@@ -155,6 +158,26 @@ public struct MappingFile: Sendable {
             block.todo = (texts[0], line)
             return
         }
+        if text.hasPrefix("note ") {
+            let usage = #"expected note "WHAT IS REPORTED" if CONDITION"#
+            let rest = text.dropFirst(5).drop { $0 == " " }
+            guard rest.first == "\"", let close = rest.dropFirst().firstIndex(of: "\"") else {
+                throw .file(path: path, line: line, column: column + 5, reason: usage)
+            }
+            let said = String(rest[rest.index(after: rest.startIndex)..<close])
+            let after = rest[rest.index(after: close)...]
+            let condition = after.drop { $0 == " " }
+            guard !said.isEmpty, condition.hasPrefix("if ") else { throw .file(path: path, line: line, column: column + 5, reason: usage) }
+            let conditionText = String(condition.dropFirst(3))
+            let conditionColumn = column + text.utf8.count - conditionText.utf8.count
+            do {
+                block.notes.append(MappingNote(text: said, condition: try MappingExpression(parsing: conditionText, line: line, column: conditionColumn),
+                                               line: line))
+            } catch {
+                throw .file(path: path, line: error.line, column: error.column, reason: error.message)
+            }
+            return
+        }
         if text.hasPrefix("unique ") {
             try refuseSecond("unique", firstAt: block.uniqueLine, line: line, column: column, path: path,
                              hint: "an entity's records are told apart one way: keep one unique line")
@@ -175,7 +198,7 @@ public struct MappingFile: Sendable {
         }
         let name = text.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
         guard !name.isEmpty, let first = name.first, !first.isNumber else {
-            throw .file(path: path, line: line, column: column, reason: "expected ATTRIBUTE = EXPRESSION, RELATIONSHIP <- RELATIONSHIP, RELATIONSHIP = Entity(…), where, unique or todo")
+            throw .file(path: path, line: line, column: column, reason: "expected ATTRIBUTE = EXPRESSION, RELATIONSHIP <- RELATIONSHIP, RELATIONSHIP = Entity(…), where, unique, note or todo")
         }
         var rest = text.dropFirst(name.count).drop { $0 == " " || $0 == "\t" }
         let restColumn = column + text.utf8.count - rest.utf8.count

@@ -89,6 +89,8 @@ public struct EntityMapping: Sendable {
     /// Destination attributes that identify a record where the model has no uniqueness
     /// constraint for them: records with equal values are duplicates.
     public var identity: [String]?
+    /// `note "TEXT" if CONDITION`: records counted and reported, not changed.
+    public var notes: [MappingNote] = []
     public var origin: MappingOrigin
 
     public init(source: String, destination: String, filter: RecordFilter? = nil, attributes: [AttributeMapping] = [],
@@ -105,7 +107,8 @@ public struct EntityMapping: Sendable {
     /// The source attributes whose values some rule carries (copies, converts, or reads in an
     /// expression or a made record's arguments).
     public var readAttributes: Set<String> {
-        Set(attributes.flatMap(\.rule.sourceAttributes) + madeRecords.flatMap(\.sourceAttributes))
+        Set(attributes.flatMap(\.rule.sourceAttributes) + madeRecords.flatMap(\.sourceAttributes)
+            + notes.flatMap(\.condition.referencedAttributes))
     }
 
     /// The rule for a destination attribute.

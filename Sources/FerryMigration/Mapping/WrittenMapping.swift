@@ -98,6 +98,17 @@ public enum WrittenMapping {
             }
         }
         if let policy = block.duplicates { entity.duplicates = policy }
+        for note in block.notes {
+            // A condition over attributes the source lacks, or one that can never be a boolean, fails now.
+            let type: AttributeType?
+            do { type = try note.condition.resultType(attributes: sourceTypes) } catch {
+                throw .file(path: path, line: error.line, column: error.column, reason: error.message)
+            }
+            if let type, type != .boolean {
+                throw .file(path: path, line: note.line, column: 1, reason: "a note's condition must be true or false, not \(type.xcodeName)")
+            }
+            entity.notes.append(note)
+        }
         if let identity = block.identity {
             for name in identity.attributes where !targetAttributes.contains(where: { $0.name == name }) {
                 throw .file(path: path, line: identity.line, column: 1, reason: "\(target.name) has no attribute '\(name)' to be unique")

@@ -90,6 +90,19 @@ public final class MigrationChain {
             }
     }
 
+    /// What the mappings' notes (`note "TEXT" if CONDITION`) counted, one line each: the source
+    /// entity, the note, how many records and where the first were read.
+    public var notedRecords: [String] {
+        transforms.sorted { ($0.key.step, $0.key.source, $0.key.destination) < ($1.key.step, $1.key.source, $1.key.destination) }
+            .flatMap { key, transform in
+                transform.notedRecords.map { note, tally in
+                    let more = tally.records > tally.samples.count ? ", …" : ""
+                    return "\(key.source): \(note): \(tally.records) record\(tally.records == 1 ? "" : "s") "
+                        + "(\(tally.samples.joined(separator: ", "))\(more))"
+                }
+            }
+    }
+
     /// Checks the run-time variables given against every written expression of the chain before
     /// any record is read (a transform is made when its first record comes, and a time zone that
     /// names none rejected each record in turn): each one that gives `date()` its zone names one.
