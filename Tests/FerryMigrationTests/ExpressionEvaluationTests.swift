@@ -226,6 +226,11 @@ struct ExpressionEvaluationTests {
         #expect(value("decimal(\"-0.5\") * 2") == .decimal("-1"))
         #expect(value("decimal(\"12.50\") * 1048576") == .decimal("13107200"))
         #expect(value("decimal(\"1e-3\") + decimal(\"-1e-3\")") == .decimal("0"))
+        // Text is read exactly, with more digits than a store keeps: only a value written to a
+        // Decimal attribute is held to that (it refused these, whose results fit).
+        #expect(value("round(decimal(\"8796093022207.9999995\") * 1048576)") == .integer(.max))
+        #expect(value("round(decimal(\" 0.00000047683715820312499999 \") * 1048576)") == .integer(0))
+        #expect(failure("decimal(\"12,5\")") == "decimal(\"12,5\"): '12,5' is not a decimal number")
     }
 
     @Test("string functions")

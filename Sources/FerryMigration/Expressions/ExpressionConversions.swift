@@ -33,7 +33,15 @@ enum ExpressionConversions {
     static func decimal(_ value: AttributeValue) throws(ExpressionFailure) -> AttributeValue {
         switch value {
         case let .bool(flag): return .decimal(flag ? "1" : "0")
-        case let .string(text): return try coerced(text, as: .decimal)
+        case let .string(text):
+            // Exact, whatever a store would keep: an intermediate value is not stored, and the
+            // writer refuses a Decimal attribute's value a store would change (`StoredDecimal`).
+            // (`round(decimal("8796093022207.9999995") * 1048576)` fits an Integer 64 exactly, and
+            // was refused for the digits of the text.)
+            guard let plain = DecimalNotation.plain(text.trimmingASCIISpaces().utf8) else {
+                throw ExpressionFailure("'\(TextCoercion.clipped(text))' is not a decimal number")
+            }
+            return .decimal(plain)
         case let .double(number):
             guard let plain = DecimalNotation.plain(number) else { throw cannotConvert(value, to: "a decimal") }
             return .decimal(plain)
