@@ -155,14 +155,17 @@ struct DeclarativeMappingTests {
 
     /// A second `where` replaced the first without a word (records it left out were written),
     /// as a second `unique`, `todo` or `entity` block of one source did.
-    @Test("a second where, unique or todo in a block, or a second block for one source entity, is an error naming both lines")
+    @Test("a second where, unique or todo for an entity, or a second destination for one source entity, is an error naming both lines")
     func secondDirectives() throws {
         let cases: [(String, String)] = [
             ("entity Note\n  where priority > 1\n  where title != nil\n",
              "m.mapping:3:3: a second where in this entity block (the first is at line 2): join the conditions with 'and' in one where"),
             ("entity Note\n  unique title keep first\n  unique body keep newest\n", "m.mapping:3:3: a second unique in this entity block (the first is at line 2)"),
             ("entity Note\n  todo \"a\"\n  todo \"b\"\n", "m.mapping:3:3: a second todo in this entity block (the first is at line 2)"),
-            ("entity Note\n  text = body\nentity Note\n  text = title\n", "m.mapping:3:1: entity Note is written a second time (first at line 1)"),
+            ("entity Note\n  text = body\nentity Note -> Memo\n  text = title\n",
+             "m.mapping:3:1: entity Note is mapped to Memo here and to Note at line 1; a source entity maps to one destination"),
+            ("entity Note\n  where priority > 1\nentity Note\n  where title != nil\n",
+             "m.mapping:4:1: a second where for entity Note (the first is at line 2): keep one"),
             ("entity Note\n  note \"no condition\"\n", "m.mapping:2:8: expected note \"WHAT IS REPORTED\" if CONDITION"),
             ("entity Note\n  note \"bad\" if priority >\n", "m.mapping:2:"),
         ]
@@ -170,9 +173,10 @@ struct DeclarativeMappingTests {
             let error = try #require(throws: MappingError.self) { try MappingFile(text: text, path: "m.mapping") }
             #expect(error.description.hasPrefix(message), "\(error)")
         }
-        // A second rule for one attribute wins: a converted mapping model is completed below its rules.
-        let file = try MappingFile(text: "entity Note\n  text = body\n  text = title\n", path: "m.mapping")
-        #expect(file.entities.first?.rules.count == 2)
+        // A second rule for one attribute wins, in one block or an appended one: a converted
+        // mapping model is completed below its rules.
+        let file = try MappingFile(text: "entity Note\n  text = body\n  text = title\nentity Note\n  title = body\n", path: "m.mapping")
+        #expect(file.entities.first?.rules.count == 2 && file.entities.count == 2)
     }
 
     @Test("what Ferry cannot run as Core Data would is refused per entity mapping, with the reason")

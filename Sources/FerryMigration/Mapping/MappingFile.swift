@@ -126,10 +126,27 @@ public struct MappingFile: Sendable {
             }
         }
         if let block = current { entities.append(block) }
+        try Self.refuseConflictingBlocks(entities, path: path)
+    }
+
+    /// A second block of a source entity adds its rules to the first (later rules win: a
+    /// converted mapping model is completed by a block appended below it), but it may not map
+    /// the entity to another destination (the first block was dropped without a word), nor give
+    /// a second `where`, `unique` or `todo` (the later one replaced the earlier).
+    private static func refuseConflictingBlocks(_ entities: [EntityBlock], path: String) throws(MappingError) {
         for (index, block) in entities.enumerated() {
-            if let first = entities[..<index].first(where: { $0.source == block.source }) {
-                throw .file(path: path, line: block.line, column: 1, reason: "entity \(block.source) is written a second time (first at line "
-                    + "\(first.line)); a source entity maps to one destination: write its rules in one block")
+            for first in entities[..<index] where first.source == block.source {
+                guard first.destination == block.destination else {
+                    throw .file(path: path, line: block.line, column: 1, reason: "entity \(block.source) is mapped to \(block.destination) here "
+                        + "and to \(first.destination) at line \(first.line); a source entity maps to one destination")
+                }
+                for (what, earlier, later) in [("where", first.filter?.line, block.filter?.line), ("unique", first.uniqueLine, block.uniqueLine),
+                                               ("todo", first.todo?.line, block.todo?.line)] {
+                    if let earlier, let later {
+                        throw .file(path: path, line: later, column: 1, reason: "a second \(what) for entity \(block.source) (the first is at "
+                            + "line \(earlier)): keep one")
+                    }
+                }
             }
         }
     }
