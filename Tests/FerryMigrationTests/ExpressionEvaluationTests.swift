@@ -91,6 +91,23 @@ struct ExpressionEvaluationTests {
         #expect(failure("d - e", ["d": .date(.infinity), "e": .date(.infinity)])?.contains("is out of range for Double") == true)
     }
 
+    /// Only a bare `$zone` was checked when the mapping loaded: `coalesce($zone, "UTC")` with
+    /// `--var zone=Mars/Olympus` rejected every record, one by one.
+    @Test("a time zone computed from variables alone is checked before any record; one that reads the record is not")
+    func zonesFromVariables() throws {
+        func problem(_ text: String, _ variables: [String: String]) throws -> String? {
+            try MappingExpression(parsing: text, line: 1, column: 1).variableProblem(variables, allGiven: false)
+        }
+        let mars = ["zone": "Mars/Olympus"]
+        #expect(try problem("date(x, \"yyyy-MM-dd\", $zone)", mars)?.hasPrefix("$zone: unknown time zone 'Mars/Olympus'") == true)
+        #expect(try problem("date(x, \"yyyy-MM-dd\", coalesce($zone, \"UTC\"))", mars)?
+            .hasPrefix("coalesce($zone, \"UTC\"): unknown time zone 'Mars/Olympus'") == true)
+        #expect(try problem("date(x, \"yyyy-MM-dd\", $area + \"/\" + $city)", ["area": "Asia", "city": "Shanghai"]) == nil)
+        #expect(try problem("date(x, \"yyyy-MM-dd\", $area + \"/\" + $city)", ["area": "Asia", "city": "Nowhere"]) != nil)
+        #expect(try problem("date(x, \"yyyy-MM-dd\", coalesce(z, $zone))", mars) == nil)
+        #expect(try problem("date(x, \"yyyy-MM-dd\", coalesce($zone, \"UTC\"))", [:]) == nil)
+    }
+
     @Test("split(…) cuts at the separator's bytes: a separator before a combining mark still splits, empty parts stay")
     func splitParts() throws {
         let parts = MadeRecordRule.Parts(text: try MappingExpression(parsing: "tagList", line: 1, column: 1), separator: ",")

@@ -68,8 +68,9 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
     public let referencedAttributes: Set<String>
     /// The run-time variables the expression reads (without `$`).
     public let referencedVariables: Set<String>
-    /// The run-time variables that give `date()` its time zone.
-    let zoneVariables: Set<String>
+    /// The zones of `date(text, pattern, zone)` computed from run-time variables alone (`$zone`,
+    /// `coalesce($zone, "UTC")`): known once the variables are, so checked before any record.
+    let variableZones: [ExpressionNode]
 
     /// Parses `text`, which starts at `column` (1-based) of `line` in the mapping file; errors
     /// carry the file position of the offending token.
@@ -79,7 +80,7 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
         self.line = line
         var attributes: Set<String> = []
         var variables: Set<String> = []
-        var zones: Set<String> = []
+        var zones: [ExpressionNode] = []
         var pending = [root]
         while let node = pending.popLast() {
             switch node.kind {
@@ -87,11 +88,11 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
             case let .variable(name): variables.insert(name)
             default: pending += node.children
             }
-            if case let .formattedDate(_, _, _, zone?) = node.kind, case let .variable(name) = zone.kind { zones.insert(name) }
+            if case let .formattedDate(_, _, _, zone?) = node.kind, Self.readsVariablesOnly(zone) { zones.append(zone) }
         }
         referencedAttributes = attributes
         referencedVariables = variables
-        zoneVariables = zones
+        variableZones = zones
     }
 
     /// Why the expression cannot run with the run-time `variables`: one it reads is not given
@@ -102,10 +103,28 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
         if allGiven, let missing = referencedVariables.sorted().first(where: { variables[$0] == nil }) {
             return "uses $\(missing): give it a value (--var \(missing)=…)"
         }
-        for name in zoneVariables.sorted() {
-            if let zone = variables[name], case let .failure(failure) = LocalTime.zone(named: zone) { return "$\(name): \(failure.reason)" }
+        let given = VariablesContext(variables: variables)
+        for zone in variableZones {
+            // One that cannot be evaluated yet (a variable not given) fails when a record needs it.
+            guard case let .string(name)? = try? ExpressionEvaluator(context: given).evaluate(zone) else { continue }
+            if case let .failure(failure) = LocalTime.zone(named: name) { return "\(zone): \(failure.reason)" }
         }
         return nil
+    }
+
+    /// Whether a node reads run-time variables and no attribute or part (and is not a literal,
+    /// which the parser checks itself).
+    private static func readsVariablesOnly(_ node: ExpressionNode) -> Bool {
+        var readsVariable = false
+        var pending = [node]
+        while let next = pending.popLast() {
+            switch next.kind {
+            case .attribute, .part: return false
+            case .variable: readsVariable = true
+            default: pending += next.children
+            }
+        }
+        return readsVariable
     }
 
     /// A constant, the same for every record (a Core Data mapping model's constant expression).
@@ -114,7 +133,7 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
         line = 0
         referencedAttributes = []
         referencedVariables = []
-        zoneVariables = []
+        variableZones = []
     }
 
     /// A source attribute's value, as written in a mapping file (`` `first name` `` quoted).
@@ -123,7 +142,7 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
         line = 0
         referencedAttributes = [name]
         referencedVariables = []
-        zoneVariables = []
+        variableZones = []
     }
 
     /// The value for one record, or why there is none. Never traps, whatever the record holds.
@@ -143,4 +162,11 @@ public struct MappingExpression: Sendable, CustomStringConvertible {
     public func resultType(attributes: [String: AttributeType], allowingPart: Bool = false) throws(ExpressionTypeError) -> AttributeType? {
         try ExpressionTypeChecker(attributes: attributes, line: line, allowsPart: allowingPart).type(of: root).attributeType
     }
+}
+
+/// The run-time variables alone, for what an expression computes from them before any record.
+private struct VariablesContext: ExpressionContext {
+    let variables: [String: String]
+    func value(of attribute: String) -> AttributeValue? { nil }
+    func variable(_ name: String) -> String? { variables[name] }
 }
