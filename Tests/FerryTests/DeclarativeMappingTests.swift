@@ -179,6 +179,27 @@ struct DeclarativeMappingTests {
         #expect(file.entities.first?.rules.count == 2 && file.entities.count == 2)
     }
 
+    /// Under --lenient, a failing rule of a required attribute without a default rejected the
+    /// record as "required and has no value or default", the rule's failure unsaid.
+    @Test("lenient: a required attribute whose rule failed is rejected with the rule's failure")
+    func lenientRequired() throws {
+        let folder = try TestPaths.temporaryFolder("lenient-required")
+        let version = { (attribute: String) in
+            #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+                + #"<entity name="Rec" syncable="YES">\#(attribute)</entity></model>"#
+        }
+        let model = try TestPaths.xcodeModelBundle("R", versions: [
+            ("R 1", version(#"<attribute name="s" optional="YES" attributeType="String"/>"#)),
+            ("R 2", version(#"<attribute name="n" attributeType="Integer 64" usesScalarValueType="YES"/>"#)),
+        ], in: folder)
+        try "mapping \"R 1\" -> \"R 2\"\nentity Rec\n  n = integer(s)\n".write(toFile: model + "/../R 1 to R 2.mapping", atomically: true, encoding: .utf8)
+        try "{\"s\": \"x\"}\n{\"s\": \"7\"}\n".write(toFile: folder + "/in.ndjson", atomically: true, encoding: .utf8)
+        let run = try FerryProcess.run(["migrate", "Rec:" + folder + "/in.ndjson", "--model", model, "--lenient", "--out", folder + "/out.sqlite"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.err.contains("Rec.n is required and has no value or default (its rule failed: integer(s): 'x' is not an integer)"),
+                "\(run.err)")
+    }
+
     @Test("what Ferry cannot run as Core Data would is refused per entity mapping, with the reason")
     func refusals() throws {
         func reason(_ extra: CoreDataEntityMapping, _ source: String) -> String? {

@@ -146,6 +146,8 @@ public final class EntityTransform {
         let context = SourceRecordContext(transform: self, values: record.values)
         for index in rules.indices {
             let policy = policies[index]
+            // Why a rule that may fail to nil did: said if the attribute is required after all.
+            var failedTo: String?
             switch rules[index] {
             case .expression(let expression):
                 let type = types[index]
@@ -162,6 +164,7 @@ public final class EntityTransform {
                                               attribute: destination.attributes[index].name,
                                               reason: "\(destination.entity.name).\(destination.attributes[index].name) = \(expression): \(failure.reason)"))
                     }
+                    failedTo = failure.reason
                     converted += 1
                 }
             case .defaultValue:
@@ -179,6 +182,7 @@ public final class EntityTransform {
                                               value: ValueConversion.text(of: record.values[sourceIndex]),
                                               reason: "\(destination.entity.name).\(destination.attributes[index].name): \(failure.reason)"))
                     }
+                    failedTo = failure.reason
                     converted += 1
                 }
             }
@@ -187,7 +191,8 @@ public final class EntityTransform {
                 guard values[index] != .null else {
                     return .reject(Reject(location: record.location, entity: source.entity.name,
                                           attribute: destination.attributes[index].name,
-                                          reason: "\(destination.entity.name).\(destination.attributes[index].name) is required and has no value or default"))
+                                          reason: "\(destination.entity.name).\(destination.attributes[index].name) is required and has no value or default"
+                                            + (failedTo.map { " (its rule failed: \($0))" } ?? "")))
                 }
             }
         }
