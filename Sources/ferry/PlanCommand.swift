@@ -90,6 +90,7 @@ enum MigrationPlanText {
                 let rows = (entity.attributes + entity.relationships).map { ["    " + $0.destination, $0.rule, $0.origin] }
                 out += TextTable.render(rows)
                 if !entity.droppedAttributes.isEmpty { out += "    not carried: \(entity.droppedAttributes.joined(separator: ", "))\n" }
+                for note in entity.notes { out += "    note: \(note)\n" }
             }
             for name in step.added { out += "  entity \(name): new, no records flow into it\n" }
             for name in step.dropped { out += "  entity \(name): removed, its records are dropped\n" }

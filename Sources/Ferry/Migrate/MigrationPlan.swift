@@ -33,6 +33,8 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
         public var droppedAttributes: [String]
         /// Destination relationship → the entity whose records a written rule makes for it.
         public var madeEntities: [String: String]
+        /// The mapping's notes, `TEXT if CONDITION`: records counted and reported, not changed.
+        public var notes: [String]
     }
 
     public struct Rule: Sendable, Codable, Equatable {
@@ -88,7 +90,8 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
                          origin: MappingOrigin.written.rawValue)
                 },
             droppedAttributes: dropped,
-            madeEntities: Dictionary(mapping.madeRecords.map { ($0.relationship, $0.entity) }, uniquingKeysWith: { first, _ in first }))
+            madeEntities: Dictionary(mapping.madeRecords.map { ($0.relationship, $0.entity) }, uniquingKeysWith: { first, _ in first }),
+            notes: mapping.notes.map { "\"\($0.text)\" if \($0.condition)" })
     }
 
     static func describe(_ rule: ValueRule) -> String {

@@ -107,8 +107,7 @@ public struct EntityMapping: Sendable {
     /// The source attributes whose values some rule carries (copies, converts, or reads in an
     /// expression or a made record's arguments).
     public var readAttributes: Set<String> {
-        Set(attributes.flatMap(\.rule.sourceAttributes) + madeRecords.flatMap(\.sourceAttributes)
-            + notes.flatMap(\.condition.referencedAttributes))
+        Set(attributes.flatMap(\.rule.sourceAttributes) + madeRecords.flatMap(\.sourceAttributes))
     }
 
     /// The rule for a destination attribute.
