@@ -22,7 +22,9 @@ enum PostgresRestoreCommand {
                     + "application's metadata keys: each Z_MAX is the largest Z_PK restored, and no application metadata was restored "
                     + "(export --to --replace the store to record them)")
             }
-            let code: ExitCode = RestoreCommand.warnUnresolved(summary.links, in: "the database", log: log) ? .rejects : .success
+            let named = RelationshipFailureText.warn(summary.relationshipFailures, of: "store \(store.uuidString)",
+                                                     outcome: "named when it was loaded; restored as the database holds it", log: log)
+            let code: ExitCode = RestoreCommand.warnUnresolved(summary.links, in: "the database", log: log) || named ? .rejects : .success
             log.summary(code, counts: ["records": summary.records.values.reduce(0, +), "pairs": Int(summary.counts.pairs)])
             if arguments.has("json") {
                 Terminal.out(RestoreSummaryLine.json(records: summary.records, pairs: summary.counts.pairs, store: job.outputPath) + "\n")

@@ -135,12 +135,18 @@ struct PostgresCommandTests {
         let server = try PostgresTestServer.running()
         let uri = server.uri(database: try server.database().name)
         let folder = try TestPaths.temporaryFolder("pg-damaged")
-        let (store, _) = try DamagedStoreReadTests.store(in: folder, required: false, damage: "UPDATE ZTAG SET Z1_MEDIA = 2 WHERE Z_PK = 3")
+        let (store, bundle) = try DamagedStoreReadTests.store(in: folder, required: false, damage: "UPDATE ZTAG SET Z1_MEDIA = 2 WHERE Z_PK = 3")
         let failure = "foreign-key-entity Tag.media: 1 row(s) name another entity in Z1_MEDIA than their destination's Z_ENT (Z_PK 3: "
         let exported = try ferry(["export", store, "--to", uri])
         #expect(exported.status == 1, "\(exported.err)")
         #expect(exported.err.contains("warning: \(store) fails a relationship check of ferry verify (loaded as its rows are): \(failure)"),
                 "\(exported.err)")
+        // The catalog keeps them, and the restore says them again.
+        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.uuidString
+        let restored = try ferry(["restore", uri, "--store", uuid, "--model", bundle, "--out", folder + "/back.sqlite"])
+        #expect(restored.status == 1, "\(restored.err)")
+        #expect(restored.err.contains("warning: store \(uuid) fails a relationship check of ferry verify (named when it was loaded; "
+            + "restored as the database holds it): \(failure)"), "\(restored.err)")
         let verified = try ferry(["verify", uri, "--against", store])
         #expect(verified.status == 1, "\(verified.out)\(verified.err)")
         #expect(verified.err.contains("fails a relationship check of ferry verify (the database holds its rows as they were loaded): \(failure)"),

@@ -5,7 +5,8 @@ import FoundationEssentials
 /// made for and the digest of their DDL (`PostgresTableDefinitions`), and `ferry_stores`, one row
 /// per store loaded: its UUID, model version and version hashes (so `ferry restore` finds the
 /// model version), the path it was read from, the tool and the time, and what a restore writes
-/// back besides the records: each entity's `Z_MAX` and the application's own metadata keys. No
+/// back besides the records: each entity's `Z_MAX` and the application's own metadata keys; and
+/// the failures of `ferry verify`'s relationship checks the load named, for a restore to repeat. No
 /// connection string or password is ever written here.
 ///
 /// The catalog has no version of its own: columns added later (`laterColumns`) are added to an
@@ -29,6 +30,9 @@ struct PostgresCatalog {
         /// `applicationMetadata` (`ExportManifest.applicationMetadata(of:)`); nil when none (or
         /// not recorded).
         var applicationMetadata: String?
+        /// The failures of `ferry verify`'s relationship checks the load named (JSON text of
+        /// lines), for `restore` to repeat; nil when there were none (or not recorded).
+        var relationshipFailures: [String]? = nil
 
         /// Whether the row records `Z_MAX` and the application's metadata (an older Ferry's does not).
         var recordsState: Bool { primaryKeyMaxima != nil }
@@ -38,7 +42,7 @@ struct PostgresCatalog {
     private static let storeColumns = ["store", "model", "version_hashes", "source"] + laterColumns
     /// Columns of `ferry_stores` that older catalogs lack (nullable text: JSON `Z_MAX`es, and the
     /// base64 property list of the application's metadata).
-    private static let laterColumns = ["primary_key_maxima", "application_metadata"]
+    private static let laterColumns = ["primary_key_maxima", "application_metadata", "relationship_failures"]
 
     private func q(_ name: String) -> String { PostgresIdentifier.quoted(name) }
 
@@ -123,10 +127,13 @@ struct PostgresCatalog {
         do { maxima = try entry.primaryKeyMaxima.map { String(decoding: try encoder.encode($0), as: UTF8.self) } } catch {
             throw .export(.encoding(reason: "Z_MAX: \(error)"))
         }
+        let failures: String?
+        do { failures = try Self.json(entry.relationshipFailures) } catch { throw .export(.encoding(reason: "relationship failures: \(error)")) }
         do {
             let columns = Self.storeColumns + ["tool"]
             try connection.execute("INSERT INTO \(storesTable) (\(PostgresIdentifier.list(columns))) VALUES (\(columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))",
-                                   [entry.store, entry.modelVersion, hashes, entry.source, maxima, entry.applicationMetadata, "ferry \(FerryVersion.current)"])
+                                   [entry.store, entry.modelVersion, hashes, entry.source, maxima, entry.applicationMetadata, failures,
+                                    "ferry \(FerryVersion.current)"])
         } catch where error.sqlState == "23505" {
             // With `replace`, the rows deleted above were another run's, which loaded the store
             // again before this one's insert.
@@ -135,6 +142,22 @@ struct PostgresCatalog {
             throw .database(error)
         }
         return replaced
+    }
+
+    /// Records the failures of `ferry verify`'s relationship checks on the store, found while it
+    /// loaded, in its row, inside the transaction that loads it.
+    func record(relationshipFailures failures: [String], store: String) throws(PostgresTransferError) {
+        guard !failures.isEmpty else { return }
+        let text: String?
+        do { text = try Self.json(failures) } catch { throw .export(.encoding(reason: "relationship failures: \(error)")) }
+        try database { () throws(PostgresError) in
+            try connection.execute("UPDATE \(storesTable) SET \(q("relationship_failures")) = $2 WHERE \(q("store")) = $1", [store, text])
+        }
+    }
+
+    private static func json(_ lines: [String]?) throws -> String? {
+        guard let lines, !lines.isEmpty else { return nil }
+        return String(decoding: try JSONEncoder().encode(lines), as: UTF8.self)
     }
 
     /// The stores the schema holds, as `UUID (source)`, in the order of their UUIDs.
@@ -176,8 +199,12 @@ struct PostgresCatalog {
             do { maxima = try JSONDecoder().decode([String: Int64].self, from: Data(text.utf8)) } catch { throw unreadable("Z_MAX values") }
         }
         if let text = row[5], ExportManifest.applicationMetadataEntries(of: text) == nil { throw unreadable("application metadata") }
+        var failures: [String]?
+        if let text = row[6] {
+            do { failures = try JSONDecoder().decode([String].self, from: Data(text.utf8)) } catch { throw unreadable("relationship failures") }
+        }
         return StoreEntry(store: uuid, modelVersion: model, versionHashes: decoded, source: source, primaryKeyMaxima: maxima,
-                          applicationMetadata: row[5])
+                          applicationMetadata: row[5], relationshipFailures: failures)
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.

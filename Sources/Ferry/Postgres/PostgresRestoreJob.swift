@@ -59,6 +59,9 @@ public struct PostgresRestoreJob {
         /// false for a row an older Ferry wrote: `Z_MAX` is then the largest key restored, and the
         /// application's metadata keys are not restored.
         public var catalogRecordsState: Bool
+        /// The failures of `ferry verify`'s relationship checks the load named on the store
+        /// (kept in its catalog row): the database holds its rows as they were loaded.
+        public var relationshipFailures: [String]
     }
 
     /// Restores the store; `progress` is told the phase and how far it is (every
@@ -120,7 +123,7 @@ public struct PostgresRestoreJob {
             guard problems.isEmpty else { throw PostgresTransferError.verification(store: outputPath, problems: problems) }
             do { try writer.finish(replacing: replaceExisting) } catch { throw PostgresTransferError.export(.writing(outputPath, error)) }
             return Summary(modelVersion: model.name, records: pipeline.written, counts: written, links: links,
-                           catalogRecordsState: entry.recordsState)
+                           catalogRecordsState: entry.recordsState, relationshipFailures: entry.relationshipFailures ?? [])
         } catch {
             writer.discard()
             _ = try? connection.execute("ROLLBACK")

@@ -38,7 +38,15 @@ struct PostgresStoreLoad {
         let uuid = store.metadata.storeUUID.uuidString
         let applicationMetadata: String?
         do { applicationMetadata = try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries) } catch { throw .export(error) }
-        var report = try catalog.transaction { () throws(PostgresTransferError) in
+        // The relationship checks' failures go into the report and, for `restore` to repeat (as a
+        // backup's manifest keeps them), into the store's catalog row, before the commit.
+        func checked(_ report: PostgresLoadReport) throws(PostgresTransferError) -> PostgresLoadReport {
+            var report = report
+            report.relationshipFailures = checks.wait()
+            try catalog.record(relationshipFailures: report.relationshipFailures, store: uuid)
+            return report
+        }
+        return try catalog.transaction { () throws(PostgresTransferError) in
             // A file read as immutable must not have changed since it was opened, possibly a store
             // earlier (`PostgresOpenedStore`): the end of the read compares with the stamp then.
             let state = try read { () throws(StoreReaderError) in try store.beginRead() }
@@ -67,7 +75,7 @@ struct PostgresStoreLoad {
                 try endRead(store, state)
                 report.leftBehind = counted.leftBehind(readWith: reader.layout)
                 try refuseUnsent(counted, sent: sent, reader: reader, storePath: storePath)
-                return report
+                return try checked(report)
             }
             let storeSide = StoreSideCount(census: census, reader: reader, layout: layout)
             let held: TransferCounts
@@ -95,10 +103,8 @@ struct PostgresStoreLoad {
             report.leftBehind = own.census.leftBehind(readWith: reader.layout)
             let problems = own.census.discrepancies(delivered: [:], among: []) + own.transfer.differences(from: held, mine: "store", theirs: "database")
             guard problems.isEmpty else { throw .verification(store: storePath, problems: problems) }
-            return report
+            return try checked(report)
         }
-        report.relationshipFailures = checks.wait()
-        return report
     }
 
     /// An ordered list with a member without a position, or two members at one position, has no
