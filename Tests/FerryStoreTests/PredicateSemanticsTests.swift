@@ -42,4 +42,54 @@ struct PredicateSemanticsTests {
         })
         #expect(inMemory == inSQL, "\(format): memory \(inMemory.map { Array($0.unicodeScalars) }) SQL \(inSQL.map { Array($0.unicodeScalars) })")
     }
+
+    /// Values compared with typed attributes, as `ferry query --where` compiles them: a number
+    /// as text (`n == "2"`), a UUID in lower case, a boolean as 1. The evaluator knew no types,
+    /// and `n == "2"` held for none of the records it held for in SQL.
+    static let typedPredicates = [
+        "n == \"2\"", "n IN {\"1\", 3}", "n BETWEEN {\"1\", \"2\"}", "n > \"1.5\"", "d == \"2\"", "d < 2",
+        "u == \"a4832d9a-596a-48cd-a2aa-d1d3152e62a9\"", "u != \"A4832D9A-596A-48CD-A2AA-D1D3152E62A9\"", "b == 1", "b == YES", "b != NO",
+    ]
+
+    static let things = ManagedObjectModel(name: "Things", entities: [Entity(name: "Thing", attributes: [
+        Attribute(name: "n", type: .integer64), Attribute(name: "d", type: .double), Attribute(name: "u", type: .uuid),
+        Attribute(name: "b", type: .boolean),
+    ])])
+
+    static let thingValues: [[AttributeValue]] = [
+        [.integer(1), .double(1.5), .uuid(UUIDBytes(string: "A4832D9A-596A-48CD-A2AA-D1D3152E62A9")!), .bool(true)],
+        [.integer(2), .double(2), .uuid(UUIDBytes(string: "00000000-0000-0000-0000-000000000001")!), .bool(false)],
+        [.integer(3), .null, .null, .null],
+    ]
+
+    @Test("a value compared with a typed attribute selects the same records in memory and in SQL", arguments: typedPredicates)
+    func typedAgree(_ format: String) throws {
+        let path = try TestPaths.temporaryFolder("semantics-typed") + "/things.sqlite"
+        let writer = try CoreDataStoreWriter.create(at: path, model: Self.things,
+                                                    versionHashes: VersionHasher.hashes(of: Self.things).entityHashes, versionIdentifiers: [])
+        let rows = try writer.inserter(for: "Thing")
+        let names = Self.things.entities[0].attributes.map(\.name)
+        let sources = rows.columns.map { column -> Int? in
+            if case .attribute(_, let name) = column.role { names.firstIndex(of: name) } else { nil }
+        }
+        for values in Self.thingValues { try rows.insert(values, sources: sources) }
+        try writer.finish()
+        let predicate = try FetchPredicate(format: format)
+        let inSQL = Set(try MutableStore(path: path, model: Self.things).matchingObjects(of: "Thing", where: predicate).map { Int($0.primaryKey) })
+        let evaluator = try PredicateEvaluator(predicate, types: Dictionary(uniqueKeysWithValues: Self.things.entities[0].attributes.map { ($0.name, $0.type) }),
+                                               entity: "Thing")
+        let inMemory = Set(try Self.thingValues.indices.filter { index throws(FetchPredicateError) in
+            try evaluator.matches { name in names.firstIndex(of: name).map { Self.thingValues[index][$0] } }
+        }.map { $0 + 1 })
+        #expect(inMemory == inSQL, "\(format): memory \(inMemory.sorted()) SQL \(inSQL.sorted())")
+        #expect(!inSQL.isEmpty || format.contains("!="), "\(format) selects nothing in SQL")
+    }
+
+    @Test("a value no attribute of its type takes is refused in memory as in SQL")
+    func typedRefusals() throws {
+        let types = Dictionary(uniqueKeysWithValues: Self.things.entities[0].attributes.map { ($0.name, $0.type) })
+        for format in ["n == \"two\"", "u == \"not a uuid\"", "b == 2"] {
+            #expect(throws: FetchPredicateError.self, "\(format)") { try PredicateEvaluator(try FetchPredicate(format: format), types: types, entity: "Thing") }
+        }
+    }
 }

@@ -104,7 +104,8 @@ public final class EntityTransform {
         sourceRecordLinks = mapping.sourceRecordLinks
         if let filter = mapping.filter {
             do {
-                self.filter = try PredicateEvaluator(filter.predicate, attributes: Set(source.attributes.map(\.name)),
+                self.filter = try PredicateEvaluator(filter.predicate, types: Dictionary(source.attributes.map { ($0.name, $0.type) },
+                                                                                      uniquingKeysWith: { first, _ in first }),
                                                      entity: source.entity.name)
             } catch {
                 throw MappingError.filter(entity: source.entity.name, text: filter.text, reason: error.description)

@@ -91,7 +91,7 @@ public enum WrittenMapping {
         if let filter = block.filter {
             do {
                 let parsed = try RecordFilter(filter.text)
-                _ = try PredicateEvaluator(parsed.predicate, attributes: Set(sourceTypes.keys), entity: origin.name)
+                _ = try PredicateEvaluator(parsed.predicate, types: sourceTypes, entity: origin.name)
                 entity.filter = parsed
             } catch {
                 throw .file(path: path, line: filter.line, column: filter.column, reason: error.description)

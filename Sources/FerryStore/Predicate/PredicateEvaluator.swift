@@ -23,6 +23,62 @@ public final class PredicateEvaluator {
         try Self.check(predicate, attributes: attributes, entity: entity, variables: variables)
     }
 
+    /// The same with the attributes' types: a value compared with an attribute is held to the
+    /// rules `ferry query --where` compiles it by (`PredicateValueConversion`), so the two agree
+    /// on the same text. `fileType == "0"` matched 0 in SQL and nothing here (a mapping's `where`
+    /// filtered every record out, exit 0); `name == 5` was refused there and false here.
+    public convenience init(_ predicate: FetchPredicate, types: [String: AttributeType], entity: String,
+                            variables: [String: PredicateValue] = [:]) throws(FetchPredicateError) {
+        try self.init(try Self.typed(predicate, types: types), attributes: Set(types.keys), entity: entity, variables: variables)
+    }
+
+    /// `predicate` with each value compared with an attribute (`==`, `!=`, `<`, `<=`, `>`, `>=`,
+    /// `BETWEEN`, `IN`) checked against the attribute's type and written in the form the
+    /// evaluator compares with the record's value.
+    private static func typed(_ predicate: FetchPredicate, types: [String: AttributeType]) throws(FetchPredicateError) -> FetchPredicate {
+        switch predicate {
+        case .constant: return predicate
+        case .not(let inner): return .not(try typed(inner, types: types))
+        case .and(let parts): return .and(try parts.map { (part) throws(FetchPredicateError) in try typed(part, types: types) })
+        case .or(let parts): return .or(try parts.map { (part) throws(FetchPredicateError) in try typed(part, types: types) })
+        case .comparison(var comparison):
+            let ordered: Set<ComparisonOperator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .in]
+            guard ordered.contains(comparison.comparisonOperator) else { return predicate }
+            if case .keyPath(let path) = comparison.left, path.count == 1, let type = types[path[0]] {
+                comparison.right = try literal(comparison.right, type: type, keyPath: path[0], options: comparison.options)
+            } else if case .keyPath(let path) = comparison.right, path.count == 1, let type = types[path[0]] {
+                comparison.left = try literal(comparison.left, type: type, keyPath: path[0], options: comparison.options)
+            }
+            return .comparison(comparison)
+        }
+    }
+
+    /// A literal operand (or a list of them) as compared with an attribute of `type`.
+    private static func literal(_ operand: PredicateOperand, type: AttributeType, keyPath: String,
+                                options: ComparisonOptions) throws(FetchPredicateError) -> PredicateOperand {
+        switch operand {
+        case .value(let value): return .value(try literal(value, type: type, keyPath: keyPath, options: options))
+        case .aggregate(let items):
+            return .aggregate(try items.map { (item) throws(FetchPredicateError) in try literal(item, type: type, keyPath: keyPath, options: options) })
+        default: return operand
+        }
+    }
+
+    private static func literal(_ value: PredicateValue, type: AttributeType, keyPath: String,
+                                options: ComparisonOptions) throws(FetchPredicateError) -> PredicateValue {
+        if case .list(let items) = value {
+            return .list(try items.map { (item) throws(FetchPredicateError) in try literal(item, type: type, keyPath: keyPath, options: options) })
+        }
+        let stored = try PredicateValueConversion.storeValue(value, for: type, keyPath: keyPath, options: [])
+        switch (type, stored) {
+        case (.uuid, .blob(let bytes)): return UUIDBytes(bytes).map { .string($0.description) } ?? value
+        case (.string, _), (.uri, _): return value
+        case (_, .integer(let number)): return .integer(number)
+        case (_, .real(let number)): return .real(number)
+        default: return value
+        }
+    }
+
     /// Whether the record (attribute name → value) satisfies the predicate.
     public func matches(_ value: (String) -> AttributeValue?) throws(FetchPredicateError) -> Bool {
         try evaluate(predicate, value)
