@@ -9,4 +9,10 @@ import Darwin
 // past `ulimit -f` is an error with a message instead of a silent SIGXFSZ.
 TemporaryFiles.removeOnSignal()
 WriteFailure.reportInsteadOfKilling()
-exit(Dispatcher.run(Array(CommandLine.arguments.dropFirst())).rawValue)
+switch ArgumentEncoding.arguments() {
+case .success(let arguments):
+    exit(Dispatcher.run(arguments).rawValue)
+case .failure(let error):
+    Terminal.error("ferry: \(error.description)\n")
+    exit(ExitCode.usage.rawValue)
+}
