@@ -8,6 +8,12 @@ static inline int ferry_sqlite3_disable_memory_statistics(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+// sqlite3_db_config is variadic too. The last connection to a WAL database checkpoints it and
+// deletes its -wal when it closes, unless told not to.
+static inline int ferry_sqlite3_no_checkpoint_on_close(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -32,7 +32,7 @@ struct MutationLockAndDryRunTests {
 
     private func digest(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
-    @Test("a dry run of update or delete leaves a WAL store's files byte for byte as they were")
+    @Test("a dry run, or a refused update or delete, leaves a WAL store's files byte for byte as they were")
     func dryRunLeavesWALStore() throws {
         let folder = try TestPaths.temporaryFolder("mutation-dry-wal")
         let original = try ExportTestSupport.workspace2Store(folder)
@@ -51,6 +51,19 @@ struct MutationLockAndDryRunTests {
         let delete = try ExportTestSupport.shell("'\(ferry)' delete '\(store)' --entity Task --where 'title == \"in the wal\"' --dry-run")
         #expect(delete.status == 0, "\(delete.err)")
         #expect([digest(store), digest(store + "-wal")] == before)
+        // A refused change writes nothing either: SQLite's last connection checkpointed the
+        // -wal into the store and deleted it as it closed, so "nothing changed" rewrote the file.
+        for refused in ["update '\(store)' --entity Task --where TRUEPREDICATE --set nosuch=1", "delete '\(store)' --entity Nope --where TRUEPREDICATE"] {
+            let run = try ExportTestSupport.shell("'\(ferry)' \(refused)")
+            #expect(run.status == 3, "\(refused): \(run.err)")
+            #expect([digest(store), digest(store + "-wal")] == before, "\(refused)")
+        }
+        // A change that is made stays in the -wal, as Core Data leaves one; the store reads it.
+        let made = try ExportTestSupport.shell("'\(ferry)' update '\(store)' --entity Task --where 'title == \"in the wal\"' --set title=Y")
+        #expect(made.status == 0, "\(made.err)")
+        #expect(digest(store) == before[0])
+        let query = try FerryProcess.run(["query", store, "--entity", "Task", "--where", "title == \"Y\"", "--format", "csv"])
+        #expect(query.status == 0 && query.out.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 2, "\(query.out)\(query.err)")
     }
 
     @Test("update of a store another process holds the write lock of is exit 7, saying so; nothing changes")

@@ -24,6 +24,7 @@ public final class MutableStore {
         do { try StoreFile.checkHeader(path) } catch { throw .store(error) }
         let database: SQLiteDatabase
         do { database = try SQLiteDatabase(path: path, mode: planningOnly ? .readOnly : .readWrite) } catch { throw .store(StoreReaderError(error)) }
+        database.keepsWriteAheadLogOnClose()
         let schema: DatabaseSchema
         do { schema = try DatabaseSchema.read(from: database) } catch { throw .store(StoreReaderError(error)) }
         let primaryKeys: [PrimaryKeyEntry]

@@ -164,6 +164,15 @@ public final class SQLiteDatabase {
         snapshotFolder = nil
     }
 
+    /// Leaves a WAL store's files as they are when this connection closes: SQLite's last
+    /// connection otherwise checkpoints the `-wal` into the store and deletes it, so a change
+    /// refused with nothing written (`update`, `delete`) still rewrote the store's file. What a
+    /// committed change wrote stays in the `-wal`, as Core Data leaves it.
+    public func keepsWriteAheadLogOnClose() {
+        guard let handle else { return }
+        _ = ferry_sqlite3_no_checkpoint_on_close(handle)
+    }
+
     /// Closes the connection now. Fails with `SQLITE_BUSY` while statements are still prepared.
     public func close() throws(SQLiteError) {
         guard let handle else { return }
