@@ -81,4 +81,27 @@ struct DeleteRequiredReferenceTests {
         #expect(team.status == 0, "\(team.err)")
         #expect(try storeRows(store, "SELECT count(*) FROM ZMEMBER") == ["1"])
     }
+
+    /// A No Action to-one whose key is in the deleted row (inverse to-many) leaves nothing
+    /// dangling, yet delete listed the survivor's inverse as left dangling, said verify would
+    /// report it, and exited 1 (verify passed, SQL found no dangling key).
+    @Test("a No Action to-one stored in the deleted row leaves nothing dangling: exit 0, and verify agrees")
+    func noActionToOneInDeletedRow() throws {
+        let folder = try TestPaths.temporaryFolder("delete-no-action-to-one")
+        let xml = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Person" syncable="YES"><attribute name="pid" attributeType="Integer 64" usesScalarValueType="YES"/>"#
+            + #"<relationship name="manager" optional="YES" maxCount="1" deletionRule="No Action" destinationEntity="Person" inverseName="reports" inverseEntity="Person"/>"#
+            + #"<relationship name="reports" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="manager" inverseEntity="Person"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="pid"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
+        let model = try TestPaths.xcodeModelBundle("People", versions: [("People", xml)], in: folder)
+        try #"[{"pid": 1}, {"pid": 2, "manager": 1}, {"pid": 3}]"#.write(toFile: folder + "/p.json", atomically: true, encoding: .utf8)
+        let store = folder + "/p.sqlite"
+        #expect(try FerryProcess.run(["import", folder + "/p.json", "--model", model, "--entity", "Person", "--out", store,
+                                      "--link", "manager=pid"]).status == 0)
+        let deleted = try FerryProcess.run(["delete", store, "--entity", "Person", "--where", "pid == 2"])
+        #expect(deleted.status == 0, "\(deleted.out)\(deleted.err)")
+        #expect(!(deleted.out + deleted.err).contains("dangling"), "\(deleted.out)\(deleted.err)")
+        #expect(try FerryProcess.run(["verify", store]).status == 0)
+        #expect(try storeRows(store, "SELECT count(*) FROM ZPERSON") == ["2"])
+    }
 }

@@ -104,6 +104,15 @@ struct DeletePlanner {
                     case .sourceRow, .destinationRows:
                         break
                     }
+                    // What No Action leaves pointing at the deleted object: keys in the destinations'
+                    // rows (a to-many's), or the destination's own to-one back. A to-one whose key
+                    // is in the deleted row, inverse to-many, leaves nothing (its key goes with the
+                    // row), and join rows are removed.
+                    let leavesKeys: Bool = switch placement {
+                    case .destinationRows: true
+                    case .sourceRow: store.model.inverse(of: relationship).map { !$0.isToMany } ?? false
+                    case .joinTable: false
+                    }
                     let inverse = store.model.inverse(of: relationship).map { inverse in
                         let inverseOwner = store.model.declaringEntity(ofProperty: inverse.name, in: relationship.destinationEntity)
                         return "\(inverseOwner?.name ?? relationship.destinationEntity).\(inverse.name)"
@@ -121,7 +130,7 @@ struct DeletePlanner {
                         case .nullify:
                             if inverse != nil { referencing.append(reference) }
                         case .noAction:
-                            if inverse != nil { plan.dangling.append(reference) }
+                            if inverse != nil, leavesKeys { plan.dangling.append(reference) }
                         }
                     }
                 }
