@@ -27,7 +27,8 @@ enum ImportCommand: Command {
         source (no bytes, or only whitespace) is bad input, whatever its format.
 
         CSV: the delimiter is sniffed from the first 64 KB (the comma is kept unless another
-        splits the header and clearly more rows alike; --delimiter overrides, .tsv means tab) and
+        splits the header and clearly more rows alike; of several that fit, the one whose header
+        names the most attributes; --delimiter overrides, .tsv means tab) and
         the summary says which was used. A row whose field count differs from the header's is
         rejected. Empty lines and --comment lines are read and counted as skipped, in a one-column
         file too (a line of "" is a record of one empty value). --map '#N=ATTRIBUTE' names a column by

@@ -8,6 +8,9 @@ public struct CSVDelimiterChoice: Sendable, Equatable, Codable, CustomStringConv
         case fileName = "file-name"
         /// `CSVDialect.sniff` over the source's first 64 KB (standard input's too).
         case sniffed
+        /// Several delimiters fit the first lines alike; this one splits the header into the
+        /// most names of the entity's attributes.
+        case header
     }
 
     /// The delimiter, as text.
@@ -19,13 +22,17 @@ public struct CSVDelimiterChoice: Sendable, Equatable, Codable, CustomStringConv
         self.basis = basis
     }
 
+    /// The delimiter as messages show it: `','`, `tab`.
+    public var shownDelimiter: String { delimiter == "\t" ? "tab" : "'\(delimiter)'" }
+
     /// `delimiter ';' (sniffed)`, `delimiter tab (.tsv file name)`.
     public var description: String {
-        let shown = delimiter == "\t" ? "tab" : "'\(delimiter)'"
+        let shown = shownDelimiter
         let why = switch basis {
         case .option: "--delimiter"
         case .fileName: ".tsv file name"
         case .sniffed: "sniffed"
+        case .header: "sniffed: of the delimiters that fit, the one whose header names the most attributes"
         }
         return "delimiter \(shown) (\(why))"
     }

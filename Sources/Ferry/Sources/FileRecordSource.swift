@@ -131,7 +131,7 @@ public struct FileRecordSource: Sendable {
     /// the format `decide` chose.
     public func open(_ path: String, model: ManagedObjectModel, schema: RecordSchema) throws(RecordSourceError) -> Opened {
         try refuseExportWithReferences(path)
-        let decided = try decide(path)
+        let decided = try byHeader(try decide(path), schema: schema)
         do {
             switch decided.format {
             case .csv:
@@ -155,6 +155,39 @@ public struct FileRecordSource: Sendable {
         } catch {
             throw RecordSourceError(source: FileByteSource.name(of: path), reason: ErrorText.reason(of: error, at: path))
         }
+    }
+
+    /// A sniffed CSV delimiter that another one fitting the first lines as well beats by the
+    /// header: the one that splits it into the most names of the entity's attributes. When none
+    /// does and the header read with the one chosen names a column no attribute has, the choice
+    /// is in doubt and the file is refused: a tab-separated file whose lines held one comma each
+    /// was read as comma-separated, and two of its three values were lost (exit 0, with a
+    /// warning naming columns that matched nothing).
+    private func byHeader(_ decided: DecidedSource, schema: RecordSchema) throws(RecordSourceError) -> DecidedSource {
+        guard decided.format == .csv, let (dialect, choice) = decided.csv, choice.basis == .sniffed, csv.columnMap.isEmpty else { return decided }
+        let sample = SourceContent.text(of: decided.bytes.sample, isComplete: decided.bytes.sampleIsComplete).text
+        let candidates = CSVDialect.fittingDelimiters(sample: sample, base: dialect)
+        guard candidates.count > 1 else { return decided }
+        let attributes = Set(schema.attributes.map(\.name))
+        func named(_ delimiter: UInt8) -> Int {
+            CSVDialect.headerNames(sample: sample, delimiter: delimiter, base: dialect).filter(attributes.contains).count
+        }
+        let chosen = named(dialect.delimiter)
+        guard let best = candidates.max(by: { named($0) < named($1) }), named(best) > chosen else {
+            let unknown = CSVDialect.headerNames(sample: sample, delimiter: dialect.delimiter, base: dialect).filter { !attributes.contains($0) }
+            guard unknown.isEmpty else {
+                let shown = candidates.map { CSVDelimiterChoice(delimiter: $0, basis: .sniffed).shownDelimiter }
+                throw RecordSourceError(source: FileByteSource.name(of: decided.path), reason: "the delimiter is in doubt: "
+                    + "\(shown.joined(separator: " and ")) split the first lines alike, and the header read with "
+                    + "\(CSVDelimiterChoice(delimiter: dialect.delimiter, basis: .sniffed).shownDelimiter) names columns no attribute "
+                    + "of \(schema.entity.name) has (\(unknown.map { "'\($0)'" }.joined(separator: ", "))): give --delimiter")
+            }
+            return decided
+        }
+        var better = dialect
+        better.delimiter = best
+        return DecidedSource(path: decided.path, format: .csv, bytes: decided.bytes, csv: (better, CSVDelimiterChoice(delimiter: best, basis: .header)),
+                             jsonLayout: decided.jsonLayout, streamDigest: decided.streamDigest)
     }
 
     /// A file of a Ferry export or backup (its `manifest.json` beside it lists it) whose records

@@ -32,6 +32,37 @@ extension CSVDialect {
         return dialect
     }
 
+    /// The delimiters that fit the sample as `sniff` judges them (each splits the header and most
+    /// rows alike), in the order of ``sniffedDelimiters``: where the choice could have gone
+    /// another way.
+    public static func fittingDelimiters(sample: [UInt8], base: CSVDialect = .rfc4180) -> [UInt8] {
+        let lines = sampleLines(sample, quote: base.quote, comment: base.comment)
+        return sniffedDelimiters.compactMap { fit(of: $0, lines: lines, quote: base.quote)?.delimiter }
+    }
+
+    /// The header's names split by `delimiter` (quotes removed, spaces around a name trimmed):
+    /// the first line of `sample` that is not a comment.
+    public static func headerNames(sample: [UInt8], delimiter: UInt8, base: CSVDialect = .rfc4180) -> [String] {
+        guard let header = sampleLines(sample, quote: base.quote, comment: base.comment).first else { return [] }
+        var names: [String] = [], field: [UInt8] = [], inQuotes = false
+        func name(_ bytes: [UInt8]) -> String {
+            let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            return String(decoding: bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed(), as: UTF8.self)
+        }
+        for byte in header {
+            if byte == base.quote {
+                inQuotes.toggle()
+            } else if byte == delimiter && !inQuotes {
+                names.append(name(field))
+                field = []
+            } else {
+                field.append(byte)
+            }
+        }
+        names.append(name(field))
+        return names
+    }
+
     /// How much more agreement another delimiter needs to replace a fitting `,`.
     private static let clearMargin = 0.2
 
