@@ -45,7 +45,8 @@ public struct ConnectionTarget: Sendable, CustomStringConvertible {
         }
         if let password = parts["password"] { secrets.append(password) }
         self.secrets = secrets.filter { !$0.isEmpty }
-        description = Self.scrub(Self.display(parts), of: self.secrets.dropFirst().map { $0 })
+        // The passwords, not the whole string (the display is rebuilt from its parts).
+        description = Self.scrub(Self.display(parts), of: Array(self.secrets.dropFirst()))
     }
 
     /// Whether a command-line argument names a database rather than a file: it starts with

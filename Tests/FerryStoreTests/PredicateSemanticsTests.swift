@@ -76,7 +76,7 @@ struct PredicateSemanticsTests {
         try writer.finish()
         let predicate = try FetchPredicate(format: format)
         let inSQL = Set(try MutableStore(path: path, model: Self.things).matchingObjects(of: "Thing", where: predicate).map { Int($0.primaryKey) })
-        let evaluator = try PredicateEvaluator(predicate, types: Dictionary(uniqueKeysWithValues: Self.things.entities[0].attributes.map { ($0.name, $0.type) }),
+        let evaluator = try PredicateEvaluator(predicate, types: Self.things.entities[0].attributes.typesByName,
                                                entity: "Thing")
         let inMemory = Set(try Self.thingValues.indices.filter { index throws(FetchPredicateError) in
             try evaluator.matches { name in names.firstIndex(of: name).map { Self.thingValues[index][$0] } }
@@ -87,7 +87,7 @@ struct PredicateSemanticsTests {
 
     @Test("a value no attribute of its type takes is refused in memory as in SQL")
     func typedRefusals() throws {
-        let types = Dictionary(uniqueKeysWithValues: Self.things.entities[0].attributes.map { ($0.name, $0.type) })
+        let types = Self.things.entities[0].attributes.typesByName
         for format in ["n == \"two\"", "u == \"not a uuid\"", "b == 2"] {
             #expect(throws: FetchPredicateError.self, "\(format)") { try PredicateEvaluator(try FetchPredicate(format: format), types: types, entity: "Thing") }
         }

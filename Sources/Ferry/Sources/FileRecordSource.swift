@@ -169,11 +169,9 @@ public struct FileRecordSource: Sendable {
         let candidates = CSVDialect.fittingDelimiters(sample: sample, base: dialect)
         guard candidates.count > 1 else { return decided }
         let attributes = Set(schema.attributes.map(\.name))
-        func named(_ delimiter: UInt8) -> Int {
-            CSVDialect.headerNames(sample: sample, delimiter: delimiter, base: dialect).filter(attributes.contains).count
-        }
-        let chosen = named(dialect.delimiter)
-        guard let best = candidates.max(by: { named($0) < named($1) }), named(best) > chosen else {
+        let names = Dictionary(uniqueKeysWithValues: candidates.map { ($0, CSVDialect.headerNames(sample: sample, delimiter: $0, base: dialect)) })
+        func named(_ delimiter: UInt8) -> Int { names[delimiter, default: []].filter(attributes.contains).count }
+        guard let best = candidates.max(by: { named($0) < named($1) }), named(best) > named(dialect.delimiter) else {
             let unknown = CSVDialect.headerNames(sample: sample, delimiter: dialect.delimiter, base: dialect).filter { !attributes.contains($0) }
             guard unknown.isEmpty else {
                 let shown = candidates.map { CSVDelimiterChoice(delimiter: $0, basis: .sniffed).shownDelimiter }

@@ -63,8 +63,7 @@ struct DeclarativeEntityTranslation {
         guard fetch.predicate != "TRUEPREDICATE" else { return nil }
         do {
             let parsed = try RecordFilter(fetch.predicate)
-            _ = try PredicateEvaluator(parsed.predicate, types: Dictionary(source.allAttributes(of: sourceName).map { ($0.name, $0.type) },
-                                                                             uniquingKeysWith: { first, _ in first }), entity: sourceName)
+            _ = try PredicateEvaluator(parsed.predicate, types: source.allAttributes(of: sourceName).typesByName, entity: sourceName)
             return parsed
         } catch {
             throw failure(mapping, nil, "its source filter '\(fetch.predicate)' cannot run on \(sourceName)'s attributes: \(error.description)")

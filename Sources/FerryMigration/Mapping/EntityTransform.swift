@@ -104,9 +104,7 @@ public final class EntityTransform {
         sourceRecordLinks = mapping.sourceRecordLinks
         if let filter = mapping.filter {
             do {
-                self.filter = try PredicateEvaluator(filter.predicate, types: Dictionary(source.attributes.map { ($0.name, $0.type) },
-                                                                                      uniquingKeysWith: { first, _ in first }),
-                                                     entity: source.entity.name)
+                self.filter = try PredicateEvaluator(filter.predicate, types: source.attributes.typesByName, entity: source.entity.name)
             } catch {
                 throw MappingError.filter(entity: source.entity.name, text: filter.text, reason: error.description)
             }

@@ -74,7 +74,7 @@ public enum WrittenMapping {
     private static func applyRules(_ block: MappingFile.EntityBlock, to entity: inout EntityMapping, origin: Entity, target: Entity,
                                    source: ManagedObjectModel, destination: ManagedObjectModel, path: String,
                                    defaultFailure: FailurePolicy) throws(MappingError) {
-        let sourceTypes = Dictionary(source.allAttributes(of: origin.name).map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
+        let sourceTypes = source.allAttributes(of: origin.name).typesByName
         let targetAttributes = destination.allAttributes(of: target.name)
         for rule in block.rules {
             guard let attribute = targetAttributes.first(where: { $0.name == rule.attribute }) else {

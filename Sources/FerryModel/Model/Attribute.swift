@@ -75,3 +75,11 @@ public struct Attribute: Sendable, Equatable, Codable {
     /// The identifier that ties this attribute to its earlier versions: the renaming identifier, or the name.
     public var effectiveRenamingIdentifier: String { renamingIdentifier ?? name }
 }
+
+extension Sequence<Attribute> {
+    /// Each attribute's type by its name (the first of a name wins), as type checks of
+    /// expressions and predicates take them.
+    public var typesByName: [String: AttributeType] {
+        Dictionary(map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -108,12 +108,13 @@ struct DeletePlanner {
                     // rows (a to-many's), or the destination's own to-one back. A to-one whose key
                     // is in the deleted row, inverse to-many, leaves nothing (its key goes with the
                     // row), and join rows are removed.
+                    let inverseRelationship = store.model.inverse(of: relationship)
                     let leavesKeys: Bool = switch placement {
                     case .destinationRows: true
-                    case .sourceRow: store.model.inverse(of: relationship).map { !$0.isToMany } ?? false
+                    case .sourceRow: inverseRelationship.map { !$0.isToMany } ?? false
                     case .joinTable: false
                     }
-                    let inverse = store.model.inverse(of: relationship).map { inverse in
+                    let inverse = inverseRelationship.map { inverse in
                         let inverseOwner = store.model.declaringEntity(ofProperty: inverse.name, in: relationship.destinationEntity)
                         return "\(inverseOwner?.name ?? relationship.destinationEntity).\(inverse.name)"
                     }

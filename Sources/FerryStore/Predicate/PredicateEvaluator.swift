@@ -45,29 +45,28 @@ public final class PredicateEvaluator {
             let ordered: Set<ComparisonOperator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .in]
             guard ordered.contains(comparison.comparisonOperator) else { return predicate }
             if case .keyPath(let path) = comparison.left, path.count == 1, let type = types[path[0]] {
-                comparison.right = try literal(comparison.right, type: type, keyPath: path[0], options: comparison.options)
+                comparison.right = try literal(comparison.right, type: type, keyPath: path[0])
             } else if case .keyPath(let path) = comparison.right, path.count == 1, let type = types[path[0]] {
-                comparison.left = try literal(comparison.left, type: type, keyPath: path[0], options: comparison.options)
+                comparison.left = try literal(comparison.left, type: type, keyPath: path[0])
             }
             return .comparison(comparison)
         }
     }
 
     /// A literal operand (or a list of them) as compared with an attribute of `type`.
-    private static func literal(_ operand: PredicateOperand, type: AttributeType, keyPath: String,
-                                options: ComparisonOptions) throws(FetchPredicateError) -> PredicateOperand {
+    private static func literal(_ operand: PredicateOperand, type: AttributeType, keyPath: String) throws(FetchPredicateError) -> PredicateOperand {
         switch operand {
-        case .value(let value): return .value(try literal(value, type: type, keyPath: keyPath, options: options))
+        case .value(let value): return .value(try literal(value, type: type, keyPath: keyPath))
         case .aggregate(let items):
-            return .aggregate(try items.map { (item) throws(FetchPredicateError) in try literal(item, type: type, keyPath: keyPath, options: options) })
+            return .aggregate(try items.map { (item) throws(FetchPredicateError) in try literal(item, type: type, keyPath: keyPath) })
         default: return operand
         }
     }
 
-    private static func literal(_ value: PredicateValue, type: AttributeType, keyPath: String,
-                                options: ComparisonOptions) throws(FetchPredicateError) -> PredicateValue {
+    /// Strings keep their text: the evaluator folds them for `[c]`/`[d]` itself.
+    private static func literal(_ value: PredicateValue, type: AttributeType, keyPath: String) throws(FetchPredicateError) -> PredicateValue {
         if case .list(let items) = value {
-            return .list(try items.map { (item) throws(FetchPredicateError) in try literal(item, type: type, keyPath: keyPath, options: options) })
+            return .list(try items.map { (item) throws(FetchPredicateError) in try literal(item, type: type, keyPath: keyPath) })
         }
         let stored = try PredicateValueConversion.storeValue(value, for: type, keyPath: keyPath, options: [])
         switch (type, stored) {
