@@ -182,8 +182,9 @@ public final class SQLiteDatabase {
         removeSnapshot()
     }
 
-    /// Runs one or more SQL statements that return no rows of interest.
-    public func execute(_ sql: String) throws(SQLiteError) {
+    /// Runs one or more SQL statements that return no rows of interest. Package-wide, not public:
+    /// code outside FerryStore asks the store layer, and only tests and benchmarks tamper with SQL.
+    package func execute(_ sql: String) throws(SQLiteError) {
         let handle = try openHandle(sql: sql)
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &message)
@@ -196,20 +197,20 @@ public final class SQLiteDatabase {
     }
 
     /// Prepares a statement for repeated use.
-    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         try SQLiteStatement(database: self, sql: sql)
     }
 
     /// The value of the first column of the first row of a query, as an integer (nil when no row
     /// or NULL). Meant for pragmas and counts.
-    public func scalarInteger(_ sql: String) throws(SQLiteError) -> Int64? {
+    package func scalarInteger(_ sql: String) throws(SQLiteError) -> Int64? {
         let statement = try prepare(sql)
         guard try statement.step(), !statement.isNull(at: 0) else { return nil }
         return statement.int64(at: 0)
     }
 
     /// The first column of the first row of a query, as text (nil when no row or NULL).
-    public func scalarText(_ sql: String) throws(SQLiteError) -> String? {
+    package func scalarText(_ sql: String) throws(SQLiteError) -> String? {
         let statement = try prepare(sql)
         guard try statement.step() else { return nil }
         return statement.string(at: 0)
