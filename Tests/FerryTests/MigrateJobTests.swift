@@ -296,6 +296,33 @@ struct MigrationPlanTests {
         #expect(rename.entities.map { "\($0.source) → \($0.destination)" } == ["Contact → Person"] && rename.addedEntities == ["Contact"])
     }
 
+    @Test("a property carried to a rename by its identifier is not also copied into a new property that took its old name")
+    func renamedPropertyFeedsOneDestination() throws {
+        let header = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+        let person = #"<entity name="Person"><attribute name="pname" attributeType="String"/></entity>"#
+        let folder = try TestPaths.temporaryFolder("renamed-property")
+        // V2 holds y, renamed from x; V3 renames it to z (the same identifier) and adds a new y,
+        // and does the same to the relationship boss, now chief, beside a new boss.
+        let bundle = try XcodeModelLoader.loadBundle(at: try TestPaths.xcodeModelBundle("Renamed", versions: [
+            ("V2", header + #"<entity name="Item"><attribute name="y" elementID="x" attributeType="String"/>"#
+                + #"<relationship name="boss" elementID="owner" maxCount="1" deletionRule="Nullify" destinationEntity="Person"/></entity>"#
+                + person + "</model>"),
+            ("V3", header + #"<entity name="Item"><attribute name="y" attributeType="String"/><attribute name="z" elementID="x" attributeType="String"/>"#
+                + #"<relationship name="boss" maxCount="1" deletionRule="Nullify" destinationEntity="Person"/>"#
+                + #"<relationship name="chief" elementID="owner" maxCount="1" deletionRule="Nullify" destinationEntity="Person"/></entity>"#
+                + person + "</model>"),
+        ], in: folder))
+        let mapping = MappingInference.infer(from: try #require(bundle.version(named: "V2")), to: try #require(bundle.version(named: "V3")))
+        let item = try #require(mapping.entities.first { $0.destination == "Item" })
+        // Both y and z copied y's values, and both boss and chief the old owner links (exit 0).
+        guard case .copy("y") = item.rule(for: "z")?.rule, case .defaultValue = item.rule(for: "y")?.rule else {
+            Issue.record("z should copy y and y take its default: \(item.attributes)")
+            return
+        }
+        #expect(item.relationships.map { "\($0.source) → \($0.destination)" } == ["boss → chief"])
+        #expect(mapping.suggestions.contains { $0.hasPrefix("Item.y is new: Item.y is carried to z by its renaming identifier") })
+    }
+
     @Test("an object that cannot keep its Z_PK (its entity joined another's table, whose object has it) is named in a warning, not renumbered silently")
     func renumberedObjectsAreReported() throws {
         let header = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#

@@ -3,10 +3,8 @@ import FerryModel
 /// Infers the mapping between two model versions: what Core Data's lightweight migration infers,
 /// and the lossless or checked type conversions of `ValueConversion`.
 ///
-/// - Entities and properties match by renaming identifier (Xcode's `elementID`, which defaults to
-///   the name): a destination matches the source whose identifier equals its own, else the source
-///   named by its identifier, else the source of the same name. Chains over several versions work
-///   step by step.
+/// - Entities and properties match one to one by renaming identifier (Xcode's `elementID`, which
+///   defaults to the name), as `RenamingMatch` says. Chains over several versions work step by step.
 /// - Added attributes take their default; removed ones are dropped; optional → required uses the
 ///   default for nil values (a record whose required value stays nil is rejected).
 /// - Relationships match the same way when their destinations map onto each other (or onto an
@@ -16,29 +14,24 @@ import FerryModel
 public enum MappingInference {
     public static func infer(from source: ManagedObjectModel, to destination: ManagedObjectModel) -> MappingModel {
         var mapping = MappingModel(sourceVersion: source.name, destinationVersion: destination.name)
-        var matchedSources = Set<String>()
+        let match = RenamingMatch(destination.entities, among: source.entities)
         var pairs: [(Entity, Entity)] = []
-        for target in destination.entities {
-            guard let origin = match(target, among: source.entities, identifier: \.effectiveRenamingIdentifier, name: \.name) else {
+        for (index, target) in destination.entities.enumerated() {
+            guard let origin = match.source(of: index, in: source.entities) else {
                 mapping.addedEntities.append(target.name)
-                continue
-            }
-            // A record becomes one object: of two entities matching one source, one that names it
-            // as its renaming identifier (a rename the model declares) takes its records before
-            // one that matches by its own name, else the first; the other is new, unless a
-            // written mapping sends the records there instead.
-            if let index = pairs.firstIndex(where: { $0.0.name == origin.name }) {
-                let first = pairs[index].1
-                let (kept, other) = target.renamingIdentifier != nil && first.renamingIdentifier == nil ? (target, first) : (first, target)
-                pairs[index].1 = kept
-                mapping.addedEntities.append(other.name)
-                mapping.suggestions.append("entities \(kept.name) and \(other.name) both match \(origin.name): its records become \(kept.name) objects; "
-                    + "\(other.name) is new (a written mapping block `entity \(origin.name) -> \(other.name)` sends them there instead)")
+                // A record becomes one object: of two entities matching one source, the first to
+                // match (see RenamingMatch) takes its records, and the other is new unless a
+                // written mapping sends the records there instead.
+                if let taken = match.takenFrom[index], let keeper = match.target(taking: taken) {
+                    let origin = source.entities[taken].name, kept = destination.entities[keeper].name
+                    mapping.suggestions.append("entities \(kept) and \(target.name) both match \(origin): its records become \(kept) objects; "
+                        + "\(target.name) is new (a written mapping block `entity \(origin) -> \(target.name)` sends them there instead)")
+                }
                 continue
             }
             pairs.append((origin, target))
-            matchedSources.insert(origin.name)
         }
+        let matchedSources = Set(pairs.map(\.0.name))
         let entityMap = Dictionary(pairs.map { ($0.0.name, $0.1.name) }, uniquingKeysWith: { first, _ in first })
         for (origin, target) in pairs where !target.isAbstract {
             mapping.entities.append(entityMapping(origin, target, source: source, destination: destination,
@@ -69,10 +62,16 @@ public enum MappingInference {
         let sourceAttributes = source.allAttributes(of: origin.name).filter { !$0.isTransient }
         var usedSources = Set<String>()
         var unmatched: [Attribute] = []
-        for attribute in destination.allAttributes(of: target.name) where !attribute.isTransient && attribute.type.sqlColumnType != nil {
-            guard let from = match(attribute, among: sourceAttributes, identifier: \.effectiveRenamingIdentifier, name: \.name) else {
+        let targets = destination.allAttributes(of: target.name).filter { !$0.isTransient && $0.type.sqlColumnType != nil }
+        let match = RenamingMatch(targets, among: sourceAttributes)
+        for (index, attribute) in targets.enumerated() {
+            guard let from = match.source(of: index, in: sourceAttributes) else {
                 mapping.attributes.append(AttributeMapping(destination: attribute.name, rule: .defaultValue))
                 unmatched.append(attribute)
+                if let taken = match.takenFrom[index], let keeper = match.target(taking: taken) {
+                    suggestions.append("\(target.name).\(attribute.name) is new: \(origin.name).\(sourceAttributes[taken].name) is carried to "
+                        + "\(targets[keeper].name) by its renaming identifier (a written rule `\(attribute.name) = \(sourceAttributes[taken].name)` copies it here too)")
+                }
                 continue
             }
             usedSources.insert(from.name)
@@ -98,13 +97,15 @@ public enum MappingInference {
             }
         }
         let sourceRelationships = source.allRelationships(of: origin.name).filter { !$0.isTransient }
-        for relationship in destination.allRelationships(of: target.name) where !relationship.isTransient {
-            // Its records' destinations must be objects the relationship can hold: of its
-            // destination entity or one below it (records of an entity that becomes abstract are
-            // written as one of its sub-entities).
-            let holdable = Set(destination.hierarchy(below: relationship.destinationEntity).map(\.name))
-            let candidates = sourceRelationships.filter { entityMap[$0.destinationEntity].map(holdable.contains) ?? false }
-            if let from = match(relationship, among: candidates, identifier: \.effectiveRenamingIdentifier, name: \.name) {
+        let targetRelationships = destination.allRelationships(of: target.name).filter { !$0.isTransient }
+        // Its records' destinations must be objects the relationship can hold: of its destination
+        // entity or one below it (records of an entity that becomes abstract are written as one
+        // of its sub-entities).
+        let relationshipMatch = RenamingMatch(targetRelationships, among: sourceRelationships) { from, relationship in
+            entityMap[from.destinationEntity].map(Set(destination.hierarchy(below: relationship.destinationEntity).map(\.name)).contains) ?? false
+        }
+        for (index, relationship) in targetRelationships.enumerated() {
+            if let from = relationshipMatch.source(of: index, in: sourceRelationships) {
                 mapping.relationships.append(RelationshipMapping(destination: relationship.name, source: from.name))
             }
         }
@@ -116,21 +117,12 @@ public enum MappingInference {
     /// relationships name them).
     static func entityMap(of mapping: MappingModel, source: ManagedObjectModel, destination: ManagedObjectModel) -> [String: String] {
         var map: [String: String] = [:]
-        for target in destination.entities {
-            guard let origin = match(target, among: source.entities, identifier: \.effectiveRenamingIdentifier, name: \.name),
-                  map[origin.name] == nil else { continue }
-            map[origin.name] = target.name
+        let match = RenamingMatch(destination.entities, among: source.entities)
+        for (index, target) in destination.entities.enumerated() {
+            if let origin = match.source(of: index, in: source.entities) { map[origin.name] = target.name }
         }
         for entity in mapping.entities { map[entity.source] = entity.destination }
         return map
-    }
-
-    /// The element of `candidates` a destination element matches (see the type's rules).
-    static func match<Element>(_ target: Element, among candidates: [Element], identifier: KeyPath<Element, String>,
-                               name: KeyPath<Element, String>) -> Element? {
-        candidates.first { $0[keyPath: identifier] == target[keyPath: identifier] }
-            ?? candidates.first { $0[keyPath: name] == target[keyPath: identifier] }
-            ?? candidates.first { $0[keyPath: name] == target[keyPath: name] }
     }
 }
 
