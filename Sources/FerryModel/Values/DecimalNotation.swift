@@ -106,6 +106,14 @@ public enum DecimalNotation {
         return self.plain(number)
     }
 
+    /// A Decimal column's integer: a whole real that SQLite's numeric affinity stored as an
+    /// integer, written as the real it is (2^60 is 1152921504606847000, as `plain(_: Double)`
+    /// writes it, not 1152921504606846976, which a store's real could not keep as written); nil
+    /// when no real holds the integer exactly.
+    public static func plain(storedInteger integer: Int64) -> String? {
+        Double(exactly: integer).flatMap(plain)
+    }
+
     /// The shortest decimal that reads back as `value`, in plain form; nil for NaN and infinities.
     public static func plain(_ value: Double) -> String? {
         guard value.isFinite else { return nil }

@@ -103,7 +103,7 @@ enum ColumnValueDecoder {
         switch storage {
         case .integer:
             if strict { _ = try exactDouble(value.int64) }
-            return String(value.int64)
+            return DecimalNotation.plain(storedInteger: value.int64) ?? String(value.int64)
         case .real:
             let number = value.double
             guard let text = DecimalNotation.plain(number) else { throw ValueProblem(reason: "real \(number) is not a decimal number") }

@@ -57,7 +57,9 @@ struct KeyValueReader {
         case .double, .float: return .double(statement.double(at: column))
         case .date: return .date(statement.double(at: column))
         case .decimal:
-            if storage == .integer { return .decimal(String(statement.int64(at: column))) }
+            if storage == .integer {
+                return .decimal(DecimalNotation.plain(storedInteger: statement.int64(at: column)) ?? String(statement.int64(at: column)))
+            }
             if storage == .text { return .decimal(statement.withText(at: column) { DecimalNotation.plain($0) } ?? "") }
             return .decimal(DecimalNotation.plain(statement.double(at: column)) ?? "")
         case .string: return .string(statement.string(at: column) ?? "")

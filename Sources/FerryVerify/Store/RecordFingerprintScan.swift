@@ -153,7 +153,7 @@ struct RecordFingerprintScan {
         case .decimal:
             let text: String?
             switch storage {
-            case .integer where Double(exactly: statement.int64(at: index)) != nil: text = String(statement.int64(at: index))
+            case .integer: text = DecimalNotation.plain(storedInteger: statement.int64(at: index))
             case .real: text = DecimalNotation.plain(statement.double(at: index))
             default: text = nil
             }
