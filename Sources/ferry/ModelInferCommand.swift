@@ -97,7 +97,7 @@ extension ExitCode {
     init(_ error: ModelInferError) {
         switch error {
         case .invalidRequest: self = .usage
-        case .source, .nothingToModel: self = .badInput
+        case .source, .nothingToModel, .storeRows: self = .badInput
         case .output(let error): self = ExitCode(error)
         }
     }

@@ -113,6 +113,34 @@ struct ImportRefusalTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
     }
 
+    @Test("an export file whose Z_PK reaches an attribute by its renaming identifier is still refused: its lists are keys, not values",
+          arguments: ["json", "csv"])
+    func exportKeysMatchedByRenamingIdentifier(format: String) throws {
+        let folder = try TestPaths.temporaryFolder("export-keys-renamed")
+        // What `ferry model infer` once made of an export: Z_PK an attribute by its renaming
+        // identifier, the lists of keys links to a new entity by value. Import then created a
+        // Tag for each key and linked the records to them, exit 0.
+        let header = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+        let model = try TestPaths.xcodeModelBundle("Exported", versions: [("V1", header
+            + #"<entity name="Item"><attribute name="zPK" elementID="Z_PK" optional="YES" attributeType="Integer 64"/>"#
+            + #"<attribute name="name" optional="YES" attributeType="String"/>"#
+            + #"<relationship name="tag" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Tag"/></entity>"#
+            + #"<entity name="Tag"><attribute name="value" optional="YES" attributeType="Integer 64"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="value"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#)],
+            in: folder)
+        let path = folder + "/Item." + format
+        let text = format == "csv" ? "Z_PK,name,tag\n1,a,7\n" : #"[{"Z_PK": 1, "name": "a", "tag": 7}]"#
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        var request = ImportRequest(sources: [path], modelPath: model, entity: "Item", outputPath: folder + "/out.sqlite", createMissing: ["tag"])
+        request.files.linkAttributes = ["tag": "value"]
+        let error = try #require(throws: ImportError.self) { try ImportJob(request: request).run() }
+        #expect(error.description.contains("carry Z_PK, the row key of a Core Data store"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
+        // Mapped by the user, the key is an attribute of theirs and the file is read.
+        request.files.keyMap = ["Z_PK": "zPK"]
+        #expect(try ImportJob(request: request).run().written == 1)
+    }
+
     @Test("two keys of one JSON object that feed one attribute are refused, as two such CSV columns are (one value was lost)")
     func twoKeysOneAttribute() throws {
         let folder = try TestPaths.temporaryFolder("two-keys")

@@ -34,6 +34,20 @@ struct ModelInferJobTests {
         summary.report.entities.first { $0.name == entity }?.attributes.first { $0.name == name }
     }
 
+    @Test("a Ferry export's file is refused: its Z_PK and the keys its lists hold would become an attribute and new records")
+    func exportFileRefused() throws {
+        let folder = try TestPaths.temporaryFolder("infer-export")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/export", format: .ndjson)).run()
+        let error = try #require(throws: ModelInferError.self) {
+            try ModelInferJob(ModelInferRequest(sources: [folder + "/export/Task.ndjson"], entity: "Task",
+                                                outputPath: folder + "/Inferred.xcdatamodeld")).run()
+        }
+        guard case .storeRows(let path) = error else { Issue.record("\(error)"); return }
+        #expect(path == folder + "/export/Task.ndjson" && error.description.contains("ferry restore FOLDER"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/Inferred.xcdatamodeld"))
+    }
+
     @Test("uploads.csv: Binary from base64, 0/1 as Integer 16, a column with one bad integer stays text and says so")
     func uploadsCSV() throws {
         let (inferred, imported) = try inferAndImport([TestPaths.fixtures + "/legacy/uploads.csv"], entity: "Upload")

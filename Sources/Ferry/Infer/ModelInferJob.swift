@@ -39,6 +39,7 @@ public struct ModelInferJob {
         var sources: [ScannedSource] = []
         for path in request.sources {
             do { sources.append(try scan.scan(path, into: profile, unreadable: &unreadable)) } catch { throw .source(error) }
+            guard !profile.carriesStoreKeys else { throw .storeRows(path) }
         }
         let (model, report) = ModelInference.model(version: version, entity: request.entity, from: profile)
         if let records = report.entities.first, records.attributes.isEmpty, records.relationships.isEmpty {

@@ -438,6 +438,10 @@ public struct DocumentRecordDecoder {
     private mutating func target(for key: String) throws(AmbiguousKey) -> KeyTarget {
         if let known = keyTargets[key] { return known }
         let resolved: KeyTarget
+        // Rows of a store (a Ferry export) carry Z_PK, and their relationship numbers are its
+        // keys: unless the user mapped Z_PK, also when it reaches an attribute by its name or
+        // renaming identifier (`ferry model infer` of an export made one).
+        if key.trimmingSpaces == RelationshipKeys.storeRowKey, !matcher.isMapped(key) { carriesStoreKeys = true }
         if let index = try matcher.attributeIndex(forKey: key) {
             resolved = .attribute(index)
             matchesAnyKey = true
@@ -448,7 +452,6 @@ public struct DocumentRecordDecoder {
         } else {
             resolved = .unknown
             unknownKeys.append(key)
-            if key.trimmingSpaces == RelationshipKeys.storeRowKey { carriesStoreKeys = true }
         }
         keyTargets[key] = resolved
         return resolved

@@ -6,6 +6,11 @@ public final class EntityProfile {
     public private(set) var records = 0
     /// The keys, in the order first seen.
     public private(set) var keys: [KeyProfile] = []
+    /// Whether the records carry `Z_PK`, the row key of a Core Data store: they are a store's
+    /// rows (a Ferry export, a dump of a store's table), whose relationship numbers are its keys.
+    public var carriesStoreKeys: Bool {
+        keys.contains { $0.key.trimmingSpaces == RelationshipKeys.storeRowKey }
+    }
     /// How many objects deep this entity's records sit (0: the records of the source).
     public let depth: Int
     private var index: [String: Int] = [:]

@@ -59,10 +59,11 @@ public struct CSVHeaderMatch {
         }
         provided = [Bool](repeating: false, count: schema.attributes.count)
         var reported: Set<String> = []
-        // A header with an unmapped `Z_PK` is a store's rows (a Ferry export): its to-one
-        // columns hold destination keys, not values.
+        // A header with a `Z_PK` the user did not map is a store's rows (a Ferry export), also
+        // when it reaches an attribute by its name or renaming identifier: its to-one columns
+        // hold destination keys, not values.
         let carriesStoreKeys = header.enumerated().contains { offset, key in
-            key.trimmingSpaces == RelationshipKeys.storeRowKey && columnMap[offset + 1] == nil && matched[offset] == nil
+            key.trimmingSpaces == RelationshipKeys.storeRowKey && columnMap[offset + 1] == nil && !matcher.isMapped(key)
         }
         for (offset, key) in header.enumerated() {
             let index = matched[offset]

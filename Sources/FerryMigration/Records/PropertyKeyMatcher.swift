@@ -18,6 +18,11 @@ public struct PropertyKeyMatcher: Sendable {
         self.keyMap = keyMap
     }
 
+    /// Whether the user mapped `key` (or it without the spaces around it) to an attribute by name.
+    public func isMapped(_ key: String) -> Bool {
+        keyMap[key] != nil || keyMap[key.trimmingSpaces] != nil
+    }
+
     /// The attribute position for a key, or nil when no attribute matches.
     public func attributeIndex(forKey key: String) throws(AmbiguousKey) -> Int? {
         if let found = try matchingIndex(forKey: key) { return found }
