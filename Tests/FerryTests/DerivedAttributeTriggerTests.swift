@@ -76,6 +76,28 @@ struct DerivedAttributeTriggerTests {
         #expect(!verified.out.contains("Book.pagesCount"), "\(verified.out)")
     }
 
+    @Test("a migration that makes a kept counter a derived count writes the counts and verifies (it failed its own check, exit 5)")
+    func counterBecomesDerived() throws {
+        let folder = try TestPaths.temporaryFolder("derived-migrate")
+        // Books 1: pagesCount a counter the app kept by hand (42 and 7 are stale); Books 2: the derived count.
+        let plain = Self.model.replacingOccurrences(of: #"derived="YES" derivationExpression="pages.@count""#, with: "")
+            .replacingOccurrences(of: #"derived="YES" derivationExpression="uppercase:(title)""#, with: "")
+        let bundle = try TestPaths.xcodeModelBundle("Books", versions: [("Books 1", plain), ("Books 2", Self.model)], in: folder)
+        let records = folder + "/books.ndjson"
+        try Data("""
+            {"title":"草枕","pagesCount":42,"pages":[{"number":1},{"number":2},{"number":3}]}
+            {"title":"Empty","pagesCount":7}
+
+            """.utf8).write(to: URL(fileURLWithPath: records))
+        let old = folder + "/Books1.sqlite"
+        let imported = try FerryProcess.run(["import", records, "--model", bundle, "--model-version", "Books 1", "--entity", "Book", "--out", old])
+        try #require(imported.status == 0, "\(imported.err)")
+        #expect(try storeRows(old, "SELECT ZTITLE, ZPAGESCOUNT FROM ZBOOK ORDER BY Z_PK") == ["草枕|42", "Empty|7"])
+        let migrated = try FerryProcess.run(["migrate", old, "--model", bundle, "--out", folder + "/Books2.sqlite"])
+        #expect(migrated.status == 0, "\(migrated.out)\(migrated.err)")
+        #expect(try storeRows(folder + "/Books2.sqlite", "SELECT ZTITLE, ZPAGESCOUNT FROM ZBOOK ORDER BY Z_PK") == ["草枕|3", "Empty|0"])
+    }
+
     @Test("the check after import or migrate fails a stale count or a missing trigger; a store of any origin gets notes")
     func computedCountsMustHold() throws {
         let (_, _, store, run) = try Self.imported("derived-exact")

@@ -4,7 +4,8 @@ import FerryVerify
 
 /// The attributes a route carries unchanged from a source record to the store: copied by every
 /// step (`copy` rules, never converted or computed) into an optional attribute (so a missing
-/// value is never replaced by a default). Their values in the store must be the source's, which
+/// value is never replaced by a default) that is not derived (the store computes those: a
+/// counter the app kept becomes the count of its relationship). Their values in the store must be the source's, which
 /// is what `CarriedValueCheck` proves without running any mapping code.
 struct CarriedAttributes: Equatable {
     /// Final attribute names, in canonical encoding order.
@@ -23,7 +24,7 @@ struct CarriedAttributes: Equatable {
             var next: [String: Int] = [:]
             for rule in mapping.attributes {
                 guard case .copy(let source) = rule.rule, let index = current[source],
-                      let attribute = attributes[rule.destination], attribute.isOptional, !attribute.isTransient,
+                      let attribute = attributes[rule.destination], attribute.isOptional, !attribute.isTransient, !attribute.isDerived,
                       attribute.type.sqlColumnType != nil else { continue }
                 next[rule.destination] = index
             }
