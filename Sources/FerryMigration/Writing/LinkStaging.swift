@@ -66,8 +66,7 @@ final class LinkStaging {
     func stage(_ link: RecordLink, from entity: String, primaryKey pk: Int64, namespace: Int, origin: LinkOrigin,
                mirrorsOneToOne: Bool = true, account: Int?) throws(GraphWriteError) {
         if try !isToMany(link.relationship, of: entity), link.targets.count > 1 {
-            throw .unsupportedLink(entity: entity, relationship: link.relationship,
-                                   reason: "a to-one relationship takes one destination, not \(link.targets.count)")
+            throw Self.severalForToOne(entity, link.relationship, origin: origin, count: "\(link.targets.count)")
         }
         for (position, target) in link.targets.enumerated() {
             let kind = try kindID(entity: entity, relationship: link.relationship, target: target, mirrorsOneToOne: mirrorsOneToOne)
@@ -82,10 +81,19 @@ final class LinkStaging {
     func stage(_ target: RecordLink.Target, position: Int, relationship name: String, from entity: String, sourceKey key: RecordKey,
                sourceIsMissing: Bool = false, namespace: Int, origin: LinkOrigin) throws(GraphWriteError) {
         if try !isToMany(name, of: entity), position > 0 {
-            throw .unsupportedLink(entity: entity, relationship: name, reason: "a to-one relationship takes one destination, not \(position + 1)")
+            // Edges arrive one at a time: how many the record lists is not known yet.
+            throw Self.severalForToOne(entity, name, origin: origin, count: "more than one")
         }
         try insert(target, position: position, kind: kindID(entity: entity, relationship: name, target: target),
                    source: sourceIsMissing ? .missing(key.sourceKey) : .key(key.sourceKey), namespace: namespace, origin: origin, account: nil)
+    }
+
+    /// A record that lists several destinations of what is a to-one in the version written (a
+    /// to-many before): no rule can choose one, so the run stops, naming the record.
+    private static func severalForToOne(_ entity: String, _ relationship: String, origin: LinkOrigin, count: String) -> GraphWriteError {
+        .unsupportedLink(entity: entity, relationship: relationship, reason: "a to-one relationship takes one destination in the "
+            + "version written, but the record at \(origin.location) lists \(count) (was it a to-many?), and no rule chooses one: keep "
+            + "the relationship to-many, or drop its links with a written rule `\(relationship) <- nil`")
     }
 
     private func insert(_ target: RecordLink.Target, position: Int, kind: Int, source: StagedLinks.Source, namespace: Int,
