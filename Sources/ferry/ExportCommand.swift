@@ -19,8 +19,9 @@ enum ExportCommand: Command {
         (--no-fingerprints leaves them out: a faster export for other tools, restored unchecked).
         Every record carries its Z_PK; a to-one is the destination's Z_PK (null when none), a
         to-many the list of destination Z_PKs (ordered ones in order); destination entities are
-        in the manifest. Dates are ISO 8601 UTC with fractional seconds (one before year 1 or after
-        9999 as Core Data's seconds since 2001: import it with --date-epoch reference), binary is base64, UUIDs
+        in the manifest. Dates are ISO 8601 UTC with fractional seconds (years outside 0-9999 with a
+        sign and six digits; one past 999999 years as Core Data's seconds since 2001: import it
+        with --date-epoch reference), binary is base64, UUIDs
         and decimals are exact text; NULL is null (CSV: an empty unquoted field; "" is the empty
         string). Everything is read in one read transaction. The files are built in a fresh
         folder beside DIR (inside it when DIR exists), created exclusively, and renamed into place:
