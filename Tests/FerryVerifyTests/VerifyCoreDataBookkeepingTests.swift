@@ -33,6 +33,14 @@ struct VerifyCoreDataBookkeepingTests {
         #expect(failure.samples == [FailureSample(primaryKey: 2, values: ["Z_OPT": shown])])
     }
 
+    @Test("a second Z_MODELCACHE row fails: every reader takes the first, so another model there went unseen")
+    func secondModelCacheRow() throws {
+        let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify-model-cache"))
+        let broken = try VerifyStores.broken(path, "model-cache", "INSERT INTO Z_MODELCACHE (Z_CONTENT) SELECT Z_CONTENT FROM Z_MODELCACHE")
+        let failure = try onlyFailure(try verify(broken, model: VerifyStores.workspace3))
+        #expect(failure.check == "model-cache" && failure.message == "Z_MODELCACHE has 2 rows; Core Data keeps one model there")
+    }
+
     @Test("versions bumped by updates pass, and every row of a hierarchy's table is held to it")
     func versionsFromOne() throws {
         let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify-opt"))

@@ -24,6 +24,11 @@ public struct BookkeepingScan {
         try connection.integers("SELECT count(*) FROM Z_METADATA").first ?? 0
     }
 
+    /// How many rows `Z_MODELCACHE` has (readers take the first).
+    public func modelCacheRows() throws(SQLiteError) -> Int64 {
+        try connection.integers("SELECT count(*) FROM Z_MODELCACHE").first ?? 0
+    }
+
     /// `Z_SUPER` of every `Z_PRIMARYKEY` row, by `Z_ENT`, as the SQL literal of what the row
     /// holds (`0`, `5`, and also `NULL`, `1.5` or `'text'`, which are no entity number).
     public func superEntityNumbers() throws(SQLiteError) -> [Int64: String] {

@@ -30,7 +30,9 @@ struct StoreHealthChecks {
         let expected = VersionHasher.hashes(of: context.model)
         recorder.check(Self.section, subject: subject, code: "metadata-hashes") { metadataHashes(expected) }
         if store.schema.table(named: BookkeepingTables.modelCache.name) != nil {
-            recorder.check(Self.section, subject: subject, code: "model-cache") { modelCache(expected) }
+            recorder.check(Self.section, subject: subject, code: "model-cache") { () throws(SQLiteError) in
+                try modelCacheRows() ?? modelCache(expected)
+            }
         }
         let superNumbers = Result { () throws(SQLiteError) in try bookkeeping.superEntityNumbers() }
         for entity in context.model.entitiesInStoreOrder {
@@ -180,6 +182,14 @@ struct StoreHealthChecks {
             check: "metadata-hashes", subject: "store",
             message: "the metadata's version hashes differ from model \(context.model.name)'s: \(differing.joined(separator: ", "))",
             count: Int64(differing.count), samples: samples)
+    }
+
+    /// Every reader takes the first row: a second, of another model, would go unseen.
+    private func modelCacheRows() throws(SQLiteError) -> VerificationFailure? {
+        let rows = try bookkeeping.modelCacheRows()
+        guard rows > 1 else { return nil }
+        return VerificationFailure(check: "model-cache", subject: "store",
+                                   message: "Z_MODELCACHE has \(rows) rows; Core Data keeps one model there", count: rows)
     }
 
     private func modelCache(_ expected: VersionHashes) -> VerificationFailure? {
