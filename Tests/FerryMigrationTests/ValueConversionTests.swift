@@ -23,6 +23,16 @@ struct ValueConversionTests {
         #expect(converted(.integer(7), .integer64, .string) == .string("7"))
     }
 
+    @Test("text that is a number does not become a Date: its epoch is not knowable (Core Data's seconds were read as Unix ones)")
+    func numberTextIsNoDate() {
+        // XCServer's queuedDate: the record's own instant as seconds since 2001 became 1986.
+        #expect(failure(.string("521561042.614"), .string, .date)?.hasPrefix("'521561042.614' is a number, and which epoch it counts from is not knowable") == true)
+        #expect(failure(.string("0"), .string, .date) != nil && failure(.string("1e9"), .string, .date) != nil)
+        #expect(converted(.string("2017-07-12T14:04:02.614Z"), .string, .date) == .date(521_561_042.614))
+        #expect(converted(.string("2001-01-01"), .string, .date) == .date(0))
+        #expect(failure(.string("soon"), .string, .date)?.contains("is not a date") == true)
+    }
+
     @Test("Double and Decimal to Float round as an import does; underflow to 0 and whole numbers the Float does not hold are refused")
     func floatRounding() {
         #expect(converted(.double(0.1), .double, .float) == .double(Double(Float(0.1))))

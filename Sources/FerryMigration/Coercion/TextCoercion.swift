@@ -159,6 +159,12 @@ public enum TextCoercion {
         PropertyListBase64.decode(contiguous: text, padding: .required)
     }
 
+    /// Whether `text` reads as a number (a Double) by these rules.
+    static func isNumber(_ text: String) -> Bool {
+        if case .success = floating(text, as: .double) { return true }
+        return false
+    }
+
     static func floating(_ text: String, as type: AttributeType) -> Result<AttributeValue, CoercionFailure> {
         let isNumberSyntax = !text.isEmpty && text.utf8.allSatisfy {
             (48...57).contains($0) || $0 == 43 || $0 == 45 || $0 == 46 || $0 == 69 || $0 == 101

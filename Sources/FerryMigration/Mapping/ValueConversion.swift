@@ -8,7 +8,7 @@ import FerryModel
 /// Checked (a value that does not fit rejects its record, or becomes nil under a lenient policy):
 /// integer narrowing (range), integer → Double/Float (exactly representable), Double/Float →
 /// integer (integral and in range), 0/1 → Boolean, String → any other type by the import's text
-/// rules. Rounded: Decimal → Double/Float and Double → Float (nearest value; a value that would
+/// rules (but a number into a Date, whose epoch is not knowable). Rounded: Decimal → Double/Float and Double → Float (nearest value; a value that would
 /// underflow to 0, or a whole number the type does not hold, is checked as an imported one is). Date ⇄ number and
 /// the rest are not inferred: the epoch or meaning is not knowable, so they need a written rule
 /// (until one is written, inference converts them all the same: every value fails, rejecting its
@@ -51,6 +51,13 @@ public enum ValueConversion {
             return .failure(CoercionFailure("a Binary value (\(byteCount(of: value)) bytes) cannot become String; a written rule can say how (text(…) gives base64)"))
         case (_, .string):
             return .success(.string(text(of: value)))
+        case let (.string(text), .date) where ISO8601Date.parse(text) == nil && TextCoercion.isNumber(text):
+            // Text that is a number is a number: which epoch it counts from is not knowable, as
+            // for a number attribute that becomes a Date (it was read as Unix seconds: Core
+            // Data's own seconds since 2001 moved back 31 years).
+            return .failure(CoercionFailure("'\(TextCoercion.clipped(text))' is a number, and which epoch it counts from is not knowable: "
+                + "a written rule names it (unixtime(x) for seconds since 1970, epoch2001(x) for Core Data's seconds since 2001, "
+                + "unixtime(decimal(x) / 1000) for milliseconds)"))
         case let (.string(text), _):
             return TextCoercion.value(text, as: to, options: options)
         case let (.integer(number), .integer16), let (.integer(number), .integer32), let (.integer(number), .integer64):
