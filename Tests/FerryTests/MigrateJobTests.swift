@@ -94,9 +94,13 @@ struct CorpusMigrationTests {
         let original = Data("a good store, kept as it is".utf8)
         try original.write(to: URL(fileURLWithPath: out))
         let example = "\(coredata)/wibosco__CoreDataMigration-Example"
+        // Colors whose post link could fill each Post's required color, and fills none: the
+        // posts are written and the store fails verification.
+        try ##"[{"hex": "#ffffff"}]"##.write(toFile: folder + "/colors.json", atomically: true, encoding: .utf8)
         var request = MigrateRequest(
             sources: [MigrationSource(path: "\(example)/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_1.sqlite",
-                                      kind: .store)],
+                                      kind: .store),
+                      MigrationSource(path: folder + "/colors.json", kind: .file(entity: "Color", version: "CoreDataMigration_Example 4"))],
             modelPath: "\(example)/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld", outputPath: out)
         request.replaceExisting = true
         let summary = try MigrateJob(request: request).run()
@@ -105,7 +109,25 @@ struct CorpusMigrationTests {
         #expect(report.failures.contains { $0.check == "required-relationship" && $0.subject == "Post.color" })
         #expect(summary.discarded == "it failed verification")
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == original)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.sqlite"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["colors.json", "out.sqlite"])
+    }
+
+    @Test("a required to-one that nothing in the run fills (new in the target version) rejects each record, as Core Data would refuse it")
+    func unfilledRequiredRejectsRecords() throws {
+        let folder = try TestPaths.temporaryFolder("migrate-unfilled")
+        let example = "\(coredata)/wibosco__CoreDataMigration-Example"
+        // Post.color is new and required in version 3, and Color new: the whole run failed
+        // verification (exit 5) after writing every post, the plan having said nothing.
+        let summary = try MigrateJob(request: MigrateRequest(
+            sources: [MigrationSource(path: "\(example)/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite",
+                                      kind: .store)],
+            modelPath: "\(example)/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld",
+            targetVersion: "CoreDataMigration_Example 3", outputPath: folder + "/v3.sqlite")).run()
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification?.failures))")
+        #expect(summary.rejected == 5979 && summary.written["Post", default: 0] == 0)
+        let first = try #require(summary.sampleRejects.first)
+        #expect(first.entity == "Post" && first.reason == "required relationship 'color' is empty (Core Data refuses to save the object without a destination)")
+        #expect(first.location.description.hasSuffix("/CoreDataMigration_Example_2.sqlite Post Z_PK 1"), "\(first.location)")
     }
 
     @Test("every object keeps its Z_PK and Z_OPT, so the URIs apps saved stay valid")

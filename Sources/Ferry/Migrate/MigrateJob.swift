@@ -91,6 +91,7 @@ public struct MigrateJob {
             let carried = inputs != nil ? CarriedValueWatch(chain: chain, keying: RecordKeying(through: identity.largestPrimaryKey)) : nil
             pipeline.observer = carried
             pipeline.onProgress = progress
+            pipeline.sourceEntities = try sourceEntities(chain)
             // The digests of the streams read (standard input, pipes), for the list of files read.
             var streams: [String: StreamDigest] = [:]
             for (namespace, source) in request.sources.enumerated() where !pipeline.stoppedEarly {
@@ -223,6 +224,26 @@ public struct MigrateJob {
             return FileRecordCursor(path: source.path, records: opened.records, entity: entity, version: index,
                                     versionName: chain.versions[index].name, census: opened.census)
         }
+    }
+
+    /// The entities each version's sources hold records of: every entity of a store's version,
+    /// a file's entity in its version (`RecordPipeline.sourceEntities`).
+    private func sourceEntities(_ chain: MigrationChain) throws(MigrateError) -> [Int: Set<String>] {
+        var entities: [Int: Set<String>] = [:]
+        for source in request.sources {
+            switch source.kind {
+            case .store:
+                do {
+                    let store = try StoreRecordCursor.entities(ofStoreAt: source.path, in: chain)
+                    entities[store.version, default: []].formUnion(store.entities)
+                } catch {
+                    throw MigrateError(error)
+                }
+            case let .file(entity, named):
+                entities[try fileVersion(of: source.path, entity: entity, version: named, chain: chain).index, default: []].insert(entity)
+            }
+        }
+        return entities
     }
 
     /// The version a file source's records are read in (the one it names, or the oldest that has

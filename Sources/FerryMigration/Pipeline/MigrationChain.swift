@@ -237,6 +237,35 @@ public final class MigrationChain {
         return names
     }
 
+    /// The relationships of `final` (an entity of the last version) that need a destination (a
+    /// required to-one, a to-many with a minimum count) and that nothing fills for the records
+    /// of `entity` read in version `from`: no relationship of theirs becomes it, no written rule
+    /// of any step names a relationship of its name (made records, links), and its inverse is
+    /// what no relationship of the run's `sources` (entity names by version) becomes. Core Data
+    /// refuses to save such an object (a relationship new in the last version, to an entity no
+    /// record flows into). A conservative reading: anything that might fill it leaves it out.
+    public func unfilledRequired(of final: String, for entity: String, from version: Int, sources: [Int: Set<String>]) -> [String] {
+        let own = Set(versions[version].allRelationships(of: entity).compactMap { relationship in
+            finalRelationship(relationship.name, of: entity, from: version).flatMap { $0.entity == final ? $0.relationship : nil }
+        })
+        let written = Set(steps.flatMap { step in
+            (step.entities + step.branches).flatMap { $0.relationships.map(\.destination) + $0.sourceRecordLinks + $0.madeRecords.map(\.relationship) }
+        })
+        return last.allRelationships(of: final).filter { required in
+            guard required.minimumDestinations > 0, !own.contains(required.name), !written.contains(required.name) else { return false }
+            guard let inverse = required.inverseName else { return true }
+            let holders = Set(last.hierarchy(below: required.destinationEntity).map(\.name))
+            return !sources.contains { version, entities in
+                entities.contains { source in
+                    versions[version].allRelationships(of: source).contains { relationship in
+                        guard let image = finalRelationship(relationship.name, of: source, from: version) else { return false }
+                        return image.relationship == inverse && holders.contains(image.entity)
+                    }
+                }
+            }
+        }.map(\.name)
+    }
+
     /// `finalRelationship` of an abstract entity's relationship: where each of its concrete
     /// entities carries it, when they agree.
     private func finalRelationship(_ relationship: String, ofAbstract entity: String, from: Int) -> (entity: String, relationship: String)? {

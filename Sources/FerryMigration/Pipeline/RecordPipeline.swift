@@ -31,6 +31,11 @@ public struct RecordPipeline {
     public var keepsSourceKeys = false
     /// Told the phase and how far it is, every `JobProgress.interval` records.
     public var onProgress: (JobProgress) -> Void = { _ in }
+    /// The entities the run's sources hold records of, by version (a store: every entity of its
+    /// version; a file: its entity), set before the first is read: a required relationship that
+    /// none of them can fill then rejects each record lacking it (`needingDestinations`). Nil:
+    /// not known, and such records are left to verification.
+    public var sourceEntities: [Int: Set<String>]?
     private var rejects: RejectCollector
     private var progress = JobProgress(phase: "")
     private var finalSchemas: [String: RecordSchema] = [:]
@@ -279,14 +284,19 @@ public struct RecordPipeline {
     /// Those of `names` (relationships of `entity` in version `from`) that become relationships of
     /// `final` in the last version that need a destination (a required to-one, a to-many with a
     /// minimum count: Core Data refuses an object without), by their names there.
+    /// With `sourceEntities` known, also those that nothing in the run fills
+    /// (`MigrationChain.unfilledRequired`): each record is rejected for them, as Core Data would
+    /// refuse it, not left for verification to fail the whole run.
     private func needingDestinations(in names: Set<String>, of entity: String, from version: Int, becoming final: String?) -> [String] {
         guard let final else { return [] }
         let required = chain.last.allRelationships(of: final).filter { $0.minimumDestinations > 0 }
-        return names.sorted().compactMap { name in
+        let filled = names.sorted().compactMap { name -> String? in
             guard let carried = chain.finalRelationship(name, of: entity, from: version), carried.entity == final,
                   required.contains(where: { $0.name == carried.relationship }) else { return nil }
             return carried.relationship
         }
+        guard let sourceEntities else { return filled }
+        return filled + chain.unfilledRequired(of: final, for: entity, from: version, sources: sourceEntities).filter { !filled.contains($0) }
     }
 
     /// Carries one record through the chain and writes it, keeping its ledger. `storeRow` is the

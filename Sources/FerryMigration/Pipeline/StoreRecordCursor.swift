@@ -84,6 +84,15 @@ public final class StoreRecordCursor: RecordCursor {
         roots = model.entitiesInStoreOrder.filter { $0.parentName == nil }.map(\.name).reversed()
     }
 
+    /// The version of `chain` the store at `path` is read as, and the entities its records can be
+    /// of there, without reading a record.
+    public static func entities(ofStoreAt path: String, in chain: MigrationChain) throws(PipelineError) -> (version: Int, entities: Set<String>) {
+        let store: CoreDataStoreReader
+        do { store = try CoreDataStoreReader(path: path) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+        let (version, model) = try version(of: store, in: chain)
+        return (version, Set(model.entities.map(\.name)))
+    }
+
     /// The version of `chain` a store's records are read as (`StoreVersionMatch`), and its model
     /// narrowed to the store's entities.
     public static func version(of store: CoreDataStoreReader, in chain: MigrationChain) throws(PipelineError)
