@@ -128,6 +128,11 @@ struct CorpusMigrationTests {
         let first = try #require(summary.sampleRejects.first)
         #expect(first.entity == "Post" && first.reason == "required relationship 'color' is empty (Core Data refuses to save the object without a destination)")
         #expect(first.location.description.hasSuffix("/CoreDataMigration_Example_2.sqlite Post Z_PK 1"), "\(first.location)")
+        // The plan says so before a run finds it.
+        let plan = try MigrationPlan(modelPath: "\(example)/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld")
+        #expect(plan.warnings.contains("a store of CoreDataMigration_Example 2: every Post record is rejected, as Post.color is required in "
+            + "CoreDataMigration_Example 4 and nothing fills it (a written rule can make its destination, or the relationship be optional)"),
+                "\(plan.warnings)")
     }
 
     @Test("every object keeps its Z_PK and Z_OPT, so the URIs apps saved stay valid")

@@ -59,7 +59,7 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
         let planner = MigrationPlanner(bundle: bundle, modelPath: modelPath, variables: variables, target: target, mappingModelPaths: mappingModels)
         let chain = try planner.chain(options: .init())
         model = bundle.name
-        warnings = planner.misnamedMappingFiles()
+        warnings = planner.misnamedMappingFiles() + Self.unfilledRequired(chain)
         self.chain = chain.versions.map(\.name)
         steps = chain.steps.enumerated().map { index, step in
             let mappings = step.entities + step.branches
@@ -68,6 +68,25 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
                         entities: mappings.map { Self.entityStep($0, source: chain.versions[index]) },
                         dropped: step.droppedEntities, added: step.addedEntities, suggestions: step.suggestions)
         }
+    }
+
+    /// For a store of each older version, the records that would be rejected for a required
+    /// relationship nothing fills (`MigrationChain.unfilledRequired`): a plan says it before a
+    /// run finds it.
+    private static func unfilledRequired(_ chain: MigrationChain) -> [String] {
+        var lines: [String] = []
+        for version in chain.versions.indices.dropLast() {
+            let model = chain.versions[version]
+            let entities = Set(model.entities.map(\.name))
+            for entity in model.entities where !entity.isAbstract {
+                guard let final = chain.route(entity: entity.name, from: version).finalEntity else { continue }
+                for name in chain.unfilledRequired(of: final, for: entity.name, from: version, sources: [version: entities]) {
+                    lines.append("a store of \(model.name): every \(entity.name) record is rejected, as \(final).\(name) is required in "
+                        + "\(chain.last.name) and nothing fills it (a written rule can make its destination, or the relationship be optional)")
+                }
+            }
+        }
+        return lines
     }
 
     private static func entityStep(_ mapping: EntityMapping, source: ManagedObjectModel) -> EntityStep {

@@ -239,8 +239,9 @@ public final class MigrationChain {
 
     /// The relationships of `final` (an entity of the last version) that need a destination (a
     /// required to-one, a to-many with a minimum count) and that nothing fills for the records
-    /// of `entity` read in version `from`: no relationship of theirs becomes it, no written rule
-    /// of any step names a relationship of its name (made records, links), and its inverse is
+    /// of `entity` read in version `from`: no relationship of theirs becomes it, no rule of any
+    /// step makes records for a relationship of its name (made records, a mapping model's links
+    /// to what another mapping makes), and its inverse is
     /// what no relationship of the run's `sources` (entity names by version) becomes. Core Data
     /// refuses to save such an object (a relationship new in the last version, to an entity no
     /// record flows into). A conservative reading: anything that might fill it leaves it out.
@@ -249,7 +250,7 @@ public final class MigrationChain {
             finalRelationship(relationship.name, of: entity, from: version).flatMap { $0.entity == final ? $0.relationship : nil }
         })
         let written = Set(steps.flatMap { step in
-            (step.entities + step.branches).flatMap { $0.relationships.map(\.destination) + $0.sourceRecordLinks + $0.madeRecords.map(\.relationship) }
+            (step.entities + step.branches).flatMap { $0.sourceRecordLinks + $0.madeRecords.map(\.relationship) }
         })
         return last.allRelationships(of: final).filter { required in
             guard required.minimumDestinations > 0, !own.contains(required.name), !written.contains(required.name) else { return false }
