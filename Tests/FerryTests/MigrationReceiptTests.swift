@@ -3,6 +3,7 @@ import FerryMigration
 import FerryModel
 import FerryStore
 import FerryTestSupport
+import FerryVerifyTestSupport
 import Foundation
 import Testing
 
@@ -185,6 +186,28 @@ struct MigrationReceiptTests {
     func standardInput() {
         let input = MigrationInputs.Input(name: "source 1 (file Task)", digest: nil)
         #expect(MigrationInputs(inputs: [input]).differences(from: MigrationInputs(inputs: [input])) == ["source 1 (file Task)"])
+    }
+
+    /// Found by a hostile tester: the table kept the pair the sources give while the index
+    /// Core Data reads the lists through named another task, and every fingerprint (read through
+    /// that index, or of the table) matched the receipt: verify by receipt exited 0.
+    @Test("an index that names another destination than its table fails verify by receipt and on a re-run, though the fingerprints match")
+    func staleIndexAgainstReceipt() throws {
+        let request = try request(in: try TestPaths.temporaryFolder("receipt"))
+        _ = try MigrateJob(request: request).run()
+        let database = try SQLiteDatabase(path: request.outputPath, mode: .readWrite)
+        let upload = try #require(try database.scalarInteger("SELECT min(Z_PK) FROM ZUPLOAD WHERE ZTASK IS NOT NULL"))
+        let task = try #require(try database.scalarInteger("SELECT ZTASK FROM ZUPLOAD WHERE Z_PK = \(upload)"))
+        // The index and the table move the upload to another task; then the table alone moves it back.
+        try database.execute("UPDATE ZUPLOAD SET ZTASK = (SELECT max(Z_PK) FROM ZTASK WHERE Z_PK <> \(task)) WHERE Z_PK = \(upload)")
+        try database.close()
+        let store = try VerifyStores.staleIndex(request.outputPath, "stale", index: "ZUPLOAD_ZTASK_INDEX",
+                                                "UPDATE ZUPLOAD SET ZTASK = \(task) WHERE Z_PK = \(upload)")
+        let report = try SourceVerification.verify(store: store, against: request)
+        #expect(report.notes.contains { $0.contains("by the store's receipt") })
+        #expect(report.failures.map { "\($0.check) \($0.subject)" } == ["stale-index Task.attachments"], "\(report.failures)")
+        let again = try SourceVerification.verify(store: store, against: request, rerun: true)
+        #expect(again.failures.map { "\($0.check) \($0.subject)" } == ["stale-index Task.attachments"], "\(again.failures)")
     }
 
     @Test("a deleted row fails by receipt: the fingerprint and the ledger's row count")

@@ -101,6 +101,31 @@ public enum VerifyStores {
         return copy
     }
 
+    /// A copy of a store in which `sql` changed the table of `index` but not the index: the index
+    /// is made to hold no row (`WHERE 0`, or `AND 0` after a partial index's clause) while `sql`
+    /// runs, then given its statement back through `PRAGMA writable_schema`, so it keeps its
+    /// entries as they were. SQLite's quick_check passes the copy; its integrity_check names the
+    /// rows missing from the index.
+    public static func staleIndex(_ path: String, _ label: String, index: String, _ sql: String) throws -> String {
+        let copy = try broken(path, label, "SELECT 1")
+        func rewrite(_ statement: String) throws {
+            let database = try SQLiteDatabase(path: copy, mode: .readWrite)
+            let version = try #require(try database.scalarInteger("PRAGMA schema_version"))
+            try database.execute("PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = '\(statement.replacingOccurrences(of: "'", with: "''"))' "
+                + "WHERE name = '\(index)'; PRAGMA schema_version = \(version + 1)")
+            try database.close()
+        }
+        let reading = try SQLiteDatabase(path: copy, mode: .readOnly)
+        let original = try #require(try reading.scalarText("SELECT sql FROM sqlite_master WHERE name = '\(index)'"))
+        try reading.close()
+        try rewrite(original + (original.uppercased().contains(" WHERE ") ? " AND 0" : " WHERE 0"))
+        let database = try SQLiteDatabase(path: copy, mode: .readWrite)
+        try database.execute(sql)
+        try database.close()
+        try rewrite(original)
+        return copy
+    }
+
     /// SQL giving rows `first` and `second` of `table` each other's `columns`, their `Z_PK` and
     /// every other column left as they are: two objects that swapped their values while their
     /// relationships stayed with their keys.

@@ -110,6 +110,43 @@ struct VerifyTests {
         #expect(full.failures.first?.samples.first?.values["message"]?.contains("missing from index ZUPLOAD_ZTASK_INDEX") == true)
     }
 
+    /// Found by a hostile tester: a pair moved in its table but not in the index Core Data reads
+    /// the lists through passed every check (counts unchanged, quick_check ok), and the pairs'
+    /// fingerprints were read through that index.
+    @Test("an index a moved pair left behind fails verify, naming index and table, and the pairs' fingerprints read the table: join table and foreign key",
+          arguments: [
+            ("join", "Tag.tasks", "Z_1TASKS_Z_2TASKS_INDEX", "Z_1TASKS",
+             "UPDATE Z_1TASKS SET Z_1TAGS = (SELECT Z_PK FROM ZTAG WHERE ZNAME = 'home') WHERE Z_2TASKS = 1 AND Z_1TAGS = (SELECT Z_PK FROM ZTAG WHERE ZNAME = '家庭')"),
+            ("foreign-key", "Task.attachments", "ZUPLOAD_ZTASK_INDEX", "ZUPLOAD", "UPDATE ZUPLOAD SET ZTASK = 3 WHERE Z_PK = 2"),
+          ])
+    func movedPairBehindIndex(label: String, subject: String, index: String, table: String, sql: String) throws {
+        let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))
+        let report = try verify(try VerifyStores.staleIndex(path, label, index: index, sql))
+        #expect(failed(report) == ["stale-index \(subject)"])
+        let failure = try #require(report.failures.first)
+        #expect(failure.message.contains("index \(index) disagrees with table \(table)") && failure.message.contains("'REINDEX \(index)'"),
+                "\(failure.message)")
+        // The entry the index kept, and the row it has no entry for.
+        #expect(failure.count == 2 && failure.samples.count == 2, "\(failure.samples)")
+        // The fingerprints are the table's: those of the same change made with the index kept.
+        let changed = try verify(try VerifyStores.broken(path, label + "-changed", sql))
+        #expect(changed.passed, "\(failed(changed))")
+        #expect(report.edgeFingerprints == changed.edgeFingerprints)
+        #expect(report.edgeFingerprints != (try verify(path)).edgeFingerprints)
+    }
+
+    @Test("a partial index of a relationship's key is compared over the rows its clause picks: one a moved pair left behind fails, an intact one passes")
+    func stalePartialIndex() throws {
+        let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))
+        let partial = try VerifyStores.broken(path, "partial", """
+            DROP INDEX ZUPLOAD_ZTASK_INDEX; CREATE INDEX ZUPLOAD_ZTASK_INDEX ON ZUPLOAD ("ZTASK") WHERE ZTASK > 0 /* (not Core Data's) */
+            """)
+        #expect(try verify(partial).passed)
+        let report = try verify(try VerifyStores.staleIndex(partial, "stale", index: "ZUPLOAD_ZTASK_INDEX", "UPDATE ZUPLOAD SET ZTASK = 3 WHERE Z_PK = 2"))
+        #expect(failed(report) == ["stale-index Task.attachments"])
+        #expect(report.failures.first?.samples.first == FailureSample(primaryKey: 2, values: ["index ZTASK": "1", "table ZTASK": "3"]), "\(report.failures)")
+    }
+
     @Test("a dangling key names the row and the missing target in its sample")
     func danglingSample() throws {
         let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))

@@ -10,6 +10,10 @@ import FerryModel
 /// always), so that a copy of the store that lost such a pair differs from it. A scan of the
 /// pairs `betweenRecordsOnly` leaves such pairs out: the pairs a copy holds that could keep only
 /// pairs between records (a restore of a backup, whose links name records).
+///
+/// The pairs' table is read without its indexes (`NOT INDEXED`): a fingerprint stands for what the
+/// table holds, and readers find lists through an index that may disagree with it unseen by
+/// SQLite's quick check (`PairIndexScan` compares the two).
 public struct PairKeyScan {
     /// How an end of a pair is named.
     public enum Key: Sendable {
@@ -48,7 +52,7 @@ public struct PairKeyScan {
         let destinationMissing = betweenRecordsOnly ? "" : " OR d.Z_PK IS NULL"
         sql = """
             SELECT \(columns.joined(separator: ", ")) \
-            FROM \(SQLIdentifier.quoted(pairs.table)) p LEFT JOIN \(SQLIdentifier.quoted(sourceTable)) s ON s.Z_PK = \(pairs.source) \
+            FROM \(SQLIdentifier.quoted(pairs.table)) p NOT INDEXED LEFT JOIN \(SQLIdentifier.quoted(sourceTable)) s ON s.Z_PK = \(pairs.source) \
             LEFT JOIN \(SQLIdentifier.quoted(destinationTable)) d ON d.Z_PK = \(pairs.destination) \
             WHERE \(pairs.rowFilter)\(pairs.source) IS NOT NULL AND \(pairs.destination) IS NOT NULL \
             AND (s.Z_ENT IN (\(sources))\(sourceMissing)) \

@@ -46,6 +46,12 @@ public struct RelationshipPairs: Sendable {
         rowNumbers.map { "p.Z_ENT IN (\(ScanSQL.numbers($0))) AND " } ?? ""
     }
 
+    /// The columns of `table` holding the pairs, their keys and order keys (the row's own `Z_PK`,
+    /// its rowid, left out): an index holding one is what a reader finds the pairs through.
+    var pairColumns: [String] {
+        [sourceColumn, destinationColumn].filter { $0 != "Z_PK" } + orders.map(\.position)
+    }
+
     var source: String { ScanSQL.column("p", sourceColumn) }
     var destination: String { ScanSQL.column("p", destinationColumn) }
 

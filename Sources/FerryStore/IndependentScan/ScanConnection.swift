@@ -1,7 +1,7 @@
 /// A read-only connection for the independent checks of a store: plain SQL over table and
 /// column names taken from the layout, sharing no code with the record reader or the writer it
 /// checks. The scans of this folder (`BookkeepingScan`, `ValueScan`, `PairScan`,
-/// `EntityRowScan`, `PairKeyScan`) each ask one kind of question of it; what to check, and what
+/// `EntityRowScan`, `PairKeyScan`, `PairIndexScan`) each ask one kind of question of it; what to check, and what
 /// a finding means, is the verifier's.
 ///
 /// Names are quoted all the same; values never reach SQL text except entity numbers, which are

@@ -66,6 +66,9 @@ struct RelationshipChecks {
                 message: "\(rows.count) pair(s) in \(storage.label) point at no row, or at a row that is not a \(storage.sourceEntity) → \(storage.destinationEntity)",
                 count: rows.count, samples: rows.samples)
         }
+        recorder.check(Self.section, subject: subject, code: "stale-index") { () throws(SQLiteError) in
+            staleIndexFailure(try PairIndexScan(context.connection).disagreements(of: storage), subject: subject)
+        }
         guard storage.kind == .joinTable else { return found }
         recorder.check(Self.section, subject: subject, code: "duplicate-join-row") { () throws(SQLiteError) in
             let rows = try scan.duplicateJoinRows(of: storage)
@@ -81,6 +84,22 @@ struct RelationshipChecks {
             }
         }
         return found
+    }
+
+    /// The failure of the indexes that disagree with the pairs' table (`PairIndexScan`): Core
+    /// Data's to-many faults and Ferry's reader find the lists through them, the fingerprints read
+    /// the table.
+    private func staleIndexFailure(_ found: [IndexDisagreement], subject: String) -> VerificationFailure? {
+        guard !found.isEmpty else { return nil }
+        let names = found.map { "index \($0.index) disagrees with table \($0.table) over \($0.columns.joined(separator: ", "))" }
+        let entries = found.reduce(Int64(0)) { $0 + $1.entries.count }
+        let reindex = found.map { "REINDEX \($0.index)" }.joined(separator: "; ")
+        return VerificationFailure(
+            check: "stale-index", subject: subject,
+            message: "\(names.joined(separator: "; ")) (\(entries) entries differ): Core Data and ferry read the lists through it, "
+                + "so they see other pairs than the table holds (SQLite's quick_check does not compare them); "
+                + "rebuild it from the table with `sqlite3 \(context.connection.path) '\(reindex)'`",
+            count: entries, samples: Array(found.flatMap(\.entries.samples).prefix(context.connection.sampleLimit)))
     }
 
     // MARK: To-one
