@@ -3,6 +3,7 @@ import FerryModel
 import FerryStore
 import FerryStoreTestSupport
 import FerryTestSupport
+import FerryVerifyTestSupport
 import Foundation
 import Testing
 
@@ -57,8 +58,31 @@ struct ExportJobTests {
             try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
         }
         #expect(error.isVerificationFailure)
-        #expect(error.description.contains("relationship Task.attachments: the store holds") && error.description.contains("pairs (counted without an index)"),
+        #expect(error.description.contains("relationship Task.attachments: the store holds") && error.description.contains("pairs (read without an index)"),
                 "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out"))
+    }
+
+    /// Found by a hostile tester: a pair moved in its table but not in the index the lists are
+    /// read through leaves every count as it was, and the export wrote lists that contradict the
+    /// other side (Task 12 listing upload 2, whose task was 11), exit 0.
+    @Test("lists read through an index that a moved pair left behind fail the export, naming the index: join table and foreign key",
+          arguments: [
+            ("join", "Task.tags", "Z_1TASKS_Z_2TASKS_INDEX", "Z_1TASKS",
+             "UPDATE Z_1TASKS SET Z_1TAGS = 9 WHERE rowid = (SELECT min(rowid) FROM Z_1TASKS WHERE Z_2TASKS NOT IN (SELECT Z_2TASKS FROM Z_1TASKS WHERE Z_1TAGS = 9))"),
+            ("foreign-key", "Task.attachments", "ZUPLOAD_ZTASK_INDEX", "ZUPLOAD",
+             "UPDATE ZUPLOAD SET ZTASK = (SELECT max(Z_PK) FROM ZTASK) WHERE Z_PK = (SELECT min(Z_PK) FROM ZUPLOAD WHERE ZTASK IS NOT NULL AND ZTASK <> (SELECT max(Z_PK) FROM ZTASK))"),
+          ])
+    func movedPairBehindIndex(label: String, relationship: String, index: String, table: String, sql: String) throws {
+        let folder = try TestPaths.temporaryFolder("export-moved-pair")
+        let store = try VerifyStores.staleIndex(try ExportTestSupport.workspace2Store(folder), label, index: index, sql)
+        let error = try #require(throws: ExportError.self) {
+            try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
+        }
+        #expect(error.isVerificationFailure)
+        #expect(error.description.contains("relationship \(relationship): the ") && error.description.contains("pairs read are not those the store's table holds"),
+                "\(error)")
+        #expect(error.description.contains("index \(index) disagrees with table \(table) (2 entries differ)"), "\(error)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out"))
     }
 

@@ -253,16 +253,29 @@ public struct ExportJob {
         return dropped
     }
 
-    /// Checks that the to-many lists written hold every pair the store keeps for their records,
-    /// counted by a scan that uses no index (`StoreRecordReader.indexFreeEdgeCount`): the lists
-    /// are read through the key's index, which can lose entries while SQLite's quick_check passes.
+    /// Checks that the to-many lists written hold exactly the pairs the store's tables keep for
+    /// their records, read by a scan that uses no index (`StoreRecordReader.indexFreeEdgeDigest`)
+    /// and compared by an order-independent digest: the lists are read through the key's index,
+    /// which can lose entries, or keep a pair the table moved (every count unchanged), while
+    /// SQLite's quick_check passes. The indexes that disagree with their table are named.
     private func accountPairs(_ streams: [String: ToManyStream], reader: StoreRecordReader) throws(ExportError) {
         var problems: [String] = []
         for (name, stream) in streams.sorted(by: { $0.key < $1.key }) {
-            let held: Int64?
-            do { held = try reader.indexFreeEdgeCount(of: stream.relationship, of: stream.entity) } catch { throw .store(error) }
-            guard let held, held != stream.delivered else { continue }
-            problems.append("relationship \(name): the store holds \(held) pairs (counted without an index), \(stream.delivered) were read")
+            let held: KeyRowDigest
+            let stale: [IndexDisagreement]
+            do {
+                guard let read = try reader.indexFreeEdgeDigest(of: stream.relationship, of: stream.entity), read != stream.delivered else { continue }
+                held = read
+                stale = try reader.indexDisagreements(of: stream.relationship, of: stream.entity)
+            } catch {
+                throw .store(error)
+            }
+            let pairs = held.count == stream.delivered.count
+                ? "the \(held.count) pairs read are not those the store's table holds (read without an index)"
+                : "the store holds \(held.count) pairs (read without an index), \(stream.delivered.count) were read"
+            let indexes = stale.map { "; index \($0.index) disagrees with table \($0.table) (\($0.entries.count) entries differ): "
+                + "rebuild it with `sqlite3 \(request.storePath) 'REINDEX \($0.index)'`" }
+            problems.append("relationship \(name): \(pairs)\(indexes.joined())")
         }
         guard !problems.isEmpty else { return }
         throw .notAccounted(store: request.storePath, problems: problems)

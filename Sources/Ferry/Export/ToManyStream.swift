@@ -9,8 +9,8 @@ final class ToManyStream {
     private let cursor: RelationshipEdgeCursor
     private var pending: RelationshipEdge?
     private var started = false
-    /// The destinations handed out so far, all sources together.
-    private(set) var delivered: Int64 = 0
+    /// The pairs handed out so far, all sources together (`KeyRowDigest.count` of them).
+    private(set) var delivered = KeyRowDigest()
     /// Pairs passed over because no source asked for them: their source key names no record.
     private(set) var passedOver: Int64 = 0
 
@@ -35,7 +35,7 @@ final class ToManyStream {
             result.append(edge.destination)
             pending = try cursor.next()
         }
-        delivered += Int64(result.count)
+        for destination in result { delivered.add(source, destination) }
         return result
     }
 

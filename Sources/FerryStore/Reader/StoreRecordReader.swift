@@ -117,12 +117,13 @@ public final class StoreRecordReader {
         return try StoreReaderError.sqlite { () throws(SQLiteError) in try store.database.scalarInteger("SELECT count(*) \(query.from)") } ?? 0
     }
 
-    /// How many pairs of a to-many relationship of `entityName` have a source that is a row of
-    /// `entityName`'s hierarchy (what `edges(of:of:)` delivers to those rows), counted by a scan
-    /// of the table that keeps them, without its indexes (`NOT INDEXED`): `edges` reads the pairs
-    /// in order through the key's index, and an index that lost entries passes SQLite's
-    /// quick_check. Nil for a relationship kept otherwise (a to-one, a reflexive many-to-many).
-    public func indexFreeEdgeCount(of relationshipName: String, of entityName: String) throws(StoreReaderError) -> Int64? {
+    /// The pairs of a to-many relationship of `entityName` whose source is a row of `entityName`'s
+    /// hierarchy (what `edges(of:of:)` delivers to those rows), as a digest of (source, destination)
+    /// read from the table that keeps them without its indexes (`NOT INDEXED`): `edges` reads the
+    /// pairs in order through the key's index, and an index that lost entries, or holds a pair the
+    /// table moved, passes SQLite's quick_check and leaves the count as it was. Nil for a
+    /// relationship kept otherwise (a to-one, a reflexive many-to-many).
+    public func indexFreeEdgeDigest(of relationshipName: String, of entityName: String) throws(StoreReaderError) -> KeyRowDigest? {
         guard let relationship = model.allRelationships(of: entityName).first(where: { $0.name == relationshipName }),
               let sources = layout.table(forEntity: entityName)?.name else { return nil }
         let sourceRows = "SELECT Z_PK FROM \(SQLIdentifier.quoted(sources)) WHERE Z_ENT IN (\(numberList(hierarchyNumbers(entityName))))"
@@ -130,14 +131,33 @@ public final class StoreRecordReader {
         switch layout.placement(of: relationshipName, of: entityName) {
         case .destinationRows(let key):
             let keyName = SQLIdentifier.quoted(key.key)
-            sql = "SELECT count(*) FROM \(SQLIdentifier.quoted(key.table)) NOT INDEXED WHERE \(keyName) IS NOT NULL"
+            sql = "SELECT \(keyName), Z_PK FROM \(SQLIdentifier.quoted(key.table)) NOT INDEXED WHERE \(keyName) IS NOT NULL"
                 + " AND Z_ENT IN (\(numberList(hierarchyNumbers(relationship.destinationEntity)))) AND \(keyName) IN (\(sourceRows))"
         case .joinTable(let join) where !join.isOwnInverse:
-            sql = "SELECT count(*) FROM \(SQLIdentifier.quoted(join.table)) NOT INDEXED WHERE \(SQLIdentifier.quoted(join.source)) IN (\(sourceRows))"
+            let source = SQLIdentifier.quoted(join.source)
+            sql = "SELECT \(source), \(SQLIdentifier.quoted(join.destination)) FROM \(SQLIdentifier.quoted(join.table)) NOT INDEXED"
+                + " WHERE \(source) IN (\(sourceRows))"
         default:
             return nil
         }
-        return try StoreReaderError.sqlite { () throws(SQLiteError) in try store.database.scalarInteger(sql) } ?? 0
+        return try StoreReaderError.sqlite { () throws(SQLiteError) in
+            let statement = try store.database.prepare(sql)
+            defer { statement.finalize() }
+            var digest = KeyRowDigest()
+            while try statement.step() { digest.add(statement, columns: 2) }
+            return digest
+        }
+    }
+
+    /// The indexes through which `edges(of:of:)` may read the pairs of `relationshipName` of
+    /// `entityName` that disagree with the table keeping them (`PairIndexScan`), for naming them.
+    public func indexDisagreements(of relationshipName: String, of entityName: String) throws(StoreReaderError) -> [IndexDisagreement] {
+        guard let declaring = model.declaringEntity(ofProperty: relationshipName, in: entityName),
+              let relationship = declaring.relationship(named: relationshipName),
+              let pairs = RelationshipPairs(relationship, declaredBy: declaring.name, rowsOf: entityName, model: model, layout: layout) else { return [] }
+        return try StoreReaderError.sqlite { () throws(SQLiteError) in
+            try PairIndexScan(ScanConnection(database: store.database, sampleLimit: 3)).disagreements(of: pairs)
+        }
     }
 
     /// The join rows of a many-to-many relationship of `entityName` whose two keys both name no
