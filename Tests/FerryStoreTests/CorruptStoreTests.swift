@@ -36,6 +36,38 @@ import Testing
         #expect(garbageError.description.hasPrefix(garbage))
     }
 
+    /// Found by a hostile run on live stores: after a checkpoint that a reader's snapshot cut short,
+    /// SQLite has written page 1 (with the grown page count) while the newest copies of the last
+    /// pages are still only in the `-wal`, which SQLite reads. Every verb refused such a store (a
+    /// crashed app leaves it) as truncated; a file without its log that is short is still refused.
+    @Test func aWALStoreWhoseLastPagesAreInTheLogIsReadButATruncatedFileIsNot() throws {
+        let folder = try TestPaths.temporaryFolder("reader-partial-checkpoint")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/partial.sqlite"
+        let rows = "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 200) INSERT INTO Item (y, z) SELECT n, printf('%0100d', n) FROM c"
+        let writer = try SQLiteDatabase(path: path, mode: .create)
+        try writer.execute("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE Item (id INTEGER PRIMARY KEY, y INTEGER, z TEXT)")
+        try writer.execute(rows + "; PRAGMA wal_checkpoint(TRUNCATE)")
+        try writer.execute(rows)
+        let reader = try SQLiteDatabase(path: path, mode: .readOnly)
+        #expect(try reader.scalarInteger("SELECT count(*) FROM Item") == 400)
+        // The rows just added change their pages again, past the reader's snapshot.
+        try writer.execute("UPDATE Item SET y = y + 1 WHERE id > 200; PRAGMA wal_checkpoint(PASSIVE)")
+        try reader.close()
+        writer.keepsWriteAheadLogOnClose()
+        try writer.close()
+        let header = try Array(Data(contentsOf: URL(fileURLWithPath: path)).prefix(100))
+        let promised = header[28..<32].reduce(0) { $0 << 8 | Int($1) } * 4096
+        let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        try #require(size < promised, "the state was not reached: \(size) bytes, \(promised) promised")
+        #expect(try PlainSQLiteReader(path: path).count(for: "Item") == 400)
+        // The file alone, its log gone, is the truncated database it looks like.
+        try FileManager.default.removeItem(atPath: path + "-wal")
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+        let error = try #require(throws: StoreReaderError.self) { try PlainSQLiteReader(path: path) }
+        #expect(error.description.contains("the header promises"), "\(error)")
+    }
+
     /// Found by fuzzing (Fuzz/crashes/store): a Z_PRIMARYKEY that lists a number twice trapped
     /// `ferry inspect` building a dictionary by entity number.
     @Test func anEntityNumberOrNameListedTwiceIsRefused() throws {

@@ -15,7 +15,9 @@ enum StoreFile {
     }
 
     /// Checks the magic string and, when the header's page count is valid (its "version valid
-    /// for" number equals the change counter), that the file holds that many pages.
+    /// for" number equals the change counter), that the file holds that many pages. Not for a
+    /// WAL database whose `-wal` holds frames: a checkpoint a reader cut short can write page 1,
+    /// with the new count, while the last pages are still only in the log, which SQLite reads.
     static func checkHeader(_ path: String) throws(StoreReaderError) {
         let header = try readHeader(path)
         guard !header.isEmpty else { throw .notSQLite(path: path, reason: "the file is empty") }
@@ -29,6 +31,8 @@ enum StoreFile {
         let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
         let pageCount = bigEndian(header, at: 28)
         guard pageCount > 0, bigEndian(header, at: 92) == bigEndian(header, at: 24) else { return }
+        let isWAL = header[18] == 2 && header[19] == 2
+        if isWAL, fileSize(FileInfo.linkTarget(of: path) + "-wal") > 0 { return }
         let expected = Int(pageCount) * pageSize
         let actual = fileSize(path)
         if actual < expected {
