@@ -90,7 +90,7 @@ struct StoreHealthChecks {
 
     /// Notes values in columns of an entity's table that the model does not have (a property
     /// of another version, a column added by hand): every verb reads the model's columns only,
-    /// so export and migrate refuse the store rather than leave them behind. A note, not a
+    /// so export, backup and migrate refuse the store rather than leave them behind. A note, not a
     /// failure: such a column is not the model's to judge.
     private func noteUnmodelledValues(_ recorder: inout CheckRecorder) {
         for (table, _, _) in context.entityTables {
@@ -99,7 +99,7 @@ struct StoreHealthChecks {
             for column in stored.columns where !modelled.contains(column.name.lowercased()) {
                 guard let values = try? bookkeeping.values(in: column.name, of: table.name), values > 0 else { continue }
                 recorder.note("\(table.name).\(column.name): \(values) value\(values == 1 ? "" : "s") in a column the model read "
-                    + "(\(context.model.name)) does not have: no verb reads them (export and migrate refuse the store)")
+                    + "(\(context.model.name)) does not have: no verb reads them (export, backup and migrate refuse the store)")
             }
         }
     }
@@ -124,7 +124,7 @@ struct StoreHealthChecks {
 
     /// Values in a column of one entity on rows of another (a sibling's or an ancestor's): Core
     /// Data leaves the column NULL there and reads nothing from it, so no verb carries them
-    /// (export and migrate refuse the store).
+    /// (export, backup and migrate refuse the store).
     private func strandedValues(_ probes: [StrandedValueProbe], in table: TableLayout, root: String) throws(SQLiteError) -> VerificationFailure? {
         let counts = try bookkeeping.values(of: table.name, in: probes.map { ($0.column, $0.otherRows) })
         let stranded = zip(probes, counts).filter { $0.1 > 0 }
@@ -135,7 +135,7 @@ struct StoreHealthChecks {
         }
         return VerificationFailure(check: "stranded-values", subject: root,
                                    message: "\(total) value(s) of \(table.name) sit in columns of one entity on rows of another, "
-                                       + "where Core Data leaves them NULL: no verb reads them (export and migrate refuse the store)",
+                                       + "where Core Data leaves them NULL: no verb reads them (export, backup and migrate refuse the store)",
                                    count: total, samples: samples)
     }
 
