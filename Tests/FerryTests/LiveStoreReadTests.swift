@@ -66,6 +66,41 @@ extension LiveStoreReadTests {
 }
 
 extension LiveStoreReadTests {
+    /// A hostile run on a live store: a commit whose frames reached the `-wal` before a reader
+    /// began, and that was made visible (in the `-shm`'s WAL-index header) after, changed no
+    /// file's stamp; the fingerprints, taken on a later connection, were of the next state, and
+    /// a backup that exited 0 did not restore. Publishing a commit writes that header: the stamp
+    /// holds it, and a header caught mid-write (its two copies differ) equals no other stamp.
+    @Test("a commit made visible in the WAL index alone changes the store's stamp, and a header caught mid-write counts as a change")
+    func walIndexHeaderIsInTheStamp() throws {
+        let folder = try TestPaths.temporaryFolder("live-wal-index")
+        let path = folder + "/live.sqlite"
+        let app = try SQLiteDatabase(path: path, mode: .create)
+        try app.execute("PRAGMA journal_mode = WAL; CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1)")
+        let shm = try #require(FileHandle(forUpdatingAtPath: path + "-shm"))
+        defer { try? shm.close() }
+        let before = StoreFileStamp(path)
+        #expect(StoreFileStamp(path) == before)
+        // What a writer does as it publishes a commit: both copies of the header changed (its
+        // transaction counter, bytes 8 to 11), nothing else.
+        func header() throws -> [UInt8] { try shm.seek(toOffset: 0); return Array(try #require(try shm.read(upToCount: 96))) }
+        let original = try header()
+        var published = original
+        for copy in [0, 48] { published[copy + 8] &+= 1 }
+        try shm.seek(toOffset: 0)
+        try shm.write(contentsOf: published)
+        #expect(StoreFileStamp(path) != before)
+        // One copy written, the other not yet: unequal to any stamp, itself included.
+        var torn = published
+        torn[8] &+= 1
+        try shm.seek(toOffset: 0)
+        try shm.write(contentsOf: torn)
+        #expect(StoreFileStamp(path) != StoreFileStamp(path))
+        try shm.seek(toOffset: 0)
+        try shm.write(contentsOf: original)
+        try app.close()
+    }
+
     /// A backup's check of a store an app was writing failed "Z_MAX below the keys of ZTAG" or
     /// "the file damaged", blaming a sound store: each check reads on its own connection.
     @Test("verify of a store written while it is verified says so instead of reporting failures of no real state")

@@ -1,17 +1,20 @@
 import FerryFormats
 
-/// Inode, size, modification time and header of a store file and its `-wal`: what changes when any connection
-/// commits to the store (in the `-wal`, or in the file at a checkpoint or without WAL).
+/// Inode, size, modification time and header of a store file and its `-wal`, and the header of
+/// its WAL index: what changes when any connection commits to the store (in the `-wal`, or in the
+/// file at a checkpoint or without WAL).
 public struct StoreFileStamp: Equatable, Sendable {
     let main: String?
     let wal: String?
+    let walIndex: String?
 
     public init(_ path: String) {
         main = Self.stamp(of: path)
         // Beside the file a link leads to, where SQLite keeps it. An empty one holds no commit:
         // a reader's connection makes one and removes it when it closes, which changes nothing.
-        let log = FileInfo.linkTarget(of: path) + "-wal"
-        wal = (FileInfo.size(atPath: log) ?? 0) > 0 ? Self.stamp(of: log) : nil
+        let file = FileInfo.linkTarget(of: path)
+        wal = (FileInfo.size(atPath: file + "-wal") ?? 0) > 0 ? Self.stamp(of: file + "-wal") : nil
+        walIndex = WALIndexHeader.read(file + "-shm")
     }
 
     /// The stamp of one file (`FileInfo.stamp`: inode, size and modification time) and bytes 12 to 31 of its
