@@ -28,6 +28,9 @@ struct ValueConversionTests {
         // XCServer's queuedDate: the record's own instant as seconds since 2001 became 1986.
         #expect(failure(.string("521561042.614"), .string, .date)?.hasPrefix("'521561042.614' is a number, and which epoch it counts from is not knowable") == true)
         #expect(failure(.string("0"), .string, .date) != nil && failure(.string("1e9"), .string, .date) != nil)
+        // Spaces around it, which the text rules trim, do not make it a date either.
+        #expect(failure(.string(" 521561042"), .string, .date)?.contains("is a number") == true)
+        #expect(failure(.string("521561042 "), .string, .date)?.contains("is a number") == true)
         #expect(converted(.string("2017-07-12T14:04:02.614Z"), .string, .date) == .date(521_561_042.614))
         #expect(converted(.string("2001-01-01"), .string, .date) == .date(0))
         #expect(failure(.string("soon"), .string, .date)?.contains("is not a date") == true)

@@ -147,6 +147,28 @@ struct VerifyTests {
         #expect(report.failures.first?.samples.first == FailureSample(primaryKey: 2, values: ["index ZTASK": "1", "table ZTASK": "3"]), "\(report.failures)")
     }
 
+    /// Found by the re-check: the duplicates were grouped through the unique index that had
+    /// kept the old value, so two tasks of one taskID passed verify, and export wrote both.
+    @Test("duplicates behind a unique index that kept an old value fail the uniqueness check: the values are grouped from the table")
+    func duplicatesBehindStaleUniqueIndex() throws {
+        let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))
+        let report = try verify(try VerifyStores.staleIndex(path, "stale-unique", index: "Z_Task_UNIQUE_taskID",
+                                                            "UPDATE ZTASK SET ZTASKID = 1 WHERE Z_PK = 2"))
+        #expect(failed(report).contains("unique-constraint Task.taskID"), "\(failed(report))")
+    }
+
+    @Test("a join table rebuilt WITHOUT ROWID (no rowid to compare its index by) passes, as its rows are Core Data's")
+    func joinTableWithoutRowIDs() throws {
+        let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))
+        let rebuilt = try VerifyStores.broken(path, "without-rowid", """
+            CREATE TABLE COPY (Z_1TAGS INTEGER, Z_2TASKS INTEGER, PRIMARY KEY (Z_1TAGS, Z_2TASKS)) WITHOUT ROWID;
+            INSERT INTO COPY SELECT Z_1TAGS, Z_2TASKS FROM Z_1TASKS; DROP TABLE Z_1TASKS; ALTER TABLE COPY RENAME TO Z_1TASKS;
+            CREATE INDEX Z_1TASKS_Z_2TASKS_INDEX ON Z_1TASKS (Z_2TASKS, Z_1TAGS)
+            """)
+        let report = try verify(rebuilt)
+        #expect(report.passed, "\(failed(report))")
+    }
+
     @Test("a dangling key names the row and the missing target in its sample")
     func danglingSample() throws {
         let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify"))

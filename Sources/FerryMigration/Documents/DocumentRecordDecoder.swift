@@ -441,7 +441,7 @@ public struct DocumentRecordDecoder {
         // Rows of a store (a Ferry export) carry Z_PK, and their relationship numbers are its
         // keys: unless the user mapped Z_PK, also when it reaches an attribute by its name or
         // renaming identifier (`ferry model infer` of an export made one).
-        if key.trimmingSpaces == RelationshipKeys.storeRowKey, !matcher.isMapped(key) { carriesStoreKeys = true }
+        if RelationshipKeys.isStoreRowKey(key), !matcher.isMapped(key) { carriesStoreKeys = true }
         if let index = try matcher.attributeIndex(forKey: key) {
             resolved = .attribute(index)
             matchesAnyKey = true

@@ -9,7 +9,7 @@ public final class EntityProfile {
     /// Whether the records carry `Z_PK`, the row key of a Core Data store: they are a store's
     /// rows (a Ferry export, a dump of a store's table), whose relationship numbers are its keys.
     public var carriesStoreKeys: Bool {
-        keys.contains { $0.key.trimmingSpaces == RelationshipKeys.storeRowKey }
+        keys.contains { RelationshipKeys.isStoreRowKey($0.key) }
     }
     /// How many objects deep this entity's records sit (0: the records of the source).
     public let depth: Int

@@ -51,7 +51,7 @@ public enum ValueConversion {
             return .failure(CoercionFailure("a Binary value (\(byteCount(of: value)) bytes) cannot become String; a written rule can say how (text(…) gives base64)"))
         case (_, .string):
             return .success(.string(text(of: value)))
-        case let (.string(text), .date) where ISO8601Date.parse(text) == nil && TextCoercion.isNumber(text):
+        case let (.string(text), .date) where ISO8601Date.parse(text) == nil && TextCoercion.isNumber(text.trimmingASCIISpaces()):
             // Text that is a number is a number: which epoch it counts from is not knowable, as
             // for a number attribute that becomes a Date (it was read as Unix seconds: Core
             // Data's own seconds since 2001 moved back 31 years).

@@ -63,7 +63,7 @@ public struct CSVHeaderMatch {
         // when it reaches an attribute by its name or renaming identifier: its to-one columns
         // hold destination keys, not values.
         let carriesStoreKeys = header.enumerated().contains { offset, key in
-            key.trimmingSpaces == RelationshipKeys.storeRowKey && columnMap[offset + 1] == nil && !matcher.isMapped(key)
+            RelationshipKeys.isStoreRowKey(key) && columnMap[offset + 1] == nil && !matcher.isMapped(key)
         }
         for (offset, key) in header.enumerated() {
             let index = matched[offset]

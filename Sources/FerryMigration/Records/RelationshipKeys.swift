@@ -34,6 +34,12 @@ struct RelationshipKeys: Sendable {
     /// The key of a Core Data store's row, as Ferry's exports (and dumps of a store) carry it.
     static let storeRowKey = "Z_PK"
 
+    /// Whether a source key is a store's row key: `Z_PK` in any case (a dump of Ferry's
+    /// PostgreSQL tables spells it `z_pk`), spaces around it aside.
+    static func isStoreRowKey(_ key: String) -> Bool {
+        key.trimmingSpaces.lowercased() == storeRowKey.lowercased()
+    }
+
     /// Why a source whose records carry `Z_PK` and give `relationships` by value is not read:
     /// those values are the `Z_PK`s of the store the records came from (a Ferry export), not
     /// values of the destination's attribute, and would link the wrong records or create fake ones.

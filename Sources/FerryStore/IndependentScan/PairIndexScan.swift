@@ -24,6 +24,9 @@ public struct PairIndexScan {
     /// The indexes of `pairs`' table that disagree with it, each with the entries that differ.
     public func disagreements(of pairs: RelationshipPairs) throws(SQLiteError) -> [IndexDisagreement] {
         let table = pairs.table
+        // A table without rowids (`WITHOUT ROWID`, which Core Data never makes) has none to
+        // compare entries by: SQLite's full integrity check compares its indexes.
+        guard hasRowIDs(table) else { return [] }
         var tableDigests: [String: KeyRowDigest] = [:]
         var found: [IndexDisagreement] = []
         for index in try TableIndex.all(of: table, on: connection.database) {
@@ -42,6 +45,12 @@ public struct PairIndexScan {
             found.append(IndexDisagreement(index: index.name, table: table, columns: columns, entries: rows))
         }
         return found
+    }
+
+    private func hasRowIDs(_ table: String) -> Bool {
+        guard let statement = try? connection.database.prepare("SELECT rowid FROM \(SQLIdentifier.quoted(table)) LIMIT 0") else { return false }
+        statement.finalize()
+        return true
     }
 
     private func digest(_ sql: String) throws(SQLiteError) -> KeyRowDigest {

@@ -89,7 +89,7 @@ public struct ValueScan {
         let values = columns.map { ScanSQL.column("p", $0) }
         let selected = zip(values, columns).map { "\($0) AS \(SQLIdentifier.quoted($1))" }.joined(separator: ", ")
         return try connection.offending("""
-            SELECT min(p.Z_PK), \(selected), count(*) AS rows FROM \(SQLIdentifier.quoted(table)) p \
+            SELECT min(p.Z_PK), \(selected), count(*) AS rows FROM \(SQLIdentifier.quoted(table)) p NOT INDEXED \
             WHERE p.Z_ENT IN (\(ScanSQL.numbers(numbers))) \
             AND \(values.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")) \
             GROUP BY \(values.joined(separator: ", ")) HAVING count(*) > 1

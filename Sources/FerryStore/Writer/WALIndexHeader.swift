@@ -8,19 +8,14 @@ import FoundationEssentials
 /// frames reach the `-wal` first, so a commit whose frames were in the log before a reader began,
 /// and that was published after, changes the header and nothing in the files' stamps.
 enum WALIndexHeader {
-    private static let copySize = 48
+    private static let size = 96
 
-    /// The header as hexadecimal text, once both copies agree; nil when there is no `-shm`. A
-    /// header a writer is still changing (the copies differ) after a few reads is unique text,
-    /// equal to no other reading: the store counts as changed.
+    /// Both copies as hexadecimal text, compared byte for byte: a header a writer is changing
+    /// differs from the one before and the one after, and one a crash left torn (its copies
+    /// differ, nobody writing) stays equal to itself. Nil when there is no `-shm`.
     static func read(_ shm: String) -> String? {
-        guard FileManager.default.fileExists(atPath: shm) else { return nil }
-        for _ in 0..<100 {
-            guard let bytes = try? LockKeepingFileReader.read(shm, count: 2 * copySize), bytes.count == 2 * copySize else { return nil }
-            if bytes[..<copySize].elementsEqual(bytes[copySize...]) {
-                return bytes[..<copySize].map { String($0, radix: 16) }.joined(separator: ".")
-            }
-        }
-        return "unsettled \(UUID())"
+        guard FileManager.default.fileExists(atPath: shm),
+              let bytes = try? LockKeepingFileReader.read(shm, count: size) else { return nil }
+        return bytes.map { String($0, radix: 16) }.joined(separator: ".")
     }
 }
