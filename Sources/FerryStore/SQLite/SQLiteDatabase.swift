@@ -197,7 +197,7 @@ public final class SQLiteDatabase {
     }
 
     /// Prepares a statement for repeated use.
-    package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         try SQLiteStatement(database: self, sql: sql)
     }
 
