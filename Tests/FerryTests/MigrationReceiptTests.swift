@@ -221,4 +221,22 @@ struct MigrationReceiptTests {
         #expect(report.notes.contains { $0.contains("by the store's receipt") })
         #expect(Set(report.failures.map(\.check)).isSuperset(of: ["fingerprint-count", "row-count"]), "\(report.failures.map(\.check))")
     }
+
+    /// Found by the verify pass: another valid UUID in Z_METADATA passed every mode, though every
+    /// object's URI then names another store.
+    @Test("a store whose UUID was changed fails by receipt, naming both UUIDs")
+    func changedStoreUUID() throws {
+        let request = try request(in: try TestPaths.temporaryFolder("receipt"))
+        _ = try MigrateJob(request: request).run()
+        let written = try #require(try receipt(of: request.outputPath)?.storeUUID)
+        #expect(try CoreDataStoreReader(path: request.outputPath).metadata.storeUUID.uuidString == written)
+        #expect(try SourceVerification.verify(store: request.outputPath, against: request).passed)
+        let other = "00000000-0000-4000-8000-000000000001"
+        let database = try SQLiteDatabase(path: request.outputPath, mode: .readWrite)
+        try database.execute("UPDATE Z_METADATA SET Z_UUID = '\(other)'")
+        try database.close()
+        let report = try SourceVerification.verify(store: request.outputPath, against: request)
+        #expect(report.failures.map(\.check) == ["store-uuid"], "\(report.failures)")
+        #expect(report.failures.first?.message == "the store's UUID is \(other), the migration wrote \(written): every object's URI names another store")
+    }
 }

@@ -330,7 +330,8 @@ public struct MigrateJob {
             return
         }
         do {
-            let receipt = MigrationReceipt(inputs: try inputs.wait(), accounting: accounting, report: report)
+            let receipt = MigrationReceipt(inputs: try inputs.wait(), accounting: accounting, report: report,
+                                           storeUUID: writer.storeUUID?.uuidString)
             try writer.setMetadataEntry(MigrationReceipt.metadataKey, to: try receipt.metadataValue())
         } catch {
             summary.receiptMissing = "\(error)"

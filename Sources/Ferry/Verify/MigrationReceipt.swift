@@ -29,10 +29,14 @@ struct MigrationReceipt: Codable, Equatable, Sendable {
     var links: Int
     var fingerprints: [FingerprintEntry]
     var edgeFingerprints: [FingerprintEntry]
+    /// The store's UUID, which every object's URI holds (nil in receipts written before it was
+    /// kept): another UUID in the store is other objects to Core Data, whatever the records.
+    var storeUUID: String?
 
-    /// The receipt of a migration whose store was verified as `report`.
-    init(inputs: MigrationInputs, accounting: JobAccounting, report: VerificationReport, date: Date = Date()) {
+    /// The receipt of a migration whose store, of UUID `storeUUID`, was verified as `report`.
+    init(inputs: MigrationInputs, accounting: JobAccounting, report: VerificationReport, storeUUID: String?, date: Date = Date()) {
         self.inputs = inputs
+        self.storeUUID = storeUUID
         written = ISO8601Date.format(date.timeIntervalSinceReferenceDate.rounded(.down)) ?? ""
         ledgers = accounting.ledgers
         records = accounting.written ?? 0

@@ -74,7 +74,7 @@ public enum SourceVerification {
                     let name = request.targetVersion ?? bundle.currentVersionName
                     guard let model = bundle.version(named: name) else { throw .unknownVersion(name, available: bundle.versions.map(\.name)) }
                     progress(JobProgress(phase: "checking the store and its receipt"))
-                    return try compare(store, with: receipt, actual: actual, model: model)
+                    return try compare(store, with: receipt, actual: actual, model: model, storeUUID: metadata.storeUUID.uuidString)
                 }
                 reason = "inputs differ from its receipt's: \(changed.joined(separator: ", "))"
             }
@@ -86,15 +86,25 @@ public enum SourceVerification {
         Result { try MigrationReceipt.read(from: metadata) }
     }
 
-    /// The store's fingerprints against its receipt's; its rows against the receipt's ledger.
+    /// The store's fingerprints against its receipt's; its rows against the receipt's ledger; its
+    /// UUID (`storeUUID`) against the one the migration wrote.
     private static func compare(_ store: String, with receipt: MigrationReceipt, actual: BackgroundWork<VerificationReport, VerificationError>,
-                                model: ManagedObjectModel) throws(MigrateError) -> VerificationReport {
+                                model: ManagedObjectModel, storeUUID: String) throws(MigrateError) -> VerificationReport {
         var report: VerificationReport
         do { report = try actual.wait() } catch { throw .store(source: store, reason: ErrorText.reason(of: error, at: store)) }
         report.notes.append("against sources: by the store's receipt (written \(receipt.written)); all \(receipt.inputs.inputs.count) inputs have the digests it records")
         report.append(FingerprintComparison.section(named: "against sources", expected: receipt.fingerprints, actual: report.fingerprints))
         report.append(FingerprintComparison.section(named: "pairs against sources", expected: receipt.edgeFingerprints,
                                                     actual: report.edgeFingerprints))
+        if let written = receipt.storeUUID {
+            var identity = VerificationSection(name: "store identity against sources", checks: 1)
+            if written != storeUUID {
+                identity.failures.append(VerificationFailure(
+                    check: "store-uuid", subject: "store",
+                    message: "the store's UUID is \(storeUUID), the migration wrote \(written): every object's URI names another store"))
+            }
+            report.append(identity)
+        }
         let accounting = receipt.accounting(store: store, model: model)
         report.append(accounting.section(storeRows: JobVerification.tallied(report, model: model)
             ?? JobVerification.storeRows(store, model: model)))

@@ -31,6 +31,8 @@ public final class CoreDataStoreWriter {
     let model: ManagedObjectModel
     /// The metadata written into `Z_METADATA`; nil when appending to a store made elsewhere.
     private var metadata: StoreMetadata?
+    /// The UUID of the store it creates (the identity of every object's URI); nil when appending.
+    public var storeUUID: UUID? { metadata?.storeUUID }
     /// The metadata of the store appended to, every key as it was read: only the application's
     /// own keys are ever set in it (`setMetadataEntries`).
     private var appendedMetadata: [String: PropertyListValue]?
