@@ -43,14 +43,22 @@ public enum SourceVerification {
 
     /// The store's UUID against the one its sources give it (`StoreIdentity`): migrated from a
     /// store, it keeps that store's UUID, so the `x-coredata://` URIs an app saved stay valid. No
-    /// fingerprint covers it. Nil when the sources give a new UUID (no store among them).
+    /// fingerprint covers it. When the sources give a new UUID (no store among them), against the
+    /// one the migration wrote, as its receipt keeps it; nil when there is neither.
     private static func identitySection(_ metadata: StoreMetadataInfo, request: MigrateRequest) throws(MigrateError) -> VerificationSection? {
         let identity = try StoreIdentity.choose(for: request.sources)
-        guard let source = identity.keptFrom else { return nil }
+        let expected: (uuid: String, origin: String)
+        if let source = identity.keptFrom {
+            expected = (identity.uuid, source + " gives it")
+        } else if case let receipt?? = try? MigrationReceipt.read(from: metadata), let written = receipt.storeUUID {
+            expected = (written, "the migration that wrote it gave it")
+        } else {
+            return nil
+        }
         var section = VerificationSection(name: "identity against sources", checks: 1)
-        if metadata.storeUUID.uuidString != identity.uuid {
+        if metadata.storeUUID.uuidString != expected.uuid {
             section.failures.append(VerificationFailure(check: "store-uuid", subject: "Z_METADATA.Z_UUID",
-                                                        message: "the store's UUID is \(metadata.storeUUID.uuidString); \(source) gives it \(identity.uuid)"))
+                                                        message: "the store's UUID is \(metadata.storeUUID.uuidString); \(expected.origin) \(expected.uuid)"))
         }
         return section
     }
@@ -74,7 +82,7 @@ public enum SourceVerification {
                     let name = request.targetVersion ?? bundle.currentVersionName
                     guard let model = bundle.version(named: name) else { throw .unknownVersion(name, available: bundle.versions.map(\.name)) }
                     progress(JobProgress(phase: "checking the store and its receipt"))
-                    return try compare(store, with: receipt, actual: actual, model: model, storeUUID: metadata.storeUUID.uuidString)
+                    return try compare(store, with: receipt, actual: actual, model: model)
                 }
                 reason = "inputs differ from its receipt's: \(changed.joined(separator: ", "))"
             }
@@ -86,25 +94,15 @@ public enum SourceVerification {
         Result { try MigrationReceipt.read(from: metadata) }
     }
 
-    /// The store's fingerprints against its receipt's; its rows against the receipt's ledger; its
-    /// UUID (`storeUUID`) against the one the migration wrote.
+    /// The store's fingerprints against its receipt's; its rows against the receipt's ledger.
     private static func compare(_ store: String, with receipt: MigrationReceipt, actual: BackgroundWork<VerificationReport, VerificationError>,
-                                model: ManagedObjectModel, storeUUID: String) throws(MigrateError) -> VerificationReport {
+                                model: ManagedObjectModel) throws(MigrateError) -> VerificationReport {
         var report: VerificationReport
         do { report = try actual.wait() } catch { throw .store(source: store, reason: ErrorText.reason(of: error, at: store)) }
         report.notes.append("against sources: by the store's receipt (written \(receipt.written)); all \(receipt.inputs.inputs.count) inputs have the digests it records")
         report.append(FingerprintComparison.section(named: "against sources", expected: receipt.fingerprints, actual: report.fingerprints))
         report.append(FingerprintComparison.section(named: "pairs against sources", expected: receipt.edgeFingerprints,
                                                     actual: report.edgeFingerprints))
-        if let written = receipt.storeUUID {
-            var identity = VerificationSection(name: "store identity against sources", checks: 1)
-            if written != storeUUID {
-                identity.failures.append(VerificationFailure(
-                    check: "store-uuid", subject: "store",
-                    message: "the store's UUID is \(storeUUID), the migration wrote \(written): every object's URI names another store"))
-            }
-            report.append(identity)
-        }
         let accounting = receipt.accounting(store: store, model: model)
         report.append(accounting.section(storeRows: JobVerification.tallied(report, model: model)
             ?? JobVerification.storeRows(store, model: model)))
