@@ -50,7 +50,7 @@ public enum SourceVerification {
         let expected: (uuid: String, origin: String)
         if let source = identity.keptFrom {
             expected = (identity.uuid, source + " gives it")
-        } else if case let receipt?? = try? MigrationReceipt.read(from: metadata), let written = receipt.storeUUID {
+        } else if let written = (try? MigrationReceipt.read(from: metadata))?.storeUUID {
             expected = (written, "the migration that wrote it gave it")
         } else {
             return nil
