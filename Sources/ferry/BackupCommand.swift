@@ -5,14 +5,17 @@ enum BackupCommand: Command {
     static let name = "backup"
     static let summary = "take a verified, timestamped export of a store (for schedulers)"
     static let usage = """
-        usage: ferry backup STORE --to DIR [--keep N] [--json] [--format F] [--level N | --no-gzip] [--model MODEL]
+        usage: ferry backup STORE --to DIR [--keep N] [--json] [--format F] [--level N | --no-gzip] [--model MODEL] [--no-restore-check]
 
         First checks STORE as ferry verify does (with SQLite's full integrity check) and refuses
         a store that fails: its backup would not restore (ferry verify lists what fails). Then exports STORE (gzip NDJSON unless --format says otherwise) into a temporary folder of DIR,
         in one read transaction (a consistent state even while another process writes the store;
         the manifest records the Z_PRIMARYKEY maxima and journal state read), re-reads every file
-        against the manifest (SHA-256, size, record count), renames the folder to its UTC
-        timestamp (DIR/20240301T123005Z) and then removes the oldest backups beyond --keep N.
+        against the manifest (SHA-256, size, record count), restores it into a scratch store as
+        ferry restore would, which compares every record and pair with the store's fingerprints
+        (--no-restore-check skips this: faster, but a fault of the files' writer is then found
+        only when the backup is restored), renames the folder to its UTC timestamp
+        (DIR/20240301T123005Z) and then removes the oldest backups beyond --keep N.
         An OS lock (flock) on DIR/.ferry-backup.lock keeps two runs from overlapping; it ends with
         the run that holds it, however that run ends. The .incomplete-<UUID> folder of a run that
         was killed is removed by the next backup into DIR and never counts as a backup. Quiet
@@ -27,6 +30,7 @@ enum BackupCommand: Command {
         .integer("level", "N", ExportOptions.gzipLevels, "gzip level (default 6)"),
         .flag("no-gzip", "write plain files"),
         .path("model", "MODEL", ".xcdatamodeld bundle to read the store with"),
+        .flag("no-restore-check", "do not restore the new backup into a scratch store to compare it with the store"),
         .flag("json", "print a one-line JSON summary"),
     ] + RunLog.options
 
@@ -34,7 +38,7 @@ enum BackupCommand: Command {
         ExitCodeUse(.success, "backed up (and older backups beyond --keep removed)"),
         ExitCodeUse(.badInput, "the store or the model cannot be read"),
         ExitCodeUse(.destination, "DIR not written (a full disk: \"disk full writing …\")"),
-        ExitCodeUse(.verificationFailed, "STORE fails ferry verify's checks (nothing written), or the new backup failed verification (it is removed)"),
+        ExitCodeUse(.verificationFailed, "STORE fails ferry verify's checks (nothing written), or the new backup failed verification or does not restore (it is removed)"),
         ExitCodeUse(.locked, "another backup holds DIR's lock"),
     ]
 
@@ -46,6 +50,7 @@ enum BackupCommand: Command {
         try ExportOptions.apply(arguments, to: &job.export)
         if arguments.has("no-gzip"), arguments.value("level") != nil { throw UsageError("--level sets gzip's level: it does not go with --no-gzip") }
         job.export.gzipLevel = arguments.has("no-gzip") ? nil : (try arguments.integer("level") ?? 6)
+        job.restoreCheck = !arguments.has("no-restore-check")
         let log = RunLog(verb: name, arguments: arguments)
         log.start(arguments)
         do {

@@ -1,4 +1,5 @@
 @testable import Ferry
+import FerryModel
 import FerryStore
 import FerryTestSupport
 import Foundation
@@ -25,6 +26,63 @@ struct BackupJobTests {
         _ = try RestoreJob(folder: second.path, modelPath: ExportTestSupport.workspace, outputPath: restored).run()
         #expect(try ExportTestSupport.contents(of: store, modelPath: ExportTestSupport.workspace)
             == ExportTestSupport.contents(of: restored, modelPath: ExportTestSupport.workspace))
+    }
+
+    @Test("a new backup is restored into a scratch store before it counts, and the phase is said; without the check it is not")
+    func restoreCheckRuns() throws {
+        let folder = try TestPaths.temporaryFolder("backup-restore-check")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let phases = Mutex<[String]>([])
+        _ = try BackupJob(storePath: store, folder: folder + "/backups").run { progress in phases.withLock { $0.append(progress.phase) } }
+        let said = phases.withLock { $0 }
+        #expect(said.contains("restoring the backup to check it: verifying"), "\(Set(said))")
+        #expect(said.firstIndex(of: "verifying the backup").map { $0 < said.firstIndex(of: "restoring the backup to check it: verifying") ?? 0 } == true)
+        phases.withLock { $0.removeAll() }
+        var unchecked = BackupJob(storePath: store, folder: folder + "/backups")
+        unchecked.restoreCheck = false
+        _ = try unchecked.run { progress in phases.withLock { $0.append(progress.phase) } }
+        #expect(phases.withLock { $0 }.allSatisfy { !$0.hasPrefix("restoring") })
+    }
+
+    /// The files are checked against a manifest the same writer made: a value it wrote wrong,
+    /// with hashes and counts to match, passed the backup (exit 0), and older backups were
+    /// removed; only a restore found it, when the backup was needed.
+    @Test("a backup whose files hold other values than the store, hashes made to match, fails its restore check and names what differs")
+    func restoreCheckFindsOtherValues() throws {
+        let folder = try TestPaths.temporaryFolder("backup-restore-differs")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let backup = folder + "/backups/new"
+        var manifest = try ExportJob(request: ExportRequest(storePath: store, outputFolder: backup, modelPath: ExportTestSupport.workspace)).run()
+        let model = try #require(try XcodeModelLoader.loadBundle(at: ExportTestSupport.workspace).versions.first { $0.name == "Workspace 2" })
+        let check = BackupRestoreCheck(backup: backup, folder: folder + "/backups", model: model)
+        try check.run { _ in }
+        try RestoreJobTests.edit("Task.ndjson", in: backup, manifest: &manifest) {
+            $0.replacingOccurrences(of: "\"title\":\"", with: "\"title\":\"~")
+        }
+        #expect(try ExportVerifier.verify(folder: backup, countRecords: true).entities.count == 3)
+        let error = try #require(throws: ExportError.self) { try check.run { _ in } }
+        guard case .verification(let path, let reason) = error else {
+            Issue.record("not .verification: \(error)")
+            return
+        }
+        #expect(path == folder + "/backups" && reason.contains("the new backup does not restore") && reason.contains("Task: the values differ"), "\(reason)")
+    }
+
+    @Test("a restore check fails on records rejected and pairs left out, not only on values that differ")
+    func restoreCheckFaults() throws {
+        let folder = try TestPaths.temporaryFolder("backup-restore-faults")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        _ = try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
+        var summary = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: folder + "/R.sqlite").run()
+        #expect(BackupRestoreCheck.faults(of: summary).isEmpty)
+        summary.rejected = 2
+        summary.unmatchedPairs = ["Upload.task": 3]
+        summary.compared = false
+        summary.notCompared = "no fingerprints"
+        #expect(BackupRestoreCheck.faults(of: summary) == [
+            "2 records rejected", "Upload.task: 3 pairs name a record the backup does not list",
+            "not compared with the store's fingerprints (no fingerprints)",
+        ])
     }
 
     @Test("a held lock refuses the backup; a live pid in an old lock file does not; a dead run's .incomplete- folder is removed")

@@ -654,8 +654,6 @@ struct RestoreJobTests {
 }
 
 extension RestoreJobTests {
-    /// Edits an export file with `change`, and the file's size and SHA-256 in `manifest` with it,
-    /// then writes the manifest: every check of the backup itself still passes.
     /// A Workspace 2 store in a new temporary folder called `name`, changed by `sql`, exported
     /// whole into the folder's `subfolder`: the folder and the export's manifest.
     static func exported(_ name: String, into subfolder: String, changedBy sql: String) throws -> (folder: String, manifest: ExportManifest) {
@@ -708,6 +706,8 @@ extension RestoreJobTests {
         return text.replacingOccurrences(of: old, with: new)
     }
 
+    /// Edits an export file with `change`, and the file's size and SHA-256 in `manifest` with it,
+    /// then writes the manifest: every check of the backup itself still passes.
     static func edit(_ name: String, in folder: String, manifest: inout ExportManifest, _ change: (String) -> String) throws {
         let file = folder + "/" + name
         let edited = Data(change(String(decoding: try TestPaths.read(file), as: UTF8.self)).utf8)

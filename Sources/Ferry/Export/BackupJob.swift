@@ -9,8 +9,9 @@ import FoundationEssentials
 /// schedulers. Under the folder's lock (`BackupLock`), the `.incomplete-<UUID>` folders of dead
 /// runs are removed, the export is written into a new one (an `OwnedTemporary`), every file is
 /// re-read and checked against the manifest (SHA-256, size, record count), the folder is
-/// renamed to its UTC timestamp (`20240301T123005Z`), and only then are the oldest backups
-/// beyond `keep` removed. A failure (or SIGINT/SIGTERM) removes the new folder and leaves earlier
+/// restored into a scratch store as `ferry restore` does, which compares every record and pair with
+/// the store's fingerprints (`restoreCheck`), the folder is renamed to its UTC timestamp
+/// (`20240301T123005Z`), and only then are the oldest backups beyond `keep` removed. A failure (or SIGINT/SIGTERM) removes the new folder and leaves earlier
 /// backups as they were.
 ///
 /// First the store itself must pass `ferry verify`'s checks (`StoreVerifier`, without
@@ -27,6 +28,11 @@ public struct BackupJob {
     public var keep: Int?
     /// How the files are written (format, gzip, model); its folder and selection are ignored.
     public var export: ExportRequest
+    /// Whether the new backup is restored before it counts as one: its files are checked
+    /// against the manifest either way, but only a restore compares what they hold with the
+    /// store's fingerprints (a fault of the export's writer would otherwise be found when the
+    /// backup is needed, after rotation removed the older ones).
+    public var restoreCheck = true
 
     public init(storePath: String, folder: String, keep: Int? = nil, format: ExportFormat = .ndjson,
                 gzipLevel: Int? = 6, modelPath: String? = nil) {
@@ -49,16 +55,16 @@ public struct BackupJob {
     }
 
     /// Makes the backup; `progress` is told how far its export is.
-    public func run(progress: (JobProgress) -> Void = { _ in }) throws(ExportError) -> Summary {
+    public func run(progress: @escaping (JobProgress) -> Void = { _ in }) throws(ExportError) -> Summary {
         if let keep, keep < 1 { throw .invalidRequest("--keep must be at least 1") }
         // A store refused before its first backup leaves no folder behind (its lock file stays
         // once made); into a folder that exists, a run that another one holds stops at once.
         let folderIsNew = !FileManager.default.fileExists(atPath: folder)
-        var copy: StoreCopy?
-        defer { copy?.folder.remove() }
+        var checked: CheckedStore?
+        defer { checked?.copy?.folder.remove() }
         if folderIsNew {
             progress(JobProgress(phase: "verifying the store"))
-            copy = try checkStore()
+            checked = try checkStore()
         }
         do { try FolderCreation.make(folder) } catch {
             throw .cannotWrite(path: folder, reason: error.reason)
@@ -67,7 +73,7 @@ public struct BackupJob {
         defer { lock.release() }
         if !folderIsNew {
             progress(JobProgress(phase: "verifying the store"))
-            copy = try checkStore()
+            checked = try checkStore()
         }
         OwnedTemporary.sweep(folder: folder) { $0.hasPrefix(Self.incompletePrefix) ? $0 : nil }
         let building: OwnedTemporary
@@ -77,7 +83,7 @@ public struct BackupJob {
         let temporary = building.path
         var request = export
         request.storePath = storePath
-        request.copyToRead = copy?.path
+        request.copyToRead = checked?.copy?.path
         request.outputFolder = temporary
         request.ownedFolder = building
         request.entities = []
@@ -87,15 +93,18 @@ public struct BackupJob {
         request.requiresFingerprints = true
         let manifest: ExportManifest
         do {
-            do { _ = try ExportJob(request: request).run(progress: progress) } catch .changedWhileReading where copy == nil {
+            do { _ = try ExportJob(request: request).run(progress: progress) } catch .changedWhileReading where checked?.copy == nil {
                 // Written again after its check: one committed state of it is checked and backed up.
                 let made = try checkedCopy()
-                copy = made
-                request.copyToRead = made.path
+                checked = made
+                request.copyToRead = made.copy?.path
                 _ = try ExportJob(request: request).run(progress: progress)
             }
             progress(JobProgress(phase: "verifying the backup"))
             manifest = try ExportVerifier.verify(folder: temporary, countRecords: true)
+            if restoreCheck, let model = checked?.model {
+                try BackupRestoreCheck(backup: temporary, folder: folder, model: model).run(progress: progress)
+            }
         } catch {
             building.remove()
             // Named as the backup folder: the temporary folder's name means nothing to the reader.
@@ -119,14 +128,20 @@ public struct BackupJob {
         let folder: ScratchFolder
     }
 
+    /// A store that passed its check: the model version it is exported with, and the copy that
+    /// was checked, when the store was written meanwhile.
+    private struct CheckedStore {
+        var copy: StoreCopy?
+        let model: ManagedObjectModel
+    }
+
     /// Refuses a store that fails `ferry verify`'s checks (see the type's comment), naming the
     /// first failures. A store that changes while it is checked (an app writing it: its pages
     /// cannot be read as one state) is copied as one committed state, through SQLite's online
-    /// backup, and the copy is checked and backed up; returns that copy.
-    private func checkStore() throws(ExportError) -> StoreCopy? {
+    /// backup, and the copy is checked and backed up.
+    private func checkStore() throws(ExportError) -> CheckedStore {
         do {
-            try checkStore(at: storePath)
-            return nil
+            return CheckedStore(copy: nil, model: try checkStore(at: storePath))
         } catch .changedWhileReading {
             return try checkedCopy()
         }
@@ -134,7 +149,7 @@ public struct BackupJob {
 
     /// A copy of one committed state of the store, made through SQLite's online backup in a
     /// scratch folder, and checked.
-    private func checkedCopy() throws(ExportError) -> StoreCopy {
+    private func checkedCopy() throws(ExportError) -> CheckedStore {
         let folder: ScratchFolder
         do { folder = try ScratchFolder.make(purpose: "backup") } catch { throw .writing(storePath, error) }
         let copy: StoreCopy
@@ -143,15 +158,15 @@ public struct BackupJob {
             // No room for the copy is the temporary folder's, not a fault of the store.
             throw error.writeFailure.map { .noRoom($0) } ?? .store(.sqlite(error))
         }
-        do { try checkStore(at: copy.path) } catch {
+        do { return CheckedStore(copy: copy, model: try checkStore(at: copy.path)) } catch {
             folder.remove()
             throw error
         }
-        return copy
     }
 
-    /// Checks the store, or its copy, at `path` (messages name the store).
-    private func checkStore(at path: String) throws(ExportError) {
+    /// Checks the store, or its copy, at `path` (messages name the store); returns the model
+    /// version it is read with.
+    private func checkStore(at path: String) throws(ExportError) -> ManagedObjectModel {
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: path) } catch { throw .store(error) }
         // The model the export reads the store with, and the export's own check that the store
@@ -174,7 +189,7 @@ public struct BackupJob {
             throw .model(reason: "\(storePath) cannot be verified before its backup: \(error)")
         }
         let failures = report.failures
-        guard !failures.isEmpty else { return }
+        guard !failures.isEmpty else { return model }
         let named = failures.prefix(3).map { "\($0.check) \($0.subject): \($0.message)" }.joined(separator: "; ")
         throw .verification(path: storePath, reason: "fails \(failures.count) check\(failures.count == 1 ? "" : "s") of ferry verify, so its "
             + "backup would not restore: \(named)\(failures.count > 3 ? "; …" : "") (ferry verify lists them)")

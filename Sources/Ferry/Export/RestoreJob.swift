@@ -19,15 +19,21 @@ import FoundationEssentials
 /// store is verified where it is built before it is renamed into place.
 public struct RestoreJob {
     public let folder: String
-    public let modelPath: String
+    /// The model version the records are written with: its version hashes must be the manifest's.
+    public let model: RestoreModelSource
     public let outputPath: String
     public let replaceExisting: Bool
 
-    public init(folder: String, modelPath: String, outputPath: String, replaceExisting: Bool = false) {
+    public init(folder: String, model: RestoreModelSource, outputPath: String, replaceExisting: Bool = false) {
         self.folder = folder
-        self.modelPath = modelPath
+        self.model = model
         self.outputPath = outputPath
         self.replaceExisting = replaceExisting
+    }
+
+    /// A restore with the version of the bundle at `modelPath` whose hashes are the manifest's.
+    public init(folder: String, modelPath: String, outputPath: String, replaceExisting: Bool = false) {
+        self.init(folder: folder, model: .bundle(modelPath), outputPath: outputPath, replaceExisting: replaceExisting)
     }
 
     /// What was restored.
@@ -76,11 +82,11 @@ public struct RestoreJob {
                 + "(--sort \(sort)); a restore needs its records in Z_PK order: export again without --sort")
         }
         try RestoreFingerprintCheck.refuseUnknownRevision(in: manifest, path: folder + "/" + ExportManifest.fileName)
-        let model = try RestoreModel.version(in: modelPath, hashes: manifest.model.versionHashes, recordedVersion: manifest.model.versionName)
+        let model = try self.model.resolve(hashes: manifest.model.versionHashes, recordedVersion: manifest.model.versionName)
         try checkFiles(of: manifest, against: model)
         // The folder itself: a store restored into it would make it a backup no longer (the next
         // restore names it as a file the manifest does not list, retention keeps the folder).
-        if let (output, input) = PathOverlap.first(outputs: [outputPath], inputs: [folder, modelPath]) {
+        if let (output, input) = PathOverlap.first(outputs: [outputPath], inputs: [folder] + (self.model.path.map { [$0] } ?? [])) {
             throw .outputIsInput(output: output, input: input)
         }
         do { try CoreDataStoreWriter.refuseUnreplaceable(at: outputPath) } catch { throw .writing(outputPath, error) }

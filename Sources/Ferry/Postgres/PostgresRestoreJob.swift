@@ -26,18 +26,11 @@ public struct PostgresRestoreJob {
     public var storeUUID: UUID
     /// Where the model version comes from: a bundle holding it, or the version itself. Either
     /// way its version hashes must be those the catalog recorded.
-    public var model: ModelSource
+    public var model: RestoreModelSource
     public var outputPath: String
     public var replaceExisting: Bool
 
-    public enum ModelSource: Sendable {
-        /// An `.xcdatamodeld` bundle (or one `.xcdatamodel`), searched by version hashes.
-        case bundle(String)
-        /// A model version already loaded (a store's own, say), described for messages.
-        case version(ManagedObjectModel, origin: String)
-    }
-
-    public init(target: ConnectionTarget, schema: String = "ferry", storeUUID: UUID, model: ModelSource, outputPath: String,
+    public init(target: ConnectionTarget, schema: String = "ferry", storeUUID: UUID, model: RestoreModelSource, outputPath: String,
                 replaceExisting: Bool = false) {
         self.target = target
         self.schema = schema
@@ -73,12 +66,7 @@ public struct PostgresRestoreJob {
         guard let entry = try catalog.entry(store: uuid) else { throw .notLoaded(store: uuid, schema: schema, held: try catalog.storeList()) }
         let model: ManagedObjectModel
         do throws(ExportError) {
-            switch self.model {
-            case .bundle(let path):
-                model = try RestoreModel.version(in: path, hashes: entry.versionHashes, recordedVersion: entry.modelVersion)
-            case let .version(version, origin):
-                model = try RestoreModel.version(among: [version], from: origin, hashes: entry.versionHashes, recordedVersion: entry.modelVersion)
-            }
+            model = try self.model.resolve(hashes: entry.versionHashes, recordedVersion: entry.modelVersion)
         } catch {
             throw .export(error)
         }
