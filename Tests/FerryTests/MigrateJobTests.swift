@@ -350,6 +350,33 @@ struct MigrationPlanTests {
         #expect(mapping.suggestions.contains { $0.hasPrefix("Item.y is new: Item.y is carried to z by its renaming identifier") })
     }
 
+    /// V2 renamed `name` to `title` (identifier `name`) and added a new `name`: the two share an
+    /// identifier, and a V2 store migrated to V3, which changes neither, came out with every
+    /// record's name and title swapped (and every Item a Thing, for entities), verified, exit 0.
+    @Test("elements sharing a renaming identifier with a namesake on both sides each map to their namesake, attributes and entities")
+    func sharedIdentifierKeepsNamesakes() throws {
+        let header = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+        let folder = try TestPaths.temporaryFolder("shared-identifier")
+        let item = #"<entity name="Item"><attribute name="name" optional="YES" attributeType="String"/>"#
+            + #"<attribute name="title" optional="YES" elementID="name" attributeType="String"/></entity>"#
+        let things = #"<entity name="Thing" elementID="Item"><attribute name="label" optional="YES" attributeType="String"/></entity>"#
+            + #"<entity name="Item"><attribute name="label" optional="YES" attributeType="String"/></entity>"#
+        let bundle = try XcodeModelLoader.loadBundle(at: try TestPaths.xcodeModelBundle("Shared", versions: [
+            ("V2", header + item + "</model>"),
+            ("V3", header + #"<entity name="Other"><attribute name="flag" optional="YES" attributeType="Boolean"/></entity>"# + item + "</model>"),
+            ("W2", header + things + "</model>"),
+            ("W3", header + things.replacingOccurrences(of: #"<entity name="Item">"#, with: #"<entity name="Item"><attribute name="added" optional="YES" attributeType="String"/>"#) + "</model>"),
+        ], in: folder))
+        let attributes = MappingInference.infer(from: try #require(bundle.version(named: "V2")), to: try #require(bundle.version(named: "V3")))
+        let items = try #require(attributes.entities.first { $0.destination == "Item" })
+        guard case .copy("name") = items.rule(for: "name")?.rule, case .copy("title") = items.rule(for: "title")?.rule else {
+            Issue.record("name and title should each copy themselves: \(items.attributes)")
+            return
+        }
+        let entities = MappingInference.infer(from: try #require(bundle.version(named: "W2")), to: try #require(bundle.version(named: "W3")))
+        #expect(entities.entities.map { "\($0.source) → \($0.destination)" }.sorted() == ["Item → Item", "Thing → Thing"])
+    }
+
     @Test("an object that cannot keep its Z_PK (its entity joined another's table, whose object has it) is named in a warning, not renumbered silently")
     func renumberedObjectsAreReported() throws {
         let header = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#

@@ -20,7 +20,10 @@ extension Relationship: RenamableElement {}
 /// Each rule is tried for every destination before the next, and a source feeds one destination:
 /// a source carried to a renamed element is not also copied into a new element that took its
 /// name. Within a rule, destinations that declare a renaming identifier choose first, then the
-/// rest in model order.
+/// rest in model order, and each takes, of the sources that fit, the one of its own name first:
+/// a version holding a renamed `title` (identifier `name`) and a new `name` shares one identifier
+/// between the two, and the next version's `title` took the source's `name`, swapping every
+/// record's values of the two (or every record's entity, for entities).
 struct RenamingMatch<Element: RenamableElement> {
     /// Destination index → source index.
     private(set) var sourceOf: [Int: Int] = [:]
@@ -40,7 +43,9 @@ struct RenamingMatch<Element: RenamableElement> {
         for rule in rules {
             for target in order where sourceOf[target] == nil {
                 let fits = candidates.indices.filter { rule(candidates[$0], targets[target]) && eligible(candidates[$0], targets[target]) }
-                if let free = fits.first(where: { !claimed.contains($0) }) {
+                let name = targets[target].name
+                if let free = fits.first(where: { !claimed.contains($0) && candidates[$0].name == name })
+                    ?? fits.first(where: { !claimed.contains($0) }) {
                     sourceOf[target] = free
                     claimed.insert(free)
                 } else if let taken = fits.first, takenFrom[target] == nil {
