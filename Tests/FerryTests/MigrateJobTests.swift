@@ -423,6 +423,30 @@ struct MigrationPlanTests {
         #expect(error.description.contains("taskTitel"))
     }
 
+    /// A block maps its entity's own records: `where` on Vehicle still wrote the Car it names,
+    /// with no word that the filter did not reach it (mapping-model semantics, undocumented).
+    @Test("a written block whose rules do not reach its entity's sub-entities names those without a block of their own")
+    func blockRulesDoNotReachSubentities() throws {
+        func entity(_ name: String, parent: String? = nil) -> Entity {
+            Entity(name: name, parentName: parent, attributes: parent == nil ? [Attribute(name: "plate", type: .string)] : [])
+        }
+        let model = ManagedObjectModel(name: "V1", entities: [entity("Vehicle"), entity("Car", parent: "Vehicle"),
+                                                              entity("SportsCar", parent: "Car"), entity("Truck", parent: "Vehicle")])
+        var next = model
+        next.name = "V2"
+        let inferred = MappingInference.infer(from: model, to: next)
+        func hints(_ text: String) throws -> [String] {
+            try WrittenMapping.apply(try MappingFile(text: text, path: "m.mapping"), to: inferred, source: model, destination: next)
+                .suggestions.filter { $0.contains("own records only") }
+        }
+        #expect(try hints("entity Vehicle\n  where plate != \"C1\"\n") == [
+            "the 'entity Vehicle' block (m.mapping:1) maps Vehicle's own records only: those of Car, Truck, SportsCar follow none of its rules "
+                + "(an 'entity Car' block of their own does)",
+        ])
+        #expect(try hints("entity Vehicle\n  where plate != \"C1\"\nentity Car\ndrop Truck\n").first?.contains("those of SportsCar follow") == true)
+        #expect(try hints("entity Vehicle\n").isEmpty)
+    }
+
     @Test("a migration of one store keeps the application's own metadata keys beside its receipt, as Core Data's migration does")
     func migrationKeepsApplicationMetadata() throws {
         let folder = try TestPaths.temporaryFolder("migrate-metadata")

@@ -45,6 +45,7 @@ public enum WrittenMapping {
             mapping.refused.removeAll { $0.source == block.source }
             mapping.addedEntities.removeAll { $0 == block.destination }
         }
+        mapping.suggestions += unfollowedSubentities(of: file, in: source)
         // After every block: a later block of the same entity does not lift an earlier one's todo.
         for block in file.entities {
             guard let todo = block.todo, mapping.refusal(forSource: block.source) == nil else { continue }
@@ -69,6 +70,28 @@ public enum WrittenMapping {
         }
         mapping.entities.sort { $0.destination < $1.destination }
         return mapping
+    }
+
+    /// Hints for the blocks whose rules do not reach their entity's sub-entities: a block maps its
+    /// source entity's own records (as each entity mapping of a mapping model takes its exact
+    /// entity), so `entity Vehicle` with `where plate != "C1"` still writes the Car C1. Each
+    /// sub-entity (at any depth) without a block of its own is named.
+    private static func unfollowedSubentities(of file: MappingFile, in source: ManagedObjectModel) -> [String] {
+        let mapped = Set(file.entities.map(\.source)).union(file.dropped.map(\.entity))
+        return file.entities.compactMap { block in
+            guard !block.rules.isEmpty || block.filter != nil || block.duplicates != nil || !block.notes.isEmpty else { return nil }
+            var unmapped: [String] = []
+            var next = source.subentities(of: block.source)
+            while let entity = next.first {
+                next.removeFirst()
+                if !mapped.contains(entity.name) { unmapped.append(entity.name) }
+                next += source.subentities(of: entity.name)
+            }
+            guard !unmapped.isEmpty else { return nil }
+            let names = unmapped.joined(separator: ", ")
+            return "the 'entity \(block.source)' block (\(file.path):\(block.line)) maps \(block.source)'s own records only: "
+                + "those of \(names) follow none of its rules (an 'entity \(unmapped[0])' block of their own does)"
+        }
     }
 
     private static func applyRules(_ block: MappingFile.EntityBlock, to entity: inout EntityMapping, origin: Entity, target: Entity,
