@@ -46,7 +46,8 @@ enum InspectCommand: Command {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
             throw UsageError("inspect takes exactly one MODEL path")
         }
-        if StoreReport.isSQLiteFile(path) { return inspectStore(path, arguments) }
+        // A file named as a store that is none (empty, damaged) is said to be no database, not no model.
+        if StoreReport.isSQLiteFile(path) || namesStore(path) { return inspectStore(path, arguments) }
         guard arguments.value("model") == nil else { throw UsageError("--model goes with a STORE, not a MODEL") }
         if MappingModelReport.isMappingModel(path) { return inspectMapping(path, arguments) }
         let bundle: ModelBundle
@@ -60,6 +61,12 @@ enum InspectCommand: Command {
         if arguments.has("json") { return printJSON(report) }
         Terminal.out(ModelReportText.render(report))
         return .success
+    }
+
+    /// Whether `path` is named as a SQLite store (`.sqlite`, `.sqlite3`, `.db`, `.store`).
+    private static func namesStore(_ path: String) -> Bool {
+        let lowered = path.lowercased()
+        return [".sqlite", ".sqlite3", ".db", ".store"].contains(where: lowered.hasSuffix)
     }
 
     /// What to use instead for a file inspect does not read: a written mapping, a data file.
