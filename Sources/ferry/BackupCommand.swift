@@ -8,20 +8,25 @@ enum BackupCommand: Command {
         usage: ferry backup STORE --to DIR [--keep N] [--json] [--format F] [--level N | --no-gzip] [--model MODEL] [--no-restore-check]
 
         First checks STORE as ferry verify does (with SQLite's full integrity check) and refuses
-        a store that fails: its backup would not restore (ferry verify lists what fails). Then exports STORE (gzip NDJSON unless --format says otherwise) into a temporary folder of DIR,
-        in one read transaction (a consistent state even while another process writes the store;
-        the manifest records the Z_PRIMARYKEY maxima and journal state read), re-reads every file
-        against the manifest (SHA-256, size, record count), restores it into a scratch store as
-        ferry restore would, which compares every record and pair with the store's fingerprints
-        (--no-restore-check skips this: faster, but a fault of the files' writer is then found
-        only when the backup is restored), renames the folder to its UTC timestamp
-        (DIR/20240301T123005Z) and then removes the oldest backups beyond --keep N.
+        a store that fails: its backup would not restore (ferry verify lists what fails), and a
+        store with an entity whose file would be manifest.json (an entity "manifest" in plain
+        JSON: leave out --no-gzip, or pick another --format). Then exports STORE (gzip NDJSON
+        unless --format says otherwise) into a temporary folder of DIR, in one read transaction
+        (a consistent state even while another process writes the store; the manifest records
+        the Z_PRIMARYKEY maxima and journal state read), re-reads every file against the manifest
+        (SHA-256, size, record count), restores it into a scratch store as ferry restore would,
+        which compares every record and pair with the store's fingerprints (--no-restore-check
+        skips this: faster, but a fault of the files' writer is then found only when the backup
+        is restored), renames the folder to its UTC timestamp (DIR/20240301T123005Z) and then
+        removes the oldest backups beyond --keep N of the same store: its UUID and its path from
+        the root, links resolved (a backup by an older ferry whose manifest names the store by a
+        relative path is never removed, and a warning says so).
         An OS lock (flock) on DIR/.ferry-backup.lock keeps two runs from overlapping; it ends with
         the run that holds it, however that run ends. The .incomplete-<UUID> folder of a run that
-        was killed is removed by the next backup into DIR and never counts as a backup. Quiet
-        unless something is wrong; --json prints a one-line summary (records, bytes and seconds in
-        all and per entity), or for a failed run {"verb": …, "error": {"code": N, "message": …}},
-        on standard output.
+        was killed is removed by the next backup into DIR (only such a folder, holding only files a
+        backup writes) and never counts as a backup. Quiet unless something is wrong; --json prints
+        a one-line summary (records, bytes and seconds in all and per entity), or for a failed run
+        {"verb": …, "error": {"code": N, "message": …}}, on standard output.
         """
     static let options = [
         OptionSpec.path("to", "DIR", "folder holding the backups (created when missing)"),

@@ -11,10 +11,11 @@ enum ExportCommand: Command {
                ferry export STORE... --to postgresql://… [--schema S] [--jobs N] [--replace] [--no-verify]
                             [--model MODEL] [--json]
 
-        Writes the records of each concrete entity into DIR/<Entity>.<format>[.gz], and
-        DIR/manifest.json: model version and version hashes (base64), store UUID, per-entity
-        counts and SHA-256 of each file, the Z_PRIMARYKEY maxima read, creation time, tool version,
-        and for a whole export the store's fingerprints (records and pairs, computed with SQL on
+        Writes the records of each concrete entity into DIR/<Entity>.<format>[.gz] (an entity
+        whose file would be manifest.json, letter case aside, is refused: use --gzip or another
+        --format), and DIR/manifest.json: the store's path (as given, and resolved), model version
+        and version hashes (base64), store UUID, per-entity counts and SHA-256 of each file, the
+        Z_PRIMARYKEY maxima read, creation time, tool version, and for a whole export the store's fingerprints (records and pairs, computed with SQL on
         the other core while the records are read), which restore compares its store with
         (--no-fingerprints leaves them out: a faster export for other tools, restored unchecked).
         Every record carries its Z_PK; a to-one is the destination's Z_PK (null when none), a

@@ -31,11 +31,32 @@ struct OwnedTemporaryTests {
         }
         let held = try holdLock(live)
         defer { close(held) }
-        let removed = OwnedTemporary.sweep(beside: store)
+        let removed = OwnedTemporary.sweep(beside: store, kind: .file)
         #expect(Set(removed) == [dead, orphan])
         let left = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(left == ["Other.sqlite.ferry-x.tmp", "Out.sqlite", "Out.sqlite.ferry-22222222-2222-4222-8222-222222222222.tmp",
                          "Out.sqlite.ferry-22222222-2222-4222-8222-222222222222.tmp-journal"])
+    }
+
+    /// A sweep removed every name that began as a run's does (`Out.sqlite.ferry-…`), a user's
+    /// file or folder included, recursively.
+    @Test("a sweep removes only names of the exact form a run makes (a UUID as Ferry writes it), of the kind it makes, never a link")
+    func sweepLeavesLookalikesAlone() throws {
+        let folder = try TestPaths.temporaryFolder("owned-lookalike")
+        let store = folder + "/Out.sqlite"
+        let made = store + ".ferry-11111111-1111-4111-8111-111111111111.tmp"
+        let lookalikes = [store + ".ferry-notes.tmp", store + ".ferry-11111111-1111-4111-8111-11111111111a.tmp",
+                          made + ".old", store + ".ferry-11111111-1111-4111-8111-111111111111-2.tmp"]
+        for path in lookalikes + [folder + "/kept"] { try plant(path) }
+        let link = store + ".ferry-33333333-3333-4333-8333-333333333333.tmp"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder + "/kept")
+        try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: false)
+        try plant(made + "/inside")
+        #expect(OwnedTemporary.sweep(beside: store, kind: .file).isEmpty, "a folder is no file a run of this kind makes")
+        #expect(OwnedTemporary.sweep(beside: store, kind: .folder) == [made])
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(Set(left) == Set((lookalikes + [link, folder + "/kept"]).map { URL(fileURLWithPath: $0).lastPathComponent }))
+        #expect(TemporaryName(prefix: "x-", suffix: ".tmp").matches("x-" + FilePath.randomUUIDString() + ".tmp"))
     }
 
     @Test("a created file is locked while owned, removed with its registered files, and released when placed")

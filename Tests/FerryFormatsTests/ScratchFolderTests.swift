@@ -43,4 +43,23 @@ struct ScratchFolderTests {
         #expect(!FileManager.default.fileExists(atPath: dead))
         #expect(FileManager.default.fileExists(atPath: live + "/inner/store.sqlite"))
     }
+
+    /// The sweep removed anything in the temporary folder named `ferry-*.tmp`: a user's folder or
+    /// file there too, with everything in it.
+    @Test("making one leaves alone what merely looks like a scratch folder: another name, a file of a scratch folder's name")
+    func sweepLeavesLookalikesAlone() throws {
+        let id = UUID().uuidString
+        let folders = [temporary + "/ferry-notes-\(id.lowercased()).tmp", temporary + "/ferry-\(id).tmp", temporary + "/ferry-test-\(id)-old.tmp"]
+        let file = temporary + "/ferry-test-\(id).tmp"
+        for folder in folders {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            try Data("mine".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        }
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: file))
+        defer { for path in folders + [file] { try? FileManager.default.removeItem(atPath: path) } }
+        let scratch = try ScratchFolder.make(purpose: "test")
+        scratch.remove()
+        #expect(folders.allSatisfy { FileManager.default.fileExists(atPath: $0 + "/notes.txt") })
+        #expect(FileManager.default.fileExists(atPath: file))
+    }
 }

@@ -359,3 +359,86 @@ extension BackupJobTests {
         #expect(run.status == 2 && run.err.contains("--no-gzip"), "\(run.err)")
     }
 }
+
+extension BackupJobTests {
+    /// Jobs that each ran from their store's own folder named it `store.sqlite`: retention resolved
+    /// that path against the folder of the run that pruned, so the backup of one copy of a seed
+    /// store removed the other copy's only backup (exit 0), and one store named from two folders
+    /// was never rotated.
+    @Test("retention tells stores apart by their resolved paths: copies named alike from their own folders keep their backups; one store named two ways is rotated")
+    func retentionByResolvedPath() throws {
+        let folder = try #require(FileInfo.resolvedPath(of: try TestPaths.temporaryFolder("backup-relative")))
+        let store = try ExportTestSupport.workspace2Store(folder)
+        for copy in ["A", "B"] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + copy, withIntermediateDirectories: false)
+            try FileManager.default.copyItem(atPath: store, toPath: folder + "/" + copy + "/store.sqlite")
+        }
+        let shared = folder + "/shared"
+        func backup(_ path: String, from directory: String) throws -> [String] {
+            let run = try FerryProcess.run(["backup", path, "--to", shared, "--keep", "1"], in: directory)
+            #expect(run.status == 0 && run.err.isEmpty, "\(run.err)")
+            return try FileManager.default.contentsOfDirectory(atPath: shared).filter(BackupJob.isBackupName).sorted()
+        }
+        func stores(of backups: [String]) throws -> [String?] {
+            try backups.map { try ManifestFile.read(from: shared + "/" + $0 + "/" + ExportManifest.fileName).resolvedSource }
+        }
+        _ = try backup("store.sqlite", from: folder + "/A")
+        let both = try backup("store.sqlite", from: folder + "/B")
+        #expect(try stores(of: both) == [folder + "/A/store.sqlite", folder + "/B/store.sqlite"])
+        // A's store, named from its parent folder and through a link: A's backup is replaced, B's stays.
+        try FileManager.default.createSymbolicLink(atPath: folder + "/linked", withDestinationPath: folder + "/A")
+        for (path, directory) in [("A/store.sqlite", folder), ("linked/store.sqlite", folder)] {
+            let left = try backup(path, from: directory)
+            #expect(left.count == 2 && left.contains(both[1]) && !left.contains(both[0]), "\(left)")
+            #expect(try Set(stores(of: left)) == [folder + "/A/store.sqlite", folder + "/B/store.sqlite"])
+        }
+    }
+
+    /// Rewrites the manifest of the backup at `path` as `edit` says (an older ferry's, say).
+    private func editManifest(of path: String, _ edit: (inout [String: Any]) -> Void) throws {
+        let file = URL(fileURLWithPath: path + "/" + ExportManifest.fileName)
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        edit(&object)
+        try JSONSerialization.data(withJSONObject: object).write(to: file)
+    }
+
+    @Test("an older backup whose manifest names the store by a relative path is never removed, and a warning says so; one with an absolute path is")
+    func retentionSparesOlderRelativePaths() throws {
+        let folder = try TestPaths.temporaryFolder("backup-older")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let backups = folder + "/backups"
+        let relative = try BackupJob(storePath: store, folder: backups).run()
+        let absolute = try BackupJob(storePath: store, folder: backups).run()
+        // As an older ferry wrote them: the store's path as given, and nothing resolved.
+        try editManifest(of: relative.path) { $0["resolvedSource"] = nil; $0["source"] = "Workspace2.sqlite" }
+        try editManifest(of: absolute.path) { $0["resolvedSource"] = nil }
+        let summary = try BackupJob(storePath: store, folder: backups, keep: 1).run()
+        #expect(summary.removed == [absolute.path])
+        #expect(summary.notRemoved.count == 1 && summary.notRemoved[0].hasPrefix(relative.path + ": ")
+            && summary.notRemoved[0].contains("relative path, Workspace2.sqlite"), "\(summary.notRemoved)")
+        #expect(FileManager.default.fileExists(atPath: relative.path + "/" + ExportManifest.fileName))
+    }
+
+    /// The sweep of dead runs' folders removed anything in the backup folder whose name began
+    /// with `.incomplete-`, with everything in it: a user's notes, a folder of drafts.
+    @Test("the next backup removes a dead run's .incomplete-<UUID> folder of backup files, and nothing else whose name starts alike")
+    func sweepRemovesOnlyDeadRuns() throws {
+        let folder = try TestPaths.temporaryFolder("backup-sweep")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let backups = folder + "/backups"
+        let dead = backups + "/.incomplete-55555555-5555-4555-8555-555555555555"
+        let drafts = backups + "/.incomplete-drafts"
+        let userFolder = backups + "/.incomplete-66666666-6666-4666-8666-666666666666"
+        let outside = folder + "/outside"
+        for made in [dead, drafts, userFolder, outside] { try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true) }
+        let files = [dead + "/Task.ndjson.gz", dead + "/manifest.json", drafts + "/Task.ndjson.gz", userFolder + "/chapter3.txt",
+                     backups + "/.incomplete-notes.txt", outside + "/Task.ndjson.gz"]
+        for file in files { try Data("mine".utf8).write(to: URL(fileURLWithPath: file)) }
+        let link = backups + "/.incomplete-77777777-7777-4777-8777-777777777777"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside)
+        _ = try BackupJob(storePath: store, folder: backups).run()
+        #expect(!FileManager.default.fileExists(atPath: dead))
+        for file in files.dropFirst(2) { #expect(FileManager.default.fileExists(atPath: file), "\(file)") }
+        #expect(FileInfo.kind(atPath: link) == .symbolicLink)
+    }
+}

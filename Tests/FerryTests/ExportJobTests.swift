@@ -288,3 +288,39 @@ struct ExportSortTests {
         #expect(verified.status == 5 && verified.out.contains("unreadable-record"), "\(verified.out)")
     }
 }
+
+extension ExportJobTests {
+    /// An entity named `manifest`, written as plain JSON, collided with `manifest.json`: the run
+    /// failed with exit 4, naming a temporary path.
+    @Test("an entity whose file would be manifest.json (letter case aside) is refused before anything is written, naming it and what to do")
+    func manifestNameClash() throws {
+        let folder = try TestPaths.temporaryFolder("export-manifest-clash")
+        let entities = ["manifest", "Manifest"].map { name in
+            """
+            <entity name="\(name)" syncable="YES"><attribute name="name" optional="YES" attributeType="String"/></entity>
+            """
+        }
+        for (index, entity) in entities.enumerated() {
+            let contents = """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                    \(entity)
+                </model>
+                """
+            let bundle = try TestPaths.xcodeModelBundle("M\(index)", versions: [("M\(index)", contents)], in: folder)
+            let store = folder + "/m\(index).sqlite"
+            try #"[{"name": "a"}]"#.write(toFile: folder + "/m.json", atomically: true, encoding: .utf8)
+            let name = index == 0 ? "manifest" : "Manifest"
+            _ = try ImportJob(request: ImportRequest(sources: [folder + "/m.json"], modelPath: bundle, modelVersion: "M\(index)", entity: name,
+                                                     outputPath: store)).run()
+            for verb in [["export", store, "--out", folder + "/e\(index)", "--format", "json"],
+                         ["backup", store, "--to", folder + "/b\(index)", "--format", "json", "--no-gzip"]] {
+                let run = try FerryProcess.run(verb)
+                #expect(run.status == 3 && run.err.contains("entity \(name) would be written to \(name).json, the file of the manifest"), "\(run.err)")
+                #expect(!FileManager.default.fileExists(atPath: verb[3]), "\(verb[0]) wrote \(verb[3])")
+            }
+            // Gzipped, or in another format, its file is another.
+            #expect(try FerryProcess.run(["backup", store, "--to", folder + "/b\(index)", "--format", "json"]).status == 0)
+        }
+    }
+}

@@ -7,12 +7,13 @@ import FoundationEssentials
 
 /// `ferry backup`: a verified export into a new timestamped folder of a backup folder, for
 /// schedulers. Under the folder's lock (`BackupLock`), the `.incomplete-<UUID>` folders of dead
-/// runs are removed, the export is written into a new one (an `OwnedTemporary`), every file is
-/// re-read and checked against the manifest (SHA-256, size, record count), the folder is
+/// runs are removed (`IncompleteBackup`), the export is written into a new one (an
+/// `OwnedTemporary`), every file is re-read and checked against the manifest (SHA-256, size, record count), the folder is
 /// restored into a scratch store as `ferry restore` does, which compares every record and pair with
 /// the store's fingerprints (`restoreCheck`), the folder is renamed to its UTC timestamp
-/// (`20240301T123005Z`), and only then are the oldest backups beyond `keep` removed. A failure (or SIGINT/SIGTERM) removes the new folder and leaves earlier
-/// backups as they were.
+/// (`20240301T123005Z`), and only then are the oldest backups of the same store beyond `keep`
+/// removed (`BackupRetention`). A failure (or SIGINT/SIGTERM) removes the new folder and leaves
+/// earlier backups as they were.
 ///
 /// First the store itself must pass `ferry verify`'s checks (`StoreVerifier`, without
 /// fingerprints, with SQLite's full integrity check, which compares every index with its table): a store holding what its model forbids (a NULL in a required attribute left by a
@@ -49,8 +50,9 @@ public struct BackupJob {
         public var manifest: ExportManifest
         /// Backup folders removed beyond `keep`.
         public var removed: [String]
-        /// Old backups beyond `keep` that could not be removed, each with why: the backup itself
-        /// is made and kept, so these are warnings, not a failure.
+        /// Old backups beyond `keep` that could not be removed, or that were left because which
+        /// store they are of is not known, each with why: the backup itself is made and kept, so
+        /// these are warnings, not a failure.
         public var notRemoved: [String] = []
     }
 
@@ -75,9 +77,9 @@ public struct BackupJob {
             progress(JobProgress(phase: "verifying the store"))
             checked = try checkStore()
         }
-        OwnedTemporary.sweep(folder: folder) { $0.hasPrefix(Self.incompletePrefix) ? $0 : nil }
+        IncompleteBackup.sweep(folder: folder)
         let building: OwnedTemporary
-        do { building = try OwnedTemporary.create(kind: .folder) { folder + "/" + Self.incompletePrefix + FilePath.randomUUIDString() } } catch {
+        do { building = try OwnedTemporary.create(kind: .folder) { folder + "/" + IncompleteBackup.name.fresh() } } catch {
             throw .writing(folder, error)
         }
         let temporary = building.path
@@ -118,7 +120,7 @@ public struct BackupJob {
         }
         building.release()
         var summary = Summary(path: target, manifest: manifest, removed: [])
-        (summary.removed, summary.notRemoved) = prune(keeping: target, storeUUID: manifest.storeUUID)
+        if let keep { (summary.removed, summary.notRemoved) = BackupRetention(folder: folder, keep: keep).prune(keeping: target, manifest: manifest) }
         return summary
     }
 
@@ -169,11 +171,13 @@ public struct BackupJob {
     private func checkStore(at path: String) throws(ExportError) -> ManagedObjectModel {
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: path) } catch { throw .store(error) }
-        // The model the export reads the store with, and the export's own check that the store
-        // has its tables and columns: a store the export cannot read is bad input (exit 3), as
-        // for `ferry export`, not a verification failure.
+        // The model the export reads the store with, and the export's own checks that the store
+        // has its tables and columns and that its entities' files can be told apart: a store the
+        // export cannot read is bad input (exit 3), as for `ferry export`, not a verification
+        // failure.
         let model = try ExportModelSource.resolve(bundlePath: export.modelPath, store: store).model
         do { _ = try store.records(model: model) } catch { throw .store(error) }
+        try export.refuseClashingFileNames(of: model.entities.filter { !$0.isAbstract }.map(\.name))
         let report: VerificationReport
         // SQLite's full integrity check: an index that lost entries passes the quick one, and
         // to-many lists are read through their index.
@@ -195,10 +199,6 @@ public struct BackupJob {
             + "backup would not restore: \(named)\(failures.count > 3 ? "; …" : "") (ferry verify lists them)")
     }
 
-    /// The name of a backup being written: retention never counts it, and the next backup into
-    /// the folder removes it once its run has ended.
-    static let incompletePrefix = ".incomplete-"
-
     /// `<folder>/<UTC timestamp>`, with `-0002`, `-0003`, … when backups of the same second exist:
     /// one more than the highest suffix of that second, never a freed lower one, and of four
     /// digits, so that names sort in the order the backups were made, by `ls` too (`-10` sorted
@@ -213,62 +213,6 @@ public struct BackupJob {
         guard let highest = names.filter({ isBackupName($0) && $0.hasPrefix(stamp) }).map(suffix).max() else { return stamp }
         let number = String(highest + 1)
         return stamp + "-" + String(repeating: "0", count: max(0, 4 - number.count)) + number
-    }
-
-    /// Removes the oldest backups of the same store beyond `keep`, counting the one just made,
-    /// which is never removed; returns their paths, and the backups that could not be removed
-    /// with why. A backup is of the same store when its manifest names the store's UUID and its
-    /// path: stores copied from one another (a seed store, two devices restored from one
-    /// backup) share a UUID, and one's backups removed the other's. Backups of other stores in
-    /// the folder, and folders without a readable manifest, are left alone.
-    ///
-    /// Each is first renamed to a name retention never counts (`incompletePrefix`), so one whose
-    /// removal fails midway is not left as a backup missing files: the next backup into the
-    /// folder removes what is left of it.
-    private func prune(keeping made: String, storeUUID: String) -> (removed: [String], notRemoved: [String]) {
-        guard let keep else { return ([], []) }
-        let names = FilePath.entries(of: folder)
-        let madeName = String(made.split(separator: "/").last ?? "")
-        let store = Self.absolute(storePath)
-        let backups = names.filter { name in
-            guard name != madeName, Self.isBackupName(name),
-                  let manifest = try? ManifestFile.read(from: folder + "/" + name + "/" + ExportManifest.fileName) else { return false }
-            return manifest.storeUUID == storeUUID && Self.absolute(manifest.source) == store
-        }.sorted(by: Self.isOlder)
-        var removed: [String] = []
-        var notRemoved: [String] = []
-        for name in backups.dropLast(keep - 1) {
-            let path = folder + "/" + name
-            if let foreign = Self.foreignFiles(in: path) {
-                notRemoved.append("\(path): holds files no backup writes (\(foreign.prefix(3).joined(separator: ", "))\(foreign.count > 3 ? ", …" : "")); left as it is")
-                continue
-            }
-            let leaving = folder + "/" + Self.incompletePrefix + FilePath.randomUUIDString()
-            do { try FilePath.rename(path, to: leaving, replacing: false) } catch {
-                notRemoved.append("\(path): \(ErrorText.reason(of: error, at: path))")
-                continue
-            }
-            removed.append(path)
-            do { try FileManager.default.removeItem(atPath: leaving) } catch {
-                notRemoved.append("\(path): \(ErrorText.reason(of: error, at: leaving)) (moved to \(leaving), which the next backup removes)")
-            }
-        }
-        return (removed, notRemoved)
-    }
-
-    /// The names in the backup folder at `path` that its manifest does not name (nil when there
-    /// are none): a folder holding anything else is not removed, even when it looks like a backup.
-    private static func foreignFiles(in path: String) -> [String]? {
-        guard let manifest = try? ManifestFile.read(from: path + "/" + ExportManifest.fileName) else { return nil }
-        // Finder's `.DS_Store` appears wherever a folder is opened on a Mac.
-        let own = Set(manifest.entities.map(\.file) + [ExportManifest.fileName, ".DS_Store"])
-        let foreign = FilePath.entries(of: path).filter { !own.contains($0) }.sorted()
-        return foreign.isEmpty ? nil : foreign
-    }
-
-    /// `path` from the root, resolved against the working folder, without `.` and `..`.
-    private static func absolute(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     /// `YYYYMMDDTHHMMSSZ`, optionally `-n`.

@@ -34,7 +34,9 @@ public struct ExportJob {
         let reader: StoreRecordReader
         do { reader = try store.records(model: model) } catch { throw .store(error) }
         let units = try readUnits(model)
-        let planned = units.flatMap { model.hierarchy(below: $0) }.filter { !$0.isAbstract }.map { request.fileName(for: $0.name) }
+        let entities = units.flatMap { model.hierarchy(below: $0) }.filter { !$0.isAbstract }.map(\.name)
+        try request.refuseClashingFileNames(of: entities)
+        let planned = entities.map(request.fileName)
         let placement = try ExportPlacement(destination: request.outputFolder, owned: request.ownedFolder,
                                             inputs: [request.storePath] + [request.modelPath].compactMap { $0 },
                                             planned: planned + [ExportManifest.fileName])
@@ -127,7 +129,7 @@ public struct ExportJob {
         let manifest = ExportManifest(
             formatVersion: ExportManifest.currentFormatVersion, tool: "ferry \(FerryVersion.current)",
             createdAt: ISO8601Date.format(Date().timeIntervalSinceReferenceDate) ?? "", source: request.storePath,
-            storeUUID: store.metadata.storeUUID.uuidString, model: modelInfo, format: request.format,
+            resolvedSource: FileInfo.resolvedPath(of: request.storePath), storeUUID: store.metadata.storeUUID.uuidString, model: modelInfo, format: request.format,
             gzip: request.gzipLevel != nil, predicate: request.predicate, sort: request.sort, state: state, entities: files,
             applicationMetadata: try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries),
             frameworkRecords: leftBehind.frameworkRecords.isEmpty ? nil : leftBehind.frameworkRecords,

@@ -13,8 +13,13 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     public var tool: String
     /// ISO 8601 UTC.
     public var createdAt: String
-    /// The store read.
+    /// The store read, as it was given (a relative path is relative to the folder the run
+    /// started in).
     public var source: String
+    /// `source` from the root with every symbolic link resolved, when it was read: the one name
+    /// of the store's file however it was given, which tells the backups of a store from those of
+    /// a copy of it (which shares its UUID). Nil in manifests of older versions.
+    public var resolvedSource: String? = nil
     /// `Z_UUID` of the store.
     public var storeUUID: String
     public var model: ModelInfo

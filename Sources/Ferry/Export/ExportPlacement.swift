@@ -62,10 +62,10 @@ final class ExportPlacement {
             throw .cannotWrite(path: destination, reason: "exists and is not a folder")
         }
         do {
-            OwnedTemporary.sweep(beside: destination)
+            OwnedTemporary.sweep(beside: destination, kind: .folder)
             if intoExisting {
-                OwnedTemporary.sweep(folder: destination) { $0.hasPrefix(".ferry-") && $0.hasSuffix(".tmp") ? $0 : nil }
-                owner = try OwnedTemporary.create(kind: .folder) { destination + "/.ferry-" + FilePath.randomUUIDString() + ".tmp" }
+                OwnedTemporary.sweep(folder: destination, kind: .folder) { Self.buildingInside.matches($0) ? $0 : nil }
+                owner = try OwnedTemporary.create(kind: .folder) { destination + "/" + Self.buildingInside.fresh() }
             } else {
                 let parent = FilePath.split(destination).folder
                 do { try FolderCreation.make(parent) } catch {
@@ -82,6 +82,9 @@ final class ExportPlacement {
         ownsFolder = true
         building = owner.path
     }
+
+    /// The name of the folder an export into an existing folder is built in, inside it.
+    private static let buildingInside = TemporaryName(prefix: ".ferry-", suffix: ".tmp")
 
     /// The path to create a file of the export at (registered, so that a signal removes it).
     func file(_ name: String) -> String {

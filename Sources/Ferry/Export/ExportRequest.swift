@@ -52,4 +52,21 @@ public struct ExportRequest: Sendable {
     public func fileName(for entity: String) -> String {
         format.fileName(for: entity, gzip: gzipLevel != nil)
     }
+
+    /// Refuses an export of `entities` two of whose files would have one name, or one the
+    /// manifest's (`manifest.json`: an entity `manifest` in plain JSON), compared without letter
+    /// case: a Mac's disk keeps one file for both, and a backup is read wherever it is copied.
+    /// Checked before anything is written.
+    func refuseClashingFileNames(of entities: [String]) throws(ExportError) {
+        var taken = [ExportManifest.fileName.lowercased(): "the manifest"]
+        for entity in entities {
+            let name = fileName(for: entity)
+            guard let holder = taken[name.lowercased()] else {
+                taken[name.lowercased()] = "entity \(entity)"
+                continue
+            }
+            throw .invalidRequest("entity \(entity) would be written to \(name), the file of \(holder) (file names are compared without "
+                + "letter case, as a Mac's disk does): write the files in another format (--format) or gzipped; nothing was written")
+        }
+    }
 }

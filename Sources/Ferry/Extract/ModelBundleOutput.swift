@@ -37,7 +37,7 @@ struct ModelBundleOutput {
                check: (ManagedObjectModel) throws(ModelExtractError) -> Void) throws(ModelExtractError) {
         if FileManager.default.fileExists(atPath: path), !replacing { throw .destinationExists(path) }
         let bundle = ModelBundle(name: bundleName, versions: [model], currentVersionName: model.name)
-        OwnedTemporary.sweep(beside: path)
+        OwnedTemporary.sweep(beside: path, kind: .folder)
         let owned: OwnedTemporary
         do { owned = try OwnedTemporary.create(beside: path, kind: .folder) } catch {
             throw .cannotWrite(path: path, reason: error.reason)

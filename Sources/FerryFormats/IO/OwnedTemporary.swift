@@ -40,7 +40,12 @@ public final class OwnedTemporary: @unchecked Sendable {
 
     /// `<destination>.ferry-<UUID>.tmp`: the name of what is built for `destination`.
     public static func name(beside destination: String) -> String {
-        destination + marker + FilePath.randomUUIDString() + suffix
+        nameForm(beside: destination).fresh()
+    }
+
+    /// The form of the names of what is built for `destination`.
+    private static func nameForm(beside destination: String) -> TemporaryName {
+        TemporaryName(prefix: destination + marker, suffix: suffix)
     }
 
     static let marker = ".ferry-"
@@ -148,22 +153,25 @@ public final class OwnedTemporary: @unchecked Sendable {
 
     // MARK: Sweeping
 
-    /// Removes the leftovers of dead runs beside `destination`: `<destination>.ferry-*.tmp` with
-    /// their SQLite journals, whose lock no process holds. Returns the paths removed.
+    /// Removes the leftovers of dead runs beside `destination`: each `<destination>.ferry-<UUID>.tmp`
+    /// of `kind` with its SQLite journals, whose lock no process holds. Returns the paths removed.
     @discardableResult
-    public static func sweep(beside destination: String) -> [String] {
+    public static func sweep(beside destination: String, kind: TemporaryFiles.Kind) -> [String] {
         let (folder, name) = FilePath.split(destination)
-        return sweep(folder: folder) { entry in
-            guard entry.hasPrefix(name + marker) else { return nil }
-            return base(of: entry)
+        let form = nameForm(beside: name)
+        return sweep(folder: folder, kind: kind) { entry in
+            let owner = base(of: entry)
+            return form.matches(owner) ? owner : nil
         }
     }
 
     /// Removes, in `folder`, each entry whose name `owner` maps to the name of the file or folder
-    /// that owns it (itself, or the database a journal belongs to) when that owner's lock is free;
-    /// a journal whose owner is gone is removed too. Paths this process registered are left alone.
+    /// that owns it (itself, or the database a journal belongs to) when that owner is of `kind`
+    /// (never a link) and its lock is free; a journal whose owner is gone is removed too. Paths
+    /// this process registered are left alone. `owner` must map only names of the exact form its
+    /// caller's runs make (`TemporaryName`): a sweep removes nothing it did not make.
     @discardableResult
-    public static func sweep(folder: String, owner: (String) -> String?) -> [String] {
+    public static func sweep(folder: String, kind: TemporaryFiles.Kind, owner: (String) -> String?) -> [String] {
         var removed: [String] = []
         for name in FilePath.entries(of: folder).sorted() {
             guard let ownerName = owner(name) else { continue }
@@ -171,10 +179,10 @@ public final class OwnedTemporary: @unchecked Sendable {
             let ownerPath = folder + "/" + ownerName
             guard !TemporaryFiles.isRegistered(ownerPath) else { continue }
             if ownerName != name {
-                if access(ownerPath, F_OK) != 0, unlink(path) == 0 { removed.append(path) }
+                if access(ownerPath, F_OK) != 0, FileInfo.kind(atPath: path) == .regularFile, unlink(path) == 0 { removed.append(path) }
                 continue
             }
-            if removeIfUnowned(path) { removed.append(path) }
+            if removeIfUnowned(path, kind: kind) { removed.append(path) }
         }
         return removed
     }
@@ -185,11 +193,14 @@ public final class OwnedTemporary: @unchecked Sendable {
         return name
     }
 
-    /// Takes the lock of a leftover; when free (its owner died), removes it with its journals.
-    private static func removeIfUnowned(_ path: String) -> Bool {
+    /// Takes the lock of a leftover of `kind`; when free (its owner died), removes it with its
+    /// journals.
+    private static func removeIfUnowned(_ path: String, kind: TemporaryFiles.Kind) -> Bool {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
         defer { unlockAndClose(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == (kind == .folder ? S_IFDIR : S_IFREG) else { return false }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, isSameFile(path, descriptor) else { return false }
         removeTree(path)
         for suffix in databaseSuffixes { unlink(path + suffix) }

@@ -117,7 +117,15 @@ public enum FileInfo {
     /// The file a symbolic link at `path` leads to (every link resolved, `realpath(3)`); `path`
     /// itself when it is no link, or the link leads nowhere.
     public static func linkTarget(of path: String) -> String {
-        guard kind(atPath: path) == .symbolicLink, let resolved = realpath(path, nil) else { return path }
+        guard kind(atPath: path) == .symbolicLink, let resolved = resolvedPath(of: path) else { return path }
+        return resolved
+    }
+
+    /// `path` from the root, with every symbolic link, `.` and `..` resolved (`realpath(3)`): one
+    /// name for a file however it is given. Nil when nothing is there, or a folder on the way
+    /// cannot be looked at.
+    public static func resolvedPath(of path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }

@@ -211,7 +211,7 @@ public final class CoreDataStoreWriter {
     /// Sweeps the leftovers of dead runs to `path`, then creates and locks the file to build in.
     private static func makeTemporary(beside path: String) throws(StoreWriterError) -> OwnedTemporary {
         try refuseUnreplaceable(at: path)
-        OwnedTemporary.sweep(beside: path)
+        OwnedTemporary.sweep(beside: path, kind: .file)
         do {
             let temporary = try OwnedTemporary.create(beside: path, kind: .file)
             temporary.registerDatabaseFiles()
