@@ -118,6 +118,69 @@ struct ChainStopsTests {
         #expect(try storeRows(out, "SELECT COUNT(*) FROM ZANIMAL") == ["0"])
     }
 
+    /// `Item` in three versions (V2 adds `extra`, V3 turns the text `size` into the number
+    /// `bytes`) with `V1 to V3.mapping` beside them, and a store of V1 (three items) and of V2.
+    private func spanningMapping(_ name: String) throws -> (folder: String, bundle: String, v1: String, v2: String) {
+        let folder = try TestPaths.temporaryFolder(name)
+        func item(_ attributes: [String]) -> String {
+            #"<entity name="Item" representedClassName="Item" syncable="YES"><attribute name="itemID" attributeType="Integer 64" usesScalarValueType="YES"/>"#
+                + attributes.map { #"<attribute name="\#($0)" optional="YES" attributeType="String"/>"# }.joined() + "</entity>"
+        }
+        let v3 = item(["extra"]).replacingOccurrences(of: "</entity>",
+                                                      with: #"<attribute name="bytes" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/></entity>"#)
+        let bundle = try TestPaths.xcodeModelBundle("M", versions: [("V1", model(item(["size"]))), ("V2", model(item(["size", "extra"]))), ("V3", model(v3))],
+                                                    in: folder)
+        try Data("mapping \"V1\" -> \"V3\"\nentity Item\n  bytes = round(decimal(size) * 1024)\n  where itemID != 2\n".utf8)
+            .write(to: URL(fileURLWithPath: folder + "/V1 to V3.mapping"))
+        func store(_ version: String, _ json: String) throws -> String {
+            let source = folder + "/\(version).json", store = folder + "/\(version).sqlite"
+            try Data(json.utf8).write(to: URL(fileURLWithPath: source))
+            _ = try ImportJob(request: ImportRequest(sources: [source], modelPath: bundle, modelVersion: version, entity: "Item", outputPath: store)).run()
+            return store
+        }
+        let v1 = try store("V1", #"[{"itemID": 1, "size": "1.5"}, {"itemID": 2, "size": "2"}, {"itemID": 3, "size": "3"}]"#)
+        let v2 = try store("V2", #"[{"itemID": 10, "size": "1", "extra": "e"}]"#)
+        return (folder, bundle, v1, v2)
+    }
+
+    @Test("a written mapping spanning versions is the step of its first version's records, also when another mapping ends between (it was skipped: item 2 written, bytes nil, exit 0)")
+    func spanningMappingIsApplied() throws {
+        let (folder, bundle, v1, _) = try spanningMapping("chain-span")
+        try Data("mapping \"V2\" -> \"V3\"\nentity Item\n  bytes = 7\n".utf8).write(to: URL(fileURLWithPath: folder + "/V2 to V3.mapping"))
+        let out = folder + "/out.sqlite"
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: v1, kind: .store)], modelPath: bundle, outputPath: out)).run()
+        #expect(summary.chain == ["V1", "V3"])
+        #expect(summary.verification?.passed == true)
+        #expect(try storeRows(out, "SELECT ZITEMID, ZBYTES FROM ZITEM ORDER BY ZITEMID") == ["1|1536", "3|3072"])
+        let unread = folder + "/V2 to V3.mapping maps V2 → V3: no step reads it, as records cross V2 in the step V1 → V3 ('\(folder)/V1 to V3.mapping')"
+        #expect(summary.warnings.contains(unread), "\(summary.warnings)")
+        // The plan without sources shows the step too (it showed V1 → V2 → V3, neither step reading the file).
+        let plan = try MigrationPlan(modelPath: bundle)
+        #expect(plan.chain == ["V1", "V3"])
+        #expect(plan.steps.first?.entities.first?.filter == "itemID != 2")
+        #expect(plan.warnings.contains(unread), "\(plan.warnings)")
+    }
+
+    @Test("a written mapping spanning the version of another source of the run is refused, naming both (its rules were skipped, exit 0)")
+    func spanningMappingOverASourceIsRefused() throws {
+        let (folder, bundle, v1, v2) = try spanningMapping("chain-span-source")
+        let error = try #require(throws: MigrateError.self) {
+            try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: v1, kind: .store), MigrationSource(path: v2, kind: .store)],
+                                                   modelPath: bundle, outputPath: folder + "/out.sqlite")).run()
+        }
+        guard case let .mappingSpansSource(path, from, to, version, sources) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(path == folder + "/V1 to V3.mapping" && from == "V1" && to == "V3" && version == "V2" && sources == [v2])
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
+        // A store of V2 alone is no record the file is for: migrated, and the file named.
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: v2, kind: .store)], modelPath: bundle,
+                                                             outputPath: folder + "/v2out.sqlite")).run()
+        #expect(summary.warnings.contains(folder + "/V1 to V3.mapping maps V1 → V3: no step reads it, as no source is of V1 or an earlier version"),
+                "\(summary.warnings)")
+    }
+
     /// CoreStore's evolution demo: V1 is current, V2 sorts after it, and a mapping model beside the
     /// bundle maps V2 → V1.
     private static let evolution = TestPaths.corpus + "/coredata/JohnEstropia__CoreStore/Demo/Sources/Demos/Advanced/EvolutionDemo"

@@ -26,6 +26,10 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
     case mapping(MappingError)
     /// A Core Data mapping model cannot be loaded.
     case mappingModel(MappingModelLoadError)
+    /// A written mapping or mapping model spans versions (`from` → `to`) one of which, between
+    /// them, is the version of `sources`: the one chain cannot carry the records of `from`
+    /// across it by that mapping and start those sources' records there.
+    case mappingSpansSource(path: String, from: String, to: String, version: String, sources: [String])
     /// A mapping model given with `--mapping` maps no step of the chain.
     case mappingModelMapsNoStep(path: String, chain: [String])
     case writer(StoreWriterError)
@@ -80,6 +84,11 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
         case .mapping(let error): error.description
         case .unknownName(let error): error.description
         case .mappingModel(let error): error.description
+        case let .mappingSpansSource(path, from, to, version, sources):
+            "\(path) maps \(from) → \(to) in one step, but \(sources.joined(separator: ", ")) \(sources.count == 1 ? "is" : "are") of \(version), "
+                + "between them: one chain cannot take records of \(from) across \(version) by it and start those there, and its rules would "
+                + "not apply; migrate the sources of \(from) (and earlier versions) alone first, then the store made with the others, "
+                + "or write the mapping as steps through \(version)"
         case let .mappingModelMapsNoStep(path, chain):
             "\(path): maps no step of the chain \(chain.joined(separator: " → ")): its source and destination entity version hashes are not those of two consecutive versions (Core Data chooses a mapping model by them)"
         case .writer(let error): error.description

@@ -43,7 +43,7 @@ public struct MigrateJob {
         do { bundle = try XcodeModelLoader.loadBundle(at: request.modelPath) } catch { throw .model(error) }
         try refuseFilesWithoutEntity(bundle.versions)
         let planner = MigrationPlanner(bundle: bundle, request: request)
-        let chain = try planner.chain(options: request.files.coercion)
+        let (chain, unreadMappings) = try planner.planned(options: request.files.coercion)
         try checkFileSources(chain)
         let unreadVariables: [String]
         do { unreadVariables = try chain.checkVariables() } catch { throw .mapping(error) }
@@ -74,7 +74,7 @@ public struct MigrateJob {
         let graph = try self.graph(writer: writer, chain: chain)
         var summary = MigrationSummary(chain: chain.versions.map(\.name), outputPath: request.outputPath)
         summary.identity = identity
-        summary.warnings += unreadVariables + planner.misnamedMappingFiles()
+        summary.warnings += unreadVariables + planner.misnamedMappingFiles() + unreadMappings
         // The source (by position) whose objects keep their `Z_PK` and `Z_OPT`: the store whose
         // UUID the new store keeps. Its objects keep their keys: no other record may take one first.
         var identitySource: Int?

@@ -48,7 +48,8 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
     public var chain: [String]
     public var steps: [Step]
     /// Files beside the model that look like a written mapping of it but name no two of its
-    /// versions (`MigrationPlanner.misnamedMappingFiles`).
+    /// versions (`MigrationPlanner.misnamedMappingFiles`), mappings found that no step reads
+    /// (`UnreadMappings`), and records that would be rejected for a required relationship.
     public var warnings: [String]
 
     /// The plan of a versioned model up to its current version (or `target`), running the
@@ -57,9 +58,9 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
         let bundle: ModelBundle
         do { bundle = try XcodeModelLoader.loadBundle(at: modelPath) } catch { throw .model(error) }
         let planner = MigrationPlanner(bundle: bundle, modelPath: modelPath, variables: variables, target: target, mappingModelPaths: mappingModels)
-        let chain = try planner.chain(options: .init())
+        let (chain, unreadMappings) = try planner.planned(options: .init())
         model = bundle.name
-        warnings = planner.misnamedMappingFiles() + Self.unfilledRequired(chain)
+        warnings = planner.misnamedMappingFiles() + unreadMappings + Self.unfilledRequired(chain)
         self.chain = chain.versions.map(\.name)
         steps = chain.steps.enumerated().map { index, step in
             let mappings = step.entities + step.branches

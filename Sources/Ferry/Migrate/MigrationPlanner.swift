@@ -9,14 +9,20 @@ import FoundationEssentials
 /// bundle as `<FROM VERSION> to <TO VERSION>.mapping` (`Migrations/Workspace 2 to Workspace 3.mapping`).
 ///
 /// A migration's chain stops only at the versions where something must happen: each source's
-/// own version, the two ends of each written mapping and mapping model, and the target. Between
-/// two stops the mapping is inferred straight from one to the other, as Core Data infers it from
+/// own version, the two ends of each written mapping and mapping model it runs, and the target.
+/// Between two stops the mapping is inferred straight from one to the other, as Core Data infers it from
 /// a store's version to the current one. A chain through every version lost the values of an
 /// attribute that the source and the target have and a version between lacks, and the order of
 /// a bundle's versions is only their names' order. It also stops at a version between where
 /// inferring straight across would carry less than the steps through it (`InferredStops`): a
-/// rename chained over versions (`A`, renamed `B`, then `C`) is carried as the plan shows it. A
-/// plan without sources shows every version.
+/// rename chained over versions (`A`, renamed `B`, then `C`) is carried as the plan shows it.
+///
+/// A mapping that spans versions (`V1 to V3.mapping`) is one step, as Core Data runs the mapping
+/// model from a store's version to the current one: from each stop, the longest mapping that
+/// starts there. One that cannot be (a source is of a version it spans) is refused, and every
+/// other mapping found that no step reads is named in a warning (`UnreadMappings`). A plan
+/// without sources shows the chain of a store of the oldest version: every version, but those a
+/// mapping spans.
 ///
 /// Mapping models are the ones given (`--mapping`), then the `.xcmappingmodel` folders and `.cdm`
 /// files beside the model bundle, in name order. A step runs the first whose source and
@@ -35,13 +41,18 @@ struct MigrationPlanner {
     /// The migration's sources, whose versions the chain starts at; none for a plan of the model.
     var sources: [MigrationSource] = []
 
-    /// The versions in order, up to the target; with sources, only the chain's stops.
-    func versions(mappingModels: [CoreDataMappingModel]) throws(MigrateError) -> [ManagedObjectModel] {
+    /// The chain's versions, up to the target, and the versions the run's sources are of. With
+    /// sources, only the chain's stops; without, every version but those a mapping spans.
+    func stops(found: [FoundMapping], mappingModels: [CoreDataMappingModel]) throws(MigrateError) -> ChainStops {
         let all = bundle.versions
         let name = target ?? bundle.currentVersionName
         guard let last = all.firstIndex(where: { $0.name == name }) else { throw .unknownVersion(name, available: all.map(\.name)) }
         let upToTarget = Array(all[...last])
-        guard !sources.isEmpty else { return upToTarget }
+        let spans = found.filter { $0.from < $0.to && $0.to <= last }
+        guard !sources.isEmpty else {
+            let (stops, _) = Self.steps(from: 0, to: last, required: [], spans: spans, everyVersion: true)
+            return ChainStops(versions: stops.map { all[$0] }, sourceVersions: [:])
+        }
         // Each source's version is looked up once (a store is opened for it).
         let entries = sources.map { (source: $0, version: entryVersion(of: $0, among: upToTarget)) }
         // A source of a version named after the target: Core Data migrates it by a mapping model
@@ -53,27 +64,60 @@ struct MigrationPlanner {
             guard sources.count == 1, mappingModels.contains(where: { $0.maps(from: fromHashes, to: toHashes) }) else {
                 throw .sourceAfterTarget(source: source.path, version: entry, target: name)
             }
-            return [all[from], all[last]]
+            return ChainStops(versions: [all[from], all[last]], sourceVersions: [entry: [source.path]])
         }
-        var stops: Set<Int> = [last]
+        let sourceVersions = Dictionary(grouping: entries.compactMap { entry in entry.version.map { ($0, entry.source.path) } }, by: { $0.0 })
+            .mapValues { $0.map { $0.1 } }
+        let entryIndices = Set(sourceVersions.keys.compactMap { version in upToTarget.firstIndex { $0.name == version } })
+        // Versions before every source's own are no stop of its records (a store already at the
+        // target is no migration from an older version). A source whose version is not found
+        // fails the run on its own; the chain then starts where any mapping does.
+        let first = entryIndices.count == entries.count ? entryIndices.min() ?? last : (spans.map(\.from) + entryIndices + [last]).min() ?? last
+        let (stops, mapped) = Self.steps(from: first, to: last, required: entryIndices.union([last]), spans: spans, everyVersion: false)
+        return ChainStops(versions: carryingThrough(Set(stops), mapped: mapped, of: upToTarget).sorted().map { upToTarget[$0] },
+                          sourceVersions: sourceVersions)
+    }
+
+    /// The stops from `first` to `last` (indices of the bundle's versions) and the steps between
+    /// them that a mapping spans. From each stop, the step is the longest of the mappings that
+    /// start there and span no `required` stop: records cross it in one step, as Core Data runs
+    /// the mapping model from a store's version to the current one. Where none does, the mapping
+    /// is inferred to the next version where something must happen (a required stop, the start
+    /// of a mapping), or to the next version (`everyVersion`).
+    private static func steps(from first: Int, to last: Int, required: Set<Int>, spans: [FoundMapping], everyVersion: Bool)
+        -> (stops: [Int], mapped: Set<[Int]>)
+    {
+        var stops = [first]
         var mapped: Set<[Int]> = []
-        let hashes = upToTarget.map { VersionHasher.hashes(of: $0).entityHashes }
-        for from in upToTarget.indices {
-            for to in upToTarget.indices where to > from {
-                let (a, b) = (upToTarget[from].name, upToTarget[to].name)
-                if FileManager.default.fileExists(atPath: mappingFilePath(from: a, to: b))
-                    || mappingModels.contains(where: { $0.maps(from: hashes[from], to: hashes[to]) }) {
-                    stops.formUnion([from, to])
-                    mapped.insert([from, to])
-                }
+        var at = first
+        while at < last {
+            let crossing = spans.filter { span in span.from == at && !required.contains { span.from < $0 && $0 < span.to } }
+            if let longest = crossing.map(\.to).max() {
+                mapped.insert([at, longest])
+                at = longest
+            } else {
+                at = everyVersion ? at + 1 : (required.union(spans.map(\.from))).filter { $0 > at }.min() ?? last
+            }
+            stops.append(at)
+        }
+        return (stops, mapped)
+    }
+
+    /// The written mapping files and mapping models beside the model (and given) with the two
+    /// versions of the bundle each maps, in any order: a file by its name, a mapping model by
+    /// its entity version hashes (one may map several pairs).
+    func foundMappings(_ mappingModels: [CoreDataMappingModel]) -> [FoundMapping] {
+        let versions = bundle.versions
+        let hashes = versions.map { VersionHasher.hashes(of: $0).entityHashes }
+        var found: [FoundMapping] = []
+        for from in versions.indices {
+            for to in versions.indices where to != from {
+                let path = mappingFilePath(from: versions[from].name, to: versions[to].name)
+                if FileManager.default.fileExists(atPath: path) { found.append(FoundMapping(path: path, from: from, to: to)) }
+                found += mappingModels.filter { $0.maps(from: hashes[from], to: hashes[to]) }.map { FoundMapping(path: $0.path, from: from, to: to) }
             }
         }
-        let entryIndices = entries.compactMap { entry in upToTarget.firstIndex { $0.name == entry.version } }
-        stops.formUnion(entryIndices)
-        // Versions before every source's own are no stop of its records (a store already at the
-        // target is no migration from an older version).
-        if entryIndices.count == entries.count, let earliest = entryIndices.min() { stops = stops.filter { $0 >= earliest } }
-        return carryingThrough(stops, mapped: mapped, of: upToTarget).sorted().map { upToTarget[$0] }
+        return found
     }
 
     /// `stops` with the versions between two of them that inferring straight across would skip
@@ -154,27 +198,41 @@ struct MigrationPlanner {
         return mappingModelPaths + beside.filter { !mappingModelPaths.contains($0) }
     }
 
+    /// The chain of mappings (`planned(options:)`), without what it does not read.
     func chain(options: CoercionOptions) throws(MigrateError) -> MigrationChain {
+        try planned(options: options).chain
+    }
+
+    /// The chain of mappings, and a warning for each mapping found that no step reads
+    /// (`UnreadMappings`); a written mapping or mapping model that spans versions and would
+    /// carry records of its first version, but cannot as a source is of a version it spans, is
+    /// refused.
+    func planned(options: CoercionOptions) throws(MigrateError) -> (chain: MigrationChain, unreadMappings: [String]) {
         var mappingModels: [CoreDataMappingModel] = []
         for path in mappingModelCandidates() {
             do { mappingModels.append(try MappingModelLoader.load(at: path)) } catch { throw .mappingModel(error) }
         }
-        let versions = try versions(mappingModels: mappingModels)
+        let found = foundMappings(mappingModels)
+        let stops = try stops(found: found, mappingModels: mappingModels)
+        let versions = stops.versions
         guard versions.count >= 1 else { throw .notVersioned(modelPath) }
         let hashes = versions.map { VersionHasher.hashes(of: $0).entityHashes }
-        var used = Set<String>()
+        // The mappings each step reads.
+        var read: [[String]] = []
         var steps: [MappingModel] = []
         for index in versions.indices.dropLast() {
+            read.append([])
             let source = versions[index], destination = versions[index + 1]
             let path = mappingFilePath(from: source.name, to: destination.name)
             var step: MappingModel
             if let chosen = mappingModels.first(where: { $0.maps(from: hashes[index], to: hashes[index + 1]) }) {
                 step = DeclarativeMapping.translate(chosen, from: source, to: destination, writtenMappingPath: path)
-                used.insert(chosen.path)
+                read[index].append(chosen.path)
             } else {
                 step = MappingInference.infer(from: source, to: destination)
             }
             if FileManager.default.fileExists(atPath: path) {
+                read[index].append(path)
                 let text: String
                 do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
                     throw .mapping(.file(path: path, line: 0, column: 0, reason: "cannot read it: \(ErrorText.reason(of: error, at: path))"))
@@ -188,11 +246,23 @@ struct MigrationPlanner {
             }
             steps.append(step)
         }
+        let used = Set(read.joined())
+        let unread = UnreadMappings(model: bundle.name, versions: bundle.versions.map(\.name), chain: versions.map(\.name), read: read,
+                                    sourceVersions: stops.sourceVersions)
+        let unmatched = mappingModels.map(\.path).filter { path in !found.contains { $0.path == path } }
+        let warnings = try unread.warnings(found.filter { !used.contains($0.path) }) + unread.warnings(unmatched: unmatched)
         if let unused = mappingModels.first(where: { mappingModelPaths.contains($0.path) && !used.contains($0.path) }) {
             throw .mappingModelMapsNoStep(path: unused.path, chain: versions.map(\.name))
         }
-        return MigrationChain(versions: versions, steps: steps, options: options, variables: variables)
+        return (MigrationChain(versions: versions, steps: steps, options: options, variables: variables), warnings)
     }
+}
+
+/// The versions a migration's chain stops at, and the versions its sources are of.
+struct ChainStops {
+    let versions: [ManagedObjectModel]
+    /// Each source's version (found among the chain's) with the sources of it.
+    let sourceVersions: [String: [String]]
 }
 
 extension MigrationPlanner {
