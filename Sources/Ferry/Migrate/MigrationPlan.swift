@@ -60,7 +60,7 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
         let planner = MigrationPlanner(bundle: bundle, modelPath: modelPath, variables: variables, target: target, mappingModelPaths: mappingModels)
         let (chain, unreadMappings) = try planner.planned(options: .init())
         model = bundle.name
-        warnings = planner.misnamedMappingFiles() + unreadMappings + Self.unfilledRequired(chain)
+        warnings = planner.misnamedMappingFiles() + unreadMappings + Self.unfilledRequired(chain) + Self.unheldLinks(chain)
         self.chain = chain.versions.map(\.name)
         steps = chain.steps.enumerated().map { index, step in
             let mappings = step.entities + step.branches
@@ -84,6 +84,29 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
                 for name in chain.unfilledRequired(of: final, for: entity.name, from: version, sources: [version: entities]) {
                     lines.append("a store of \(model.name): every \(entity.name) record is rejected, as \(final).\(name) is required in "
                         + "\(chain.last.name) and nothing fills it (a written rule can make its destination, or the relationship be optional)")
+                }
+            }
+        }
+        return lines
+    }
+
+    /// For a store of each older version, the links the last version cannot hold
+    /// (`MigrationChain.unheldPairs`), per relationship and destination entity: a migration
+    /// drops them and counts them, and a plan says it before.
+    private static func unheldLinks(_ chain: MigrationChain) -> [String] {
+        var lines: [String] = []
+        for version in chain.versions.indices.dropLast() {
+            let model = chain.versions[version]
+            for entity in model.entities where !entity.isAbstract {
+                for relationship in model.allRelationships(of: entity.name) where !relationship.isTransient {
+                    let destinations = model.hierarchy(below: relationship.destinationEntity).filter { !$0.isAbstract }.map(\.name)
+                    let unheld = Dictionary(grouping: destinations.compactMap { destination in
+                        chain.unheldPairs(relationship.name, of: entity.name, to: destination, from: version).map { (destination, $0) }
+                    }, by: { $0.1 })
+                    for (reason, ends) in unheld.sorted(by: { $0.key < $1.key }) {
+                        let to = ends.count == destinations.count ? "" : " to " + ends.map(\.0).joined(separator: ", ")
+                        lines.append("a store of \(model.name): links of \(entity.name).\(relationship.name)\(to) are not carried: \(reason)")
+                    }
                 }
             }
         }

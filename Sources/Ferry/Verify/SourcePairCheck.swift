@@ -55,7 +55,7 @@ enum SourcePairCheck {
         }
         let sourceStore = try StoreVerifier(path: source, model: .model(sourceModel))
         let written = try StoreVerifier(path: store, model: .model(model))
-        let carriedObjects = leftOut ? CarriedObjects(source: sourceStore, written: written, chain: chain, version: version) : nil
+        let carriedObjects = CarriedObjects(source: sourceStore, written: written, chain: chain, version: version)
         // Per concrete entity (an abstract one has no mapping of its own), its inherited
         // relationships included, each read from the entity's own rows: the pairs of every
         // source entity whose records become one entity are that entity's own rows' pairs.
@@ -70,8 +70,12 @@ enum SourcePairCheck {
                 // the relationship's own).
                 let ranked = inverseSources.isEmpty ? try sourceStore.orderedEnds(of: relationship.name, of: entity.name)
                     .intersection(try written.orderedEnds(of: carried.relationship, of: carried.entity)) : []
+                // Pairs to records the last version's relationship cannot lead to were dropped, and said.
+                let concrete = sourceModel.hierarchy(below: relationship.destinationEntity).filter { !$0.isAbstract }.map(\.name)
+                let held = concrete.filter { chain.unheldPairs(relationship.name, of: entity.name, to: $0, from: version) == nil }
                 contributions.append(Contribution(entity: entity.name, relationship: relationship, carried: carried,
-                                                  inverseSources: inverseSources, ranked: ranked))
+                                                  inverseSources: inverseSources, ranked: ranked,
+                                                  heldDestinations: held.count == concrete.count ? nil : held))
             }
         }
         var expected: [FingerprintEntry] = []
@@ -86,7 +90,8 @@ enum SourcePairCheck {
             if parts.count > 1 { ranked.remove(.destination) }
             var fingerprint = Fingerprint()
             for part in parts {
-                fingerprint.merge(try part.sourcePairs(in: sourceStore, ranked: ranked, keeping: carriedObjects))
+                fingerprint.merge(try part.sourcePairs(in: sourceStore, ranked: ranked,
+                                                       keeping: leftOut || part.heldDestinations != nil ? carriedObjects : nil))
             }
             let carried = parts[0].carried
             expected.append(FingerprintEntry(subject: subject, attributes: keys, fingerprint: fingerprint))
@@ -106,6 +111,9 @@ enum SourcePairCheck {
         /// The relationships whose pairs, reversed, are made into the carried one's too.
         let inverseSources: [(entity: String, relationship: String)]
         let ranked: Set<PairOrder.End>
+        /// The concrete destination entities whose records the carried relationship can lead to,
+        /// when it cannot lead to all of the source's (`MigrationChain.unheldPairs`).
+        let heldDestinations: [String]?
 
         var subject: String { "\(carried.entity).\(carried.relationship)" }
 
@@ -114,7 +122,13 @@ enum SourcePairCheck {
         /// union of theirs, reversed, and its own (an app may have set both sides).
         func sourcePairs(in store: StoreVerifier, ranked: Set<PairOrder.End>, keeping: CarriedObjects?) throws(VerificationError) -> Fingerprint {
             let own = try keeping.map { keeping throws(VerificationError) in
-                KeptPairEnds(sources: try keeping.keys(of: entity), destinations: try keeping.keys(below: relationship.destinationEntity))
+                var destinations: Set<Int64> = []
+                if let heldDestinations {
+                    for name in heldDestinations { destinations.formUnion(try keeping.keys(of: name)) }
+                } else {
+                    destinations = try keeping.keys(below: relationship.destinationEntity)
+                }
+                return KeptPairEnds(sources: try keeping.keys(of: entity), destinations: destinations)
             }
             guard !inverseSources.isEmpty else {
                 if let own { return try store.edgeFingerprint(of: relationship.name, of: entity, keeping: own, rankedEnds: ranked, ownRowsOnly: true) }

@@ -237,6 +237,23 @@ public final class MigrationChain {
         return names
     }
 
+    /// Why the last version cannot hold the pairs of `relationship` of `entity` (version `from`)
+    /// that lead to records of `destination` (a concrete entity): the relationship becomes none
+    /// there, or `destination`'s records become an entity that what it becomes does not lead to
+    /// (a sub-entity moved under another parent). Nil when the pairs are held, and when the
+    /// records of either end are not carried (the pairs are dropped with them).
+    public func unheldPairs(_ relationship: String, of entity: String, to destination: String, from: Int) -> String? {
+        guard route(entity: entity, from: from).finalEntity != nil, let target = route(entity: destination, from: from).finalEntity else {
+            return nil
+        }
+        guard let carried = finalRelationship(relationship, of: entity, from: from),
+              let becomes = last.allRelationships(of: carried.entity).first(where: { $0.name == carried.relationship }) else {
+            return "\(last.name) has no relationship they become"
+        }
+        guard !last.hierarchy(below: becomes.destinationEntity).contains(where: { $0.name == target }) else { return nil }
+        return "\(last.name)'s \(carried.entity).\(carried.relationship) leads to \(becomes.destinationEntity) only, and \(target) is not one there"
+    }
+
     /// The relationships of `final` (an entity of the last version) that need a destination (a
     /// required to-one, a to-many with a minimum count) and that nothing fills for the records
     /// of `entity` read in version `from`: no relationship of theirs becomes it, no rule of any

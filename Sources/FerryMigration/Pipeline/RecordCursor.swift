@@ -128,9 +128,10 @@ public struct SourceEnd {
 public enum SourceNote: Sendable, Equatable, CustomStringConvertible {
     /// Keys of a file that matched no attribute of `entity` in `version`, each once.
     case unknownKeys(source: String, entity: String, version: String, keys: [String])
-    /// Relationship pairs of a store that the chain does not carry (the last version has no
-    /// relationship they become): counted as the store holds them, dropped on purpose.
-    case droppedPairs(source: String, count: Int64, entity: String, relationship: String, lastVersion: String)
+    /// Relationship pairs of a store that the last version cannot hold, and why (it has no
+    /// relationship they become; what they become leads to other records): counted as the store
+    /// holds them, dropped on purpose.
+    case droppedPairs(source: String, count: Int64, entity: String, relationship: String, reason: String)
     /// Values of an attribute that a step of the chain carries nowhere (`nextVersion` has no
     /// attribute they become), counted as the records went through.
     case droppedValues(count: Int, entity: String, attribute: String, nextVersion: String)
@@ -156,8 +157,8 @@ public enum SourceNote: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .unknownKeys(source, entity, version, keys):
             "\(source): keys matching nothing in \(entity) (\(version)), ignored: " + NameListText.summary(keys)
-        case let .droppedPairs(source, count, entity, relationship, lastVersion):
-            "\(source): \(count) pairs of \(entity).\(relationship) not carried: \(lastVersion) has no relationship they become"
+        case let .droppedPairs(source, count, entity, relationship, reason):
+            "\(source): \(count) pair\(count == 1 ? "" : "s") of \(entity).\(relationship) not carried: \(reason)"
         case let .droppedValues(count, entity, attribute, nextVersion):
             "\(count) value\(count == 1 ? "" : "s") of \(entity).\(attribute) not carried: \(nextVersion) has no attribute they become"
         case .leftBehind:

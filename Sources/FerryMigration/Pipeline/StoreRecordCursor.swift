@@ -36,6 +36,8 @@ public final class StoreRecordCursor: RecordCursor {
     private var cursorRootNumber = 0
     private var edges: SeparateEdges?
     private var notes: [SourceNote] = []
+    /// The to-one pairs read from the rows' own columns that the last version cannot hold.
+    private var unheld: UnheldPairs
 
     /// What turns a store's rows of one entity into records.
     private struct RowShape {
@@ -67,6 +69,7 @@ public final class StoreRecordCursor: RecordCursor {
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: path) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         (version, model) = try Self.version(of: store, in: chain)
+        unheld = UnheldPairs(chain: chain, version: version)
         do { records = try store.records(model: model) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         // Values outside every record would not reach the migrated store: refused before any is read.
         let stranded: [StrandedValues]
@@ -155,8 +158,9 @@ public final class StoreRecordCursor: RecordCursor {
             var links: [RecordLink] = []
             for (index, name) in shape.toOne.enumerated() {
                 guard let reference = references[index] else { continue }
-                links.append(RecordLink(relationship: name, targets: [.key(.row(reference.primaryKey, root: shape.toOneRoots[index]))]))
                 pairs.add(shape.toOneStorage[index])
+                guard !unheld.drops(name, of: row.entity, to: reference.entity) else { continue }
+                links.append(RecordLink(relationship: name, targets: [.key(.row(reference.primaryKey, root: shape.toOneRoots[index]))]))
             }
             let identity = keepsIdentity ? ObjectIdentity(primaryKey: row.primaryKey, version: cursor.versionOfCurrentRow) : nil
             let record = Record(values: values, location: location, key: .row(row.primaryKey, root: cursorRootNumber), links: links,
@@ -177,7 +181,7 @@ public final class StoreRecordCursor: RecordCursor {
         let problems = census.discrepancies(delivered: delivered) + pairs.discrepancies(census: pairCensus)
         guard problems.isEmpty else { throw .notAccounted(source: path, problems: problems) }
         let leftBehind = census.leftBehind(readWith: records.layout)
-        return SourceEnd(notes: notes + (leftBehind.isEmpty ? [] : [.leftBehind(source: path, leftBehind)]))
+        return SourceEnd(notes: notes + unheld.notes(source: path) + (leftBehind.isEmpty ? [] : [.leftBehind(source: path, leftBehind)]))
     }
 
     /// The cursor of the root being read, or of the next one; nil once every root is read.
@@ -294,7 +298,7 @@ public final class StoreRecordCursor: RecordCursor {
                     store.pairs.add(storage, dropped)
                     if dropped > 0 {
                         store.notes.append(.droppedPairs(source: store.path, count: dropped, entity: entity, relationship: relationship.name,
-                                                         lastVersion: store.chain.last.name))
+                                                         reason: "\(store.chain.last.name) has no relationship they become"))
                     }
                     continue
                 }
