@@ -93,13 +93,13 @@ struct CarriedValueCheckTests {
         let bundle = try XcodeModelLoader.loadBundle(at: model)
         let chain = try MigrationPlanner(bundle: bundle, modelPath: model, variables: ["zone": "UTC"], target: nil).chain(options: .init())
         let final = chain.last
-        let identity = try StoreIdentity.choose(for: [MigrationSource(path: source, kind: .store)])
-        #expect(identity.largestPrimaryKey > 0)
+        let keptKeys = try KeptPrimaryKeys.of(store: source, chain: chain)
+        #expect(keptKeys.largestByRoot["Upload", default: 0] > 0, "\(keptKeys.largestByRoot)")
         let writer = try CoreDataStoreWriter.create(at: folder + "/Workspace3.sqlite", model: final,
                                                     versionHashes: VersionHasher.hashes(of: final).entityHashes, versionIdentifiers: [""])
         defer { writer.discard() }
-        writer.reservePrimaryKeys(through: identity.largestPrimaryKey)
-        let watch = CarriedValueWatch(chain: chain, keying: RecordKeying(through: identity.largestPrimaryKey))
+        for (root, largest) in keptKeys.largestByRoot { try writer.keepPrimaryKeys(through: largest, root: root) }
+        let watch = CarriedValueWatch(chain: chain, keptKeys: keptKeys)
         var pipeline = RecordPipeline(chain: chain, graph: StoreGraphWriter(writer: writer, model: final), rejects: RejectCollector(limit: nil))
         pipeline.observer = watch
         try pipeline.read(try StoreRecordCursor(path: source, chain: chain, keepsIdentity: true), namespace: 0)

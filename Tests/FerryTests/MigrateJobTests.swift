@@ -5,6 +5,7 @@ import FerryModel
 import FerryStore
 import FerryStoreTestSupport
 import FerryTestSupport
+import FerryVerify
 import Foundation
 import Synchronization
 import Testing
@@ -398,6 +399,50 @@ struct MigrationPlanTests {
                                                              modelPath: bundle, outputPath: folder + "/v2.sqlite")).run()
         #expect(summary.warnings.contains { $0.contains("1 object of the store whose UUID is kept got a new Z_PK") }, "\(summary.warnings)")
         #expect(try storeRows(folder + "/v2.sqlite", "SELECT count(DISTINCT Z_PK) FROM ZVEHICLE") == ["2"])
+    }
+
+    @Test("each root keeps the Z_MAX of the source roots whose objects it receives (two roots merged by a new parent take the larger), never another root's")
+    func primaryKeyMaximaStayPerRoot() throws {
+        let header = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+        let person = #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/></entity>"#
+        let folder = try TestPaths.temporaryFolder("zmax-per-root")
+        let bundle = try TestPaths.xcodeModelBundle("Riders", versions: [
+            ("V1", header + #"<entity name="Vehicle"><attribute name="label" optional="YES" attributeType="String"/></entity>"#
+                + #"<entity name="Bike"><attribute name="label" optional="YES" attributeType="String"/></entity>"# + person + "</model>"),
+            ("V2", header + #"<entity name="Vehicle"><attribute name="label" optional="YES" attributeType="String"/></entity>"#
+                + #"<entity name="Bike" parentEntity="Vehicle"/>"# + person + "</model>"),
+        ], in: folder)
+        try #"[{"label": "truck"}]"#.write(toFile: folder + "/vehicles.json", atomically: true, encoding: .utf8)
+        try #"[{"label": "bmx"}, {"label": "racer"}]"#.write(toFile: folder + "/bikes.json", atomically: true, encoding: .utf8)
+        try #"[{"name": "ann"}]"#.write(toFile: folder + "/people.json", atomically: true, encoding: .utf8)
+        var first = MigrateRequest(sources: ["Vehicle@V1:\(folder)/vehicles.json", "Bike@V1:\(folder)/bikes.json",
+                                             "Person@V1:\(folder)/people.json"].map { MigrationSource(argument: $0) },
+                                   modelPath: bundle, outputPath: folder + "/v1.sqlite")
+        first.targetVersion = "V1"
+        _ = try MigrateJob(request: first).run()
+        // Objects deleted in the app: each root's Z_MAX stays above its rows, Bike's far above.
+        let database = try SQLiteDatabase(path: folder + "/v1.sqlite", mode: .readWrite)
+        try database.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = 40 WHERE Z_NAME = 'Bike'; UPDATE Z_PRIMARYKEY SET Z_MAX = 7 WHERE Z_NAME = 'Person'")
+        try database.close()
+        let maxima = "SELECT Z_NAME || '=' || Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_NAME"
+
+        // The same version, with one more person from a file: it takes Person's next key.
+        var same = MigrateRequest(sources: [MigrationSource(path: folder + "/v1.sqlite", kind: .store),
+                                            MigrationSource(argument: "Person@V1:\(folder)/people.json")],
+                                  modelPath: bundle, outputPath: folder + "/same.sqlite")
+        same.targetVersion = "V1"
+        let kept = try MigrateJob(request: same).run()
+        #expect(kept.verification?.passed == true, "\(kept.verification.map(VerificationReportText.render) ?? "")")
+        #expect(try storeRows(folder + "/same.sqlite", maxima) == ["Bike=40", "Person=8", "Vehicle=1"])
+        #expect(try storeRows(folder + "/same.sqlite", "SELECT Z_PK FROM ZPERSON ORDER BY Z_PK") == ["1", "8"])
+
+        // Bike joins Vehicle's table: the hierarchy keeps Bike's 40, and the bike whose key the
+        // truck kept gets the next one; Person keeps its own 7.
+        let merged = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: folder + "/v1.sqlite", kind: .store)],
+                                                            modelPath: bundle, outputPath: folder + "/v2.sqlite")).run()
+        #expect(merged.verification?.passed == true, "\(merged.verification.map(VerificationReportText.render) ?? "")")
+        #expect(try storeRows(folder + "/v2.sqlite", maxima) == ["Bike=0", "Person=7", "Vehicle=41"])
+        #expect(try storeRows(folder + "/v2.sqlite", "SELECT Z_PK FROM ZVEHICLE ORDER BY Z_PK") == ["1", "2", "41"])
     }
 
     @Test("an inferred mapping written as a file reads back as the same rules")

@@ -78,17 +78,21 @@ public struct MigrateJob {
         // The source (by position) whose objects keep their `Z_PK` and `Z_OPT`: the store whose
         // UUID the new store keeps. Its objects keep their keys: no other record may take one first.
         var identitySource: Int?
+        var keptKeys = KeptPrimaryKeys.none
         if let kept = identity.keptFrom {
             identitySource = request.sources.firstIndex { $0.kind == .store && $0.path == kept }
-            writer.reservePrimaryKeys(through: identity.largestPrimaryKey)
+            keptKeys = try KeptPrimaryKeys.of(store: kept, chain: chain)
+            for (root, largest) in keptKeys.largestByRoot {
+                do { try writer.keepPrimaryKeys(through: largest, root: root) } catch { throw .writer(error) }
+            }
         }
         summary.suggestions = chain.steps.flatMap { step in step.suggestions.map { "\(step.sourceVersion) → \(step.destinationVersion): \($0)" } }
         do throws(MigrateError) {
             var rejects = RejectCollector(limit: request.maxErrors)
             do { try rejects.openLog(at: request.rejectLogPath) } catch { throw .failedRejectLog(error) }
             var pipeline = RecordPipeline(chain: chain, graph: graph, rejects: rejects)
-            // The kept store's objects keep their keys, up to its largest: their values are checked on them.
-            let carried = inputs != nil ? CarriedValueWatch(chain: chain, keying: RecordKeying(through: identity.largestPrimaryKey)) : nil
+            // The kept store's objects keep their keys, up to their root's `Z_MAX`: their values are checked on them.
+            let carried = inputs != nil ? CarriedValueWatch(chain: chain, keptKeys: keptKeys) : nil
             pipeline.observer = carried
             pipeline.onProgress = progress
             pipeline.sourceEntities = try sourceEntities(chain)

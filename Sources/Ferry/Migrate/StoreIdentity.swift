@@ -12,8 +12,6 @@ public struct StoreIdentity: Sendable, Codable, Equatable {
     public var keptFrom: String?
     /// Why the store has this UUID, for the report.
     public var reason: String
-    /// The highest `Z_MAX` of the kept store (0 for a new UUID): keys up to it are its objects'.
-    public var largestPrimaryKey: Int64 = 0
 
     /// Chooses the identity for a migration of `sources`.
     static func choose(for sources: [MigrationSource], given: String? = nil) throws(MigrateError) -> StoreIdentity {
@@ -30,7 +28,6 @@ public struct StoreIdentity: Sendable, Codable, Equatable {
         let reason = others.isEmpty
             ? "kept from \(first), as Core Data keeps it"
             : "kept from \(first), the first store among the sources (objects of \(others.joined(separator: ", ")) get URIs of this store)"
-        return StoreIdentity(uuid: store.metadata.storeUUID.uuidString, keptFrom: first, reason: reason,
-                             largestPrimaryKey: store.primaryKeys.filter { !$0.isSystemEntity }.map(\.maxPrimaryKey).max() ?? 0)
+        return StoreIdentity(uuid: store.metadata.storeUUID.uuidString, keptFrom: first, reason: reason)
     }
 }

@@ -12,9 +12,10 @@ import FerryVerify
 ///
 /// Values are tied to their object where its key is comparable (`RecordKeying`): the objects of
 /// the store whose identity the new store keeps keep their `Z_PK`, and the writer gives no other
-/// object a key up to that store's largest. So a row at or below it is fingerprinted over its
-/// `Z_PK` and values, and so is a source record read with the key of the row it became (or that
-/// replaced such a row's values); every other record and row over its values alone (records of
+/// object of a hierarchy a key up to the `Z_MAX` its root starts from (`KeptPrimaryKeys`). So a
+/// row at or below it is fingerprinted over its `Z_PK` and values, and so is a source record read
+/// with the key of the row it became (or that replaced such a row's values); every other record
+/// and row over its values alone (records of
 /// files and of other stores get new keys, as does an object whose key another took in a
 /// merged hierarchy: there is no key to compare). A writer or mapping that put a record's values
 /// on another object of the entity fails the check, not only one that lost or changed them.
@@ -51,11 +52,11 @@ struct CarriedValueCheck {
     private var excluded: [String: String] = [:]
     private var bytes: [UInt8] = []
     /// The rows whose objects keep their `Z_PK` from a source store.
-    private let keying: RecordKeying
+    private let keptKeys: KeptPrimaryKeys
 
-    /// A check tying the values of the rows `keying` names to their key.
-    init(keying: RecordKeying = .none) {
-        self.keying = keying
+    /// A check tying the values of the rows `keptKeys` names to their key.
+    init(keptKeys: KeptPrimaryKeys = .none) {
+        self.keptKeys = keptKeys
     }
 
     /// Adds a source record written as row `row` of `entity`: its `values` as read, and the `Z_PK`
@@ -72,7 +73,7 @@ struct CarriedValueCheck {
         }
         bytes.removeAll(keepingCapacity: true)
         // The row's key, where the store's term has it: the record is the object that keeps it, or now holds its values.
-        let key = replacing || (identity != nil && identity == row) ? keying.key(for: row) : nil
+        let key = replacing || (identity != nil && identity == row) ? keptKeys.keying(for: entity).key(for: row) : nil
         carried.encode(values, key: key, to: &bytes)
         let term = bytes.withUnsafeBytes { Fingerprint.Term(encoded: $0) }
         let known = expected[entity, default: Expected(attributes: attributes)]
@@ -109,7 +110,7 @@ struct CarriedValueCheck {
         var actualEntries: [FingerprintEntry] = []
         for (entity, carried) in expected.sorted(by: { $0.key < $1.key }) where excluded[entity] == nil {
             expectedEntries.append(FingerprintEntry(subject: entity, attributes: carried.attributes, fingerprint: carried.fingerprint))
-            let actual = try verifier.fingerprint(of: entity, attributes: carried.attributes, keying: keying)
+            let actual = try verifier.fingerprint(of: entity, attributes: carried.attributes, keying: keptKeys.keying(for: entity))
             actualEntries.append(FingerprintEntry(subject: entity, attributes: carried.attributes, fingerprint: actual))
         }
         let left = excluded.filter { expected[$0.key] != nil }.sorted { $0.key < $1.key }

@@ -9,11 +9,11 @@ final class CarriedValueWatch: RecordPipelineObserver {
     /// What each watched route carries, by token.
     private var attributes: [CarriedAttributes] = []
 
-    /// - Parameter keying: the rows whose objects keep their `Z_PK` from the store whose identity
-    ///   the new store keeps (through its largest key; none when no store's is kept).
-    init(chain: MigrationChain, keying: RecordKeying = .none) {
+    /// - Parameter keptKeys: the rows whose objects keep their `Z_PK` from the store whose identity
+    ///   the new store keeps (through their root's `Z_MAX`; none when no store's is kept).
+    init(chain: MigrationChain, keptKeys: KeptPrimaryKeys = .none) {
         self.chain = chain
-        check = CarriedValueCheck(keying: keying)
+        check = CarriedValueCheck(keptKeys: keptKeys)
     }
 
     func watch(route: MigrationChain.Route, schema: RecordSchema) -> Int? {

@@ -343,6 +343,19 @@ public final class MigrationChain {
         versions[from].hierarchy(below: entity).filter { !$0.isAbstract && route(entity: $0.name, from: from).finalEntity != nil }.map(\.name)
     }
 
+    /// The entities of the last version that records of `entity` (version `from`) become: the
+    /// entity its route ends in, and those of the records the route's further mappings
+    /// (`Route.branches`) make from them, each carried on by its own route. Each of these keeps
+    /// the source record's identity (`Record.identity`).
+    public func finalEntities(of entity: String, from: Int) -> Set<String> {
+        let route = route(entity: entity, from: from)
+        var found: Set<String> = route.finalEntity.map { [$0] } ?? []
+        for (step, branches) in route.branches.enumerated() {
+            for branch in branches { found.formUnion(finalEntities(of: branch.destination, from: from + step + 1)) }
+        }
+        return found
+    }
+
     /// What `relationship` and its inverse (version `from`) become in the last version, when
     /// both are carried and are inverses there too.
     private func keptInverses(_ relationship: Relationship, of entity: String, from: Int) -> (becomes: Relationship, inverse: Relationship)? {

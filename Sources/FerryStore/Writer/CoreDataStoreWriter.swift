@@ -312,15 +312,6 @@ public final class CoreDataStoreWriter {
         return batch
     }
 
-    /// Hands out no key up to `key` in any root's hierarchy: rows inserted later with their own
-    /// identity (`ObjectIdentity`) up to there cannot meet a key given meanwhile.
-    public func reservePrimaryKeys(through key: Int64) {
-        for entity in model.entities where entity.parentName == nil {
-            let counter = primaryKeyCounter(root: entity.name)
-            if counter.last < key { counter.advance(to: key) }
-        }
-    }
-
     /// The `Z_PK` counter of a root entity's hierarchy, made on first use.
     private func primaryKeyCounter(root: String) -> PrimaryKeyCounter {
         if let counter = primaryKeys[root] { return counter }
@@ -439,7 +430,9 @@ public final class CoreDataStoreWriter {
     /// Records `maximum` as the highest `Z_PK` handed out in the hierarchy of `root` when it is
     /// above the writer's own, as `Z_MAX` stays above the rows of a store whose last objects were
     /// deleted: no key at or below it is handed out again, so an object URI saved for a deleted
-    /// object never names a new one (a restore keeps the backed-up store's maxima).
+    /// object never names a new one (a restore keeps the backed-up store's maxima, a migration
+    /// those of the store whose identity it keeps), and rows inserted later with their own
+    /// identity (`ObjectIdentity`) up to there cannot meet a key given meanwhile.
     public func keepPrimaryKeys(through maximum: Int64, root: String) throws(StoreWriterError) {
         let counter = primaryKeyCounter(root: root)
         guard maximum > counter.last else { return }
