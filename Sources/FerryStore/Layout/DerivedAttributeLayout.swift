@@ -35,8 +35,16 @@ public struct UnkeptDerivation: Sendable, Equatable, CustomStringConvertible {
     public let entity: String
     public let attribute: String
     public let derivation: String
+    /// Why Ferry does not keep it (`it counts a many-to-many`).
+    public let reason: String
 
-    public var description: String { "\(entity).\(attribute) (\(derivation))" }
+    /// The derivations Ferry writes Core Data's triggers for, computes and checks: all others are unkept.
+    public static let keptDerivations = "counts of a one-to-many (count:(rel) or rel.@count, of a to-many whose inverse is a "
+        + "to-one, without a filtering predicate)"
+
+    /// The attribute, its derivation and why it is not kept:
+    /// `Label.itemCount (count:(items): it counts a many-to-many)`.
+    public var description: String { "\(entity).\(attribute) (\(derivation): \(reason))" }
 }
 
 extension DerivedAttributeLayout {
@@ -47,30 +55,51 @@ extension DerivedAttributeLayout {
         for entity in model.entities {
             for attribute in entity.attributes where attribute.isDerived && !attribute.isTransient {
                 let derivation = DerivationExpression.normalized(attribute.derivationExpression ?? "")
-                if let laidOut = counting(attribute, of: entity, derivation: derivation, model: model, layout: layout) {
+                switch counting(attribute, of: entity, derivation: derivation, model: model, layout: layout) {
+                case .success(let laidOut):
                     kept.append(laidOut)
-                } else {
-                    unkept.append(UnkeptDerivation(entity: entity.name, attribute: attribute.name, derivation: derivation))
+                case .failure(let unkeptReason):
+                    unkept.append(UnkeptDerivation(entity: entity.name, attribute: attribute.name, derivation: derivation,
+                                                   reason: unkeptReason.text))
                 }
             }
         }
         return (kept, unkept)
     }
 
+    /// Why a derivation is not laid out (`UnkeptDerivation.reason`).
+    private struct UnkeptReason: Error {
+        let text: String
+    }
+
     /// The layout of `count:(rel)`, when `rel` is a to-many of `entity` whose destinations'
-    /// rows hold the key of their source (the to-many's to-one inverse).
+    /// rows hold the key of their source (the to-many's to-one inverse); else why not.
     private static func counting(_ attribute: Attribute, of entity: Entity, derivation: String, model: ManagedObjectModel,
-                                 layout: StoreLayout) -> DerivedAttributeLayout? {
+                                 layout: StoreLayout) -> Result<DerivedAttributeLayout, UnkeptReason> {
         let opening = "count:("
+        guard attribute.filteringPredicate == nil else { return .failure(UnkeptReason(text: "it has a filtering predicate")) }
+        guard derivation.hasPrefix(opening), derivation.hasSuffix(")") else {
+            return .failure(UnkeptReason(text: "it is not a count, and Core Data's triggers for it are not known from a file"))
+        }
         // The names go into the triggers' SQL text as written: plain ones only.
-        guard attribute.filteringPredicate == nil, derivation.hasPrefix(opening), derivation.hasSuffix(")"),
-              SQLName.isPlain(entity.name), SQLName.isPlain(attribute.name) else { return nil }
+        guard SQLName.isPlain(entity.name), SQLName.isPlain(attribute.name) else {
+            return .failure(UnkeptReason(text: "its entity or attribute name does not fit Core Data's trigger names"))
+        }
         let name = String(derivation.dropFirst(opening.count).dropLast())
-        guard let relationship = model.allRelationships(of: entity.name).first(where: { $0.name == name }), relationship.isToMany,
-              case .destinationRows(let key)? = layout.placement(of: name, of: entity.name), !key.isToManyKey,
-              let table = layout.table(forEntity: entity.name),
-              let column = table.columns.first(where: { $0.role == .attribute(entity: entity.name, name: attribute.name) })?.name
-        else { return nil }
+        guard let relationship = model.allRelationships(of: entity.name).first(where: { $0.name == name }), relationship.isToMany else {
+            return .failure(UnkeptReason(text: "\(entity.name) has no to-many relationship '\(name)' to count"))
+        }
+        let key: ForeignKeyPlacement
+        switch layout.placement(of: name, of: entity.name) {
+        case .destinationRows(let found)? where !found.isToManyKey: key = found
+        case .destinationRows?: return .failure(UnkeptReason(text: "it counts a to-many without an inverse"))
+        case .joinTable?: return .failure(UnkeptReason(text: "it counts a many-to-many"))
+        case .sourceRow?, nil: return .failure(UnkeptReason(text: "the store keeps no pairs of \(name)"))
+        }
+        guard let table = layout.table(forEntity: entity.name),
+              let column = table.columns.first(where: { $0.role == .attribute(entity: entity.name, name: attribute.name) })?.name else {
+            return .failure(UnkeptReason(text: "the store has no column for it"))
+        }
         let source = table.name
         let destination = key.table
         let foreignKey = key.key
@@ -97,8 +126,8 @@ extension DerivedAttributeLayout {
         ]
         let numbers = layout.entityNumbers(below: entity.name, in: model).map(String.init).joined(separator: ", ")
         let derived = "(SELECT COUNT(*) FROM \(destination) d WHERE d.\(foreignKey) = s.Z_PK)"
-        return DerivedAttributeLayout(
+        return .success(DerivedAttributeLayout(
             entity: entity.name, attribute: attribute.name, derivation: derivation, relationship: name, triggers: triggers,
-            recomputeStatement: "UPDATE \(source) AS s SET \(column) = \(derived) WHERE s.Z_ENT IN (\(numbers))")
+            recomputeStatement: "UPDATE \(source) AS s SET \(column) = \(derived) WHERE s.Z_ENT IN (\(numbers))"))
     }
 }

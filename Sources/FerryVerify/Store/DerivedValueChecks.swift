@@ -38,7 +38,8 @@ struct DerivedValueChecks {
             }
         }
         for unkept in layout.unkeptDerivations {
-            recorder.note("\(unkept): a derived attribute whose values are not checked (Ferry knows Core Data's triggers for count:(to-many) alone)")
+            recorder.note("\(unkept): a derived attribute whose values are not checked "
+                + "(Ferry writes Core Data's triggers for, and checks, \(UnkeptDerivation.keptDerivations) alone)")
         }
     }
 
