@@ -42,7 +42,12 @@ public final class StoreRecordReader {
             guard let number = layout.entityNumbers[member.name] else { continue }
             shapes[Int64(number)] = shape(of: member.name, selection: &selection)
         }
-        let sql = "SELECT \(SQLIdentifier.list(selection.names)) FROM \(SQLIdentifier.quoted(table.name))"
+        // One entity number: the Z_ENT index hands its rows out in Z_PK order. Several (a
+        // hierarchy): the index hands them out number by number, and SQLite sorted every row of
+        // the table into a temporary file (a file as large as the table, which a full temporary
+        // folder or the file size limit failed); walking the table in Z_PK order sorts nothing.
+        let index = shapes.count > 1 ? " NOT INDEXED" : ""
+        let sql = "SELECT \(SQLIdentifier.list(selection.names)) FROM \(SQLIdentifier.quoted(table.name))\(index)"
             + " WHERE Z_ENT IN (\(numberList(shapes.keys.sorted()))) ORDER BY Z_PK"
         let plan = RecordPlan(path: store.path, table: table.name, sql: sql, entityColumn: entityColumn, versionColumn: versionColumn,
                               shapes: shapes, entityNames: entityNames)

@@ -8,6 +8,8 @@ import FerryModel
 public final class StoredRecordCursor {
     private let plan: RecordPlan
     private let statement: SQLiteStatement
+    /// The query the records are read with (for checks of its plan).
+    package var sql: String { plan.sql }
     private var finished = false
     /// The row `advance()` last moved to.
     private var current: Row?
