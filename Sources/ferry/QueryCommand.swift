@@ -38,6 +38,7 @@ enum QueryCommand: Command {
     static let exitCodes = [
         ExitCodeUse(.success, "printed"),
         ExitCodeUse(.badInput, "the store, the model or the predicate cannot be read, or names no such entity"),
+        ExitCodeUse(.destination, "no room for SQLite's temporary files (a sort): \"disk full writing temporary files in …\""),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -55,7 +56,7 @@ enum QueryCommand: Command {
         } catch let error as QueryError {
             let hints = ModelNameHints(store: store, modelPath: request.modelPath, entity: request.entity)
             Terminal.error("ferry query: \(error.description)\(hints.text)")
-            return .badInput
+            return ExitCode(error)
         } catch {
             Terminal.error("ferry query: \(error)")
             return .badInput
@@ -78,11 +79,11 @@ enum MutationArguments {
 extension ExitCode {
     /// The exit code of a failed query, update or delete: 4 when the store refused the change (a
     /// uniqueness constraint, a Deny rule, a required relationship or a derivation of what stays)
-    /// or could not be written, else 3: the store, model, predicate or a value given cannot be
+    /// or could not be written, or SQLite's temporary files found no room, else 3: the store, model, predicate or a value given cannot be
     /// used (an attribute the entity lacks or that is derived is bad input).
     init(_ error: QueryError) {
         guard case .mutation(let mutation) = error else {
-            self = .badInput
+            self = error.temporaryFilesFailure != nil ? .destination : .badInput
             return
         }
         switch mutation {

@@ -135,6 +135,22 @@ struct StoreWriterPlacementTests {
         #expect(StoreWriterError.fileSystem(path: "Out.sqlite", operation: "rename", errno: EACCES).writeFailure == nil)
     }
 
+    @Test("a write failure of a connection that writes nothing of its own is in SQLite's temporary files, named by their folder")
+    func temporaryFileWriteFailure() throws {
+        let file = try TestPaths.temporaryFolder("placement") + "/Source.sqlite"
+        let writeError = SQLITE_IOERR | (3 << 8)
+        let failure = try #require(SQLiteError.writeFailure(code: writeError, systemErrno: EFBIG, file: file, destination: file, writesOwnFiles: false))
+        #expect(failure == WriteFailure(cause: .fileSizeLimit, path: SQLiteTemporaryFiles.folder, inTemporaryFiles: true))
+        #expect(failure.description.hasPrefix("file size limit reached writing a temporary file in \(SQLiteTemporaryFiles.folder)"))
+        #expect(SQLiteError.writeFailure(code: SQLITE_FULL, systemErrno: ENOSPC, file: file, destination: file, writesOwnFiles: false)?.description
+            .contains("disk full writing temporary files in \(SQLiteTemporaryFiles.folder) (SQLite's sort and scratch files: set SQLITE_TMPDIR") == true)
+        // A failed read is no want of room.
+        #expect(SQLiteError.writeFailure(code: SQLITE_IOERR | (1 << 8), systemErrno: EFBIG, file: file, destination: file, writesOwnFiles: false) == nil)
+        // The error says it, not the store's path and SQLite's code.
+        let error = SQLiteError(path: file, code: writeError, message: "disk I/O error", writeFailure: failure)
+        #expect(error.description == failure.description && StoreReaderError.sqlite(error).description == failure.description)
+    }
+
     /// Found by a hostile test under `ulimit -n`: every verb said "SQLite error 14 (unable to
     /// open database file)" and nothing of why.
     @Test("a file SQLite could not open for want of descriptors says so; other causes keep SQLite's words")

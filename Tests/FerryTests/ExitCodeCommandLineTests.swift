@@ -216,4 +216,31 @@ struct ExitCodeCommandLineTests {
         #expect(misspelt.status == 3 && misspelt.err.contains("did you mean 'Workspace 3'?"), "\(misspelt.err)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/i.sqlite") && !FileManager.default.fileExists(atPath: folder + "/m.sqlite"))
     }
+
+    /// Found by a hostile run: under `ulimit -f`, export blamed the store for SQLite's sort file
+    /// in /var/tmp ("big.sqlite: SQLite error 778 (disk I/O error)", exit 3).
+    @Test("no room for SQLite's temporary files while a store is read is exit 4, naming their folder, no fault of the store")
+    func temporaryFilesWithoutRoom() throws {
+        let folder = try TestPaths.temporaryFolder("temporary-files")
+        let bundle = try TestPaths.xcodeModelBundle("Notes", versions: [("Notes", """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Note"><attribute name="text" attributeType="String"/></entity>
+            </model>
+            """)], in: folder)
+        // About 6 MB of text to sort by a column no index holds: more than SQLite sorts in memory.
+        let lines = (0..<20_000).map { #"{"text":""# + String(repeating: "x", count: 300) + #"\#(($0 * 7_919) % 20_000)"}"# }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: folder + "/notes.ndjson"))
+        let store = folder + "/Notes.sqlite"
+        let imported = try ferry("import", folder + "/notes.ndjson", "--model", bundle, "--entity", "Note", "--out", store)
+        #expect(imported.status == 0, "\(imported.err)")
+        let temporary = folder + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        // ulimit -f counts 512-byte blocks (POSIX sh): 256 blocks is 128 KiB, far less than the sort.
+        let run = try ExportTestSupport.shell("ulimit -f 256; SQLITE_TMPDIR='\(temporary)' '\(ExportTestSupport.binary)' query '\(store)' "
+            + "--entity Note --sort text > /dev/null")
+        #expect(run.status == 4, "\(run.err)")
+        #expect(run.err.contains("file size limit reached writing a temporary file in \(temporary) (SQLite's sort and scratch files"), "\(run.err)")
+        #expect(!run.err.contains("SQLite error"), "\(run.err)")
+    }
 }

@@ -55,12 +55,13 @@ public enum ExportError: Error, CustomStringConvertible, WriteFailureCarrying {
         }
     }
 
-    /// Whether the failure is the destination's (exit code 4) rather than the input's (3);
-    /// verification failures have their own code (5).
+    /// Whether the failure is the destination's (exit code 4; so is no room for SQLite's
+    /// temporary files while a store was read) rather than the input's (3); verification
+    /// failures have their own code (5).
     public var isDestinationFailure: Bool {
         switch self {
         case .cannotWrite, .noRoom, .destinationExists, .locked, .restore: true
-        default: false
+        default: writeFailure != nil
         }
     }
 
@@ -80,8 +81,12 @@ extension ExportError {
         return WriteFailure.of(error).map(ExportError.noRoom) ?? .cannotWrite(path: path, reason: ErrorText.reason(of: error, at: path))
     }
 
+    /// A full disk or file size limit, met writing the destination or SQLite's temporary files (reading a store).
     public var writeFailure: WriteFailure? {
-        if case .noRoom(let failure) = self { return failure }
-        return nil
+        switch self {
+        case .noRoom(let failure): failure
+        case .store(let error): error.writeFailure
+        default: nil
+        }
     }
 }

@@ -204,6 +204,7 @@ extension ExportError {
         case .keyOutOfOrder(let source, _): self = .verification(path: source, reason: error.keyReason ?? "")
         case .keyCollides: self = .restore(reason: error.description)
         case .links(let links) where links.writeFailure != nil: self = links.writeFailure.map(ExportError.noRoom) ?? .restore(reason: error.description)
+        case .noRoom(let failure): self = .noRoom(failure)
         default: self = .restore(reason: "\(outputPath): \(error)")
         }
     }

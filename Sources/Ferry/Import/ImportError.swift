@@ -89,6 +89,7 @@ extension ImportError {
         case .source(let error): self = .source(error)
         case .links(let error): self = .links(error)
         case .rejectLog(let failure): self = .failedRejectLog(failure)
+        case .noRoom(let failure): self = .noRoom(failure)
         default: self = .pipeline(error)
         }
     }

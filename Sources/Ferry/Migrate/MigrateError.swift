@@ -116,6 +116,7 @@ extension MigrateError {
         case .mapping(let error): self = .mapping(error)
         case .links(let error): self = .links(error)
         case .rejectLog(let failure): self = .failedRejectLog(failure)
+        case .noRoom(let failure): self = .noRoom(failure)
         case .keyOutOfOrder, .keyCollides, .sourceFailure: self = .pipeline(error)
         }
     }

@@ -50,4 +50,14 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
         case .output(let error): "\(error)"
         }
     }
+
+    /// No room for SQLite's temporary files (a sort) while the store was read: no fault of the store.
+    public var temporaryFilesFailure: WriteFailure? {
+        let failure: WriteFailure? = switch self {
+        case .store(let error): error.writeFailure
+        case .sqlite(let error): error.writeFailure
+        default: nil
+        }
+        return failure?.inTemporaryFiles == true ? failure : nil
+    }
 }

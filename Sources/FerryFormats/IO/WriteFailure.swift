@@ -14,12 +14,17 @@ public struct WriteFailure: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     public let cause: Cause
-    /// What was being written: the destination, as the user named it.
+    /// What was being written: the destination, as the user named it, or the folder of the
+    /// temporary files that found no room (`inTemporaryFiles`).
     public let path: String
+    /// Whether the write was to temporary files (SQLite's sorts and scratch databases) in the
+    /// folder `path`, not to the destination: SQLITE_TMPDIR or TMPDIR chooses that folder.
+    public let inTemporaryFiles: Bool
 
-    public init(cause: Cause, path: String) {
+    public init(cause: Cause, path: String, inTemporaryFiles: Bool = false) {
         self.cause = cause
         self.path = path
+        self.inTemporaryFiles = inTemporaryFiles
     }
 
     /// The failure an `errno` stands for, if it is one of these.
@@ -36,22 +41,36 @@ public struct WriteFailure: Error, Equatable, Sendable, CustomStringConvertible 
     /// set (a write error under a limit is the limit in practice), a full disk when the file
     /// system of `file` has less than 64 KiB left.
     public static func diagnose(file: String, destination: String) -> WriteFailure? {
-        var limit = rlimit()
-        if getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
-            return WriteFailure(cause: .fileSizeLimit, path: destination)
-        }
-        var space = statvfs()
-        let folder = FilePath.split(file).folder
-        if statvfs(folder, &space) == 0, UInt64(space.f_bavail) * UInt64(space.f_frsize) < 64 * 1024 {
-            return WriteFailure(cause: .diskFull, path: destination)
-        }
+        if fileSizeLimit != nil { return WriteFailure(cause: .fileSizeLimit, path: destination) }
+        if let free = freeSpace(inFolderOf: file), free < nearlyFull { return WriteFailure(cause: .diskFull, path: destination) }
         return nil
     }
 
+    /// Free space below which a file system counts as full (`diagnose`).
+    public static let nearlyFull: UInt64 = 64 * 1024
+
+    /// The process's file size limit in bytes (`ulimit -f`), nil when there is none.
+    public static var fileSizeLimit: UInt64? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return UInt64(limit.rlim_cur)
+    }
+
+    /// The bytes free to this process on the file system of the folder holding `file`; nil when unknown.
+    public static func freeSpace(inFolderOf file: String) -> UInt64? {
+        var space = statvfs()
+        guard statvfs(FilePath.split(file).folder, &space) == 0 else { return nil }
+        return UInt64(space.f_bavail) * UInt64(space.f_frsize)
+    }
+
     public var description: String {
-        switch cause {
-        case .diskFull: "disk full writing \(path)"
-        case .fileSizeLimit: "file size limit reached writing \(path)"
+        switch (cause, inTemporaryFiles) {
+        case (.diskFull, false): "disk full writing \(path)"
+        case (.fileSizeLimit, false): "file size limit reached writing \(path)"
+        case (.diskFull, true):
+            "disk full writing temporary files in \(path) (SQLite's sort and scratch files: set SQLITE_TMPDIR or TMPDIR to a folder with room)"
+        case (.fileSizeLimit, true):
+            "file size limit reached writing a temporary file in \(path) (SQLite's sort and scratch files: ulimit -f limits each file)"
         }
     }
 

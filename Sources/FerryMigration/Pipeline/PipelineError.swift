@@ -1,3 +1,5 @@
+import FerryFormats
+
 /// Why a record pipeline could not go on. The jobs turn it into their own error.
 public enum PipelineError: Error, CustomStringConvertible {
     /// A file of records could not be read (or none of its keys matches an attribute).
@@ -21,6 +23,8 @@ public enum PipelineError: Error, CustomStringConvertible {
     case keyCollides(source: String, primaryKey: Int64)
     /// A source's own failure, in the source's own error type.
     case sourceFailure(any Error)
+    /// No room for SQLite's temporary files while a store source was read (`reading`).
+    case noRoom(WriteFailure)
 
     public var description: String {
         switch self {
@@ -37,6 +41,7 @@ public enum PipelineError: Error, CustomStringConvertible {
         case .rejectLog(let failure): "\(failure.path): cannot write the reject log: \(failure.reason)"
         case .keyOutOfOrder(let source, _), .keyCollides(let source, _): "\(source): \(keyReason ?? "")"
         case .sourceFailure(let error): "\(error)"
+        case .noRoom(let failure): failure.description
         }
     }
 
@@ -48,5 +53,14 @@ public enum PipelineError: Error, CustomStringConvertible {
         case .keyCollides(_, let key): "Z_PK \(key) collides with another record on a uniqueness constraint"
         default: nil
         }
+    }
+}
+
+extension PipelineError {
+    /// The error of a failed read of the store at `path`: the store's (`store`), or `noRoom` when
+    /// SQLite found no room for its temporary files meanwhile, which is no fault of the store.
+    static func reading(_ path: String, _ error: any Error) -> PipelineError {
+        if let failure = WriteFailure.of(error), failure.inTemporaryFiles { return .noRoom(failure) }
+        return .store(source: path, reason: ErrorText.reason(of: error, at: path))
     }
 }

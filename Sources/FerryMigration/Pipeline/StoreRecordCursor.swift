@@ -67,22 +67,22 @@ public final class StoreRecordCursor: RecordCursor {
         self.keepsIdentity = keepsIdentity
         location = SourceLocation(file: path)
         let store: CoreDataStoreReader
-        do { store = try CoreDataStoreReader(path: path) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+        do { store = try CoreDataStoreReader(path: path) } catch { throw .reading(path, error) }
         (version, model) = try Self.version(of: store, in: chain)
         unheld = UnheldPairs(chain: chain, version: version)
-        do { records = try store.records(model: model) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+        do { records = try store.records(model: model) } catch { throw .reading(path, error) }
         // Values outside every record would not reach the migrated store: refused before any is read.
         let stranded: [StrandedValues]
-        do { stranded = try records.strandedValues() } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+        do { stranded = try records.strandedValues() } catch { throw .reading(path, error) }
         guard stranded.isEmpty else { throw .notAccounted(source: path, problems: stranded.map { "\($0): no record carries them" }) }
         // A row of an abstract entity is no object: refused before any record is read, as each
         // hierarchy's cursor would refuse it before its own first record.
-        do { try records.refuseAbstractRows() } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+        do { try records.refuseAbstractRows() } catch { throw .reading(path, error) }
         do { census = try StoreCensus(path: path) } catch {
             throw .store(source: path, reason: "cannot count its rows: \(ErrorText.reason(of: error, at: path))")
         }
         do { pairCensus = try store.pairCensus(layout: records.layout) } catch {
-            throw .store(source: path, reason: ErrorText.reason(of: error, at: path))
+            throw .reading(path, error)
         }
         roots = model.entitiesInStoreOrder.filter { $0.parentName == nil }.map(\.name).reversed()
     }
@@ -91,7 +91,7 @@ public final class StoreRecordCursor: RecordCursor {
     /// of there, without reading a record.
     public static func entities(ofStoreAt path: String, in chain: MigrationChain) throws(PipelineError) -> (version: Int, entities: Set<String>) {
         let store: CoreDataStoreReader
-        do { store = try CoreDataStoreReader(path: path) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+        do { store = try CoreDataStoreReader(path: path) } catch { throw .reading(path, error) }
         let (version, model) = try version(of: store, in: chain)
         return (version, Set(model.entities.map(\.name)))
     }
@@ -142,7 +142,7 @@ public final class StoreRecordCursor: RecordCursor {
                     try cursor.read(current.slots, values: &values, references: &references)
                 }
             } catch {
-                guard case .invalidValue = error else { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+                guard case .invalidValue = error else { throw .reading(path, error) }
                 // The row's pairs are accounted for with it: rejected.
                 if let entity = cursor.entityOfCurrentRow, let shape = shape(of: entity, in: cursor) {
                     for (position, name) in (cursor.toOneNames(of: entity) ?? []).enumerated() {
@@ -188,7 +188,7 @@ public final class StoreRecordCursor: RecordCursor {
     private func openNextRoot() throws(PipelineError) -> StoredRecordCursor? {
         if let cursor { return cursor }
         guard let root = roots.popLast() else { return nil }
-        do { cursor = try records.records(of: root) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+        do { cursor = try records.records(of: root) } catch { throw .reading(path, error) }
         cursorRoot = root
         cursorRootNumber = rootNumber(of: root)
         return cursor
@@ -280,7 +280,7 @@ public final class StoreRecordCursor: RecordCursor {
             while true {
                 if let edges {
                     let edge: RelationshipEdge?
-                    do { edge = try edges.next() } catch { throw .store(source: store.path, reason: ErrorText.reason(of: error, at: store.path)) }
+                    do { edge = try edges.next() } catch { throw .reading(store.path, error) }
                     if let edge {
                         position = edge.source == previous ? position + 1 : 0
                         previous = edge.source
@@ -313,7 +313,7 @@ public final class StoreRecordCursor: RecordCursor {
                     edges = try store.records.edges(of: relationship.name, of: entity, findingMissingSources: true,
                                                     destinations: tallied || carriedDestinations.count == concrete ? nil : carriedDestinations)
                 } catch {
-                    throw .store(source: store.path, reason: ErrorText.reason(of: error, at: store.path))
+                    throw .reading(store.path, error)
                 }
             }
         }

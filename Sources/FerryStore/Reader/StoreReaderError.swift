@@ -3,7 +3,7 @@ import FerryFormats
 
 /// Why a store (Core Data or plain SQLite) could not be read. Every case names the file and
 /// what is wrong with it; row-level cases also name the table, the row's key and the column.
-public enum StoreReaderError: FileError, Equatable, Sendable {
+public enum StoreReaderError: FileError, Equatable, Sendable, WriteFailureCarrying {
     /// The file is missing or cannot be opened (`reason` says so: `cannot open: …`).
     case cannotOpen(path: String, reason: String)
     /// The file is not an SQLite database (empty, wrong header, `SQLITE_NOTADB`).
@@ -52,7 +52,13 @@ public enum StoreReaderError: FileError, Equatable, Sendable {
         }
     }
 
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { writeFailure.map(\.description) ?? "\(path): \(reason)" }
+
+    /// No room for SQLite's temporary files while the store was read: the folder's failure, not the store's.
+    public var writeFailure: WriteFailure? {
+        guard case .sqlite(let error) = self, let failure = error.writeFailure, failure.inTemporaryFiles else { return nil }
+        return failure
+    }
 
     /// What is wrong with the store, without its path.
     public var reason: String {

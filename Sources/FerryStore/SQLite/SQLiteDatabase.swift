@@ -16,6 +16,9 @@ public final class SQLiteDatabase {
     public var destination: String?
     /// The private copy a read-only source is read from, removed with the connection.
     private var snapshotFolder: ScratchFolder?
+    /// Whether the connection may write the database's files (opened for writing): a read-only
+    /// one writes SQLite's temporary files alone.
+    private let writesOwnFiles: Bool
 
     /// Opens (or creates) a database and checks that it really is one: SQLite opens files lazily,
     /// so a non-database file is reported here (`SQLITE_NOTADB`) rather than at first use.
@@ -79,6 +82,7 @@ public final class SQLiteDatabase {
         _ = Self.processSettings
         path = opening.path
         self.snapshotFolder = snapshotFolder
+        writesOwnFiles = mode != .readOnly
         var opened: OpaquePointer?
         let status = sqlite3_open_v2(opening.target, &opened, opening.flags, nil)
         guard status == SQLITE_OK, let opened else {
@@ -266,6 +270,7 @@ public final class SQLiteDatabase {
     }
 
     private func writeFailure(_ status: Int32, handle: OpaquePointer) -> WriteFailure? {
-        SQLiteError.writeFailure(code: status, systemErrno: sqlite3_system_errno(handle), file: path, destination: destination ?? path)
+        SQLiteError.writeFailure(code: status, systemErrno: sqlite3_system_errno(handle), file: path, destination: destination ?? path,
+                                 writesOwnFiles: writesOwnFiles)
     }
 }

@@ -32,12 +32,15 @@ public struct SQLiteError: FileError, Equatable, Sendable, WriteFailureCarrying 
     /// The write failure a failed call on the database `file` stands for: `SQLITE_FULL` (SQLite's
     /// word for a full disk, and for a short write, which is how a write crossing the file size
     /// limit ends), or an I/O error whose `errno` says ENOSPC or EFBIG, or whose circumstances do
-    /// (`WriteFailure.diagnose`: SQLite's `errno` may be another call's).
-    static func writeFailure(code: Int32, systemErrno: Int32, file: String, destination: String) -> WriteFailure? {
+    /// (`WriteFailure.diagnose`: SQLite's `errno` may be another call's). It is a failure of
+    /// SQLite's temporary files, naming their folder, where the database's own files are not
+    /// written (`writesOwnFiles` false) or had room (`SQLiteTemporaryFiles`).
+    static func writeFailure(code: Int32, systemErrno: Int32, file: String, destination: String, writesOwnFiles: Bool = true) -> WriteFailure? {
         guard code & 0xFF == SQLITE_FULL || code & 0xFF == SQLITE_IOERR else { return nil }
-        if let failure = WriteFailure(errno: systemErrno, path: destination) { return failure }
-        if let failure = WriteFailure.diagnose(file: file, destination: destination) { return failure }
-        return code & 0xFF == SQLITE_FULL ? WriteFailure(cause: .diskFull, path: destination) : nil
+        guard writesOwnFiles else { return SQLiteTemporaryFiles.failure(code: code, systemErrno: systemErrno) }
+        let failure = WriteFailure(errno: systemErrno, path: destination) ?? WriteFailure.diagnose(file: file, destination: destination)
+            ?? (code & 0xFF == SQLITE_FULL ? WriteFailure(cause: .diskFull, path: destination) : nil)
+        return failure.map { SQLiteTemporaryFiles.failure($0, writing: file) ?? $0 }
     }
 
     /// SQLite's message, with the cause when a file could not be opened because the process or
@@ -58,8 +61,10 @@ public struct SQLiteError: FileError, Equatable, Sendable, WriteFailureCarrying 
 
     public var description: String { writeFailure?.description ?? "\(path): \(reason)" }
 
-    /// The code, SQLite's explanation and the statement, without the path.
+    /// The code, SQLite's explanation and the statement, without the path; a failure of the
+    /// temporary files says that alone (it is no fault of the database).
     public var reason: String {
+        if let writeFailure, writeFailure.inTemporaryFiles { return writeFailure.description }
         var text = "SQLite error \(code) (\(String(cString: sqlite3_errstr(code)))): \(message)"
         // A batch insert's statement runs to kilobytes of placeholders: its start names it.
         if let sql { text += " [SQL: \(sql.count > 200 ? String(sql.prefix(200)) + "…" : sql)]" }
