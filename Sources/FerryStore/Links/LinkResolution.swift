@@ -288,28 +288,41 @@ public final class LinkResolution {
     // MARK: Writing the pairs
 
     /// Writes the resolved links into the store where the layout keeps them and drops the
-    /// resolution's tables; returns how many destinations of a to-many kept on its destinations'
-    /// rows were claimed by two sources (the last one wins), and how many many-to-many pairs were
-    /// given twice (kept once). A one-to-one's links also fill its inverse's column when the
-    /// kind mirrors them (`LinkKind.mirrorsOneToOne`).
+    /// resolution's tables; returns how many rows whose key the links set were claimed by several
+    /// (`claimedBySeveral`: the last one wins), and how many many-to-many pairs were given twice
+    /// (kept once). A claim by several is a destination of a to-many kept on its destinations'
+    /// rows (or of a mirrored one-to-one) that two sources name, or that one names while it held
+    /// another: a destination that a row the store held before the run (appending) holds goes to
+    /// the record of the run that names it, and the claim is counted. A one-to-one's links also fill its inverse's
+    /// column when the kind mirrors them (`LinkKind.mirrorsOneToOne`), and the rows that lost
+    /// their partner to them are emptied on that side (`releaseLostSides`).
     public func apply() throws(LinkResolutionError) -> (conflicts: Int, duplicatePairs: Int) {
         let relationship = kind.relationship
         var result = (conflicts: 0, duplicatePairs: 0)
         switch try placement(of: relationship.name, of: kind.entity) {
         case .sourceRow(let key):
-            result.conflicts = try claimedBefore(key, in: source, pairs: ("src", "dst"))
+            // The key is the source's own: one a merged row held before is replaced by its newest
+            // copy's, as the merge says; only another kind of the run (`sharesPairs`) claims it too.
+            if sharesPairs { result.conflicts = try claimedBySeveral(key, in: source, pairs: ("src", "dst")) }
+            let inverse = model.inverse(of: relationship)
+            let numbersList = inverse?.isOrdered == true && key.orderKey != nil
+            if numbersList { try findChildrenToPlace(key) }
             try setForeignKey(key, in: source, destination: target, pairs: ("src", "dst"))
-            if let inverse = model.inverse(of: relationship) {
+            if let inverse {
                 if case .sourceRow(let inverseKey) = try placement(of: inverse.name, of: relationship.destinationEntity) {
-                    if kind.mirrorsOneToOne { try setForeignKey(inverseKey, in: target, destination: source, pairs: ("dst", "src")) }
-                } else if inverse.isOrdered {
-                    try renumberOrderKeys(key, in: source)
+                    if kind.mirrorsOneToOne {
+                        try indexResolved(on: "dst")
+                        result.conflicts += try claimedBySeveral(inverseKey, in: target, pairs: ("dst", "src"))
+                        try setForeignKey(inverseKey, in: target, destination: source, pairs: ("dst", "src"))
+                        try releaseLostSides(key, inverseKey)
+                    }
+                } else if numbersList {
+                    try placeChildren(key)
                 }
             }
         case .destinationRows(let key):
             try indexResolved(on: "dst")
-            result.conflicts = try count("SELECT count(*) FROM (SELECT dst FROM \(work).r WHERE dst IS NOT NULL GROUP BY dst HAVING count(DISTINCT src) > 1)")
-                + claimedBefore(key, in: target, pairs: ("dst", "src"))
+            result.conflicts = try claimedBySeveral(key, in: target, pairs: ("dst", "src"))
             try setForeignKey(key, in: target, destination: source, pairs: ("dst", "src"))
             if relationship.isOrdered, let orderColumn = key.orderKey {
                 // The last list naming a destination wins it (as its key says), at the place it
@@ -366,29 +379,76 @@ public final class LinkResolution {
         }
     }
 
-    /// Rows whose foreign key another kind of the run (`sharesPairs`) set to another object than
-    /// the one this kind sets it to: the last one wins them, as it does a destination claimed by
-    /// several sources of one kind. Zero when no other kind links the pairs.
-    private func claimedBefore(_ foreignKey: ForeignKeyPlacement, in table: EntityTable,
-                               pairs: (row: String, value: String)) throws(LinkResolutionError) -> Int {
-        guard sharesPairs else { return 0 }
+    /// Rows (named by the first of `pairs`) whose foreign key this kind's links give two or more
+    /// values, or one while the row held another: a row the store held before the run (a
+    /// destination an existing record holds, when appending), or one another kind of the run set
+    /// (`sharesPairs`). The last link wins each, as it does a destination claimed by several
+    /// sources of one kind; a key one of the row's links gives again is no claim.
+    private func claimedBySeveral(_ foreignKey: ForeignKeyPlacement, in table: EntityTable,
+                                  pairs: (row: String, value: String)) throws(LinkResolutionError) -> Int {
+        let key = foreignKey.key
         return try count("""
-            SELECT count(*) FROM (SELECT \(pairs.row) AS k, \(pairs.value) AS v, max(rowid) FROM \(work).r WHERE dst IS NOT NULL GROUP BY \(pairs.row)) x
-                JOIN \(table.table) t ON t.Z_PK = x.k WHERE t.\(foreignKey.key) IS NOT NULL AND t.\(foreignKey.key) <> x.v
+            SELECT count(*) FROM (SELECT \(pairs.row) AS k, count(DISTINCT \(pairs.value)) AS n FROM \(work).r WHERE dst IS NOT NULL GROUP BY \(pairs.row)) x
+                JOIN \(table.table) t ON t.Z_PK = x.k
+                WHERE x.n > 1 OR (t.\(key) IS NOT NULL
+                    AND NOT EXISTS (SELECT 1 FROM \(work).r o WHERE o.\(pairs.row) = x.k AND o.\(pairs.value) = t.\(key) AND o.dst IS NOT NULL))
             """)
     }
 
-    /// Order keys of the children of an ordered to-many, when the links came from the to-one side:
-    /// 2048, 3072, … per parent, in `Z_PK` order.
-    private func renumberOrderKeys(_ foreignKey: ForeignKeyPlacement, in table: EntityTable) throws(LinkResolutionError) {
+    /// Once a one-to-one's links have set both sides (`key` on the sources, `inverseKey` on the
+    /// destinations): empties the side of every row that lost its partner to a later claim, as
+    /// Core Data does when it sets one: a source (of the run, or one the store held) still naming
+    /// a destination that now names another source, and a destination still naming a source that
+    /// now names another destination.
+    private func releaseLostSides(_ key: ForeignKeyPlacement, _ inverseKey: ForeignKeyPlacement) throws(LinkResolutionError) {
+        try indexResolved(on: "src")
+        try release(key, in: source, partner: inverseKey, of: target, linked: "dst")
+        try release(inverseKey, in: target, partner: key, of: source, linked: "src")
+    }
+
+    /// Empties `foreignKey` (and its entity number column) of the rows of `table` that name one of
+    /// the rows this kind linked (`linked`: the column of `ferry_work.r` holding them), where that
+    /// row's `partner` key names another row.
+    private func release(_ foreignKey: ForeignKeyPlacement, in table: EntityTable, partner: ForeignKeyPlacement, of other: EntityTable,
+                         linked: String) throws(LinkResolutionError) {
+        let key = foreignKey.key
+        let entity = foreignKey.entityNumber.map { ", \($0) = NULL" } ?? ""
+        try execute("""
+            UPDATE \(table.table) SET \(key) = NULL\(entity)
+                WHERE \(key) IN (SELECT \(linked) FROM \(work).r WHERE dst IS NOT NULL)
+                    AND EXISTS (SELECT 1 FROM \(other.table) p WHERE p.Z_PK = \(table.table).\(key) AND p.\(partner.key) IS NOT \(table.table).Z_PK)
+            """)
+    }
+
+    /// `ferry_work.o (pk)`: the children of an ordered to-many, linked from the to-one side, that
+    /// this kind's links give a place in a list: those it gives another parent than they have,
+    /// and those without a place. Found before the links set the parents.
+    private func findChildrenToPlace(_ foreignKey: ForeignKeyPlacement) throws(LinkResolutionError) {
         guard let order = foreignKey.orderKey else { return }
         let key = foreignKey.key
         try execute("""
-            CREATE TABLE \(work).o AS SELECT Z_PK AS pk, 1024 * (1 + row_number() OVER (PARTITION BY \(key) ORDER BY Z_PK)) AS ok
-                FROM \(table.table) WHERE \(key) IS NOT NULL;
-            CREATE INDEX \(work).o_pk ON o (pk);
-            UPDATE \(table.table) SET \(order) = (SELECT ok FROM \(work).o WHERE o.pk = \(table.table).Z_PK) WHERE Z_PK IN (SELECT pk FROM \(work).o);
-            DROP TABLE \(work).o;
+            CREATE TABLE \(work).o (pk INTEGER PRIMARY KEY);
+            INSERT INTO \(work).o SELECT x.src FROM (SELECT src, dst, max(rowid) FROM \(work).r WHERE dst IS NOT NULL GROUP BY src) x
+                JOIN \(source.table) t ON t.Z_PK = x.src WHERE t.\(key) IS NOT x.dst OR t.\(order) IS NULL;
+            """)
+    }
+
+    /// Order keys of the children `findChildrenToPlace` found, once their parents are set: after
+    /// the places their parent's other children hold (a list the store held before an
+    /// `--append` keeps its order), 1024 apart in `Z_PK` order; 2048, 3072, … in a new list.
+    private func placeChildren(_ foreignKey: ForeignKeyPlacement) throws(LinkResolutionError) {
+        guard let order = foreignKey.orderKey else { return }
+        let (key, table) = (foreignKey.key, source.table)
+        try execute("""
+            CREATE TABLE \(work).ob AS SELECT \(key) AS parent, max(\(order)) AS last FROM \(table)
+                WHERE \(key) IN (SELECT t.\(key) FROM \(work).o JOIN \(table) t ON t.Z_PK = o.pk) AND Z_PK NOT IN (SELECT pk FROM \(work).o)
+                GROUP BY \(key);
+            CREATE TABLE \(work).op AS SELECT t.Z_PK AS pk,
+                    coalesce(b.last, 1024) + 1024 * row_number() OVER (PARTITION BY t.\(key) ORDER BY t.Z_PK) AS ok
+                FROM \(work).o JOIN \(table) t ON t.Z_PK = o.pk LEFT JOIN \(work).ob b ON b.parent = t.\(key) WHERE t.\(key) IS NOT NULL;
+            CREATE INDEX \(work).op_pk ON op (pk);
+            UPDATE \(table) SET \(order) = (SELECT ok FROM \(work).op WHERE op.pk = \(table).Z_PK) WHERE Z_PK IN (SELECT pk FROM \(work).op);
+            DROP TABLE \(work).o; DROP TABLE \(work).ob; DROP TABLE \(work).op;
             """)
     }
 
