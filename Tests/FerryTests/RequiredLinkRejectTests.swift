@@ -133,6 +133,35 @@ struct RequiredLinkRejectTests {
         #expect(try storeRows(store, "SELECT t.ZTITLE || '→' || p.ZCODE FROM ZTASK t JOIN ZPROJECT p ON p.Z_PK = t.ZPROJECT") == ["plan→1"])
     }
 
+    @Test("duplicates merged into a row whose kept copy's required link finds nothing are each rejected, named and counted in their own ledger")
+    func mergedCopiesAreRejectedWithTheRow() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-merged")
+        let (store, bundle) = try storeWithProject(in: folder)
+        try """
+            [{"title": "plan", "project": 1},
+             {"title": "ship", "project": 1},
+             {"title": "plan", "project": 9}]
+            """.write(toFile: folder + "/tasks.json", atomically: true, encoding: .utf8)
+        let rejects = folder + "/rejects.ndjson"
+        let run = try FerryProcess.run(["import", folder + "/tasks.json", "--model", bundle, "--entity", "Task", "--out", store, "--append",
+                                        "--link", "project=code", "--on-duplicate", "keep-newest", "--rejects", rejects])
+        #expect(run.status == 1, "\(run.out)\(run.err)")
+        #expect(run.out.contains("read 3, written 1, rejected 2") && run.out.contains("2 records rejected"), "\(run.out)")
+        #expect(run.err.contains("tasks.json:1 [0]: Task.project: merged with ") && run.err.contains("tasks.json:3 [2] into one record, whose link found nothing ('9')"),
+                "\(run.err)")
+        let lines = try String(contentsOfFile: rejects, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2 && lines.contains { $0.contains(#""line":1"#) } && lines.contains { $0.contains(#""line":3"#) }, "\(lines)")
+        #expect(try storeRows(store, "SELECT ZTITLE || '→' || Z_PK FROM ZTASK") == ["ship→2"])
+        // A copy read from a store goes to that store's ledger: the run verifies (it failed, exit 5).
+        try #"[{"title": "ship", "project": 9}]"#.write(toFile: folder + "/late.json", atomically: true, encoding: .utf8)
+        let migrated = try FerryProcess.run(["migrate", store, "Task:" + folder + "/late.json", "--model", bundle, "--out", folder + "/out.sqlite",
+                                             "--link", "project=code", "--on-duplicate", "keep-newest"])
+        #expect(migrated.status == 1 && !migrated.out.contains("FAILED"), "\(migrated.out)\(migrated.err)")
+        #expect(migrated.err.contains("tasks.sqlite Z_PK 2: Task.project: merged with ") && migrated.err.contains("late.json:1 [0] into one record"),
+                "\(migrated.err)")
+        #expect(try storeRows(folder + "/out.sqlite", "SELECT count(*) FROM ZTASK") == ["0"])
+    }
+
     @Test("a store's record whose to-one becomes required and is empty is a reject of the migration, located by its Z_PK")
     func migratedEmptyRequiredRejects() throws {
         let folder = try TestPaths.temporaryFolder("required-link-migrate")

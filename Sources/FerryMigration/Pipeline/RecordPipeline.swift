@@ -148,6 +148,7 @@ public struct RecordPipeline {
             var carriedChanges: [CarriedRecordsChange] = []
             do {
                 links = try graph.resolveLinks(unresolved: { rejects.logUnresolved($0) }, rejected: { removed.append($0) },
+                                               removedWith: { rejects.logRemoved($0) },
                                                carried: { carriedChanges.append($0) })
             } catch {
                 throw .links(error)

@@ -51,6 +51,14 @@ public struct RejectCollector {
         do { try log?.append(link) } catch { unresolvedFailure = error }
     }
 
+    /// Logs a record removed when the links were resolved with a row another record's link made
+    /// fail (`StoreGraphWriter.resolveLinks`), and keeps it among the samples; counted with the
+    /// others by `countRemoved`. A failure to write it is kept for `close()`.
+    public mutating func logRemoved(_ record: Reject) {
+        if samples.count < Self.sampleSize { samples.append(record) }
+        logUnresolved(record)
+    }
+
     /// Flushes and closes the reject log.
     public func close() throws(RejectLog.Failure) {
         if let unresolvedFailure { throw unresolvedFailure }

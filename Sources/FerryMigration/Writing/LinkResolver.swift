@@ -12,10 +12,11 @@ struct LinkResolver {
     private static let sampleSize = 5
 
     /// Resolves the links of one kind; each that finds nothing goes to `unresolved`, the records
-    /// removed because it left them short of destinations (`removesRecords`) to `rejected`, and
-    /// what became of the records they carried to `carried`.
-    func resolve(_ kind: LinkKind, removesRecords: Bool, unresolved: (Reject) -> Void,
-                 rejected: (RejectedRecords) -> Void, carried: (CarriedRecordsChange) -> Void) throws(GraphWriteError) -> LinkReport {
+    /// removed because it left them short of destinations (`removesRecords`) to `rejected`, each
+    /// of them removed with a row another record's link made fail (one merged with it) as a
+    /// reject to `removedWith`, and what became of the records they carried to `carried`.
+    func resolve(_ kind: LinkKind, removesRecords: Bool, unresolved: (Reject) -> Void, rejected: (RejectedRecords) -> Void,
+                 removedWith: (Reject) -> Void, carried: (CarriedRecordsChange) -> Void) throws(GraphWriteError) -> LinkReport {
         let relationship = kind.relationship
         let destination = relationship.destinationEntity
         var report = LinkReport(relationship: "\(kind.entity).\(relationship.name)",
@@ -49,9 +50,10 @@ struct LinkResolver {
         let uncreated = kind.matchAttribute != nil && createMissing.contains("\(kind.entity).\(relationship.name)")
             ? needed.map { " (none is created: its relationship '\($0.name)' is required)" } : nil
         report.unresolvedSamples = try reportUnresolved(resolution, kind, note: uncreated ?? "", to: unresolved)
-        report.rejectedRecords = resolution.rejectedSources
         if resolution.rejectedSources > 0 { report.rejectedBecause = LinkReport.rejectionCause(of: relationship) }
+        try reportRemovedCopies(resolution, kind, to: removedWith)
         for (account, count) in try Self.links({ () throws(LinkResolutionError) in try resolution.removeRejectedSources() }) {
+            report.rejectedRecords += count
             rejected(RejectedRecords(entity: kind.entity, account: account, count: count))
         }
         for carriers in resolution.rejectedCarriers {
@@ -132,6 +134,20 @@ struct LinkResolver {
             }
         }
         return samples
+    }
+
+    /// Hands every record removed with a row that a record merged with it made fail
+    /// (`LinkResolution.forEachRemovedCopy`) to `removedWith`, as a reject located where it was
+    /// read that names that record.
+    private func reportRemovedCopies(_ resolution: LinkResolution, _ kind: LinkKind, to removedWith: (Reject) -> Void) throws(GraphWriteError) {
+        let cause = LinkReport.rejectionCause(of: kind.relationship)
+        try Self.links { () throws(LinkResolutionError) in
+            try resolution.forEachRemovedCopy { copy in
+                removedWith(Reject(location: copy.origin.location, entity: kind.entity, attribute: kind.relationship.name, value: copy.label,
+                                   reason: "merged with \(copy.failedAt.location) into one record, whose link found nothing ('\(copy.label)'); "
+                                       + "\(cause), so the record is rejected with it"))
+            }
+        }
     }
 
     /// Whether the unresolved links of `kind` remove the records they leave short of the

@@ -427,6 +427,15 @@ public final class StoreGraphWriter {
             primaryKey = existing
             outcome = .merged(constraint: constraint)
             lastMerge = policy
+            // A row this run wrote is removed when a required link of it finds nothing, with every
+            // record merged into it: each is a reject of its own ledger.
+            if let ledger, existing > writer.lastKeyBefore(root: target.rootName) {
+                let staging = try linkStaging()
+                try GraphWriteError.wrap { () throws(StoreWriterError) in
+                    try staging.tables.noteMergedCopy(ofRow: existing, root: target.rootNumber,
+                                                      account: RejectedRecords.account(ledger: ledger, merged: true), origin: LinkOrigin(record: record))
+                }
+            }
             // A merge by a carried record whose carrier keeps where it went (`noteCarried`) is an
             // entry of its own; any other merge holds the row for good.
             if !(isCarried && tracksCarried), let carriedRows = staging?.tables.carriedRows, !rowsOfCarrier.contains(SIMD2(target.rootNumber, existing)) {
@@ -522,13 +531,20 @@ public final class StoreGraphWriter {
     /// finds no destination, or whose to-many keeps fewer than its minimum, are removed and
     /// handed to `rejected` (`write`'s `ledger`), and what they carried to `carried`. First, the
     /// rows of carried records that a copy of their carrier not kept owned are removed and handed
-    /// to `carried` too (`CarriedRows`).
+    /// to `carried` too (`CarriedRows`). A removed row takes every record merged into it: those
+    /// whose own links did not fail are handed to `removedWith` as rejects that name the record
+    /// whose link did (and counted in `rejected`).
     public func resolveLinks(unresolved: (Reject) -> Void = { _ in }, rejected: (RejectedRecords) -> Void = { _ in },
+                             removedWith: (Reject) -> Void = { _ in },
                              carried: (CarriedRecordsChange) -> Void = { _ in }) throws(GraphWriteError) -> [LinkReport]
     {
         guard let staging else { return [] }
         try staging.finishKeys()
         let tables = staging.tables
+        let kindsByRoot = Dictionary(grouping: staging.kinds) { kind in
+            model.rootEntity(of: kind.entity).flatMap { writer.layout.entityNumbers[$0.name] }.map(Int64.init) ?? 0
+        }.mapValues { $0.map(\.id) }
+        try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.noteFirstCopies(kindsByRoot: kindsByRoot) }
         for removal in try GraphWriteError.wrap({ () throws(StoreWriterError) in try tables.removeDroppedCarriedRows() }) {
             carried(CarriedRecordsChange(entity: removal.entity, ledger: removal.ledger,
                                          change: removal.change == .handedOver ? .handedOver : .dropped, count: removal.count))
@@ -546,7 +562,7 @@ public final class StoreGraphWriter {
         var reports: [Int: LinkReport] = [:]
         for (kind, removesRecords) in LinkResolver.resolutionOrder(staging.kinds, model: model, carries: carries) {
             reports[kind.id] = try resolver.resolve(kind, removesRecords: removesRecords, unresolved: unresolved, rejected: rejected,
-                                                    carried: carried)
+                                                    removedWith: removedWith, carried: carried)
         }
         try LinkResolver.numberOrderedLists(of: staging.kinds, in: staging.tables)
         return staging.kinds.compactMap { reports[$0.id] }
@@ -603,9 +619,11 @@ public final class StoreGraphWriter {
         let identity: (names: [String], attributes: [Int?])?
         /// The store's number of the entity's root, which the key map is kept by.
         let rootNumber: Int64
+        /// The name of the entity's root.
+        let rootName: String
 
         init(entity: String, rows: EntityRowWriter, duplicates: DuplicatePolicy, validation: RecordValidation?,
-             identity: (names: [String], attributes: [Int?])?, rootNumber: Int64) {
+             identity: (names: [String], attributes: [Int?])?, rootNumber: Int64, rootName: String) {
             self.entity = entity
             self.rows = rows
             self.duplicates = duplicates
@@ -613,6 +631,7 @@ public final class StoreGraphWriter {
             required = RequiredAttributes(rows.schema)
             self.identity = identity
             self.rootNumber = rootNumber
+            self.rootName = rootName
         }
     }
 
@@ -629,7 +648,7 @@ public final class StoreGraphWriter {
         let made = EntityWriting(
             entity: name, rows: try EntityRowWriter(writer: writer, model: model, schema: schema),
             duplicates: duplicatesByEntity[name] ?? duplicates, validation: RecordValidation(schema),
-            identity: identityKeys[name].map { names in (names, names.map { schema.index(of: $0) }) }, rootNumber: Int64(number))
+            identity: identityKeys[name].map { names in (names, names.map { schema.index(of: $0) }) }, rootNumber: Int64(number), rootName: root.name)
         writing[name] = made
         lastWriting = made
         return made

@@ -238,13 +238,54 @@ public final class LinkResolution {
         }
     }
 
+    /// The records that gave the rows of `rejectedSources` (`src`, `account` and where each was
+    /// read), once each: those whose links of the kind are staged (superseded ones included), and
+    /// every record merged into such a row (`StagedLinks.noteMergedCopy`), links of the kind or not.
+    private var recordsOfRejectedSources: String {
+        """
+        SELECT src, account, origin, line, row, path FROM \(work).r WHERE src IN (SELECT src FROM \(work).x) AND account IS NOT NULL
+            UNION SELECT pk, account, origin, line, row, path FROM \(work).copies
+                WHERE root = \(source.rootNumber) AND pk IN (SELECT src FROM \(work).x)
+        """
+    }
+
+    /// Hands to `body` every record `removeRejectedSources` will reject with a row that another
+    /// record merged into it made fail (none of its own links of the kind found nothing), with
+    /// where that record was read, in the order the rows were written; call before it.
+    public func forEachRemovedCopy(_ body: (RemovedCopy) -> Void) throws(LinkResolutionError) {
+        guard rejectedSources > 0 else { return }
+        let failing = "dst IS NULL AND superseded IS NULL"
+        let statement = try LinkResolutionError.store { () throws(StoreWriterError) in
+            try writer.prepareStatement("""
+                SELECT c.origin, c.line, c.row, c.path, f.origin, f.line, f.row, f.path, f.label
+                    FROM (\(recordsOfRejectedSources)) c
+                    JOIN (SELECT src, origin, line, row, path, label, min(rowid) FROM \(work).r WHERE \(failing) GROUP BY src) f ON f.src = c.src
+                    WHERE NOT EXISTS (SELECT 1 FROM \(work).r u WHERE u.src = c.src AND u.\(failing) AND u.origin = c.origin
+                        AND u.line IS c.line AND u.row IS c.row AND u.path IS c.path)
+                    ORDER BY c.src, c.origin, c.line, c.row, c.path
+                """)
+        }
+        defer { statement.finalize() }
+        let files = staged.files
+        func origin(at column: Int32) -> LinkOrigin {
+            let file = Int(statement.int64(at: column))
+            return LinkOrigin(file: files.indices.contains(file) ? files[file] : "?",
+                              line: statement.isNull(at: column + 1) ? nil : Int(statement.int64(at: column + 1)),
+                              row: statement.isNull(at: column + 2) ? nil : statement.int64(at: column + 2), path: statement.string(at: column + 3))
+        }
+        try LinkResolutionError.sqlite { () throws(SQLiteError) in
+            while try statement.step() {
+                body(RemovedCopy(origin: origin(at: 0), failedAt: origin(at: 4), label: statement.string(at: 8) ?? "NULL"))
+            }
+        }
+    }
+
     /// Removes the rows of `rejectedSources` and their links of this kind, with the rows of the
     /// records they carried that no other record merged into (`CarriedRows`, counted in
     /// `carriedRemovals`); links staged from them for kinds resolved later are dropped
     /// (`StagedLinks.removedRows`), and links to them find nothing. Returns how many records
-    /// that gave the removed rows each account staged links for (the one written, and those
-    /// merged into it; a to-many's record staged one link per destination it listed, all from
-    /// where it was read). First removes the carriers of carried rows whose link of the kind
+    /// that gave the removed rows each account holds (the one written, and every one merged into
+    /// it: `recordsOfRejectedSources`). First removes the carriers of carried rows whose link of the kind
     /// found nothing (`rejectedCarriers`).
     ///
     /// Resolve the kinds that remove records first, each before those whose destination is its
@@ -262,11 +303,8 @@ public final class LinkResolution {
         }
         guard rejectedSources > 0 else { return [:] }
         var accounts: [Int: Int] = [:]
-        let links = kind.relationship.isToMany
-            ? "(SELECT DISTINCT account, src, origin, line, row, path FROM \(work).r WHERE src IN (SELECT src FROM \(work).x))"
-            : "(SELECT account FROM \(work).r WHERE src IN (SELECT src FROM \(work).x))"
         let statement = try LinkResolutionError.store { () throws(StoreWriterError) in
-            try writer.prepareStatement("SELECT account, count(*) FROM \(links) GROUP BY account")
+            try writer.prepareStatement("SELECT account, count(*) FROM (\(recordsOfRejectedSources)) GROUP BY account")
         }
         defer { statement.finalize() }
         try LinkResolutionError.sqlite { () throws(SQLiteError) in

@@ -6,7 +6,9 @@ import CSQLite
 /// key, scope, value, skey, sscope, missing, origin, line, row, path, account, superseded)`, where `origin`,
 /// `line`, `row` and `path` say where the link was given (`LinkOrigin`, its file by number in
 /// `files`) and `account` is the caller's number for the record that gave it
-/// (`LinkResolution.removeRejectedSources()` hands it back).
+/// (`LinkResolution.removeRejectedSources()` hands it back); `ferry_work.copies (root, pk, account,
+/// origin, line, row, path)` keeps every record of a row this run wrote that merged several
+/// (`noteMergedCopy`, `noteFirstCopies`), so that removing the row rejects each of them.
 ///
 /// A key is mapped under its source `ns`, the destination `root` its record was written to, and
 /// the `scope` it is unique in within its source (`SourceKey`): two source tables' `Z_PK`s may
@@ -34,6 +36,8 @@ public final class StagedLinks {
     private var rowOfKey: [Int64: SQLiteStatement] = [:]
     /// `markLeftOut`'s statement, prepared on first use.
     private var insertLeftOut: SQLiteStatement?
+    /// `noteMergedCopy`'s statement, prepared on first use.
+    private var insertCopy: SQLiteStatement?
     private let insertRun: SQLiteStatement
     private let insertLink: SQLiteStatement
     /// The run of integer keys being extended, per namespace, root and scope.
@@ -104,6 +108,7 @@ public final class StagedLinks {
                 PRIMARY KEY (ns, root, scope, first)) WITHOUT ROWID;
             CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, scope INTEGER, value, skey, sscope INTEGER,
                 missing INTEGER, origin INTEGER, line INTEGER, row INTEGER, path TEXT, account INTEGER, superseded INTEGER);
+            CREATE TABLE \(work).copies (root INTEGER, pk INTEGER, account INTEGER, origin INTEGER, line INTEGER, row INTEGER, path TEXT);
             """)
         insertKey = try writer.prepareStatement("INSERT OR REPLACE INTO \(work).keys (ns, root, scope, key, pk) VALUES (?, ?, ?, ?, ?)")
         insertAway = try writer.prepareStatement("INSERT OR IGNORE INTO \(work).away (ns, root, scope, key) VALUES (?, ?, ?, ?)")
@@ -220,6 +225,52 @@ public final class StagedLinks {
             try statement.bind(key.value, at: 3)
             guard try statement.step(), !statement.isNull(at: 0) else { return nil }
             return statement.int64(at: 0)
+        }
+    }
+
+    /// Remembers that a record (given at `origin`, counted under the caller's `account`) merged
+    /// into the row `pk` of the root entity numbered `root`, which this run wrote: when the row is
+    /// removed (`LinkResolution.removeRejectedSources`), the record goes with it and is rejected,
+    /// whether or not it gave a link of the kind that removes it.
+    public func noteMergedCopy(ofRow pk: Int64, root: Int64, account: Int, origin: LinkOrigin) throws(StoreWriterError) {
+        let statement: SQLiteStatement
+        if let prepared = insertCopy {
+            statement = prepared
+        } else {
+            statement = try writer.prepareStatement("""
+                INSERT INTO \(Self.schema).copies (root, pk, account, origin, line, row, path) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """)
+            insertCopy = statement
+        }
+        let file = Int64(fileNumber(origin.file))
+        try StoreWriterError.sqlite { () throws(SQLiteError) in
+            defer { try? statement.reset() }
+            try statement.bind(root, at: 1)
+            try statement.bind(pk, at: 2)
+            try statement.bind(Int64(account), at: 3)
+            try statement.bind(file, at: 4)
+            if let line = origin.line { try statement.bind(Int64(line), at: 5) } else { try statement.bindNull(at: 5) }
+            if let row = origin.row { try statement.bind(row, at: 6) } else { try statement.bindNull(at: 6) }
+            if let path = origin.path { try statement.bind(path, at: 7) } else { try statement.bindNull(at: 7) }
+            try statement.run()
+        }
+    }
+
+    /// Adds to `copies` the records that first wrote the rows others merged into
+    /// (`noteMergedCopy`), found by the links they staged under an account (of the kinds
+    /// `kindsByRoot` lists for each root entity number); call before resolving.
+    public func noteFirstCopies(kindsByRoot: [Int64: [Int]]) throws(StoreWriterError) {
+        guard insertCopy != nil else { return }
+        let work = Self.schema
+        try writer.execute("CREATE INDEX \(work).copies_row ON copies (root, pk)")
+        for (root, kinds) in kindsByRoot.sorted(by: { $0.key < $1.key }) where !kinds.isEmpty {
+            try writer.execute("""
+                INSERT INTO \(work).copies (root, pk, account, origin, line, row, path)
+                    SELECT DISTINCT \(root), pk, account, origin, line, row, path FROM \(work).links
+                        WHERE kind IN (\(kinds.map(String.init).joined(separator: ", "))) AND account IS NOT NULL
+                            AND pk IN (SELECT pk FROM \(work).copies WHERE root = \(root))
+                    EXCEPT SELECT root, pk, account, origin, line, row, path FROM \(work).copies
+                """)
         }
     }
 
