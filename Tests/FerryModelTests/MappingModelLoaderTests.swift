@@ -113,6 +113,12 @@ struct MappingModelLoaderTests {
         #expect(throws: MappingModelLoadError.notAMappingModel(path: orphan, reason: "it holds 0 XDDEVMAPPINGMODEL objects, not one")) {
             try MappingModelLoader.load(at: orphan)
         }
+        // A written mapping given as a mapping model (`--mapping`) was "malformed XML".
+        let written = folder + "/V1 to V2.mapping"
+        try Array("mapping \"V1\" -> \"V2\"\nentity Item\n".utf8).write(to: written)
+        let error = try #require(throws: MappingModelLoadError.self) { try MappingModelLoader.load(at: written) }
+        #expect(error.description.hasPrefix(written + ": not a Core Data mapping model: it is a written mapping, which is read from beside the model"),
+                "\(error)")
         let dangling = folder + "/dangling.xml"
         try Array(("<?xml version=\"1.0\"?>\n<database>\n<object type=\"XDDEVMAPPINGMODEL\" id=\"z1\">"
             + "<relationship name=\"entitymappings\" idrefs=\"z9\"></relationship></object>\n</database>").utf8).write(to: dangling)

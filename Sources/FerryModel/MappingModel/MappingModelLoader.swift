@@ -19,6 +19,11 @@ public enum MappingModelLoader {
             throw .unreadable(path: file, reason: FileManager.default.fileExists(atPath: file) ? "\(error)" : "no such file")
         }
         if bytes.starts(with: Array("bplist".utf8)) { return try CompiledMappingModelDecoder.decode(bytes, path: trimmed) }
+        // A written mapping given where a mapping model is taken was "malformed XML".
+        if !isDirectory, trimmed.lowercased().hasSuffix(".mapping") || bytes.starts(with: Array("mapping ".utf8)) {
+            throw .notAMappingModel(path: trimmed, reason: "it is a written mapping, which is read from beside the model "
+                + "when named \"<version> to <version>.mapping\" (ferry plan shows it)")
+        }
         return try MappingModelCompiler.compile(XcodeMappingDocument(bytes: bytes, file: file), path: trimmed)
     }
 }
