@@ -73,6 +73,33 @@ struct AppendedLinkClaimTests {
         #expect(try storeRows(store, "SELECT p.ZNAME FROM ZDESK d JOIN ZPERSON p ON p.Z_PK = d.ZPERSON") == ["b"])
     }
 
+    /// The record named a value two destinations hold; the lowest Z_PK was taken, said in the
+    /// link line only, exit 0.
+    @Test("a link whose value several destinations hold is kept to the lowest Z_PK and said, exit 1: the record did not single it out")
+    func ambiguousLinkIsNotExitZero() throws {
+        let folder = try TestPaths.temporaryFolder("ambiguous-link")
+        let model = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Person" syncable="YES"><attribute name="name" attributeType="String"/>
+                    <relationship name="desk" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Desk" inverseName="people" inverseEntity="Desk"/>
+                </entity>
+                <entity name="Desk" syncable="YES"><attribute name="code" attributeType="String"/>
+                    <relationship name="people" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="desk" inverseEntity="Person"/>
+                </entity>
+            </model>
+            """
+        let bundle = try TestPaths.xcodeModelBundle("Shared", versions: [("Shared", model)], in: folder)
+        try write(#"[{"code": "D1"}, {"code": "D1"}, {"code": "D2"}]"#, folder + "/d.json")
+        try write(#"[{"name": "a", "desk": "D1"}, {"name": "b", "desk": "D2"}]"#, folder + "/p.json")
+        let store = folder + "/s.sqlite"
+        var run = try FerryProcess.run(["import", folder + "/d.json", "--model", bundle, "--entity", "Desk", "--out", store])
+        #expect(run.status == 0, "\(run.err)")
+        run = try FerryProcess.run(["import", folder + "/p.json", "--model", bundle, "--entity", "Person", "--out", store, "--append", "--link", "desk=code"])
+        #expect(run.status == 1 && run.out.contains("2 of 2 links resolved, 1 matched several (lowest Z_PK used)"), "\(run.out)\(run.err)")
+        #expect(try storeRows(store, "SELECT ZNAME || '→' || ZDESK FROM ZPERSON ORDER BY Z_PK") == ["a→1", "b→3"])
+    }
+
     @Test("a stored ordered list keeps its order when an appended record joins it from the to-one side")
     func storedListKeepsItsOrder() throws {
         let folder = try TestPaths.temporaryFolder("append-ordered-list")

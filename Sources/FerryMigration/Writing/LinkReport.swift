@@ -44,11 +44,13 @@ public struct LinkReport: Sendable, Equatable, Codable {
         reports.reduce(0) { $0 + $1.unresolved }
     }
 
-    /// The links of `reports` not kept: those that found nothing, and those whose destination
-    /// another record claimed last (`conflicts`: the pair a record gave is missing from it). A
-    /// run with any exits 1, as with a rejected record.
+    /// The links of `reports` not kept as their records gave them: those that found nothing,
+    /// those whose destination another record claimed last (`conflicts`: the pair a record gave
+    /// is missing from it), and those whose value matched several destinations (`ambiguous`: the
+    /// one with the lowest `Z_PK` was taken, which the record did not single out). A run with
+    /// any exits 1, as with a rejected record.
     public static func notKept(in reports: [LinkReport]) -> Int {
-        reports.reduce(0) { $0 + $1.unresolved + $1.conflicts }
+        reports.reduce(0) { $0 + $1.unresolved + $1.conflicts + $1.ambiguous }
     }
 
     /// Why a record whose links of `relationship` found too few destinations cannot be kept.
