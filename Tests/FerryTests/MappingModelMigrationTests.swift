@@ -155,5 +155,14 @@ struct MappingModelMigrationTests {
         do { _ = try MigrationPlan(modelPath: xcserver + "/XCServerCoreData.xcdatamodeld", mappingModels: [given]) } catch {
             #expect(error.description.hasPrefix("\(given): maps no step of the chain XCServerCoreData → "))
         }
+        // One whose hashes are those of two versions says why no step reads it: it said their hashes
+        // were those of no two consecutive versions.
+        let folder = try TestPaths.temporaryFolder("unused-mapping-model")
+        let store = folder + "/v2.sqlite"
+        try FileManager.default.copyItem(atPath: wiboscoStores + "/CoreDataMigration_Example_2.sqlite", toPath: store)
+        let run = try FerryProcess.run(["plan", store, "--model", wibosco + "/Model/CoreDataMigration_Example.xcdatamodeld", "--mapping", given])
+        #expect(run.status == 3 && run.err.contains("\(given): maps no step of the chain CoreDataMigration_Example 2 → CoreDataMigration_Example 4: "
+            + "maps CoreDataMigration_Example → CoreDataMigration_Example 2: no step reads it, as no source is of CoreDataMigration_Example or an earlier version"),
+                "\(run.err)")
     }
 }

@@ -31,7 +31,8 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
     /// across it by that mapping and start those sources' records there.
     case mappingSpansSource(path: String, from: String, to: String, version: String, sources: [String])
     /// A mapping model given with `--mapping` maps no step of the chain.
-    case mappingModelMapsNoStep(path: String, chain: [String])
+    /// `reason` says why, when its entity version hashes are those of two versions.
+    case mappingModelMapsNoStep(path: String, chain: [String], reason: String?)
     case writer(StoreWriterError)
     case links(GraphWriteError)
     case rejectLog(path: String, reason: String)
@@ -89,8 +90,9 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
                 + "between them: one chain cannot take records of \(from) across \(version) by it and start those there, and its rules would "
                 + "not apply; migrate the sources of \(from) (and earlier versions) alone first, then the store made with the others, "
                 + "or write the mapping as steps through \(version)"
-        case let .mappingModelMapsNoStep(path, chain):
-            "\(path): maps no step of the chain \(chain.joined(separator: " → ")): its source and destination entity version hashes are not those of two consecutive versions (Core Data chooses a mapping model by them)"
+        case let .mappingModelMapsNoStep(path, chain, reason):
+            "\(path): maps no step of the chain \(chain.joined(separator: " → ")): "
+                + (reason ?? "its source and destination entity version hashes are those of no two versions of the model (Core Data chooses a mapping model by them)")
         case .writer(let error): error.description
         case .links(let error): error.description
         case let .rejectLog(path, reason): "\(path): cannot write the reject log: \(reason)"

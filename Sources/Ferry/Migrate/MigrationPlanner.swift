@@ -252,7 +252,8 @@ struct MigrationPlanner {
         let unmatched = mappingModels.map(\.path).filter { path in !found.contains { $0.path == path } }
         let warnings = try unread.warnings(found.filter { !used.contains($0.path) }) + unread.warnings(unmatched: unmatched)
         if let unused = mappingModels.first(where: { mappingModelPaths.contains($0.path) && !used.contains($0.path) }) {
-            throw .mappingModelMapsNoStep(path: unused.path, chain: versions.map(\.name))
+            throw .mappingModelMapsNoStep(path: unused.path, chain: versions.map(\.name),
+                                          reason: found.first { $0.path == unused.path }.map { unread.explanation(of: $0) })
         }
         return (MigrationChain(versions: versions, steps: steps, options: options, variables: variables), warnings)
     }

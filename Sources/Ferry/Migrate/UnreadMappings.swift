@@ -27,7 +27,7 @@ struct UnreadMappings {
             try refuseSpanningSource(mapping)
         }
         for mapping in unread where named.insert(mapping.path).inserted {
-            lines.append("\(mapping.path) maps \(versions[mapping.from]) → \(versions[mapping.to]): no step reads it, as \(reason(mapping))")
+            lines.append("\(mapping.path) \(explanation(of: mapping))")
         }
         return lines
     }
@@ -36,6 +36,11 @@ struct UnreadMappings {
     /// of no two of its versions.
     func warnings(unmatched: [String]) -> [String] {
         unmatched.map { "\($0) maps no two versions of \(model) (\(versions.joined(separator: ", "))) by their entity version hashes: no step runs it" }
+    }
+
+    /// Why no step reads `mapping`: "maps V1 → V2: no step reads it, as …".
+    func explanation(of mapping: FoundMapping) -> String {
+        "maps \(versions[mapping.from]) → \(versions[mapping.to]): no step reads it, as \(reason(mapping))"
     }
 
     private func refuseSpanningSource(_ mapping: FoundMapping) throws(MigrateError) {
