@@ -2,6 +2,7 @@ import Ferry
 import FerryMigration
 import FerryModel
 import FerryStore
+import FerryStoreTestSupport
 import FerryTestSupport
 import Foundation
 import Testing
@@ -144,6 +145,28 @@ struct MappingModelMigrationTests {
         #expect(step.refused.isEmpty && step.mappingModel?.hasSuffix("MappingModel1.2.0to2.0.0.xcmappingmodel") == true)
         #expect(step.entities.first { $0.source == "Integration" }?.attributes.first { $0.destination == "queuedDate" }?.origin == "written")
         #expect(step.entities.first { $0.source == "Integration" }?.attributes.first { $0.destination == "successStreak" }?.rule == "copy success_streak")
+    }
+
+    /// V3 a copy of V2 (the same hashes): Migration1to2 was taken as a step V1 → V3 across V2, and
+    /// the written V2 → V3 mapping went unread (a warning), its rules not applied, exit 0.
+    @Test("a mapping model maps the versions its hashes are nearest: not across a version of the same hashes, whose written step still runs")
+    func mappingModelStopsAtNearestVersion() throws {
+        let folder = try TestPaths.temporaryFolder("nearest-mapping-model")
+        let bundle = folder + "/M.xcdatamodeld"
+        let versions = wibosco + "/Model/CoreDataMigration_Example.xcdatamodeld"
+        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+        for (from, to) in [("CoreDataMigration_Example", "V1"), ("CoreDataMigration_Example 2", "V2"), ("CoreDataMigration_Example 2", "V3")] {
+            try FileManager.default.copyItem(atPath: versions + "/" + from + ".xcdatamodel", toPath: bundle + "/" + to + ".xcdatamodel")
+        }
+        try #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>V3.xcdatamodel</string></dict></plist>"#
+            .write(toFile: bundle + "/.xccurrentversion", atomically: true, encoding: .utf8)
+        try "mapping \"V2\" -> \"V3\"\nentity Post\n  postID = \"FIXED-\" + postID\n".write(toFile: folder + "/V2 to V3.mapping", atomically: true, encoding: .utf8)
+        let store = folder + "/v1.sqlite"
+        try FileManager.default.copyItem(atPath: wiboscoStores + "/CoreDataMigration_Example_1.sqlite", toPath: store)
+        let out = folder + "/out.sqlite"
+        let run = try FerryProcess.run(["migrate", store, "--model", bundle, "--mapping", wibosco + "/Migration/Mappings/Migration1to2.xcmappingmodel", "--out", out])
+        #expect(run.status == 0 && !run.err.contains("no step reads it"), "\(run.out)\(run.err)")
+        #expect(try storeRows(out, "SELECT count(*) = sum(ZPOSTID LIKE 'FIXED-%') AND count(*) > 0 FROM ZPOST") == ["1"])
     }
 
     @Test("a mapping model given that maps no step of the chain is a mistake")

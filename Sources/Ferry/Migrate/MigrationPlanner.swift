@@ -105,7 +105,8 @@ struct MigrationPlanner {
 
     /// The written mapping files and mapping models beside the model (and given) with the two
     /// versions of the bundle each maps, in any order: a file by its name, a mapping model by
-    /// its entity version hashes (one may map several pairs).
+    /// its entity version hashes (one may map several pairs, each with no version between its two
+    /// that has either one's hashes).
     func foundMappings(_ mappingModels: [CoreDataMappingModel]) -> [FoundMapping] {
         let versions = bundle.versions
         let hashes = versions.map { VersionHasher.hashes(of: $0).entityHashes }
@@ -114,6 +115,11 @@ struct MigrationPlanner {
             for to in versions.indices where to != from {
                 let path = mappingFilePath(from: versions[from].name, to: versions[to].name)
                 if FileManager.default.fileExists(atPath: path) { found.append(FoundMapping(path: path, from: from, to: to)) }
+                // Versions of equal hashes are one to Core Data: a mapping model of V1 → V2 maps no
+                // V1 → V3 when V3 has V2's hashes (it became a step across V2, and V2 → V3's
+                // written mapping was skipped, exit 0).
+                let between = from < to ? Array((from + 1)..<to) : []
+                guard !between.contains(where: { hashes[$0] == hashes[from] || hashes[$0] == hashes[to] }) else { continue }
                 found += mappingModels.filter { $0.maps(from: hashes[from], to: hashes[to]) }.map { FoundMapping(path: $0.path, from: from, to: to) }
             }
         }
