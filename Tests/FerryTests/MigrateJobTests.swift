@@ -445,6 +445,30 @@ struct MigrationPlanTests {
         #expect(try storeRows(folder + "/v2.sqlite", "SELECT Z_PK FROM ZVEHICLE ORDER BY Z_PK") == ["1", "2", "41"])
     }
 
+    /// Person's Z_MAX of 1 below its keys 1–3: a file's new person, listed first, took key 2, and
+    /// the kept objects 2 and 3 moved to 4 and 5 (new URIs under the kept UUID), verified, exit 0.
+    @Test("a kept store whose Z_MAX is below its own keys keeps every object's key: new records take keys above its rows")
+    func keptKeysAboveALowZMax() throws {
+        let header = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+        let folder = try TestPaths.temporaryFolder("zmax-below-keys")
+        let person = #"<entity name="Person"><attribute name="name" optional="YES" attributeType="String"/></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Low", versions: [("V1", header + person), ("V2", header + person.replacingOccurrences(
+            of: "</entity>", with: #"<attribute name="note" optional="YES" attributeType="String"/></entity>"#))], in: folder)
+        try #"[{"name": "a1"}, {"name": "a2"}, {"name": "a3"}]"#.write(toFile: folder + "/people.json", atomically: true, encoding: .utf8)
+        try #"[{"name": "new"}]"#.write(toFile: folder + "/new.json", atomically: true, encoding: .utf8)
+        var first = MigrateRequest(sources: [MigrationSource(argument: "Person@V1:\(folder)/people.json")], modelPath: bundle, outputPath: folder + "/v1.sqlite")
+        first.targetVersion = "V1"
+        _ = try MigrateJob(request: first).run()
+        let database = try SQLiteDatabase(path: folder + "/v1.sqlite", mode: .readWrite)
+        try database.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = 1 WHERE Z_NAME = 'Person'")
+        try database.close()
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(argument: "Person@V2:\(folder)/new.json"),
+                                                                       MigrationSource(path: folder + "/v1.sqlite", kind: .store)],
+                                                             modelPath: bundle, outputPath: folder + "/v2.sqlite")).run()
+        #expect(summary.verification?.passed == true)
+        #expect(try storeRows(folder + "/v2.sqlite", "SELECT Z_PK || ':' || ZNAME FROM ZPERSON ORDER BY Z_PK") == ["1:a1", "2:a2", "3:a3", "4:new"])
+    }
+
     @Test("an inferred mapping written as a file reads back as the same rules")
     func inferredMappingFileRoundTrip() throws {
         let bundle = try XcodeModelLoader.loadBundle(at: TestPaths.migrations + "/Workspace.xcdatamodeld")

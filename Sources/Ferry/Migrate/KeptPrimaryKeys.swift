@@ -9,8 +9,9 @@ import FerryVerify
 /// moved into another hierarchy (two source roots merged under one new root take the larger of
 /// the two, so their objects keep keys no new object can take) and records that mappings'
 /// further entity mappings make are followed through the chain; a root no kept record reaches
-/// starts from 0. A root whose `Z_MAX` the source left below its own keys ends at the largest key
-/// written (the writer's counter follows each kept key).
+/// starts from 0. A root whose `Z_MAX` the source left below its own keys (a damaged store, which
+/// `ferry verify` fails) starts from the largest key of its rows instead: from its `Z_MAX`, the
+/// records of another source took keys of the kept objects, which moved to new keys and URIs.
 struct KeptPrimaryKeys {
     /// Entity of the last version → the `Z_MAX` its root starts from (present for every entity of a root that any kept record reaches).
     private let largestByEntity: [String: Int64]
@@ -38,12 +39,17 @@ struct KeptPrimaryKeys {
         do { (version, model) = try StoreRecordCursor.version(of: store, in: chain) } catch { throw MigrateError(error) }
         do { layout = try store.layout(for: model) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
         let maxima = Dictionary(store.primaryKeys.map { ($0.entityNumber, $0.maxPrimaryKey) }, uniquingKeysWith: max)
+        let census: StoreCensus
+        do { census = try StoreCensus(path: path) } catch { throw .store(source: path, reason: ErrorText.reason(of: error, at: path)) }
+        let largestKeys = Dictionary(census.entities.map { ($0.number, $0.largestPrimaryKey) }, uniquingKeysWith: max)
         let final = chain.last
         var largest: [String: Int64] = [:]
         for entity in model.entities where !entity.isAbstract {
             // `Z_MAX` is kept on the root's row.
-            guard let root = model.rootEntity(of: entity.name), let number = layout.entityNumbers[root.name],
-                  let sourceMax = maxima[Int64(number)] else { continue }
+            guard let root = model.rootEntity(of: entity.name), let number = layout.entityNumbers[root.name] else { continue }
+            let rowsLargest = layout.entityNumbers[entity.name].flatMap { largestKeys[Int64($0)] }
+            guard maxima[Int64(number)] != nil || rowsLargest != nil else { continue }
+            let sourceMax = max(maxima[Int64(number)] ?? 0, rowsLargest ?? 0)
             for reached in chain.finalEntities(of: entity.name, from: version) {
                 guard let destination = final.rootEntity(of: reached)?.name else { continue }
                 largest[destination] = max(largest[destination] ?? 0, sourceMax)
