@@ -68,6 +68,17 @@ struct BackupJobTests {
         #expect(path == folder + "/backups" && reason.contains("the new backup does not restore") && reason.contains("Task: the values differ"), "\(reason)")
     }
 
+    @Test("a temporary folder the restore check cannot use is named as such, with what to do, and no backup is kept")
+    func restoreCheckNamesTheTemporaryFolder() throws {
+        let folder = try TestPaths.temporaryFolder("backup-restore-tmpdir")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let run = try FerryProcess.shell("TMPDIR=\(folder)/none ferry backup '\(store)' --to '\(folder)/backups'", in: folder)
+        #expect(run.status == 4 && run.err.contains("ferry backup: \(folder)/none: cannot write: ")
+                && run.err.contains("(the temporary folder, where the new backup is restored to check it: set TMPDIR to another, or give --no-restore-check)"),
+                "\(run.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/backups").filter { !$0.hasPrefix(".") }.isEmpty)
+    }
+
     @Test("a restore check fails on records rejected and pairs left out, not only on values that differ")
     func restoreCheckFaults() throws {
         let folder = try TestPaths.temporaryFolder("backup-restore-faults")

@@ -21,7 +21,13 @@ struct BackupRestoreCheck {
     /// when the restore fails or does not bring back every record and pair.
     func run(progress: @escaping (JobProgress) -> Void) throws(ExportError) {
         let scratch: ScratchFolder
-        do { scratch = try ScratchFolder.make(purpose: "backup-restore") } catch { throw .writing(folder, error) }
+        do { scratch = try ScratchFolder.make(purpose: "backup-restore") } catch {
+            // The temporary folder's fault, not the backup folder's: named, with the way around it.
+            let temporary = ScratchFolder.systemTemporaryDirectory
+            if let failure = WriteFailure.of(error) { throw .noRoom(failure) }
+            throw .cannotWrite(path: temporary, reason: "\(ErrorText.reason(of: error, at: temporary)) (the temporary folder, where the "
+                + "new backup is restored to check it: set TMPDIR to another, or give --no-restore-check)")
+        }
         defer { scratch.remove() }
         let restore = RestoreJob(folder: backup, model: .version(model, origin: "the store's model version \(model.name)"),
                                  outputPath: scratch.database("restored.sqlite"))

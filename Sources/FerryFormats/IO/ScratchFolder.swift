@@ -63,8 +63,8 @@ public final class ScratchFolder {
         return !purpose.isEmpty && purpose.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || $0 == UInt8(ascii: "-") }
     }
 
-    /// `TMPDIR`, or `/tmp`, without a trailing slash.
-    private static var systemTemporaryDirectory: String {
+    /// `TMPDIR`, or `/tmp`, without a trailing slash: where scratch folders are made.
+    public static var systemTemporaryDirectory: String {
         var path = FileManager.default.temporaryDirectory.path
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         return path
