@@ -235,4 +235,86 @@ struct DuplicateMergeTests {
             """) == ["a|red", "x|red"])
         #expect(try storeRows(merged, "SELECT count(*) FROM ZTAG") == ["1"])
     }
+
+    /// A record of an `--append` merged by keep-newest into a row the store held kept the row's
+    /// old pairs besides its own (task 1 still held upload /u2 and tag b), exit 0, verified.
+    @Test("under keep-newest a record merged into a stored row replaces the row's pairs of each relationship it gives; those it leaves out stay")
+    func keepNewestReplacesStoredPairs() throws {
+        let folder = try TestPaths.temporaryFolder("keep-newest-stored-pairs")
+        let workspace = TestPaths.migrations + "/Workspace.xcdatamodeld"
+        try (#"[{"remotePath": "/u1", "uploadID": "11111111-1111-1111-1111-111111111111"}, "#
+            + #"{"remotePath": "/u2", "uploadID": "22222222-2222-2222-2222-222222222222"}]"#)
+            .write(toFile: folder + "/u.json", atomically: true, encoding: .utf8)
+        let store = folder + "/c.sqlite"
+        var run = try FerryProcess.run(["import", folder + "/u.json", "--model", workspace, "--entity", "Upload", "--out", store])
+        #expect(run.status == 0, "\(run.err)")
+        let pairs = """
+            SELECT 'upload ' || ZREMOTEPATH || '→' || ifnull(ZTASK, '-') FROM ZUPLOAD
+                UNION ALL SELECT 'tag ' || g.ZNAME || '→' || j.Z_2TASKS FROM Z_1TASKS j JOIN ZTAG g ON g.Z_PK = j.Z_1TAGS ORDER BY 1
+            """
+        let steps: [(json: String, entity: String, options: [String], expected: [String])] = [
+            (#"[{"taskID": 1, "title": "one", "attachments": ["/u1", "/u2"], "tags": ["a", "b"]}]"#, "Task", ["--create-missing", "tags"],
+             ["tag a→1", "tag b→1", "upload /u1→1", "upload /u2→1"]),
+            (#"[{"taskID": 1, "title": "one v2", "attachments": ["/u1"], "tags": ["a"]}]"#, "Task", [],
+             ["tag a→1", "upload /u1→1", "upload /u2→-"]),
+            // Leaving a relationship out keeps its pairs; an empty list empties it.
+            (#"[{"taskID": 1, "title": "one v3", "tags": []}]"#, "Task", [], ["upload /u1→1", "upload /u2→-"]),
+            // A to-one given null is emptied too.
+            (#"[{"remotePath": "/u1", "uploadID": "11111111-1111-1111-1111-111111111111", "task": null}]"#, "Upload", ["--key", "remotePath"],
+             ["upload /u1→-", "upload /u2→-"]),
+        ]
+        for step in steps {
+            try step.json.write(toFile: folder + "/step.json", atomically: true, encoding: .utf8)
+            run = try FerryProcess.run(["import", folder + "/step.json", "--model", workspace, "--entity", step.entity, "--out", store, "--append",
+                                        "--on-duplicate", "keep-newest"] + (step.entity == "Task" ? ["--link", "attachments=remotePath", "--link", "tags=name"] : [])
+                                       + step.options)
+            #expect(run.status == 0 && run.out.contains("verified"), "\(run.out)\(run.err)")
+            #expect(try storeRows(store, pairs) == step.expected, "\(step.json)")
+        }
+    }
+
+    /// A stored folder's list merged by keep-newest: the newest's order, the count Core Data
+    /// derives, and a note whose required `folder` names the row.
+    @Test("a stored ordered list replaced by keep-newest takes the newest's members and order with its derived count; a destination whose required to-one names the row keeps it, counted (exit 1)")
+    func keepNewestReplacesStoredListKeepingRequiredPairs() throws {
+        let folder = try TestPaths.temporaryFolder("keep-newest-stored-list")
+        let model = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Folder" syncable="YES"><attribute name="name" attributeType="String"/>
+                    <attribute name="itemCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="items.@count"/>
+                    <relationship name="items" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="folder" inverseEntity="Item"/>
+                    <relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="folder" inverseEntity="Note"/>
+                    <uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints>
+                </entity>
+                <entity name="Item" syncable="YES"><attribute name="code" attributeType="String"/>
+                    <relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="items" inverseEntity="Folder"/>
+                </entity>
+                <entity name="Note" syncable="YES"><attribute name="text" attributeType="String"/>
+                    <relationship name="folder" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="notes" inverseEntity="Folder"/>
+                </entity>
+            </model>
+            """
+        let bundle = try TestPaths.xcodeModelBundle("Folders", versions: [("Folders", model)], in: folder)
+        let files = [("i.json", #"[{"code": "a"}, {"code": "b"}, {"code": "c"}]"#), ("f1.json", #"[{"name": "F", "items": ["a", "b", "c"]}]"#),
+                     ("n.json", #"[{"text": "n1", "folder": "F"}, {"text": "n2", "folder": "F"}]"#),
+                     ("f2.json", #"[{"name": "F", "items": ["c", "a"], "notes": ["n2"]}]"#)]
+        for (name, text) in files { try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8) }
+        let store = folder + "/s.sqlite"
+        var run = try FerryProcess.run(["import", folder + "/i.json", "--model", bundle, "--entity", "Item", "--out", store])
+        #expect(run.status == 0, "\(run.err)")
+        for (file, entity, link) in [("f1.json", "Folder", "items=code"), ("n.json", "Note", "folder=name")] {
+            run = try FerryProcess.run(["import", folder + "/" + file, "--model", bundle, "--entity", entity, "--out", store, "--append", "--link", link])
+            #expect(run.status == 0, "\(run.out)\(run.err)")
+        }
+        run = try FerryProcess.run(["import", folder + "/f2.json", "--model", bundle, "--entity", "Folder", "--out", store, "--append",
+                                    "--link", "items=code", "--link", "notes=text", "--on-duplicate", "keep-newest"])
+        #expect(run.status == 1 && run.out.contains("verified")
+                    && run.out.contains("1 of 1 links resolved, 1 stored pairs the merged record left out kept (their 'folder' is required)"),
+                "\(run.out)\(run.err)")
+        #expect(try storeRows(store, "SELECT ZCODE FROM ZITEM WHERE ZFOLDER IS NOT NULL ORDER BY Z_FOK_FOLDER") == ["c", "a"])
+        #expect(try storeRows(store, "SELECT ZCODE FROM ZITEM WHERE ZFOLDER IS NULL AND Z_FOK_FOLDER IS NULL") == ["b"])
+        #expect(try storeRows(store, "SELECT ZITEMCOUNT FROM ZFOLDER") == ["2"])
+        #expect(try storeRows(store, "SELECT ZTEXT || '→' || ifnull(ZFOLDER, '-') FROM ZNOTE ORDER BY Z_PK") == ["n1→1", "n2→1"])
+    }
 }

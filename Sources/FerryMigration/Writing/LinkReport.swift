@@ -32,6 +32,12 @@ public struct LinkReport: Sendable, Equatable, Codable {
     public var conflicts = 0
     /// Pairs given more than once (kept once; an ordered list keeps the first place).
     public var duplicatePairs = 0
+    /// Pairs of rows the store held that a record merged into them under keep-newest did not
+    /// give, kept because their destination's inverse (`keptBecause`) is a required to-one
+    /// (`ReplacedStoredPairs`): the row holds a pair its record left out.
+    public var keptFromStore = 0
+    /// The required to-one that kept those pairs; nil when none were kept.
+    public var keptBecause: String?
 
     public init(relationship: String, matchedBy: String) {
         self.relationship = relationship
@@ -47,10 +53,11 @@ public struct LinkReport: Sendable, Equatable, Codable {
     /// The links of `reports` not kept as their records gave them: those that found nothing,
     /// those whose destination another record claimed last (`conflicts`: the pair a record gave
     /// is missing from it), and those whose value matched several destinations (`ambiguous`: the
-    /// one with the lowest `Z_PK` was taken, which the record did not single out). A run with
+    /// one with the lowest `Z_PK` was taken, which the record did not single out), and the stored
+    /// pairs a merged record left out but a required inverse kept (`keptFromStore`). A run with
     /// any exits 1, as with a rejected record.
     public static func notKept(in reports: [LinkReport]) -> Int {
-        reports.reduce(0) { $0 + $1.unresolved + $1.conflicts + $1.ambiguous }
+        reports.reduce(0) { $0 + $1.unresolved + $1.conflicts + $1.ambiguous + $1.keptFromStore }
     }
 
     /// Why a record whose links of `relationship` found too few destinations cannot be kept.

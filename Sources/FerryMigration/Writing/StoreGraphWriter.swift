@@ -422,6 +422,17 @@ public final class StoreGraphWriter {
                     return .rejected(reason: "it duplicates Z_PK \(existing) on unique (\(constraint.joined(separator: ", "))), but its values are "
                         + "Z_PK \(other.primaryKey)'s on unique (\(other.constraint.joined(separator: ", "))): it replaces neither")
                 }
+                // A row the store held keeps the relationships the record gives as the record
+                // gives them, as a row of the run keeps its newest copy's (`supersede` below).
+                if !fills, existing <= writer.lastKeyBefore(root: target.rootName), !record.links.isEmpty {
+                    let replaced = try linkStaging().tables
+                    try GraphWriteError.wrap { () throws(StoreWriterError) in
+                        let pairs = try replaced.replaced()
+                        for link in record.links {
+                            try pairs.note(row: existing, entity: target.entity, relationship: link.relationship, givesNone: link.targets.isEmpty)
+                        }
+                    }
+                }
             }
             if fills { rowsToFill.remove(SIMD2(target.rootNumber, existing)) }
             primaryKey = existing
@@ -533,7 +544,9 @@ public final class StoreGraphWriter {
     /// rows of carried records that a copy of their carrier not kept owned are removed and handed
     /// to `carried` too (`CarriedRows`). A removed row takes every record merged into it: those
     /// whose own links did not fail are handed to `removedWith` as rejects that name the record
-    /// whose link did (and counted in `rejected`).
+    /// whose link did (and counted in `rejected`). The stored pairs that records merged into a
+    /// stored row under keep-newest replace are released before any kind is resolved, and those
+    /// a required inverse keeps are put back after (`ReplacedStoredPairs`, `LinkReport.keptFromStore`).
     public func resolveLinks(unresolved: (Reject) -> Void = { _ in }, rejected: (RejectedRecords) -> Void = { _ in },
                              removedWith: (Reject) -> Void = { _ in },
                              carried: (CarriedRecordsChange) -> Void = { _ in }) throws(GraphWriteError) -> [LinkReport]
@@ -557,6 +570,7 @@ public final class StoreGraphWriter {
             carried(CarriedRecordsChange(entity: removal.entity, ledger: removal.ledger, change: .removed(merged: removal.change == .merged),
                                          count: removal.count))
         }
+        try GraphWriteError.wrap { () throws(StoreWriterError) in try tables.replacedPairs?.release() }
         let resolver = LinkResolver(staging: staging, model: model, createMissing: createMissing)
         let carries = try GraphWriteError.wrap { () throws(StoreWriterError) in try staging.tables.carriedRows?.carriedRoots() ?? [:] }
         var reports: [Int: LinkReport] = [:]
@@ -564,8 +578,19 @@ public final class StoreGraphWriter {
             reports[kind.id] = try resolver.resolve(kind, removesRecords: removesRecords, unresolved: unresolved, rejected: rejected,
                                                     removedWith: removedWith, carried: carried)
         }
+        var ordered = staging.kinds.compactMap { reports[$0.id] }
+        for kept in try GraphWriteError.wrap({ () throws(StoreWriterError) in try tables.replacedPairs?.restoreRequired() ?? [] }) {
+            if let index = ordered.firstIndex(where: { $0.relationship == kept.relationship }) {
+                ordered[index].keptFromStore += kept.count
+                ordered[index].keptBecause = kept.requiredInverse
+            } else {
+                var report = LinkReport(relationship: kept.relationship, matchedBy: "source key")
+                (report.keptFromStore, report.keptBecause) = (kept.count, kept.requiredInverse)
+                ordered.append(report)
+            }
+        }
         try LinkResolver.numberOrderedLists(of: staging.kinds, in: staging.tables)
-        return staging.kinds.compactMap { reports[$0.id] }
+        return ordered
     }
 
     /// Remembers a record already in the store (when appending) under its identity key, so that

@@ -53,6 +53,9 @@ public final class StagedLinks {
     /// The rows carried records were inserted into, by their carrier's row; made when the first
     /// is added (`carried()`).
     public private(set) var carriedRows: CarriedRows?
+    /// The stored rows whose pairs records merged into them under keep-newest replace; made when
+    /// the first is noted (`replaced()`).
+    public private(set) var replacedPairs: ReplacedStoredPairs?
     /// Links staged so far: the `rowid` of the last one (links are never deleted before resolving).
     public private(set) var stagedCount: Int64 = 0
     /// The links `supersede` named: those of a row (of one kind, or all), staged in a range of `rowid`s.
@@ -124,6 +127,14 @@ public final class StagedLinks {
         if let carriedRows { return carriedRows }
         let made = try CarriedRows(writer: writer)
         carriedRows = made
+        return made
+    }
+
+    /// The table of stored rows whose pairs are replaced, made on first use.
+    public func replaced() throws(StoreWriterError) -> ReplacedStoredPairs {
+        if let replacedPairs { return replacedPairs }
+        let made = try ReplacedStoredPairs(writer: writer)
+        replacedPairs = made
         return made
     }
 
