@@ -108,7 +108,7 @@ public final class ReplacedStoredPairs {
     }
 
     /// Puts back the pairs of destinations whose required to-one `release` emptied and no link of
-    /// the run set again (key, entity number and place); call once every kind is resolved.
+    /// the run set again (`putBack`); call once every kind is resolved.
     /// Returns the pairs kept, per relationship.
     public func restoreRequired() throws(StoreWriterError) -> [Kept] {
         var kept: [Kept] = []
@@ -119,19 +119,35 @@ public final class ReplacedStoredPairs {
                   let inverse = model.inverse(of: relationship) else { continue }
             var count = keptByRelease[name] ?? 0
             if case .destinationRows(let key)? = writer.layout.placement(of: noted.relationship, of: noted.entity), inverse.isRequiredToOne {
-                let back = "SELECT pk FROM \(work).held WHERE rel = \(number)"
-                count += try self.count("SELECT count(*) FROM \(key.table) WHERE Z_PK IN (\(back)) AND \(key.key) IS NULL")
-                var columns = ["\(key.key) = h.owner"]
-                if let entity = key.entityNumber { columns.append("\(entity) = h.ent") }
-                if let order = key.orderKey { columns.append("\(order) = h.ord") }
-                try writer.execute("""
-                    UPDATE \(key.table) SET \(columns.joined(separator: ", ")) FROM \(work).held h
-                        WHERE h.rel = \(number) AND \(key.table).Z_PK = h.pk AND \(key.table).\(key.key) IS NULL
-                    """)
+                count += try putBack(number, key)
             }
             if count > 0 { kept.append(Kept(relationship: name, requiredInverse: inverse.name, count: count)) }
         }
         return kept
+    }
+
+    /// Puts back the held pairs of relationship `number` whose destination no link set again;
+    /// returns how many. In an ordered list they come after the members the record gave, in their
+    /// old order (`LinkResolution.placeChildren` places a list's new members so).
+    private func putBack(_ number: Int, _ key: ForeignKeyPlacement) throws(StoreWriterError) -> Int {
+        let table = key.table
+        try writer.execute("""
+            CREATE TABLE \(work).back AS SELECT h.pk AS pk, h.owner AS owner, h.ent AS ent, h.ord AS ord FROM \(work).held h
+                JOIN \(table) t ON t.Z_PK = h.pk WHERE h.rel = \(number) AND t.\(key.key) IS NULL;
+            UPDATE \(table) SET \(key.key) = b.owner\(key.entityNumber.map { ", \($0) = b.ent" } ?? "") FROM \(work).back b WHERE \(table).Z_PK = b.pk;
+            """)
+        if let order = key.orderKey {
+            try writer.execute("""
+                CREATE TABLE \(work).bp AS SELECT b.pk AS pk, coalesce((SELECT max(t.\(order)) FROM \(table) t
+                        WHERE t.\(key.key) = b.owner AND t.Z_PK NOT IN (SELECT pk FROM \(work).back)), 1024)
+                    + 1024 * row_number() OVER (PARTITION BY b.owner ORDER BY b.ord, b.pk) AS ok FROM \(work).back b;
+                UPDATE \(table) SET \(order) = p.ok FROM \(work).bp p WHERE \(table).Z_PK = p.pk;
+                DROP TABLE \(work).bp;
+                """)
+        }
+        let back = try count("SELECT count(*) FROM \(work).back")
+        try writer.execute("DROP TABLE \(work).back")
+        return back
     }
 
     /// The assignments that empty a foreign key with its entity number and order key.
