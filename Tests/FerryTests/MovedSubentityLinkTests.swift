@@ -60,4 +60,65 @@ struct MovedSubentityLinkTests {
         #expect(try storeRows(out, "SELECT ZNAME, ifnull(ZFAVORITE, '-') FROM ZOWNER ORDER BY ZNAME") == ["ann|-", "bob|-"])
         #expect(try storeRows(out, "SELECT ZPLATE FROM ZMACHINE ORDER BY ZPLATE") == ["C1", "C2"])
     }
+
+    /// V1 and V2 with a many-to-many `Owner.garage` / `Vehicle.garagedBy` (a join table).
+    private static func manyToManyVersion(carParent: String) -> String {
+        let garage = #"<relationship name="garage" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Vehicle" inverseName="garagedBy" inverseEntity="Vehicle"/>"#
+        let garagedBy = #"<relationship name="garagedBy" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Owner" inverseName="garage" inverseEntity="Owner"/>"#
+        let plate = #"<attribute name="plate" optional="YES" attributeType="String"/>"#
+        let machine = carParent == "Machine" ? #"<entity name="Machine" representedClassName="Machine" isAbstract="YES" syncable="YES">\#(plate)</entity>"# : ""
+        return #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Owner" representedClassName="Owner" syncable="YES"><attribute name="name" optional="YES" attributeType="String"/>\#(garage)</entity>"#
+            + #"<entity name="Vehicle" representedClassName="Vehicle" syncable="YES">\#(plate)\#(garagedBy)</entity>"# + machine
+            + #"<entity name="Car" representedClassName="Car" parentEntity="\#(carParent)" syncable="YES"><attribute name="doors" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/></entity>"#
+            + "</model>"
+    }
+
+    @Test("a many-to-many's pairs to the moved sub-entity, read from a store's join table, are dropped and counted, not unresolved links (exit 1 before)")
+    func joinTablePairsToMovedSubentity() throws {
+        let folder = try TestPaths.temporaryFolder("moved-subentity-join")
+        let bundle = try TestPaths.xcodeModelBundle("M", versions: [("V1", Self.manyToManyVersion(carParent: "Vehicle")),
+                                                                    ("V2", Self.manyToManyVersion(carParent: "Machine"))], in: folder)
+        let store = folder + "/v1.sqlite"
+        for (entity, json) in [("Vehicle", #"[{"plate": "V1"}]"#), ("Car", #"[{"plate": "C1", "doors": 4}, {"plate": "C2", "doors": 2}]"#),
+                               ("Owner", #"[{"name": "ann", "garage": ["V1", "C1"]}, {"name": "bob", "garage": ["C1", "C2"]}]"#)] {
+            let source = folder + "/\(entity).json"
+            try Data(json.utf8).write(to: URL(fileURLWithPath: source))
+            var request = ImportRequest(sources: [source], modelPath: bundle, modelVersion: "V1", entity: entity, outputPath: store)
+            if FileManager.default.fileExists(atPath: store) { request.existingStore = .append }
+            request.files.linkAttributes = ["garage": "plate"]
+            _ = try ImportJob(request: request).run()
+        }
+
+        let out = folder + "/out.sqlite"
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: store, kind: .store)], modelPath: bundle, outputPath: out)).run()
+        #expect(summary.verification?.passed == true, "\(summary.verification.map(VerificationReportText.render) ?? "")")
+        #expect(summary.unresolvedLinks == 0)
+        #expect(summary.warnings.contains { $0.hasSuffix(": 3 pairs of Owner.garage not carried: V2's Owner.garage leads to Vehicle only, and Car is not one there")
+            || $0.hasSuffix(": 3 pairs of Car.garagedBy not carried: V2 has no relationship they become") }, "\(summary.warnings)")
+        let joinTable = try storeRows(out, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%GARAGE%' ESCAPE '\\'")
+        #expect(try joinTable.flatMap { try storeRows(out, "SELECT count(*) FROM \($0)") } == ["1"])
+        #expect(try storeRows(out, "SELECT ZPLATE FROM ZMACHINE ORDER BY ZPLATE") == ["C1", "C2"])
+    }
+
+    @Test("a file's link that the last version cannot hold is dropped, counted and said, as a store's is (dropped without a word before)")
+    func fileLinkOfMovedSubentity() throws {
+        let folder = try TestPaths.temporaryFolder("moved-subentity-file")
+        let bundle = try TestPaths.xcodeModelBundle("M", versions: [("V1", Self.version(carParent: "Vehicle")), ("V2", Self.version(carParent: "Machine"))],
+                                                    in: folder)
+        var sources: [MigrationSource] = []
+        for (entity, json) in [("Owner", #"[{"name": "ann"}]"#), ("Vehicle", #"[{"plate": "V1", "owner": "ann"}]"#),
+                               ("Car", #"[{"plate": "C1", "doors": 4, "owner": "ann"}, {"plate": "C2", "doors": 2, "owner": "ann"}]"#)] {
+            let source = folder + "/\(entity).json"
+            try Data(json.utf8).write(to: URL(fileURLWithPath: source))
+            sources.append(MigrationSource(path: source, kind: .file(entity: entity, version: "V1")))
+        }
+        var request = MigrateRequest(sources: sources, modelPath: bundle, outputPath: folder + "/out.sqlite")
+        request.files.linkAttributes = ["owner": "name"]
+        let summary = try MigrateJob(request: request).run()
+        #expect(summary.verification?.passed == true, "\(summary.verification.map(VerificationReportText.render) ?? "")")
+        #expect(summary.unresolvedLinks == 0)
+        #expect(summary.warnings.contains("\(folder)/Car.json: 2 pairs of Car.owner not carried: V2 has no relationship they become"), "\(summary.warnings)")
+        #expect(try storeRows(folder + "/out.sqlite", "SELECT ZPLATE, ZOWNER FROM ZVEHICLE") == ["V1|1"])
+    }
 }

@@ -226,7 +226,7 @@ public struct MigrateJob {
             if let delimiter = opened.delimiter { summary.delimiters[source.path] = delimiter }
             streams[source.path] = opened.streamDigest
             return FileRecordCursor(path: source.path, records: opened.records, entity: entity, version: index,
-                                    versionName: chain.versions[index].name, census: opened.census)
+                                    versionName: chain.versions[index].name, census: opened.census, chain: chain)
         }
     }
 

@@ -18,6 +18,9 @@ public final class FileRecordCursor: RecordCursor {
     private let onlyEntityOf: ManagedObjectModel?
     /// The file's records counted by a scanner of their own as they are read.
     private let census: FileCensus?
+    /// The links the last version of the migration's chain cannot hold, dropped and counted; nil
+    /// in an import (a chain of one version holds every link).
+    private var unheld: UnheldPairs?
 
     /// - Parameters:
     ///   - version: the index in the chain of the version `entity` is read as, named `versionName`.
@@ -26,8 +29,11 @@ public final class FileRecordCursor: RecordCursor {
     ///     side is then empty when a record does not name it (`relationshipsInRecords`).
     ///   - census: the file's records counted a second time (`CensusTap`); when given, a reader
     ///     that read to the end must have handed out as many, or nothing is written.
+    ///   - chain: the migration's chain: the links of a relationship whose pairs its last version
+    ///     holds to none of the records they could name are dropped, counted and said
+    ///     (`UnheldPairs`), as a store's are.
     public init(path: String, records: any RecordStream, entity: String, version: Int, versionName: String,
-                onlyEntityOf: ManagedObjectModel? = nil, census: FileCensus? = nil) {
+                onlyEntityOf: ManagedObjectModel? = nil, census: FileCensus? = nil, chain: MigrationChain? = nil) {
         self.path = path
         self.records = records
         self.entity = entity
@@ -35,6 +41,7 @@ public final class FileRecordCursor: RecordCursor {
         self.versionName = versionName
         self.onlyEntityOf = onlyEntityOf
         self.census = census
+        unheld = chain.map { UnheldPairs(chain: $0, version: version) }
     }
 
     /// In an import, the relationships whose destination is outside the entity's hierarchy: no
@@ -53,7 +60,7 @@ public final class FileRecordCursor: RecordCursor {
         read += 1
         // Consumed, so that the record moves into the item instead of being copied.
         switch consume result {
-        case let .record(record, defaulted): return .record(record, entity: entity, defaulted: defaulted > 0, row: nil)
+        case let .record(record, defaulted): return .record(held(record) ?? record, entity: entity, defaulted: defaulted > 0, row: nil)
         case .reject(let reject): return .reject(reject, entity: entity)
         }
     }
@@ -69,7 +76,11 @@ public final class FileRecordCursor: RecordCursor {
             found = try records.withNext { result in
                 switch result {
                 case let .record(record, defaulted):
-                    do throws(PipelineError) { try body(record, entity, defaulted > 0, nil) } catch { failure = error }
+                    do throws(PipelineError) {
+                        if let kept = held(record) { try body(kept, entity, defaulted > 0, nil) } else { try body(record, entity, defaulted > 0, nil) }
+                    } catch {
+                        failure = error
+                    }
                 case .reject(let reject):
                     rejected = copy reject
                 }
@@ -82,6 +93,18 @@ public final class FileRecordCursor: RecordCursor {
         if let failure { throw failure }
         guard let rejected else { return .handed }
         return .item(.reject(rejected, entity: entity))
+    }
+
+    /// `record` without its links that the last version cannot hold (`UnheldPairs.dropsEvery`,
+    /// which counts them); nil when it keeps every link, so that it is not copied.
+    private func held(_ record: borrowing Record) -> Record? {
+        var kept: Record?
+        for (index, link) in record.links.enumerated().reversed() where !link.targets.isEmpty {
+            guard unheld?.dropsEvery(link.targets.count, of: link.relationship, of: entity) == true else { continue }
+            if kept == nil { kept = copy record }
+            kept?.links.remove(at: index)
+        }
+        return kept
     }
 
     /// A file none of whose keys matches an attribute would give records of nils only: refused
@@ -98,7 +121,8 @@ public final class FileRecordCursor: RecordCursor {
         }
         let unknown = records.unknownKeys
         return SourceEnd(skippedLines: records.skippedLines, entity: entity,
-                         notes: unknown.isEmpty ? [] : [.unknownKeys(source: path, entity: entity, version: versionName, keys: unknown)],
+                         notes: (unknown.isEmpty ? [] : [.unknownKeys(source: path, entity: entity, version: versionName, keys: unknown)])
+                             + (unheld?.notes(source: path) ?? []),
                          duplicateKeys: records.duplicateKeys)
     }
 }

@@ -128,8 +128,8 @@ public struct SourceEnd {
 public enum SourceNote: Sendable, Equatable, CustomStringConvertible {
     /// Keys of a file that matched no attribute of `entity` in `version`, each once.
     case unknownKeys(source: String, entity: String, version: String, keys: [String])
-    /// Relationship pairs of a store that the last version cannot hold, and why (it has no
-    /// relationship they become; what they become leads to other records): counted as the store
+    /// Relationship pairs of a source that the last version cannot hold, and why (it has no
+    /// relationship they become; what they become leads to other records): counted as the source
     /// holds them, dropped on purpose.
     case droppedPairs(source: String, count: Int64, entity: String, relationship: String, reason: String)
     /// Values of an attribute that a step of the chain carries nowhere (`nextVersion` has no

@@ -36,7 +36,7 @@ public final class StoreRecordCursor: RecordCursor {
     private var cursorRootNumber = 0
     private var edges: SeparateEdges?
     private var notes: [SourceNote] = []
-    /// The to-one pairs read from the rows' own columns that the last version cannot hold.
+    /// The pairs read (the rows' to-ones, the pairs kept apart) that the last version cannot hold.
     private var unheld: UnheldPairs
 
     /// What turns a store's rows of one entity into records.
@@ -121,7 +121,7 @@ public final class StoreRecordCursor: RecordCursor {
         while true {
             if let edges { return try edges.next(self).map(SourceItem.link) }
             guard let cursor = try openNextRoot() else {
-                edges = SeparateEdges(model: model, chain: chain, version: version)
+                edges = SeparateEdges(model: model, chain: chain, version: version, layout: records.layout)
                 continue
             }
             let row: StoredRecordCursor.Row
@@ -243,7 +243,8 @@ public final class StoreRecordCursor: RecordCursor {
     /// pairs are tallied from the side `readsManyToManyPairs` chooses, so each is counted once.
     ///
     /// Every pair is counted in the pair tally; the pairs of a relationship the chain does not
-    /// carry are counted as the census has them, dropped on purpose, and noted. A pair whose
+    /// carry are counted as the census has them, dropped on purpose, and noted, and so is each
+    /// pair the last version cannot hold (`UnheldPairs`), read naming its ends' entities. A pair whose
     /// source key names no row of the store (a dangling foreign key) is handed on with the place
     /// of that key (`SeparateLink.missingSourceAt`), to be reported as a link that found nothing.
     private final class SeparateEdges {
@@ -255,12 +256,18 @@ public final class StoreRecordCursor: RecordCursor {
         private var storage: String?
         private var previous: Int64?
         private var position = 0
+        /// The relationship being read (version `version`'s name), when some of its pairs the last
+        /// version cannot hold: each pair is then asked about (`UnheldPairs`).
+        private var asking: String?
+        /// The store's entities by `Z_ENT`.
+        private let entityNames: [Int64: String]
 
         /// A to-many whose pairs another side delivers (its to-one inverse's column, the other
         /// side of a many-to-many) is read too, untallied, when the chain carries both and the last
         /// version does not fill it from that inverse (`MigrationChain.losesInverse`: the inverse
         /// was removed): it lost every pair.
-        init(model: ManagedObjectModel, chain: MigrationChain, version: Int) {
+        init(model: ManagedObjectModel, chain: MigrationChain, version: Int, layout: StoreLayout) {
+            entityNames = layout.entityNames
             relationships = model.entities.flatMap { entity in
                 entity.relationships.compactMap { relationship in
                     guard relationship.isToMany, !relationship.isTransient else { return nil }
@@ -282,9 +289,14 @@ public final class StoreRecordCursor: RecordCursor {
                     let edge: RelationshipEdge?
                     do { edge = try edges.next() } catch { throw .reading(store.path, error) }
                     if let edge {
+                        store.pairs.add(storage)
+                        if let asking, let source = edge.sourceEntity.flatMap({ entityNames[$0] }),
+                           let destination = edge.destinationEntity.flatMap({ entityNames[$0] }),
+                           store.unheld.drops(asking, of: source, to: destination) {
+                            continue
+                        }
                         position = edge.source == previous ? position + 1 : 0
                         previous = edge.source
-                        store.pairs.add(storage)
                         return SeparateLink(entity: carried.entity, relationship: carried.relationship,
                                             source: .row(edge.source, root: roots.source), target: .row(edge.destination, root: roots.destination),
                                             position: position, missingSourceAt: edge.sourceIsMissing ? edges.placeOfSource(of: edge) : nil)
@@ -306,11 +318,12 @@ public final class StoreRecordCursor: RecordCursor {
                 roots = (store.rootNumber(of: entity), store.rootNumber(of: relationship.destinationEntity))
                 previous = nil
                 position = 0
+                asking = store.unheld.mayDrop(relationship.name, below: entity, to: relationship.destinationEntity) ? relationship.name : nil
                 // Pairs leading to records dropped with their entity are dropped with them.
                 let concrete = store.model.hierarchy(below: relationship.destinationEntity).filter { !$0.isAbstract }.count
                 let carriedDestinations = store.chain.carriedEntities(below: relationship.destinationEntity, from: store.version)
                 do {
-                    edges = try store.records.edges(of: relationship.name, of: entity, findingMissingSources: true,
+                    edges = try store.records.edges(of: relationship.name, of: entity, findingMissingSources: true, namingEntities: asking != nil,
                                                     destinations: tallied || carriedDestinations.count == concrete ? nil : carriedDestinations)
                 } catch {
                     throw .reading(store.path, error)

@@ -2,7 +2,8 @@ import CSQLite
 
 /// Streams the pairs of one relationship through one prepared statement whose result columns are
 /// source key, destination key, the order key for ordered relationships and, when the cursor
-/// finds missing sources, 1 when the source key names no row (`EdgeQuery.select`).
+/// finds missing sources, 1 when the source key names no row, and when it names entities, the
+/// `Z_ENT`s of the two ends' rows (`EdgeQuery.select`).
 ///
 /// An ordered relationship's list must have one order: a member without an order key, or two
 /// members of one list with the same key, is an invalid value (naming the row), not an order the
@@ -14,16 +15,18 @@ public final class RelationshipEdgeCursor {
     private let columns: (source: String, destination: String, order: String?)
     private let statement: SQLiteStatement
     private let findsMissingSources: Bool
+    private let namesEntities: Bool
     private var finished = false
     /// The source and order key of the last pair of an ordered relationship.
     private var last: (source: Int64, order: Int64)?
 
     init(database: SQLiteDatabase, table: String, sql: String, columns: (source: String, destination: String, order: String?),
-         findingMissingSources: Bool = false) throws(StoreReaderError) {
+         findingMissingSources: Bool = false, namingEntities: Bool = false) throws(StoreReaderError) {
         path = database.path
         self.table = table
         self.columns = columns
         findsMissingSources = findingMissingSources
+        namesEntities = namingEntities
         statement = try StoreReaderError.sqlite { () throws(SQLiteError) in try database.prepare(sql) }
     }
 
@@ -43,10 +46,15 @@ public final class RelationshipEdgeCursor {
         }
         let source = try key(0, columns.source, row: 0)
         let destination = try key(1, columns.destination, row: source)
-        let isMissing = findsMissingSources && statement.int64(at: columns.order == nil ? 2 : 3) != 0
-        guard let orderColumn = columns.order else {
-            return RelationshipEdge(source: source, destination: destination, order: nil, sourceIsMissing: isMissing)
+        let flag: Int32 = columns.order == nil ? 2 : 3
+        let isMissing = findsMissingSources && statement.int64(at: flag) != 0
+        var edge = RelationshipEdge(source: source, destination: destination, order: nil, sourceIsMissing: isMissing)
+        if namesEntities {
+            let first = findsMissingSources ? flag + 1 : flag
+            edge.sourceEntity = statement.isNull(at: first) ? nil : statement.int64(at: first)
+            edge.destinationEntity = statement.isNull(at: first + 1) ? nil : statement.int64(at: first + 1)
         }
+        guard let orderColumn = columns.order else { return edge }
         guard !statement.isNull(at: 2) else {
             throw .invalidValue(path: path, table: table, primaryKey: destination, column: orderColumn,
                                 reason: "no order key in the ordered list of \(source): the list's order is not known")
@@ -58,7 +66,8 @@ public final class RelationshipEdgeCursor {
                                 reason: "order key \(order) appears twice in the ordered list of \(source): the list's order is not known")
         }
         last = (source, order)
-        return RelationshipEdge(source: source, destination: destination, order: order, sourceIsMissing: isMissing)
+        edge.order = order
+        return edge
     }
 
     /// Where the store keeps a pair's source key, for naming one that points nowhere:

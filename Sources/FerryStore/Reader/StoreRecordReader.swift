@@ -105,15 +105,18 @@ public final class StoreRecordReader {
     /// With `findingMissingSources`, each pair whose source key names no row of that hierarchy
     /// (a key kept on the destination's row or in a join table, pointing nowhere) says so
     /// (`RelationshipEdge.sourceIsMissing`), at the cost of one look up by `Z_PK` per pair.
+    /// With `namingEntities`, each pair names the `Z_ENT` of its two ends' rows
+    /// (`RelationshipEdge.sourceEntity`, `destinationEntity`), at the cost of a look up by `Z_PK` per foreign key.
     /// - Parameter destinations: the concrete entities whose rows the pairs may lead to (nil:
     ///   every entity of the destination's hierarchy), for a to-many kept on its destinations'
     ///   rows or in a join table.
-    public func edges(of relationshipName: String, of entityName: String, findingMissingSources: Bool = false,
+    public func edges(of relationshipName: String, of entityName: String, findingMissingSources: Bool = false, namingEntities: Bool = false,
                       destinations: [String]? = nil) throws(StoreReaderError) -> RelationshipEdgeCursor {
         let query = try edgeQuery(of: relationshipName, of: entityName, destinations: destinations)
-        return try RelationshipEdgeCursor(database: store.database, table: query.table, sql: query.select(findingMissingSources: findingMissingSources),
+        return try RelationshipEdgeCursor(database: store.database, table: query.table,
+                                          sql: query.select(findingMissingSources: findingMissingSources, namingEntities: namingEntities),
                                           columns: (query.sourceColumn, query.destinationColumn, query.orderColumn),
-                                          findingMissingSources: findingMissingSources)
+                                          findingMissingSources: findingMissingSources, namingEntities: namingEntities)
     }
 
     /// How many pairs `edges(of:of:)` streams, counted with one `count(*)` over the same rows.
@@ -190,17 +193,19 @@ public final class StoreRecordReader {
                 : .unknownRelationship(path: store.path, entity: entityName, relationship: relationshipName)
         }
         let sources = layout.table(forEntity: entityName).map { (table: $0.name, numbers: hierarchyNumbers(entityName)) }
+        let targets = layout.table(forEntity: relationship.destinationEntity)
+            .map { (table: $0.name, numbers: hierarchyNumbers(relationship.destinationEntity)) }
         switch layout.placement(of: relationshipName, of: entityName) {
         case .sourceRow(let key):
-            return .foreignKey(key, rows: hierarchyNumbers(entityName), reversed: false, ordered: false, sources: nil)
+            return .foreignKey(key, rows: hierarchyNumbers(entityName), reversed: false, ordered: false, sources: nil, destinations: targets)
         case .destinationRows(let key):
             let rows = destinations.map { $0.compactMap { layout.entityNumbers[$0].map(Int64.init) } } ?? hierarchyNumbers(relationship.destinationEntity)
-            return .foreignKey(key, rows: rows, reversed: true, ordered: relationship.isOrdered, sources: sources)
+            return .foreignKey(key, rows: rows, reversed: true, ordered: relationship.isOrdered, sources: sources, destinations: nil)
         case .joinTable(let join):
             let only = destinations.flatMap { names in
-                layout.table(forEntity: relationship.destinationEntity).map { (table: $0.name, numbers: names.compactMap { layout.entityNumbers[$0].map(Int64.init) }) }
+                targets.map { (table: $0.table, numbers: names.compactMap { layout.entityNumbers[$0].map(Int64.init) }) }
             }
-            return .join(join, ordered: relationship.isOrdered, sources: sources, destinations: only)
+            return .join(join, ordered: relationship.isOrdered, sources: sources, destinations: targets, only: only)
         case nil:
             throw .unknownRelationship(path: store.path, entity: entityName, relationship: relationshipName)
         }

@@ -49,11 +49,19 @@ public struct RelationshipEdge: Sendable, Hashable {
     /// Whether `source` names no row of the sources' hierarchy (a dangling foreign key), when the
     /// cursor was asked to find out (`StoreRecordReader.edges(of:of:findingMissingSources:)`).
     public var sourceIsMissing: Bool
+    /// The `Z_ENT` of the source's row and of the destination's, when the cursor was asked to
+    /// name them (`StoreRecordReader.edges(of:of:namingEntities:)`); nil otherwise, and for a
+    /// key naming no row of its hierarchy.
+    public var sourceEntity: Int64?
+    public var destinationEntity: Int64?
 
-    public init(source: Int64, destination: Int64, order: Int64? = nil, sourceIsMissing: Bool = false) {
+    public init(source: Int64, destination: Int64, order: Int64? = nil, sourceIsMissing: Bool = false,
+                sourceEntity: Int64? = nil, destinationEntity: Int64? = nil) {
         self.source = source
         self.destination = destination
         self.order = order
         self.sourceIsMissing = sourceIsMissing
+        self.sourceEntity = sourceEntity
+        self.destinationEntity = destinationEntity
     }
 }
