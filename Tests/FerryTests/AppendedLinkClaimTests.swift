@@ -17,6 +17,24 @@ struct AppendedLinkClaimTests {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
+    /// A model of people and desks, a person's to-one `desk` with the inverse `deskSide` (a
+    /// to-one, or a to-many), as a bundle in `folder`.
+    private func desks(in folder: String, deskSide: String, toMany: Bool) throws -> String {
+        let side = toMany ? #"toMany="YES""# : #"maxCount="1""#
+        let model = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Person" syncable="YES"><attribute name="name" attributeType="String"/>
+                    <relationship name="desk" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Desk" inverseName="\(deskSide)" inverseEntity="Desk"/>
+                </entity>
+                <entity name="Desk" syncable="YES"><attribute name="code" attributeType="String"/>
+                    <relationship name="\(deskSide)" optional="YES" \(side) deletionRule="Nullify" destinationEntity="Person" inverseName="desk" inverseEntity="Person"/>
+                </entity>
+            </model>
+            """
+        return try TestPaths.xcodeModelBundle("Desks", versions: [("Desks", model)], in: folder)
+    }
+
     @Test("a new record that names a destination a stored record holds takes it as the last claim, counted as in migrate (exit 1)")
     func storedDestinationClaimIsCounted() throws {
         let folder = try TestPaths.temporaryFolder("append-claim")
@@ -47,18 +65,7 @@ struct AppendedLinkClaimTests {
     @Test("a one-to-one's destination a stored record holds goes to the new record, the stored one's side emptied: counted, not a failed verification")
     func storedOneToOneClaimIsCounted() throws {
         let folder = try TestPaths.temporaryFolder("append-claim-one-to-one")
-        let model = """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-                <entity name="Person" syncable="YES"><attribute name="name" attributeType="String"/>
-                    <relationship name="desk" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Desk" inverseName="person" inverseEntity="Desk"/>
-                </entity>
-                <entity name="Desk" syncable="YES"><attribute name="code" attributeType="String"/>
-                    <relationship name="person" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="desk" inverseEntity="Person"/>
-                </entity>
-            </model>
-            """
-        let bundle = try TestPaths.xcodeModelBundle("Desks", versions: [("Desks", model)], in: folder)
+        let bundle = try desks(in: folder, deskSide: "person", toMany: false)
         try write(#"[{"code": "D1"}]"#, folder + "/d.json")
         try write(#"[{"name": "a", "desk": "D1"}]"#, folder + "/a.json")
         try write(#"[{"name": "b", "desk": "D1"}]"#, folder + "/b.json")
@@ -78,18 +85,7 @@ struct AppendedLinkClaimTests {
     @Test("a link whose value several destinations hold is kept to the lowest Z_PK and said, exit 1: the record did not single it out")
     func ambiguousLinkIsNotExitZero() throws {
         let folder = try TestPaths.temporaryFolder("ambiguous-link")
-        let model = """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-                <entity name="Person" syncable="YES"><attribute name="name" attributeType="String"/>
-                    <relationship name="desk" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Desk" inverseName="people" inverseEntity="Desk"/>
-                </entity>
-                <entity name="Desk" syncable="YES"><attribute name="code" attributeType="String"/>
-                    <relationship name="people" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Person" inverseName="desk" inverseEntity="Person"/>
-                </entity>
-            </model>
-            """
-        let bundle = try TestPaths.xcodeModelBundle("Shared", versions: [("Shared", model)], in: folder)
+        let bundle = try desks(in: folder, deskSide: "people", toMany: true)
         try write(#"[{"code": "D1"}, {"code": "D1"}, {"code": "D2"}]"#, folder + "/d.json")
         try write(#"[{"name": "a", "desk": "D1"}, {"name": "b", "desk": "D2"}]"#, folder + "/p.json")
         let store = folder + "/s.sqlite"
