@@ -14,7 +14,8 @@ enum LinkReportText {
         if link.ambiguous > 0 { text += ", \(link.ambiguous) matched several (lowest Z_PK used)" }
         if link.conflicts > 0 { text += ", \(link.conflicts) claimed by several (last wins)" }
         if link.keptFromStore > 0 {
-            text += ", \(link.keptFromStore) stored pairs the merged record left out kept (their '\(link.keptBecause ?? "?")' is required)"
+            let pairs = link.keptFromStore == 1 ? "1 stored pair" : "\(link.keptFromStore) stored pairs"
+            text += ", \(pairs) the merged record left out kept (their '\(link.keptBecause ?? "?")' is required)"
         }
         if link.duplicatePairs > 0 { text += ", \(link.duplicatePairs) given twice (kept once)" }
         if link.rejectedRecords > 0 { text += ", \(link.rejectedRecords) records rejected (\(link.rejectedBecause ?? "the relationship is required"))" }

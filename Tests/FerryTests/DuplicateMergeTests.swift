@@ -310,7 +310,7 @@ struct DuplicateMergeTests {
         run = try FerryProcess.run(["import", folder + "/f2.json", "--model", bundle, "--entity", "Folder", "--out", store, "--append",
                                     "--link", "items=code", "--link", "notes=text", "--on-duplicate", "keep-newest"])
         #expect(run.status == 1 && run.out.contains("verified")
-                    && run.out.contains("1 of 1 links resolved, 1 stored pairs the merged record left out kept (their 'folder' is required)"),
+                    && run.out.contains("1 of 1 links resolved, 1 stored pair the merged record left out kept (their 'folder' is required)"),
                 "\(run.out)\(run.err)")
         #expect(try storeRows(store, "SELECT ZCODE FROM ZITEM WHERE ZFOLDER IS NOT NULL ORDER BY Z_FOK_FOLDER") == ["c", "a"])
         #expect(try storeRows(store, "SELECT ZCODE FROM ZITEM WHERE ZFOLDER IS NULL AND Z_FOK_FOLDER IS NULL") == ["b"])
