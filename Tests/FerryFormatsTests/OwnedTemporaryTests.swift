@@ -38,6 +38,19 @@ struct OwnedTemporaryTests {
                          "Out.sqlite.ferry-22222222-2222-4222-8222-222222222222.tmp-journal"])
     }
 
+    /// A killed `generate --out` or `mapping convert --out` left its file beside the destination,
+    /// and nothing removed it.
+    @Test("a whole-file write removes what a killed run left beside its destination, and nothing else")
+    func wholeFileWriteSweepsItsLeftovers() throws {
+        let folder = try TestPaths.temporaryFolder("owned-whole-file")
+        let output = folder + "/out.csv"
+        let dead = output + ".ferry-11111111-1111-4111-8111-111111111111.tmp"
+        try plant(dead)
+        try plant(output + ".ferry-notes.tmp")
+        try WholeFileOutput.write(to: output, replacing: false) { try $0.write(Array("a,b\n".utf8)) }
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == ["out.csv", "out.csv.ferry-notes.tmp"])
+    }
+
     /// A sweep removed every name that began as a run's does (`Out.sqlite.ferry-…`), a user's
     /// file or folder included, recursively.
     @Test("a sweep removes only names of the exact form a run makes (a UUID as Ferry writes it), of the kind it makes, never a link")

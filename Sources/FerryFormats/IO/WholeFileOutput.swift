@@ -6,7 +6,8 @@ import Darwin
 
 /// One output file of a run, written whole or not at all: its bytes go to a file built beside
 /// the destination (`OwnedTemporary`), renamed over it once complete, so that a failure or a
-/// signal leaves the destination as it was. An existing destination is replaced only when asked,
+/// signal leaves the destination as it was (what a killed run left beside it is removed by the
+/// next write to it, `OwnedTemporary.sweep`). An existing destination is replaced only when asked,
 /// and never when it is not a regular file (a folder, a device, a FIFO). `-` is standard output,
 /// written as the bytes come.
 public enum WholeFileOutput {
@@ -57,6 +58,8 @@ public enum WholeFileOutput {
         }
         let folder = FilePath.split(path).folder
         guard FileInfo.finalKind(atPath: folder) == .directory else { throw .noFolder(path, folder: folder) }
+        // What a killed run left beside the destination goes now: nothing else removes it.
+        OwnedTemporary.sweep(beside: path, kind: .file)
         let temporary: OwnedTemporary
         do { temporary = try OwnedTemporary.create(beside: path, kind: .file) } catch {
             throw .write(ByteSinkError(path: path, operation: "create a file beside", code: error.code))
