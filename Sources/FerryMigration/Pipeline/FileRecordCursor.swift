@@ -98,9 +98,12 @@ public final class FileRecordCursor: RecordCursor {
     /// `record` without its links that the last version cannot hold (`UnheldPairs.dropsEvery`,
     /// which counts them); nil when it keeps every link, so that it is not copied.
     private func held(_ record: borrowing Record) -> Record? {
+        // An import's records, and a record without links, go by without a look (no array made per record).
+        guard unheld != nil, !record.links.isEmpty else { return nil }
         var kept: Record?
-        for (index, link) in record.links.enumerated().reversed() where !link.targets.isEmpty {
-            guard unheld?.dropsEvery(link.targets.count, of: link.relationship, of: entity) == true else { continue }
+        for index in record.links.indices.reversed() {
+            let link = record.links[index]
+            guard !link.targets.isEmpty, unheld?.dropsEvery(link.targets.count, of: link.relationship, of: entity) == true else { continue }
             if kept == nil { kept = copy record }
             kept?.links.remove(at: index)
         }

@@ -65,8 +65,6 @@ extension StagedLinks {
 
     /// The integer of the first row of a query (0 when there is none).
     func count(_ sql: String) throws(LinkResolutionError) -> Int {
-        let statement = try LinkResolutionError.store { () throws(StoreWriterError) in try writer.prepareStatement(sql) }
-        defer { statement.finalize() }
-        return try LinkResolutionError.sqlite { () throws(SQLiteError) in try statement.step() ? Int(statement.int64(at: 0)) : 0 }
+        try LinkResolutionError.store { () throws(StoreWriterError) in try writer.integer(sql) }
     }
 }

@@ -156,8 +156,6 @@ public final class ReplacedStoredPairs {
     }
 
     private func count(_ sql: String) throws(StoreWriterError) -> Int {
-        let statement = try writer.prepareStatement(sql)
-        defer { statement.finalize() }
-        return try StoreWriterError.sqlite { () throws(SQLiteError) in try statement.step() ? Int(statement.int64(at: 0)) : 0 }
+        try writer.integer(sql)
     }
 }

@@ -404,6 +404,14 @@ public final class CoreDataStoreWriter {
         return try prepare(sql)
     }
 
+    /// The integer of the first row of a query on the store's connection (0 when there is none),
+    /// as `prepareStatement` runs it.
+    func integer(_ sql: String) throws(StoreWriterError) -> Int {
+        let statement = try prepareStatement(sql)
+        defer { statement.finalize() }
+        return try StoreWriterError.sqlite { () throws(SQLiteError) in try statement.step() ? Int(statement.int64(at: 0)) : 0 }
+    }
+
     /// Attaches an empty scratch database under `name` for working tables (key maps, staged
     /// links). SQLite keeps it in a private temporary file that disappears with the connection,
     /// so nothing of it reaches the store. It has no rollback journal: a failed run discards it
