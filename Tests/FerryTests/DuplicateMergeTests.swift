@@ -271,6 +271,9 @@ struct DuplicateMergeTests {
             #expect(run.status == 0 && run.out.contains("verified"), "\(run.out)\(run.err)")
             #expect(try storeRows(store, pairs) == step.expected, "\(step.json)")
         }
+        // Each merge changed a stored object: its version went up by one, as Core Data's save counts it.
+        #expect(try storeRows(store, "SELECT ZTITLE || ' ' || Z_OPT FROM ZTASK") == ["one v3 3"])
+        #expect(try storeRows(store, "SELECT ZREMOTEPATH || ' ' || Z_OPT FROM ZUPLOAD ORDER BY 1") == ["/u1 2", "/u2 1"])
     }
 
     /// A stored folder's list merged by keep-newest: the newest's order, the count Core Data

@@ -78,8 +78,9 @@ public final class EntityInserter {
     }
 
     /// Replaces the values of the existing row `primaryKey` in the columns whose `sources[i]` is
-    /// not nil with `values[sources[i]]` in their storage form; the other columns, `Z_ENT` and
-    /// `Z_OPT` stay.
+    /// not nil with `values[sources[i]]` in their storage form; the other columns and `Z_ENT`
+    /// stay. A row the store held before the run is an object changed: its `Z_OPT` goes up by one
+    /// each time, as Core Data's save counts it; a row of the run keeps its version.
     public func replace(_ primaryKey: Int64, with values: [AttributeValue], sources: [Int?]) throws(StoreWriterError) {
         guard sources.count == columns.count else {
             throw .valueCount(entity: entityName, expected: columns.count, got: sources.count)
@@ -90,8 +91,12 @@ public final class EntityInserter {
             (statement, set) = (update.statement, update.columns)
         } else {
             set = columns.indices.filter { sources[$0] != nil }
-            let assignments = set.map { "\(columns[$0].name) = ?" }.joined(separator: ", ")
-            statement = try writer.prepareStatement("UPDATE \(table) SET \(assignments) WHERE Z_PK = ?")
+            var assignments = set.map { "\(columns[$0].name) = ?" }
+            if let version = writer.layout.columns(forEntity: entityName).first(where: { $0.role == .optimisticLock }) {
+                let stored = writer.lastKeyBefore(root: primaryKeys.root)
+                assignments.append("\(version.name) = CASE WHEN Z_PK <= \(stored) THEN COALESCE(\(version.name), 0) + 1 ELSE \(version.name) END")
+            }
+            statement = try writer.prepareStatement("UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
             update = (statement, sources, set)
         }
         try StoreWriterError.sqlite { () throws(SQLiteError) in
