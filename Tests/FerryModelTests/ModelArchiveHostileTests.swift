@@ -41,6 +41,24 @@ struct ModelArchiveHostileTests {
         #expect(try decode(minimal).entities.map(\.name) == ["A"])
     }
 
+    /// A compiled model or a store's model cache is held to the XML's rules: an inverse pointing
+    /// elsewhere made links of one relationship fill another's column.
+    @Test("an archived model whose inverse does not point back is refused, as its XML is")
+    func archivedInverseMustPointBack() throws {
+        func model(inverseOfB destination: String) -> ManagedObjectModel {
+            ManagedObjectModel(name: "m", entities: [
+                Entity(name: "A", relationships: [Relationship(name: "b", destinationEntity: "B", inverseName: "c", inverseEntity: "B")]),
+                Entity(name: "B", relationships: [Relationship(name: "c", destinationEntity: destination, inverseName: "b", inverseEntity: destination)]),
+                Entity(name: "C", relationships: [Relationship(name: "b", destinationEntity: "B")]),
+            ])
+        }
+        _ = try ModelArchiveDecoder.decodeModel(archive: ModelArchiveEncoder.encodeModel(model(inverseOfB: "A")), name: "m")
+        let error = try #require(throws: ModelArchiveError.self) {
+            try ModelArchiveDecoder.decodeModel(archive: ModelArchiveEncoder.encodeModel(model(inverseOfB: "C")), name: "m")
+        }
+        #expect(error.description.contains("relationship 'A.b' names inverse 'B.c', which points at 'C', not at 'A'"), "\(error)")
+    }
+
     @Test("a truncated model cache is a deflate error")
     func truncatedDeflate() throws {
         let cache = try RawDeflate.deflate(archive(minimal))

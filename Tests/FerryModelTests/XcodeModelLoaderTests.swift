@@ -149,6 +149,65 @@ struct XcodeModelLoaderTests {
         #expect(try XcodeModelLoader.loadModel(at: transient).entities.first?.attributes.first?.type == .composite)
     }
 
+    /// `A.b` naming `B.c` while `B.c` points at `C`, or two relationships naming one inverse: a
+    /// link of one was written into the other's column too (a B→C pair no record gave), and the
+    /// store verified, exit 0.
+    @Test("a relationship whose inverse does not point back, or names another relationship as its own inverse, is refused; a one-sided pair and a sub-entity destination load")
+    func inversesMustPointBack() throws {
+        func relationship(_ name: String, to destination: String, inverse: String?, toMany: Bool = false) -> String {
+            #"<relationship name="\#(name)" optional="YES" \#(toMany ? #"toMany="YES""# : #"maxCount="1""#) deletionRule="Nullify" destinationEntity="\#(destination)""#
+                + (inverse.map { #" inverseName="\#($0)" inverseEntity="\#(destination)""# } ?? "") + "/>"
+        }
+        func load(_ entities: [(name: String, parent: String?, relationships: [String])]) throws -> ManagedObjectModel {
+            let body = entities.map { entity in
+                #"<entity name="\#(entity.name)"\#(entity.parent.map { #" parentEntity="\#($0)""# } ?? "")>"#
+                    + entity.relationships.joined() + "</entity>"
+            }.joined(separator: "\n")
+            return try XcodeModelLoader.loadModel(at: try TestPaths.xcodeModelFolder(header + "<model>\n" + body + "\n</model>"))
+        }
+        let elsewhere = #expect(throws: ModelLoadError.self) {
+            try load([("A", nil, [relationship("b", to: "B", inverse: "c")]), ("B", nil, [relationship("c", to: "C", inverse: "b")]),
+                      ("C", nil, [relationship("b", to: "B", inverse: "c")])])
+        }
+        #expect(elsewhere?.description.contains("inconsistent model: relationship 'A.b' names inverse 'B.c', which points at 'C', not at 'A'") == true,
+                "\(String(describing: elsewhere))")
+        let shared = #expect(throws: ModelLoadError.self) {
+            try load([("A", nil, [relationship("bs", to: "B", inverse: "a", toMany: true), relationship("bs2", to: "B", inverse: "a", toMany: true)]),
+                      ("B", nil, [relationship("a", to: "A", inverse: "bs")])])
+        }
+        #expect(shared?.description.contains("relationship 'A.bs2' names inverse 'B.a', whose own inverse is 'bs': each of a pair must name the other") == true,
+                "\(String(describing: shared))")
+        // A one-sided pair, and an inverse pointing at a sub-entity of the declaring one, load.
+        _ = try load([("A", nil, [relationship("b", to: "B", inverse: "a")]), ("B", nil, [relationship("a", to: "A", inverse: nil)])])
+        _ = try load([("P", nil, [relationship("items", to: "I", inverse: "owner", toMany: true)]), ("S", "P", []),
+                      ("I", nil, [relationship("owner", to: "S", inverse: "items")])])
+    }
+
+    /// Undefined (also an attribute without `attributeType`) and Object ID got no column: every
+    /// value was dropped as a key "matching no attribute", exit 0; a sub-entity declaring its
+    /// parent's property got a version hash and was refused only when written.
+    @Test("a stored Undefined or Object ID attribute, or a property a sub-entity declares again, is refused with its place; transient ones load")
+    func storedAttributesNeedAType() throws {
+        for (declaration, type) in [(#"attributeType="Undefined""#, "an Undefined"), ("", "an Undefined"), (#"attributeType="ObjectID""#, "an ObjectID")] {
+            let folder = try TestPaths.xcodeModelFolder(header + """
+
+                <model><entity name="Item"><attribute name="code" optional="YES" \(declaration)/></entity></model>
+                """)
+            let error = try #require(throws: ModelLoadError.self) { try XcodeModelLoader.loadModel(at: folder) }
+            #expect(error.description.contains("contents:2: <attribute>: attribute 'code' is \(type) attribute that is not transient"), "\(error)")
+            let transient = try TestPaths.xcodeModelFolder(header + """
+                <model><entity name="Item"><attribute name="code" optional="YES" transient="YES" \(declaration)/></entity></model>
+                """)
+            #expect(try XcodeModelLoader.loadModel(at: transient).entities.first?.attributes.first?.isTransient == true)
+        }
+        let redeclared = try TestPaths.xcodeModelFolder(header + """
+            <model><entity name="A"><attribute name="a" optional="YES" attributeType="String"/></entity>
+            <entity name="B" parentEntity="A"><attribute name="a" optional="YES" attributeType="String"/></entity></model>
+            """)
+        let error = try #require(throws: ModelLoadError.self) { try XcodeModelLoader.loadModel(at: redeclared) }
+        #expect(error.description.contains("entity 'B' declares property 'a', which it inherits from 'A'"), "\(error)")
+    }
+
     @Test("a malformed model names the file, the line and the element")
     func malformedModelHasLocation() throws {
         let missingName = try TestPaths.xcodeModelFolder(header + """

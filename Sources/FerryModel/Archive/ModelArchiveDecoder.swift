@@ -67,11 +67,13 @@ struct ArchivedModelReader {
             for (key, raw) in entities {
                 decoded.append(try entity(key, raw, all: entities, entityNames: names))
             }
-            return ManagedObjectModel(
+            let model = ManagedObjectModel(
                 name: name, versionIdentifier: try versionIdentifier(root), entities: decoded,
                 configurations: try configurations(root, entityNames: names),
                 fetchRequests: try fetchRequests(root, entityNames: names),
                 inheritedPropertyForm: entities.values.contains(where: \.listsProxies) ? .proxies : .copies)
+            if let problem = ModelConsistency.problem(in: model) { throw ModelArchiveError.invalid(reason: problem, keyPath: root.path("NSEntities")) }
+            return model
         } catch let error as ModelArchiveError {
             throw error
         } catch let error as KeyedArchiveError {

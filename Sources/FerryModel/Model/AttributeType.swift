@@ -51,9 +51,17 @@ public enum AttributeType: Int, Sendable, CaseIterable, Codable {
     /// Why a stored attribute of this type cannot be read or written, or nil when it can. A
     /// composite (Xcode 15) keeps its elements in columns of their own, which the model's
     /// `<composite>` describes and Ferry does not read yet: a model with one was taken as an
-    /// attribute without a column, and every value of it was lost with exit 0.
+    /// attribute without a column, and every value of it was lost with exit 0. Undefined (also
+    /// what an attribute without `attributeType` is) and Object ID have no storage at all: Core
+    /// Data's model compiler accepts them on transient attributes only, and a stored one was
+    /// taken as an attribute without a column too, its values dropped as "keys matching no
+    /// attribute".
     public var unsupportedReason: String? {
-        self == .composite ? "is a composite attribute, which Ferry does not read yet (its values would be lost)" : nil
+        switch self {
+        case .composite: "is a composite attribute, which Ferry does not read yet (its values would be lost)"
+        case .undefined, .objectID: "is \(withArticle) attribute that is not transient: Core Data stores no value of that type (only a transient attribute may have it)"
+        default: nil
+        }
     }
 
     /// Looks a type up by its Xcode XML spelling.

@@ -43,4 +43,7 @@ public struct Entity: Sendable, Equatable, Codable {
 
     /// The declared relationship with this name.
     public func relationship(named name: String) -> Relationship? { relationships.first { $0.name == name } }
+
+    /// The names of the declared attributes, relationships and fetched properties, in that order.
+    public var propertyNames: [String] { attributes.map(\.name) + relationships.map(\.name) + fetchedProperties.map(\.name) }
 }
