@@ -1,4 +1,6 @@
 import Ferry
+import FerryModel
+import FerryStore
 import FerryTestSupport
 import Foundation
 import Testing
@@ -18,6 +20,27 @@ struct ExportCommandTests {
         #expect(run.err.contains("file size limit reached writing \(folder)/out/"), "stderr: \(run.err)")
         // Built aside and removed: neither `out` nor its temporary folder is left.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["Workspace2.sqlite"])
+    }
+
+    /// A store whose `Z_MODELCACHE` held another model than its metadata's hashes name was read
+    /// with the cache's model: an Integer 64 exported as a Double, exit 0 (verify alone noticed).
+    @Test("a store whose model cache is not the model its metadata names is refused by export and query without --model (exit 3); with it, exported")
+    func foreignModelCacheRefused() throws {
+        let folder = try TestPaths.temporaryFolder("foreign-model-cache")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let other = try #require(try XcodeModelLoader.loadBundle(at: ExportTestSupport.workspace).version(named: "Workspace 3"))
+        let cache = try ModelArchiveEncoder.encodeModelCache(other).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        try database.execute("UPDATE Z_MODELCACHE SET Z_CONTENT = X'\(cache.joined())'")
+        try database.close()
+        for arguments in [["export", store, "--out", folder + "/out"], ["query", store, "--entity", "Task"]] {
+            let run = try FerryProcess.run(arguments)
+            #expect(run.status == 3 && run.err.contains("the model in Z_MODELCACHE is not the one the store's metadata names (version hashes differ for "),
+                    "\(arguments[0]): \(run.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out"))
+        let given = try FerryProcess.run(["export", store, "--out", folder + "/out", "--model", ExportTestSupport.workspace])
+        #expect(given.status == 0, "\(given.err)")
     }
 
     @Test("backup: an unwritable target is exit 4 and leaves earlier backups untouched; --json prints one line")

@@ -16,16 +16,26 @@ public enum StoreModelMatch {
         }
     }
 
-    /// The model archived in `Z_MODELCACHE` (stores of framework version 754 and later have one).
+    /// The model archived in `Z_MODELCACHE` (stores of framework version 754 and later have one),
+    /// when it has the version hashes of the store's metadata: a cache of another model (an
+    /// Integer 64 read as a Double) was read as the store's, and values exported changed, exit 0.
     public static func archivedModel(of store: CoreDataStoreReader) throws(StoreReaderError) -> ManagedObjectModel {
         guard store.schema.table(named: "Z_MODELCACHE") != nil else {
             throw .invalidModel(path: store.path, reason: "the store has no Z_MODELCACHE (an old store): give its model with --model")
         }
         guard let content = try store.modelCache() else { throw .invalidModel(path: store.path, reason: "Z_MODELCACHE is empty: give the store's model with --model") }
+        let model: ManagedObjectModel
         do {
-            return try ModelArchiveDecoder.decodeModelCache(content, name: "store model")
+            model = try ModelArchiveDecoder.decodeModelCache(content, name: "store model")
         } catch {
             throw .invalidModel(path: store.path, reason: "Z_MODELCACHE cannot be decoded: \(error.description)")
         }
+        let stored = store.metadata.versionHashes
+        let differing = VersionHasher.hashes(of: model).differingEntities(from: stored)
+        guard stored.isEmpty || differing.isEmpty else {
+            throw .invalidModel(path: store.path, reason: "the model in Z_MODELCACHE is not the one the store's metadata names (version hashes differ for "
+                + "\(differing.joined(separator: ", "))): give the store's model with --model")
+        }
+        return model
     }
 }
