@@ -148,6 +148,15 @@ struct TextCoercionTests {
         #expect(failure("2014-01-02T10:30:60Z", .date) == "'2014-01-02T10:30:60Z' has second 60 (a leap second): a date cannot hold it")
         #expect(failure("2015-06-30T23:59:60.5+08:00", .date) == "'2015-06-30T23:59:60.5+08:00' has second 60 (a leap second): a date cannot hold it")
         #expect(failure("2014-01-02T10:30:61Z", .date) == "'2014-01-02T10:30:61Z' is not a date (ISO 8601, or a number of seconds since 1970)")
+        // The message names the epoch in use, and a number no Double holds says so (it said
+        // "not a date (… seconds since 1970)" under --date-epoch reference).
+        func epochFailure(_ text: String, epoch: CoercionOptions.NumericDateEpoch) -> String? {
+            if case let .failure(failure) = TextCoercion.value(text, as: .date, options: .init(numericDateEpoch: epoch)) { return failure.reason }
+            return nil
+        }
+        #expect(epochFailure("soon", epoch: .referenceSeconds) == "'soon' is not a date (ISO 8601, or a number of seconds since 2001 (--date-epoch reference))")
+        #expect(epochFailure("31556889832780799", epoch: .referenceSeconds)
+                == "not a date as seconds since 2001 (--date-epoch reference): 31556889832780799 has no exact Double value: it would read back as 31556889832780800")
     }
 
     @Test("UUIDs, URIs and base64")

@@ -212,7 +212,8 @@ public enum TextCoercion {
 
     static func date(_ text: String, epoch: CoercionOptions.NumericDateEpoch) -> Result<AttributeValue, CoercionFailure> {
         if let seconds = ISO8601Date.parse(text) { return .success(.date(seconds)) }
-        if case let .success(.double(number)) = floating(text, as: .double) {
+        let numeric = floating(text, as: .double)
+        if case let .success(.double(number)) = numeric {
             switch epoch {
             case .unixSeconds, .unixMilliseconds:
                 // A legacy Unix time past the years ISO 8601 writes (0–9999) is a misread one:
@@ -230,7 +231,16 @@ public enum TextCoercion {
         if ISO8601Date.hasSecondSixty(text) {
             return .failure(CoercionFailure("'\(clipped(text))' has second 60 (a leap second): a date cannot hold it"))
         }
-        return .failure(CoercionFailure("'\(clipped(text))' is not a date (ISO 8601, or a number of seconds since 1970)"))
+        let counted = switch epoch {
+        case .unixSeconds: "seconds since 1970"
+        case .unixMilliseconds: "milliseconds since 1970 (--date-epoch unix-ms)"
+        case .referenceSeconds: "seconds since 2001 (--date-epoch reference)"
+        }
+        // A number no Double holds exactly says so, not that it is no number.
+        if case let .failure(failure) = numeric, !failure.reason.hasSuffix("is not a number") {
+            return .failure(CoercionFailure("not a date as \(counted): \(failure.reason)"))
+        }
+        return .failure(CoercionFailure("'\(clipped(text))' is not a date (ISO 8601, or a number of \(counted))"))
     }
 
     /// `scheme:rest` where the scheme is a letter followed by letters, digits, `+`, `-` or `.`,
