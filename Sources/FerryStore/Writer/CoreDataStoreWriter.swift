@@ -180,6 +180,9 @@ public final class CoreDataStoreWriter {
                 writer.primaryKeys[name] = PrimaryKeyCounter(root: name, last: last)
                 writer.keysBefore[name] = last
             }
+            try StoreWriterError.sqlite { () throws(SQLiteError) in
+                try StoredObjectVersions.watch(database, layout: layout, model: model, keysBefore: writer.keysBefore)
+            }
         } catch {
             writer.discard()
             throw error

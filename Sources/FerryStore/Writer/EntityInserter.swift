@@ -78,9 +78,8 @@ public final class EntityInserter {
     }
 
     /// Replaces the values of the existing row `primaryKey` in the columns whose `sources[i]` is
-    /// not nil with `values[sources[i]]` in their storage form; the other columns and `Z_ENT`
-    /// stay. A row the store held before the run is an object changed: its `Z_OPT` goes up by one
-    /// each time, as Core Data's save counts it; a row of the run keeps its version.
+    /// not nil with `values[sources[i]]` in their storage form; the other columns, `Z_ENT` and
+    /// `Z_OPT` stay (a row the store held is raised once by `StoredObjectVersions`).
     public func replace(_ primaryKey: Int64, with values: [AttributeValue], sources: [Int?]) throws(StoreWriterError) {
         guard sources.count == columns.count else {
             throw .valueCount(entity: entityName, expected: columns.count, got: sources.count)
@@ -91,12 +90,8 @@ public final class EntityInserter {
             (statement, set) = (update.statement, update.columns)
         } else {
             set = columns.indices.filter { sources[$0] != nil }
-            var assignments = set.map { "\(columns[$0].name) = ?" }
-            if let version = writer.layout.columns(forEntity: entityName).first(where: { $0.role == .optimisticLock }) {
-                let stored = writer.lastKeyBefore(root: primaryKeys.root)
-                assignments.append("\(version.name) = CASE WHEN Z_PK <= \(stored) THEN COALESCE(\(version.name), 0) + 1 ELSE \(version.name) END")
-            }
-            statement = try writer.prepareStatement("UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
+            let assignments = set.map { "\(columns[$0].name) = ?" }.joined(separator: ", ")
+            statement = try writer.prepareStatement("UPDATE \(table) SET \(assignments) WHERE Z_PK = ?")
             update = (statement, sources, set)
         }
         try StoreWriterError.sqlite { () throws(SQLiteError) in
