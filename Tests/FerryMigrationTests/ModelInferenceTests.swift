@@ -30,6 +30,12 @@ struct ModelInferenceTests {
         #expect(type("zip", ["08075", "19104"]) == .string && type("n", ["0", "-0", "10"]) == .integer16)
     }
 
+    @Test("a number with two signs is no integer to inference either, as import refuses it")
+    func twoSigns() {
+        #expect(type("n", ["+-5", "6"]) == .string)
+        #expect(type("n", ["+5", "-6"]) == .integer16)
+    }
+
     @Test("booleans, Double against Decimal, UUIDs, URIs, dates")
     func otherTypes() {
         #expect(type("done", ["true", "NO", "yes", "0"]) == .boolean)

@@ -37,6 +37,7 @@ struct TextCoercionBytesTests {
         #expect(fromBytes("2001-01-01T00:00:01Z", .date) == .date(1))
         #expect(fromBytes("AAEC\r\n/w==", .binary) == .binary([0, 1, 2, 255]))
         #expect(fromBytes("  ", .binary) == .binary([]))
+        #expect(fromBytes("+5", .integer16) == .integer(5) && fromBytes("+-5", .integer16) == nil && fromBytes("++7", .integer64) == nil)
     }
 
     @Test("the byte entry leaves other types and every failure to the text entry")

@@ -27,6 +27,15 @@ struct TextCoercionTests {
         #expect(failure("0x10", .integer32) != nil)
     }
 
+    @Test("an integer takes one optional sign: '+-5' and '++7' are no integers, as they are no Double or Decimal")
+    func integerSigns() {
+        #expect(value("-5", .integer16) == .integer(-5))
+        for text in ["+-5", "++7", "-+5", "--5", "+-0", "+-9223372036854775808"] {
+            #expect(failure(text, .integer64) == "'\(text)' is not an integer")
+            #expect(failure(text, .double) != nil && failure(text, .decimal) != nil)
+        }
+    }
+
     @Test("booleans accept 1/0, true/false, yes/no in any case")
     func booleans() {
         for text in ["1", "true", "TRUE", "Yes", "YES"] { #expect(value(text, .boolean) == .bool(true)) }

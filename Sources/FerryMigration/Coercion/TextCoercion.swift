@@ -80,10 +80,10 @@ public enum TextCoercion {
         case invalid
     }
 
-    /// An optional `+`, then an optional sign (`+` or `-`) and at least one decimal digit.
+    /// One optional sign (`+` or `-`) and at least one decimal digit: `+-5` is no integer, as it
+    /// is no Double or Decimal.
     static func integer(_ text: UnsafeRawBufferPointer) -> IntegerText {
         var index = 0
-        if index < text.count, text[index] == UInt8(ascii: "+") { index += 1 }
         var negative = false
         if index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") {
             negative = text[index] == UInt8(ascii: "-")
@@ -132,9 +132,7 @@ public enum TextCoercion {
         case .overflow:
             return .failure(CoercionFailure("\(text) is out of range for \(type.xcodeName)"))
         case .invalid:
-            let isNumeric = !text.isEmpty && text.utf8.allSatisfy { (48...57).contains($0) || $0 == 45 || $0 == 43 }
-            return .failure(CoercionFailure(isNumeric ? "\(text) is out of range for \(type.xcodeName)"
-                                                      : "'\(clipped(text))' is not an integer"))
+            return .failure(CoercionFailure("'\(clipped(text))' is not an integer"))
         }
     }
 
