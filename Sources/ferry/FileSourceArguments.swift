@@ -1,8 +1,9 @@
 import Ferry
 import FerryFormats
+import FerryMigration
 
 /// How `import` and `migrate` read legacy files, from the options they share: `--map`, `--link`,
-/// `--records-key` and the CSV options.
+/// `--records-key`, `--absent` and the CSV options.
 enum FileSourceArguments {
     /// The file options of `import` and `migrate`, on top of the CSV ones.
     static func options(files: String) -> [OptionSpec] {
@@ -14,6 +15,8 @@ enum FileSourceArguments {
                        repeatable: true),
             OptionSpec(name: "records-key", value: "KEY[.KEY]",
                        help: "read the records of each JSON source from the array under this key of the top object ({\"tasks\": […]}); a.b goes deeper"),
+            .choice("absent", AbsentKeyRule.self, "what an attribute gets when a record of \(files) has no key or column for it "
+                        + "(default: the model's default, counted in the summary; Ferry's exports, whose records carry Z_PK, read as null)"),
             .integer("max-value-bytes", "N", 1...ValueSizeLimit.defaultMaxBytes,
                      "the most bytes one value of \(files) may hold as written (a JSON string's quotes and escapes count; the default, 512 MiB, "
                         + "is also the most); a CSV row or JSON record (NDJSON line, array element) with a larger one is rejected"),
@@ -32,6 +35,7 @@ enum FileSourceArguments {
             files.jsonRecordsKeyPath = keys
         }
         files.maxValueBytes = try arguments.integer("max-value-bytes") ?? ValueSizeLimit.defaultMaxBytes
+        if let rule = try arguments.choice("absent", as: AbsentKeyRule.self) { files.coercion.absentKey = rule }
         return files
     }
 }

@@ -152,7 +152,7 @@ enum ImportCommand: Command {
                 let kind = summary.delimiters[source] != nil ? "columns" : "keys"
                 log.warning("warning: \(source): \(kind) matching no attribute of \(summary.entity), ignored: \(NameListText.summary(keys))")
             }
-            for duplicate in summary.duplicateKeys { log.warning("warning: \(duplicate)") }
+            for absent in summary.absentDefaults { log.warning("note: \(absent)") }
             DerivedAttributeText.warn(summary.uncomputedDerivations, log: log)
             RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, links: summary.links,
                                      stoppedEarly: summary.stoppedEarly, rejectLog: rejectLog, log: log)

@@ -11,7 +11,7 @@ import FoundationEssentials
 enum MigrationReportText {
     static func print(_ summary: MigrationSummary, json: Bool, rejectLog: String?, destination: String? = nil, log: RunLog) {
         if !json || log.writesJSON {
-            for duplicate in summary.duplicateKeys { log.warning("warning: \(duplicate)") }
+            for absent in summary.absentDefaults { log.warning("note: \(absent)") }
             DerivedAttributeText.warn(summary.uncomputedDerivations, log: log)
             for warning in summary.warnings { log.warning("warning: \(warning)") }
             for note in summary.notes { log.warning("note: \(note)") }

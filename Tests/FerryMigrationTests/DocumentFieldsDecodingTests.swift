@@ -153,7 +153,7 @@ struct DocumentFieldsDecodingTests {
         }
         #expect(try valuesReader.nextRecord() == nil)
         #expect(byFields.unknownKeys == byValues.unknownKeys)
-        #expect(byFields.duplicateKeys == byValues.duplicateKeys)
+        #expect(byFields.absentDefaults == byValues.absentDefaults)
         #expect(byFields.matchesAnyKey == byValues.matchesAnyKey)
         // The comparison means something only if both kinds of record occur often.
         #expect(records > 20 && rejects > 100, "\(records) records, \(rejects) rejects")

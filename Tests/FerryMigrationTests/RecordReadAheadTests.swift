@@ -46,6 +46,7 @@ private struct CountedReader: RecordReader {
     let total: Int
     var sourceName: String { "blobs" }
     var unknownKeys: [String] { [] }
+    var absentDefaults: [AbsentDefault] { [] }
     var matchesAnyKey: Bool { true }
 
     mutating func next() throws(RecordSourceError) -> RecordReadResult? {

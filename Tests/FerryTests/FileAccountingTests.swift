@@ -26,7 +26,7 @@ struct FileAccountingTests {
         var unknownKeys: [String] { base.unknownKeys }
         var matchesAnyKey: Bool { base.matchesAnyKey }
         var skippedLines: Int { base.skippedLines }
-        var duplicateKeys: [DuplicateKey] { base.duplicateKeys }
+        var absentDefaults: [AbsentDefault] { base.absentDefaults }
         func next() throws(RecordSourceError) -> RecordReadResult? {
             if handed == index { _ = try base.next() }
             handed += 1

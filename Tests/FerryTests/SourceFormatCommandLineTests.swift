@@ -105,7 +105,7 @@ extension CommandLineTests {
         #expect(none.status == 0 && none.out.contains("read 0, written 0"), "\(none.err)")
     }
 
-    @Test("a key given twice in JSON objects: the last value is used, one warning per key for the source")
+    @Test("a key given twice in a JSON object rejects that record with its location and key (exit 1), the other records are written")
     func duplicateKeys() throws {
         let folder = try TestPaths.temporaryFolder("cli-duplicate")
         let json = try file(folder, "tasks.json", Array("""
@@ -116,23 +116,18 @@ extension CommandLineTests {
             ]
             """.utf8))
         let run = try importTasks(json, out: folder + "/out.sqlite")
-        #expect(run.status == 0, "\(run.err)")
-        let warnings = run.err.split(separator: "\n").filter { $0.hasPrefix("warning:") }
-        #expect(warnings == [
-            "warning: \(json):2 [0]: key \"taskTitle\" appears more than once in an object; the last value is used (in 2 objects)",
-            "warning: \(json):2 [0]: key \"taskLevel\" appears more than once in an object; the last value is used",
-        ], "\(run.err)")
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.err.contains("\(json):2 [0]: KYTask: key \"taskTitle\" appears more than once in one object: which value is meant cannot be told"),
+                "\(run.err)")
+        #expect(run.err.contains("\(json):3 [1]: KYTask: key \"taskTitle\""), "\(run.err)")
         let query = try ferry("query", folder + "/out.sqlite", "--entity", "KYTask", "--format", "csv", "--sort", "taskID")
-        #expect(query.out.contains("last") && query.out.contains(",b") && !query.out.contains("first"), "\(query.out)")
-        let summary = try importTasks(json, out: folder + "/json.sqlite", "--json")
-        #expect(summary.out.contains("\"duplicateKeys\":[{"), "\(summary.out)")
+        #expect(query.out.contains("once") && !query.out.contains("last") && !query.out.contains("first"), "\(query.out)")
 
         let migrate = try ferry("migrate", "KYTask:" + json, "--model", Self.model, "--out", folder + "/m.sqlite", "--var", "zone=UTC")
-        #expect(migrate.status == 0, "\(migrate.err)")
-        #expect(migrate.err.components(separatedBy: "key \"taskTitle\" appears more than once").count == 2, "\(migrate.err)")
+        #expect(migrate.status == 1 && migrate.err.contains("key \"taskTitle\" appears more than once"), "\(migrate.err)")
     }
 
-    @Test("a key given twice in a property list's dictionary: the last value is used and the key is named, as for JSON (it was silent)")
+    @Test("a key given twice in a property list's dictionary rejects that record, as in JSON (the last value was used with a warning)")
     func repeatedPlistKeys() throws {
         let folder = try TestPaths.temporaryFolder("cli-plist-repeated")
         let plist = try file(folder, "tasks.plist", Array("""
@@ -145,11 +140,10 @@ extension CommandLineTests {
             </plist>
             """.utf8))
         let run = try importTasks(plist, out: folder + "/out.sqlite")
-        #expect(run.status == 0, "\(run.err)")
-        let warnings = run.err.split(separator: "\n").filter { $0.hasPrefix("warning:") }
-        #expect(warnings == ["warning: \(plist):4 [0]: key \"taskTitle\" appears more than once in an object; the last value is used"], "\(run.err)")
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.err.contains("\(plist):4 [0]: KYTask: key \"taskTitle\" appears more than once in one dictionary"), "\(run.err)")
         let query = try ferry("query", folder + "/out.sqlite", "--entity", "KYTask", "--format", "csv", "--sort", "taskID")
-        #expect(query.out.contains("last") && !query.out.contains("first"), "\(query.out)")
+        #expect(query.out.contains("once") && !query.out.contains("last") && !query.out.contains("first"), "\(query.out)")
     }
 
     private static let notesModel = """

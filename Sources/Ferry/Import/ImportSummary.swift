@@ -26,9 +26,9 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     /// Source keys that matched no attribute, per source, each once (a CSV column without a name
     /// as `column N (no name)`).
     public var unknownKeys: [String: [String]] = [:]
-    /// Keys that appeared more than once in an object of a JSON source (the last value was
-    /// used), each once per source with the first object that had it.
-    public var duplicateKeys: [DuplicateKey] = []
+    /// The attributes of file records that had no key for them and took the model's default
+    /// (values no record gave), with how many records did.
+    public var absentDefaults: [AbsentDefault] = []
     /// The delimiter each CSV source was read with, and what chose it.
     public var delimiters: [String: CSVDelimiterChoice] = [:]
     /// The first rejects, for the terminal; all of them go to the reject log.
@@ -70,6 +70,6 @@ extension ImportSummary {
         sampleRejects = pipeline.sampleRejects
         stoppedEarly = pipeline.stoppedEarly
         for case let .unknownKeys(source, _, _, keys) in pipeline.notes { unknownKeys[source] = keys }
-        duplicateKeys = pipeline.duplicateKeys
+        absentDefaults = pipeline.absentDefaults
     }
 }

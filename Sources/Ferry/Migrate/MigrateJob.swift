@@ -125,7 +125,7 @@ public struct MigrateJob {
                     + "as an object of another entity now in the same table (the hierarchy changed) kept that key: URIs saved for "
                     + (count == 1 ? "it no longer name it" : "them no longer name them"))
             }
-            summary.duplicateKeys = pipeline.duplicateKeys
+            summary.absentDefaults = pipeline.absentDefaults
             if summary.stoppedEarly {
                 writer.discard()
                 summary.discarded = "the run stopped at the reject limit (--max-errors)"

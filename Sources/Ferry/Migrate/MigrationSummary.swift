@@ -22,9 +22,9 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     /// to-many): their values are what the records gave (`Book.loudTitle (uppercase:(title))`).
     public var uncomputedDerivations: [String] = []
     public var sampleRejects: [Reject] = []
-    /// Keys that appeared more than once in an object of a JSON source (the last value was
-    /// used), each once per source with the first object that had it.
-    public var duplicateKeys: [DuplicateKey] = []
+    /// The attributes of file records that had no key for them and took the model's default
+    /// (values no record gave), with how many records did.
+    public var absentDefaults: [AbsentDefault] = []
     /// Rename candidates and other hints from mapping inference.
     public var suggestions: [String] = []
     /// What the run knowingly left out of its sources (Core Data's own records of a store).

@@ -24,9 +24,13 @@ public struct CoercionOptions: Sendable, Equatable {
 
     public var numericDateEpoch: NumericDateEpoch
     public var emptyField: EmptyField
+    /// What an attribute gets when a record has no key or column for it.
+    public var absentKey: AbsentKeyRule
 
-    public init(numericDateEpoch: NumericDateEpoch = .unixSeconds, emptyField: EmptyField = .nullUnlessQuoted) {
+    public init(numericDateEpoch: NumericDateEpoch = .unixSeconds, emptyField: EmptyField = .nullUnlessQuoted,
+                absentKey: AbsentKeyRule = .modelDefault) {
         self.numericDateEpoch = numericDateEpoch
         self.emptyField = emptyField
+        self.absentKey = absentKey
     }
 }

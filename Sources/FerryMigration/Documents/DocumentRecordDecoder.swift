@@ -21,13 +21,14 @@ import FerryModel
 ///   object and a value stand for different things (a record to make, a record to find).
 ///
 /// Keys that match nothing are collected once each in `unknownKeys` (a nested object's as
-/// `relationship.key`). A key that appears more than once in one object counts with its last
-/// value only (as most JSON readers do), and is reported once per source in `duplicateKeys`.
+/// `relationship.key`). An object that holds a key more than once rejects its record
+/// (`RepeatedKeys`): which of the values is meant cannot be told. The model defaults that records
+/// took for keys they lacked are counted in `absentDefaults`.
 public struct DocumentRecordDecoder {
     public let schema: RecordSchema
     private let model: ManagedObjectModel
     private let matcher: PropertyKeyMatcher
-    private let assembler: RecordAssembler
+    private var assembler: RecordAssembler
     private var relationshipKeys: RelationshipKeys
     private let options: CoercionOptions
     /// How deep nested objects go: 1 allows objects inside a record, not inside those.
@@ -46,8 +47,6 @@ public struct DocumentRecordDecoder {
     public private(set) var unknownKeys: [String] = []
     /// Whether the records carry `Z_PK` unmapped (`RelationshipKeys.storeKeysReason`).
     private var carriesStoreKeys = false
-    /// Shared with the decoders of nested objects.
-    private let duplicateLog: DuplicateKeyLog
     /// The keys of the last object checked that held no key twice: an object with the same keys
     /// in the same order needs no other check (objects of one document usually have them).
     private var distinctKeys: [String] = []
@@ -68,18 +67,11 @@ public struct DocumentRecordDecoder {
     ///   - maxDepth: how many levels of nested objects a record may hold.
     public init(schema: RecordSchema, model: ManagedObjectModel, keyMap: [String: String] = [:],
                 linkAttributes: [String: String] = [:], options: CoercionOptions = .init(), maxDepth: Int = 8) throws(RecordSourceError) {
-        try self.init(schema: schema, model: model, keyMap: keyMap, linkAttributes: linkAttributes, options: options, maxDepth: maxDepth,
-                      duplicateLog: DuplicateKeyLog())
-    }
-
-    private init(schema: RecordSchema, model: ManagedObjectModel, keyMap: [String: String], linkAttributes: [String: String],
-                 options: CoercionOptions, maxDepth: Int, duplicateLog: DuplicateKeyLog) throws(RecordSourceError) {
-        self.duplicateLog = duplicateLog
         self.schema = schema
         self.model = model
         types = schema.attributes.map(\.type)
         matcher = PropertyKeyMatcher(schema: schema, keyMap: keyMap)
-        do { assembler = try RecordAssembler(schema: schema) } catch {
+        do { assembler = try RecordAssembler(schema: schema, absent: options.absentKey) } catch {
             throw RecordSourceError(source: schema.entity.name, reason: error.description)
         }
         relationshipKeys = RelationshipKeys(model: model, entity: schema.entity.name, keyMap: keyMap, linkAttributes: linkAttributes)
@@ -115,7 +107,7 @@ public struct DocumentRecordDecoder {
     }
 
     /// Decodes an object of `shape`: its keys' targets are known, and none is a relationship.
-    private func decodePlain(_ fields: JSONRecordFields, shape: PlainObjectShape, at location: SourceLocation) -> RecordReadResult {
+    private mutating func decodePlain(_ fields: JSONRecordFields, shape: PlainObjectShape, at location: SourceLocation) -> RecordReadResult {
         var values = [AttributeValue].nulls(count: schema.attributes.count)
         var provided = [Bool](repeating: false, count: schema.attributes.count)
         for (member, attribute) in shape.attributes.enumerated() {
@@ -180,13 +172,10 @@ public struct DocumentRecordDecoder {
         try decode(members, at: location, depth: 0)
     }
 
-    /// Keys that appeared more than once in an object (of a record or nested in one), each once.
-    public var duplicateKeys: [DuplicateKey] { duplicateLog.keys }
-
-    /// Notes keys that the record at `location` held more than once, found by the parser (a
-    /// property list's dictionaries keep one value per key, the last).
-    mutating func noteRepeatedKeys(_ keys: [String], at location: SourceLocation) {
-        for key in keys { duplicateLog.note(key, at: location) }
+    /// The attributes whose model default records (and their nested objects) took for want of
+    /// their key, with how many did.
+    public var absentDefaults: [AbsentDefault] {
+        assembler.absentDefaults + nested.sorted { $0.key < $1.key }.flatMap(\.value.absentDefaults)
     }
 
     /// Decodes an object `depth` levels down from its document record; the rejects of nested
@@ -196,8 +185,9 @@ public struct DocumentRecordDecoder {
     private mutating func decode(_ members: [(key: String, value: DocumentValue)], at location: SourceLocation, depth: Int,
                                  backLink: String? = nil) throws(RecordSourceError) -> RecordReadResult
     {
-        let members = lastOfEachKey(members, at: location)
         let entity = schema.entity.name
+        // Such a record is a reject; its keys are still matched, so that the source's are known.
+        let repeated = repeatedKey(in: members)
         func at(_ attribute: String) -> SourceLocation { Self.location(location, of: attribute, depth: depth) }
         var values = [AttributeValue].nulls(count: schema.attributes.count)
         var provided = [Bool](repeating: false, count: schema.attributes.count)
@@ -209,6 +199,7 @@ public struct DocumentRecordDecoder {
             do { target = try self.target(for: key, at: position) } catch {
                 throw RecordSourceError(source: location.file, line: location.line, reason: error.reason)
             }
+            if repeated != nil { continue }
             switch target {
             case .unknown:
                 continue
@@ -295,12 +286,13 @@ public struct DocumentRecordDecoder {
                 links.append(RecordLink(relationship: relationship.name, targets: targets))
             }
         }
+        if let repeated { return .reject(RepeatedKeys.reject(keys: [repeated], at: location, entity: entity, container: "object")) }
         return completed(values, provided: provided, links: links, embedded: embedded, defaulted: defaultedTotal, at: location, depth: depth)
     }
 
     /// The record of an object's values and links, with its defaults filled in, or the reject of
     /// a required attribute it leaves empty. `defaulted` counts the defaults of its nested objects.
-    private func completed(_ values: [AttributeValue], provided: [Bool], links: [RecordLink], embedded: [EmbeddedRecord], defaulted: Int,
+    private mutating func completed(_ values: [AttributeValue], provided: [Bool], links: [RecordLink], embedded: [EmbeddedRecord], defaulted: Int,
                            at location: SourceLocation, depth: Int) -> RecordReadResult
     {
         switch assembler.complete(values, provided: provided) {
@@ -352,8 +344,7 @@ public struct DocumentRecordDecoder {
                 throw RecordSourceError(source: location.file, reason: "relationship '\(relationship.name)' leads to an unknown entity \(destination)")
             }
             decoder = try DocumentRecordDecoder(schema: schema, model: model, keyMap: [:], linkAttributes: relationshipKeys.linkAttributes,
-                                                options: options,
-                                                maxDepth: maxDepth, duplicateLog: duplicateLog)
+                                                options: options, maxDepth: maxDepth)
         }
         if decoder.schema.entity.isAbstract {
             return .reject(Reject(location: location, entity: destination,
@@ -389,23 +380,13 @@ public struct DocumentRecordDecoder {
         return gives
     }
 
-    /// The members of an object with each key once, at its last place, holding its last value;
-    /// a key that was there more than once is noted in the log.
-    private mutating func lastOfEachKey(_ members: [(key: String, value: DocumentValue)], at location: SourceLocation)
-        -> [(key: String, value: DocumentValue)]
-    {
-        if members.count == distinctKeys.count, zip(members, distinctKeys).allSatisfy({ $0.key == $1 }) { return members }
-        var last: [String: Int] = [:]
-        for (position, member) in members.enumerated() { last[member.key] = position }
-        guard last.count < members.count else {
-            distinctKeys = members.map(\.key)
-            return members
-        }
-        var noted: Set<String> = []
-        for (position, member) in members.enumerated() where last[member.key] != position && noted.insert(member.key).inserted {
-            duplicateLog.note(member.key, at: location)
-        }
-        return members.enumerated().filter { last[$0.element.key] == $0.offset }.map(\.element)
+    /// A key that `members` holds more than once, if any.
+    private mutating func repeatedKey(in members: [(key: String, value: DocumentValue)]) -> String? {
+        if members.count == distinctKeys.count, zip(members, distinctKeys).allSatisfy({ $0.key == $1 }) { return nil }
+        var seen = Set<String>(minimumCapacity: members.count)
+        for member in members where !seen.insert(member.key).inserted { return member.key }
+        distinctKeys = members.map(\.key)
+        return nil
     }
 
     /// Where an attribute of an object `depth` levels down from its record at `location` is: a
@@ -441,7 +422,11 @@ public struct DocumentRecordDecoder {
         // Rows of a store (a Ferry export) carry Z_PK, and their relationship numbers are its
         // keys: unless the user mapped Z_PK, also when it reaches an attribute by its name or
         // renaming identifier (`ferry model infer` of an export made one).
-        if RelationshipKeys.isStoreRowKey(key), !matcher.isMapped(key) { carriesStoreKeys = true }
+        if RelationshipKeys.isStoreRowKey(key) {
+            // Their NULLs are keys left out (a plist has none), also when Z_PK is mapped.
+            assembler.readsStoreRows()
+            if !matcher.isMapped(key) { carriesStoreKeys = true }
+        }
         if let index = try matcher.attributeIndex(forKey: key) {
             resolved = .attribute(index)
             matchesAnyKey = true

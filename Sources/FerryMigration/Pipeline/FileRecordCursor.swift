@@ -126,6 +126,6 @@ public final class FileRecordCursor: RecordCursor {
         return SourceEnd(skippedLines: records.skippedLines, entity: entity,
                          notes: (unknown.isEmpty ? [] : [.unknownKeys(source: path, entity: entity, version: versionName, keys: unknown)])
                              + (unheld?.notes(source: path) ?? []),
-                         duplicateKeys: records.duplicateKeys)
+                         absentDefaults: records.absentDefaults)
     }
 }

@@ -113,14 +113,14 @@ public struct SourceEnd {
     public var entity: String?
     /// Notes for the summary, in order.
     public var notes: [SourceNote] = []
-    /// Keys a JSON object of the source held twice (the last value kept), each once.
-    public var duplicateKeys: [DuplicateKey] = []
+    /// The attributes whose model default records of the source took for want of their key.
+    public var absentDefaults: [AbsentDefault] = []
 
-    public init(skippedLines: Int = 0, entity: String? = nil, notes: [SourceNote] = [], duplicateKeys: [DuplicateKey] = []) {
+    public init(skippedLines: Int = 0, entity: String? = nil, notes: [SourceNote] = [], absentDefaults: [AbsentDefault] = []) {
         self.skippedLines = skippedLines
         self.entity = entity
         self.notes = notes
-        self.duplicateKeys = duplicateKeys
+        self.absentDefaults = absentDefaults
     }
 }
 

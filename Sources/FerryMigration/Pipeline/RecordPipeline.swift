@@ -21,8 +21,8 @@ public struct RecordPipeline {
     public private(set) var carried: [String: CarriedCount] = [:]
     /// What the sources told about themselves, in order.
     public private(set) var notes: [SourceNote] = []
-    /// Keys that JSON objects of the sources held twice, each once per source.
-    public private(set) var duplicateKeys: [DuplicateKey] = []
+    /// The attributes whose model default records took for want of their key, added up over the sources.
+    public private(set) var absentDefaults: [AbsentDefault] = []
     public private(set) var stoppedEarly = false
     /// Watches the records written (nil: none).
     public var observer: (any RecordPipelineObserver)?
@@ -110,7 +110,7 @@ public struct RecordPipeline {
             records.skipped += end.skippedLines
         }
         notes += end.notes
-        duplicateKeys += end.duplicateKeys
+        absentDefaults = AbsentDefault.merged(absentDefaults + end.absentDefaults)
     }
 
     /// Carries one record of `cursor` and writes it (`process`), by the plan of its entity:

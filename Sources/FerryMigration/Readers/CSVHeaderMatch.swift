@@ -23,13 +23,14 @@ public struct CSVHeaderMatch {
     var unknownKeys: [String] = []
     /// The columns that link to-one relationships.
     var columnLinks: [CSVColumnLink] = []
-    let assembler: RecordAssembler
+    var assembler: RecordAssembler
 
     /// - Parameters:
     ///   - line: the header's line (1 when it is unknown).
     ///   - relationshipKeys: the relationships columns may name; nil reads attributes only.
+    ///   - absent: what an attribute without a column gets.
     init(header: [String]?, line: Int?, source: String, schema: RecordSchema, keyMap: [String: String],
-         columnMap: [Int: String], relationshipKeys: RelationshipKeys?) throws(RecordSourceError) {
+         columnMap: [Int: String], relationshipKeys: RelationshipKeys?, absent: AbsentKeyRule) throws(RecordSourceError) {
         var relationshipKeys = relationshipKeys
         let line = line ?? 1
         guard let header else {
@@ -103,9 +104,10 @@ public struct CSVHeaderMatch {
                 + "\(schema.entity.name): check the entity, the delimiter, or name columns with --map COLUMN=ATTRIBUTE "
                 + "or --map '#N=ATTRIBUTE'")
         }
-        do { assembler = try RecordAssembler(schema: schema) } catch {
+        do { assembler = try RecordAssembler(schema: schema, absent: absent) } catch {
             throw RecordSourceError(source: source, reason: ErrorText.reason(of: error, at: source))
         }
+        if header.contains(where: RelationshipKeys.isStoreRowKey) { assembler.readsStoreRows() }
         for (index, attribute) in schema.attributes.enumerated()
         where !provided[index] && !attribute.isOptional && attribute.defaultValueString == nil && attribute.defaultDateTimeInterval == nil {
             throw RecordSourceError(source: source, line: line, reason: Self.missingRequiredColumn

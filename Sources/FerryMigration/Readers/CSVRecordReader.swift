@@ -15,6 +15,7 @@ public struct CSVRecordReader: RecordReader, ~Copyable {
     /// Always true: a header none of whose columns match is refused when the reader opens.
     public var matchesAnyKey: Bool { true }
     public var skippedLines: Int { records.skippedLines }
+    public var absentDefaults: [AbsentDefault] { records.absentDefaults }
     private var records: RecordReadAhead
 
     /// Opens the reader and matches the header; fails when the input has no header, a required
@@ -51,11 +52,12 @@ struct CSVRowRecords: RecordReader, ~Copyable {
     let unknownKeys: [String]
     var matchesAnyKey: Bool { true }
     var skippedLines: Int { csv.skippedLines }
+    var absentDefaults: [AbsentDefault] { assembler.absentDefaults }
     private var csv: CSVReader
     private let schema: RecordSchema
     /// The entity's name, for rejects.
     private let entity: String
-    private let assembler: RecordAssembler
+    private var assembler: RecordAssembler
     private let options: CoercionOptions
     /// For each CSV column, the attribute it feeds (nil: unknown column).
     private let columnAttributes: [Int?]
@@ -73,7 +75,8 @@ struct CSVRowRecords: RecordReader, ~Copyable {
     init(csv: consuming CSVReader, schema: RecordSchema, keyMap: [String: String], columnMap: [Int: String],
          relationshipKeys: RelationshipKeys?, options: CoercionOptions) throws(RecordSourceError) {
         let match = try CSVHeaderMatch(header: csv.header, line: csv.headerLine, source: csv.sourceName, schema: schema,
-                                       keyMap: keyMap, columnMap: columnMap, relationshipKeys: relationshipKeys)
+                                       keyMap: keyMap, columnMap: columnMap, relationshipKeys: relationshipKeys,
+                                       absent: options.absentKey)
         columnLinks = match.columnLinks
         sourceName = csv.sourceName
         unknownKeys = match.unknownKeys

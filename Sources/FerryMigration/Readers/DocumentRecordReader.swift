@@ -6,7 +6,7 @@ import FerryFormats
 /// record (a binary plist is read whole).
 ///
 /// Records are parsed and decoded on a thread of their own, a few batches ahead of `next()`
-/// (see `RecordReadAhead`), in file order. `unknownKeys` and `duplicateKeys` are complete once
+/// (see `RecordReadAhead`), in file order. `unknownKeys` and `absentDefaults` are complete once
 /// `next()` returned nil.
 public struct DocumentRecordReader: RecordReader, ~Copyable {
     public let sourceName: String
@@ -26,7 +26,7 @@ public struct DocumentRecordReader: RecordReader, ~Copyable {
 
     public var unknownKeys: [String] { records.unknownKeys }
     public var matchesAnyKey: Bool { records.matchesAnyKey }
-    public var duplicateKeys: [DuplicateKey] { records.duplicateKeys }
+    public var absentDefaults: [AbsentDefault] { records.absentDefaults }
 
     public mutating func next() throws(RecordSourceError) -> RecordReadResult? {
         try records.next()

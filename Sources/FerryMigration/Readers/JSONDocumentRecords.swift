@@ -17,7 +17,7 @@ struct JSONDocumentRecords: RecordReader, ~Copyable {
 
     var unknownKeys: [String] { decoder.unknownKeys }
     var matchesAnyKey: Bool { decoder.matchesAnyKey }
-    var duplicateKeys: [DuplicateKey] { decoder.duplicateKeys }
+    var absentDefaults: [AbsentDefault] { decoder.absentDefaults }
 
     mutating func next() throws(RecordSourceError) -> RecordReadResult? {
         do {

@@ -18,7 +18,7 @@ struct PropertyListDocumentRecords: RecordReader, ~Copyable {
 
     var unknownKeys: [String] { decoder.unknownKeys }
     var matchesAnyKey: Bool { decoder.matchesAnyKey }
-    var duplicateKeys: [DuplicateKey] { decoder.duplicateKeys }
+    var absentDefaults: [AbsentDefault] { decoder.absentDefaults }
 
     mutating func next() throws(RecordSourceError) -> RecordReadResult? {
         let record: PlistRecord
@@ -31,13 +31,17 @@ struct PropertyListDocumentRecords: RecordReader, ~Copyable {
             throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName))
         }
         let location = SourceLocation(file: sourceName, line: record.location.line, path: record.location.index.map { "[\($0)]" })
-        decoder.noteRepeatedKeys(record.repeatedKeys.keys, at: location)
         let value = DocumentValue(record.value)
         // The root dictionary (no index): records are read from a root array of dictionaries.
         if record.location.index == nil, let problem = decoder.containerProblem(
             of: value, remedy: "Ferry reads the records of a property list from a root array of dictionaries; a file of one record holding "
                 + "such a key can be written as an array of it") {
             throw RecordSourceError(source: sourceName, line: record.location.line, reason: problem)
+        }
+        // The parser kept one value of a repeated key: the record is refused, as JSON's is.
+        guard record.repeatedKeys.keys.isEmpty else {
+            return .reject(RepeatedKeys.reject(keys: record.repeatedKeys.keys, at: location, entity: decoder.schema.entity.name,
+                                               container: "dictionary"))
         }
         return try decoder.decodeRecord(value, at: location, container: "a dictionary")
     }

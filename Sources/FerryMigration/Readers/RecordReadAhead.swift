@@ -30,8 +30,8 @@ struct RecordReadAhead: ~Copyable {
     private(set) var matchesAnyKey = false
     /// The lines the reader skipped, as of the last batch taken.
     private(set) var skippedLines = 0
-    /// The reader's duplicate keys, as of the last batch taken.
-    private(set) var duplicateKeys: [DuplicateKey] = []
+    /// The reader's absent-key defaults, as of the last batch taken.
+    private(set) var absentDefaults: [AbsentDefault] = []
 
     private enum Ending {
         case end
@@ -94,7 +94,7 @@ struct RecordReadAhead: ~Copyable {
             unknownKeys = taken.unknownKeys
             matchesAnyKey = taken.matchesAnyKey
             skippedLines = taken.skippedLines
-            duplicateKeys = taken.duplicateKeys
+            absentDefaults = taken.absentDefaults
             switch taken.ending {
             case nil: break
             case .some(nil): ending = .end
@@ -119,7 +119,7 @@ private final class BatchChannel: Sendable {
         var unknownKeys: [String]
         var matchesAnyKey: Bool
         var skippedLines: Int
-        var duplicateKeys: [DuplicateKey]
+        var absentDefaults: [AbsentDefault]
     }
 
     private struct State {
@@ -235,7 +235,7 @@ private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @u
             }
             channel.put(BatchChannel.Batch(results: results, ending: ending, unknownKeys: reader.unknownKeys,
                                              matchesAnyKey: reader.matchesAnyKey, skippedLines: reader.skippedLines,
-                                             duplicateKeys: reader.duplicateKeys))
+                                             absentDefaults: reader.absentDefaults))
             if ending != nil { return }
         }
     }

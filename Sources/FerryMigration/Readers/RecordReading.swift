@@ -16,9 +16,9 @@ public protocol RecordReader: ~Copyable {
     /// Lines of the source that hold no record and were passed over (empty lines, comments), so
     /// far: complete once `next()` returned nil. They are counted as read, and as skipped.
     var skippedLines: Int { get }
-    /// Keys that appeared more than once in one object of a document, each once, so far:
-    /// complete once `next()` returned nil.
-    var duplicateKeys: [DuplicateKey] { get }
+    /// The attributes whose model default records took for want of their key, with how many
+    /// did, so far: complete once `next()` returned nil.
+    var absentDefaults: [AbsentDefault] { get }
     /// The next record or reject; nil at the end of the source.
     mutating func next() throws(RecordSourceError) -> RecordReadResult?
     /// Hands the next record or reject to `body`, borrowed where the reader holds it: a reader
@@ -34,8 +34,6 @@ public protocol RecordReader: ~Copyable {
 extension RecordReader where Self: ~Copyable {
     /// Readers of documents skip nothing: every element is a record or a reject.
     public var skippedLines: Int { 0 }
-    /// Readers of rows have no objects.
-    public var duplicateKeys: [DuplicateKey] { [] }
     /// Readers that make each result as it is asked for hand it over from `next()`.
     public mutating func withNext(_ body: (borrowing RecordReadResult) -> Void) throws(RecordSourceError) -> Bool {
         guard let result = try next() else { return false }

@@ -6,8 +6,8 @@ public protocol RecordStream: AnyObject {
     var matchesAnyKey: Bool { get }
     /// See ``RecordReader/skippedLines``.
     var skippedLines: Int { get }
-    /// See ``RecordReader/duplicateKeys``.
-    var duplicateKeys: [DuplicateKey] { get }
+    /// See ``RecordReader/absentDefaults``.
+    var absentDefaults: [AbsentDefault] { get }
     func next() throws(RecordSourceError) -> RecordReadResult?
     /// See ``RecordReader/withNext(_:)``.
     func withNext(_ body: (borrowing RecordReadResult) -> Void) throws(RecordSourceError) -> Bool
@@ -26,7 +26,7 @@ public final class RecordReaderBox<Reader: RecordReader & ~Copyable>: RecordStre
     public var unknownKeys: [String] { reader.unknownKeys }
     public var matchesAnyKey: Bool { reader.matchesAnyKey }
     public var skippedLines: Int { reader.skippedLines }
-    public var duplicateKeys: [DuplicateKey] { reader.duplicateKeys }
+    public var absentDefaults: [AbsentDefault] { reader.absentDefaults }
 
     public func next() throws(RecordSourceError) -> RecordReadResult? {
         try reader.next()

@@ -1,0 +1,13 @@
+/// An object of a document (a JSON object, a property list's dictionary) that holds a key more
+/// than once: a parser keeps one of the values, and which one the writer meant cannot be told, so
+/// the record is a reject of its own rather than a value lost without a word. The rest of the
+/// source is read on.
+enum RepeatedKeys {
+    /// The reject of the record at `location` for `keys`, each held twice by one `container`.
+    static func reject(keys: [String], at location: SourceLocation, entity: String, container: String) -> Reject {
+        let named = keys.map { "\"\($0)\"" }.joined(separator: ", ")
+        let subject = keys.count == 1 ? "key \(named) appears" : "keys \(named) appear"
+        return Reject(location: location, entity: entity,
+                      reason: "\(subject) more than once in one \(container): which value is meant cannot be told")
+    }
+}
