@@ -170,6 +170,8 @@ struct ModelInferJobTests {
                 refused += 1
             }
         }
-        #expect(files.count == 95 && modelled == 8 && refused == 87, "\(modelled) modelled, \(refused) refused")
+        // The two objects that hold a key twice are records import rejects (which value is meant
+        // cannot be told), so nothing is left to model in their files.
+        #expect(files.count == 95 && modelled == 6 && refused == 89, "\(modelled) modelled, \(refused) refused")
     }
 }

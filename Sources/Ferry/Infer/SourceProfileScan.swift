@@ -108,8 +108,12 @@ struct SourceProfileScan {
                 continue
             }
             records += 1
-            observe(DocumentValue(record.value), at: "\(path):\(record.location.line)", container: "a JSON object", into: profile,
-                    unreadable: &unreadable)
+            let value = DocumentValue(record.value)
+            if let repeated = RepeatedKeys.first(in: value) {
+                unreadable.note("\(path):\(record.location.line)", "key \"\(repeated)\" appears more than once in one object")
+                continue
+            }
+            observe(value, at: "\(path):\(record.location.line)", container: "a JSON object", into: profile, unreadable: &unreadable)
         }
         return ScannedSource(path: path, records: records, skippedLines: 0, delimiter: nil)
     }
@@ -121,6 +125,10 @@ struct SourceProfileScan {
         var records = 0
         while let record = try plist.nextRecord() {
             records += 1
+            if let repeated = record.repeatedKeys.keys.first {
+                unreadable.note(record.location.description, "key \"\(repeated)\" appears more than once in one dictionary")
+                continue
+            }
             observe(DocumentValue(record.value), at: record.location.description, container: "a dictionary", into: profile,
                     unreadable: &unreadable)
         }
