@@ -150,6 +150,47 @@ struct DerivedAttributeTriggerTests {
         #expect(lenient.notes.contains { $0.hasPrefix("Book.pagesCount (count:(pages)): 1 object(s) hold a value other than") }, "\(lenient.notes)")
     }
 
+    /// With one of the five triggers dropped, delete counted the derivation as kept (a trigger
+    /// named for it was there), removed pages, left the count stale and exited 0.
+    @Test("a delete that changes what a count reads is refused unless the store has all five of its triggers, the store unchanged")
+    func editsNeedEveryTrigger() throws {
+        let (_, _, store, run) = try Self.imported("derived-partial")
+        try #require(run.status == 0, "\(run.err)")
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("DROP TRIGGER Z_DA_ZPAGE_Book_pagesCount_PARAMETER_DELETE")
+        let before = try TestPaths.read(store)
+        let deleted = try FerryProcess.run(["delete", store, "--entity", "Page", "--where", "number == 1"])
+        #expect(deleted.status == 4)
+        #expect(deleted.err.contains("derived attribute Book.pagesCount"), "\(deleted.err)")
+        #expect(try TestPaths.read(store) == before)
+    }
+
+    @Test("a change that leaves more counts disagreeing with what they count is rolled back (exit 5); one a store already had does not block it")
+    func changeCheckHoldsCounts() throws {
+        let (_, _, store, run) = try Self.imported("derived-change-check")
+        try #require(run.status == 0, "\(run.err)")
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        // All five names are there, one does nothing: only the check after the change sees it.
+        try database.execute("""
+            DROP TRIGGER Z_DA_ZPAGE_Book_pagesCount_PARAMETER_DELETE;
+            CREATE TRIGGER Z_DA_ZPAGE_Book_pagesCount_PARAMETER_DELETE AFTER DELETE ON ZPAGE BEGIN SELECT 1; END;
+            """)
+        let before = try TestPaths.read(store)
+        let deleted = try FerryProcess.run(["delete", store, "--entity", "Page", "--where", "number == 1"])
+        #expect(deleted.status == 5)
+        #expect(deleted.err.contains("Book.pagesCount: derived-value"), "\(deleted.err)")
+        #expect(try TestPaths.read(store) == before)
+        // Core Data's trigger back, and a count that was already wrong: a delete adds no disagreement.
+        try database.execute("""
+            DROP TRIGGER Z_DA_ZPAGE_Book_pagesCount_PARAMETER_DELETE;
+            CREATE TRIGGER Z_DA_ZPAGE_Book_pagesCount_PARAMETER_DELETE AFTER DELETE ON ZPAGE FOR EACH ROW
+            BEGIN UPDATE ZBOOK SET ZPAGESCOUNT = ZPAGESCOUNT - 1 WHERE Z_PK = OLD.ZBOOK; END;
+            UPDATE ZBOOK SET ZPAGESCOUNT = 9 WHERE ZTITLE = 'Two';
+            """)
+        let allowed = try FerryProcess.run(["delete", store, "--entity", "Page", "--where", "number == 1"])
+        #expect(allowed.status == 0, "\(allowed.err)")
+        #expect(try storeRows(store, "SELECT ZTITLE, ZPAGESCOUNT FROM ZBOOK ORDER BY Z_PK") == ["草枕|2", "Empty|0", "Two|8"])
+    }
+
     @Test("restore keeps the counts as backed up and adds the triggers; verify notes a stale count and a missing trigger")
     func restoreKeepsValues() throws {
         let (folder, bundle, store, run) = try Self.imported("derived-restore")

@@ -6,7 +6,10 @@ import FerryModel
 /// (`lowercase:(title)` reads `title`, `project.name` reads `project` and `Project.name`) leaves
 /// the derived value stale: ferry refuses both. A derived attribute the store keeps with Core
 /// Data's triggers (`Z_DA_<table>_<Entity>_<attribute>_…`, as for `count:(pages)`) is kept up to
-/// date by those triggers, which run on ferry's writes too, so what it reads may change.
+/// date by those triggers, which run on ferry's writes too, so what it reads may change: a count
+/// Ferry knows the triggers of (`StoreLayout.derivedAttributes`) only when the store has every one
+/// of its five (one missing leaves the count stale on the change it would have followed), any
+/// other derivation when the store has a trigger named for it.
 struct DerivedAttributeCheck {
     let model: ManagedObjectModel
     /// `Entity.attribute` of the derived attributes the store's triggers keep.
@@ -17,15 +20,22 @@ struct DerivedAttributeCheck {
         model = store.model
         let names = try StoreMutationError.sqlite { () throws(SQLiteError) in
             let statement = try store.database.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'Z\\_DA\\_%' ESCAPE '\\'")
-            var names: [String] = []
-            while try statement.step() { names.append(statement.string(at: 0) ?? "") }
+            var names: Set<String> = []
+            while try statement.step() { names.insert(statement.string(at: 0) ?? "") }
             return names
         }
+        let counts = Dictionary(store.layout.derivedAttributes.map { ("\($0.entity).\($0.attribute)", $0.triggers) },
+                                uniquingKeysWith: { first, _ in first })
         var kept: Set<String> = []
         for entity in store.model.entities {
-            for derived in entity.attributes where derived.isDerived
-                && names.contains(where: { $0.contains("_\(entity.name)_\(derived.name)_") }) {
-                kept.insert("\(entity.name).\(derived.name)")
+            for derived in entity.attributes where derived.isDerived {
+                let subject = "\(entity.name).\(derived.name)"
+                let isKept = if let triggers = counts[subject] {
+                    triggers.allSatisfy { names.contains($0.name) }
+                } else {
+                    names.contains(where: { $0.contains("_\(entity.name)_\(derived.name)_") })
+                }
+                if isKept { kept.insert(subject) }
             }
         }
         keptByTriggers = kept

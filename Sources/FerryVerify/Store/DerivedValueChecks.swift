@@ -9,7 +9,8 @@ import FerryStore
 /// unchecked. Notes, not failures, in a store of any origin: whether Core Data fills the values of
 /// objects saved before a migration added the derivation is not known from a file. Failures of
 /// the `values` section when the store's writer computed the counts (`computed`): then a
-/// disagreement is the writer's fault.
+/// disagreement is the writer's fault; and so for a change in place (`StoreChangeChecks`), which
+/// fails when it leaves more disagreeing objects than the store had.
 struct DerivedValueChecks {
     let context: StoreContext
     let computed: Bool
