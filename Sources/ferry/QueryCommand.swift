@@ -32,7 +32,7 @@ enum QueryCommand: Command {
         .integer("offset", "N", 0...Int.max, "skip the first N objects"),
         .choice("format", QueryFormat.self, "how objects are printed (default table)"),
         .path("model", "M", ".xcdatamodeld bundle (default: the store's model cache)"),
-        OptionSpec(name: "var", value: "NAME=VALUE", help: "value of $NAME in the predicate", repeatable: true),
+        MutationArguments.variable,
     ]
 
     static let exitCodes = [
@@ -49,7 +49,7 @@ enum QueryCommand: Command {
         let request = QueryRequest(
             storePath: store, modelPath: arguments.value("model"), entity: try arguments.required("entity"),
             predicate: arguments.value("where"), sort: arguments.value("sort"), limit: limit,
-            offset: offset, variables: PredicateVariableText.variables(try Pairs.list(arguments, "var", emptyValues: true)), format: format)
+            offset: offset, variables: try MutationArguments.variables(arguments), format: format)
         do {
             let sink = try FileByteSink(path: "-")
             try QueryJob(request: request).run(to: sink)
@@ -65,8 +65,18 @@ enum QueryCommand: Command {
     }
 }
 
-/// The store argument `query`, `delete` and `update` share.
+/// The arguments `query`, `delete` and `update` share: the store and `--var`.
 enum MutationArguments {
+    /// `--var NAME=VALUE` of query, update and delete.
+    static let variable = OptionSpec(name: "var", value: "NAME=VALUE", help: "text of $NAME in the predicate, read as the type of the "
+                                     + "attribute it is compared with (a String takes it as written: nil is written in the predicate)",
+                                     repeatable: true)
+
+    /// The `--var` values, each its text (`PredicateVariableText`).
+    static func variables(_ arguments: ParsedArguments) throws(UsageError) -> [String: PredicateValue] {
+        PredicateVariableText.variables(try Pairs.list(arguments, "var", emptyValues: true))
+    }
+
     static func store(_ arguments: ParsedArguments, verb: String) throws(UsageError) -> String {
         guard arguments.positionals.count == 1, let store = arguments.positionals.first else {
             throw UsageError("\(verb) takes exactly one STORE path")

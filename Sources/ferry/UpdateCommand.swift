@@ -28,7 +28,7 @@ enum UpdateCommand: Command {
         OptionSpec(name: "set", value: "KEY=VALUE", help: "attribute to set (repeatable)", repeatable: true),
         .flag("dry-run", "list the objects that would change; change nothing"),
         .path("model", "M", ".xcdatamodeld bundle (default: the store's model cache)"),
-        OptionSpec(name: "var", value: "NAME=VALUE", help: "value of $NAME in the predicate", repeatable: true),
+        MutationArguments.variable,
     ]
 
     static let exitCodes = [
@@ -44,7 +44,7 @@ enum UpdateCommand: Command {
         guard !assignments.isEmpty else { throw UsageError("--set is required") }
         let job = UpdateJob(storePath: try MutationArguments.store(arguments, verb: name), modelPath: arguments.value("model"),
                             entity: try arguments.required("entity"), predicate: try arguments.required("where"),
-                            assignments: assignments, variables: PredicateVariableText.variables(try Pairs.list(arguments, "var", emptyValues: true)))
+                            assignments: assignments, variables: try MutationArguments.variables(arguments))
         do {
             if arguments.has("dry-run") {
                 Terminal.out(UpdatePlanReport.text(try job.plan(), assignments: assignments))

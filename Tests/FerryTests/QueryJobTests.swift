@@ -3,6 +3,7 @@ import FerryFormats
 import FerryMigration
 import FerryModel
 import FerryStore
+import FerryStoreTestSupport
 import FerryTestSupport
 import Foundation
 import Testing
@@ -287,6 +288,46 @@ struct QueryJobTests {
         #expect(done == plan)
         #expect(try keys(store, "SELECT count(*) FROM Z_1TASKS") == [0])
         #expect(try SQLiteDatabase(path: store, mode: .readWrite).scalarText("PRAGMA journal_mode") == "wal")
+    }
+
+    /// `--var N=Null` was nil and `YES` a Boolean whatever the attribute: `petname == $N` deleted
+    /// the pets without a name and kept the one named "Null", exit 0.
+    @Test("a --var is the text of a String it is compared with, and read as a number, Boolean or date otherwise (exit 3 when it does not read), in query, update and delete")
+    func variablesTakeTheAttributeType() throws {
+        let folder = try TestPaths.temporaryFolder("query-variables")
+        let xml = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Pet" syncable="YES"><attribute name="petname" optional="YES" attributeType="String"/>"#
+            + #"<attribute name="age" optional="YES" attributeType="Integer 64" usesScalarValueType="YES"/>"#
+            + #"<attribute name="vaccinated" optional="YES" attributeType="Boolean" usesScalarValueType="YES"/>"#
+            + #"<attribute name="born" optional="YES" attributeType="Date"/></entity></model>"#
+        let model = try TestPaths.xcodeModelBundle("Pets", versions: [("Pets", xml)], in: folder)
+        try #"""
+            [{"petname": "Null", "age": 1, "vaccinated": true, "born": "2020-01-01T00:00:00Z"}, {"age": 2},
+             {"petname": "YES", "age": 3, "vaccinated": false}, {"petname": "42", "age": 42}]
+            """#.write(toFile: folder + "/pets.json", atomically: true, encoding: .utf8)
+        let store = folder + "/Pets.sqlite"
+        #expect(try FerryProcess.run(["import", folder + "/pets.json", "--model", model, "--entity", "Pet", "--out", store]).status == 0)
+        func matched(_ predicate: String, _ variable: String) throws -> [String] {
+            let run = try FerryProcess.run(["query", store, "--entity", "Pet", "--where", predicate, "--var", variable, "--format", "ndjson"])
+            #expect(run.status == 0, "\(run.err)")
+            return run.out.split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["Z_PK"].map { "\($0)" }
+            }
+        }
+        #expect(try matched("petname == $N", "N=Null") == ["1"])
+        #expect(try matched("petname == $N", "N=42") == ["4"])
+        #expect(try matched("age == $N", "N=42") == ["4"])
+        #expect(try matched("vaccinated == $N", "N=yes") == ["1"])
+        #expect(try matched("vaccinated == $N", "N=FALSE") == ["3"])
+        #expect(try matched("born < $N", "N=2021-01-01") == ["1"])
+        #expect(try matched("petname BEGINSWITH $N", "N=N") == ["1"])
+        let refused = try FerryProcess.run(["query", store, "--entity", "Pet", "--where", "vaccinated == $N", "--var", "N=maybe"])
+        #expect(refused.status == 3 && refused.err.contains("vaccinated"), "\(refused.err)")
+        let updated = try FerryProcess.run(["update", store, "--entity", "Pet", "--where", "petname == $N", "--var", "N=YES", "--set", "age=7"])
+        #expect(updated.status == 0, "\(updated.err)")
+        let deleted = try FerryProcess.run(["delete", store, "--entity", "Pet", "--where", "petname == $N", "--var", "N=Null"])
+        #expect(deleted.status == 0, "\(deleted.err)")
+        #expect(try storeRows(store, "SELECT Z_PK, quote(ZPETNAME), ZAGE FROM ZPET ORDER BY Z_PK") == ["2|NULL|2", "3|'YES'|7", "4|'42'|42"])
     }
 
     /// Corpus stores are read only here; the model comes from each store's Z_MODELCACHE.

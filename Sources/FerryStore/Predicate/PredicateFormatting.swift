@@ -51,7 +51,7 @@ extension PredicateValue: CustomStringConvertible {
         case .bool(let value): value ? "YES" : "NO"
         case .integer(let value): String(value)
         case .real(let value): String(value)
-        case .string(let text): Self.quoted(text)
+        case .string(let text), .text(let text): Self.quoted(text)
         case .date(let seconds):
             "CAST(\(ISO8601Date.format(seconds).map { "'\($0)'" } ?? String(seconds)), 'NSDate')"
         case .list(let values): "{" + values.map(\.description).joined(separator: ", ") + "}"

@@ -27,4 +27,8 @@ public enum PredicateValue: Sendable, Equatable {
     case opaque
     /// A list, as a variable's value for `IN` or `BETWEEN`.
     case list([PredicateValue])
+    /// A variable's value given as text (`--var NAME=VALUE`), of the type of the attribute it is
+    /// compared with (`PredicateValueConversion.typed`): the text itself for a string, a number,
+    /// a boolean, a date or a UUID read from it; never nil.
+    case text(String)
 }

@@ -137,8 +137,10 @@ struct PredicateSQLCompiler {
             guard type == .string || type == .uri else {
                 throw .typeMismatch(keyPath: keyPath, reason: "\(op.rawValue) applies to strings, not to \(type.xcodeName)")
             }
-            guard case .string(let text) = right else {
-                throw .typeMismatch(keyPath: keyPath, reason: "\(op.rawValue) needs a string, not \(right)")
+            let text: String
+            switch right {
+            case .string(let string), .text(let string): text = string
+            default: throw .typeMismatch(keyPath: keyPath, reason: "\(op.rawValue) needs a string, not \(right)")
             }
             switch op {
             case .like:

@@ -17,11 +17,16 @@ enum PredicateValueConversion {
     ///   attribute that allows external storage holds a tagged form (`ExternalBinaryData`),
     ///   possibly a file reference, that SQL could not compare with a value anyway.
     /// `nil` becomes NULL (meaningful inside `IN` lists; `== nil` is compiled to `IS NULL` before).
+    /// A variable's text (`.text`) is first read as the type takes it (`typed`).
     static func storeValue(_ value: PredicateValue, for type: AttributeType, keyPath: String,
                            options: ComparisonOptions) throws(FetchPredicateError) -> StoreValue {
         if value == .null { return .null }
         func mismatch(_ expectation: String) -> FetchPredicateError {
             .typeMismatch(keyPath: keyPath, reason: "\(type.withArticle) attribute \(expectation), not \(value)")
+        }
+        if case .text(let text) = value {
+            guard let typed = typed(text, for: type) else { throw mismatch(textExpectation(of: type)) }
+            return try storeValue(typed, for: type, keyPath: keyPath, options: options)
         }
         switch type {
         case .string, .uri:
@@ -57,6 +62,40 @@ enum PredicateValueConversion {
             return .blob(uuid.bytes)
         case .binary, .transformable, .undefined, .objectID, .composite:
             throw mismatch("can only be compared with nil")
+        }
+    }
+
+    /// A variable's text as a value of `type`: the text itself for strings and URIs (`Null` is
+    /// the text `Null`); for numbers an integer or a decimal number; for booleans
+    /// YES/NO/TRUE/FALSE (any case) or 1/0; for dates an ISO 8601 date or seconds since
+    /// 2001-01-01 UTC; for UUIDs the text (`storeValue` reads it). Nil when the text is none of
+    /// those, or the type is compared with nil only.
+    static func typed(_ text: String, for type: AttributeType) -> PredicateValue? {
+        switch type {
+        case .string, .uri, .uuid: return .string(text)
+        case .integer16, .integer32, .integer64, .decimal, .double, .float:
+            if let number = Int64(text) { return .integer(number) }
+            return Double(text).flatMap { $0.isFinite ? .real($0) : nil }
+        case .boolean:
+            switch text.uppercased() {
+            case "YES", "TRUE", "1": return .bool(true)
+            case "NO", "FALSE", "0": return .bool(false)
+            default: return nil
+            }
+        case .date:
+            if let seconds = Double(text), seconds.isFinite { return .date(seconds) }
+            return ISO8601Date.parse(text).map(PredicateValue.date)
+        case .binary, .transformable, .undefined, .objectID, .composite: return nil
+        }
+    }
+
+    /// What `typed` reads for `type`, as a type mismatch says it.
+    private static func textExpectation(of type: AttributeType) -> String {
+        switch type {
+        case .boolean: "takes YES, NO, TRUE, FALSE, 1 or 0"
+        case .date: "takes an ISO 8601 date or seconds since 2001-01-01"
+        case .integer16, .integer32, .integer64, .decimal, .double, .float: "is compared with numbers"
+        default: "can only be compared with nil"
         }
     }
 
