@@ -12,8 +12,10 @@ enum DeleteCommand: Command {
         (their Z_OPT goes up by one), No Action leaves them pointing at the deleted object, and
         any destination of a Deny relationship refuses the whole delete, naming the blocking
         objects; so does an object that stays whose required relationship Nullify would empty or
-        take below its minimum count (Core Data would not save it), or that keeps a derived
-        attribute reading the cleared relationship (only Core Data recomputes it). Join-table rows of deleted objects are removed, and so is the key a to-many
+        take below its minimum count (Core Data would not save it), that keeps a derived
+        attribute reading the cleared relationship (only Core Data recomputes it), or that points
+        at a deleted object through a to-one no delete rule reaches (no inverse, or an inverse
+        whose key is empty: Core Data would leave it dangling). Join-table rows of deleted objects are removed, and so is the key a to-many
         relationship without an inverse keeps on the destinations that stay. Everything happens
         in one SQLite transaction on the store: it all happens or nothing does, and before it
         commits, verify's value and relationship checks run inside it and must find no failure
@@ -26,14 +28,14 @@ enum DeleteCommand: Command {
         OptionSpec(name: "where", value: "P", help: "predicate choosing the objects (required)"),
         .flag("dry-run", "list what would be deleted, nullified or blocked; change nothing"),
         .path("model", "M", ".xcdatamodeld bundle (default: the store's model cache)"),
-        OptionSpec(name: "var", value: "NAME=VALUE", help: "value of $NAME in the predicate", repeatable: true),
+        MutationArguments.variable,
     ]
 
     static let exitCodes = [
         ExitCodeUse(.success, "deleted (or, with --dry-run, planned and not blocked)"),
         ExitCodeUse(.rejects, "deleted (or planned), but No Action left keys pointing at deleted objects: Core Data faults on them and verify reports them"),
         ExitCodeUse(.badInput, "the store, the model or the predicate cannot be read"),
-        ExitCodeUse(.destination, "refused by a Deny rule, or by a required relationship or a derivation of an object that stays, or not written; nothing changed (with --dry-run: the plan lists what blocks it)"),
+        ExitCodeUse(.destination, "refused by a Deny rule, or by a required relationship, a key no delete rule clears or a derivation of an object that stays, or not written; nothing changed (with --dry-run: the plan lists what blocks it)"),
         ExitCodeUse(.verificationFailed, "the change would add failures to verify's value or relationship checks: rolled back, nothing changed"),
         ExitCodeUse(.locked, "another process (an app, another run) holds the store's lock past 5 seconds; nothing changed"),
     ]
@@ -42,13 +44,13 @@ enum DeleteCommand: Command {
         let dryRun = arguments.has("dry-run")
         let job = DeleteJob(storePath: try MutationArguments.store(arguments, verb: name), modelPath: arguments.value("model"),
                             entity: try arguments.required("entity"), predicate: try arguments.required("where"),
-                            variables: PredicateVariableText.variables(try Pairs.list(arguments, "var", emptyValues: true)), dryRun: dryRun)
+                            variables: try MutationArguments.variables(arguments), dryRun: dryRun)
         do {
             let report = try job.run()
             Terminal.out(DeletePlanReport.text(report, dryRun: dryRun))
             if !dryRun, !report.deleted.isEmpty, let warning = PersistentHistory.unrecordedChange(store: job.storePath) { Terminal.error("warning: \(warning)\n") }
             // A dry run's exit code is the delete's: a plan a rule blocks would be refused.
-            if dryRun, !report.blocked.isEmpty || !report.invalidated.isEmpty { return .destination }
+            if dryRun, !report.blocked.isEmpty || !report.invalidated.isEmpty || !report.stranded.isEmpty { return .destination }
             // No Action does as Core Data does, and leaves a store an app faults on: not a plain success.
             guard report.dangling.isEmpty else {
                 Terminal.error("warning: No Action \(dryRun ? "would leave" : "left") \(report.dangling.count) key\(report.dangling.count == 1 ? "" : "s") "

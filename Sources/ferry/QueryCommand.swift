@@ -88,7 +88,8 @@ enum MutationArguments {
 
 extension ExitCode {
     /// The exit code of a failed query, update or delete: 4 when the store refused the change (a
-    /// uniqueness constraint, a Deny rule, a required relationship or a derivation of what stays)
+    /// uniqueness constraint, a Deny rule, a required relationship, a key no delete rule clears or
+    /// a derivation of what stays)
     /// or could not be written, or SQLite's temporary files found no room, else 3: the store, model, predicate or a value given cannot be
     /// used (an attribute the entity lacks or that is derived is bad input).
     init(_ error: QueryError) {
@@ -97,7 +98,8 @@ extension ExitCode {
             return
         }
         switch mutation {
-        case .uniquenessViolation, .denied, .requiredReferences, .readByDerivedAttribute, .unsupported, .sqlite: self = .destination
+        case .uniquenessViolation, .denied, .requiredReferences, .strandedReferences, .readByDerivedAttribute, .unsupported, .sqlite:
+            self = .destination
         case .store, .predicate, .unknownAttribute, .typeMismatch, .requiredAttribute, .derivedAttribute: self = .badInput
         case .changeBreaksStore: self = .verificationFailed
         case .locked: self = .locked

@@ -104,4 +104,62 @@ struct DeleteRequiredReferenceTests {
         #expect(try FerryProcess.run(["verify", store]).status == 0)
         #expect(try storeRows(store, "SELECT count(*) FROM ZPERSON") == ["2"])
     }
+
+    /// Node.ref → Label has no inverse, Holder.tag ↔ Tag.holder is a one-to-one: nothing on a
+    /// deleted Label reaches the Nodes pointing at it, nor a Tag whose own key is empty the Holder
+    /// pointing at it. The dry run exited 0, the delete 5 (its change check found the keys).
+    static let strandingModel = """
+    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+        <entity name="Holder" syncable="YES">
+            <relationship name="tag" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Tag" inverseName="holder" inverseEntity="Tag"/>
+        </entity>
+        <entity name="Label" syncable="YES">
+            <attribute name="lname" optional="YES" attributeType="String"/>
+        </entity>
+        <entity name="Node" syncable="YES">
+            <relationship name="ref" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Label"/>
+        </entity>
+        <entity name="Tag" syncable="YES">
+            <attribute name="lname" optional="YES" attributeType="String"/>
+            <relationship name="holder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Holder" inverseName="tag" inverseEntity="Holder"/>
+        </entity>
+    </model>
+    """
+
+    @Test("a key no delete rule reaches (no inverse, or an empty inverse key) refuses the delete and its dry run (exit 4), naming it",
+          arguments: [("Label", "lname == 'L1'", "Node.ref: 2 (Node(1) → Label(1), Node(2) → Label(1))"),
+                      ("Tag", "lname == 'T1'", "Holder.tag: 1 (Holder(1) → Tag(1))")])
+    func strandedKeys(entity: String, predicate: String, message: String) throws {
+        let folder = try TestPaths.temporaryFolder("delete-stranded")
+        let bundle = try TestPaths.xcodeModelBundle("Refs", versions: [("Refs", Self.strandingModel)], in: folder)
+        try Data(#"[{"lname":"L1"},{"lname":"L2"}]"#.utf8).write(to: URL(fileURLWithPath: folder + "/labels.json"))
+        let store = folder + "/Refs.sqlite"
+        let imported = try FerryProcess.run(["import", folder + "/labels.json", "--model", bundle, "--entity", "Label", "--out", store])
+        try #require(imported.status == 0, "\(imported.err)")
+        // Holder 2 ↔ Tag 2 is whole, Holder 1 → Tag 1 has lost Tag 1's side.
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("""
+            INSERT INTO ZNODE (Z_PK, Z_ENT, Z_OPT, ZREF) VALUES (1, 3, 1, 1), (2, 3, 1, 1), (3, 3, 1, 2);
+            INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT, ZLNAME, ZHOLDER) VALUES (1, 4, 1, 'T1', NULL), (2, 4, 1, 'T2', 2);
+            INSERT INTO ZHOLDER (Z_PK, Z_ENT, Z_OPT, ZTAG) VALUES (1, 1, 1, 1), (2, 1, 1, 2);
+            UPDATE Z_PRIMARYKEY SET Z_MAX = 3 WHERE Z_NAME = 'Node';
+            UPDATE Z_PRIMARYKEY SET Z_MAX = 2 WHERE Z_NAME IN ('Tag', 'Holder');
+            """)
+        let before = try TestPaths.read(store)
+        let dryRun = try FerryProcess.run(["delete", store, "--entity", entity, "--where", predicate, "--dry-run"])
+        #expect(dryRun.status == 4)
+        #expect(dryRun.out.contains(message), "\(dryRun.out)")
+        let result = try FerryProcess.run(["delete", store, "--entity", entity, "--where", predicate])
+        #expect(result.status == 4)
+        #expect(result.err.contains(message), "\(result.err)")
+        #expect(try TestPaths.read(store) == before)
+        // A one-to-one whose both keys are there is nullified; Labels no Node points at go.
+        let whole = try FerryProcess.run(["delete", store, "--entity", "Tag", "--where", "lname == 'T2'"])
+        #expect(whole.status == 0, "\(whole.out)\(whole.err)")
+        #expect(try storeRows(store, "SELECT Z_PK, quote(ZTAG) FROM ZHOLDER ORDER BY Z_PK") == ["1|1", "2|NULL"])
+        let cleared = try FerryProcess.run(["delete", store, "--entity", "Node", "--where", "TRUEPREDICATE"])
+        #expect(cleared.status == 0, "\(cleared.err)")
+        let labels = try FerryProcess.run(["delete", store, "--entity", "Label", "--where", "TRUEPREDICATE"])
+        #expect(labels.status == 0, "\(labels.out)\(labels.err)")
+    }
 }

@@ -2,8 +2,9 @@ import FerryStore
 
 /// The text `ferry delete` prints: per entity what is deleted (matched or cascaded, and
 /// through which relationship), per relationship what is nullified or left dangling, join rows
-/// removed, destinations unlinked from a to-many without an inverse, the Deny blocks, and the
-/// objects that stay whose required relationships the delete would leave short.
+/// removed, destinations unlinked from a to-many without an inverse, the Deny blocks, the
+/// objects that stay whose required relationships the delete would leave short, and those whose
+/// keys no delete rule clears.
 public enum DeletePlanReport {
     public static func text(_ plan: DeletePlan, dryRun: Bool) -> String {
         var lines: [String] = []
@@ -46,6 +47,11 @@ public enum DeletePlanReport {
         if !plan.invalidated.isEmpty {
             lines.append("blocked by required relationships that would be left short (nothing \(dryRun ? "would be" : "was") deleted)")
             lines += plan.invalidated.map { "  \($0)" }
+        }
+        if !plan.stranded.isEmpty {
+            lines.append("blocked by keys of objects that stay that no delete rule clears, a relationship without an inverse "
+                + "or whose inverse's key is empty (nothing \(dryRun ? "would be" : "was") deleted)")
+            lines += StrandedReference.summary(plan.stranded).map { "  \($0)" }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -23,6 +23,11 @@ public struct DeletePlan: Sendable, Equatable {
     /// required to-one left nil, a to-many under its minimum count): Core Data's validation
     /// refuses to save them, so any one refuses the whole delete, as a Deny rule does.
     public var invalidated: [RequiredReference] = []
+    /// Keys on objects that stay pointing at deleted objects through a to-one relationship no
+    /// delete rule reaches: it has no inverse, or its inverse's key in the deleted object's row
+    /// is empty. Core Data leaves them pointing at nothing (the app throws when it faults one
+    /// in), so any one refuses the whole delete, as a Deny rule does.
+    public var stranded: [StrandedReference] = []
     /// The files of the store's external data folder that deleted objects' values are kept in
     /// (`ExternalFileRelease`): removed after the delete commits, those no other row names.
     public var externalFiles: [String] = []
@@ -50,6 +55,31 @@ public struct RequiredReference: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         "\(object) would keep \(remaining) of the \(minimum) destination\(minimum == 1 ? "" : "s") \(relationship) requires"
+    }
+}
+
+/// A key on an object that stays pointing at a deleted object, through `relationship`
+/// (`Entity.name`, as declared on the object's side), which no delete rule reaches.
+public struct StrandedReference: Sendable, Hashable, CustomStringConvertible {
+    public var object: ObjectKey
+    public var relationship: String
+    public var deletedObject: ObjectKey
+
+    public init(object: ObjectKey, relationship: String, deletedObject: ObjectKey) {
+        self.object = object
+        self.relationship = relationship
+        self.deletedObject = deletedObject
+    }
+
+    public var description: String { "\(object) through \(relationship): would point at deleted \(deletedObject)" }
+
+    /// One line per relationship, how many references and the first few:
+    /// `Node.ref: 2 (Node(4) → Label(3), …)`.
+    public static func summary(_ references: [StrandedReference]) -> [String] {
+        Dictionary(grouping: references, by: \.relationship).sorted { $0.key < $1.key }.map { name, held in
+            let shown = held.prefix(5).map { "\($0.object) → \($0.deletedObject)" }.joined(separator: ", ")
+            return "\(name): \(held.count) (\(shown)\(held.count > 5 ? ", …" : ""))"
+        }
     }
 }
 

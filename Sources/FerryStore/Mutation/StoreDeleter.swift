@@ -15,7 +15,10 @@ extension MutableStore {
     /// destination of a Deny relationship of any object being deleted refuses the whole delete
     /// (`StoreMutationError.denied`, nothing changed), and so does an object that stays whose
     /// required relationship Nullify would empty or take below its minimum count
-    /// (`StoreMutationError.requiredReferences`), which Core Data's validation would not save;
+    /// (`StoreMutationError.requiredReferences`), which Core Data's validation would not save,
+    /// and so does an object that stays whose to-one relationship no delete rule reaches (no
+    /// inverse, or an inverse whose key is empty) and would point at a deleted object
+    /// (`StoreMutationError.strandedReferences`), a key Core Data would leave dangling;
     /// clearing a relationship a derivation reads throws `.readByDerivedAttribute`
     /// (`DerivedAttributeCheck`), in the plan too. Join-table rows of deleted objects go, and
     /// so do the keys of their to-many relationships without an inverse on destinations that
@@ -30,6 +33,7 @@ extension MutableStore {
             let plan = try planDelete(of: entity, where: predicate, variables: variables)
             guard plan.blocked.isEmpty else { throw .denied(plan.blocked) }
             guard plan.invalidated.isEmpty else { throw .requiredReferences(plan.invalidated) }
+            guard plan.stranded.isEmpty else { throw .strandedReferences(plan.stranded) }
             let before = try entityTableRows()
             try DeleteExecutor(store: self).apply(plan)
             try account(for: plan, before: before, after: try entityTableRows())
@@ -87,6 +91,8 @@ struct DeletePlanner {
         var referencing: [Nullification] = []
         var unlinked: [Nullification] = []
         var joinRows: [String: Set<[Int64]>] = [:]
+        // The references of objects that stay a delete rule reaches, through their inverse.
+        var reached: Set<StrandedReference> = []
         var next = 0
         while next < queue.count {
             let object = queue[next]
@@ -119,6 +125,7 @@ struct DeletePlanner {
                         return "\(inverseOwner?.name ?? relationship.destinationEntity).\(inverse.name)"
                     }
                     for destination in destinations {
+                        if let inverse { reached.insert(StrandedReference(object: destination, relationship: inverse, deletedObject: object)) }
                         let reference = Nullification(object: destination, relationship: inverse, deletedObject: object, via: name)
                         switch relationship.deleteRule {
                         case .deny:
@@ -144,6 +151,7 @@ struct DeletePlanner {
         var seen: Set<ObjectKey> = []
         plan.modified = plan.nullified.map(\.object).filter { seen.insert($0).inserted }
         plan.invalidated = try invalidated(plan.nullified, deleted: deleted)
+        plan.stranded = try stranded(plan.deleted.map(\.object), deleted: deleted, reached: reached)
         plan.externalFiles = try store.checkExternalFolder(releasing: store.externalFiles(of: plan.deleted.map(\.object)))
         let derivations = try DerivedAttributeCheck(store: store)
         for name in Set(plan.nullified.compactMap(\.relationship)).sorted() {
@@ -173,6 +181,44 @@ struct DeletePlanner {
         return result
     }
 
+    /// The keys of objects that stay pointing at `objects` through a to-one relationship (of any
+    /// entity) that `reached` lacks: no delete rule reaches them from the deleted side.
+    private func stranded(_ objects: [ObjectKey], deleted: Set<ObjectKey>,
+                          reached: Set<StrandedReference>) throws(StoreMutationError) -> [StrandedReference] {
+        let entities = Set(objects.map(\.entity))
+        var result: [StrandedReference] = []
+        for owner in store.model.entities {
+            for relationship in owner.relationships where !relationship.isTransient && !relationship.isToMany {
+                let targets = Set(store.model.hierarchy(below: relationship.destinationEntity).map(\.name))
+                guard !targets.isDisjoint(with: entities),
+                      case .sourceRow(let key) = try store.placement(of: relationship, owner: owner.name) else { continue }
+                let name = "\(owner.name).\(relationship.name)"
+                for object in objects where targets.contains(object.entity) {
+                    for holder in try holders(of: key, pointingAt: object, entity: owner.name) where !deleted.contains(holder) {
+                        let reference = StrandedReference(object: holder, relationship: name, deletedObject: object)
+                        if !reached.contains(reference) { result.append(reference) }
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// The objects whose rows hold `key` naming `object`, in `Z_PK` order (`entity` when their
+    /// `Z_ENT` is not known).
+    private func holders(of key: ForeignKeyPlacement, pointingAt object: ObjectKey, entity: String) throws(StoreMutationError) -> [ObjectKey] {
+        let sql = "SELECT Z_PK, Z_ENT FROM \(key.table) WHERE \(key.key) = ?"
+            + " AND Z_ENT IN (\(store.hierarchyNumbers(key.holder))) ORDER BY Z_PK"
+        return try StoreMutationError.sqlite { () throws(SQLiteError) in
+            let statement = try statements.prepared(sql, binding: object.primaryKey)
+            var found: [ObjectKey] = []
+            while try statement.step() {
+                found.append(ObjectKey(entity: entityNames[statement.int64(at: 1)] ?? entity, primaryKey: statement.int64(at: 0)))
+            }
+            return found
+        }
+    }
+
     /// The objects `relationship` of `object` reaches, skipping keys whose row is missing.
     private func destinations(of object: ObjectKey, _ placement: RelationshipPlacement,
                               relationship: Relationship) throws(StoreMutationError) -> [ObjectKey] {
@@ -183,16 +229,7 @@ struct DeletePlanner {
                                     object.primaryKey)
             return try resolve(keys, entity: destination)
         case .destinationRows(let key):
-            let sql = "SELECT Z_PK, Z_ENT FROM \(key.table) WHERE \(key.key) = ?"
-                + " AND Z_ENT IN (\(store.hierarchyNumbers(key.holder))) ORDER BY Z_PK"
-            return try StoreMutationError.sqlite { () throws(SQLiteError) in
-                let statement = try statements.prepared(sql, binding: object.primaryKey)
-                var found: [ObjectKey] = []
-                while try statement.step() {
-                    found.append(ObjectKey(entity: entityNames[statement.int64(at: 1)] ?? destination, primaryKey: statement.int64(at: 0)))
-                }
-                return found
-            }
+            return try holders(of: key, pointingAt: object, entity: destination)
         case .joinTable(let join):
             let keys = try integers(join.destinationKeys, object.primaryKey)
             return try resolve(keys, entity: destination)

@@ -24,6 +24,9 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
     case denied([DenyBlock])
     /// Nullify would leave objects that stay without destinations their model requires.
     case requiredReferences([RequiredReference])
+    /// Objects that stay would keep keys pointing at deleted objects through to-one
+    /// relationships no delete rule reaches (without an inverse, or whose inverse's key is empty).
+    case strandedReferences([StrandedReference])
     /// The change would add failures to the store's independent checks (`ChangeCheck`), each
     /// described; it was rolled back.
     case changeBreaksStore([String])
@@ -61,6 +64,10 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
             "delete denied: " + blocks.map(\.description).joined(separator: "; ")
         case .requiredReferences(let references):
             "delete refused, Core Data would not save what stays: " + references.map(\.description).joined(separator: "; ")
+        case .strandedReferences(let references):
+            "delete refused, objects that stay would point at deleted objects through relationships no delete rule reaches "
+                + "(Core Data would leave them dangling; delete those objects first, or with these): "
+                + StrandedReference.summary(references).joined(separator: "; ")
         case .changeBreaksStore(let added):
             "the change would add failures to the store's checks, so nothing was changed: " + added.joined(separator: "; ")
         case .unsupported(let reason): "unsupported: \(reason)"
