@@ -55,7 +55,7 @@ enum DeleteCommand: Command {
             guard report.dangling.isEmpty else {
                 Terminal.error("warning: No Action \(dryRun ? "would leave" : "left") \(report.dangling.count) key\(report.dangling.count == 1 ? "" : "s") "
                     + "pointing at deleted objects (listed above): Core Data faults on them and `ferry verify` reports them "
-                    + "(dangling-foreign-key); delete those objects too, or clear the keys (a Nullify rule, or update --set)\n")
+                    + "(dangling-foreign-key); delete those objects too, or make the rule Nullify (a --model whose relationship says so)\n")
                 return .rejects
             }
             return .success
