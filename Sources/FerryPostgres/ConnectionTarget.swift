@@ -24,17 +24,14 @@ public struct ConnectionTarget: Sendable, CustomStringConvertible {
     public init(_ connectionString: String) throws(PostgresError) {
         self.connectionString = connectionString
         // The whole string first: libpq's parse errors quote it.
-        var secrets = [connectionString] + Self.writtenPasswords(in: connectionString)
+        var secrets = [connectionString] + ConnectionText.passwords(in: connectionString)
         if let variable = getenv("PGPASSWORD") { secrets.append(String(cString: variable)) }
-        if Self.hidesCredentials(connectionString) {
-            throw .invalidTarget(reason: "an '@' stands after the host's '/', so libpq would read the user and password as part of the "
-                + "host, port or database name (and show them): percent-encode '/', '?', '#' and '@' in them (%2F, %3F, %23, %40)")
-        }
+        if let misreading = ConnectionText.misreading(of: connectionString) { throw .invalidTarget(reason: misreading) }
         var message: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(connectionString, &message) else {
             let reason = message.map { String(cString: $0) } ?? "libpq cannot parse it"
             PQfreemem(message)
-            throw .invalidTarget(reason: Self.scrub(reason.trimmingTrailingNewlines, of: secrets))
+            throw .invalidTarget(reason: Self.scrub(ConnectionText.withoutQuotedText(reason.trimmingTrailingNewlines), of: secrets))
         }
         defer { PQconninfoFree(options) }
         var parts: [String: String] = [:]
@@ -52,26 +49,19 @@ public struct ConnectionTarget: Sendable, CustomStringConvertible {
     /// Whether a command-line argument names a database rather than a file: it starts with
     /// `postgresql://` or `postgres://`.
     public static func isConnectionURI(_ text: String) -> Bool {
-        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+        ConnectionText.uriPrefixes.contains(where: text.hasPrefix)
     }
 
-    /// Whether a command-line argument looks meant as a database, mistyped or not: it starts
-    /// with `postgresql:` or `postgres:` in any case (`postgresql:/user:pw@host`). Where a file is
+    /// Whether a command-line argument looks meant as a database, mistyped or not: its scheme
+    /// (what stands before the first `:`) starts with `postgres` in any case (`postgresql:/user:pw@host`,
+    /// `postgresql+psycopg2://…`), or is `jdbc` followed by such a scheme. Where a file is
     /// expected, such an argument is refused rather than used as a path and shown (a file of
     /// that name is `./postgres:…`).
     public static func looksLikeConnection(_ text: String) -> Bool {
-        let lowered = text.prefix(11).lowercased()
-        return lowered.hasPrefix("postgresql:") || lowered.hasPrefix("postgres:")
-    }
-
-    /// A URI whose `@` stands after the first `/` of what follows `://` (and before any `?`):
-    /// libpq looks for the user and password only before that `/`, so a password holding a `/`
-    /// ends up in the host, port or database name, which messages show.
-    private static func hidesCredentials(_ text: String) -> Bool {
-        guard let scheme = text.firstRange(of: "://") else { return false }
-        let head = text[scheme.upperBound...].prefix { $0 != "?" }
-        guard let at = head.lastIndex(of: "@"), let slash = head.firstIndex(of: "/") else { return false }
-        return slash < at
+        let lowered = text.prefix(64).lowercased()
+        let named = lowered.hasPrefix("jdbc:") ? lowered.dropFirst(5) : lowered[...]
+        guard named.hasPrefix("postgres"), let colon = named.firstIndex(of: ":") else { return false }
+        return named[..<colon].allSatisfy { $0.isLetter || $0.isNumber || "+.-".contains($0) }
     }
 
     /// A command-line argument as it may be shown (in logs, messages, `--json`, catalogs): a
@@ -81,7 +71,7 @@ public struct ConnectionTarget: Sendable, CustomStringConvertible {
     public static func shown(_ argument: String) -> String {
         guard looksLikeConnection(argument) else { return argument }
         if let target = try? ConnectionTarget(argument) { return target.description }
-        return scrub(argument, of: writtenPasswords(in: argument))
+        return scrub(argument, of: ConnectionText.passwords(in: argument))
     }
 
     /// `message` with every password this target knows of replaced by `***`.
@@ -93,24 +83,6 @@ public struct ConnectionTarget: Sendable, CustomStringConvertible {
         secrets.filter { !$0.isEmpty }.sorted { $0.count > $1.count }.reduce(message) { text, secret in
             text.replacing(secret, with: "***")
         }
-    }
-
-    /// The password a URI spells out (`user:PASSWORD@` or `password=PASSWORD`), as written, so a
-    /// string libpq cannot parse is still scrubbed from its own error message. Read loosely: after
-    /// the scheme's `:` and any slashes, up to the last `@` before a `?` (a mistyped `postgresql:/`
-    /// or a password holding `/` included).
-    private static func writtenPasswords(in text: String) -> [String] {
-        var found: [String] = []
-        if looksLikeConnection(text), let colon = text.firstIndex(of: ":") {
-            let rest = text[text.index(after: colon)...].drop { $0 == "/" }.prefix { $0 != "?" }
-            if let at = rest.lastIndex(of: "@"), let separator = rest[..<at].firstIndex(of: ":") {
-                found.append(String(rest[rest.index(after: separator)..<at]))
-            }
-        }
-        for piece in text.split(whereSeparator: { $0 == "?" || $0 == "&" || $0 == " " }) where piece.hasPrefix("password=") {
-            found.append(String(piece.dropFirst("password=".count)))
-        }
-        return found
     }
 
     private static func display(_ parts: [String: String]) -> String {
