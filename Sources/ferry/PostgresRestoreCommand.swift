@@ -30,7 +30,9 @@ enum PostgresRestoreCommand {
                 Terminal.out(RestoreSummaryLine.json(records: summary.records, pairs: summary.counts.pairs, store: job.outputPath) + "\n")
             } else {
                 RestoreCommand.printRecords(summary.records)
-                Terminal.out("\(summary.counts.pairs) pairs; rows per entity and pairs per relationship equal the database's\n")
+                let notKept = summary.links.reduce(0) { $0 + $1.unresolved }
+                Terminal.out("\(summary.counts.pairs) pairs; rows per entity and pairs per relationship equal the database's"
+                    + (notKept > 0 ? ", less the \(notKept) not kept named above\n" : "\n"))
             }
             return code
         } catch {

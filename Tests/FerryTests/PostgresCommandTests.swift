@@ -1,6 +1,9 @@
 @testable import Ferry
+import FerryMigration
+import FerryModel
 import FerryPostgres
 import FerryStore
+import FerryStoreTestSupport
 import FerryTestSupport
 import Foundation
 import Testing
@@ -274,5 +277,75 @@ struct PostgresVerifyTests {
         let renamed = try TransferCounts.database(store: uuid, layout: layout, schema: "ferry", connection: connection)
         #expect(renamed.entities["Boat"] == own.entities["Truck"] && renamed.entities["Truck"] == nil)
         #expect(renamed.relationships == own.relationships)
+    }
+}
+
+extension PostgresCommandTests {
+    /// Item (its `fav` a to-one to Special, below Item) and Special: a `fav` may name only a Special.
+    static let shelfXML = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Item" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="fav" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Special" inverseName="fans" inverseEntity="Special"/>
+            </entity>
+            <entity name="Special" parentEntity="Item" syncable="YES">
+                <attribute name="level" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/>
+                <relationship name="fans" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="fav" inverseEntity="Item"/>
+            </entity>
+        </model>
+        """
+
+    /// A store of the shelf model whose item `c` has as its `fav` the plain item `a`: a key naming
+    /// a row of another entity than its relationship's (`ferry verify` names it).
+    static func wrongEntityStore(in folder: String) throws -> (store: String, model: String) {
+        let modelFolder = try TestPaths.xcodeModelFolder(shelfXML, name: "Shelf")
+        let model = try #require(try XcodeModelLoader.loadBundle(at: modelFolder).versions.first)
+        let path = folder + "/Shelf.sqlite"
+        let writer = try CoreDataStoreWriter.create(at: path, model: model, versionHashes: VersionHasher.hashes(of: model).entityHashes,
+                                                    versionIdentifiers: [""])
+        let graph = StoreGraphWriter(writer: writer, model: model)
+        for (entity, key, fav) in [("Item", "a", nil), ("Item", "b", "s"), ("Item", "c", "s"), ("Special", "s", nil)] as [(String, String, String?)] {
+            let schema = try #require(RecordSchema(model: model, entityName: entity))
+            let record = Record(values: schema.attributes.map { $0.name == "name" ? .string(key) : .null }, location: SourceLocation(file: "shelf"),
+                                key: .text(key), links: fav.map { [RecordLink(relationship: "fav", targets: [.key(.text($0))])] } ?? [])
+            _ = try graph.write(record, schema: schema, namespace: 0)
+        }
+        _ = try graph.resolveLinks()
+        try writer.finish()
+        try SQLiteDatabase(path: path, mode: .readWrite).execute("UPDATE ZITEM SET ZFAV = (SELECT Z_PK FROM ZITEM WHERE ZNAME = 'a') WHERE ZNAME = 'c'")
+        return (path, modelFolder)
+    }
+
+    /// Loaded with exit 1 (its failure named and kept in the catalog), such a store could never
+    /// come back: restore and verify postgresql:// counted the pair the new store cannot keep as
+    /// lost (exit 5), where the same store through files restores with exit 1.
+    @Test("a store whose to-one names a row of another entity is restored from PostgreSQL and verified as through files: exit 1, the pair named as not kept, the failure repeated")
+    func wrongEntityKey() throws {
+        let folder = try TestPaths.temporaryFolder("pg-wrong-entity")
+        let (store, model) = try Self.wrongEntityStore(in: folder)
+        let uri = try PostgresTestSupport.database()
+        let exported = try ferry(["export", store, "--to", uri])
+        #expect(exported.status == 1, "\(exported.err)")
+        let failure = "dangling-foreign-key Item.fav: 1 pair(s) in ZITEM.ZFAV point at no row, or at a row that is not a Item → Special"
+        #expect(exported.err.contains(failure), "\(exported.err)")
+        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.uuidString
+        let back = folder + "/Back.sqlite"
+        let restored = try ferry(["restore", uri, "--store", uuid, "--model", model, "--out", back])
+        #expect(restored.status == 1, "\(restored.out)\(restored.err)")
+        #expect(restored.err.contains("warning: Item.fav: 1 links to records not in the database"), "\(restored.err)")
+        #expect(restored.err.contains("(named when it was loaded; restored as the database holds it): \(failure)"), "\(restored.err)")
+        #expect(try storeRows(back, "SELECT ZNAME, ZFAV IS NULL FROM ZITEM ORDER BY ZNAME") == ["a|1", "b|0", "c|1", "s|1"])
+        let summary = try PostgresTestSupport.restore(store, from: uri, model: model, to: folder + "/Job.sqlite")
+        #expect(summary.counts.relationships["Item.fav"] == 1 && summary.databaseCounts.relationships["Item.fav"] == 2)
+        let verified = try ferry(["verify", uri, "--against", store])
+        #expect(verified.status == 1, "\(verified.out)\(verified.err)")
+        #expect(verified.out.contains("Item.fav: the database holds 1 pair(s) whose destination is no record"), "\(verified.out)")
+        // A pair lost on the way is still a failure, the one not kept counted apart.
+        try PostgresTestSupport.query(uri, "UPDATE ferry.\"Item\" SET fav = NULL WHERE name = 'b'")
+        let lost = try ferry(["restore", uri, "--store", uuid, "--model", model, "--out", folder + "/Lost.sqlite"])
+        #expect(lost.status == 1, "\(lost.err)")
+        let lostVerify = try ferry(["verify", uri, "--against", store])
+        #expect(lostVerify.status == 5 && lostVerify.out.contains("Item.fav: store 2, database 1"), "\(lostVerify.out)\(lostVerify.err)")
     }
 }

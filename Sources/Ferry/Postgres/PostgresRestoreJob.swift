@@ -18,7 +18,8 @@ import FoundationEssentials
 /// application's own metadata keys come back from the catalog row, as a folder restore takes
 /// them from its manifest (`RestoreModel.keepState`). Before the new store is renamed into
 /// place, its rows per entity and pairs per relationship are counted with SQL and compared with
-/// the database's counts.
+/// the database's counts, the pairs it could not keep (a key naming a row of another entity than
+/// its relationship's, which the load kept and named as `ferry verify` does) counted as not kept.
 public struct PostgresRestoreJob {
     public var target: ConnectionTarget
     public var schema: String
@@ -45,8 +46,10 @@ public struct PostgresRestoreJob {
         public var modelVersion: String
         /// Records written per entity (the pipeline's ledger).
         public var records: [String: Int]
-        /// Rows and pairs of the new store (equal to the database's).
+        /// Rows and pairs of the new store: the database's, less the pairs not kept (`links`).
         public var counts: TransferCounts
+        /// Rows and pairs of the store in the database, counted there with SQL.
+        public var databaseCounts: TransferCounts
         public var links: [LinkReport]
         /// Whether the catalog row recorded the store's `Z_MAX` values and application metadata;
         /// false for a row an older Ferry wrote: `Z_MAX` is then the largest key restored, and the
@@ -107,10 +110,13 @@ public struct PostgresRestoreJob {
             } catch {
                 throw PostgresTransferError.export(error)
             }
-            let problems = written.differences(from: cursor.databaseCounts, mine: "restored store", theirs: "database")
+            // A pair the store cannot keep (a key naming a row of another entity) is not restored, and
+            // said so (`LinkReport.unresolved`), as a restore from files does: counted as not kept.
+            let problems = written.adding(pairsNotKept: links, model: model)
+                .differences(from: cursor.databaseCounts, mine: "restored store (with the pairs not kept)", theirs: "database")
             guard problems.isEmpty else { throw PostgresTransferError.verification(store: outputPath, problems: problems) }
             do { try writer.finish(replacing: replaceExisting) } catch { throw PostgresTransferError.export(.writing(outputPath, error)) }
-            return Summary(modelVersion: model.name, records: pipeline.written, counts: written, links: links,
+            return Summary(modelVersion: model.name, records: pipeline.written, counts: written, databaseCounts: cursor.databaseCounts, links: links,
                            catalogRecordsState: entry.recordsState, relationshipFailures: entry.relationshipFailures ?? [])
         } catch {
             writer.discard()

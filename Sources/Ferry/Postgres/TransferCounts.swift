@@ -1,3 +1,4 @@
+import FerryMigration
 import FerryModel
 import FerryPostgres
 import FerryStore
@@ -24,6 +25,28 @@ public struct TransferCounts: Sendable, Equatable {
             }
         }
         return lines("entity", entities, other.entities) + lines("relationship", relationships, other.relationships)
+    }
+
+    /// These counts with the pairs a restore could not keep added back: the links that found no
+    /// destination (`LinkReport.unresolved`: a key naming a row of another entity than the
+    /// relationship's, which the database holds as it was loaded and a store cannot), each under
+    /// the relationship these counts count it as (the link's own, as its declaring entity names it,
+    /// or its inverse's). Equal to the database's counts when nothing else was lost.
+    func adding(pairsNotKept links: [LinkReport], model: ManagedObjectModel) -> TransferCounts {
+        var counts = self
+        for link in links where link.unresolved > 0 {
+            let parts = link.relationship.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let owner = model.declaringEntity(ofProperty: parts[1], in: parts[0]),
+                  let relationship = owner.relationships.first(where: { $0.name == parts[1] }) else { continue }
+            var names = ["\(owner.name).\(relationship.name)"]
+            if let inverse = model.inverse(of: relationship),
+               let inverseOwner = model.declaringEntity(ofProperty: inverse.name, in: relationship.destinationEntity) {
+                names.append("\(inverseOwner.name).\(inverse.name)")
+            }
+            guard let counted = names.first(where: { counts.relationships[$0] != nil }) else { continue }
+            counts.relationships[counted, default: 0] += Int64(link.unresolved)
+        }
+        return counts
     }
 
     /// A store's counts in PostgreSQL, within the connection's current transaction.
