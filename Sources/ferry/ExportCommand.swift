@@ -37,8 +37,10 @@ enum ExportCommand: Command {
         keyed by (store UUID, Z_PK), columns natively typed, to-one relationships as foreign
         keys, many-to-many ones as join tables. The connection string is a libpq URI; what it
         leaves out comes from PGHOST, PGUSER, PGPASSWORD… and the password file, and no password
-        is ever printed. Each store is loaded in one transaction, whole or not at all, with
-        binary COPY; a store already there is refused unless --replace. Before committing, rows
+        is ever printed (a URI libpq would misread, such as one with an '@' in its password, is
+        refused). Each store is loaded in one transaction, whole or not at all, with binary COPY,
+        the schema's tables made in the first one's; a table Ferry did not make is refused, never
+        altered or written; a store already there is refused unless --replace. Before committing, rows
         per entity and pairs per relationship are counted in PostgreSQL with SQL and compared
         with the store's own counts (--no-verify skips the counting in PostgreSQL; the store's
         census of its rows is still compared with the rows sent). --jobs N loads N stores at once,

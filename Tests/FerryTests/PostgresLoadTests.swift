@@ -92,7 +92,7 @@ struct PostgresLoadTests {
         let refused = try PostgresTestSupport.load([tied], into: uri)
         let message = refused.stores.first?.failure?.message ?? ""
         #expect(!refused.allLoaded && message.contains("share order key") && message.contains("so its order is not known"), "\(message)")
-        #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.\"Part\"") == [["0"]])
+        #expect(try !PostgresTestSupport.holdsSchema(uri))
         #expect(try PostgresTestSupport.load([store], into: uri).allLoaded)
         try PostgresTestSupport.query(uri, "UPDATE ferry.\"Part\" SET vehicle_position = 1 WHERE vehicle IS NOT NULL")
         let error = #expect(throws: (any Error).self) { try PostgresTestSupport.restore(store, from: uri, model: model, to: folder + "/R.sqlite") }

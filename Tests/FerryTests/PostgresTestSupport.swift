@@ -158,6 +158,11 @@ enum PostgresTestSupport {
         try PostgresConnection(ConnectionTarget(uri)).execute(sql, parameters)
     }
 
+    /// Whether the database holds the schema: a first load that fails leaves none behind.
+    static func holdsSchema(_ uri: String, _ schema: String = "ferry") throws -> Bool {
+        try query(uri, "SELECT count(*) FROM pg_namespace WHERE nspname = $1", [schema]) == [["1"]]
+    }
+
     /// Loads stores into a schema.
     static func load(_ stores: [String], into uri: String, schema: String = "ferry", model: String? = nil, jobs: Int = 1,
                      replace: Bool = false) throws -> PostgresExportSummary {

@@ -40,6 +40,10 @@ struct PostgresCatalog {
 
     /// The columns of `ferry_stores` a `StoreEntry` holds, in its order.
     private static let storeColumns = ["store", "model", "version_hashes", "source"] + laterColumns
+    /// The columns of `ferry_stores` as the first Ferry made it, and of `ferry_schema`: how a
+    /// catalog table is told to be Ferry's.
+    private static let firstStoreColumns: Set = ["store", "model", "version_hashes", "source", "tool", "loaded"]
+    private static let schemaColumns: Set = ["layout", "model", "created"]
     /// Columns of `ferry_stores` that older catalogs lack (nullable text: JSON `Z_MAX`es, and the
     /// base64 property list of the application's metadata).
     private static let laterColumns = ["primary_key_maxima", "application_metadata", "relationship_failures"]
@@ -50,52 +54,120 @@ struct PostgresCatalog {
     private var storesTable: String { PostgresIdentifier.qualified(schema, PostgresLayout.catalogTables[1]) }
 
     /// Makes the schema, the catalog and the layout's tables where they are missing, or checks
-    /// that the tables there are the layout's. In a transaction of its own, under an advisory
-    /// lock on the schema's name, so concurrent loads make the tables once.
+    /// that the tables there are the layout's, inside the load's transaction (the caller's), so a
+    /// load that fails leaves the schema as it was. A table Ferry did not make is refused, never
+    /// altered or written: a catalog table without the catalog's columns (`catalogTables()`), or
+    /// a table with a name of the layout's in a schema Ferry has not laid out. A schema laid out
+    /// already is only checked; making or completing one takes an advisory lock on the schema's
+    /// name, held until the load commits, so concurrent loads make the tables once (the others
+    /// wait for the first, then check).
     func prepare(_ definitions: PostgresTableDefinitions, model: String) throws(PostgresTransferError) {
-        try transaction { () throws(PostgresTransferError) in
-            try database { () throws(PostgresError) in
-                try connection.execute("SELECT pg_advisory_xact_lock(hashtext($1))", ["ferry schema " + schema])
-                if try connection.execute("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]).isEmpty {
-                    try connection.execute("CREATE SCHEMA \(PostgresIdentifier.quoted(schema))")
-                }
-                try connection.execute("CREATE TABLE IF NOT EXISTS \(schemaTable) (\(q("layout")) text NOT NULL, \(q("model")) text NOT NULL, "
+        let found = try catalogTables()
+        if found.holdsStoresTable, found.missingLaterColumns.isEmpty, let existing = try layout(in: found) {
+            guard existing.digest == definitions.digest else { throw .otherLayout(schema: schema, model: existing.model) }
+            return
+        }
+        try database { () throws(PostgresError) in
+            try connection.execute("SELECT pg_advisory_xact_lock(hashtext($1))", ["ferry schema " + schema])
+            if try connection.execute("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]).isEmpty {
+                try connection.execute("CREATE SCHEMA \(PostgresIdentifier.quoted(schema))")
+            }
+        }
+        let catalog = try catalogTables()
+        try database { () throws(PostgresError) in
+            if !catalog.holdsSchemaTable {
+                try connection.execute("CREATE TABLE \(schemaTable) (\(q("layout")) text NOT NULL, \(q("model")) text NOT NULL, "
                     + "\(q("created")) timestamptz NOT NULL DEFAULT now())")
-                try connection.execute("CREATE TABLE IF NOT EXISTS \(storesTable) (\(q("store")) uuid PRIMARY KEY, \(q("model")) text NOT NULL, "
+            }
+            if !catalog.holdsStoresTable {
+                try connection.execute("CREATE TABLE \(storesTable) (\(q("store")) uuid PRIMARY KEY, \(q("model")) text NOT NULL, "
                     + "\(q("version_hashes")) text NOT NULL, \(q("source")) text NOT NULL, \(q("tool")) text NOT NULL, "
                     + "\(q("loaded")) timestamptz NOT NULL DEFAULT now(), "
                     + Self.laterColumns.map { "\(q($0)) text" }.joined(separator: ", ") + ")")
-                // An older catalog gets the columns it lacks (altered only then: ALTER TABLE waits
-                // for every load in progress).
-                for column in try missingLaterColumns() {
-                    try connection.execute("ALTER TABLE \(storesTable) ADD COLUMN IF NOT EXISTS \(q(column)) text")
-                }
             }
-            if let existing = try layout() {
-                guard existing.digest == definitions.digest else { throw .otherLayout(schema: schema, model: existing.model) }
-                return
+            // An older catalog gets the columns it lacks (altered only then: ALTER TABLE waits
+            // for every load in progress).
+            for column in catalog.missingLaterColumns {
+                try connection.execute("ALTER TABLE \(storesTable) ADD COLUMN \(q(column)) text")
             }
-            try database { () throws(PostgresError) in
-                for statement in definitions.statements { try connection.execute(statement) }
-                try connection.execute("INSERT INTO \(schemaTable) (\(PostgresIdentifier.list(["layout", "model"]))) VALUES ($1, $2)",
-                                       [definitions.digest, model])
-            }
+        }
+        if let existing = try layout(in: catalog) {
+            guard existing.digest == definitions.digest else { throw .otherLayout(schema: schema, model: existing.model) }
+            return
+        }
+        if let taken = try existingTable(among: definitions.tableNames) {
+            throw .foreignTable(schema: schema, table: taken, reason: "it has a name of a table of model \(model), in a schema Ferry has not laid out")
+        }
+        try database { () throws(PostgresError) in
+            for statement in definitions.statements { try connection.execute(statement) }
+            try connection.execute("INSERT INTO \(schemaTable) (\(PostgresIdentifier.list(["layout", "model"]))) VALUES ($1, $2)",
+                                   [definitions.digest, model])
         }
     }
 
-    /// The columns of `laterColumns` that `ferry_stores` (which must exist) lacks.
-    private func missingLaterColumns() throws(PostgresError) -> [String] {
-        let present = try connection.execute("SELECT attname FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped",
-                                             [storesTable]).compactMap { $0.first ?? nil }
-        return Self.laterColumns.filter { !present.contains($0) }
+    /// Which catalog tables the schema holds, each checked to be Ferry's: a plain table with
+    /// exactly the catalog's columns (`ferry_stores` perhaps without `laterColumns`, as an older
+    /// Ferry made it). Another table of either name (an application's own `ferry_stores`, a
+    /// view) is refused.
+    private func catalogTables() throws(PostgresTransferError) -> CatalogTables {
+        let rows = try database { () throws(PostgresError) in
+            try connection.execute("SELECT c.relname, c.relkind, "
+                + "coalesce(string_agg(a.attname, ',' ORDER BY a.attnum) FILTER (WHERE a.attnum > 0 AND NOT a.attisdropped), '') "
+                + "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace LEFT JOIN pg_attribute a ON a.attrelid = c.oid "
+                + "WHERE n.nspname = $1 AND c.relname IN ($2, $3) GROUP BY c.relname, c.relkind",
+                [schema] + PostgresLayout.catalogTables)
+        }
+        var tables = CatalogTables()
+        for row in rows {
+            guard let name = row[0], let kind = row[1] else { continue }
+            let columns = Set((row[2] ?? "").split(separator: ",").map(String.init))
+            let (required, optional) = name == PostgresLayout.catalogTables[0]
+                ? (Self.schemaColumns, Set<String>()) : (Self.firstStoreColumns, Set(Self.laterColumns))
+            guard kind == "r", required.isSubset(of: columns), columns.isSubset(of: required.union(optional)) else {
+                let shown = columns.isEmpty ? "none" : columns.sorted().joined(separator: ", ")
+                throw .foreignTable(schema: schema, table: name, reason: kind == "r"
+                    ? "its columns (\(shown)) are not those of Ferry's catalog table" : "it is not a table")
+            }
+            if name == PostgresLayout.catalogTables[0] {
+                tables.holdsSchemaTable = true
+            } else {
+                tables.holdsStoresTable = true
+                tables.missingLaterColumns = Self.laterColumns.filter { !columns.contains($0) }
+            }
+        }
+        return tables
+    }
+
+    /// What `catalogTables()` found.
+    private struct CatalogTables {
+        var holdsSchemaTable = false
+        var holdsStoresTable = false
+        /// The columns of `laterColumns` that `ferry_stores` lacks (none when there is no `ferry_stores`).
+        var missingLaterColumns: [String] = []
+    }
+
+    /// The first of `names` that is a table (or any relation) in the schema; nil when none is.
+    private func existingTable(among names: [String]) throws(PostgresTransferError) -> String? {
+        let list: String
+        do { list = String(decoding: try JSONEncoder().encode(names), as: UTF8.self) } catch {
+            throw .export(.encoding(reason: "table names: \(error)"))
+        }
+        return try database { () throws(PostgresError) in
+            try connection.execute("SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                + "WHERE n.nspname = $1 AND c.relname IN (SELECT json_array_elements_text($2::json)) ORDER BY 1 LIMIT 1", [schema, list])
+        }.first?.first ?? nil
     }
 
     /// The digest of the tables' DDL and the model they were made for; nil when the schema has
-    /// no Ferry tables.
+    /// no Ferry tables. Catalog tables Ferry did not make are refused (`catalogTables()`).
     func layout() throws(PostgresTransferError) -> (digest: String, model: String)? {
-        try database { () throws(PostgresError) in
-            let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [schemaTable])
-            guard exists.first?.first == "t" else { return nil }
+        try layout(in: try catalogTables())
+    }
+
+    /// The layout `ferry_schema` records, when `catalog` (just found) holds it.
+    private func layout(in catalog: CatalogTables) throws(PostgresTransferError) -> (digest: String, model: String)? {
+        guard catalog.holdsSchemaTable else { return nil }
+        return try database { () throws(PostgresError) in
             guard let row = try connection.execute("SELECT \(PostgresIdentifier.list(["layout", "model"])) FROM \(schemaTable)").first,
                   let digest = row[0], let model = row[1] else { return nil }
             return (digest, model)
@@ -183,8 +255,8 @@ struct PostgresCatalog {
     func entry(store: String) throws(PostgresTransferError) -> StoreEntry? {
         guard try layout() != nil else { return nil }
         // An older catalog, which no load has brought up to date, lacks the later columns: NULL for them.
+        let missing = try catalogTables().missingLaterColumns
         let rows = try database { () throws(PostgresError) in
-            let missing = try missingLaterColumns()
             let columns = Self.storeColumns.map { missing.contains($0) ? "NULL" : q($0) }
             return try connection.execute("SELECT \(columns.joined(separator: ", ")) FROM \(storesTable) WHERE \(q("store")) = $1", [store])
         }

@@ -29,12 +29,14 @@ final class PostgresSession {
         return made
     }
 
-    /// Makes or checks the layout's tables in the schema (`PostgresCatalog.prepare`) unless this
-    /// connection already did so for the same tables in the same schema.
-    func prepare(_ definitions: PostgresTableDefinitions, schema: String, model: String) throws(PostgresTransferError) {
-        let key = schema + "\u{0}" + definitions.digest
+    /// Makes or checks the layout's tables in the schema (`PostgresCatalog.prepare`), in the
+    /// transaction `catalog`'s connection (this session's) has begun, unless this connection
+    /// already did so for the same tables in the same schema. A load that fails rolls them back
+    /// and discards the session, so nothing is remembered of them.
+    func prepare(_ definitions: PostgresTableDefinitions, with catalog: PostgresCatalog, model: String) throws(PostgresTransferError) {
+        let key = catalog.schema + "\u{0}" + definitions.digest
         guard !prepared.contains(key) else { return }
-        try PostgresCatalog(connection: try connection(), schema: schema).prepare(definitions, model: model)
+        try catalog.prepare(definitions, model: model)
         prepared.insert(key)
     }
 

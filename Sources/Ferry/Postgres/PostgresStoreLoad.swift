@@ -33,7 +33,6 @@ struct PostgresStoreLoad {
         }
         defer { _ = checks.wait() }
         let connection = try session.connection()
-        try session.prepare(PostgresTableDefinitions(layout: layout, schema: schema), schema: schema, model: model.name)
         let catalog = PostgresCatalog(connection: connection, schema: schema)
         let uuid = store.metadata.storeUUID.uuidString
         let applicationMetadata: String?
@@ -47,6 +46,8 @@ struct PostgresStoreLoad {
             return report
         }
         return try catalog.transaction { () throws(PostgresTransferError) in
+            // The schema's tables are made in the load's transaction: a load that fails leaves none.
+            try session.prepare(PostgresTableDefinitions(layout: layout, schema: schema), with: catalog, model: model.name)
             // A file read as immutable must not have changed since it was opened, possibly a store
             // earlier (`PostgresOpenedStore`): the end of the read compares with the stamp then.
             let state = try read { () throws(StoreReaderError) in try store.beginRead() }

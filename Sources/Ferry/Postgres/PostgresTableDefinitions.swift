@@ -7,12 +7,15 @@ import FerryPostgres
 /// by table and are checked when its transaction commits.
 struct PostgresTableDefinitions {
     let statements: [String]
+    /// The names of the tables the statements make.
+    let tableNames: [String]
     /// SHA-256 (hex) of the statements for a placeholder schema: equal for two models exactly when
     /// their tables are, whatever schema they are made in.
     let digest: String
 
     init(layout: PostgresLayout, schema: String) {
         statements = Self.statements(layout, schema: schema)
+        tableNames = layout.entityTables.map(\.name) + layout.joinTables.map(\.name)
         digest = Hex.string(SHA256.hash(Array(Self.statements(layout, schema: "").joined(separator: ";\n").utf8)))
     }
 

@@ -21,6 +21,10 @@ public enum PostgresTransferError: Error, CustomStringConvertible {
     case sameUUIDInRun(store: String, otherPath: String)
     /// The schema's tables were made for a model whose tables differ.
     case otherLayout(schema: String, model: String)
+    /// The schema holds a table Ferry did not make where Ferry would make or use one of its own
+    /// (a catalog table of the application's, a table with the name of one of the layout's):
+    /// Ferry neither alters nor writes it.
+    case foreignTable(schema: String, table: String, reason: String)
     /// The schema holds no store with this UUID (or no Ferry tables at all); `held` lists the
     /// stores it holds, as `UUID (source)` (nil: not listed).
     case notLoaded(store: String, schema: String, held: [String]?)
@@ -45,6 +49,9 @@ public enum PostgresTransferError: Error, CustomStringConvertible {
                 + "(give one of them a new UUID, or load them into separate schemas)"
         case let .otherLayout(schema, model):
             "schema \(schema) holds the tables of another model (\(model)); use another --schema"
+        case let .foreignTable(schema, table, reason):
+            "schema \(schema) holds a table \(table) that Ferry did not make (\(reason)); Ferry neither alters nor writes it: "
+                + "use another --schema, or rename that table"
         case let .notLoaded(store, schema, held):
             "schema \(schema) holds no store \(store)" + (held.map { held in
                 held.isEmpty ? " (it holds no stores)"
@@ -70,7 +77,7 @@ public enum PostgresTransferError: Error, CustomStringConvertible {
     public func isDestinationFailure(loadingDatabase: Bool) -> Bool {
         switch self {
         case .export(let error): error.isDestinationFailure
-        case .database, .otherLayout: loadingDatabase
+        case .database, .otherLayout, .foreignTable: loadingDatabase
         case .alreadyLoaded, .loadedMeanwhile: true
         case .unsupportedModel, .invalidValue, .notLoaded, .verification, .sameUUIDInRun: false
         }
