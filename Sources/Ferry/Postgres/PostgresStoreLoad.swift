@@ -4,7 +4,8 @@ import FerryStore
 import FoundationEssentials
 
 /// Loads one Core Data store into a schema, whole or not at all: its rows go in with binary COPY,
-/// table by table, in one transaction that also registers the store in the catalog, and
+/// table by table, in one transaction that also makes the schema's tables when missing
+/// (`PostgresCatalog.prepare`), registers the store in the catalog, and
 /// counts rows per entity and pairs per relationship in PostgreSQL with SQL and compares them
 /// with the store's own counts before committing (the two sides are counted at the same time,
 /// `StoreSideCount`). With `verify` off, PostgreSQL counts nothing, but the store's census of
