@@ -24,4 +24,22 @@ struct FileByteSourceTests {
         #expect(throws: ByteSourceError.openFailed(path: fifo, code: EINVAL)) { try FileByteSource(regularFileAt: fifo) }
         #expect(throws: ByteSourceError.openFailed(path: folder, code: EINVAL)) { try FileByteSource(regularFileAt: folder) }
     }
+
+    @Test("a regular file truncated between two reads is changedWhileRead at its end; standard input is not stamped")
+    func changedBetweenReads() throws {
+        let folder = try TestPaths.temporaryFolder("changed-between-reads")
+        let file = folder + "/value"
+        try Data(repeating: 7, count: 16).write(to: URL(fileURLWithPath: file))
+        var buffer = [UInt8](repeating: 0, count: 8)
+        let source = try FileByteSource(path: file)
+        #expect(source.openingStamp != nil)
+        #expect(try FileByteSource(path: "-").openingStamp == nil)
+        #expect(try buffer.withUnsafeMutableBytes { try source.read(into: $0) } == 8)
+        try #require(truncate(file, 8) == 0)
+        #expect(throws: ByteSourceError.changedWhileRead(path: file)) { try buffer.withUnsafeMutableBytes { try source.read(into: $0) } }
+
+        let whole = try FileByteSource(path: file)
+        #expect(try buffer.withUnsafeMutableBytes { try whole.read(into: $0) } == 8)
+        #expect(try buffer.withUnsafeMutableBytes { try whole.read(into: $0) } == 0)
+    }
 }

@@ -79,6 +79,45 @@ struct FileAccountingTests {
         #expect(problems.count == 1 && problems[0].contains("a second scan of the file counts"), "\(problems)")
     }
 
+    /// A file truncated while `import` read it was imported as the shorter file (exit 0,
+    /// "verified": the census counts the bytes the reader gets), and one rewritten in place mixed
+    /// the rows of both; the list of imported files held a digest of neither, made apart. The
+    /// file's stamp is compared at its end with the one at its opening, and the digest is of the
+    /// bytes read. The change comes between two reads: the reader holds its first 256 KiB.
+    @Test("a file truncated, rewritten in place or replaced while it is read fails its reading, naming it; the digest is of the bytes read",
+          arguments: ["unchanged", "truncated", "rewritten", "replaced"])
+    func changedWhileRead(_ change: String) throws {
+        let folder = try TestPaths.temporaryFolder("changed-while-read")
+        let path = folder + "/uploads.csv"
+        let text = "fileName,fileSize,time,urlPath\n" + (1...40_000).map { "IMG_\($0).jpg,1.5,1388541660,/remote/\($0).jpg\n" }.joined()
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        // An old time, so that a rewrite within the clock tick of the file's creation changes it.
+        var old = [timespec(tv_sec: 1_600_000_000, tv_nsec: 0), timespec(tv_sec: 1_600_000_000, tv_nsec: 0)]
+        try #require(utimensat(AT_FDCWD, path, &old, 0) == 0)
+        let model = try #require(try XcodeModelLoader.loadBundle(at: workspace).version(named: "Workspace 2"))
+        let schema = try #require(RecordSchema(model: model, entityName: "Upload"))
+        let opened = try FileRecordSource().open(path, model: model, schema: schema)
+        #expect(try opened.records.next() != nil)
+        switch change {
+        case "truncated": try #require(truncate(path, off_t(text.utf8.count / 2)) == 0)
+        case "rewritten": try FileHandle(forWritingAtPath: path).map { try $0.write(contentsOf: Data(text.replacingOccurrences(of: "IMG", with: "PIC").utf8)) }
+        case "replaced":
+            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/next.csv"))
+            try #require(rename(folder + "/next.csv", path) == 0)
+        default: break
+        }
+        let outcome = Result { () throws(RecordSourceError) in while try opened.records.next() != nil {} }
+        if change == "unchanged" {
+            #expect(throws: Never.self) { try outcome.get() }
+            #expect(opened.digest.result?.sha256 == SHA256.hash(Array(text.utf8)).map { String(format: "%02x", $0) }.joined())
+            #expect(opened.digest.result?.bytes == text.utf8.count)
+        } else {
+            guard case .failure(let error) = outcome else { Issue.record("\(change): read to its end without an error"); return }
+            #expect(error.description == "\(path): changed while it was read (another process wrote, truncated or replaced it); run again once it is complete")
+            #expect(opened.digest.result == nil)
+        }
+    }
+
     /// A backslash before a line break in NDJSON: the broken line is one reject and the next
     /// line's record is read. The string's scan used to step over the line break as an escape
     /// and end the reject on the next line, losing its record with exit 1; the census found it.

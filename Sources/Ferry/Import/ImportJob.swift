@@ -67,23 +67,27 @@ public struct ImportJob {
             let chain = MigrationChain(versions: [model], steps: [], options: request.files.coercion, variables: [:])
             var pipeline = RecordPipeline(chain: chain, graph: graph, rejects: rejects)
             pipeline.onProgress = progress
-            var streams: [String: ImportedFiles.Digest] = [:]
+            // The digests of the bytes each source's records were read from.
+            var read: [String: ImportedFiles.Digest] = [:]
+            // The stamps of the regular files read, checked again before the store is put in place.
+            var stamps: [String: SourceFileStamp] = [:]
             for (index, source) in request.sources.enumerated() where !pipeline.stoppedEarly {
                 let opened = try openReader(source, model: model, schema: schema)
                 if let delimiter = opened.delimiter { summary.delimiters[source] = delimiter }
                 let cursor = FileRecordCursor(path: source, records: opened.records, entity: request.entity, version: 0, versionName: model.name,
                                               onlyEntityOf: model, census: opened.census)
                 do { try pipeline.read(cursor, namespace: index) } catch { throw ImportError(error) }
-                if let digest = opened.streamDigest?.result {
-                    try imported.check(stream: source, digest: digest, streamsBefore: streams)
-                    streams[source] = digest
+                stamps[source] = opened.openingStamp
+                if let digest = opened.digest.result {
+                    try imported.check(read: source, digest: digest, before: read)
+                    read[source] = digest
                 }
             }
             do { summary.links = try pipeline.finish() } catch { throw ImportError(error) }
             summary.tally(pipeline)
             summary.uncomputedDerivations = writer.layout.unkeptDerivations(of: Set(pipeline.written.keys), in: model).map(\.description)
             if !summary.stoppedEarly {
-                let list = imported.list(after: summary.ledgers, streams: streams)
+                let list = imported.list(after: summary.ledgers, read: read)
                 do { try writer.setMetadataEntries([ImportedFiles.metadataKey: try list.metadataValue()]) } catch let error as StoreWriterError {
                     throw ImportError.store(error)
                 } catch {
@@ -106,6 +110,7 @@ public struct ImportJob {
                         throw ImportError.store(.unverifiable(path: request.outputPath, reason: "\(error)"))
                     }
                 }
+                if let changed = FileRecordSource.firstChanged(stamps) { throw ImportError.source(changed) }
                 if let report = summary.verification, !report.passed {
                     writer.discard()
                     summary.discarded = "it failed verification"

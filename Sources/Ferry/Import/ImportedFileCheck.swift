@@ -3,14 +3,14 @@ import FerryStore
 import FoundationEssentials
 
 /// The files of one import against the store's list of files imported before (`ImportedFiles`):
-/// refuses a file whose bytes the store appended to lists, or a file given twice, before any
-/// record is read, and digests the rest on the other core while the import reads them, for the
-/// list the new store keeps.
+/// refuses a file whose bytes the store appended to lists, or a file given twice, and keeps the
+/// digests of the bytes read for the list the new store keeps.
 ///
-/// Regular files are digested as they are stored (a compressed copy of a file is other bytes); a
-/// file only needs digesting before the import when its size is one the list or another file
-/// has. A stream (standard input, a pipe, a FIFO) cannot be read twice: it is digested as the
-/// import reads it (`StreamDigestTap`) and checked once read, before anything is written.
+/// Each source is digested as the import reads it (`ReadDigestTap`) and checked once read,
+/// before anything is written: the list holds the bytes the records came from, not a second
+/// reading of a file another process may have changed in between. A regular file whose size is
+/// one the list or another file has is also digested before the import, so that a file imported
+/// before is refused before any record is read.
 struct ImportedFileCheck {
     typealias Digest = ImportedFiles.Digest
 
@@ -18,8 +18,6 @@ struct ImportedFileCheck {
     private let entity: String
     private let store: String?
     private let refuses: Bool
-    private let early: [String: Digest]
-    private let rest: BackgroundWork<[String: Digest], Never>
 
     /// - Parameters:
     ///   - sources: the import's files, as given.
@@ -59,38 +57,29 @@ struct ImportedFileCheck {
                 early[file] = digest
             }
         }
-        self.early = early
-        rest = Self.startDigests(of: files.filter { early[$0] == nil })
     }
 
-    /// Refuses the stream `source`, read whole with `digest`, when the store lists its bytes as
-    /// this entity's or another source of the import (`streamsBefore`, and the files) holds them.
-    func check(stream source: String, digest: Digest, streamsBefore: [String: Digest]) throws(ImportError) {
+    /// Refuses the source `source`, read whole as `digest`, when the store lists its bytes as
+    /// this entity's or a source the import read before (`before`: their digests) holds them.
+    func check(read source: String, digest: Digest, before: [String: Digest]) throws(ImportError) {
         guard refuses else { return }
         if let entry = listed.entry(sha256: digest.sha256, bytes: digest.bytes, entity: entity) {
             throw .importedBefore(source: FileByteSource.name(of: source), store: store ?? "", name: entry.name, at: entry.importedAt,
                                   written: entry.written)
         }
-        let sources = early.merging(rest.wait()) { first, _ in first }.merging(streamsBefore) { first, _ in first }
-        if let twin = sources.first(where: { $0.value == digest })?.key {
+        if let twin = before.first(where: { $0.value == digest })?.key {
             throw .givenTwice(source: FileByteSource.name(of: source), sameAs: FileByteSource.name(of: twin))
         }
     }
 
-    /// The list the store keeps after the import: the one before, with the files `ledgers` read
-    /// (`streams`: the digests of the streams among them).
-    func list(after ledgers: [SourceLedger], streams: [String: Digest]) -> ImportedFiles {
-        listed.adding(read: ledgers, digests: early.merging(rest.wait()) { first, _ in first }.merging(streams) { first, _ in first })
-    }
-
-    /// Digests `files` (those of them that are regular files) on a worker thread.
-    static func startDigests(of files: [String]) -> BackgroundWork<[String: Digest], Never> {
-        let digestible = files.filter(digestible)
-        return BackgroundWork { .success(Dictionary(digestible.compactMap { file in digest(file).map { (file, $0) } }) { first, _ in first }) }
+    /// The list the store keeps after the import: the one before, with the sources `ledgers`
+    /// read, as `read` holds the digests of their bytes.
+    func list(after ledgers: [SourceLedger], read: [String: Digest]) -> ImportedFiles {
+        listed.adding(read: ledgers, digests: read)
     }
 
     /// A file, or a link to one, that can be read a second time: a regular file.
-    static func digestible(_ path: String) -> Bool {
+    private static func digestible(_ path: String) -> Bool {
         path != "-" && FileInfo.kind(atPath: FileInfo.linkTarget(of: path)) == .regularFile
     }
 

@@ -68,7 +68,6 @@ public struct MigrateJob {
             Result { () throws(MigrateError) in try MigrationInputs.of(request, bundle: bundle) }
         } : nil
         let sourceChecks = request.verify ? startSourceChecks(chain) : nil
-        let fileDigests = ImportedFileCheck.startDigests(of: request.sources.filter { $0.kind != .store }.map(\.path))
         // Not left running when the run fails: it reads the source stores on the other core.
         defer { sourceChecks?.wait() }
         let graph = try self.graph(writer: writer, chain: chain)
@@ -96,18 +95,20 @@ public struct MigrateJob {
             pipeline.observer = carried
             pipeline.onProgress = progress
             pipeline.sourceEntities = try sourceEntities(chain)
-            // The digests of the streams read (standard input, pipes), for the list of files read.
-            var streams: [String: StreamDigest] = [:]
+            // The digests of the bytes each file's records were read from, for the list of files read.
+            var digests: [String: ReadDigest] = [:]
+            // The stamps of the regular files read, checked again before the store is put in place.
+            var stamps: [String: SourceFileStamp] = [:]
             for (namespace, source) in request.sources.enumerated() where !pipeline.stoppedEarly {
                 let cursor = try self.cursor(for: source, chain: chain, keepsIdentity: namespace == identitySource, summary: &summary,
-                                             streams: &streams)
+                                             digests: &digests, stamps: &stamps)
                 do { try pipeline.read(cursor, namespace: namespace) } catch { throw MigrateError(error) }
             }
             do { summary.links = try pipeline.finish() } catch { throw MigrateError(error) }
             summary.sourceRelationshipFailures = sourceChecks?.wait() ?? [:]
             do {
-                let digests = fileDigests.wait().merging(streams.compactMapValues(\.result)) { first, _ in first }
-                try writer.setMetadataEntries(sourceMetadata(read: pipeline.ledgers, digests: digests, chain: chain, summary: &summary))
+                try writer.setMetadataEntries(sourceMetadata(read: pipeline.ledgers, digests: digests.compactMapValues(\.result), chain: chain,
+                                                             summary: &summary))
             } catch {
                 throw MigrateError.writer(error)
             }
@@ -143,6 +144,7 @@ public struct MigrateJob {
                     }
                 }
                 if let changed = changedSource() { throw changed }
+                if let changed = FileRecordSource.firstChanged(stamps) { throw MigrateError.source(changed) }
                 if request.dryRun {
                     writer.discard()
                 } else if let report = summary.verification, !report.passed {
@@ -215,7 +217,8 @@ public struct MigrateJob {
     /// legacy file read as records of its entity in the oldest version that has it (or the
     /// version it names).
     private func cursor(for source: MigrationSource, chain: MigrationChain, keepsIdentity: Bool,
-                        summary: inout MigrationSummary, streams: inout [String: StreamDigest]) throws(MigrateError) -> any RecordCursor {
+                        summary: inout MigrationSummary, digests: inout [String: ReadDigest],
+                        stamps: inout [String: SourceFileStamp]) throws(MigrateError) -> any RecordCursor {
         switch source.kind {
         case .store:
             do { return try StoreRecordCursor(path: source.path, chain: chain, keepsIdentity: keepsIdentity) } catch { throw MigrateError(error) }
@@ -224,7 +227,8 @@ public struct MigrateJob {
             let opened: FileRecordSource.Opened
             do { opened = try request.files.open(source.path, model: chain.versions[index], schema: schema) } catch { throw .source(error) }
             if let delimiter = opened.delimiter { summary.delimiters[source.path] = delimiter }
-            streams[source.path] = opened.streamDigest
+            digests[source.path] = opened.digest
+            stamps[source.path] = opened.openingStamp
             return FileRecordCursor(path: source.path, records: opened.records, entity: entity, version: index,
                                     versionName: chain.versions[index].name, census: opened.census, chain: chain)
         }

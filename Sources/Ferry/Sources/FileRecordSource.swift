@@ -46,9 +46,13 @@ public struct FileRecordSource: Sendable {
         /// The file's records counted a second time, by a scanner of its own, as the reader reads
         /// it (`CensusTap`): known once the reader reached the end.
         public let census: FileCensus
-        /// The digest of a stream's bytes (standard input, a pipe), known once the reader
-        /// reached the end; nil for a file that can be read again (`StreamDigestTap`).
-        let streamDigest: StreamDigest?
+        /// The digest of the bytes the records were read from (`ReadDigestTap`), known once the
+        /// reader reached the end.
+        let digest: ReadDigest
+        /// The file's stamp when it was opened (its reading fails when it changed before its
+        /// end), for the job to check once more before its store is put in place
+        /// (`firstChanged`); nil for a stream.
+        public let openingStamp: SourceFileStamp?
     }
 
     /// A file (or standard input) opened once, its format decided from its first bytes
@@ -63,8 +67,10 @@ public struct FileRecordSource: Sendable {
         public let csv: (dialect: CSVDialect, choice: CSVDelimiterChoice)?
         /// For JSON and NDJSON: where the records are.
         public let jsonLayout: JSONRecordLayout?
-        /// Where a stream's digest is left (`StreamDigestTap`); nil for a file that can be read again.
-        let streamDigest: StreamDigest?
+        /// Where the digest of the bytes read is left (`ReadDigestTap`).
+        let digest: ReadDigest
+        /// The file's stamp when it was opened; nil for a stream.
+        let openingStamp: SourceFileStamp?
 
         /// The CSV dialect decided (RFC 4180 for other formats).
         public var csvDialect: CSVDialect { csv?.dialect ?? .rfc4180 }
@@ -81,13 +87,21 @@ public struct FileRecordSource: Sendable {
         if FileInfo.kind(atPath: target) == .directory { throw RecordSourceError(source: FileByteSource.name(of: path), reason: "cannot read: \(String(cString: strerror(EISDIR)))") }
     }
 
+    /// The error of the first of the files a job read (`stamps`: the stamps they had when they
+    /// were opened) that is no longer as it was, written, truncated or replaced after it was
+    /// read: checked just before the job's store is put in place; nil when none changed.
+    public static func firstChanged(_ stamps: [String: SourceFileStamp]) -> RecordSourceError? {
+        stamps.sorted { $0.key < $1.key }.first { SourceFileStamp(path: $0.key) != $0.value }.map {
+            RecordSourceError(source: $0.key, reason: ByteSourceError.changedWhileRead(path: $0.key).reason)
+        }
+    }
+
     /// Opens `path` and decides its format.
     public func decide(_ path: String) throws(RecordSourceError) -> DecidedSource {
         do {
             let file = try FileByteSource(path: path)
-            let tap = ImportedFileCheck.digestible(path) ? nil : StreamDigestTap(file)
-            let bytes: any ByteSource = if let tap { tap } else { file }
-            let source = try SampledByteSource(try GzipDetectingByteSource(bytes), count: SourceContent.sampleSize)
+            let tap = ReadDigestTap(file)
+            let source = try SampledByteSource(try GzipDetectingByteSource(tap), count: SourceContent.sampleSize)
             let content = SourceContent.sniff(source.sample, isComplete: source.sampleIsComplete)
             let format: SourceFormat
             do { format = try SourceFormat.decide(content: content, path: path, given: self.format) } catch {
@@ -98,7 +112,8 @@ public struct FileRecordSource: Sendable {
             case .json, .ndjson: jsonRecordsKeyPath.map { JSONRecordLayout.nested(keyPath: $0) } ?? (format == .ndjson ? .lines : .automatic)
             case .csv, .plist: nil
             }
-            return DecidedSource(path: path, format: format, bytes: source, csv: csv, jsonLayout: layout, streamDigest: tap?.digest)
+            return DecidedSource(path: path, format: format, bytes: source, csv: csv, jsonLayout: layout, digest: tap.digest,
+                                 openingStamp: file.openingStamp)
         } catch let error as RecordSourceError {
             throw error
         } catch {
@@ -138,15 +153,15 @@ public struct FileRecordSource: Sendable {
                 let tap = CensusTap(decided.bytes, census: CSVRecordCensus(dialect: decided.csvDialect))
                 let records = try CSVRecordReader(csv: try csvReader(decided, reading: tap), schema: schema, keyMap: keyMap,
                                                   columnMap: csv.columnMap, model: model, linkAttributes: linkAttributes, options: coercion)
-                return Opened(records: RecordReaderBox(records), delimiter: decided.csv?.choice, census: tap.census, streamDigest: decided.streamDigest)
+                return Opened(records: RecordReaderBox(records), delimiter: decided.csv?.choice, census: tap.census, digest: decided.digest, openingStamp: decided.openingStamp)
             case .json, .ndjson:
                 let tap = CensusTap(decided.bytes, census: JSONRecordCensus(layout: decided.jsonLayout ?? .automatic))
                 let records = DocumentRecordReader(json: jsonReader(decided, reading: tap), decoder: try decoder(model: model, schema: schema))
-                return Opened(records: RecordReaderBox(records), delimiter: nil, census: tap.census, streamDigest: decided.streamDigest)
+                return Opened(records: RecordReaderBox(records), delimiter: nil, census: tap.census, digest: decided.digest, openingStamp: decided.openingStamp)
             case .plist:
                 let tap = CensusTap(decided.bytes, census: PlistRecordCensus())
                 let records = DocumentRecordReader(plist: PlistRecordReader(source: tap), decoder: try decoder(model: model, schema: schema))
-                return Opened(records: RecordReaderBox(records), delimiter: nil, census: tap.census, streamDigest: decided.streamDigest)
+                return Opened(records: RecordReaderBox(records), delimiter: nil, census: tap.census, digest: decided.digest, openingStamp: decided.openingStamp)
             }
         } catch let error as RecordSourceError {
             throw error
@@ -185,7 +200,7 @@ public struct FileRecordSource: Sendable {
         var better = dialect
         better.delimiter = best
         return DecidedSource(path: decided.path, format: .csv, bytes: decided.bytes, csv: (better, CSVDelimiterChoice(delimiter: best, basis: .header)),
-                             jsonLayout: decided.jsonLayout, streamDigest: decided.streamDigest)
+                             jsonLayout: decided.jsonLayout, digest: decided.digest, openingStamp: decided.openingStamp)
     }
 
     /// A file of a Ferry export or backup (its `manifest.json` beside it lists it) whose records

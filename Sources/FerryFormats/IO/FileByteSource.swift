@@ -7,11 +7,18 @@ import Darwin
 /// Reads a file with POSIX `open`/`read`; the path `-` means standard input.
 ///
 /// The file is opened read-only and closed when the source is released (standard input is
-/// left open).
+/// left open). A regular file is stamped when it is opened (`SourceFileStamp`), and again when
+/// its last byte was read: a file written, truncated or replaced meanwhile is
+/// ``ByteSourceError/changedWhileRead(path:)`` rather than the start of one state of it read
+/// with the end of another. A stream (standard input, a pipe, a FIFO) cannot be checked so.
 public final class FileByteSource: ByteSource {
     public let name: String
     private let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// The path stamped again at the end (nil for standard input).
+    private let path: String?
+    /// The file's stamp when it was opened; nil for a stream.
+    public let openingStamp: SourceFileStamp?
 
     /// How messages name the file at `path`: standard input (`-`) as `<stdin>`.
     public static func name(of path: String) -> String {
@@ -25,12 +32,16 @@ public final class FileByteSource: ByteSource {
             name = Self.name(of: path)
             descriptor = STDIN_FILENO
             ownsDescriptor = false
+            self.path = nil
+            openingStamp = nil
         } else {
             name = path
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw ByteSourceError.openFailed(path: path, code: errno) }
             descriptor = fd
             ownsDescriptor = true
+            self.path = path
+            openingStamp = SourceFileStamp(descriptor: fd)
         }
     }
 
@@ -50,6 +61,8 @@ public final class FileByteSource: ByteSource {
         name = path
         descriptor = fd
         ownsDescriptor = true
+        self.path = path
+        openingStamp = SourceFileStamp(descriptor: fd)
     }
 
     deinit {
@@ -77,14 +90,30 @@ public final class FileByteSource: ByteSource {
         }
     }
 
-    /// Reads the next chunk, retrying when interrupted by a signal.
-    /// - Throws: ``ByteSourceError/readFailed(path:code:)``.
+    /// Reads the next chunk, retrying when interrupted by a signal; at the end of a regular
+    /// file, checks that the file and its path are still as they were opened.
+    /// - Throws: ``ByteSourceError/readFailed(path:code:)``, ``ByteSourceError/changedWhileRead(path:)``.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
         while true {
             let count = systemRead(descriptor, base, buffer.count)
-            if count >= 0 { return count }
+            if count > 0 { return count }
+            if count == 0 {
+                try checkUnchanged()
+                return 0
+            }
             if errno != EINTR { throw ByteSourceError.readFailed(path: name, code: errno) }
+        }
+    }
+
+    /// Throws when the open file, or the file its path now leads to, is not the one stamped at
+    /// the opening: a truncated file reads as a shorter one, and a file rewritten in place mixes
+    /// the bytes of both.
+    /// - Throws: ``ByteSourceError/changedWhileRead(path:)``.
+    public func checkUnchanged() throws(ByteSourceError) {
+        guard let openingStamp, let path else { return }
+        guard SourceFileStamp(descriptor: descriptor) == openingStamp, SourceFileStamp(path: path) == openingStamp else {
+            throw .changedWhileRead(path: name)
         }
     }
 }

@@ -2,14 +2,15 @@ import FerryFormats
 import FerryModel
 import Synchronization
 
-/// Passes a stream's bytes on to its reader unchanged and digests them on the way (SHA-256 and
-/// the count), for a source that cannot be read a second time (standard input, a pipe, a FIFO):
-/// the import's list of files (`ImportedFiles`) can then hold it, and refuse the same bytes
-/// appended again. The digest is of the bytes as they arrive, gzip or not, as a stored file's
-/// is of the file; it is left in `digest` when the reader reaches the end of the stream.
-struct StreamDigestTap: ByteSource {
+/// Passes a source's bytes on to its reader unchanged and digests them on the way (SHA-256 and
+/// the count), for the import's list of files (`ImportedFiles`), which refuses the same bytes
+/// appended again: the digest is of exactly the bytes the records were read from, a stream's
+/// (standard input, a pipe, a FIFO: it cannot be read a second time) or a file's (digested
+/// apart, a file written meanwhile was listed with bytes no import read). It is of the bytes as
+/// they arrive, gzip or not, and left in `digest` when the reader reaches the end of the source.
+struct ReadDigestTap: ByteSource {
     /// Where the digest is left.
-    let digest = StreamDigest()
+    let digest = ReadDigest()
     var name: String { source.name }
 
     private var source: any ByteSource
@@ -19,6 +20,10 @@ struct StreamDigestTap: ByteSource {
 
     init(_ source: some ByteSource) {
         self.source = source
+    }
+
+    func wholeInputContains(_ byte: UInt8) -> Bool? {
+        source.wholeInputContains(byte)
     }
 
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
@@ -35,11 +40,11 @@ struct StreamDigestTap: ByteSource {
     }
 }
 
-/// Where a `StreamDigestTap` leaves the digest of the whole stream.
-final class StreamDigest: Sendable {
+/// Where a `ReadDigestTap` leaves the digest of the whole source.
+final class ReadDigest: Sendable {
     private let value = Mutex<ImportedFiles.Digest?>(nil)
 
-    /// The stream's digest; nil while its reader has not read to the end.
+    /// The source's digest; nil while its reader has not read to the end.
     var result: ImportedFiles.Digest? { value.withLock { $0 } }
 
     fileprivate func publish(_ digest: ImportedFiles.Digest) {
