@@ -27,7 +27,8 @@ enum ExportCommand: Command {
         string). Everything is read in one read transaction. The files are built in a fresh
         folder beside DIR (inside it when DIR exists), created exclusively, and renamed into place:
         a symbolic link planted in DIR is replaced, never written through; a failure or a SIGINT or
-        SIGTERM leaves DIR as it was.
+        SIGTERM leaves DIR as it was. Into an existing DIR, an OS lock (flock) on
+        DIR/.ferry-export.lock keeps two exports from mixing their files: the second exits 7.
 
         The model is the version of MODEL whose version hashes are the store's, or without
         --model the one archived in the store (Z_MODELCACHE).
@@ -71,6 +72,7 @@ enum ExportCommand: Command {
         ExitCodeUse(.badInput, "a store or the model cannot be read, or names no such entity"),
         ExitCodeUse(.destination, "the folder (or the database) not written; with several stores, the worst code of any"),
         ExitCodeUse(.verificationFailed, "with --to: the database's counts differ from a store's"),
+        ExitCodeUse(.locked, "another export into the existing DIR holds its lock; nothing was written"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {

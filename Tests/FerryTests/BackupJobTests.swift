@@ -15,7 +15,7 @@ struct BackupJobTests {
         let first = try BackupJob(storePath: store, folder: folder + "/backups", keep: 1).run()
         let second = try BackupJob(storePath: store, folder: folder + "/backups", keep: 1).run()
         #expect(second.removed == [first.path])
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/backups").filter { $0 != BackupLock.fileName }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/backups").filter { $0 != FolderLock.backupFileName }
         #expect(names == [URL(fileURLWithPath: second.path).lastPathComponent])
         #expect(BackupJob.isBackupName(names[0]))
         #expect(second.manifest.entities.allSatisfy { $0.file.hasSuffix(".ndjson.gz") })
@@ -102,7 +102,7 @@ struct BackupJobTests {
         let store = try ExportTestSupport.workspace2Store(folder)
         let backups = folder + "/backups"
         try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
-        let lock = backups + "/" + BackupLock.fileName
+        let lock = backups + "/" + FolderLock.backupFileName
         // An old-style lock naming a running process (this one) no longer blocks anything.
         try Data("\(ProcessInfo.processInfo.processIdentifier)\n".utf8).write(to: URL(fileURLWithPath: lock))
         let dead = backups + "/.incomplete-55555555-5555-4555-8555-555555555555"
@@ -110,14 +110,14 @@ struct BackupJobTests {
         try Data("partial".utf8).write(to: URL(fileURLWithPath: dead + "/Task.ndjson.gz"))
         let first = try BackupJob(storePath: store, folder: backups).run()
         #expect(try FileManager.default.contentsOfDirectory(atPath: backups).sorted()
-            == [BackupLock.fileName, URL(fileURLWithPath: first.path).lastPathComponent])
+            == [FolderLock.backupFileName, URL(fileURLWithPath: first.path).lastPathComponent])
         // Another open file holding the flock is another run: refused, nothing written.
         let held = open(lock, O_RDONLY)
         defer { close(held) }
         try #require(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
         let error = try #require(throws: ExportError.self) { try BackupJob(storePath: store, folder: backups).run() }
         guard case .locked = error else { Issue.record("not .locked: \(error)"); return }
-        #expect(error.description.contains("another backup is running"))
+        #expect(error.description.contains("another run is writing into its folder"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: backups).count == 2)
         flock(held, LOCK_UN)
         #expect(try BackupJob(storePath: store, folder: backups).run().path != first.path)
@@ -128,7 +128,7 @@ struct BackupJobTests {
         let folder = try TestPaths.temporaryFolder("backup-fork")
         let backups = folder + "/backups"
         try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
-        let lock = try BackupLock(folder: backups)
+        let lock = try FolderLock(folder: backups, fileName: FolderLock.backupFileName)
         // What a test or tool spawning a process on another thread does: the child holds a copy of
         // every descriptor until it starts its program.
         let child = fork()
@@ -143,7 +143,7 @@ struct BackupJobTests {
             waitpid(child, &status, 0)
         }
         lock.release()
-        let next = try BackupLock(folder: backups)
+        let next = try FolderLock(folder: backups, fileName: FolderLock.backupFileName)
         next.release()
     }
 
@@ -164,7 +164,7 @@ struct BackupJobTests {
         }
         #expect(path == store && reason.contains("fails 1 check of ferry verify, so its backup would not restore: required-attribute Task.title"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: backups).sorted()
-            == [BackupLock.fileName, URL(fileURLWithPath: first.path).lastPathComponent])
+            == [FolderLock.backupFileName, URL(fileURLWithPath: first.path).lastPathComponent])
         // Before a first backup, nothing at all: the folder is not made (it was, holding the lock file).
         #expect(throws: ExportError.self) { try BackupJob(storePath: store, folder: folder + "/new", keep: 1).run() }
         #expect(!FileManager.default.fileExists(atPath: folder + "/new"))

@@ -108,6 +108,21 @@ struct ExportJobTests {
         #expect(reread == manifest)
     }
 
+    @Test("an export into an existing folder another export holds is .locked (exit 7): its manifest and files stay as they were")
+    func existingFolderIsLocked() throws {
+        let (_, folder, store) = try export(.ndjson)
+        let before = try TestPaths.read(folder + "/" + ExportManifest.fileName)
+        let held = try FolderLock(folder: folder, fileName: FolderLock.exportFileName)
+        let request = ExportRequest(storePath: store, outputFolder: folder, format: .csv, modelPath: ExportTestSupport.workspace)
+        let error = try #require(throws: ExportError.self) { try ExportJob(request: request).run() }
+        guard case .locked(let path, _) = error else { Issue.record("not .locked: \(error)"); return }
+        #expect(path == folder + "/" + FolderLock.exportFileName)
+        #expect(try TestPaths.read(folder + "/" + ExportManifest.fileName) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.hasSuffix(".csv") })
+        held.release()
+        #expect(try ExportJob(request: request).run().entities.map(\.file) == ["Tag.csv", "Task.csv", "Upload.csv"])
+    }
+
     @Test("NDJSON: python's json reads every line; keys, Z_PK, relationships as Z_PKs, null", .enabled(if: ExportTestSupport.pythonAvailable))
     func ndjsonWithPython() throws {
         let (manifest, folder, _) = try export(.ndjson)

@@ -214,7 +214,7 @@ struct InterruptionCommandTests {
         let object = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
         let error = object?["error"] as? [String: Any]
         #expect(error?["code"] as? Int == 7)
-        #expect((error?["message"] as? String)?.contains("another backup is running") == true)
+        #expect((error?["message"] as? String)?.contains("another run is writing into its folder") == true)
         #expect(try names(folder + "/b") == [".ferry-backup.lock"])
     }
 }

@@ -6,7 +6,7 @@ import FerryVerify
 import FoundationEssentials
 
 /// `ferry backup`: a verified export into a new timestamped folder of a backup folder, for
-/// schedulers. Under the folder's lock (`BackupLock`), the `.incomplete-<UUID>` folders of dead
+/// schedulers. Under the folder's lock (`FolderLock`), the `.incomplete-<UUID>` folders of dead
 /// runs are removed (`IncompleteBackup`), the export is written into a new one (an
 /// `OwnedTemporary`), every file is re-read and checked against the manifest (SHA-256, size, record count), the folder is
 /// restored into a scratch store as `ferry restore` does, which compares every record and pair with
@@ -71,7 +71,7 @@ public struct BackupJob {
         do { try FolderCreation.make(folder) } catch {
             throw .cannotWrite(path: folder, reason: error.reason)
         }
-        let lock = try BackupLock(folder: folder)
+        let lock = try FolderLock(folder: folder, fileName: FolderLock.backupFileName)
         defer { lock.release() }
         if !folderIsNew {
             progress(JobProgress(phase: "verifying the store"))

@@ -22,7 +22,7 @@ public enum ExportError: Error, CustomStringConvertible, WriteFailureCarrying {
     case notAnExport(path: String, reason: String)
     /// The target of a restore exists and `--force` was not given.
     case destinationExists(String)
-    /// Another backup holds the lock of the backup folder.
+    /// Another run holds the lock of the folder (a backup folder, an export's existing destination).
     case locked(path: String, holder: String)
     /// An output of the run is one of its inputs, or lies inside one (a restore into the backup
     /// it reads, an export file over the store it exports): nothing was written.
@@ -47,7 +47,7 @@ public enum ExportError: Error, CustomStringConvertible, WriteFailureCarrying {
         case .encoding(let reason): "cannot encode: \(reason)"
         case let .verification(path, reason), let .notAnExport(path, reason): "\(path): \(reason)"
         case .destinationExists(let path): "\(path) exists (use --force to replace it)"
-        case let .locked(path, holder): "\(path) is locked: another backup is running (\(holder))"
+        case let .locked(path, holder): "\(path) is locked: another run is writing into its folder (\(holder))"
         case .restore(let reason): reason
         case let .notAccounted(store, problems):
             "\(store): not every row is accounted for, so nothing was kept:\n  " + problems.joined(separator: "\n  ")

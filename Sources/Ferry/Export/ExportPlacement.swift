@@ -16,7 +16,9 @@ import FoundationEssentials
 /// - An existing folder: the files are built in `DIR/.ferry-<UUID>.tmp` and renamed into `DIR`
 ///   one by one, each over its namesake (a planted symbolic link is replaced, never followed);
 ///   the old `manifest.json` is removed first and the new one renamed last, so `DIR` holds a
-///   manifest only when its files are complete. The files of the export the folder held (those
+///   manifest only when its files are complete. The folder's lock (`FolderLock`, on
+///   `.ferry-export.lock`) is held from the start to the end, so two exports into it never mix
+///   their files: the second one is `.locked`. The files of the export the folder held (those
 ///   its old manifest names, still as it wrote them) that this one does not write are removed:
 ///   the folder holds one export, not the leftovers of another format. Other files are left alone.
 /// - A folder the caller already owns (a backup's `.incomplete-<UUID>`): written in place.
@@ -33,6 +35,8 @@ final class ExportPlacement {
     private let owner: OwnedTemporary
     private let ownsFolder: Bool
     private let intoExisting: Bool
+    /// The existing destination folder's lock, held until the files are in place.
+    private var lock: FolderLock?
     /// The files created so far (removed from a folder the caller owns when the export fails).
     private var created: [String] = []
     /// The run's inputs, which no file put in place may be.
@@ -64,6 +68,7 @@ final class ExportPlacement {
         do {
             OwnedTemporary.sweep(beside: destination, kind: .folder)
             if intoExisting {
+                lock = try FolderLock(folder: destination, fileName: FolderLock.exportFileName)
                 OwnedTemporary.sweep(folder: destination, kind: .folder) { Self.buildingInside.matches($0) ? $0 : nil }
                 owner = try OwnedTemporary.create(kind: .folder) { destination + "/" + Self.buildingInside.fresh() }
             } else {
@@ -117,6 +122,7 @@ final class ExportPlacement {
         }
         for name in stale { unlink(destination + "/" + name) }
         owner.remove()
+        lock?.release()
     }
 
     /// The files the export whose manifest is at `path` wrote that this one does not write (`names`,
@@ -141,6 +147,7 @@ final class ExportPlacement {
     func abandon() {
         if ownsFolder {
             owner.remove()
+            lock?.release()
         } else {
             for path in created { unlink(path) }
         }

@@ -5,20 +5,24 @@ import Darwin
 #endif
 import FerryFormats
 
-/// The lock of a backup folder, so two backups never run into the same folder at once: an
-/// exclusive `flock` on `.ferry-backup.lock` in the folder, held while the backup runs. The
-/// system releases it when its holder ends however it ends (`kill -9` included), so there are no
-/// stale locks to judge. The file stays (removing a locked file would let a third run lock a new
-/// one beside the old); it holds the holder's pid, only to name it in the message.
-final class BackupLock {
-    static let fileName = ".ferry-backup.lock"
+/// The lock of a folder Ferry writes into, so two runs never write into the same folder at once
+/// (two backups, or two exports into a folder that exists): an exclusive `flock` on a lock file
+/// in the folder, held while the run writes. The system releases it when its holder ends however
+/// it ends (`kill -9` included), so there are no stale locks to judge. The file stays (removing a
+/// locked file would let a third run lock a new one beside the old); it holds the holder's pid,
+/// only to name it in the message.
+final class FolderLock {
+    /// The lock file of a backup folder.
+    static let backupFileName = ".ferry-backup.lock"
+    /// The lock file of an export's existing destination folder.
+    static let exportFileName = ".ferry-export.lock"
     let path: String
     private var descriptor: Int32
 
-    /// Takes the lock of `folder`.
+    /// Takes the lock of `folder`, on its file `fileName`.
     /// - Throws: `.locked` when another process holds it, `.cannotWrite` when it cannot be opened.
-    init(folder: String) throws(ExportError) {
-        path = folder + "/" + Self.fileName
+    init(folder: String, fileName: String) throws(ExportError) {
+        path = folder + "/" + fileName
         descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
