@@ -72,6 +72,23 @@ struct OwnedTemporaryTests {
         #expect(TemporaryName(prefix: "x-", suffix: ".tmp").matches("x-" + FilePath.randomUUIDString() + ".tmp"))
     }
 
+    @Test("a destination whose name has the most bytes a file system allows gets a temporary name that fits, journal included, which a sweep knows")
+    func longDestinationNames() throws {
+        let folder = try TestPaths.temporaryFolder("owned-long")
+        // 255 bytes, two-byte characters: the name is cut at a character's boundary.
+        let destination = folder + "/" + String(repeating: "é", count: 127) + "x"
+        try plant(destination)
+        let owned = try OwnedTemporary.create(beside: destination, kind: .file)
+        let name = String(owned.path.dropFirst(folder.count + 1))
+        #expect(name.utf8.count + "-journal".utf8.count <= TemporaryName.maxNameBytes && name.hasPrefix("éé") && name.hasSuffix(".tmp"))
+        try plant(owned.path + "-journal")
+        owned.remove()
+        // A dead run's file of that form (its lock free) is swept; the destination stays.
+        try plant(owned.path)
+        #expect(OwnedTemporary.sweep(beside: destination, kind: .file).contains(owned.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [String(repeating: "é", count: 127) + "x"])
+    }
+
     @Test("a created file is locked while owned, removed with its registered files, and released when placed")
     func createdFileIsLockedAndRemoved() throws {
         let folder = try TestPaths.temporaryFolder("owned")

@@ -43,9 +43,10 @@ public final class OwnedTemporary: @unchecked Sendable {
         nameForm(beside: destination).fresh()
     }
 
-    /// The form of the names of what is built for `destination`.
+    /// The form of the names of what is built for `destination`, room kept for SQLite's files
+    /// beside a database.
     private static func nameForm(beside destination: String) -> TemporaryName {
-        TemporaryName(prefix: destination + marker, suffix: suffix)
+        TemporaryName(beside: destination, marker: marker, suffix: suffix, reserve: databaseSuffixes.map(\.utf8.count).max() ?? 0)
     }
 
     static let marker = ".ferry-"

@@ -14,6 +14,22 @@ public struct TemporaryName: Sendable, Equatable {
         self.suffix = suffix
     }
 
+    /// The longest file name the file systems Ferry runs on allow, in bytes (`NAME_MAX`).
+    public static let maxNameBytes = 255
+
+    /// The form of the names of what is built beside `destination`: its name, `marker`, the
+    /// UUID and `suffix`, with the destination's name cut short (at a character's boundary) as
+    /// far as a name of the form and `reserve` bytes more (SQLite's `-journal` beside a
+    /// database) need to fit in `maxNameBytes`: a destination whose own name is valid always has
+    /// a temporary name that is (one of 201 to 255 bytes failed with "File name too long").
+    public init(beside destination: String, marker: String, suffix: String, reserve: Int = 0) {
+        let slash = destination.lastIndex(of: "/").map { destination.index(after: $0) } ?? destination.startIndex
+        let budget = max(0, Self.maxNameBytes - marker.utf8.count - Self.uuidLength - suffix.utf8.count - reserve)
+        var name = Substring(destination[slash...])
+        while name.utf8.count > budget { name = name.dropLast() }
+        self.init(prefix: String(destination[..<slash]) + name + marker, suffix: suffix)
+    }
+
     /// A new name of this form.
     public func fresh() -> String {
         prefix + FilePath.randomUUIDString() + suffix
