@@ -68,7 +68,7 @@ enum ExportCommand: Command {
     static let exitCodes = [
         ExitCodeUse(.success, "written (every store loaded)"),
         ExitCodeUse(.rejects, "written, but the store fails ferry verify's relationship checks (each is named): the files "
-            + "(or the database) hold those pairs as it does"),
+            + "(or the database) hold those pairs as it does; or the checks could not run on the state exported (why is said)"),
         ExitCodeUse(.badInput, "a store or the model cannot be read, or names no such entity"),
         ExitCodeUse(.destination, "the folder (or the database) not written; with several stores, the worst code of any"),
         ExitCodeUse(.verificationFailed, "with --to: the database's counts differ from a store's"),
@@ -104,7 +104,9 @@ enum ExportCommand: Command {
             LeftBehindText.warnPairsWithoutSource(manifest.pairsWithoutSource ?? [:], of: manifest.source, log: log)
             let damaged = RelationshipFailureText.warn(manifest.relationshipFailures ?? [], of: store,
                                                        outcome: "exported as the store holds it; a restore keeps what its records say", log: log)
-            let code: ExitCode = damaged ? .rejects : .success
+            RelationshipFailureText.warnUnchecked(manifest.relationshipsNotChecked, of: store,
+                                                  remedy: "run ferry verify on it when it is idle, or export it again", log: log)
+            let code: ExitCode = damaged || manifest.relationshipsNotChecked != nil ? .rejects : .success
             log.summary(code, counts: ManifestSummary.counts(manifest))
             if arguments.has("json") {
                 Terminal.out(ManifestSummary.jsonLine(manifest, folder: request.outputFolder) + "\n")

@@ -13,4 +13,15 @@ enum RelationshipFailureText {
         }
         return !failures.isEmpty
     }
+
+    /// The warning of a job whose relationship checks did not run on the state it read
+    /// (`reason`, nil when they ran): their failures, none named, are no verdict. Returns whether
+    /// there was one.
+    @discardableResult
+    static func warnUnchecked(_ reason: String?, of store: String, remedy: String, log: RunLog) -> Bool {
+        guard let reason else { return false }
+        log.warning("warning: \(store): ferry verify's relationship checks did not run on the state exported (\(reason)): "
+            + "its relationships are not known to hold; \(remedy)")
+        return true
+    }
 }

@@ -79,6 +79,8 @@ enum RestoreCommand: Command {
                                             outcome: "named when it was exported; restored as its records say", log: log) {
                 leftOut = true
             }
+            RelationshipFailureText.warnUnchecked(summary.relationshipsNotChecked, of: "the backed-up store",
+                                                  remedy: "the restored store was verified on its own", log: log)
             if let notCompared = summary.notCompared { log.warning("warning: \(notCompared)") }
             let code: ExitCode = leftOut ? .rejects : .success
             log.summary(code, counts: ["records": summary.records.values.reduce(0, +)])

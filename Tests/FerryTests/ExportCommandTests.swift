@@ -76,6 +76,26 @@ struct ExportCommandTests {
         #expect(try String(contentsOfFile: folder + "/file", encoding: .utf8) == "keep me")
     }
 
+    /// The relationship checks run on a connection of their own: one that could not open the
+    /// store (too many open files) or a store written meanwhile had its failures thrown away, and
+    /// the export of a damaged store exited 0 with none named.
+    @Test("export whose relationship checks cannot run (no descriptor left for their connection) exits 1, says so, and the manifest keeps why")
+    func uncheckedRelationships() throws {
+        let folder = try TestPaths.temporaryFolder("export-cli")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let run = try ExportTestSupport.shell("ulimit -n 8; '\(ferry)' export '\(store)' --out '\(folder)/out' --no-fingerprints")
+        #expect(run.status == 1, "stderr: \(run.err)")
+        #expect(run.err.contains("relationship checks did not run on the state exported (the checker could not read the store"), "\(run.err)")
+        func notChecked(_ export: String) throws -> String? {
+            let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + export + "/manifest.json"))
+            return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["relationshipsNotChecked"] as? String
+        }
+        #expect(try notChecked("out")?.hasPrefix("the checker could not read the store") == true)
+        let idle = try ExportTestSupport.shell("'\(ferry)' export '\(store)' --out '\(folder)/idle' --no-fingerprints")
+        #expect(idle.status == 0 && idle.err.isEmpty, "\(idle.err)")
+        #expect(try notChecked("idle") == nil)
+    }
+
     @Test("restore: an altered backup is exit 5, an existing store exit 4; bad store exit 3")
     func restoreCodes() throws {
         let folder = try TestPaths.temporaryFolder("restore-cli")

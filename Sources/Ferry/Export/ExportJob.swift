@@ -138,7 +138,8 @@ public struct ExportJob {
             fingerprints: checks.fingerprints, fingerprintRevision: checks.fingerprints == nil ? nil : ExportManifest.fingerprintRevision,
             fingerprintsNotKept: checks.fingerprintsNotKept,
             pairsWithoutSource: dropped.isEmpty ? nil : dropped,
-            relationshipFailures: checks.relationshipFailures.isEmpty ? nil : checks.relationshipFailures)
+            relationshipFailures: checks.relationshipFailures.isEmpty ? nil : checks.relationshipFailures,
+            relationshipsNotChecked: checks.relationshipsNotChecked)
         try ManifestFile.write(manifest, to: placement.file(ExportManifest.fileName), durable: request.durable)
         return manifest
     }
@@ -154,11 +155,13 @@ public struct ExportJob {
         var fingerprints: Result<[FingerprintEntry], VerificationError>?
     }
 
-    /// What the manifest keeps of `StoreChecks`, once they are known to be of the state exported.
+    /// What the manifest keeps of `StoreChecks`, once they are known to be of the state exported,
+    /// and why they are not when they are not: a check that did not run is never one that held.
     private struct CheckedState {
         var fingerprints: [FingerprintEntry]?
         var fingerprintsNotKept: String?
         var relationshipFailures: [String] = []
+        var relationshipsNotChecked: String?
     }
 
     /// Starts checking the store's relationships as `ferry verify` does and fingerprinting its
@@ -187,7 +190,8 @@ public struct ExportJob {
     /// opened. A store written meanwhile gets no fingerprints and no relationship failures (they
     /// would be of another state), and a store the verifier cannot fingerprint (a value its model
     /// does not allow; `ferry verify` names it) gets none: then `fingerprintsNotKept` says why,
-    /// for the manifest. A backup requires fingerprints: a change, or a failure on the store
+    /// for the manifest, and `relationshipsNotChecked` why the relationship checks have no
+    /// verdict (the store written meanwhile, or the verifier unable to read it). A backup requires fingerprints: a change, or a failure on the store
     /// itself (a writer waiting to commit refuses new readers), is `.changedWhileReading`, and the
     /// backup reads a copy; a failure on that copy is the verification's.
     private func checks(_ work: BackgroundWork<StoreChecks, VerificationError>?, of path: String,
@@ -201,10 +205,12 @@ public struct ExportJob {
             state.relationshipFailures = checks.relationshipFailures
         } catch {
             computed = keepsFingerprints ? .failure(error) : nil
+            state.relationshipsNotChecked = "the checker could not read the store: \(error)"
         }
         guard StoreFileStamp(path) == stamp else {
             if request.requiresFingerprints { throw .changedWhileReading(request.storePath) }
-            return CheckedState(fingerprintsNotKept: keepsFingerprints ? ExportManifest.writtenWhileExported : nil)
+            return CheckedState(fingerprintsNotKept: keepsFingerprints ? ExportManifest.writtenWhileExported : nil,
+                                relationshipsNotChecked: ExportManifest.writtenWhileExported)
         }
         switch computed {
         case nil: break

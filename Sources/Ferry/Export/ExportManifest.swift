@@ -85,6 +85,11 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     /// pairs as the store did, which no restored store can (a restore keeps what its records
     /// say); nil when every check held, and for a selection, which is not checked.
     public var relationshipFailures: [String]? = nil
+    /// Why `ferry verify`'s relationship checks did not run on the state exported (the store was
+    /// written while it was exported, or the checker could not read it): `relationshipFailures`
+    /// is then no verdict, and export exits 1 rather than 0; nil when they ran, and for a
+    /// selection, which is not checked.
+    public var relationshipsNotChecked: String? = nil
 
     /// What the store held that the export does not.
     public var leftBehind: LeftBehind {

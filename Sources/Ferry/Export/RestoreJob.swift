@@ -60,6 +60,9 @@ public struct RestoreJob {
         /// export named them (`ExportManifest.relationshipFailures`): the restored store holds
         /// what its records say, not the store's damage.
         public var relationshipFailures: [String] = []
+        /// Why the export could not run those checks (`ExportManifest.relationshipsNotChecked`):
+        /// the backed-up store's relationships are then not known to have held.
+        public var relationshipsNotChecked: String?
         /// Records not restored, rejected as Core Data could not save them (a required
         /// relationship without a destination, a link of one that found nothing), and the first
         /// of them: a store that held them failed `ferry verify`.
@@ -126,6 +129,7 @@ public struct RestoreJob {
             return Summary(records: pipeline.written, notCompared: RestoreFingerprintCheck.omission(in: manifest, model: model), links: links,
                            unmatchedPairs: unmatched, pairsWithoutSource: manifest.pairsWithoutSource ?? [:], leftBehind: manifest.leftBehind,
                            unlistedFiles: unlisted.map(\.file), relationshipFailures: manifest.relationshipFailures ?? [],
+                           relationshipsNotChecked: manifest.relationshipsNotChecked,
                            rejected: rejected.values.reduce(0, +), sampleRejects: pipeline.sampleRejects, compared: check != nil)
         } catch {
             writer.discard()
