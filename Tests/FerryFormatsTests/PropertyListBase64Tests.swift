@@ -50,6 +50,20 @@ struct PropertyListBase64Tests {
         #expect(decode("Q") == nil)
     }
 
+    @Test("canonical text is the one its bytes encode to, but for line breaks: unused bits set, spaces or tabs refuse it")
+    func canonical() {
+        #expect(decode("QQ==", .canonical) == [65] && decode("QUI=", .canonical) == [65, 66])
+        #expect(decode("QUJD\r\nQQ==", .canonical) == [65, 66, 67, 65])
+        #expect(decode("QR==", .canonical) == nil && decode("QR==", .required) == [65])
+        #expect(decode("QUJ=", .canonical) == nil && decode("QUJ=", .required) == [65, 66])
+        #expect(decode("QUJD QQ==", .canonical) == nil && decode("QUJD\tQQ==", .canonical) == nil)
+        #expect(decode("QQ", .canonical) == nil)
+        for length in 0...30 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 5) }
+            #expect(decode(PropertyListBase64.text(bytes), .canonical) == bytes, "\(length) bytes")
+        }
+    }
+
     @Test("bytes outside the alphabet and text after padding are refused")
     func invalid() {
         #expect(decode("QQ==QQ==") == nil)

@@ -192,6 +192,21 @@ struct TextCoercionTests {
         #expect(failure("AAE*C/w==", .binary) != nil)
     }
 
+    @Test("Binary takes only base64 its bytes encode back to: spaces inside or unused bits set are refused, line breaks kept out")
+    func canonicalBase64() {
+        #expect(value("AAEC\r\n/w==", .binary) == .binary([0, 1, 2, 255]))
+        #expect(value(" QUJD ", .binary) == .binary([65, 66, 67]))
+        // Plain text whose letters happen to be base64 without the spaces: not bytes.
+        #expect(failure("Send 2 boxes to Anna", .binary) != nil)
+        #expect(failure("QUJD\tQQ==", .binary) != nil)
+        // Unused bits set: the bytes would export as `…qA==` and `QQ==`, another text.
+        #expect(failure("abcdefghijklmnopqB==", .binary) != nil)
+        #expect(value("abcdefghijklmnopqA==", .binary) != nil)
+        #expect(failure("QR==", .binary) != nil && value("QQ==", .binary) == .binary([65]))
+        #expect(failure("QUJ=", .binary) != nil && value("QUI=", .binary) == .binary([65, 66]))
+        #expect(failure("QUJ=", .transformable) != nil)
+    }
+
     @Test("strings are kept exactly, spaces included")
     func strings() {
         #expect(value("  a, \"b\"\n中文 🚀 ", .string) == .string("  a, \"b\"\n中文 🚀 "))

@@ -7,6 +7,11 @@ public enum PropertyListBase64 {
         case optional
         /// The characters and padding must come in groups of four (RFC 4648 section 3.2).
         case required
+        /// As `required`, and the text must be the one its bytes encode to, but for line breaks:
+        /// the bits of the last character that no byte holds are zero (RFC 4648 section 3.5) and
+        /// no spaces or tabs stand inside. Text that decodes to bytes another text encodes to
+        /// would not come back as it was given.
+        case canonical
     }
 
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
@@ -102,8 +107,9 @@ public enum PropertyListBase64 {
     private static let outsideAlphabet: UInt32 = 1 << 31
 
     /// Decodes base64 from contiguous bytes in one pass, skipping spaces, tabs and line breaks
-    /// anywhere. Anything else outside the alphabet, text after padding, or padding that does not
-    /// fit makes the result nil. Empty text (or only whitespace) decodes to no bytes.
+    /// anywhere (only line breaks for `.canonical`). Anything else outside the alphabet, text after
+    /// padding, or padding that does not fit makes the result nil. Empty text (or only
+    /// whitespace) decodes to no bytes.
     ///
     /// Runs of whole groups of four alphabet characters are decoded four at a time (four table
     /// lookups, no branch per character); anything else, one character at a time.
@@ -153,7 +159,7 @@ public enum PropertyListBase64 {
                             }
                         } else if sextet == pad {
                             pads += 1
-                        } else if sextet != whitespace {
+                        } else if sextet != whitespace || (padding == .canonical && (input[index - 1] == 0x20 || input[index - 1] == 0x09)) {
                             valid = false
                             return
                         }
@@ -162,11 +168,11 @@ public enum PropertyListBase64 {
                     case (0, 0):
                         break
                     case (2, 0), (2, 2):
-                        guard pads == 2 || padding == .optional else { valid = false; return }
+                        guard pads == 2 || padding == .optional, padding != .canonical || accumulator & 0xF == 0 else { valid = false; return }
                         out[written] = UInt8(truncatingIfNeeded: accumulator >> 4)
                         written += 1
                     case (3, 0), (3, 1):
-                        guard pads == 1 || padding == .optional else { valid = false; return }
+                        guard pads == 1 || padding == .optional, padding != .canonical || accumulator & 0x3 == 0 else { valid = false; return }
                         out[written] = UInt8(truncatingIfNeeded: accumulator >> 10)
                         out[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
                         written += 2

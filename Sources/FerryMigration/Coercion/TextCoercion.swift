@@ -9,7 +9,7 @@ import FerryFormats
 /// past its precision, nor a value that would read back as 0); decimals keep their exact text, and only those a store keeps unchanged are
 /// taken (`StoredDecimal`); dates are ISO 8601 or a number on the
 /// configured epoch; UUIDs are 8-4-4-4-12 hex; URIs need a scheme; binary and transformable
-/// values are base64 (line breaks allowed). Leading and trailing spaces are ignored for every type but String.
+/// values are canonical base64 (line breaks allowed). Leading and trailing spaces are ignored for every type but String.
 public enum TextCoercion {
     /// Converts UTF-8 text. The caller decides about empty fields first (see `CoercionOptions.EmptyField`).
     public static func value(_ text: String, as type: AttributeType, options: CoercionOptions = .init())
@@ -40,7 +40,8 @@ public enum TextCoercion {
                 : .failure(CoercionFailure("'\(clipped(text))' is not an absolute URI"))
         case .binary, .transformable:
             return trimmed.withUTF8 { base64(UnsafeRawBufferPointer($0)) }.map { .success(.binary($0)) }
-                ?? .failure(CoercionFailure("not valid base64 (\(trimmed.utf8.count) characters)"))
+                ?? .failure(CoercionFailure("not valid base64 (\(trimmed.utf8.count) characters; complete padding, no spaces inside, "
+                    + "and the unused bits of the last character zero, so that the text comes back as given)"))
         case .string:
             return .success(.string(text))
         case .undefined, .objectID, .composite:
@@ -152,9 +153,11 @@ public enum TextCoercion {
         return nil
     }
 
-    /// Base64 whose padding is complete; line breaks, spaces and tabs inside are skipped.
+    /// Canonical base64 (the text its bytes encode to, so an export gives it back as it was):
+    /// complete padding, the unused bits of the last character zero; line breaks inside are
+    /// skipped, and spaces or tabs inside make it no base64 (plain text is not taken for bytes).
     static func base64(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
-        PropertyListBase64.decode(contiguous: text, padding: .required)
+        PropertyListBase64.decode(contiguous: text, padding: .canonical)
     }
 
     /// Whether `text` reads as a number (a Double) by these rules.
