@@ -33,7 +33,28 @@ struct ModelInferenceTests {
     @Test("a number with two signs is no integer to inference either, as import refuses it")
     func twoSigns() {
         #expect(type("n", ["+-5", "6"]) == .string)
-        #expect(type("n", ["+5", "-6"]) == .integer16)
+        #expect(type("n", ["-5", "6"]) == .integer16)
+    }
+
+    @Test("an integer past 2^53, which no Double holds, still sets the range: the type holds every value it was chosen from")
+    func integersPastDoublePrecision() {
+        #expect(type("n", ["9007199254740993", "1", "2"]) == .integer64)
+        var evidence = ValueEvidence()
+        for value in ["9223372036854775807", "-9223372036854775808", "1"] { evidence.observe(.value(.string(value))) }
+        let choice = AttributeTypeChoice(evidence, key: "big", epoch: .unixSeconds)
+        #expect(choice?.type == .integer64)
+        #expect(choice?.basis == "integers -9223372036854775808 to 9223372036854775807")
+    }
+
+    @Test("numbers written with a leading '+' stay String, as a number would drop the sign")
+    func leadingPlus() {
+        #expect(type("phone", ["+15551234567", "15551234567"]) == .string)
+        #expect(type("x", ["2.5", "+1.5"]) == .string)
+        #expect(type("n", ["-5", "7"]) == .integer16)
+        var evidence = ValueEvidence()
+        evidence.observe(.value(.string("+15551234567")))
+        #expect(AttributeTypeChoice(evidence, key: "phone", epoch: .unixSeconds)?.basis
+            == "a number written with a leading '+' ('+15551234567'), which a number would drop")
     }
 
     @Test("booleans, Double against Decimal, UUIDs, URIs, dates")
@@ -74,6 +95,21 @@ struct ModelInferenceTests {
         #expect(AttributeTypeChoice(evidence, key: "blob", epoch: .unixSeconds)?.type == .binary)
         evidence.observe(.value(.string("not base64!")))
         #expect(AttributeTypeChoice(evidence, key: "blob", epoch: .unixSeconds) == nil)
+    }
+
+    @Test("Binary only when every value is canonical base64, given back as read; text with spaces, line breaks or unused bits set stays String")
+    func binaryOnlyFromCanonicalBase64() {
+        #expect(type("todo", ["Send 2 boxes to Anna", "Read book", "Email Tom"]) == .string)
+        #expect(type("token", ["abcdefghijklmnopqB==", "ABCDEFGHIJKLMNOP"]) == .string)
+        #expect(type("token", ["abcdefghijklmnopqA==", "ABCDEFGHIJKLMNOP"]) == .binary)
+        #expect(type("image", ["iVBORw0KGgoAAAANSUhEUgAA\nAAoAAAAKCAIAAAACUFjq"]) == .string, "import would give it back without the line break")
+        #expect(type("image", ["iVBORw0KGgoAAAANSUhEUgAAAAoAAAAKCAIAAAACUFjq", " AAAA"]) == .string)
+        var evidence = ValueEvidence()
+        evidence.observe(.value(.string("iVBORw0KGgoAAAANSUhEUgAAAAoAAAAKCAIAAAACUFjq")))
+        var other = ValueEvidence()
+        other.observe(.value(.string("Send2boxes to Anna")))
+        evidence.merge(other)
+        #expect(AttributeTypeChoice(evidence, key: "blob", epoch: .unixSeconds)?.type == .string)
     }
 
     @Test("a record without a value makes the attribute optional; an empty quoted field is a String's value")

@@ -5,8 +5,9 @@ import FerryModel
 /// Among the types that hold every value (see `ValueEvidence`), the most specific one the values
 /// look like wins, in this order:
 /// - no values at all: String;
-/// - numbers written with a leading zero (`08075`: a ZIP code, a phone number): String, as a
-///   number type would drop the zero (DuckDB's sniffer decides so too);
+/// - numbers written with a leading zero (`08075`: a ZIP code, a phone number) or a leading `+`
+///   (`+15551234567`): String, as a number type would drop the zero or the sign (DuckDB's
+///   sniffer decides so too for the zero);
 /// - numbers a name calls a time (`time`, `date`, `createdAt`, `updated_at`, `timestamp`…) that fall
 ///   between 1980 and 2100 on the run's epoch: Date;
 /// - integers: Integer 16, 32 or 64, the narrowest holding their range (only `0` and `1` stay an
@@ -17,8 +18,10 @@ import FerryModel
 ///   String when one has more digits than a store's Decimal (a real) keeps (`StoredDecimal`),
 ///   as a number type would lose them;
 /// - ISO 8601 text or plist dates: Date; 8-4-4-4-12 hex: UUID; absolute URIs with `://`: URI;
-/// - base64 of at least 16 characters that holds `+`, `/`, `=` or mixed-case letters with digits
-///   (and is not all hex digits, which reads as a digest), or plist data: Binary;
+/// - canonical base64 (every value the one text its bytes encode to: no spaces or line breaks,
+///   unused bits zero), at least one of 16 characters or more that holds `+`, `/`, `=` or
+///   mixed-case letters with digits (and not all hex digits, which reads as a digest), or plist
+///   data: Binary, which gives every value back as it was read;
 /// - anything else: String.
 public struct AttributeTypeChoice: Sendable, Equatable {
     public let type: AttributeType
@@ -33,8 +36,8 @@ public struct AttributeTypeChoice: Sendable, Equatable {
         let choice: (AttributeType, String)
         if evidence.values == 0 {
             choice = choose(.string, evidence.emptyFields > 0 ? "only empty fields" : "no values")
-        } else if let zero = evidence.leadingZero, viable.contains(.string) {
-            choice = choose(.string, "digits with a leading zero (\(zero)), which a number would drop")
+        } else if let form = evidence.numberForm, viable.contains(.string) {
+            choice = choose(.string, "\(form), which a number would drop")
         } else if evidence.numbers == evidence.values, viable.contains(.date),
                   let range = evidence.numberRange, Self.namesATime(key), let basis = Self.epochBasis(range, epoch: epoch) {
             choice = choose(.date, basis)
@@ -59,7 +62,7 @@ public struct AttributeTypeChoice: Sendable, Equatable {
         } else if viable.contains(.uri), evidence.allHaveAuthority {
             choice = choose(.uri, "absolute URIs")
         } else if viable.contains(.binary), evidence.dataValues == evidence.values
-                    || (evidence.longestText >= 16 && evidence.looksEncoded && !evidence.allHex) {
+                    || (evidence.longestText >= 16 && evidence.looksEncoded && !evidence.allHex && evidence.allCanonicalBase64) {
             choice = choose(.binary, evidence.dataValues == evidence.values ? "property-list data" : "base64")
         } else if viable.contains(.string) {
             choice = choose(.string, Self.textBasis(evidence))

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 
 /// What the values of one key say about its attribute type, gathered one value at a time in
@@ -42,8 +43,10 @@ public struct ValueEvidence: Sendable {
     public var fixedPlaces: Bool {
         trailingZero && !mixedFractionDigits && fractionDigits.map { (2...4).contains($0) } == true
     }
-    /// A number written with a leading zero (`08075`), which a number type would not keep.
-    public private(set) var leadingZero: String?
+    /// The first number written in a form a number type would not keep, for the report: a leading
+    /// zero (`08075`, a ZIP code) or a leading `+` (`+15551234567`, a phone number), which no
+    /// app's number prints.
+    public private(set) var numberForm: String?
     /// Whether every text value holds `://`.
     public private(set) var allHaveAuthority = true
     /// The longest text value, in bytes.
@@ -51,6 +54,10 @@ public struct ValueEvidence: Sendable {
     /// Whether some text value holds a character base64 has but words and hex digits do not
     /// (`+`, `/`, `=`), or letters of both cases with digits.
     public private(set) var looksEncoded = false
+    /// Whether every text value is canonical base64: the one text that encodes its bytes (complete
+    /// padding, unused bits zero, no spaces or line breaks), so that a Binary attribute gives back
+    /// the text exactly as read.
+    public private(set) var allCanonicalBase64 = true
     /// Whether every text value is hexadecimal digits only.
     public private(set) var allHex = true
     /// A value that no type could hold, for the report, when none is viable.
@@ -106,7 +113,9 @@ public struct ValueEvidence: Sendable {
         case .date: plistDates += 1
         case .data: dataValues += 1
         case .number(let text): noteNumber(text)
-        case .string(let text): noteText(text.trimmingASCIISpaces())
+        case .string(let text):
+            noteBase64(text)
+            noteText(text.trimmingASCIISpaces())
         case .null, .uid, .array, .object: break
         }
     }
@@ -145,13 +154,30 @@ public struct ValueEvidence: Sendable {
         }
         if ["true", "false", "yes", "no"].contains(text.lowercased()) { booleanWords += 1 }
         if ISO8601Date.parse(text) != nil { isoDates += 1 }
-        if case .success = TextCoercion.value(text, as: .double) {
-            noteNumber(text)
-            let digits = text.utf8.drop { $0 == 43 || $0 == 45 }
-            if leadingZero == nil, digits.count > 1, digits.first == 48, let next = digits.dropFirst().first, (48...57).contains(next) {
-                leadingZero = "'\(TextCoercion.clipped(text))'"
-            }
+        // An integer past 2^53 is no Double's, and still an integer of the range.
+        if case .success = TextCoercion.value(text, as: .integer64) {
+            noteNumberText(text)
+        } else if case .success = TextCoercion.value(text, as: .double) {
+            noteNumberText(text)
         }
+    }
+
+    private mutating func noteNumberText(_ text: String) {
+        noteNumber(text)
+        guard numberForm == nil else { return }
+        let digits = text.utf8.drop { $0 == 43 || $0 == 45 }
+        if text.utf8.first == 43 {
+            numberForm = "a number written with a leading '+' ('\(TextCoercion.clipped(text))')"
+        } else if digits.count > 1, digits.first == 48, let next = digits.dropFirst().first, (48...57).contains(next) {
+            numberForm = "digits with a leading zero ('\(TextCoercion.clipped(text))')"
+        }
+    }
+
+    /// Notes whether `text`, exactly as read, is the base64 its bytes encode to.
+    private mutating func noteBase64(_ text: String) {
+        guard allCanonicalBase64 else { return }
+        let bytes = PropertyListBase64.decode(text.utf8, padding: .canonical)
+        allCanonicalBase64 = bytes.map { PropertyListBase64.text($0) == text } ?? false
     }
 
     /// Both sets of values as one (the values of a relationship, in arrays and alone).
@@ -172,9 +198,10 @@ public struct ValueEvidence: Sendable {
         allHaveAuthority = allHaveAuthority && other.allHaveAuthority
         longestText = max(longestText, other.longestText)
         looksEncoded = looksEncoded || other.looksEncoded
+        allCanonicalBase64 = allCanonicalBase64 && other.allCanonicalBase64
         allHex = allHex && other.allHex
         lastRuledOut = lastRuledOut ?? other.lastRuledOut
-        leadingZero = leadingZero ?? other.leadingZero
+        numberForm = numberForm ?? other.numberForm
         unexplained.formUnion(other.unexplained)
         misses.merge(other.misses) { ($0.count + $1.count, $0.first) }
         for type in unexplained { misses[type] = nil }
