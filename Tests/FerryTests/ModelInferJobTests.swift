@@ -1,6 +1,7 @@
 import Ferry
 import FerryMigration
 import FerryModel
+import FerryStoreTestSupport
 import FerryTestSupport
 import Foundation
 import Testing
@@ -68,16 +69,37 @@ struct ModelInferJobTests {
         #expect(inferred.unreadable.examples.first?.hasSuffix("a record must be a dictionary, not a string") == true)
     }
 
-    @Test("tasks.json and tasks.ndjson: arrays of values become many-to-many relationships that create their destinations")
+    @Test("tasks.json and tasks.ndjson: arrays of values become ordered to-many relationships, one destination per element")
     func tasksJSON() throws {
         let files = [TestPaths.fixtures + "/legacy/tasks.json", TestPaths.fixtures + "/legacy/tasks.ndjson"]
         let (inferred, imported) = try inferAndImport(files, entity: "Task")
         let task = try #require(inferred.model.entity(named: "Task"))
         #expect(task.relationship(named: "tags")?.destinationEntity == "Tag" && task.relationship(named: "attachments")?.isToMany == true)
-        #expect(inferred.model.entity(named: "Tag")?.uniquenessConstraints == [["value"]])
+        #expect(task.relationship(named: "tags")?.isOrdered == true && inferred.model.entity(named: "Tag")?.uniquenessConstraints == [])
         #expect(attribute(inferred, "Task", "taskLevel")?.type == .integer16 && attribute(inferred, "Task", "isComplete")?.type == .boolean)
         #expect(attribute(inferred, "Task", "taskDate")?.basis == "text: 2 of 52 values are no Date ('2014-02-30')")
         #expect(imported.links.map(\.resolved) == [50, 54])
+    }
+
+    @Test("arrays of values come back from the store as they were: order and repeats kept (they became one set of unique values, exit 0)")
+    func arraysOfValuesKeepOrderAndRepeats() throws {
+        let folder = try TestPaths.temporaryFolder("infer-arrays")
+        let path = folder + "/r.json"
+        try Data("""
+            [{"id": 1, "coords": [2.5, 1.5], "ratings": [5, 5, 3], "flags": [true, "true"]},
+             {"id": 2, "coords": [1.5, 2.5], "ratings": [3], "flags": []}]
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let (inferred, imported) = try inferAndImport([path], entity: "R")
+        let ratings = try #require(inferred.model.entity(named: "R")?.relationship(named: "ratings"))
+        #expect(ratings.isToMany && ratings.isOrdered && ratings.inverseName == "r")
+        #expect(imported.carried["Rating"]?.written == 4 && imported.carried["Coord"]?.written == 4)
+        let store = imported.outputPath
+        func values(_ table: String) throws -> [String] {
+            try storeRows(store, "SELECT R.ZID || ':' || V.ZVALUE FROM \(table) V JOIN ZR R ON R.Z_PK = V.ZR ORDER BY R.ZID, V.Z_FOK_R")
+        }
+        #expect(try values("ZCOORD") == ["1:2.5", "1:1.5", "2:1.5", "2:2.5"])
+        #expect(try values("ZRATING") == ["1:5", "1:5", "1:3", "2:3"])
+        #expect(try values("ZFLAG") == ["1:1", "1:1"])
     }
 
     @Test("nested objects become records of their own entity, found again by their unique key")

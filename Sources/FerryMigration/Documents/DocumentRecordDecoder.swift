@@ -239,20 +239,23 @@ public struct DocumentRecordDecoder {
                     throw RecordSourceError(source: location.file, line: location.line,
                                             reason: RelationshipKeys.storeKeysReason(relationships: [relationship.name]))
                 }
-                if objects == 0 {
+                // Values no record could be found by: each is a destination of its own, holding it.
+                let holder = objects == 0 && !items.isEmpty ? relationshipKeys.valueHolder(for: relationship) : nil
+                if objects == 0, holder == nil {
                     switch try matchTargets(items, relationship: relationship, source: location.file) {
                     case .targets(let found): targets = found
                     case let .failure(value, reason):
                         return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name,
                                               value: value, reason: reason))
                     }
-                } else if objects < items.count {
+                } else if holder == nil, objects < items.count {
                     return .reject(Reject(location: at(relationship.name), entity: entity, attribute: relationship.name,
                                           reason: "an array lists either \(relationship.destinationEntity) objects or values that find one, not both"))
                 } else {
                     var made: [RecordLink.Target] = []
                     for (index, item) in items.enumerated() {
-                        guard case let .object(inner) = item else { continue }
+                        let inner: [(key: String, value: DocumentValue)]
+                        if case let .object(members) = item { inner = members } else if let holder { inner = [(holder.name, item)] } else { continue }
                         let path = isArray ? "\(relationship.name)[\(index)]" : relationship.name
                         let nestedLocation = Self.location(location, appending: depth == 0 && location.path == nil ? path : ".\(path)")
                         switch try decodeNested(inner, relationship: relationship, at: nestedLocation, depth: depth + 1) {

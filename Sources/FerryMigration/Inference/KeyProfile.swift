@@ -7,7 +7,7 @@ public final class KeyProfile {
     public private(set) var present = 0
     /// Values held directly (not in an array).
     public private(set) var scalars: ValueEvidence
-    /// Values inside arrays: links to records of a destination found by this value.
+    /// Values inside arrays: each the one attribute of a destination record of its own.
     public private(set) var elements: ValueEvidence
     /// Whether the scalar values are unique and never blank.
     public private(set) var distinct: DistinctValues

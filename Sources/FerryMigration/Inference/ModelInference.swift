@@ -8,8 +8,10 @@ import FerryModel
 /// Keys become properties by `ModelNaming`; a key spelled otherwise than its property is the
 /// property's renaming identifier, so `ferry import` matches it. A key of nested objects (or
 /// arrays of them) becomes a relationship to an entity made from those objects, with a to-one
-/// inverse; a key of arrays of values becomes a many-to-many relationship to an entity of one
-/// attribute, `value`, unique, so that import finds or creates each destination by its value.
+/// inverse; a key of arrays of values becomes an ordered to-many relationship to an entity of one
+/// attribute, `value`, with a to-one inverse and no uniqueness constraint, so that import makes
+/// one destination per element (`RelationshipKeys.valueHolder`), in order, repeats kept: the
+/// store gives each array back as it was. Arrays of objects are ordered too.
 /// Keys no import could read into the model (arrays of arrays, objects beside values, values no
 /// type holds) are left out and reported; import ignores them as unknown keys.
 public enum ModelInference {
@@ -89,9 +91,11 @@ private struct Builder {
                 let destination = claimEntityName(ModelNaming.entityName(forKey: key.key))
                 let inverse = add(objects, as: destination, origin: "\(name).\(property)", back: Carrier(entity: name, relationship: property)) ?? ""
                 entity.relationships.append(Relationship(name: property, destinationEntity: destination, inverseName: inverse,
-                                                         inverseEntity: destination, isToMany: key.arrays > 0, renamingIdentifier: renaming))
+                                                         inverseEntity: destination, isToMany: key.arrays > 0, isOrdered: key.arrays > 0,
+                                                         renamingIdentifier: renaming))
                 report.relationships.append(InferredRelationship(key: key.key, name: property, destination: destination, isToMany: key.arrays > 0,
-                                                                 inverse: inverse, values: objects.records, basis: "nested objects"))
+                                                                 inverse: inverse, values: objects.records,
+                                                                 basis: key.arrays > 0 ? "nested objects, in order" : "nested objects"))
             } else if key.arrays > 0 {
                 var values = key.scalars
                 values.merge(key.elements)
@@ -104,14 +108,14 @@ private struct Builder {
                     continue
                 }
                 let destination = claimEntityName(ModelNaming.entityName(forKey: key.key))
-                let inverse = ModelNaming.plural(ModelNaming.lowerFirst(name))
+                let inverse = ModelNaming.unused(ModelNaming.lowerFirst(name), in: [ModelInference.valueAttribute])
                 addValueEntity(destination, choice: choice, values: values.values, origin: "\(name).\(property)",
-                               back: Relationship(name: inverse, destinationEntity: name, inverseName: property, inverseEntity: name, isToMany: true))
+                               back: Relationship(name: inverse, destinationEntity: name, inverseName: property, inverseEntity: name))
                 entity.relationships.append(Relationship(name: property, destinationEntity: destination, inverseName: inverse,
-                                                         inverseEntity: destination, isToMany: true, renamingIdentifier: renaming))
+                                                         inverseEntity: destination, isToMany: true, isOrdered: true, renamingIdentifier: renaming))
                 report.relationships.append(InferredRelationship(
                     key: key.key, name: property, destination: destination, isToMany: true, inverse: inverse, values: values.values,
-                    basis: "values, each finding or making the \(destination) of that unique \(ModelInference.valueAttribute)"))
+                    basis: "values in order, each a \(destination) of its own (repeats kept)"))
             } else {
                 guard let choice = AttributeTypeChoice(key.scalars, key: key.key, epoch: epoch) else {
                     report.leftOut.append((key.key, "no attribute type holds every value (the last type ended at \(key.scalars.lastRuledOut ?? "a value"))"))
@@ -148,16 +152,16 @@ private struct Builder {
         return inverse
     }
 
-    /// An entity of one unique attribute, `value`, for the values of a relationship.
+    /// An entity of one attribute, `value`, for the elements of arrays: one object per element,
+    /// belonging to its record (a to-one `back`), so values repeat as the arrays repeat them.
     private mutating func addValueEntity(_ name: String, choice: AttributeTypeChoice, values: Int, origin: String, back: Relationship) {
         let attribute = ModelInference.valueAttribute
         entities.append(Entity(name: name, attributes: [Attribute(name: attribute, type: choice.type, isOptional: false)],
-                               relationships: [back], uniquenessConstraints: [[attribute]]))
+                               relationships: [back]))
         var report = InferredEntity(name: name, origin: origin, records: values)
         report.attributes = [InferredAttribute(key: attribute, name: attribute, type: choice.type, basis: choice.basis, values: values, missing: 0)]
-        report.relationships = [InferredRelationship(key: back.name, name: back.name, destination: back.destinationEntity, isToMany: true,
+        report.relationships = [InferredRelationship(key: back.name, name: back.name, destination: back.destinationEntity, isToMany: false,
                                                      inverse: back.inverseName ?? "", values: values, basis: "inverse")]
-        report.uniqueAttribute = attribute
         reports.append(report)
     }
 

@@ -77,6 +77,20 @@ struct RelationshipKeys: Sendable {
             ?? relationships.first { $0.renamingIdentifier == key }
     }
 
+    /// The destination's one attribute when `relationship`'s values make destinations rather than
+    /// find them: no `--link` names an attribute to match, and the destination has that attribute
+    /// only and no single-attribute uniqueness constraint (an entity of a list's values, as
+    /// `ModelInference` makes for an array of values). Nothing could find one of its records by a
+    /// value, so each value is one record of its own, in the list's order, repeats kept.
+    func valueHolder(for relationship: Relationship) -> Attribute? {
+        guard linkAttributes[relationship.name] == nil else { return nil }
+        let destination = relationship.destinationEntity
+        let attributes = model.allAttributes(of: destination).filter { !$0.isTransient }
+        let unique = model.ancestry(of: destination).flatMap(\.uniquenessConstraints).filter { $0.count == 1 }
+        guard attributes.count == 1, unique.isEmpty else { return nil }
+        return attributes[0]
+    }
+
     /// The destination attribute `relationship`'s values match, or why there is none.
     mutating func matchAttribute(for relationship: Relationship, source: String) throws(RecordSourceError) -> Attribute {
         if let known = matchAttributes[relationship.name] { return known }
