@@ -40,12 +40,9 @@ enum PlanCommand: Command {
         if arguments.has("json"), format != "json" { throw UsageError("--json and --format \(format) ask for two formats") }
         var request = try MigrateCommand.makeRequest(arguments, outputRequired: false)
         let plan: MigrationPlan
-        do {
-            plan = try MigrationPlan(modelPath: request.modelPath, target: request.targetVersion, variables: request.variables,
-                                     mappingModels: request.mappingModels)
-        } catch {
+        do { plan = try MigrationPlan(request: request) } catch {
             Terminal.error("ferry plan: \(error.description)")
-            return .badInput
+            return MigrateCommand.exitCode(of: error)
         }
         // A dry run's summary says them too.
         if request.sources.isEmpty { for warning in plan.warnings { Terminal.error("warning: \(warning)") } }
@@ -80,6 +77,10 @@ enum PlanCommand: Command {
 enum MigrationPlanText {
     static func text(_ plan: MigrationPlan) -> String {
         var out = "model \(plan.model): \(plan.chain.joined(separator: " → "))\n"
+        if plan.everyVersion, plan.chain.count > 2 {
+            out += "(every version's step: a run stops only at its sources' versions, mappings' ends and the target, "
+                + "inferring straight across the rest; give the sources to see the steps it takes)\n"
+        }
         for step in plan.steps {
             out += "\nstep \(step.from) → \(step.to)" + (step.mappingModel.map { " (mapping model \($0))" } ?? "") + "\n"
             for refusal in step.refused { out += "  cannot run: \(refusal)\n" }

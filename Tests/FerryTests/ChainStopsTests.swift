@@ -38,6 +38,35 @@ struct ChainStopsTests {
         #expect(try storeRows(out, "SELECT ZBODY, ZPINNED FROM ZNOTE") == ["hello|yes"])
     }
 
+    @Test("a plan with sources shows the steps and rules its run takes (it showed Model 1 → Model 2 → Model 3, pinned not carried, while the run kept it)")
+    func planWithSourcesShowsTheRunsChain() throws {
+        let folder = try TestPaths.temporaryFolder("chain-plan")
+        let bundle = try TestPaths.xcodeModelBundle("Notes", versions: [("Model 1", version(["body", "pinned"])), ("Model 2", version(["body"])),
+                                                                        ("Model 3", version(["body", "pinned", "color"]))], in: folder)
+        let source = folder + "/notes.json"
+        try Data(#"[{"body": "hello", "pinned": "yes"}]"#.utf8).write(to: URL(fileURLWithPath: source))
+        let store = folder + "/old.sqlite"
+        _ = try ImportJob(request: ImportRequest(sources: [source], modelPath: bundle, modelVersion: "Model 1", entity: "Note", outputPath: store)).run()
+        let plan = try MigrationPlan(request: MigrateRequest(sources: [MigrationSource(path: store, kind: .store)], modelPath: bundle, outputPath: ""))
+        #expect(plan.chain == ["Model 1", "Model 3"] && !plan.everyVersion)
+        let note = try #require(plan.steps.first?.entities.first)
+        #expect(note.attributes.first { $0.destination == "pinned" }?.rule == "copy pinned")
+        #expect(note.droppedAttributes.isEmpty)
+        let modelOnly = try MigrationPlan(modelPath: bundle)
+        #expect(modelOnly.chain == ["Model 1", "Model 2", "Model 3"] && modelOnly.everyVersion)
+    }
+
+    @Test("a lenient plan shows the rules its lenient run applies: written values that fail become nil")
+    func lenientPlanShowsNilOnFailure() throws {
+        var request = MigrateRequest(sources: [], modelPath: TestPaths.migrations + "/Workspace.xcdatamodeld", outputPath: "")
+        let byteCount = { (plan: MigrationPlan) in
+            plan.steps.last?.entities.first { $0.source == "Upload" }?.attributes.first { $0.destination == "byteCount" }?.rule
+        }
+        #expect(byteCount(try MigrationPlan(request: request)) == "= round(decimal(fileSize) * 1048576)")
+        request.lenient = true
+        #expect(byteCount(try MigrationPlan(request: request)) == "= round(decimal(fileSize) * 1048576) (nil when it fails)")
+    }
+
     @Test("versions whose names sort out of their order: the store's version goes straight to the current one")
     func namesOutOfOrder() throws {
         let (summary, out) = try migrate([("Draft", ["body", "pinned"]), ("Legacy", ["body"]), ("Release", ["body", "pinned", "color"])],

@@ -46,6 +46,10 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
 
     public var model: String
     public var chain: [String]
+    /// Whether the chain is every version's (a plan without sources: a store of the oldest
+    /// version), not the stops a run takes: a run infers straight across the versions where
+    /// nothing must happen, so its rules can differ from these steps'.
+    public var everyVersion: Bool
     public var steps: [Step]
     /// Files beside the model that look like a written mapping of it but name no two of its
     /// versions (`MigrationPlanner.misnamedMappingFiles`), mappings found that no step reads
@@ -53,13 +57,24 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
     public var warnings: [String]
 
     /// The plan of a versioned model up to its current version (or `target`), running the
-    /// given Core Data mapping models (and those beside the model) where they map a step.
+    /// given Core Data mapping models (and those beside the model) where they map a step: the
+    /// chain of a store of the oldest version, every version a step (`everyVersion`).
     public init(modelPath: String, target: String? = nil, variables: [String: String] = [:], mappingModels: [String] = []) throws(MigrateError) {
+        var request = MigrateRequest(sources: [], modelPath: modelPath, targetVersion: target, outputPath: "", variables: variables)
+        request.mappingModels = mappingModels
+        try self.init(request: request)
+    }
+
+    /// The plan of what `request` runs: the chain `ferry migrate` takes for its sources (stopping
+    /// at their versions) and the rules of its steps, as its value rules and failure policy
+    /// (`--lenient`) make them; without sources, every version's step.
+    public init(request: MigrateRequest) throws(MigrateError) {
         let bundle: ModelBundle
-        do { bundle = try XcodeModelLoader.loadBundle(at: modelPath) } catch { throw .model(error) }
-        let planner = MigrationPlanner(bundle: bundle, modelPath: modelPath, variables: variables, target: target, mappingModelPaths: mappingModels)
-        let (chain, unreadMappings) = try planner.planned(options: .init())
+        do { bundle = try XcodeModelLoader.loadBundle(at: request.modelPath) } catch { throw .model(error) }
+        let planner = MigrationPlanner(bundle: bundle, request: request)
+        let (chain, unreadMappings) = try planner.planned(options: request.files.coercion)
         model = bundle.name
+        everyVersion = request.sources.isEmpty
         warnings = planner.misnamedMappingFiles() + unreadMappings + Self.unfilledRequired(chain) + Self.unheldLinks(chain)
         self.chain = chain.versions.map(\.name)
         steps = chain.steps.enumerated().map { index, step in
