@@ -115,7 +115,7 @@ private struct Builder {
                                                          inverseEntity: destination, isToMany: true, isOrdered: true, renamingIdentifier: renaming))
                 report.relationships.append(InferredRelationship(
                     key: key.key, name: property, destination: destination, isToMany: true, inverse: inverse, values: values.values,
-                    basis: "values in order, each a \(destination) of its own (repeats kept)"))
+                    basis: "values in order, one \(destination) each (repeats kept)"))
             } else {
                 guard let choice = AttributeTypeChoice(key.scalars, key: key.key, epoch: epoch) else {
                     report.leftOut.append((key.key, "no attribute type holds every value (the last type ended at \(key.scalars.lastRuledOut ?? "a value"))"))
