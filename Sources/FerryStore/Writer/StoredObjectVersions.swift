@@ -3,8 +3,9 @@ import FerryModel
 /// Raises the `Z_OPT` of every object an `--append` changes among those the store held before
 /// it, once per run, as Core Data's save of a changed object does: a record merged into it
 /// (its values), a link that sets or clears its to-one, and a pair added to or taken from one of
-/// its to-manys (the object at the other end of a to-one whose inverse it is, either side of a
-/// join row, the source of a to-many kept on its destinations' rows). An app that held the object
+/// its to-manys or their order (the object at the other end of a to-one whose inverse it is,
+/// either side of a join row, the source of a to-many kept on its destinations' rows). A key a
+/// row keeps only for another object changes that object, not the row (as `delete` counts it). An app that held the object
 /// before the run then sees that it changed; objects of the run keep the version they are
 /// written with.
 ///
@@ -43,8 +44,18 @@ enum StoredObjectVersions {
         for table in layout.tables {
             switch table.kind {
             case .entity(let root, _):
-                if let (_, last) = numbers[table.name] {
-                    trigger("UPDATE", on: table, when: "OLD.Z_PK <= \(last) AND NEW.Z_OPT IS OLD.Z_OPT", raise(root, "OLD.Z_PK"))
+                // A row's own properties: its attributes and to-ones. A key the row keeps for
+                // another object (a to-many without inverse, a place in an ordered list) is that
+                // object's change, as `delete` counts it.
+                let own = table.columns.filter {
+                    switch $0.role {
+                    case .attribute, .toOne, .toOneEntityNumber: true
+                    default: false
+                    }
+                }.map(\.name)
+                if let (_, last) = numbers[table.name], !own.isEmpty {
+                    trigger("UPDATE OF \(own.joined(separator: ", "))", on: table, when: "OLD.Z_PK <= \(last) AND NEW.Z_OPT IS OLD.Z_OPT",
+                            raise(root, "OLD.Z_PK"))
                 }
                 for column in table.columns {
                     // The object at the other end of the key: the destination of a to-one with an
