@@ -91,7 +91,7 @@ extension ExitCode {
     /// uniqueness constraint, a Deny rule, a required relationship, a key no delete rule clears or
     /// a derivation of what stays)
     /// or could not be written, or SQLite's temporary files found no room, else 3: the store, model, predicate or a value given cannot be
-    /// used (an attribute the entity lacks or that is derived is bad input).
+    /// used (an attribute the entity lacks or that is derived is bad input, a store with triggers Core Data did not write too).
     init(_ error: QueryError) {
         guard case .mutation(let mutation) = error else {
             self = error.temporaryFilesFailure != nil ? .destination : .badInput
@@ -100,7 +100,7 @@ extension ExitCode {
         switch mutation {
         case .uniquenessViolation, .denied, .requiredReferences, .strandedReferences, .readByDerivedAttribute, .unsupported, .sqlite:
             self = .destination
-        case .store, .predicate, .unknownAttribute, .typeMismatch, .requiredAttribute, .derivedAttribute: self = .badInput
+        case .store, .foreignTriggers, .predicate, .unknownAttribute, .typeMismatch, .requiredAttribute, .derivedAttribute: self = .badInput
         case .changeBreaksStore: self = .verificationFailed
         case .locked: self = .locked
         }

@@ -1,6 +1,8 @@
+import FerryModel
 import FerryStore
 import FerryStoreTestSupport
 import FerryTestSupport
+import FerryVerify
 import Foundation
 import Testing
 
@@ -8,7 +10,9 @@ import Testing
 /// relationship checks inside their transaction: a change that adds a failure is rolled back with
 /// exit 5 (`StoreChangeChecks`). The mutation's own reasoning cannot see everything a write does:
 /// here the store's own triggers (Core Data's derived-attribute and history triggers run on every
-/// write, and so would these) break the store as the change is made.
+/// write, and so would these) break the store as the change is made. A store that holds such a
+/// trigger when it is opened is refused (`MutationForeignTriggerTests`), so here another
+/// connection adds it to a store already opened for the change, as another process could.
 @Suite("update and delete are checked independently before they commit")
 struct MutationChangeCheckTests {
     /// A Workspace 2 store (tasks, tags and uploads from the fixtures) and its bytes.
@@ -23,39 +27,56 @@ struct MutationChangeCheckTests {
         try database.close()
     }
 
-    @Test("an update whose write empties a required attribute (by a trigger of the store) is rolled back, exit 5")
+    /// The store opened for a change as `update` and `delete` open it (held to `verify`'s
+    /// checks), then given `trigger` by another connection.
+    private func opened(_ path: String, thenTrigger trigger: String) throws -> MutableStore {
+        let model = try #require(try XcodeModelLoader.loadBundle(at: ExportTestSupport.workspace).version(named: "Workspace 2"))
+        let store = try MutableStore(path: path, model: model)
+        store.changeCheck = StoreChangeChecks.check(model: model, layout: store.layout)
+        try execute(path, trigger)
+        return store
+    }
+
+    private static let breaksTitle =
+        "CREATE TRIGGER breaks_title AFTER UPDATE OF ZPRIORITY ON ZTASK BEGIN UPDATE ZTASK SET ZTITLE = NULL WHERE Z_PK = new.Z_PK; END"
+
+    @Test("an update whose write empties a required attribute (by a trigger of the store) is rolled back")
     func updateBreakingRequiredAttribute() throws {
         let (path, _) = try store("change-check-update")
-        try execute(path, "CREATE TRIGGER breaks_title AFTER UPDATE OF ZPRIORITY ON ZTASK BEGIN UPDATE ZTASK SET ZTITLE = NULL WHERE Z_PK = new.Z_PK; END")
+        let store = try opened(path, thenTrigger: Self.breaksTitle)
         let before = try TestPaths.read(path)
-        let run = try FerryProcess.run(["update", path, "--entity", "Task", "--where", "taskID == 1", "--set", "priority=3"])
-        #expect(run.status == 5, "\(run.err)")
-        #expect(run.err.contains("Task.title") && run.err.contains("nothing was changed"), "\(run.err)")
+        let error = #expect(throws: StoreMutationError.self) {
+            try store.update("Task", where: FetchPredicate(format: "taskID == 1"), set: [(key: "priority", value: .integer(3))])
+        }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(text.contains("Task.title") && text.contains("nothing was changed"), "\(text)")
         #expect(try TestPaths.read(path) == before)
         #expect(try storeRows(path, "SELECT count(*) FROM ZTASK WHERE ZTITLE IS NULL") == ["0"])
     }
 
-    @Test("a delete whose write leaves a join row pointing at nothing (by a trigger of the store) is rolled back, exit 5")
+    @Test("a delete whose write leaves a join row pointing at nothing (by a trigger of the store) is rolled back")
     func deleteLeavingDanglingPair() throws {
         let (path, _) = try store("change-check-delete")
-        try execute(path, "CREATE TRIGGER breaks_pairs AFTER DELETE ON ZTAG BEGIN INSERT OR IGNORE INTO Z_1TASKS VALUES (old.Z_PK, (SELECT min(Z_PK) FROM ZTASK)); END")
+        let store = try opened(path, thenTrigger: "CREATE TRIGGER breaks_pairs AFTER DELETE ON ZTAG BEGIN "
+            + "INSERT OR IGNORE INTO Z_1TASKS VALUES (old.Z_PK, (SELECT min(Z_PK) FROM ZTASK)); END")
         let before = try TestPaths.read(path)
         let tags = try storeRows(path, "SELECT count(*) FROM ZTAG")
-        let run = try FerryProcess.run(["delete", path, "--entity", "Tag", "--where", "TRUEPREDICATE"])
-        #expect(run.status == 5, "\(run.err)")
-        #expect(run.err.contains("Task.tags") || run.err.contains("Tag.tasks"), "\(run.err)")
+        let error = #expect(throws: StoreMutationError.self) { try store.delete(from: "Tag", where: FetchPredicate(format: "TRUEPREDICATE")) }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(text.contains("Task.tags") || text.contains("Tag.tasks"), "\(text)")
         #expect(try TestPaths.read(path) == before)
         #expect(try storeRows(path, "SELECT count(*) FROM ZTAG") == tags)
     }
 
-    @Test("a delete that takes more rows than its plan (a trigger of the store deletes another upload) is rolled back, exit 5")
+    @Test("a delete that takes more rows than its plan (a trigger of the store deletes another upload) is rolled back")
     func deleteTakingMoreRows() throws {
         let (path, _) = try store("change-check-rows")
-        try execute(path, "CREATE TRIGGER takes_more AFTER DELETE ON ZTAG BEGIN DELETE FROM ZUPLOAD WHERE Z_PK = (SELECT min(Z_PK) FROM ZUPLOAD); END")
+        let store = try opened(path, thenTrigger: "CREATE TRIGGER takes_more AFTER DELETE ON ZTAG BEGIN "
+            + "DELETE FROM ZUPLOAD WHERE Z_PK = (SELECT min(Z_PK) FROM ZUPLOAD); END")
         let before = try TestPaths.read(path)
-        let run = try FerryProcess.run(["delete", path, "--entity", "Tag", "--where", "name == 'work'"])
-        #expect(run.status == 5, "\(run.err)")
-        #expect(run.err.contains("ZUPLOAD: 1 row(s) went, the plan deletes 0"), "\(run.err)")
+        let error = #expect(throws: StoreMutationError.self) { try store.delete(from: "Tag", where: FetchPredicate(format: "name == 'work'")) }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(text.contains("ZUPLOAD: 1 row(s) went, the plan deletes 0"), "\(text)")
         #expect(try TestPaths.read(path) == before)
     }
 
@@ -66,11 +87,12 @@ struct MutationChangeCheckTests {
         let sound = try FerryProcess.run(["update", path, "--entity", "Task", "--where", "TRUEPREDICATE", "--set", "priority=2"])
         #expect(sound.status == 0, "\(sound.err)")
         #expect(try storeRows(path, "SELECT count(*) FROM ZTASK WHERE ZPRIORITY = 2") == (try storeRows(path, "SELECT count(*) FROM ZTASK")))
-        try execute(path, "CREATE TRIGGER breaks_title AFTER UPDATE OF ZPRIORITY ON ZTASK BEGIN UPDATE ZTASK SET ZTITLE = NULL WHERE Z_PK = new.Z_PK; END")
+        let store = try opened(path, thenTrigger: Self.breaksTitle)
         let before = try TestPaths.read(path)
-        let worse = try FerryProcess.run(["update", path, "--entity", "Task", "--where", "taskID == 2", "--set", "priority=1"])
-        #expect(worse.status == 5, "\(worse.err)")
-        #expect(worse.err.contains("required-attribute (1 → "), "\(worse.err)")
+        let worse = #expect(throws: StoreMutationError.self) {
+            try store.update("Task", where: FetchPredicate(format: "taskID == 2"), set: [(key: "priority", value: .integer(1))])
+        }
+        #expect(worse.map { "\($0)" }?.contains("required-attribute (1 → ") == true, "\(String(describing: worse))")
         #expect(try TestPaths.read(path) == before)
     }
 

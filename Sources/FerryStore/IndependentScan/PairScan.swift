@@ -64,23 +64,25 @@ public struct PairScan {
         }
     }
 
-    /// Parents of the join table whose members lack an order key in `key.order`, or share one.
+    /// Parents of the join table whose members lack an integer order key in `key.order`, or share one.
     public func orderKeyProblems(of pairs: RelationshipPairs, _ key: JoinOrderKey) throws(SQLiteError) -> OffendingRows {
         try orderKeyProblems(table: pairs.table, parent: key.parent, order: key.order, rowFilter: "")
     }
 
-    /// Destinations of a to-one whose sources lack an order key in `orderColumn` (the `Z_FOK_`
-    /// column of its ordered to-many inverse), or share one.
+    /// Destinations of a to-one whose sources lack an integer order key in `orderColumn` (the
+    /// `Z_FOK_` column of its ordered to-many inverse), or share one.
     public func orderKeyProblems(of pairs: RelationshipPairs, orderColumn: String) throws(SQLiteError) -> OffendingRows {
         try orderKeyProblems(table: pairs.table, parent: pairs.destinationColumn, order: orderColumn,
                              rowFilter: "\(sourceRows(pairs)) AND \(pairs.destination) IS NOT NULL AND ")
     }
 
-    /// Every ordered member has an order key, distinct within its parent.
+    /// Every ordered member has an order key, an integer as Core Data writes it, distinct within
+    /// its parent. (A group of one row has that row's storage class; a larger one fails anyway.)
     private func orderKeyProblems(table: String, parent: String, order: String, rowFilter: String) throws(SQLiteError) -> OffendingRows {
-        try connection.offending("""
-            SELECT \(ScanSQL.column("p", parent)) AS parent, \(ScanSQL.column("p", order)) AS \(SQLIdentifier.quoted(order)), count(*) AS members \
-            FROM \(SQLIdentifier.quoted(table)) p WHERE \(rowFilter)1 GROUP BY 1, 2 HAVING \(ScanSQL.column("p", order)) IS NULL OR count(*) > 1
+        let key = ScanSQL.column("p", order)
+        return try connection.offending("""
+            SELECT \(ScanSQL.column("p", parent)) AS parent, \(key) AS \(SQLIdentifier.quoted(order)), count(*) AS members \
+            FROM \(SQLIdentifier.quoted(table)) p WHERE \(rowFilter)1 GROUP BY 1, 2 HAVING typeof(\(key)) != 'integer' OR count(*) > 1
             """, keyed: false)
     }
 

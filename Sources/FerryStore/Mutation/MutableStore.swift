@@ -19,7 +19,9 @@ public final class MutableStore {
     /// Opens the store for writing, or with `planningOnly` for working out what a change would do
     /// (a dry run): read-only, so the store's files stay as they are (closing a writing
     /// connection checkpoints a WAL store's `-wal` into it). The model is not checked against the
-    /// store's metadata here (the caller chooses it); every table and column it needs must exist.
+    /// store's metadata here (the caller chooses it); every table and column it needs must exist,
+    /// every entity table keep `Z_PK` as its rowid, and the store hold no trigger but Core Data's
+    /// (`StoreTriggers`: another one would run inside the change, unseen by its plan).
     public init(path: String, model: ManagedObjectModel, planningOnly: Bool = false) throws(StoreMutationError) {
         do { try StoreFile.checkHeader(path) } catch { throw .store(error) }
         let database: SQLiteDatabase
@@ -40,6 +42,9 @@ public final class MutableStore {
         for table in layout.tables where table.kind != .bookkeeping && schema.table(named: table.name) == nil {
             throw .store(.missingTable(path: path, table: table.name, owner: "the model"))
         }
+        if let (table, problem) = schema.firstKeyProblem(in: layout) { throw .store(.keyNotRowID(path: path, table: table, reason: problem)) }
+        let foreign = StoreTriggers(schema, layout: layout).foreign
+        guard foreign.isEmpty else { throw .foreignTriggers(path: path, foreign) }
         self.path = path
         self.model = model
         self.database = database

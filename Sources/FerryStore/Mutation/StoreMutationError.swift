@@ -30,6 +30,9 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
     /// The change would add failures to the store's independent checks (`ChangeCheck`), each
     /// described; it was rolled back.
     case changeBreaksStore([String])
+    /// The store holds triggers Core Data did not write (`StoreTriggers`): they would run inside
+    /// the change and may change or refuse what its plan does not show.
+    case foreignTriggers(path: String, [ForeignTrigger])
     /// The model cannot be used for this operation (for example a relationship the store has no column for).
     case unsupported(String)
     /// Another connection (an app, another run) holds the store's lock past the busy timeout;
@@ -70,6 +73,10 @@ public enum StoreMutationError: Error, Equatable, Sendable, CustomStringConverti
                 + StrandedReference.summary(references).joined(separator: "; ")
         case .changeBreaksStore(let added):
             "the change would add failures to the store's checks, so nothing was changed: " + added.joined(separator: "; ")
+        case let .foreignTriggers(path, triggers):
+            "\(path) holds triggers Core Data did not write, which would run inside the change and may change or refuse what it "
+                + "does not show; nothing was changed (drop them, or restore the store from a backup): "
+                + triggers.map(\.description).joined(separator: "; ")
         case .unsupported(let reason): "unsupported: \(reason)"
         case .locked(let path): "\(path) is locked by another process (an app or another run is writing it); nothing was changed"
         case .sqlite(let error): "\(error)"

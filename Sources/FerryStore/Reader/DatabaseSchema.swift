@@ -1,9 +1,12 @@
-/// The tables and indexes of a database, as `sqlite_master` and the schema pragmas report them.
+/// The tables, indexes and triggers of a database, as `sqlite_master` and the schema pragmas
+/// report them.
 public struct DatabaseSchema: Sendable, Equatable {
     /// User tables in `sqlite_master` order (`sqlite_*` internal tables left out).
     public var tables: [Table]
     /// Indexes in `sqlite_master` order, automatic ones (`sqlite_autoindex_*`) included.
     public var indexes: [Index]
+    /// Triggers in `sqlite_master` order.
+    public var triggers: [Trigger]
 
     /// One table: its name, `CREATE` statement and columns.
     public struct Table: Sendable, Equatable {
@@ -40,6 +43,16 @@ public struct DatabaseSchema: Sendable, Equatable {
         /// Whether the index has a `WHERE` clause: it holds (and a unique one constrains) only
         /// the rows that clause picks.
         public var isPartial: Bool
+        /// Whether SQLite made the index for the table's `PRIMARY KEY` (origin `pk`): a key that
+        /// is the table's rowid has none.
+        public var isPrimaryKey: Bool
+    }
+
+    /// One trigger: its name, the table whose changes fire it, and its `CREATE TRIGGER` statement.
+    public struct Trigger: Sendable, Equatable {
+        public var name: String
+        public var table: String
+        public var createStatement: String
     }
 
     /// The table with this name (ASCII case ignored, as SQLite does).
@@ -47,17 +60,47 @@ public struct DatabaseSchema: Sendable, Equatable {
         tables.first { $0.name.lowercased() == name.lowercased() }
     }
 
+    /// The first entity table of `layout` in the store whose `Z_PK` is no rowid (`keyProblem(of:)`), with why.
+    public func firstKeyProblem(in layout: StoreLayout) -> (table: String, reason: String)? {
+        for table in layout.tables {
+            guard case .entity = table.kind, let stored = self.table(named: table.name), let problem = keyProblem(of: stored) else { continue }
+            return (table.name, problem)
+        }
+        return nil
+    }
+
+    /// How `Z_PK` of an entity table falls short of the table's `INTEGER PRIMARY KEY` (its rowid,
+    /// unique and never NULL by construction), or nil when it is that. SQLite makes a column its
+    /// rowid only when declared exactly `INTEGER PRIMARY KEY` alone, and not `DESC`: every other
+    /// primary key gets an index of its own (origin `pk`), which is how this tells them apart.
+    public func keyProblem(of table: Table) -> String? {
+        guard let key = table.column(named: "Z_PK"), key.primaryKeyPosition == 1, !table.columns.contains(where: { $0.primaryKeyPosition > 1 }) else {
+            return "Z_PK is not its primary key, so two rows may share a key"
+        }
+        if table.isWithoutRowID { return "the table is WITHOUT ROWID" }
+        guard key.declaredType.uppercased() == "INTEGER" else {
+            return "Z_PK is declared \(key.declaredType.isEmpty ? "without a type" : key.declaredType) PRIMARY KEY, which is no row ID: a key may be NULL or not an integer"
+        }
+        if let index = indexes.first(where: { $0.isPrimaryKey && $0.table.lowercased() == table.name.lowercased() }) {
+            return "Z_PK is a PRIMARY KEY kept in index \(index.name) (as one declared DESC is), so it is no row ID: a key may be NULL"
+        }
+        return nil
+    }
+
     /// Reads the schema of an open database.
     static func read(from database: SQLiteDatabase) throws(SQLiteError) -> DatabaseSchema {
         var tables: [Table] = []
         var indexes: [(name: String, table: String, sql: String?)] = []
-        let master = try database.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'index')")
+        var triggers: [Trigger] = []
+        let master = try database.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'index', 'trigger')")
         while try master.step() {
             guard let type = master.string(at: 0), let name = master.string(at: 1) else { continue }
             if type == "table" {
                 guard !name.hasPrefix("sqlite_") else { continue }
                 let sql = master.string(at: 3) ?? ""
                 tables.append(Table(name: name, createStatement: sql, columns: [], isWithoutRowID: false))
+            } else if type == "trigger" {
+                triggers.append(Trigger(name: name, table: master.string(at: 2) ?? "", createStatement: master.string(at: 3) ?? ""))
             } else {
                 indexes.append((name, master.string(at: 2) ?? "", master.string(at: 3)))
             }
@@ -77,11 +120,11 @@ public struct DatabaseSchema: Sendable, Equatable {
         }
         var result: [Index] = []
         for index in indexes {
-            let (columns, unique, partial) = try indexDetails(index.name, table: index.table, in: database)
+            let (columns, unique, partial, primaryKey) = try indexDetails(index.name, table: index.table, in: database)
             result.append(Index(name: index.name, table: index.table, createStatement: index.sql, columns: columns, isUnique: unique,
-                                isPartial: partial))
+                                isPartial: partial, isPrimaryKey: primaryKey))
         }
-        return DatabaseSchema(tables: tables, indexes: result)
+        return DatabaseSchema(tables: tables, indexes: result, triggers: triggers)
     }
 
     private static func columns(of table: String, in database: SQLiteDatabase) throws(SQLiteError) -> [Column] {
@@ -106,15 +149,17 @@ public struct DatabaseSchema: Sendable, Equatable {
     }
 
     private static func indexDetails(_ index: String, table: String,
-                                     in database: SQLiteDatabase) throws(SQLiteError) -> (columns: [String], unique: Bool, partial: Bool) {
+                                     in database: SQLiteDatabase) throws(SQLiteError)
+        -> (columns: [String], unique: Bool, partial: Bool, primaryKey: Bool) {
         let info = try database.prepare("PRAGMA index_info(\(SQLIdentifier.quoted(index)))")
         var columns: [String] = []
         while try info.step() { columns.append(info.string(at: 2) ?? "") }
         let list = try database.prepare("PRAGMA index_list(\(SQLIdentifier.quoted(table)))")
-        var unique = false, partial = false
+        var unique = false, partial = false, primaryKey = false
         while try list.step() {
-            if list.string(at: 1) == index { (unique, partial) = (list.int64(at: 2) != 0, list.int64(at: 4) != 0) }
+            guard list.string(at: 1) == index else { continue }
+            (unique, partial, primaryKey) = (list.int64(at: 2) != 0, list.int64(at: 4) != 0, list.string(at: 3) == "pk")
         }
-        return (columns, unique, partial)
+        return (columns, unique, partial, primaryKey)
     }
 }

@@ -268,22 +268,9 @@ public final class StoreRecordReader {
             }
             // Core Data declares `Z_PK INTEGER PRIMARY KEY`, which makes keys unique: a table
             // rebuilt without it may hold one key twice, two objects that are one to every link.
-            if case .entity = table.kind, let problem = Self.keyProblem(stored) {
+            if case .entity = table.kind, let problem = store.schema.keyProblem(of: stored) {
                 throw .keyNotRowID(path: store.path, table: table.name, reason: problem)
             }
         }
-    }
-
-    /// How `Z_PK` falls short of the table's `INTEGER PRIMARY KEY` (its rowid, unique by
-    /// construction), or nil when it is that.
-    private static func keyProblem(_ table: DatabaseSchema.Table) -> String? {
-        guard let key = table.column(named: "Z_PK"), key.primaryKeyPosition == 1, !table.columns.contains(where: { $0.primaryKeyPosition > 1 }) else {
-            return "Z_PK is not its primary key, so two rows may share a key"
-        }
-        if table.isWithoutRowID { return "the table is WITHOUT ROWID" }
-        guard key.declaredType.uppercased() == "INTEGER" else {
-            return "Z_PK is declared \(key.declaredType.isEmpty ? "without a type" : key.declaredType) PRIMARY KEY, which is no row ID: a key may be NULL or not an integer"
-        }
-        return nil
     }
 }

@@ -123,7 +123,8 @@ public final class CoreDataStoreWriter {
     /// one store take turns (`AppendTurn`: a second is refused), a transaction a crashed writer
     /// left in the store's rollback journal is rolled back first (as SQLite does on the next
     /// open; copied as it was, it became committed), and a symbolic link is followed to the
-    /// store it names, which the copy then replaces.
+    /// store it names, which the copy then replaces. A store with an entity table whose `Z_PK`
+    /// is no rowid (`DatabaseSchema.keyProblem(of:)`) is refused, as every reader refuses it.
     public static func append(to given: String, model: ManagedObjectModel, batchSize: Int = 10_000)
         throws(StoreWriterError) -> CoreDataStoreWriter
     {
@@ -140,6 +141,9 @@ public final class CoreDataStoreWriter {
         do { store = try CoreDataStoreReader(path: path) } catch { throw .existingStore(path: path, reason: ErrorText.reason(of: error, at: path)) }
         let layout: StoreLayout
         do { layout = try StoreLayout(model: model, existing: store.facts) } catch { throw .layout(error) }
+        if let (table, problem) = store.schema.firstKeyProblem(in: layout) {
+            throw .existingStore(path: path, reason: "\(StoreReaderError.keyNotRowID(path: path, table: table, reason: problem))")
+        }
         let expected = VersionHasher.hashes(of: model)
         let differing = expected.differingEntities(from: store.metadata.versionHashes)
         guard differing.isEmpty else {

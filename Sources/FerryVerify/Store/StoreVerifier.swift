@@ -80,6 +80,7 @@ public final class StoreVerifier {
         let scans = values.scan()
         progress("checking the store")
         let counts = StoreHealthChecks(context: context, store: store, integrity: integrity).run(scans, &recorder)
+        SchemaObjectChecks(context: context, schema: store.schema).run(&recorder)
         progress("checking relationships")
         report.relationships = RelationshipChecks(context: context).run(&recorder)
         progress("checking values")
@@ -118,6 +119,12 @@ public final class StoreVerifier {
         _ = RelationshipChecks(context: makeContext(sampleLimit)).run(&recorder)
         return recorder.sections.flatMap(\.failures)
     }
+
+    /// The check (`VerificationFailure.check`) failing schema objects Core Data never writes
+    /// (triggers, `CHECK`, `NOT NULL`, collations, foreign keys, unique and partial indexes): a
+    /// copy of the store's records (a backup, which a restore writes into Core Data's own
+    /// schema) holds none of them.
+    public static let schemaObjectsCheck = "schema-objects"
 
     /// The revision of the fingerprints `verify` and `fingerprints()` compute, for whoever keeps
     /// them to compare later (a migration receipt): fingerprints kept at another revision are not
