@@ -5,7 +5,8 @@ import FoundationEssentials
 
 /// The `store` section: SQLite integrity, the bookkeeping tables, the version hashes, the model
 /// cache, each entity's parent in `Z_SUPER`, the unique indexes that enforce uniqueness
-/// constraints, `Z_MAX` against the keys in use, the entity number of every row, rows in tables
+/// constraints, `Z_MAX` against the keys in use (of the persistent history's tables too), the
+/// entity number of every row, rows in tables
 /// the model does not have, and values in one entity's columns on rows of another.
 struct StoreHealthChecks {
     static let section = "store"
@@ -65,7 +66,34 @@ struct StoreHealthChecks {
                 try entityNumbers(scan, counts: &counts)
             }
         }
+        for (name, table) in Self.historyTables where store.schema.table(named: table) != nil {
+            recorder.check(Self.section, subject: subject, code: "z-max") { () throws(SQLiteError) in try maxHistoryKey(name, table: table) }
+        }
         return counts
+    }
+
+    /// Core Data's persistent-history entities (`Z_PRIMARYKEY.Z_NAME`) and their tables: it hands
+    /// out their keys from `Z_MAX` as it does the app's.
+    private static let historyTables = [("CHANGE", "ACHANGE"), ("TRANSACTION", "ATRANSACTION"), ("TRANSACTIONSTRING", "ATRANSACTIONSTRING")]
+
+    /// `Z_MAX` of a history entity's `Z_PRIMARYKEY` row must be at least the largest `Z_PK` of
+    /// its table, or the app's next save that records history takes a key in use and fails on
+    /// its primary key.
+    private func maxHistoryKey(_ name: String, table: String) throws(SQLiteError) -> VerificationFailure? {
+        guard let entry = store.primaryKeys.first(where: { $0.isSystemEntity && $0.name == name }) else {
+            let rows = try bookkeeping.rows(of: table, keyAbove: 0)
+            guard rows.count > 0 else { return nil }
+            return VerificationFailure(check: "z-max", subject: "store",
+                                       message: "Z_PRIMARYKEY has no row for Core Data's history entity \(name), whose table \(table) holds "
+                                           + "\(rows.count) row(s): its next key would be one in use", count: rows.count, samples: rows.samples)
+        }
+        let rows = try bookkeeping.rows(of: table, keyAbove: entry.maxPrimaryKey)
+        guard rows.count > 0 else { return nil }
+        return VerificationFailure(
+            check: "z-max", subject: "store",
+            message: "Z_PRIMARYKEY.Z_MAX of Core Data's history entity \(name) is \(entry.maxPrimaryKey), below \(rows.count) Z_PK(s) of "
+                + "\(table) (largest \(rows.samples.first?.primaryKey ?? 0)): the app's next save recording history would take a key in use",
+            count: rows.count, samples: rows.samples)
     }
 
     private func integrityFailure() throws(SQLiteError) -> VerificationFailure? {
