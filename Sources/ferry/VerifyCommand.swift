@@ -61,7 +61,7 @@ enum VerifyCommand: Command {
     static let options = [
         OptionSpec.path("model", "MODEL", "the model to read the store with (default: its Z_MODELCACHE)"),
         .flag("json", "print the report as JSON"),
-        .flag("no-fingerprints", "skip the record and pair fingerprints (structural checks only)"),
+        .flag("no-fingerprints", "skip the record and pair fingerprints and the read of every record they take (structural checks only)"),
         .flag("full-integrity-check", "PRAGMA integrity_check (indexes against their tables too) instead of the faster quick_check"),
         .path("against", "SOURCE", "a source the store was migrated from (repeat for each)", repeatable: true),
         .flag("rerun", "with --against: migrate the sources again even when the store's receipt matches them"),

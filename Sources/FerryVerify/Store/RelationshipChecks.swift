@@ -162,7 +162,7 @@ struct RelationshipChecks {
     private func orderKeyFailure(_ found: OffendingRows, order: String, subject: String) -> VerificationFailure? {
         guard found.count > 0 else { return nil }
         return VerificationFailure(check: "order-key", subject: subject,
-                                   message: "\(found.count) parent(s) have members without an order key in \(order), or sharing one",
+                                   message: "\(found.count) parent(s) have members without an integer order key in \(order) (NULL, text, a real), or sharing one",
                                    count: found.count, samples: found.samples)
     }
 
