@@ -337,4 +337,153 @@ struct RequiredLinkRejectTests {
         #expect(try storeRows(store, "SELECT d.ZCODE || '→' || t.ZTITLE FROM ZDETAIL d JOIN ZTASK t ON t.Z_PK = d.ZTASK ORDER BY d.Z_PK")
                 == ["d1→a", "d2→b"])
     }
+
+    /// Folders that list their notes (`Note.folder` required, filled from `Folder.notes`), notes
+    /// that carry files (`File.note` required) and have tags; `Folder.notes` ordered when asked,
+    /// and `Note.folder` optional in a version `V1` before the required one `V2` when asked.
+    private static func folders(ordered: Bool = false, optionalFolder: Bool = false) -> String {
+        #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Folder" syncable="YES"><attribute name="name" attributeType="String"/>"#
+            + #"<relationship name="notes" optional="YES" toMany="YES" \#(ordered ? #"ordered="YES" "# : "")deletionRule="Cascade" destinationEntity="Note" inverseName="folder" inverseEntity="Note"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="name"/></uniquenessConstraint></uniquenessConstraints></entity>"#
+            + #"<entity name="Note" syncable="YES"><attribute name="text" attributeType="String"/>"#
+            + #"<relationship name="folder" \#(optionalFolder ? #"optional="YES" "# : "")maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="notes" inverseEntity="Folder"/>"#
+            + #"<relationship name="files" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="File" inverseName="note" inverseEntity="File"/>"#
+            + #"<relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="notes" inverseEntity="Tag"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="text"/></uniquenessConstraint></uniquenessConstraints></entity>"#
+            + #"<entity name="File" syncable="YES"><attribute name="path" attributeType="String"/>"#
+            + #"<relationship name="note" maxCount="1" deletionRule="Nullify" destinationEntity="Note" inverseName="files" inverseEntity="Note"/></entity>"#
+            + #"<entity name="Tag" syncable="YES"><attribute name="label" attributeType="String"/>"#
+            + #"<relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="tags" inverseEntity="Note"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="label"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
+    }
+
+    @Test("a record whose required to-one only the other side's links could fill, and none does, is a reject of its own; what needed it follows, and the rest verify")
+    func unfilledFromTheOtherSideRejects() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-other-side")
+        let bundle = try TestPaths.xcodeModelBundle("Folders", versions: [("Folders", Self.folders())], in: folder)
+        try """
+            [{"text": "n1", "tags": ["x"]},
+             {"text": "n2", "tags": ["x", "y"], "files": [{"path": "/a"}]},
+             {"text": "n3"}]
+            """.write(toFile: folder + "/notes.json", atomically: true, encoding: .utf8)
+        try #"[{"name": "F", "notes": ["n1", "n3"]}]"#.write(toFile: folder + "/folders.json", atomically: true, encoding: .utf8)
+        try "path,note\n/b,n2\n/c,n1\n".write(toFile: folder + "/files.csv", atomically: true, encoding: .utf8)
+        try "label\nx\ny\n".write(toFile: folder + "/tags.csv", atomically: true, encoding: .utf8)
+        let sources = ["Note:" + folder + "/notes.json", "Folder:" + folder + "/folders.json", "File:" + folder + "/files.csv", "Tag:" + folder + "/tags.csv",
+                       "--model", bundle, "--link", "notes=text", "--link", "note=text", "--link", "tags=label"]
+        let store = folder + "/out.sqlite"
+        let run = try FerryProcess.run(["migrate"] + sources + ["--out", store])
+        #expect(run.status == 1 && !run.out.contains("FAILED"), "\(run.out)\(run.err)")
+        #expect(run.err.contains("notes.json:2 [1]: Note: required relationship 'folder' is empty: no record of the run gives it"), "\(run.err)")
+        #expect(run.out.contains("Note.folder: 1 records rejected (the relationship is required and no record of the run gives it), with 1 records they carried"),
+                "\(run.out)")
+        // The file that named the rejected note follows it, as for any rejected destination.
+        #expect(run.err.contains("files.csv:2: File.note: unresolved link: no Note has text 'n2'; the relationship is required, so the record is rejected"),
+                "\(run.err)")
+        // source, entity, version, read, written, merged, rejected, filtered
+        let ledgers = run.out.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        for line in ["notes.json Note Folders 3 2 0 1 0", "files.csv File Folders 2 1 0 1 0"] { #expect(ledgers.contains { $0.hasSuffix("/" + line) }, "\(run.out)") }
+        #expect(try storeRows(store, "SELECT n.ZTEXT || '→' || f.ZNAME FROM ZNOTE n JOIN ZFOLDER f ON f.Z_PK = n.ZFOLDER ORDER BY n.Z_PK") == ["n1→F", "n3→F"])
+        #expect(try storeRows(store, "SELECT f.ZPATH || '→' || n.ZTEXT FROM ZFILE f JOIN ZNOTE n ON n.Z_PK = f.ZNOTE") == ["/c→n1"])
+        // No join row names the rejected note.
+        #expect(try storeRows(store, "SELECT count(*) FROM Z_3TAGS") == ["1"])
+        let verified = try FerryProcess.run(["verify", store, "--model", bundle])
+        #expect(verified.status == 0, "\(verified.out)")
+        // The dry run says the same, and such rejects count against --max-errors.
+        let planned = try FerryProcess.run(["plan"] + sources)
+        #expect(planned.status == 1 && !planned.out.contains("FAILED") && planned.err.contains("notes.json:2 [1]: Note: required relationship 'folder'"),
+                "\(planned.out)\(planned.err)")
+        let limited = try FerryProcess.run(["migrate"] + sources + ["--out", folder + "/limited.sqlite", "--max-errors", "1"])
+        #expect(limited.status == 6 && limited.err.contains("(--max-errors); nothing was written"), "\(limited.out)\(limited.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/limited.sqlite"))
+    }
+
+    @Test("a one-to-one's required side that no record of the other side names is a reject, located where it was read")
+    func unfilledOneToOneRejects() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-one-to-one")
+        let contents = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Task" syncable="YES">
+                    <attribute name="title" attributeType="String"/>
+                    <relationship name="detail" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Detail" inverseName="task" inverseEntity="Detail"/>
+                </entity>
+                <entity name="Detail" syncable="YES">
+                    <attribute name="code" attributeType="String"/>
+                    <relationship name="task" maxCount="1" deletionRule="Nullify" destinationEntity="Task" inverseName="detail" inverseEntity="Task"/>
+                    <uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints>
+                </entity>
+            </model>
+            """
+        let bundle = try TestPaths.xcodeModelBundle("Details", versions: [("Details", contents)], in: folder)
+        try #"[{"title": "a", "detail": "d1"}, {"title": "b", "detail": "d3"}]"#.write(toFile: folder + "/tasks.json", atomically: true, encoding: .utf8)
+        try "code\nd1\nd2\nd3\n".write(toFile: folder + "/details.csv", atomically: true, encoding: .utf8)
+        let store = folder + "/out.sqlite"
+        let run = try FerryProcess.run(["migrate", "Detail:" + folder + "/details.csv", "Task:" + folder + "/tasks.json", "--model", bundle,
+                                        "--link", "detail=code", "--out", store])
+        #expect(run.status == 1 && !run.out.contains("FAILED"), "\(run.out)\(run.err)")
+        #expect(run.err.contains("details.csv:3: Detail: required relationship 'task' is empty: no record of the run gives it"), "\(run.err)")
+        #expect(try storeRows(store, "SELECT d.ZCODE || '→' || t.ZTITLE || '→' || t.ZDETAIL FROM ZDETAIL d JOIN ZTASK t ON t.Z_PK = d.ZTASK ORDER BY d.Z_PK")
+                == ["d1→a→1", "d3→b→3"])
+        let verified = try FerryProcess.run(["verify", store, "--model", bundle])
+        #expect(verified.status == 0, "\(verified.out)")
+    }
+
+    @Test("in an import, a record that leaves out a required to-one its own entity's lists could fill is a reject when none does; those that needed it follow, stored rows stay")
+    func unfilledSelfReferenceRejects() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-self")
+        let contents = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Item" syncable="YES"><attribute name="key" attributeType="String"/>"#
+            + #"<relationship name="parent" maxCount="1" deletionRule="Nullify" destinationEntity="Item" inverseName="children" inverseEntity="Item"/>"#
+            + #"<relationship name="children" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="parent" inverseEntity="Item"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="key"/></uniquenessConstraint></uniquenessConstraints></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Items", versions: [("Items", contents)], in: folder)
+        let store = folder + "/items.sqlite"
+        let link = ["--link", "parent=key", "--link", "children=key"]
+        try #"[{"key": "r", "parent": "r"}]"#.write(toFile: folder + "/root.json", atomically: true, encoding: .utf8)
+        var run = try FerryProcess.run(["import", folder + "/root.json", "--model", bundle, "--entity", "Item", "--out", store] + link)
+        #expect(run.status == 0, "\(run.out)\(run.err)")
+        try """
+            [{"key": "a", "parent": "r", "children": ["b"]},
+             {"key": "b"},
+             {"key": "c", "children": ["d"]},
+             {"key": "d"},
+             {"key": "e", "parent": "c"}]
+            """.write(toFile: folder + "/items.json", atomically: true, encoding: .utf8)
+        run = try FerryProcess.run(["import", folder + "/items.json", "--model", bundle, "--entity", "Item", "--out", store, "--append"] + link)
+        #expect(run.status == 1 && !run.out.contains("FAILED"), "\(run.out)\(run.err)")
+        #expect(run.out.contains("read 5, written 2, rejected 3"), "\(run.out)")
+        #expect(run.err.contains("items.json:3 [2]: Item: required relationship 'parent' is empty: no record of the run gives it"), "\(run.err)")
+        for line in ["items.json:4 [3]", "items.json:5 [4]"] {
+            #expect(run.err.contains(line + ": Item: required relationship 'parent' names a record that was rejected"), "\(run.err)")
+        }
+        #expect(try storeRows(store, "SELECT i.ZKEY || '→' || p.ZKEY FROM ZITEM i JOIN ZITEM p ON p.Z_PK = i.ZPARENT ORDER BY i.Z_PK")
+                == ["r→r", "a→r", "b→a"])
+        let verified = try FerryProcess.run(["verify", store, "--model", bundle])
+        #expect(verified.status == 0, "\(verified.out)")
+    }
+
+    @Test("a store's record whose to-one becomes required, filled from an ordered list that does not name it, is a reject of the migration, located by its Z_PK")
+    func migratedUnlistedRejects() throws {
+        let folder = try TestPaths.temporaryFolder("required-link-listed")
+        let bundle = try TestPaths.xcodeModelBundle("Lists", versions: [("V1", Self.folders(ordered: true, optionalFolder: true)),
+                                                                      ("V2", Self.folders(ordered: true))], in: folder)
+        try "text\nn1\nn2\nn3\n".write(toFile: folder + "/notes.csv", atomically: true, encoding: .utf8)
+        try #"[{"name": "F", "notes": ["n3", "n1"]}]"#.write(toFile: folder + "/folders.json", atomically: true, encoding: .utf8)
+        let old = folder + "/v1.sqlite"
+        for (file, entity) in [("notes.csv", "Note"), ("folders.json", "Folder")] {
+            let run = try FerryProcess.run(["import", folder + "/" + file, "--model", bundle, "--model-version", "V1", "--entity", entity,
+                                            "--out", old, "--append", "--link", "notes=text"])
+            #expect(run.status == 0, "\(run.out)\(run.err)")
+        }
+        let migrated = folder + "/v2.sqlite"
+        let run = try FerryProcess.run(["migrate", old, "--model", bundle, "--out", migrated])
+        #expect(run.status == 1 && !run.out.contains("FAILED"), "\(run.out)\(run.err)")
+        #expect(run.err.contains("v1.sqlite Z_PK 2: Note: required relationship 'folder' is empty: no record of the run gives it"), "\(run.err)")
+        #expect(try storeRows(migrated, "SELECT n.ZTEXT || '→' || f.ZNAME FROM ZNOTE n JOIN ZFOLDER f ON f.Z_PK = n.ZFOLDER ORDER BY n.Z_FOK_FOLDER")
+                == ["n3→F", "n1→F"])
+        let verified = try FerryProcess.run(["verify", migrated, "--model", bundle])
+        #expect(verified.status == 0, "\(verified.out)")
+    }
 }

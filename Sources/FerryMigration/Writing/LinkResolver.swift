@@ -61,7 +61,46 @@ struct LinkResolver {
             rejected(RejectedRecords(entity: carriers.entity, account: carriers.account, count: carriers.count))
         }
         if report.rejectedRecords > 0, report.rejectedBecause == nil { report.rejectedBecause = LinkReport.rejectionCause(of: relationship) }
-        for removal in resolution.carriedRemovals {
+        Self.handOver(resolution.carriedRemovals, counting: &report, to: carried)
+        report.ambiguous = resolution.ambiguous
+        (report.conflicts, report.duplicatePairs) = try Self.links { () throws(LinkResolutionError) in try resolution.apply() }
+        return report
+    }
+
+    /// Removes the rows whose required to-one `required` their records left empty and no link of
+    /// the run filled from the other side, with the rows of this run that needed them
+    /// (`UnfilledRequiredRows`): each record that gave them is a reject handed to `removedWith`,
+    /// located where it was read, and counted under its account in `rejected`; what they carried
+    /// goes to `carried`. Returns the relationship's report; nil when no row was left empty.
+    func removeUnfilled(_ required: RequiredToOne, rejected: (RejectedRecords) -> Void, removedWith: (Reject) -> Void,
+                        carried: (CarriedRecordsChange) -> Void) throws(GraphWriteError) -> LinkReport? {
+        let ownKinds = staging.kinds.filter { $0.relationship == required.relationship }.map(\.id)
+        let rows = try Self.links { () throws(LinkResolutionError) in
+            try UnfilledRequiredRows(entity: required.entity, relationship: required.relationship, need: required.need, ownKinds: ownKinds,
+                                     in: staging.tables)
+        }
+        guard rows.count > 0 else { return nil }
+        try Self.links { () throws(LinkResolutionError) in
+            try rows.forEachRecord { record in
+                removedWith(Reject(location: record.origin.location, entity: record.entity,
+                                   reason: required.rejectReason(followsAnother: record.followsAnother)))
+            }
+        }
+        let removal = try Self.links { () throws(LinkResolutionError) in try rows.remove() }
+        var report = LinkReport(relationship: "\(required.entity).\(required.relationship.name)", matchedBy: "source key")
+        for records in removal.records {
+            report.rejectedRecords += records.count
+            rejected(RejectedRecords(entity: records.entity, account: records.account, count: records.count))
+        }
+        report.rejectedBecause = "\(LinkReport.rejectionCause(of: required.relationship)) and no record of the run gives it"
+        Self.handOver(removal.carried, counting: &report, to: carried)
+        return report
+    }
+
+    /// Hands what became of the records removed rows carried to `carried`, counting those removed
+    /// in `report`.
+    private static func handOver(_ removals: [CarriedRows.Removal], counting report: inout LinkReport, to carried: (CarriedRecordsChange) -> Void) {
+        for removal in removals {
             if removal.change == .inserted { report.carriedRecordsRemoved += removal.count }
             let change: CarriedRecordsChange.Change = switch removal.change {
             case .inserted: .removed(merged: false)
@@ -70,9 +109,6 @@ struct LinkResolver {
             }
             carried(CarriedRecordsChange(entity: removal.entity, ledger: removal.ledger, change: change, count: removal.count))
         }
-        report.ambiguous = resolution.ambiguous
-        (report.conflicts, report.duplicatePairs) = try Self.links { () throws(LinkResolutionError) in try resolution.apply() }
-        return report
     }
 
     /// The values a destination created for a link gets besides the matched one: the model's
@@ -171,33 +207,80 @@ struct LinkResolver {
         }
     }
 
-    /// The order to resolve `kinds` in: first those that remove records (`removesRecords`), each
-    /// before those whose destination shares a table with its entity or with records its
-    /// entity's records carried (`carries`: root entity → the root entities of the rows its
-    /// records carried), so no link already written names a removed row, and links to it find
-    /// nothing; then the rest, whose links from removed rows are dropped. Otherwise in the order
-    /// given; required to-ones that name each other in a cycle keep that order.
-    static func resolutionOrder(_ kinds: [LinkKind], model: ManagedObjectModel,
-                                carries: [String: Set<String>] = [:]) -> [(kind: LinkKind, removesRecords: Bool)] {
-        let removing = kinds.map { removesRecords($0, among: kinds, model: model) }
-        var waiting = zip(kinds, removing).filter { $0.1 }.map(\.0)
-        let others = zip(kinds, removing).filter { !$0.1 }.map { (kind: $0.0, removesRecords: false) }
+    /// One step of link resolution.
+    enum Step {
+        /// The links of a kind (`resolve`).
+        case kind(LinkKind, removesRecords: Bool)
+        /// The rows whose required to-one their records left empty, once the kinds that fill it
+        /// are resolved (`removeUnfilled`).
+        case unfilled(RequiredToOne)
+    }
+
+    /// The order to resolve `kinds` in, with the removal of the rows the run left without a
+    /// required to-one (`unfilled`): first the steps that remove records (`removesRecords`, and
+    /// the unfilled rows), each before the kinds whose destination shares a table with the rows it
+    /// removes or with records their records carried (`carries`: root entity → the root entities
+    /// of the rows its records carried), so no link already written names a removed row, and
+    /// links to it find nothing; an unfilled relationship's rows after the kinds that fill it
+    /// (its own and its inverse's), which come after the steps that remove rows at either of
+    /// their ends (so links from removed rows are dropped); then the rest, whose links from
+    /// removed rows are dropped. Otherwise in the order given; steps that wait on each other in a
+    /// cycle keep that order.
+    static func resolutionOrder(_ kinds: [LinkKind], unfilled: [RequiredToOne] = [], model: ManagedObjectModel,
+                                carries: [String: Set<String>] = [:]) -> [Step] {
+        func fills(_ kind: LinkKind, _ required: RequiredToOne) -> Bool {
+            kind.relationship == required.relationship || model.inverse(of: required.relationship).map { kind.relationship == $0 } == true
+        }
+        var waiting: [Step] = []
+        var others: [Step] = []
+        for kind in kinds {
+            let removes = removesRecords(kind, among: kinds, model: model)
+            if removes || unfilled.contains(where: { fills(kind, $0) }) {
+                waiting.append(.kind(kind, removesRecords: removes))
+            } else {
+                others.append(.kind(kind, removesRecords: false))
+            }
+        }
+        waiting += unfilled.map { .unfilled($0) }
         func root(_ entity: String) -> String { model.rootEntity(of: entity)?.name ?? entity }
-        func removesRows(of table: String, _ kind: LinkKind) -> Bool {
-            let own = root(kind.entity)
+        func removesRows(of table: String, _ step: Step) -> Bool {
+            let own: String
+            switch step {
+            case .kind(let kind, let removes):
+                guard removes else { return false }
+                own = root(kind.entity)
+            case .unfilled(let required): own = root(required.entity)
+            }
             if own == table || carries[own]?.contains(table) == true { return true }
             // A carried record's required link that finds nothing removes its carriers, and what they carried.
             return carries.contains { carrier, carried in carried.contains(own) && (carrier == table || carried.contains(table)) }
         }
-        var ordered: [LinkKind] = []
+        // A step is ready when no other waiting step removes rows it must not run before.
+        func isReady(_ index: Int) -> Bool {
+            switch waiting[index] {
+            case let .kind(kind, removes):
+                let filled = unfilled.filter { fills(kind, $0) }
+                let tables = [root(kind.relationship.destinationEntity)] + (removes || filled.isEmpty ? [] : [root(kind.entity)])
+                return !waiting.indices.contains { other in
+                    if other == index { return false }
+                    if case .unfilled(let required) = waiting[other], filled.contains(where: { $0.need == required.need }) { return false }
+                    return tables.contains { removesRows(of: $0, waiting[other]) }
+                }
+            case .unfilled(let required):
+                return !waiting.contains { step in
+                    guard case .kind(let kind, _) = step else { return false }
+                    return fills(kind, required)
+                }
+            }
+        }
+        var ordered: [Step] = []
         while !waiting.isEmpty {
-            // A kind is ready when no waiting kind removes rows of the table its destinations are in.
-            let index = waiting.firstIndex { kind in
-                !waiting.contains { other in other.id != kind.id && removesRows(of: root(kind.relationship.destinationEntity), other) }
+            let index = waiting.indices.first(where: isReady) ?? waiting.firstIndex {
+                if case .kind = $0 { return true } else { return false }
             } ?? 0
             ordered.append(waiting.remove(at: index))
         }
-        return ordered.map { (kind: $0, removesRecords: true) } + others
+        return ordered + others
     }
 
     /// Numbers the lists of many-to-manys ordered on both sides once every kind is resolved

@@ -45,6 +45,11 @@ public final class StoreGraphWriter {
     /// written carries: a merge into one of them is no merge into a row another record holds
     /// (`CarriedRows.share`).
     private var rowsOfCarrier = Set<SIMD2<Int64>>()
+    /// The required to-ones of the entities written, by the number rows are noted under when
+    /// their records leave one empty (`noteUnfilled`).
+    private var requiredToOnes: [RequiredToOne] = []
+    /// The numbers some row was noted under.
+    private var notedNeeds = Set<Int>()
     /// Whether the carried records being written are kept in `CarriedRows` by their carrier.
     @exclusivity(unchecked) private var tracksCarried = false
     /// The policy the last record written merged under (nil: it did not merge).
@@ -113,10 +118,12 @@ public final class StoreGraphWriter {
     /// whose required to-one finds no destination when the links are resolved is removed again
     /// and handed back under it (`resolveLinks`), with the rows its carried records were
     /// inserted into that no other record merged into, and its carried records handed back under
-    /// their ledgers in `carriedLedgers` (by key); without one (and for carried records) its row
-    /// stays, and verification reports the missing destination. `emptyRequired`: required to-ones the
-    /// record gives no destination and nothing else can: a record that would be a new object is
-    /// rejected for them (one merged into an existing row keeps that row's).
+    /// their ledgers in `carriedLedgers` (by key); so is one that leaves a required to-one empty
+    /// when no link of the run fills it from the other side either (`UnfilledRequiredRows`).
+    /// Without one (and for carried records) its row stays, and verification reports the missing
+    /// destination. `emptyRequired`: required to-ones the record gives no destination and nothing
+    /// else can: a record that would be a new object is rejected for them (one merged into an
+    /// existing row keeps that row's).
     public func write(_ record: Record, schema: RecordSchema, namespace: Int, sidesKept: Set<String> = [],
                       embedded: inout [EmbeddedOutcome], ledger: Int? = nil, carriedLedgers: [RecordKey: Int] = [:],
                       emptyRequired: [String] = []) throws(GraphWriteError) -> Outcome
@@ -400,6 +407,7 @@ public final class StoreGraphWriter {
             primaryKey = key
             if let identity { try remember(identity, entity: target.entity, primaryKey: key) }
             if isReference { rowsToFill.insert(SIMD2(target.rootNumber, key)) }
+            if let ledger, !target.requiredToOnes.isEmpty { try noteUnfilled(record, row: key, target: target, ledger: ledger) }
         case .duplicate(let row):
             let (existing, constraint) = (row.primaryKey, row.constraint)
             // A row of another entity cannot take the record: its values would sit on an object
@@ -495,6 +503,33 @@ public final class StoreGraphWriter {
         return outcome
     }
 
+    /// Notes the row `row` that `record` (counted in `ledger`) inserted under each required
+    /// to-one it gives no destination (`StagedLinks.noteUnfilled`): links of the run may still
+    /// fill it from the other side, and the row is removed when none does (`resolveLinks`).
+    private func noteUnfilled(_ record: Record, row: Int64, target: EntityWriting, ledger: Int) throws(GraphWriteError) {
+        for required in target.requiredToOnes where !record.links.contains(where: { $0.relationship == required.name && !$0.targets.isEmpty }) {
+            let tables = try linkStaging().tables
+            try GraphWriteError.wrap { () throws(StoreWriterError) in
+                try tables.noteUnfilled(row: row, root: target.rootNumber, need: required.need,
+                                        account: RejectedRecords.account(ledger: ledger, merged: false), origin: LinkOrigin(record: record))
+            }
+            notedNeeds.insert(required.need)
+        }
+    }
+
+    /// The required to-ones of `entity` (declared or inherited), each with the number its rows
+    /// are noted under, numbered on first use.
+    private func requiredToOnes(of entity: String) -> [(need: Int, name: String)] {
+        model.allRelationships(of: entity).filter { $0.isRequiredToOne && !$0.isTransient }.map { relationship in
+            let declaring = model.declaringEntity(ofProperty: relationship.name, in: entity)?.name ?? entity
+            if let known = requiredToOnes.first(where: { $0.entity == declaring && $0.relationship.name == relationship.name }) {
+                return (known.need, relationship.name)
+            }
+            requiredToOnes.append(RequiredToOne(need: requiredToOnes.count, entity: declaring, relationship: relationship))
+            return (requiredToOnes.count - 1, relationship.name)
+        }
+    }
+
     /// Whether `record` is a row already written or stored (by its identity key or a uniqueness
     /// constraint), so that writing it merges instead of inserting.
     private func isKnown(_ record: Record, identity: [UInt8]?, target: EntityWriting) throws(GraphWriteError) -> Bool {
@@ -544,7 +579,11 @@ public final class StoreGraphWriter {
     /// rows of carried records that a copy of their carrier not kept owned are removed and handed
     /// to `carried` too (`CarriedRows`). A removed row takes every record merged into it: those
     /// whose own links did not fail are handed to `removedWith` as rejects that name the record
-    /// whose link did (and counted in `rejected`). The stored pairs that records merged into a
+    /// whose link did (and counted in `rejected`). So are the records of rows left without a
+    /// required to-one that their records did not give and no link filled from the other side,
+    /// once the kinds that could fill it are resolved (with the rows that needed them, and what
+    /// they carried; `RequiredToOne`), each handed to `removedWith` as a reject of its own and
+    /// reported on the relationship (`Note.folder`). The stored pairs that records merged into a
     /// stored row under keep-newest replace are released before any kind is resolved, and those
     /// a required inverse keeps are put back after (`ReplacedStoredPairs`, `LinkReport.keptFromStore`).
     public func resolveLinks(unresolved: (Reject) -> Void = { _ in }, rejected: (RejectedRecords) -> Void = { _ in },
@@ -574,11 +613,29 @@ public final class StoreGraphWriter {
         let resolver = LinkResolver(staging: staging, model: model, createMissing: createMissing)
         let carries = try GraphWriteError.wrap { () throws(StoreWriterError) in try staging.tables.carriedRows?.carriedRoots() ?? [:] }
         var reports: [Int: LinkReport] = [:]
-        for (kind, removesRecords) in LinkResolver.resolutionOrder(staging.kinds, model: model, carries: carries) {
-            reports[kind.id] = try resolver.resolve(kind, removesRecords: removesRecords, unresolved: unresolved, rejected: rejected,
-                                                    removedWith: removedWith, carried: carried)
+        var emptied: [LinkReport] = []
+        let noted = requiredToOnes.filter { notedNeeds.contains($0.need) }
+        for step in LinkResolver.resolutionOrder(staging.kinds, unfilled: noted, model: model, carries: carries) {
+            switch step {
+            case let .kind(kind, removesRecords):
+                reports[kind.id] = try resolver.resolve(kind, removesRecords: removesRecords, unresolved: unresolved, rejected: rejected,
+                                                        removedWith: removedWith, carried: carried)
+            case .unfilled(let required):
+                if let report = try resolver.removeUnfilled(required, rejected: rejected, removedWith: removedWith, carried: carried) {
+                    emptied.append(report)
+                }
+            }
         }
         var ordered = staging.kinds.compactMap { reports[$0.id] }
+        for report in emptied {
+            guard let index = ordered.firstIndex(where: { $0.relationship == report.relationship }) else {
+                ordered.append(report)
+                continue
+            }
+            ordered[index].rejectedRecords += report.rejectedRecords
+            ordered[index].carriedRecordsRemoved += report.carriedRecordsRemoved
+            if ordered[index].rejectedBecause == nil { ordered[index].rejectedBecause = report.rejectedBecause }
+        }
         for kept in try GraphWriteError.wrap({ () throws(StoreWriterError) in try tables.replacedPairs?.restoreRequired() ?? [] }) {
             if let index = ordered.firstIndex(where: { $0.relationship == kept.relationship }) {
                 ordered[index].keptFromStore += kept.count
@@ -646,9 +703,12 @@ public final class StoreGraphWriter {
         let rootNumber: Int64
         /// The name of the entity's root.
         let rootName: String
+        /// The entity's required to-ones, by name, with the number its rows are noted under when
+        /// a record leaves one empty (`StoreGraphWriter.noteUnfilled`).
+        let requiredToOnes: [(need: Int, name: String)]
 
         init(entity: String, rows: EntityRowWriter, duplicates: DuplicatePolicy, validation: RecordValidation?,
-             identity: (names: [String], attributes: [Int?])?, rootNumber: Int64, rootName: String) {
+             identity: (names: [String], attributes: [Int?])?, rootNumber: Int64, rootName: String, requiredToOnes: [(need: Int, name: String)]) {
             self.entity = entity
             self.rows = rows
             self.duplicates = duplicates
@@ -657,6 +717,7 @@ public final class StoreGraphWriter {
             self.identity = identity
             self.rootNumber = rootNumber
             self.rootName = rootName
+            self.requiredToOnes = requiredToOnes
         }
     }
 
@@ -673,7 +734,8 @@ public final class StoreGraphWriter {
         let made = EntityWriting(
             entity: name, rows: try EntityRowWriter(writer: writer, model: model, schema: schema),
             duplicates: duplicatesByEntity[name] ?? duplicates, validation: RecordValidation(schema),
-            identity: identityKeys[name].map { names in (names, names.map { schema.index(of: $0) }) }, rootNumber: Int64(number), rootName: root.name)
+            identity: identityKeys[name].map { names in (names, names.map { schema.index(of: $0) }) }, rootNumber: Int64(number), rootName: root.name,
+            requiredToOnes: requiredToOnes(of: name))
         writing[name] = made
         lastWriting = made
         return made

@@ -240,7 +240,8 @@ public final class LinkResolution {
 
     /// The records that gave the rows of `rejectedSources` (`src`, `account` and where each was
     /// read), once each: those whose links of the kind are staged (superseded ones included), and
-    /// every record merged into such a row (`StagedLinks.noteMergedCopy`), links of the kind or not.
+    /// every record of such a row noted in `copies` (merged into it, `StagedLinks.noteMergedCopy`,
+    /// or leaving a required to-one empty, `StagedLinks.noteUnfilled`), links of the kind or not.
     private var recordsOfRejectedSources: String {
         """
         SELECT src, account, origin, line, row, path FROM \(work).r WHERE src IN (SELECT src FROM \(work).x) AND account IS NOT NULL
@@ -310,16 +311,8 @@ public final class LinkResolution {
         try LinkResolutionError.sqlite { () throws(SQLiteError) in
             while try statement.step() { accounts[Int(statement.int64(at: 0)), default: 0] += Int(statement.int64(at: 1)) }
         }
-        if let carried = staged.carriedRows {
-            carriedRemovals += try LinkResolutionError.store { () throws(StoreWriterError) in
-                try carried.remove(carriedBy: source.rootNumber, carriers: "SELECT src FROM \(work).x")
-            }
-        }
-        try execute("""
-            DELETE FROM \(source.table) WHERE Z_PK IN (SELECT src FROM \(work).x);
-            DELETE FROM \(work).r WHERE src IN (SELECT src FROM \(work).x);
-            """)
-        staged.removedRows = true
+        carriedRemovals += try staged.removeRows(of: source, selectedBy: "SELECT src FROM \(work).x")
+        try execute("DELETE FROM \(work).r WHERE src IN (SELECT src FROM \(work).x)")
         return accounts
     }
 

@@ -7,8 +7,10 @@ import CSQLite
 /// `line`, `row` and `path` say where the link was given (`LinkOrigin`, its file by number in
 /// `files`) and `account` is the caller's number for the record that gave it
 /// (`LinkResolution.removeRejectedSources()` hands it back); `ferry_work.copies (root, pk, account,
-/// origin, line, row, path)` keeps every record of a row this run wrote that merged several
-/// (`noteMergedCopy`, `noteFirstCopies`), so that removing the row rejects each of them.
+/// origin, line, row, path, needs)` keeps every record of a row this run wrote that merged several
+/// (`noteMergedCopy`, `noteFirstCopies`), and the record of a row this run inserted that left a
+/// required to-one empty (`noteUnfilled`: `needs` numbers it), so that removing the row rejects
+/// each of them.
 ///
 /// A key is mapped under its source `ns`, the destination `root` its record was written to, and
 /// the `scope` it is unique in within its source (`SourceKey`): two source tables' `Z_PK`s may
@@ -36,7 +38,7 @@ public final class StagedLinks {
     private var rowOfKey: [Int64: SQLiteStatement] = [:]
     /// `markLeftOut`'s statement, prepared on first use.
     private var insertLeftOut: SQLiteStatement?
-    /// `noteMergedCopy`'s statement, prepared on first use.
+    /// `noteMergedCopy`'s and `noteUnfilled`'s statement, prepared on first use.
     private var insertCopy: SQLiteStatement?
     private let insertRun: SQLiteStatement
     private let insertLink: SQLiteStatement
@@ -111,7 +113,8 @@ public final class StagedLinks {
                 PRIMARY KEY (ns, root, scope, first)) WITHOUT ROWID;
             CREATE TABLE \(work).links (kind INTEGER, pk INTEGER, pos INTEGER, ns INTEGER, key, scope INTEGER, value, skey, sscope INTEGER,
                 missing INTEGER, origin INTEGER, line INTEGER, row INTEGER, path TEXT, account INTEGER, superseded INTEGER);
-            CREATE TABLE \(work).copies (root INTEGER, pk INTEGER, account INTEGER, origin INTEGER, line INTEGER, row INTEGER, path TEXT);
+            CREATE TABLE \(work).copies (root INTEGER, pk INTEGER, account INTEGER, origin INTEGER, line INTEGER, row INTEGER, path TEXT,
+                needs INTEGER);
             """)
         insertKey = try writer.prepareStatement("INSERT OR REPLACE INTO \(work).keys (ns, root, scope, key, pk) VALUES (?, ?, ?, ?, ?)")
         insertAway = try writer.prepareStatement("INSERT OR IGNORE INTO \(work).away (ns, root, scope, key) VALUES (?, ?, ?, ?)")
@@ -152,6 +155,19 @@ public final class StagedLinks {
     public func removeRows(_ rows: [SIMD2<Int64>]) throws(StoreWriterError) -> [CarriedRows.Removal] {
         guard !rows.isEmpty else { return [] }
         return try removingCarriedRows { carried throws(StoreWriterError) in try carried.remove(rows: rows) }
+    }
+
+    /// Removes the rows of `table` that `rows` (an SQL query of `Z_PK`s) selects, with the rows of
+    /// the records they carried that no other record merged into (`CarriedRows`); returns what
+    /// those carried records were counted as. Links staged from the removed rows for kinds
+    /// resolved later are dropped (`removedRows`), and links to them find nothing.
+    func removeRows(of table: EntityTable, selectedBy rows: String) throws(LinkResolutionError) -> [CarriedRows.Removal] {
+        let carried = try LinkResolutionError.store { () throws(StoreWriterError) in
+            try carriedRows?.remove(carriedBy: table.rootNumber, carriers: rows) ?? []
+        }
+        try execute("DELETE FROM \(table.table) WHERE Z_PK IN (\(rows))")
+        removedRows = true
+        return carried
     }
 
     /// Runs a removal of `carriedRows` (none when no record carried others), noting that rows
@@ -244,12 +260,26 @@ public final class StagedLinks {
     /// removed (`LinkResolution.removeRejectedSources`), the record goes with it and is rejected,
     /// whether or not it gave a link of the kind that removes it.
     public func noteMergedCopy(ofRow pk: Int64, root: Int64, account: Int, origin: LinkOrigin) throws(StoreWriterError) {
+        try noteRecord(ofRow: pk, root: root, account: account, origin: origin, needs: nil)
+    }
+
+    /// Remembers that the record (given at `origin`, counted under the caller's `account`) that
+    /// inserted the row `pk` of the root entity numbered `root` gave no destination for a
+    /// required to-one, which the caller numbers `need`: links of the run may still fill it from
+    /// the other side. Once they are resolved, `UnfilledRequiredRows` finds the rows still
+    /// without one, and removing such a row rejects its records.
+    public func noteUnfilled(row pk: Int64, root: Int64, need: Int, account: Int, origin: LinkOrigin) throws(StoreWriterError) {
+        try noteRecord(ofRow: pk, root: root, account: account, origin: origin, needs: Int64(need))
+    }
+
+    /// Adds a record of the row `pk` to `copies`.
+    private func noteRecord(ofRow pk: Int64, root: Int64, account: Int, origin: LinkOrigin, needs: Int64?) throws(StoreWriterError) {
         let statement: SQLiteStatement
         if let prepared = insertCopy {
             statement = prepared
         } else {
             statement = try writer.prepareStatement("""
-                INSERT INTO \(Self.schema).copies (root, pk, account, origin, line, row, path) VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO \(Self.schema).copies (root, pk, account, origin, line, row, path, needs) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             insertCopy = statement
         }
@@ -263,6 +293,7 @@ public final class StagedLinks {
             if let line = origin.line { try statement.bind(Int64(line), at: 5) } else { try statement.bindNull(at: 5) }
             if let row = origin.row { try statement.bind(row, at: 6) } else { try statement.bindNull(at: 6) }
             if let path = origin.path { try statement.bind(path, at: 7) } else { try statement.bindNull(at: 7) }
+            if let needs { try statement.bind(needs, at: 8) } else { try statement.bindNull(at: 8) }
             try statement.run()
         }
     }
