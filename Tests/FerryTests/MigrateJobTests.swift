@@ -12,7 +12,7 @@ import Testing
 
 /// The multi-version models of the corpus and a real store of an older version of each.
 /// (wibosco's v1 store is not among them: v3 makes `Post.color` required, which only its mapping
-/// model's app code fills; see `failedVerificationReplacesNothing`. XCServerCoreData's 1.2.0 store
+/// model's app code fills; see `unfilledFromTheOtherSideRejectsRecords`. XCServerCoreData's 1.2.0 store
 /// crosses a step whose mapping model, beside the model, runs app code: it migrates with the
 /// written mapping that converts it, `ConvertedXCServerModel`; an absolute bundle path is used as it is.)
 private let corpusMigrations: [(store: String, bundle: String, target: String?)] = [
@@ -94,23 +94,48 @@ struct CorpusMigrationTests {
         let out = folder + "/out.sqlite"
         let original = Data("a good store, kept as it is".utf8)
         try original.write(to: URL(fileURLWithPath: out))
-        let example = "\(coredata)/wibosco__CoreDataMigration-Example"
-        // Colors whose post link could fill each Post's required color, and fills none: the
-        // posts are written and the store fails verification.
-        try ##"[{"hex": "#ffffff"}]"##.write(toFile: folder + "/colors.json", atomically: true, encoding: .utf8)
-        var request = MigrateRequest(
-            sources: [MigrationSource(path: "\(example)/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_1.sqlite",
-                                      kind: .store),
-                      MigrationSource(path: folder + "/colors.json", kind: .file(entity: "Color", version: "CoreDataMigration_Example 4"))],
-            modelPath: "\(example)/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld", outputPath: out)
+        let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Item" syncable="YES"><attribute name="qty" attributeType="Integer 32"/>"#
+            + #"<relationship name="product" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="items" inverseEntity="Product"/></entity>"#
+            + #"<entity name="Product" syncable="YES"><attribute name="code" attributeType="String"/>"#
+            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="product" inverseEntity="Item"/>"#
+            + #"<relationship name="maker" maxCount="1" deletionRule="Nullify" destinationEntity="Maker" inverseName="products" inverseEntity="Maker"/>"#
+            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints></entity>"#
+            + #"<entity name="Maker" syncable="YES"><attribute name="name" optional="YES" attributeType="String"/>"#
+            + #"<relationship name="products" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Product" inverseName="maker" inverseEntity="Product"/></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Items", versions: [("Items", model)], in: folder)
+        // A reference makes a Product (named by its code only) that lacks its required maker: the
+        // item is written with it, and the store fails verification.
+        try #"[{"qty": 1, "product": {"code": "P2"}}]"#.write(toFile: folder + "/items.json", atomically: true, encoding: .utf8)
+        var request = MigrateRequest(sources: [MigrationSource(path: folder + "/items.json", kind: .file(entity: "Item", version: nil))],
+                                     modelPath: bundle, outputPath: out)
         request.replaceExisting = true
         let summary = try MigrateJob(request: request).run()
         let report = try #require(summary.verification)
         #expect(!report.passed)
-        #expect(report.failures.contains { $0.check == "required-relationship" && $0.subject == "Post.color" })
+        #expect(report.failures.contains { $0.check == "required-relationship" && $0.subject == "Product.maker" })
         #expect(summary.discarded == "it failed verification")
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == original)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["colors.json", "out.sqlite"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["Items.xcdatamodeld", "items.json", "out.sqlite"])
+    }
+
+    @Test("records whose required to-one a source could fill from the other side, and none does, are rejects of their store; the store verifies")
+    func unfilledFromTheOtherSideRejectsRecords() throws {
+        let folder = try TestPaths.temporaryFolder("migrate-other-side")
+        let example = "\(coredata)/wibosco__CoreDataMigration-Example"
+        // Colors whose post link could fill each Post's required color, and fills none: the posts
+        // were written without one, and the whole run failed verification (exit 5).
+        try ##"[{"hex": "#ffffff"}]"##.write(toFile: folder + "/colors.json", atomically: true, encoding: .utf8)
+        let store = "\(example)/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_1.sqlite"
+        let summary = try MigrateJob(request: MigrateRequest(
+            sources: [MigrationSource(path: store, kind: .store),
+                      MigrationSource(path: folder + "/colors.json", kind: .file(entity: "Color", version: "CoreDataMigration_Example 4"))],
+            modelPath: "\(example)/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld", outputPath: folder + "/v4.sqlite")).run()
+        #expect(summary.verification?.passed == true, "\(String(describing: summary.verification?.failures))")
+        #expect(summary.rejected > 0 && summary.written["Post", default: 0] == 0 && summary.written["Color", default: 0] == 1)
+        let first = try #require(summary.sampleRejects.first)
+        #expect(first.entity == "Post" && first.reason == "required relationship 'color' is empty: no record of the run gives it", "\(first)")
+        #expect(first.location.description.hasSuffix("/CoreDataMigration_Example_1.sqlite Z_PK 1"), "\(first.location)")
     }
 
     @Test("a required to-one that nothing in the run fills (new in the target version) rejects each record, as Core Data would refuse it")
