@@ -1,3 +1,4 @@
+import FerryModel
 import FerryStore
 import FerryStoreTestSupport
 import FerryTestSupport
@@ -164,28 +165,30 @@ struct DerivedAttributeTriggerTests {
         #expect(try TestPaths.read(store) == before)
     }
 
-    @Test("a change that leaves more counts disagreeing with what they count is rolled back (exit 5); one a store already had does not block it")
+    @Test("a trigger with Core Data's name but another statement is refused before a change (exit 3); one that appears during it leaves more counts wrong and is rolled back; a count already wrong does not block a change")
     func changeCheckHoldsCounts() throws {
-        let (_, _, store, run) = try Self.imported("derived-change-check")
+        let (_, bundle, store, run) = try Self.imported("derived-change-check")
         try #require(run.status == 0, "\(run.err)")
         let database = try SQLiteDatabase(path: store, mode: .readWrite)
-        // All five names are there, one does nothing: only the check after the change sees it.
-        try database.execute("""
-            DROP TRIGGER Z_DA_ZPAGE_Book_pagesCount_PARAMETER_DELETE;
-            CREATE TRIGGER Z_DA_ZPAGE_Book_pagesCount_PARAMETER_DELETE AFTER DELETE ON ZPAGE BEGIN SELECT 1; END;
-            """)
+        let name = "Z_DA_ZPAGE_Book_pagesCount_PARAMETER_DELETE"
+        let coreData = try #require(try database.scalarText("SELECT sql FROM sqlite_master WHERE name = '\(name)'"))
+        // All five names are there, one does nothing.
+        let inert = "DROP TRIGGER \(name); CREATE TRIGGER \(name) AFTER DELETE ON ZPAGE BEGIN SELECT 1; END;"
+        try database.execute(inert)
         let before = try TestPaths.read(store)
-        let deleted = try FerryProcess.run(["delete", store, "--entity", "Page", "--where", "number == 1"])
-        #expect(deleted.status == 5)
-        #expect(deleted.err.contains("Book.pagesCount: derived-value"), "\(deleted.err)")
+        let refused = try FerryProcess.run(["delete", store, "--entity", "Page", "--where", "number == 1"])
+        #expect(refused.status == 3 && refused.err.contains("has the name of Core Data's trigger keeping Book.pagesCount"), "\(refused.err)")
         #expect(try TestPaths.read(store) == before)
+        // Made inert after the store was opened for the change: only the check after it sees it.
+        try database.execute("DROP TRIGGER \(name); \(coreData);")
+        let model = try #require(try XcodeModelLoader.loadBundle(at: bundle).version(named: "Books"))
+        let mutable = try MutableStore(path: store, model: model)
+        mutable.changeCheck = StoreChangeChecks.check(model: model, layout: mutable.layout)
+        try database.execute(inert)
+        let error = #expect(throws: StoreMutationError.self) { try mutable.delete(from: "Page", where: FetchPredicate(format: "number == 1")) }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("Book.pagesCount"), "\(String(describing: error))")
         // Core Data's trigger back, and a count that was already wrong: a delete adds no disagreement.
-        try database.execute("""
-            DROP TRIGGER Z_DA_ZPAGE_Book_pagesCount_PARAMETER_DELETE;
-            CREATE TRIGGER Z_DA_ZPAGE_Book_pagesCount_PARAMETER_DELETE AFTER DELETE ON ZPAGE FOR EACH ROW
-            BEGIN UPDATE ZBOOK SET ZPAGESCOUNT = ZPAGESCOUNT - 1 WHERE Z_PK = OLD.ZBOOK; END;
-            UPDATE ZBOOK SET ZPAGESCOUNT = 9 WHERE ZTITLE = 'Two';
-            """)
+        try database.execute("DROP TRIGGER \(name); \(coreData); UPDATE ZBOOK SET ZPAGESCOUNT = 9 WHERE ZTITLE = 'Two';")
         let allowed = try FerryProcess.run(["delete", store, "--entity", "Page", "--where", "number == 1"])
         #expect(allowed.status == 0, "\(allowed.err)")
         #expect(try storeRows(store, "SELECT ZTITLE, ZPAGESCOUNT FROM ZBOOK ORDER BY Z_PK") == ["草枕|2", "Empty|0", "Two|8"])
