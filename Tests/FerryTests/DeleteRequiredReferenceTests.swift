@@ -9,6 +9,19 @@ import Testing
 /// whole delete is refused (exit 4) naming it, and the store's bytes are unchanged.
 @Suite("delete and required relationships of what stays")
 struct DeleteRequiredReferenceTests {
+
+    /// The delete is refused (exit 4) with `message`, its dry run too (it said 0, and a script
+    /// went ahead), and the store is as it was.
+    private static func expectRefused(_ store: String, entity: String, predicate: String, message: String) throws {
+        let before = try TestPaths.read(store)
+        let dryRun = try FerryProcess.run(["delete", store, "--entity", entity, "--where", predicate, "--dry-run"])
+        #expect(dryRun.status == 4)
+        #expect(dryRun.out.contains(message), "\(dryRun.out)")
+        let result = try FerryProcess.run(["delete", store, "--entity", entity, "--where", predicate])
+        #expect(result.status == 4)
+        #expect(result.err.contains(message), "\(result.err)")
+        #expect(try TestPaths.read(store) == before)
+    }
     /// Member.team is required (Team.members Nullify); Band.players needs at least two
     /// (Player.band Nullify).
     static let model = """
@@ -60,15 +73,7 @@ struct DeleteRequiredReferenceTests {
                       ("Player", "name == 'a'", "Band(1) would keep 1 of the 2 destinations Band.players requires")])
     func refused(entity: String, predicate: String, message: String) throws {
         let store = try Self.store()
-        let before = try TestPaths.read(store)
-        let dryRun = try FerryProcess.run(["delete", store, "--entity", entity, "--where", predicate, "--dry-run"])
-        // The dry run's exit code is the delete's (it said 0, and a script went ahead).
-        #expect(dryRun.status == 4)
-        #expect(dryRun.out.contains(message), "\(dryRun.out)")
-        let result = try FerryProcess.run(["delete", store, "--entity", entity, "--where", predicate])
-        #expect(result.status == 4)
-        #expect(result.err.contains(message), "\(result.err)")
-        #expect(try TestPaths.read(store) == before)
+        try Self.expectRefused(store, entity: entity, predicate: predicate, message: message)
     }
 
     @Test("the same deletes go ahead when what stays keeps enough")
@@ -145,14 +150,7 @@ struct DeleteRequiredReferenceTests {
             UPDATE Z_PRIMARYKEY SET Z_MAX = 3 WHERE Z_NAME = 'Node';
             UPDATE Z_PRIMARYKEY SET Z_MAX = 2 WHERE Z_NAME IN ('Tag', 'Holder');
             """)
-        let before = try TestPaths.read(store)
-        let dryRun = try FerryProcess.run(["delete", store, "--entity", entity, "--where", predicate, "--dry-run"])
-        #expect(dryRun.status == 4)
-        #expect(dryRun.out.contains(message), "\(dryRun.out)")
-        let result = try FerryProcess.run(["delete", store, "--entity", entity, "--where", predicate])
-        #expect(result.status == 4)
-        #expect(result.err.contains(message), "\(result.err)")
-        #expect(try TestPaths.read(store) == before)
+        try Self.expectRefused(store, entity: entity, predicate: predicate, message: message)
         // A one-to-one whose both keys are there is nullified; Labels no Node points at go.
         let whole = try FerryProcess.run(["delete", store, "--entity", "Tag", "--where", "lname == 'T2'"])
         #expect(whole.status == 0, "\(whole.out)\(whole.err)")

@@ -9,6 +9,22 @@ import Testing
 /// and line, removed before the store is verified, and so are the records that needed it.
 @Suite("Records whose required link finds nothing")
 struct RequiredLinkRejectTests {
+    /// A task with an optional one-to-one `detail`, whose inverse `task` is required.
+    private static let details = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="Task" syncable="YES">
+                <attribute name="title" attributeType="String"/>
+                <relationship name="detail" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Detail" inverseName="task" inverseEntity="Detail"/>
+            </entity>
+            <entity name="Detail" syncable="YES">
+                <attribute name="code" attributeType="String"/>
+                <relationship name="task" maxCount="1" deletionRule="Nullify" destinationEntity="Task" inverseName="detail" inverseEntity="Task"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+        </model>
+        """
+
     private static let contents = """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
@@ -315,21 +331,7 @@ struct RequiredLinkRejectTests {
     @Test("a destination whose only required link is the inverse of the one naming it is still created, and verifies")
     func createsDestinationFilledByTheLink() throws {
         let folder = try TestPaths.temporaryFolder("required-link-inverse")
-        let contents = """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
-                <entity name="Task" syncable="YES">
-                    <attribute name="title" attributeType="String"/>
-                    <relationship name="detail" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Detail" inverseName="task" inverseEntity="Detail"/>
-                </entity>
-                <entity name="Detail" syncable="YES">
-                    <attribute name="code" attributeType="String"/>
-                    <relationship name="task" maxCount="1" deletionRule="Nullify" destinationEntity="Task" inverseName="detail" inverseEntity="Task"/>
-                    <uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints>
-                </entity>
-            </model>
-            """
-        let bundle = try TestPaths.xcodeModelBundle("Details", versions: [("Details", contents)], in: folder)
+        let bundle = try TestPaths.xcodeModelBundle("Details", versions: [("Details", Self.details)], in: folder)
         try #"[{"title": "a", "detail": "d1"}, {"title": "b", "detail": "d2"}]"#.write(toFile: folder + "/tasks.json", atomically: true, encoding: .utf8)
         let store = folder + "/details.sqlite"
         let run = try FerryProcess.run(["import", folder + "/tasks.json", "--model", bundle, "--entity", "Task", "--out", store])
@@ -402,21 +404,7 @@ struct RequiredLinkRejectTests {
     @Test("a one-to-one's required side that no record of the other side names is a reject, located where it was read")
     func unfilledOneToOneRejects() throws {
         let folder = try TestPaths.temporaryFolder("required-link-one-to-one")
-        let contents = """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-                <entity name="Task" syncable="YES">
-                    <attribute name="title" attributeType="String"/>
-                    <relationship name="detail" optional="YES" maxCount="1" deletionRule="Cascade" destinationEntity="Detail" inverseName="task" inverseEntity="Detail"/>
-                </entity>
-                <entity name="Detail" syncable="YES">
-                    <attribute name="code" attributeType="String"/>
-                    <relationship name="task" maxCount="1" deletionRule="Nullify" destinationEntity="Task" inverseName="detail" inverseEntity="Task"/>
-                    <uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints>
-                </entity>
-            </model>
-            """
-        let bundle = try TestPaths.xcodeModelBundle("Details", versions: [("Details", contents)], in: folder)
+        let bundle = try TestPaths.xcodeModelBundle("Details", versions: [("Details", Self.details)], in: folder)
         try #"[{"title": "a", "detail": "d1"}, {"title": "b", "detail": "d3"}]"#.write(toFile: folder + "/tasks.json", atomically: true, encoding: .utf8)
         try "code\nd1\nd2\nd3\n".write(toFile: folder + "/details.csv", atomically: true, encoding: .utf8)
         let store = folder + "/out.sqlite"
