@@ -97,6 +97,13 @@ struct TextCoercionTests {
         #expect(value("-0", .double) == .double(-0.0))
         #expect(failure("1e-400", .double) == "1e-400 is too small for a Double: it would read back as 0")
         #expect(failure("-2.5e-350", .double) == "-2.5e-350 is too small for a Double: it would read back as 0")
+        // A subnormal Double is taken only as the text it prints as (an export's): 2.5e-324 was
+        // stored as 5e-324, twice it, with exit 0, while a Float refused the like.
+        #expect(failure("2.5e-324", .double) == "2.5e-324 is too small for a Double to keep within rounding: it would read back as 5e-324")
+        #expect(failure("-7.5e-324", .double) == "-7.5e-324 is too small for a Double to keep within rounding: it would read back as -1e-323")
+        #expect(value("5e-324", .double) == .double(5e-324) && value("-1.0e-323", .double) == .double(-1e-323))
+        #expect(value("2.2250738585072014e-308", .double) == .double(2.2250738585072014e-308))
+        #expect(value("1.5e-310", .double) == .double(1.5e-310))
         #expect(value("0e-400", .double) == .double(0))
         #expect(value("0.000", .double) == .double(0))
         // A fraction's rounding is not a change: 0.1, 17 significant digits, a subnormal.

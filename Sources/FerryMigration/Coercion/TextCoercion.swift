@@ -187,6 +187,12 @@ public enum TextCoercion {
         if type == .float, !isWithinFloatRounding(value) {
             return .failure(CoercionFailure("\(text) is too small for a Float to keep within rounding: it would read back as \(stored)"))
         }
+        // A subnormal Double holds fewer bits: `2.5e-324` reads back as `5e-324`, twice it. Only
+        // the text a subnormal prints as (what an export writes) names one for sure.
+        if type != .float, stored != 0, stored.magnitude < Double.leastNormalMagnitude,
+           DecimalNotation.plain(text.utf8) != DecimalNotation.plain(stored.description.utf8) {
+            return .failure(CoercionFailure("\(text) is too small for a Double to keep within rounding: it would read back as \(stored)"))
+        }
         if stored.magnitude >= (type == .float ? 0x1p24 : 0x1p53), let plain = DecimalNotation.plain(text.utf8),
            !WholeNumberText.isWithinRounding(stored, of: plain),
            // One whose shortest text (the type's, or a Double's: an export's) is the number reads back as it.
