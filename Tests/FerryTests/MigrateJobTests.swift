@@ -94,16 +94,7 @@ struct CorpusMigrationTests {
         let out = folder + "/out.sqlite"
         let original = Data("a good store, kept as it is".utf8)
         try original.write(to: URL(fileURLWithPath: out))
-        let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
-            + #"<entity name="Item" syncable="YES"><attribute name="qty" attributeType="Integer 32"/>"#
-            + #"<relationship name="product" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="items" inverseEntity="Product"/></entity>"#
-            + #"<entity name="Product" syncable="YES"><attribute name="code" attributeType="String"/>"#
-            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="product" inverseEntity="Item"/>"#
-            + #"<relationship name="maker" maxCount="1" deletionRule="Nullify" destinationEntity="Maker" inverseName="products" inverseEntity="Maker"/>"#
-            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints></entity>"#
-            + #"<entity name="Maker" syncable="YES"><attribute name="name" optional="YES" attributeType="String"/>"#
-            + #"<relationship name="products" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Product" inverseName="maker" inverseEntity="Product"/></entity></model>"#
-        let bundle = try TestPaths.xcodeModelBundle("Items", versions: [("Items", model)], in: folder)
+        let bundle = try TestPaths.xcodeModelBundle("Items", versions: [("Items", NestedRecordImportTests.itemsOfMadeProducts)], in: folder)
         // A reference makes a Product (named by its code only) that lacks its required maker: the
         // item is written with it, and the store fails verification.
         try #"[{"qty": 1, "product": {"code": "P2"}}]"#.write(toFile: folder + "/items.json", atomically: true, encoding: .utf8)

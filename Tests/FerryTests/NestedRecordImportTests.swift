@@ -11,6 +11,18 @@ import Testing
 /// relationship's destination, written in the same run and linked to their carrier.
 @Suite("nested objects in relationships: records found or created with their carrier")
 struct NestedRecordImportTests {
+    /// Items of products that each need a maker (a required to-one): a product a reference makes,
+    /// named by its code only, lacks it.
+    static let itemsOfMadeProducts = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+        + #"<entity name="Item" syncable="YES"><attribute name="qty" attributeType="Integer 32"/>"#
+        + #"<relationship name="product" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="items" inverseEntity="Product"/></entity>"#
+        + #"<entity name="Product" syncable="YES"><attribute name="code" attributeType="String"/>"#
+        + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="product" inverseEntity="Item"/>"#
+        + #"<relationship name="maker" maxCount="1" deletionRule="Nullify" destinationEntity="Maker" inverseName="products" inverseEntity="Maker"/>"#
+        + #"<uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints></entity>"#
+        + #"<entity name="Maker" syncable="YES"><attribute name="name" optional="YES" attributeType="String"/>"#
+        + #"<relationship name="products" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Product" inverseName="maker" inverseEntity="Product"/></entity></model>"#
+
     private let workspace = TestPaths.migrations + "/Workspace.xcdatamodeld"
 
     private func write(_ text: String, _ name: String, in folder: String) throws -> String {
@@ -485,16 +497,7 @@ struct NestedRecordImportTests {
     @Test("a run whose store is not kept says nothing was written when there was no store before (it said the new path 'is as it was')")
     func discardedNewStoreSaysNothingWasWritten() throws {
         let folder = try TestPaths.temporaryFolder("nested-discarded-new")
-        let model = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
-            + #"<entity name="Item" syncable="YES"><attribute name="qty" attributeType="Integer 32"/>"#
-            + #"<relationship name="product" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Product" inverseName="items" inverseEntity="Product"/></entity>"#
-            + #"<entity name="Product" syncable="YES"><attribute name="code" attributeType="String"/>"#
-            + #"<relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="product" inverseEntity="Item"/>"#
-            + #"<relationship name="maker" maxCount="1" deletionRule="Nullify" destinationEntity="Maker" inverseName="products" inverseEntity="Maker"/>"#
-            + #"<uniquenessConstraints><uniquenessConstraint><constraint value="code"/></uniquenessConstraint></uniquenessConstraints></entity>"#
-            + #"<entity name="Maker" syncable="YES"><attribute name="name" optional="YES" attributeType="String"/>"#
-            + #"<relationship name="products" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Product" inverseName="maker" inverseEntity="Product"/></entity></model>"#
-        let bundle = try TestPaths.xcodeModelBundle("Items", versions: [("Items", model)], in: folder)
+        let bundle = try TestPaths.xcodeModelBundle("Items", versions: [("Items", Self.itemsOfMadeProducts)], in: folder)
         // A reference makes a Product that lacks its required maker: the run fails verification.
         let source = try write(#"[{"qty": 1, "product": {"code": "P2"}}]"#, "items.json", in: folder)
         let out = folder + "/new.sqlite"

@@ -15,8 +15,10 @@ public struct SourceFileStamp: Equatable, Sendable {
     private let device: UInt64
     private let inode: UInt64
     private let size: Int64
-    private let modified: [Int]
-    private let changed: [Int]
+    private let modifiedSeconds: Int
+    private let modifiedNanoseconds: Int
+    private let changedSeconds: Int
+    private let changedNanoseconds: Int
 
     /// The stamp of the open file `descriptor`; nil when it is no regular file or cannot be stat'ed.
     public init?(descriptor: Int32) {
@@ -42,7 +44,7 @@ public struct SourceFileStamp: Equatable, Sendable {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
-        self.modified = [Int(modified.tv_sec), Int(modified.tv_nsec)]
-        self.changed = [Int(changed.tv_sec), Int(changed.tv_nsec)]
+        (modifiedSeconds, modifiedNanoseconds) = (Int(modified.tv_sec), Int(modified.tv_nsec))
+        (changedSeconds, changedNanoseconds) = (Int(changed.tv_sec), Int(changed.tv_nsec))
     }
 }

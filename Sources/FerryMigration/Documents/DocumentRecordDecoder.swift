@@ -386,8 +386,7 @@ public struct DocumentRecordDecoder {
     /// A key that `members` holds more than once, if any.
     private mutating func repeatedKey(in members: [(key: String, value: DocumentValue)]) -> String? {
         if members.count == distinctKeys.count, zip(members, distinctKeys).allSatisfy({ $0.key == $1 }) { return nil }
-        var seen = Set<String>(minimumCapacity: members.count)
-        for member in members where !seen.insert(member.key).inserted { return member.key }
+        if let repeated = RepeatedKeys.first(among: members) { return repeated }
         distinctKeys = members.map(\.key)
         return nil
     }

@@ -17,8 +17,7 @@ public enum RepeatedKeys {
     public static func first(in value: DocumentValue) -> String? {
         switch value {
         case .object(let members):
-            var seen = Set<String>(minimumCapacity: members.count)
-            for member in members where !seen.insert(member.key).inserted { return member.key }
+            if let repeated = first(among: members) { return repeated }
             for member in members { if let repeated = first(in: member.value) { return repeated } }
             return nil
         case .array(let elements):
@@ -27,5 +26,12 @@ public enum RepeatedKeys {
         default:
             return nil
         }
+    }
+
+    /// The first key that one object's `members` hold a second time, if any.
+    static func first(among members: [(key: String, value: DocumentValue)]) -> String? {
+        var seen = Set<String>(minimumCapacity: members.count)
+        for member in members where !seen.insert(member.key).inserted { return member.key }
+        return nil
     }
 }
