@@ -35,6 +35,10 @@ enum PostgresExportCommand {
                                             outcome: "loaded as its rows are", log: log) {
                 named = true
             }
+            if RelationshipFailureText.warnUnchecked(store.report?.relationshipsNotChecked, of: store.source,
+                                                     remedy: "run ferry verify on it when it is idle, or export it again with --replace", log: log) {
+                named = true
+            }
         }
         let failed = summary.stores.filter { $0.failure != nil }.count
         var code = exitCode(summary)
@@ -103,6 +107,9 @@ enum PostgresExportText {
         let entities: [String: Int64]?
         let relationships: [String: Int64]?
         let exactDates: Int?
+        /// `ferry verify`'s relationship checks: their failures, or why they did not run.
+        let relationshipFailures: [String]?
+        let relationshipsNotChecked: String?
         let error: String?
     }
 
@@ -111,7 +118,9 @@ enum PostgresExportText {
             let counts = store.report?.databaseCounts
             return Store(path: store.source, outcome: store.outcome, seconds: store.seconds, storeUUID: store.report?.storeUUID,
                          modelVersion: store.report?.modelVersion, rows: counts?.rows, pairs: counts?.pairs, entities: counts?.entities,
-                         relationships: counts?.relationships, exactDates: store.report?.exactDates, error: store.failure?.message)
+                         relationships: counts?.relationships, exactDates: store.report?.exactDates,
+                         relationshipFailures: store.report.flatMap { $0.relationshipFailures.isEmpty ? nil : $0.relationshipFailures },
+                         relationshipsNotChecked: store.report?.relationshipsNotChecked, error: store.failure?.message)
         }
         let failed = summary.stores.filter { $0.failure != nil }.count
         let line = Line(target: summary.target, schema: summary.schema, seconds: summary.seconds, loaded: summary.stores.count - failed,

@@ -24,6 +24,8 @@ enum PostgresRestoreCommand {
             }
             let named = RelationshipFailureText.warn(summary.relationshipFailures, of: "store \(store.uuidString)",
                                                      outcome: "named when it was loaded; restored as the database holds it", log: log)
+            RelationshipFailureText.warnUnchecked(summary.relationshipsNotChecked, of: "store \(store.uuidString)",
+                                                  remedy: "the restored store was verified on its own", log: log)
             let code: ExitCode = RestoreCommand.warnUnresolved(summary.links, in: "the database", log: log) || named ? .rejects : .success
             log.summary(code, counts: ["records": summary.records.values.reduce(0, +), "pairs": Int(summary.counts.pairs)])
             if arguments.has("json") {

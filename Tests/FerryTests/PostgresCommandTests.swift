@@ -156,6 +156,36 @@ struct PostgresCommandTests {
                 "\(verified.err)")
     }
 
+    /// The relationship checks run on a connection of their own; one that could not open the
+    /// store was taken as finding nothing, and the load exited 0 as if they had held.
+    @Test("export --to whose relationship checks cannot run (no descriptor left for their connection) exits 1, says why, and restore repeats it")
+    func uncheckedRelationships() throws {
+        let server = try PostgresTestServer.running()
+        let uri = server.uri(database: try server.database().name)
+        let folder = try TestPaths.temporaryFolder("pg-unchecked")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.uuidString
+        // The fewest descriptors a load needs depends on what the process inherits: the limit is
+        // raised until a store loads; the first limit that loads leaves the checker none.
+        var loaded: (limit: Int, status: Int32, err: String)?
+        for limit in 5...16 where loaded == nil {
+            let run = try ExportTestSupport.shell("ulimit -n \(limit); '\(ExportTestSupport.binary)' export '\(store)' --to '\(uri)' --replace")
+            if run.status == 0 || run.status == 1 { loaded = (limit, run.status, run.err) }
+        }
+        let first = try #require(loaded)
+        #expect(first.status == 1, "ulimit -n \(first.limit): \(first.err)")
+        #expect(first.err.contains("warning: \(store): ferry verify's relationship checks did not run on the state exported "
+            + "(the checker could not read the store"), "\(first.err)")
+        let restored = try ferry(["restore", uri, "--store", uuid, "--model", ExportTestSupport.workspace, "--out", folder + "/back.sqlite"])
+        #expect(restored.status == 0, "\(restored.err)")
+        #expect(restored.err.contains("warning: store \(uuid): ferry verify's relationship checks did not run on the state exported"), "\(restored.err)")
+        // Loaded again with descriptors enough, the checks run and the catalog forgets the old reason.
+        let again = try ferry(["export", store, "--to", uri, "--replace"])
+        #expect(again.status == 0 && again.err.isEmpty, "\(again.err)")
+        let restoredAgain = try ferry(["restore", uri, "--store", uuid, "--model", ExportTestSupport.workspace, "--out", folder + "/again.sqlite"])
+        #expect(restoredAgain.status == 0 && restoredAgain.err.isEmpty, "\(restoredAgain.err)")
+    }
+
     @Test("the password never shows: not on a wrong one, not in --json, not from the password file")
     func passwords() throws {
         let server = try PostgresTestServer.running()

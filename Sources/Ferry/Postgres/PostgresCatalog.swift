@@ -6,7 +6,8 @@ import FoundationEssentials
 /// per store loaded: its UUID, model version and version hashes (so `ferry restore` finds the
 /// model version), the path it was read from, the tool and the time, and what a restore writes
 /// back besides the records: each entity's `Z_MAX` and the application's own metadata keys; and
-/// the failures of `ferry verify`'s relationship checks the load named, for a restore to repeat. No
+/// the failures of `ferry verify`'s relationship checks the load named, or why they did not run, for
+/// a restore to repeat. No
 /// connection string or password is ever written here.
 ///
 /// The catalog has no version of its own: columns added later (`laterColumns`) are added to an
@@ -33,6 +34,9 @@ struct PostgresCatalog {
         /// The failures of `ferry verify`'s relationship checks the load named (JSON text of
         /// lines), for `restore` to repeat; nil when there were none (or not recorded).
         var relationshipFailures: [String]? = nil
+        /// Why those checks did not run on the state loaded (`PostgresLoadReport.relationshipsNotChecked`);
+        /// nil when they ran (or not recorded).
+        var relationshipsNotChecked: String? = nil
 
         /// Whether the row records `Z_MAX` and the application's metadata (an older Ferry's does not).
         var recordsState: Bool { primaryKeyMaxima != nil }
@@ -45,8 +49,9 @@ struct PostgresCatalog {
     private static let firstStoreColumns: Set = ["store", "model", "version_hashes", "source", "tool", "loaded"]
     private static let schemaColumns: Set = ["layout", "model", "created"]
     /// Columns of `ferry_stores` that older catalogs lack (nullable text: JSON `Z_MAX`es, and the
-    /// base64 property list of the application's metadata).
-    private static let laterColumns = ["primary_key_maxima", "application_metadata", "relationship_failures"]
+    /// base64 property list of the application's metadata, JSON lines of relationship failures,
+    /// and why the relationship checks did not run).
+    private static let laterColumns = ["primary_key_maxima", "application_metadata", "relationship_failures", "relationships_not_checked"]
 
     private func q(_ name: String) -> String { PostgresIdentifier.quoted(name) }
 
@@ -205,7 +210,7 @@ struct PostgresCatalog {
             let columns = Self.storeColumns + ["tool"]
             try connection.execute("INSERT INTO \(storesTable) (\(PostgresIdentifier.list(columns))) VALUES (\(columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))",
                                    [entry.store, entry.modelVersion, hashes, entry.source, maxima, entry.applicationMetadata, failures,
-                                    "ferry \(FerryVersion.current)"])
+                                    entry.relationshipsNotChecked, "ferry \(FerryVersion.current)"])
         } catch where error.sqlState == "23505" {
             // With `replace`, the rows deleted above were another run's, which loaded the store
             // again before this one's insert.
@@ -217,13 +222,14 @@ struct PostgresCatalog {
     }
 
     /// Records the failures of `ferry verify`'s relationship checks on the store, found while it
-    /// loaded, in its row, inside the transaction that loads it.
-    func record(relationshipFailures failures: [String], store: String) throws(PostgresTransferError) {
-        guard !failures.isEmpty else { return }
+    /// loaded, or why they did not run on it, in its row, inside the transaction that loads it.
+    func record(relationshipFailures failures: [String], notChecked: String?, store: String) throws(PostgresTransferError) {
+        guard !failures.isEmpty || notChecked != nil else { return }
         let text: String?
         do { text = try Self.json(failures) } catch { throw .export(.encoding(reason: "relationship failures: \(error)")) }
         try database { () throws(PostgresError) in
-            try connection.execute("UPDATE \(storesTable) SET \(q("relationship_failures")) = $2 WHERE \(q("store")) = $1", [store, text])
+            try connection.execute("UPDATE \(storesTable) SET \(q("relationship_failures")) = $2, \(q("relationships_not_checked")) = $3 "
+                + "WHERE \(q("store")) = $1", [store, text, notChecked])
         }
     }
 
@@ -276,7 +282,7 @@ struct PostgresCatalog {
             do { failures = try JSONDecoder().decode([String].self, from: Data(text.utf8)) } catch { throw unreadable("relationship failures") }
         }
         return StoreEntry(store: uuid, modelVersion: model, versionHashes: decoded, source: source, primaryKeyMaxima: maxima,
-                          applicationMetadata: row[5], relationshipFailures: failures)
+                          applicationMetadata: row[5], relationshipFailures: failures, relationshipsNotChecked: row[7])
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.

@@ -20,4 +20,8 @@ public struct PostgresLoadReport: Sendable, Equatable {
     /// entity column naming another entity than its row's), one line each: its rows are loaded
     /// as they are, and the export names each (exit 1), as a file export does.
     public var relationshipFailures: [String] = []
+    /// Why those checks have no verdict on the state loaded (the checker could not read the
+    /// store, or the store was written while it loaded); nil when they ran on it. A check that
+    /// did not run is never one that held: the export says so (exit 1).
+    public var relationshipsNotChecked: String? = nil
 }

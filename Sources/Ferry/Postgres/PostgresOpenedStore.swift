@@ -16,6 +16,8 @@ final class PostgresOpenedStore: @unchecked Sendable {
     let info: ExportManifest.ModelInfo
     let reader: StoreRecordReader
     let layout: PostgresLayout
+    /// The store's files before it was opened: the state its relationship checks must be of.
+    let stamp: StoreFileStamp
     /// How long opening took, in seconds (part of the store's time in the summary).
     let seconds: Double
 
@@ -24,6 +26,7 @@ final class PostgresOpenedStore: @unchecked Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         self.path = path
+        stamp = StoreFileStamp(path)
         do { store = try CoreDataStoreReader(path: path) } catch { throw .export(.store(error)) }
         let resolved: (model: ManagedObjectModel, info: ExportManifest.ModelInfo)
         do { resolved = try ExportModelSource.resolve(bundle: bundle, store: store) } catch { throw .export(error) }

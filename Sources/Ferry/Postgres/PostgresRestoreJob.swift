@@ -58,6 +58,8 @@ public struct PostgresRestoreJob {
         /// The failures of `ferry verify`'s relationship checks the load named on the store
         /// (kept in its catalog row): the database holds its rows as they were loaded.
         public var relationshipFailures: [String]
+        /// Why those checks did not run on the state loaded (kept in its catalog row); nil when they ran.
+        public var relationshipsNotChecked: String?
     }
 
     /// Restores the store; `progress` is told the phase and how far it is (every
@@ -117,7 +119,8 @@ public struct PostgresRestoreJob {
             guard problems.isEmpty else { throw PostgresTransferError.verification(store: outputPath, problems: problems) }
             do { try writer.finish(replacing: replaceExisting) } catch { throw PostgresTransferError.export(.writing(outputPath, error)) }
             return Summary(modelVersion: model.name, records: pipeline.written, counts: written, databaseCounts: cursor.databaseCounts, links: links,
-                           catalogRecordsState: entry.recordsState, relationshipFailures: entry.relationshipFailures ?? [])
+                           catalogRecordsState: entry.recordsState, relationshipFailures: entry.relationshipFailures ?? [],
+                           relationshipsNotChecked: entry.relationshipsNotChecked)
         } catch {
             writer.discard()
             _ = try? connection.execute("ROLLBACK")

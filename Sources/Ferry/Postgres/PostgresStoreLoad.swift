@@ -29,21 +29,34 @@ struct PostgresStoreLoad {
     func run() throws(PostgresTransferError) -> PostgresLoadReport {
         let (store, model, reader, layout, storePath) = (opened.store, opened.model, opened.reader, opened.layout, opened.path)
         // `ferry verify`'s relationship checks, on their own connection while the rows go out.
-        let checks = BackgroundWork<[String], Never> {
-            .success((try? StoreVerifier(path: storePath, model: .model(model)).relationshipFailures().map(VerificationReportText.line)) ?? [])
+        let checks = BackgroundWork<[String], VerificationError> {
+            Result { () throws(VerificationError) in
+                try StoreVerifier(path: storePath, model: .model(model)).relationshipFailures().map(VerificationReportText.line)
+            }
         }
-        defer { _ = checks.wait() }
+        defer { _ = try? checks.wait() }
         let connection = try session.connection()
         let catalog = PostgresCatalog(connection: connection, schema: schema)
         let uuid = store.metadata.storeUUID.uuidString
         let applicationMetadata: String?
         do { applicationMetadata = try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries) } catch { throw .export(error) }
         // The relationship checks' failures go into the report and, for `restore` to repeat (as a
-        // backup's manifest keeps them), into the store's catalog row, before the commit.
+        // backup's manifest keeps them), into the store's catalog row, before the commit; so does
+        // why they have no verdict on the state loaded: the checker could not read the store, or
+        // the store's files changed since it was opened (its connection may have read another state).
         func checked(_ report: PostgresLoadReport) throws(PostgresTransferError) -> PostgresLoadReport {
             var report = report
-            report.relationshipFailures = checks.wait()
-            try catalog.record(relationshipFailures: report.relationshipFailures, store: uuid)
+            do {
+                let failures = try checks.wait()
+                if StoreFileStamp(storePath) == opened.stamp {
+                    report.relationshipFailures = failures
+                } else {
+                    report.relationshipsNotChecked = ExportManifest.writtenWhileExported
+                }
+            } catch {
+                report.relationshipsNotChecked = "the checker could not read the store: \(error)"
+            }
+            try catalog.record(relationshipFailures: report.relationshipFailures, notChecked: report.relationshipsNotChecked, store: uuid)
             return report
         }
         return try catalog.transaction { () throws(PostgresTransferError) in
