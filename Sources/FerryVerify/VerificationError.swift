@@ -14,6 +14,9 @@ public enum VerificationError: Error, Equatable, Sendable, CustomStringConvertib
     /// Another process wrote the store (or checkpointed it) while it was verified: the checks,
     /// each on its own connection, may have read different states, so the report says nothing.
     case changedWhileVerifying(path: String)
+    /// Checks could not run (their queries failed: too many open files, a lock), and none of
+    /// those that ran failed: no verdict either way. `first` is the first one's line.
+    case checksCouldNotRun(path: String, count: Int, first: String)
 
     public var description: String {
         switch self {
@@ -25,6 +28,8 @@ public enum VerificationError: Error, Equatable, Sendable, CustomStringConvertib
         case let .changedWhileVerifying(path):
             "\(path) changed while it was verified (another process wrote it), so the checks may have read different states: "
                 + "run again when it is idle, or verify a copy"
+        case let .checksCouldNotRun(path, count, first):
+            "\(path): \(count) check\(count == 1 ? "" : "s") could not run, so the store is not verified (first: \(first))"
         }
     }
 }

@@ -27,7 +27,7 @@ enum ExitCode: Int32, CaseIterable {
     var meaning: String {
         switch self {
         case .success: "everything was read, written and verified"
-        case .rejects: "the job finished, but some records were rejected or links were not kept (the destination holds the rest), or a store it read fails `ferry verify`'s relationship checks (each is named), or (`export`) they could not run on the state read (why is said)"
+        case .rejects: "the job finished, but some records were rejected or links were not kept (the destination holds the rest), or a store it read fails `ferry verify`'s relationship checks (each is named), or (`export`, `migrate`) they could not run on the state read (why is said)"
         case .usage: "usage error: unknown verb or option, missing argument, value out of range"
         case .badInput: "an input (model, source file, store, backup) cannot be read or is invalid, or names what the model lacks"
         case .destination: "the destination could not be written; nothing was left behind"

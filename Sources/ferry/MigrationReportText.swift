@@ -18,6 +18,10 @@ enum MigrationReportText {
             for (store, failures) in summary.sourceRelationshipFailures.sorted(by: { $0.key < $1.key }) {
                 RelationshipFailureText.warn(failures, of: store, outcome: "migrated as its records say", log: log)
             }
+            for (store, reason) in summary.sourceRelationshipsNotChecked.sorted(by: { $0.key < $1.key }) {
+                RelationshipFailureText.warnUnchecked(reason, of: store, state: "migrated",
+                                                      remedy: "run ferry verify on it when it is idle", log: log)
+            }
             for hint in summary.suggestions { log.warning("hint: \(hint)") }
             RejectSamplesText.report(summary.sampleRejects, rejected: summary.rejected, links: summary.links,
                                      stoppedEarly: summary.stoppedEarly, rejectLog: rejectLog, log: log)

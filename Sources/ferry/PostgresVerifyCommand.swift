@@ -26,8 +26,15 @@ enum PostgresVerifyCommand {
             return log.failure(error.isVerificationFailure ? .verificationFailed : .badInput, error.description)
         }
         var code = VerifyCommand.print(report, json: arguments.has("json"))
-        if RelationshipFailureText.warn(job.storeRelationshipFailures(), of: store,
-                                        outcome: "the database holds its rows as they were loaded", log: log), code == .success {
+        let named: Bool
+        switch job.storeRelationshipFailures() {
+        case .success(let failures):
+            named = RelationshipFailureText.warn(failures, of: store, outcome: "the database holds its rows as they were loaded", log: log)
+        case .failure(let error):
+            named = RelationshipFailureText.warnUnchecked("\(error)", of: store, state: "read",
+                                                          remedy: "run ferry verify on it when it is idle", log: log)
+        }
+        if named, code == .success {
             code = .rejects
         }
         log.summary(code, counts: VerifyCommand.counts(report))

@@ -15,12 +15,12 @@ enum RelationshipFailureText {
     }
 
     /// The warning of a job whose relationship checks did not run on the state it read
-    /// (`reason`, nil when they ran): their failures, none named, are no verdict. Returns whether
-    /// there was one.
+    /// (`reason`, nil when they ran; `state` says what the job did with it: exported, migrated):
+    /// their failures, none named, are no verdict. Returns whether there was one.
     @discardableResult
-    static func warnUnchecked(_ reason: String?, of store: String, remedy: String, log: RunLog) -> Bool {
+    static func warnUnchecked(_ reason: String?, of store: String, state: String = "exported", remedy: String, log: RunLog) -> Bool {
         guard let reason else { return false }
-        log.warning("warning: \(store): ferry verify's relationship checks did not run on the state exported (\(reason)): "
+        log.warning("warning: \(store): ferry verify's relationship checks did not run on the state \(state) (\(reason)): "
             + "its relationships are not known to hold; \(remedy)")
         return true
     }

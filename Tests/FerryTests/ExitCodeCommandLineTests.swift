@@ -243,4 +243,41 @@ struct ExitCodeCommandLineTests {
         #expect(run.err.contains("file size limit reached writing a temporary file in \(temporary) (SQLite's sort and scratch files"), "\(run.err)")
         #expect(!run.err.contains("SQLite error"), "\(run.err)")
     }
+
+    /// A check whose query could not open its connection was a failure of the store: `verify`
+    /// said VERIFICATION FAILED (5) of a sound store, and an `--append` run out of descriptors
+    /// exited 5 where the store simply could not be checked (4, nothing placed).
+    @Test("checks that cannot run for want of descriptors are never a verification failure: verify exits 3, import 4, at every limit")
+    func checksWithoutDescriptors() throws {
+        let folder = try TestPaths.temporaryFolder("descriptors")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        // The limit is raised until verify passes: the limits below leave it some connections.
+        var (unverified, passed) = (0, false)
+        for limit in 5...64 where !passed {
+            let run = try ExportTestSupport.shell("ulimit -n \(limit); '\(ExportTestSupport.binary)' verify '\(store)'")
+            #expect([0, 3].contains(run.status), "ulimit -n \(limit): \(run.err)")
+            if run.err.contains("could not run, so the store is not verified") { unverified += 1 }
+            passed = run.status == 0
+        }
+        #expect(passed && unverified > 0, "no limit left a check without its connection")
+        let (legacy, model) = (TestPaths.fixtures + "/legacy", ExportTestSupport.workspace)
+        let uploads = folder + "/uploads.sqlite"
+        let imported = try ferry("import", legacy + "/uploads.csv", "--model", model, "--model-version", "Workspace 2", "--entity", "Upload",
+                                 "--out", uploads)
+        #expect(imported.status <= 1, "\(imported.err)")
+        for limit in 8...24 {
+            let target = folder + "/appended-\(limit).sqlite"
+            try FileManager.default.copyItem(atPath: uploads, toPath: target)
+            let run = try ExportTestSupport.shell("ulimit -n \(limit); '\(ExportTestSupport.binary)' import '\(legacy)/tasks.json' "
+                + "--model '\(model)' --model-version 'Workspace 2' --entity Task --out '\(target)' --append "
+                + "--link attachments=remotePath --link tags=name --create-missing tags")
+            // The fixture's tasks name one upload that does not exist: 1 when the run completes.
+            #expect([1, 4].contains(run.status), "ulimit -n \(limit): \(run.err)")
+            #expect(!run.err.contains("VERIFICATION FAILED"), "ulimit -n \(limit): \(run.err)")
+            // A migration's store it could not check is the destination's failure too (it was 3).
+            let migrated = try ExportTestSupport.shell("ulimit -n \(limit); '\(ExportTestSupport.binary)' migrate '\(store)' "
+                + "--model '\(model)' --var zone=UTC --out '\(folder)/migrated-\(limit).sqlite'")
+            #expect(migrated.status != 5 && !(migrated.status == 3 && migrated.err.contains("written store")), "ulimit -n \(limit): \(migrated.err)")
+        }
+    }
 }

@@ -174,7 +174,7 @@ public struct ExportJob {
         return BackgroundWork {
             Result { () throws(VerificationError) in
                 let verifier = try StoreVerifier(path: path, model: .model(model))
-                let failures = verifier.relationshipFailures().map(VerificationReportText.line)
+                let failures = try verifier.relationshipFailures().map(VerificationReportText.line)
                 guard fingerprinted else { return StoreChecks(relationshipFailures: failures, fingerprints: nil) }
                 let fingerprints = Result { () throws(VerificationError) in
                     let computed = try verifier.fingerprints(pairKeying: ExportManifest.pairKeying, pairsBetweenRecordsOnly: true)

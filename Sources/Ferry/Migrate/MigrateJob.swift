@@ -105,7 +105,9 @@ public struct MigrateJob {
                 do { try pipeline.read(cursor, namespace: namespace) } catch { throw MigrateError(error) }
             }
             do { summary.links = try pipeline.finish() } catch { throw MigrateError(error) }
-            summary.sourceRelationshipFailures = sourceChecks?.wait() ?? [:]
+            if let checked = sourceChecks?.wait() {
+                (summary.sourceRelationshipFailures, summary.sourceRelationshipsNotChecked) = (checked.failures, checked.notChecked)
+            }
             do {
                 try writer.setMetadataEntries(sourceMetadata(read: pipeline.ledgers, digests: digests.compactMapValues(\.result), chain: chain,
                                                              summary: &summary))
@@ -171,9 +173,10 @@ public struct MigrateJob {
     /// Starts `ferry verify`'s relationship checks of each source store on a worker thread
     /// (`StoreVerifier.relationshipFailures`), read with the version the run reads its records
     /// as: the damage the run passes over or mends without a word (an entity column naming
-    /// another entity than its row's is read as the row's). The failures' lines by store; a
-    /// store that cannot be checked is the run's to refuse.
-    private func startSourceChecks(_ chain: MigrationChain) -> BackgroundWork<[String: [String]], Never> {
+    /// another entity than its row's is read as the row's). The failures' lines by store, and
+    /// why the checks could not run on a store whose records the run reads (no verdict: the run
+    /// says so). A store the run cannot read is the run's to refuse.
+    private func startSourceChecks(_ chain: MigrationChain) -> BackgroundWork<(failures: [String: [String]], notChecked: [String: String]), Never> {
         let stores = request.sources.filter { $0.kind == .store }.compactMap { source -> (path: String, model: ManagedObjectModel)? in
             guard let reader = try? CoreDataStoreReader(path: source.path),
                   let (_, model) = try? StoreRecordCursor.version(of: reader, in: chain) else { return nil }
@@ -181,12 +184,16 @@ public struct MigrateJob {
         }
         return BackgroundWork {
             var failures: [String: [String]] = [:]
+            var notChecked: [String: String] = [:]
             for store in stores {
-                guard let verifier = try? StoreVerifier(path: store.path, model: .model(store.model)) else { continue }
-                let found = verifier.relationshipFailures().map(VerificationReportText.line)
-                if !found.isEmpty { failures[store.path] = found }
+                do throws(VerificationError) {
+                    let found = try StoreVerifier(path: store.path, model: .model(store.model)).relationshipFailures().map(VerificationReportText.line)
+                    if !found.isEmpty { failures[store.path] = found }
+                } catch {
+                    notChecked[store.path] = "\(error)"
+                }
             }
-            return .success(failures)
+            return .success((failures, notChecked))
         }
     }
 
@@ -330,7 +337,7 @@ public struct MigrateJob {
             // which the run names (`sourceRelationshipFailures`).
             report.accept(sourceFailures: Set(summary.sourceRelationshipFailures.values.joined()), from: "a source store")
         } catch {
-            throw .store(source: request.outputPath, reason: "cannot verify the written store: \(error)")
+            throw .writer(.unverifiable(path: request.outputPath, reason: "\(error)"))
         }
         summary.verification = report
         guard report.passed else {

@@ -36,6 +36,9 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     /// (one line each, by store): their pairs are in the new store as its records say, not as
     /// the store held them. Empty with `--no-verify`, which skips the checks.
     public var sourceRelationshipFailures: [String: [String]] = [:]
+    /// Why those checks could not run on a source store, by store (too many open files): no
+    /// verdict on its relationships, which the run says (exit 1).
+    public var sourceRelationshipsNotChecked: [String: String] = [:]
     /// Objects of the store whose UUID is kept that got a new `Z_PK`, per entity: an object of
     /// another entity now in the same table (the hierarchy changed) kept that key.
     public var renumbered: [String: Int] = [:]
@@ -56,6 +59,8 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     public var unresolvedLinks: Int { LinkReport.unresolved(in: links) }
     /// Whether the run left something of its sources out of the store: a record rejected, or a
     /// link not kept (unresolved, or its destination claimed last by another record; exit 1).
-    public var leftSomethingOut: Bool { rejected > 0 || LinkReport.notKept(in: links) > 0 || !sourceRelationshipFailures.isEmpty }
+    public var leftSomethingOut: Bool {
+        rejected > 0 || LinkReport.notKept(in: links) > 0 || !sourceRelationshipFailures.isEmpty || !sourceRelationshipsNotChecked.isEmpty
+    }
     public var isBalanced: Bool { ledgers.allSatisfy(\.isBalanced) }
 }

@@ -36,12 +36,18 @@ public struct PostgresVerifyJob {
 
     /// The failures of `ferry verify`'s relationship checks on STORE, one line each: damage the
     /// comparison cannot see (the load reads such a store's rows as they are, the export names
-    /// them), for the verb to name. Empty when STORE or its model cannot be read (`run` says why).
-    public func storeRelationshipFailures() -> [String] {
-        guard let store = try? CoreDataStoreReader(path: againstPath),
-              let model = try? ExportModelSource.resolve(bundlePath: modelPath, store: store).model,
-              let verifier = try? StoreVerifier(path: againstPath, model: .model(model)) else { return [] }
-        return verifier.relationshipFailures().map(VerificationReportText.line)
+    /// them), for the verb to name; or why they could not run (STORE or its model could not be
+    /// read for them, a check's query failed), which is no verdict.
+    public func storeRelationshipFailures() -> Result<[String], VerificationError> {
+        Result { () throws(VerificationError) in
+            let store: CoreDataStoreReader
+            do throws(StoreReaderError) { store = try CoreDataStoreReader(path: againstPath) } catch { throw .unreadableStore(error) }
+            let model: ManagedObjectModel
+            do { model = try ExportModelSource.resolve(bundlePath: modelPath, store: store).model } catch {
+                throw .noModel(path: againstPath, reason: "\(error)")
+            }
+            return try StoreVerifier(path: againstPath, model: .model(model)).relationshipFailures().map(VerificationReportText.line)
+        }
     }
 
     public func run() throws(PostgresTransferError) -> VerificationReport {

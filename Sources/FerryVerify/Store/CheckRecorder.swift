@@ -8,6 +8,9 @@ struct CheckRecorder {
     private(set) var failuresBySubject: [String: Int] = [:]
     /// States a check found that Core Data itself allows, reported without failing.
     private(set) var notes: [String] = []
+    /// The failures that are checks which could not run (their query failed: too many open
+    /// files, a lock), also among `sections`' failures: no verdict on the store.
+    private(set) var unrun: [VerificationFailure] = []
 
     /// Notes a state that is not a failure (see `VerificationReport.notes`).
     mutating func note(_ text: String) {
@@ -27,15 +30,23 @@ struct CheckRecorder {
     }
 
     /// Runs one check: notes it, and records its failure when it returns one. A query that fails
-    /// is a failure of the check (`code`), with SQLite's message.
+    /// is a check that could not run (`couldNotRun`).
     mutating func check(_ section: String, subject: String, code: String,
                         _ body: () throws(SQLiteError) -> VerificationFailure?) {
         ran(section, subject: subject)
         do {
             if let failure = try body() { failed(section, failure) }
         } catch {
-            failed(section, VerificationFailure(check: code, subject: subject, message: "the check could not run: \(error)"))
+            couldNotRun(section, check: code, subject: subject, error)
         }
+    }
+
+    /// Records a check (`code`) whose query failed, with SQLite's message: a failure of the
+    /// report, and one of `unrun`, so that a report of such failures alone is no verdict.
+    mutating func couldNotRun(_ section: String, check code: String, subject: String, _ error: SQLiteError) {
+        let failure = VerificationFailure(check: code, subject: subject, message: "the check could not run: \(error)")
+        failed(section, failure)
+        unrun.append(failure)
     }
 
     /// Checks and failures of a subject and of everything named below it (`Entity.x`).

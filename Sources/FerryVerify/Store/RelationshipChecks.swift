@@ -145,8 +145,7 @@ struct RelationshipChecks {
                         + "(Core Data keeps such one-sided one-to-ones; not a failure)")
                 }
             } catch {
-                recorder.failed(Self.section, VerificationFailure(check: "inverse-mismatch", subject: subject,
-                                                                   message: "the check could not run: \(error)"))
+                recorder.couldNotRun(Self.section, check: "inverse-mismatch", subject: subject, error)
             }
             recorder.check(Self.section, subject: subject, code: "inverse-mismatch") { () throws(SQLiteError) in
                 let found = try scan.inverseMismatches(of: storage, destinationTable: destinationTable.name, inverseColumn: inverseColumn.name)

@@ -103,6 +103,10 @@ public final class StoreVerifier {
         // Each check reads on its own connection (or a copy, or the file as immutable bytes): a
         // store written meanwhile gives failures of no state the store was ever in.
         guard StoreFileStamp(path) == openingStamp else { throw .changedWhileVerifying(path: path) }
+        // Checks that could not run, and no failure besides: nothing is known to fail or to hold.
+        if let first = recorder.unrun.first, recorder.unrun.count == report.failures.count {
+            throw .checksCouldNotRun(path: path, count: recorder.unrun.count, first: VerificationReportText.line(first))
+        }
         return report
     }
 
@@ -113,10 +117,15 @@ public final class StoreVerifier {
     /// SQL over the pairs: it reads no values. For the verbs that read a store (export, migrate)
     /// to say what of it they could not keep as it is. Empty when the store lacks a table or
     /// column of the model (a reader refuses such a store).
-    public func relationshipFailures(sampleLimit: Int = VerificationOptions().sampleLimit) -> [VerificationFailure] {
+    /// - Throws: `VerificationError.checksCouldNotRun` when one of them could not run: the rest
+    ///   are no verdict on the relationships.
+    public func relationshipFailures(sampleLimit: Int = VerificationOptions().sampleLimit) throws(VerificationError) -> [VerificationFailure] {
         guard records != nil, schemaProblem == nil else { return [] }
         var recorder = CheckRecorder()
         _ = RelationshipChecks(context: makeContext(sampleLimit)).run(&recorder)
+        if let first = recorder.unrun.first {
+            throw .checksCouldNotRun(path: path, count: recorder.unrun.count, first: VerificationReportText.line(first))
+        }
         return recorder.sections.flatMap(\.failures)
     }
 

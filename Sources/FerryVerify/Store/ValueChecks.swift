@@ -75,8 +75,7 @@ struct ValueChecks {
                 recorder.note("\(subject): \(found.rows.count) row(s) fail the model's validation\(first), which Core Data "
                     + "refuses when it saves the object (kept: objects already stored keep them; not a failure)")
             } catch {
-                recorder.failed(Self.section, VerificationFailure(check: "value-validation", subject: subject,
-                                                                   message: "the check could not run: \(error)"))
+                recorder.couldNotRun(Self.section, check: "value-validation", subject: subject, error)
             }
         }
     }
