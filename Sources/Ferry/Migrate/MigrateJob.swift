@@ -133,9 +133,10 @@ public struct MigrateJob {
                 writer.discard()
                 summary.discarded = "the run stopped at the reject limit (--max-errors)"
             } else {
-                // Verified where it is built, so that its receipt is renamed into place with it;
-                // a check that cannot run is reported once the store is in place. A dry run
-                // checks its store as the run would, then discards it: its verdict is the run's.
+                // Verified where it is built, so that its receipt is renamed into place with it.
+                // A store whose check could not run (too many open files) is not placed: its
+                // verdict is unknown. A dry run checks its store as the run would, then discards
+                // it: its verdict is the run's.
                 var verification: Result<Void, MigrateError> = .success(())
                 // Committed first: a store that cannot be written is discarded, not verified.
                 do { try writer.commit(flushing: request.durable && !request.dryRun) } catch { throw MigrateError.writer(error) }
@@ -147,6 +148,7 @@ public struct MigrateJob {
                 }
                 if let changed = changedSource() { throw changed }
                 if let changed = FileRecordSource.firstChanged(stamps) { throw MigrateError.source(changed) }
+                try verification.get()
                 if request.dryRun {
                     writer.discard()
                 } else if let report = summary.verification, !report.passed {
@@ -156,7 +158,6 @@ public struct MigrateJob {
                 } else {
                     do { try writer.finish(durable: request.durable, replacing: request.replaceExisting) } catch { throw MigrateError.writer(error) }
                 }
-                try verification.get()
             }
         } catch {
             writer.discard()
