@@ -1,8 +1,9 @@
+import FerryFormats
 import FerryStore
 
 /// Why a store could not be verified at all (as opposed to a check that failed, which goes into
 /// the report): the file cannot be read, or no model fits it.
-public enum VerificationError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum VerificationError: Error, Equatable, Sendable, CustomStringConvertible, WriteFailureCarrying {
     /// The store cannot be opened or read as a Core Data store.
     case unreadableStore(StoreReaderError)
     /// No version of the given bundle has any entity hash in common with the store's metadata.
@@ -14,9 +15,10 @@ public enum VerificationError: Error, Equatable, Sendable, CustomStringConvertib
     /// Another process wrote the store (or checkpointed it) while it was verified: the checks,
     /// each on its own connection, may have read different states, so the report says nothing.
     case changedWhileVerifying(path: String)
-    /// Checks could not run (their queries failed: too many open files, a lock), and none of
-    /// those that ran failed: no verdict either way. `first` is the first one's line.
-    case checksCouldNotRun(path: String, count: Int, first: String)
+    /// Checks could not run (their queries failed: too many open files, a lock, no room for
+    /// SQLite's temporary files), and none of those that ran failed: no verdict either way.
+    /// `first` is the first one's line, `cause` its SQLite error.
+    case checksCouldNotRun(path: String, count: Int, first: String, cause: SQLiteError)
 
     public var description: String {
         switch self {
@@ -28,8 +30,18 @@ public enum VerificationError: Error, Equatable, Sendable, CustomStringConvertib
         case let .changedWhileVerifying(path):
             "\(path) changed while it was verified (another process wrote it), so the checks may have read different states: "
                 + "run again when it is idle, or verify a copy"
-        case let .checksCouldNotRun(path, count, first):
+        case let .checksCouldNotRun(path, count, first, _):
             "\(path): \(count) check\(count == 1 ? "" : "s") could not run, so the store is not verified (first: \(first))"
+        }
+    }
+
+    /// A full disk or the file size limit met by SQLite's temporary files while verifying: no
+    /// fault of the store.
+    public var writeFailure: WriteFailure? {
+        switch self {
+        case .unreadableStore(let error): error.writeFailure
+        case .checksCouldNotRun(_, _, _, let cause): cause.writeFailure
+        default: nil
         }
     }
 }

@@ -60,6 +60,28 @@ struct ExportCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/b") == before)
     }
 
+    /// The backup's files fit under the limit, the scratch store it is restored into does not:
+    /// that was "the new backup does not restore" (5), which a monitor reads as a damaged backup.
+    @Test("backup whose restore check meets the file size limit in the temporary folder is exit 4 naming that folder, not a verification failure")
+    func restoreCheckWithoutRoom() throws {
+        let folder = try TestPaths.temporaryFolder("backup-cli")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let temporary = folder + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        // The limit (blocks of 512 bytes) is raised until the backup is made: on the way, limits
+        // above each gzip file of the backup and below the restored store.
+        var (inTemporaryFolder, made) = (0, false)
+        for blocks in stride(from: 20, through: 400, by: 20) where !made {
+            let run = try ExportTestSupport.shell("ulimit -f \(blocks); TMPDIR='\(temporary)' '\(ferry)' backup '\(store)' --to '\(folder)/b'")
+            #expect([0, 4].contains(run.status) && !run.err.contains("does not restore"), "ulimit -f \(blocks): \(run.err)")
+            if run.err.contains("file size limit reached writing \(temporary)/") { inTemporaryFolder += 1 }
+            made = run.status == 0
+            let backups = try FileManager.default.contentsOfDirectory(atPath: folder + "/b").filter { !$0.hasPrefix(".") }
+            #expect(backups.count == (made ? 1 : 0), "ulimit -f \(blocks): \(backups)")
+        }
+        #expect(made && inTemporaryFolder > 0)
+    }
+
     @Test("export --out or backup --to an existing file, or through one: Ferry's message, exit 4, not Foundation's error dump")
     func outputIsAFile() throws {
         let folder = try TestPaths.temporaryFolder("export-cli")

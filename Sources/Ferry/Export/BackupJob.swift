@@ -110,7 +110,12 @@ public struct BackupJob {
         } catch {
             building.remove()
             // Named as the backup folder: the temporary folder's name means nothing to the reader.
-            if let failure = error.writeFailure { throw .noRoom(WriteFailure(cause: failure.cause, path: folder)) }
+            // A failure elsewhere (SQLite's temporary files, the scratch store the backup is
+            // restored into) keeps the folder it was met in: that is where room is missing.
+            if let failure = error.writeFailure {
+                let inBackup = !failure.inTemporaryFiles && failure.path.hasPrefix(temporary)
+                throw .noRoom(inBackup ? WriteFailure(cause: failure.cause, path: folder) : failure)
+            }
             throw error
         }
         let target = try finalName(for: manifest)

@@ -188,7 +188,7 @@ public struct RestoreJob {
             report = try JobVerification.verify(store: outputPath, at: writer.temporaryPath, model: model, accounting: accounting,
                                                 derivedValues: writer.derivedValues)
         } catch {
-            throw .restore(reason: "\(outputPath): cannot verify the restored store: \(error)")
+            throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): cannot verify the restored store: \(error)")
         }
         // The backed-up store's own damage, restored as it was, which the export named
         // (`ExportManifest.relationshipFailures`) and the restore says again.

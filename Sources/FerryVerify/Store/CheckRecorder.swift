@@ -9,8 +9,9 @@ struct CheckRecorder {
     /// States a check found that Core Data itself allows, reported without failing.
     private(set) var notes: [String] = []
     /// The failures that are checks which could not run (their query failed: too many open
-    /// files, a lock), also among `sections`' failures: no verdict on the store.
-    private(set) var unrun: [VerificationFailure] = []
+    /// files, a lock, no room for SQLite's temporary files), also among `sections`' failures, with
+    /// SQLite's error: no verdict on the store.
+    private(set) var unrun: [(failure: VerificationFailure, cause: SQLiteError)] = []
 
     /// Notes a state that is not a failure (see `VerificationReport.notes`).
     mutating func note(_ text: String) {
@@ -31,6 +32,13 @@ struct CheckRecorder {
 
     /// Runs one check: notes it, and records its failure when it returns one. A query that fails
     /// is a check that could not run (`couldNotRun`).
+    /// The error of a report whose failures are all checks that could not run (nil when one that
+    /// ran failed, or none could not run): a report that is no verdict.
+    func noVerdict(path: String, failures: Int) -> VerificationError? {
+        guard let first = unrun.first, unrun.count == failures else { return nil }
+        return .checksCouldNotRun(path: path, count: unrun.count, first: VerificationReportText.line(first.failure), cause: first.cause)
+    }
+
     mutating func check(_ section: String, subject: String, code: String,
                         _ body: () throws(SQLiteError) -> VerificationFailure?) {
         ran(section, subject: subject)
@@ -46,7 +54,7 @@ struct CheckRecorder {
     mutating func couldNotRun(_ section: String, check code: String, subject: String, _ error: SQLiteError) {
         let failure = VerificationFailure(check: code, subject: subject, message: "the check could not run: \(error)")
         failed(section, failure)
-        unrun.append(failure)
+        unrun.append((failure, error))
     }
 
     /// Checks and failures of a subject and of everything named below it (`Entity.x`).

@@ -104,9 +104,7 @@ public final class StoreVerifier {
         // store written meanwhile gives failures of no state the store was ever in.
         guard StoreFileStamp(path) == openingStamp else { throw .changedWhileVerifying(path: path) }
         // Checks that could not run, and no failure besides: nothing is known to fail or to hold.
-        if let first = recorder.unrun.first, recorder.unrun.count == report.failures.count {
-            throw .checksCouldNotRun(path: path, count: recorder.unrun.count, first: VerificationReportText.line(first))
-        }
+        if let error = recorder.noVerdict(path: path, failures: report.failures.count) { throw error }
         return report
     }
 
@@ -123,9 +121,7 @@ public final class StoreVerifier {
         guard records != nil, schemaProblem == nil else { return [] }
         var recorder = CheckRecorder()
         _ = RelationshipChecks(context: makeContext(sampleLimit)).run(&recorder)
-        if let first = recorder.unrun.first {
-            throw .checksCouldNotRun(path: path, count: recorder.unrun.count, first: VerificationReportText.line(first))
-        }
+        if !recorder.unrun.isEmpty, let error = recorder.noVerdict(path: path, failures: recorder.unrun.count) { throw error }
         return recorder.sections.flatMap(\.failures)
     }
 
