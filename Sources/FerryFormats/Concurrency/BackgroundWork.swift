@@ -7,16 +7,17 @@ public final class BackgroundWork<Success: Sendable, Failure: Error>: Sendable {
     private let outcome = Mutex<Result<Success, Failure>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    /// Starts `work` on a thread of its own: a serial queue's, which libdispatch gives a thread
-    /// even when every thread of the global pool (one per core) is busy or waiting. On that pool,
-    /// work started by work already on it (a store's counts beside two `--jobs` loads) waited
-    /// for a thread to free up.
+    /// Starts `work` on a thread of its own (`WorkerThread`), never one of libdispatch's global
+    /// pool (one per core), where work started by work already on it (a store's counts beside
+    /// two `--jobs` loads) waited for a thread to free up. When the system cannot make a thread
+    /// (`ulimit -v`), the work runs here, before the caller goes on: the same outcome, later.
     public init(_ work: @escaping @Sendable () -> Result<Success, Failure>) {
-        DispatchQueue(label: "ferry.background-work").async { [self] in
+        let finish: @Sendable () -> Void = { [self] in
             let result = work()
             outcome.withLock { $0 = result }
             done.signal()
         }
+        if !WorkerThread.start(finish) { finish() }
     }
 
     /// What the worker computed, when it is done; nil while it runs (never waits).
