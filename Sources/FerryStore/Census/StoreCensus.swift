@@ -1,7 +1,8 @@
 /// The rows of a Core Data store, counted with plain SQL on a connection of its own, sharing no
 /// code with the record reader: no model, no layout, no entity numbering. Tables are found in
 /// `sqlite_master` (every table with `Z_PK` and `Z_ENT` holds entity rows), rows are grouped by
-/// their `Z_ENT` and named through the store's own `Z_PRIMARYKEY`.
+/// their `Z_ENT` and named through the store's own `Z_PRIMARYKEY`; a row outside the table its
+/// entity's rows are in (`EntityTables`) is a stray, as is a row of no entity.
 ///
 /// A job that reads a store compares what its reader delivered with this count, so a reader's
 /// blind spot (rows of an entity it numbered differently, rows of no entity at all) fails the job
@@ -14,10 +15,10 @@ public struct StoreCensus: Sendable, Equatable {
         public var name: String
         /// `Z_SUPER`: the parent's number, 0 for a root.
         public var superNumber: Int64
-        /// Rows whose `Z_ENT` is this number, in any table.
+        /// Rows whose `Z_ENT` is this number, in the entity's table (`EntityTables`).
         public var rows: Int64
-        /// Those rows by the table they are in (more than one table when a row is where its
-        /// entity's rows do not belong).
+        /// Those rows by the table they are in (more than one table only for an entity whose
+        /// table the store lacks, an app's root renamed since, whose rows are counted where they are).
         public var rowsByTable: [String: Int64] = [:]
         /// `Z_MAX` as the store keeps it (on the root's row).
         public var maxPrimaryKey: Int64
@@ -27,11 +28,28 @@ public struct StoreCensus: Sendable, Equatable {
         public var isSystemEntity: Bool { number >= PrimaryKeyEntry.firstSystemEntityNumber }
     }
 
-    /// Rows whose `Z_ENT` names no entity of `Z_PRIMARYKEY`.
-    public struct StrayRows: Sendable, Equatable {
+    /// Rows whose `Z_ENT` names no entity of `Z_PRIMARYKEY`, or an entity whose rows are in
+    /// another table (`EntityTables`): an app's row in Core Data's own tables or in another
+    /// entity's, a row of Core Data's own (a history `CHANGE`) in an app's table.
+    public struct StrayRows: Sendable, Equatable, CustomStringConvertible {
         public var table: String
+        /// `Z_ENT` (-1: NULL).
         public var entityNumber: Int64
         public var rows: Int64
+        /// The entity `entityNumber` names (`Z_NAME`); nil when it names none.
+        public var entityName: String? = nil
+        /// The table that entity's rows belong in (`EntityTables`).
+        public var entityTable: String? = nil
+
+        /// What the rows are, naming table, `Z_ENT` and count (`discrepancies(delivered:)`).
+        public var description: String {
+            if entityNumber < 0 { return "table \(table): \(rows) rows with no Z_ENT" }
+            guard let entityName, let entityTable else {
+                return "table \(table): \(rows) rows with Z_ENT \(entityNumber), which names no entity in Z_PRIMARYKEY"
+            }
+            let whose = entityNumber >= PrimaryKeyEntry.firstSystemEntityNumber ? "Core Data's own entity" : "entity"
+            return "table \(table): \(rows) rows with Z_ENT \(entityNumber), of \(whose) \(entityName), whose rows belong in table \(entityTable)"
+        }
     }
 
     public let path: String
@@ -77,16 +95,23 @@ public struct StoreCensus: Sendable, Equatable {
         var positions: [Int64: Int] = [:]
         for (position, entity) in entities.enumerated() { positions[entity.number] = position }
         let fetchIndexTables = try Self.fetchIndexShadowTables(database)
-        for (table, columns) in try Self.tables(database) where table != "Z_PRIMARYKEY" {
+        let tables = try Self.tables(database)
+        let places = EntityTables(entities: entities, tableNames: tables.map(\.0))
+        for (table, columns) in tables where table != "Z_PRIMARYKEY" {
             if columns.contains("Z_PK") && columns.contains("Z_ENT") {
                 for group in try Self.entityGroups(of: table, database) {
-                    if let number = group.entityNumber, let position = positions[number] {
-                        entities[position].rows += group.rows
-                        entities[position].rowsByTable[table, default: 0] += group.rows
-                        entities[position].largestPrimaryKey = max(entities[position].largestPrimaryKey, group.largestPrimaryKey)
-                    } else {
+                    guard let number = group.entityNumber, let position = positions[number] else {
                         strays.append(StrayRows(table: table, entityNumber: group.entityNumber ?? -1, rows: group.rows))
+                        continue
                     }
+                    guard places.isInPlace(number, in: table) else {
+                        strays.append(StrayRows(table: table, entityNumber: number, rows: group.rows,
+                                                entityName: entities[position].name, entityTable: places.table(of: number)))
+                        continue
+                    }
+                    entities[position].rows += group.rows
+                    entities[position].rowsByTable[table, default: 0] += group.rows
+                    entities[position].largestPrimaryKey = max(entities[position].largestPrimaryKey, group.largestPrimaryKey)
                 }
             } else if table.hasPrefix("Z_"), table.dropFirst(2).first?.isNumber == true, !columns.contains("Z_PK") {
                 joinTableRows[table] = try Self.rows(of: table, database)
@@ -148,9 +173,10 @@ public struct StoreCensus: Sendable, Equatable {
     /// The app's entities (not the framework's system entities).
     public var appEntities: [EntityRows] { entities.filter { !$0.isSystemEntity } }
 
-    /// The framework's own records, by `Z_NAME`, for the system entities that have rows: the
-    /// persistent history (`TRANSACTION`, `CHANGE`, `TRANSACTIONSTRING`) and CloudKit's mirroring.
-    /// No Ferry job carries them.
+    /// The framework's own records, by `Z_NAME`, for the system entities that have rows in their
+    /// own tables (`ACHANGE`, …; one numbered as theirs elsewhere is a stray): the persistent
+    /// history (`TRANSACTION`, `CHANGE`, `TRANSACTIONSTRING`) and CloudKit's mirroring. No Ferry
+    /// job carries them.
     public var frameworkRecords: [String: Int64] {
         Dictionary(entities.filter { $0.isSystemEntity && $0.rows > 0 }.map { ($0.name, $0.rows) }, uniquingKeysWith: +)
     }
@@ -177,7 +203,7 @@ public struct StoreCensus: Sendable, Equatable {
         return LeftBehind(frameworkRecords: frameworkRecords, otherTables: other, otherSchema: schema)
     }
 
-    /// Rows of the app's entities, stray rows included.
+    /// Rows of the app's entities, and stray rows (of any number).
     public var appRows: Int64 {
         appEntities.reduce(0) { $0 + $1.rows } + strays.reduce(0) { $0 + $1.rows }
     }
@@ -188,11 +214,7 @@ public struct StoreCensus: Sendable, Equatable {
     /// - Parameter among: the entity numbers read, when only some entities were (stray rows and
     ///   records of unknown numbers are differences all the same).
     public func discrepancies(delivered: [Int64: Int64], among: Set<Int64>? = nil) -> [String] {
-        var lines = strays.map { stray in
-            stray.entityNumber < 0
-                ? "table \(stray.table): \(stray.rows) rows with no Z_ENT"
-                : "table \(stray.table): \(stray.rows) rows with Z_ENT \(stray.entityNumber), which names no entity in Z_PRIMARYKEY"
-        }
+        var lines = strays.map(\.description)
         for entity in appEntities where entity.rows != delivered[entity.number, default: 0] && among?.contains(entity.number) != false {
             // The tables the rows are in, when more than one: the row out of place is in one of them.
             let tables = entity.rowsByTable.count < 2 ? ""
