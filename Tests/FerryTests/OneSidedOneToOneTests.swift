@@ -66,7 +66,8 @@ struct OneSidedOneToOneTests {
         // A file names one side; Core Data (and import) fills the other.
         #expect(try storeRows(path, Self.passportsOfPeople(column: "ZPASSPORT")) == ["ann|P1", "bob|P2", "cy|P3"])
         let database = try SQLiteDatabase(path: path, mode: .readWrite)
-        try database.execute("UPDATE ZPASSPORT SET ZHOLDER = NULL WHERE ZNUMBER = 'P1'; UPDATE ZMEMBER SET ZPASSPORT = NULL WHERE ZNAME = 'bob'")
+        // As Core Data clears a to-one: its key and the destination's entity number (`Z2_HOLDER`) both.
+        try database.execute("UPDATE ZPASSPORT SET ZHOLDER = NULL, Z2_HOLDER = NULL WHERE ZNUMBER = 'P1'; UPDATE ZMEMBER SET ZPASSPORT = NULL WHERE ZNAME = 'bob'")
         return path
     }
 

@@ -110,6 +110,13 @@ struct PostgresLoadTests {
         #expect(!summary.allLoaded && message.contains("ZVEHICLE.ZDOORS: 1 value on rows of entities other than Car"), "\(message)")
     }
 
+    @Test("an order position on a row without its to-one refuses the load, as it refuses a file export")
+    func orderPositionWithoutToOneIsRefused() throws {
+        let summary = try PostgresTestSupport.loadEdited("pg-stranded-position", "UPDATE ZPART SET ZVEHICLE = NULL WHERE ZLABEL = 'wheel'")
+        let message = summary.stores.first?.failure?.message ?? ""
+        #expect(!summary.allLoaded && message.contains("ZPART.Z_FOK_VEHICLE: 1 value on rows of Part whose vehicle is NULL"), "\(message)")
+    }
+
     @Test("many stores share the tables; a store that fails keeps nothing and does not stop the others (--jobs 2)")
     func fleet() throws {
         let folder = try TestPaths.temporaryFolder("pg-fleet")

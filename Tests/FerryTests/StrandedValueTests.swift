@@ -102,6 +102,32 @@ struct StrandedValueTests {
         #expect(exported.status == 0, "\(exported.err)")
     }
 
+    /// A part whose vehicle was cleared by hand keeps its position among the vehicle's parts and
+    /// the vehicle's entity number: Core Data ignores both, and a file export dropped them with
+    /// exit 0 while a PostgreSQL load was said to refuse such a value.
+    @Test("an order position and a destination's entity number on a row without its to-one: export, backup and migrate refuse, naming the columns")
+    func toOneQualifiersWithoutTheToOne() throws {
+        let folder = try TestPaths.temporaryFolder("stranded-fok")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("UPDATE ZPART SET ZVEHICLE = NULL WHERE ZLABEL = 'wheel'")
+        let messages = ["Z6_VEHICLE", "Z_FOK_VEHICLE"].map { column in
+            "ZPART.\(column): 1 value on rows of Part whose vehicle is NULL (ZVEHICLE), qualifying a to-one they do not have (Core Data ignores them)"
+        }
+        let export = try FerryProcess.run(["export", store, "--model", model, "--out", folder + "/export"])
+        #expect(export.status == 5 && messages.allSatisfy { export.err.contains($0 + ": no file would hold them") }, "\(export.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/export"))
+        let backup = try FerryProcess.run(["backup", store, "--model", model, "--to", folder + "/backups"])
+        #expect(backup.status == 5, "\(backup.out)\(backup.err)")
+        let migrate = try FerryProcess.run(["migrate", store, "--model", model, "--out", folder + "/migrated.sqlite"])
+        #expect(migrate.status == 5 && migrate.err.contains(messages[1] + ": no record carries them"), "\(migrate.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/migrated.sqlite"))
+        // With its vehicle, the part's position is carried: the undamaged store exports.
+        let intact = try PostgresTestSupport.garageStore(at: folder + "/Intact.sqlite", modelFolder: model)
+        let exported = try FerryProcess.run(["export", intact, "--model", model, "--out", folder + "/intact"])
+        #expect(exported.status == 0, "\(exported.err)")
+    }
+
     @Test("an undamaged store with sub-entities exports, migrates and verifies")
     func intactStorePasses() throws {
         let (folder, bundle, store) = try store("intact", damage: nil)

@@ -40,6 +40,15 @@ public enum ColumnRole: Sendable, Equatable, Hashable {
             nil
         }
     }
+
+    /// The to-one relationship whose value this column qualifies (an order key's, a destination
+    /// entity number's): with that to-one NULL, it belongs to no reference.
+    public var qualifiedToOne: String? {
+        switch self {
+        case .toOneEntityNumber(_, let relationship), .orderKey(_, let relationship): relationship
+        default: nil
+        }
+    }
 }
 
 /// One column of a store table: its name, its declared SQL type, and what it holds.
