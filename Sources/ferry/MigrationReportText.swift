@@ -32,7 +32,7 @@ enum MigrationReportText {
             if let data = try? encoder.encode(summary) { Terminal.out(String(decoding: data, as: UTF8.self) + "\n") }
             return
         }
-        var out = "chain: \(summary.chain.joined(separator: " → "))\n"
+        var out = "\(ChainText.label(summary.chains)): \(ChainText.ways(summary.chains))\n"
         // Skipped lines, and values a lenient mapping set to nil, get a column only when some source has them.
         let showSkipped = summary.ledgers.contains { $0.skipped > 0 }
         let showConverted = summary.ledgers.contains { $0.converted > 0 }

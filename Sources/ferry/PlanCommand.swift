@@ -76,8 +76,8 @@ enum PlanCommand: Command {
 /// The plan as text and as a Graphviz diagram.
 enum MigrationPlanText {
     static func text(_ plan: MigrationPlan) -> String {
-        var out = "model \(plan.model): \(plan.chain.joined(separator: " → "))\n"
-        if plan.everyVersion, plan.chain.count > 2 {
+        var out = "model \(plan.model): \(ChainText.ways(plan.chains))\n"
+        if plan.everyVersion, plan.chains.joined().count > 2 {
             out += "(every version's step: a run stops only at its sources' versions, mappings' ends and the target, "
                 + "inferring straight across the rest; give the sources to see the steps it takes)\n"
         }
@@ -105,23 +105,27 @@ enum MigrationPlanText {
             "\"" + text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"").replacingAll("\n", with: "\\n") + "\""
         }
         var out = "digraph mapping {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n"
-        for (index, version) in plan.chain.enumerated() {
+        // Each version a cluster, its entities named by its place: the steps of several ways may
+        // start or end at one version.
+        let versions = plan.chains.joined().reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        func node(_ version: String, _ entity: String) -> String { quoted("\(versions.firstIndex(of: version) ?? 0):\(entity)") }
+        for (index, version) in versions.enumerated() {
             out += "  subgraph cluster_\(index) { label=\(quoted(version));"
             let names = Set(plan.steps.flatMap { step -> [String] in
                 (step.from == version ? step.entities.map(\.source) + step.dropped : [])
                     + (step.to == version ? step.entities.map(\.destination) + step.added : [])
             })
-            for name in names.sorted() { out += " \(quoted("\(index):\(name)")) [label=\(quoted(name))];" }
+            for name in names.sorted() { out += " \(node(version, name)) [label=\(quoted(name))];" }
             out += " }\n"
         }
-        for (index, step) in plan.steps.enumerated() {
+        for step in plan.steps {
             for entity in step.entities {
                 let changes = entity.attributes.filter { !$0.rule.hasPrefix("copy") }.map { "\($0.destination): \($0.rule)" }
-                out += "  \(quoted("\(index):\(entity.source)")) -> \(quoted("\(index + 1):\(entity.destination)")) [label=\(quoted(changes.joined(separator: "\n")))];\n"
+                out += "  \(node(step.from, entity.source)) -> \(node(step.to, entity.destination)) [label=\(quoted(changes.joined(separator: "\n")))];\n"
                 // Records made from values: a dashed edge to the made entity, labelled with the rule.
                 for made in entity.relationships where entity.madeEntities[made.destination] != nil {
                     let target = entity.madeEntities[made.destination] ?? ""
-                    out += "  \(quoted("\(index):\(entity.source)")) -> \(quoted("\(index + 1):\(target)")) [style=dashed, label=\(quoted("\(made.destination) = \(made.rule)"))];\n"
+                    out += "  \(node(step.from, entity.source)) -> \(node(step.to, target)) [style=dashed, label=\(quoted("\(made.destination) = \(made.rule)"))];\n"
                 }
             }
         }

@@ -73,7 +73,7 @@ struct BothSidesOrderedTests {
         let (source, bundle) = try store(in: folder)
         let request = MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundle, outputPath: folder + "/shelves2.sqlite")
         let summary = try MigrateJob(request: request).run()
-        #expect(summary.chain == ["BothOrdered", "BothOrdered 2"])
+        #expect(summary.chains == [["BothOrdered", "BothOrdered 2"]])
         #expect(try storeRows(request.outputPath, Self.orders) == Self.sourceOrders)
         let report = try #require(summary.verification)
         #expect(report.passed, "\(report.sections.flatMap(\.failures))")

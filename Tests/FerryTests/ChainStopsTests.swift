@@ -33,7 +33,7 @@ struct ChainStopsTests {
     func versionBetweenLacksAnAttribute() throws {
         let (summary, out) = try migrate([("Model 1", ["body", "pinned"]), ("Model 2", ["body"]), ("Model 3", ["body", "pinned", "color"])],
                                          from: "Model 1", name: "chain-between")
-        #expect(summary.chain == ["Model 1", "Model 3"])
+        #expect(summary.chains == [["Model 1", "Model 3"]])
         #expect(summary.verification?.passed == true)
         #expect(try storeRows(out, "SELECT ZBODY, ZPINNED FROM ZNOTE") == ["hello|yes"])
     }
@@ -48,12 +48,12 @@ struct ChainStopsTests {
         let store = folder + "/old.sqlite"
         _ = try ImportJob(request: ImportRequest(sources: [source], modelPath: bundle, modelVersion: "Model 1", entity: "Note", outputPath: store)).run()
         let plan = try MigrationPlan(request: MigrateRequest(sources: [MigrationSource(path: store, kind: .store)], modelPath: bundle, outputPath: ""))
-        #expect(plan.chain == ["Model 1", "Model 3"] && !plan.everyVersion)
+        #expect(plan.chains == [["Model 1", "Model 3"]] && !plan.everyVersion)
         let note = try #require(plan.steps.first?.entities.first)
         #expect(note.attributes.first { $0.destination == "pinned" }?.rule == "copy pinned")
         #expect(note.droppedAttributes.isEmpty)
         let modelOnly = try MigrationPlan(modelPath: bundle)
-        #expect(modelOnly.chain == ["Model 1", "Model 2", "Model 3"] && modelOnly.everyVersion)
+        #expect(modelOnly.chains == [["Model 1", "Model 2", "Model 3"]] && modelOnly.everyVersion)
     }
 
     @Test("a lenient plan shows the rules its lenient run applies: written values that fail become nil")
@@ -71,7 +71,7 @@ struct ChainStopsTests {
     func namesOutOfOrder() throws {
         let (summary, out) = try migrate([("Draft", ["body", "pinned"]), ("Legacy", ["body"]), ("Release", ["body", "pinned", "color"])],
                                          from: "Draft", name: "chain-names")
-        #expect(summary.chain == ["Draft", "Release"])
+        #expect(summary.chains == [["Draft", "Release"]])
         #expect(try storeRows(out, "SELECT ZBODY, ZPINNED FROM ZNOTE") == ["hello|yes"])
     }
 
@@ -111,7 +111,7 @@ struct ChainStopsTests {
                                                ("M 2", #"<entity name="B" elementID="A" syncable="YES">\#(attributes)</entity>"#),
                                                ("M 3", #"<entity name="C" elementID="B" syncable="YES">\#(attributes)</entity>"#)],
                                               entity: "A", json: #"[{"s": "hello"}, {"s": "world"}]"#, name: "chain-entity-rename")
-        #expect(summary.chain == ["M 1", "M 2", "M 3"])
+        #expect(summary.chains == [["M 1", "M 2", "M 3"]])
         #expect(summary.ledgers.map(\.filtered) == [0] && summary.written["C"] == 2, "\(summary.ledgers)")
         #expect(summary.verification?.passed == true)
         #expect(try storeRows(out, "SELECT ZS FROM ZC ORDER BY Z_PK") == ["hello", "world"])
@@ -127,7 +127,7 @@ struct ChainStopsTests {
         let (summary, out) = try migrateStore([("M 1", item("a", nil)), ("M 2", item("b", "a")), ("M 3", item("c", "b")), ("M 4", item("c", "b"))],
                                               entity: "Item", json: #"[{"a": "hello", "k": 1}]"#, name: "chain-attribute-rename")
         // M 3 → M 4 changes nothing: inferred straight across from M 2.
-        #expect(summary.chain == ["M 1", "M 2", "M 4"])
+        #expect(summary.chains == [["M 1", "M 2", "M 4"]])
         #expect(summary.verification?.passed == true)
         #expect(try storeRows(out, "SELECT ZC, ZK FROM ZITEM") == ["hello|1"])
     }
@@ -178,36 +178,111 @@ struct ChainStopsTests {
         try Data("mapping \"V2\" -> \"V3\"\nentity Item\n  bytes = 7\n".utf8).write(to: URL(fileURLWithPath: folder + "/V2 to V3.mapping"))
         let out = folder + "/out.sqlite"
         let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: v1, kind: .store)], modelPath: bundle, outputPath: out)).run()
-        #expect(summary.chain == ["V1", "V3"])
+        #expect(summary.chains == [["V1", "V3"]])
         #expect(summary.verification?.passed == true)
         #expect(try storeRows(out, "SELECT ZITEMID, ZBYTES FROM ZITEM ORDER BY ZITEMID") == ["1|1536", "3|3072"])
         let unread = folder + "/V2 to V3.mapping maps V2 → V3: no step reads it, as records cross V2 in the step V1 → V3 ('\(folder)/V1 to V3.mapping')"
         #expect(summary.warnings.contains(unread), "\(summary.warnings)")
         // The plan without sources shows the step too (it showed V1 → V2 → V3, neither step reading the file).
         let plan = try MigrationPlan(modelPath: bundle)
-        #expect(plan.chain == ["V1", "V3"])
+        #expect(plan.chains == [["V1", "V3"]])
         #expect(plan.steps.first?.entities.first?.filter == "itemID != 2")
         #expect(plan.warnings.contains(unread), "\(plan.warnings)")
     }
 
-    @Test("a written mapping spanning the version of another source of the run is refused, naming both (its rules were skipped, exit 0)")
-    func spanningMappingOverASourceIsRefused() throws {
+    @Test("a written mapping spanning the version of another source of the run is the step of its first version's records, the other source's taking their own way (the run was refused)")
+    func spanningMappingOverASourceApplies() throws {
         let (folder, bundle, v1, v2) = try spanningMapping("chain-span-source")
-        let error = try #require(throws: MigrateError.self) {
-            try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: v1, kind: .store), MigrationSource(path: v2, kind: .store)],
-                                                   modelPath: bundle, outputPath: folder + "/out.sqlite")).run()
+        let out = folder + "/out.sqlite"
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: v1, kind: .store), MigrationSource(path: v2, kind: .store)],
+                                                             modelPath: bundle, outputPath: out)).run()
+        #expect(summary.chains == [["V1", "V3"], ["V2", "V3"]])
+        // The file reads size; the inferred step of V2 drops it, as V3 has no size.
+        #expect(summary.verification?.passed == true && summary.warnings == ["1 value of Item.size not carried: V3 has no attribute they become"],
+                "\(summary.warnings)")
+        // Item 2 filtered and bytes computed by the file; item 10 of V2 by the inferred step (no bytes).
+        #expect(try storeRows(out, "SELECT ZITEMID, ZBYTES, ZEXTRA FROM ZITEM ORDER BY ZITEMID") == ["1|1536|NULL", "3|3072|NULL", "10|NULL|e"])
+        // A store of V2 alone is no record the file is for: migrated, and the file named.
+        let alone = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: v2, kind: .store)], modelPath: bundle,
+                                                           outputPath: folder + "/v2out.sqlite")).run()
+        #expect(alone.warnings.contains(folder + "/V1 to V3.mapping maps V1 → V3: no step reads it, as no source is of V1 or an earlier version"),
+                "\(alone.warnings)")
+    }
+
+    /// The model of `E` in three versions, `x` absent from the middle one (V1 {a, x}, V2 {a},
+    /// V3 {a, x, y}), a store of V1 whose record has an `x`, and a record of V2 as a file and as a store.
+    private func middleVersionLacksAttribute(_ name: String) throws -> (folder: String, bundle: String, v1: String, v2File: String, v2Store: String) {
+        let folder = try TestPaths.temporaryFolder(name)
+        func entity(_ attributes: [String]) -> String {
+            model(#"<entity name="E" representedClassName="E" syncable="YES">"#
+                + attributes.map { #"<attribute name="\#($0)" optional="YES" attributeType="String"/>"# }.joined() + "</entity>")
         }
-        guard case let .mappingSpansSource(path, from, to, version, sources) = error else {
+        let bundle = try TestPaths.xcodeModelBundle("M", versions: [("V1", entity(["a", "x"])), ("V2", entity(["a"])), ("V3", entity(["a", "x", "y"]))],
+                                                    in: folder)
+        let (e1, e2) = (folder + "/e1.json", folder + "/e2.json")
+        try Data(#"[{"a": "one", "x": "keep me"}]"#.utf8).write(to: URL(fileURLWithPath: e1))
+        try Data(#"[{"a": "two"}]"#.utf8).write(to: URL(fileURLWithPath: e2))
+        let (v1, v2) = (folder + "/v1.sqlite", folder + "/v2.sqlite")
+        _ = try ImportJob(request: ImportRequest(sources: [e1], modelPath: bundle, modelVersion: "V1", entity: "E", outputPath: v1)).run()
+        _ = try ImportJob(request: ImportRequest(sources: [e2], modelPath: bundle, modelVersion: "V2", entity: "E", outputPath: v2)).run()
+        return (folder, bundle, v1, e2, v2)
+    }
+
+    @Test("a store of V1 migrated with a source of V2 keeps the values of an attribute V2 lacks, as when migrated alone (they were dropped, exit 0, only a warning)",
+          arguments: [false, true])
+    func sourceOfAMiddleVersionTakesItsOwnWay(v2IsStore: Bool) throws {
+        let (folder, bundle, v1, v2File, v2Store) = try middleVersionLacksAttribute("chain-own-way-\(v2IsStore)")
+        let other = v2IsStore ? MigrationSource(path: v2Store, kind: .store) : MigrationSource(path: v2File, kind: .file(entity: "E", version: "V2"))
+        let out = folder + "/mixed.sqlite"
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: v1, kind: .store), other], modelPath: bundle,
+                                                             outputPath: out)).run()
+        #expect(summary.chains == [["V1", "V3"], ["V2", "V3"]])
+        #expect(summary.verification?.passed == true && summary.warnings.isEmpty, "\(summary.warnings)")
+        #expect(try storeRows(out, "SELECT ZA, ZX FROM ZE ORDER BY ZA") == ["one|keep me", "two|NULL"])
+        // The store's UUID is kept from the V1 store, as it is from the one store of a run.
+        #expect(summary.identity?.keptFrom == v1)
+        // The values both ways carry unchanged (a) are checked, not left out as carried by different routes.
+        let report = try #require(summary.verification)
+        #expect(report.section(named: "carried values")?.checks == 1 && report.notes.isEmpty, "\(report.notes)")
+    }
+
+    @Test("ferry plan and migrate with sources of two versions show each one's way, and the run keeps what its way carries (exit 0)")
+    func planShowsEachWay() throws {
+        let (folder, bundle, v1, v2File, _) = try middleVersionLacksAttribute("chain-own-way-plan")
+        let plan = try MigrationPlan(request: MigrateRequest(sources: [MigrationSource(path: v1, kind: .store),
+                                                                       MigrationSource(path: v2File, kind: .file(entity: "E", version: "V2"))],
+                                                             modelPath: bundle, outputPath: ""))
+        #expect(plan.chains == [["V1", "V3"], ["V2", "V3"]])
+        #expect(plan.steps.map { "\($0.from) → \($0.to)" } == ["V1 → V3", "V2 → V3"])
+        #expect(plan.steps.first?.entities.first?.attributes.first { $0.destination == "x" }?.rule == "copy x")
+        let planned = try FerryProcess.run(["plan", v1, "E@V2:" + v2File, "--model", bundle])
+        #expect(planned.status == 0 && planned.out.hasPrefix("model M: V1 → V3; V2 → V3\n"), "\(planned.out)\(planned.err)")
+        let migrated = try FerryProcess.run(["migrate", v1, "E@V2:" + v2File, "--model", bundle, "--out", folder + "/out.sqlite"])
+        #expect(migrated.status == 0 && migrated.out.hasPrefix("chains: V1 → V3; V2 → V3\n"), "\(migrated.out)\(migrated.err)")
+        #expect(try storeRows(folder + "/out.sqlite", "SELECT ZA, ZX FROM ZE ORDER BY ZA") == ["one|keep me", "two|NULL"])
+    }
+
+    @Test("written mappings of two steps into the target that give one entity's duplicates different rules are refused, naming both files")
+    func duplicateRulesOfTwoStepsDisagree() throws {
+        let (folder, bundle, v1, v2File, _) = try middleVersionLacksAttribute("chain-own-way-unique")
+        try Data("entity E\n  unique a keep first\n".utf8).write(to: URL(fileURLWithPath: folder + "/V1 to V3.mapping"))
+        try Data("entity E\n  unique a keep newest\n".utf8).write(to: URL(fileURLWithPath: folder + "/V2 to V3.mapping"))
+        let sources = [MigrationSource(path: v1, kind: .store), MigrationSource(path: v2File, kind: .file(entity: "E", version: "V2"))]
+        let error = try #require(throws: MigrateError.self) {
+            try MigrateJob(request: MigrateRequest(sources: sources, modelPath: bundle, outputPath: folder + "/out.sqlite")).run()
+        }
+        guard case let .duplicateRulesDisagree(entity, files, rules) = error else {
             Issue.record("\(error)")
             return
         }
-        #expect(path == folder + "/V1 to V3.mapping" && from == "V1" && to == "V3" && version == "V2" && sources == [v2])
+        #expect(entity == "E" && files == [folder + "/V1 to V3.mapping", folder + "/V2 to V3.mapping"], "\(error)")
+        #expect(rules == ["unique a keep-first", "unique a keep-newest"], "\(rules)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
-        // A store of V2 alone is no record the file is for: migrated, and the file named.
-        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: v2, kind: .store)], modelPath: bundle,
-                                                             outputPath: folder + "/v2out.sqlite")).run()
-        #expect(summary.warnings.contains(folder + "/V1 to V3.mapping maps V1 → V3: no step reads it, as no source is of V1 or an earlier version"),
-                "\(summary.warnings)")
+        // The same rule in both: one store, its duplicates merged by it across the ways.
+        try Data("entity E\n  unique a keep newest\n".utf8).write(to: URL(fileURLWithPath: folder + "/V1 to V3.mapping"))
+        try Data(#"[{"a": "one"}]"#.utf8).write(to: URL(fileURLWithPath: v2File))
+        let summary = try MigrateJob(request: MigrateRequest(sources: sources, modelPath: bundle, outputPath: folder + "/out.sqlite")).run()
+        #expect(summary.written["E"] == 1 && summary.ledgers.map(\.merged) == [0, 1], "\(summary.ledgers)")
     }
 
     /// CoreStore's evolution demo: V1 is current, V2 sorts after it, and a mapping model beside the
@@ -227,7 +302,7 @@ struct ChainStopsTests {
                                                  entity: "Creature", outputPath: store)).run()
         let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: store, kind: .store)], modelPath: bundle,
                                                              outputPath: folder + "/V1.sqlite")).run()
-        #expect(summary.chain == ["Advanced.EvolutionDemo.V2", "Advanced.EvolutionDemo.V1"])
+        #expect(summary.chains == [["Advanced.EvolutionDemo.V2", "Advanced.EvolutionDemo.V1"]])
         #expect(summary.verification?.passed == true && summary.written["Creature"] == 1)
 
         // The same bundle without the mapping model: refused, saying why.

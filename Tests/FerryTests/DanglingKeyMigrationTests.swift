@@ -71,7 +71,7 @@ struct DanglingKeyMigrationTests {
         let (source, bundle, joinPlace) = try danglingStore(folder)
         let request = MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundle, outputPath: folder + "/owned2.sqlite")
         let summary = try MigrateJob(request: request).run()
-        #expect(summary.chain == ["Owned", "Owned 2"])
+        #expect(summary.chains == [["Owned", "Owned 2"]])
         let owners = try #require(summary.links.first { $0.relationship == "Person.items" })
         #expect(owners.links == 3 && owners.resolved == 2 && owners.unresolved == 1, "\(owners)")
         #expect(owners.unresolvedSamples == ["\(source) table ZITEM, row 1, column ZOWNER: Person.items: unresolved link: "

@@ -124,7 +124,7 @@ struct HierarchyMergeMigrationTests {
         let request = MigrateRequest(sources: [MigrationSource(path: source, kind: .store), MigrationSource(path: second, kind: .store)],
                                      modelPath: bundle, outputPath: folder + "/things2.sqlite")
         let summary = try MigrateJob(request: request).run()
-        #expect(summary.chain == ["Things", "Things 2"])
+        #expect(summary.chains == [["Things", "Things 2"]])
         for link in summary.links { #expect(link.unresolved == 0 && link.resolved == link.links, "\(link)") }
         #expect(try pairs(request.outputPath) == Self.expectedPairs)
         #expect(try lists(request.outputPath) == Self.expectedLists)

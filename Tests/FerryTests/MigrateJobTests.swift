@@ -248,11 +248,11 @@ struct MigrationPlanTests {
     @Test("the chain starts at the oldest source's version: a store already at the target is no Workspace 2 → 3 migration")
     func chainStartsAtTheSources() throws {
         var (folder, _, request) = try workspace2Migration("chain-start")
-        #expect(try MigrateJob(request: request).run().chain == ["Workspace 2", "Workspace 3"])
+        #expect(try MigrateJob(request: request).run().chains == [["Workspace 2", "Workspace 3"]])
         request.sources = [MigrationSource(path: folder + "/W3.sqlite", kind: .store)]
         request.outputPath = folder + "/again.sqlite"
         let current = try MigrateJob(request: request).run()
-        #expect(current.chain == ["Workspace 3"])
+        #expect(current.chains == [["Workspace 3"]])
         #expect(current.ledgers.allSatisfy { $0.version == "Workspace 3" && $0.rejected == 0 })
     }
 
@@ -268,7 +268,7 @@ struct MigrationPlanTests {
     @Test("the Workspace plan: renames by renaming identifier, widening, new and dropped attributes")
     func workspacePlan() throws {
         let plan = try MigrationPlan(modelPath: TestPaths.migrations + "/Workspace.xcdatamodeld")
-        #expect(plan.chain == ["Workspace 1", "Workspace 2", "Workspace 3"])
+        #expect(plan.chains == [["Workspace 1", "Workspace 2", "Workspace 3"]])
         let first = try #require(plan.steps.first)
         let task = try #require(first.entities.first { $0.source == "KYTask" })
         #expect(task.destination == "Task")

@@ -36,7 +36,7 @@ struct OrderedManyToManyTests {
         #expect(try storeRows(source, Self.order) == ["x:c,a,b", "y:b,c"])
         let request = MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundle, outputPath: folder + "/shelves2.sqlite")
         let summary = try MigrateJob(request: request).run()
-        #expect(summary.chain == ["Shelves", "Shelves 2"])
+        #expect(summary.chains == [["Shelves", "Shelves 2"]])
         #expect(try storeRows(request.outputPath, Self.order) == ["x:c,a,b", "y:b,c"])
         let report = try #require(summary.verification)
         #expect(report.passed, "\(report.sections.flatMap(\.failures))")

@@ -78,7 +78,7 @@ struct StoredDecimalTests {
                                                  entity: "Amount", outputPath: source)).run()
         let request = MigrateRequest(sources: [MigrationSource(path: source, kind: .store)], modelPath: bundle, outputPath: folder + "/amounts2.sqlite")
         let summary = try MigrateJob(request: request).run()
-        #expect(summary.chain == ["Amounts 1", "Amounts 2"])
+        #expect(summary.chains == [["Amounts 1", "Amounts 2"]])
         #expect(summary.rejected == 1)
         let reject = try #require(summary.sampleRejects.first)
         #expect(reject.reason.contains("Amount.n: 9223372036854775807 has more significant digits"), "\(reject)")

@@ -165,7 +165,7 @@ struct ToManyWithoutInverseTests {
         let migrated = folder + "/migrated.sqlite"
         let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: path, kind: .store)], modelPath: bundle,
                                                              outputPath: migrated)).run()
-        #expect(summary.isBalanced && summary.chain == ["Shop", "Shop 2"])
+        #expect(summary.isBalanced && summary.chains == [["Shop", "Shop 2"]])
         #expect(summary.verification?.passed == true)
         #expect(try storeRows(migrated, "SELECT count(ZPRICE) FROM ZMODIFIER") == ["0"])
         try expectShop(migrated, "migrated")

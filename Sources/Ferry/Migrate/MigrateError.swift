@@ -26,13 +26,14 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
     case mapping(MappingError)
     /// A Core Data mapping model cannot be loaded.
     case mappingModel(MappingModelLoadError)
-    /// A written mapping or mapping model spans versions (`from` → `to`) one of which, between
-    /// them, is the version of `sources`: the one chain cannot carry the records of `from`
-    /// across it by that mapping and start those sources' records there.
-    case mappingSpansSource(path: String, from: String, to: String, version: String, sources: [String])
-    /// A mapping model given with `--mapping` maps no step of the chain.
-    /// `reason` says why, when its entity version hashes are those of two versions.
-    case mappingModelMapsNoStep(path: String, chain: [String], reason: String?)
+    /// A mapping model given with `--mapping` maps no step of the chain (whose ways are
+    /// `chains`, `MigrationChain.chains`). `reason` says why, when its entity version hashes are
+    /// those of two versions.
+    case mappingModelMapsNoStep(path: String, chains: [[String]], reason: String?)
+    /// The written mappings (`files`) of two steps into the target give an entity's duplicates
+    /// different rules (`unique …`, each in `rules`): the records of both steps go into the one
+    /// store, which merges them by one (`DuplicateRules`).
+    case duplicateRulesDisagree(entity: String, files: [String], rules: [String])
     case writer(StoreWriterError)
     case links(GraphWriteError)
     case rejectLog(path: String, reason: String)
@@ -85,14 +86,12 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
         case .mapping(let error): error.description
         case .unknownName(let error): error.description
         case .mappingModel(let error): error.description
-        case let .mappingSpansSource(path, from, to, version, sources):
-            "\(path) maps \(from) → \(to) in one step, but \(sources.joined(separator: ", ")) \(sources.count == 1 ? "is" : "are") of \(version), "
-                + "between them: one chain cannot take records of \(from) across \(version) by it and start those there, and its rules would "
-                + "not apply; migrate the sources of \(from) (and earlier versions) alone first, then the store made with the others, "
-                + "or write the mapping as steps through \(version)"
-        case let .mappingModelMapsNoStep(path, chain, reason):
-            "\(path): maps no step of the chain \(chain.joined(separator: " → ")): "
+        case let .mappingModelMapsNoStep(path, chains, reason):
+            "\(path): maps no step of the \(ChainText.label(chains)) \(ChainText.ways(chains)): "
                 + (reason ?? "its source and destination entity version hashes are those of no two versions of the model (Core Data chooses a mapping model by them)")
+        case let .duplicateRulesDisagree(entity, files, rules):
+            "\(files.joined(separator: " and ")) give duplicates of \(entity) different rules (\(rules.joined(separator: "; "))), "
+                + "while the records of both steps go into one store, which merges its duplicates by one: write the same rule in both"
         case .writer(let error): error.description
         case .links(let error): error.description
         case let .rejectLog(path, reason): "\(path): cannot write the reject log: \(reason)"

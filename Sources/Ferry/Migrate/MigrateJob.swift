@@ -6,10 +6,11 @@ import FerryVerify
 import FoundationEssentials
 
 /// `ferry migrate`: brings any mix of stores (of any version) and legacy files to the current
-/// version of a model, through every version in between, into one new store.
+/// version of a model into one new store.
 ///
 /// Records stream one at a time through the chain of mappings (inferred, plus written mapping
-/// files kept beside the model) and into the store; links are resolved once everything is in.
+/// files kept beside the model), each source's by the way of its version (`MigrationPlanner`),
+/// and into the store; links are resolved once everything is in.
 /// Every record read is written, merged, rejected or filtered, per source and entity. The store
 /// is built beside the destination, verified there, and renamed into place only when complete;
 /// sources are only read. A store whose checks all hold gets a `MigrationReceipt` (its inputs'
@@ -45,6 +46,7 @@ public struct MigrateJob {
         let planner = MigrationPlanner(bundle: bundle, request: request)
         let (chain, unreadMappings) = try planner.planned(options: request.files.coercion)
         try checkFileSources(chain)
+        let duplicates = try DuplicateRules(chain: chain, mappingFile: planner.mappingFilePath(from:to:))
         let unreadVariables: [String]
         do { unreadVariables = try chain.checkVariables() } catch { throw .mapping(error) }
         let final = chain.last
@@ -70,8 +72,8 @@ public struct MigrateJob {
         let sourceChecks = request.verify ? startSourceChecks(chain) : nil
         // Not left running when the run fails: it reads the source stores on the other core.
         defer { sourceChecks?.wait() }
-        let graph = try self.graph(writer: writer, chain: chain)
-        var summary = MigrationSummary(chain: chain.versions.map(\.name), outputPath: request.outputPath)
+        let graph = try self.graph(writer: writer, chain: chain, duplicates: duplicates)
+        var summary = MigrationSummary(chains: chain.chains, outputPath: request.outputPath)
         summary.identity = identity
         summary.warnings += unreadVariables + planner.misnamedMappingFiles() + unreadMappings
         // The source (by position) whose objects keep their `Z_PK` and `Z_OPT`: the store whose
@@ -91,10 +93,11 @@ public struct MigrateJob {
             do { try rejects.openLog(at: request.rejectLogPath) } catch { throw .failedRejectLog(error) }
             var pipeline = RecordPipeline(chain: chain, graph: graph, rejects: rejects)
             // The kept store's objects keep their keys, up to their root's `Z_MAX`: their values are checked on them.
-            let carried = inputs != nil ? CarriedValueWatch(chain: chain, keptKeys: keptKeys) : nil
+            let sourceEntities = try sourceEntities(chain)
+            let carried = inputs != nil ? CarriedValueWatch(chain: chain, keptKeys: keptKeys, sourceEntities: sourceEntities) : nil
             pipeline.observer = carried
             pipeline.onProgress = progress
-            pipeline.sourceEntities = try sourceEntities(chain)
+            pipeline.sourceEntities = sourceEntities
             // The digests of the bytes each file's records were read from, for the list of files read.
             var digests: [String: ReadDigest] = [:]
             // The stamps of the regular files read, checked again before the store is put in place.
@@ -199,15 +202,9 @@ public struct MigrateJob {
     }
 
     /// The graph writer of the last version, with the written mappings' duplicate policies and
-    /// identities of the last step.
-    private func graph(writer: CoreDataStoreWriter, chain: MigrationChain) throws(MigrateError) -> StoreGraphWriter {
+    /// identities of the steps into it (`DuplicateRules`).
+    private func graph(writer: CoreDataStoreWriter, chain: MigrationChain, duplicates: DuplicateRules) throws(MigrateError) -> StoreGraphWriter {
         let final = chain.last
-        var policies: [String: DuplicatePolicy] = [:]
-        var identities: [String: [String]] = [:]
-        for mapping in chain.steps.last?.entities ?? [] {
-            if let policy = mapping.duplicates { policies[mapping.destination] = policy }
-            if let identity = mapping.identity { identities[mapping.destination] = identity }
-        }
         let createMissing: Set<String>
         // The files' entities by name: one renamed on the way is not known by its last name here.
         let imported = Set(request.sources.compactMap { source in if case .file(let entity, _) = source.kind { entity } else { nil } })
@@ -217,7 +214,7 @@ public struct MigrateJob {
             throw .unknownName(error)
         }
         return StoreGraphWriter(
-            writer: writer, model: final, duplicates: request.duplicates, duplicatesByEntity: policies, identityKeys: identities,
+            writer: writer, model: final, duplicates: request.duplicates, duplicatesByEntity: duplicates.policies, identityKeys: duplicates.identities,
             createMissing: createMissing, filesEntities: imported)
     }
 

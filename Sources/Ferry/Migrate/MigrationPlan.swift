@@ -1,8 +1,9 @@
 import FerryMigration
 import FerryModel
 
-/// What `ferry plan` shows before anything is written: the chain of versions and, per step and
-/// entity, where every destination attribute and relationship comes from.
+/// What `ferry plan` shows before anything is written: the chain of versions (the way of each
+/// source version whose records take their own) and, per step and entity, where every
+/// destination attribute and relationship comes from.
 public struct MigrationPlan: Sendable, Codable, Equatable {
     public struct Step: Sendable, Codable, Equatable {
         public var from: String
@@ -45,7 +46,9 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
     }
 
     public var model: String
-    public var chain: [String]
+    /// The versions records go through, oldest first: the way of each version whose records take
+    /// their own (`MigrationChain.chains`); one without sources.
+    public var chains: [[String]]
     /// Whether the chain is every version's (a plan without sources: a store of the oldest
     /// version), not the stops a run takes: a run infers straight across the versions where
     /// nothing must happen, so its rules can differ from these steps'.
@@ -65,8 +68,8 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
         try self.init(request: request)
     }
 
-    /// The plan of what `request` runs: the chain `ferry migrate` takes for its sources (stopping
-    /// at their versions) and the rules of its steps, as its value rules and failure policy
+    /// The plan of what `request` runs: the chain `ferry migrate` takes for its sources (the way
+    /// of each one's version) and the rules of its steps, as its value rules and failure policy
     /// (`--lenient`) make them; without sources, every version's step.
     public init(request: MigrateRequest) throws(MigrateError) {
         let bundle: ModelBundle
@@ -76,7 +79,7 @@ public struct MigrationPlan: Sendable, Codable, Equatable {
         model = bundle.name
         everyVersion = request.sources.isEmpty
         warnings = planner.misnamedMappingFiles() + unreadMappings + Self.unfilledRequired(chain) + Self.unheldLinks(chain)
-        self.chain = chain.versions.map(\.name)
+        chains = chain.chains
         steps = chain.steps.enumerated().map { index, step in
             let mappings = step.entities + step.branches
             return Step(from: step.sourceVersion, to: step.destinationVersion, mappingModel: step.mappingModelPath,

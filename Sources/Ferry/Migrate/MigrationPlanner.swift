@@ -3,26 +3,29 @@ import FerryMigration
 import FerryModel
 import FoundationEssentials
 
-/// Builds the chain of mappings for a versioned model. Each pair of consecutive versions runs
-/// the Core Data mapping model that maps it, when there is one, else the inferred mapping; the
-/// written mapping file of that pair applies on top. A written mapping lives beside the model
-/// bundle as `<FROM VERSION> to <TO VERSION>.mapping` (`Migrations/Workspace 2 to Workspace 3.mapping`).
+/// Builds the chain of mappings for a versioned model. Each step runs the Core Data mapping model
+/// that maps its two versions, when there is one, else the inferred mapping; the written mapping
+/// file of that pair applies on top. A written mapping lives beside the model bundle as
+/// `<FROM VERSION> to <TO VERSION>.mapping` (`Migrations/Workspace 2 to Workspace 3.mapping`).
 ///
-/// A migration's chain stops only at the versions where something must happen: each source's
-/// own version, the two ends of each written mapping and mapping model it runs, and the target.
-/// Between two stops the mapping is inferred straight from one to the other, as Core Data infers it from
-/// a store's version to the current one. A chain through every version lost the values of an
-/// attribute that the source and the target have and a version between lacks, and the order of
-/// a bundle's versions is only their names' order. It also stops at a version between where
-/// inferring straight across would carry less than the steps through it (`InferredStops`): a
-/// rename chained over versions (`A`, renamed `B`, then `C`) is carried as the plan shows it.
+/// The records of each source's version take their own way to the target: the one they would
+/// take were that version's sources the run's only ones. Ways that meet go on together
+/// (`MigrationChain`), and every record ends in the one store. A way stops only at the versions
+/// where something must happen: the two ends of each written mapping and mapping model it runs,
+/// and the target. Between two stops the mapping is inferred straight from one to the other, as
+/// Core Data infers it from a store's version to the current one. A chain through every version
+/// lost the values of an attribute that the source and the target have and a version between
+/// lacks (and so did one chain for all sources, stopping at each one's version: a store of `V1`
+/// migrated with a file of `V2` lost what `V2` lacks), and the order of a bundle's versions is
+/// only their names' order. A way also stops at a version between where inferring straight
+/// across would carry less than the steps through it (`InferredStops`): a rename chained over
+/// versions (`A`, renamed `B`, then `C`) is carried as the plan shows it.
 ///
 /// A mapping that spans versions (`V1 to V3.mapping`) is one step, as Core Data runs the mapping
 /// model from a store's version to the current one: from each stop, the longest mapping that
-/// starts there. One that cannot be (a source is of a version it spans) is refused, and every
-/// other mapping found that no step reads is named in a warning (`UnreadMappings`). A plan
-/// without sources shows the chain of a store of the oldest version: every version, but those a
-/// mapping spans.
+/// starts there (a source of a version it spans takes its own way). Every other mapping found
+/// that no step reads is named in a warning (`UnreadMappings`). A plan without sources shows the
+/// chain of a store of the oldest version: every version, but those a mapping spans.
 ///
 /// Mapping models are the ones given (`--mapping`), then the `.xcmappingmodel` folders and `.cdm`
 /// files beside the model bundle, in name order. A step runs the first whose source and
@@ -38,11 +41,13 @@ struct MigrationPlanner {
     var mappingModelPaths: [String] = []
     /// What a failing written value does where its rule does not say.
     var defaultFailure: FailurePolicy = .reject
-    /// The migration's sources, whose versions the chain starts at; none for a plan of the model.
+    /// The migration's sources, whose versions the ways start at; none for a plan of the model.
     var sources: [MigrationSource] = []
 
-    /// The chain's versions, up to the target, and the versions the run's sources are of. With
-    /// sources, only the chain's stops; without, every version but those a mapping spans.
+    /// The versions records stop at, up to the target, and the step from each. With sources, the
+    /// records of each source's version take the way they would take were its sources the run's
+    /// only ones; without, a store of the oldest version's, through every version but those a
+    /// mapping spans.
     func stops(found: [FoundMapping], mappingModels: [CoreDataMappingModel]) throws(MigrateError) -> ChainStops {
         let all = bundle.versions
         let name = target ?? bundle.currentVersionName
@@ -50,8 +55,7 @@ struct MigrationPlanner {
         let upToTarget = Array(all[...last])
         let spans = found.filter { $0.from < $0.to && $0.to <= last }
         guard !sources.isEmpty else {
-            let (stops, _) = Self.steps(from: 0, to: last, required: [], spans: spans, everyVersion: true)
-            return ChainStops(versions: stops.map { all[$0] }, sourceVersions: [:])
+            return ChainStops(from: [0], to: last, of: upToTarget) { at in Self.nextStop(after: at, to: last, spans: spans, of: nil) }
         }
         // Each source's version is looked up once (a store is opened for it).
         let entries = sources.map { (source: $0, version: entryVersion(of: $0, among: upToTarget)) }
@@ -64,43 +68,32 @@ struct MigrationPlanner {
             guard sources.count == 1, mappingModels.contains(where: { $0.maps(from: fromHashes, to: toHashes) }) else {
                 throw .sourceAfterTarget(source: source.path, version: entry, target: name)
             }
-            return ChainStops(versions: [all[from], all[last]], sourceVersions: [entry: [source.path]])
+            return ChainStops(versions: [all[from], all[last]], destinations: [1])
         }
-        let sourceVersions = Dictionary(grouping: entries.compactMap { entry in entry.version.map { ($0, entry.source.path) } }, by: { $0.0 })
-            .mapValues { $0.map { $0.1 } }
-        let entryIndices = Set(sourceVersions.keys.compactMap { version in upToTarget.firstIndex { $0.name == version } })
-        // Versions before every source's own are no stop of its records (a store already at the
-        // target is no migration from an older version). A source whose version is not found
-        // fails the run on its own; the chain then starts where any mapping does.
-        let first = entryIndices.count == entries.count ? entryIndices.min() ?? last : (spans.map(\.from) + entryIndices + [last]).min() ?? last
-        let (stops, mapped) = Self.steps(from: first, to: last, required: entryIndices.union([last]), spans: spans, everyVersion: false)
-        return ChainStops(versions: carryingThrough(Set(stops), mapped: mapped, of: upToTarget).sorted().map { upToTarget[$0] },
-                          sourceVersions: sourceVersions)
+        var starts = Set(entries.compactMap { entry in entry.version.flatMap { version in upToTarget.firstIndex { $0.name == version } } })
+        // A source whose version is not found fails the run on its own; the chain then also
+        // starts where any mapping does.
+        if entries.contains(where: { $0.version == nil }) { starts.insert((spans.map(\.from) + starts + [last]).min() ?? last) }
+        return ChainStops(from: starts, to: last, of: upToTarget) { at in
+            Self.nextStop(after: at, to: last, spans: spans, of: upToTarget)
+        }
     }
 
-    /// The stops from `first` to `last` (indices of the bundle's versions) and the steps between
-    /// them that a mapping spans. From each stop, the step is the longest of the mappings that
-    /// start there and span no `required` stop: records cross it in one step, as Core Data runs
-    /// the mapping model from a store's version to the current one. Where none does, the mapping
-    /// is inferred to the next version where something must happen (a required stop, the start
-    /// of a mapping), or to the next version (`everyVersion`).
-    private static func steps(from first: Int, to last: Int, required: Set<Int>, spans: [FoundMapping], everyVersion: Bool)
-        -> (stops: [Int], mapped: Set<[Int]>)
-    {
-        var stops = [first]
-        var mapped: Set<[Int]> = []
-        var at = first
-        while at < last {
-            let crossing = spans.filter { span in span.from == at && !required.contains { span.from < $0 && $0 < span.to } }
-            if let longest = crossing.map(\.to).max() {
-                mapped.insert([at, longest])
-                at = longest
-            } else {
-                at = everyVersion ? at + 1 : (required.union(spans.map(\.from))).filter { $0 > at }.min() ?? last
-            }
-            stops.append(at)
-        }
-        return (stops, mapped)
+    /// The version records of version `at` go to next (indices of the bundle's versions, up to
+    /// `last`): across the longest of the mappings that start there, as Core Data runs the
+    /// mapping model from a store's version to the current one. Where none does, the mapping is
+    /// inferred to the next version where something must happen (the start of a mapping, the
+    /// target), or to the farthest version before it that inferring straight across reaches
+    /// carrying all that the steps through every version between carry (`InferredStops`: a
+    /// rename chained over versions). Without `versions`, to the next version (a plan of the model).
+    ///
+    /// It depends on `at` alone, not on where records started: the ways of two versions that
+    /// meet go on together.
+    private static func nextStop(after at: Int, to last: Int, spans: [FoundMapping], of versions: [ManagedObjectModel]?) -> Int {
+        if let longest = spans.filter({ $0.from == at }).map(\.to).max() { return longest }
+        guard let versions else { return at + 1 }
+        let end = spans.map(\.from).filter { $0 > at }.min() ?? last
+        return at + InferredStops.stops(in: Array(versions[at...end]))[1]
     }
 
     /// The written mapping files and mapping models beside the model (and given) with the two
@@ -124,18 +117,6 @@ struct MigrationPlanner {
             }
         }
         return found
-    }
-
-    /// `stops` with the versions between two of them that inferring straight across would skip
-    /// while the steps through them carry more (`InferredStops`: a rename chained over versions).
-    /// A gap that a written mapping or a mapping model spans is its own step and stays whole.
-    private func carryingThrough(_ stops: Set<Int>, mapped: Set<[Int]>, of versions: [ManagedObjectModel]) -> Set<Int> {
-        let ordered = stops.sorted()
-        var kept = stops
-        for (from, to) in zip(ordered, ordered.dropFirst()) where to - from > 1 && !mapped.contains([from, to]) {
-            kept.formUnion(InferredStops.stops(in: Array(versions[from...to])).map { from + $0 })
-        }
-        return kept
     }
 
     /// The version a source's records are read as, among `versions`: a file's named one or the
@@ -210,9 +191,7 @@ struct MigrationPlanner {
     }
 
     /// The chain of mappings, and a warning for each mapping found that no step reads
-    /// (`UnreadMappings`); a written mapping or mapping model that spans versions and would
-    /// carry records of its first version, but cannot as a source is of a version it spans, is
-    /// refused.
+    /// (`UnreadMappings`).
     func planned(options: CoercionOptions) throws(MigrateError) -> (chain: MigrationChain, unreadMappings: [String]) {
         var mappingModels: [CoreDataMappingModel] = []
         for path in mappingModelCandidates() {
@@ -226,12 +205,12 @@ struct MigrationPlanner {
         // The mappings each step reads.
         var read: [[String]] = []
         var steps: [MappingModel] = []
-        for index in versions.indices.dropLast() {
+        for (index, next) in stops.destinations.enumerated() {
             read.append([])
-            let source = versions[index], destination = versions[index + 1]
+            let source = versions[index], destination = versions[next]
             let path = mappingFilePath(from: source.name, to: destination.name)
             var step: MappingModel
-            if let chosen = mappingModels.first(where: { $0.maps(from: hashes[index], to: hashes[index + 1]) }) {
+            if let chosen = mappingModels.first(where: { $0.maps(from: hashes[index], to: hashes[next]) }) {
                 step = DeclarativeMapping.translate(chosen, from: source, to: destination, writtenMappingPath: path)
                 read[index].append(chosen.path)
             } else {
@@ -252,24 +231,44 @@ struct MigrationPlanner {
             }
             steps.append(step)
         }
+        let chain = MigrationChain(versions: versions, steps: steps, destinations: stops.destinations, options: options, variables: variables)
         let used = Set(read.joined())
-        let unread = UnreadMappings(model: bundle.name, versions: bundle.versions.map(\.name), chain: versions.map(\.name), read: read,
-                                    sourceVersions: stops.sourceVersions)
+        let unread = UnreadMappings(model: bundle.name, versions: bundle.versions.map(\.name), chain: chain, read: read)
         let unmatched = mappingModels.map(\.path).filter { path in !found.contains { $0.path == path } }
-        let warnings = try unread.warnings(found.filter { !used.contains($0.path) }) + unread.warnings(unmatched: unmatched)
+        let warnings = unread.warnings(found.filter { !used.contains($0.path) }) + unread.warnings(unmatched: unmatched)
         if let unused = mappingModels.first(where: { mappingModelPaths.contains($0.path) && !used.contains($0.path) }) {
-            throw .mappingModelMapsNoStep(path: unused.path, chain: versions.map(\.name),
+            throw .mappingModelMapsNoStep(path: unused.path, chains: chain.chains,
                                           reason: found.first { $0.path == unused.path }.map { unread.explanation(of: $0) })
         }
-        return (MigrationChain(versions: versions, steps: steps, options: options, variables: variables), warnings)
+        return (chain, warnings)
     }
 }
 
-/// The versions a migration's chain stops at, and the versions its sources are of.
+/// The versions a migration's records stop at and the step from each.
 struct ChainStops {
+    /// In the bundle's order, the target last.
     let versions: [ManagedObjectModel]
-    /// Each source's version (found among the chain's) with the sources of it.
-    let sourceVersions: [String: [String]]
+    /// The index in `versions` of the version each step leads to: the step from each version but the last.
+    let destinations: [Int]
+}
+
+extension ChainStops {
+    /// The stops of the ways from each of `starts` to `last` (indices of `bundleVersions`), the
+    /// next stop after each version given by `next`.
+    init(from starts: Set<Int>, to last: Int, of bundleVersions: [ManagedObjectModel], next: (Int) -> Int) {
+        var steps: [Int: Int] = [:]
+        for start in starts {
+            var at = start
+            while at < last, steps[at] == nil {
+                let to = next(at)
+                steps[at] = to
+                at = to
+            }
+        }
+        let stops = steps.keys.sorted() + [last]
+        versions = stops.map { bundleVersions[$0] }
+        destinations = stops.dropLast().compactMap { at in steps[at].flatMap(stops.firstIndex(of:)) }
+    }
 }
 
 extension MigrationPlanner {

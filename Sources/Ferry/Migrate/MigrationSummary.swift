@@ -7,8 +7,10 @@ import FerryVerify
 public struct MigrationSummary: Sendable, Codable, Equatable {
     public typealias SourceLedger = FerryMigration.SourceLedger
 
-    /// The model versions the records went through, oldest first.
-    public var chain: [String]
+    /// The model versions the records went through, oldest first: the way of each version whose
+    /// records take their own (`MigrationChain.chains`); a source of a version on another's way
+    /// enters it there.
+    public var chains: [[String]]
     public var outputPath: String
     /// The new store's UUID and why it has it.
     public var identity: StoreIdentity?

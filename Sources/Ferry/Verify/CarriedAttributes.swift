@@ -13,12 +13,13 @@ struct CarriedAttributes: Equatable {
     /// For each name, the index of its value in a source record of the route's schema.
     let sourceIndexes: [Int]
 
-    /// The carried attributes of records of `schema` taken by `route` (empty when it ends nowhere).
-    init(route: MigrationChain.Route, chain: MigrationChain, schema: RecordSchema) {
+    /// The carried attributes of records of `schema` taken by `route` (empty when it ends
+    /// nowhere), those of `within` only when given.
+    init(route: MigrationChain.Route, chain: MigrationChain, schema: RecordSchema, within: Set<String>? = nil) {
         var current: [String: Int] = [:]
         for (index, attribute) in schema.attributes.enumerated() { current[attribute.name] = index }
         for (step, mapping) in route.mappings.enumerated() {
-            let destination = chain.versions[route.first + step + 1]
+            let destination = chain.versions[route.stops[step + 1]]
             let attributes = Dictionary(destination.allAttributes(of: mapping.destination).map { ($0.name, $0) },
                                         uniquingKeysWith: { first, _ in first })
             var next: [String: Int] = [:]
@@ -31,6 +32,7 @@ struct CarriedAttributes: Equatable {
             current = next
         }
         if route.finalEntity == nil { current = [:] }
+        if let within { current = current.filter { within.contains($0.key) } }
         names = CanonicalEncoding.ordered(Array(current.keys))
         sourceIndexes = names.compactMap { current[$0] }
     }

@@ -23,7 +23,8 @@ import FerryVerify
 /// An entity whose rows do not all come from such records is left out, and the report says why:
 /// rows of records carried or made by other records, destinations created by links,
 /// sub-entities (whose rows the store's fingerprint covers), or routes that carry different
-/// attributes into it.
+/// attributes into it (`CarriedValueWatch` gives the routes of the sources' records the
+/// attributes they all carry).
 struct CarriedValueCheck {
     private struct Expected {
         let attributes: [String]

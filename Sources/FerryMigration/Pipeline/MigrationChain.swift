@@ -1,12 +1,20 @@
 import FerryFormats
 import FerryModel
 
-/// The versions of a model in order and the mapping between each pair, with the schemas,
-/// routes and compiled transforms made on first use.
+/// The versions of a model records go through, in order, and the mapping of each step, with
+/// the schemas, routes and compiled transforms made on first use.
+///
+/// Records of each version take one way to the last version: the step from their version, then
+/// the step from the version it leads to, and so on. The ways of two versions may part (a store
+/// of `V1` goes straight to `V3`, keeping an attribute `V2` lacks, while a file of `V2` goes
+/// `V2` → `V3`) and, once they meet, go on together: every run writes one store of the last
+/// version.
 public final class MigrationChain {
     public let versions: [ManagedObjectModel]
-    /// `steps[i]` takes records of `versions[i]` to `versions[i + 1]`.
+    /// `steps[i]` takes records of `versions[i]` to `versions[destinations[i]]`.
     public let steps: [MappingModel]
+    /// The index of the version each step leads to, a later one.
+    public let destinations: [Int]
     private let options: CoercionOptions
     private let variables: [String: String]
     private var schemas: [VersionEntity: RecordSchema] = [:]
@@ -40,8 +48,10 @@ public final class MigrationChain {
     /// The way of one source entity of one version through every later step: its entity
     /// mappings in order, each step's transform compiled when the first record reaches it.
     public final class Route {
-        /// The version records start in, and the entity mapping of each step from there.
-        public let first: Int
+        /// The versions of the way records take from the one they start in to the last
+        /// (`MigrationChain.stops(from:)`): `mappings[i]` takes them from `stops[i]` to `stops[i + 1]`.
+        public let stops: [Int]
+        /// The entity mapping of each step from the first version.
         public let mappings: [EntityMapping]
         /// Per step of `mappings`, the further mappings that make records of their own from the
         /// step's input record (`MappingModel.branches`).
@@ -58,9 +68,9 @@ public final class MigrationChain {
         /// record reaching it is rejected, never counted as filtered.
         public let unmapped: (entity: String, reason: String)?
 
-        fileprivate init(first: Int, mappings: [EntityMapping], branches: [[EntityMapping]], finalEntity: String?, refusal: MappingError?,
+        fileprivate init(stops: [Int], mappings: [EntityMapping], branches: [[EntityMapping]], finalEntity: String?, refusal: MappingError?,
                          unmapped: (entity: String, reason: String)?) {
-            self.first = first
+            self.stops = stops
             self.mappings = mappings
             self.branches = branches
             self.finalEntity = finalEntity
@@ -70,14 +80,30 @@ public final class MigrationChain {
         }
     }
 
-    public init(versions: [ManagedObjectModel], steps: [MappingModel], options: CoercionOptions, variables: [String: String]) {
+    /// - Parameter destinations: the version each of `steps` leads to; nil: the next one.
+    public init(versions: [ManagedObjectModel], steps: [MappingModel], destinations: [Int]? = nil, options: CoercionOptions,
+                variables: [String: String]) {
         self.versions = versions
         self.steps = steps
+        self.destinations = destinations ?? steps.indices.map { $0 + 1 }
         self.options = options
         self.variables = variables
     }
 
     public var last: ManagedObjectModel { versions[versions.count - 1] }
+
+    /// The versions records of version `from` go through, from it to the last.
+    public func stops(from: Int) -> [Int] {
+        var stops = [from]
+        while let at = stops.last, at < steps.count { stops.append(destinations[at]) }
+        return stops
+    }
+
+    /// The ways records take, by their versions' names, oldest first: one from each version no
+    /// step leads to (the way of a version another's way goes through is the end of that one).
+    public var chains: [[String]] {
+        versions.indices.filter { !destinations.contains($0) }.map { stops(from: $0).map { versions[$0].name } }
+    }
 
     /// The values of source attributes that a step carries nowhere (the next version has no
     /// attribute they become), counted as the records went through: dropped on purpose, as Core
@@ -86,7 +112,7 @@ public final class MigrationChain {
         transforms.sorted { ($0.key.step, $0.key.source, $0.key.destination) < ($1.key.step, $1.key.source, $1.key.destination) }
             .flatMap { key, transform in
                 transform.uncarriedCounts.map { .droppedValues(count: $0.values, entity: key.source, attribute: $0.attribute,
-                                                               nextVersion: versions[key.step + 1].name) }
+                                                               nextVersion: versions[destinations[key.step]].name) }
             }
     }
 
@@ -148,7 +174,8 @@ public final class MigrationChain {
         var complete = true
         var refusal: MappingError?
         var unmapped: (entity: String, reason: String)?
-        for step in from..<steps.count {
+        let stops = stops(from: from)
+        for step in stops.dropLast() {
             refusal = steps[step].refusal(forSource: name)?.error
             guard refusal == nil, let mapping = steps[step].mapping(forSource: name) else {
                 complete = false
@@ -161,7 +188,7 @@ public final class MigrationChain {
             branches.append(steps[step].branches(forSource: name))
             name = mapping.destination
         }
-        let made = Route(first: from, mappings: mappings, branches: branches, finalEntity: complete ? name : nil, refusal: refusal,
+        let made = Route(stops: stops, mappings: mappings, branches: branches, finalEntity: complete ? name : nil, refusal: refusal,
                          unmapped: unmapped)
         routes[key] = made
         return made
@@ -181,7 +208,7 @@ public final class MigrationChain {
             if let compiled = route.transforms[index] {
                 transform = compiled
             } else {
-                transform = try self.transform(step: route.first + index, mapping: route.mappings[index])
+                transform = try self.transform(step: route.stops[index], mapping: route.mappings[index])
                 route.transforms[index] = transform
             }
             let input = current
@@ -189,7 +216,7 @@ public final class MigrationChain {
             case let .record(next, count):
                 current = next
                 converted += count
-                made += next.embedded.map { (route.first + index + 1, $0) }
+                made += next.embedded.map { (route.stops[index + 1], $0) }
                 current.embedded = []
             case .reject(let reject):
                 return .reject(reject)
@@ -197,13 +224,13 @@ public final class MigrationChain {
                 return .filtered
             }
             for branch in route.branches[index] {
-                switch try self.transform(step: route.first + index, mapping: branch).apply(input) {
+                switch try self.transform(step: route.stops[index], mapping: branch).apply(input) {
                 case let .record(other, count):
                     converted += count
-                    made += other.embedded.map { (route.first + index + 1, $0) }
+                    made += other.embedded.map { (route.stops[index + 1], $0) }
                     var own = other
                     own.embedded = []
-                    made.append((route.first + index + 1, EmbeddedRecord(entity: branch.destination, record: own)))
+                    made.append((route.stops[index + 1], EmbeddedRecord(entity: branch.destination, record: own)))
                 case .reject(let reject):
                     return .reject(reject)
                 case .filtered:
@@ -227,7 +254,7 @@ public final class MigrationChain {
     /// carry it to different relationships, or none does, it is dropped.
     public func finalRelationship(_ relationship: String, of entity: String, from: Int) -> (entity: String, relationship: String)? {
         var names = (entity: entity, relationship: relationship)
-        for step in from..<steps.count {
+        for step in stops(from: from).dropLast() {
             guard let mapping = steps[step].mapping(forSource: names.entity) else {
                 return finalRelationship(names.relationship, ofAbstract: names.entity, from: step)
             }
@@ -351,7 +378,7 @@ public final class MigrationChain {
         let route = route(entity: entity, from: from)
         var found: Set<String> = route.finalEntity.map { [$0] } ?? []
         for (step, branches) in route.branches.enumerated() {
-            for branch in branches { found.formUnion(finalEntities(of: branch.destination, from: from + step + 1)) }
+            for branch in branches { found.formUnion(finalEntities(of: branch.destination, from: route.stops[step + 1])) }
         }
         return found
     }
@@ -391,8 +418,8 @@ public final class MigrationChain {
         let key = StepMapping(step: step, source: mapping.source, destination: mapping.destination)
         if let known = transforms[key] { return known }
         guard let source = schema(version: step, entity: mapping.source),
-              let destination = schema(version: step + 1, entity: mapping.destination) else {
-            throw .model("\(mapping.source) → \(mapping.destination): entity missing in \(versions[step].name) or \(versions[step + 1].name)")
+              let destination = schema(version: destinations[step], entity: mapping.destination) else {
+            throw .model("\(mapping.source) → \(mapping.destination): entity missing in \(versions[step].name) or \(versions[destinations[step]].name)")
         }
         // Values no mapping of the step carries are counted once, by the step's first mapping of
         // the entity (a branch reads the same record).
@@ -400,7 +427,7 @@ public final class MigrationChain {
         let read = siblings.reduce(into: Set<String>()) { $0.formUnion($1.readAttributes) }
         let counts = siblings.first?.destination == mapping.destination
         let made = try EntityTransform(mapping: mapping, source: source, destination: destination, options: options, variables: variables,
-                                       destinationModel: versions[step + 1],
+                                       destinationModel: versions[destinations[step]],
                                        uncarried: counts ? source.attributes.map(\.name).filter { !read.contains($0) } : [])
         transforms[key] = made
         return made

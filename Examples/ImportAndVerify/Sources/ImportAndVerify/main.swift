@@ -36,7 +36,7 @@ do {
                   MigrationSource(path: root + "/Fixtures/legacy/tasks.json", kind: .file(entity: "Task", version: nil))],
         modelPath: model, outputPath: output + "/Workspace.sqlite", replaceExisting: true, files: files,
         variables: ["zone": "UTC"])).run()
-    print("migrated: \(migration.chain.joined(separator: " → "))")
+    print("migrated: \(ChainText.ways(migration.chains))")
     for (entity, count) in migration.written.sorted(by: { $0.key < $1.key }) { print("  \(entity): \(count) written") }
     print("  rejected: \(migration.rejected)")
 
