@@ -71,6 +71,24 @@ struct MigrationReceiptTests {
         #expect(metadata.versionHashes == VersionHasher.hashes(of: current).entityHashes)
     }
 
+    @Test("a written mapping spanning versions is an input: changed, the receipt no longer matches (it was no input, and verify --against trusted the receipt)")
+    func spanningMappingIsAnInput() throws {
+        let folder = try TestPaths.temporaryFolder("receipt-span")
+        let entity = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="E" syncable="YES"><attribute name="a" optional="YES" attributeType="String"/></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("M", versions: [("V1", entity), ("V2", entity), ("V3", entity)], in: folder)
+        let mapping = folder + "/V1 to V3.mapping"
+        try Data("entity E\n  a = upper(a)\n".utf8).write(to: URL(fileURLWithPath: mapping))
+        try Data(#"[{"a": "one"}]"#.utf8).write(to: URL(fileURLWithPath: folder + "/e.json"))
+        let request = MigrateRequest(sources: [MigrationSource(argument: "E@V1:\(folder)/e.json")], modelPath: bundle, outputPath: folder + "/out.sqlite")
+        _ = try MigrateJob(request: request).run()
+        let receipt = try #require(try receipt(of: request.outputPath))
+        #expect(receipt.inputs.inputs.map(\.name).filter { $0.hasPrefix("mapping") } == ["mapping V1 to V2", "mapping V1 to V3", "mapping V2 to V3"])
+        try Data("entity E\n  a = lower(a)\n".utf8).write(to: URL(fileURLWithPath: mapping))
+        #expect(try MigrationInputs.of(request, bundle: XcodeModelLoader.loadBundle(at: bundle)).differences(from: receipt.inputs) == ["mapping V1 to V3"])
+        #expect(!(try SourceVerification.verify(store: request.outputPath, against: request).passed))
+    }
+
     @Test("without verification (--no-verify) there is no receipt, and verify --against migrates again")
     func noReceiptWithoutVerification() throws {
         var request = try request(in: try TestPaths.temporaryFolder("receipt"))

@@ -5,7 +5,8 @@ import FoundationEssentials
 
 /// Everything a migration's result depends on, as named SHA-256 digests: Ferry's version (and
 /// the revision of the fingerprints a receipt keeps), the options that shape records, the model
-/// bundle, the written mapping file of each pair of consecutive versions (or its absence), every
+/// bundle, the written mapping file of each pair of consecutive versions (or its absence) and of
+/// each other pair that has one (a step may span versions: `V1 to V3.mapping`), every
 /// Core Data mapping model a step may run (given or beside the model), and the bytes of each
 /// source in order (a store's with its external data files). The mapping is deterministic, so two
 /// runs whose inputs are equal write the same records and links.
@@ -40,10 +41,14 @@ struct MigrationInputs: Codable, Equatable, Sendable {
             Input(name: "model", digest: try digest(ofTree: request.modelPath)),
         ]
         let planner = MigrationPlanner(bundle: bundle, request: request)
-        for (from, to) in zip(bundle.versions, bundle.versions.dropFirst()) {
-            let path = planner.mappingFilePath(from: from.name, to: to.name)
-            let digest = FileManager.default.fileExists(atPath: path) ? try digest(ofFile: path) : "absent"
-            inputs.append(Input(name: "mapping \(from.name) to \(to.name)", digest: digest))
+        let versions = bundle.versions
+        for from in versions.indices {
+            for to in versions.indices where to != from {
+                let path = planner.mappingFilePath(from: versions[from].name, to: versions[to].name)
+                let exists = FileManager.default.fileExists(atPath: path)
+                guard exists || to == from + 1 else { continue }
+                inputs.append(Input(name: "mapping \(versions[from].name) to \(versions[to].name)", digest: exists ? try digest(ofFile: path) : "absent"))
+            }
         }
         for path in planner.mappingModelCandidates() {
             let name = path.split(separator: "/").last.map(String.init) ?? path
