@@ -11,8 +11,9 @@ enum RestoreCommand: Command {
         usage: ferry restore BACKUP --model MODEL --out STORE [--force]
                ferry restore postgresql://… --store UUID --model MODEL --out STORE [--schema S] [--force]
 
-        Checks every file of the BACKUP folder against its manifest.json (SHA-256 and size; a
-        missing or altered file is named), then writes a new store with the version of MODEL
+        Checks the manifest.json of the BACKUP folder against the SHA-256 of its own content (an
+        earlier ferry's, which has none, with a warning) and its keys, and every file of the
+        folder against it (SHA-256 and size; a missing or altered file is named), then writes a new store with the version of MODEL
         whose version hashes the manifest recorded: every record with its original Z_PK, every
         relationship (ordered ones in order), the original store UUID. The store is built beside
         STORE, verified there (store checks, every file's records written, and the fingerprints
@@ -41,9 +42,9 @@ enum RestoreCommand: Command {
     static let exitCodes = [
         ExitCodeUse(.success, "restored"),
         ExitCodeUse(.rejects, "restored, but something was left out: links whose records are not in the backup (a partial export's, or keys dangling in the backed-up store), or a file in the folder the manifest does not list; or the backed-up store failed ferry verify's relationship checks (named when it was exported)"),
-        ExitCodeUse(.badInput, "BACKUP is missing or holds no manifest (or one that is not valid), or the model (or database) cannot be read, or has no such store"),
+        ExitCodeUse(.badInput, "BACKUP is missing or holds no manifest (or one that is not valid: a key no manifest has, or a Z_MAX of no entity of the model), or the model (or database) cannot be read, or has no such store"),
         ExitCodeUse(.destination, "STORE not written (it exists, cannot be written)"),
-        ExitCodeUse(.verificationFailed, "the backup does not match its manifest, or the new store differs from the store backed up (or does not hold what the database does)"),
+        ExitCodeUse(.verificationFailed, "the manifest is not what its digest says, or the backup does not match its manifest, or the new store differs from the store backed up (or does not hold what the database does)"),
     ]
 
     static func run(_ arguments: ParsedArguments) throws(UsageError) -> ExitCode {
@@ -82,6 +83,7 @@ enum RestoreCommand: Command {
             RelationshipFailureText.warnUnchecked(summary.relationshipsNotChecked, of: "the backed-up store",
                                                   remedy: "the restored store was verified on its own", log: log)
             if let notCompared = summary.notCompared { log.warning("warning: \(notCompared)") }
+            if let notChecked = summary.manifestNotChecked { log.warning("warning: \(notChecked)") }
             let code: ExitCode = leftOut ? .rejects : .success
             log.summary(code, counts: ["records": summary.records.values.reduce(0, +)])
             if arguments.has("json") {

@@ -405,6 +405,12 @@ extension BackupJobTests {
         }
     }
 
+    /// A manifest's JSON object as a ferry of manifest format 1 wrote it: without a digest of its own.
+    static func writtenByOlderFerry(_ object: inout [String: Any]) {
+        object["manifestSHA256"] = nil
+        object["formatVersion"] = 1
+    }
+
     /// Rewrites the manifest of the backup at `path` as `edit` says (an older ferry's, say).
     private func editManifest(of path: String, _ edit: (inout [String: Any]) -> Void) throws {
         let file = URL(fileURLWithPath: path + "/" + ExportManifest.fileName)
@@ -420,9 +426,9 @@ extension BackupJobTests {
         let backups = folder + "/backups"
         let relative = try BackupJob(storePath: store, folder: backups).run()
         let absolute = try BackupJob(storePath: store, folder: backups).run()
-        // As an older ferry wrote them: the store's path as given, and nothing resolved.
-        try editManifest(of: relative.path) { $0["resolvedSource"] = nil; $0["source"] = "Workspace2.sqlite" }
-        try editManifest(of: absolute.path) { $0["resolvedSource"] = nil }
+        // As an older ferry wrote them: the store's path as given, nothing resolved, and no digest of their own.
+        try editManifest(of: relative.path) { $0["resolvedSource"] = nil; $0["source"] = "Workspace2.sqlite"; Self.writtenByOlderFerry(&$0) }
+        try editManifest(of: absolute.path) { $0["resolvedSource"] = nil; Self.writtenByOlderFerry(&$0) }
         let summary = try BackupJob(storePath: store, folder: backups, keep: 1).run()
         #expect(summary.removed == [absolute.path])
         #expect(summary.notRemoved.count == 1 && summary.notRemoved[0].hasPrefix(relative.path + ": ")

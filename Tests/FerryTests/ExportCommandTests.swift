@@ -166,7 +166,7 @@ extension ExportCommandTests {
         var entities = try #require(manifest["entities"] as? [[String: Any]])
         edit(&entities)
         manifest["entities"] = entities
-        try JSONSerialization.data(withJSONObject: manifest).write(to: url)
+        try RestoreJobTests.writeManifest(JSONDecoder().decode(ExportManifest.self, from: JSONSerialization.data(withJSONObject: manifest)), in: folder + "/out")
         return try ExportTestSupport.shell("'\(ferry)' restore '\(folder)/out' --model '\(ExportTestSupport.workspace)' --out '\(folder)/new.sqlite'")
     }
 

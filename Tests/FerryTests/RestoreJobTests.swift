@@ -1,4 +1,4 @@
-import Ferry
+@testable import Ferry
 import FerryFormats
 import FerryModel
 import FerryStore
@@ -84,7 +84,7 @@ struct RestoreJobTests {
         }
         var swapped = try manifest("w2")
         swapped["model"] = try manifest("w1")["model"]
-        try JSONSerialization.data(withJSONObject: swapped).write(to: URL(fileURLWithPath: folder + "/w2/manifest.json"))
+        try Self.writeManifest(JSONDecoder().decode(ExportManifest.self, from: JSONSerialization.data(withJSONObject: swapped)), in: folder + "/w2")
         let error = try #require(throws: ExportError.self) {
             try RestoreJob(folder: folder + "/w2", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Restored.sqlite").run()
         }
@@ -195,7 +195,7 @@ struct RestoreJobTests {
         // Under a manifest of revision 2 the relationship is left out, as before: restored, the dangling key said (exit 1).
         var older = moved
         older.fingerprintRevision = ExportManifest.pairsAsHeldRevision
-        try JSONEncoder().encode(older).write(to: URL(fileURLWithPath: folder + "/full/" + ExportManifest.fileName))
+        try Self.writeManifest(older, in: folder + "/full")
         let legacy = try RestoreJob(folder: folder + "/full", modelPath: ExportTestSupport.workspace, outputPath: target).run()
         #expect(legacy.notCompared == nil && (legacy.unmatchedPairs == ["Upload.task": 1] || LinkReport.unresolved(in: legacy.links) == 1),
                 "\(legacy.unmatchedPairs) \(legacy.links)")
@@ -286,7 +286,7 @@ struct RestoreJobTests {
                                                  (ExportManifest.fingerprintRevision, nil, "keeps no fingerprints")] {
             var edited = manifest
             (edited.fingerprintRevision, edited.fingerprints) = (revision, fingerprints)
-            try JSONEncoder().encode(edited).write(to: URL(fileURLWithPath: folder + "/out/" + ExportManifest.fileName))
+            try Self.writeManifest(edited, in: folder + "/out")
             let refused = try FerryProcess.run(["restore", folder + "/out", "--model", ExportTestSupport.workspace, "--out", folder + "/Restored.sqlite"])
             #expect(refused.status == 3 && refused.err.contains(reason), "\(revision.map(String.init) ?? "nil"): \(refused.err)")
             #expect(!FileManager.default.fileExists(atPath: folder + "/Restored.sqlite"))
@@ -462,7 +462,7 @@ struct RestoreJobTests {
         // pairs out of the comparison, not the edited Task's (it turned the whole comparison off: exit 1).
         var strayed = rewritten
         strayed.entities.removeAll { $0.entity == "Tag" }
-        try JSONEncoder().encode(strayed).write(to: URL(fileURLWithPath: folder + "/out/manifest.json"))
+        try Self.writeManifest(strayed, in: folder + "/out")
         let stray = try #require(throws: ExportError.self) {
             try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
         }
@@ -472,7 +472,7 @@ struct RestoreJobTests {
         // fingerprinted and the manifest keeps nothing to compare it with (it restored, exit 0).
         for kept in [[], manifest.fingerprints?.filter { $0.subject != "Task" } ?? []] {
             rewritten.fingerprints = kept
-            try JSONEncoder().encode(rewritten).write(to: URL(fileURLWithPath: folder + "/out/manifest.json"))
+            try Self.writeManifest(rewritten, in: folder + "/out")
             let cut = try #require(throws: ExportError.self) {
                 try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
             }
@@ -483,12 +483,12 @@ struct RestoreJobTests {
         // A manifest of an older version, without fingerprints, restores as before.
         rewritten.fingerprints = nil
         rewritten.fingerprintRevision = nil
-        try JSONEncoder().encode(rewritten).write(to: URL(fileURLWithPath: folder + "/out/manifest.json"))
+        try Self.writeManifest(rewritten, in: folder + "/out")
         let unchecked = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: target).run()
         #expect(unchecked.notCompared?.contains("carries no fingerprints of its store") == true, "\(unchecked.notCompared ?? "compared")")
         // An export that could not keep them says why in its manifest, and the restore repeats it.
         rewritten.fingerprintsNotKept = ExportManifest.writtenWhileExported
-        try JSONEncoder().encode(rewritten).write(to: URL(fileURLWithPath: folder + "/out/manifest.json"))
+        try Self.writeManifest(rewritten, in: folder + "/out")
         let told = try RestoreJob(folder: folder + "/out", modelPath: ExportTestSupport.workspace, outputPath: folder + "/Told.sqlite").run()
         #expect(told.notCompared?.contains("no fingerprints of its store (the store was written while it was exported)") == true,
                 "\(told.notCompared ?? "compared")")
@@ -555,7 +555,7 @@ struct RestoreJobTests {
         #expect(manifest.fingerprints?.first { $0.subject == "Thing.box" }?.attributes == ["Z_PK", "Z_PK"])
         var swapped = movedManifest
         swapped.fingerprints = manifest.fingerprints
-        try JSONEncoder().encode(swapped).write(to: URL(fileURLWithPath: folder + "/moved/manifest.json"))
+        try Self.writeManifest(swapped, in: folder + "/moved")
         let failure = try #require(throws: ExportError.self) {
             try RestoreJob(folder: folder + "/moved", modelPath: bundle, outputPath: folder + "/Restored.sqlite").run()
         }
@@ -706,6 +706,14 @@ extension RestoreJobTests {
         return text.replacingOccurrences(of: old, with: new)
     }
 
+    /// Writes `manifest` over the folder's manifest.json as an export does, with the digest of its
+    /// content: an edit whose digest was made to match, so that what a restore meets is the edit.
+    static func writeManifest(_ manifest: ExportManifest, in folder: String) throws {
+        let path = folder + "/" + ExportManifest.fileName
+        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+        try ManifestFile.write(manifest, to: path, durable: false)
+    }
+
     /// Edits an export file with `change`, and the file's size and SHA-256 in `manifest` with it,
     /// then writes the manifest: every check of the backup itself still passes.
     static func edit(_ name: String, in folder: String, manifest: inout ExportManifest, _ change: (String) -> String) throws {
@@ -717,6 +725,6 @@ extension RestoreJobTests {
         var hash = SHA256()
         hash.update([UInt8](edited))
         manifest.entities[index].sha256 = hash.finalize().map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-        try JSONEncoder().encode(manifest).write(to: URL(fileURLWithPath: folder + "/" + ExportManifest.fileName))
+        try Self.writeManifest(manifest, in: folder)
     }
 }

@@ -140,8 +140,7 @@ public struct ExportJob {
             pairsWithoutSource: dropped.isEmpty ? nil : dropped,
             relationshipFailures: checks.relationshipFailures.isEmpty ? nil : checks.relationshipFailures,
             relationshipsNotChecked: checks.relationshipsNotChecked)
-        try ManifestFile.write(manifest, to: placement.file(ExportManifest.fileName), durable: request.durable)
-        return manifest
+        return try ManifestFile.write(manifest, to: placement.file(ExportManifest.fileName), durable: request.durable)
     }
 
     /// Whether a whole export keeps the store's fingerprints in its manifest.

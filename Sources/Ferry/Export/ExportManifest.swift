@@ -5,7 +5,10 @@ import FerryStore
 /// and for each file its record count and SHA-256, so the folder can be verified and restored.
 public struct ExportManifest: Sendable, Equatable, Codable {
     /// The layout of manifests this version writes.
-    public static let currentFormatVersion = 1
+    public static let currentFormatVersion = 2
+    /// The first layout whose manifests carry `manifestSHA256`: a manifest of it or a later one
+    /// without it is refused as altered; one of an earlier one is read unchecked (`notChecked`).
+    public static let firstDigestedFormatVersion = 2
     public static let fileName = "manifest.json"
 
     public var formatVersion: Int
@@ -90,6 +93,18 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     /// is then no verdict, and export exits 1 rather than 0; nil when they ran, and for a
     /// selection, which is not checked.
     public var relationshipsNotChecked: String? = nil
+
+    /// SHA-256 (lowercase hex) of the manifest's own content, all but this member
+    /// (`ManifestDigest`), written by export and backup and checked whenever a manifest is read:
+    /// a restore writes back what the manifest says of the store. Nil in manifests of older versions.
+    public var manifestSHA256: String? = nil
+
+    /// Why the manifest itself could not be checked: it was written by a Ferry that gave it no
+    /// digest (`manifestSHA256`), so only the files were checked against it; nil when it was.
+    public var notChecked: String? {
+        manifestSHA256 == nil ? "\(Self.fileName) carries no digest of its own (format \(formatVersion), written by \(tool) before "
+            + "manifests had one): the manifest itself could not be checked (the files were, against it)" : nil
+    }
 
     /// What the store held that the export does not.
     public var leftBehind: LeftBehind {

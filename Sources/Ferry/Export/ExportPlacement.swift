@@ -131,7 +131,7 @@ final class ExportPlacement {
     /// files (no link followed, no FIFO waited on) whose SHA-256 is the manifest's (a file edited
     /// since is the user's now). None when there is no manifest there or it cannot be read.
     private static func staleFiles(ofExportAt path: String, besides names: [String]) -> [String] {
-        guard let manifest = try? ManifestFile.read(from: path) else { return [] }
+        guard let manifest = try? ManifestFile.read(from: path, strictly: false) else { return [] }
         let folder = FilePath.split(path).folder
         let written = Set(names.map { $0.lowercased() })
         return manifest.entities.filter { entry in

@@ -1,29 +1,64 @@
 import FerryFormats
 import FoundationEssentials
 
-/// Reads and writes `manifest.json` (pretty-printed, keys sorted).
+/// Reads and writes `manifest.json` (pretty-printed, keys sorted), with the digest of its own
+/// content (`ManifestDigest`). A manifest is read strictly: a key no manifest has, or one given
+/// twice, is refused rather than passed over, and so is a digest that is not its content's.
 enum ManifestFile {
-    static func write(_ manifest: ExportManifest, to path: String, durable: Bool) throws(ExportError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data: Data
-        do { data = try encoder.encode(manifest) } catch { throw .encoding(reason: "manifest: \(error)") }
+    /// Writes `manifest` with the digest of its content; returns it as written.
+    @discardableResult
+    static func write(_ manifest: ExportManifest, to path: String, durable: Bool) throws(ExportError) -> ExportManifest {
+        var written = manifest
+        written.manifestSHA256 = nil
+        written.manifestSHA256 = ManifestDigest.of(try json(of: written))
+        let bytes = try encoded(written)
         do {
             let file = try FileByteSink(path: path, exclusive: true)
-            try file.write([UInt8](data) + [0x0A])
+            try file.write(bytes + [0x0A])
             try file.close(sync: durable)
         } catch {
             throw .writing(path, error)
         }
+        return written
     }
 
-    static func read(from path: String) throws(ExportError) -> ExportManifest {
+    /// The manifest at `path`; `strictly`, checked itself: its keys, and its content against its
+    /// digest. Only what tells a folder's files as an export's (which a later ferry's manifest, or
+    /// a damaged one, still does) reads it otherwise.
+    /// - Throws: `ExportError.notAnExport` for a file that is no manifest (not valid JSON, a key
+    ///   missing or of another type; strictly, a key unknown or given twice),
+    ///   `ExportError.verification` (strictly) for one whose content is not what its digest says.
+    static func read(from path: String, strictly: Bool = true) throws(ExportError) -> ExportManifest {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .notAnExport(path: path, reason: "the manifest is missing or unreadable")
         }
-        do { return try JSONDecoder().decode(ExportManifest.self, from: data) } catch {
+        let manifest: ExportManifest
+        do { manifest = try JSONDecoder().decode(ExportManifest.self, from: data) } catch {
             throw .notAnExport(path: path, reason: "the manifest is not valid: \(reason(error))")
         }
+        guard strictly else { return manifest }
+        let text: JSONValue
+        do { text = try JSONValue(parsing: [UInt8](data)) } catch {
+            throw .notAnExport(path: path, reason: "the manifest is not valid: it is not valid JSON (\((error as? JSONError)?.reason ?? "\(error)"))")
+        }
+        if let problem = ManifestKeys.problem(in: text, kept: try json(of: manifest)) {
+            throw .notAnExport(path: path, reason: "the manifest is not valid: \(problem)")
+        }
+        try ManifestDigest.check(manifest, text: text, path: path)
+        return manifest
+    }
+
+    /// `manifest` as written, without the final line feed.
+    private static func encoded(_ manifest: ExportManifest) throws(ExportError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do { return [UInt8](try encoder.encode(manifest)) } catch { throw .encoding(reason: "manifest: \(error)") }
+    }
+
+    /// `manifest` as JSON, as written.
+    private static func json(of manifest: ExportManifest) throws(ExportError) -> JSONValue {
+        let bytes = try encoded(manifest)
+        do { return try JSONValue(parsing: bytes) } catch { throw .encoding(reason: "manifest: \(error)") }
     }
 
     /// What a decoding error says of the manifest, in its own words: which key, where.

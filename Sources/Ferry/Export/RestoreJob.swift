@@ -71,6 +71,9 @@ public struct RestoreJob {
         /// Whether the restored store was compared with the backed-up store's fingerprints (a
         /// whole backup's manifest keeps them), not only checked by its counts.
         public var compared = false
+        /// Why the manifest itself could not be checked (`ExportManifest.notChecked`: an older
+        /// Ferry's, without a digest of its own); nil when it was.
+        public var manifestNotChecked: String? = nil
     }
 
     /// Restores the folder; `progress` is told the phase and how far it is (every
@@ -87,6 +90,10 @@ public struct RestoreJob {
         try RestoreFingerprintCheck.refuseUnknownRevision(in: manifest, path: folder + "/" + ExportManifest.fileName)
         let model = try self.model.resolve(hashes: manifest.model.versionHashes, recordedVersion: manifest.model.versionName)
         try checkFiles(of: manifest, against: model)
+        if let foreign = RestoreModel.foreignNames(in: manifest.state.primaryKeyMaxima, model: model).first {
+            throw .notAnExport(path: folder + "/" + ExportManifest.fileName, reason: "state.primaryKeyMaxima names \(foreign), which is no entity "
+                + "of model \(model.name): its Z_MAX would not be kept")
+        }
         // The folder itself: a store restored into it would make it a backup no longer (the next
         // restore names it as a file the manifest does not list, retention keeps the folder).
         if let (output, input) = PathOverlap.first(outputs: [outputPath], inputs: [folder] + (self.model.path.map { [$0] } ?? [])) {
@@ -130,7 +137,8 @@ public struct RestoreJob {
                            unmatchedPairs: unmatched, pairsWithoutSource: manifest.pairsWithoutSource ?? [:], leftBehind: manifest.leftBehind,
                            unlistedFiles: unlisted.map(\.file), relationshipFailures: manifest.relationshipFailures ?? [],
                            relationshipsNotChecked: manifest.relationshipsNotChecked,
-                           rejected: rejected.values.reduce(0, +), sampleRejects: pipeline.sampleRejects, compared: check != nil)
+                           rejected: rejected.values.reduce(0, +), sampleRejects: pipeline.sampleRejects, compared: check != nil,
+                           manifestNotChecked: manifest.notChecked)
         } catch {
             writer.discard()
             throw error

@@ -60,6 +60,15 @@ enum RestoreModel {
         }
     }
 
+    /// The names of recorded `Z_MAX` values (`primaryKeyMaxima`) that are neither an entity of
+    /// `model` (by its name or renaming identifier) nor one of Core Data's own, sorted: `keepState`
+    /// would pass them over, and a new object could take a deleted one's key (a name damaged in
+    /// the manifest restored `Z_MAX` 31 for 1031).
+    static func foreignNames(in primaryKeyMaxima: [String: Int64], model: ManagedObjectModel) -> [String] {
+        let entities = Set(model.entities.flatMap { [$0.name] + ($0.renamingIdentifier.map { [$0] } ?? []) })
+        return primaryKeyMaxima.keys.filter { !entities.contains($0) && !PrimaryKeyEntry.isSystemEntityName($0) }.sorted()
+    }
+
     /// A new store at `path` (built beside it until `finish()`) for records of `model`, with the
     /// original store's UUID.
     static func writer(at path: String, model: ManagedObjectModel, storeUUID: UUID) throws(ExportError) -> CoreDataStoreWriter {

@@ -75,6 +75,9 @@ public struct PostgresRestoreJob {
         } catch {
             throw .export(error)
         }
+        if let foreign = RestoreModel.foreignNames(in: entry.primaryKeyMaxima ?? [:], model: model).first {
+            throw .export(.model(reason: "schema \(schema) keeps a Z_MAX of \(foreign) for store \(uuid), which is no entity of model \(model.name)"))
+        }
         let layout = try PostgresLayout(model: model)
         guard let existing = try catalog.layout() else { throw .notLoaded(store: uuid, schema: schema, held: []) }
         guard existing.digest == PostgresTableDefinitions(layout: layout, schema: schema).digest else {

@@ -29,10 +29,10 @@ public struct LeftBehind: Sendable, Equatable {
         var lines: [String] = []
         if !frameworkRecords.isEmpty {
             var consequences: [String] = []
-            if frameworkRecords.keys.contains(where: { ["TRANSACTION", "CHANGE", "TRANSACTIONSTRING"].contains($0) }) {
+            if frameworkRecords.keys.contains(where: PrimaryKeyEntry.historyEntityNames.contains) {
                 consequences.append("its persistent history starts anew, so a history token an app saved names no transaction")
             }
-            if frameworkRecords.keys.contains(where: { $0.hasPrefix("NSCK") }) {
+            if frameworkRecords.keys.contains(where: { $0.hasPrefix(PrimaryKeyEntry.mirroringEntityPrefix) }) {
                 consequences.append("it has no CloudKit mirroring metadata, so an app mirroring it would upload every object again")
             }
             lines.append("Core Data's own records are not carried: \(Self.counts(frameworkRecords))"

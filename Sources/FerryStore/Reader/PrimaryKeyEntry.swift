@@ -17,6 +17,17 @@ public struct PrimaryKeyEntry: Sendable, Equatable {
     /// Whether the entity is Core Data's own, not the app's.
     public var isSystemEntity: Bool { entityNumber >= Self.firstSystemEntityNumber }
 
+    /// The names of the persistent history's entities.
+    public static let historyEntityNames: Set<String> = ["CHANGE", "TRANSACTION", "TRANSACTIONSTRING"]
+    /// How the names of CloudKit mirroring's entities begin (`NSCKRecordMetadata`, `NSCKEvent`, …).
+    public static let mirroringEntityPrefix = "NSCK"
+
+    /// Whether `name` is one Core Data gives its own entities (where no entity number is at
+    /// hand: a `Z_NAME` kept by name only).
+    public static func isSystemEntityName(_ name: String) -> Bool {
+        historyEntityNames.contains(name) || name.hasPrefix(mirroringEntityPrefix)
+    }
+
     public init(entityNumber: Int64, name: String, superNumber: Int64, maxPrimaryKey: Int64) {
         self.entityNumber = entityNumber
         self.name = name
