@@ -17,7 +17,8 @@ enum BackupCommand: Command {
         (SHA-256, size, record count), restores it into a scratch store as ferry restore would,
         which compares every record and pair with the store's fingerprints (--no-restore-check
         skips this: faster, but a fault of the files' writer is then found only when the backup
-        is restored), renames the folder to its UTC timestamp (DIR/20240301T123005Z) and then
+        is restored), renames the folder to its UTC timestamp (DIR/20240301T123005Z; another
+        backup of that second takes the next suffix, -0002 up to -9999) and then
         removes the oldest backups beyond --keep N of the same store: its UUID and its path from
         the root, links resolved (a backup by an older ferry whose manifest names the store by a
         relative path is never removed, and a warning says so).
@@ -42,7 +43,7 @@ enum BackupCommand: Command {
     static let exitCodes = [
         ExitCodeUse(.success, "backed up (and older backups beyond --keep removed)"),
         ExitCodeUse(.badInput, "the store or the model cannot be read"),
-        ExitCodeUse(.destination, "DIR not written (a full disk: \"disk full writing …\")"),
+        ExitCodeUse(.destination, "DIR not written (a full disk: \"disk full writing …\"; a backup -9999 of the same second)"),
         ExitCodeUse(.verificationFailed, "STORE fails ferry verify's checks (nothing written), or the new backup failed verification or does not restore (it is removed)"),
         ExitCodeUse(.locked, "another backup holds DIR's lock"),
     ]

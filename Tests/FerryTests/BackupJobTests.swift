@@ -215,8 +215,40 @@ struct BackupJobTests {
         #expect(BackupJob.name(stamp: stamp, besides: [stamp + "-0002", "20261201T115959Z", ".incomplete-X"]) == stamp + "-0003")
         #expect(BackupJob.name(stamp: stamp, besides: [stamp + "-2", stamp + "-10"]) == stamp + "-0011")
         // Names sort as made, by plain text order too (`ls | tail -n 1` finds the newest).
-        let made = (2...12).reduce(into: [stamp]) { names, _ in names.append(BackupJob.name(stamp: stamp, besides: names)) }
+        let made = (2...12).reduce(into: [stamp]) { names, _ in names.append(BackupJob.name(stamp: stamp, besides: names) ?? "") }
         #expect(made.sorted() == made && made.sorted(by: BackupJob.isOlder) == made)
+    }
+
+    /// A folder named `<stamp>-9223372036854775807` made the next backup of that second trap
+    /// (SIGILL, exit 132) computing the suffix after it, and leave its `.incomplete-` folder;
+    /// `-+5` and `--3` were taken for backups too (hostile run).
+    @Test("only suffixes a backup is named with are a backup's: no sign, no other zeros, at most -9999, after which no name is left")
+    func sameSecondSuffixForms() {
+        let stamp = "20261201T120000Z"
+        let foreign = ["-9223372036854775807", "-10000", "-+5", "--3", "-", "-0001", "-1", "-02", "-002", "-٣", "-0x10"].map { stamp + $0 }
+        #expect(foreign.allSatisfy { !BackupJob.isBackupName($0) })
+        #expect(BackupJob.name(stamp: stamp, besides: [stamp] + foreign) == stamp + "-0002")
+        #expect(BackupJob.name(stamp: stamp, besides: [stamp + "-9998"]) == stamp + "-9999")
+        #expect(BackupJob.name(stamp: stamp, besides: [stamp + "-9999"]) == nil)
+    }
+
+    @Test("a backup beside a folder of an overflowing suffix is made; one of a second whose names are all taken fails (exit 4) and leaves no .incomplete- folder")
+    func sameSecondNamesRunOut() throws {
+        let folder = try TestPaths.temporaryFolder("backup-suffix-overflow")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let backups = folder + "/backups"
+        // Every second of the next two minutes, whichever the backup is stamped with.
+        func stamps() -> [String] {
+            let format = Date.ISO8601FormatStyle(timeZone: .gmt)
+            return (0..<120).map { format.format(Date().addingTimeInterval(Double($0))).filter { $0 != "-" && $0 != ":" } }
+        }
+        for stamp in stamps() { try FileManager.default.createDirectory(atPath: backups + "/" + stamp + "-9223372036854775807", withIntermediateDirectories: true) }
+        let made = try BackupJob(storePath: store, folder: backups).run()
+        #expect(BackupJob.isBackupName(URL(fileURLWithPath: made.path).lastPathComponent))
+        for stamp in stamps() { try FileManager.default.createDirectory(atPath: backups + "/" + stamp + "-9999", withIntermediateDirectories: true) }
+        let failure = try #require(throws: ExportError.self) { try BackupJob(storePath: store, folder: backups).run() }
+        #expect(failure.isDestinationFailure && failure.description.contains("no name is left for another backup of that second"), "\(failure)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: backups).allSatisfy { !$0.hasPrefix(".incomplete-") })
     }
 
     @Test("retention keeps the backup just made and counts only backups of the same store")

@@ -118,7 +118,11 @@ public struct BackupJob {
             }
             throw error
         }
-        let target = try finalName(for: manifest)
+        let target: String
+        do { target = try finalName(for: manifest) } catch {
+            building.remove()
+            throw error
+        }
         do { try FilePath.rename(temporary, to: target, replacing: false) } catch {
             building.remove()
             throw .writing(target, error)
@@ -210,27 +214,46 @@ public struct BackupJob {
     /// one more than the highest suffix of that second, never a freed lower one, and of four
     /// digits, so that names sort in the order the backups were made, by `ls` too (`-10` sorted
     /// before `-9`).
+    /// - Throws: `ExportError.cannotWrite` when that second has a backup `-9999`: none can follow it.
     private func finalName(for manifest: ExportManifest) throws(ExportError) -> String {
         let stamp = String(manifest.createdAt.prefix(19).filter { $0 != "-" && $0 != ":" }) + "Z"
-        return folder + "/" + Self.name(stamp: stamp, besides: (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+        guard let name = Self.name(stamp: stamp, besides: (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []) else {
+            throw .cannotWrite(path: folder, reason: "it holds a backup \(stamp)-\(Self.highestSuffix): no name is left for another backup of that second")
+        }
+        return folder + "/" + name
     }
 
-    /// The name of a backup made at `stamp` in a folder that holds `names`.
-    static func name(stamp: String, besides names: [String]) -> String {
+    /// The highest same-second suffix a backup takes.
+    static let highestSuffix = 9999
+
+    /// The name of a backup made at `stamp` in a folder that holds `names`; nil when a backup of
+    /// that second has the highest suffix (`highestSuffix`).
+    static func name(stamp: String, besides names: [String]) -> String? {
         guard let highest = names.filter({ isBackupName($0) && $0.hasPrefix(stamp) }).map(suffix).max() else { return stamp }
+        guard highest < highestSuffix else { return nil }
         let number = String(highest + 1)
         return stamp + "-" + String(repeating: "0", count: max(0, 4 - number.count)) + number
     }
 
-    /// `YYYYMMDDTHHMMSSZ`, optionally `-n`.
+    /// `YYYYMMDDTHHMMSSZ`, optionally with a same-second suffix as a backup is named with
+    /// (`sameSecondNumber`).
     static func isBackupName(_ name: String) -> Bool {
-        let parts = name.split(separator: "-", maxSplits: 1)
+        let parts = name.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard let stamp = parts.first, stamp.count == 16 else { return false }
         let bytes = Array(stamp.utf8)
         let digits = bytes.enumerated().allSatisfy { index, byte in
             index == 8 ? byte == UInt8(ascii: "T") : index == 15 ? byte == UInt8(ascii: "Z") : (0x30...0x39).contains(byte)
         }
-        return digits && (parts.count == 1 || Int(parts[1]) != nil)
+        return digits && (parts.count == 1 || sameSecondNumber(parts[1]) != nil)
+    }
+
+    /// The number of a same-second suffix (the text after the dash) as Ferry writes it, `0002` to
+    /// `9999`, or wrote it before it padded them, `2` to `9999`; nil for any other text (a sign,
+    /// a leading zero of no padding, more digits: `-9223372036854775807` made the next name overflow).
+    private static func sameSecondNumber(_ text: Substring) -> Int? {
+        guard (1...4).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+              text.utf8.count == 4 || text.first != "0", let number = Int(text), number >= 2 else { return nil }
+        return number
     }
 
     /// Timestamp order, then the same-second suffix.
@@ -239,5 +262,5 @@ public struct BackupJob {
     }
 
     /// The same-second suffix of a backup name (1 for none).
-    static func suffix(_ name: String) -> Int { Int(name.dropFirst(17)) ?? 1 }
+    static func suffix(_ name: String) -> Int { sameSecondNumber(name.dropFirst(17)) ?? 1 }
 }
