@@ -71,7 +71,7 @@ public struct MigrateJob {
         } : nil
         let sourceChecks = request.verify ? startSourceChecks(chain) : nil
         // Not left running when the run fails: it reads the source stores on the other core.
-        defer { sourceChecks?.wait() }
+        defer { _ = sourceChecks?.wait() }
         let graph = try self.graph(writer: writer, chain: chain, duplicates: duplicates)
         var summary = MigrationSummary(chains: chain.chains, outputPath: request.outputPath)
         summary.identity = identity

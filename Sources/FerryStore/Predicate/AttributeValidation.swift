@@ -49,7 +49,7 @@ public final class AttributeValidation {
         if case .null = value { return nil }
         if let problem = bounds?.problem(of: value) { return problem }
         if case .string(let text) = value {
-            for (rule, regex) in patterns where (try? text.wholeMatch(of: regex)) == nil {
+            for (rule, regex) in patterns where text.wholeMatch(of: regex) == nil {
                 return Self.failure(of: rule, value: value)
             }
         }
