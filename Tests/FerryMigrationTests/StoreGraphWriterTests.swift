@@ -183,7 +183,8 @@ struct StoreGraphWriterTests {
         #expect(try failure([RecordLink(relationship: "task", targets: [.key(.integer(1)), .key(.integer(2))])])
                 .hasPrefix("Upload.task: a to-one relationship takes one destination in the version written, but the record at "))
         #expect(try failure([RecordLink(relationship: "task", targets: [.key(.integer(1)), .key(.integer(2))])])
-                .hasSuffix(" lists 2 (was it a to-many?), and no rule chooses one: keep the relationship to-many, or drop its links with a written rule `task <- nil`"))
+                .hasSuffix(" lists 2 (was it a to-many?), and no rule chooses one: keep the relationship to-many, or drop its pairs with written "
+                    + "rules `task <- nil` for Upload and `attachments <- nil` for Task"))
         #expect(try failure([RecordLink(relationship: "owner", targets: [.key(.integer(1))])]) == "entity 'Upload' has no relationship 'owner'")
         #expect(try failure([RecordLink(relationship: "task", targets: [.match(attribute: "colour", value: .string("red"))])])
                 == "Upload.task: Task has no attribute 'colour' to match")

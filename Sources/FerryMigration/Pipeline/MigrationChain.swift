@@ -342,6 +342,27 @@ public final class MigrationChain {
         return carried
     }
 
+    /// Whether what `relationship` of `entity` in version `from` becomes in the last version has
+    /// a to-one inverse there, while in `from` its inverse is a to-many or none (`Owner.pets` ⇄
+    /// `Pet.owner` become `Owner.pet` ⇄ `Pet.owner`): records of `from` may name one destination
+    /// through it several times, which the last version cannot hold (`LinkKind.inverseWasToMany`).
+    public func inverseBecomesToOne(_ relationship: Relationship, of entity: String, from: Int) -> Bool {
+        guard versions[from].inverse(of: relationship)?.isToMany != false,
+              let carried = finalRelationship(relationship.name, of: entity, from: from),
+              let becomes = last.allRelationships(of: carried.entity).first(where: { $0.name == carried.relationship }) else { return false }
+        return last.inverse(of: becomes)?.isToMany == false
+    }
+
+    /// What the version `from` says of the other sides of the relationships of `entity`'s records,
+    /// by the last version's names (`StoreGraphWriter.write`'s `sides`): the one-to-ones carried
+    /// side by side when `keepsOneToOneSides` (`oneToOnesCarriedSideBySide`), and those whose
+    /// inverse becomes a to-one (`inverseBecomesToOne`).
+    public func linkSides(of entity: String, from: Int, keepsOneToOneSides: Bool) -> LinkSides {
+        let narrowing = versions[from].allRelationships(of: entity).filter { !$0.isTransient && inverseBecomesToOne($0, of: entity, from: from) }
+        return LinkSides(kept: keepsOneToOneSides ? oneToOnesCarriedSideBySide(of: entity, from: from) : [],
+                         inverseWasToMany: Set(narrowing.compactMap { finalRelationship($0.name, of: entity, from: from)?.relationship }))
+    }
+
     /// Whether the last version fills what `relationship` of `entity` in version `from` becomes
     /// from the links of its inverse, the two staying inverses there.
     public func keepsInverse(_ relationship: Relationship, of entity: String, from: Int) -> Bool {

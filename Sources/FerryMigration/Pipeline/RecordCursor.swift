@@ -95,14 +95,19 @@ public struct SeparateLink {
     /// column ZOWNER`: a foreign key pointing nowhere): the link is reported as one that found
     /// nothing, there. Nil when `source` names a record (written or not).
     public var missingSourceAt: String?
+    /// Whether it was read where the relationship's inverse, a to-one in the last version, was a
+    /// to-many or none (`MigrationChain.inverseBecomesToOne`).
+    public var inverseWasToMany: Bool
 
-    public init(entity: String, relationship: String, source: RecordKey, target: RecordKey, position: Int, missingSourceAt: String? = nil) {
+    public init(entity: String, relationship: String, source: RecordKey, target: RecordKey, position: Int, missingSourceAt: String? = nil,
+                inverseWasToMany: Bool = false) {
         self.entity = entity
         self.relationship = relationship
         self.source = source
         self.target = target
         self.position = position
         self.missingSourceAt = missingSourceAt
+        self.inverseWasToMany = inverseWasToMany
     }
 }
 

@@ -91,7 +91,7 @@ public struct RecordPipeline {
                 do {
                     try graph.stageLink(to: .key(link.target), position: link.position, relationship: link.relationship,
                                         ofRecordWithKey: link.source, entity: link.entity, namespace: namespace, file: cursor.path,
-                                        missingSourceAt: link.missingSourceAt)
+                                        missingSourceAt: link.missingSourceAt, inverseWasToMany: link.inverseWasToMany)
                 } catch {
                     throw .links(error)
                 }
@@ -229,9 +229,9 @@ public struct RecordPipeline {
         let finalEntity: String
         /// Whether the records' route has no mapping step: they are written as read.
         let writtenAsRead: Bool
-        /// The one-to-ones of the last version whose links fill their own column only
-        /// (`StoreGraphWriter.write`'s `sidesKept`): the source gives both sides.
-        let sidesKept: Set<String>
+        /// What the version read says of the other sides of the records' relationships
+        /// (`StoreGraphWriter.write`'s `sides`).
+        let sides: LinkSides
         /// The relationships of the last version that need a destination (a required to-one, a
         /// to-many with a minimum count) and that the records' own links fill
         /// (`RecordCursor.relationshipsInRecords`): a new object without one is rejected, as Core
@@ -241,7 +241,7 @@ public struct RecordPipeline {
         var inserted = 0
 
         init(entity: String, route: MigrationChain.Route, finalSchema: RecordSchema?, finalRoot: String?, ledger: Int, source: String,
-             version: Int, watched: Int?, sidesKept: Set<String>, requiredInRecord: [String]) {
+             version: Int, watched: Int?, sides: LinkSides, requiredInRecord: [String]) {
             self.entity = entity
             self.route = route
             self.finalSchema = finalSchema
@@ -250,7 +250,7 @@ public struct RecordPipeline {
             self.source = source
             self.version = version
             self.watched = watched
-            self.sidesKept = sidesKept
+            self.sides = sides
             self.requiredInRecord = requiredInRecord
             finalEntity = route.finalEntity ?? ""
             writtenAsRead = route.mappings.isEmpty && route.refusal == nil && route.finalEntity != nil && finalSchema != nil
@@ -278,7 +278,7 @@ public struct RecordPipeline {
                           finalRoot: route.finalEntity.flatMap { chain.last.rootEntity(of: $0)?.name },
                           ledger: ledger(source: source, entity: entity, version: version), source: source, version: version,
                           watched: watched,
-                          sidesKept: keepsOneToOneSides ? chain.oneToOnesCarriedSideBySide(of: entity, from: version) : [],
+                          sides: chain.linkSides(of: entity, from: version, keepsOneToOneSides: keepsOneToOneSides),
                           requiredInRecord: needingDestinations(in: inRecords ?? [], of: entity, from: version, becoming: route.finalEntity))
     }
 
@@ -384,7 +384,7 @@ public struct RecordPipeline {
         var outcomes: [StoreGraphWriter.EmbeddedOutcome] = []
         let written: StoreGraphWriter.Outcome
         do {
-            written = try graph.write(mapped, schema: plan.finalSchema!, namespace: namespace, sidesKept: plan.sidesKept, embedded: &outcomes,
+            written = try graph.write(mapped, schema: plan.finalSchema!, namespace: namespace, sides: plan.sides, embedded: &outcomes,
                                       ledger: ledger, carriedLedgers: carried?.ledgers ?? [:], emptyRequired: emptyRequired)
         } catch {
             throw .links(error)

@@ -251,6 +251,8 @@ public final class StoreRecordCursor: RecordCursor {
         private var relationships: [(entity: String, relationship: Relationship, tallied: Bool)]
         private var edges: RelationshipEdgeCursor?
         private var carried = (entity: "", relationship: "")
+        /// Whether the inverse of the relationship being read becomes a to-one (`SeparateLink.inverseWasToMany`).
+        private var inverseWasToMany = false
         /// The root numbers of the sources' and the destinations' hierarchies (`RecordKey.row`).
         private var roots = (source: 0, destination: 0)
         private var storage: String?
@@ -299,7 +301,8 @@ public final class StoreRecordCursor: RecordCursor {
                         previous = edge.source
                         return SeparateLink(entity: carried.entity, relationship: carried.relationship,
                                             source: .row(edge.source, root: roots.source), target: .row(edge.destination, root: roots.destination),
-                                            position: position, missingSourceAt: edge.sourceIsMissing ? edges.placeOfSource(of: edge) : nil)
+                                            position: position, missingSourceAt: edge.sourceIsMissing ? edges.placeOfSource(of: edge) : nil,
+                                            inverseWasToMany: inverseWasToMany)
                     }
                     self.edges = nil
                 }
@@ -315,6 +318,7 @@ public final class StoreRecordCursor: RecordCursor {
                     continue
                 }
                 carried = final
+                inverseWasToMany = store.chain.inverseBecomesToOne(relationship, of: entity, from: store.version)
                 roots = (store.rootNumber(of: entity), store.rootNumber(of: relationship.destinationEntity))
                 previous = nil
                 position = 0

@@ -40,8 +40,9 @@ struct LinkResolver {
             }
         }
         let sharesPairs = Self.sharesPairs(kind, among: staging.kinds, model: model)
+        let narrowed = Self.narrowedSides(of: kind, among: staging.kinds, model: model)
         let resolution = try Self.links { () throws(LinkResolutionError) in
-            try LinkResolution(kind, in: staging.tables, removesRecords: removesRecords, sharesPairs: sharesPairs)
+            try LinkResolution(kind, in: staging.tables, removesRecords: removesRecords, sharesPairs: sharesPairs, narrowed: narrowed)
         }
         report.links = resolution.links
         report.unresolved = resolution.unresolved
@@ -207,6 +208,18 @@ struct LinkResolver {
         }
     }
 
+    /// The sides of `kind`'s pairs whose to-one was a to-many, or no relationship, where some of
+    /// the run's `kinds` linking them from its inverse were read (`LinkKind.inverseWasToMany`):
+    /// a claim by several there is refused, whichever kind of the pairs meets it.
+    static func narrowedSides(of kind: LinkKind, among kinds: [LinkKind], model: ManagedObjectModel) -> LinkResolution.NarrowedSides {
+        let relationship = kind.relationship
+        guard let inverse = model.inverse(of: relationship) else { return [] }
+        var sides: LinkResolution.NarrowedSides = []
+        if !inverse.isToMany, kinds.contains(where: { $0.inverseWasToMany && $0.relationship == relationship }) { sides.insert(.inverse) }
+        if !relationship.isToMany, kinds.contains(where: { $0.inverseWasToMany && $0.relationship == inverse }) { sides.insert(.own) }
+        return sides
+    }
+
     /// One step of link resolution.
     enum Step {
         /// The links of a kind (`resolve`).
@@ -296,6 +309,7 @@ struct LinkResolver {
             case .store(let failure): throw .store(failure)
             case .unknownEntity(let name): throw .unknownEntity(name)
             case let .unsupported(entity, relationship, reason): throw .unsupportedLink(entity: entity, relationship: relationship, reason: reason)
+            case .severalForToOne(let claims): throw ToOneGivenSeveral.namedBySeveral(claims)
             }
         }
     }

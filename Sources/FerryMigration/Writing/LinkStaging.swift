@@ -1,13 +1,15 @@
 import FerryModel
 import FerryStore
 
-/// An entity's relationship, the destination attribute its targets are matched by, and whether
-/// its links fill a one-to-one's inverse too (`LinkKind.mirrorsOneToOne`).
+/// An entity's relationship, the destination attribute its targets are matched by, whether its
+/// links fill a one-to-one's inverse too (`LinkKind.mirrorsOneToOne`), and whether they were read
+/// where that inverse was a to-many (`LinkKind.inverseWasToMany`).
 private struct KindKey: Hashable {
     let entity: String
     let relationship: String
     let matchAttribute: String?
     var mirrorsOneToOne = true
+    var inverseWasToMany = false
 }
 
 /// Stages the links of written records in the store's scratch tables (`StagedLinks`, FerryStore)
@@ -61,15 +63,17 @@ final class LinkStaging {
 
     /// Stages the targets of one link of the record `pk`, given at `origin`; `mirrorsOneToOne`:
     /// a one-to-one's link fills its inverse's column too (`LinkKind.mirrorsOneToOne`);
-    /// `account`: the record's `RejectedRecords.account` (nil: the record is not rejected when
-    /// a required link finds nothing).
+    /// `inverseWasToMany`: the record was read where the relationship's inverse was a to-many or
+    /// none (`LinkKind.inverseWasToMany`); `account`: the record's `RejectedRecords.account`
+    /// (nil: the record is not rejected when a required link finds nothing).
     func stage(_ link: RecordLink, from entity: String, primaryKey pk: Int64, namespace: Int, origin: LinkOrigin,
-               mirrorsOneToOne: Bool = true, account: Int?) throws(GraphWriteError) {
+               mirrorsOneToOne: Bool = true, inverseWasToMany: Bool = false, account: Int?) throws(GraphWriteError) {
         if try !isToMany(link.relationship, of: entity), link.targets.count > 1 {
-            throw Self.severalForToOne(entity, link.relationship, origin: origin, count: "\(link.targets.count)")
+            throw try severalForToOne(entity, link.relationship, origin: origin, count: "\(link.targets.count)")
         }
         for (position, target) in link.targets.enumerated() {
-            let kind = try kindID(entity: entity, relationship: link.relationship, target: target, mirrorsOneToOne: mirrorsOneToOne)
+            let kind = try kindID(entity: entity, relationship: link.relationship, target: target, mirrorsOneToOne: mirrorsOneToOne,
+                                  inverseWasToMany: inverseWasToMany)
             try insert(target, position: position, kind: kind, source: .row(pk), namespace: namespace, origin: origin, account: account)
         }
     }
@@ -77,23 +81,25 @@ final class LinkStaging {
     /// Stages one target of a link of the record with source key `key`, at `position` among its
     /// targets; its row is found through the key map when the links are resolved (edges read
     /// apart from their records, one at a time), given at `origin`. `sourceIsMissing`: no record
-    /// of the source has `key` (`StagedLinks.Source.missing`).
+    /// of the source has `key` (`StagedLinks.Source.missing`); `inverseWasToMany`: as for a
+    /// record's links.
     func stage(_ target: RecordLink.Target, position: Int, relationship name: String, from entity: String, sourceKey key: RecordKey,
-               sourceIsMissing: Bool = false, namespace: Int, origin: LinkOrigin) throws(GraphWriteError) {
+               sourceIsMissing: Bool = false, inverseWasToMany: Bool = false, namespace: Int, origin: LinkOrigin) throws(GraphWriteError) {
         if try !isToMany(name, of: entity), position > 0 {
             // Edges arrive one at a time: how many the record lists is not known yet.
-            throw Self.severalForToOne(entity, name, origin: origin, count: "more than one")
+            throw try severalForToOne(entity, name, origin: origin, count: "more than one")
         }
-        try insert(target, position: position, kind: kindID(entity: entity, relationship: name, target: target),
+        try insert(target, position: position,
+                   kind: kindID(entity: entity, relationship: name, target: target, inverseWasToMany: inverseWasToMany),
                    source: sourceIsMissing ? .missing(key.sourceKey) : .key(key.sourceKey), namespace: namespace, origin: origin, account: nil)
     }
 
     /// A record that lists several destinations of what is a to-one in the version written (a
-    /// to-many before): no rule can choose one, so the run stops, naming the record.
-    private static func severalForToOne(_ entity: String, _ relationship: String, origin: LinkOrigin, count: String) -> GraphWriteError {
-        .unsupportedLink(entity: entity, relationship: relationship, reason: "a to-one relationship takes one destination in the "
-            + "version written, but the record at \(origin.location) lists \(count) (was it a to-many?), and no rule chooses one: keep "
-            + "the relationship to-many, or drop its links with a written rule `\(relationship) <- nil`")
+    /// to-many before): the run stops, naming the record (`ToOneGivenSeveral`).
+    private func severalForToOne(_ entity: String, _ name: String, origin: LinkOrigin, count: String) throws(GraphWriteError) -> GraphWriteError {
+        let relationship = try relationship(name, of: entity)
+        let inverse = model.inverse(of: relationship).map { (entity: relationship.destinationEntity, relationship: $0.name) }
+        return ToOneGivenSeveral.listed(entity: entity, relationship: name, inverse: inverse, origin: origin, count: count)
     }
 
     private func insert(_ target: RecordLink.Target, position: Int, kind: Int, source: StagedLinks.Source, namespace: Int,
@@ -132,10 +138,11 @@ final class LinkStaging {
 
     /// The kind of a link of `entity`'s relationship `name` to `target`, made on first use.
     private func kindID(entity: String, relationship name: String, target: RecordLink.Target,
-                        mirrorsOneToOne: Bool = true) throws(GraphWriteError) -> Int {
+                        mirrorsOneToOne: Bool = true, inverseWasToMany: Bool) throws(GraphWriteError) -> Int {
         let matchAttribute: String?
         if case let .match(attribute, _) = target { matchAttribute = attribute } else { matchAttribute = nil }
-        let key = KindKey(entity: entity, relationship: name, matchAttribute: matchAttribute, mirrorsOneToOne: mirrorsOneToOne)
+        let key = KindKey(entity: entity, relationship: name, matchAttribute: matchAttribute, mirrorsOneToOne: mirrorsOneToOne,
+                          inverseWasToMany: inverseWasToMany)
         if let id = kindIDs[key] { return id }
         let relationship = try relationship(name, of: entity)
         var attribute: Attribute?
@@ -147,7 +154,8 @@ final class LinkStaging {
             }
         }
         let id = kinds.count
-        kinds.append(LinkKind(id: id, entity: entity, relationship: relationship, matchAttribute: attribute, mirrorsOneToOne: mirrorsOneToOne))
+        kinds.append(LinkKind(id: id, entity: entity, relationship: relationship, matchAttribute: attribute, mirrorsOneToOne: mirrorsOneToOne,
+                              inverseWasToMany: inverseWasToMany))
         kindIDs[key] = id
         return id
     }

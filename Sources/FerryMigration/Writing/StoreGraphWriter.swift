@@ -101,9 +101,12 @@ public final class StoreGraphWriter {
     /// became of each carried record to `embedded`.
     ///
     /// A link of a one-to-one fills its inverse's column too, as Core Data keeps the two sides,
-    /// except for the one-to-ones named in `sidesKept` (of the record's entity): their source
-    /// keeps each side in a column of its own and gives both (`RecordCursor.keepsOneToOneSides`),
-    /// so the link fills its own column only and a side the source left empty stays empty.
+    /// except for the one-to-ones `sides` keeps (of the record's entity): their source keeps each
+    /// side in a column of its own and gives both (`RecordCursor.keepsOneToOneSides`), so the
+    /// link fills its own column only and a side the source left empty stays empty. A link of a
+    /// relationship whose inverse `sides` says was a to-many where the record was read may not
+    /// share its destination with another such link when that inverse is a to-one
+    /// (`LinkKind.inverseWasToMany`): `resolveLinks` refuses it.
     ///
     /// A carried record is found or created: when it duplicates a record already written (or in
     /// the store) on a uniqueness constraint or identity key, it *is* that record, and its key
@@ -124,7 +127,7 @@ public final class StoreGraphWriter {
     /// destination. `emptyRequired`: required to-ones the record gives no destination and nothing
     /// else can: a record that would be a new object is rejected for them (one merged into an
     /// existing row keeps that row's).
-    public func write(_ record: Record, schema: RecordSchema, namespace: Int, sidesKept: Set<String> = [],
+    public func write(_ record: Record, schema: RecordSchema, namespace: Int, sides: LinkSides = LinkSides(),
                       embedded: inout [EmbeddedOutcome], ledger: Int? = nil, carriedLedgers: [RecordKey: Int] = [:],
                       emptyRequired: [String] = []) throws(GraphWriteError) -> Outcome
     {
@@ -132,7 +135,7 @@ public final class StoreGraphWriter {
         let target = try entityWriting(for: schema)
         if record.embedded.isEmpty {
             let outcome = try writeOne(record, target: target, policy: target.duplicates, byValues: false, namespace: namespace,
-                                       sidesKept: sidesKept, ledger: ledger, emptyRequired: emptyRequired)
+                                       sides: sides, ledger: ledger, emptyRequired: emptyRequired)
             if case .merged = outcome, staging?.tables.carriedRows != nil { try noteCarried([], of: record, target: target, ledger: ledger) }
             return outcome
         }
@@ -193,7 +196,7 @@ public final class StoreGraphWriter {
             }
             embedded.append(outcome)
         }
-        let outcome = try writeOne(carrier, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sidesKept: sidesKept,
+        let outcome = try writeOne(carrier, target: target, policy: target.duplicates, byValues: false, namespace: namespace, sides: sides,
                                    ledger: ledger, emptyRequired: emptyRequired)
         if let row = lastPrimaryKey, !mentions.isEmpty {
             let staging = try linkStaging()
@@ -378,9 +381,9 @@ public final class StoreGraphWriter {
     /// identity key (`EmbeddedRecord.findByValues`). `isCarried`: a record another one carries,
     /// whose key is how its carrier links it (it maps to the row it merged into, whichever copy
     /// the row keeps). `isReference`: a record that only names its object
-    /// (`EmbeddedRecord.onlyNamesItsRecord`). `sidesKept`, `ledger`, `emptyRequired`: as `write` takes them.
+    /// (`EmbeddedRecord.onlyNamesItsRecord`). `sides`, `ledger`, `emptyRequired`: as `write` takes them.
     private func writeOne(_ record: Record, target: EntityWriting, policy: DuplicatePolicy, byValues: Bool, namespace: Int,
-                          isCarried: Bool = false, isReference: Bool = false, sidesKept: Set<String> = [], ledger: Int? = nil,
+                          isCarried: Bool = false, isReference: Bool = false, sides: LinkSides = LinkSides(), ledger: Int? = nil,
                           emptyRequired: [String] = []) throws(GraphWriteError) -> Outcome
     {
         var policy = policy
@@ -483,7 +486,8 @@ public final class StoreGraphWriter {
             let before = staging.tables.stagedCount
             for link in record.links where !link.targets.isEmpty {
                 try staging.stage(link, from: target.entity, primaryKey: primaryKey, namespace: namespace, origin: LinkOrigin(record: record),
-                                  mirrorsOneToOne: !sidesKept.contains(link.relationship), account: account)
+                                  mirrorsOneToOne: !sides.kept.contains(link.relationship),
+                                  inverseWasToMany: sides.inverseWasToMany.contains(link.relationship), account: account)
             }
             // A merged duplicate's row keeps the relationships of the record it keeps, as its
             // attributes: under keep-first the first one's, under keep-newest those the newest
@@ -553,13 +557,15 @@ public final class StoreGraphWriter {
     /// store's many-to-many join table), one at a time. `file` is the store the edge was read
     /// from, named (with the key) when the link finds nothing. `missingSourceAt`: where `file`
     /// keeps `key` when no record of it has that key; the link is then staged as one that found
-    /// nothing, to be reported there.
+    /// nothing, to be reported there. `inverseWasToMany`: the edge was read where the
+    /// relationship's inverse was a to-many or none (`LinkKind.inverseWasToMany`).
     public func stageLink(to target: RecordLink.Target, position: Int, relationship: String, ofRecordWithKey key: RecordKey,
-                          entity: String, namespace: Int, file: String, missingSourceAt: String? = nil) throws(GraphWriteError) {
+                          entity: String, namespace: Int, file: String, missingSourceAt: String? = nil,
+                          inverseWasToMany: Bool = false) throws(GraphWriteError) {
         let origin = missingSourceAt.map { LinkOrigin(file: file, line: nil, row: nil, path: $0) }
             ?? LinkOrigin(file: file, line: nil, row: key.storeRow)
         try linkStaging().stage(target, position: position, relationship: relationship, from: entity, sourceKey: key,
-                                sourceIsMissing: missingSourceAt != nil, namespace: namespace, origin: origin)
+                                sourceIsMissing: missingSourceAt != nil, inverseWasToMany: inverseWasToMany, namespace: namespace, origin: origin)
     }
 
     /// Remembers that the record with `key` in source `namespace` was left out on purpose (a

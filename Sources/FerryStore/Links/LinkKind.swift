@@ -15,12 +15,20 @@ public struct LinkKind: Sendable {
     /// then written from its own column only, so a one-to-one the source filled on one side
     /// (Apple Notes' `cloudState`) stays so.
     public let mirrorsOneToOne: Bool
+    /// Whether the links were read in a version where the relationship's inverse, a to-one in
+    /// the version written, was a to-many or none (`Owner.pets` become `Owner.pet`, read from
+    /// `Pet.owner`'s column): several of them may name one destination, which that to-one cannot
+    /// hold. Such a destination is no claim by several but a list the version change cannot keep,
+    /// and its resolution refuses it (`LinkResolution.NarrowedSides`).
+    public let inverseWasToMany: Bool
 
-    public init(id: Int, entity: String, relationship: Relationship, matchAttribute: Attribute?, mirrorsOneToOne: Bool = true) {
+    public init(id: Int, entity: String, relationship: Relationship, matchAttribute: Attribute?, mirrorsOneToOne: Bool = true,
+                inverseWasToMany: Bool = false) {
         self.id = id
         self.entity = entity
         self.relationship = relationship
         self.matchAttribute = matchAttribute
         self.mirrorsOneToOne = mirrorsOneToOne
+        self.inverseWasToMany = inverseWasToMany
     }
 }

@@ -43,6 +43,18 @@ public final class LinkResolution {
     private var rejectsCarriers = false
     private let removesRecords: Bool
     private let sharesPairs: Bool
+    private let narrowed: NarrowedSides
+
+    /// The sides of a kind's pairs whose to-one was a to-many (or no relationship) where some of
+    /// the run's links of those pairs were read (`LinkKind.inverseWasToMany`): `own`, the kind's
+    /// relationship; `inverse`, its inverse. A claim by several there is a list the version
+    /// change cannot hold, refused (`LinkResolutionError.severalForToOne`), not kept last-wins.
+    public struct NarrowedSides: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let own = NarrowedSides(rawValue: 1)
+        public static let inverse = NarrowedSides(rawValue: 2)
+    }
 
     /// Finds the destination of every staged link of `kind`. With `removesRecords`, the rows its
     /// unresolved links leave short of the relationship's minimum are found (`rejectedSources`)
@@ -50,11 +62,14 @@ public final class LinkResolution {
     /// minimum count whose pairs no other kind of the run links. `sharesPairs`: another kind of
     /// the run links the same pairs (the inverse's), so a foreign key this kind sets may have been
     /// set to another object by it (a claim by several, counted in `apply`'s conflicts).
-    public init(_ kind: LinkKind, in staged: StagedLinks, removesRecords: Bool, sharesPairs: Bool = false) throws(LinkResolutionError) {
+    /// `narrowed`: the sides on which `apply` refuses a claim by several.
+    public init(_ kind: LinkKind, in staged: StagedLinks, removesRecords: Bool, sharesPairs: Bool = false,
+                narrowed: NarrowedSides = []) throws(LinkResolutionError) {
         self.staged = staged
         self.kind = kind
         self.removesRecords = removesRecords
         self.sharesPairs = sharesPairs
+        self.narrowed = narrowed
         target = try EntityTable(kind.relationship.destinationEntity, staged.writer)
         source = try EntityTable(kind.entity, staged.writer)
         try stageResolved()
@@ -224,13 +239,9 @@ public final class LinkResolution {
                 """)
         }
         defer { statement.finalize() }
-        let files = staged.files
         try LinkResolutionError.sqlite { () throws(SQLiteError) in
             while try statement.step() {
-                let file = Int(statement.int64(at: 1))
-                let origin = LinkOrigin(file: files.indices.contains(file) ? files[file] : "?",
-                                        line: statement.isNull(at: 2) ? nil : Int(statement.int64(at: 2)),
-                                        row: statement.isNull(at: 3) ? nil : statement.int64(at: 3), path: statement.string(at: 6))
+                let origin = origin(in: statement, file: 1, line: 2, row: 3, path: 6)
                 body(UnresolvedLink(label: statement.string(at: 0) ?? "NULL", origin: origin, sourceIsMissing: statement.int64(at: 7) != 0,
                                     destinationRejected: statement.int64(at: 5) != 0, rejectsRecord: statement.int64(at: 4) != 0,
                                     rejectsCarrier: statement.int64(at: 8) != 0))
@@ -267,18 +278,27 @@ public final class LinkResolution {
                 """)
         }
         defer { statement.finalize() }
-        let files = staged.files
-        func origin(at column: Int32) -> LinkOrigin {
-            let file = Int(statement.int64(at: column))
-            return LinkOrigin(file: files.indices.contains(file) ? files[file] : "?",
-                              line: statement.isNull(at: column + 1) ? nil : Int(statement.int64(at: column + 1)),
-                              row: statement.isNull(at: column + 2) ? nil : statement.int64(at: column + 2), path: statement.string(at: column + 3))
-        }
         try LinkResolutionError.sqlite { () throws(SQLiteError) in
             while try statement.step() {
-                body(RemovedCopy(origin: origin(at: 0), failedAt: origin(at: 4), label: statement.string(at: 8) ?? "NULL"))
+                body(RemovedCopy(origin: origin(in: statement, from: 0), failedAt: origin(in: statement, from: 4),
+                                 label: statement.string(at: 8) ?? "NULL"))
             }
         }
+    }
+
+    /// The origin of a link that a row of `statement` holds in the columns of `ferry_work.r`'s
+    /// `origin` (the file's number), `line`, `row` and `path`, at the places given.
+    private func origin(in statement: SQLiteStatement, file: Int32, line: Int32, row: Int32, path: Int32) -> LinkOrigin {
+        let number = Int(statement.int64(at: file))
+        let files = staged.files
+        return LinkOrigin(file: files.indices.contains(number) ? files[number] : "?",
+                          line: statement.isNull(at: line) ? nil : Int(statement.int64(at: line)),
+                          row: statement.isNull(at: row) ? nil : statement.int64(at: row), path: statement.string(at: path))
+    }
+
+    /// The same with the four columns in that order from `first`.
+    private func origin(in statement: SQLiteStatement, from first: Int32) -> LinkOrigin {
+        origin(in: statement, file: first, line: first + 1, row: first + 2, path: first + 3)
     }
 
     /// Removes the rows of `rejectedSources` and their links of this kind, with the rows of the
@@ -326,7 +346,8 @@ public final class LinkResolution {
     /// another: a destination that a row the store held before the run (appending) holds goes to
     /// the record of the run that names it, and the claim is counted. A one-to-one's links also fill its inverse's
     /// column when the kind mirrors them (`LinkKind.mirrorsOneToOne`), and the rows that lost
-    /// their partner to them are emptied on that side (`releaseLostSides`).
+    /// their partner to them are emptied on that side (`releaseLostSides`). A claim by several on
+    /// a side the resolution was told is `narrowed` throws before that side is written.
     public func apply() throws(LinkResolutionError) -> (conflicts: Int, duplicatePairs: Int) {
         let relationship = kind.relationship
         var result = (conflicts: 0, duplicatePairs: 0)
@@ -334,7 +355,7 @@ public final class LinkResolution {
         case .sourceRow(let key):
             // The key is the source's own: one a merged row held before is replaced by its newest
             // copy's, as the merge says; only another kind of the run (`sharesPairs`) claims it too.
-            if sharesPairs { result.conflicts = try claimedBySeveral(key, in: source, pairs: ("src", "dst")) }
+            if sharesPairs { result.conflicts = try claims(on: .own, key, in: source, pairs: ("src", "dst")) }
             let inverse = model.inverse(of: relationship)
             let numbersList = inverse?.isOrdered == true && key.orderKey != nil
             if numbersList { try findChildrenToPlace(key) }
@@ -343,7 +364,7 @@ public final class LinkResolution {
                 if case .sourceRow(let inverseKey) = try placement(of: inverse.name, of: relationship.destinationEntity) {
                     if kind.mirrorsOneToOne {
                         try indexResolved(on: "dst")
-                        result.conflicts += try claimedBySeveral(inverseKey, in: target, pairs: ("dst", "src"))
+                        result.conflicts += try claims(on: .inverse, inverseKey, in: target, pairs: ("dst", "src"))
                         try setForeignKey(inverseKey, in: target, destination: source, pairs: ("dst", "src"))
                         try releaseLostSides(key, inverseKey)
                     }
@@ -353,7 +374,7 @@ public final class LinkResolution {
             }
         case .destinationRows(let key):
             try indexResolved(on: "dst")
-            result.conflicts = try claimedBySeveral(key, in: target, pairs: ("dst", "src"))
+            result.conflicts = try claims(on: .inverse, key, in: target, pairs: ("dst", "src"))
             try setForeignKey(key, in: target, destination: source, pairs: ("dst", "src"))
             if relationship.isOrdered, let orderColumn = key.orderKey {
                 // The last list naming a destination wins it (as its key says), at the place it
@@ -410,20 +431,53 @@ public final class LinkResolution {
         }
     }
 
-    /// Rows (named by the first of `pairs`) whose foreign key this kind's links give two or more
-    /// values, or one while the row held another: a row the store held before the run (a
+    /// How many rows (named by the first of `pairs`) are claimed by several on `side`
+    /// (`claimedBySeveral`); refused when that side is `narrowed`, naming the first row's links.
+    private func claims(on side: NarrowedSides, _ foreignKey: ForeignKeyPlacement, in table: EntityTable,
+                        pairs: (row: String, value: String)) throws(LinkResolutionError) -> Int {
+        let claimed = claimedBySeveral(foreignKey, in: table, pairs: pairs)
+        let objects = try count("SELECT count(*) FROM (\(claimed))")
+        guard objects > 0, narrowed.contains(side), let inverse = model.inverse(of: kind.relationship) else { return objects }
+        // The links of the first row claimed, in the order given: those of the first two records
+        // naming it, or its own record's.
+        let origins = try linkOrigins("""
+            SELECT origin, line, row, path FROM \(work).r WHERE rowid IN (SELECT min(rowid) FROM \(work).r WHERE dst IS NOT NULL
+                AND \(pairs.row) = (SELECT \(pairs.row) FROM \(work).r WHERE dst IS NOT NULL AND \(pairs.row) IN (\(claimed)) ORDER BY rowid LIMIT 1)
+                GROUP BY \(pairs.value)) ORDER BY rowid LIMIT 2
+            """)
+        let toOne = side == .own ? (entity: kind.entity, relationship: kind.relationship.name)
+            : (entity: kind.relationship.destinationEntity, relationship: inverse.name)
+        let through = side == .own ? (entity: kind.relationship.destinationEntity, relationship: inverse.name)
+            : (entity: kind.entity, relationship: kind.relationship.name)
+        throw .severalForToOne(NarrowedToOneClaims(entity: toOne.entity, relationship: toOne.relationship, inverseEntity: through.entity,
+                                                   inverse: through.relationship, objects: objects,
+                                                   origins: side == .own ? Array(origins.prefix(1)) : origins, originsAreObject: side == .own))
+    }
+
+    /// The rows (named by the first of `pairs`) whose foreign key this kind's links give two or
+    /// more values, or one while the row held another: a row the store held before the run (a
     /// destination an existing record holds, when appending), or one another kind of the run set
     /// (`sharesPairs`). The last link wins each, as it does a destination claimed by several
     /// sources of one kind; a key one of the row's links gives again is no claim.
-    private func claimedBySeveral(_ foreignKey: ForeignKeyPlacement, in table: EntityTable,
-                                  pairs: (row: String, value: String)) throws(LinkResolutionError) -> Int {
+    private func claimedBySeveral(_ foreignKey: ForeignKeyPlacement, in table: EntityTable, pairs: (row: String, value: String)) -> String {
         let key = foreignKey.key
-        return try count("""
-            SELECT count(*) FROM (SELECT \(pairs.row) AS k, count(DISTINCT \(pairs.value)) AS n FROM \(work).r WHERE dst IS NOT NULL GROUP BY \(pairs.row)) x
+        return """
+            SELECT x.k FROM (SELECT \(pairs.row) AS k, count(DISTINCT \(pairs.value)) AS n FROM \(work).r WHERE dst IS NOT NULL GROUP BY \(pairs.row)) x
                 JOIN \(table.table) t ON t.Z_PK = x.k
                 WHERE x.n > 1 OR (t.\(key) IS NOT NULL
                     AND NOT EXISTS (SELECT 1 FROM \(work).r o WHERE o.\(pairs.row) = x.k AND o.\(pairs.value) = t.\(key) AND o.dst IS NOT NULL))
-            """)
+            """
+    }
+
+    /// The origins of the links a query of `ferry_work.r` selects (`origin, line, row, path`).
+    private func linkOrigins(_ sql: String) throws(LinkResolutionError) -> [LinkOrigin] {
+        let statement = try LinkResolutionError.store { () throws(StoreWriterError) in try writer.prepareStatement(sql) }
+        defer { statement.finalize() }
+        var origins: [LinkOrigin] = []
+        try LinkResolutionError.sqlite { () throws(SQLiteError) in
+            while try statement.step() { origins.append(origin(in: statement, from: 0)) }
+        }
+        return origins
     }
 
     /// Once a one-to-one's links have set both sides (`key` on the sources, `inverseKey` on the
