@@ -203,6 +203,8 @@ struct ExpressionEvaluationTests {
         #expect(value("text(true)") == .string("true"))
         #expect(value("text(date(\"2014-03-01T09:05:07.25Z\"))") == .string("2014-03-01T09:05:07.250Z"))
         #expect(value("text(date(\"1999-12-31T23:59:59.9996Z\"))") == .string("1999-12-31T23:59:59.9996Z"))
+        // A date no ISO 8601 text holds fails, as it does crossing to a String by inference (it was "1e+300 seconds since 2001").
+        #expect(failure("text(d)", ["d": .date(1e300)]) == "text(d): a Date of 1e+300 seconds since 2001 has no ISO 8601 text (its year is past ±999999)")
         #expect(value("text(b)", ["b": .binary([1, 2, 3])]) == .string("AQID"))
         #expect(value("text(u)", ["u": .uuid(UUIDBytes(string: "a00a7d19-6876-8a4f-aa88-8084d993c5b9")!)]) == .string("A00A7D19-6876-8A4F-AA88-8084D993C5B9"))
         #expect(value("bool(\"Yes\")") == .bool(true))

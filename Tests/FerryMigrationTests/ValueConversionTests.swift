@@ -23,6 +23,13 @@ struct ValueConversionTests {
         #expect(converted(.integer(7), .integer64, .string) == .string("7"))
     }
 
+    @Test("a Date no ISO 8601 text holds (1e300 seconds, a store's REAL) does not become String text: its record is rejected with why (it became \"1e+300\")")
+    func unwritableDateIsNoText() {
+        #expect(failure(.date(1e300), .date, .string) == "a Date of 1e+300 seconds since 2001 has no ISO 8601 text (its year is past ±999999)")
+        #expect(failure(.date(-.infinity), .date, .string)?.contains("has no ISO 8601 text") == true)
+        #expect(converted(.date(0), .date, .string) == .string("2001-01-01T00:00:00.000Z"))
+    }
+
     @Test("text that is a number does not become a Date: its epoch is not knowable (Core Data's seconds were read as Unix ones)")
     func numberTextIsNoDate() {
         // XCServer's queuedDate: the record's own instant as seconds since 2001 became 1986.

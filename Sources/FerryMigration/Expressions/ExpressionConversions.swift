@@ -77,7 +77,11 @@ enum ExpressionConversions {
         case let .integer(number): return String(number)
         case let .double(number): return DecimalNotation.plain(number) ?? String(number)
         case let .bool(flag): return flag ? "true" : "false"
-        case let .date(seconds): return ISO8601Date.format(seconds) ?? "\(seconds) seconds since 2001"
+        case let .date(seconds):
+            switch ValueConversion.dateText(seconds) {
+            case .success(let text): return text
+            case .failure(let failure): throw ExpressionFailure(failure.reason)
+            }
         case let .uuid(uuid): return uuid.description
         case let .binary(bytes): return PropertyListBase64.text(bytes)
         }

@@ -49,6 +49,8 @@ public enum ValueConversion {
         case (.binary, .string):
             // Bytes have no text of their own (a written rule says which: `text(x)` gives base64).
             return .failure(CoercionFailure("a Binary value (\(byteCount(of: value)) bytes) cannot become String; a written rule can say how (text(…) gives base64)"))
+        case let (.date(seconds), .string):
+            return dateText(seconds).map { .string($0) }
         case (_, .string):
             return .success(.string(text(of: value)))
         case let (.string(text), .date) where ISO8601Date.parse(text) == nil && TextCoercion.isNumber(text.trimmingASCIISpaces()):
@@ -120,7 +122,17 @@ public enum ValueConversion {
         if case .binary(let bytes) = value { bytes.count } else { 0 }
     }
 
-    /// The text form of a value (`ferry`'s export spelling: ISO 8601 dates, upper-case UUIDs).
+    /// The ISO 8601 text of a date; a failure for one no such text holds (a store's REAL can be
+    /// any number), whose seconds as a number would read back as no date at all.
+    static func dateText(_ seconds: Double) -> Result<String, CoercionFailure> {
+        guard let text = ISO8601Date.format(seconds) else {
+            return .failure(CoercionFailure("a Date of \(seconds) seconds since 2001 has no ISO 8601 text (its year is past ±999999)"))
+        }
+        return .success(text)
+    }
+
+    /// The text form of a value (`ferry`'s export spelling: ISO 8601 dates, upper-case UUIDs), as
+    /// a reject names it.
     static func text(of value: AttributeValue) -> String {
         switch value {
         case .null: ""
