@@ -50,6 +50,24 @@ struct MappingFilterTests {
         #expect(error.description.contains("invalid MATCHES pattern \"[a-\""), "\(error)")
     }
 
+    @Test("a filter naming a relationship says that filters compare attributes only (it said the entity had no such relationship)")
+    func relationshipInFilter() throws {
+        let folder = try TestPaths.temporaryFolder("filter-relationship")
+        let xml = #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">"#
+            + #"<entity name="Owner" syncable="YES"><attribute name="name" attributeType="String"/></entity>"#
+            + #"<entity name="Pet" syncable="YES"><attribute name="name" attributeType="String"/>"#
+            + #"<relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Owner"/></entity></model>"#
+        let bundle = try TestPaths.xcodeModelBundle("Pets", versions: [("Pets 1", xml), ("Pets 2", xml)], in: folder)
+        try Data("entity Pet\n  where owner != nil\n".utf8).write(to: URL(fileURLWithPath: folder + "/Pets 1 to Pets 2.mapping"))
+        try Data(#"[{"name": "rex"}]"#.utf8).write(to: URL(fileURLWithPath: folder + "/pets.json"))
+        let error = try #require(throws: MigrateError.self) {
+            try MigrateJob(request: MigrateRequest(sources: [MigrationSource(argument: "Pet@Pets 1:\(folder)/pets.json")], modelPath: bundle,
+                                                   outputPath: folder + "/out.sqlite")).run()
+        }
+        #expect(error.description.contains("owner is a relationship of Pet: a record filter compares attributes of the record only"), "\(error)")
+        #expect(!error.description.contains("has no attribute or relationship"), "\(error)")
+    }
+
     @Test("a filter that cannot be evaluated on a record rejects that record, named, instead of leaving it out")
     func unevaluableFilterRejects() throws {
         let (summary, out) = try migrate("title MATCHES pattern", #"[{"title": "abc", "pattern": "a.c"}, {"title": "x", "pattern": "[x-"}]"#,

@@ -63,7 +63,8 @@ struct DeclarativeEntityTranslation {
         guard fetch.predicate != "TRUEPREDICATE" else { return nil }
         do {
             let parsed = try RecordFilter(fetch.predicate)
-            _ = try PredicateEvaluator(parsed.predicate, types: source.allAttributes(of: sourceName).typesByName, entity: sourceName)
+            _ = try PredicateEvaluator(parsed.predicate, types: source.allAttributes(of: sourceName).typesByName, entity: sourceName,
+                                       relationships: Set(source.allRelationships(of: sourceName).map(\.name)))
             return parsed
         } catch {
             throw failure(mapping, nil, "its source filter '\(fetch.predicate)' cannot run on \(sourceName)'s attributes: \(error.description)")

@@ -114,7 +114,8 @@ public enum WrittenMapping {
         if let filter = block.filter {
             do {
                 let parsed = try RecordFilter(filter.text)
-                _ = try PredicateEvaluator(parsed.predicate, types: sourceTypes, entity: origin.name)
+                _ = try PredicateEvaluator(parsed.predicate, types: sourceTypes, entity: origin.name,
+                                           relationships: Set(source.allRelationships(of: origin.name).map(\.name)))
                 entity.filter = parsed
             } catch {
                 throw .file(path: path, line: filter.line, column: filter.column, reason: error.description)

@@ -15,21 +15,29 @@ public final class PredicateEvaluator {
     private let regexes = RegexCache()
     private let variables: [String: PredicateValue]
 
-    /// Checks the predicate once: key paths must be single attributes of `attributes`, variables given.
-    public init(_ predicate: FetchPredicate, attributes: Set<String>, entity: String,
+    /// Checks the predicate once: key paths must be single attributes of `attributes`, variables
+    /// given. A key among `relationships` (the entity's) is refused as one a record filter cannot
+    /// compare, not as a name the entity lacks.
+    public init(_ predicate: FetchPredicate, attributes: Set<String>, entity: String, relationships: Set<String> = [],
                 variables: [String: PredicateValue] = [:]) throws(FetchPredicateError) {
         self.predicate = predicate
         self.variables = variables
-        try Self.check(predicate, attributes: attributes, entity: entity, variables: variables)
+        do { try Self.check(predicate, attributes: attributes, entity: entity, variables: variables) } catch {
+            if case let .unknownKey(key, _, _) = error, relationships.contains(key) {
+                throw .unsupported("\(key) is a relationship of \(entity): a record filter compares attributes of the record only")
+            }
+            throw error
+        }
     }
 
     /// The same with the attributes' types: a value compared with an attribute is held to the
     /// rules `ferry query --where` compiles it by (`PredicateValueConversion`), so the two agree
     /// on the same text. `fileType == "0"` matched 0 in SQL and nothing here (a mapping's `where`
     /// filtered every record out, exit 0); `name == 5` was refused there and false here.
-    public convenience init(_ predicate: FetchPredicate, types: [String: AttributeType], entity: String,
+    public convenience init(_ predicate: FetchPredicate, types: [String: AttributeType], entity: String, relationships: Set<String> = [],
                             variables: [String: PredicateValue] = [:]) throws(FetchPredicateError) {
-        try self.init(try Self.typed(predicate, types: types), attributes: Set(types.keys), entity: entity, variables: variables)
+        try self.init(try Self.typed(predicate, types: types), attributes: Set(types.keys), entity: entity, relationships: relationships,
+                      variables: variables)
     }
 
     /// `predicate` with each value compared with an attribute (`==`, `!=`, `<`, `<=`, `>`, `>=`,
