@@ -5,7 +5,8 @@ import Glibc
 import Darwin
 #endif
 
-// Whatever a verb builds aside is removed when SIGINT, SIGTERM or SIGHUP stops it, and a write
+// Whatever a verb builds aside is removed when SIGINT, SIGTERM, SIGHUP or SIGPIPE stops it (one
+// that arrives while an output is put in place waits for its end), and a write
 // past `ulimit -f` is an error with a message instead of a silent SIGXFSZ.
 TemporaryFiles.removeOnSignal()
 WriteFailure.reportInsteadOfKilling()

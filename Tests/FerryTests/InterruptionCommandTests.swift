@@ -17,56 +17,13 @@ struct InterruptionCommandTests {
         try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
     }
 
-    /// A `ferry` child run with SIGINT and SIGTERM at their default actions and unblocked (a test
-    /// runner's thread may ignore or block them, and both survive exec; `ferry` leaves an ignored
-    /// signal ignored).
-    private struct Child {
-        let pid: pid_t
-
-        init(_ arguments: [String]) throws {
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var defaults = sigset_t()
-            sigemptyset(&defaults)
-            for signal in [SIGINT, SIGTERM] { sigaddset(&defaults, signal) }
-            posix_spawnattr_setsigdefault(&attributes, &defaults)
-            var unblocked = sigset_t()
-            sigemptyset(&unblocked)
-            posix_spawnattr_setsigmask(&attributes, &unblocked)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            for descriptor: Int32 in [1, 2] { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0) }
-            let argv = arguments.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            var pid = pid_t()
-            try #require(posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ) == 0)
-            self.pid = pid
-        }
-
-        /// Waits for the end; returns the raw wait status.
-        func wait() -> Int32 {
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-            return status
-        }
-
-        /// Whether it is still running.
-        var isRunning: Bool {
-            var status: Int32 = 0
-            return waitpid(pid, &status, WNOHANG) == 0
-        }
-    }
-
     /// Starts `ferry import` of a large generated CSV into `folder/S.sqlite`, and returns once its
     /// temporary store exists (the run is then writing).
-    private func startLargeImport(in folder: String) throws -> Child {
+    private func startLargeImport(in folder: String) throws -> ChildProcess {
         let csv = folder + "/big.csv"
         let made = try FerryProcess.run(["generate", "uploads", "--count", "200000", "--format", "csv", "--out", csv])
         try #require(made.status == 0, "\(made.err)")
-        let child = try Child([ferry, "import", csv, "--model", model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
+        let child = try ChildProcess([ferry, "import", csv, "--model", model, "--model-version", "Workspace 1", "--entity", "UploadEntity",
                                "--out", folder + "/S.sqlite"])
         for _ in 0..<6_000 where child.isRunning {
             if try names(folder).contains(where: { $0.hasPrefix("S.sqlite.ferry-") }) { return child }
@@ -86,6 +43,20 @@ struct InterruptionCommandTests {
         #expect(status & 0x7F == signal, "wait status \(status)")
         let left = try names(folder)
         #expect(left == ["big.csv"], "left: \(left)")
+    }
+
+    /// Found by a hostile test: `--log json 2>&1 | head -c 300` killed the run by SIGPIPE, which had
+    /// no handler, and the store being built stayed behind.
+    @Test("SIGPIPE (the reader of the log went away) removes the store being built and ends the run by the signal")
+    func brokenPipeRemovesTemporaryFiles() throws {
+        let folder = try TestPaths.temporaryFolder("sigpipe")
+        let run = try ExportTestSupport.shell("cd '\(folder)' && { \(migrate) --out o.sqlite --log json 2>&1 >/dev/null; echo $? > status; } "
+            + "| head -c 300 >/dev/null")
+        #expect(run.status == 0)
+        let status = try String(contentsOfFile: folder + "/status", encoding: .utf8)
+        #expect(status == "141\n" || status == "1\n", "exit \(status)")
+        let left = try names(folder).filter { $0 != "status" }
+        #expect(left == (status == "1\n" ? ["o.sqlite"] : []), "left: \(left)")
     }
 
     @Test("a kill -9 leaves the store being built; the next run to the same store removes it and succeeds")

@@ -6,15 +6,20 @@ import Darwin
 import Synchronization
 
 /// The files and folders this process builds aside and must never leave behind, for the one
-/// moment their owners cannot clean up: a SIGINT, SIGTERM or SIGHUP. `removeOnSignal()`
+/// moment their owners cannot clean up: a SIGINT, SIGTERM, SIGHUP or SIGPIPE. `removeOnSignal()`
 /// installs a handler that removes every registered file, then every registered folder (each
 /// emptied by removing the files registered in it), and re-raises the signal with its default
 /// action, so the process still ends as the signal says.
 ///
+/// While an output is put in place over an earlier one (`deferringSignals`), a signal waits: the
+/// handler only notes it, and the end of the last such window acts on it. Stopping a placement
+/// midway would leave neither the earlier output nor the new one.
+///
 /// The handler must be async-signal-safe: it reads paths kept as C strings in fixed slots
-/// allocated once, and calls only `unlink`, `rmdir`, `signal` and `raise`. Registration takes a
-/// lock; a slot's state is an atomic, set to free before its bytes are reused, so the handler
-/// never reads a half-written path.
+/// allocated once, uses only atomics allocated before it is installed, and calls only `unlink`,
+/// `rmdir`, `signal`, `pthread_sigmask` and `raise`. Registration takes a lock; a slot's state is
+/// an atomic, set to free before its bytes are reused, so the handler never reads a half-written
+/// path.
 public enum TemporaryFiles {
     /// What a registered path is.
     public enum Kind: UInt8, Sendable {
@@ -69,11 +74,17 @@ public enum TemporaryFiles {
         table.withLock { $0.registered[path] != nil }
     }
 
-    /// Installs the handler for SIGINT, SIGTERM and SIGHUP (a signal the process ignores stays
-    /// ignored). Called once, early, by the command-line tool.
+    /// The signals the handler ends the run on: an interruption (SIGINT), a request to end
+    /// (SIGTERM), a closed terminal (SIGHUP), and a reader that went away (SIGPIPE: `ferry … | head`
+    /// ends as quietly and fast as without a handler, its temporary files removed).
+    public static let handledSignals = [SIGINT, SIGTERM, SIGHUP, SIGPIPE]
+
+    /// Installs the handler for `handledSignals` (a signal the process ignores stays ignored).
+    /// Called once, early, by the command-line tool.
     public static func removeOnSignal() {
         _ = slots  // allocated here, never first touched inside the handler
-        for signal in [SIGINT, SIGTERM, SIGHUP] {
+        _ = window
+        for signal in handledSignals {
             var current = sigaction()
             guard sigaction(signal, nil, &current) == 0, !Self.isIgnored(current) else { continue }
             var action = sigaction()
@@ -82,11 +93,30 @@ public enum TemporaryFiles {
             #else
             action.__sigaction_u.__sa_handler = handleSignal
             #endif
+            // Each handled signal waits while the handler runs, so the handler never interrupts itself.
             sigemptyset(&action.sa_mask)
-            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)
+            for other in handledSignals { sigaddset(&action.sa_mask, other) }
+            // A deferred signal returns from the handler: interrupted calls go on.
+            action.sa_flags = Int32(truncatingIfNeeded: SA_RESTART)
             sigaction(signal, &action, nil)
         }
     }
+
+    /// Runs `body`, the placement of an output over an earlier one, with the handler's clean-up
+    /// and exit deferred: a signal that arrives meanwhile (on any thread) ends the run once the
+    /// last such window of the process ends, as it would have before it began. Keep `body` short
+    /// and free of waits on anything but the file system.
+    public static func deferringSignals<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        window.depth.add(1, ordering: .sequentiallyConsistent)
+        defer {
+            let open = window.depth.subtract(1, ordering: .sequentiallyConsistent).newValue
+            if open == 0 { window.endRunOnPendingSignal() }
+        }
+        return try body()
+    }
+
+    /// The state the handler shares with `deferringSignals`.
+    private static let window = SignalWindow()
 
     private static func isIgnored(_ action: sigaction) -> Bool {
         #if canImport(Glibc)
@@ -111,11 +141,46 @@ public enum TemporaryFiles {
     }
 }
 
-/// The handler: `SA_RESETHAND` restored the default action, so raising the signal again ends the
-/// process as the signal would have.
+/// The handler: notes the signal, and ends the run on it unless a placement is in progress.
 private let handleSignal: @convention(c) (Int32) -> Void = { signal in
-    TemporaryFiles.removeAllRegistered()
-    raise(signal)
+    TemporaryFiles.noteSignal(signal)
+}
+
+extension TemporaryFiles {
+    /// Notes `signal` (the first one noted is the one the run ends on) and ends the run unless
+    /// a placement window is open: its end does then. Async-signal-safe.
+    fileprivate static func noteSignal(_ signal: Int32) {
+        _ = window.pending.compareExchange(expected: 0, desired: signal, ordering: .sequentiallyConsistent)
+        if window.depth.load(ordering: .sequentiallyConsistent) == 0 { window.endRunOnPendingSignal() }
+    }
+}
+
+/// Open placement windows and the signal noted meanwhile. The handler notes before it reads the
+/// depth, and a window's end lowers the depth before it reads the note (both sequentially
+/// consistent): one of the two always sees the other, and `ending` lets only one of them act.
+private final class SignalWindow: Sendable {
+    let depth = Atomic<Int>(0)
+    let pending = Atomic<Int32>(0)
+    let ending = Atomic<Bool>(false)
+
+    /// Removes every registered path and ends the process by the noted signal, its action set
+    /// back to the default and unblocked in this thread; nothing when none was noted or another
+    /// thread is already ending the run. Async-signal-safe.
+    func endRunOnPendingSignal() {
+        let signal = pending.load(ordering: .sequentiallyConsistent)
+        guard signal != 0, !ending.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        TemporaryFiles.removeAllRegistered()
+        #if canImport(Glibc)
+        Glibc.signal(signal, SIG_DFL)
+        #else
+        Darwin.signal(signal, SIG_DFL)
+        #endif
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, signal)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        raise(signal)
+    }
 }
 
 /// Fixed slots of path bytes with an atomic state each (0 free, otherwise the `Kind`), allocated
