@@ -6,6 +6,8 @@
 #      checks every file against its manifest);
 #   2. the next, uninterrupted run to the same destination succeeds;
 #   3. after it, no temporary file survives (`*.ferry-<UUID>.tmp*`, `.incomplete-*`).
+# `import --append` is killed a second time over a store whose last commit is only in its -wal (as
+# `ferry update` leaves it): the store must keep that commit, whether the rows went in or not.
 #
 # usage: Tests/CrashInjection/run.sh [COUNT]    COUNT kills per verb (default 100)
 # FERRY names the binary (default .build/debug/ferry, from `swift build`). Prints one line per verb
@@ -110,11 +112,41 @@ inject() {
         "$name" "$count" "$absent" "$unchanged" "$complete" "$finished" $(( $(date +%s) - started ))
 }
 
+# The number of uploads of store $1 whose fileName is $2.
+marked() {
+    "$ferry" query "$1" --entity UploadEntity --where "fileName == '$2'" --format ndjson | wc -l
+}
+
+# import --append ("$@", destination $1) over a store whose last commit (every fileName set to
+# mark-N) is only in its -wal: killed at any moment, the store keeps every row of that commit.
+inject_over_log() {
+    local destination=$1; shift
+    local limit; limit=$(duration_ms "$@")
+    limit=$(( limit + limit / 5 + 20 ))
+    local finished=0 started; started=$(date +%s)
+    for ((i = 1; i <= count; i++)); do
+        "$ferry" update "$destination" --entity UploadEntity --where 'Z_PK > 0' --set "fileName=mark-$i" >/dev/null 2>&1 \
+            || fail "import --append (-wal) #$i: the update failed"
+        [ -s "$destination-wal" ] || fail "import --append (-wal) #$i: the update left no -wal"
+        local before; before=$(marked "$destination" "mark-$i")
+        [ "$(kill_at_random "$limit" "$@")" = finished ] && finished=$((finished + 1))
+        local after; after=$(marked "$destination" "mark-$i")
+        [ "$after" = "$before" ] || fail "import --append (-wal) #$i: $before rows committed in the -wal before the kill, $after after"
+        local status=0
+        "$@" >/dev/null 2>&1 || status=$?
+        [ "$status" -le 1 ] || fail "import --append (-wal) #$i: the next run failed with exit $status"
+        no_leftovers "$(dirname "$destination")" "import --append (-wal) #$i"
+    done
+    printf '%-16s %4d kills: every commit of the -wal kept (%d finished before the kill); %ds\n' \
+        "append over -wal" "$count" "$finished" $(( $(date +%s) - started ))
+}
+
 mkdir -p "$work/migrate" "$work/append" "$work/backups" "$work/restore"
 inject migrate "$work/migrate/Workspace.sqlite" "$ferry" "${migrate[@]}" --out "$work/migrate/Workspace.sqlite" --force
 "$ferry" "${append[@]}" --out "$work/append/Uploads.sqlite" >/dev/null 2>&1 || [ $? -le 1 ]
 # The same file each time: --again, as the store lists it as imported.
 inject "import --append" "$work/append/Uploads.sqlite" "$ferry" "${append[@]}" --out "$work/append/Uploads.sqlite" --append --again
+inject_over_log "$work/append/Uploads.sqlite" "$ferry" "${append[@]}" --out "$work/append/Uploads.sqlite" --append --again
 inject backup "$work/backups" "$ferry" backup "$work/migrate/Workspace.sqlite" --to "$work/backups" --keep 2
 backup="$work/backups/$(ls "$work/backups" | tail -n 1)"
 inject restore "$work/restore/Restored.sqlite" "$ferry" restore "$backup" --model "$root/$model" --out "$work/restore/Restored.sqlite" --force

@@ -105,6 +105,55 @@ struct StoreReplacementSafetyTests {
         #expect(try storeRows(store, "SELECT count(*) FROM ZUPLOADENTITY") == ["25"])
     }
 
+    /// A WAL store of 20 uploads whose last change (every `fileName` set to `committed`) is still only
+    /// in its `-wal`, as `ferry update` (and Core Data) leave it, in a new folder with `b.csv` of 5
+    /// other uploads to import.
+    private func storeWithCommitsInLog(_ label: String) throws -> (folder: String, store: String) {
+        let folder = try TestPaths.temporaryFolder(label)
+        try csv(20, prefix: "old", to: folder + "/a.csv")
+        let store = folder + "/s.sqlite"
+        #expect(try importUploads(folder + "/a.csv", into: store).status == 0)
+        let update = try FerryProcess.run(["update", store, "--entity", "UploadEntity", "--where", "Z_PK <= 20", "--set", "fileName=committed"])
+        #expect(update.status == 0, "\(update.err)")
+        #expect((FileInfo.size(atPath: store + "-wal") ?? 0) > 0 && FileManager.default.fileExists(atPath: store + "-shm"))
+        try csv(5, prefix: "new", to: folder + "/b.csv")
+        return (folder, store)
+    }
+
+    private let committedRows = "SELECT count(*) FROM ZUPLOADENTITY WHERE ZFILENAME = 'committed'"
+
+    /// Found by a hostile test: the old store's `-wal` was removed, then its `-shm` could not be,
+    /// and the run said that nothing was left behind (exit 4) of a store that had lost every
+    /// change in its `-wal` while it still passed `integrity_check` and `verify`.
+    @Test("--force and --append over a WAL store whose last commits are only in its -wal: a -shm that cannot be removed is exit 4, and the store keeps them",
+          .enabled(if: BackupJobTests.immutableFilesWork, "needs chattr +i (a file root cannot remove)"))
+    func unremovableSidecarKeepsCommits() throws {
+        for flag in ["--force", "--append"] {
+            let (folder, store) = try storeWithCommitsInLog("fold-unremovable")
+            #expect(try ExportTestSupport.shell("chattr +i '\(store)-shm'").status == 0)
+            let run = try importUploads(folder + "/b.csv", into: store, flag)
+            #expect(try ExportTestSupport.shell("chattr -i '\(store)-shm'").status == 0)
+            #expect(run.status == 4 && run.err.contains("its -wal holds commits that could not be folded into the store's file"), "\(flag): \(run.err)")
+            #expect(try storeRows(store, committedRows) == ["20"], "\(flag)")
+        }
+    }
+
+    /// Found by a hostile test: a SIGTERM (or a crash) right after the old store's `-wal` was
+    /// removed, before the new store was renamed in, left the old store without its last commits.
+    @Test("a SIGTERM as the -wal of the store replaced (--force) or appended to goes: the store keeps every commit",
+          .enabled(if: SignalInjection.available, "needs strace"))
+    func signalAtLogRemovalKeepsCommits() throws {
+        for flag in ["--force", "--append"] {
+            let (folder, store) = try storeWithCommitsInLog("fold-signal")
+            let status = try SignalInjection.run(["import", folder + "/b.csv", "--model", model, "--model-version", "Workspace 1",
+                                                  "--entity", "UploadEntity", "--out", store, flag],
+                                                 signal: "SIGTERM", after: "unlink", on: store + "-wal")
+            #expect(status & 0x7F == SIGTERM, "\(flag): wait status \(status)")
+            #expect(try storeRows(store, committedRows) == ["20"], "\(flag)")
+            #expect(try storeRows(store, "PRAGMA integrity_check") == ["ok"])
+        }
+    }
+
     @Test("import --force refuses to replace a WAL store another process has open: it would go on writing to the replaced file")
     func forceRefusesOpenStore() throws {
         let folder = try TestPaths.temporaryFolder("force-open")

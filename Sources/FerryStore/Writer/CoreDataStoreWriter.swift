@@ -13,8 +13,10 @@ import FoundationEssentials
 /// temporary files behind. Rows go in through `EntityInserter`s, one transaction
 /// per `batchSize` rows. `finish()` commits, switches the file to WAL journaling (what Core Data
 /// uses; the mode is stored in the file), closes it (which checkpoints and removes the `-wal`),
-/// syncs it to disk and renames it to the target (over an existing one only when asked). A stale `-wal`/`-shm` of an earlier target is
-/// removed first, as it would otherwise be replayed into the new file.
+/// syncs it to disk and renames it to the target (over an existing one only when asked). The `-wal`
+/// of a store it replaces is first folded into that store's file (`WriteAheadLogFold`: the store
+/// keeps every commit until the new one is in place), then removed with its `-shm`, as it would
+/// otherwise be replayed into the new file.
 ///
 /// One writer, its inserters and its connection are used by one thread. The fields touched for every row skip
 /// the run-time exclusivity checks (`@exclusivity(unchecked)`).
@@ -136,6 +138,9 @@ public final class CoreDataStoreWriter {
             throw .existingStore(path: path, reason: "another process is writing it (its rollback journal holds a transaction in progress); "
                 + "appending would lose what it writes: nothing was written, run again")
         }
+        // Its last commits folded into its file (`WriteAheadLogFold`), before the turn for the same
+        // reason: the copy then holds them in its file, and `finish()` finds nothing to fold.
+        if !ReadOnlySource.hasLiveConnection(path) { try WriteAheadLogFold.fold(path) }
         let turn = try AppendTurn.take(path)
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: path) } catch { throw .existingStore(path: path, reason: ErrorText.reason(of: error, at: path)) }
@@ -570,10 +575,16 @@ public final class CoreDataStoreWriter {
             if ReadOnlySource.hasLiveConnection(path) { throw .destinationInUse(path) }
             if RollbackJournal.holdsTransaction(of: path), try !Self.rollBackCrashedWriter(of: path) { throw .destinationInUse(path) }
         }
+        let replaces = DurableFile.exists(path)
+        // The replaced store keeps every commit until this one is in place: its log is folded into
+        // it before the log is removed (a log left beside this store would be replayed onto it).
+        if replaces { try WriteAheadLogFold.fold(path) }
         try DurableFile.remove(path + "-wal")
         try DurableFile.remove(path + "-shm")
         // A journal the replaced store's crashed writer left would be played back into this one.
         try DurableFile.remove(RollbackJournal.path(of: path))
+        // On disk before the rename, whatever order the file system writes its changes in.
+        if replaces { try DurableFile.sync(DurableFile.directory(of: path)) }
         try place(replacing: replacing)
         appendTurn?.release()
         try DurableFile.sync(DurableFile.directory(of: path))

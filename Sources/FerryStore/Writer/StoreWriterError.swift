@@ -44,6 +44,9 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The store to replace is open in another process (a live WAL connection), which would go
     /// on writing to the replaced file.
     case destinationInUse(String)
+    /// The `-wal` of the store to replace (or append to) holds commits that could not be folded
+    /// into its file; nothing beside it was removed and nothing was replaced.
+    case unfoldedLog(path: String, reason: String)
     /// Every `Z_PK` of a root entity's hierarchy is taken (a source kept the largest key), so no
     /// object can be added to it.
     case primaryKeysExhausted(root: String)
@@ -82,6 +85,9 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
             "\(path) is a device, FIFO or socket; --out names the store file to write (only a file is ever replaced, even with --force)"
         case let .destinationFolderMissing(path, folder): "\(path): the folder \(folder) is not there (create it first); nothing was written"
         case let .unverifiable(path, reason): "\(path): the written store could not be verified, so it was not put in place: \(reason)"
+        case let .unfoldedLog(path, reason):
+            "\(path): its -wal holds commits that could not be folded into the store's file (\(reason)); "
+                + "nothing was written, and the store keeps its -wal"
         case .destinationInUse(let path):
             "\(path): another process has it open; replacing it would leave that process writing to the replaced file, "
                 + "so nothing was written (close it first)"
