@@ -27,8 +27,10 @@ enum ExportCommand: Command {
         string). Everything is read in one read transaction. The files are built in a fresh
         folder beside DIR (inside it when DIR exists), created exclusively, and renamed into place:
         a symbolic link planted in DIR is replaced, never written through; a failure or a SIGINT or
-        SIGTERM leaves DIR as it was. Into an existing DIR, an OS lock (flock) on
-        DIR/.ferry-export.lock keeps two exports from mixing their files: the second exits 7.
+        SIGTERM leaves DIR as it was, or, once the files are being put in place, waits until DIR
+        holds the whole new export (a crash then: the next export into DIR finishes it first).
+        Into an existing DIR, an OS lock (flock) on DIR/.ferry-export.lock keeps two exports from
+        mixing their files: the second exits 7.
 
         The model is the version of MODEL whose version hashes are the store's, or without
         --model the one archived in the store (Z_MODELCACHE).

@@ -338,4 +338,27 @@ extension ExportJobTests {
             #expect(try FerryProcess.run(["backup", store, "--to", folder + "/b\(index)", "--format", "json"]).status == 0)
         }
     }
+
+    /// Found by a hostile test: an export into a folder that held an earlier one removed the old
+    /// manifest, then renamed its files in one by one; killed midway, the folder held neither export.
+    @Test("an export into a folder killed midway through replacing the earlier export is finished by the next export into it, before anything else",
+          .enabled(if: SignalInjection.available, "needs strace"))
+    func killedReplacementIsFinishedByTheNext() throws {
+        let folder = try TestPaths.temporaryFolder("export-killed")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let out = folder + "/out"
+        #expect(try FerryProcess.run(["export", store, "--out", out, "--format", "csv"]).status == 0)
+        #expect(try FerryProcess.run(["export", store, "--out", folder + "/whole"]).status == 0)
+        _ = try SignalInjection.run(["export", store, "--out", out], signal: "SIGKILL", after: "rename", when: 2)
+        // The next export into the folder, as far as its start.
+        let next = try ExportPlacement(destination: out, owned: nil, inputs: [store], planned: [])
+        next.abandon()
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(names == [".ferry-export.lock", "Tag.ndjson", "Task.ndjson", "Upload.ndjson", "manifest.json"])
+        for name in ["Tag.ndjson", "Task.ndjson", "Upload.ndjson"] {
+            #expect(FileManager.default.contents(atPath: out + "/" + name) == FileManager.default.contents(atPath: folder + "/whole/" + name), "\(name)")
+        }
+        let restored = try FerryProcess.run(["restore", out, "--model", ExportTestSupport.workspace, "--out", folder + "/r.sqlite"])
+        #expect(restored.status == 0, "\(restored.err)")
+    }
 }

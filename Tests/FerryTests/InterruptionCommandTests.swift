@@ -171,6 +171,21 @@ struct InterruptionCommandTests {
         #expect(try names(folder + "/out") == [".ferry-export.lock", "Tag.csv", "Tag.json", "Task.csv", "Upload.csv", "manifest.json", "notes.txt"])
     }
 
+    /// Found by a hostile test: a SIGTERM while the files were renamed in one by one left the
+    /// folder with no manifest, some new files and some of the earlier export.
+    @Test("a SIGTERM while an export replaces an earlier one in its folder waits for the end: the folder holds the whole new export",
+          .enabled(if: SignalInjection.available, "needs strace"))
+    func signalWaitsForExportReplacement() throws {
+        let folder = try TestPaths.temporaryFolder("export-signal")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        #expect(try FerryProcess.run(["export", store, "--out", folder + "/out", "--format", "csv"]).status == 0)
+        let status = try SignalInjection.run(["export", store, "--out", folder + "/out"], signal: "SIGTERM", after: "rename", when: 2)
+        #expect(status & 0x7F == SIGTERM, "wait status \(status)")
+        #expect(try names(folder + "/out") == [".ferry-export.lock", "Tag.ndjson", "Task.ndjson", "Upload.ndjson", "manifest.json"])
+        let restored = try FerryProcess.run(["restore", folder + "/out", "--model", model, "--out", folder + "/r.sqlite"])
+        #expect(restored.status == 0, "\(restored.err)")
+    }
+
     @Test("backup: a held lock is exit 7 with a JSON error object on standard output")
     func lockedBackupIsExit7() throws {
         let folder = try TestPaths.temporaryFolder("backup-locked")

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 import FerryTestSupport
 import Foundation
@@ -108,5 +109,38 @@ extension CommandLineTests {
         try Data("[{\"a\": []}]".utf8).write(to: URL(fileURLWithPath: empty))
         let nothing = try ferry("model", "infer", empty, "--entity", "Upload", "--out", folder + "/E.xcdatamodeld")
         #expect(nothing.status == 3 && nothing.err.contains("no key of") && !FileManager.default.fileExists(atPath: folder + "/E.xcdatamodeld"))
+    }
+
+    /// Found by a hostile test: the bundle `--force` replaced was renamed aside before the new one
+    /// was renamed in, and a SIGTERM between the two left no bundle at the path at all.
+    @Test("model extract --force: a SIGTERM as the bundle is replaced leaves the old bundle or the new one, never none",
+          .enabled(if: SignalInjection.available, "needs strace"))
+    func modelExtractReplacementIsOneStep() throws {
+        let folder = try TestPaths.temporaryFolder("extract-signal")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let bundle = folder + "/B.xcdatamodeld"
+        #expect(try ferry("model", "extract", store, "--out", bundle).status == 0)
+        let status = try SignalInjection.run(["model", "extract", store, "--out", bundle, "--force"],
+                                             signal: "SIGTERM", after: "rename,renameat,renameat2", on: bundle)
+        #expect(status & 0x7F == SIGTERM, "wait status \(status)")
+        #expect(FileManager.default.fileExists(atPath: bundle + "/B.xcdatamodel/contents"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") || $0.contains(".ferry-") } == [])
+    }
+
+    @Test("model extract: a bundle a dead run had moved aside to put its new one in place is put back by the next run")
+    func modelExtractPutsBackAMovedBundle() throws {
+        let folder = try TestPaths.temporaryFolder("extract-aside")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let bundle = folder + "/B.xcdatamodeld"
+        #expect(try ferry("model", "extract", store, "--out", bundle).status == 0)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: bundle + "/notes.txt"))
+        // Where the file system cannot swap two folders: the run's folder holds the old bundle, moved aside.
+        let leftover = folder + "/" + OwnedTemporary.name(beside: "B.xcdatamodeld")
+        try FileManager.default.createDirectory(atPath: leftover, withIntermediateDirectories: false)
+        try FileManager.default.moveItem(atPath: bundle, toPath: leftover + "/replaced")
+        let again = try ferry("model", "extract", store, "--out", bundle)
+        #expect(again.status == 4 && again.err.contains("exists"), "\(again.err)")
+        #expect(try String(contentsOfFile: bundle + "/notes.txt", encoding: .utf8) == "mine")
+        #expect(!FileManager.default.fileExists(atPath: leftover))
     }
 }

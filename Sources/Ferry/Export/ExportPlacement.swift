@@ -16,11 +16,13 @@ import FoundationEssentials
 /// - An existing folder: the files are built in `DIR/.ferry-<UUID>.tmp` and renamed into `DIR`
 ///   one by one, each over its namesake (a planted symbolic link is replaced, never followed);
 ///   the old `manifest.json` is removed first and the new one renamed last, so `DIR` holds a
-///   manifest only when its files are complete. The folder's lock (`FolderLock`, on
-///   `.ferry-export.lock`) is held from the start to the end, so two exports into it never mix
-///   their files: the second one is `.locked`. The files of the export the folder held (those
-///   its old manifest names, still as it wrote them) that this one does not write are removed:
-///   the folder holds one export, not the leftovers of another format. Other files are left alone.
+///   manifest only when its files are complete (`ExportReplacement`: once begun, a signal waits
+///   for its end, and the next export into `DIR` finishes one a crash stopped). The folder's lock
+///   (`FolderLock`, on `.ferry-export.lock`) is held from the start to the end, so two exports
+///   into it never mix their files: the second one is `.locked`. The files of the export the
+///   folder held (those its old manifest names, still as it wrote them) that this one does not
+///   write are removed: the folder holds one export, not the leftovers of another format. Other
+///   files are left alone.
 /// - A folder the caller already owns (a backup's `.incomplete-<UUID>`): written in place.
 ///
 /// No file it renames into place or removes may be one of the run's inputs (the store exported
@@ -69,7 +71,11 @@ final class ExportPlacement {
             OwnedTemporary.sweep(beside: destination, kind: .folder)
             if intoExisting {
                 lock = try FolderLock(folder: destination, fileName: FolderLock.exportFileName)
-                OwnedTemporary.sweep(folder: destination, kind: .folder) { Self.buildingInside.matches($0) ? $0 : nil }
+                OwnedTemporary.sweep(folder: destination, kind: .folder, owner: { Self.buildingInside.matches($0) ? $0 : nil }) { leftover in
+                    // A replacement a crash stopped is finished before anything else is written.
+                    guard let replacement = ExportReplacement.leftover(in: leftover, destination: destination) else { return true }
+                    return (try? replacement.finish()) != nil
+                }
                 owner = try OwnedTemporary.create(kind: .folder) { destination + "/" + Self.buildingInside.fresh() }
             } else {
                 let parent = FilePath.split(destination).folder
@@ -115,13 +121,25 @@ final class ExportPlacement {
         if let (output, input) = PathOverlap.first(outputs: (names + stale).map { destination + "/" + $0 }, inputs: inputs) {
             throw .outputIsInput(output: output, input: input)
         }
-        guard unlink(manifest) == 0 || errno == ENOENT else { throw .writing(manifest, ByteSinkError(path: manifest, operation: "unlink", code: errno)) }
-        for name in names {
-            let target = destination + "/" + name
-            do { try FilePath.rename(building + "/" + name, to: target, replacing: true) } catch { throw .writing(target, error) }
+        // A folder in a file's place would stop the replacement midway.
+        for name in names where FileInfo.kind(atPath: destination + "/" + name) == .directory {
+            throw .cannotWrite(path: destination + "/" + name, reason: "is a folder, where the export puts a file; nothing was written")
         }
-        for name in stale { unlink(destination + "/" + name) }
-        owner.remove()
+        try TemporaryFiles.deferringSignals { () throws(ExportError) in
+            let replacement: ExportReplacement
+            do {
+                replacement = try ExportReplacement.begin(destination: destination, building: building, incoming: names, stale: stale)
+            } catch {
+                throw .writing(building, error)
+            }
+            // Begun, it is finished by this run or the next: the building folder is not removed.
+            owner.release()
+            do throws(ByteSinkError) { try replacement.finish() } catch {
+                throw .cannotWrite(path: destination, reason: "\(error.description); the rest of the new export waits in \(building), "
+                    + "and the next export into \(destination) puts it in place")
+            }
+            rmdir(building)
+        }
         lock?.release()
     }
 
@@ -141,9 +159,9 @@ final class ExportPlacement {
         }.map(\.file)
     }
 
-    /// Removes what was built (the destination is as it was, less a replaced manifest when the
-    /// failure came while the files were renamed into an existing folder); in a folder the
-    /// caller owns, the files this export created.
+    /// Removes what was built (the destination is as it was; a replacement that failed midway
+    /// is left for the next export to finish); in a folder the caller owns, the files this export
+    /// created.
     func abandon() {
         if ownsFolder {
             owner.remove()

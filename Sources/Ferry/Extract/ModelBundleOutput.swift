@@ -5,7 +5,7 @@ import FoundationEssentials
 /// An `.xcdatamodeld` bundle of one version that a job writes: built inside a folder the run owns
 /// beside it (`Foo.xcdatamodeld.ferry-<UUID>.tmp`, an `OwnedTemporary`: removed on every error
 /// path and on SIGINT, SIGTERM or SIGHUP, swept by the next run once its run is dead), loaded back
-/// there, checked, and renamed into place only then (see `FolderPlacement`). Shared by
+/// there, checked, and put in place only then (see `FolderPlacement`). Shared by
 /// `ferry model extract` and `ferry model infer`.
 struct ModelBundleOutput {
     /// The bundle's path, without trailing slashes.
@@ -35,9 +35,10 @@ struct ModelBundleOutput {
     /// from the written files and throws to keep nothing.
     func write(_ model: ManagedObjectModel, replacing: Bool,
                check: (ManagedObjectModel) throws(ModelExtractError) -> Void) throws(ModelExtractError) {
+        // A dead run's folder goes, once the bundle it had moved aside is back in place.
+        OwnedTemporary.sweep(beside: path, kind: .folder) { FolderPlacement.restoreAside($0 + "/" + Self.asideName, at: path) }
         if FileManager.default.fileExists(atPath: path), !replacing { throw .destinationExists(path) }
         let bundle = ModelBundle(name: bundleName, versions: [model], currentVersionName: model.name)
-        OwnedTemporary.sweep(beside: path, kind: .folder)
         let owned: OwnedTemporary
         do { owned = try OwnedTemporary.create(beside: path, kind: .folder) } catch {
             throw .cannotWrite(path: path, reason: error.reason)
@@ -49,8 +50,12 @@ struct ModelBundleOutput {
         for folder in entries.folders { owned.registerFile(folder, kind: .folder) }
         for file in entries.files { owned.registerFile(file) }
         try check(try build(bundle, at: building))
-        try FolderPlacement.place(building, at: path, replacing: replacing)
+        try FolderPlacement.place(building, at: path, replacing: replacing, aside: owned.path + "/" + Self.asideName)
     }
+
+    /// Where, in the run's folder, the bundle it replaces waits while the new one is put in place
+    /// (only where the file system cannot swap the two).
+    private static let asideName = "replaced"
 
     /// Writes the bundle at `folder` and loads its version back from there.
     private func build(_ bundle: ModelBundle, at folder: String) throws(ModelExtractError) -> ManagedObjectModel {

@@ -59,8 +59,8 @@ public enum FilePath {
             guard systemRename(source, destination) == 0 else { throw ByteSinkError(path: destination, operation: "rename", code: errno) }
             return
         }
-        if let renameat2 = NoReplace.renameat2 {
-            if renameat2(AT_FDCWD, source, AT_FDCWD, destination, NoReplace.flag) == 0 { return }
+        if let renameat2 = RenameAt2.function {
+            if renameat2(AT_FDCWD, source, AT_FDCWD, destination, RenameAt2.noReplace) == 0 { return }
             guard errno == EINVAL || errno == ENOSYS else { throw ByteSinkError(path: destination, operation: "rename", code: errno) }
         }
         var info = stat()
@@ -71,6 +71,21 @@ public enum FilePath {
         }
         guard access(destination, F_OK) != 0 else { throw ByteSinkError(path: destination, operation: "rename", code: EEXIST) }
         guard systemRename(source, destination) == 0 else { throw ByteSinkError(path: destination, operation: "rename", code: errno) }
+    }
+
+    /// Swaps `first` and `second`, which both exist, in one step (`renameat2(RENAME_EXCHANGE)`,
+    /// macOS's `renamex_np(RENAME_SWAP)`): each path names the other's file or folder, and no
+    /// moment sees either missing. False where the system or file system cannot (the caller
+    /// then places another way); throws any other failure.
+    public static func exchange(_ first: String, _ second: String) throws(ByteSinkError) -> Bool {
+        #if os(Linux)
+        guard let renameat2 = RenameAt2.function else { return false }
+        if renameat2(AT_FDCWD, first, AT_FDCWD, second, RenameAt2.exchange) == 0 { return true }
+        #elseif canImport(Darwin)
+        if renamex_np(first, second, UInt32(RENAME_SWAP)) == 0 { return true }
+        #endif
+        guard errno == EINVAL || errno == ENOSYS || errno == ENOTSUP else { throw ByteSinkError(path: second, operation: "rename", code: errno) }
+        return false
     }
 
     private static func systemRename(_ source: String, _ destination: String) -> Int32 {
@@ -84,11 +99,13 @@ public enum FilePath {
 
 /// `renameat2`, which the C library has (glibc 2.28 on) but declares only for `_GNU_SOURCE`
 /// code: looked up once by name.
-private enum NoReplace {
+private enum RenameAt2 {
     typealias Function = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
     /// `RENAME_NOREPLACE` of `<linux/fs.h>`.
-    static let flag: UInt32 = 1
-    static let renameat2: Function? = {
+    static let noReplace: UInt32 = 1
+    /// `RENAME_EXCHANGE` of `<linux/fs.h>`.
+    static let exchange: UInt32 = 2
+    static let function: Function? = {
         #if os(Linux)
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return nil }
         return unsafeBitCast(symbol, to: Function.self)

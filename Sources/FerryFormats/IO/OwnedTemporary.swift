@@ -155,15 +155,17 @@ public final class OwnedTemporary: @unchecked Sendable {
     // MARK: Sweeping
 
     /// Removes the leftovers of dead runs beside `destination`: each `<destination>.ferry-<UUID>.tmp`
-    /// of `kind` with its SQLite journals, whose lock no process holds. Returns the paths removed.
+    /// of `kind` with its SQLite journals, whose lock no process holds (`salvage` as in
+    /// `sweep(folder:kind:owner:salvage:)`). Returns the paths removed.
     @discardableResult
-    public static func sweep(beside destination: String, kind: TemporaryFiles.Kind) -> [String] {
+    public static func sweep(beside destination: String, kind: TemporaryFiles.Kind,
+                             salvage: (String) -> Bool = { _ in true }) -> [String] {
         let (folder, name) = FilePath.split(destination)
         let form = nameForm(beside: name)
-        return sweep(folder: folder, kind: kind) { entry in
+        return sweep(folder: folder, kind: kind, owner: { entry in
             let owner = base(of: entry)
             return form.matches(owner) ? owner : nil
-        }
+        }, salvage: salvage)
     }
 
     /// Removes, in `folder`, each entry whose name `owner` maps to the name of the file or folder
@@ -171,8 +173,12 @@ public final class OwnedTemporary: @unchecked Sendable {
     /// (never a link) and its lock is free; a journal whose owner is gone is removed too. Paths
     /// this process registered are left alone. `owner` must map only names of the exact form its
     /// caller's runs make (`TemporaryName`): a sweep removes nothing it did not make.
+    ///
+    /// `salvage` first sees each leftover, its lock held, to finish what its dead run began
+    /// (`ExportReplacement`); false keeps the leftover.
     @discardableResult
-    public static func sweep(folder: String, kind: TemporaryFiles.Kind, owner: (String) -> String?) -> [String] {
+    public static func sweep(folder: String, kind: TemporaryFiles.Kind, owner: (String) -> String?,
+                             salvage: (String) -> Bool = { _ in true }) -> [String] {
         var removed: [String] = []
         for name in FilePath.entries(of: folder).sorted() {
             guard let ownerName = owner(name) else { continue }
@@ -183,7 +189,7 @@ public final class OwnedTemporary: @unchecked Sendable {
                 if access(ownerPath, F_OK) != 0, FileInfo.kind(atPath: path) == .regularFile, unlink(path) == 0 { removed.append(path) }
                 continue
             }
-            if removeIfUnowned(path, kind: kind) { removed.append(path) }
+            if removeIfUnowned(path, kind: kind, salvage: salvage) { removed.append(path) }
         }
         return removed
     }
@@ -194,15 +200,15 @@ public final class OwnedTemporary: @unchecked Sendable {
         return name
     }
 
-    /// Takes the lock of a leftover of `kind`; when free (its owner died), removes it with its
-    /// journals.
-    private static func removeIfUnowned(_ path: String, kind: TemporaryFiles.Kind) -> Bool {
+    /// Takes the lock of a leftover of `kind`; when free (its owner died) and `salvage` agrees,
+    /// removes it with its journals.
+    private static func removeIfUnowned(_ path: String, kind: TemporaryFiles.Kind, salvage: (String) -> Bool) -> Bool {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
         defer { unlockAndClose(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == (kind == .folder ? S_IFDIR : S_IFREG) else { return false }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, isSameFile(path, descriptor) else { return false }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, isSameFile(path, descriptor), salvage(path) else { return false }
         removeTree(path)
         for suffix in databaseSuffixes { unlink(path + suffix) }
         return true
