@@ -292,6 +292,9 @@ struct VerifyTests {
         let cases = [
             ("zn", "UPDATE ZNOTE SET Z1_ITEM = 1 WHERE ZITEM = 2", "foreign-key-entity Note.item"),
             ("fok", "UPDATE ZNOTE SET Z_FOK_ITEM = 2048 WHERE ZTEXT = 'two'", "order-key Note.item"),
+            // A position and an entity number left on a row without its to-one, which export refuses: verify passed them.
+            ("fok-without-key", "UPDATE ZNOTE SET ZITEM = NULL, Z1_ITEM = NULL WHERE ZTEXT = 'two'", "stranded-values Note"),
+            ("zn-without-key", "UPDATE ZNOTE SET ZITEM = NULL, Z_FOK_ITEM = NULL WHERE ZTEXT = 'two'", "stranded-values Note"),
             ("one-to-one", "UPDATE ZPIN SET ZNOTE = 4", "inverse-mismatch Note.pin"),
             // A row of Item's table that claims to be a Note: its own Z_ENT is wrong, and the notes pointing at it
             // point at a row that is not an Item.

@@ -64,6 +64,20 @@ public struct BookkeepingScan {
         return counts
     }
 
+    /// Per probe, the values of `column` (a to-one's order key or destination entity number) on
+    /// the rows of `table` whose `key` column (that to-one's) is NULL: positions and entity numbers
+    /// of no reference, which Core Data clears with the key.
+    public func valuesWithoutKey(of table: String, in probes: [(column: String, key: String)]) throws(SQLiteError) -> [Int64] {
+        var counts: [Int64] = []
+        for start in stride(from: 0, to: probes.count, by: 500) {
+            let chunk = probes[start..<min(start + 500, probes.count)].map { probe in
+                "count(\(SQLIdentifier.quoted(probe.column))) FILTER (WHERE \(SQLIdentifier.quoted(probe.key)) IS NULL)"
+            }
+            counts += try connection.integers("SELECT \(chunk.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table))")
+        }
+        return counts
+    }
+
     /// The rows of `table` whose `Z_PK` is below 1 (Core Data's keys start at 1), smallest first.
     public func rowsWithKeyBelowOne(of table: String) throws(SQLiteError) -> OffendingRows {
         try connection.offending("SELECT Z_PK FROM \(SQLIdentifier.quoted(table)) WHERE Z_PK < 1 ORDER BY Z_PK")

@@ -57,6 +57,12 @@ struct StoreHealthChecks {
                     try strandedValues(probes, in: scan.table, root: scan.root)
                 }
             }
+            let qualifiers = keyQualifiers(of: scan.table)
+            if !qualifiers.isEmpty {
+                recorder.check(Self.section, subject: scan.root, code: "stranded-values") { () throws(SQLiteError) in
+                    try valuesWithoutKey(qualifiers, in: scan.table, root: scan.root)
+                }
+            }
             for index in context.layout.indexes where index.isUnique && index.table == scan.table.name {
                 recorder.check(Self.section, subject: scan.root, code: "unique-index") { uniqueIndex(index, root: scan.root) }
             }
@@ -164,6 +170,34 @@ struct StoreHealthChecks {
         return VerificationFailure(check: "stranded-values", subject: root,
                                    message: "\(total) value(s) of \(table.name) sit in columns of one entity on rows of another, "
                                        + "where Core Data leaves them NULL: no verb reads them (export, backup and migrate refuse the store)",
+                                   count: total, samples: samples)
+    }
+
+    /// The order-key and destination-entity-number columns of `table`'s to-ones, each with its
+    /// to-one's key column.
+    private func keyQualifiers(of table: TableLayout) -> [(column: String, key: String)] {
+        table.columns.compactMap { column in
+            guard let relationship = column.role.qualifiedToOne, let owner = column.role.rowEntity,
+                  let key = table.columns.first(where: { $0.role == .toOne(entity: owner, relationship: relationship) }) else { return nil }
+            return (column.name, key.name)
+        }
+    }
+
+    /// An order position or destination entity number on a row whose to-one is NULL: Core Data
+    /// clears them with the key, and no reference carries them (export, backup, migrate and the
+    /// PostgreSQL load refuse the store), so `verify` fails it too.
+    private func valuesWithoutKey(_ qualifiers: [(column: String, key: String)], in table: TableLayout,
+                                  root: String) throws(SQLiteError) -> VerificationFailure? {
+        let counts = try bookkeeping.valuesWithoutKey(of: table.name, in: qualifiers)
+        let stranded = zip(qualifiers, counts).filter { $0.1 > 0 }
+        guard !stranded.isEmpty else { return nil }
+        let total = stranded.reduce(0) { $0 + $1.1 }
+        let samples = stranded.prefix(context.connection.sampleLimit).map { qualifier, count in
+            FailureSample(primaryKey: nil, values: ["column": qualifier.column, "key": qualifier.key, "values": String(count)])
+        }
+        return VerificationFailure(check: "stranded-values", subject: root,
+                                   message: "\(total) value(s) of \(table.name) qualify a to-one on rows whose key is NULL (an order position or "
+                                       + "destination entity number of no reference): no verb reads them (export, backup and migrate refuse the store)",
                                    count: total, samples: samples)
     }
 
