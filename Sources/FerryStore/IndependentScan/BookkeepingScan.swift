@@ -53,26 +53,26 @@ public struct BookkeepingScan {
     /// For each (column, entity numbers) of `probes`, how many rows of `table` with one of those
     /// `Z_ENT`s hold a value (not NULL) in the column; one pass over the table.
     public func values(of table: String, in probes: [(column: String, entityNumbers: [Int])]) throws(SQLiteError) -> [Int64] {
-        var counts: [Int64] = []
-        // A statement's result columns are limited (SQLITE_MAX_COLUMN, 2,000 by default).
-        for start in stride(from: 0, to: probes.count, by: 500) {
-            let chunk = probes[start..<min(start + 500, probes.count)].map { probe in
-                "count(\(SQLIdentifier.quoted(probe.column))) FILTER (WHERE Z_ENT IN (\(ScanSQL.numbers(probe.entityNumbers))))"
-            }
-            counts += try connection.integers("SELECT \(chunk.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table))")
-        }
-        return counts
+        try counts(of: table, probes.map { probe in
+            "count(\(SQLIdentifier.quoted(probe.column))) FILTER (WHERE Z_ENT IN (\(ScanSQL.numbers(probe.entityNumbers))))"
+        })
     }
 
     /// Per probe, the values of `column` (a to-one's order key or destination entity number) on
     /// the rows of `table` whose `key` column (that to-one's) is NULL: positions and entity numbers
     /// of no reference, which Core Data clears with the key.
     public func valuesWithoutKey(of table: String, in probes: [(column: String, key: String)]) throws(SQLiteError) -> [Int64] {
+        try counts(of: table, probes.map { probe in
+            "count(\(SQLIdentifier.quoted(probe.column))) FILTER (WHERE \(SQLIdentifier.quoted(probe.key)) IS NULL)"
+        })
+    }
+
+    /// The aggregates `expressions` over `table`, in one pass per 500 of them (a statement's
+    /// result columns are limited: SQLITE_MAX_COLUMN, 2,000 by default).
+    private func counts(of table: String, _ expressions: [String]) throws(SQLiteError) -> [Int64] {
         var counts: [Int64] = []
-        for start in stride(from: 0, to: probes.count, by: 500) {
-            let chunk = probes[start..<min(start + 500, probes.count)].map { probe in
-                "count(\(SQLIdentifier.quoted(probe.column))) FILTER (WHERE \(SQLIdentifier.quoted(probe.key)) IS NULL)"
-            }
+        for start in stride(from: 0, to: expressions.count, by: 500) {
+            let chunk = expressions[start..<min(start + 500, expressions.count)]
             counts += try connection.integers("SELECT \(chunk.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table))")
         }
         return counts

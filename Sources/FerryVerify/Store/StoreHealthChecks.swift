@@ -161,16 +161,10 @@ struct StoreHealthChecks {
     /// (export, backup and migrate refuse the store).
     private func strandedValues(_ probes: [StrandedValueProbe], in table: TableLayout, root: String) throws(SQLiteError) -> VerificationFailure? {
         let counts = try bookkeeping.values(of: table.name, in: probes.map { ($0.column, $0.otherRows) })
-        let stranded = zip(probes, counts).filter { $0.1 > 0 }
-        guard !stranded.isEmpty else { return nil }
-        let total = stranded.reduce(0) { $0 + $1.1 }
-        let samples = stranded.prefix(context.connection.sampleLimit).map { probe, count in
-            FailureSample(primaryKey: nil, values: ["column": probe.column, "entity": probe.owner, "values": String(count)])
+        return strandedFailure(zip(probes, counts).map { (["column": $0.column, "entity": $0.owner], $1) }, root: root) { total in
+            "\(total) value(s) of \(table.name) sit in columns of one entity on rows of another, "
+                + "where Core Data leaves them NULL: no verb reads them (export, backup and migrate refuse the store)"
         }
-        return VerificationFailure(check: "stranded-values", subject: root,
-                                   message: "\(total) value(s) of \(table.name) sit in columns of one entity on rows of another, "
-                                       + "where Core Data leaves them NULL: no verb reads them (export, backup and migrate refuse the store)",
-                                   count: total, samples: samples)
     }
 
     /// The order-key and destination-entity-number columns of `table`'s to-ones, each with its
@@ -189,16 +183,23 @@ struct StoreHealthChecks {
     private func valuesWithoutKey(_ qualifiers: [(column: String, key: String)], in table: TableLayout,
                                   root: String) throws(SQLiteError) -> VerificationFailure? {
         let counts = try bookkeeping.valuesWithoutKey(of: table.name, in: qualifiers)
-        let stranded = zip(qualifiers, counts).filter { $0.1 > 0 }
-        guard !stranded.isEmpty else { return nil }
-        let total = stranded.reduce(0) { $0 + $1.1 }
-        let samples = stranded.prefix(context.connection.sampleLimit).map { qualifier, count in
-            FailureSample(primaryKey: nil, values: ["column": qualifier.column, "key": qualifier.key, "values": String(count)])
+        return strandedFailure(zip(qualifiers, counts).map { (["column": $0.column, "key": $0.key], $1) }, root: root) { total in
+            "\(total) value(s) of \(table.name) qualify a to-one on rows whose key is NULL (an order position or "
+                + "destination entity number of no reference): no verb reads them (export, backup and migrate refuse the store)"
         }
-        return VerificationFailure(check: "stranded-values", subject: root,
-                                   message: "\(total) value(s) of \(table.name) qualify a to-one on rows whose key is NULL (an order position or "
-                                       + "destination entity number of no reference): no verb reads them (export, backup and migrate refuse the store)",
-                                   count: total, samples: samples)
+    }
+
+    /// The `stranded-values` failure of `root`: per column, the sample values naming it and its
+    /// count of values; nil when every count is 0.
+    private func strandedFailure(_ columns: [(values: [String: String], count: Int64)], root: String,
+                                 message: (Int64) -> String) -> VerificationFailure? {
+        let stranded = columns.filter { $0.count > 0 }
+        guard !stranded.isEmpty else { return nil }
+        let total = stranded.reduce(0) { $0 + $1.count }
+        let samples = stranded.prefix(context.connection.sampleLimit).map { column in
+            FailureSample(primaryKey: nil, values: column.values.merging(["values": String(column.count)]) { $1 })
+        }
+        return VerificationFailure(check: "stranded-values", subject: root, message: message(total), count: total, samples: samples)
     }
 
     /// Core Data's keys start at 1: a row below that (its restore fails) is not one it made.
