@@ -105,21 +105,10 @@ struct ExportCommandTests {
     func uncheckedRelationships() throws {
         let folder = try TestPaths.temporaryFolder("export-cli")
         let store = try ExportTestSupport.workspace2Store(folder)
-        // Which thread takes the last descriptor varies: the limit is raised until an export is
-        // made, a sweep at a time, until one leaves the checker none. Every export made is exit 0
-        // with nothing said, or exit 1 saying why.
-        let unchecked = "relationship checks did not run on the state exported (the checker could not read the store"
-        var seen = false
-        for _ in 0..<20 where !seen {
-            for limit in 5...24 {
-                try? FileManager.default.removeItem(atPath: folder + "/out")
-                let run = try ExportTestSupport.shell("ulimit -n \(limit); '\(ferry)' export '\(store)' --out '\(folder)/out' --no-fingerprints")
-                guard run.status == 0 || run.status == 1 else { continue }
-                #expect(run.status == 0 ? run.err.isEmpty : run.err.contains(unchecked), "ulimit -n \(limit): \(run.err)")
-                seen = run.status == 1
-                break
-            }
-        }
+        let seen = try ExportTestSupport.sweepDescriptorLimits(
+            "'\(ferry)' export '\(store)' --out '\(folder)/out' --no-fingerprints",
+            unchecked: "relationship checks did not run on the state exported (the checker could not read the store",
+            before: { try? FileManager.default.removeItem(atPath: folder + "/out") })
         #expect(seen, "no limit left the checker without a descriptor")
         func notChecked(_ export: String) throws -> String? {
             let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + export + "/manifest.json"))

@@ -95,6 +95,24 @@ enum ExportTestSupport {
     static let binary = FerryProcess.binary
 
     /// Runs a shell command line (for `ulimit`); returns status and standard error.
+    /// Runs `command` (a shell line) under `ulimit -n` raised from 5 until it finishes (exit 0 or
+    /// 1), a sweep at a time, until one run leaves a check without a descriptor: which of the
+    /// run's threads takes the last one varies. Every run that finishes is exit 0 with nothing
+    /// said, or exit 1 saying `unchecked`. `before` runs before each try. Returns whether one did.
+    static func sweepDescriptorLimits(_ command: String, unchecked: String, before: () -> Void = {}) throws -> Bool {
+        for _ in 0..<20 {
+            for limit in 5...24 {
+                before()
+                let run = try shell("ulimit -n \(limit); \(command)")
+                guard run.status == 0 || run.status == 1 else { continue }
+                #expect(run.status == 0 ? run.err.isEmpty : run.err.contains(unchecked), "ulimit -n \(limit): \(run.err)")
+                if run.status == 1 { return true }
+                break
+            }
+        }
+        return false
+    }
+
     static func shell(_ command: String) throws -> (status: Int32, err: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

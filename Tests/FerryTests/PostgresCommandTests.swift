@@ -165,21 +165,10 @@ struct PostgresCommandTests {
         let folder = try TestPaths.temporaryFolder("pg-unchecked")
         let store = try ExportTestSupport.workspace2Store(folder)
         let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.uuidString
-        // The fewest descriptors a load needs depends on what the process inherits, and whether
-        // the checker or the load takes the last one on the way up depends on their threads: the
-        // limit is raised until a store loads, a sweep at a time, until one load leaves the
-        // checker none. Every load is exit 0 with nothing said, or exit 1 saying why.
-        let unchecked = "warning: \(store): ferry verify's relationship checks did not run on the state exported (the checker could not read the store"
-        var seen = false
-        for _ in 0..<20 where !seen {
-            for limit in 5...24 {
-                let run = try ExportTestSupport.shell("ulimit -n \(limit); '\(ExportTestSupport.binary)' export '\(store)' --to '\(uri)' --replace")
-                guard run.status == 0 || run.status == 1 else { continue }
-                #expect(run.status == 0 ? run.err.isEmpty : run.err.contains(unchecked), "ulimit -n \(limit): \(run.err)")
-                seen = run.status == 1
-                break
-            }
-        }
+        // The fewest descriptors a load needs depends on what the process inherits.
+        let seen = try ExportTestSupport.sweepDescriptorLimits(
+            "'\(ExportTestSupport.binary)' export '\(store)' --to '\(uri)' --replace",
+            unchecked: "warning: \(store): ferry verify's relationship checks did not run on the state exported (the checker could not read the store")
         #expect(seen, "no limit left the checker without a descriptor")
         let restored = try ferry(["restore", uri, "--store", uuid, "--model", ExportTestSupport.workspace, "--out", folder + "/back.sqlite"])
         #expect(restored.status == 0, "\(restored.err)")

@@ -40,19 +40,13 @@ struct ExportReplacement {
         for name in incoming { bytes += [UInt8(ascii: "+")] + Array(name.utf8) + [0] }
         for name in stale { bytes += [UInt8(ascii: "-")] + Array(name.utf8) + [0] }
         let path = replacement.notePath
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ByteSinkError(path: path, operation: "open", code: errno) }
-        defer { _ = close(descriptor) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else {
-                let code = written < 0 ? errno : ENOSPC
-                unlink(path)
-                throw ByteSinkError(path: path, operation: "write", code: code)
-            }
-            offset += written
+        let note = try FileByteSink(path: path, exclusive: true)
+        do {
+            try note.write(bytes)
+            try note.close()
+        } catch {
+            unlink(path)
+            throw error
         }
         return replacement
     }

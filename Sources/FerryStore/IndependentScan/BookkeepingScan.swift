@@ -50,21 +50,20 @@ public struct BookkeepingScan {
         try connection.integers("SELECT count(\(SQLIdentifier.quoted(column))) FROM \(SQLIdentifier.quoted(table))").first ?? 0
     }
 
-    /// For each (column, entity numbers) of `probes`, how many rows of `table` with one of those
-    /// `Z_ENT`s hold a value (not NULL) in the column; one pass over the table.
-    public func values(of table: String, in probes: [(column: String, entityNumbers: [Int])]) throws(SQLiteError) -> [Int64] {
-        try counts(of: table, probes.map { probe in
+    /// The values no reference or record carries, in one pass over `table`: for each (column,
+    /// entity numbers) of `elsewhere`, how many rows with one of those `Z_ENT`s hold a value (not
+    /// NULL) in the column (another entity's column); for each (column, key) of `withoutKey`, how
+    /// many rows whose `key` column is NULL hold one in `column` (an order position or
+    /// destination entity number of a to-one the row does not have, which Core Data clears with
+    /// the key).
+    public func strandedValues(of table: String, elsewhere: [(column: String, entityNumbers: [Int])],
+                               withoutKey: [(column: String, key: String)]) throws(SQLiteError) -> (elsewhere: [Int64], withoutKey: [Int64]) {
+        let counts = try counts(of: table, elsewhere.map { probe in
             "count(\(SQLIdentifier.quoted(probe.column))) FILTER (WHERE Z_ENT IN (\(ScanSQL.numbers(probe.entityNumbers))))"
-        })
-    }
-
-    /// Per probe, the values of `column` (a to-one's order key or destination entity number) on
-    /// the rows of `table` whose `key` column (that to-one's) is NULL: positions and entity numbers
-    /// of no reference, which Core Data clears with the key.
-    public func valuesWithoutKey(of table: String, in probes: [(column: String, key: String)]) throws(SQLiteError) -> [Int64] {
-        try counts(of: table, probes.map { probe in
+        } + withoutKey.map { probe in
             "count(\(SQLIdentifier.quoted(probe.column))) FILTER (WHERE \(SQLIdentifier.quoted(probe.key)) IS NULL)"
         })
+        return (Array(counts.prefix(elsewhere.count)), Array(counts.dropFirst(elsewhere.count)))
     }
 
     /// The aggregates `expressions` over `table`, in one pass per 500 of them (a statement's

@@ -51,16 +51,10 @@ struct StoreHealthChecks {
         noteUnmodelledValues(&recorder)
         var counts: [Int: Int64] = [:]
         for scan in scans {
-            let probes = strandedValueProbes(scan.table, root: scan.root)
-            if !probes.isEmpty {
+            let (probes, qualifiers) = (strandedValueProbes(scan.table, root: scan.root), keyQualifiers(of: scan.table))
+            if !probes.isEmpty || !qualifiers.isEmpty {
                 recorder.check(Self.section, subject: scan.root, code: "stranded-values") { () throws(SQLiteError) in
-                    try strandedValues(probes, in: scan.table, root: scan.root)
-                }
-            }
-            let qualifiers = keyQualifiers(of: scan.table)
-            if !qualifiers.isEmpty {
-                recorder.check(Self.section, subject: scan.root, code: "stranded-values") { () throws(SQLiteError) in
-                    try valuesWithoutKey(qualifiers, in: scan.table, root: scan.root)
+                    try strandedValues(probes, qualifiers, in: scan.table, root: scan.root)
                 }
             }
             for index in context.layout.indexes where index.isUnique && index.table == scan.table.name {
@@ -156,17 +150,6 @@ struct StoreHealthChecks {
         }
     }
 
-    /// Values in a column of one entity on rows of another (a sibling's or an ancestor's): Core
-    /// Data leaves the column NULL there and reads nothing from it, so no verb carries them
-    /// (export, backup and migrate refuse the store).
-    private func strandedValues(_ probes: [StrandedValueProbe], in table: TableLayout, root: String) throws(SQLiteError) -> VerificationFailure? {
-        let counts = try bookkeeping.values(of: table.name, in: probes.map { ($0.column, $0.otherRows) })
-        return strandedFailure(zip(probes, counts).map { (["column": $0.column, "entity": $0.owner], $1) }, root: root) { total in
-            "\(total) value(s) of \(table.name) sit in columns of one entity on rows of another, "
-                + "where Core Data leaves them NULL: no verb reads them (export, backup and migrate refuse the store)"
-        }
-    }
-
     /// The order-key and destination-entity-number columns of `table`'s to-ones, each with its
     /// to-one's key column.
     private func keyQualifiers(of table: TableLayout) -> [(column: String, key: String)] {
@@ -177,29 +160,30 @@ struct StoreHealthChecks {
         }
     }
 
-    /// An order position or destination entity number on a row whose to-one is NULL: Core Data
-    /// clears them with the key, and no reference carries them (export, backup, migrate and the
-    /// PostgreSQL load refuse the store), so `verify` fails it too.
-    private func valuesWithoutKey(_ qualifiers: [(column: String, key: String)], in table: TableLayout,
-                                  root: String) throws(SQLiteError) -> VerificationFailure? {
-        let counts = try bookkeeping.valuesWithoutKey(of: table.name, in: qualifiers)
-        return strandedFailure(zip(qualifiers, counts).map { (["column": $0.column, "key": $0.key], $1) }, root: root) { total in
-            "\(total) value(s) of \(table.name) qualify a to-one on rows whose key is NULL (an order position or "
-                + "destination entity number of no reference): no verb reads them (export, backup and migrate refuse the store)"
-        }
-    }
-
-    /// The `stranded-values` failure of `root`: per column, the sample values naming it and its
-    /// count of values; nil when every count is 0.
-    private func strandedFailure(_ columns: [(values: [String: String], count: Int64)], root: String,
-                                 message: (Int64) -> String) -> VerificationFailure? {
+    /// Values no verb reads (export, backup and migrate refuse the store), counted in one pass
+    /// over the table: in a column of one entity on rows of another (a sibling's or an
+    /// ancestor's), where Core Data leaves the column NULL; and an order position or destination
+    /// entity number on a row whose to-one is NULL, which Core Data clears with the key.
+    private func strandedValues(_ probes: [StrandedValueProbe], _ qualifiers: [(column: String, key: String)], in table: TableLayout,
+                                root: String) throws(SQLiteError) -> VerificationFailure? {
+        let counts = try bookkeeping.strandedValues(of: table.name, elsewhere: probes.map { ($0.column, $0.otherRows) }, withoutKey: qualifiers)
+        let columns = zip(probes, counts.elsewhere).map { (values: ["column": $0.column, "entity": $0.owner], count: $1) }
+            + zip(qualifiers, counts.withoutKey).map { (values: ["column": $0.column, "key": $0.key], count: $1) }
         let stranded = columns.filter { $0.count > 0 }
         guard !stranded.isEmpty else { return nil }
-        let total = stranded.reduce(0) { $0 + $1.count }
+        let (elsewhere, withoutKey) = (counts.elsewhere.reduce(0, +), counts.withoutKey.reduce(0, +))
+        var found: [String] = []
+        if elsewhere > 0 { found.append("\(elsewhere) value(s) of \(table.name) sit in columns of one entity on rows of another, where Core Data leaves them NULL") }
+        if withoutKey > 0 {
+            found.append("\(withoutKey) value(s) of \(table.name) qualify a to-one on rows whose key is NULL (an order position or "
+                + "destination entity number of no reference)")
+        }
         let samples = stranded.prefix(context.connection.sampleLimit).map { column in
             FailureSample(primaryKey: nil, values: column.values.merging(["values": String(column.count)]) { $1 })
         }
-        return VerificationFailure(check: "stranded-values", subject: root, message: message(total), count: total, samples: samples)
+        return VerificationFailure(check: "stranded-values", subject: root,
+                                   message: found.joined(separator: "; ") + ": no verb reads them (export, backup and migrate refuse the store)",
+                                   count: elsewhere + withoutKey, samples: samples)
     }
 
     /// Core Data's keys start at 1: a row below that (its restore fails) is not one it made.
