@@ -8,7 +8,7 @@ import Darwin
 /// that cannot make one more (the address space `ulimit -v` allows is used up, `ulimit -u`) says
 /// so: libdispatch retries such a thread forever, and a run hung where it should have gone on
 /// without the thread or failed.
-enum WorkerThread {
+package enum WorkerThread {
     private final class Work {
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
@@ -16,7 +16,7 @@ enum WorkerThread {
 
     /// Starts `body` on a new detached thread; false, with `body` not run, when the system
     /// cannot make one.
-    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let work = Unmanaged.passRetained(Work(body)).toOpaque()
         var attributes = pthread_attr_t()
         guard pthread_attr_init(&attributes) == 0 else {

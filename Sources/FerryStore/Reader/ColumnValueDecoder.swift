@@ -9,7 +9,7 @@ struct ValueProblem: Error {
 
 /// Converts a value of a result column to an `AttributeValue` of an attribute type by the
 /// storage class SQLite reports for it (its column's declared type does not bound what it holds),
-/// reading it straight from SQLite's buffers.
+/// reading it straight from SQLite's buffers or from a worker's copy of them (`StoredColumnValue`).
 ///
 /// A Core Data store's value is read only in a storage class Core Data writes for its type, the
 /// rule `verify` holds stores to (`StorageRule`): one `verify` fails is refused, never converted
@@ -34,7 +34,7 @@ enum ColumnValueDecoder {
     /// Always inlined into the cursor's one call site: a call per value, returning the value
     /// indirectly, was a sixth of the cost of reading a row's values.
     @inline(__always)
-    static func decode(_ value: SQLiteColumnValue, as type: AttributeType, strict: Bool) throws(ValueProblem) -> AttributeValue {
+    static func decode(_ value: some StoredColumnValue, as type: AttributeType, strict: Bool) throws(ValueProblem) -> AttributeValue {
         let storage = value.storageClass
         if storage == .null { return .null }
         switch type {
@@ -69,7 +69,7 @@ enum ColumnValueDecoder {
 
     /// Inlined like `decode`: most of a row's values are integers and text.
     @inline(__always)
-    private static func integer(_ value: SQLiteColumnValue, _ storage: StorageClass,
+    private static func integer(_ value: some StoredColumnValue, _ storage: StorageClass,
                                 _ type: AttributeType) throws(ValueProblem) -> Int64 {
         switch storage {
         case .integer:
@@ -83,7 +83,7 @@ enum ColumnValueDecoder {
         }
     }
 
-    private static func real(_ value: SQLiteColumnValue, _ storage: StorageClass,
+    private static func real(_ value: some StoredColumnValue, _ storage: StorageClass,
                              _ type: AttributeType, _ strict: Bool) throws(ValueProblem) -> Double {
         switch storage {
         case .real: return value.double
@@ -99,7 +99,7 @@ enum ColumnValueDecoder {
         return exact
     }
 
-    private static func decimal(_ value: SQLiteColumnValue, _ storage: StorageClass, _ strict: Bool) throws(ValueProblem) -> String {
+    private static func decimal(_ value: some StoredColumnValue, _ storage: StorageClass, _ strict: Bool) throws(ValueProblem) -> String {
         switch storage {
         case .integer:
             if strict { _ = try exactDouble(value.int64) }
@@ -119,7 +119,7 @@ enum ColumnValueDecoder {
 
     /// Inlined like `decode`: most of a row's values are integers and text.
     @inline(__always)
-    private static func text(_ value: SQLiteColumnValue, _ storage: StorageClass,
+    private static func text(_ value: some StoredColumnValue, _ storage: StorageClass,
                              _ type: AttributeType, _ strict: Bool) throws(ValueProblem) -> String {
         switch storage {
         case .text:
@@ -142,7 +142,7 @@ enum ColumnValueDecoder {
         }
     }
 
-    private static func bytes(_ value: SQLiteColumnValue, _ storage: StorageClass,
+    private static func bytes(_ value: some StoredColumnValue, _ storage: StorageClass,
                               _ type: AttributeType, _ strict: Bool) throws(ValueProblem) -> [UInt8] {
         switch storage {
         case .blob: return value.withBlob { Array($0) }
@@ -151,7 +151,7 @@ enum ColumnValueDecoder {
         }
     }
 
-    private static func uuid(_ value: SQLiteColumnValue, _ storage: StorageClass, _ strict: Bool) throws(ValueProblem) -> UUIDBytes {
+    private static func uuid(_ value: some StoredColumnValue, _ storage: StorageClass, _ strict: Bool) throws(ValueProblem) -> UUIDBytes {
         switch storage {
         case .blob:
             let bytes = value.withBlob { Array($0) }
@@ -173,7 +173,7 @@ enum ColumnValueDecoder {
     }
 
     /// At most 40 bytes of a text value, quoted, for messages.
-    private static func clipped(_ value: SQLiteColumnValue) -> String {
+    private static func clipped(_ value: some StoredColumnValue) -> String {
         let text = value.withText { String(decoding: $0.prefix(40), as: UTF8.self) }
         return "\"\(text)\""
     }

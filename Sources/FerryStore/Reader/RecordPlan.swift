@@ -11,6 +11,9 @@ struct RecordPlan {
     let entityColumn: Int32?
     /// The result column holding the optimistic-locking version (`Z_OPT`); nil for plain tables.
     var versionColumn: Int32? = nil
+    /// The same query for the rows from a `Z_PK` on (`Z_PK >= ?1`), for reading the table on
+    /// worker threads in ranges of keys (`SplitRecordScan`); nil: one statement reads the rows.
+    var splitSQL: String? = nil
     /// The shape of each concrete entity by number (plain tables use 0).
     let shapes: [Int64: RecordShape]
     /// Entity names by number, for `Z<n>_` columns.

@@ -29,6 +29,12 @@ public final class StoreRecordReader {
     /// - Throws: `StoreReaderError.abstractEntityRow` before the first row when a row of the
     ///   hierarchy has the `Z_ENT` of an abstract entity (the first such row by `Z_PK`).
     public func records(of entityName: String) throws(StoreReaderError) -> StoredRecordCursor {
+        try records(of: entityName, minimumSplitSpan: SplitRecordScan.minimumSpan)
+    }
+
+    /// `records(of:)`, read on worker threads from a span of `minimumSplitSpan` keys on, or never
+    /// when nil (for tests, which read small tables both ways).
+    package func records(of entityName: String, minimumSplitSpan: Int64?) throws(StoreReaderError) -> StoredRecordCursor {
         guard model.entity(named: entityName) != nil, let table = layout.table(forEntity: entityName) else {
             throw .unknownEntity(path: store.path, entity: entityName)
         }
@@ -47,11 +53,12 @@ public final class StoreRecordReader {
         // the table into a temporary file (a file as large as the table, which a full temporary
         // folder or the file size limit failed); walking the table in Z_PK order sorts nothing.
         let index = shapes.count > 1 ? " NOT INDEXED" : ""
-        let sql = "SELECT \(SQLIdentifier.list(selection.names)) FROM \(SQLIdentifier.quoted(table.name))\(index)"
-            + " WHERE Z_ENT IN (\(numberList(shapes.keys.sorted()))) ORDER BY Z_PK"
-        let plan = RecordPlan(path: store.path, table: table.name, sql: sql, entityColumn: entityColumn, versionColumn: versionColumn,
+        let rows = "SELECT \(SQLIdentifier.list(selection.names)) FROM \(SQLIdentifier.quoted(table.name))\(index)"
+            + " WHERE Z_ENT IN (\(numberList(shapes.keys.sorted())))"
+        let plan = RecordPlan(path: store.path, table: table.name, sql: rows + " ORDER BY Z_PK", entityColumn: entityColumn,
+                              versionColumn: versionColumn, splitSQL: rows + " AND Z_PK >= ?1 ORDER BY Z_PK",
                               shapes: shapes, entityNames: entityNames)
-        return try StoredRecordCursor(plan: plan, database: store.database)
+        return try StoredRecordCursor(plan: plan, database: store.database, minimumSplitSpan: minimumSplitSpan)
     }
 
     /// Throws `StoreReaderError.abstractEntityRow` when a row of any hierarchy has the `Z_ENT` of

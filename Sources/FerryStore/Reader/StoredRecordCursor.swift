@@ -1,13 +1,19 @@
 import CSQLite
 import FerryModel
 
-/// Streams the records of one entity through one prepared statement, a row at a time.
+/// Streams the records of one entity in key order, a row at a time: through one prepared
+/// statement, or for a large table of a Core Data store, from rows two worker threads read
+/// (`SplitRecordScan`). Either way each row's values are decoded here, by the same code.
 ///
 /// A row whose values do not fit the model throws `StoreReaderError.invalidValue`; the next call
 /// goes on with the following row. SQLite failures (a damaged page) end the stream.
 public final class StoredRecordCursor {
     private let plan: RecordPlan
     private let statement: SQLiteStatement
+    /// The workers reading the rows, when they are read on worker threads; nil: `statement` reads them.
+    private let split: SplitRecordScan?
+    /// Where the current row is when the workers read it.
+    private var copied: (rows: CopiedRows, row: Int)?
     /// The query the records are read with (for checks of its plan).
     package var sql: String { plan.sql }
     private var finished = false
@@ -40,10 +46,16 @@ public final class StoredRecordCursor {
         let slots: StoredRowSlots
     }
 
-    init(plan: RecordPlan, database: SQLiteDatabase) throws(StoreReaderError) {
+    /// - Parameter minimumSplitSpan: the span of keys from which a table with a split query is
+    ///   read on worker threads (`SplitRecordScan.minimumSpan`), or nil: never (for tests).
+    init(plan: RecordPlan, database: SQLiteDatabase, minimumSplitSpan: Int64? = SplitRecordScan.minimumSpan) throws(StoreReaderError) {
         self.plan = plan
         statement = try StoreReaderError.sqlite { () throws(SQLiteError) in try database.prepare(plan.sql) }
+        split = minimumSplitSpan.flatMap { SplitRecordScan.start(plan, database: database, minimumSpan: $0) }
     }
+
+    /// Whether the rows are read on worker threads (for tests).
+    package var readsOnWorkers: Bool { split != nil }
 
     /// The next record, or nil after the last one.
     public func next() throws(StoreReaderError) -> StoredRecord? {
@@ -69,8 +81,13 @@ public final class StoredRecordCursor {
     /// `Z_OPT` of the row last moved to: the optimistic-locking version (1 for plain tables and
     /// when NULL). Read when asked, not by `advance()`: most callers never need it.
     public var versionOfCurrentRow: Int64 {
-        guard current != nil, let column = plan.versionColumn, !statement.isNull(at: column) else { return 1 }
-        return statement.int64(at: column)
+        guard current != nil, let column = plan.versionColumn else { return 1 }
+        if let copied { return Self.version(copied.rows.value(row: copied.row, column: column)) }
+        return Self.version(statement.value(at: column))
+    }
+
+    private static func version(_ value: some StoredColumnValue) -> Int64 {
+        value.storageClass == .null ? 1 : value.int64
     }
 
     // MARK: Reading a row in place
@@ -92,7 +109,14 @@ public final class StoredRecordCursor {
         current = nil
         guard !finished else { return nil }
         let hasRow: Bool
-        do { hasRow = try statement.step() } catch {
+        do {
+            if let split {
+                copied = try split.next()
+                hasRow = copied != nil
+            } else {
+                hasRow = try statement.step()
+            }
+        } catch {
             finish()
             throw StoreReaderError(error)
         }
@@ -174,7 +198,11 @@ public final class StoredRecordCursor {
         let column = plainColumns[position]
         let reason: String
         do {
-            let value = try ColumnValueDecoder.decode(statement.value(at: column.index), as: column.type, strict: plan.isCoreDataStore)
+            let value = if let copied {
+                try ColumnValueDecoder.decode(copied.rows.value(row: copied.row, column: column.index), as: column.type, strict: plan.isCoreDataStore)
+            } else {
+                try ColumnValueDecoder.decode(statement.value(at: column.index), as: column.type, strict: plan.isCoreDataStore)
+            }
             guard column.isExternallyStorable, case .binary(let stored) = value else { return value }
             do { return .binary(try ExternalBinaryData.bytes(of: stored, storePath: plan.path)) } catch { reason = error.description }
         } catch {
@@ -211,7 +239,16 @@ public final class StoredRecordCursor {
     @inline(__always)
     private func lendPlainValue(at position: Int, _ body: (PlainStoredValue?) throws -> Void) rethrows {
         let attribute = plainColumns[position]
-        let value = statement.value(at: attribute.index)
+        if let copied {
+            try lend(copied.rows.value(row: copied.row, column: attribute.index), of: attribute, body)
+        } else {
+            try lend(statement.value(at: attribute.index), of: attribute, body)
+        }
+    }
+
+    /// `lendPlainValue(at:_:)` of a value, wherever the row is.
+    @inline(__always)
+    private func lend(_ value: some StoredColumnValue, of attribute: PlainColumn, _ body: (PlainStoredValue?) throws -> Void) rethrows {
         switch (value.storageClass, attribute.type) {
         case (.null, _):
             try body(.null)
@@ -243,7 +280,9 @@ public final class StoredRecordCursor {
     /// its entity column not read: the pairs of a row that cannot be read are counted with it.
     public func holdsReference(at position: Int) -> Bool {
         guard let row = current else { return false }
-        return !statement.isNull(at: row.shape.toOne[position].keyIndex)
+        let index = row.shape.toOne[position].keyIndex
+        if let copied { return copied.rows.value(row: copied.row, column: index).storageClass != .null }
+        return !statement.isNull(at: index)
     }
 
     /// The to-one relationship at `position` of `row`, the current row.
@@ -289,7 +328,13 @@ public final class StoredRecordCursor {
     /// An integer-valued key column of the current row, nil when NULL. `column` names it in the
     /// error, made only when there is one.
     private func key(at index: Int32, column: @autoclosure () -> String, primaryKey: Int64) throws(StoreReaderError) -> Int64? {
-        let value = statement.value(at: index)
+        if let copied { return try key(copied.rows.value(row: copied.row, column: index), column: column(), primaryKey: primaryKey) }
+        return try key(statement.value(at: index), column: column(), primaryKey: primaryKey)
+    }
+
+    /// `key(at:column:primaryKey:)` of a value, wherever the row is.
+    @inline(__always)
+    private func key(_ value: some StoredColumnValue, column: @autoclosure () -> String, primaryKey: Int64) throws(StoreReaderError) -> Int64? {
         switch value.storageClass {
         case .integer: return value.int64
         case .null: return nil
@@ -311,6 +356,8 @@ public final class StoredRecordCursor {
 
     private func finish() {
         finished = true
+        copied = nil
+        split?.stop()
         statement.finalize()
     }
 }

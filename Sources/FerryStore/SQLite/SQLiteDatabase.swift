@@ -134,6 +134,13 @@ public final class SQLiteDatabase {
     /// that write.
     public private(set) var sameBytes: Reopening?
 
+    /// `sameBytes` while a connection opened with it reads what this one reads: for a store read
+    /// under this connection's shared lock, only while its read transaction holds the lock.
+    var sameBytesNow: Reopening? {
+        guard pages?.whileReading != true || isInTransaction else { return nil }
+        return sameBytes
+    }
+
     /// The database file, when it holds every page this connection reads as SQLite reads them
     /// (for a reader of the file's own pages, `TableFileScan`): a source opened immutable (no
     /// write-ahead log content; nothing else had it open), or one whose shared lock this
