@@ -276,7 +276,8 @@ struct ChainStopsTests {
             return
         }
         #expect(entity == "E" && files == [folder + "/V1 to V3.mapping", folder + "/V2 to V3.mapping"], "\(error)")
-        #expect(rules == ["unique a keep-first", "unique a keep-newest"], "\(rules)")
+        // Each as a written mapping gives it (`keep-first` is no rule a mapping takes).
+        #expect(rules == ["unique a keep first", "unique a keep newest"], "\(rules)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.sqlite"))
         // The same rule in both: one store, its duplicates merged by it across the ways.
         try Data("entity E\n  unique a keep newest\n".utf8).write(to: URL(fileURLWithPath: folder + "/V1 to V3.mapping"))
@@ -314,5 +315,45 @@ struct ChainStopsTests {
         }
         #expect(error.description.contains("is of version Advanced.EvolutionDemo.V2, which comes after the target Advanced.EvolutionDemo.V1"),
                 "\(error)")
+    }
+
+    /// Versions V1 {a}, V2 {a, n}, V3 (`last`: raw attributes of `E`), a file of V1 records with
+    /// `a` "one", "one", "two", and `V1 to V2.mapping` giving `E` the rule `unique a keep first`.
+    private func middleStepUnique(_ name: String, last: String) throws -> (bundle: String, source: String, out: String) {
+        let folder = try TestPaths.temporaryFolder(name)
+        func entity(_ attributes: String) -> String { model(#"<entity name="E" representedClassName="E" syncable="YES">\#(attributes)</entity>"#) }
+        let (a, n) = (#"<attribute name="a" optional="YES" attributeType="String"/>"#, #"<attribute name="n" optional="YES" attributeType="String"/>"#)
+        let bundle = try TestPaths.xcodeModelBundle("M", versions: [("V1", entity(a)), ("V2", entity(a + n)), ("V3", entity(last))], in: folder)
+        try Data("entity E\n  unique a keep first\n".utf8).write(to: URL(fileURLWithPath: folder + "/V1 to V2.mapping"))
+        let source = folder + "/e.json"
+        try Data(#"[{"a": "one"}, {"a": "one"}, {"a": "two"}]"#.utf8).write(to: URL(fileURLWithPath: source))
+        return (bundle, source, folder + "/out.sqlite")
+    }
+
+    @Test("a unique rule of a step before the target merges the duplicates in the store, its identity as later steps carry it (it was dropped: every duplicate written, exit 0)")
+    func uniqueRuleOfAMiddleStep() throws {
+        // V3 renames a to b.
+        let (bundle, source, out) = try middleStepUnique("chain-middle-unique",
+                                                         last: #"<attribute name="b" optional="YES" attributeType="String" elementID="a"/>"#)
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: source, kind: .file(entity: "E", version: "V1"))],
+                                                             modelPath: bundle, outputPath: out)).run()
+        #expect(summary.chains == [["V1", "V2", "V3"]])
+        #expect(summary.ledgers.map(\.merged) == [1] && summary.verification?.passed == true, "\(summary.ledgers)")
+        #expect(try storeRows(out, "SELECT ZB FROM ZE ORDER BY ZB") == ["one", "two"])
+    }
+
+    @Test("a unique rule of a step before the target naming an attribute no later step carries as it is is refused, naming the file (it was dropped, exit 0)")
+    func uniqueRuleOfAMiddleStepNotCarried() throws {
+        let (bundle, source, out) = try middleStepUnique("chain-middle-unique-lost", last: #"<attribute name="n" optional="YES" attributeType="String"/>"#)
+        let error = try #require(throws: MigrateError.self) {
+            try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: source, kind: .file(entity: "E", version: "V1"))],
+                                                   modelPath: bundle, outputPath: out)).run()
+        }
+        guard case let .duplicateRuleNotCarried(path, entity, attribute, version, target) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(path.hasSuffix("/V1 to V2.mapping") && entity == "E" && attribute == "a" && version == "V3" && target == "V3", "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: out))
     }
 }

@@ -34,6 +34,10 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
     /// different rules (`unique …`, each in `rules`): the records of both steps go into the one
     /// store, which merges them by one (`DuplicateRules`).
     case duplicateRulesDisagree(entity: String, files: [String], rules: [String])
+    /// The written mapping at `path` identifies `entity`'s duplicates by `attribute` (`unique …`),
+    /// which the step into `version` carries nowhere as it is: duplicates are merged in the
+    /// store of `target`, where the attribute cannot be compared (`DuplicateRules`).
+    case duplicateRuleNotCarried(path: String, entity: String, attribute: String, version: String, target: String)
     case writer(StoreWriterError)
     case links(GraphWriteError)
     case rejectLog(path: String, reason: String)
@@ -92,6 +96,9 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
         case let .duplicateRulesDisagree(entity, files, rules):
             "\(files.joined(separator: " and ")) give duplicates of \(entity) different rules (\(rules.joined(separator: "; "))), "
                 + "while the records of both steps go into one store, which merges its duplicates by one: write the same rule in both"
+        case let .duplicateRuleNotCarried(path, entity, attribute, version, target):
+            "\(path): unique … of \(entity) names \(attribute), which the step into \(version) does not carry as it is, while duplicates are "
+                + "merged in the store of \(target): copy it unchanged on the way, or write the rule in the mapping into \(target)"
         case .writer(let error): error.description
         case .links(let error): error.description
         case let .rejectLog(path, reason): "\(path): cannot write the reject log: \(reason)"

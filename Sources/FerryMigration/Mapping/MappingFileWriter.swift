@@ -23,7 +23,7 @@ public enum MappingFileWriter {
             for relationship in entity.relationships { out += "  \(relationship.destination) <- \(relationship.source)\n" }
             if let policy = entity.duplicates {
                 let attributes = entity.identity.map { $0.joined(separator: ", ") + " " } ?? ""
-                out += "  unique \(attributes)" + (policy == .reject ? "reject" : policy == .keepFirst ? "keep first" : "keep newest") + "\n"
+                out += "  unique \(attributes)\(policy.writtenForm)\n"
             }
         }
         for name in mapping.addedEntities { out += "\n# entity \(name): new; no source entity feeds it\n" }

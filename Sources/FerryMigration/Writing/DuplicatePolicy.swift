@@ -9,4 +9,13 @@ public enum DuplicatePolicy: String, Sendable, CaseIterable, Codable {
     case keepNewest = "keep-newest"
     /// Reject the newcomer with the constraint it breaks.
     case reject
+
+    /// The policy as a written mapping's `unique` line gives it: `keep first`, `keep newest`, `reject`.
+    public var writtenForm: String {
+        switch self {
+        case .keepFirst: "keep first"
+        case .keepNewest: "keep newest"
+        case .reject: "reject"
+        }
+    }
 }
