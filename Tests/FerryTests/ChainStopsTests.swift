@@ -356,4 +356,23 @@ struct ChainStopsTests {
         #expect(path.hasSuffix("/V1 to V2.mapping") && entity == "E" && attribute == "a" && version == "V3" && target == "V3", "\(error)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    @Test("values of one attribute that the ways of two versions drop into one version are one warning, their counts added (two lines said the same but for the count)")
+    func droppedValuesOfTwoWaysAreOneLine() throws {
+        let folder = try TestPaths.temporaryFolder("chain-two-ways-dropped")
+        func entity(_ names: [String]) -> String {
+            model(#"<entity name="E" representedClassName="E" syncable="YES">"#
+                + names.map { #"<attribute name="\#($0)" optional="YES" attributeType="String"/>"# }.joined() + "</entity>")
+        }
+        let bundle = try TestPaths.xcodeModelBundle("M", versions: [("V1", entity(["a", "x", "z"])), ("V2", entity(["a", "z"])), ("V3", entity(["a", "x"]))],
+                                                    in: folder)
+        let (e1, e2) = (folder + "/e1.json", folder + "/e2.json")
+        try Data(#"[{"a": "one", "z": "1"}]"#.utf8).write(to: URL(fileURLWithPath: e1))
+        try Data(#"[{"a": "two", "z": "2"}, {"a": "three", "z": "3"}]"#.utf8).write(to: URL(fileURLWithPath: e2))
+        let summary = try MigrateJob(request: MigrateRequest(sources: [MigrationSource(path: e1, kind: .file(entity: "E", version: "V1")),
+                                                                       MigrationSource(path: e2, kind: .file(entity: "E", version: "V2"))],
+                                                             modelPath: bundle, outputPath: folder + "/out.sqlite")).run()
+        #expect(summary.chains == [["V1", "V3"], ["V2", "V3"]])
+        #expect(summary.warnings == ["3 values of E.z not carried: V3 has no attribute they become"], "\(summary.warnings)")
+    }
 }

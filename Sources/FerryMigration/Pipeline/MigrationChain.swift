@@ -107,13 +107,22 @@ public final class MigrationChain {
 
     /// The values of source attributes that a step carries nowhere (the next version has no
     /// attribute they become), counted as the records went through: dropped on purpose, as Core
-    /// Data drops them, and named, so a migration never drops values in silence.
+    /// Data drops them, and named, so a migration never drops values in silence. The steps of two
+    /// ways that drop an attribute of one name into one version are one line, their counts added
+    /// (they were two lines alike but for the count).
     public var uncarriedValues: [SourceNote] {
-        transforms.sorted { ($0.key.step, $0.key.source, $0.key.destination) < ($1.key.step, $1.key.source, $1.key.destination) }
-            .flatMap { key, transform in
-                transform.uncarriedCounts.map { .droppedValues(count: $0.values, entity: key.source, attribute: $0.attribute,
-                                                               nextVersion: versions[destinations[key.step]].name) }
+        var counted: [(entity: String, attribute: String, nextVersion: String, values: Int)] = []
+        for (key, transform) in transforms.sorted(by: { ($0.key.step, $0.key.source, $0.key.destination) < ($1.key.step, $1.key.source, $1.key.destination) }) {
+            let nextVersion = versions[destinations[key.step]].name
+            for (attribute, values) in transform.uncarriedCounts {
+                if let same = counted.firstIndex(where: { $0.entity == key.source && $0.attribute == attribute && $0.nextVersion == nextVersion }) {
+                    counted[same].values += values
+                } else {
+                    counted.append((key.source, attribute, nextVersion, values))
+                }
             }
+        }
+        return counted.map { .droppedValues(count: $0.values, entity: $0.entity, attribute: $0.attribute, nextVersion: $0.nextVersion) }
     }
 
     /// What the mappings' notes (`note "TEXT" if CONDITION`) counted, one line each: the source
