@@ -375,4 +375,20 @@ struct ChainStopsTests {
         #expect(summary.chains == [["V1", "V3"], ["V2", "V3"]])
         #expect(summary.warnings == ["3 values of E.z not carried: V3 has no attribute they become"], "\(summary.warnings)")
     }
+
+    @Test("a file naming a version after the target is refused as a store of one is (it was 'the model has no version' of a version it has, listing the chain's stops as its versions)")
+    func fileOfAVersionAfterTheTarget() throws {
+        let (folder, bundle, v1, v2File, _) = try middleVersionLacksAttribute("chain-file-after-target")
+        for sources in [[MigrationSource(path: v2File, kind: .file(entity: "E", version: "V3"))],
+                        [MigrationSource(path: v1, kind: .store), MigrationSource(path: v2File, kind: .file(entity: "E", version: "V3"))]] {
+            let error = try #require(throws: MigrateError.self) {
+                try MigrateJob(request: MigrateRequest(sources: sources, modelPath: bundle, targetVersion: "V2", outputPath: folder + "/out.sqlite")).run()
+            }
+            guard case let .sourceAfterTarget(source, version, target) = error else {
+                Issue.record("\(error)")
+                continue
+            }
+            #expect(source == v2File && version == "V3" && target == "V2", "\(error)")
+        }
+    }
 }

@@ -121,11 +121,14 @@ struct MigrationPlanner {
 
     /// The version a source's records are read as, among `versions`: a file's named one or the
     /// oldest with its entity, a store's by its hashes (as its cursor matches it). Nil when none
-    /// is: the run then fails on that source with its own error.
+    /// is (a file naming a version after the target too, refused as a store of one is): the run
+    /// then fails on that source with its own error.
     private func entryVersion(of source: MigrationSource, among versions: [ManagedObjectModel]) -> String? {
         switch source.kind {
-        case let .file(entity, version):
-            return version ?? versions.first { $0.entity(named: entity) != nil }?.name
+        case let .file(_, named?):
+            return versions.contains { $0.name == named } ? named : nil
+        case let .file(entity, nil):
+            return versions.first { $0.entity(named: entity) != nil }?.name
         case .store:
             guard let store = try? CoreDataStoreReader(path: source.path), let hashes = try? StoreRecordCursor.versionHashes(of: store),
                   case let .success(match) = StoreVersionMatch.match(hashes, in: versions) else { return nil }
