@@ -98,6 +98,22 @@ struct ExportCommandTests {
         #expect(try String(contentsOfFile: folder + "/file", encoding: .utf8) == "keep me")
     }
 
+    /// Found by a review: `--out new/` made `new` (the "parent" of `new/`), built the export
+    /// inside it and then refused to rename it over `new`: exit 4, "it appeared while the export
+    /// was written", and an empty `new` left behind.
+    @Test("export --out DIR/ (a trailing slash) names the folder DIR, new or existing")
+    func trailingSlashNamesTheFolder() throws {
+        let folder = try TestPaths.temporaryFolder("export-cli")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        for _ in 0..<2 {
+            let run = try FerryProcess.run(["export", store, "--out", folder + "/out/"])
+            #expect(run.status == 0, "\(run.err)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").filter { !$0.hasPrefix(".") }.sorted()
+            #expect(names == ["Tag.ndjson", "Task.ndjson", "Upload.ndjson", "manifest.json"])
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["Workspace2.sqlite", "out"])
+    }
+
     /// The relationship checks run on a connection of their own: one that could not open the
     /// store (too many open files) or a store written meanwhile had its failures thrown away, and
     /// the export of a damaged store exited 0 with none named.

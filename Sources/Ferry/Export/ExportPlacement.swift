@@ -30,7 +30,8 @@ import FoundationEssentials
 ///
 /// A failure, or SIGINT/SIGTERM, removes the building folder with everything in it.
 final class ExportPlacement {
-    /// The destination folder, as the user named it.
+    /// The destination folder, as the user named it less any trailing slash (`out/` is `out`:
+    /// beside it is beside `out`, not inside it, where a dead run's building folder waits).
     let destination: String
     /// The folder the files are written into.
     let building: String
@@ -48,7 +49,8 @@ final class ExportPlacement {
     /// created and owns, written in place; `inputs` are the paths the run reads, `planned` the
     /// names of the files it will write (refused at once when one is an input, or the
     /// destination lies inside one).
-    init(destination: String, owned: OwnedTemporary?, inputs: [String], planned: [String]) throws(ExportError) {
+    init(destination given: String, owned: OwnedTemporary?, inputs: [String], planned: [String]) throws(ExportError) {
+        let destination = FilePath.withoutTrailingSlashes(given)
         self.destination = destination
         self.inputs = inputs
         if owned == nil, let (output, input) = PathOverlap.first(outputs: [destination] + planned.map { destination + "/" + $0 }, inputs: inputs) {

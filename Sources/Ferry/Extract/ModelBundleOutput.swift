@@ -15,8 +15,7 @@ struct ModelBundleOutput {
 
     /// Refuses a path that does not name an `.xcdatamodeld` bundle.
     init(path given: String) throws(ModelExtractError) {
-        var path = given
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        let path = FilePath.withoutTrailingSlashes(given)
         bundleName = String((path.split(separator: "/").last ?? "").dropLast(".xcdatamodeld".count))
         guard path.hasSuffix(".xcdatamodeld"), !bundleName.isEmpty else {
             throw .invalidRequest("--out must name an .xcdatamodeld bundle, not '\(given)'")

@@ -14,6 +14,14 @@ public enum FilePath {
         return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
 
+    /// `path` without the slashes that end it: `out/` names the folder `out` (whose name is then
+    /// its last component, not an empty one); `/` stays `/`.
+    public static func withoutTrailingSlashes(_ path: String) -> String {
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
     /// The names in a folder (not `.` and `..`); empty when it cannot be read.
     public static func entries(of folder: String) -> [String] {
         guard let directory = opendir(folder) else { return [] }

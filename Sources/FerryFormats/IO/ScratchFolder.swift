@@ -65,8 +65,6 @@ public final class ScratchFolder {
 
     /// `TMPDIR`, or `/tmp`, without a trailing slash: where scratch folders are made.
     public static var systemTemporaryDirectory: String {
-        var path = FileManager.default.temporaryDirectory.path
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        return path
+        FilePath.withoutTrailingSlashes(FileManager.default.temporaryDirectory.path)
     }
 }
