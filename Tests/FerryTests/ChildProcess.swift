@@ -65,3 +65,16 @@ enum SignalInjection {
         return child.wait()
     }
 }
+
+/// The system calls a `ferry` run makes, as `strace -f -y` writes them (a descriptor followed by
+/// the path it is open on: `fsync(7</tmp/x/out>) = 0`), one line each.
+enum SyscallTrace {
+    /// Runs `ferry arguments` tracing `calls` (`fsync,unlink`); returns the trace's lines.
+    static func run(_ arguments: [String], calls: String, in folder: String) throws -> [String] {
+        let trace = folder + "/strace.out"
+        let child = try ChildProcess(["/usr/bin/strace", "-f", "-y", "-o", trace, "-e", "trace=\(calls)", FerryProcess.binary] + arguments)
+        _ = child.wait()
+        defer { unlink(trace) }
+        return try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+}

@@ -1,4 +1,5 @@
 @testable import Ferry
+import FerryFormats
 import FerryModel
 import FerryStore
 import FerryStoreTestSupport
@@ -337,6 +338,36 @@ extension ExportJobTests {
             // Gzipped, or in another format, its file is another.
             #expect(try FerryProcess.run(["backup", store, "--to", folder + "/b\(index)", "--format", "json"]).status == 0)
         }
+    }
+
+    /// Found by a review: the README says a power loss, too, leaves the earlier export or the
+    /// new one, but nothing of a replacement was synced: the old manifest could be gone on disk
+    /// while the note (or the new files) were not yet written, and the next export then removed
+    /// the building folder as one whose run died before it began.
+    @Test("an export replacing an earlier one has its files and note on disk before the old manifest goes, and the folder's new entries before the note goes",
+          .enabled(if: SignalInjection.available, "needs strace"))
+    func replacementIsOnDiskStepByStep() throws {
+        let folder = try TestPaths.temporaryFolder("export-durable")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let out = folder + "/out"
+        #expect(try FerryProcess.run(["export", store, "--out", out, "--format", "csv"]).status == 0)
+        let trace = try SyscallTrace.run(["export", store, "--out", out], calls: "fsync,unlink", in: folder)
+        // What each fsync flushed (strace -y names it), and where the two removals come.
+        let synced = trace.enumerated().compactMap { index, line -> (Int, String)? in
+            guard let start = line.range(of: "fsync("), let open = line[start.upperBound...].firstIndex(of: "<"),
+                  let close = line[open...].firstIndex(of: ">") else { return nil }
+            return (index, String(line[line.index(after: open)..<close]))
+        }
+        let manifestGoes = try #require(trace.firstIndex { $0.contains("unlink(\"\(out)/manifest.json\") = 0") })
+        let noteGoes = try #require(trace.firstIndex { $0.contains("/.placing\") = 0") })
+        let before = synced.filter { $0.0 < manifestGoes }.map { FilePath.split($0.1) }
+        for name in ["Tag.ndjson", "Task.ndjson", "Upload.ndjson", "manifest.json", ".placing"] {
+            #expect(before.contains { $0.name == name && $0.folder.hasSuffix(".tmp") }, "\(name) not synced before the old manifest went")
+        }
+        #expect(before.contains { $0.name.hasPrefix(".ferry-") && $0.name.hasSuffix(".tmp") }, "the building folder not synced")
+        #expect(before.contains { $0.name == "out" }, "the destination not synced")
+        #expect(synced.contains { $0.0 > manifestGoes && $0.0 < noteGoes && FilePath.split($0.1).name == "out" },
+                "the destination not synced between the renames and the note's removal")
     }
 
     /// Found by a hostile test: an export into a folder that held an earlier one removed the old

@@ -127,6 +127,11 @@ final class ExportPlacement {
         for name in names where FileInfo.kind(atPath: destination + "/" + name) == .directory {
             throw .cannotWrite(path: destination + "/" + name, reason: "is a folder, where the export puts a file; nothing was written")
         }
+        // An export need not be durable, but the old one's files go only once the new ones are on
+        // disk; synced before signals wait, as nothing of the old export has gone yet.
+        for name in names {
+            do { try DiskSync.sync(building + "/" + name) } catch { throw .writing(building + "/" + name, error) }
+        }
         try TemporaryFiles.deferringSignals { () throws(ExportError) in
             let replacement: ExportReplacement
             do {

@@ -17,7 +17,9 @@ import FoundationEssentials
 /// namesake, the manifest last, the old export's other files removed, the note removed. Every
 /// step can be taken again, so the next export into the folder finishes a replacement that a
 /// crash stopped (`leftover(in:destination:)`), before it writes anything; a signal waits for
-/// the end (`TemporaryFiles.deferringSignals`).
+/// the end (`TemporaryFiles.deferringSignals`). The new files and the note are on disk before
+/// the first step, and the folder's new entries before the note goes (`DiskSync`), so that a
+/// power loss too leaves a replacement the next export finishes.
 struct ExportReplacement {
     /// The note's name in the building folder. Its entries end with a zero byte and start with
     /// `+` (a file to rename in) or `-` (a file of the old export to remove).
@@ -29,7 +31,8 @@ struct ExportReplacement {
     /// Files of the old export to remove.
     let stale: [String]
 
-    /// Writes the note: from here on the replacement is completed, by this run or the next.
+    /// Puts the note on disk, once every file of the new export is (`ExportPlacement` syncs them
+    /// first): from here on the replacement is completed, by this run or the next.
     static func begin(destination: String, building: String, incoming: [String], stale: [String]) throws(ByteSinkError) -> ExportReplacement {
         let replacement = ExportReplacement(destination: destination, building: building, incoming: incoming, stale: stale)
         // Finishing skips a file not in the building folder (put in place already): each must be there now.
@@ -43,7 +46,10 @@ struct ExportReplacement {
         let note = try FileByteSink(path: path, exclusive: true)
         do {
             try note.write(bytes)
-            try note.close()
+            try note.close(sync: true)
+            // The note's entry, and the building folder's own.
+            try DiskSync.sync(building)
+            try DiskSync.sync(destination)
         } catch {
             unlink(path)
             throw error
@@ -84,6 +90,8 @@ struct ExportReplacement {
             try FilePath.rename(building + "/" + name, to: destination + "/" + name, replacing: true)
         }
         for name in stale { unlink(destination + "/" + name) }
+        // The folder's new entries on disk before the note that would finish them goes.
+        try DiskSync.sync(destination)
         guard unlink(notePath) == 0 || errno == ENOENT else { throw ByteSinkError(path: notePath, operation: "unlink", code: errno) }
     }
 

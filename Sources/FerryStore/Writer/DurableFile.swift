@@ -17,14 +17,9 @@ enum DurableFile {
     /// Flushes a file to disk and returns the descriptor it opened, for the caller to close
     /// (`closeDescriptor(_:)`) once closing it can release no lock the process still needs.
     static func openAndSync(_ path: String) throws(StoreWriterError) -> Int32 {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw .fileSystem(path: path, operation: "open", errno: errno) }
-        guard fsync(descriptor) == 0 else {
-            let failure = errno
-            close(descriptor)
-            throw .fileSystem(path: path, operation: "fsync", errno: failure)
+        do { return try DiskSync.openAndSync(path) } catch {
+            throw .fileSystem(path: path, operation: error.operation, errno: error.code)
         }
-        return descriptor
     }
 
     /// Closes a descriptor `openAndSync` returned.
