@@ -127,6 +127,23 @@ extension CommandLineTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") || $0.contains(".ferry-") } == [])
     }
 
+    /// Found by a review: the new bundle's files were synced but not its folders, so a power loss
+    /// after the swap could leave the path holding a bundle without its `contents`: neither bundle.
+    @Test("model extract --force: the new bundle is on disk before it takes the old one's place",
+          .enabled(if: SignalInjection.available, "needs strace"))
+    func modelExtractSyncsBeforeSwapping() throws {
+        let folder = try TestPaths.temporaryFolder("extract-durable")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let bundle = folder + "/B.xcdatamodeld"
+        #expect(try ferry("model", "extract", store, "--out", bundle).status == 0)
+        let trace = try SyscallTrace.run(["model", "extract", store, "--out", bundle, "--force"], calls: "fsync,renameat2", in: folder)
+        let swap = try #require(trace.firstIndex { $0.contains("RENAME_EXCHANGE") && $0.hasSuffix("= 0") })
+        let synced = trace[..<swap].filter { $0.contains("fsync(") && $0.contains(".ferry-") }
+        for name in ["/B.xcdatamodel/contents>", "/.xccurrentversion>", "/B.xcdatamodel>", "/B.xcdatamodeld>"] {
+            #expect(synced.contains { $0.contains(name) }, "\(name) not synced before the swap")
+        }
+    }
+
     @Test("model extract: a bundle a dead run had moved aside to put its new one in place is put back by the next run")
     func modelExtractPutsBackAMovedBundle() throws {
         let folder = try TestPaths.temporaryFolder("extract-aside")

@@ -49,6 +49,11 @@ struct ModelBundleOutput {
         for folder in entries.folders { owned.registerFile(folder, kind: .folder) }
         for file in entries.files { owned.registerFile(file) }
         try check(try build(bundle, at: building))
+        // Its folders' entries on disk (the files are, as written) before the old bundle goes: a
+        // power loss then finds one whole bundle or the other.
+        for folder in entries.folders {
+            do { try DiskSync.sync(folder) } catch { throw .cannotWrite(path: path, reason: error.reason) }
+        }
         try FolderPlacement.place(building, at: path, replacing: replacing, aside: owned.path + "/" + Self.asideName)
     }
 
