@@ -127,6 +127,28 @@ extension CommandLineTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") || $0.contains(".ferry-") } == [])
     }
 
+    /// Found by a review: swapped with a link to a bundle elsewhere (an Xcode project's), the
+    /// link sat where the new bundle was built, and removing the run's folder unlinked the new
+    /// bundle's registered names through it: the project's `contents` and `.xccurrentversion`
+    /// were deleted, in the runs whose dictionary order reached them before the link.
+    @Test("model extract --force over a link to a bundle elsewhere replaces the link and leaves that bundle alone")
+    func modelExtractReplacesALinkOnly() throws {
+        let folder = try TestPaths.temporaryFolder("extract-link")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let real = folder + "/project/Real.xcdatamodeld"
+        try FileManager.default.createDirectory(atPath: folder + "/project", withIntermediateDirectories: false)
+        #expect(try ferry("model", "extract", store, "--out", real, "--name", "B").status == 0)
+        let before = try FileManager.default.subpathsOfDirectory(atPath: real).sorted()
+        let bundle = folder + "/B.xcdatamodeld"
+        for _ in 0..<10 {
+            try? FileManager.default.removeItem(atPath: bundle)
+            try FileManager.default.createSymbolicLink(atPath: bundle, withDestinationPath: real)
+            #expect(try ferry("model", "extract", store, "--out", bundle, "--force").status == 0)
+            #expect(FileInfo.kind(atPath: bundle) == .directory)
+            #expect(try FileManager.default.subpathsOfDirectory(atPath: real).sorted() == before)
+        }
+    }
+
     /// Found by a review: the new bundle's files were synced but not its folders, so a power loss
     /// after the swap could leave the path holding a bundle without its `contents`: neither bundle.
     @Test("model extract --force: the new bundle is on disk before it takes the old one's place",

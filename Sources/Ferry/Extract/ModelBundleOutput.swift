@@ -54,7 +54,14 @@ struct ModelBundleOutput {
         for folder in entries.folders {
             do { try DiskSync.sync(folder) } catch { throw .cannotWrite(path: path, reason: error.reason) }
         }
-        try FolderPlacement.place(building, at: path, replacing: replacing, aside: owned.path + "/" + Self.asideName)
+        try TemporaryFiles.deferringSignals { () throws(ModelExtractError) in
+            try FolderPlacement.place(building, at: path, replacing: replacing, aside: owned.path + "/" + Self.asideName)
+            // Swapped, `building` holds the old bundle, or the link to one elsewhere that the path
+            // was: nothing is unlinked through it by the new bundle's names; it goes as a whole,
+            // no link followed, before a signal that came meanwhile ends the run.
+            owned.forgetFiles(inside: building)
+            owned.remove()
+        }
     }
 
     /// Where, in the run's folder, the bundle it replaces waits while the new one is put in place

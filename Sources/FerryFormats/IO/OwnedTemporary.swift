@@ -129,6 +129,16 @@ public final class OwnedTemporary: @unchecked Sendable {
         registrations[path] = registration
     }
 
+    /// Forgets the paths registered at or inside `folder`, which now holds something else (the
+    /// old output a swap put there, maybe a link to a folder elsewhere): neither `remove()` nor a
+    /// signal then unlinks anything through it; `remove()` removes it as the path's content.
+    public func forgetFiles(inside folder: String) {
+        for (file, registration) in registrations where file == folder || file.hasPrefix(folder + "/") {
+            TemporaryFiles.unregister(registration)
+            registrations[file] = nil
+        }
+    }
+
     /// Registers SQLite's journal files of a database file.
     public func registerDatabaseFiles() {
         for suffix in Self.databaseSuffixes { registerFile(path + suffix) }
