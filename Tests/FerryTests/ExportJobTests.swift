@@ -340,6 +340,28 @@ extension ExportJobTests {
         }
     }
 
+    /// Found by a review: a replacement a crash stopped that the next export could not finish
+    /// (a folder in a file's place) was kept aside while that export went on (exit 0); a later
+    /// export then finished the old one first, over the newer export, and even when it failed
+    /// itself (exit 4, "nothing written") the folder was left holding the older export.
+    @Test("an export into a folder whose earlier replacement, stopped midway, cannot be finished writes nothing (exit 4) and says why",
+          .enabled(if: SignalInjection.available, "needs strace"))
+    func unfinishableReplacementStopsTheNext() throws {
+        let folder = try TestPaths.temporaryFolder("export-unfinished")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let out = folder + "/out"
+        #expect(try FerryProcess.run(["export", store, "--out", out, "--format", "csv"]).status == 0)
+        _ = try SignalInjection.run(["export", store, "--out", out], signal: "SIGKILL", after: "rename", when: 2)
+        try FileManager.default.createDirectory(atPath: out + "/Task.ndjson/kept", withIntermediateDirectories: true)
+        let before = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        let blocked = try FerryProcess.run(["export", store, "--out", out, "--format", "json"])
+        #expect(blocked.status == 4 && blocked.err.contains("cannot be put in place"), "\(blocked.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == before)
+        try FileManager.default.removeItem(atPath: out + "/Task.ndjson")
+        #expect(try FerryProcess.run(["export", store, "--out", out, "--format", "json"]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [".ferry-export.lock", "Tag.json", "Task.json", "Upload.json", "manifest.json"])
+    }
+
     /// Found by a review: the README says a power loss, too, leaves the earlier export or the
     /// new one, but nothing of a replacement was synced: the old manifest could be gone on disk
     /// while the note (or the new files) were not yet written, and the next export then removed

@@ -73,10 +73,20 @@ final class ExportPlacement {
             OwnedTemporary.sweep(beside: destination, kind: .folder)
             if intoExisting {
                 lock = try FolderLock(folder: destination, fileName: FolderLock.exportFileName)
+                // A replacement a crash stopped is finished before anything else is written; one
+                // that cannot be stops this export, which would otherwise be undone by it later.
+                var unfinished: (leftover: String, failure: ByteSinkError)?
                 OwnedTemporary.sweep(folder: destination, kind: .folder, owner: { Self.buildingInside.matches($0) ? $0 : nil }) { leftover in
-                    // A replacement a crash stopped is finished before anything else is written.
                     guard let replacement = ExportReplacement.leftover(in: leftover, destination: destination) else { return true }
-                    return (try? replacement.finish()) != nil
+                    do throws(ByteSinkError) { try replacement.finish() } catch {
+                        unfinished = (leftover, error)
+                        return false
+                    }
+                    return true
+                }
+                if let unfinished {
+                    throw ExportError.cannotWrite(path: destination, reason: "an export stopped midway while it replaced the one there, and what "
+                        + "it left in \(unfinished.leftover) cannot be put in place (\(unfinished.failure.description)); nothing was written")
                 }
                 owner = try OwnedTemporary.create(kind: .folder) { destination + "/" + Self.buildingInside.fresh() }
             } else {
