@@ -340,6 +340,26 @@ extension ExportJobTests {
         }
     }
 
+    /// Found by a review: the note listed the old export's files to remove by name only, so the
+    /// next export, finishing a replacement a crash stopped, removed one the user had edited
+    /// since; an export not stopped keeps such a file (it is the user's now).
+    @Test("finishing a replacement a crash stopped keeps a file of the old export edited since",
+          .enabled(if: SignalInjection.available, "needs strace"))
+    func finishedReplacementKeepsAnEditedFile() throws {
+        let folder = try TestPaths.temporaryFolder("export-edited")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let out = folder + "/out"
+        #expect(try FerryProcess.run(["export", store, "--out", out, "--format", "csv"]).status == 0)
+        _ = try SignalInjection.run(["export", store, "--out", out], signal: "SIGKILL", after: "rename", when: 2)
+        let edited = try String(contentsOfFile: out + "/Task.csv", encoding: .utf8) + "mine\n"
+        try edited.write(toFile: out + "/Task.csv", atomically: false, encoding: .utf8)
+        let next = try ExportPlacement(destination: out, owned: nil, inputs: [store], planned: [])
+        next.abandon()
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(names == [".ferry-export.lock", "Tag.ndjson", "Task.csv", "Task.ndjson", "Upload.ndjson", "manifest.json"])
+        #expect(try String(contentsOfFile: out + "/Task.csv", encoding: .utf8) == edited)
+    }
+
     /// Found by a review: a replacement a crash stopped that the next export could not finish
     /// (a folder in a file's place) was kept aside while that export went on (exit 0); a later
     /// export then finished the old one first, over the newer export, and even when it failed

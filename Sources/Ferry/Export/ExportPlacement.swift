@@ -130,7 +130,7 @@ final class ExportPlacement {
         }
         let manifest = destination + "/" + ExportManifest.fileName
         let stale = Self.staleFiles(ofExportAt: manifest, besides: names)
-        if let (output, input) = PathOverlap.first(outputs: (names + stale).map { destination + "/" + $0 }, inputs: inputs) {
+        if let (output, input) = PathOverlap.first(outputs: (names + stale.map(\.name)).map { destination + "/" + $0 }, inputs: inputs) {
             throw .outputIsInput(output: output, input: input)
         }
         // A folder in a file's place would stop the replacement midway.
@@ -165,15 +165,16 @@ final class ExportPlacement {
     /// `Item.json` just written) and that are still as it wrote them: plain file names, regular
     /// files (no link followed, no FIFO waited on) whose SHA-256 is the manifest's (a file edited
     /// since is the user's now). None when there is no manifest there or it cannot be read.
-    private static func staleFiles(ofExportAt path: String, besides names: [String]) -> [String] {
+    private static func staleFiles(ofExportAt path: String, besides names: [String]) -> [ExportReplacement.StaleFile] {
         guard let manifest = try? ManifestFile.read(from: path, strictly: false) else { return [] }
         let folder = FilePath.split(path).folder
         let written = Set(names.map { $0.lowercased() })
-        return manifest.entities.filter { entry in
-            !entry.file.isEmpty && !entry.file.contains("/") && entry.file != "." && entry.file != ".."
-                && !written.contains(entry.file.lowercased())
-                && (try? FileDigest.sha256(of: folder + "/" + entry.file, regularFileOnly: true))?.digest == entry.sha256
-        }.map(\.file)
+        return manifest.entities.compactMap { entry in
+            guard !entry.file.isEmpty, !entry.file.contains("/"), entry.file != ".", entry.file != "..",
+                  !written.contains(entry.file.lowercased()) else { return nil }
+            let file = ExportReplacement.StaleFile(name: entry.file, sha256: entry.sha256)
+            return file.isUnchanged(in: folder) ? file : nil
+        }
     }
 
     /// Removes what was built (the destination is as it was; a replacement that failed midway

@@ -22,18 +22,32 @@ import FoundationEssentials
 /// power loss too leaves a replacement the next export finishes.
 struct ExportReplacement {
     /// The note's name in the building folder. Its entries end with a zero byte and start with
-    /// `+` (a file to rename in) or `-` (a file of the old export to remove).
+    /// `+` (a file to rename in) or `-` and the file's SHA-256 in hex (a file of the old export to
+    /// remove).
     static let noteName = ".placing"
     let destination: String
     let building: String
     /// Renamed in, in order (the manifest last).
     let incoming: [String]
     /// Files of the old export to remove.
-    let stale: [String]
+    let stale: [StaleFile]
+
+    /// A file of the old export, to remove only while it still holds what that export wrote: one
+    /// changed since (by the user, maybe after a crash stopped the replacement) is theirs.
+    struct StaleFile {
+        let name: String
+        /// The SHA-256 the old export's manifest gives, in lowercase hex.
+        let sha256: String
+
+        /// Whether the file in `folder` is a regular file still as the old export wrote it.
+        func isUnchanged(in folder: String) -> Bool {
+            (try? FileDigest.sha256(of: folder + "/" + name, regularFileOnly: true))?.digest == sha256
+        }
+    }
 
     /// Puts the note on disk, once every file of the new export is (`ExportPlacement` syncs them
     /// first): from here on the replacement is completed, by this run or the next.
-    static func begin(destination: String, building: String, incoming: [String], stale: [String]) throws(ByteSinkError) -> ExportReplacement {
+    static func begin(destination: String, building: String, incoming: [String], stale: [StaleFile]) throws(ByteSinkError) -> ExportReplacement {
         let replacement = ExportReplacement(destination: destination, building: building, incoming: incoming, stale: stale)
         // Finishing skips a file not in the building folder (put in place already): each must be there now.
         for name in incoming where !replacement.exists(building + "/" + name) {
@@ -41,7 +55,7 @@ struct ExportReplacement {
         }
         var bytes: [UInt8] = []
         for name in incoming { bytes += [UInt8(ascii: "+")] + Array(name.utf8) + [0] }
-        for name in stale { bytes += [UInt8(ascii: "-")] + Array(name.utf8) + [0] }
+        for file in stale { bytes += [UInt8(ascii: "-")] + Array(file.sha256.utf8) + Array(file.name.utf8) + [0] }
         let path = replacement.notePath
         let note = try FileByteSink(path: path, exclusive: true)
         do {
@@ -63,18 +77,31 @@ struct ExportReplacement {
         guard let data = FileManager.default.contents(atPath: building + "/" + noteName), data.last == 0 else { return nil }
         let bytes = [UInt8](data)
         var incoming: [String] = []
-        var stale: [String] = []
+        var stale: [StaleFile] = []
         for entry in bytes.dropLast().split(separator: 0, omittingEmptySubsequences: false) {
-            let name = String(decoding: entry.dropFirst(), as: UTF8.self)
-            guard !name.isEmpty, !name.contains("/") else { return nil }
+            let body = entry.dropFirst()
             switch entry.first {
-            case UInt8(ascii: "+"): incoming.append(name)
-            case UInt8(ascii: "-"): stale.append(name)
+            case UInt8(ascii: "+"):
+                guard let name = fileName(body) else { return nil }
+                incoming.append(name)
+            case UInt8(ascii: "-"):
+                let digest = String(decoding: body.prefix(digestLength), as: UTF8.self)
+                guard digest.count == digestLength, digest.allSatisfy(\.isHexDigit), let name = fileName(body.dropFirst(digestLength)) else { return nil }
+                stale.append(StaleFile(name: name, sha256: digest))
             default: return nil
             }
         }
         guard incoming.last == ExportManifest.fileName else { return nil }
         return ExportReplacement(destination: destination, building: building, incoming: incoming, stale: stale)
+    }
+
+    /// Hex digits of a SHA-256.
+    private static let digestLength = 64
+
+    /// A name of a file in the folder: not empty, no `/`.
+    private static func fileName(_ bytes: ArraySlice<UInt8>) -> String? {
+        let name = String(decoding: bytes, as: UTF8.self)
+        return name.isEmpty || name.contains("/") ? nil : name
     }
 
     private var notePath: String { building + "/" + Self.noteName }
@@ -89,7 +116,7 @@ struct ExportReplacement {
         for name in incoming where exists(building + "/" + name) {
             try FilePath.rename(building + "/" + name, to: destination + "/" + name, replacing: true)
         }
-        for name in stale { unlink(destination + "/" + name) }
+        for file in stale where file.isUnchanged(in: destination) { unlink(destination + "/" + file.name) }
         // The folder's new entries on disk before the note that would finish them goes.
         try DiskSync.sync(destination)
         guard unlink(notePath) == 0 || errno == ENOENT else { throw ByteSinkError(path: notePath, operation: "unlink", code: errno) }
