@@ -410,6 +410,11 @@ extension ExportJobTests {
         #expect(before.contains { $0.name == "out" }, "the destination not synced")
         #expect(synced.contains { $0.0 > manifestGoes && $0.0 < noteGoes && FilePath.split($0.1).name == "out" },
                 "the destination not synced between the renames and the note's removal")
+        // A file system that cannot sync a folder (EINVAL) still takes the replacement.
+        let unsyncable = try ChildProcess(["/usr/bin/strace", "-f", "-o", "/dev/null", "-P", out, "-e", "trace=fsync",
+                                           "-e", "inject=fsync:error=EINVAL", FerryProcess.binary, "export", store, "--out", out, "--format", "json"])
+        #expect(unsyncable.wait() == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [".ferry-export.lock", "Tag.json", "Task.json", "Upload.json", "manifest.json"])
     }
 
     /// Found by a hostile test: an export into a folder that held an earlier one removed the old

@@ -62,8 +62,8 @@ struct ExportReplacement {
             try note.write(bytes)
             try note.close(sync: true)
             // The note's entry, and the building folder's own.
-            try DiskSync.sync(building)
-            try DiskSync.sync(destination)
+            try DiskSync.syncFolder(building)
+            try DiskSync.syncFolder(destination)
         } catch {
             unlink(path)
             throw error
@@ -118,7 +118,7 @@ struct ExportReplacement {
         }
         for file in stale where file.isUnchanged(in: destination) { unlink(destination + "/" + file.name) }
         // The folder's new entries on disk before the note that would finish them goes.
-        try DiskSync.sync(destination)
+        try DiskSync.syncFolder(destination)
         guard unlink(notePath) == 0 || errno == ENOENT else { throw ByteSinkError(path: notePath, operation: "unlink", code: errno) }
     }
 

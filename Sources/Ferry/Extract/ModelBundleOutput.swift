@@ -52,7 +52,7 @@ struct ModelBundleOutput {
         // Its folders' entries on disk (the files are, as written) before the old bundle goes: a
         // power loss then finds one whole bundle or the other.
         for folder in entries.folders {
-            do { try DiskSync.sync(folder) } catch { throw .cannotWrite(path: path, reason: error.reason) }
+            do { try DiskSync.syncFolder(folder) } catch { throw .cannotWrite(path: path, reason: error.reason) }
         }
         try TemporaryFiles.deferringSignals { () throws(ModelExtractError) in
             try FolderPlacement.place(building, at: path, replacing: replacing, aside: owned.path + "/" + Self.asideName)

@@ -14,6 +14,12 @@ public enum DiskSync {
         _ = close(try openAndSync(path))
     }
 
+    /// Flushes the folder at `path` (its entries) to disk, where the file system can: one that
+    /// cannot sync a folder at all (`EINVAL`, as some network and FUSE ones say) is not a failure.
+    public static func syncFolder(_ path: String) throws(ByteSinkError) {
+        do { try sync(path) } catch where error.operation == "fsync" && error.code == EINVAL {}
+    }
+
     /// Flushes the file or folder at `path` to disk and returns the descriptor it opened, for the
     /// caller to close once closing it can release no lock the process still needs.
     public static func openAndSync(_ path: String) throws(ByteSinkError) -> Int32 {
