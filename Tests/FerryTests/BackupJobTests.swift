@@ -364,7 +364,7 @@ extension BackupJobTests {
     /// Whether `chattr +i` works here (a file even root cannot remove), for the test below.
     static let immutableFilesWork: Bool = {
         guard let folder = try? TestPaths.temporaryFolder("chattr-probe") else { return false }
-        FileManager.default.createFile(atPath: folder + "/f", contents: Data())
+        guard FileManager.default.createFile(atPath: folder + "/f", contents: Data()) else { return false }
         let works = (try? ExportTestSupport.shell("chattr +i '\(folder)/f' && chattr -i '\(folder)/f'").status) == 0
         return works
     }()
