@@ -124,6 +124,14 @@ enum Catalog {
                 },
                 ferry: readUploadStore,
                 reference: { w in .process([w.cReferencePath(.storeRead), w.uploadStorePath, "ZUPLOADENTITY", String(w.rows)]) }),
+
+            Benchmark(
+                name: "read-store-threads",
+                summary: "the same records: Ferry's store reading as the cursor chooses it (a table this large on two worker threads) vs the same cursor reading with one statement, both in the driver",
+                targets: [.speedup(atLeast: 1.0, issue: "#16: no slower than one statement")],
+                prepare: { try $0.uploadStore() },
+                ferry: readUploadStore,
+                reference: { w in readUploadStore(w, oneStatement: true) }),
             QueryBenchmarks.query(),
             MigrateBenchmarks.workspace2To3,
             MappingModelBenchmarks.mappingModelMigration,
@@ -133,13 +141,18 @@ enum Catalog {
         ] + ExportBenchmarks.all() + PostgresBenchmarks.all()
     }
 
-    /// Ferry's reading of every upload record of the Workspace 1 upload store, in the driver.
-    private static func readUploadStore(_ w: Workspace) -> Side {
+    /// Ferry's reading of every upload record of the Workspace 1 upload store, in the driver
+    /// (with one statement only when told).
+    private static func readUploadStore(_ w: Workspace, oneStatement: Bool) -> Side {
         let store = w.uploadStorePath
-        return .inProcess(label: "CoreDataStoreReader(\(store)) reading every UploadEntity record") {
+        return .inProcess(label: "CoreDataStoreReader(\(store)) reading every UploadEntity record\(oneStatement ? " with one statement" : "")") {
             _ = try StoreReadProbe.read(store, modelBundle: w.workspaceModel, version: "Workspace 1",
-                                        entity: "UploadEntity", expected: w.rows)
+                                        entity: "UploadEntity", expected: w.rows, oneStatement: oneStatement)
         }
+    }
+
+    private static func readUploadStore(_ w: Workspace) -> Side {
+        readUploadStore(w, oneStatement: false)
     }
 
     /// `ferry import` of upload rows into a Workspace 1 store (verified unless told not to).

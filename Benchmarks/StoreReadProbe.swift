@@ -13,11 +13,15 @@ import FerryStore
 enum StoreReadProbe {
     /// Reads every `entity` record of the store and returns a checksum; throws when the store
     /// cannot be read or holds fewer than `expected` records.
-    static func read(_ path: String, modelBundle: String, version: String, entity: String, expected: Int) throws -> Int {
+    /// - Parameter oneStatement: read with one statement even where the cursor would read the
+    ///   table on worker threads (`SplitRecordScan`), for the side-by-side of the two.
+    static func read(_ path: String, modelBundle: String, version: String, entity: String, expected: Int,
+                     oneStatement: Bool = false) throws -> Int {
         guard let model = try XcodeModelLoader.loadBundle(at: modelBundle).version(named: version) else {
             throw RunFailure(description: "\(modelBundle): no model version '\(version)'")
         }
-        let cursor = try CoreDataStoreReader(path: path).records(model: model).records(of: entity)
+        let reader = try CoreDataStoreReader(path: path).records(model: model)
+        let cursor = try oneStatement ? reader.records(of: entity, minimumSplitSpan: nil) : reader.records(of: entity)
         let attributes = model.allAttributes(of: entity).map(\.name)
         let toOne = model.allRelationships(of: entity).filter { !$0.isToMany }.map(\.name)
         var slots: StoredRowSlots?
