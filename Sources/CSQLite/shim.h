@@ -14,6 +14,23 @@ static inline int ferry_sqlite3_no_checkpoint_on_close(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
 }
 
+// The errno of the last failed system call on the files of a connection's main database: its
+// file, then its -wal or -journal while that is open (SQLite's unix VFS keeps it per file). 0
+// when neither failed. A write that failed in SQLite's temporary files (a sort, a statement
+// journal, a scratch database) leaves both untouched: this tells the two apart, where
+// sqlite3_system_errno says only what the last call of any file was.
+static inline int ferry_sqlite3_main_files_errno(sqlite3 *db) {
+    int code = 0;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_LAST_ERRNO, &code) != SQLITE_OK) code = 0;
+    if (code != 0) return code;
+    sqlite3_file *journal = 0;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &journal) == SQLITE_OK && journal && journal->pMethods
+        && journal->pMethods->xFileControl(journal, SQLITE_FCNTL_LAST_ERRNO, &code) != SQLITE_OK) {
+        code = 0;
+    }
+    return code;
+}
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -89,12 +89,17 @@ enum MutationArguments {
 extension ExitCode {
     /// The exit code of a failed query, update or delete: 4 when the store refused the change (a
     /// uniqueness constraint, a Deny rule, a required relationship, a key no delete rule clears or
-    /// a derivation of what stays)
-    /// or could not be written, or SQLite's temporary files found no room, else 3: the store, model, predicate or a value given cannot be
-    /// used (an attribute the entity lacks or that is derived is bad input, a store with triggers Core Data did not write too).
+    /// a derivation of what stays) or could not be written, or the environment failed the run (no
+    /// room, no descriptor, a read-only folder: `environmentFailure`), else 3: the store, model,
+    /// predicate or a value given cannot be used (an attribute the entity lacks or that is derived
+    /// is bad input, a store with triggers Core Data did not write too).
     init(_ error: QueryError) {
+        if error.environmentFailure != nil {
+            self = .destination
+            return
+        }
         guard case .mutation(let mutation) = error else {
-            self = error.temporaryFilesFailure != nil ? .destination : .badInput
+            self = .badInput
             return
         }
         switch mutation {

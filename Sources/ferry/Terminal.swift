@@ -32,10 +32,9 @@ enum Terminal {
             var offset = 0
             while offset < buffer.count, let base = buffer.baseAddress {
                 let written = systemWrite(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
+                if written < 0, errno == EINTR { continue }
+                // An error, or nothing taken (no room): what is not written is lost, never retried forever.
+                guard written > 0 else { return }
                 offset += written
             }
         }

@@ -122,14 +122,14 @@ struct StoreWriterPlacementTests {
     func sqliteWriteFailureMapping() throws {
         let folder = try TestPaths.temporaryFolder("placement")
         let file = folder + "/Out.sqlite.ferry-X.tmp"
-        #expect(SQLiteError.writeFailure(code: SQLITE_FULL, systemErrno: 0, file: file, destination: "Out.sqlite")
+        #expect(SQLiteError.environmentFailure(code: SQLITE_FULL, systemErrno: 0, file: file, destination: "Out.sqlite")
             == WriteFailure(cause: .diskFull, path: "Out.sqlite"))
-        #expect(SQLiteError.writeFailure(code: SQLITE_IOERR | (3 << 8), systemErrno: EFBIG, file: file, destination: "Out.sqlite")
+        #expect(SQLiteError.environmentFailure(code: SQLITE_IOERR | (3 << 8), systemErrno: EFBIG, file: file, destination: "Out.sqlite")
             == WriteFailure(cause: .fileSizeLimit, path: "Out.sqlite"))
-        #expect(SQLiteError.writeFailure(code: SQLITE_IOERR | (3 << 8), systemErrno: ENOSPC, file: file, destination: "Out.sqlite")?.cause == .diskFull)
+        #expect(SQLiteError.environmentFailure(code: SQLITE_IOERR | (3 << 8), systemErrno: ENOSPC, file: file, destination: "Out.sqlite")?.cause == .diskFull)
         // No limit set and room on the disk: an I/O error is something else.
-        #expect(SQLiteError.writeFailure(code: SQLITE_IOERR | (3 << 8), systemErrno: EIO, file: file, destination: "Out.sqlite") == nil)
-        #expect(SQLiteError.writeFailure(code: SQLITE_CONSTRAINT, systemErrno: ENOSPC, file: file, destination: "Out.sqlite") == nil)
+        #expect(SQLiteError.environmentFailure(code: SQLITE_IOERR | (3 << 8), systemErrno: EIO, file: file, destination: "Out.sqlite") == nil)
+        #expect(SQLiteError.environmentFailure(code: SQLITE_CONSTRAINT, systemErrno: ENOSPC, file: file, destination: "Out.sqlite") == nil)
         #expect(StoreWriterError.fileSystem(path: "Out.sqlite", operation: "write", errno: EFBIG).description
             == "file size limit reached writing Out.sqlite")
         #expect(StoreWriterError.fileSystem(path: "Out.sqlite", operation: "rename", errno: EACCES).writeFailure == nil)
@@ -139,16 +139,34 @@ struct StoreWriterPlacementTests {
     func temporaryFileWriteFailure() throws {
         let file = try TestPaths.temporaryFolder("placement") + "/Source.sqlite"
         let writeError = SQLITE_IOERR | (3 << 8)
-        let failure = try #require(SQLiteError.writeFailure(code: writeError, systemErrno: EFBIG, file: file, destination: file, writesOwnFiles: false))
+        let failure = try #require(SQLiteError.environmentFailure(code: writeError, systemErrno: EFBIG, file: file, destination: file, writesOwnFiles: false))
         #expect(failure == WriteFailure(cause: .fileSizeLimit, path: SQLiteTemporaryFiles.folder, inTemporaryFiles: true))
         #expect(failure.description.hasPrefix("file size limit reached writing a temporary file in \(SQLiteTemporaryFiles.folder)"))
-        #expect(SQLiteError.writeFailure(code: SQLITE_FULL, systemErrno: ENOSPC, file: file, destination: file, writesOwnFiles: false)?.description
+        #expect(SQLiteError.environmentFailure(code: SQLITE_FULL, systemErrno: ENOSPC, file: file, destination: file, writesOwnFiles: false)?.description
             .contains("disk full writing temporary files in \(SQLiteTemporaryFiles.folder) (SQLite's sort and scratch files: set SQLITE_TMPDIR") == true)
         // A failed read is no want of room.
-        #expect(SQLiteError.writeFailure(code: SQLITE_IOERR | (1 << 8), systemErrno: EFBIG, file: file, destination: file, writesOwnFiles: false) == nil)
+        #expect(SQLiteError.environmentFailure(code: SQLITE_IOERR | (1 << 8), systemErrno: EFBIG, file: file, destination: file, writesOwnFiles: false) == nil)
         // The error says it, not the store's path and SQLite's code.
         let error = SQLiteError(path: file, code: writeError, message: "disk I/O error", writeFailure: failure)
         #expect(error.description == failure.description && StoreReaderError.sqlite(error).description == failure.description)
+    }
+
+    /// Found by hostile runs: SQLite's codes for a file not opened for want of descriptors, a
+    /// read-only folder and a -shm that could not grow were the store's failures (exit 3).
+    @Test("SQLite's codes for what the environment lacks map to its failures, naming the file or folder")
+    func sqliteEnvironmentFailureMapping() {
+        let file = "/data/Out.sqlite"
+        #expect(SQLiteError.environmentFailure(code: SQLITE_CANTOPEN, systemErrno: EMFILE, file: file, destination: file, writesOwnFiles: false)
+            == WriteFailure(cause: .descriptorLimit, path: file))
+        #expect(SQLiteError.environmentFailure(code: SQLITE_CANTOPEN, systemErrno: ENOENT, file: file, destination: file) == nil)
+        #expect(SQLiteError.environmentFailure(code: SQLITE_READONLY | (6 << 8), systemErrno: 0, file: file, destination: file)
+            == WriteFailure(cause: .readOnlyFolder, path: "/data"))
+        #expect(SQLiteError.environmentFailure(code: SQLITE_READONLY, systemErrno: 0, file: file, destination: file, writesOwnFiles: false) == nil)
+        #expect(SQLiteError.environmentFailure(code: SQLITE_IOERR | (19 << 8), systemErrno: EFBIG, file: file, destination: file)
+            == WriteFailure(cause: .fileSizeLimit, path: file))
+        // The database's own file failed the write (its last errno): the destination's failure, whatever the sizes say.
+        #expect(SQLiteError.environmentFailure(code: SQLITE_IOERR | (3 << 8), systemErrno: EFBIG, mainFilesErrno: EFBIG, file: file,
+                                               destination: "Out.sqlite") == WriteFailure(cause: .fileSizeLimit, path: "Out.sqlite"))
     }
 
     /// Found by a hostile test under `ulimit -n`: every verb said "SQLite error 14 (unable to

@@ -288,4 +288,107 @@ struct ExitCodeCommandLineTests {
             }
         }
     }
+
+    /// Found by hostile runs: what the environment ran out of was blamed on another file or on
+    /// the input. The destination's own write past `ulimit -f` was "a temporary file in TMPDIR"
+    /// (the rollback had shrunk the file again); a store read through a copy in a full TMPDIR was
+    /// bad input (exit 3, "wal.sqlite: cannot open: could not copy the store"); update and delete
+    /// called a -shm that could not grow "SQLite error 4874", exit 3.
+    @Test("no room for the destination, for TMPDIR's copies or for a store's -shm is exit 4, naming the file or folder that had none")
+    func roomBlamedOnTheRightFile() throws {
+        let folder = try TestPaths.temporaryFolder("environment-room")
+        let binary = ExportTestSupport.binary
+        let uploads = folder + "/uploads.csv"
+        #expect(try ferry("generate", "uploads", "--count", "20000", "--clean", "--out", uploads).status == 0)
+        let store = folder + "/up.sqlite"
+        let imported = try ferry("import", uploads, "--model", Self.model, "--model-version", "Workspace 2", "--entity", "Upload", "--out", store)
+        #expect(imported.status == 0, "\(imported.err)")
+        let temporary = folder + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        // ulimit -f counts 512-byte blocks (POSIX sh): 13,000 blocks is 6.5 MB, less than the store's 7.5 MB.
+        let out = folder + "/out.sqlite"
+        let limited = try ExportTestSupport.shell("ulimit -f 13000; TMPDIR='\(temporary)' '\(binary)' import '\(uploads)' --model '\(Self.model)' "
+            + "--model-version 'Workspace 2' --entity Upload --out '\(out)'")
+        #expect(limited.status == 4 && limited.err.contains("file size limit reached writing \(out)") && !limited.err.contains("temporary"),
+                "\(limited.err)")
+        // Committed pages in its -wal: the store is read through a copy in TMPDIR, which has no room for it.
+        let logged = folder + "/logged.sqlite"
+        try FileManager.default.copyItem(atPath: store, toPath: logged)
+        #expect(try ferry("update", logged, "--entity", "Upload", "--where", "TRUEPREDICATE", "--set", "fileType=1").status == 0)
+        let copied = try ExportTestSupport.shell("ulimit -f 2000; TMPDIR='\(temporary)' '\(binary)' export '\(logged)' --out '\(folder)/export'")
+        #expect(copied.status == 4 && copied.err.contains("file size limit reached writing a temporary file in \(temporary)"), "\(copied.err)")
+        // 16 blocks is 8 KiB: the store's 32 KiB -shm cannot grow.
+        let small = try ExportTestSupport.workspace2Store(folder)
+        for verb in ["update", "delete"] {
+            let changed = folder + "/\(verb).sqlite"
+            try FileManager.default.copyItem(atPath: small, toPath: changed)
+            let change = verb == "update" ? "--set priority=1" : ""
+            let run = try ExportTestSupport.shell("ulimit -f 16; '\(binary)' \(verb) '\(changed)' --entity Task --where TRUEPREDICATE \(change)")
+            #expect(run.status == 4 && run.err.contains("file size limit reached writing \(changed)") && !run.err.contains("SQLite error"),
+                    "\(verb): \(run.err)")
+        }
+    }
+
+    /// Found by a hostile run: update and delete of a store in a folder the user may not write
+    /// said "SQLite error 1544 (attempt to write a readonly database)", exit 3.
+    @Test("update and delete of a store in a read-only folder are exit 4, naming the folder")
+    func readOnlyFolder() throws {
+        let setpriv = "/usr/bin/setpriv"
+        guard getuid() != 0 || FileManager.default.isExecutableFile(atPath: setpriv) else { return }
+        let folder = try TestPaths.temporaryFolder("environment-read-only")
+        let locked = folder + "/locked"
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false)
+        let store = try ExportTestSupport.workspace2Store(locked)
+        // Root writes any folder: the run is of another user then, who owns the store and not the folder.
+        let user = getuid() == 0 ? "\(setpriv) --reuid=65534 --regid=65534 --clear-groups " : ""
+        if getuid() == 0 { #expect(chown(store, 65534, 65534) == 0) }
+        #expect(chmod(folder, 0o755) == 0 && chmod(locked, 0o555) == 0)
+        defer { _ = chmod(locked, 0o755) }
+        for verb in ["update", "delete"] {
+            let change = verb == "update" ? "--set priority=1" : ""
+            let run = try ExportTestSupport.shell("\(user)'\(ExportTestSupport.binary)' \(verb) '\(store)' --entity Task --where TRUEPREDICATE \(change)")
+            #expect(run.status == 4 && run.err.contains("cannot write in \(locked): the folder is read-only"), "\(verb): \(run.err)")
+        }
+    }
+
+    /// Found by hostile runs: out of descriptors, `import --append` said another process had the
+    /// store open (the list of locks could not be opened), and `import` called its JSON source
+    /// unreadable ("tasks.json: cannot open: Too many open files", exit 3).
+    @Test("import out of descriptors is exit 4 saying so at every limit, never bad input nor another process's store")
+    func importWithoutDescriptors() throws {
+        let folder = try TestPaths.temporaryFolder("environment-descriptors")
+        let (legacy, model) = (TestPaths.fixtures + "/legacy", ExportTestSupport.workspace)
+        let uploads = folder + "/uploads.sqlite"
+        #expect(try ferry("import", legacy + "/uploads.csv", "--model", model, "--model-version", "Workspace 2", "--entity", "Upload",
+                          "--out", uploads).status <= 1)
+        for limit in 4...24 {
+            let target = folder + "/appended-\(limit).sqlite"
+            try FileManager.default.copyItem(atPath: uploads, toPath: target)
+            let options = "--model '\(model)' --model-version 'Workspace 2' --entity Task --link attachments=remotePath --link tags=name "
+                + "--create-missing tags"
+            for run in [try ExportTestSupport.shell("ulimit -n \(limit); '\(ExportTestSupport.binary)' import '\(legacy)/tasks.json' "
+                                                    + "'\(legacy)/tasks.ndjson' \(options) --out '\(folder)/new-\(limit).sqlite'"),
+                        try ExportTestSupport.shell("ulimit -n \(limit); '\(ExportTestSupport.binary)' import '\(legacy)/tasks.json' "
+                                                    + "\(options) --out '\(target)' --append")] {
+                // The fixture's tasks name one upload that does not exist: 1 when the run completes.
+                #expect([1, 4].contains(run.status), "ulimit -n \(limit): \(run.err)")
+                #expect(run.status == 1 || run.err.contains("too many open files"), "ulimit -n \(limit): \(run.err)")
+                #expect(!run.err.contains("another process"), "ulimit -n \(limit): \(run.err)")
+            }
+        }
+    }
+
+    /// Found by a review: a write(2) that took no byte and gave no error (a file system with no
+    /// room may answer so) was retried forever, by an export's files and by the message that
+    /// would have said so.
+    @Test("writes that take no byte are no room: export stops, exit 4, nothing placed", .enabled(if: SignalInjection.available, "needs strace"))
+    func writesTakingNothing() throws {
+        let folder = try TestPaths.temporaryFolder("environment-no-progress")
+        let store = try ExportTestSupport.workspace2Store(folder)
+        let out = folder + "/out"
+        let run = try ExportTestSupport.shell("timeout 60 /usr/bin/strace -f -o /dev/null -e trace=write -e inject=write:retval=0 "
+            + "'\(ExportTestSupport.binary)' export '\(store)' --out '\(out)' --format csv")
+        #expect(run.status == 4)
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }

@@ -120,7 +120,8 @@ public struct ExportJob {
             if case .store(let failure) = error { throw store.readFailure(failure) }
             throw error
         } catch {
-            throw store.readFailure(.cannotOpen(path: store.path, reason: ErrorText.reason(of: error, at: store.path)))
+            throw store.readFailure(WriteFailure.of(error).map(StoreReaderError.environment)
+                                    ?? .cannotOpen(path: store.path, reason: ErrorText.reason(of: error, at: store.path)))
         }
         if request.predicate == nil {
             try account(for: files, units: units, census: census, reader: reader, model: model)

@@ -37,13 +37,14 @@ public enum ImportError: Error, CustomStringConvertible, WriteFailureCarrying {
     /// damaged): no file can be checked against it.
     case importedFilesUnreadable(store: String, reason: String)
 
-    /// A full disk or file size limit met while writing the store or the reject log: reported as
-    /// that, the destination's failure (exit 4), whichever step met it.
+    /// What the environment lacked (room, descriptors, a writable folder) while the store or the
+    /// reject log was written or a source read: reported as that, exit 4, whichever step met it.
     public var writeFailure: WriteFailure? {
         switch self {
         case .store(let error): error.writeFailure
         case .links(let error): error.writeFailure
         case .noRoom(let failure): failure
+        case .source(let error): error.writeFailure
         default: nil
         }
     }

@@ -27,7 +27,7 @@ struct SourceProfileScan {
         } catch let error as PlistRecordError {
             throw RecordSourceError(source: path, line: error.line, reason: error.problem.description)
         } catch {
-            throw RecordSourceError(source: path, reason: ErrorText.reason(of: error, at: path))
+            throw RecordSourceError(source: path, failure: error, at: path)
         }
     }
 

@@ -56,13 +56,14 @@ public enum MigrateError: Error, CustomStringConvertible, WriteFailureCarrying {
     /// An option names an attribute or relationship the model lacks.
     case unknownName(UnknownOptionName)
 
-    /// A full disk or file size limit met while writing the store or the reject log: reported as
-    /// that, the destination's failure (exit 4), whichever step met it.
+    /// What the environment lacked (room, descriptors, a writable folder) while the store or the
+    /// reject log was written or a source read: reported as that, exit 4, whichever step met it.
     public var writeFailure: WriteFailure? {
         switch self {
         case .writer(let error): error.writeFailure
         case .links(let error): error.writeFailure
         case .noRoom(let failure): failure
+        case .source(let error): error.writeFailure
         default: nil
         }
     }

@@ -51,13 +51,17 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// No room for SQLite's temporary files (a sort) while the store was read: no fault of the store.
-    public var temporaryFilesFailure: WriteFailure? {
-        let failure: WriteFailure? = switch self {
+    /// What the environment lacked while the store was read or changed (no room for SQLite's
+    /// temporary files or the store's journal, no descriptor left, a read-only folder): no fault of
+    /// the store, the model or the predicate.
+    public var environmentFailure: WriteFailure? {
+        switch self {
         case .store(let error): error.writeFailure
         case .sqlite(let error): error.writeFailure
+        case .mutation(.store(let error)): error.writeFailure
+        case .mutation(.sqlite(let error)): error.writeFailure
+        case .output(let error): error.writeFailure
         default: nil
         }
-        return failure?.inTemporaryFiles == true ? failure : nil
     }
 }

@@ -117,7 +117,7 @@ public struct FileRecordSource: Sendable {
         } catch let error as RecordSourceError {
             throw error
         } catch {
-            throw RecordSourceError(source: FileByteSource.name(of: path), reason: ErrorText.reason(of: error, at: path))
+            throw RecordSourceError(source: FileByteSource.name(of: path), failure: error, at: path)
         }
     }
 
@@ -168,7 +168,7 @@ public struct FileRecordSource: Sendable {
         } catch let error as CSVError {
             throw RecordSourceError(error)
         } catch {
-            throw RecordSourceError(source: FileByteSource.name(of: path), reason: ErrorText.reason(of: error, at: path))
+            throw RecordSourceError(source: FileByteSource.name(of: path), failure: error, at: path)
         }
     }
 

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Why a ``ByteSource`` could not deliver its bytes.
-public enum ByteSourceError: FileError, Equatable {
+public enum ByteSourceError: FileError, Equatable, WriteFailureCarrying {
     /// `open(2)` failed; `code` is the `errno` value.
     case openFailed(path: String, code: Int32)
     /// `read(2)` failed; `code` is the `errno` value.
@@ -32,7 +32,17 @@ public enum ByteSourceError: FileError, Equatable {
         }
     }
 
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { writeFailure?.description ?? "\(path): \(reason)" }
+
+    /// No descriptor left to open or read the source (`EMFILE`, `ENFILE`): the environment's
+    /// failure, not the source's.
+    public var writeFailure: WriteFailure? {
+        switch self {
+        case let .openFailed(path, code), let .readFailed(path, code):
+            WriteFailure(readingErrno: code, path: path)
+        case .changedWhileRead, .truncatedUTF16: nil
+        }
+    }
 
     private static func message(for code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }

@@ -56,6 +56,8 @@ public final class FileByteSink {
                 if errno == EINTR { continue }
                 throw ByteSinkError(path: path, operation: "write", code: errno)
             }
+            // Nothing written and no error: the file system took no byte, which is no room.
+            guard written > 0 else { throw ByteSinkError(path: path, operation: "write", code: ENOSPC) }
             offset += written
         }
         buffer.removeAll(keepingCapacity: true)

@@ -102,10 +102,13 @@ public enum LockKeepingFileReader {
 
 /// A file that could not be read: its path, the system's error, and whether it was opened (a
 /// read failed) or not.
-public struct LockKeepingReadError: Error, CustomStringConvertible {
+public struct LockKeepingReadError: Error, CustomStringConvertible, WriteFailureCarrying {
     public let path: String
     public let code: Int32
     var reading = false
 
-    public var description: String { "\(reading ? "cannot read" : "cannot open"): \(String(cString: strerror(code)))" }
+    public var description: String { writeFailure?.description ?? "\(reading ? "cannot read" : "cannot open"): \(String(cString: strerror(code)))" }
+
+    /// No descriptor left to open the file: the environment's failure, not the file's.
+    public var writeFailure: WriteFailure? { WriteFailure(readingErrno: code, path: path) }
 }

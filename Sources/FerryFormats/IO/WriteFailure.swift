@@ -4,21 +4,35 @@ import Glibc
 import Darwin
 #endif
 
-/// A write that failed because there is no room: a full disk (`ENOSPC`) or the process's file
-/// size limit (`EFBIG`; `ulimit -f`, with SIGXFSZ ignored). Reported the same way by every verb,
-/// naming the destination rather than the temporary file being built for it.
+/// A file the environment kept from being written (or opened): no room (a full disk, `ENOSPC`
+/// or `EDQUOT`; the process's file size limit, `EFBIG`: `ulimit -f`, with SIGXFSZ ignored), no
+/// descriptor left (`EMFILE`: `ulimit -n`; `ENFILE`: the system's), a folder or file system that
+/// refuses writes, or no shared memory for a store's `-shm`. None of these is a fault of an input:
+/// every verb reports them the same way (exit 4), naming the destination rather than the temporary
+/// file being built for it, or the folder or limit that is the culprit.
 public struct WriteFailure: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Cause: Sendable, Equatable {
         case diskFull
         case fileSizeLimit
+        /// The process's limit on open files (`ulimit -n`) is reached.
+        case descriptorLimit
+        /// The system's table of open files is full.
+        case systemDescriptorLimit
+        /// `path` (a file, or its file system) refuses writes.
+        case readOnly
+        /// The folder `path` refuses the files SQLite creates beside a store (`-journal`, `-wal`, `-shm`).
+        case readOnlyFolder
+        /// The shared memory of the store `path` (its `-shm` file, mapped) could not be made or grown.
+        case sharedMemory
     }
 
     public let cause: Cause
     /// What was being written: the destination, as the user named it, or the folder of the
     /// temporary files that found no room (`inTemporaryFiles`).
     public let path: String
-    /// Whether the write was to temporary files (SQLite's sorts and scratch databases) in the
-    /// folder `path`, not to the destination: SQLITE_TMPDIR or TMPDIR chooses that folder.
+    /// Whether the write was to temporary files (SQLite's sorts and scratch databases, copies of
+    /// stores read through one) in the folder `path`, not to the destination: SQLITE_TMPDIR or
+    /// TMPDIR chooses that folder.
     public let inTemporaryFiles: Bool
 
     public init(cause: Cause, path: String, inTemporaryFiles: Bool = false) {
@@ -27,13 +41,24 @@ public struct WriteFailure: Error, Equatable, Sendable, CustomStringConvertible 
         self.inTemporaryFiles = inTemporaryFiles
     }
 
-    /// The failure an `errno` stands for, if it is one of these.
+    /// The failure an `errno` stands for, if it is one of these. `EACCES` is not: an input the
+    /// process may not read is the input's fault.
     public init?(errno code: Int32, path: String) {
         switch code {
-        case ENOSPC: self.init(cause: .diskFull, path: path)
+        case ENOSPC, EDQUOT: self.init(cause: .diskFull, path: path)
         case EFBIG: self.init(cause: .fileSizeLimit, path: path)
+        case EMFILE: self.init(cause: .descriptorLimit, path: path)
+        case ENFILE: self.init(cause: .systemDescriptorLimit, path: path)
+        case EROFS: self.init(cause: .readOnly, path: path)
         default: return nil
         }
+    }
+
+    /// The failure an `errno` of opening or reading an input stands for: a want of descriptors
+    /// only (an input's other errors are the input's).
+    public init?(readingErrno code: Int32, path: String) {
+        guard code == EMFILE || code == ENFILE else { return nil }
+        self.init(errno: code, path: path)
     }
 
     /// The failure behind a write error whose `errno` is lost (SQLite reports an I/O error and
@@ -71,7 +96,22 @@ public struct WriteFailure: Error, Equatable, Sendable, CustomStringConvertible 
             "disk full writing temporary files in \(path) (SQLite's sort and scratch files: set SQLITE_TMPDIR or TMPDIR to a folder with room)"
         case (.fileSizeLimit, true):
             "file size limit reached writing a temporary file in \(path) (SQLite's sort and scratch files: ulimit -f limits each file)"
+        case (.descriptorLimit, _):
+            "too many open files: the process's limit (ulimit -n\(Self.descriptorLimit.map { " \($0)" } ?? "")) is reached, "
+                + "so \(path) could not be opened; raise it"
+        case (.systemDescriptorLimit, _): "too many open files in the system (its limit, fs.file-max, is reached), so \(path) could not be opened"
+        case (.readOnly, _): "cannot write \(path): it, or its file system, is read-only"
+        case (.readOnlyFolder, _):
+            "cannot write in \(path): the folder is read-only (SQLite creates a store's -journal, -wal and -shm files beside it)"
+        case (.sharedMemory, _): "cannot make or grow the shared memory of \(path) (its -shm file, mapped)"
         }
+    }
+
+    /// The process's limit on open files (`ulimit -n`), nil when there is none.
+    public static var descriptorLimit: UInt64? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return UInt64(limit.rlim_cur)
     }
 
     /// A write past the file size limit sends SIGXFSZ, which ends the process silently; ignored,
@@ -81,9 +121,9 @@ public struct WriteFailure: Error, Equatable, Sendable, CustomStringConvertible 
     }
 }
 
-/// An error that may stand for a `WriteFailure` (one wrapping a write's failure).
+/// An error that may stand for a `WriteFailure` (one wrapping a failure the environment caused).
 public protocol WriteFailureCarrying: Error {
-    /// The full disk or file size limit behind the error, when that is its cause.
+    /// What the environment lacked (room, descriptors, a writable folder…), when that is the error's cause.
     var writeFailure: WriteFailure? { get }
 }
 

@@ -58,9 +58,10 @@ public enum PipelineError: Error, CustomStringConvertible {
 
 extension PipelineError {
     /// The error of a failed read of the store at `path`: the store's (`store`), or `noRoom` when
-    /// SQLite found no room for its temporary files meanwhile, which is no fault of the store.
+    /// the environment failed it (no room for SQLite's temporary files, no descriptor left), which
+    /// is no fault of the store.
     static func reading(_ path: String, _ error: any Error) -> PipelineError {
-        if let failure = WriteFailure.of(error), failure.inTemporaryFiles { return .noRoom(failure) }
+        if let failure = WriteFailure.of(error) { return .noRoom(failure) }
         return .store(source: path, reason: ErrorText.reason(of: error, at: path))
     }
 }

@@ -105,7 +105,7 @@ public struct CSVHeaderMatch {
                 + "or --map '#N=ATTRIBUTE'")
         }
         do { assembler = try RecordAssembler(schema: schema, absent: absent) } catch {
-            throw RecordSourceError(source: source, reason: ErrorText.reason(of: error, at: source))
+            throw RecordSourceError(source: source, failure: error, at: source)
         }
         if header.contains(where: RelationshipKeys.isStoreRowKey) { assembler.readsStoreRows() }
         for (index, attribute) in schema.attributes.enumerated()

@@ -98,7 +98,7 @@ struct CSVRowRecords: RecordReader, ~Copyable {
         } catch let error as CSVError {
             throw RecordSourceError(error)
         } catch {
-            throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName))
+            throw RecordSourceError(source: sourceName, failure: error, at: sourceName)
         }
         let location = SourceLocation(file: sourceName, line: row.line)
         do { try row.check() } catch {

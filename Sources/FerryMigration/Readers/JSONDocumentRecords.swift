@@ -25,12 +25,12 @@ struct JSONDocumentRecords: RecordReader, ~Copyable {
         } catch let error as JSONError {
             // A record with a value past the limit, or a malformed NDJSON line, is one bad record;
             // other malformed JSON breaks the document.
-            guard (try? json.skipFailedRecord()) == true else { throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName)) }
+            guard (try? json.skipFailedRecord()) == true else { throw RecordSourceError(source: sourceName, failure: error, at: sourceName) }
             return .reject(Reject(location: SourceLocation(file: sourceName, line: error.position.line,
                                                            path: json.lastRecordIndex.map { "[\($0)]" }),
                                   entity: decoder.schema.entity.name, reason: error.recordProblem))
         } catch {
-            throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName))
+            throw RecordSourceError(source: sourceName, failure: error, at: sourceName)
         }
         let fields = json.fields
         let location = SourceLocation(file: sourceName, line: fields.location.line, path: fields.location.index.map { "[\($0)]" })

@@ -28,7 +28,7 @@ struct PropertyListDocumentRecords: RecordReader, ~Copyable {
         } catch let error as PlistRecordError {
             throw RecordSourceError(source: sourceName, line: error.line, reason: error.problem.description)
         } catch {
-            throw RecordSourceError(source: sourceName, reason: ErrorText.reason(of: error, at: sourceName))
+            throw RecordSourceError(source: sourceName, failure: error, at: sourceName)
         }
         let location = SourceLocation(file: sourceName, line: record.location.line, path: record.location.index.map { "[\($0)]" })
         let value = DocumentValue(record.value)

@@ -1,3 +1,5 @@
+import FerryFormats
+
 /// What a record reader hands out for each source record: a complete record, or a reject.
 public enum RecordReadResult: Sendable, Equatable {
     case record(Record, defaulted: Int)
@@ -59,18 +61,28 @@ extension RecordSourceError {
 }
 
 /// A source that cannot be read on at all (as opposed to one bad record, which is a reject).
-public struct RecordSourceError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct RecordSourceError: Error, Sendable, Equatable, CustomStringConvertible, WriteFailureCarrying {
     public let source: String
     public let line: Int?
     public let reason: String
+    /// What the environment lacked when that kept the source from being read (no descriptor left
+    /// to open it, no room for a scratch file): no fault of the source.
+    public let writeFailure: WriteFailure?
 
-    public init(source: String, line: Int? = nil, reason: String) {
+    public init(source: String, line: Int? = nil, reason: String, writeFailure: WriteFailure? = nil) {
         self.source = source
         self.line = line
         self.reason = reason
+        self.writeFailure = writeFailure
+    }
+
+    /// The error of a source that `error`, met reading the file at `path`, kept from being read:
+    /// its reason without the path, and what the environment lacked when that was the cause.
+    public init(source: String, line: Int? = nil, failure error: any Error, at path: String) {
+        self.init(source: source, line: line, reason: ErrorText.reason(of: error, at: path), writeFailure: WriteFailure.of(error))
     }
 
     public var description: String {
-        "\(source)\(line.map { ":\($0)" } ?? ""): \(reason)"
+        writeFailure?.description ?? "\(source)\(line.map { ":\($0)" } ?? ""): \(reason)"
     }
 }

@@ -42,6 +42,7 @@ enum StoreFile {
 
     private static func readHeader(_ path: String) throws(StoreReaderError) -> [UInt8] {
         do { return try LockKeepingFileReader.read(path, count: headerSize) } catch {
+            if let failure = WriteFailure.of(error) { throw .environment(failure) }
             throw .cannotOpen(path: path, reason: error.description)
         }
     }

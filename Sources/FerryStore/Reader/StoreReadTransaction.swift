@@ -29,7 +29,8 @@ extension CoreDataStoreReader {
         // Beside the file a link leads to, where SQLite keeps them.
         let file = FileInfo.linkTarget(of: path)
         let wal = Int64(FileInfo.size(atPath: file + "-wal") ?? 0)
-        let live = ReadOnlySource.hasLiveConnection(file)
+        let live: Bool
+        do { live = try ReadOnlySource.hasLiveConnection(file) } catch { throw .environment(error) }
         return try StoreReaderError.sqlite { () throws(SQLiteError) in
             // A connection to a store others may write holds its read transaction from the start.
             if !database.isInTransaction { try database.execute("BEGIN") }

@@ -38,6 +38,9 @@ public enum StoreReaderError: FileError, Equatable, Sendable, WriteFailureCarryi
     case modelMismatch(path: String, closestVersion: String, differing: [String])
     /// Any other SQLite failure.
     case sqlite(SQLiteError)
+    /// The environment kept the store from being read (no descriptor left to open it, no room
+    /// for a copy it is read through): no fault of the store.
+    case environment(WriteFailure)
 
     /// The file the error is about.
     public var path: String {
@@ -49,15 +52,21 @@ public enum StoreReaderError: FileError, Equatable, Sendable, WriteFailureCarryi
             path
         case .sqlite(let error):
             error.path
+        case .environment(let failure):
+            failure.path
         }
     }
 
     public var description: String { writeFailure.map(\.description) ?? "\(path): \(reason)" }
 
-    /// No room for SQLite's temporary files while the store was read: the folder's failure, not the store's.
+    /// What the environment lacked when the store was read or written (no room for SQLite's
+    /// temporary files, no descriptor left, a read-only folder): no fault of the store.
     public var writeFailure: WriteFailure? {
-        guard case .sqlite(let error) = self, let failure = error.writeFailure, failure.inTemporaryFiles else { return nil }
-        return failure
+        switch self {
+        case .sqlite(let error): error.writeFailure
+        case .environment(let failure): failure
+        default: nil
+        }
     }
 
     /// What is wrong with the store, without its path.
@@ -80,11 +89,17 @@ public enum StoreReaderError: FileError, Equatable, Sendable, WriteFailureCarryi
         case let .modelMismatch(_, version, differing):
             "does not match any version of the model (closest: '\(version)', entities that differ: \(differing.joined(separator: ", ")))"
         case .sqlite(let error): error.reason
+        case .environment(let failure): failure.description
         }
     }
 
-    /// Classifies an SQLite failure: damaged files and non-databases get their own cases.
+    /// Classifies an SQLite failure: damaged files and non-databases get their own cases; one the
+    /// environment caused (`SQLiteError.writeFailure`) stays whole, as it is no fault of the store.
     init(_ error: SQLiteError) {
+        if error.writeFailure != nil {
+            self = .sqlite(error)
+            return
+        }
         switch error.primaryCode {
         case SQLITE_NOTADB: self = .notSQLite(path: error.path, reason: error.message)
         case SQLITE_CORRUPT, SQLITE_FORMAT: self = .corrupt(path: error.path, reason: error.message)

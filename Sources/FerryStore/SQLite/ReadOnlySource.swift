@@ -1,6 +1,11 @@
 import CSQLite
 import FerryFormats
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How to open a database that must not be changed, not even by the `-wal` and `-shm` files
 /// SQLite creates beside a WAL database when it opens one (it does so even for read-only
@@ -28,9 +33,10 @@ enum ReadOnlySource {
     case immutable
     case snapshot
 
-    static func plan(for path: String) -> ReadOnlySource {
-        if hasLiveConnection(path) { return .live }
-        if usesRollbackJournal(path) { return hasHotJournal(path) ? .snapshot : .shared }
+    /// - Throws: when the locks cannot be listed for want of descriptors (`locked(_:at:)`).
+    static func plan(for path: String) throws(WriteFailure) -> ReadOnlySource {
+        if try hasLiveConnection(path) { return .live }
+        if usesRollbackJournal(path) { return try hasHotJournal(path) ? .snapshot : .shared }
         if (FileInfo.size(atPath: path + "-wal") ?? 0) > 0 || (FileInfo.size(atPath: path + "-journal") ?? 0) > 0 { return .snapshot }
         return .immutable
     }
@@ -50,9 +56,9 @@ enum ReadOnlySource {
     /// Whether a `-journal` beside the database is hot: not empty, and no writer holds the lock
     /// of the transaction it belongs to (the writer is gone). A journal whose writer is alive
     /// is SQLite's to ignore; where locks cannot be listed, any journal counts as hot.
-    private static func hasHotJournal(_ path: String) -> Bool {
+    private static func hasHotJournal(_ path: String) throws(WriteFailure) -> Bool {
         guard (FileInfo.size(atPath: path + "-journal") ?? 0) > 0 else { return false }
-        return ferry_file_byte_locked(path, reservedByteOffset) != 1
+        return try locked(reservedByteOffset, at: path) != true
     }
 
     /// Byte of a `-shm` file on which every connection that uses the WAL index holds a shared
@@ -62,9 +68,24 @@ enum ReadOnlySource {
     /// Whether a connection (of any process, this one included) has the WAL store at `path` open,
     /// as the lock it holds in the `-shm` file says. A `-shm` with no lock is a stale leftover.
     /// Where locks cannot be listed (no `/proc/locks`), any `-shm` counts as live.
-    static func hasLiveConnection(_ path: String) -> Bool {
+    static func hasLiveConnection(_ path: String) throws(WriteFailure) -> Bool {
         guard FileManager.default.fileExists(atPath: path + "-shm") else { return false }
-        return ferry_file_byte_locked(path + "-shm", deadManSwitchOffset) != 0
+        return try locked(deadManSwitchOffset, at: path + "-shm") != false
+    }
+
+    /// Whether a lock is held on the byte at `offset` of the file at `path`; nil when that is
+    /// unknown (no such file, no `/proc/locks`).
+    /// - Throws: when `/proc/locks` cannot be opened for want of descriptors: the answer would
+    ///   be unknown, taken for a lock that is not there ("another process has it open").
+    private static func locked(_ offset: Int64, at path: String) throws(WriteFailure) -> Bool? {
+        errno = 0
+        switch ferry_file_byte_locked(path, offset) {
+        case 1: return true
+        case 0: return false
+        default:
+            if let failure = WriteFailure(readingErrno: errno, path: "/proc/locks") { throw failure }
+            return nil
+        }
     }
 
     /// A `file:` URI that opens `path` immutable.
@@ -93,7 +114,8 @@ enum ReadOnlySource {
         let files = FileManager.default
         let folder: ScratchFolder
         do { folder = try ScratchFolder.make(purpose: "snapshot") } catch {
-            throw SQLiteError(path: path, code: 14, message: "could not make a folder to copy the store into: \(error)")
+            throw SQLiteError(path: path, code: 14, message: "could not make a folder to copy the store into: \(error)",
+                              writeFailure: scratchFailure(error.writeFailure.map { $0.cause }))
         }
         let copy = folder.database("store.sqlite")
         do {
@@ -103,8 +125,16 @@ enum ReadOnlySource {
             }
         } catch {
             folder.remove()
-            throw SQLiteError(path: path, code: 14, message: "could not copy the store to read its journal safely: \(error)")
+            let code = ((error as? CocoaError)?.userInfo["NSUnderlyingError"] as? POSIXError)?.code.rawValue
+            throw SQLiteError(path: path, code: 14, message: "could not copy the store to read its journal safely: \(error)",
+                              writeFailure: scratchFailure(code.flatMap { WriteFailure(errno: $0, path: path)?.cause }))
         }
         return (copy, folder)
+    }
+
+    /// The failure of the folder scratch copies are made in (`TMPDIR`) when the environment
+    /// caused a copy's failure (`cause`): no fault of the store copied.
+    private static func scratchFailure(_ cause: WriteFailure.Cause?) -> WriteFailure? {
+        cause.map { WriteFailure(cause: $0, path: ScratchFolder.systemTemporaryDirectory, inTemporaryFiles: true) }
     }
 }

@@ -40,7 +40,11 @@ public final class SQLiteDatabase {
             // beside that file, where SQLite (and Core Data) look for them: not beside the link.
             let file = FileInfo.linkTarget(of: path)
             opening.target = file
-            switch ReadOnlySource.plan(for: file) {
+            let plan: ReadOnlySource
+            do { plan = try ReadOnlySource.plan(for: file) } catch {
+                throw SQLiteError(path: path, code: SQLITE_CANTOPEN, message: error.description, writeFailure: error)
+            }
+            switch plan {
             case .live:
                 holdsRead = true
             case .shared:
@@ -88,9 +92,11 @@ public final class SQLiteDatabase {
         guard status == SQLITE_OK, let opened else {
             let message = SQLiteError.explained(opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status)),
                                                 status: status, systemErrno: opened.map(sqlite3_system_errno))
+            let failure = SQLiteError.environmentFailure(code: status, systemErrno: opened.map(sqlite3_system_errno) ?? 0, file: path,
+                                                         destination: path, writesOwnFiles: mode != .readOnly)
             sqlite3_close_v2(opened)
             removeSnapshot()
-            throw SQLiteError(path: path, code: status, message: message)
+            throw SQLiteError(path: path, code: status, message: message, writeFailure: failure)
         }
         handle = opened
         sqlite3_busy_timeout(opened, busyTimeoutMilliseconds)
@@ -277,7 +283,8 @@ public final class SQLiteDatabase {
     }
 
     private func writeFailure(_ status: Int32, handle: OpaquePointer) -> WriteFailure? {
-        SQLiteError.writeFailure(code: status, systemErrno: sqlite3_system_errno(handle), file: path, destination: destination ?? path,
-                                 writesOwnFiles: writesOwnFiles)
+        SQLiteError.environmentFailure(code: status, systemErrno: sqlite3_system_errno(handle),
+                                       mainFilesErrno: ferry_sqlite3_main_files_errno(handle), file: path, destination: destination ?? path,
+                                       writesOwnFiles: writesOwnFiles)
     }
 }

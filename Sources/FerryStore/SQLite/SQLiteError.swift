@@ -15,8 +15,9 @@ public struct SQLiteError: FileError, Equatable, Sendable, WriteFailureCarrying 
     /// SQLite's extended result code for the connection's last failure, when known
     /// (`SQLITE_CONSTRAINT_PRIMARYKEY` where `code` says `SQLITE_CONSTRAINT`).
     public var extendedCode: Int32?
-    /// Set when the failure is a write that found no room (a full disk, the file size limit):
-    /// then it is reported as that, naming the destination the database is built for.
+    /// Set when the environment caused the failure (no room, no descriptor, a read-only folder,
+    /// no shared memory: `environmentFailure`): then it is reported as that, naming the
+    /// destination the database is built for, or the folder or limit at fault.
     public var writeFailure: WriteFailure?
 
     public init(path: String, code: Int32, message: String, sql: String? = nil, extendedCode: Int32? = nil,
@@ -27,20 +28,6 @@ public struct SQLiteError: FileError, Equatable, Sendable, WriteFailureCarrying 
         self.sql = sql
         self.extendedCode = extendedCode
         self.writeFailure = writeFailure
-    }
-
-    /// The write failure a failed call on the database `file` stands for: `SQLITE_FULL` (SQLite's
-    /// word for a full disk, and for a short write, which is how a write crossing the file size
-    /// limit ends), or an I/O error whose `errno` says ENOSPC or EFBIG, or whose circumstances do
-    /// (`WriteFailure.diagnose`: SQLite's `errno` may be another call's). It is a failure of
-    /// SQLite's temporary files, naming their folder, where the database's own files are not
-    /// written (`writesOwnFiles` false) or had room (`SQLiteTemporaryFiles`).
-    static func writeFailure(code: Int32, systemErrno: Int32, file: String, destination: String, writesOwnFiles: Bool = true) -> WriteFailure? {
-        guard code & 0xFF == SQLITE_FULL || code & 0xFF == SQLITE_IOERR else { return nil }
-        guard writesOwnFiles else { return SQLiteTemporaryFiles.failure(code: code, systemErrno: systemErrno) }
-        let failure = WriteFailure(errno: systemErrno, path: destination) ?? WriteFailure.diagnose(file: file, destination: destination)
-            ?? (code & 0xFF == SQLITE_FULL ? WriteFailure(cause: .diskFull, path: destination) : nil)
-        return failure.map { SQLiteTemporaryFiles.failure($0, writing: file) ?? $0 }
     }
 
     /// SQLite's message, with the cause when a file could not be opened because the process or

@@ -37,10 +37,12 @@ enum SQLiteTemporaryFiles {
     }
 
     /// `failure`, met by a connection that writes the database `file`, as a failure of the
-    /// temporary files when the database's own files had room: each more than a page below the
-    /// file size limit, or their file system not full while the temporary folder's is. Nil when
-    /// the failure may be the database's own.
-    static func failure(_ failure: WriteFailure, writing file: String) -> WriteFailure? {
+    /// temporary files when the database's own files did not fail: their last `errno`
+    /// (`mainFilesErrno`, which a failed write of theirs sets) is not the failure's, and they had
+    /// room: each more than a page below the file size limit, or their file system not full
+    /// while the temporary folder's is. Nil when the failure may be the database's own.
+    static func failure(_ failure: WriteFailure, writing file: String, mainFilesErrno: Int32) -> WriteFailure? {
+        if let own = WriteFailure(errno: mainFilesErrno, path: file), own.cause == failure.cause { return nil }
         let folder = self.folder
         switch failure.cause {
         case .fileSizeLimit:
@@ -50,6 +52,8 @@ enum SQLiteTemporaryFiles {
         case .diskFull:
             guard let own = WriteFailure.freeSpace(inFolderOf: file), own >= WriteFailure.nearlyFull,
                   let temporary = WriteFailure.freeSpace(inFolderOf: folder + "/-"), temporary < WriteFailure.nearlyFull else { return nil }
+        case .descriptorLimit, .systemDescriptorLimit, .readOnly, .readOnlyFolder, .sharedMemory:
+            return nil
         }
         return WriteFailure(cause: failure.cause, path: folder, inTemporaryFiles: true)
     }

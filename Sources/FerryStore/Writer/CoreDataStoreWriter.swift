@@ -1,6 +1,11 @@
 import FerryFormats
 import FerryModel
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes a new Core Data SQLite store, all or nothing.
 ///
@@ -117,6 +122,13 @@ public final class CoreDataStoreWriter {
         return !RollbackJournal.holdsTransaction(of: path)
     }
 
+    /// `ReadOnlySource.hasLiveConnection`, its want of descriptors the writer's failure to open a file.
+    private static func hasLiveConnection(_ path: String) throws(StoreWriterError) -> Bool {
+        do { return try ReadOnlySource.hasLiveConnection(path) } catch {
+            throw .fileSystem(path: error.path, operation: "open", errno: error.cause == .systemDescriptorLimit ? ENFILE : EMFILE)
+        }
+    }
+
     /// Opens an existing store of exactly this model version to add rows to it, all or nothing:
     /// the store (with its `-wal`) is copied beside itself, rows go into the copy, and `finish()`
     /// renames the copy over the original. `Z_PK`s continue from `Z_MAX`; the store UUID stays.
@@ -140,7 +152,7 @@ public final class CoreDataStoreWriter {
         }
         // Its last commits folded into its file (`WriteAheadLogFold`), before the turn for the same
         // reason: the copy then holds them in its file, and `finish()` finds nothing to fold.
-        if !ReadOnlySource.hasLiveConnection(path) { try WriteAheadLogFold.fold(path) }
+        if try !hasLiveConnection(path) { try WriteAheadLogFold.fold(path) }
         let turn = try AppendTurn.take(path)
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: path) } catch { throw .existingStore(path: path, reason: ErrorText.reason(of: error, at: path)) }
@@ -154,7 +166,7 @@ public final class CoreDataStoreWriter {
         guard differing.isEmpty else {
             throw .existingStore(path: path, reason: "it is not a store of model version '\(model.name)' (entities that differ: \(differing.joined(separator: ", ")))")
         }
-        if ReadOnlySource.hasLiveConnection(path) {
+        if try hasLiveConnection(path) {
             throw .existingStore(path: path, reason: "another process has it open; appending would lose what it writes (close it first)")
         }
         let original = StoreFileStamp(path)
@@ -562,7 +574,7 @@ public final class CoreDataStoreWriter {
         self.database = nil
         try awaitEarlyFlush()
         try DurableFile.sync(temporaryPath)
-        if let original = appendedOriginal, ReadOnlySource.hasLiveConnection(path) || StoreFileStamp(path) != original {
+        if let original = appendedOriginal, try Self.hasLiveConnection(path) || StoreFileStamp(path) != original {
             throw .existingStore(path: path, reason: "it changed while rows were appended to a copy of it (another process wrote it); "
                 + "nothing was written, run again")
         }
@@ -572,7 +584,7 @@ public final class CoreDataStoreWriter {
         if appendedOriginal == nil, DurableFile.exists(path) {
             // A live writer's journal is not deleted under it; a crashed writer's is rolled back
             // into the file it belongs to before that file is replaced.
-            if ReadOnlySource.hasLiveConnection(path) { throw .destinationInUse(path) }
+            if try Self.hasLiveConnection(path) { throw .destinationInUse(path) }
             if RollbackJournal.holdsTransaction(of: path), try !Self.rollBackCrashedWriter(of: path) { throw .destinationInUse(path) }
         }
         let replaces = DurableFile.exists(path)
