@@ -107,11 +107,8 @@ public enum TemporaryFiles {
     /// last such window of the process ends, as it would have before it began. Keep `body` short
     /// and free of waits on anything but the file system.
     public static func deferringSignals<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
-        window.depth.add(1, ordering: .sequentiallyConsistent)
-        defer {
-            let open = window.depth.subtract(1, ordering: .sequentiallyConsistent).newValue
-            if open == 0 { window.endRunOnPendingSignal() }
-        }
+        window.open()
+        defer { window.close() }
         return try body()
     }
 
@@ -151,24 +148,43 @@ extension TemporaryFiles {
     /// a placement window is open: its end does then. Async-signal-safe.
     fileprivate static func noteSignal(_ signal: Int32) {
         _ = window.pending.compareExchange(expected: 0, desired: signal, ordering: .sequentiallyConsistent)
-        if window.depth.load(ordering: .sequentiallyConsistent) == 0 { window.endRunOnPendingSignal() }
+        window.endRunOnPendingSignal()
     }
 }
 
-/// Open placement windows and the signal noted meanwhile. The handler notes before it reads the
-/// depth, and a window's end lowers the depth before it reads the note (both sequentially
-/// consistent): one of the two always sees the other, and `ending` lets only one of them act.
+/// Open placement windows and the signal noted meanwhile. `depth` counts the open windows, or
+/// is -1 once the run is ending: the handler notes before it acts, a window's end lowers the
+/// depth before it looks at the note, and only the one that moves the depth from 0 to -1 acts
+/// (all sequentially consistent), so a signal is acted on once, and never while a window is
+/// open: a window cannot open after the run began to end on another thread.
 private final class SignalWindow: Sendable {
     let depth = Atomic<Int>(0)
     let pending = Atomic<Int32>(0)
-    let ending = Atomic<Bool>(false)
+
+    /// Opens a window; on a thread that finds the run ending (another thread's handler is
+    /// removing the registered paths and will raise the signal), waits for that end instead.
+    func open() {
+        while true {
+            let open = depth.load(ordering: .sequentiallyConsistent)
+            if open < 0 {
+                while true { pause() }
+            }
+            if depth.compareExchange(expected: open, desired: open + 1, ordering: .sequentiallyConsistent).exchanged { return }
+        }
+    }
+
+    /// Closes a window; the last one to close acts on a signal noted while it was open.
+    func close() {
+        guard depth.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 else { return }
+        endRunOnPendingSignal()
+    }
 
     /// Removes every registered path and ends the process by the noted signal, its action set
-    /// back to the default and unblocked in this thread; nothing when none was noted or another
-    /// thread is already ending the run. Async-signal-safe.
+    /// back to the default and unblocked in this thread; nothing when none was noted, a window
+    /// is open, or another thread is already ending the run. Async-signal-safe.
     func endRunOnPendingSignal() {
         let signal = pending.load(ordering: .sequentiallyConsistent)
-        guard signal != 0, !ending.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        guard signal != 0, depth.compareExchange(expected: 0, desired: -1, ordering: .sequentiallyConsistent).exchanged else { return }
         TemporaryFiles.removeAllRegistered()
         #if canImport(Glibc)
         Glibc.signal(signal, SIG_DFL)
