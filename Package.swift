@@ -3,7 +3,8 @@ import PackageDescription
 
 /// Ferry: move Core Data era records between formats and model versions, and prove nothing was lost.
 /// Dependencies point one way: ferry → Ferry → FerryMigration/FerryVerify → FerryStore → FerryModel → FerryFormats → C shims;
-/// FerryPostgres (a connection layer over libpq, no models) sits beside them, used by Ferry.
+/// FerryPostgres (a connection layer over libpq, no models) sits beside them, used by Ferry, and uses only FerryFormats'
+/// worker threads.
 /// FerryFormats is the lowest layer (raw values of files, no models), so the model loader can use its XML and plist code.
 let package = Package(
     name: "Ferry",
@@ -26,7 +27,7 @@ let package = Package(
         .target(name: "FerryMigration", dependencies: ["FerryModel", "FerryFormats", "FerryStore"]),
         .target(name: "FerryVerify", dependencies: ["FerryModel", "FerryFormats", "FerryStore"]),
         .target(name: "FerryFixtures", dependencies: []),
-        .target(name: "FerryPostgres", dependencies: ["CLibPQ"]),
+        .target(name: "FerryPostgres", dependencies: ["CLibPQ", "FerryFormats"]),
         .target(name: "Ferry", dependencies: ["FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures", "FerryPostgres"]),
         .executableTarget(name: "ferry", dependencies: ["Ferry", "FerryModel", "FerryFormats", "FerryStore", "FerryMigration", "FerryVerify", "FerryFixtures", "FerryPostgres"]),
         .executableTarget(

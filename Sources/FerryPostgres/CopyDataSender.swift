@@ -1,24 +1,22 @@
 import CLibPQ
-import Dispatch
-import Synchronization
+import FerryFormats
 
-/// Sends the blocks of a COPY to the server on a thread of its own, so that the caller encodes
-/// the next rows while the server takes these.
+/// Sends the blocks of a COPY to the server on a thread of its own (`SerialWorker`), so that the
+/// caller encodes the next rows while the server takes these; when the system cannot make a
+/// thread, each block is sent by the caller as it is handed over.
 ///
 /// libpq sends a block before `PQputCopyData` returns, waiting while the socket is full; a
 /// socket holds a fraction of a block, so a caller that sent its own blocks left the server
 /// waiting for each next block while it encoded it. At most `inFlight` blocks wait here, which
 /// bounds memory. A failure is thrown by the next `send` or by `drain`.
 final class CopyDataSender: @unchecked Sendable {
-    // The connection is used on `queue` only, between `send` and the `drain` that ends the
-    // COPY's data: the caller touches it again only after `drain` has waited for the queue.
+    // The connection is used by `worker`'s pieces only, between `send` and the `drain` that ends
+    // the COPY's data: the caller touches it again only after `drain` has waited for them.
     // That is what makes the unchecked Sendable sound.
     private let connection: PostgresConnection
-    private let queue = DispatchQueue(label: "ferry.postgres.copy")
-    private let slots = DispatchSemaphore(value: CopyDataSender.inFlight)
+    private let worker = SerialWorker<PostgresError>(capacity: CopyDataSender.inFlight)
     /// The largest COPY data message sent.
     static let messageBytes = 1 << 20
-    private let failure = Mutex<PostgresError?>(nil)
     private static let inFlight = 3
 
     init(connection: PostgresConnection) {
@@ -28,11 +26,7 @@ final class CopyDataSender: @unchecked Sendable {
     /// Hands `block` to the sending thread (leave it alone afterwards, and take the next one from
     /// `emptyBlock`). Throws the failure of an earlier block.
     func send(_ block: CopyBlock) throws(PostgresError) {
-        if let error = failure.withLock({ $0 }) { throw error }
-        slots.wait()
-        queue.async { [self] in
-            defer { slots.signal() }
-            guard failure.withLock({ $0 == nil }) else { return }
+        try worker.submit { [self] () throws(PostgresError) in
             // In messages of at most `messageBytes`: libpq copies each message whole into its
             // output buffer, which keeps its largest size until the connection closes (a block
             // holding a 300 MB blob sent in one message left 300 MB there). COPY data may be
@@ -41,9 +35,7 @@ final class CopyDataSender: @unchecked Sendable {
             while offset < block.count {
                 let length = min(Self.messageBytes, block.count - offset)
                 guard PQputCopyData(connection.handle, (block.base + offset).assumingMemoryBound(to: CChar.self), Int32(length)) == 1 else {
-                    let error = connection.failure()
-                    failure.withLock { $0 = error }
-                    break
+                    throw connection.failure()
                 }
                 offset += length
             }
@@ -58,7 +50,6 @@ final class CopyDataSender: @unchecked Sendable {
 
     /// Waits until every block handed over is sent; throws the first failure.
     func drain() throws(PostgresError) {
-        queue.sync {}
-        if let error = failure.withLock({ $0 }) { throw error }
+        try worker.drain()
     }
 }

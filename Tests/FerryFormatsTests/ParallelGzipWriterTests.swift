@@ -142,6 +142,19 @@ struct ParallelGzipWriterTests {
         #expect(calls == 3)
     }
 
+    /// Each worker compressed on a libdispatch queue, which retried forever a thread the system
+    /// could not make (`ulimit -v`): the export hung. Workers now start their own threads and,
+    /// without one, compress on the writer's thread.
+    @Test("without threads the blocks are compressed on the writer's thread, byte for byte as with them",
+          .timeLimit(.minutes(1)))
+    func refusedThreads() throws {
+        let bytes = Self.mixed(count: 9 * Self.blockSize + 77)
+        let threaded = try Self.compress(bytes, threads: 2)
+        let refused = try WorkerThread.refusingThreads { () throws in try Self.compress(bytes, threads: 2) }
+        #expect(refused == threaded)
+        #expect(refused == (try Self.compress(bytes, threads: 1)))
+    }
+
     @Test func invalidSettingsAreRejected() {
         #expect(throws: GzipError.invalidLevel(10)) { try ParallelGzipWriter(level: 10) { _ in } }
         #expect(throws: ParallelGzipError.invalidThreadCount(0)) { try ParallelGzipWriter(threads: 0) { _ in } }

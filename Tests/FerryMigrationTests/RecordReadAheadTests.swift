@@ -1,3 +1,4 @@
+import FerryFormats
 @testable import FerryMigration
 import FerryModel
 import Foundation
@@ -30,6 +31,28 @@ struct RecordReadAheadTests {
         var read = 1
         while try ahead.next() != nil { read += 1 }
         #expect(read == 200)
+    }
+
+    /// The reader ran on a libdispatch queue, which retried forever a thread the system could not
+    /// make (`ulimit -v`): an import hung before its first record. Without a thread the consumer
+    /// now reads each batch itself when it needs one.
+    @Test("when no thread can be made, each batch is read in line as it is needed: the same records in order",
+          .timeLimit(.minutes(1)))
+    func readsInLineWithoutThread() throws {
+        let counter = Counter()
+        var lines: [Int] = []
+        try WorkerThread.refusingThreads { () throws in
+            var ahead = RecordReadAhead(CountedReader(counter: counter, total: 30), batchSize: 512, batchBytes: 4 << 20, depth: 2)
+            #expect(counter.value == 0)
+            while let result = try ahead.next() {
+                guard case .record(let record, _) = result else { continue }
+                lines.append(record.location.line ?? 0)
+                // Four 1 MB records end a batch, and none is read before it is needed (the
+                // reader is asked once more at the end).
+                #expect(counter.value == min((lines.count + 3) / 4 * 4, 31))
+            }
+        }
+        #expect(lines == Array(1...30))
     }
 }
 

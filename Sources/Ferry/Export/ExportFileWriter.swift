@@ -1,4 +1,3 @@
-import Dispatch
 import FerryFormats
 import FerryModel
 import Synchronization
@@ -6,13 +5,13 @@ import Synchronization
 /// Writes one export file: bytes go through gzip when asked, then to the file, and the SHA-256
 /// and size of what reaches the file are kept for the manifest.
 ///
-/// Compressing, hashing and writing run on a serial queue of their own, so they use the second
-/// core while the caller encodes the next records; at most `inFlight` chunks wait, which bounds
-/// memory. A failure (a full disk, EFBIG past a size limit) is thrown by the next `write` or by
-/// `finish`.
+/// Compressing, hashing and writing run on a thread of their own (`SerialWorker`), so they use
+/// the second core while the caller encodes the next records (on the caller, chunk by chunk,
+/// when the system cannot make a thread); at most `inFlight` chunks wait, which bounds memory.
+/// A failure (a full disk, EFBIG past a size limit) is thrown by the next `write` or by `finish`.
 final class ExportFileWriter: @unchecked Sendable {
-    // `file`, `compressor`, `digest` and `byteCount` are touched only on `queue`, or after
-    // `queue.sync {}` has drained it; that is what makes the unchecked Sendable sound.
+    // `file`, `compressor`, `digest` and `storedBytes` are touched only by `worker`'s pieces, or
+    // after `worker` has run them all; that is what makes the unchecked Sendable sound.
     let path: String
     private let durable: Bool
     /// Whether chunks hold `DeferredBase64` spans, expanded into `expanded` before the rest.
@@ -22,9 +21,7 @@ final class ExportFileWriter: @unchecked Sendable {
     private var compressor: ParallelGzipWriter?
     private var digest = SHA256()
     private var storedBytes = 0
-    private let queue = DispatchQueue(label: "ferry.export.file")
-    private let slots = DispatchSemaphore(value: ExportFileWriter.inFlight)
-    private let failure = Mutex<ExportError?>(nil)
+    private let worker = SerialWorker<ExportError>(capacity: ExportFileWriter.inFlight)
     /// Buffers already written, kept for `emptyBuffer` so that chunks reuse their memory
     /// instead of allocating (and faulting in) a fresh one each time.
     private let spare = Mutex<[[UInt8]]>([])
@@ -54,19 +51,16 @@ final class ExportFileWriter: @unchecked Sendable {
     }
 
     /// Bytes of the file as written so far (complete after `finish`).
-    var byteCount: Int { queue.sync { storedBytes } }
+    var byteCount: Int {
+        worker.waitUntilIdle()
+        return storedBytes
+    }
 
-    /// Hands `bytes` to the writing queue. Pass the only copy (and take the next buffer from
+    /// Hands `bytes` to the writing thread. Pass the only copy (and take the next buffer from
     /// `emptyBuffer`), so that its memory can be reused once written.
     func write(_ bytes: [UInt8]) throws(ExportError) {
-        if let error = failure.withLock({ $0 }) { throw error }
-        slots.wait()
-        queue.async {
-            defer { self.slots.signal() }
-            guard self.failure.withLock({ $0 == nil }) else { return }
-            do throws(ExportError) { try self.consume(bytes) } catch {
-                self.failure.withLock { $0 = error }
-            }
+        try worker.submit { () throws(ExportError) in
+            try self.consume(bytes)
             self.spare.withLock { $0.append(bytes) }
         }
     }
@@ -81,8 +75,7 @@ final class ExportFileWriter: @unchecked Sendable {
 
     /// Completes the file; returns its SHA-256 as lowercase hex.
     func finish() throws(ExportError) -> String {
-        queue.sync {}
-        if let error = failure.withLock({ $0 }) { throw error }
+        try worker.drain()
         do {
             try compressor?.finish()
             try file.close(sync: durable)

@@ -1,12 +1,12 @@
 import CZlib
-import Dispatch
 
 /// Compresses bytes into a single gzip member using several threads, handing the compressed
 /// output to a sink in order.
 ///
-/// Input is cut into blocks of `blockSize` bytes; each block is deflated on its own (on one of
-/// `threads` worker queues), primed with the 32 KiB of input before it, and the blocks are
-/// joined into one DEFLATE stream (see ``ParallelGzipBlock``). The result is one ordinary gzip
+/// Input is cut into blocks of `blockSize` bytes; each block is deflated on its own (by one of
+/// `threads` workers, `SerialWorker`s, each on a thread of its own for the writer's life, or on
+/// the caller's when the system cannot make one), primed with the 32 KiB of input before it,
+/// and the blocks are joined into one DEFLATE stream (see ``ParallelGzipBlock``). The result is one ordinary gzip
 /// member that any gzip reader accepts. The output depends only on the input, the level and the
 /// block size, never on the thread count or on how the input was split into `write` calls.
 ///
@@ -32,8 +32,8 @@ public final class ParallelGzipWriter {
     private let sink: Sink
     private let level: Int32
     private let blockSize: Int
-    /// One serial queue per thread, blocks assigned round-robin; empty for `threads: 1`.
-    private let queues: [DispatchQueue]
+    /// One worker per thread, blocks assigned round-robin; empty for `threads: 1`.
+    private let workers: [SerialWorker<Never>]
     private let maximumPending: Int
     /// Blocks submitted to workers and not yet written, oldest first.
     private var pending: [ParallelGzipPendingBlock] = []
@@ -59,8 +59,8 @@ public final class ParallelGzipWriter {
         self.sink = sink
         self.level = Int32(level)
         self.blockSize = blockSize
-        queues = threads == 1 ? [] : (0..<threads).map { DispatchQueue(label: "ferry.parallel-gzip.\($0)") }
         maximumPending = 2 * threads
+        workers = threads == 1 ? [] : (0..<threads).map { _ in SerialWorker(capacity: 2 * threads) }
         current.reserveCapacity(blockSize)
     }
 
@@ -115,12 +115,12 @@ public final class ParallelGzipWriter {
         current.reserveCapacity(blockSize)
         let priming = dictionary
         dictionary = input.suffix(ParallelGzipBlock.windowSize)
-        guard !queues.isEmpty else {
+        guard !workers.isEmpty else {
             return try emit(ParallelGzipBlock(input: input, dictionary: priming, level: level, isLast: isLast))
         }
         pending.append(ParallelGzipPendingBlock(
             input: input, dictionary: priming, level: level, isLast: isLast,
-            queue: queues[submitted % queues.count]))
+            worker: workers[submitted % workers.count]))
         submitted += 1
         while let oldest = pending.first, pending.count >= maximumPending || oldest.isReady {
             pending.removeFirst()

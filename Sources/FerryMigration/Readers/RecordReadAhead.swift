@@ -1,8 +1,12 @@
 import Dispatch
+import FerryFormats
 import Synchronization
 
-/// Runs a record reader on a thread of its own, a few batches ahead of its consumer, so that
-/// parsing and converting records overlaps with writing them.
+/// Runs a record reader on a thread of its own (`WorkerThread`), a few batches ahead of its
+/// consumer, so that parsing and converting records overlaps with writing them. When the system
+/// cannot make the thread (`ulimit -v`; libdispatch, used before, retried it forever and the run
+/// hung), the consumer reads each batch itself when it needs it: the same batches in the same
+/// order, read in line.
 ///
 /// Records come out in the reader's order, so the output is the same as reading in line. Memory
 /// is bounded: at most `depth` batches wait at a time, each of `batchSize` results or of
@@ -17,7 +21,7 @@ import Synchronization
 /// reader and its source. The consumer does not wait for that, so a source that blocks (a
 /// terminal on standard input) cannot hang it.
 struct RecordReadAhead: ~Copyable {
-    private let channel: BatchChannel
+    private let source: BatchSource
     /// The current batch, and the position of its next result.
     private var pending: [RecordReadResult] = []
     private var position = 0
@@ -38,19 +42,23 @@ struct RecordReadAhead: ~Copyable {
         case failure(RecordSourceError)
     }
 
-    /// Starts reading `reader` on its own thread.
+    /// Where batches come from: the reader thread, or the reader itself, read by the consumer.
+    private enum BatchSource {
+        case thread(BatchChannel)
+        case inLine(any BatchProducer, BatchLimits)
+    }
+
+    /// Starts reading `reader` on its own thread, or, when none can be made, leaves it to be read
+    /// a batch at a time as the consumer needs one.
     init<Reader: RecordReader & ~Copyable>(_ reader: consuming Reader, batchSize: Int = 512, batchBytes: Int = 4 << 20, depth: Int = 4) {
-        let channel = BatchChannel(depth: depth)
-        self.channel = channel
         let producer: any BatchProducer = HandOff(reader)
         let limits = BatchLimits(results: max(1, batchSize), bytes: max(1, batchBytes))
-        DispatchQueue(label: "ferry.record-read-ahead").async {
-            producer.run(into: channel, limits: limits)
-        }
+        let channel = BatchChannel(depth: depth)
+        source = WorkerThread.start({ producer.run(into: channel, limits: limits) }) ? .thread(channel) : .inLine(producer, limits)
     }
 
     deinit {
-        channel.stopProducer()
+        if case .thread(let channel) = source { channel.stopProducer() }
     }
 
     /// The next result in the reader's order; nil at the end of the source.
@@ -88,7 +96,10 @@ struct RecordReadAhead: ~Copyable {
             }
             var spent: [RecordReadResult] = []
             swap(&spent, &pending)
-            let taken = channel.take(returning: consume spent)
+            let taken = switch source {
+            case .thread(let channel): channel.take(returning: consume spent)
+            case .inLine(let producer, let limits): producer.batch(reusing: consume spent, limits: limits)
+            }
             pending = taken.results
             position = 0
             unknownKeys = taken.unknownKeys
@@ -197,14 +208,17 @@ private struct BatchLimits: Sendable {
     let bytes: Int
 }
 
-/// What the read-ahead thread runs (not generic, so the thread's closure holds no reader type).
+/// What the read-ahead thread runs (not generic, so the thread's closure holds no reader type),
+/// or, without that thread, the consumer.
 private protocol BatchProducer: AnyObject, Sendable {
     func run(into channel: BatchChannel, limits: BatchLimits)
+    func batch(reusing spent: consuming [RecordReadResult], limits: BatchLimits) -> BatchChannel.Batch
 }
 
 /// Moves a reader to the read-ahead thread. `@unchecked Sendable`: after `init` only that
-/// thread touches the reader (in `run`), and nothing else keeps a reference to it; for the same
-/// reason its accesses need no run-time exclusivity check (one per record otherwise).
+/// thread touches the reader (in `run`), or, when it could not be started, only the consumer (in
+/// `batch`), and nothing else keeps a reference to it; for the same reason its accesses need no
+/// run-time exclusivity check (one per record otherwise).
 private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @unchecked Sendable {
     @exclusivity(unchecked) private var reader: Reader
 
@@ -215,28 +229,35 @@ private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @u
     /// Reads batches until the end of the source, an error, or the consumer is gone.
     func run(into channel: BatchChannel, limits: BatchLimits) {
         while channel.waitForRoom() {
-            var results = channel.spentBatch()
-            reader.reuse(&results)
-            results.removeAll(keepingCapacity: true)
-            results.reserveCapacity(limits.results)
-            var ending: RecordSourceError?? = nil
-            var bytes = 0
-            do {
-                while results.count < limits.results, bytes < limits.bytes {
-                    guard let result = try reader.next() else {
-                        ending = .some(nil)
-                        break
-                    }
-                    if case .record(let record, _) = result { bytes += StoreRowSize.bytes(of: record.values) }
-                    results.append(result)
-                }
-            } catch {
-                ending = .some(error)
-            }
-            channel.put(BatchChannel.Batch(results: results, ending: ending, unknownKeys: reader.unknownKeys,
-                                             matchesAnyKey: reader.matchesAnyKey, skippedLines: reader.skippedLines,
-                                             absentDefaults: reader.absentDefaults))
-            if ending != nil { return }
+            let batch = batch(reusing: channel.spentBatch(), limits: limits)
+            channel.put(batch)
+            if batch.ending != nil { return }
         }
+    }
+
+    /// Reads the next batch into `spent`'s storage, after offering its results to the reader for
+    /// reuse and freeing the rest.
+    func batch(reusing spent: consuming [RecordReadResult], limits: BatchLimits) -> BatchChannel.Batch {
+        var results = spent
+        reader.reuse(&results)
+        results.removeAll(keepingCapacity: true)
+        results.reserveCapacity(limits.results)
+        var ending: RecordSourceError?? = nil
+        var bytes = 0
+        do {
+            while results.count < limits.results, bytes < limits.bytes {
+                guard let result = try reader.next() else {
+                    ending = .some(nil)
+                    break
+                }
+                if case .record(let record, _) = result { bytes += StoreRowSize.bytes(of: record.values) }
+                results.append(result)
+            }
+        } catch {
+            ending = .some(error)
+        }
+        return BatchChannel.Batch(results: results, ending: ending, unknownKeys: reader.unknownKeys,
+                                  matchesAnyKey: reader.matchesAnyKey, skippedLines: reader.skippedLines,
+                                  absentDefaults: reader.absentDefaults)
     }
 }
