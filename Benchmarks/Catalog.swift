@@ -111,7 +111,7 @@ enum Catalog {
                 summary: "every upload record of a Workspace 1 store through CoreDataStoreReader.records(model:).records(of:) (in the driver) vs sqlite3 SELECT * of the table to /dev/null",
                 targets: [.ferryRecordRate(atLeast: 1_000_000, issue: "#3")],
                 prepare: { try $0.uploadStore() },
-                ferry: readUploadStore,
+                ferry: { w in readUploadStore(w) },
                 reference: { w in .shell("sqlite3 \(w.uploadStorePath) 'SELECT * FROM ZUPLOADENTITY' > /dev/null") }),
 
             Benchmark(
@@ -122,16 +122,16 @@ enum Catalog {
                     try w.uploadStore()
                     try w.cReference(.storeRead)
                 },
-                ferry: readUploadStore,
+                ferry: { w in readUploadStore(w) },
                 reference: { w in .process([w.cReferencePath(.storeRead), w.uploadStorePath, "ZUPLOADENTITY", String(w.rows)]) }),
 
             Benchmark(
                 name: "read-store-threads",
-                summary: "the same records: Ferry's store reading as the cursor chooses it (a table this large on two worker threads) vs the same cursor reading with one statement, both in the driver",
+                summary: "the same records: Ferry's store reading on two worker threads (SplitRecordScan, which the cursor uses only with more than two cores) vs the same cursor with one statement, both in the driver",
                 targets: [.speedup(atLeast: 1.0, issue: "#16: no slower than one statement")],
                 prepare: { try $0.uploadStore() },
-                ferry: readUploadStore,
-                reference: { w in readUploadStore(w, oneStatement: true) }),
+                ferry: { w in readUploadStore(w, reading: .workers) },
+                reference: { w in readUploadStore(w, reading: .oneStatement) }),
             QueryBenchmarks.query(),
             MigrateBenchmarks.workspace2To3,
             MappingModelBenchmarks.mappingModelMigration,
@@ -141,18 +141,14 @@ enum Catalog {
         ] + ExportBenchmarks.all() + PostgresBenchmarks.all()
     }
 
-    /// Ferry's reading of every upload record of the Workspace 1 upload store, in the driver
-    /// (with one statement only when told).
-    private static func readUploadStore(_ w: Workspace, oneStatement: Bool) -> Side {
+    /// Ferry's reading of every upload record of the Workspace 1 upload store, in the driver.
+    private static func readUploadStore(_ w: Workspace, reading: StoreReadProbe.Reading = .chosen) -> Side {
         let store = w.uploadStorePath
-        return .inProcess(label: "CoreDataStoreReader(\(store)) reading every UploadEntity record\(oneStatement ? " with one statement" : "")") {
+        let how = reading == .chosen ? "" : " on \(reading.rawValue)"
+        return .inProcess(label: "CoreDataStoreReader(\(store)) reading every UploadEntity record\(how)") {
             _ = try StoreReadProbe.read(store, modelBundle: w.workspaceModel, version: "Workspace 1",
-                                        entity: "UploadEntity", expected: w.rows, oneStatement: oneStatement)
+                                        entity: "UploadEntity", expected: w.rows, reading: reading)
         }
-    }
-
-    private static func readUploadStore(_ w: Workspace) -> Side {
-        readUploadStore(w, oneStatement: false)
     }
 
     /// `ferry import` of upload rows into a Workspace 1 store (verified unless told not to).

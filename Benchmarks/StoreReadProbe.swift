@@ -13,15 +13,25 @@ import FerryStore
 enum StoreReadProbe {
     /// Reads every `entity` record of the store and returns a checksum; throws when the store
     /// cannot be read or holds fewer than `expected` records.
-    /// - Parameter oneStatement: read with one statement even where the cursor would read the
-    ///   table on worker threads (`SplitRecordScan`), for the side-by-side of the two.
+    /// How the cursor reads the table: as it chooses (on worker threads only with cores to
+    /// spare), with one statement, or on two worker threads whatever the cores.
+    enum Reading: String {
+        case chosen
+        case oneStatement = "one statement"
+        case workers = "two worker threads"
+    }
+
     static func read(_ path: String, modelBundle: String, version: String, entity: String, expected: Int,
-                     oneStatement: Bool = false) throws -> Int {
+                     reading: Reading = .chosen) throws -> Int {
         guard let model = try XcodeModelLoader.loadBundle(at: modelBundle).version(named: version) else {
             throw RunFailure(description: "\(modelBundle): no model version '\(version)'")
         }
         let reader = try CoreDataStoreReader(path: path).records(model: model)
-        let cursor = try oneStatement ? reader.records(of: entity, minimumSplitSpan: nil) : reader.records(of: entity)
+        let cursor = switch reading {
+        case .chosen: try reader.records(of: entity)
+        case .oneStatement: try reader.records(of: entity, minimumSplitSpan: nil)
+        case .workers: try reader.records(of: entity, minimumSplitSpan: 0)
+        }
         let attributes = model.allAttributes(of: entity).map(\.name)
         let toOne = model.allRelationships(of: entity).filter { !$0.isToMany }.map(\.name)
         var slots: StoredRowSlots?

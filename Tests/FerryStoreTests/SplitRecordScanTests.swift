@@ -66,7 +66,7 @@ import Testing
         while let row = try cursor.advance() {
             let count = try #require(cursor.attributeNames(of: row.entity)).count
             var values: [String] = ["\(row.primaryKey) \(row.entity) v\(cursor.versionOfCurrentRow)"]
-            try cursor.forEachPlainValue(at: (0..<count).map { $0 }) { position, plain in
+            cursor.forEachPlainValue(at: (0..<count).map { $0 }) { position, plain in
                 switch plain {
                 case .null: values.append("null")
                 case .integer(let number): values.append("\(number)")

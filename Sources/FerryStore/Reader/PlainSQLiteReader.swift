@@ -51,7 +51,7 @@ public final class PlainSQLiteReader {
         let sql = "SELECT \(selection.names.joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table.table)) ORDER BY 1"
         let plan = RecordPlan(path: path, table: table.table, sql: sql, entityColumn: nil,
                               shapes: [0: RecordShape(entity: table.entity, attributes: attributes, toOne: toOne)], entityNames: [:])
-        return try StoredRecordCursor(plan: plan, database: database)
+        return try StoredRecordCursor(plan: plan, database: database, minimumSplitSpan: nil)
     }
 
     /// Rows of a table.

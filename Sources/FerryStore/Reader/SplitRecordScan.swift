@@ -1,4 +1,5 @@
 import FerryFormats
+import FoundationEssentials
 
 /// Reads the rows of a Core Data entity table in `Z_PK` order on two worker threads, each with a
 /// connection of its own, and hands them to the cursor's thread in that order (`StoredRecordCursor`).
@@ -24,6 +25,12 @@ final class SplitRecordScan {
     static let rangeWidth: UInt64 = 1_024
     /// Tables whose keys span fewer than this are read with one statement.
     static let minimumSpan: Int64 = 16_384
+    /// Whether the process has more than two cores to run on. Every verb already keeps two busy
+    /// (its own thread, and the writer, census or checks beside it): on two cores the workers
+    /// only add the copying of every row. Measured there (1M small records, release build): a
+    /// bare read 1.45× faster, but an export 12 % slower, a migrate 4 % slower, a verify no
+    /// faster, each with 4–5 MB more peak memory. So the cursor splits only with cores to spare.
+    static let hasSpareCores = ProcessInfo.processInfo.activeProcessorCount > 2
     private static let workers = 2
     private static let batchRows = 1_024
     private static let batchBytes = 1 << 20

@@ -29,11 +29,12 @@ public final class StoreRecordReader {
     /// - Throws: `StoreReaderError.abstractEntityRow` before the first row when a row of the
     ///   hierarchy has the `Z_ENT` of an abstract entity (the first such row by `Z_PK`).
     public func records(of entityName: String) throws(StoreReaderError) -> StoredRecordCursor {
-        try records(of: entityName, minimumSplitSpan: SplitRecordScan.minimumSpan)
+        try records(of: entityName, minimumSplitSpan: SplitRecordScan.hasSpareCores ? SplitRecordScan.minimumSpan : nil)
     }
 
     /// `records(of:)`, read on worker threads from a span of `minimumSplitSpan` keys on, or never
-    /// when nil (for tests, which read small tables both ways).
+    /// when nil, whatever the cores (for tests, which read small tables both ways, and the
+    /// benchmark that compares the two).
     package func records(of entityName: String, minimumSplitSpan: Int64?) throws(StoreReaderError) -> StoredRecordCursor {
         guard model.entity(named: entityName) != nil, let table = layout.table(forEntity: entityName) else {
             throw .unknownEntity(path: store.path, entity: entityName)

@@ -2,8 +2,9 @@ import CSQLite
 import FerryModel
 
 /// Streams the records of one entity in key order, a row at a time: through one prepared
-/// statement, or for a large table of a Core Data store, from rows two worker threads read
-/// (`SplitRecordScan`). Either way each row's values are decoded here, by the same code.
+/// statement, or for a large table of a Core Data store on a machine with cores to spare, from
+/// rows two worker threads read (`SplitRecordScan`). Either way each row's values are decoded
+/// here, by the same code.
 ///
 /// A row whose values do not fit the model throws `StoreReaderError.invalidValue`; the next call
 /// goes on with the following row. SQLite failures (a damaged page) end the stream.
@@ -47,8 +48,8 @@ public final class StoredRecordCursor {
     }
 
     /// - Parameter minimumSplitSpan: the span of keys from which a table with a split query is
-    ///   read on worker threads (`SplitRecordScan.minimumSpan`), or nil: never (for tests).
-    init(plan: RecordPlan, database: SQLiteDatabase, minimumSplitSpan: Int64? = SplitRecordScan.minimumSpan) throws(StoreReaderError) {
+    ///   read on worker threads (`SplitRecordScan.minimumSpan`), or nil: never.
+    init(plan: RecordPlan, database: SQLiteDatabase, minimumSplitSpan: Int64?) throws(StoreReaderError) {
         self.plan = plan
         statement = try StoreReaderError.sqlite { () throws(SQLiteError) in try database.prepare(plan.sql) }
         split = minimumSplitSpan.flatMap { SplitRecordScan.start(plan, database: database, minimumSpan: $0) }
