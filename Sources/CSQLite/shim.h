@@ -24,7 +24,9 @@ static inline int ferry_sqlite3_main_files_errno(sqlite3 *db) {
     if (sqlite3_file_control(db, "main", SQLITE_FCNTL_LAST_ERRNO, &code) != SQLITE_OK) code = 0;
     if (code != 0) return code;
     sqlite3_file *journal = 0;
+    // An in-memory journal (journal_mode=MEMORY, a temporary database) has no xFileControl.
     if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &journal) == SQLITE_OK && journal && journal->pMethods
+        && journal->pMethods->xFileControl
         && journal->pMethods->xFileControl(journal, SQLITE_FCNTL_LAST_ERRNO, &code) != SQLITE_OK) {
         code = 0;
     }
