@@ -25,7 +25,9 @@ enum WriteAheadLogFold {
             checkpoint.finalize()
             try database.close()
         } catch {
-            if error.writeFailure != nil { throw .sqlite(error) }
+            // No room is the folder's, said as such; anything else (a -shm that cannot be
+            // written reads as a read-only store) is said as what it stopped: the fold.
+            if let failure = error.writeFailure, [.diskFull, .fileSizeLimit].contains(failure.cause) { throw .sqlite(error) }
             throw .unfoldedLog(path: path, reason: ErrorText.reason(of: error, at: path))
         }
         if blocked { throw .destinationInUse(path) }
