@@ -84,8 +84,8 @@ package final class SerialWorker<Failure: Error>: Sendable {
 /// semaphore whose count is below its initial value).
 private final class SerialWorkQueue: Sendable {
     private struct State {
+        /// At most `capacity` (a few): taking the first moves the rest.
         var pieces: [@Sendable () -> Void] = []
-        var head = 0
         var closed = false
     }
 
@@ -116,15 +116,11 @@ private final class SerialWorkQueue: Sendable {
     func run() {
         while true {
             ready.wait()
+            // Taken out of the list, not passed over: a piece run keeps what it captured (a
+            // block of input) for as long as the list holds it, and a producer that keeps the
+            // list from emptying made that every piece of the run (an export's whole file).
             let piece = state.withLock { state -> (@Sendable () -> Void)? in
-                guard state.head < state.pieces.count else { return nil }
-                let piece = state.pieces[state.head]
-                state.head += 1
-                if state.head == state.pieces.count {
-                    state.pieces.removeAll(keepingCapacity: true)
-                    state.head = 0
-                }
-                return piece
+                state.pieces.isEmpty ? nil : state.pieces.removeFirst()
             }
             guard let piece else { return }
             piece()

@@ -22,8 +22,8 @@ final class RowStream: Sendable {
     }
 
     private struct State: @unchecked Sendable {
+        /// At most `depth`: taking the first moves the rest.
         var waiting: [CopiedRows] = []
-        var head = 0
         var spare: [CopiedRows] = []
         var end: End?
         var stopping = false
@@ -77,14 +77,7 @@ final class RowStream: Sendable {
     func take() -> Taken {
         ready.wait()
         return state.withLock { state -> Taken in
-            guard state.head < state.waiting.count else { return .end(state.end ?? .finished) }
-            let rows = state.waiting[state.head]
-            state.head += 1
-            if state.head == state.waiting.count {
-                state.waiting.removeAll(keepingCapacity: true)
-                state.head = 0
-            }
-            return .rows(rows)
+            state.waiting.isEmpty ? .end(state.end ?? .finished) : .rows(state.waiting.removeFirst())
         }
     }
 
