@@ -266,13 +266,20 @@ extension LiveStoreReadTests {
     func exportUnderChurningWriter() throws {
         let (folder, path, writer) = try ChurningWriter.workspaceStore("live-export-churn")
         defer { writer.stop() }
+        var exports = 0
         for run in 0..<5 {
             let out = folder + "/export\(run)"
-            let exported = try ExportJob(request: ExportRequest(storePath: path, outputFolder: out, modelPath: ExportTestSupport.workspace))
-                .runReadingACopyWhenWritten()
+            let job = ExportJob(request: ExportRequest(storePath: path, outputFolder: out, modelPath: ExportTestSupport.workspace))
+            let outcome = Result { () throws(ExportError) in try job.runReadingACopyWhenWritten() }
+            // Written during every read and every copy (a loaded machine makes each slower than
+            // the app's pause): "run again" is a right answer too, as for the copy above.
+            if case .failure(.changedWhileReading) = outcome { continue }
+            let exported = try outcome.get()
+            exports += 1
             #expect(exported.manifest.entities.first { $0.entity == "Task" }?.count == 50, "run \(run)")
             #expect(exported.manifest.source == path)
         }
+        #expect(exports > 0, "every run said the store changed while it was read")
     }
 }
 
