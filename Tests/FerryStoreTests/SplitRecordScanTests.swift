@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryModel
 import FerryStore
 import FerryTestSupport
@@ -173,6 +174,19 @@ import Testing
         let writer = try SQLiteDatabase(path: path, mode: .readWrite, busyTimeoutMilliseconds: 0)
         try writer.execute("BEGIN EXCLUSIVE; COMMIT")
         try writer.close()
+    }
+
+    @Test func withoutThreadsTheTableIsReadWithOneStatement() throws {
+        let path = temporaryStorePath("split-no-threads")
+        defer { removeStoreFiles(path) }
+        try writeStore(path, things: 3_000)
+        let cursor = try WorkerThread.refusingThreads {
+            try CoreDataStoreReader(path: path).records(model: Model.model).records(of: "Thing", minimumSplitSpan: 0)
+        }
+        #expect(!cursor.readsOnWorkers)
+        var read = 0
+        while try cursor.next() != nil { read += 1 }
+        #expect(read == 3_000)
     }
 
     @Test func aSmallTableIsReadWithOneStatement() throws {
