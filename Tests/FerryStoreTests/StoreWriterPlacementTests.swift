@@ -130,6 +130,13 @@ struct StoreWriterPlacementTests {
         // No limit set and room on the disk: an I/O error is something else.
         #expect(SQLiteError.environmentFailure(code: SQLITE_IOERR | (3 << 8), systemErrno: EIO, file: file, destination: "Out.sqlite") == nil)
         #expect(SQLiteError.environmentFailure(code: SQLITE_CONSTRAINT, systemErrno: ENOSPC, file: file, destination: "Out.sqlite") == nil)
+        // A failed read of the database's own files is no want of room, whatever errno says (as
+        // for a connection that writes nothing of its own): a read, or EIO on a damaged disk
+        // (CORRUPTFS), was "file size limit reached" under any ulimit -f.
+        for readError in [SQLITE_IOERR | (1 << 8), SQLITE_IOERR | (33 << 8)] {
+            #expect(SQLiteError.environmentFailure(code: readError, systemErrno: EFBIG, file: file, destination: "Out.sqlite") == nil)
+            #expect(SQLiteError.environmentFailure(code: readError, systemErrno: ENOSPC, file: file, destination: "Out.sqlite") == nil)
+        }
         #expect(StoreWriterError.fileSystem(path: "Out.sqlite", operation: "write", errno: EFBIG).description
             == "file size limit reached writing Out.sqlite")
         #expect(StoreWriterError.fileSystem(path: "Out.sqlite", operation: "rename", errno: EACCES).writeFailure == nil)

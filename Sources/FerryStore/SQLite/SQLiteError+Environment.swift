@@ -37,6 +37,8 @@ extension SQLiteError {
                 ? WriteFailure(cause: .readOnlyFolder, path: FilePath.split(destination).folder)
                 : WriteFailure(cause: .readOnly, path: destination)
         case SQLITE_FULL, SQLITE_IOERR:
+            // A failed read (or lock, or seek) is no want of room, whatever the errno or the limits.
+            guard code & 0xFF == SQLITE_FULL || writeErrors.contains(code) else { return nil }
             guard writesOwnFiles else { return SQLiteTemporaryFiles.failure(code: code, systemErrno: systemErrno) }
             let failure = WriteFailure(errno: systemErrno, path: destination) ?? WriteFailure.diagnose(file: file, destination: destination)
                 ?? (code & 0xFF == SQLITE_FULL ? WriteFailure(cause: .diskFull, path: destination) : nil)
@@ -46,6 +48,9 @@ extension SQLiteError {
         }
     }
 
+    /// SQLite's codes for a failed write, sync or truncation of a file (`SQLITE_IOERR_WRITE`,
+    /// `_FSYNC`, `_TRUNCATE`): an I/O error of another kind (a read) is no want of room.
+    private static let writeErrors: Set<Int32> = [SQLITE_IOERR | (3 << 8), SQLITE_IOERR | (4 << 8), SQLITE_IOERR | (6 << 8)]
     /// The extended codes (above the primary `SQLITE_IOERR`) of a `-shm` that could not be opened
     /// (18), grown (19) or mapped (21).
     private static let sharedMemoryErrors: Set<Int32> = [18, 19, 21]

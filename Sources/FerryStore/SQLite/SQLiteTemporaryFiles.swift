@@ -22,14 +22,10 @@ enum SQLiteTemporaryFiles {
         } ?? "."
     }
 
-    /// SQLite's codes for a failed write, sync or truncation of a file (`SQLITE_IOERR_WRITE`,
-    /// `_FSYNC`, `_TRUNCATE`): an I/O error of another kind (a read) is no want of room.
-    private static let writeErrors: Set<Int32> = [SQLITE_IOERR | (3 << 8), SQLITE_IOERR | (4 << 8), SQLITE_IOERR | (6 << 8)]
-
-    /// The write failure behind a failed call (`code`, `systemErrno`) of a connection that writes
-    /// nothing of its own (a read of a source): it can only be in the temporary files.
+    /// The write failure behind a failed write (`code`: `SQLITE_FULL` or a write error, as
+    /// `SQLiteError.environmentFailure` tells them, with `systemErrno`) of a connection that
+    /// writes nothing of its own (a read of a source): it can only be in the temporary files.
     static func failure(code: Int32, systemErrno: Int32) -> WriteFailure? {
-        guard code & 0xFF == SQLITE_FULL || writeErrors.contains(code) else { return nil }
         let folder = self.folder
         let found = WriteFailure(errno: systemErrno, path: folder) ?? WriteFailure.diagnose(file: folder + "/-", destination: folder)
             ?? (code & 0xFF == SQLITE_FULL ? WriteFailure(cause: .diskFull, path: folder) : nil)
