@@ -54,6 +54,62 @@ struct RecordReadAheadTests {
         }
         #expect(lines == Array(1...30))
     }
+
+    /// The list of batches kept each batch taken (its results emptied, not its unknown keys and
+    /// absent defaults, the reader's as of that batch) until the list emptied, which a reader
+    /// that keeps ahead of the consumer never lets happen: held memory grew with the source.
+    @Test("a batch taken is let go, though the reader keeps ahead of the consumer", .timeLimit(.minutes(1)))
+    func takenBatchesAreLetGo() throws {
+        let handed = HandedKeys()
+        var ahead = RecordReadAhead(KeyedReader(handed: handed, total: 60), batchSize: 1, batchBytes: 1 << 20, depth: 3)
+        var mostAlive = 0
+        while try ahead.next() != nil {
+            // Slower than the reader, so that batches always wait.
+            Thread.sleep(forTimeInterval: 0.002)
+            mostAlive = max(mostAlive, handed.alive)
+        }
+        // The three batches waiting, the one being read and the one taken last.
+        #expect(mostAlive <= 5)
+    }
+}
+
+/// The unknown keys a reader handed over, each a list of its own, and how many of those lists
+/// are still alive (a list's storage is its one reference).
+private final class HandedKeys: Sendable {
+    private struct Handed: @unchecked Sendable {
+        weak var storage: AnyObject?
+    }
+
+    private let handed = Mutex<[Handed]>([])
+
+    func hand(_ keys: [String]) -> [String] {
+        handed.withLock { $0.append(Handed(storage: unsafeBitCast(keys, to: AnyObject.self))) }
+        return keys
+    }
+
+    var alive: Int { handed.withLock { $0.count { $0.storage != nil } } }
+}
+
+/// `total` records, with a new list of unknown keys after each.
+private struct KeyedReader: RecordReader {
+    let handed: HandedKeys
+    let total: Int
+    private var read = 0
+    var sourceName: String { "keyed" }
+    var unknownKeys: [String] { handed.hand(["unknown \(read)"]) }
+    var absentDefaults: [AbsentDefault] { [] }
+    var matchesAnyKey: Bool { true }
+
+    init(handed: HandedKeys, total: Int) {
+        self.handed = handed
+        self.total = total
+    }
+
+    mutating func next() throws(RecordSourceError) -> RecordReadResult? {
+        guard read < total else { return nil }
+        read += 1
+        return .record(Record(values: [.integer(Int64(read))], location: SourceLocation(file: "keyed", line: read)), defaulted: 0)
+    }
 }
 
 /// How many records a reader was asked for, read from the test's thread.

@@ -134,8 +134,8 @@ private final class BatchChannel: Sendable {
     }
 
     private struct State {
+        /// At most `depth`: taking the first moves the rest.
         var batches: [Batch] = []
-        var head = 0
         /// Batches the consumer went through, for the reader thread to free and reuse.
         var spent: [[RecordReadResult]] = []
         var stopping = false
@@ -181,14 +181,7 @@ private final class BatchChannel: Sendable {
         var returned = spent.capacity > 0 ? Optional(consume spent) : nil
         let batch = state.withLock { state -> Batch in
             if let batch = returned.take() { state.spent.append(batch) }
-            let batch = state.batches[state.head]
-            state.batches[state.head].results = []
-            state.head += 1
-            if state.head == state.batches.count {
-                state.batches.removeAll(keepingCapacity: true)
-                state.head = 0
-            }
-            return batch
+            return state.batches.removeFirst()
         }
         free.signal()
         return batch
