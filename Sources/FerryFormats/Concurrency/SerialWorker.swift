@@ -83,13 +83,8 @@ package final class SerialWorker<Failure: Error>: Sendable {
 /// Semaphores start at zero and are signalled up to their counts (libdispatch refuses to free a
 /// semaphore whose count is below its initial value).
 private final class SerialWorkQueue: Sendable {
-    private struct State {
-        /// At most `capacity` (a few): taking the first moves the rest.
-        var pieces: [@Sendable () -> Void] = []
-        var closed = false
-    }
-
-    private let state = Mutex(State())
+    /// At most `capacity` (a few): taking the first moves the rest.
+    private let pieces = Mutex<[@Sendable () -> Void]>([])
     /// Signalled once per piece put and once for the close.
     private let ready = DispatchSemaphore(value: 0)
     /// Counts the pieces that may still be put.
@@ -102,13 +97,12 @@ private final class SerialWorkQueue: Sendable {
     /// Puts a piece after the others, waiting for room.
     func put(_ piece: @escaping @Sendable () -> Void) {
         room.wait()
-        state.withLock { $0.pieces.append(piece) }
+        pieces.withLock { $0.append(piece) }
         ready.signal()
     }
 
     /// Lets the thread end once the pieces put are run.
     func close() {
-        state.withLock { $0.closed = true }
         ready.signal()
     }
 
@@ -119,8 +113,9 @@ private final class SerialWorkQueue: Sendable {
             // Taken out of the list, not passed over: a piece run keeps what it captured (a
             // block of input) for as long as the list holds it, and a producer that keeps the
             // list from emptying made that every piece of the run (an export's whole file).
-            let piece = state.withLock { state -> (@Sendable () -> Void)? in
-                state.pieces.isEmpty ? nil : state.pieces.removeFirst()
+            // Found empty only once closed: each piece put signals once, after it is put.
+            let piece = pieces.withLock { pieces -> (@Sendable () -> Void)? in
+                pieces.isEmpty ? nil : pieces.removeFirst()
             }
             guard let piece else { return }
             piece()
