@@ -244,6 +244,27 @@ struct ExitCodeCommandLineTests {
         #expect(!run.err.contains("SQLite error"), "\(run.err)")
     }
 
+    /// The writer opened the store it builds before it was told the destination: out of
+    /// descriptors there, an import said "so Out.sqlite.ferry-….tmp could not be opened", a file
+    /// the user never named and that is gone when the run ends.
+    @Test("a store that could not be opened for want of descriptors is named as the destination, not the file it is built in")
+    func writerOpenNamesTheDestination() throws {
+        let folder = try TestPaths.temporaryFolder("descriptors-destination")
+        let uploads = folder + "/uploads.csv"
+        #expect(try ferry("generate", "uploads", "--count", "100", "--clean", "--out", uploads).status == 0)
+        var said: [String] = []
+        for limit in 4...12 {
+            let out = folder + "/out-\(limit).sqlite"
+            let run = try ExportTestSupport.shell("ulimit -n \(limit); '\(ExportTestSupport.binary)' import '\(uploads)' --model '\(Self.model)' "
+                + "--model-version 'Workspace 2' --entity Upload --out '\(out)'")
+            // The checks of the store built (`could not be verified`) read that file, and say so.
+            guard run.status == 4, run.err.contains("too many open files"), !run.err.contains("could not be verified") else { continue }
+            said.append(run.err)
+            #expect(run.err.contains("so \(out) could not be opened") && !run.err.contains(".ferry-"), "ulimit -n \(limit): \(run.err)")
+        }
+        #expect(!said.isEmpty, "no limit ran out of descriptors before the checks")
+    }
+
     /// A check whose query could not open its connection was a failure of the store: `verify`
     /// said VERIFICATION FAILED (5) of a sound store, and an `--append` run out of descriptors
     /// exited 5 where the store simply could not be checked (4, nothing placed).

@@ -25,8 +25,12 @@ public final class SQLiteDatabase {
     ///
     /// `.readOnly` never changes the file or the folder it is in: see `ReadOnlySource` for how
     /// committed data in a `-wal` is still read.
-    /// - Parameter busyTimeoutMilliseconds: how long to wait for another connection's lock.
-    public convenience init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+    /// - Parameters:
+    ///   - destination: the store this database is built for (`destination`), named from the
+    ///     open on by what the environment keeps from it (no descriptor left to open the file).
+    ///   - busyTimeoutMilliseconds: how long to wait for another connection's lock.
+    public convenience init(path: String, mode: SQLiteOpenMode, destination: String? = nil,
+                            busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
         var opening = Reopening(path: path, target: path, flags: mode.flags)
         var snapshotFolder: ScratchFolder?
         var fixedBytes = false
@@ -66,8 +70,8 @@ public final class SQLiteDatabase {
                 fixedBytes = true
             }
         }
-        try self.init(opening, mode: mode, snapshotFolder: snapshotFolder, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-                      holdsRead: holdsRead)
+        try self.init(opening, mode: mode, destination: destination, snapshotFolder: snapshotFolder,
+                      busyTimeoutMilliseconds: busyTimeoutMilliseconds, holdsRead: holdsRead)
         sameBytes = fixedBytes ? opening : nil
         self.pages = pages
     }
@@ -75,16 +79,17 @@ public final class SQLiteDatabase {
     /// Opens a second connection as `sameBytes` described it, read-only in effect (nothing is
     /// written through it); it owns no private copy.
     public convenience init(reopening: Reopening) throws(SQLiteError) {
-        try self.init(reopening, mode: .readOnly, snapshotFolder: nil, busyTimeoutMilliseconds: 5_000, holdsRead: false)
+        try self.init(reopening, mode: .readOnly, destination: nil, snapshotFolder: nil, busyTimeoutMilliseconds: 5_000, holdsRead: false)
     }
 
     /// - Parameter holdsRead: begin a read transaction that lasts until the connection closes
     ///   (or `commit()`), its first read taking SQLite's lock (or WAL snapshot) at once: every
     ///   statement then reads the one committed state there was when it was opened.
-    private init(_ opening: Reopening, mode: SQLiteOpenMode, snapshotFolder: ScratchFolder?, busyTimeoutMilliseconds: Int32,
+    private init(_ opening: Reopening, mode: SQLiteOpenMode, destination: String?, snapshotFolder: ScratchFolder?, busyTimeoutMilliseconds: Int32,
                  holdsRead: Bool) throws(SQLiteError) {
         _ = Self.processSettings
         path = opening.path
+        self.destination = destination
         self.snapshotFolder = snapshotFolder
         writesOwnFiles = mode != .readOnly
         var opened: OpaquePointer?
@@ -93,7 +98,7 @@ public final class SQLiteDatabase {
             let message = SQLiteError.explained(opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status)),
                                                 status: status, systemErrno: opened.map(sqlite3_system_errno))
             let failure = SQLiteError.environmentFailure(code: status, systemErrno: opened.map(sqlite3_system_errno) ?? 0, file: path,
-                                                         destination: path, writesOwnFiles: mode != .readOnly)
+                                                         destination: destination ?? path, writesOwnFiles: mode != .readOnly)
             sqlite3_close_v2(opened)
             removeSnapshot()
             throw SQLiteError(path: path, code: status, message: message, writeFailure: failure)

@@ -224,8 +224,7 @@ public final class CoreDataStoreWriter {
         self.layout = layout
         self.batchSize = max(1, batchSize)
         do {
-            database = try SQLiteDatabase(path: self.temporary.path, mode: .create)
-            database?.destination = path
+            database = try SQLiteDatabase(path: self.temporary.path, mode: .create, destination: path)
         } catch {
             self.temporary.remove()
             throw .sqlite(error)
