@@ -312,7 +312,7 @@ private final class ChurningWriter {
     }
 
     func stop() {
-        FileManager.default.createFile(atPath: stopFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: stopFile, contents: nil)
         process.waitUntilExit()
     }
 
