@@ -107,7 +107,8 @@ public struct ImportJob {
                             store: request.outputPath, at: writer.temporaryPath, model: model,
                             accounting: summary.accounting(model: model, appended: appending), derivedValues: writer.derivedValues)
                     } catch {
-                        throw ImportError.store(.unverifiable(path: request.outputPath, reason: "\(error)"))
+                        throw ImportError.store(.unverifiable(path: request.outputPath, reason: JobVerification.unverifiableReason(
+                            error, builtAt: writer.temporaryPath, for: request.outputPath)))
                     }
                 }
                 if let changed = FileRecordSource.firstChanged(stamps) { throw ImportError.source(changed) }

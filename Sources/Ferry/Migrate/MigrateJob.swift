@@ -335,7 +335,8 @@ public struct MigrateJob {
             // which the run names (`sourceRelationshipFailures`).
             report.accept(sourceFailures: Set(summary.sourceRelationshipFailures.values.joined()), from: "a source store")
         } catch {
-            throw .writer(.unverifiable(path: request.outputPath, reason: "\(error)"))
+            throw .writer(.unverifiable(path: request.outputPath, reason: JobVerification.unverifiableReason(
+                error, builtAt: writer.temporaryPath, for: request.outputPath)))
         }
         summary.verification = report
         guard report.passed else {

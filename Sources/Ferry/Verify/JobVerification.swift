@@ -29,6 +29,12 @@ public enum JobVerification {
         return report
     }
 
+    /// Why the store built at `path` for `store` could not be verified, naming `store` where the
+    /// error names the file it is built in: a name the user never gave, gone when the run ends.
+    static func unverifiableReason(_ error: some Error, builtAt path: String, for store: String) -> String {
+        "\(error)".replacing(path, with: store)
+    }
+
     /// The rows of every root entity's table by the report's tallies; nil when the `store`
     /// section failed (rows of unknown entities, a check that could not run, stale bookkeeping).
     static func tallied(_ report: VerificationReport, model: ManagedObjectModel) -> Int64? {
