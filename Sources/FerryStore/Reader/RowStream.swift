@@ -21,7 +21,7 @@ final class RowStream: Sendable {
         case end(End)
     }
 
-    private struct State: @unchecked Sendable {
+    private struct State: Sendable {
         /// At most `depth`: taking the first moves the rest.
         var waiting: [CopiedRows] = []
         var spare: [CopiedRows] = []

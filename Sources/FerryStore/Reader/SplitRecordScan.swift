@@ -59,22 +59,21 @@ final class SplitRecordScan {
     }
 
     /// Starts the workers for `plan`'s rows, or returns nil (read with one statement) when the
-    /// plan has no split query, the table's keys span less than `minimumSpan` (or at least
-    /// `minimumSpan` when given, for tests), another connection might read other bytes, or a
-    /// connection or a thread cannot be had.
+    /// plan has no split query, the table's keys span less than `minimumSpan` (tests pass 0),
+    /// another connection might read other bytes, or a connection or a thread cannot be had.
     static func start(_ plan: RecordPlan, database: SQLiteDatabase, minimumSpan: Int64 = minimumSpan) -> SplitRecordScan? {
         guard let sql = plan.splitSQL, let opening = database.sameBytesNow,
               let bounds = try? keyBounds(of: plan.table, in: database),
-              UInt64(bitPattern: bounds.upper &- bounds.lower) >= UInt64(max(0, minimumSpan)),
-              let columns = try? database.prepare(sql).columnCount else { return nil }
+              UInt64(bitPattern: bounds.upper &- bounds.lower) >= UInt64(max(0, minimumSpan)) else { return nil }
         var readers: [RangeReader] = []
         for worker in 0..<workers {
             guard let reader = try? RangeReader(opening: opening, sql: sql, lower: bounds.lower, upper: bounds.upper,
                                                 worker: worker, of: workers) else { return nil }
             readers.append(reader)
         }
+        let columns = readers[0].columns
         let streams = (0..<workers).map { _ in
-            RowStream(depth: depth) { CopiedRows(columns: Int(columns), rowCapacity: batchRows, byteLimit: batchBytes) }
+            RowStream(depth: depth) { CopiedRows(columns: columns, rowCapacity: batchRows, byteLimit: batchBytes) }
         }
         let scan = SplitRecordScan(streams: streams)
         for (index, reader) in readers.enumerated() {
@@ -162,6 +161,8 @@ private final class RangeReader: @unchecked Sendable {
     private let lastRange: UInt64
     private let worker: UInt64
     private let workers: UInt64
+    /// The columns of each row.
+    var columns: Int { Int(statement.columnCount) }
 
     /// Opens the connection and begins its read transaction (its first read takes SQLite's lock
     /// or snapshot here, before any row is handed out).
@@ -183,11 +184,13 @@ private final class RangeReader: @unchecked Sendable {
             try? database.close()
             stream.finished()
         }
-        var lastKey: Int64?
+        guard var rows = stream.emptyBatch() else { return }
+        // Every row of this worker below this key is in a batch: where its rows go missing if
+        // SQLite fails (a seek puts it at its range's start, a row just past it).
+        var complete = lower
         do {
-            guard var rows = stream.emptyBatch() else { return }
             var range = worker
-            try seek(to: range)
+            complete = try seek(to: range)
             while try statement.step() {
                 let key = statement.int64(at: 0)
                 let keyRange = UInt64(bitPattern: key &- lower) / SplitRecordScan.rangeWidth
@@ -195,11 +198,11 @@ private final class RangeReader: @unchecked Sendable {
                     // Another worker's row: on to this one's first range after it.
                     range = keyRange + (worker + workers - keyRange % workers) % workers
                     guard range <= lastRange else { break }
-                    try seek(to: range)
+                    complete = try seek(to: range)
                     continue
                 }
                 rows.append(statement)
-                lastKey = key
+                complete = key == .max ? key : key + 1
                 if rows.isFull {
                     stream.put(rows)
                     guard let next = stream.emptyBatch() else { return }
@@ -209,12 +212,17 @@ private final class RangeReader: @unchecked Sendable {
             if rows.count > 0 { stream.put(rows) }
             stream.end(.finished)
         } catch {
-            stream.end(.failed(error, from: lastKey.map { $0 == .max ? $0 : $0 + 1 } ?? lower))
+            // The rows read before the error are handed out first, as one statement would.
+            if rows.count > 0 { stream.put(rows) }
+            stream.end(.failed(error, from: complete))
         }
     }
 
-    private func seek(to range: UInt64) throws(SQLiteError) {
+    /// Reads from the start of `range` on; returns that key.
+    private func seek(to range: UInt64) throws(SQLiteError) -> Int64 {
+        let start = lower &+ Int64(bitPattern: range &* SplitRecordScan.rangeWidth)
         try statement.reset()
-        try statement.bind(lower &+ Int64(bitPattern: range &* SplitRecordScan.rangeWidth), at: 1)
+        try statement.bind(start, at: 1)
+        return start
     }
 }
