@@ -14,7 +14,7 @@ import Synchronization
 package final class SerialWorker<Failure: Error>: Sendable {
     private enum Mode {
         case notStarted
-        case thread(SerialWorkQueue)
+        case thread(PieceQueue)
         case caller
     }
 
@@ -40,6 +40,7 @@ package final class SerialWorker<Failure: Error>: Sendable {
             do throws(Failure) { try piece() } catch { failure.withLock { $0 = error } }
         }
         guard let queue = startedQueue() else { return run() }
+        guard case .free = queue.waitForRoom() else { return }
         queue.put(run)
     }
 
@@ -47,6 +48,7 @@ package final class SerialWorker<Failure: Error>: Sendable {
     package func waitUntilIdle() {
         guard case .thread(let queue) = mode.withLock({ $0 }) else { return }
         let idle = DispatchSemaphore(value: 0)
+        guard case .free = queue.waitForRoom() else { return }
         queue.put { idle.signal() }
         idle.wait()
     }
@@ -58,14 +60,14 @@ package final class SerialWorker<Failure: Error>: Sendable {
     }
 
     /// The thread's queue, starting the thread on first use; nil when pieces run on the caller.
-    private func startedQueue() -> SerialWorkQueue? {
+    private func startedQueue() -> PieceQueue? {
         mode.withLock { mode in
             switch mode {
             case .thread(let queue): return queue
             case .caller: return nil
             case .notStarted:
-                let queue = SerialWorkQueue(capacity: capacity)
-                guard WorkerThread.start({ queue.run() }) else {
+                let queue = PieceQueue(capacity: capacity)
+                guard WorkerThread.start({ Self.runPieces(of: queue) }) else {
                     mode = .caller
                     return nil
                 }
@@ -74,52 +76,17 @@ package final class SerialWorker<Failure: Error>: Sendable {
             }
         }
     }
-}
 
-/// The pieces waiting for a `SerialWorker`'s thread, which alone runs them (`run`), and the room
-/// left for more. The thread holds the queue, not the worker: dropping the worker closes the
-/// queue, and the thread ends once it has run what was put before.
-///
-/// Semaphores start at zero and are signalled up to their counts (libdispatch refuses to free a
-/// semaphore whose count is below its initial value).
-private final class SerialWorkQueue: Sendable {
-    /// At most `capacity` (a few): taking the first moves the rest.
-    private let pieces = Mutex<[@Sendable () -> Void]>([])
-    /// Signalled once per piece put and once for the close.
-    private let ready = DispatchSemaphore(value: 0)
-    /// Counts the pieces that may still be put.
-    private let room = DispatchSemaphore(value: 0)
-
-    init(capacity: Int) {
-        for _ in 0..<capacity { room.signal() }
-    }
-
-    /// Puts a piece after the others, waiting for room.
-    func put(_ piece: @escaping @Sendable () -> Void) {
-        room.wait()
-        pieces.withLock { $0.append(piece) }
-        ready.signal()
-    }
-
-    /// Lets the thread end once the pieces put are run.
-    func close() {
-        ready.signal()
-    }
-
-    /// The thread's loop: runs each piece in order until the queue is closed and empty.
-    func run() {
-        while true {
-            ready.wait()
-            // Taken out of the list, not passed over: a piece run keeps what it captured (a
-            // block of input) for as long as the list holds it, and a producer that keeps the
-            // list from emptying made that every piece of the run (an export's whole file).
-            // Found empty only once closed: each piece put signals once, after it is put.
-            let piece = pieces.withLock { pieces -> (@Sendable () -> Void)? in
-                pieces.isEmpty ? nil : pieces.removeFirst()
-            }
-            guard let piece else { return }
+    /// The thread's loop: runs each piece in order until the queue is closed and empty. The
+    /// thread holds the queue, not the worker: dropping the worker closes the queue, and the
+    /// thread ends once it has run what was put before.
+    private static func runPieces(of queue: PieceQueue) {
+        while let piece = queue.take() {
             piece()
-            room.signal()
+            queue.release()
         }
     }
 }
+
+/// The pieces waiting for a `SerialWorker`'s thread (or running there), at most its capacity.
+private typealias PieceQueue = BoundedHandOff<@Sendable () -> Void, Never>

@@ -1,6 +1,4 @@
-import Dispatch
 import FerryFormats
-import Synchronization
 
 /// Runs a record reader on a thread of its own (`WorkerThread`), a few batches ahead of its
 /// consumer, so that parsing and converting records overlaps with writing them. When the system
@@ -51,14 +49,14 @@ struct RecordReadAhead: ~Copyable {
     /// Starts reading `reader` on its own thread, or, when none can be made, leaves it to be read
     /// a batch at a time as the consumer needs one.
     init<Reader: RecordReader & ~Copyable>(_ reader: consuming Reader, batchSize: Int = 512, batchBytes: Int = 4 << 20, depth: Int = 4) {
-        let producer: any BatchProducer = HandOff(reader)
+        let producer: any BatchProducer = ReaderOnThread(reader)
         let limits = BatchLimits(results: max(1, batchSize), bytes: max(1, batchBytes))
-        let channel = BatchChannel(depth: depth)
+        let channel = BatchChannel(capacity: depth)
         source = WorkerThread.start({ producer.run(into: channel, limits: limits) }) ? .thread(channel) : .inLine(producer, limits)
     }
 
     deinit {
-        if case .thread(let channel) = source { channel.stopProducer() }
+        if case .thread(let channel) = source { channel.stop() }
     }
 
     /// The next result in the reader's order; nil at the end of the source.
@@ -96,9 +94,15 @@ struct RecordReadAhead: ~Copyable {
             }
             var spent: [RecordReadResult] = []
             swap(&spent, &pending)
-            let taken = switch source {
-            case .thread(let channel): channel.take(returning: consume spent)
-            case .inLine(let producer, let limits): producer.batch(reusing: consume spent, limits: limits)
+            let taken: ReadBatch
+            switch source {
+            case .thread(let channel):
+                // Never nil: the hand-off is not closed, the last batch says it is the last.
+                taken = channel.take()!
+                // The batch taken out leaves room for the next one; the spent one goes back.
+                channel.release(returning: spent.capacity > 0 ? consume spent : nil)
+            case .inLine(let producer, let limits):
+                taken = producer.batch(reusing: consume spent, limits: limits)
             }
             pending = taken.results
             position = 0
@@ -117,81 +121,19 @@ struct RecordReadAhead: ~Copyable {
     }
 }
 
-/// Batches handed from the reader thread to the consumer, at most `depth` at a time.
-///
-/// Semaphores start at zero and are signalled up to their counts (libdispatch refuses to free a
-/// semaphore whose count is below its initial value).
-private final class BatchChannel: Sendable {
-    /// Results, and when it is the last batch, the error that ended it (nil: the end of the source).
-    struct Batch: Sendable {
-        var results: [RecordReadResult]
-        var ending: RecordSourceError??
-        /// The reader's unknown keys after the batch's last result.
-        var unknownKeys: [String]
-        var matchesAnyKey: Bool
-        var skippedLines: Int
-        var absentDefaults: [AbsentDefault]
-    }
+/// Batches handed from the reader thread to the consumer, at most `depth` waiting; the batches
+/// the consumer went through go back to the reader thread to be freed and reused.
+private typealias BatchChannel = BoundedHandOff<ReadBatch, [RecordReadResult]>
 
-    private struct State {
-        /// At most `depth`: taking the first moves the rest.
-        var batches: [Batch] = []
-        /// Batches the consumer went through, for the reader thread to free and reuse.
-        var spent: [[RecordReadResult]] = []
-        var stopping = false
-    }
-
-    private let state = Mutex(State())
-    private let ready = DispatchSemaphore(value: 0)
-    private let free = DispatchSemaphore(value: 0)
-
-    init(depth: Int) {
-        for _ in 0..<max(1, depth) { free.signal() }
-    }
-
-    // MARK: Producer
-
-    /// Waits for room for one more batch; false when the consumer is gone.
-    func waitForRoom() -> Bool {
-        free.wait()
-        return !state.withLock { $0.stopping }
-    }
-
-    /// A batch the consumer went through, its results still in it (for the reader thread to
-    /// reuse and free), or an empty one.
-    func spentBatch() -> [RecordReadResult] {
-        state.withLock { $0.spent.popLast() } ?? []
-    }
-
-    func put(_ batch: Batch) {
-        state.withLock { $0.batches.append(batch) }
-        ready.signal()
-    }
-
-    // MARK: Consumer
-
-    /// The next batch, waiting for the reader thread when none is ready. `spent`, the batch the
-    /// consumer went through, goes back to the reader thread.
-    ///
-    /// The batch is moved, never copied, into the state: the reader thread empties it as soon as
-    /// `free` is signalled, and a reference left here would make that a copy and this thread the
-    /// one that frees every result.
-    func take(returning spent: consuming [RecordReadResult]) -> Batch {
-        ready.wait()
-        var returned = spent.capacity > 0 ? Optional(consume spent) : nil
-        let batch = state.withLock { state -> Batch in
-            if let batch = returned.take() { state.spent.append(batch) }
-            return state.batches.removeFirst()
-        }
-        free.signal()
-        return batch
-    }
-
-    /// Tells the reader thread to stop after the batch it is reading.
-    func stopProducer() {
-        state.withLock { $0.stopping = true }
-        free.signal()
-    }
+/// Results, and when it is the last batch, the error that ended it (nil: the end of the source).
+private struct ReadBatch: Sendable {
+    var results: [RecordReadResult]
+    var ending: RecordSourceError??
+    /// The reader's unknown keys after the batch's last result.
+    var unknownKeys: [String]
+    var matchesAnyKey: Bool
+    var skippedLines: Int
+    var absentDefaults: [AbsentDefault]
 }
 
 /// When the read-ahead thread ends a batch: at this many results, or once its records' values
@@ -205,14 +147,14 @@ private struct BatchLimits: Sendable {
 /// or, without that thread, the consumer.
 private protocol BatchProducer: AnyObject, Sendable {
     func run(into channel: BatchChannel, limits: BatchLimits)
-    func batch(reusing spent: consuming [RecordReadResult], limits: BatchLimits) -> BatchChannel.Batch
+    func batch(reusing spent: consuming [RecordReadResult], limits: BatchLimits) -> ReadBatch
 }
 
 /// Moves a reader to the read-ahead thread. `@unchecked Sendable`: after `init` only that
 /// thread touches the reader (in `run`), or, when it could not be started, only the consumer (in
 /// `batch`), and nothing else keeps a reference to it; for the same reason its accesses need no
 /// run-time exclusivity check (one per record otherwise).
-private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @unchecked Sendable {
+private final class ReaderOnThread<Reader: RecordReader & ~Copyable>: BatchProducer, @unchecked Sendable {
     @exclusivity(unchecked) private var reader: Reader
 
     init(_ reader: consuming Reader) {
@@ -221,16 +163,17 @@ private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @u
 
     /// Reads batches until the end of the source, an error, or the consumer is gone.
     func run(into channel: BatchChannel, limits: BatchLimits) {
-        while channel.waitForRoom() {
-            let batch = batch(reusing: channel.spentBatch(), limits: limits)
+        while case .free(let spent) = channel.waitForRoom() {
+            let batch = batch(reusing: spent ?? [], limits: limits)
+            let isLast = batch.ending != nil
             channel.put(batch)
-            if batch.ending != nil { return }
+            if isLast { return }
         }
     }
 
     /// Reads the next batch into `spent`'s storage, after offering its results to the reader for
     /// reuse and freeing the rest.
-    func batch(reusing spent: consuming [RecordReadResult], limits: BatchLimits) -> BatchChannel.Batch {
+    func batch(reusing spent: consuming [RecordReadResult], limits: BatchLimits) -> ReadBatch {
         var results = spent
         reader.reuse(&results)
         results.removeAll(keepingCapacity: true)
@@ -249,7 +192,7 @@ private final class HandOff<Reader: RecordReader & ~Copyable>: BatchProducer, @u
         } catch {
             ending = .some(error)
         }
-        return BatchChannel.Batch(results: results, ending: ending, unknownKeys: reader.unknownKeys,
+        return ReadBatch(results: results, ending: ending, unknownKeys: reader.unknownKeys,
                                   matchesAnyKey: reader.matchesAnyKey, skippedLines: reader.skippedLines,
                                   absentDefaults: reader.absentDefaults)
     }

@@ -1,12 +1,10 @@
 import Dispatch
+import FerryFormats
 import Synchronization
 
 /// Batches of copied rows (`CopiedRows`) handed from one worker of a `SplitRecordScan` to the
 /// cursor's thread in the order the worker read them, at most `depth` batches out at a time
 /// (being filled, waiting, or being read); read batches come back to be filled again.
-///
-/// Semaphores start at zero and are signalled up to their counts (libdispatch refuses to free a
-/// semaphore whose count is below its initial value).
 final class RowStream: Sendable {
     /// How a worker's stream ended.
     enum End: Sendable {
@@ -21,26 +19,16 @@ final class RowStream: Sendable {
         case end(End)
     }
 
-    private struct State: Sendable {
-        /// At most `depth`: taking the first moves the rest.
-        var waiting: [CopiedRows] = []
-        var spare: [CopiedRows] = []
-        var end: End?
-        var stopping = false
-    }
-
-    private let state = Mutex(State())
-    /// Signalled once per batch put and once for the end.
-    private let ready = DispatchSemaphore(value: 0)
-    /// Counts the batches the worker may still take out.
-    private let room = DispatchSemaphore(value: 0)
+    private let batches: BoundedHandOff<CopiedRows, CopiedRows>
+    /// Set before the hand-off is closed.
+    private let ending = Mutex<End?>(nil)
     /// Signalled once the worker is done with its connection.
     private let workerDone = DispatchSemaphore(value: 0)
     private let makeBatch: @Sendable () -> CopiedRows
 
     init(depth: Int, makeBatch: @escaping @Sendable () -> CopiedRows) {
+        batches = BoundedHandOff(capacity: depth)
         self.makeBatch = makeBatch
-        for _ in 0..<max(1, depth) { room.signal() }
     }
 
     // MARK: Worker
@@ -48,22 +36,21 @@ final class RowStream: Sendable {
     /// An empty batch to fill, waiting until fewer than `depth` are out; nil once the cursor's
     /// thread has stopped the stream.
     func emptyBatch() -> CopiedRows? {
-        room.wait()
-        let (stopping, spare) = state.withLock { ($0.stopping, $0.spare.popLast()) }
-        guard !stopping else { return nil }
-        return spare ?? makeBatch()
+        switch batches.waitForRoom() {
+        case .free(let spare): spare ?? makeBatch()
+        case .stopped: nil
+        }
     }
 
     /// Hands over a filled batch.
     func put(_ rows: CopiedRows) {
-        state.withLock { $0.waiting.append(rows) }
-        ready.signal()
+        batches.put(rows)
     }
 
     /// Ends the stream after the batches put.
     func end(_ end: End) {
-        state.withLock { $0.end = end }
-        ready.signal()
+        ending.withLock { $0 = end }
+        batches.close()
     }
 
     /// Says the worker is gone (its connection closed), or never started.
@@ -75,23 +62,19 @@ final class RowStream: Sendable {
 
     /// The next batch, or the end, waiting for the worker.
     func take() -> Taken {
-        ready.wait()
-        return state.withLock { state -> Taken in
-            state.waiting.isEmpty ? .end(state.end ?? .finished) : .rows(state.waiting.removeFirst())
-        }
+        if let rows = batches.take() { return .rows(rows) }
+        return .end(ending.withLock { $0 } ?? .finished)
     }
 
     /// Gives a batch that was read back to be filled again.
     func giveBack(_ rows: CopiedRows) {
         rows.reset()
-        state.withLock { $0.spare.append(rows) }
-        room.signal()
+        batches.release(returning: rows)
     }
 
     /// Tells the worker to stop at its next batch.
     func stop() {
-        state.withLock { $0.stopping = true }
-        room.signal()
+        batches.stop()
     }
 
     /// Waits until the worker is done with its connection.
