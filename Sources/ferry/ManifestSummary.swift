@@ -46,7 +46,7 @@ enum ManifestSummary {
             entities[file.entity] = Entity(records: file.count, bytes: file.bytes, file: file.file, seconds: seconds?.phases["exporting \(file.entity)"])
         }
         let line = Line(folder: folder, records: counts["records"] ?? 0, files: counts["files"] ?? 0, bytes: counts["bytes"] ?? 0,
-                        storeUUID: manifest.storeUUID, createdAt: manifest.createdAt, entities: entities, seconds: seconds, removed: removed,
+                        storeUUID: manifest.storeUUID.text, createdAt: manifest.createdAt, entities: entities, seconds: seconds, removed: removed,
                         notRemoved: notRemoved?.isEmpty == false ? notRemoved : nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

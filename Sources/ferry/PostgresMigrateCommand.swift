@@ -33,7 +33,7 @@ enum PostgresMigrateCommand {
                 // Refused before the migration runs, not after.
                 return log.failure(.destination, PostgresTransferError.alreadyLoaded(store: loaded, schema: schema).description)
             }
-            request.storeUUID = earlier.first
+            request.storeUUID = earlier.first.flatMap(StoreUUID.init)
         } catch {
             return log.failure(error.isDestinationFailure(loadingDatabase: true) ? .destination : .badInput, error.description)
         }

@@ -8,7 +8,7 @@ import Testing
 
 @Suite struct CoreDataStoreWriterTests {
     static let entityNames = ["Car", "ExpensiveSportCar", "Person", "SportCar"]
-    static let uuid = UUID(uuidString: "A4832D9A-596A-48CD-A2AA-D1D3152E62A9") ?? UUID()
+    static let uuid = StoreUUID("A4832D9A-596A-48CD-A2AA-D1D3152E62A9") ?? StoreUUID()
 
     private func makeWriter(at path: String, batchSize: Int = 10_000) throws -> CoreDataStoreWriter {
         try CoreDataStoreWriter.create(
@@ -150,7 +150,7 @@ import Testing
         #expect(plist["NSStoreModelVersionHashesDigest"] == .string("AAEC"))
         #expect(plist["NSStoreModelVersionChecksumKey"] == .string("/w=="))
         #expect(plist["NSStoreUUID"] == nil)
-        #expect(metadata.uuidString == "A4832D9A-596A-48CD-A2AA-D1D3152E62A9")
+        #expect(metadata.storeUUID.text == "A4832D9A-596A-48CD-A2AA-D1D3152E62A9")
         let bare = StoreMetadata(versionHashes: [:], versionIdentifiers: [])
         guard case .dictionary(let barePlist) = bare.propertyList else { Issue.record("not a dictionary"); return }
         #expect(barePlist["NSStoreModelVersionHashesDigest"] == nil && barePlist["NSStoreModelVersionChecksumKey"] == nil)

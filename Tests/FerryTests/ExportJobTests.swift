@@ -93,7 +93,7 @@ struct ExportJobTests {
         let reader = try CoreDataStoreReader(path: store)
         #expect(manifest.model.versionName == "Workspace 2" && manifest.model.bundle == "Workspace")
         #expect(manifest.model.versionHashes == reader.metadata.versionHashes.mapValues { Data($0).base64EncodedString() })
-        #expect(manifest.storeUUID == reader.metadata.storeUUID.uuidString)
+        #expect(manifest.storeUUID == reader.metadata.storeUUID)
         #expect(manifest.entities.map(\.file) == ["Tag.ndjson.gz", "Task.ndjson.gz", "Upload.ndjson.gz"])
         for entry in manifest.entities {
             #expect(Int64(entry.count) == (try reader.count(for: entry.entity)))

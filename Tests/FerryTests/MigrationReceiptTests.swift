@@ -247,7 +247,7 @@ struct MigrationReceiptTests {
         let request = try request(in: try TestPaths.temporaryFolder("receipt"))
         _ = try MigrateJob(request: request).run()
         let written = try #require(try receipt(of: request.outputPath)?.storeUUID)
-        #expect(try CoreDataStoreReader(path: request.outputPath).metadata.storeUUID.uuidString == written)
+        #expect(try CoreDataStoreReader(path: request.outputPath).metadata.storeUUID.text == written)
         #expect(try SourceVerification.verify(store: request.outputPath, against: request).passed)
         let other = "00000000-0000-4000-8000-000000000001"
         let database = try SQLiteDatabase(path: request.outputPath, mode: .readWrite)

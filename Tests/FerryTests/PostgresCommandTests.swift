@@ -63,7 +63,7 @@ struct PostgresCommandTests {
         let replaced = try ferry(["export", stores[0], "--to", uri, "--replace", "--json"])
         let entry = try #require((try JSONSerialization.jsonObject(with: Data(replaced.out.utf8)) as? [String: Any])?["stores"] as? [[String: Any]])
         #expect(replaced.status == 0 && entry.first?["outcome"] as? String == "replaced" && entry.first?["rows"] as? Int == 14)
-        let uuid = try CoreDataStoreReader(path: stores[1]).metadata.storeUUID.uuidString
+        let uuid = try CoreDataStoreReader(path: stores[1]).metadata.storeUUID.text
         let restore = try ferry(["restore", uri, "--store", uuid, "--model", model, "--out", folder + "/R.sqlite"])
         #expect(restore.status == 0, "\(restore.err)")
         #expect(try ExportTestSupport.contents(of: stores[1], modelPath: model) == ExportTestSupport.contents(of: folder + "/R.sqlite", modelPath: model))
@@ -145,7 +145,7 @@ struct PostgresCommandTests {
         #expect(exported.err.contains("warning: \(store) fails a relationship check of ferry verify (loaded as its rows are): \(failure)"),
                 "\(exported.err)")
         // The catalog keeps them, and the restore says them again.
-        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.uuidString
+        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.text
         let restored = try ferry(["restore", uri, "--store", uuid, "--model", bundle, "--out", folder + "/back.sqlite"])
         #expect(restored.status == 1, "\(restored.err)")
         #expect(restored.err.contains("warning: store \(uuid) fails a relationship check of ferry verify (named when it was loaded; "
@@ -164,7 +164,7 @@ struct PostgresCommandTests {
         let uri = server.uri(database: try server.database().name)
         let folder = try TestPaths.temporaryFolder("pg-unchecked")
         let store = try ExportTestSupport.workspace2Store(folder)
-        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.uuidString
+        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.text
         // The fewest descriptors a load needs depends on what the process inherits.
         let seen = try ExportTestSupport.sweepDescriptorLimits(
             "'\(ExportTestSupport.binary)' export '\(store)' --to '\(uri)' --replace",
@@ -222,7 +222,7 @@ extension PostgresCommandTests {
         let folder = try TestPaths.temporaryFolder("pg-password-verbs")
         let model = try PostgresTestSupport.garageModel()
         let store = try PostgresTestSupport.garageStore(at: folder + "/G.sqlite", modelFolder: model)
-        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.uuidString
+        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.text
         let password = PostgresTestServer.password
         let wrongPassword = "not-" + password
         let user = PostgresTestServer.passwordUser
@@ -293,7 +293,7 @@ struct PostgresVerifyTests {
         let records = try reader.records(model: try ExportModelSource.resolve(bundlePath: nil, store: reader).model)
         let layout = try PostgresLayout(model: records.model)
         let own = try TransferCounts.store(census: try reader.census(), reader: records, layout: layout)
-        let uuid = reader.metadata.storeUUID.uuidString
+        let uuid = reader.metadata.storeUUID.text
         let connection = try PostgresConnection(ConnectionTarget(uri))
         let held = try TransferCounts.database(store: uuid, layout: layout, schema: "ferry", connection: connection)
         #expect(held == own && own.entities["Truck", default: 0] > 0 && own.relationships.values.contains { $0 > 0 })
@@ -353,7 +353,7 @@ extension PostgresCommandTests {
         #expect(exported.status == 1, "\(exported.err)")
         let failure = "dangling-foreign-key Item.fav: 1 pair(s) in ZITEM.ZFAV point at no row, or at a row that is not a Item → Special"
         #expect(exported.err.contains(failure), "\(exported.err)")
-        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.uuidString
+        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.text
         let back = folder + "/Back.sqlite"
         let restored = try ferry(["restore", uri, "--store", uuid, "--model", model, "--out", back])
         #expect(restored.status == 1, "\(restored.out)\(restored.err)")

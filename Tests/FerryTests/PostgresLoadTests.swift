@@ -140,7 +140,7 @@ struct PostgresLoadTests {
             #expect(stored == [["3"]], "\(table)")
         }
         for store in [broken, nul] {
-            let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.uuidString
+            let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.text
             #expect(try PostgresTestSupport.query(uri, "SELECT count(*) FROM ferry.\"Part\" WHERE store = $1", [uuid]) == [["0"]])
         }
         for store in [stores[0], stores[1], stores[3]] {
@@ -197,7 +197,7 @@ struct PostgresLoadTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/Out.sqlite"))
         // A schema that holds stores names them, so that the right UUID can be given.
         let garage = try PostgresTestSupport.loadedGarage("pg-missing-named")
-        let uuid = try CoreDataStoreReader(path: garage.store).metadata.storeUUID.uuidString
+        let uuid = try CoreDataStoreReader(path: garage.store).metadata.storeUUID.text
         let named = try #require(throws: PostgresTransferError.self) {
             try PostgresRestoreJob(target: ConnectionTarget(garage.uri), storeUUID: UUID(), model: .bundle(garage.model),
                                    outputPath: folder + "/Out.sqlite").run()

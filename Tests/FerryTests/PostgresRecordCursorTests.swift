@@ -13,7 +13,7 @@ struct PostgresRecordCursorTests {
         let model = try #require(try XcodeModelLoader.loadBundle(at: modelFolder).versions.first)
         let connection = try PostgresConnection(ConnectionTarget(uri))
         _ = try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        let cursor = try PostgresRecordCursor(connection: connection, schema: "ferry", store: try CoreDataStoreReader(path: store).metadata.storeUUID.uuidString,
+        let cursor = try PostgresRecordCursor(connection: connection, schema: "ferry", store: try CoreDataStoreReader(path: store).metadata.storeUUID.text,
                                               model: model, layout: try PostgresLayout(model: model), path: "garage")
         #expect(cursor.total == 14)
         var rows: [String: [Int64]] = [:]

@@ -30,7 +30,7 @@ struct PostgresRoundTripTests {
     @Test("a restore reads through the record pipeline: reading the database, link resolution and verification (before the rename), each reported")
     func restorePhases() throws {
         let (model, store, uri) = try PostgresTestSupport.loadedGarage("pg-phases")
-        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID
+        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.value
         var phases: [String] = []
         var totals: [Int?] = []
         let summary = try PostgresRestoreJob(target: ConnectionTarget(uri), storeUUID: uuid, model: .bundle(model),

@@ -77,7 +77,7 @@ struct PostgresStoreStateTests {
     func otherUUID() throws {
         let (_, store, uri) = try PostgresTestSupport.loadedGarage("pg-other-uuid")
         let other = try VerifyStores.broken(store, "other", "UPDATE Z_METADATA SET Z_UUID = '11111111-1111-1111-1111-111111111111'")
-        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID
+        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.value
         let report = try PostgresVerifyJob(target: ConnectionTarget(uri), againstPath: other, storeUUID: uuid).run()
         #expect(!report.passed && report.failures.map(\.check) == ["uuid"], "\(report.failures)")
         #expect(report.failures.first?.message.contains("11111111-1111-1111-1111-111111111111") == true)

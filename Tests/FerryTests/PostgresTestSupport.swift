@@ -173,7 +173,7 @@ enum PostgresTestSupport {
     /// Rebuilds a store from a schema.
     @discardableResult
     static func restore(_ store: String, from uri: String, schema: String = "ferry", model: String, to path: String) throws -> PostgresRestoreJob.Summary {
-        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID
+        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.value
         return try PostgresRestoreJob(target: ConnectionTarget(uri), schema: schema, storeUUID: uuid, model: .bundle(model), outputPath: path).run()
     }
 }

@@ -20,7 +20,7 @@ struct RestoreIdentityCheckTests {
                                              recordedVersion: manifest.model.versionName)
         try RestoreIdentityCheck.check(restored, manifest: manifest, model: model, outputPath: restored)
         var other = manifest
-        other.storeUUID = UUID().uuidString
+        other.storeUUID = StoreUUID()
         other.state.primaryKeyMaxima["Task"] = (manifest.state.primaryKeyMaxima["Task"] ?? 0) + 100
         other.applicationMetadata = try ExportManifest.applicationMetadata(of: ["AppSchemaRevision": .integer(7)])
         let failure = try #require(throws: ExportError.self) {

@@ -69,7 +69,7 @@ struct ThreadShortageCommandLineTests {
         #expect(load.status == 0, "\(load.out)\(load.err)")
         #expect(load.out.contains("2 of 2 stores loaded"), "\(load.out)")
         let store = stores[1]
-        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.uuidString
+        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.text
         let restore = try ferryWithoutThreads(["restore", uri, "--store", uuid, "--model", model, "--out", "R.sqlite"], in: folder)
         #expect(restore.status == 0, "\(restore.err)")
         #expect(try ExportTestSupport.contents(of: folder + "/R.sqlite", modelPath: model) == ExportTestSupport.contents(of: store, modelPath: model))

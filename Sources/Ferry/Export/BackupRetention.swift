@@ -68,8 +68,9 @@ struct BackupRetention {
 
         /// How the backup with manifest `old` stands to the store of UUID `storeUUID` whose
         /// resolved path is `resolvedStore` (nil: it could not be resolved).
-        init(_ old: ExportManifest, storeUUID: String, resolvedStore: String?) {
-            guard old.storeUUID == storeUUID else {
+        init(_ old: ExportManifest, storeUUID: StoreUUID, resolvedStore: String?) {
+            // The same UUID, spelled alike or not (an older Ferry wrote it in uppercase).
+            guard old.storeUUID.names(sameStoreAs: storeUUID) else {
                 self = .other
                 return
             }

@@ -130,7 +130,7 @@ public struct ExportJob {
         let manifest = ExportManifest(
             formatVersion: ExportManifest.currentFormatVersion, tool: "ferry \(FerryVersion.current)",
             createdAt: ISO8601Date.format(Date().timeIntervalSinceReferenceDate) ?? "", source: request.storePath,
-            resolvedSource: FileInfo.resolvedPath(of: request.storePath), storeUUID: store.metadata.storeUUID.uuidString, model: modelInfo, format: request.format,
+            resolvedSource: FileInfo.resolvedPath(of: request.storePath), storeUUID: store.metadata.storeUUID, model: modelInfo, format: request.format,
             gzip: request.gzipLevel != nil, predicate: request.predicate, sort: request.sort, state: state, entities: files,
             applicationMetadata: try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries),
             frameworkRecords: leftBehind.frameworkRecords.isEmpty ? nil : leftBehind.frameworkRecords,

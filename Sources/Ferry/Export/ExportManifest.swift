@@ -23,8 +23,8 @@ public struct ExportManifest: Sendable, Equatable, Codable {
     /// of the store's file however it was given, which tells the backups of a store from those of
     /// a copy of it (which shares its UUID). Nil in manifests of older versions.
     public var resolvedSource: String? = nil
-    /// `Z_UUID` of the store.
-    public var storeUUID: String
+    /// `Z_UUID` of the store, as it is spelled: a restore writes it back as it is.
+    public var storeUUID: StoreUUID
     public var model: ModelInfo
     public var format: ExportFormat
     public var gzip: Bool

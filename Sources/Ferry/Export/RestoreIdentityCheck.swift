@@ -17,15 +17,15 @@ enum RestoreIdentityCheck {
 
     /// Throws a verification failure of `outputPath` naming what the store at `path` does not keep
     /// of the recorded identity.
-    static func check(_ path: String, storeUUID: String, primaryKeyMaxima: [String: Int64], applicationMetadata entries: [String: PropertyListValue],
+    static func check(_ path: String, storeUUID: StoreUUID, primaryKeyMaxima: [String: Int64], applicationMetadata entries: [String: PropertyListValue],
                       model: ManagedObjectModel, outputPath: String) throws(ExportError) {
         let store: CoreDataStoreReader
         do { store = try CoreDataStoreReader(path: path) } catch {
             throw .restore(reason: "\(outputPath): cannot read the restored store back: \(error)")
         }
         var problems: [String] = []
-        if store.metadata.storeUUID.uuidString.uppercased() != storeUUID.uppercased() {
-            problems.append("its UUID is \(store.metadata.storeUUID.uuidString), the backed-up store's \(storeUUID)")
+        if store.metadata.storeUUID != storeUUID {
+            problems.append("its UUID is \(store.metadata.storeUUID), the backed-up store's \(storeUUID)")
         }
         for root in model.entities where root.parentName == nil {
             let names = [root.name] + (root.renamingIdentifier.map { [$0] } ?? [])

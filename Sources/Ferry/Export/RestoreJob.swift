@@ -101,7 +101,7 @@ public struct RestoreJob {
         }
         do { try CoreDataStoreWriter.refuseUnreplaceable(at: outputPath) } catch { throw .writing(outputPath, error) }
         if FileInfo.kind(atPath: outputPath) != nil, !replaceExisting { throw .destinationExists(outputPath) }
-        let writer = try RestoreModel.writer(at: outputPath, model: model, storeUUID: UUID(uuidString: manifest.storeUUID) ?? UUID())
+        let writer = try RestoreModel.writer(at: outputPath, model: model, storeUUID: manifest.storeUUID)
         do throws(ExportError) {
             var pipeline = RestoreModel.pipeline(writer: writer, model: model, progress: progress)
             let links: [LinkReport]

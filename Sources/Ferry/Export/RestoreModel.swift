@@ -71,7 +71,7 @@ enum RestoreModel {
 
     /// A new store at `path` (built beside it until `finish()`) for records of `model`, with the
     /// original store's UUID.
-    static func writer(at path: String, model: ManagedObjectModel, storeUUID: UUID) throws(ExportError) -> CoreDataStoreWriter {
+    static func writer(at path: String, model: ManagedObjectModel, storeUUID: StoreUUID) throws(ExportError) -> CoreDataStoreWriter {
         let hashes = VersionHasher.hashes(of: model)
         do throws(StoreWriterError) {
             let writer = try CoreDataStoreWriter.create(

@@ -51,7 +51,7 @@ public struct StoreReport: Codable, Sendable, Equatable {
         do {
             let store = try CoreDataStoreReader(path: path)
             kind = "Core Data"
-            storeUUID = store.metadata.storeUUID.uuidString
+            storeUUID = store.metadata.storeUUID.text
             frameworkVersion = store.metadata.frameworkVersion
             receipt = Self.describeReceipt(in: store.metadata)
             importedFiles = Self.describeImportedFiles(in: store.metadata)

@@ -61,7 +61,7 @@ public struct MigrateJob {
         do {
             writer = try CoreDataStoreWriter.create(
                 at: output, model: final, versionHashes: hashes.entityHashes, versionIdentifiers: final.versionIdentifiers,
-                storeUUID: UUID(uuidString: identity.uuid) ?? UUID(),
+                storeUUID: identity.uuid,
                 hashesDigest: hashes.digest, checksum: hashes.checksum, batchSize: request.batchSize)
         } catch {
             throw .writer(error)
@@ -345,7 +345,7 @@ public struct MigrateJob {
         }
         do {
             let receipt = MigrationReceipt(inputs: try inputs.wait(), accounting: accounting, report: report,
-                                           storeUUID: writer.storeUUID?.uuidString)
+                                           storeUUID: writer.storeUUID?.text)
             try writer.setMetadataEntry(MigrationReceipt.metadataKey, to: try receipt.metadataValue())
         } catch {
             summary.receiptMissing = "\(error)"

@@ -1,4 +1,5 @@
 import FerryMigration
+import FerryStore
 
 /// What `ferry migrate` is asked to do.
 public struct MigrateRequest: Sendable {
@@ -16,7 +17,7 @@ public struct MigrateRequest: Sendable {
     /// before the ones beside the model (`MigrationPlanner`).
     public var mappingModels: [String] = []
     /// The new store's UUID when no source store gives it one (nil: a new UUID).
-    public var storeUUID: String?
+    public var storeUUID: StoreUUID?
     /// Values for `$NAME` in written mappings (`zone` for the flagship's local dates).
     public var variables: [String: String]
     /// Written values that fail become nil (or the default) instead of rejecting their record,

@@ -1,5 +1,6 @@
 import FerryFormats
 import FerryPostgres
+import FoundationEssentials
 import Synchronization
 
 /// `ferry export STORE... --to postgresql://…`: loads stores into one schema, `jobs` at a time,
@@ -48,7 +49,7 @@ public struct PostgresExportJob: Sendable {
         let next = Mutex(0)
         let results = Mutex([PostgresStoreResult?](repeating: nil, count: storePaths.count))
         let bundle = modelPath.map(ExportModelSource.Bundle.init(path:))
-        let claimed = Mutex([String: String]())
+        let claimed = Mutex([UUID: String]())
         let workers = (0..<max(1, min(jobs, storePaths.count))).map { _ in
             BackgroundWork<Void, Never> { [self] in
                 let session = PostgresSession(target: target)
@@ -84,7 +85,7 @@ public struct PostgresExportJob: Sendable {
     /// plus the load's. Its UUID is first claimed in `claimed` (UUID → path): a store whose UUID
     /// another store of the run claimed is refused, as loading it would replace that one's rows.
     private func load(_ path: String, opened: Result<PostgresOpenedStore, PostgresTransferError>,
-                      session: PostgresSession, claimed: borrowing Mutex<[String: String]>) -> PostgresStoreResult {
+                      session: PostgresSession, claimed: borrowing Mutex<[UUID: String]>) -> PostgresStoreResult {
         let clock = ContinuousClock()
         let started = clock.now
         let source = sourceNames[path] ?? path
@@ -92,13 +93,13 @@ public struct PostgresExportJob: Sendable {
         do throws(PostgresTransferError) {
             let store = try opened.get()
             openingSeconds = store.seconds
-            let uuid = store.store.metadata.storeUUID.uuidString
+            let uuid = store.store.metadata.storeUUID
             let other = claimed.withLock { claimed -> String? in
-                if let other = claimed[uuid] { return other }
-                claimed[uuid] = path
+                if let other = claimed[uuid.value] { return other }
+                claimed[uuid.value] = path
                 return nil
             }
-            if let other { throw .sameUUIDInRun(store: uuid, otherPath: sourceNames[other] ?? other) }
+            if let other { throw .sameUUIDInRun(store: uuid.text, otherPath: sourceNames[other] ?? other) }
             let load = PostgresStoreLoad(opened: store, source: source, session: session, schema: schema, replace: replace, verify: verify)
             let report = try load.run()
             return PostgresStoreResult(storePath: path, source: source, seconds: openingSeconds + Self.seconds(clock.now - started),
@@ -107,7 +108,7 @@ public struct PostgresExportJob: Sendable {
             session.discard()
             // A store that failed holds its UUID no more: a later store of the run with it may load.
             claimed.withLock { claimed in
-                if let uuid = try? opened.get().store.metadata.storeUUID.uuidString, claimed[uuid] == path { claimed[uuid] = nil }
+                if let uuid = try? opened.get().store.metadata.storeUUID.value, claimed[uuid] == path { claimed[uuid] = nil }
             }
             var refused = false
             switch error {

@@ -37,7 +37,7 @@ struct PostgresStoreLoad {
         defer { _ = try? checks.wait() }
         let connection = try session.connection()
         let catalog = PostgresCatalog(connection: connection, schema: schema)
-        let uuid = store.metadata.storeUUID.uuidString
+        let uuid = store.metadata.storeUUID.text
         let applicationMetadata: String?
         do { applicationMetadata = try ExportManifest.applicationMetadata(of: store.metadata.applicationEntries) } catch { throw .export(error) }
         // The relationship checks' failures go into the report and, for `restore` to repeat (as a
@@ -78,7 +78,7 @@ struct PostgresStoreLoad {
             // The store's own census is taken while the rows go out (on a second connection where
             // one reads the same bytes), not after them while the server waits.
             let census = store.startCensus()
-            let copier = PostgresCopier(connection: connection, schema: schema, storeUUID: store.metadata.storeUUID, reader: reader)
+            let copier = PostgresCopier(connection: connection, schema: schema, storeUUID: store.metadata.storeUUID.value, reader: reader)
             var sent = TransferCounts()
             for table in layout.entityTables { try copier.copy(table, counts: &sent) }
             for join in layout.joinTables { try copier.copy(join, counts: &sent) }

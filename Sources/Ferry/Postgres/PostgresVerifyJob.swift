@@ -55,7 +55,7 @@ public struct PostgresVerifyJob {
         do { store = try CoreDataStoreReader(path: againstPath) } catch { throw .export(.store(error)) }
         let model: ManagedObjectModel
         do { model = try ExportModelSource.resolve(bundlePath: modelPath, store: store).model } catch { throw .export(error) }
-        let uuid = storeUUID ?? store.metadata.storeUUID
+        let uuid = storeUUID ?? store.metadata.storeUUID.value
         let scratch: ScratchFolder
         do { scratch = try ScratchFolder.make(purpose: "verify") } catch {
             throw .export(.cannotWrite(path: error.path, reason: error.reason))
@@ -112,9 +112,9 @@ public struct PostgresVerifyJob {
                          model: ManagedObjectModel) -> VerificationSection {
         let roots = model.entities.filter { $0.parentName == nil }.map(\.name)
         var section = VerificationSection(name: "identity", checks: 2 + roots.count)
-        if store.metadata.storeUUID != storeUUID {
+        if store.metadata.storeUUID.value != storeUUID {
             section.failures.append(VerificationFailure(check: "uuid", subject: "store", message: "the schema's rows are of store \(storeUUID.uuidString); "
-                + "\(store.path) is store \(store.metadata.storeUUID.uuidString)"))
+                + "\(store.path) is store \(store.metadata.storeUUID)"))
         }
         for root in roots {
             let (own, back) = (store.primaryKeyEntry(named: root)?.maxPrimaryKey ?? 0, rebuilt.primaryKeyEntry(named: root)?.maxPrimaryKey ?? 0)

@@ -49,16 +49,17 @@ public enum SourceVerification {
         let identity = try StoreIdentity.choose(for: request.sources)
         let expected: (uuid: String, origin: String)
         if let source = identity.keptFrom {
-            expected = (identity.uuid, source + " gives it")
+            expected = (identity.uuid.text, source + " gives it")
         } else if let written = (try? MigrationReceipt.read(from: metadata))?.storeUUID {
             expected = (written, "the migration that wrote it gave it")
         } else {
             return nil
         }
         var section = VerificationSection(name: "identity against sources", checks: 1)
-        if metadata.storeUUID.uuidString != expected.uuid {
+        // Byte for byte: the text is part of every object's URI.
+        if metadata.storeUUID.text != expected.uuid {
             section.failures.append(VerificationFailure(check: "store-uuid", subject: "Z_METADATA.Z_UUID",
-                                                        message: "the store's UUID is \(metadata.storeUUID.uuidString); \(expected.origin) \(expected.uuid)"))
+                                                        message: "the store's UUID is \(metadata.storeUUID.text); \(expected.origin) \(expected.uuid)"))
         }
         return section
     }

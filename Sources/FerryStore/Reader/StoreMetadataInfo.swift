@@ -4,8 +4,8 @@ import FoundationEssentials
 /// What a store's `Z_METADATA` row says, as read (coredata-format.md §2). Keys Ferry does not
 /// interpret stay available in `propertyList`.
 public struct StoreMetadataInfo: Sendable, Equatable {
-    /// `Z_UUID`.
-    public var storeUUID: UUID
+    /// `Z_UUID`, as it is spelled.
+    public var storeUUID: StoreUUID
     /// `NSStoreType` (`SQLite`).
     public var storeType: String?
     /// `NSPersistenceFrameworkVersion`.
@@ -31,7 +31,7 @@ public struct StoreMetadataInfo: Sendable, Equatable {
 
     /// Interprets the `Z_UUID` text and the `Z_PLIST` bytes; `path` is for errors.
     init(uuidText: String?, plist: [UInt8]?, path: String) throws(StoreReaderError) {
-        guard let uuidText, let uuid = UUID(uuidString: uuidText) else {
+        guard let uuidText, let uuid = StoreUUID(uuidText) else {
             throw .invalidMetadata(path: path, reason: "Z_UUID \(uuidText.map { "\"\($0)\"" } ?? "NULL") is not a UUID")
         }
         // A NULL plist (seen in a copy of Apple Notes' store) holds no keys: the store is still

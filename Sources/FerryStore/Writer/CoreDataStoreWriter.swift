@@ -39,7 +39,7 @@ public final class CoreDataStoreWriter {
     /// The metadata written into `Z_METADATA`; nil when appending to a store made elsewhere.
     private var metadata: StoreMetadata?
     /// The UUID of the store it creates (the identity of every object's URI); nil when appending.
-    public var storeUUID: UUID? { metadata?.storeUUID }
+    public var storeUUID: StoreUUID? { metadata?.storeUUID }
     /// The metadata of the store appended to, every key as it was read: only the application's
     /// own keys are ever set in it (`setMetadataEntries`).
     private var appendedMetadata: [String: PropertyListValue]?
@@ -78,7 +78,7 @@ public final class CoreDataStoreWriter {
     /// Creates the store file with every table, index and bookkeeping row, ready for rows.
     public static func create(
         at path: String, model: ManagedObjectModel, versionHashes: [String: [UInt8]],
-        versionIdentifiers: [String], storeUUID: UUID = UUID(),
+        versionIdentifiers: [String], storeUUID: StoreUUID = StoreUUID(),
         hashesDigest: [UInt8]? = nil, checksum: [UInt8]? = nil, batchSize: Int = 10_000
     ) throws(StoreWriterError) -> CoreDataStoreWriter {
         let metadata = StoreMetadata(storeUUID: storeUUID, versionHashes: versionHashes,
@@ -681,7 +681,7 @@ public final class CoreDataStoreWriter {
             }
             primaryKeys.finalize()
             let row = try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
-            try row.bind(metadata.uuidString, at: 1)
+            try row.bind(metadata.storeUUID.text, at: 1)
             try row.bindBlob(plist, at: 2)
             try row.run()
             row.finalize()

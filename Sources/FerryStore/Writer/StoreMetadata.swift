@@ -11,7 +11,8 @@ public struct StoreMetadata: Sendable, Equatable {
     /// `_NSAutoVacuumLevel`, a string; matches `PRAGMA auto_vacuum=2`.
     public static let autoVacuumLevel = "2"
 
-    public var storeUUID: UUID
+    /// `Z_UUID`, written as it is spelled.
+    public var storeUUID: StoreUUID
     /// Entity name → 32-byte version hash, for every entity of the model.
     public var versionHashes: [String: [UInt8]]
     /// The model's `userDefinedModelVersionIdentifier`s (may be `[]` or `[""]`).
@@ -34,7 +35,7 @@ public struct StoreMetadata: Sendable, Equatable {
         "NSStoreModelVersionChecksumKey", "NSStoreUUID", "_NSAutoVacuumLevel",
     ]
 
-    public init(storeUUID: UUID = UUID(), versionHashes: [String: [UInt8]], versionIdentifiers: [String],
+    public init(storeUUID: StoreUUID = StoreUUID(), versionHashes: [String: [UInt8]], versionIdentifiers: [String],
                 hashesDigest: [UInt8]? = nil, checksum: [UInt8]? = nil,
                 frameworkVersion: Int = StoreMetadata.defaultFrameworkVersion) {
         self.storeUUID = storeUUID
@@ -44,9 +45,6 @@ public struct StoreMetadata: Sendable, Equatable {
         self.checksum = checksum
         self.frameworkVersion = frameworkVersion
     }
-
-    /// `Z_UUID`: the store UUID, uppercase.
-    public var uuidString: String { storeUUID.uuidString.uppercased() }
 
     /// The `Z_PLIST` dictionary.
     public var propertyList: PropertyListValue {
