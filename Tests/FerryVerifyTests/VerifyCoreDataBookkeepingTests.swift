@@ -88,6 +88,29 @@ struct VerifyCoreDataBookkeepingTests {
         #expect(checks.contains("z-max Pin") && !checks.contains { $0.hasPrefix("z-super") }, "\(checks)")
     }
 
+    @Test("entities numbered otherwise than Core Data numbers the model fail, though every row, key and join row agrees with Z_PRIMARYKEY's names")
+    func renumberedEntities() throws {
+        let path = try VerifyStores.makeWorkspace3(in: try TestPaths.temporaryFolder("verify-numbering"))
+        #expect(try verify(path, model: VerifyStores.workspace3).passed)
+        // Tag 1 and Task 2 swapped everywhere: Z_PRIMARYKEY, Z_ENT of the rows, the join table's names.
+        let swapped = try VerifyStores.broken(path, "swapped", """
+            UPDATE Z_PRIMARYKEY SET Z_ENT = 10 WHERE Z_ENT = 1; UPDATE Z_PRIMARYKEY SET Z_ENT = 1 WHERE Z_ENT = 2;
+            UPDATE Z_PRIMARYKEY SET Z_ENT = 2 WHERE Z_ENT = 10; UPDATE ZTAG SET Z_ENT = 2; UPDATE ZTASK SET Z_ENT = 1;
+            CREATE TABLE Z_1TAGS (Z_1TASKS INTEGER, Z_2TAGS INTEGER, PRIMARY KEY (Z_1TASKS, Z_2TAGS));
+            INSERT INTO Z_1TAGS SELECT Z_2TASKS, Z_1TAGS FROM Z_1TASKS; DROP TABLE Z_1TASKS;
+            CREATE INDEX Z_1TAGS_Z_2TAGS_INDEX ON Z_1TAGS (Z_2TAGS, Z_1TASKS)
+            """)
+        let report = try verify(swapped, model: VerifyStores.workspace3)
+        #expect(report.failures.map { "\($0.check) \($0.subject)" } == ["entity-numbering Tag", "entity-numbering Task"], "\(report.failures)")
+        #expect(report.failures.first?.message == "Core Data numbers entity Tag 1 in model Workspace 3, but Z_PRIMARYKEY numbers it 2 "
+            + "(row Z_ENT 1 is named Task): Core Data would read the rows of Z_ENT 1 as Tag and take its keys from that row's Z_MAX, "
+            + "already used by another entity's rows")
+        // A row named for no entity of the model is named, beside the schema Ferry then cannot find.
+        let renamed = try verify(try VerifyStores.broken(path, "renamed", "UPDATE Z_PRIMARYKEY SET Z_NAME = 'Taskx' WHERE Z_NAME = 'Task'"),
+                                 model: VerifyStores.workspace3)
+        #expect(renamed.failures.map { "\($0.check) \($0.subject)" } == ["entity-numbering Task", "schema store"], "\(renamed.failures)")
+    }
+
     @Test("a uniqueness constraint's unique index that is missing, not unique, partial or over other columns fails", arguments: [
         ("DROP INDEX Z_Task_UNIQUE_taskID", "is missing"),
         ("DROP INDEX Z_Task_UNIQUE_taskID; CREATE INDEX Z_Task_UNIQUE_taskID ON ZTASK (ZTASKID COLLATE BINARY ASC)", "is not UNIQUE"),

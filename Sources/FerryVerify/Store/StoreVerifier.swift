@@ -62,6 +62,9 @@ public final class StoreVerifier {
         let context = makeContext(options.sampleLimit)
         var recorder = CheckRecorder()
         var report = VerificationReport(store: path, model: modelDescription)
+        // Before the schema: a store numbered otherwise than Core Data numbers the model lacks
+        // the tables and columns named by its numbers, and this says why.
+        EntityNumberingChecks(context: context, primaryKeys: store.primaryKeys).run(&recorder)
         guard records != nil, schemaProblem == nil else {
             recorder.check(StoreHealthChecks.section, subject: "store", code: "schema") {
                 VerificationFailure(check: "schema", subject: "store", message: schemaProblem.map { "\($0)" } ?? "the store does not fit the model")
