@@ -42,7 +42,7 @@ enum RestoreCommand: Command {
     static let exitCodes = [
         ExitCodeUse(.success, "restored"),
         ExitCodeUse(.rejects, "restored, but something was left out: links whose records are not in the backup (a partial export's, or keys dangling in the backed-up store), or a file in the folder the manifest does not list; or the backed-up store failed ferry verify's relationship checks (named when it was exported)"),
-        ExitCodeUse(.badInput, "BACKUP is missing or holds no manifest (or one that is not valid: a key no manifest has, or a Z_MAX of no entity of the model), or the model (or database) cannot be read, or has no such store"),
+        ExitCodeUse(.badInput, "BACKUP is missing or holds no manifest (or one that is not valid: a key no manifest has, or a Z_MAX of no entity of the model), or a file of it is not its own regular file (a symbolic link, a FIFO or device, a folder: never followed), or the model (or database) cannot be read, or has no such store"),
         ExitCodeUse(.destination, "STORE not written (it exists, cannot be written)"),
         ExitCodeUse(.verificationFailed, "the manifest is not what its digest says, or the backup does not match its manifest, or the new store differs from the store backed up (or does not hold what the database does)"),
     ]

@@ -423,7 +423,7 @@ extension BackupJobTests {
             return try FileManager.default.contentsOfDirectory(atPath: shared).filter(BackupJob.isBackupName).sorted()
         }
         func stores(of backups: [String]) throws -> [String?] {
-            try backups.map { try ManifestFile.read(from: shared + "/" + $0 + "/" + ExportManifest.fileName).resolvedSource }
+            try backups.map { try ManifestFile.read(inFolder: shared + "/" + $0).resolvedSource }
         }
         _ = try backup("store.sqlite", from: folder + "/A")
         let both = try backup("store.sqlite", from: folder + "/B")

@@ -1,4 +1,5 @@
 @testable import Ferry
+import FerryFormats
 import FerryStore
 import FerryTestSupport
 import Foundation
@@ -58,7 +59,7 @@ struct CorpusAccountingTests {
         let reader = try CoreDataStoreReader(path: store)
         let layout = try reader.layout(for: try StoreModelMatch.archivedModel(of: reader))
         for entry in manifest.entities {
-            #expect(try ExportRecordTally.count(path: out + "/" + entry.file, format: .ndjson) == entry.count, "\(entry.file)")
+            #expect(try ExportRecordTally.count(FileByteSource(path: out + "/" + entry.file), format: .ndjson) == entry.count, "\(entry.file)")
             let name = layout.entityNumbers[entry.entity].flatMap { census.entity(number: Int64($0))?.name } ?? entry.entity
             #expect(Int64(entry.count) == python[name] ?? 0, "\(entry.entity): exported \(entry.count), python \(python[name] ?? 0)")
         }

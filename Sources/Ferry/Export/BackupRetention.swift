@@ -30,7 +30,7 @@ struct BackupRetention {
         let madeName = FilePath.split(made).name
         let candidates: [(name: String, match: StoreMatch)] = FilePath.entries(of: folder).compactMap { name in
             guard name != madeName, BackupJob.isBackupName(name),
-                  let old = try? ManifestFile.read(from: folder + "/" + name + "/" + ExportManifest.fileName) else { return nil }
+                  let old = try? ManifestFile.read(inFolder: folder + "/" + name) else { return nil }
             let match = StoreMatch(old, storeUUID: manifest.storeUUID, resolvedStore: manifest.resolvedSource)
             return match == .other ? nil : (name, match)
         }.sorted { BackupJob.isOlder($0.name, $1.name) }
@@ -94,7 +94,7 @@ struct BackupRetention {
     /// The names in the backup folder at `path` that its manifest does not name (nil when there
     /// are none): a folder holding anything else is not removed, even when it looks like a backup.
     private static func foreignFiles(in path: String) -> [String]? {
-        guard let manifest = try? ManifestFile.read(from: path + "/" + ExportManifest.fileName) else { return nil }
+        guard let manifest = try? ManifestFile.read(inFolder: path) else { return nil }
         let own = Set(manifest.entities.map(\.file) + [ExportManifest.fileName, IncompleteBackup.finderFile])
         let foreign = FilePath.entries(of: path).filter { !own.contains($0) }.sorted()
         return foreign.isEmpty ? nil : foreign

@@ -20,6 +20,10 @@ public enum ExportError: Error, CustomStringConvertible, WriteFailureCarrying {
     /// The folder given as an export or backup is none: it is missing, or holds no readable
     /// manifest (bad input, where a folder that does not match its manifest fails verification).
     case notAnExport(path: String, reason: String)
+    /// A file an export or backup folder was to be read through is not one of its own regular
+    /// files: a symbolic link, a FIFO, socket or device, a folder, or a name that leaves the
+    /// folder (`BackupFolderFile`). It is neither followed nor read (bad input).
+    case notABackupFile(path: String, reason: String)
     /// The target of a restore exists and `--force` was not given.
     case destinationExists(String)
     /// Another run holds the lock of the folder (a backup folder, an export's existing destination).
@@ -45,7 +49,7 @@ public enum ExportError: Error, CustomStringConvertible, WriteFailureCarrying {
         case let .cannotWrite(path, reason): "\(path): cannot write: \(reason)"
         case .noRoom(let failure): failure.description
         case .encoding(let reason): "cannot encode: \(reason)"
-        case let .verification(path, reason), let .notAnExport(path, reason): "\(path): \(reason)"
+        case let .verification(path, reason), let .notAnExport(path, reason), let .notABackupFile(path, reason): "\(path): \(reason)"
         case .destinationExists(let path): "\(path) exists (use --force to replace it)"
         case let .locked(path, holder): "\(path) is locked: another run is writing into its folder (\(holder))"
         case .restore(let reason): reason

@@ -3,14 +3,16 @@ import FoundationEssentials
 
 /// Reads the records of one export file back, in file order, as cells by column name; gzip is
 /// detected from the bytes. NDJSON, JSON and CSV are streamed; property lists are decoded whole.
+/// The file is one of the folder's own, opened by `BackupFolderFile`.
 final class ExportFileReader {
     let path: String
     private var next: () throws -> [String: ExportCell]?
 
-    init(path: String, format: ExportFormat) throws(ExportError) {
+    init(_ file: FileByteSource, format: ExportFormat) throws(ExportError) {
+        let path = file.name
         self.path = path
         do {
-            let source = try GzipDetectingByteSource(FileByteSource(path: path))
+            let source = try GzipDetectingByteSource(file)
             switch format {
             case .ndjson, .json:
                 let reader = JSONRecordBox(JSONReader(source: source))

@@ -166,8 +166,8 @@ final class ExportPlacement {
     /// files (no link followed, no FIFO waited on) whose SHA-256 is the manifest's (a file edited
     /// since is the user's now). None when there is no manifest there or it cannot be read.
     private static func staleFiles(ofExportAt path: String, besides names: [String]) -> [ExportReplacement.StaleFile] {
-        guard let manifest = try? ManifestFile.read(from: path, strictly: false) else { return [] }
         let folder = FilePath.split(path).folder
+        guard let manifest = try? ManifestFile.read(inFolder: folder, strictly: false) else { return [] }
         let written = Set(names.map { $0.lowercased() })
         return manifest.entities.compactMap { entry in
             guard !entry.file.isEmpty, !entry.file.contains("/"), entry.file != ".", entry.file != "..",

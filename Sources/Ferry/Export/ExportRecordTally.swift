@@ -4,16 +4,16 @@ import FerryFormats
 /// shares no code with the record parsers that restore reads them with: a manifest's count is
 /// checked against what the file really holds, not against what a parser delivered.
 enum ExportRecordTally {
-    /// The records of the export file at `path`, gzip or not.
+    /// The records of the export file `file` reads, gzip or not.
     /// - Throws: read errors, and `Malformed` when the census cannot count the file.
-    static func count(path: String, format: ExportFormat) throws -> Int {
+    static func count(_ file: some ByteSource, format: ExportFormat) throws -> Int {
         let census: any RecordCensus = switch format {
         case .ndjson: JSONRecordCensus(layout: .lines)
         case .json: JSONRecordCensus(layout: .array)
         case .csv: CSVRecordCensus(dialect: .rfc4180)
         case .plist, .bplist: PlistRecordCensus()
         }
-        switch try count(GzipDetectingByteSource(FileByteSource(path: path)), by: census) {
+        switch try count(GzipDetectingByteSource(file), by: census) {
         case .counted(let records, _)?: return records
         case .malformed(let reason)?: throw Malformed(reason: reason)
         case nil: throw Malformed(reason: "not read to its end")

@@ -3,11 +3,12 @@ import FerryModel
 import FoundationEssentials
 
 /// Checks an export or backup folder against its manifest: every listed file is a regular file of
-/// the folder (a bare name, no link) with its SHA-256 and size, and, when asked, holds as many
-/// records as the manifest says, counted by `ExportRecordTally`.
+/// the folder (a plain name, no link, no FIFO: `BackupFolderFile`) with its SHA-256 and size, and,
+/// when asked, holds as many records as the manifest says, counted by `ExportRecordTally`.
 public enum ExportVerifier {
     /// Returns the manifest when everything matches.
-    /// - Throws: `ExportError.verification` naming the first missing or altered file.
+    /// - Throws: `ExportError.verification` naming the first missing or altered file,
+    ///   `ExportError.notABackupFile` the first that is not a regular file of the folder.
     @discardableResult
     public static func verify(folder: String, countRecords: Bool) throws(ExportError) -> ExportManifest {
         guard FileManager.default.fileExists(atPath: folder) else { throw .notAnExport(path: folder, reason: "no such folder") }
@@ -22,51 +23,37 @@ public enum ExportVerifier {
                     + "as \(folder)/\(newest) (the newest of \(backups.count))")
             }
         }
-        let manifest = try ManifestFile.read(from: manifestPath)
+        let manifest = try ManifestFile.read(inFolder: folder)
         for entry in manifest.entities {
-            let path = folder + "/" + entry.file
-            guard isBareName(entry.file) else {
-                throw .verification(path: folder + "/" + ExportManifest.fileName,
-                                    reason: "lists \"\(entry.file)\", which is not a file name inside the folder")
-            }
+            let file = try BackupFolderFile.open(entry, in: folder)
             // Each entity's file is named after it: a manifest that lists another entity's file
             // (two entries swapped) would restore one entity's records as the other's.
             let expected = manifest.format.fileName(for: entry.entity, gzip: manifest.gzip)
             guard entry.file == expected else {
-                throw .verification(path: folder + "/" + ExportManifest.fileName,
-                                    reason: "lists \"\(entry.file)\" for entity \(entry.entity), whose file an export names \"\(expected)\"")
+                throw .verification(path: manifestPath, reason: "lists \"\(entry.file)\" for entity \(entry.entity), whose file an export names \"\(expected)\"")
             }
-            if (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {
-                throw .verification(path: path, reason: "is a symbolic link; the files of a backup are regular files")
-            }
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw .verification(path: path, reason: "missing (the manifest lists it with \(entry.count) records)")
-            }
-            let (digest, size) = try sha256(of: path)
+            let (digest, size) = try sha256(of: file)
             guard digest == entry.sha256, size == entry.bytes else {
-                throw .verification(path: path, reason: "altered: SHA-256 \(digest) (\(size) bytes), the manifest says \(entry.sha256) (\(entry.bytes) bytes)")
+                throw .verification(path: file.name, reason: "altered: SHA-256 \(digest) (\(size) bytes), the manifest says \(entry.sha256) (\(entry.bytes) bytes)")
             }
             guard countRecords else { continue }
             let count: Int
-            do { count = try ExportRecordTally.count(path: path, format: manifest.format) } catch {
-                throw .verification(path: path, reason: "unreadable: \(ErrorText.reason(of: error, at: path))")
+            do { count = try ExportRecordTally.count(try BackupFolderFile.open(entry, in: folder), format: manifest.format) } catch let error as ExportError {
+                throw error
+            } catch {
+                throw .verification(path: file.name, reason: "unreadable: \(ErrorText.reason(of: error, at: file.name))")
             }
             guard count == entry.count else {
-                throw .verification(path: path, reason: "holds \(count) records, the manifest says \(entry.count)")
+                throw .verification(path: file.name, reason: "holds \(count) records, the manifest says \(entry.count)")
             }
         }
         return manifest
     }
 
-    /// A name of a file directly inside the folder: no separator, not `.` or `..`.
-    private static func isBareName(_ name: String) -> Bool {
-        !name.isEmpty && !name.contains("/") && name != "." && name != ".." && !name.contains("\0")
-    }
-
-    /// SHA-256 (lowercase hex) and size of a file, streamed.
-    static func sha256(of path: String) throws(ExportError) -> (String, Int) {
-        do { return try FileDigest.sha256(of: path) } catch {
-            throw .verification(path: path, reason: "unreadable: \(ErrorText.reason(of: error, at: path))")
+    /// SHA-256 (lowercase hex) and size of a file of the folder, streamed.
+    private static func sha256(of file: FileByteSource) throws(ExportError) -> (String, Int) {
+        do { return try FileDigest.sha256(reading: file) } catch {
+            throw .verification(path: file.name, reason: "unreadable: \(ErrorText.reason(of: error, at: file.name))")
         }
     }
 

@@ -22,23 +22,28 @@ enum ManifestFile {
         return written
     }
 
-    /// The manifest at `path`; `strictly`, checked itself: its keys, and its content against its
+    /// The manifest of the export or backup folder at `folder`, read as its own regular file
+    /// (`BackupFolderFile`); `strictly`, checked itself: its keys, and its content against its
     /// digest. Only what tells a folder's files as an export's (which a later ferry's manifest, or
     /// a damaged one, still does) reads it otherwise.
-    /// - Throws: `ExportError.notAnExport` for a file that is no manifest (not valid JSON, a key
-    ///   missing or of another type; strictly, a key unknown or given twice),
+    /// - Throws: `ExportError.notAnExport` for a file that is no manifest (missing, unreadable,
+    ///   not valid JSON, a key missing or of another type; strictly, a key unknown or given twice),
+    ///   `ExportError.notABackupFile` for a manifest that is a symbolic link, FIFO or device,
     ///   `ExportError.verification` (strictly) for one whose content is not what its digest says.
-    static func read(from path: String, strictly: Bool = true) throws(ExportError) -> ExportManifest {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .notAnExport(path: path, reason: "the manifest is missing or unreadable")
+    static func read(inFolder folder: String, strictly: Bool = true) throws(ExportError) -> ExportManifest {
+        let path = folder + "/" + ExportManifest.fileName
+        let bytes: [UInt8]?
+        do { bytes = try BackupFolderFile.contents(of: ExportManifest.fileName, in: folder) } catch .verification {
+            bytes = nil
         }
+        guard let bytes else { throw .notAnExport(path: path, reason: "the manifest is missing or unreadable") }
         let manifest: ExportManifest
-        do { manifest = try JSONDecoder().decode(ExportManifest.self, from: data) } catch {
+        do { manifest = try JSONDecoder().decode(ExportManifest.self, from: Data(bytes)) } catch {
             throw .notAnExport(path: path, reason: "the manifest is not valid: \(reason(error))")
         }
         guard strictly else { return manifest }
         let text: JSONValue
-        do { text = try JSONValue(parsing: [UInt8](data)) } catch {
+        do { text = try JSONValue(parsing: bytes) } catch {
             throw .notAnExport(path: path, reason: "the manifest is not valid: it is not valid JSON (\((error as? JSONError)?.reason ?? "\(error)"))")
         }
         if let problem = ManifestKeys.problem(in: text, kept: try json(of: manifest)) {

@@ -35,7 +35,7 @@ final class RestoreSource {
             return (relationship, "\(owner ?? entry.entity).\(relationship.name)")
         }
         knownKeys = Set(EntityExportLayout(model: model, entity: entry.entity)?.columnNames ?? [])
-        reader = try ExportFileReader(path: path, format: format)
+        reader = try ExportFileReader(BackupFolderFile.open(entry, in: folder), format: format)
         try advance()
     }
 

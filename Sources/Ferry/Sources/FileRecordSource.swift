@@ -211,7 +211,7 @@ public struct FileRecordSource: Sendable {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        guard let manifest = try? ManifestFile.read(from: folder + "/" + ExportManifest.fileName, strictly: false),
+        guard let manifest = try? ManifestFile.read(inFolder: folder, strictly: false),
               let entry = manifest.entities.first(where: { $0.file == name }), !entry.relationships.isEmpty else { return }
         throw RecordSourceError(source: FileByteSource.name(of: path), reason: "a file of a Ferry export (\(ExportManifest.fileName) beside it lists it): its "
             + "relationships (\(entry.relationships.map(\.name).joined(separator: ", "))) hold Z_PK numbers of the exported store, "

@@ -6,9 +6,13 @@ enum FileDigest {
     /// The digest (lowercase hex) and size of the file at `path`; with `regularFileOnly`, only of
     /// a regular file itself (no link followed, no FIFO waited on: `FileByteSource(regularFileAt:)`).
     static func sha256(of path: String, regularFileOnly: Bool = false) throws -> (digest: String, size: Int) {
+        try sha256(reading: regularFileOnly ? try FileByteSource(regularFileAt: path) : try FileByteSource(path: path))
+    }
+
+    /// The digest (lowercase hex) and size of what `source` reads from where it is to its end.
+    static func sha256(reading source: FileByteSource) throws -> (digest: String, size: Int) {
         var digest = SHA256()
         var size = 0
-        let source = regularFileOnly ? try FileByteSource(regularFileAt: path) : try FileByteSource(path: path)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
