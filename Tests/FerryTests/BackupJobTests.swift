@@ -323,6 +323,8 @@ extension BackupJobTests {
         let summary = try BackupJob(storePath: store, folder: folder + "/backups").run()
         #expect(summary.manifest.file(for: "Tag")?.count == 9)
         #expect(summary.manifest.source == store)
+        // The store's facts, not those of the copy it may have been read from.
+        #expect(summary.manifest.state.liveConnection)
         let restored = try RestoreJob(folder: summary.path, modelPath: ExportTestSupport.workspace, outputPath: folder + "/R.sqlite").run()
         #expect(restored.records["Tag"] == 9 && restored.records["Task"] == summary.manifest.file(for: "Task")?.count)
     }

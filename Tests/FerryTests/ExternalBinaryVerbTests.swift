@@ -125,7 +125,7 @@ struct ExternalBinaryVerbTests {
         let store = try Self.makeStore("external-committed-copy", external: true)
         let folder = try ScratchFolder.make(purpose: "test")
         defer { folder.remove() }
-        let copy = try CommittedStoreCopy.make(of: store, in: folder)
+        let copy = try CommittedStoreCopy.make(of: store, in: folder).path
         #expect(copy != store && copy.hasSuffix("/Photos.sqlite"))
         // The scratch folder is private: it holds a copy of the store and links to its files.
         let mode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int

@@ -85,7 +85,7 @@ public struct BackupJob {
         let temporary = building.path
         var request = export
         request.storePath = storePath
-        request.copyToRead = checked?.copy?.path
+        request.copyToRead = checked?.copy?.made
         request.outputFolder = temporary
         request.ownedFolder = building
         request.entities = []
@@ -99,7 +99,7 @@ public struct BackupJob {
                 // Written again after its check: one committed state of it is checked and backed up.
                 let made = try checkedCopy()
                 checked = made
-                request.copyToRead = made.copy?.path
+                request.copyToRead = made.copy?.made
                 _ = try ExportJob(request: request).run(progress: progress)
             }
             progress(JobProgress(phase: "verifying the backup"))
@@ -135,8 +135,9 @@ public struct BackupJob {
 
     /// A consistent copy of the store, made when another process writes it while it is checked.
     private struct StoreCopy {
-        let path: String
+        let made: CommittedStoreCopy
         let folder: ScratchFolder
+        var path: String { made.path }
     }
 
     /// A store that passed its check: the model version it is exported with, and the copy that
@@ -164,7 +165,7 @@ public struct BackupJob {
         let folder: ScratchFolder
         do { folder = try ScratchFolder.make(purpose: "backup") } catch { throw .writing(storePath, error) }
         let copy: StoreCopy
-        do { copy = StoreCopy(path: try CommittedStoreCopy.make(of: storePath, in: folder), folder: folder) } catch {
+        do { copy = StoreCopy(made: try CommittedStoreCopy.make(of: storePath, in: folder), folder: folder) } catch {
             folder.remove()
             // No room for the copy is the temporary folder's, not a fault of the store.
             throw error.writeFailure.map { .noRoom($0) } ?? .store(.sqlite(error))

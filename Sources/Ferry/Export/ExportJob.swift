@@ -27,9 +27,9 @@ public struct ExportJob {
         }
         if let problem = request.selectionProblem { throw .invalidRequest(problem) }
         // Taken before the store is opened: a connection may fix the state it reads when it opens.
-        let stamp = StoreFileStamp(request.copyToRead ?? request.storePath)
+        let stamp = StoreFileStamp(request.copyToRead?.path ?? request.storePath)
         let store: CoreDataStoreReader
-        do { store = try CoreDataStoreReader(path: request.copyToRead ?? request.storePath) } catch { throw .store(error) }
+        do { store = try CoreDataStoreReader(path: request.copyToRead?.path ?? request.storePath) } catch { throw .store(error) }
         let (model, modelInfo) = try ExportModelSource.resolve(bundlePath: request.modelPath, store: store)
         let reader: StoreRecordReader
         do { reader = try store.records(model: model) } catch { throw .store(error) }
@@ -80,8 +80,10 @@ public struct ExportJob {
     private func write(store: CoreDataStoreReader, reader: StoreRecordReader, model: ManagedObjectModel, modelInfo: ExportManifest.ModelInfo,
                        units: [String], into placement: ExportPlacement, since stamp: StoreFileStamp,
                        progress: (JobProgress) -> Void) throws(ExportError) -> ExportManifest {
-        let state: StoreReadState
+        var state: StoreReadState
         do { state = try store.beginRead() } catch { throw .store(error) }
+        // Read from a copy: the manifest describes the store the user has, not the scratch copy.
+        if let copy = request.copyToRead { state.files = copy.sourceFiles }
         // Every record is to be written (no selection): no value may lie outside them all.
         if request.entities.isEmpty && request.predicate == nil { try refuseStrandedValues(reader) }
         // Counted while the records are read, on the other core where the store allows it.

@@ -22,8 +22,9 @@ public struct ExportRequest: Sendable {
     /// files are built aside `outputFolder` and renamed into it (`ExportPlacement`).
     var ownedFolder: OwnedTemporary?
     /// A consistent copy of the store to read in its place (a backup's, of a store another
-    /// process writes meanwhile); the manifest and messages still name `storePath`.
-    var copyToRead: String?
+    /// process writes meanwhile); the manifest and messages still name `storePath`, and the
+    /// manifest describes its files (`CommittedStoreCopy.sourceFiles`).
+    var copyToRead: CommittedStoreCopy?
     /// Whether a whole export puts the store's fingerprints in its manifest (`--no-fingerprints`
     /// turns it off: an export for other tools, which restore checks by its counts only).
     public var fingerprints = true

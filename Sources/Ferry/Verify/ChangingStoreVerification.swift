@@ -23,7 +23,7 @@ public enum ChangingStoreVerification {
             }
             defer { folder.remove() }
             let copy: String
-            do { copy = try CommittedStoreCopy.make(of: path, in: folder, attempts: 20) } catch {
+            do { copy = try CommittedStoreCopy.make(of: path, in: folder, attempts: 20).path } catch {
                 // Written during every attempt: as it was; otherwise what failed (no room for
                 // the copy, a lock held too long, damage).
                 throw error.primaryCode == 5 ? .changedWhileVerifying(path: path) : .unreadableStore(.sqlite(error))

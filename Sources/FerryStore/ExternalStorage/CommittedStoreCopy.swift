@@ -19,16 +19,26 @@ import FoundationEssentials
 /// there for the state copied, and one it adds is there for a state copied after it. The links
 /// live in the private scratch folder and go with it; a run killed by a signal leaves them to the
 /// next run's sweep of dead scratch folders (the signal handler removes only what it registered).
-public enum CommittedStoreCopy {
-    /// Makes the copy in `folder`; returns its path. Only the store's regular files are brought
-    /// beside it, and none when its folders are not real ones (which reading the store refuses).
-    public static func make(of storePath: String, in folder: ScratchFolder, attempts: Int = 5) throws(SQLiteError) -> String {
+public struct CommittedStoreCopy: Sendable {
+    /// The copy.
+    public let path: String
+    /// The store's files as the copy was made, just before its database was copied: a job that
+    /// reads the copy describes the store with them (`StoreReadState.files`), not with the copy's.
+    public let sourceFiles: StoreFileFacts
+
+    /// Makes the copy in `folder`. Only the store's regular files are brought beside it, and none
+    /// when its folders are not real ones (which reading the store refuses).
+    public static func make(of storePath: String, in folder: ScratchFolder, attempts: Int = 5) throws(SQLiteError) -> CommittedStoreCopy {
         let name = storePath.split(separator: "/").last.map(String.init) ?? "store.sqlite"
         let copy = folder.database(name.isEmpty ? "store.sqlite" : name)
         try bringExternalData(of: storePath, besideCopy: copy)
+        let files: StoreFileFacts
+        do { files = try StoreFileFacts(observing: storePath, stamp: StoreFileStamp.stamp(of: storePath)) } catch {
+            throw SQLiteError(path: storePath, code: SQLITE_CANTOPEN, message: error.description, writeFailure: error)
+        }
         try SQLiteDatabase.copyCommittedState(of: storePath, to: copy, attempts: attempts)
         try bringExternalData(of: storePath, besideCopy: copy)
-        return copy
+        return CommittedStoreCopy(path: copy, sourceFiles: files)
     }
 
     /// Links (or copies) each regular file of the store's external data folder that is not yet
