@@ -22,7 +22,7 @@ enum BackupFolderFile {
     ///   opened.
     static func open(_ name: String, in folder: String) throws(ExportError) -> FileByteSource? {
         let path = folder + "/" + name
-        guard isPlainName(name) else { throw .notABackupFile(path: path, reason: "is not a file name inside the folder") }
+        guard isPlainName(name) else { throw .notABackupFile(path: path, reason: "is not a file name inside the folder (so the manifest names it): not read") }
         switch FileInfo.kind(atPath: path) {
         case nil: return nil
         case .regularFile: break
