@@ -1,4 +1,5 @@
 import FerryFormats
+import FerryModel
 import FerryStore
 
 /// `manifest.json` of an export or backup folder: what was exported, from which store and model,
@@ -163,6 +164,43 @@ public struct ExportManifest: Sendable, Equatable, Codable {
         public var attributes: [Field]
         /// Relationships: each record holds destination `Z_PK`s (a number for to-one, a list for to-many).
         public var relationships: [Link]
+        /// The values of the file's records that the store kept outside their rows, in files of
+        /// its external data folder (`.NAME_SUPPORT/_EXTERNAL_DATA`, attributes that allow
+        /// external storage): by attribute, then by `Z_PK` (decimal, as JSON keys are text), the
+        /// name of each value's file. The file itself holds the values; a restore writes these
+        /// back into files of those names, the rest in their rows, so the store is laid out as it
+        /// was. Nil when there are none, for an export with `--where`, and in manifests of older
+        /// versions, whose restores keep every value in its row.
+        public var externalData: [String: [String: String]]? = nil
+    }
+
+    /// `EntityFile.externalData` of a store's names (nil when there are none).
+    static func externalData(_ names: ExternalValueNames) -> [String: [String: String]]? {
+        names.isEmpty ? nil : names.mapValues { Dictionary(uniqueKeysWithValues: $0.map { (String($0.key), $0.value) }) }
+    }
+
+    /// The names of `entry`'s `externalData`, by attribute and `Z_PK`.
+    /// - Throws: `ExportError.notAnExport` for a key that is no `Z_PK`, or an attribute or file
+    ///   name a restore cannot keep (no attribute of the file that allows external storage, a
+    ///   name that is not a plain file name).
+    func externalValueNames(of entry: EntityFile, model: ManagedObjectModel) throws(ExportError) -> ExternalValueNames {
+        var names: ExternalValueNames = [:]
+        for (attribute, files) in entry.externalData ?? [:] {
+            guard model.allAttributes(of: entry.entity).contains(where: { $0.name == attribute && $0.allowsExternalBinaryDataStorage }) else {
+                throw .notAnExport(path: Self.fileName, reason: "externalData of \(entry.file) names \(attribute), which is no attribute of "
+                    + "\(entry.entity) that allows external storage")
+            }
+            for (key, file) in files {
+                guard let primaryKey = Int64(key), primaryKey > 0 else {
+                    throw .notAnExport(path: Self.fileName, reason: "externalData of \(entry.file): \(attribute) lists \"\(key)\", which is no Z_PK")
+                }
+                guard case .external(let name)? = try? ExternalBinaryData.decode(ExternalBinaryData.reference(to: file)), name == file else {
+                    throw .notAnExport(path: Self.fileName, reason: "externalData of \(entry.file): \"\(file)\" is not a file name")
+                }
+                names[attribute, default: [:]][primaryKey] = file
+            }
+        }
+        return names
     }
 
     public struct Field: Sendable, Equatable, Codable {

@@ -114,6 +114,7 @@ public struct RestoreJob {
             }
             try RestoreModel.keepState(primaryKeyMaxima: manifest.state.primaryKeyMaxima, applicationMetadata: try manifest.applicationMetadataEntries(),
                                        model: model, writer: writer, outputPath: outputPath)
+            try RestoreExternalData.keep(in: writer, manifest: manifest, model: model, folder: folder, outputPath: outputPath)
             progress(JobProgress(phase: "verifying"))
             let rejected = pipeline.ledgers.reduce(into: [String: Int]()) { $0[$1.entity, default: 0] += $1.rejected }
             let report = try verify(writer, model: model, manifest: manifest, written: pipeline.written, rejected: rejected, links: links)

@@ -24,6 +24,12 @@ public enum ExternalBinaryData {
         }
     }
 
+    /// The column value Core Data writes for a value it moved out of the database, into the file
+    /// `fileName` of the store's external data folder: the tag, the name, a NUL.
+    public static func reference(to fileName: String) -> [UInt8] {
+        [externalTag] + Array(fileName.utf8) + [0]
+    }
+
     /// The size of the column value of `count` bytes.
     static func encodedCount(_ count: Int) -> Int {
         count + 1

@@ -48,6 +48,9 @@ public final class CoreDataStoreWriter {
     private var statements: [SQLiteStatement] = []
     /// The `Z_PK` counter of each root entity that has one yet.
     private var primaryKeys: [String: PrimaryKeyCounter] = [:]
+    /// The files of values kept outside their rows (`keepOutside`), written beside the store
+    /// being built and placed beside the store with it.
+    var externalFiles: [String] = []
     @exclusivity(unchecked) private var rowsInBatch = 0
     /// When appending: the original store as it was copied, which must not change before the
     /// copy replaces it (another process's commits would be lost).
@@ -604,7 +607,13 @@ public final class CoreDataStoreWriter {
     /// Renames the closed store to the target and lets go of the temporary file.
     private func place(replacing: Bool) throws(StoreWriterError) {
         for suffix in OwnedTemporary.databaseSuffixes { try DurableFile.remove(temporaryPath + suffix) }
-        try DurableFile.place(temporaryPath, at: path, replacing: replacing)
+        // The values kept outside the store first: the store placed names them.
+        let placed = try placeExternalFiles()
+        do { try DurableFile.place(temporaryPath, at: path, replacing: replacing) } catch {
+            placed.forEach { unlink($0) }
+            throw error
+        }
+        removeBuiltExternalFiles()
         renamed = true
         temporary.release()
     }
@@ -618,6 +627,7 @@ public final class CoreDataStoreWriter {
         try? database?.close()
         database = nil
         try? awaitEarlyFlush()
+        removeBuiltExternalFiles()
         temporary.remove()
     }
 
@@ -650,7 +660,7 @@ public final class CoreDataStoreWriter {
 
     // MARK: Private
 
-    fileprivate func openDatabase() throws(StoreWriterError) -> SQLiteDatabase {
+    func openDatabase() throws(StoreWriterError) -> SQLiteDatabase {
         guard let database else { throw .writerClosed(path: path) }
         return database
     }

@@ -50,6 +50,10 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
     /// Every `Z_PK` of a root entity's hierarchy is taken (a source kept the largest key), so no
     /// object can be added to it.
     case primaryKeysExhausted(root: String)
+    /// The destination's external data folder (`ExternalDataFolder`) cannot take the files of the
+    /// values kept outside the store (`CoreDataStoreWriter.keepOutside`): it is not a real folder,
+    /// or holds a file of one's name with other bytes, which the store in place may name.
+    case externalDataFolder(path: String, reason: String)
 
     /// Whether the model, not the destination, is at fault: it has no store layout, or cannot be
     /// archived into the store (bad input, not "cannot write").
@@ -66,6 +70,7 @@ public enum StoreWriterError: Error, Equatable, Sendable, CustomStringConvertibl
         case .sqlite(let error): "\(error)"
         case .metadataEncoding(let reason): "cannot encode the store metadata plist: \(reason)"
         case let .existingStore(path, reason): "\(path): cannot append: \(reason)"
+        case let .externalDataFolder(path, reason): "\(path): \(reason); nothing was written"
         case .modelCacheEncoding(let reason): "cannot archive the model into Z_MODELCACHE: \(reason)"
         case let .versionHashMismatch(entity, reason): "version hash of entity \(entity): \(reason)"
         case .unknownEntity(let name): "entity \(name) is not in the model"

@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FerryFormats
+
+/// Values kept outside their rows, as Core Data keeps a value it moved out of the database
+/// (`ExternalBinaryData`): a restore writes back those its backup names (`ExternalValueNames`)
+/// into files of those names. The files are written into the external data folder beside the
+/// store being built, where its checks read them, and placed into the destination's folder when
+/// the store is renamed into place (`placeExternalFiles`), or removed with it.
+extension CoreDataStoreWriter {
+    /// Moves the value of each row of `entity` that `names` names (by attribute and `Z_PK`) out of
+    /// its row, into the file of that name: the row then holds the reference
+    /// (`ExternalBinaryData.reference`). Every row must be there and hold a value in its row.
+    /// - Returns: the attribute and `Z_PK` of each named value that is not there (no such row,
+    ///   or no value), which is left as it is.
+    public func keepOutside(_ names: ExternalValueNames, of entity: String) throws(StoreWriterError) -> [(attribute: String, primaryKey: Int64)] {
+        guard !names.isEmpty else { return [] }
+        guard let table = layout.table(forEntity: entity), let number = layout.entityNumbers[entity] else { throw .unknownEntity(entity) }
+        try commit(flushing: false)
+        try beginRow()
+        let database = try openDatabase()
+        let folder = ExternalDataFolder.path(besideStore: temporaryPath)
+        var missing: [(attribute: String, primaryKey: Int64)] = []
+        for (attribute, files) in names.sorted(by: { $0.key < $1.key }) {
+            guard let owner = model.ancestry(of: entity).first(where: { $0.attribute(named: attribute)?.allowsExternalBinaryDataStorage == true }),
+                  let column = table.column(for: .attribute(entity: owner.name, name: attribute)) else {
+                missing += files.keys.sorted().map { (attribute, $0) }
+                continue
+            }
+            let quoted = SQLIdentifier.quoted(column.name), tableName = SQLIdentifier.quoted(table.name)
+            for (primaryKey, file) in files.sorted(by: { $0.key < $1.key }) {
+                let value = try StoreWriterError.sqlite { () throws(SQLiteError) -> [UInt8]? in
+                    let row = try database.prepare("SELECT \(quoted) FROM \(tableName) WHERE Z_PK = ? AND Z_ENT = ?")
+                    defer { row.finalize() }
+                    try row.bind(primaryKey, at: 1)
+                    try row.bind(Int64(number), at: 2)
+                    return try row.step() ? row.bytes(at: 0) : nil
+                }
+                guard let value, case .inline(let bytes)? = try? ExternalBinaryData.decode(value) else {
+                    missing.append((attribute, primaryKey))
+                    continue
+                }
+                try writeExternalFile(folder + "/" + file, bytes: Array(bytes))
+                try StoreWriterError.sqlite { () throws(SQLiteError) in
+                    let update = try database.prepare("UPDATE \(tableName) SET \(quoted) = ? WHERE Z_PK = ?")
+                    defer { update.finalize() }
+                    try update.bindBlob(ExternalBinaryData.reference(to: file), at: 1)
+                    try update.bind(primaryKey, at: 2)
+                    try update.run()
+                }
+                externalFiles.append(file)
+            }
+        }
+        return missing
+    }
+
+    /// Writes a value's file beside the store being built (its folders made as needed).
+    private func writeExternalFile(_ path: String, bytes: [UInt8]) throws(StoreWriterError) {
+        try Self.makeExternalDataFolder(DurableFile.directory(of: path))
+        do {
+            let sink = try FileByteSink(path: path, exclusive: true)
+            try sink.write(bytes)
+            try sink.close(sync: false)
+        } catch {
+            throw .fileSystem(path: path, operation: "write", errno: error.code)
+        }
+    }
+
+    /// Makes the external data folder `folder` (`…/.NAME_SUPPORT/_EXTERNAL_DATA`) and the
+    /// `_SUPPORT` folder it is in, where missing.
+    private static func makeExternalDataFolder(_ folder: String) throws(StoreWriterError) {
+        for path in [DurableFile.directory(of: folder), folder] where mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw .fileSystem(path: path, operation: "create the folder", errno: errno)
+        }
+    }
+
+    /// Places the files `keepOutside` wrote into the destination's external data folder (made as
+    /// needed), each under its name and synced, before the store is renamed into place; returns
+    /// the paths placed, to be removed again if the store is not. A file of that name there
+    /// already is kept when it holds the same bytes (the replaced store's value, which Core Data
+    /// never rewrites under its name), and refused otherwise: replacing it would change the store
+    /// still in place.
+    func placeExternalFiles() throws(StoreWriterError) -> [String] {
+        guard !externalFiles.isEmpty else { return [] }
+        let built = ExternalDataFolder.path(besideStore: temporaryPath)
+        let target = ExternalDataFolder.path(besideStore: path)
+        if let problem = ExternalDataFolder.problem(besideStore: path) {
+            throw .externalDataFolder(path: target, reason: "\(problem): the values kept outside the store are not placed there")
+        }
+        try Self.makeExternalDataFolder(target)
+        var placed: [String] = []
+        do throws(StoreWriterError) {
+            for file in externalFiles {
+                let destination = target + "/" + file
+                if FileInfo.kind(atPath: destination) != nil {
+                    guard (try? ExternalDataFolder.read(fileNamed: file, besideStore: path)) == (try? ExternalDataFolder.read(fileNamed: file, besideStore: temporaryPath)) else {
+                        throw .externalDataFolder(path: destination, reason: "holds other bytes than the value kept outside the store under that name")
+                    }
+                    continue
+                }
+                try DurableFile.sync(built + "/" + file)
+                try DurableFile.place(built + "/" + file, at: destination, replacing: false)
+                placed.append(destination)
+            }
+            try DurableFile.sync(target)
+        } catch {
+            placed.forEach { unlink($0) }
+            throw error
+        }
+        return placed
+    }
+
+    /// Removes the external data folder beside the store being built, and what it holds.
+    func removeBuiltExternalFiles() {
+        guard !externalFiles.isEmpty else { return }
+        let built = ExternalDataFolder.path(besideStore: temporaryPath)
+        for file in externalFiles { unlink(built + "/" + file) }
+        rmdir(built)
+        rmdir(DurableFile.directory(of: built))
+    }
+}
