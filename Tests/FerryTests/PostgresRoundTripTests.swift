@@ -27,6 +27,36 @@ struct PostgresRoundTripTests {
         #expect(try CoreDataStoreReader(path: restored).metadata.storeUUID == CoreDataStoreReader(path: store).metadata.storeUUID)
     }
 
+    /// The `store` column's `uuid` type prints a UUID in lowercase, and the restore wrote it in
+    /// uppercase: a store whose `Z_UUID` another tool spelled in lowercase came back as another
+    /// store (its text is part of every object's URI). The catalog keeps the spelling.
+    @Test("a store whose Z_UUID is in lowercase comes back spelled so; a catalog row without the spelling restores it in uppercase")
+    func uuidSpelling() throws {
+        let folder = try TestPaths.temporaryFolder("pg-uuid-spelling")
+        let model = try PostgresTestSupport.garageModel()
+        let store = try PostgresTestSupport.garageStore(at: folder + "/Garage.sqlite", modelFolder: model)
+        let edit = try SQLiteDatabase(path: store, mode: .readWrite)
+        try edit.execute("UPDATE Z_METADATA SET Z_UUID = lower(Z_UUID)")
+        try edit.close()
+        func storedUUID(_ path: String) throws -> String? {
+            let database = try SQLiteDatabase(path: path, mode: .readOnly)
+            defer { try? database.close() }
+            return try database.scalarText("SELECT Z_UUID FROM Z_METADATA")
+        }
+        let lowercase = try #require(try storedUUID(store))
+        #expect(lowercase == lowercase.lowercased() && lowercase != lowercase.uppercased())
+        let uri = try PostgresTestSupport.database()
+        let summary = try PostgresTestSupport.load([store], into: uri)
+        #expect(summary.stores.first?.report != nil, "\(summary.stores.first?.failure?.message ?? "")")
+        try PostgresTestSupport.restore(store, from: uri, model: model, to: folder + "/Restored.sqlite")
+        #expect(try storedUUID(folder + "/Restored.sqlite") == lowercase)
+
+        // As an older Ferry left the row.
+        try PostgresTestSupport.query(uri, "UPDATE ferry.ferry_stores SET store_spelling = NULL")
+        try PostgresTestSupport.restore(store, from: uri, model: model, to: folder + "/Older.sqlite")
+        #expect(try storedUUID(folder + "/Older.sqlite") == lowercase.uppercased())
+    }
+
     @Test("a restore reads through the record pipeline: reading the database, link resolution and verification (before the rename), each reported")
     func restorePhases() throws {
         let (model, store, uri) = try PostgresTestSupport.loadedGarage("pg-phases")

@@ -1,4 +1,5 @@
 import FerryPostgres
+import FerryStore
 import FoundationEssentials
 
 /// Ferry's own two tables in a schema: `ferry_schema`, one row naming the model the tables were
@@ -37,6 +38,10 @@ struct PostgresCatalog {
         /// Why those checks did not run on the state loaded (`PostgresLoadReport.relationshipsNotChecked`);
         /// nil when they ran (or not recorded).
         var relationshipsNotChecked: String? = nil
+        /// The store's UUID as its `Z_UUID` spells it, for `restore` to write back (the `store`
+        /// column's `uuid` type prints it in lowercase, and the text is part of every object's
+        /// URI); nil in a row an older Ferry wrote, whose stores are restored in uppercase.
+        var spelling: StoreUUID? = nil
 
         /// Whether the row records `Z_MAX` and the application's metadata (an older Ferry's does not).
         var recordsState: Bool { primaryKeyMaxima != nil }
@@ -50,8 +55,9 @@ struct PostgresCatalog {
     private static let schemaColumns: Set = ["layout", "model", "created"]
     /// Columns of `ferry_stores` that older catalogs lack (nullable text: JSON `Z_MAX`es, and the
     /// base64 property list of the application's metadata, JSON lines of relationship failures,
-    /// and why the relationship checks did not run).
-    private static let laterColumns = ["primary_key_maxima", "application_metadata", "relationship_failures", "relationships_not_checked"]
+    /// why the relationship checks did not run, and the store's UUID as its `Z_UUID` spells it).
+    private static let laterColumns = ["primary_key_maxima", "application_metadata", "relationship_failures", "relationships_not_checked",
+                                       "store_spelling"]
 
     private func q(_ name: String) -> String { PostgresIdentifier.quoted(name) }
 
@@ -210,7 +216,7 @@ struct PostgresCatalog {
             let columns = Self.storeColumns + ["tool"]
             try connection.execute("INSERT INTO \(storesTable) (\(PostgresIdentifier.list(columns))) VALUES (\(columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))",
                                    [entry.store, entry.modelVersion, hashes, entry.source, maxima, entry.applicationMetadata, failures,
-                                    entry.relationshipsNotChecked, "ferry \(FerryVersion.current)"])
+                                    entry.relationshipsNotChecked, entry.spelling?.text, "ferry \(FerryVersion.current)"])
         } catch where error.sqlState == "23505" {
             // With `replace`, the rows deleted above were another run's, which loaded the store
             // again before this one's insert.
@@ -281,8 +287,13 @@ struct PostgresCatalog {
         if let text = row[6] {
             do { failures = try JSONDecoder().decode([String].self, from: Data(text.utf8)) } catch { throw unreadable("relationship failures") }
         }
+        var spelling: StoreUUID?
+        if let text = row[8] {
+            guard let spelled = StoreUUID(text), spelled.value == UUID(uuidString: uuid) else { throw unreadable("store UUID spelling") }
+            spelling = spelled
+        }
         return StoreEntry(store: uuid, modelVersion: model, versionHashes: decoded, source: source, primaryKeyMaxima: maxima,
-                          applicationMetadata: row[5], relationshipFailures: failures, relationshipsNotChecked: row[7])
+                          applicationMetadata: row[5], relationshipFailures: failures, relationshipsNotChecked: row[7], spelling: spelling)
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.

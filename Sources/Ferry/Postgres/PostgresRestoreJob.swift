@@ -85,7 +85,9 @@ public struct PostgresRestoreJob {
         }
         if FileInfo.kind(atPath: outputPath) != nil, !replaceExisting { throw .export(.destinationExists(outputPath)) }
         let writer: CoreDataStoreWriter
-        do { writer = try RestoreModel.writer(at: outputPath, model: model, storeUUID: StoreUUID(storeUUID)) } catch { throw .export(error) }
+        // Spelled as the store spelled it, where the catalog row says (an older Ferry's does not).
+        let identity = entry.spelling ?? StoreUUID(storeUUID)
+        do { writer = try RestoreModel.writer(at: outputPath, model: model, storeUUID: identity) } catch { throw .export(error) }
         do {
             try database { () throws(PostgresError) in try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") }
             let cursor = try PostgresRecordCursor(connection: connection, schema: schema, store: uuid, model: model, layout: layout,
@@ -109,7 +111,7 @@ public struct PostgresRestoreJob {
             progress(JobProgress(phase: "verifying"))
             let written = try counts(ofStoreAt: writer, model: model, layout: layout)
             do throws(ExportError) {
-                try RestoreIdentityCheck.check(writer.temporaryPath, storeUUID: StoreUUID(storeUUID), primaryKeyMaxima: entry.primaryKeyMaxima ?? [:],
+                try RestoreIdentityCheck.check(writer.temporaryPath, storeUUID: identity, primaryKeyMaxima: entry.primaryKeyMaxima ?? [:],
                                                applicationMetadata: entry.applicationMetadata.flatMap(ExportManifest.applicationMetadataEntries(of:)) ?? [:],
                                                model: model, outputPath: outputPath)
             } catch {

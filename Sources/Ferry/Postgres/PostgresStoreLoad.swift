@@ -68,7 +68,7 @@ struct PostgresStoreLoad {
             // The catalog keeps the Z_MAX values this read saw, as a backup's manifest does.
             let entry = PostgresCatalog.StoreEntry(store: uuid, modelVersion: model.name, versionHashes: opened.info.versionHashes,
                                                    source: source, primaryKeyMaxima: state.primaryKeyMaxima,
-                                                   applicationMetadata: applicationMetadata)
+                                                   applicationMetadata: applicationMetadata, spelling: store.metadata.storeUUID)
             let replaced = try catalog.register(entry, layout: layout, replace: replace)
             // Values no record carries would not reach the tables (as `export` refuses them).
             let stranded = try read { () throws(StoreReaderError) in try reader.strandedValues() }
