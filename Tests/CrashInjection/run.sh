@@ -40,10 +40,10 @@ state() {
     fi
 }
 
-# Fails when a temporary file of a run is left in folder $1.
+# Fails when a temporary file of a run (or the external data folder of a store it built) is left in folder $1.
 no_leftovers() {
     local left
-    left=$(find "$1" -maxdepth 1 \( -name '*.ferry-*.tmp*' -o -name '.incomplete-*' -o -name '.ferry-*.tmp' \) | head -n 3)
+    left=$(find "$1" -maxdepth 1 \( -name '*.ferry-*.tmp*' -o -name '.incomplete-*' -o -name '.ferry-*.tmp' -o -name '.*.ferry-*_SUPPORT' \) | head -n 3)
     [ -z "$left" ] || fail "$2: left behind after the next run: $left"
 }
 

@@ -88,4 +88,22 @@ struct RestoreExternalDataTests {
         #expect(try TestPaths.read(store) == before)
         #expect(try TestPaths.read(file) == [1, 2])
     }
+
+    /// The values a restore moves out of their rows are written beside the store it builds; a
+    /// run killed with SIGKILL left them there (the next run's sweep knew only the store's file).
+    @Test("the next run to the destination removes a dead run's store and the values it had moved out of its rows")
+    func deadRunsValuesSwept() throws {
+        let (store, backup) = try backup()
+        let output = FilePath.split(store).folder + "/Restored.sqlite"
+        // What a restore killed after moving a value out leaves: its store, whose lock died with
+        // it, and the external data folder beside it.
+        let leftover = OwnedTemporary.name(beside: output)
+        try Data().write(to: URL(fileURLWithPath: leftover))
+        let values = ExternalDataFolder.path(besideStore: leftover)
+        try FileManager.default.createDirectory(atPath: values, withIntermediateDirectories: true)
+        try Data([7, 8, 9]).write(to: URL(fileURLWithPath: values + "/" + ExternalBinaryVerbTests.fileName))
+        _ = try restore(backup, to: output)
+        let left = try FileManager.default.contentsOfDirectory(atPath: FilePath.split(output).folder)
+        #expect(!left.contains { $0.contains(".ferry-") }, "\(left)")
+    }
 }

@@ -9,7 +9,9 @@ import FerryFormats
 /// (`ExternalBinaryData`): a restore writes back those its backup names (`ExternalValueNames`)
 /// into files of those names. The files are written into the external data folder beside the
 /// store being built, where its checks read them, and placed into the destination's folder when
-/// the store is renamed into place (`placeExternalFiles`), or removed with it.
+/// the store is renamed into place (`placeExternalFiles`), or removed with it: on every error
+/// path, by a signal's cleanup (registered with the store's temporary file), and after a
+/// `kill -9` by the next run's sweep of the store's leftovers (`removeBuiltExternalFiles(besideStore:)`).
 extension CoreDataStoreWriter {
     /// Moves the value of each row of `entity` that `names` names (by attribute and `Z_PK`) out of
     /// its row, into the file of that name: the row then holds the reference
@@ -57,9 +59,14 @@ extension CoreDataStoreWriter {
         return missing
     }
 
-    /// Writes a value's file beside the store being built (its folders made as needed).
+    /// Writes a value's file beside the store being built (its folders made as needed), each
+    /// registered for a signal's cleanup before it is made.
     private func writeExternalFile(_ path: String, bytes: [UInt8]) throws(StoreWriterError) {
-        try Self.makeExternalDataFolder(DurableFile.directory(of: path))
+        let folder = DurableFile.directory(of: path)
+        temporary.registerFile(DurableFile.directory(of: folder), kind: .folder)
+        temporary.registerFile(folder, kind: .folder)
+        try Self.makeExternalDataFolder(folder)
+        temporary.registerFile(path)
         do {
             let sink = try FileByteSink(path: path, exclusive: true)
             try sink.write(bytes)
@@ -116,8 +123,14 @@ extension CoreDataStoreWriter {
     /// Removes the external data folder beside the store being built, and what it holds.
     func removeBuiltExternalFiles() {
         guard !externalFiles.isEmpty else { return }
-        let built = ExternalDataFolder.path(besideStore: temporaryPath)
-        for file in externalFiles { unlink(built + "/" + file) }
+        Self.removeBuiltExternalFiles(besideStore: temporaryPath)
+    }
+
+    /// Removes the external data folder (and its `_SUPPORT` folder) beside `storePath`, a store a
+    /// run built under a temporary name: nothing else writes there.
+    static func removeBuiltExternalFiles(besideStore storePath: String) {
+        let built = ExternalDataFolder.path(besideStore: storePath)
+        for file in FilePath.entries(of: built) { unlink(built + "/" + file) }
         rmdir(built)
         rmdir(DurableFile.directory(of: built))
     }

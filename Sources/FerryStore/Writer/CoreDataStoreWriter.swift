@@ -30,7 +30,7 @@ public final class CoreDataStoreWriter {
     public let path: String
     /// Where the store is built until `finish()`.
     public var temporaryPath: String { temporary.path }
-    private let temporary: OwnedTemporary
+    let temporary: OwnedTemporary
     public let layout: StoreLayout
     /// Rows per transaction.
     public let batchSize: Int
@@ -237,7 +237,8 @@ public final class CoreDataStoreWriter {
     /// Sweeps the leftovers of dead runs to `path`, then creates and locks the file to build in.
     private static func makeTemporary(beside path: String) throws(StoreWriterError) -> OwnedTemporary {
         try refuseUnreplaceable(at: path)
-        OwnedTemporary.sweep(beside: path, kind: .file)
+        // A dead run's store goes with the values it had moved out of its rows (a restore's).
+        for leftover in OwnedTemporary.sweep(beside: path, kind: .file) { removeBuiltExternalFiles(besideStore: leftover) }
         do {
             let temporary = try OwnedTemporary.create(beside: path, kind: .file)
             temporary.registerDatabaseFiles()
