@@ -38,23 +38,18 @@ struct PostgresRoundTripTests {
         let edit = try SQLiteDatabase(path: store, mode: .readWrite)
         try edit.execute("UPDATE Z_METADATA SET Z_UUID = lower(Z_UUID)")
         try edit.close()
-        func storedUUID(_ path: String) throws -> String? {
-            let database = try SQLiteDatabase(path: path, mode: .readOnly)
-            defer { try? database.close() }
-            return try database.scalarText("SELECT Z_UUID FROM Z_METADATA")
-        }
-        let lowercase = try #require(try storedUUID(store))
+        let lowercase = try #require(try StoreUUIDSpellingTests.storedUUID(store))
         #expect(lowercase == lowercase.lowercased() && lowercase != lowercase.uppercased())
         let uri = try PostgresTestSupport.database()
         let summary = try PostgresTestSupport.load([store], into: uri)
         #expect(summary.stores.first?.report != nil, "\(summary.stores.first?.failure?.message ?? "")")
         try PostgresTestSupport.restore(store, from: uri, model: model, to: folder + "/Restored.sqlite")
-        #expect(try storedUUID(folder + "/Restored.sqlite") == lowercase)
+        #expect(try StoreUUIDSpellingTests.storedUUID(folder + "/Restored.sqlite") == lowercase)
 
         // As an older Ferry left the row.
         try PostgresTestSupport.query(uri, "UPDATE ferry.ferry_stores SET store_spelling = NULL")
         try PostgresTestSupport.restore(store, from: uri, model: model, to: folder + "/Older.sqlite")
-        #expect(try storedUUID(folder + "/Older.sqlite") == lowercase.uppercased())
+        #expect(try StoreUUIDSpellingTests.storedUUID(folder + "/Older.sqlite") == lowercase.uppercased())
     }
 
     @Test("a restore reads through the record pipeline: reading the database, link resolution and verification (before the rename), each reported")

@@ -21,7 +21,8 @@ struct StoreUUIDSpellingTests {
         return store
     }
 
-    private static func storedUUID(_ path: String) throws -> String? {
+    /// The store's `Z_UUID` as SQLite holds it.
+    static func storedUUID(_ path: String) throws -> String? {
         let database = try SQLiteDatabase(path: path, mode: .readOnly)
         defer { try? database.close() }
         return try database.scalarText("SELECT Z_UUID FROM Z_METADATA")
