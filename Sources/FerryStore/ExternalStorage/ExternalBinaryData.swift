@@ -11,6 +11,9 @@
 public enum ExternalBinaryData {
     public static let inlineTag: UInt8 = 1
     public static let externalTag: UInt8 = 2
+    /// The longest column value a reference can be: the tag, a file name of at most 255 bytes
+    /// (`NAME_MAX`), a NUL.
+    public static let longestReference = 1 + 255 + 1
 
     // MARK: Writing
 

@@ -16,8 +16,11 @@ extension StoreRecordReader {
         for owner in model.ancestry(of: entityName) {
             for attribute in owner.attributes where attribute.allowsExternalBinaryDataStorage {
                 guard let column = table.column(for: .attribute(entity: owner.name, name: attribute.name)) else { continue }
-                let sql = "SELECT Z_PK, \(SQLIdentifier.quoted(column.name)) FROM \(SQLIdentifier.quoted(table.name)) "
-                    + "WHERE Z_ENT = ? AND substr(\(SQLIdentifier.quoted(column.name)), 1, 1) = x'02'"
+                // A reference is the tag, a file name and a NUL: `length` comes from the row's
+                // header, so the values kept in their rows (megabytes, perhaps) are not read.
+                let value = SQLIdentifier.quoted(column.name)
+                let sql = "SELECT Z_PK, \(value) FROM \(SQLIdentifier.quoted(table.name)) "
+                    + "WHERE Z_ENT = ? AND length(\(value)) BETWEEN 2 AND \(ExternalBinaryData.longestReference) AND substr(\(value), 1, 1) = x'02'"
                 let found = try StoreReaderError.sqlite { () throws(SQLiteError) -> [Int64: String] in
                     let rows = try store.database.prepare(sql)
                     defer { rows.finalize() }
