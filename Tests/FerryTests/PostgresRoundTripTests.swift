@@ -1,4 +1,5 @@
 import Ferry
+import FerryFormats
 import FerryModel
 import FerryPostgres
 import FerryStore
@@ -50,6 +51,25 @@ struct PostgresRoundTripTests {
         try PostgresTestSupport.query(uri, "UPDATE ferry.ferry_stores SET store_spelling = NULL")
         try PostgresTestSupport.restore(store, from: uri, model: model, to: folder + "/Older.sqlite")
         #expect(try StoreUUIDSpellingTests.storedUUID(folder + "/Older.sqlite") == lowercase.uppercased())
+    }
+
+    /// A restore from PostgreSQL wrote every value of a Binary attribute that allows external
+    /// storage in its row, where the store kept some in its external data folder: the catalog
+    /// now names them as a backup's manifest does, and the restore keeps them outside again.
+    @Test("the values the store kept in its external data folder are kept there again, under the same names")
+    func externalData() throws {
+        let store = try ExternalBinaryVerbTests.makeStore("pg-external-data", external: true)
+        let uri = try PostgresTestSupport.database()
+        let summary = try PostgresTestSupport.load([store], into: uri)
+        #expect(summary.stores.first?.report != nil, "\(summary.stores.first?.failure?.message ?? "")")
+        let output = FilePath.split(store).folder + "/Restored.sqlite"
+        let uuid = try CoreDataStoreReader(path: store).metadata.storeUUID.value
+        _ = try PostgresRestoreJob(target: ConnectionTarget(uri), storeUUID: uuid, model: .version(ExternalBinaryVerbTests.model, origin: "Photos"),
+                                   outputPath: output).run()
+        for table in ["ZPHOTO", "ZALBUM"] {
+            #expect(try RestoreExternalDataTests.rows(table, of: output) == RestoreExternalDataTests.rows(table, of: store), "\(table)")
+        }
+        #expect(try TestPaths.read(ExternalDataFolder.path(besideStore: output) + "/" + ExternalBinaryVerbTests.fileName) == [7, 8, 9])
     }
 
     @Test("a restore reads through the record pipeline: reading the database, link resolution and verification (before the rename), each reported")

@@ -17,7 +17,7 @@ struct RestoreExternalDataTests {
 
     /// The rows of a table of `store`, as SQLite holds them (each value with its storage class),
     /// in `Z_PK` order.
-    private func rows(_ table: String, of store: String) throws -> [[String]] {
+    static func rows(_ table: String, of store: String) throws -> [[String]] {
         let database = try SQLiteDatabase(path: store, mode: .readOnly)
         defer { try? database.close() }
         let statement = try database.prepare("SELECT * FROM \(table) ORDER BY Z_PK")
@@ -53,7 +53,7 @@ struct RestoreExternalDataTests {
         let output = FilePath.split(store).folder + "/Restored.sqlite"
         let summary = try restore(backup, to: output)
         #expect(summary.compared)
-        for table in ["ZPHOTO", "ZALBUM"] { #expect(try rows(table, of: output) == rows(table, of: store), "\(table)") }
+        for table in ["ZPHOTO", "ZALBUM"] { #expect(try Self.rows(table, of: output) == Self.rows(table, of: store), "\(table)") }
         let file = ExternalDataFolder.path(besideStore: output) + "/" + ExternalBinaryVerbTests.fileName
         #expect(try TestPaths.read(file) == [7, 8, 9])
         let report = try StoreVerifier(path: output, model: .model(Self.model)).verify()
@@ -72,7 +72,7 @@ struct RestoreExternalDataTests {
         try ManifestFile.write(manifest, to: backup + "/" + ExportManifest.fileName, durable: false)
         let output = FilePath.split(store).folder + "/Restored.sqlite"
         _ = try restore(backup, to: output)
-        let photo = try #require(try rows("ZPHOTO", of: output).first { $0.contains("integer 3") })
+        let photo = try #require(try Self.rows("ZPHOTO", of: output).first { $0.contains("integer 3") })
         #expect(photo.contains("blob \([ExternalBinaryData.inlineTag, 7, 8, 9].map { String($0) }.joined(separator: "."))"), "\(photo)")
         #expect(FileInfo.kind(atPath: ExternalDataFolder.path(besideStore: output)) == nil)
     }

@@ -111,7 +111,7 @@ public struct ExportJob {
             // Every record of each file was written (no --where): which of their values the store
             // keeps outside their rows, and under which names, so a restore keeps them there.
             if request.predicate == nil {
-                for index in files.indices { files[index].externalData = ExportManifest.externalData(try reader.externalValueNames(of: files[index].entity)) }
+                for index in files.indices { files[index].externalData = ExternalDataText.text(try reader.externalValueNames(of: files[index].entity)) }
             }
             // Every record's lists were written (no selection): they must hold every pair.
             if request.entities.isEmpty && request.predicate == nil {

@@ -174,33 +174,12 @@ public struct ExportManifest: Sendable, Equatable, Codable {
         public var externalData: [String: [String: String]]? = nil
     }
 
-    /// `EntityFile.externalData` of a store's names (nil when there are none).
-    static func externalData(_ names: ExternalValueNames) -> [String: [String: String]]? {
-        names.isEmpty ? nil : names.mapValues { Dictionary(uniqueKeysWithValues: $0.map { (String($0.key), $0.value) }) }
-    }
-
     /// The names of `entry`'s `externalData`, by attribute and `Z_PK`.
-    /// - Throws: `ExportError.notAnExport` for a key that is no `Z_PK`, or an attribute or file
-    ///   name a restore cannot keep (no attribute of the file that allows external storage, a
-    ///   name that is not a plain file name).
+    /// - Throws: `ExportError.notAnExport` for names a restore cannot keep (`ExternalDataText.names`).
     func externalValueNames(of entry: EntityFile, model: ManagedObjectModel) throws(ExportError) -> ExternalValueNames {
-        var names: ExternalValueNames = [:]
-        for (attribute, files) in entry.externalData ?? [:] {
-            guard model.allAttributes(of: entry.entity).contains(where: { $0.name == attribute && $0.allowsExternalBinaryDataStorage }) else {
-                throw .notAnExport(path: Self.fileName, reason: "externalData of \(entry.file) names \(attribute), which is no attribute of "
-                    + "\(entry.entity) that allows external storage")
-            }
-            for (key, file) in files {
-                guard let primaryKey = Int64(key), primaryKey > 0 else {
-                    throw .notAnExport(path: Self.fileName, reason: "externalData of \(entry.file): \(attribute) lists \"\(key)\", which is no Z_PK")
-                }
-                guard case .external(let name)? = try? ExternalBinaryData.decode(ExternalBinaryData.reference(to: file)), name == file else {
-                    throw .notAnExport(path: Self.fileName, reason: "externalData of \(entry.file): \"\(file)\" is not a file name")
-                }
-                names[attribute, default: [:]][primaryKey] = file
-            }
+        do { return try ExternalDataText.names(entry.externalData ?? [:], of: entry.entity, model: model) } catch {
+            throw .notAnExport(path: Self.fileName, reason: "externalData of \(entry.file): \(error.reason)")
         }
-        return names
     }
 
     public struct Field: Sendable, Equatable, Codable {

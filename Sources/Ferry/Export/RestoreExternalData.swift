@@ -1,31 +1,44 @@
 import FerryModel
 import FerryStore
 
-/// A restore keeps outside their rows the values the backed-up store kept outside
-/// (`ExportManifest.EntityFile.externalData`), in files of the same names
-/// (`CoreDataStoreWriter.keepOutside`), so the restored store is laid out as it was; the values
-/// a manifest of an older Ferry does not name stay in their rows, as they always did.
+/// A restore keeps outside their rows the values the store it restores kept outside (named by
+/// the backup's manifest, `ExportManifest.EntityFile.externalData`, or by PostgreSQL's catalog),
+/// in files of the same names (`CoreDataStoreWriter.keepOutside`), so the restored store is laid
+/// out as it was; the values a manifest or catalog row of an older Ferry does not name stay in
+/// their rows, as they always did.
 enum RestoreExternalData {
-    /// Moves the values each file's `externalData` names out of their rows in the store `writer`
+    /// The values of one concrete entity's records to keep outside, by attribute and `Z_PK`.
+    typealias EntityNames = (entity: String, names: ExternalValueNames)
+
+    /// Moves the values each file of `manifest` names out of their rows in the store `writer`
     /// builds at `outputPath`.
-    /// - Throws: `ExportError.notAnExport` for names a manifest cannot hold (one file named for two
-    ///   values included: Core Data gives each value its own), `.verification` for
-    ///   a value named that its record does not hold (no record of that key, or none of that
-    ///   attribute), the writer's failures as a restore's.
+    /// - Throws: `ExportError.notAnExport` for names a manifest cannot hold, and as `keep(_:in:source:outputPath:)`.
     static func keep(in writer: CoreDataStoreWriter, manifest: ExportManifest, model: ManagedObjectModel, folder: String,
                      outputPath: String) throws(ExportError) {
-        var files: Set<String> = []
+        var named: [EntityNames] = []
         for entry in manifest.entities where entry.externalData != nil {
-            let names = try manifest.externalValueNames(of: entry, model: model)
+            named.append((entry.entity, try manifest.externalValueNames(of: entry, model: model)))
+        }
+        try keep(named, in: writer, source: folder + "/" + ExportManifest.fileName, outputPath: outputPath)
+    }
+
+    /// Moves the values `named` out of their rows in the store `writer` builds at `outputPath`;
+    /// `source` is what named them (a manifest, a catalog row), for messages.
+    /// - Throws: `ExportError.notAnExport` for one file named for two values (Core Data gives each
+    ///   value its own), `.verification` for a value named that its record does not hold (no
+    ///   record of that key, or none of that attribute), the writer's failures as a restore's.
+    static func keep(_ named: [EntityNames], in writer: CoreDataStoreWriter, source: String, outputPath: String) throws(ExportError) {
+        var files: Set<String> = []
+        for (entity, names) in named {
             for file in names.values.flatMap(\.values) where !files.insert(file).inserted {
-                throw .notAnExport(path: folder + "/" + ExportManifest.fileName, reason: "externalData names the file \(file) for two values")
+                throw .notAnExport(path: source, reason: "externalData names the file \(file) for two values")
             }
             let missing: [(attribute: String, primaryKey: Int64)]
-            do { missing = try writer.keepOutside(names, of: entry.entity) } catch {
+            do { missing = try writer.keepOutside(names, of: entity) } catch {
                 throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
             }
             if let first = missing.first {
-                throw .verification(path: folder + "/" + ExportManifest.fileName, reason: "externalData of \(entry.file) names \(missing.count) "
+                throw .verification(path: source, reason: "externalData of \(entity) names \(missing.count) "
                     + "value(s) its records do not hold, first \(first.attribute) of Z_PK \(first.primaryKey)")
             }
         }

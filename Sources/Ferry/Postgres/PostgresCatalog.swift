@@ -42,6 +42,10 @@ struct PostgresCatalog {
         /// column's `uuid` type prints it in lowercase, and the text is part of every object's
         /// URI); nil in a row an older Ferry wrote, whose stores are restored in uppercase.
         var spelling: StoreUUID? = nil
+        /// The values the store kept in its external data folder, by concrete entity
+        /// (`ExternalDataText`), for `restore` to keep there again; nil when none (or not
+        /// recorded: an older Ferry's row, whose stores are restored with every value in its row).
+        var externalData: [String: ExternalDataText.Names]? = nil
 
         /// Whether the row records `Z_MAX` and the application's metadata (an older Ferry's does not).
         var recordsState: Bool { primaryKeyMaxima != nil }
@@ -55,9 +59,10 @@ struct PostgresCatalog {
     private static let schemaColumns: Set = ["layout", "model", "created"]
     /// Columns of `ferry_stores` that older catalogs lack (nullable text: JSON `Z_MAX`es, and the
     /// base64 property list of the application's metadata, JSON lines of relationship failures,
-    /// why the relationship checks did not run, and the store's UUID as its `Z_UUID` spells it).
+    /// why the relationship checks did not run, the store's UUID as its `Z_UUID` spells it, and
+    /// JSON of the values the store kept in its external data folder).
     private static let laterColumns = ["primary_key_maxima", "application_metadata", "relationship_failures", "relationships_not_checked",
-                                       "store_spelling"]
+                                       "store_spelling", "external_data"]
 
     private func q(_ name: String) -> String { PostgresIdentifier.quoted(name) }
 
@@ -212,11 +217,15 @@ struct PostgresCatalog {
         }
         let failures: String?
         do { failures = try Self.json(entry.relationshipFailures) } catch { throw .export(.encoding(reason: "relationship failures: \(error)")) }
+        let external: String?
+        do { external = try entry.externalData.map { String(decoding: try encoder.encode($0), as: UTF8.self) } } catch {
+            throw .export(.encoding(reason: "external data: \(error)"))
+        }
         do {
             let columns = Self.storeColumns + ["tool"]
             try connection.execute("INSERT INTO \(storesTable) (\(PostgresIdentifier.list(columns))) VALUES (\(columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))",
                                    [entry.store, entry.modelVersion, hashes, entry.source, maxima, entry.applicationMetadata, failures,
-                                    entry.relationshipsNotChecked, entry.spelling?.text, "ferry \(FerryVersion.current)"])
+                                    entry.relationshipsNotChecked, entry.spelling?.text, external, "ferry \(FerryVersion.current)"])
         } catch where error.sqlState == "23505" {
             // With `replace`, the rows deleted above were another run's, which loaded the store
             // again before this one's insert.
@@ -292,8 +301,13 @@ struct PostgresCatalog {
             guard let spelled = StoreUUID(text), spelled.value == UUID(uuidString: uuid) else { throw unreadable("store UUID spelling") }
             spelling = spelled
         }
+        var external: [String: ExternalDataText.Names]?
+        if let text = row[9] {
+            do { external = try JSONDecoder().decode([String: ExternalDataText.Names].self, from: Data(text.utf8)) } catch { throw unreadable("external data") }
+        }
         return StoreEntry(store: uuid, modelVersion: model, versionHashes: decoded, source: source, primaryKeyMaxima: maxima,
-                          applicationMetadata: row[5], relationshipFailures: failures, relationshipsNotChecked: row[7], spelling: spelling)
+                          applicationMetadata: row[5], relationshipFailures: failures, relationshipsNotChecked: row[7], spelling: spelling,
+                          externalData: external)
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.

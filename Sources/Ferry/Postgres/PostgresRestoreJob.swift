@@ -91,7 +91,7 @@ public struct PostgresRestoreJob {
         do {
             try database { () throws(PostgresError) in try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") }
             let cursor = try PostgresRecordCursor(connection: connection, schema: schema, store: uuid, model: model, layout: layout,
-                                                  path: "\(target) schema \(schema) store \(uuid)")
+                                                  path: origin(uuid))
             var pipeline = RestoreModel.pipeline(writer: writer, model: model, progress: progress)
             let links: [LinkReport]
             do {
@@ -104,6 +104,7 @@ public struct PostgresRestoreJob {
                 try RestoreModel.keepState(primaryKeyMaxima: entry.primaryKeyMaxima ?? [:],
                                            applicationMetadata: entry.applicationMetadata.flatMap(ExportManifest.applicationMetadataEntries(of:)) ?? [:],
                                            model: model, writer: writer, outputPath: outputPath)
+                try RestoreExternalData.keep(try externalNames(entry, model: model), in: writer, source: origin(uuid), outputPath: outputPath)
             } catch {
                 throw PostgresTransferError.export(error)
             }
@@ -155,5 +156,22 @@ public struct PostgresRestoreJob {
         } catch {
             throw .export(.restore(reason: "\(outputPath): the new store cannot be counted: \(error)"))
         }
+    }
+
+    /// Where the store's rows are, for messages and the progress line.
+    private func origin(_ uuid: String) -> String {
+        "\(target) schema \(schema) store \(uuid)"
+    }
+
+    /// The values the catalog row names as kept in the store's external data folder, by entity.
+    /// - Throws: `ExportError.notAnExport` for names a restore cannot keep (`ExternalDataText.names`).
+    private func externalNames(_ entry: PostgresCatalog.StoreEntry, model: ManagedObjectModel) throws(ExportError) -> [RestoreExternalData.EntityNames] {
+        var named: [RestoreExternalData.EntityNames] = []
+        for (entity, text) in (entry.externalData ?? [:]).sorted(by: { $0.key < $1.key }) {
+            do { named.append((entity, try ExternalDataText.names(text, of: entity, model: model))) } catch {
+                throw .notAnExport(path: origin(entry.store), reason: "external_data of \(entity): \(error.reason)")
+            }
+        }
+        return named
     }
 }

@@ -65,10 +65,13 @@ struct PostgresStoreLoad {
             // A file read as immutable must not have changed since it was opened, possibly a store
             // earlier (`PostgresOpenedStore`): the end of the read compares with the stamp then.
             let state = try read { () throws(StoreReaderError) in try store.beginRead() }
-            // The catalog keeps the Z_MAX values this read saw, as a backup's manifest does.
+            // The catalog keeps the Z_MAX values this read saw, and the values the store keeps in
+            // its external data folder, as a backup's manifest does.
+            let external = try read { () throws(StoreReaderError) in try externalData(of: model, reader: reader) }
             let entry = PostgresCatalog.StoreEntry(store: uuid, modelVersion: model.name, versionHashes: opened.info.versionHashes,
                                                    source: source, primaryKeyMaxima: state.primaryKeyMaxima,
-                                                   applicationMetadata: applicationMetadata, spelling: store.metadata.storeUUID)
+                                                   applicationMetadata: applicationMetadata, spelling: store.metadata.storeUUID,
+                                                   externalData: external)
             let replaced = try catalog.register(entry, layout: layout, replace: replace)
             // Values no record carries would not reach the tables (as `export` refuses them).
             let stranded = try read { () throws(StoreReaderError) in try reader.strandedValues() }
@@ -152,6 +155,17 @@ struct PostgresStoreLoad {
         let problems = census.discrepancies(delivered: delivered)
         guard !problems.isEmpty else { return }
         throw .export(.notAccounted(store: storePath, problems: problems))
+    }
+
+    /// The values each concrete entity's records keep in the store's external data folder
+    /// (`ExternalDataText`); nil when none.
+    private func externalData(of model: ManagedObjectModel, reader: StoreRecordReader) throws(StoreReaderError) -> [String: ExternalDataText.Names]? {
+        var external: [String: ExternalDataText.Names] = [:]
+        for entity in model.entitiesInStoreOrder where !entity.isAbstract
+            && model.allAttributes(of: entity.name).contains(where: \.allowsExternalBinaryDataStorage) {
+            external[entity.name] = ExternalDataText.text(try reader.externalValueNames(of: entity.name))
+        }
+        return external.isEmpty ? nil : external
     }
 
     /// Ends the store's read transaction (`CoreDataStoreReader.endRead(begunAt:)`).
