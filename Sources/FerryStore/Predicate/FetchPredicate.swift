@@ -67,7 +67,8 @@ public enum ComparisonOperator: String, Sendable, Equatable, CaseIterable {
     case beginsWith = "BEGINSWITH"
     case endsWith = "ENDSWITH"
     case contains = "CONTAINS"
-    /// Wildcards `*` (any run of characters) and `?` (one character); everything else is literal.
+    /// Wildcards `*` (any run of characters) and `?` (one character); a backslash makes the next
+    /// character literal (`\*`); everything else is literal (`LikePattern`).
     case like = "LIKE"
     /// A regular expression that must match the whole string.
     case matches = "MATCHES"

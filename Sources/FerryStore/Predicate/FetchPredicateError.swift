@@ -19,6 +19,8 @@ public enum FetchPredicateError: Error, Equatable, Sendable, CustomStringConvert
     case unsupportedSortKey(key: String, reason: String)
     /// A `MATCHES` pattern that is not a valid regular expression.
     case invalidPattern(pattern: String, reason: String)
+    /// A `LIKE` pattern that cannot be read (`LikePattern`): one that ends in a lone backslash.
+    case invalidLikePattern(pattern: String, reason: String)
     /// Parentheses, `NOT`s and `{lists}` nest deeper than `limit` (`FetchPredicate.maxNesting`)
     /// at 1-based `column`.
     case nestedTooDeep(column: Int, limit: Int)
@@ -49,6 +51,8 @@ public enum FetchPredicateError: Error, Equatable, Sendable, CustomStringConvert
             "cannot sort by \(key): \(reason)"
         case let .invalidPattern(pattern, reason):
             "invalid MATCHES pattern \"\(pattern)\": \(reason)"
+        case let .invalidLikePattern(pattern, reason):
+            "invalid LIKE pattern \"\(pattern)\": \(reason)"
         case let .nestedTooDeep(column, limit):
             "predicate nests deeper than \(limit) levels at column \(column) (parentheses, NOT and {lists} each add one)"
         case let .tooManyComparisons(column, limit):

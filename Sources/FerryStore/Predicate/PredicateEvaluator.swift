@@ -7,12 +7,14 @@ import FerryModel
 /// Only key paths of one component (an attribute of the record) are available. A comparison with
 /// nil is false except `== nil` (true when nil) and `!= nil`; numbers compare across integer and
 /// real, booleans with 0/1, dates with dates or numbers (seconds since 2001); `[c]`/`[d]` fold as
-/// the SQL side does; `LIKE` takes `*` and `?`; `MATCHES` is a whole-string regular expression.
+/// the SQL side does; `LIKE` reads its pattern as `LikePattern` does (`*`, `?`, `\` escapes), as the
+/// SQL side does; `MATCHES` is a whole-string regular expression.
 /// Text compares by its UTF-8 bytes, as SQLite and Core Data's SQL store do, never by Swift's
 /// canonical equivalence: `é` and `e` + U+0301 differ here as they do in `ferry query --where`.
 public final class PredicateEvaluator {
     public let predicate: FetchPredicate
     private let regexes = RegexCache()
+    private var likePatterns: [LikePatternKey: LikePattern] = [:]
     private let variables: [String: PredicateValue]
 
     /// Checks the predicate once: key paths must be single attributes of `attributes`, variables
@@ -42,7 +44,8 @@ public final class PredicateEvaluator {
 
     /// `predicate` with each value compared with an attribute (`==`, `!=`, `<`, `<=`, `>`, `>=`,
     /// `BETWEEN`, `IN`) checked against the attribute's type and written in the form the
-    /// evaluator compares with the record's value.
+    /// evaluator compares with the record's value, and each comparison held to the rule of what
+    /// only text is compared by (`Comparison.checkText`), as the SQL compiler holds it.
     private static func typed(_ predicate: FetchPredicate, types: [String: AttributeType]) throws(FetchPredicateError) -> FetchPredicate {
         switch predicate {
         case .constant: return predicate
@@ -50,6 +53,9 @@ public final class PredicateEvaluator {
         case .and(let parts): return .and(try parts.map { (part) throws(FetchPredicateError) in try typed(part, types: types) })
         case .or(let parts): return .or(try parts.map { (part) throws(FetchPredicateError) in try typed(part, types: types) })
         case .comparison(var comparison):
+            for case .keyPath(let path) in [comparison.left, comparison.right] where path.count == 1 {
+                if let type = types[path[0]] { try comparison.checkText(type, keyPath: path[0]) }
+            }
             let ordered: Set<ComparisonOperator> = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .in]
             guard ordered.contains(comparison.comparisonOperator) else { return predicate }
             if case .keyPath(let path) = comparison.left, path.count == 1, let type = types[path[0]] {
@@ -135,12 +141,14 @@ public final class PredicateEvaluator {
             return items.contains { Self.equal(left, $0, options) }
         case .beginsWith, .endsWith, .contains, .like, .matches:
             guard case let .string(text) = left, case let .string(pattern) = right else { return false }
-            let subject = StringFolding.fold(text, options), needle = StringFolding.fold(pattern, options)
+            let subject = StringFolding.fold(text, options)
             switch comparison.comparisonOperator {
-            case .beginsWith: return subject.unicodeScalars.starts(with: needle.unicodeScalars)
-            case .endsWith: return subject.unicodeScalars.reversed().starts(with: needle.unicodeScalars.reversed())
-            case .contains: return needle.isEmpty || Self.containsBytes(subject, needle)
-            case .like: return Self.wildcardMatch(Array(subject.unicodeScalars)[...], Array(needle.unicodeScalars)[...])
+            case .beginsWith: return subject.utf8.starts(with: StringFolding.fold(pattern, options).utf8)
+            case .endsWith: return subject.utf8.reversed().starts(with: StringFolding.fold(pattern, options).utf8.reversed())
+            case .contains:
+                let needle = StringFolding.fold(pattern, options)
+                return needle.isEmpty || Self.containsBytes(subject, needle)
+            case .like: return try likePattern(pattern, options).matches(subject)
             default:
                 do { return try regexes.matches(text, pattern: pattern, options: options) } catch {
                     throw .invalidPattern(pattern: pattern, reason: "\(error)")
@@ -205,28 +213,13 @@ public final class PredicateEvaluator {
         return (0...(haystack.count - pattern.count)).contains { start in haystack[start..<(start + pattern.count)].elementsEqual(pattern) }
     }
 
-    /// `*` matches any run, `?` one character; iterative with backtracking to the last `*`.
-    private static func wildcardMatch(_ text: ArraySlice<Unicode.Scalar>, _ pattern: ArraySlice<Unicode.Scalar>) -> Bool {
-        var t = text.startIndex, p = pattern.startIndex
-        var star: Int?, resume = text.startIndex
-        while t < text.endIndex {
-            if p < pattern.endIndex, pattern[p] == "?" || pattern[p] == text[t], pattern[p] != "*" {
-                t += 1
-                p += 1
-            } else if p < pattern.endIndex, pattern[p] == "*" {
-                star = p
-                p += 1
-                resume = t
-            } else if let starAt = star {
-                p = starAt + 1
-                resume += 1
-                t = resume
-            } else {
-                return false
-            }
-        }
-        while p < pattern.endIndex, pattern[p] == "*" { p += 1 }
-        return p == pattern.endIndex
+    /// The pattern read once (`LikePattern`); a bad one throws where the filter is evaluated.
+    private func likePattern(_ pattern: String, _ options: ComparisonOptions) throws(FetchPredicateError) -> LikePattern {
+        let key = LikePatternKey(pattern: pattern, options: options.rawValue)
+        if let read = likePatterns[key] { return read }
+        let read = try LikePattern(pattern, options: options)
+        likePatterns[key] = read
+        return read
     }
 
     private static func check(_ predicate: FetchPredicate, attributes: Set<String>, entity: String,
@@ -250,8 +243,12 @@ public final class PredicateEvaluator {
             case .variable(let name): variables[name]
             default: nil
             }
-            if comparison.comparisonOperator == .matches, case let .string(text)? = pattern {
-                do { _ = try Regex(text) } catch { throw .invalidPattern(pattern: text, reason: "\(error)") }
+            if case let .string(text)? = pattern {
+                switch comparison.comparisonOperator {
+                case .matches: do { _ = try Regex(text) } catch { throw .invalidPattern(pattern: text, reason: "\(error)") }
+                case .like: _ = try LikePattern(text, options: comparison.options)
+                default: break
+                }
             }
         }
     }
@@ -274,4 +271,10 @@ public final class PredicateEvaluator {
             return
         }
     }
+}
+
+/// A `LIKE` pattern and the folding it was read with.
+private struct LikePatternKey: Hashable {
+    let pattern: String
+    let options: Int
 }

@@ -84,7 +84,6 @@ struct PredicateSQLCompiler {
     /// The condition `term operator right` for a key path term.
     private func compare(_ term: KeyPathTerm, _ comparison: Comparison, keyPath: String) throws(FetchPredicateError) -> SQLFragment {
         let op = comparison.comparisonOperator
-        let options = comparison.options
         switch term {
         case .reference(let column):
             guard try value(of: comparison.right) == .null, op == .equal || op == .notEqual else {
@@ -92,9 +91,7 @@ struct PredicateSQLCompiler {
             }
             return SQLFragment("\(column) \(op == .equal ? "IS NULL" : "IS NOT NULL")")
         case .column(let expression, let type):
-            if !options.isEmpty, type != .string, type != .uri {
-                throw .typeMismatch(keyPath: keyPath, reason: "[c] and [d] apply to strings, not to \(type.xcodeName)")
-            }
+            try comparison.checkText(type, keyPath: keyPath)
             if case .keyPath(let components) = comparison.right {
                 return try compareKeys(expression, type, comparison, rightComponents: components, keyPath: keyPath)
             }
@@ -134,9 +131,6 @@ struct PredicateSQLCompiler {
             for element in elements { values.append(try convert(element)) }
             return "\(subject) IN (" + SQLFragment.placeholders(values) + ")"
         case .beginsWith, .endsWith, .contains, .like, .matches:
-            guard type == .string || type == .uri else {
-                throw .typeMismatch(keyPath: keyPath, reason: "\(op.rawValue) applies to strings, not to \(type.xcodeName)")
-            }
             let text: String
             switch right {
             case .string(let string), .text(let string): text = string
@@ -144,7 +138,7 @@ struct PredicateSQLCompiler {
             }
             switch op {
             case .like:
-                let pattern = StringFolding.globPattern(like: StringFolding.fold(text, options))
+                let pattern = try LikePattern(text, options: options).globPattern
                 guard pattern.utf8.count <= Self.maxLikePatternBytes else {
                     throw .unsupported("a LIKE pattern of \(pattern.utf8.count) bytes: SQLite takes at most \(Self.maxLikePatternBytes)")
                 }

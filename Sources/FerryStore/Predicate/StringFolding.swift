@@ -32,14 +32,4 @@ enum StringFolding {
         }
         return options.contains(.caseInsensitive) ? text.lowercased() : text
     }
-
-    /// A `LIKE` pattern (`*`, `?`) as an SQLite `GLOB` pattern: `[` is the only other character
-    /// `GLOB` treats specially, so it becomes the class `[[]`. `%` and `_` mean nothing to `GLOB`.
-    static func globPattern(like pattern: String) -> String {
-        var result = ""
-        for character in pattern {
-            if character == "[" { result += "[[]" } else { result.append(character) }
-        }
-        return result
-    }
 }
