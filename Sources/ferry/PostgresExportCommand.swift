@@ -30,7 +30,11 @@ enum PostgresExportCommand {
         }
         var named = false
         for store in summary.stores {
-            if let failure = store.failure { log.error("ferry export: \(store.source): \(failure.message)") }
+            if let failure = store.failure {
+                // A store's own error names it already ("x.sqlite: x.sqlite: table …" it read).
+                let named = failure.message.hasPrefix(store.source + ": ") ? failure.message : "\(store.source): \(failure.message)"
+                log.error("ferry export: \(named)")
+            }
             if RelationshipFailureText.warn(store.report?.relationshipFailures ?? [], of: store.source,
                                             outcome: "loaded as its rows are", log: log) {
                 named = true

@@ -107,7 +107,7 @@ import Testing
         #expect(outcomes.count == Self.cases.count)
         for (index, (attribute, literal, outcome)) in Self.cases.enumerated() where index < outcomes.count {
             if case .error(let reason) = outcome {
-                #expect(outcomes[index] == .error("attribute \(attribute): \(reason)"), "\(attribute) = \(literal)")
+                #expect(outcomes[index] == .error("Item Z_PK \(index + 1), attribute \(attribute): \(reason)"), "\(attribute) = \(literal)")
             } else {
                 #expect(outcomes[index] == outcome, "\(attribute) = \(literal)")
             }

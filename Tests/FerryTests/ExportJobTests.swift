@@ -286,7 +286,7 @@ struct ExportSortTests {
             try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: ExportTestSupport.workspace)).run()
         }
         #expect(!error.isDestinationFailure && !error.isVerificationFailure)
-        #expect(error.description.contains("row 2, column ZFILENAME: attribute fileName: text that is not valid UTF-8"), "\(error)")
+        #expect(error.description.contains("row 2, column ZFILENAME: Upload Z_PK 2, attribute fileName: text that is not valid UTF-8"), "\(error)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out"))
         // A migration rejects the record, with the same reason.
         let migrated = try FerryProcess.run(["migrate", store, "--model", ExportTestSupport.workspace, "--var", "zone=UTC",

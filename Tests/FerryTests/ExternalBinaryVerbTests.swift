@@ -147,7 +147,7 @@ struct ExternalBinaryVerbTests {
         #expect {
             _ = try query(store)
         } throws: { error in
-            guard case .unreadableValue(let path, let primaryKey, let attribute, .unreadableFile(let missing, _)) = error as? QueryError else {
+            guard case .unreadableValue(let path, _, let primaryKey, let attribute, .unreadableFile(let missing, _)) = error as? QueryError else {
                 return false
             }
             return path == store && primaryKey == 3 && attribute == "image" && missing == file

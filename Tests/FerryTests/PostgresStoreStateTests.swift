@@ -94,7 +94,7 @@ struct PostgresStoreStateTests {
         let summary = try PostgresTestSupport.load([damaged], into: uri)
         let message = summary.stores.first?.failure?.message ?? ""
         // The store reader refuses it first (the storage rule `verify` holds stores to).
-        #expect(!summary.allLoaded && message.contains("table ZVEHICLE, row 2, column ZPRICE: attribute price: integer 9223372036854775807 has no exact double"),
+        #expect(!summary.allLoaded && message.contains("table ZVEHICLE, row 2, column ZPRICE: Truck Z_PK 2, attribute price: integer 9223372036854775807 has no exact double"),
                 "\(message)")
         #expect(try !PostgresTestSupport.holdsSchema(uri))
     }

@@ -368,7 +368,7 @@ struct RestoreJobTests {
         let error = try #require(throws: ExportError.self) {
             try ExportJob(request: ExportRequest(storePath: store, outputFolder: folder + "/out", modelPath: bundle)).run()
         }
-        #expect(error.description.contains("table ZITEM, row 2, column ZAMOUNT: attribute amount: integer 9223372036854775807 has no exact double"),
+        #expect(error.description.contains("table ZITEM, row 2, column ZAMOUNT: Item Z_PK 2, attribute amount: integer 9223372036854775807 has no exact double"),
                 "\(error)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out"))
     }

@@ -26,11 +26,24 @@ struct QueryCellEncoder {
         case external(ExternalBinaryDataError)
         /// Text that is not valid UTF-8: shown, it would make the output invalid (JSON must be
         /// UTF-8), and repaired (U+FFFD) it would not be the value; `export` refuses it too.
-        case invalidText        /// A value whose storage class is not its attribute type's (a blob in a String column,
+        case invalidText
+        /// A value whose storage class is not its attribute type's (a blob in a String column,
         /// text in a Boolean one): in JSON and CSV it would read as another value of the type
         /// (a blob's base64 as text, `false`), so it is refused, as `export` refuses it; the
         /// table shows it as SQLite's text of it.
         case misfit(String)
+    }
+
+    /// The name of the entity whose number is in result column `index` (its number when it names
+    /// none).
+    private func entityName(at index: Int32, of statement: SQLiteStatement) -> [UInt8] {
+        entityNames[statement.int64(at: index)] ?? Array(String(statement.int64(at: index)).utf8)
+    }
+
+    /// The entity of the row `statement` is on, for naming it in an error (the entity column is
+    /// the second, after `Z_PK`: `QueryColumn.columns(of:model:)`).
+    func entityName(of statement: SQLiteStatement) -> String {
+        String(decoding: entityName(at: 1, of: statement), as: UTF8.self)
     }
 
     /// Appends the cell; returns false for NULL (nothing appended).
@@ -45,8 +58,7 @@ struct QueryCellEncoder {
         case .primaryKey, .reference, .integer:
             if storage == .integer { DecimalText.append(statement.int64(at: column.index), to: &out) } else { try appendRaw(column, statement, &out) }
         case .entity:
-            let name = entityNames[statement.int64(at: column.index)] ?? Array(String(statement.int64(at: column.index)).utf8)
-            appendText(name, to: &out)
+            appendText(entityName(at: column.index, of: statement), to: &out)
         case .boolean:
             let number = statement.int64(at: column.index)
             guard storage == .integer, number == 0 || number == 1 else { return try appendRaw(column, statement, &out) }

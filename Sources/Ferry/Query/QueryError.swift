@@ -19,14 +19,14 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
     case value(key: String, reason: String)
     /// The delete or update was refused or failed; nothing was changed.
     case mutation(StoreMutationError)
-    /// A value of object `primaryKey` cannot be shown: an attribute that allows external
+    /// A value of object `primaryKey` (of `entity`) cannot be shown: an attribute that allows external
     /// storage holds a bad tag, or names a file of the external data folder that cannot be read.
-    case unreadableValue(store: String, primaryKey: Int64, attribute: String, reason: ExternalBinaryDataError)
+    case unreadableValue(store: String, entity: String, primaryKey: Int64, attribute: String, reason: ExternalBinaryDataError)
     /// A text value that is not valid UTF-8: never repaired on the way out (`export` refuses it too).
-    case invalidText(store: String, primaryKey: Int64, attribute: String)
+    case invalidText(store: String, entity: String, primaryKey: Int64, attribute: String)
     /// A value whose storage class is not its attribute type's, refused in JSON and CSV, where it
     /// would read as another value of the type.
-    case misfitValue(store: String, primaryKey: Int64, attribute: String, reason: String)
+    case misfitValue(store: String, entity: String, primaryKey: Int64, attribute: String, reason: String)
     /// Reading rows failed.
     case sqlite(SQLiteError)
     /// The output could not be written.
@@ -42,10 +42,10 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
         case .predicate(let error): "\(error)"
         case let .value(key, reason): "--set \(key): \(reason)"
         case .mutation(let error): "\(error)"
-        case let .unreadableValue(store, primaryKey, attribute, reason): "\(store): object Z_PK \(primaryKey), attribute \(attribute): \(reason)"
-        case let .invalidText(store, primaryKey, attribute):
-            "\(store): object Z_PK \(primaryKey), attribute \(attribute): text that is not valid UTF-8 cannot be shown without changing it"
-        case let .misfitValue(store, primaryKey, attribute, reason): "\(store): object Z_PK \(primaryKey), attribute \(attribute): \(reason)"
+        case let .unreadableValue(store, entity, primaryKey, attribute, reason): "\(store): \(entity) Z_PK \(primaryKey), attribute \(attribute): \(reason)"
+        case let .invalidText(store, entity, primaryKey, attribute):
+            "\(store): \(entity) Z_PK \(primaryKey), attribute \(attribute): text that is not valid UTF-8 cannot be shown without changing it"
+        case let .misfitValue(store, entity, primaryKey, attribute, reason): "\(store): \(entity) Z_PK \(primaryKey), attribute \(attribute): \(reason)"
         case .sqlite(let error): "\(error)"
         case .output(let error): "\(error)"
         }

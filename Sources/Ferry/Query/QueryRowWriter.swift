@@ -79,13 +79,14 @@ struct QueryRowWriter {
     /// Appends a cell (`QueryCellEncoder.append`); false for NULL.
     private func cell(_ column: QueryColumn, _ statement: SQLiteStatement, _ out: inout [UInt8]) throws(QueryError) -> Bool {
         do { return try encoder.append(column, of: statement, to: &out) } catch {
+            let (store, entity, key) = (encoder.storePath, encoder.entityName(of: statement), statement.int64(at: 0))
             switch error {
             case .external(let problem):
-                throw .unreadableValue(store: encoder.storePath, primaryKey: statement.int64(at: 0), attribute: column.name, reason: problem)
+                throw .unreadableValue(store: store, entity: entity, primaryKey: key, attribute: column.name, reason: problem)
             case .invalidText:
-                throw .invalidText(store: encoder.storePath, primaryKey: statement.int64(at: 0), attribute: column.name)
+                throw .invalidText(store: store, entity: entity, primaryKey: key, attribute: column.name)
             case .misfit(let reason):
-                throw .misfitValue(store: encoder.storePath, primaryKey: statement.int64(at: 0), attribute: column.name, reason: reason)
+                throw .misfitValue(store: store, entity: entity, primaryKey: key, attribute: column.name, reason: reason)
             }
         }
     }

@@ -151,7 +151,8 @@ public final class StoreRecordCursor: RecordCursor {
                         pairs.add(shape.toOneStorage[index])
                     }
                 }
-                return .reject(Reject(location: location, entity: cursorRoot, reason: error.description),
+                // The location names the store: the reason is the rest (it named the store twice).
+                return .reject(Reject(location: location, entity: cursorRoot, reason: error.reason),
                                entity: cursor.entityOfCurrentRow ?? cursorRoot)
             }
             guard let shape = current, shape.isCarried else { continue }

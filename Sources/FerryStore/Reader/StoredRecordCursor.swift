@@ -210,7 +210,10 @@ public final class StoredRecordCursor {
             reason = error.reason
         }
         let attribute = row.shape.attributes[position]
-        throw invalid(row.primaryKey, attribute.column, "attribute \(attribute.name): \(reason)")
+        // A Core Data row is named as its object (the entity, which the table does not say, and
+        // its Z_PK); a plain SQLite table's row by the table and key alone.
+        let object = plan.isCoreDataStore ? "\(row.shape.entity) Z_PK \(row.primaryKey), " : ""
+        throw invalid(row.primaryKey, attribute.column, "\(object)attribute \(attribute.name): \(reason)")
     }
 
     /// Lends the current row's attributes at `positions` one after the other, each as SQLite
