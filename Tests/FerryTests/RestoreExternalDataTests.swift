@@ -106,4 +106,99 @@ struct RestoreExternalDataTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: FilePath.split(output).folder)
         #expect(!left.contains { $0.contains(".ferry-") }, "\(left)")
     }
+
+    /// Sets photo `primaryKey`'s image of `store` to the value in the file `name` of its
+    /// external data folder, which holds `bytes`.
+    private func keepOutside(photo primaryKey: Int64, of store: String, in name: String, bytes: [UInt8]) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: ExternalDataFolder.path(besideStore: store) + "/" + name))
+        let database = try SQLiteDatabase(path: store, mode: .readWrite)
+        defer { try? database.close() }
+        let update = try database.prepare("UPDATE ZPHOTO SET ZIMAGE = ? WHERE Z_PK = ?")
+        defer { update.finalize() }
+        try update.bindBlob(ExternalBinaryData.reference(to: name), at: 1)
+        try update.bind(primaryKey, at: 2)
+        try update.run()
+    }
+
+    /// A record a restore rejects is not in the store it builds: its value outside was counted as
+    /// one "its records do not hold", and the restore failed its check (exit 5) where it had
+    /// restored the rest and said what it rejected (exit 1).
+    @Test("a record rejected by the restore needs no file of its value: the rest is restored, the reject said (exit 1)")
+    func rejectedRecordsValue() throws {
+        let folder = try TestPaths.temporaryFolder("restore-external-rejected")
+        let contents = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                <entity name="Album" syncable="YES"><attribute name="title" attributeType="String"/></entity>
+                <entity name="Photo" syncable="YES">
+                    <attribute name="number" attributeType="Integer 64" usesScalarValueType="YES"/>
+                    <attribute name="image" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+                    <relationship name="album" maxCount="1" deletionRule="Nullify" destinationEntity="Album"/>
+                </entity>
+            </model>
+            """
+        let bundle = try TestPaths.xcodeModelBundle("Albums", versions: [("Albums", contents)], in: folder)
+        try #"[{"title": "a"}]"#.write(toFile: folder + "/albums.json", atomically: true, encoding: .utf8)
+        try #"[{"number": 1, "image": "AQID", "album": "a"}, {"number": 2, "image": "BAUG", "album": "a"}]"#
+            .write(toFile: folder + "/photos.json", atomically: true, encoding: .utf8)
+        let store = folder + "/Albums.sqlite"
+        #expect(try FerryProcess.run(["import", folder + "/albums.json", "--model", bundle, "--entity", "Album", "--out", store]).status == 0)
+        #expect(try FerryProcess.run(["import", folder + "/photos.json", "--model", bundle, "--entity", "Photo", "--out", store, "--append",
+                                      "--link", "album=title"]).status == 0)
+        // Both images outside; photo 2's album key dangles, so a restore rejects photo 2.
+        try FileManager.default.createDirectory(atPath: ExternalDataFolder.path(besideStore: store), withIntermediateDirectories: true)
+        try keepOutside(photo: 1, of: store, in: "11111111-1111-1111-1111-111111111111", bytes: [1, 2, 3])
+        try keepOutside(photo: 2, of: store, in: "22222222-2222-2222-2222-222222222222", bytes: [4, 5, 6])
+        try SQLiteDatabase(path: store, mode: .readWrite).execute("UPDATE ZPHOTO SET ZALBUM = 99 WHERE Z_PK = 2")
+        #expect(try FerryProcess.run(["export", store, "--out", folder + "/out"]).status == 1)
+        let output = folder + "/Restored.sqlite"
+        let restored = try FerryProcess.run(["restore", folder + "/out", "--model", bundle, "--out", output])
+        #expect(restored.status == 1 && restored.err.contains("1 record not restored"), "\(restored.err)")
+        let files = ExternalDataFolder.path(besideStore: output)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: files) == ["11111111-1111-1111-1111-111111111111"])
+    }
+
+    /// Rows of a store may name one file (`ExternalFileRelease`: a delete keeps a file other rows
+    /// still name). Restore refused such a manifest, so the backup of a store `ferry verify`
+    /// passes failed its restore check (exit 5) and no restore of it was possible.
+    @Test("values of several records that share one file are kept in that file, written once: the tables are the store's")
+    func sharedFile() throws {
+        let store = try ExternalBinaryVerbTests.makeStore("restore-external-shared", external: true)
+        try keepOutside(photo: 1, of: store, in: ExternalBinaryVerbTests.fileName, bytes: [7, 8, 9])
+        let backup = try BackupJob(storePath: store, folder: FilePath.split(store).folder + "/backups").run().path
+        let output = FilePath.split(store).folder + "/Restored.sqlite"
+        #expect(try restore(backup, to: output).compared)
+        #expect(try rows("ZPHOTO", of: output) == rows("ZPHOTO", of: store))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ExternalDataFolder.path(besideStore: output)) == [ExternalBinaryVerbTests.fileName])
+    }
+
+    @Test("a manifest naming one file for values of other bytes is refused (exit 5), nothing written")
+    func sharedFileOfOtherBytes() throws {
+        let (store, backup) = try backup()
+        var manifest = try ManifestFile.read(inFolder: backup)
+        let index = try #require(manifest.entities.firstIndex { $0.entity == "Photo" })
+        // Photo 1's image (png, in its row) named for photo 3's file ([7, 8, 9]).
+        manifest.entities[index].externalData?["image"]?["1"] = ExternalBinaryVerbTests.fileName
+        try FileManager.default.removeItem(atPath: backup + "/" + ExportManifest.fileName)
+        _ = try ManifestFile.write(manifest, to: backup + "/" + ExportManifest.fileName, durable: false)
+        let output = FilePath.split(store).folder + "/Restored.sqlite"
+        let error = try #require(throws: ExportError.self) { try restore(backup, to: output) }
+        #expect(error.isVerificationFailure && error.description.contains(ExternalBinaryVerbTests.fileName), "\(error)")
+        #expect(FileInfo.kind(atPath: output) == nil)
+        #expect(FileInfo.kind(atPath: FilePath.split(ExternalDataFolder.path(besideStore: output)).folder) == nil)
+    }
+
+    /// The errors of a manifest's `externalData` named `manifest.json`, not the backup's.
+    @Test("externalData naming what a restore cannot keep is refused with the path of the backup's manifest (exit 3)")
+    func badNamesNameTheManifest() throws {
+        let (store, backup) = try backup()
+        var manifest = try ManifestFile.read(inFolder: backup)
+        let index = try #require(manifest.entities.firstIndex { $0.entity == "Photo" })
+        manifest.entities[index].externalData?["raw"] = ["1": ExternalBinaryVerbTests.fileName]
+        try FileManager.default.removeItem(atPath: backup + "/" + ExportManifest.fileName)
+        _ = try ManifestFile.write(manifest, to: backup + "/" + ExportManifest.fileName, durable: false)
+        let error = try #require(throws: ExportError.self) { try restore(backup, to: FilePath.split(store).folder + "/Restored.sqlite") }
+        #expect(!error.isVerificationFailure && !error.isDestinationFailure)
+        #expect(error.description.hasPrefix(backup + "/" + ExportManifest.fileName + ": externalData of Photo"), "\(error)")
+    }
 }

@@ -174,11 +174,11 @@ public struct ExportManifest: Sendable, Equatable, Codable {
         public var externalData: [String: [String: String]]? = nil
     }
 
-    /// The names of `entry`'s `externalData`, by attribute and `Z_PK`.
+    /// The names of `entry`'s `externalData`, by attribute and `Z_PK`; errors name `manifestPath`.
     /// - Throws: `ExportError.notAnExport` for names a restore cannot keep (`ExternalDataText.names`).
-    func externalValueNames(of entry: EntityFile, model: ManagedObjectModel) throws(ExportError) -> ExternalValueNames {
+    func externalValueNames(of entry: EntityFile, model: ManagedObjectModel, manifestPath: String) throws(ExportError) -> ExternalValueNames {
         do { return try ExternalDataText.names(entry.externalData ?? [:], of: entry.entity, model: model) } catch {
-            throw .notAnExport(path: Self.fileName, reason: "externalData of \(entry.file): \(error.reason)")
+            throw .notAnExport(path: manifestPath, reason: "externalData of \(entry.file): \(error.reason)")
         }
     }
 

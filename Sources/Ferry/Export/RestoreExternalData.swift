@@ -15,31 +15,29 @@ enum RestoreExternalData {
     /// - Throws: `ExportError.notAnExport` for names a manifest cannot hold, and as `keep(_:in:source:outputPath:)`.
     static func keep(in writer: CoreDataStoreWriter, manifest: ExportManifest, model: ManagedObjectModel, folder: String,
                      outputPath: String) throws(ExportError) {
+        let manifestPath = folder + "/" + ExportManifest.fileName
         var named: [EntityNames] = []
         for entry in manifest.entities where entry.externalData != nil {
-            named.append((entry.entity, try manifest.externalValueNames(of: entry, model: model)))
+            named.append((entry.entity, try manifest.externalValueNames(of: entry, model: model, manifestPath: manifestPath)))
         }
-        try keep(named, in: writer, source: folder + "/" + ExportManifest.fileName, outputPath: outputPath)
+        try keep(named, in: writer, source: manifestPath, outputPath: outputPath)
     }
 
     /// Moves the values `named` out of their rows in the store `writer` builds at `outputPath`;
-    /// `source` is what named them (a manifest, a catalog row), for messages.
-    /// - Throws: `ExportError.notAnExport` for one file named for two values (Core Data gives each
-    ///   value its own), `.verification` for a value named that its record does not hold (no
-    ///   record of that key, or none of that attribute), the writer's failures as a restore's.
+    /// `source` is what named them (a manifest, a catalog row), for messages. A value of a record
+    /// not restored (rejected) needs no file; values of several records may name one file, as
+    /// rows of the store restored may share one.
+    /// - Throws: `ExportError.verification` for a value named that its record does not hold in its
+    ///   row, or whose file another value of other bytes names; the writer's failures as a restore's.
     static func keep(_ named: [EntityNames], in writer: CoreDataStoreWriter, source: String, outputPath: String) throws(ExportError) {
-        var files: Set<String> = []
         for (entity, names) in named {
-            for file in names.values.flatMap(\.values) where !files.insert(file).inserted {
-                throw .notAnExport(path: source, reason: "externalData names the file \(file) for two values")
-            }
-            let missing: [(attribute: String, primaryKey: Int64)]
-            do { missing = try writer.keepOutside(names, of: entity) } catch {
+            let unkept: [UnkeptExternalValue]
+            do { unkept = try writer.keepOutside(names, of: entity) } catch {
                 throw WriteFailure.of(error).map(ExportError.noRoom) ?? .restore(reason: "\(outputPath): \(error)")
             }
-            if let first = missing.first {
-                throw .verification(path: source, reason: "externalData of \(entity) names \(missing.count) "
-                    + "value(s) its records do not hold, first \(first.attribute) of Z_PK \(first.primaryKey)")
+            if let first = unkept.first {
+                throw .verification(path: source, reason: "externalData of \(entity) names \(unkept.count) "
+                    + "value(s) its records cannot keep outside as named, first \(first)")
             }
         }
     }

@@ -15,37 +15,48 @@ import FerryFormats
 extension CoreDataStoreWriter {
     /// Moves the value of each row of `entity` that `names` names (by attribute and `Z_PK`) out of
     /// its row, into the file of that name: the row then holds the reference
-    /// (`ExternalBinaryData.reference`). Every row must be there and hold a value in its row.
-    /// - Returns: the attribute and `Z_PK` of each named value that is not there (no such row,
-    ///   or no value), which is left as it is.
-    public func keepOutside(_ names: ExternalValueNames, of entity: String) throws(StoreWriterError) -> [(attribute: String, primaryKey: Int64)] {
+    /// (`ExternalBinaryData.reference`). A row that is not there (its record was not restored:
+    /// rejected) has no value to keep. Several rows may name one file, as in a store whose rows
+    /// share one (`ExternalFileRelease`): it is written once, and each row must hold its bytes.
+    /// - Returns: each named value that cannot be kept outside as named, left as it is: its row
+    ///   holds no value in it, or other bytes than another row that names the file.
+    public func keepOutside(_ names: ExternalValueNames, of entity: String) throws(StoreWriterError) -> [UnkeptExternalValue] {
         guard !names.isEmpty else { return [] }
         guard let table = layout.table(forEntity: entity), let number = layout.entityNumbers[entity] else { throw .unknownEntity(entity) }
         try commit(flushing: false)
         try beginRow()
         let database = try openDatabase()
-        let folder = ExternalDataFolder.path(besideStore: temporaryPath)
-        var missing: [(attribute: String, primaryKey: Int64)] = []
+        var unkept: [UnkeptExternalValue] = []
         for (attribute, files) in names.sorted(by: { $0.key < $1.key }) {
             guard let owner = model.ancestry(of: entity).first(where: { $0.attribute(named: attribute)?.allowsExternalBinaryDataStorage == true }),
                   let column = table.column(for: .attribute(entity: owner.name, name: attribute)) else {
-                missing += files.keys.sorted().map { (attribute, $0) }
+                unkept += files.keys.sorted().map { UnkeptExternalValue(attribute: attribute, primaryKey: $0, reason: .noValueInRow) }
                 continue
             }
             let quoted = SQLIdentifier.quoted(column.name), tableName = SQLIdentifier.quoted(table.name)
             for (primaryKey, file) in files.sorted(by: { $0.key < $1.key }) {
-                let value = try StoreWriterError.sqlite { () throws(SQLiteError) -> [UInt8]? in
+                // nil: no such row; .some(nil): a row whose column is NULL.
+                let stored = try StoreWriterError.sqlite { () throws(SQLiteError) -> [UInt8]?? in
                     let row = try database.prepare("SELECT \(quoted) FROM \(tableName) WHERE Z_PK = ? AND Z_ENT = ?")
                     defer { row.finalize() }
                     try row.bind(primaryKey, at: 1)
                     try row.bind(Int64(number), at: 2)
-                    return try row.step() ? row.bytes(at: 0) : nil
+                    return try row.step() ? .some(row.bytes(at: 0)) : nil
                 }
-                guard let value, case .inline(let bytes)? = try? ExternalBinaryData.decode(value) else {
-                    missing.append((attribute, primaryKey))
+                guard let stored else { continue }
+                guard let value = stored, case .inline(let bytes)? = try? ExternalBinaryData.decode(value) else {
+                    unkept.append(UnkeptExternalValue(attribute: attribute, primaryKey: primaryKey, reason: .noValueInRow))
                     continue
                 }
-                try writeExternalFile(folder + "/" + file, bytes: Array(bytes))
+                if externalFiles.contains(file) {
+                    guard (try? ExternalDataFolder.read(fileNamed: file, besideStore: temporaryPath)) == Array(bytes) else {
+                        unkept.append(UnkeptExternalValue(attribute: attribute, primaryKey: primaryKey, reason: .fileNamedForOtherBytes(file)))
+                        continue
+                    }
+                } else {
+                    try writeExternalFile(ExternalDataFolder.path(besideStore: temporaryPath) + "/" + file, bytes: Array(bytes))
+                    externalFiles.insert(file)
+                }
                 try StoreWriterError.sqlite { () throws(SQLiteError) in
                     let update = try database.prepare("UPDATE \(tableName) SET \(quoted) = ? WHERE Z_PK = ?")
                     defer { update.finalize() }
@@ -53,10 +64,9 @@ extension CoreDataStoreWriter {
                     try update.bind(primaryKey, at: 2)
                     try update.run()
                 }
-                externalFiles.append(file)
             }
         }
-        return missing
+        return unkept
     }
 
     /// Writes a value's file beside the store being built (its folders made as needed), each

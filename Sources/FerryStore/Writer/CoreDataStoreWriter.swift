@@ -50,7 +50,7 @@ public final class CoreDataStoreWriter {
     private var primaryKeys: [String: PrimaryKeyCounter] = [:]
     /// The files of values kept outside their rows (`keepOutside`), written beside the store
     /// being built and placed beside the store with it.
-    var externalFiles: [String] = []
+    var externalFiles: Set<String> = []
     @exclusivity(unchecked) private var rowsInBatch = 0
     /// When appending: the original store as it was copied, which must not change before the
     /// copy replaces it (another process's commits would be lost).
