@@ -201,4 +201,19 @@ struct RestoreExternalDataTests {
         #expect(!error.isVerificationFailure && !error.isDestinationFailure)
         #expect(error.description.hasPrefix(backup + "/" + ExportManifest.fileName + ": externalData of Photo"), "\(error)")
     }
+
+    /// The values moved out of their rows left their pages free in the store: a restored store
+    /// was as large as one holding every value in its rows.
+    @Test("the pages the values moved out leave are given back: the restored store holds no free page")
+    func noFreePages() throws {
+        let store = try ExternalBinaryVerbTests.makeStore("restore-external-pages", external: true)
+        try keepOutside(photo: 3, of: store, in: ExternalBinaryVerbTests.fileName, bytes: [UInt8](repeating: 5, count: 200_000))
+        let backup = try BackupJob(storePath: store, folder: FilePath.split(store).folder + "/backups").run().path
+        let output = FilePath.split(store).folder + "/Restored.sqlite"
+        _ = try restore(backup, to: output)
+        let database = try SQLiteDatabase(path: output, mode: .readOnly)
+        defer { try? database.close() }
+        #expect(try database.scalarInteger("PRAGMA freelist_count") == 0)
+        #expect(try #require(FileInfo.size(atPath: output)) < 100_000)
+    }
 }

@@ -18,6 +18,8 @@ extension CoreDataStoreWriter {
     /// (`ExternalBinaryData.reference`). A row that is not there (its record was not restored:
     /// rejected) has no value to keep. Several rows may name one file, as in a store whose rows
     /// share one (`ExternalFileRelease`): it is written once, and each row must hold its bytes.
+    /// Freed pages are given back (the store's `auto_vacuum` is incremental), so the file is no
+    /// larger than a store that never held the values in its rows.
     /// - Returns: each named value that cannot be kept outside as named, left as it is: its row
     ///   holds no value in it, or other bytes than another row that names the file.
     public func keepOutside(_ names: ExternalValueNames, of entity: String) throws(StoreWriterError) -> [UnkeptExternalValue] {
@@ -66,6 +68,7 @@ extension CoreDataStoreWriter {
                 }
             }
         }
+        try StoreWriterError.sqlite { () throws(SQLiteError) in try database.execute("PRAGMA incremental_vacuum") }
         return unkept
     }
 
