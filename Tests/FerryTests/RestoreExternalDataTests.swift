@@ -216,4 +216,23 @@ struct RestoreExternalDataTests {
         #expect(try database.scalarInteger("PRAGMA freelist_count") == 0)
         #expect(try #require(FileInfo.size(atPath: output)) < 100_000)
     }
+
+    /// The folders made in the destination for the values' files were left, empty, when the
+    /// store could not be renamed into place after them (the files were removed).
+    @Test("a store not renamed into place takes its values' files and the folders made for them away with it")
+    func placementUndone() throws {
+        let folder = try TestPaths.temporaryFolder("restore-external-undone")
+        let output = folder + "/Photos.sqlite"
+        let model = Self.model
+        let writer = try CoreDataStoreWriter.create(at: output, model: model, versionHashes: VersionHasher.hashes(of: model).entityHashes,
+                                                    versionIdentifiers: [""])
+        let photos = try writer.inserter(for: "Photo")
+        try photos.insert(photos.columns.map { $0.role == .attribute(entity: "Photo", name: "image") ? StoreValue(.binary([1, 2]), externallyStorable: true) : .null })
+        #expect(try writer.keepOutside(["image": [1: ExternalBinaryVerbTests.fileName]], of: "Photo").isEmpty)
+        // Another process puts a store there before the rename (which never replaces it).
+        try Data([1]).write(to: URL(fileURLWithPath: output))
+        #expect(throws: StoreWriterError.self) { try writer.finish(durable: false, replacing: false) }
+        writer.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["Photos.sqlite"])
+    }
 }

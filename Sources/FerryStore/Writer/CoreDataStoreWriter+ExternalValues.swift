@@ -90,16 +90,26 @@ extension CoreDataStoreWriter {
     }
 
     /// Makes the external data folder `folder` (`…/.NAME_SUPPORT/_EXTERNAL_DATA`) and the
-    /// `_SUPPORT` folder it is in, where missing.
-    private static func makeExternalDataFolder(_ folder: String) throws(StoreWriterError) {
-        for path in [DurableFile.directory(of: folder), folder] where mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw .fileSystem(path: path, operation: "create the folder", errno: errno)
+    /// `_SUPPORT` folder it is in, where missing; returns those it made, outermost first.
+    @discardableResult
+    private static func makeExternalDataFolder(_ folder: String) throws(StoreWriterError) -> [String] {
+        var made: [String] = []
+        for path in [DurableFile.directory(of: folder), folder] {
+            if mkdir(path, 0o755) == 0 {
+                made.append(path)
+            } else if errno != EEXIST {
+                let code = errno
+                made.reversed().forEach { rmdir($0) }
+                throw .fileSystem(path: path, operation: "create the folder", errno: code)
+            }
         }
+        return made
     }
 
     /// Places the files `keepOutside` wrote into the destination's external data folder (made as
     /// needed), each under its name and synced, before the store is renamed into place; returns
-    /// the paths placed, to be removed again if the store is not. A file of that name there
+    /// the paths placed, then the folders made (innermost first), to be removed again in that
+    /// order if the store is not. A file of that name there
     /// already is kept when it holds the same bytes (the replaced store's value, which Core Data
     /// never rewrites under its name), and refused otherwise: replacing it would change the store
     /// still in place.
@@ -110,7 +120,7 @@ extension CoreDataStoreWriter {
         if let problem = ExternalDataFolder.problem(besideStore: path) {
             throw .externalDataFolder(path: target, reason: "\(problem): the values kept outside the store are not placed there")
         }
-        try Self.makeExternalDataFolder(target)
+        let made = try Self.makeExternalDataFolder(target)
         var placed: [String] = []
         do throws(StoreWriterError) {
             for file in externalFiles {
@@ -126,11 +136,18 @@ extension CoreDataStoreWriter {
                 placed.append(destination)
             }
             try DurableFile.sync(target)
+            // A folder made is on disk before the store that names its files is.
+            for folder in made { try DurableFile.sync(DurableFile.directory(of: folder)) }
         } catch {
-            placed.forEach { unlink($0) }
+            Self.removePlaced(placed + made.reversed())
             throw error
         }
-        return placed
+        return placed + made.reversed()
+    }
+
+    /// Removes what `placeExternalFiles` placed (files, then the folders it made), in that order.
+    static func removePlaced(_ paths: [String]) {
+        for path in paths where unlink(path) != 0 { rmdir(path) }
     }
 
     /// Removes the external data folder beside the store being built, and what it holds.

@@ -611,7 +611,7 @@ public final class CoreDataStoreWriter {
         // The values kept outside the store first: the store placed names them.
         let placed = try placeExternalFiles()
         do { try DurableFile.place(temporaryPath, at: path, replacing: replacing) } catch {
-            placed.forEach { unlink($0) }
+            Self.removePlaced(placed)
             throw error
         }
         removeBuiltExternalFiles()
