@@ -217,6 +217,22 @@ struct RestoreExternalDataTests {
         #expect(try #require(FileInfo.size(atPath: output)) < 100_000)
     }
 
+    /// The sweep of a dead run's leftovers removed the files of the external data folder of its
+    /// store through a symbolic link: another store's values, for a link made in the folder.
+    @Test("a dead run's external data folder that is a symbolic link is removed itself, never followed")
+    func sweepFollowsNoLink() throws {
+        let (store, backup) = try backup()
+        let output = FilePath.split(store).folder + "/Restored.sqlite"
+        let leftover = OwnedTemporary.name(beside: output)
+        try Data().write(to: URL(fileURLWithPath: leftover))
+        let support = FilePath.split(ExternalDataFolder.path(besideStore: leftover)).folder
+        let victim = FilePath.split(ExternalDataFolder.path(besideStore: store)).folder
+        try FileManager.default.createSymbolicLink(atPath: support, withDestinationPath: victim)
+        _ = try restore(backup, to: output)
+        #expect(FileInfo.kind(atPath: support) == nil)
+        #expect(try TestPaths.read(ExternalDataFolder.path(besideStore: store) + "/" + ExternalBinaryVerbTests.fileName) == [7, 8, 9])
+    }
+
     /// The folders made in the destination for the values' files were left, empty, when the
     /// store could not be renamed into place after them (the files were removed).
     @Test("a store not renamed into place takes its values' files and the folders made for them away with it")

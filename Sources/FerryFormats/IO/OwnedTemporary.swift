@@ -233,7 +233,7 @@ public final class OwnedTemporary: @unchecked Sendable {
 
     /// Removes a file, or a folder and everything below it (symbolic links themselves, never
     /// what they point to).
-    static func removeTree(_ path: String) {
+    public static func removeTree(_ path: String) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {

@@ -156,12 +156,10 @@ extension CoreDataStoreWriter {
         Self.removeBuiltExternalFiles(besideStore: temporaryPath)
     }
 
-    /// Removes the external data folder (and its `_SUPPORT` folder) beside `storePath`, a store a
-    /// run built under a temporary name: nothing else writes there.
+    /// Removes the `_SUPPORT` folder beside `storePath`, a store a run built under a temporary
+    /// name, and what it holds: nothing else writes there. A symbolic link there (a dead run's
+    /// leftovers are anyone's to make) is removed itself, never followed.
     static func removeBuiltExternalFiles(besideStore storePath: String) {
-        let built = ExternalDataFolder.path(besideStore: storePath)
-        for file in FilePath.entries(of: built) { unlink(built + "/" + file) }
-        rmdir(built)
-        rmdir(DurableFile.directory(of: built))
+        OwnedTemporary.removeTree(DurableFile.directory(of: ExternalDataFolder.path(besideStore: storePath)))
     }
 }
