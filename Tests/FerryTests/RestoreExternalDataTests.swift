@@ -251,4 +251,27 @@ struct RestoreExternalDataTests {
         writer.discard()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["Photos.sqlite"])
     }
+
+    /// A failure writing the first value's file (disk full) left the folders made for it beside
+    /// the destination: only a value written had the folder removed. And it named the file built
+    /// aside, gone when the run ended, where the writer's failures name the destination.
+    @Test("a value's file that cannot be written leaves nothing beside the destination, and the failure names the destination's folder")
+    func firstFileFails() throws {
+        let folder = try TestPaths.temporaryFolder("restore-external-first-fails")
+        let output = folder + "/Photos.sqlite"
+        let model = Self.model
+        let writer = try CoreDataStoreWriter.create(at: output, model: model, versionHashes: VersionHasher.hashes(of: model).entityHashes,
+                                                    versionIdentifiers: [""])
+        let photos = try writer.inserter(for: "Photo")
+        try photos.insert(photos.columns.map { $0.role == .attribute(entity: "Photo", name: "image") ? StoreValue(.binary([1, 2]), externallyStorable: true) : .null })
+        // Something in the way of the file (as a full disk is): it cannot be written.
+        let built = ExternalDataFolder.path(besideStore: writer.temporaryPath) + "/" + ExternalBinaryVerbTests.fileName
+        try FileManager.default.createDirectory(atPath: built, withIntermediateDirectories: true)
+        let error = try #require(throws: StoreWriterError.self) {
+            try writer.keepOutside(["image": [1: ExternalBinaryVerbTests.fileName]], of: "Photo")
+        }
+        #expect(error.description.contains(ExternalDataFolder.path(besideStore: output) + "/" + ExternalBinaryVerbTests.fileName), "\(error)")
+        writer.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
+    }
 }

@@ -56,7 +56,7 @@ extension CoreDataStoreWriter {
                         continue
                     }
                 } else {
-                    try writeExternalFile(ExternalDataFolder.path(besideStore: temporaryPath) + "/" + file, bytes: Array(bytes))
+                    try writeExternalFile(named: file, bytes: Array(bytes))
                     externalFiles.insert(file)
                 }
                 try StoreWriterError.sqlite { () throws(SQLiteError) in
@@ -73,19 +73,25 @@ extension CoreDataStoreWriter {
     }
 
     /// Writes a value's file beside the store being built (its folders made as needed), each
-    /// registered for a signal's cleanup before it is made.
-    private func writeExternalFile(_ path: String, bytes: [UInt8]) throws(StoreWriterError) {
-        let folder = DurableFile.directory(of: path)
+    /// registered for a signal's cleanup before it is made. A failure names the file in the
+    /// destination's folder, as the writer's failures name the destination, not the file built
+    /// aside (gone when the run ends).
+    private func writeExternalFile(named file: String, bytes: [UInt8]) throws(StoreWriterError) {
+        let folder = ExternalDataFolder.path(besideStore: temporaryPath)
+        let path = folder + "/" + file
         temporary.registerFile(DurableFile.directory(of: folder), kind: .folder)
         temporary.registerFile(folder, kind: .folder)
-        try Self.makeExternalDataFolder(folder)
+        do { try Self.makeExternalDataFolder(folder) } catch {
+            guard case .fileSystem(_, let operation, let code) = error else { throw error }
+            throw .fileSystem(path: ExternalDataFolder.path(besideStore: self.path), operation: operation, errno: code)
+        }
         temporary.registerFile(path)
         do {
             let sink = try FileByteSink(path: path, exclusive: true)
             try sink.write(bytes)
             try sink.close(sync: false)
         } catch {
-            throw .fileSystem(path: path, operation: "write", errno: error.code)
+            throw .fileSystem(path: ExternalDataFolder.path(besideStore: self.path) + "/" + file, operation: "write", errno: error.code)
         }
     }
 
@@ -148,12 +154,6 @@ extension CoreDataStoreWriter {
     /// Removes what `placeExternalFiles` placed (files, then the folders it made), in that order.
     static func removePlaced(_ paths: [String]) {
         for path in paths where unlink(path) != 0 { rmdir(path) }
-    }
-
-    /// Removes the external data folder beside the store being built, and what it holds.
-    func removeBuiltExternalFiles() {
-        guard !externalFiles.isEmpty else { return }
-        Self.removeBuiltExternalFiles(besideStore: temporaryPath)
     }
 
     /// Removes the `_SUPPORT` folder beside `storePath`, a store a run built under a temporary

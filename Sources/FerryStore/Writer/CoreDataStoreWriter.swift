@@ -614,7 +614,7 @@ public final class CoreDataStoreWriter {
             Self.removePlaced(placed)
             throw error
         }
-        removeBuiltExternalFiles()
+        Self.removeBuiltExternalFiles(besideStore: temporaryPath)
         renamed = true
         temporary.release()
     }
@@ -628,7 +628,7 @@ public final class CoreDataStoreWriter {
         try? database?.close()
         database = nil
         try? awaitEarlyFlush()
-        removeBuiltExternalFiles()
+        Self.removeBuiltExternalFiles(besideStore: temporaryPath)
         temporary.remove()
     }
 
