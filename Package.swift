@@ -20,9 +20,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .systemLibrary(name: "CSystemCalls"),
 
         .target(name: "FerryModel", dependencies: ["FerryFormats", "CCrypto"]),
-        .target(name: "FerryFormats", dependencies: ["CLibXML2", "CZlib"]),
+        .target(name: "FerryFormats", dependencies: ["CLibXML2", "CZlib", "CSystemCalls"]),
         .target(name: "FerryStore", dependencies: ["FerryModel", "FerryFormats", "CSQLite"]),
         .target(name: "FerryMigration", dependencies: ["FerryModel", "FerryFormats", "FerryStore"]),
         .target(name: "FerryVerify", dependencies: ["FerryModel", "FerryFormats", "FerryStore"]),

@@ -168,7 +168,7 @@ struct RestoreExternalDataTests {
         let backup = try BackupJob(storePath: store, folder: FilePath.split(store).folder + "/backups").run().path
         let output = FilePath.split(store).folder + "/Restored.sqlite"
         #expect(try restore(backup, to: output).compared)
-        #expect(try rows("ZPHOTO", of: output) == rows("ZPHOTO", of: store))
+        #expect(try Self.rows("ZPHOTO", of: output) == Self.rows("ZPHOTO", of: store))
         #expect(try FileManager.default.contentsOfDirectory(atPath: ExternalDataFolder.path(besideStore: output)) == [ExternalBinaryVerbTests.fileName])
     }
 

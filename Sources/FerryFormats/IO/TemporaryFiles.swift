@@ -3,6 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if os(Linux)
+import CSystemCalls
+#endif
 import Synchronization
 
 /// The files and folders this process builds aside and must never leave behind, for the one
@@ -17,14 +20,19 @@ import Synchronization
 ///
 /// The handler must be async-signal-safe: it reads paths kept as C strings in fixed slots
 /// allocated once, uses only atomics allocated before it is installed, and calls only `unlink`,
-/// `rmdir`, `signal`, `pthread_sigmask` and `raise`. Registration takes a lock; a slot's state is
+/// `rmdir`, `open`, `getdents64`, `unlinkat`, `close`, `signal`, `pthread_sigmask` and `raise`. Registration takes a lock; a slot's state is
 /// an atomic, set to free before its bytes are reused, so the handler never reads a half-written
 /// path.
 public enum TemporaryFiles {
     /// What a registered path is.
     public enum Kind: UInt8, Sendable {
         case file = 1
+        /// A folder emptied by removing the files registered in it.
         case folder = 2
+        /// A folder of files the run makes without registering each (there may be thousands: a
+        /// restore's external data files), which the handler removes by listing the folder
+        /// (`emptyFolder`): its plain entries, never through a link.
+        case folderOfFiles = 3
     }
 
     /// A registered path, to unregister once it is in place or removed.
@@ -84,6 +92,7 @@ public enum TemporaryFiles {
     public static func removeOnSignal() {
         _ = slots  // allocated here, never first touched inside the handler
         _ = window
+        _ = entriesBuffer
         for signal in handledSignals {
             var current = sigaction()
             guard sigaction(signal, nil, &current) == 0, !Self.isIgnored(current) else { continue }
@@ -128,13 +137,46 @@ public enum TemporaryFiles {
     /// nothing (a folder inside another goes before it, whatever their slots). Async-signal-safe.
     fileprivate static func removeAllRegistered() {
         for slot in 0..<capacity where slots.kind(at: slot) == Kind.file.rawValue { unlink(slots.path(at: slot)) }
+        for slot in 0..<capacity where slots.kind(at: slot) == Kind.folderOfFiles.rawValue { emptyFolder(slots.path(at: slot)) }
         var removedOne = true
         while removedOne {
             removedOne = false
-            for slot in 0..<capacity where slots.kind(at: slot) == Kind.folder.rawValue {
+            for slot in 0..<capacity where [Kind.folder.rawValue, Kind.folderOfFiles.rawValue].contains(slots.kind(at: slot)) {
                 if rmdir(slots.path(at: slot)) == 0 { removedOne = true }
             }
         }
+    }
+
+    /// The buffer `emptyFolder` reads a folder's entries into, allocated once, before the handler
+    /// is installed.
+    private static let entriesBufferBytes = 8192
+    nonisolated(unsafe) private static let entriesBuffer = UnsafeMutableRawPointer.allocate(byteCount: entriesBufferBytes, alignment: 8)
+
+    /// Removes the entries of the folder at `path` that are not folders, by name inside the
+    /// folder opened once (a folder that is a link is not opened, an entry that is a link is
+    /// removed itself, never followed); a subfolder is left. Async-signal-safe: the entries are
+    /// read with `getdents64` into `entriesBuffer`. Only on Linux; elsewhere the folder is left to
+    /// the next run's sweep.
+    static func emptyFolder(_ path: UnsafePointer<CChar>) {
+        #if os(Linux)
+        let folder = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folder >= 0 else { return }
+        defer { close(folder) }
+        while true {
+            let read = ferry_getdents64(folder, entriesBuffer, entriesBufferBytes)
+            guard read > 0 else { return }
+            // Each entry: inode (8 bytes), offset (8), its length (2), its type (1), its name (NUL-ended).
+            var offset = 0
+            while offset < read {
+                let entry = entriesBuffer + offset
+                let length = Int(entry.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
+                let name = UnsafePointer<CChar>((entry + 19).assumingMemoryBound(to: CChar.self))
+                let isDot = name[0] == 0x2E && (name[1] == 0 || (name[1] == 0x2E && name[2] == 0))
+                if !isDot { unlinkat(folder, name, 0) }
+                offset += max(length, 1)
+            }
+        }
+        #endif
     }
 }
 

@@ -72,20 +72,21 @@ extension CoreDataStoreWriter {
         return unkept
     }
 
-    /// Writes a value's file beside the store being built (its folders made as needed), each
-    /// registered for a signal's cleanup before it is made. A failure names the file in the
+    /// Writes a value's file beside the store being built (its folders made as needed, each
+    /// registered for a signal's cleanup before it is made: the external data folder as a folder
+    /// of files, emptied by listing it, as a store may keep thousands of values outside and the
+    /// cleanup has room for a few hundred paths). A failure names the file in the
     /// destination's folder, as the writer's failures name the destination, not the file built
     /// aside (gone when the run ends).
     private func writeExternalFile(named file: String, bytes: [UInt8]) throws(StoreWriterError) {
         let folder = ExternalDataFolder.path(besideStore: temporaryPath)
         let path = folder + "/" + file
         temporary.registerFile(DurableFile.directory(of: folder), kind: .folder)
-        temporary.registerFile(folder, kind: .folder)
+        temporary.registerFile(folder, kind: .folderOfFiles)
         do { try Self.makeExternalDataFolder(folder) } catch {
             guard case .fileSystem(_, let operation, let code) = error else { throw error }
             throw .fileSystem(path: ExternalDataFolder.path(besideStore: self.path), operation: operation, errno: code)
         }
-        temporary.registerFile(path)
         do {
             let sink = try FileByteSink(path: path, exclusive: true)
             try sink.write(bytes)
