@@ -233,17 +233,22 @@ struct RestoreExternalDataTests {
         #expect(try TestPaths.read(ExternalDataFolder.path(besideStore: store) + "/" + ExternalBinaryVerbTests.fileName) == [7, 8, 9])
     }
 
-    /// The folders made in the destination for the values' files were left, empty, when the
-    /// store could not be renamed into place after them (the files were removed).
-    @Test("a store not renamed into place takes its values' files and the folders made for them away with it")
-    func placementUndone() throws {
-        let folder = try TestPaths.temporaryFolder("restore-external-undone")
+    /// A Photos store being built in a new folder, holding photo 1 with its image in its row.
+    private static func photoBeingBuilt(_ label: String) throws -> (folder: String, output: String, writer: CoreDataStoreWriter) {
+        let folder = try TestPaths.temporaryFolder(label)
         let output = folder + "/Photos.sqlite"
-        let model = Self.model
         let writer = try CoreDataStoreWriter.create(at: output, model: model, versionHashes: VersionHasher.hashes(of: model).entityHashes,
                                                     versionIdentifiers: [""])
         let photos = try writer.inserter(for: "Photo")
         try photos.insert(photos.columns.map { $0.role == .attribute(entity: "Photo", name: "image") ? StoreValue(.binary([1, 2]), externallyStorable: true) : .null })
+        return (folder, output, writer)
+    }
+
+    /// The folders made in the destination for the values' files were left, empty, when the
+    /// store could not be renamed into place after them (the files were removed).
+    @Test("a store not renamed into place takes its values' files and the folders made for them away with it")
+    func placementUndone() throws {
+        let (folder, output, writer) = try Self.photoBeingBuilt("restore-external-undone")
         #expect(try writer.keepOutside(["image": [1: ExternalBinaryVerbTests.fileName]], of: "Photo").isEmpty)
         // Another process puts a store there before the rename (which never replaces it).
         try Data([1]).write(to: URL(fileURLWithPath: output))
@@ -257,13 +262,7 @@ struct RestoreExternalDataTests {
     /// aside, gone when the run ended, where the writer's failures name the destination.
     @Test("a value's file that cannot be written leaves nothing beside the destination, and the failure names the destination's folder")
     func firstFileFails() throws {
-        let folder = try TestPaths.temporaryFolder("restore-external-first-fails")
-        let output = folder + "/Photos.sqlite"
-        let model = Self.model
-        let writer = try CoreDataStoreWriter.create(at: output, model: model, versionHashes: VersionHasher.hashes(of: model).entityHashes,
-                                                    versionIdentifiers: [""])
-        let photos = try writer.inserter(for: "Photo")
-        try photos.insert(photos.columns.map { $0.role == .attribute(entity: "Photo", name: "image") ? StoreValue(.binary([1, 2]), externallyStorable: true) : .null })
+        let (folder, output, writer) = try Self.photoBeingBuilt("restore-external-first-fails")
         // Something in the way of the file (as a full disk is): it cannot be written.
         let built = ExternalDataFolder.path(besideStore: writer.temporaryPath) + "/" + ExternalBinaryVerbTests.fileName
         try FileManager.default.createDirectory(atPath: built, withIntermediateDirectories: true)
