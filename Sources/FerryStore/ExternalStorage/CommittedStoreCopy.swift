@@ -22,8 +22,9 @@ import FoundationEssentials
 public struct CommittedStoreCopy: Sendable {
     /// The copy.
     public let path: String
-    /// The store's files as the copy was made, just before its database was copied: a job that
-    /// reads the copy describes the store with them (`StoreReadState.files`), not with the copy's.
+    /// The store's files as the copy was made, just before its database was copied (by the
+    /// attempt kept, when another process's writes made it copy again): a job that reads the copy
+    /// describes the store with them (`StoreReadState.files`), not with the copy's.
     public let sourceFiles: StoreFileFacts
 
     /// Makes the copy in `folder`. Only the store's regular files are brought beside it, and none
@@ -32,11 +33,11 @@ public struct CommittedStoreCopy: Sendable {
         let name = storePath.split(separator: "/").last.map(String.init) ?? "store.sqlite"
         let copy = folder.database(name.isEmpty ? "store.sqlite" : name)
         try bringExternalData(of: storePath, besideCopy: copy)
-        let files: StoreFileFacts
-        do { files = try StoreFileFacts(observing: storePath, stamp: StoreFileStamp.stamp(of: storePath)) } catch {
-            throw SQLiteError(path: storePath, code: SQLITE_CANTOPEN, message: error.description, writeFailure: error)
+        let files = try SQLiteDatabase.copyCommittedState(of: storePath, to: copy, attempts: attempts) { () throws(SQLiteError) in
+            do throws(WriteFailure) { return try StoreFileFacts(observing: storePath, stamp: StoreFileStamp.stamp(of: storePath)) } catch {
+                throw SQLiteError(path: storePath, code: SQLITE_CANTOPEN, message: error.description, writeFailure: error)
+            }
         }
-        try SQLiteDatabase.copyCommittedState(of: storePath, to: copy, attempts: attempts)
         try bringExternalData(of: storePath, besideCopy: copy)
         return CommittedStoreCopy(path: copy, sourceFiles: files)
     }

@@ -16,14 +16,19 @@ extension SQLiteDatabase {
     /// a checkpoint can leave the stamp as it was); otherwise it is made again, up to `attempts`
     /// times. Then the source is reported busy, or damaged when it never changed and every copy
     /// failed the check.
-    public static func copyCommittedState(of path: String, to copy: String, attempts: Int = 5) throws(SQLiteError) {
+    ///
+    /// `observe` runs just before each attempt; what it returned before the attempt kept is
+    /// returned (what a job says of the source's files is of the moment of the state copied).
+    public static func copyCommittedState<Observed>(of path: String, to copy: String, attempts: Int = 5,
+                                                    observing observe: () throws(SQLiteError) -> Observed) throws(SQLiteError) -> Observed {
         var changed = false
         for _ in 1...max(1, attempts) {
+            let observed = try observe()
             let before = StoreFileStamp(path)
             do {
                 let readsFixedBytes = try copyOnce(of: path, to: copy)
                 let unchanged = StoreFileStamp(path) == before
-                if !readsFixedBytes || (unchanged && isSound(copy)) { return }
+                if !readsFixedBytes || (unchanged && isSound(copy)) { return observed }
                 changed = changed || !unchanged
             } catch where error.writeFailure == nil && StoreFileStamp(path) != before {
                 // Pages of two states read as damage: read again.
