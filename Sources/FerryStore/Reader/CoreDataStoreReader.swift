@@ -140,10 +140,10 @@ public final class CoreDataStoreReader {
         var numbers: Set<Int64> = [], names: Set<String> = []
         for entry in entries {
             guard numbers.insert(entry.entityNumber).inserted else {
-                throw .corrupt(path: path, reason: "Z_PRIMARYKEY lists entity number \(entry.entityNumber) twice")
+                throw .inconsistentBookkeeping(path: path, reason: "Z_PRIMARYKEY lists entity number \(entry.entityNumber) twice")
             }
             guard names.insert(entry.name).inserted else {
-                throw .corrupt(path: path, reason: "Z_PRIMARYKEY lists entity \(entry.name) twice")
+                throw .inconsistentBookkeeping(path: path, reason: "Z_PRIMARYKEY lists entity \(entry.name) twice")
             }
         }
         return entries

@@ -13,6 +13,9 @@ public enum StoreReaderError: FileError, Equatable, Sendable, WriteFailureCarryi
     case corrupt(path: String, reason: String)
     /// The database lacks the bookkeeping tables of a Core Data store.
     case notCoreDataStore(path: String, missingTables: [String])
+    /// Core Data's bookkeeping contradicts itself: `Z_PRIMARYKEY` lists an entity's number or name
+    /// twice (SQLite reads the database soundly; the store does not say which row is the entity's).
+    case inconsistentBookkeeping(path: String, reason: String)
     /// `Z_METADATA` has no usable row, or its plist does not have the expected shape.
     case invalidMetadata(path: String, reason: String)
     /// The model cannot be laid out as a store, so its records cannot be found.
@@ -46,6 +49,7 @@ public enum StoreReaderError: FileError, Equatable, Sendable, WriteFailureCarryi
     public var path: String {
         switch self {
         case .cannotOpen(let path, _), .notSQLite(let path, _), .corrupt(let path, _), .notCoreDataStore(let path, _),
+             .inconsistentBookkeeping(let path, _),
              .invalidMetadata(let path, _), .invalidModel(let path, _), .missingTable(let path, _, _), .missingColumn(let path, _, _, _), .keyNotRowID(let path, _, _),
              .unknownEntity(let path, _), .unknownRelationship(let path, _, _), .invalidValue(let path, _, _, _, _),
              .abstractEntityRow(let path, _, _, _, _), .modelMismatch(let path, _, _):
@@ -75,6 +79,7 @@ public enum StoreReaderError: FileError, Equatable, Sendable, WriteFailureCarryi
         case let .cannotOpen(_, reason): reason
         case let .notSQLite(_, reason): "not an SQLite database: \(reason)"
         case let .corrupt(_, reason): "the database is truncated or corrupt: \(reason)"
+        case let .inconsistentBookkeeping(_, reason): "Core Data's bookkeeping contradicts itself: \(reason)"
         case let .notCoreDataStore(_, missing): "not a Core Data store: no \(missing.joined(separator: " or ")) table"
         case let .invalidMetadata(_, reason): "Z_METADATA: \(reason)"
         case let .invalidModel(_, reason): "the model cannot be read from a store: \(reason)"
