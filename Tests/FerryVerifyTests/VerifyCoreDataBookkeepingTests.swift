@@ -109,6 +109,12 @@ struct VerifyCoreDataBookkeepingTests {
         let renamed = try verify(try VerifyStores.broken(path, "renamed", "UPDATE Z_PRIMARYKEY SET Z_NAME = 'Taskx' WHERE Z_NAME = 'Task'"),
                                  model: VerifyStores.workspace3)
         #expect(renamed.failures.map { "\($0.check) \($0.subject)" } == ["entity-numbering Task", "schema store"], "\(renamed.failures)")
+        // Tag moved to a number no entity has: Core Data finds neither its rows nor a Z_MAX.
+        let moved = try verify(try VerifyStores.broken(path, "moved", "UPDATE Z_PRIMARYKEY SET Z_ENT = 9 WHERE Z_ENT = 1; UPDATE ZTAG SET Z_ENT = 9"),
+                               model: VerifyStores.workspace3)
+        #expect(moved.failures.first { $0.check == "entity-numbering" }?.message == "Core Data numbers entity Tag 1 in model Workspace 3, "
+            + "but Z_PRIMARYKEY numbers it 9 (it has no row Z_ENT 1): Core Data would find none of its rows, which are of Z_ENT 9, "
+            + "and no Z_MAX to take its keys from", "\(moved.failures)")
     }
 
     @Test("a uniqueness constraint's unique index that is missing, not unique, partial or over other columns fails", arguments: [

@@ -32,9 +32,12 @@ struct EntityNumberingChecks {
         let own = primaryKeys.first { !$0.isSystemEntity && ($0.name == entity.name || $0.name == entity.renamingIdentifier) }
         guard row != nil || own != nil else { return nil }
         let named = row.map { "row Z_ENT \(number) is named \($0.name)" } ?? "it has no row Z_ENT \(number)"
-        let problem = if let own {
+        let problem = if let own, row != nil {
             "Z_PRIMARYKEY numbers it \(own.entityNumber) (\(named)): Core Data would read the rows of Z_ENT \(number) as "
                 + "\(entity.name) and take its keys from that row's Z_MAX, already used by another entity's rows"
+        } else if let own {
+            "Z_PRIMARYKEY numbers it \(own.entityNumber) (\(named)): Core Data would find none of its rows, which are of Z_ENT "
+                + "\(own.entityNumber), and no Z_MAX to take its keys from"
         } else {
             "Z_PRIMARYKEY's \(named), neither \(entity.name) nor a former name of it: the store does not say which entity its rows "
                 + "of Z_ENT \(number) are"
