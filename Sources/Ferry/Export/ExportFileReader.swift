@@ -3,7 +3,7 @@ import FoundationEssentials
 
 /// Reads the records of one export file back, in file order, as cells by column name; gzip is
 /// detected from the bytes. NDJSON, JSON and CSV are streamed; property lists are decoded whole.
-/// The file is one of the folder's own, opened by `BackupFolderFile`.
+/// The file is one of the folder's own, opened by `BackupFolderFile` and checked (`CheckedBackup`).
 final class ExportFileReader {
     let path: String
     private var next: () throws -> [String: ExportCell]?

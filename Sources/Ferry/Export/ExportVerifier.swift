@@ -4,13 +4,22 @@ import FoundationEssentials
 
 /// Checks an export or backup folder against its manifest: every listed file is a regular file of
 /// the folder (a plain name, no link, no FIFO: `BackupFolderFile`) with its SHA-256 and size, and,
-/// when asked, holds as many records as the manifest says, counted by `ExportRecordTally`.
+/// when asked, holds as many records as the manifest says, counted by `ExportRecordTally`. Each
+/// file is opened once, and its digest, its count and a restore's records are read from that one
+/// descriptor (`CheckedBackup`): a file swapped between the check and the read is not read unchecked.
 public enum ExportVerifier {
     /// Returns the manifest when everything matches.
     /// - Throws: `ExportError.verification` naming the first missing or altered file,
     ///   `ExportError.notABackupFile` the first that is not a regular file of the folder.
     @discardableResult
     public static func verify(folder: String, countRecords: Bool) throws(ExportError) -> ExportManifest {
+        try check(folder: folder, countRecords: countRecords).manifest
+    }
+
+    /// Checks the folder as `verify`, and hands back each entity's file as it was opened for its
+    /// check, at its first byte again, to read its records from (`CheckedBackup`).
+    /// - Throws: as `verify`.
+    static func check(folder: String, countRecords: Bool) throws(ExportError) -> CheckedBackup {
         guard FileManager.default.fileExists(atPath: folder) else { throw .notAnExport(path: folder, reason: "no such folder") }
         if FileInfo.kind(atPath: FileInfo.linkTarget(of: folder)) != .directory {
             throw .notAnExport(path: folder, reason: "is a file, not a folder: this reads the folder an export or backup wrote (a store is given to export, backup or migrate)")
@@ -24,6 +33,7 @@ public enum ExportVerifier {
             }
         }
         let manifest = try ManifestFile.read(inFolder: folder)
+        var files: [String: FileByteSource] = [:]
         for entry in manifest.entities {
             let file = try BackupFolderFile.open(entry, in: folder)
             // Each entity's file is named after it: a manifest that lists another entity's file
@@ -36,18 +46,26 @@ public enum ExportVerifier {
             guard digest == entry.sha256, size == entry.bytes else {
                 throw .verification(path: file.name, reason: "altered: SHA-256 \(digest) (\(size) bytes), the manifest says \(entry.sha256) (\(entry.bytes) bytes)")
             }
-            guard countRecords else { continue }
-            let count: Int
-            do { count = try ExportRecordTally.count(try BackupFolderFile.open(entry, in: folder), format: manifest.format) } catch let error as ExportError {
-                throw error
-            } catch {
+            if countRecords {
+                let count: Int
+                do {
+                    try file.rewind()
+                    count = try ExportRecordTally.count(file, format: manifest.format)
+                } catch let error as ExportError {
+                    throw error
+                } catch {
+                    throw .verification(path: file.name, reason: "unreadable: \(ErrorText.reason(of: error, at: file.name))")
+                }
+                guard count == entry.count else {
+                    throw .verification(path: file.name, reason: "holds \(count) records, the manifest says \(entry.count)")
+                }
+            }
+            do { try file.rewind() } catch {
                 throw .verification(path: file.name, reason: "unreadable: \(ErrorText.reason(of: error, at: file.name))")
             }
-            guard count == entry.count else {
-                throw .verification(path: file.name, reason: "holds \(count) records, the manifest says \(entry.count)")
-            }
+            files[entry.entity] = file
         }
-        return manifest
+        return CheckedBackup(manifest: manifest, files: files)
     }
 
     /// SHA-256 (lowercase hex) and size of a file of the folder, streamed.

@@ -7,7 +7,8 @@ import FoundationEssentials
 
 /// `ferry restore`: rebuilds a store from an export or backup folder, keeping every `Z_PK`.
 ///
-/// Every file is checked against the manifest first. Records of each entity hierarchy are then
+/// Every file is checked against the manifest first, and its records read from the descriptor its
+/// check opened (`CheckedBackup`). Records of each entity hierarchy are then
 /// inserted in `Z_PK` order (the files of its concrete entities merged by `Z_PK`), with the keys
 /// between them reserved so each record gets its original key, and its relationships are staged
 /// as links to destination keys. Each relationship is staged from one side only (its own when it
@@ -81,7 +82,8 @@ public struct RestoreJob {
     /// verification.
     public func run(progress: @escaping (JobProgress) -> Void = { _ in }) throws(ExportError) -> Summary {
         progress(JobProgress(phase: "checking the backup"))
-        let manifest = try ExportVerifier.verify(folder: folder, countRecords: true)
+        let checked = try ExportVerifier.check(folder: folder, countRecords: true)
+        let manifest = checked.manifest
         if let sort = manifest.sort {
             // Records keep their keys only in `Z_PK` order (`SourceKeyOrder`).
             throw .notAnExport(path: folder + "/" + ExportManifest.fileName, reason: "the export was written in another order "
@@ -105,7 +107,7 @@ public struct RestoreJob {
         do throws(ExportError) {
             var pipeline = RestoreModel.pipeline(writer: writer, model: model, progress: progress)
             let links: [LinkReport]
-            let cursor = RestoreRecordCursor(folder: folder, manifest: manifest, model: model)
+            let cursor = RestoreRecordCursor(folder: folder, checked: checked, model: model)
             do {
                 try pipeline.read(cursor, namespace: 0)
                 links = try pipeline.finish()

@@ -1,10 +1,12 @@
+import FerryFormats
 import FerryMigration
 import FerryModel
 
 /// An export or backup folder (already checked against its manifest) as a pipeline source: the
 /// records of each entity hierarchy in `Z_PK` order, the files of its concrete entities merged by
 /// `Z_PK`, each with its key as `row` so that it keeps it. Once a hierarchy is read, each of its
-/// files must have held as many records as the manifest says.
+/// files must have held as many records as the manifest says. Each file is read from the
+/// descriptor its check opened (`CheckedBackup`), never opened again by its name.
 final class RestoreRecordCursor: RecordCursor {
     let path: String
     let version = 0
@@ -13,6 +15,7 @@ final class RestoreRecordCursor: RecordCursor {
     let keepsOneToOneSides = true
     let bringsNewObjects = false
     private let manifest: ExportManifest
+    private let files: [String: FileByteSource]
     private let model: ManagedObjectModel
     /// The roots whose hierarchies are still to be read, last first.
     private var roots: [String]
@@ -24,11 +27,12 @@ final class RestoreRecordCursor: RecordCursor {
     /// `Entity.relationship` (`RestoreSource.namedPairs`, of every file read).
     private(set) var namedPairs: [String: Int] = [:]
 
-    init(folder: String, manifest: ExportManifest, model: ManagedObjectModel) {
+    init(folder: String, checked: CheckedBackup, model: ManagedObjectModel) {
         path = folder
-        self.manifest = manifest
+        manifest = checked.manifest
+        files = checked.files
         self.model = model
-        total = manifest.entities.reduce(0) { $0 + $1.count }
+        total = checked.manifest.entities.reduce(0) { $0 + $1.count }
         roots = model.entitiesInStoreOrder.filter { $0.parentName == nil }.map(\.name).reversed()
     }
 
@@ -67,8 +71,8 @@ final class RestoreRecordCursor: RecordCursor {
     private func open(_ root: String) throws(ExportError) -> [RestoreSource] {
         var opened: [RestoreSource] = []
         for entity in model.hierarchy(below: root) where !entity.isAbstract {
-            guard let entry = manifest.file(for: entity.name) else { continue }
-            opened.append(try RestoreSource(folder: path, entry: entry, format: manifest.format, model: model))
+            guard let entry = manifest.file(for: entity.name), let file = files[entity.name] else { continue }
+            opened.append(try RestoreSource(file, entry: entry, format: manifest.format, model: model))
         }
         return opened
     }

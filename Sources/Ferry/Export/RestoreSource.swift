@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryMigration
 import FerryModel
 
@@ -20,8 +21,9 @@ final class RestoreSource {
     private let knownKeys: Set<String>
     private var line = 0
 
-    init(folder: String, entry: ExportManifest.EntityFile, format: ExportFormat, model: ManagedObjectModel) throws(ExportError) {
-        path = folder + "/" + entry.file
+    /// The records of `file`, the file of `entry` as the folder's check opened it.
+    init(_ file: FileByteSource, entry: ExportManifest.EntityFile, format: ExportFormat, model: ManagedObjectModel) throws(ExportError) {
+        path = file.name
         guard let schema = RecordSchema(model: model, entityName: entry.entity) else {
             throw .model(reason: "the model has no entity \(entry.entity)")
         }
@@ -35,7 +37,7 @@ final class RestoreSource {
             return (relationship, "\(owner ?? entry.entity).\(relationship.name)")
         }
         knownKeys = Set(EntityExportLayout(model: model, entity: entry.entity)?.columnNames ?? [])
-        reader = try ExportFileReader(BackupFolderFile.open(entry, in: folder), format: format)
+        reader = try ExportFileReader(file, format: format)
         try advance()
     }
 

@@ -90,6 +90,16 @@ public final class FileByteSource: ByteSource {
         }
     }
 
+    /// Moves back to the first byte, so that the file opened is read again, not whatever its
+    /// path leads to by then (a backup's file checked against its manifest, then read). The stamp of the
+    /// opening stays the one each later read's end is checked against.
+    /// - Throws: ``ByteSourceError/readFailed(path:code:)`` for a stream, which cannot be read twice.
+    public func rewind() throws(ByteSourceError) {
+        guard openingStamp != nil, lseek(descriptor, 0, SEEK_SET) == 0 else {
+            throw .readFailed(path: name, code: openingStamp == nil ? ESPIPE : errno)
+        }
+    }
+
     /// Reads the next chunk, retrying when interrupted by a signal; at the end of a regular
     /// file, checks that the file and its path are still as they were opened.
     /// - Throws: ``ByteSourceError/readFailed(path:code:)``, ``ByteSourceError/changedWhileRead(path:)``.
