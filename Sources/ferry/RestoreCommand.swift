@@ -84,6 +84,10 @@ enum RestoreCommand: Command {
                                                   remedy: "the restored store was verified on its own", log: log)
             if let notCompared = summary.notCompared { log.warning("warning: \(notCompared)") }
             if let notChecked = summary.manifestNotChecked { log.warning("warning: \(notChecked)") }
+            for warning in summary.externalFileWarnings {
+                log.warning("warning: \(warning)")
+                leftOut = true
+            }
             let code: ExitCode = leftOut ? .rejects : .success
             log.summary(code, counts: ["records": summary.records.values.reduce(0, +)])
             if arguments.has("json") {

@@ -89,6 +89,33 @@ struct RestoreExternalDataTests {
         #expect(try TestPaths.read(file) == [1, 2])
     }
 
+    /// A store replaced by `restore --force` kept values in files the restored store does not
+    /// name: they stayed beside it for good (Core Data never removes a file no row names).
+    @Test("restore --force removes the files only the replaced store named, keeps the new store's and files no store named, follows no link")
+    func replacedStoresFilesRemoved() throws {
+        let (store, backup) = try backup()
+        let folder = ExternalDataFolder.path(besideStore: store)
+        // After the backup, the store names two more files: photo 1's image, and photo 2's as a
+        // link to a file outside. Another file is in the folder that no row names.
+        let old = "11111111-1111-1111-1111-111111111111", link = "22222222-2222-2222-2222-222222222222"
+        try keepOutside(photo: 1, of: store, in: old, bytes: [1, 2, 3])
+        let outside = FilePath.split(store).folder + "/outside"
+        try Data([4, 5, 6]).write(to: URL(fileURLWithPath: outside))
+        try keepOutside(photo: 2, of: store, in: link, bytes: [])
+        try FileManager.default.removeItem(atPath: folder + "/" + link)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/" + link, withDestinationPath: outside)
+        try Data([9]).write(to: URL(fileURLWithPath: folder + "/stray"))
+        let summary = try restore(backup, to: store, replacing: true)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(left == [ExternalBinaryVerbTests.fileName, link, "stray"].sorted(), "\(left)")
+        #expect(try TestPaths.read(folder + "/" + ExternalBinaryVerbTests.fileName) == [7, 8, 9])
+        #expect(try TestPaths.read(outside) == [4, 5, 6])
+        // The link the replaced store named could not be removed as a file of the store: said.
+        #expect(summary.externalFileWarnings.count == 1 && summary.externalFileWarnings[0].contains(link), "\(summary.externalFileWarnings)")
+        let report = try StoreVerifier(path: store, model: .model(Self.model)).verify()
+        #expect(report.passed, "\(report.failures)")
+    }
+
     /// The values a restore moves out of their rows are written beside the store it builds; a
     /// run killed with SIGKILL left them there (the next run's sweep knew only the store's file).
     @Test("the next run to the destination removes a dead run's store and the values it had moved out of its rows")

@@ -75,6 +75,9 @@ public struct RestoreJob {
         /// Why the manifest itself could not be checked (`ExportManifest.notChecked`: an older
         /// Ferry's, without a digest of its own); nil when it was.
         public var manifestNotChecked: String? = nil
+        /// The files of the replaced store's values that the restored store does not name and
+        /// that could not be removed (`CoreDataStoreWriter.externalFileWarnings`): left beside it.
+        public var externalFileWarnings: [String] = []
     }
 
     /// Restores the folder; `progress` is told the phase and how far it is (every
@@ -141,7 +144,7 @@ public struct RestoreJob {
                            unlistedFiles: unlisted.map(\.file), relationshipFailures: manifest.relationshipFailures ?? [],
                            relationshipsNotChecked: manifest.relationshipsNotChecked,
                            rejected: rejected.values.reduce(0, +), sampleRejects: pipeline.sampleRejects, compared: check != nil,
-                           manifestNotChecked: manifest.notChecked)
+                           manifestNotChecked: manifest.notChecked, externalFileWarnings: writer.externalFileWarnings)
         } catch {
             writer.discard()
             throw error

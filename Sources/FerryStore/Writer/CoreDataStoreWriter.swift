@@ -51,6 +51,9 @@ public final class CoreDataStoreWriter {
     /// The files of values kept outside their rows (`keepOutside`), written beside the store
     /// being built and placed beside the store with it.
     var externalFiles: Set<String> = []
+    /// What `finish()` could not do about the files of the replaced store's values that the new
+    /// store does not name (`filesLetGo`), each a sentence: they are left. The store is in place.
+    public internal(set) var externalFileWarnings: [String] = []
     @exclusivity(unchecked) private var rowsInBatch = 0
     /// When appending: the original store as it was copied, which must not change before the
     /// copy replaces it (another process's commits would be lost).
@@ -600,7 +603,10 @@ public final class CoreDataStoreWriter {
         try DurableFile.remove(RollbackJournal.path(of: path))
         // On disk before the rename, whatever order the file system writes its changes in.
         if replaces { try DurableFile.sync(DurableFile.directory(of: path)) }
+        // Read while both stores are at rest, removed once the new one is in place.
+        let letGo = replaces && appendedOriginal == nil ? filesLetGo() : []
         try place(replacing: replacing)
+        removeLetGo(letGo)
         appendTurn?.release()
         try DurableFile.sync(DurableFile.directory(of: path))
     }
