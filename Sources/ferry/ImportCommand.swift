@@ -106,6 +106,7 @@ enum ImportCommand: Command {
             return log.failure(code, error.description + ModelNameHints(arguments, options: options).text + olderVersionHint(error, arguments))
         }
         report(summary, json: arguments.has("json"), rejectLog: request.rejectLogPath, log: log)
+        for warning in summary.externalFileWarnings { log.warning("warning: \(warning)") }
         if request.existingStore == .append, summary.written + summary.merged > 0, summary.discarded == nil,
            let warning = PersistentHistory.unrecordedChange(store: request.outputPath) {
             log.warning("warning: \(warning)")

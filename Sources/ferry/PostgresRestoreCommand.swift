@@ -26,7 +26,9 @@ enum PostgresRestoreCommand {
                                                      outcome: "named when it was loaded; restored as the database holds it", log: log)
             RelationshipFailureText.warnUnchecked(summary.relationshipsNotChecked, of: "store \(store.uuidString)",
                                                   remedy: "the restored store was verified on its own", log: log)
-            let code: ExitCode = RestoreCommand.warnUnresolved(summary.links, in: "the database", log: log) || named ? .rejects : .success
+            for warning in summary.externalFileWarnings { log.warning("warning: \(warning)") }
+            let code: ExitCode = RestoreCommand.warnUnresolved(summary.links, in: "the database", log: log) || named
+                || !summary.externalFileWarnings.isEmpty ? .rejects : .success
             log.summary(code, counts: ["records": summary.records.values.reduce(0, +), "pairs": Int(summary.counts.pairs)])
             if arguments.has("json") {
                 Terminal.out(RestoreSummaryLine.json(records: summary.records, pairs: summary.counts.pairs, store: job.outputPath) + "\n")

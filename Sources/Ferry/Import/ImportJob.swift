@@ -117,6 +117,7 @@ public struct ImportJob {
                     summary.discarded = "it failed verification"
                 } else {
                     do { try writer.finish(replacing: request.existingStore == .replace) } catch { throw ImportError.store(error) }
+                    summary.externalFileWarnings = writer.externalFileWarnings
                 }
             }
         } catch {

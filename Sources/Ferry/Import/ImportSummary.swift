@@ -45,6 +45,9 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     /// Why the built store was not renamed into place (nil when it was): the destination is
     /// then as it was before the run.
     public var discarded: String?
+    /// Files of the replaced store's values (`--force`) that the new store does not name and that
+    /// could not be removed (`CoreDataStoreWriter.externalFileWarnings`): left beside it.
+    public var externalFileWarnings: [String] = []
 
     public typealias CarriedCount = FerryMigration.CarriedCount
 

@@ -160,6 +160,8 @@ public struct MigrateJob {
                     summary.discarded = "it failed verification"
                 } else {
                     do { try writer.finish(durable: request.durable, replacing: request.replaceExisting) } catch { throw MigrateError.writer(error) }
+                    // Files of the replaced store's values that could not be removed (`--force`).
+                    summary.warnings += writer.externalFileWarnings
                 }
             }
         } catch {

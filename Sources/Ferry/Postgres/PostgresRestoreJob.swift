@@ -60,6 +60,9 @@ public struct PostgresRestoreJob {
         public var relationshipFailures: [String]
         /// Why those checks did not run on the state loaded (kept in its catalog row); nil when they ran.
         public var relationshipsNotChecked: String?
+        /// Files of the replaced store's values (`--force`) that the new store does not name and
+        /// that could not be removed (`CoreDataStoreWriter.externalFileWarnings`): left beside it.
+        public var externalFileWarnings: [String] = []
     }
 
     /// Restores the store; `progress` is told the phase and how far it is (every
@@ -126,7 +129,7 @@ public struct PostgresRestoreJob {
             do { try writer.finish(replacing: replaceExisting) } catch { throw PostgresTransferError.export(.writing(outputPath, error)) }
             return Summary(modelVersion: model.name, records: pipeline.written, counts: written, databaseCounts: cursor.databaseCounts, links: links,
                            catalogRecordsState: entry.recordsState, relationshipFailures: entry.relationshipFailures ?? [],
-                           relationshipsNotChecked: entry.relationshipsNotChecked)
+                           relationshipsNotChecked: entry.relationshipsNotChecked, externalFileWarnings: writer.externalFileWarnings)
         } catch {
             writer.discard()
             _ = try? connection.execute("ROLLBACK")
