@@ -66,9 +66,24 @@ struct BackupFolderFileTests {
     func linkedManifestExitCode() throws {
         let (folder, backup, outside) = try backup("backup-linked-manifest")
         try plant(.symbolicLink, as: ExportManifest.fileName, in: backup, outside: outside)
+        // Given with a trailing slash, as a shell completes a folder: named as the folder's file.
+        let run = try FerryProcess.run(["restore", backup + "/", "--model", ExportTestSupport.workspace, "--out", folder + "/R.sqlite"])
+        #expect(run.status == 3, "\(run.err)")
+        #expect(run.err.contains(backup + "/manifest.json: is a symbolic link") && !run.err.contains("//"), "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/R.sqlite"))
+    }
+
+    /// Its message named `manifest.json` alone, not the backup's: it was found when the metadata
+    /// was written into the store, far from where the manifest was read.
+    @Test("a manifest whose applicationMetadata is no property list is refused when read, naming the backup's manifest")
+    func unreadableApplicationMetadata() throws {
+        let (folder, backup, _) = try backup("backup-bad-metadata")
+        var manifest = try ManifestFile.read(inFolder: backup)
+        manifest.applicationMetadata = "not base64"
+        try FileManager.default.removeItem(atPath: backup + "/" + ExportManifest.fileName)
+        try ManifestFile.write(manifest, to: backup + "/" + ExportManifest.fileName, durable: false)
         let run = try FerryProcess.run(["restore", backup, "--model", ExportTestSupport.workspace, "--out", folder + "/R.sqlite"])
         #expect(run.status == 3, "\(run.err)")
-        #expect(run.err.contains(backup + "/manifest.json: is a symbolic link"), "\(run.err)")
-        #expect(!FileManager.default.fileExists(atPath: folder + "/R.sqlite"))
+        #expect(run.err.contains(backup + "/manifest.json: applicationMetadata is not a base64 property list dictionary"), "\(run.err)")
     }
 }

@@ -21,7 +21,7 @@ enum BackupFolderFile {
     ///   at it but a regular file; `ExportError.verification` for a regular file that cannot be
     ///   opened.
     static func open(_ name: String, in folder: String) throws(ExportError) -> FileByteSource? {
-        let path = folder + "/" + name
+        let path = FilePath.withoutTrailingSlashes(folder) + "/" + name
         guard isPlainName(name) else { throw .notABackupFile(path: path, reason: "is not a file name inside the folder (so the manifest names it): not read") }
         switch FileInfo.kind(atPath: path) {
         case nil: return nil

@@ -19,7 +19,9 @@ public enum ExportVerifier {
     /// Checks the folder as `verify`, and hands back each entity's file as it was opened for its
     /// check, at its first byte again, to read its records from (`CheckedBackup`).
     /// - Throws: as `verify`.
-    static func check(folder: String, countRecords: Bool) throws(ExportError) -> CheckedBackup {
+    static func check(folder given: String, countRecords: Bool) throws(ExportError) -> CheckedBackup {
+        // `bk/` names the folder `bk`: its files are `bk/manifest.json`, not `bk//manifest.json`.
+        let folder = FilePath.withoutTrailingSlashes(given)
         guard FileManager.default.fileExists(atPath: folder) else { throw .notAnExport(path: folder, reason: "no such folder") }
         if FileInfo.kind(atPath: FileInfo.linkTarget(of: folder)) != .directory {
             throw .notAnExport(path: folder, reason: "is a file, not a folder: this reads the folder an export or backup wrote (a store is given to export, backup or migrate)")

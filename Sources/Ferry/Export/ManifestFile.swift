@@ -31,7 +31,7 @@ enum ManifestFile {
     ///   `ExportError.notABackupFile` for a manifest that is a symbolic link, FIFO or device,
     ///   `ExportError.verification` (strictly) for one whose content is not what its digest says.
     static func read(inFolder folder: String, strictly: Bool = true) throws(ExportError) -> ExportManifest {
-        let path = folder + "/" + ExportManifest.fileName
+        let path = FilePath.withoutTrailingSlashes(folder) + "/" + ExportManifest.fileName
         let bytes: [UInt8]?
         do { bytes = try BackupFolderFile.contents(of: ExportManifest.fileName, in: folder) } catch .verification {
             bytes = nil
@@ -50,6 +50,10 @@ enum ManifestFile {
             throw .notAnExport(path: path, reason: "the manifest is not valid: \(problem)")
         }
         try ManifestDigest.check(manifest, text: text, path: path)
+        // Checked here, where the manifest's path is known (its later reads name only its name).
+        if let metadata = manifest.applicationMetadata, ExportManifest.applicationMetadataEntries(of: metadata) == nil {
+            throw .notAnExport(path: path, reason: "applicationMetadata is not a base64 property list dictionary")
+        }
         return manifest
     }
 

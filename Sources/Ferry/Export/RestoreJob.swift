@@ -26,7 +26,7 @@ public struct RestoreJob {
     public let replaceExisting: Bool
 
     public init(folder: String, model: RestoreModelSource, outputPath: String, replaceExisting: Bool = false) {
-        self.folder = folder
+        self.folder = FilePath.withoutTrailingSlashes(folder)
         self.model = model
         self.outputPath = outputPath
         self.replaceExisting = replaceExisting
