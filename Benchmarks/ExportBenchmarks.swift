@@ -37,6 +37,19 @@ enum ExportBenchmarks {
                 outputs: ["export-csv-small", "reference-small.csv"],
                 ferry: { w in exportCSV(w, w.smallUploadStorePath, into: "export-csv-small") },
                 reference: { w in sqliteCSV(w, w.smallUploadStorePath, columns: "*", into: "reference-small.csv") }),
+            Benchmark(
+                name: "restore-csv-small",
+                summary: "a CSV export of the small uploads back into a store: ferry restore (every record through the model, checked against the manifest's counts and digests, the store verified and fingerprinted against the store exported) vs sqlite3 .import of the same file into a new table of text columns (nothing converted or checked)",
+                targets: [.speedup(atLeast: 0.5, issue: "restore"), .ferryPeak(below: 64, issue: "restore")],
+                prepare: { try $0.smallUploadExport() },
+                outputs: ["restored-small.sqlite", "reference-restored.sqlite"],
+                ferry: { w in
+                    .process([w.ferry, "restore", w.smallUploadExportPath, "--model", w.workspaceModel, "--out", w.path("restored-small.sqlite")])
+                },
+                reference: { w in
+                    .process(["sqlite3", w.path("reference-restored.sqlite"), ".mode csv",
+                              ".import \(w.smallUploadExportPath)/UploadEntity.csv ZUPLOADENTITY"])
+                }),
         ]
     }
 

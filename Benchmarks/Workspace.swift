@@ -105,6 +105,21 @@ final class Workspace {
         try importUploads(try smallUploads(.csv), into: smallUploadStorePath)
     }
 
+    /// Where `smallUploadExport()` puts its folder.
+    var smallUploadExportPath: String { path("uploads-small-export") }
+
+    /// A CSV export of `smallUploadStore()` (with the store's fingerprints, as `ferry export`
+    /// writes by default), made in-process once per run, untimed.
+    func smallUploadExport() throws -> String {
+        let target = smallUploadExportPath
+        if generated.contains(target) { return target }
+        try? FileManager.default.removeItem(atPath: target)
+        _ = try ExportJob(request: ExportRequest(storePath: try smallUploadStore(), outputFolder: target, format: .csv,
+                                                 modelPath: workspaceModel)).run()
+        generated.insert(target)
+        return target
+    }
+
     private func importUploads(_ source: String, into target: String) throws -> String {
         if generated.contains(target) { return target }
         try? FileManager.default.removeItem(atPath: target)
