@@ -20,6 +20,18 @@ final class RestoreSource {
     /// holding another would lose its value without a word.
     private let knownKeys: Set<String>
     private var line = 0
+    /// Where this file's records keep each cell `advance` reads, for the columns last seen.
+    private var resolved: (columns: ExportColumns, positions: CellPositions)?
+
+    /// The positions of the cells a record is read from, in one set of columns.
+    private struct CellPositions {
+        var primaryKey: Int?
+        var attributes: [Int?]
+        var links: [Int?]
+        var otherSides: [Int?]
+        /// The first name (in order) that an export of the entity does not write.
+        var unknown: String?
+    }
 
     /// The records of `file`, the file of `entry` as the folder's check opened it.
     init(_ file: FileByteSource, entry: ExportManifest.EntityFile, format: ExportFormat, model: ManagedObjectModel) throws(ExportError) {
@@ -48,25 +60,25 @@ final class RestoreSource {
             return
         }
         line += 1
-        guard let keyCell = cells["Z_PK"], case .success(let found) = keyCell.key(), let primaryKey = found else {
+        let positions = positions(of: cells.columns)
+        guard positions.primaryKey != nil, case .success(let found) = cells.cell(at: positions.primaryKey).key(), let primaryKey = found else {
             throw .verification(path: path, reason: "record \(line) has no integer Z_PK")
         }
-        // Checked without allocating; the first unknown key by name only when there is one.
-        if cells.keys.contains(where: { !knownKeys.contains($0) }), let unknown = cells.keys.filter({ !knownKeys.contains($0) }).min() {
+        if let unknown = positions.unknown {
             throw .verification(path: path, reason: "record \(line) (Z_PK \(primaryKey)) holds \"\(unknown)\", which an export of "
                 + "\(schema.entity.name) does not write: its value would not be restored")
         }
         var values: [AttributeValue] = []
         values.reserveCapacity(schema.attributes.count)
-        for attribute in schema.attributes {
-            guard let value = (cells[attribute.name] ?? .null).attribute(attribute.type) else {
+        for (attribute, position) in zip(schema.attributes, positions.attributes) {
+            guard let value = cells.cell(at: position).attribute(attribute.type) else {
                 throw .verification(path: path, reason: "record \(line) (Z_PK \(primaryKey)): \(attribute.name) is not \(attribute.type.withArticle)")
             }
             values.append(value)
         }
         var recordLinks: [RecordLink] = []
-        for relationship in links {
-            let cell = cells[relationship.name] ?? .null
+        for (relationship, position) in zip(links, positions.links) {
+            let cell = cells.cell(at: position)
             let keys: [Int64]?
             if relationship.isToMany {
                 keys = cell.keys()
@@ -80,8 +92,9 @@ final class RestoreSource {
             }
             if !keys.isEmpty { recordLinks.append(RecordLink(relationship: relationship.name, targets: keys.map { .key(.integer($0)) })) }
         }
-        for (relationship, tally) in otherSides {
-            guard let cell = cells[relationship.name] else { continue }
+        for ((relationship, tally), position) in zip(otherSides, positions.otherSides) {
+            guard position != nil else { continue }
+            let cell = cells.cell(at: position)
             if relationship.isToMany {
                 namedPairs[tally, default: 0] += Set(cell.keys() ?? []).count
             } else if case .success(let key) = cell.key(), key != nil {
@@ -90,5 +103,17 @@ final class RestoreSource {
         }
         pending = (primaryKey, Record(values: values, location: SourceLocation(file: path, line: line),
                                       key: .integer(primaryKey), links: recordLinks))
+    }
+
+    /// The positions of `columns`' cells, looked up once per set of columns.
+    private func positions(of columns: ExportColumns) -> CellPositions {
+        if let resolved, resolved.columns === columns { return resolved.positions }
+        let positions = CellPositions(primaryKey: columns.position(of: "Z_PK"),
+                                      attributes: schema.attributes.map { columns.position(of: $0.name) },
+                                      links: links.map { columns.position(of: $0.name) },
+                                      otherSides: otherSides.map { columns.position(of: $0.relationship.name) },
+                                      unknown: columns.names.filter { !knownKeys.contains($0) }.min())
+        resolved = (columns, positions)
+        return positions
     }
 }
