@@ -141,7 +141,10 @@ public enum TemporaryFiles {
         var removedOne = true
         while removedOne {
             removedOne = false
-            for slot in 0..<capacity where [Kind.folder.rawValue, Kind.folderOfFiles.rawValue].contains(slots.kind(at: slot)) {
+            for slot in 0..<capacity {
+                // Compared one by one: an array literal here would allocate in the handler.
+                let kind = slots.kind(at: slot)
+                guard kind == Kind.folder.rawValue || kind == Kind.folderOfFiles.rawValue else { continue }
                 if rmdir(slots.path(at: slot)) == 0 { removedOne = true }
             }
         }

@@ -35,15 +35,25 @@ extension CoreDataStoreWriter {
                 unkept += files.keys.sorted().map { UnkeptExternalValue(attribute: attribute, primaryKey: $0, reason: .noValueInRow) }
                 continue
             }
+            // Two statements per attribute, run once per value it names.
             let quoted = SQLIdentifier.quoted(column.name), tableName = SQLIdentifier.quoted(table.name)
+            let (row, update) = try StoreWriterError.sqlite { () throws(SQLiteError) in
+                (try database.prepare("SELECT \(quoted) FROM \(tableName) WHERE Z_PK = ? AND Z_ENT = ?"),
+                 try database.prepare("UPDATE \(tableName) SET \(quoted) = ? WHERE Z_PK = ?"))
+            }
+            defer {
+                row.finalize()
+                update.finalize()
+            }
             for (primaryKey, file) in files.sorted(by: { $0.key < $1.key }) {
                 // nil: no such row; .some(nil): a row whose column is NULL.
                 let stored = try StoreWriterError.sqlite { () throws(SQLiteError) -> [UInt8]?? in
-                    let row = try database.prepare("SELECT \(quoted) FROM \(tableName) WHERE Z_PK = ? AND Z_ENT = ?")
-                    defer { row.finalize() }
                     try row.bind(primaryKey, at: 1)
                     try row.bind(Int64(number), at: 2)
-                    return try row.step() ? .some(row.bytes(at: 0)) : nil
+                    let found: [UInt8]?? = try row.step() ? .some(row.bytes(at: 0)) : nil
+                    // Done reading before the row is updated.
+                    try row.reset()
+                    return found
                 }
                 guard let stored else { continue }
                 guard let value = stored, case .inline(let bytes)? = try? ExternalBinaryData.decode(value) else {
@@ -60,11 +70,10 @@ extension CoreDataStoreWriter {
                     externalFiles.insert(file)
                 }
                 try StoreWriterError.sqlite { () throws(SQLiteError) in
-                    let update = try database.prepare("UPDATE \(tableName) SET \(quoted) = ? WHERE Z_PK = ?")
-                    defer { update.finalize() }
                     try update.bindBlob(ExternalBinaryData.reference(to: file), at: 1)
                     try update.bind(primaryKey, at: 2)
                     try update.run()
+                    try update.reset()
                 }
             }
         }
